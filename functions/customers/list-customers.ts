@@ -1,0 +1,11 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { emailSchema } from '../../shared/schemas/common';
+import { listCustomers } from '../../shared/operations/customer-operations';
+import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
+
+const querySchema = listQuerySchema({ email: emailSchema.optional() });
+
+/** `GET /customers`: `{data, has_more}`, newest first; filter `email` (exact, case-insensitive), `created[...]`. */
+export const handler = apiHandler({ query: querySchema, shapeQuery: nestCreatedParams }, async (req) => ({
+  body: await listCustomers(req.merchantId, req.query.list, req.query.filters),
+}));

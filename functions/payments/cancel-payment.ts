@@ -1,0 +1,12 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { cancelPayment } from '../../shared/operations/payment-operations';
+import { cancelPaymentBodySchema } from '../../shared/schemas/payment-schemas';
+
+/** `POST /payments/{payment_id}/cancel`: → Cancelled, echoing `cancellation_reason`; 409 from a status that cannot be cancelled. */
+export const handler = apiHandler({ body: cancelPaymentBodySchema }, async (req) => ({
+  body: await cancelPayment(
+    { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl },
+    req.path.payment_id ?? '',
+    req.body.cancellation_reason,
+  ),
+}));

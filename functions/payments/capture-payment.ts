@@ -1,0 +1,12 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { capturePayment } from '../../shared/operations/payment-operations';
+import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
+
+/** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */
+export const handler = apiHandler({ body: capturePaymentBodySchema }, async (req) => ({
+  body: await capturePayment(
+    { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl },
+    req.path.payment_id ?? '',
+    req.body.amount_to_capture,
+  ),
+}));

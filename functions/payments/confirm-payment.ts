@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { confirmPayment } from '../../shared/operations/payment-operations';
+import { confirmPaymentBodySchema } from '../../shared/schemas/payment-schemas';
+
+/** `POST /payments/{payment_id}/confirm`: runs the payment through its connector; 200 with the updated payment, 409 unless RequiresConfirmation. */
+export const handler = apiHandler({ body: confirmPaymentBodySchema }, async (req) => ({
+  body: await confirmPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl }, req.path.payment_id ?? '', req.body),
+}));

@@ -1,0 +1,10 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { listRefunds } from '../../shared/operations/refund-operations';
+import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
+
+const querySchema = listQuerySchema({});
+
+/** `GET /payments/{payment_id}/refunds`: `{data, has_more}` of the payment's refunds, newest first. */
+export const handler = apiHandler({ query: querySchema, shapeQuery: nestCreatedParams }, async (req) => ({
+  body: await listRefunds(req.merchantId, req.path.payment_id ?? '', req.query.list),
+}));

@@ -1,0 +1,13 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { refundPayment } from '../../shared/operations/refund-operations';
+import { refundPaymentBodySchema } from '../../shared/schemas/payment-schemas';
+
+/** `POST /payments/{payment_id}/refund`: refunds all or part of a Succeeded payment; 200 with the refund. */
+export const handler = apiHandler({ body: refundPaymentBodySchema }, async (req) => ({
+  body: await refundPayment(
+    { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl },
+    req.path.payment_id ?? '',
+    req.body.amount,
+    req.body.reason,
+  ),
+}));

@@ -1,0 +1,67 @@
+/**
+ * `npm start`: the whole API on this machine.
+ * 1. DynamoDB Local (AWS's emulator, from a pinned npm tarball) on a free port,
+ *    data kept in .data/dynamodb — unless DYNAMODB_ENDPOINT points at a running one;
+ * 2. the table from the shared definition, created if missing;
+ * 3. the development merchant's API key (API_KEY, or the documented default);
+ * 4. the local API Gateway on PORT (default 3000), invoking the real handlers.
+ * Ctrl-C stops the gateway and DynamoDB Local.
+ */
+import { resolve } from 'node:path';
+import { putApiKey } from '../shared/storage/api-keys-repository';
+import { DEFAULT_TABLE_NAME } from '../shared/storage/table-definition';
+import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
+import { startDynamoDbLocal, type DynamoDbLocalHandle } from './local/dynamodb-local';
+import { ensureTable } from './local/ensure-table';
+import { startGateway } from './local/gateway';
+
+async function main(): Promise<void> {
+  process.env.TABLE_NAME ||= DEFAULT_TABLE_NAME;
+  process.env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
+  const port = Number(process.env.PORT || 3000);
+  const apiKey = process.env.API_KEY || DEFAULT_DEV_API_KEY;
+
+  let dynamo: DynamoDbLocalHandle | undefined;
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    const dbPath = resolve(process.cwd(), '.data/dynamodb');
+    process.stdout.write(`Starting DynamoDB Local (data in ${dbPath}) ...\n`);
+    dynamo = await startDynamoDbLocal({ dbPath });
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  }
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const created = await ensureTable(endpoint, process.env.TABLE_NAME);
+  await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');
+  const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
+
+  process.stdout.write(
+    [
+      '',
+      `Switchyard is running.`,
+      `  Base URL : ${gateway.url}`,
+      `  API key  : ${apiKey}   (header  api-key: ${apiKey})`,
+      `  Merchant : ${DEV_MERCHANT_ID}`,
+      `  DynamoDB : ${endpoint}  table ${process.env.TABLE_NAME}${created ? ' (created)' : ''}`,
+      '',
+      `  Try: curl -s ${gateway.url}/health`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nStopping ...\n');
+    await gateway.close();
+    await dynamo?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`npm start failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,84 @@
+/**
+ * The route table: every HTTP route of the API, the handler module that serves
+ * it, and what that handler may do to the table. The one source read by the
+ * local gateway (scripts/local/gateway.ts) and by the CDK stack (lib/).
+ */
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Table access a handler needs: drives least-privilege IAM in the stack. */
+export type TableAccess = 'read' | 'write';
+
+/** One route: `METHOD path` (API Gateway syntax, `{name}` for a path parameter) → handler module. */
+export interface RouteDefinition {
+  method: HttpMethod;
+  path: string;
+  /** Handler module path from the repository root; it exports `handler`. */
+  entry: string;
+  /** A short PascalCase name, unique: the Lambda function's logical name. */
+  name: string;
+  access: TableAccess;
+  /** Whether the `api-key` header is required (documentation; enforced in the handler). */
+  auth: boolean;
+}
+
+/** Every route of the API. */
+export const ROUTES: readonly RouteDefinition[] = [
+  { method: 'POST', path: '/payments', entry: 'functions/payments/create-payment.ts', name: 'CreatePayment', access: 'write', auth: true },
+  { method: 'GET', path: '/payments', entry: 'functions/payments/list-payments.ts', name: 'ListPayments', access: 'read', auth: true },
+  { method: 'GET', path: '/payments/{payment_id}', entry: 'functions/payments/get-payment.ts', name: 'GetPayment', access: 'read', auth: true },
+  { method: 'POST', path: '/payments/{payment_id}/confirm', entry: 'functions/payments/confirm-payment.ts', name: 'ConfirmPayment', access: 'write', auth: true },
+  { method: 'POST', path: '/payments/{payment_id}/cancel', entry: 'functions/payments/cancel-payment.ts', name: 'CancelPayment', access: 'write', auth: true },
+  { method: 'POST', path: '/payments/{payment_id}/capture', entry: 'functions/payments/capture-payment.ts', name: 'CapturePayment', access: 'write', auth: true },
+  { method: 'POST', path: '/payments/{payment_id}/refund', entry: 'functions/payments/refund-payment.ts', name: 'RefundPayment', access: 'write', auth: true },
+  { method: 'GET', path: '/payments/{payment_id}/refunds', entry: 'functions/payments/list-payment-refunds.ts', name: 'ListPaymentRefunds', access: 'read', auth: true },
+  { method: 'GET', path: '/refunds/{refund_id}', entry: 'functions/refunds/get-refund.ts', name: 'GetRefund', access: 'read', auth: true },
+  { method: 'POST', path: '/customers', entry: 'functions/customers/create-customer.ts', name: 'CreateCustomer', access: 'write', auth: true },
+  { method: 'GET', path: '/customers', entry: 'functions/customers/list-customers.ts', name: 'ListCustomers', access: 'read', auth: true },
+  { method: 'GET', path: '/customers/{customer_id}', entry: 'functions/customers/get-customer.ts', name: 'GetCustomer', access: 'read', auth: true },
+  { method: 'PUT', path: '/customers/{customer_id}', entry: 'functions/customers/update-customer.ts', name: 'UpdateCustomer', access: 'write', auth: true },
+  { method: 'DELETE', path: '/customers/{customer_id}', entry: 'functions/customers/delete-customer.ts', name: 'DeleteCustomer', access: 'write', auth: true },
+  { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false },
+];
+
+/** The catch-all (`$default` in API Gateway): any unmatched method/path answers 404 in the API's error shape. */
+export const FALLBACK_ROUTE = { entry: 'functions/not-found.ts', name: 'NotFound' } as const;
+
+/** A route matched against a concrete request. */
+export interface RouteMatch {
+  route: RouteDefinition;
+  /** `METHOD path` as API Gateway writes `routeKey`. */
+  routeKey: string;
+  pathParameters: Record<string, string>;
+}
+
+/**
+ * Finds the route for a request the way API Gateway HTTP APIs match: exact
+ * method, path segments equal or filling a `{param}` (one non-empty segment each).
+ * @param path the request path without query string, e.g. `/payments/pay_123`
+ * @returns the match, or undefined (the fallback route applies)
+ */
+export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  const segments = path.split('/').filter(Boolean);
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const pattern = route.path.split('/').filter(Boolean);
+    if (pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const ok = pattern.every((p, i) => {
+      const seg = segments[i] as string;
+      if (p.startsWith('{') && p.endsWith('}')) {
+        try {
+          params[p.slice(1, -1)] = decodeURIComponent(seg);
+        } catch {
+          params[p.slice(1, -1)] = seg;
+        }
+        return true;
+      }
+      return p === seg;
+    });
+    if (ok) return { route, routeKey: `${route.method} ${route.path}`, pathParameters: params };
+  }
+  return undefined;
+}

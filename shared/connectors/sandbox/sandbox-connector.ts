@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { NextAction } from '../../domain/payment';
+import type { AuthorizeRequest, Connector, PaymentResult, RefundResult } from '../connector';
+import { SANDBOX_METHOD_STATUS, sandboxCardOutcome } from './transformers';
+
+const transactionId = () => `sbx_${randomUUID().replace(/-/g, '')}`;
+/** How long offline payment instructions stay valid: 24 hours. */
+const INSTRUCTIONS_TTL_MS = 24 * 60 * 60 * 1000;
+
+function hostedPage(request: AuthorizeRequest, kind: '3ds' | 'checkout'): NextAction {
+  return { type: 'redirect_to_url', redirect_to_url: `${request.publicBaseUrl}/sandbox/${kind}/${request.paymentId}` };
+}
+
+function offlineInstructions(request: AuthorizeRequest, reference: string): NextAction | null {
+  const expiresAt = new Date(Date.now() + INSTRUCTIONS_TTL_MS).toISOString();
+  switch (request.paymentMethod) {
+    case 'bank_transfer':
+      return {
+        type: 'bank_transfer_instructions',
+        bank_transfer: {
+          bank_name: 'Switchyard Sandbox Bank',
+          account_number: reference.replace(/\D/g, '').padEnd(10, '0').slice(0, 10),
+          account_name: 'Switchyard Sandbox Collections',
+          amount: request.amount,
+          currency: request.currency,
+          reference,
+          expires_at: expiresAt,
+        },
+      };
+    case 'ussd':
+      return { type: 'display_ussd_code', ussd: { code: `*347*000*${reference.slice(-8)}#`, reference, expires_at: expiresAt } };
+    case 'mobile_money':
+      return {
+        type: 'await_mobile_money_approval',
+        mobile_money: { message: 'Approve the payment prompt sent to your phone.', reference },
+      };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The built-in sandbox processor: deterministic outcomes from test card numbers
+ * and payment methods, no network. The default route locally and in tests.
+ */
+export class SandboxConnector implements Connector {
+  readonly name = 'sandbox';
+
+  async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
+    const id = transactionId();
+    if (request.paymentMethod !== 'card') {
+      return {
+        status: SANDBOX_METHOD_STATUS[request.paymentMethod],
+        connectorTransactionId: id,
+        amountCaptured: 0,
+        nextAction: offlineInstructions(request, id),
+      };
+    }
+    if (!request.card) {
+      return { status: 'RequiresAction', connectorTransactionId: id, amountCaptured: 0, nextAction: hostedPage(request, 'checkout') };
+    }
+    const outcome = sandboxCardOutcome(request.card.card_number);
+    if (outcome.kind === 'decline') {
+      return { status: 'Failed', connectorTransactionId: id, amountCaptured: 0, errorCode: outcome.code, errorMessage: outcome.message };
+    }
+    if (outcome.kind === 'three_ds') {
+      return { status: 'RequiresAction', connectorTransactionId: id, amountCaptured: 0, nextAction: hostedPage(request, '3ds') };
+    }
+    return request.captureMethod === 'manual'
+      ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }
+      : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
+  }
+
+  async capture(request: { connectorTransactionId: string; amount: number }): Promise<PaymentResult> {
+    return { status: 'Succeeded', connectorTransactionId: request.connectorTransactionId, amountCaptured: request.amount };
+  }
+
+  async void(request: { connectorTransactionId: string }): Promise<PaymentResult> {
+    return { status: 'Cancelled', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+  }
+
+  async refund(): Promise<RefundResult> {
+    return { status: 'Succeeded', connectorRefundId: `sbx_re_${randomUUID().replace(/-/g, '')}` };
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The error model of the API. Every failure leaves the service as
+ * `{"error": {"type", "code", "message", "param"?}}` with one of these types.
+ */
+
+/** Error families, as in the reference APIs of this field (Stripe, Hyperswitch). */
+export type ApiErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'idempotency_error'
+  | 'connector_error'
+  | 'api_error';
+
+/** The JSON body of every error response. */
+export interface ApiErrorBody {
+  error: { type: ApiErrorType; code: string; message: string; param?: string };
+}
+
+/**
+ * An error that maps straight to an HTTP response. Domain operations throw it;
+ * the HTTP error mapper turns it into the status and body. `message` must tell
+ * the caller what to fix.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly type: ApiErrorType,
+    readonly code: string,
+    message: string,
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The response body for this error. */
+  toBody(): ApiErrorBody {
+    return {
+      error: { type: this.type, code: this.code, message: this.message, ...(this.param ? { param: this.param } : {}) },
+    };
+  }
+}
+
+/** 400 `invalid_request_error` with the given code, naming the offending field in `param`. */
+export function invalidRequest(code: string, message: string, param?: string): ApiError {
+  return new ApiError(400, 'invalid_request_error', code, message, param);
+}
+
+/** 404 `resource_missing`: an id in the path that does not exist for this merchant. */
+export function resourceNotFound(resource: string, id: string, param?: string): ApiError {
+  return new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${resource}: '${id}'.`, param);
+}
+
+/** 409 `payment_unexpected_state`: the operation is not allowed in the payment's current status. */
+export function unexpectedState(operation: string, status: string, allowed: readonly string[]): ApiError {
+  return new ApiError(
+    409,
+    'invalid_request_error',
+    'payment_unexpected_state',
+    `This payment has status ${status}; ${operation} is only allowed when the status is ${allowed.join(', ')}.`,
+  );
+}
+
+/** 401 `authentication_error`: one body for missing, malformed, unknown and revoked keys. */
+export function authenticationFailed(): ApiError {
+  return new ApiError(
+    401,
+    'authentication_error',
+    'invalid_api_key',
+    'Missing or invalid API key. Send your secret key in the `api-key` header.',
+  );
+}
+
+/** 503 `api_error`: storage (DynamoDB) could not be reached; nothing was written. */
+export function storageUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    'api_error',
+    'service_unavailable',
+    'The service could not reach its storage. Nothing was changed; retry the request shortly.',
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The storage-neutral description of a list request (`GET /payments`,
+ * `GET /customers`, `GET /payments/{id}/refunds`) once validated.
+ */
+
+/** Inclusive/exclusive bounds on `created_at`, each an ISO 8601 UTC instant. */
+export interface CreatedRange {
+  gt?: string;
+  gte?: string;
+  lt?: string;
+  lte?: string;
+}
+
+/** Default and maximum page sizes (interface section 8). */
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+/** Largest `offset` accepted: offsets are read and skipped, so they are bounded. */
+export const LIST_OFFSET_MAX = 10_000;
+
+/** A validated list request. `offset` and `startingAfter` never both appear. */
+export interface ListQuery {
+  limit: number;
+  offset?: number;
+  startingAfter?: string;
+  created?: CreatedRange;
+}
+
+/** One page of a list, newest first. */
+export interface ListPage<T> {
+  data: T[];
+  has_more: boolean;
+}

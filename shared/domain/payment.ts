@@ -1,0 +1,91 @@
+import type { CardSummary } from './card';
+import type { Currency } from './money';
+import type { PaymentStatus } from './payment-status';
+
+/** Payment methods the service accepts. */
+export const PAYMENT_METHODS = ['card', 'bank_transfer', 'ussd', 'mobile_money'] as const;
+
+/** One of {@link PAYMENT_METHODS}. */
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** `automatic` captures at confirm; `manual` stops at `RequiresCapture` until capture. */
+export const CAPTURE_METHODS = ['automatic', 'manual'] as const;
+
+/** One of {@link CAPTURE_METHODS}. */
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
+
+/** Free-form string key/value pairs (≤ 50 keys, keys ≤ 40 chars, values ≤ 500 chars). */
+export type Metadata = Record<string, string>;
+
+/** Billing details as accepted on create. `country` is ISO 3166-1 alpha-2. */
+export interface Billing {
+  address?: {
+    first_name?: string;
+    last_name?: string;
+    line1?: string;
+    city?: string;
+    state?: string;
+    zip?: string;
+    country?: string;
+  };
+}
+
+/**
+ * What the customer must do next. `redirect_to_url` for 3DS and hosted pages;
+ * `bank_transfer_instructions` and `display_ussd_code` for the offline methods.
+ */
+export type NextAction =
+  | { type: 'redirect_to_url'; redirect_to_url: string }
+  | {
+      type: 'bank_transfer_instructions';
+      bank_transfer: {
+        bank_name: string;
+        account_number: string;
+        account_name: string;
+        amount: number;
+        currency: Currency;
+        reference: string;
+        expires_at: string;
+      };
+    }
+  | { type: 'display_ussd_code'; ussd: { code: string; reference: string; expires_at: string } }
+  | { type: 'await_mobile_money_approval'; mobile_money: { message: string; reference: string } };
+
+/**
+ * A payment intent as the API returns it. Amounts are integers in minor units;
+ * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here.
+ */
+export interface Payment {
+  payment_id: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: Currency;
+  /** Minor units captured; equals `amount` once an automatic-capture payment succeeds. */
+  amount_captured: number;
+  /** Minor units refunded so far (including pending refunds); never above `amount_captured`. */
+  amount_refunded: number;
+  capture_method: CaptureMethod;
+  payment_method: PaymentMethod | null;
+  payment_method_data: { card: CardSummary } | null;
+  connector: string;
+  connector_transaction_id: string | null;
+  customer_id: string | null;
+  description: string | null;
+  email: string | null;
+  metadata: Metadata;
+  billing: Billing | null;
+  next_action: NextAction | null;
+  cancellation_reason: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fields of a {@link Payment}, in the order responses list them. */
+export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
+  'payment_id', 'status', 'amount', 'currency', 'amount_captured', 'amount_refunded', 'capture_method',
+  'payment_method', 'payment_method_data', 'connector', 'connector_transaction_id', 'customer_id', 'description',
+  'email', 'metadata', 'billing', 'next_action', 'cancellation_reason', 'error_code', 'error_message',
+  'created_at', 'updated_at',
+];

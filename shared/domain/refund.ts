@@ -1,0 +1,29 @@
+import type { Currency } from './money';
+
+/** Refund statuses: `Pending` while the connector works, then `Succeeded` or `Failed`. */
+export const REFUND_STATUSES = ['Pending', 'Succeeded', 'Failed'] as const;
+
+/** One of {@link REFUND_STATUSES}. */
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/** A refund as the API returns it. `amount` in minor units; timestamps ISO 8601 UTC. */
+export interface Refund {
+  refund_id: string;
+  payment_id: string;
+  amount: number;
+  currency: Currency;
+  status: RefundStatus;
+  reason: string | null;
+  connector: string;
+  connector_refund_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fields of a {@link Refund}, in the order responses list them. */
+export const REFUND_FIELDS: readonly (keyof Refund)[] = [
+  'refund_id', 'payment_id', 'amount', 'currency', 'status', 'reason', 'connector', 'connector_refund_id',
+  'error_code', 'error_message', 'created_at', 'updated_at',
+];

@@ -1,0 +1,89 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { logger } from '../observability/logger';
+import { apiKeyAuth, type AuthenticatedContext } from './authentication';
+import { errorMapper } from './error-mapper';
+import { jsonResponse } from './json-response';
+import { bodySizeLimit, jsonBody } from './request-body';
+import { apiErrorFromZod, type InputLocation } from './zod-errors';
+
+/** What an endpoint's domain call receives once the request is authenticated and validated. */
+export interface ApiRequest<B, Q> {
+  body: B;
+  query: Q;
+  /** Path parameters as API Gateway passes them (e.g. `payment_id`). */
+  path: Record<string, string>;
+  /** The merchant owning the API key (empty for unauthenticated endpoints). */
+  merchantId: string;
+  /** Public base URL of this API as the client reached it. */
+  publicBaseUrl: string;
+  event: APIGatewayProxyEventV2;
+}
+
+/** What an endpoint returns: a status (default 200) and a JSON-serializable body. */
+export interface ApiResult {
+  statusCode?: number;
+  body: unknown;
+}
+
+/** How an endpoint is wrapped. */
+export interface ApiHandlerSpec<BS extends z.ZodType | undefined, QS extends z.ZodType | undefined> {
+  /** Require the `api-key` header (default true). */
+  auth?: boolean;
+  /** zod schema of the JSON body; without it the body is ignored. */
+  body?: BS;
+  /** zod schema of the query string; without it any query is ignored. */
+  query?: QS;
+  /** Pre-shapes the raw query before validation (e.g. nests `created[gte]`). */
+  shapeQuery?: (raw: Record<string, string | undefined> | undefined) => unknown;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+function validate<S extends z.ZodType>(schema: S, input: unknown, location: InputLocation): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw apiErrorFromZod(parsed.error, input, location);
+  return parsed.data;
+}
+
+function publicBaseUrl(event: APIGatewayProxyEventV2): string {
+  const proto = event.headers?.['x-forwarded-proto'] ?? 'https';
+  const stage = event.requestContext.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
+  return `${proto}://${event.requestContext.domainName}${stage}`;
+}
+
+/**
+ * Wraps an endpoint's domain call as an API Gateway HTTP API (payload 2.0)
+ * Lambda handler with middy: Powertools logger context, error mapping, 64 KiB
+ * body limit, api-key authentication, JSON body parsing and zod validation of
+ * body and query. The handler stays a thin adapter: parse → domain call → JSON.
+ * @returns the Lambda handler; errors become `{"error": {...}}` responses, never throws
+ */
+export function apiHandler<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
+  spec: ApiHandlerSpec<BS, QS>,
+  run: (request: ApiRequest<Out<BS>, Out<QS>>) => Promise<ApiResult>,
+) {
+  const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
+    const rawQuery = spec.shapeQuery ? spec.shapeQuery(event.queryStringParameters) : (event.queryStringParameters ?? {});
+    const query = spec.query ? validate(spec.query, rawQuery, 'query') : undefined;
+    const result = await run({
+      body: body as Out<BS>,
+      query: query as Out<QS>,
+      path: (event.pathParameters ?? {}) as Record<string, string>,
+      merchantId: (context as Partial<AuthenticatedContext>).merchantId ?? '',
+      publicBaseUrl: publicBaseUrl(event),
+      event,
+    });
+    return jsonResponse(result.statusCode ?? 200, result.body, { 'request-id': event.requestContext.requestId });
+  };
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
+    .use(injectLambdaContext(logger))
+    .use(errorMapper())
+    .use(bodySizeLimit());
+  if (spec.auth !== false) handler.use(apiKeyAuth() as never);
+  if (spec.body) handler.use(jsonBody());
+  return handler;
+}

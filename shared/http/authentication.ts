@@ -1,0 +1,40 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { authenticationFailed } from '../domain/errors';
+import { findApiKey, type ApiKeyRecord } from '../storage/api-keys-repository';
+
+/** How long a key lookup is remembered in the function's memory: revocation takes effect within this bound. */
+export const API_KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
+
+const cache = new Map<string, { record: ApiKeyRecord | undefined; until: number }>();
+
+/** The merchant a request acts for, set by {@link apiKeyAuth}. */
+export interface AuthenticatedContext extends Context {
+  merchantId: string;
+}
+
+async function lookup(key: string): Promise<ApiKeyRecord | undefined> {
+  const hit = cache.get(key);
+  if (hit && hit.until > Date.now()) return hit.record;
+  const record = await findApiKey(key);
+  cache.set(key, { record, until: Date.now() + API_KEY_CACHE_MS });
+  if (cache.size > 1000) cache.delete(cache.keys().next().value as string);
+  return record;
+}
+
+/**
+ * Authenticates the `api-key` header: one read of the key's hash (cached for
+ * {@link API_KEY_CACHE_MS}), then puts the owning merchant on the context.
+ * @throws ApiError 401 `invalid_api_key`, the same body for a missing, malformed, unknown or revoked key
+ */
+export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthenticatedContext> {
+  return {
+    before: async (request) => {
+      const key = request.event.headers?.['api-key'];
+      if (!key || key.length > 200 || !/^[\x21-\x7e]+$/.test(key)) throw authenticationFailed();
+      const record = await lookup(key);
+      if (!record || record.revoked_at) throw authenticationFailed();
+      request.context.merchantId = record.merchant_id;
+    },
+  };
+}

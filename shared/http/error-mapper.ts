@@ -1,0 +1,66 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ApiError, invalidRequest, storageUnavailable } from '../domain/errors';
+import { logger } from '../observability/logger';
+import { jsonResponse } from './json-response';
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+const UNAVAILABLE_SDK_ERRORS = new Set([
+  'TimeoutError',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ResourceNotFoundException',
+]);
+
+/**
+ * @returns true for failures to reach DynamoDB (network errors, timeouts,
+ * throttling, 5xx, a missing table): these answer 503, never 500.
+ */
+export function isStorageUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown; errors?: unknown[] };
+  if (e.code && NETWORK_CODES.has(e.code)) return true;
+  if (e.name && UNAVAILABLE_SDK_ERRORS.has(e.name)) return true;
+  if (e.$metadata && (e.$metadata.httpStatusCode === undefined || e.$metadata.httpStatusCode >= 500)) return true;
+  if (Array.isArray(e.errors) && e.errors.some(isStorageUnavailable)) return true; // AggregateError from happy-eyeballs connects
+  return e.cause !== undefined && e.cause !== err && isStorageUnavailable(e.cause);
+}
+
+/**
+ * Maps any error to the API's error body:
+ * - {@link ApiError}: its own status and body;
+ * - middy's body-parser errors: 415 for a non-JSON content type, 400 `invalid_json` for malformed JSON;
+ * - DynamoDB unreachable: 503 `api_error`;
+ * - anything else: 500 `api_error` with a generic message (logged, never echoed).
+ */
+export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
+  if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody());
+  const http = err as { statusCode?: number; cause?: { package?: string; message?: string } };
+  if (http?.cause?.package === '@middy/http-json-body-parser') {
+    if (http.cause.message !== undefined) {
+      return jsonResponse(400, invalidRequest('invalid_json', 'The request body is not valid JSON. Check for trailing commas, unquoted keys or truncated content.').toBody());
+    }
+    return jsonResponse(
+      415,
+      new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as JSON with the header content-type: application/json.').toBody(),
+    );
+  }
+  if (isStorageUnavailable(err)) {
+    logger.error('storage unavailable', { error: err as Error });
+    return jsonResponse(503, storageUnavailable().toBody());
+  }
+  logger.error('unhandled error', { error: err as Error });
+  return jsonResponse(500, new ApiError(500, 'api_error', 'internal_error', 'Something went wrong on our side. Retry later; if it persists, contact support with the request-id header.').toBody());
+}
+
+/** middy middleware: turns a thrown error into the error response and logs one line per request. */
+export function errorMapper(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+  return {
+    onError: async (request) => {
+      request.response = toErrorResponse(request.error);
+    },
+  };
+}

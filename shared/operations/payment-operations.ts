@@ -1,0 +1,266 @@
+import { connectorByName, chooseConnector } from '../routing/routing';
+import type { PaymentResult } from '../connectors/connector';
+import { summarizeCard, type CardDetails } from '../domain/card';
+import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
+import { isIdOf, newId } from '../domain/ids';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import type { Payment, PaymentMethod } from '../domain/payment';
+import { ALLOWED_FROM, canApply, type PaymentOperation, type PaymentStatus } from '../domain/payment-status';
+import type { CreatePaymentBody, ConfirmPaymentBody } from '../schemas/payment-schemas';
+import {
+  createPayment as storeNewPayment,
+  getPayment as readPayment,
+  listPayments as queryPayments,
+  updatePayment,
+  type StoredPayment,
+} from '../storage/payments-repository';
+import { ConditionFailedError, LinkedCustomerMissingError } from '../storage/storage-errors';
+
+/** Per-request facts an operation may need that do not come from the body. */
+export interface RequestContext {
+  merchantId: string;
+  /** Public base URL of the API, for redirect URLs. */
+  publicBaseUrl: string;
+}
+
+/**
+ * Reads a payment of the merchant.
+ * @throws ApiError 404 when the id is malformed or no such payment exists for this merchant
+ */
+export async function loadPayment(merchantId: string, paymentId: string): Promise<StoredPayment> {
+  const stored = isIdOf('payment', paymentId) ? await readPayment(merchantId, paymentId) : undefined;
+  if (!stored) throw resourceNotFound('payment', paymentId, 'payment_id');
+  return stored;
+}
+
+function conflict(operation: PaymentOperation, err: ConditionFailedError<StoredPayment>): ApiError {
+  const current = err.current;
+  if (current && current.pendingOperation) {
+    return new ApiError(
+      409,
+      'invalid_request_error',
+      'payment_unexpected_state',
+      `This payment has status ${current.payment.status} and another ${current.pendingOperation} request is in progress on it; retrieve it and retry if still needed.`,
+    );
+  }
+  return unexpectedState(operation, current?.payment.status ?? 'unknown', ALLOWED_FROM[operation]);
+}
+
+/** Fields of a payment that a connector result sets. */
+function resultFields(result: PaymentResult, payment: Payment): Partial<Payment> {
+  return {
+    status: result.status,
+    connector_transaction_id: result.connectorTransactionId ?? payment.connector_transaction_id,
+    amount_captured: payment.amount_captured + result.amountCaptured,
+    next_action: result.nextAction ?? null,
+    error_code: result.errorCode ?? null,
+    error_message: result.errorMessage ?? null,
+  };
+}
+
+/**
+ * Runs the connector's authorization for a payment already claimed (status
+ * `Processing`, `pending_operation = confirm`) and records the outcome with a
+ * conditional write on the claimed version. A connector that throws leaves the
+ * payment `Processing` (released), to be settled later by a sync.
+ */
+async function authorizeClaimed(
+  ctx: RequestContext,
+  claimed: StoredPayment,
+  paymentMethod: PaymentMethod,
+  card: CardDetails | undefined,
+): Promise<Payment> {
+  const p = claimed.payment;
+  let result: PaymentResult;
+  try {
+    result = await connectorByName(p.connector).authorize({
+      paymentId: p.payment_id,
+      amount: p.amount,
+      currency: p.currency,
+      paymentMethod,
+      captureMethod: p.capture_method,
+      card,
+      email: p.email,
+      publicBaseUrl: ctx.publicBaseUrl,
+    });
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const released = await updatePayment(
+      ctx.merchantId,
+      p.payment_id,
+      { expectedVersion: claimed.version },
+      { error_code: 'connector_unreachable', error_message: 'The connector did not answer; the payment stays Processing until it is settled.' },
+      null,
+    );
+    return released.payment;
+  }
+  const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, resultFields(result, p), null);
+  return done.payment;
+}
+
+/**
+ * Creates a payment intent; with `confirm: true` also confirms it before returning.
+ * @returns the payment (status `RequiresConfirmation`, or the confirm outcome)
+ * @throws ApiError 400 `resource_missing` (param `customer_id`) when the customer does not exist;
+ *   400 `parameter_missing` (param `payment_method`) for `confirm: true` without a method
+ */
+export async function createPayment(ctx: RequestContext, body: CreatePaymentBody): Promise<Payment> {
+  const paymentMethod: PaymentMethod | undefined = body.payment_method ?? (body.payment_method_data ? 'card' : undefined);
+  if (body.confirm && !paymentMethod) {
+    throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (needed when confirm is true).', 'payment_method');
+  }
+  if (body.customer_id !== undefined && !isIdOf('customer', body.customer_id)) {
+    throw invalidRequest('resource_missing', `No such customer: '${body.customer_id}'.`, 'customer_id');
+  }
+  const now = new Date().toISOString();
+  const payment: Payment = {
+    payment_id: newId('payment'),
+    status: body.confirm ? 'Processing' : 'RequiresConfirmation',
+    amount: body.amount,
+    currency: body.currency,
+    amount_captured: 0,
+    amount_refunded: 0,
+    capture_method: body.capture_method,
+    payment_method: paymentMethod ?? null,
+    payment_method_data: body.payment_method_data ? { card: summarizeCard(body.payment_method_data.card) } : null,
+    connector: chooseConnector(body.currency, paymentMethod),
+    connector_transaction_id: null,
+    customer_id: body.customer_id ?? null,
+    description: body.description ?? null,
+    email: body.email ?? null,
+    metadata: body.metadata ?? {},
+    billing: body.billing ?? null,
+    next_action: null,
+    cancellation_reason: null,
+    error_code: null,
+    error_message: null,
+    created_at: now,
+    updated_at: now,
+  };
+  let stored: StoredPayment;
+  try {
+    stored = await storeNewPayment(ctx.merchantId, payment, body.confirm ? 'confirm' : undefined);
+  } catch (err) {
+    if (err instanceof LinkedCustomerMissingError) {
+      throw invalidRequest('resource_missing', `No such customer: '${err.customerId}'.`, 'customer_id');
+    }
+    throw err;
+  }
+  if (!body.confirm || !paymentMethod) return stored.payment;
+  return authorizeClaimed(ctx, stored, paymentMethod, body.payment_method_data?.card);
+}
+
+/**
+ * Confirms a payment created with `confirm: false`: claims it (`Processing`)
+ * with a conditional write, calls the connector, records the outcome.
+ * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless `RequiresConfirmation`
+ *   (also when a concurrent confirm won the race); 400 when no payment method is known
+ */
+export async function confirmPayment(ctx: RequestContext, paymentId: string, body: ConfirmPaymentBody): Promise<Payment> {
+  const stored = await loadPayment(ctx.merchantId, paymentId);
+  const p = stored.payment;
+  if (!canApply('confirm', p.status)) throw unexpectedState('confirm', p.status, ALLOWED_FROM.confirm);
+  const paymentMethod = body.payment_method ?? (body.payment_method_data ? 'card' : p.payment_method);
+  if (!paymentMethod) {
+    throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (the payment was created without one).', 'payment_method');
+  }
+  if (body.payment_method_data && paymentMethod !== 'card') {
+    throw invalidRequest('parameter_invalid', 'payment_method_data holds a card, but the payment method is not card.', 'payment_method_data');
+  }
+  let claimed: StoredPayment;
+  try {
+    claimed = await updatePayment(
+      ctx.merchantId,
+      paymentId,
+      { expectedVersion: stored.version, expectedStatuses: ['RequiresConfirmation'], requireNoPendingOperation: true },
+      {
+        status: 'Processing',
+        payment_method: paymentMethod,
+        payment_method_data: body.payment_method_data ? { card: summarizeCard(body.payment_method_data.card) } : p.payment_method_data,
+      },
+      'confirm',
+    );
+  } catch (err) {
+    if (err instanceof ConditionFailedError) throw conflict('confirm', err);
+    throw err;
+  }
+  return authorizeClaimed(ctx, claimed, paymentMethod, body.payment_method_data?.card);
+}
+
+/**
+ * Cancels a payment from `RequiresConfirmation`, `RequiresAction`, `Processing`
+ * or `RequiresCapture`. Where the connector holds a transaction it is voided first.
+ * @throws ApiError 404 unknown payment; 409 from any other status or when a concurrent operation won
+ */
+export async function cancelPayment(ctx: RequestContext, paymentId: string, reason: string | undefined): Promise<Payment> {
+  const stored = await loadPayment(ctx.merchantId, paymentId);
+  const p = stored.payment;
+  if (!canApply('cancel', p.status) || stored.pendingOperation) {
+    if (stored.pendingOperation) throw conflict('cancel', new ConditionFailedError(stored));
+    throw unexpectedState('cancel', p.status, ALLOWED_FROM.cancel);
+  }
+  const guard = { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.cancel, requireNoPendingOperation: true };
+  const cancelled = { status: 'Cancelled' as PaymentStatus, cancellation_reason: reason ?? null, next_action: null };
+  try {
+    if (!p.connector_transaction_id) {
+      return (await updatePayment(ctx.merchantId, paymentId, guard, cancelled)).payment;
+    }
+    const claimed = await updatePayment(ctx.merchantId, paymentId, guard, {}, 'cancel');
+    const result = await connectorByName(p.connector).void({ connectorTransactionId: p.connector_transaction_id });
+    const fields = result.status === 'Cancelled' ? cancelled : resultFields(result, p);
+    return (await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, fields, null)).payment;
+  } catch (err) {
+    if (err instanceof ConditionFailedError) throw conflict('cancel', err);
+    throw err;
+  }
+}
+
+/**
+ * Captures a manual-capture payment (`RequiresCapture` → `Succeeded`).
+ * @param amountToCapture minor units, at most the amount (default: the amount)
+ * @throws ApiError 400 `amount_too_large` above the amount; 404; 409 unless `RequiresCapture`
+ */
+export async function capturePayment(ctx: RequestContext, paymentId: string, amountToCapture: number | undefined): Promise<Payment> {
+  const stored = await loadPayment(ctx.merchantId, paymentId);
+  const p = stored.payment;
+  if (!canApply('capture', p.status)) throw unexpectedState('capture', p.status, ALLOWED_FROM.capture);
+  const amount = amountToCapture ?? p.amount;
+  if (amount > p.amount) {
+    throw invalidRequest('amount_too_large', `amount_to_capture (${amount}) cannot exceed the payment amount (${p.amount}).`, 'amount_to_capture');
+  }
+  try {
+    const claimed = await updatePayment(
+      ctx.merchantId,
+      paymentId,
+      { expectedVersion: stored.version, expectedStatuses: ['RequiresCapture'], requireNoPendingOperation: true },
+      {},
+      'capture',
+    );
+    const result = await connectorByName(p.connector).capture({
+      connectorTransactionId: p.connector_transaction_id ?? '',
+      amount,
+      currency: p.currency,
+    });
+    return (await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, resultFields(result, p), null)).payment;
+  } catch (err) {
+    if (err instanceof ConditionFailedError) throw conflict('capture', err);
+    throw err;
+  }
+}
+
+/**
+ * Lists the merchant's payments, newest first.
+ * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
+ */
+export async function listPayments(
+  merchantId: string,
+  query: ListQuery,
+  filters: { status?: PaymentStatus },
+): Promise<ListPage<Payment>> {
+  let after: Payment | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('payment', query.startingAfter) ? (await readPayment(merchantId, query.startingAfter))?.payment : undefined;
+    if (!after) throw invalidRequest('resource_missing', `No such payment: '${query.startingAfter}' (starting_after must be a payment id from a previous page).`, 'starting_after');
+  }
+  return queryPayments(merchantId, query, filters, after);
+}

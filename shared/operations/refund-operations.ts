@@ -1,0 +1,109 @@
+import { connectorByName } from '../routing/routing';
+import { invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
+import { isIdOf, newId } from '../domain/ids';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import { checkRefundAmount } from '../domain/money';
+import { ALLOWED_FROM, canApply } from '../domain/payment-status';
+import type { Refund } from '../domain/refund';
+import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
+import { getRefund as readRefund, listRefunds as queryRefunds, settleRefund } from '../storage/refunds-repository';
+import { RefundReservationError } from '../storage/storage-errors';
+import { loadPayment, type RequestContext } from './payment-operations';
+
+function refundTooLarge(requested: number | undefined, refundable: number, currency: string): Error {
+  return refundable === 0
+    ? invalidRequest('refund_exceeds_amount', 'This payment has already been refunded in full; nothing is left to refund.', 'amount')
+    : invalidRequest(
+        'refund_exceeds_amount',
+        `Refund amount ${requested} exceeds what is left to refund on this payment: ${refundable} (${currency} minor units).`,
+        'amount',
+      );
+}
+
+/**
+ * Refunds a `Succeeded` payment, fully or partly. The amount is reserved on the
+ * payment and the refund written in one transaction (so concurrent refunds
+ * cannot exceed the captured amount), then the connector is called and the
+ * refund settled; a connector decline releases the reservation.
+ * @param requested minor units; undefined refunds all that is left
+ * @returns the refund (`Succeeded`, `Pending` or `Failed`)
+ * @throws ApiError 404 unknown payment; 409 unless `Succeeded`; 400 `refund_exceeds_amount`
+ */
+export async function refundPayment(
+  ctx: RequestContext,
+  paymentId: string,
+  requested: number | undefined,
+  reason: string | undefined,
+): Promise<Refund> {
+  const stored = await loadPayment(ctx.merchantId, paymentId);
+  const p = stored.payment;
+  if (!canApply('refund', p.status)) throw unexpectedState('refund', p.status, ALLOWED_FROM.refund);
+  const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded);
+  if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
+  const now = new Date().toISOString();
+  const refund: Refund = {
+    refund_id: newId('refund'),
+    payment_id: p.payment_id,
+    amount: decision.amount,
+    currency: p.currency,
+    status: 'Pending',
+    reason: reason ?? null,
+    connector: p.connector,
+    connector_refund_id: null,
+    error_code: null,
+    error_message: null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await reserveRefund(ctx.merchantId, refund, p.amount_captured);
+  } catch (err) {
+    if (err instanceof RefundReservationError) {
+      const current = (err.current as StoredPayment | undefined)?.payment;
+      if (current && current.status !== 'Succeeded') throw unexpectedState('refund', current.status, ALLOWED_FROM.refund);
+      const left = current ? Math.max(0, current.amount_captured - current.amount_refunded) : 0;
+      throw refundTooLarge(decision.amount, left, p.currency);
+    }
+    throw err;
+  }
+  const result = await connectorByName(p.connector).refund({
+    connectorTransactionId: p.connector_transaction_id ?? '',
+    amount: refund.amount,
+    currency: refund.currency,
+    refundId: refund.refund_id,
+  });
+  if (result.status === 'Failed') {
+    return releaseFailedRefund(ctx.merchantId, refund, {
+      code: result.errorCode ?? 'refund_failed',
+      message: result.errorMessage ?? 'The connector declined the refund.',
+    });
+  }
+  if (result.status === 'Pending') return { ...refund, connector_refund_id: result.connectorRefundId };
+  return settleRefund(ctx.merchantId, refund.refund_id, result.status, result.connectorRefundId);
+}
+
+/**
+ * Reads a refund of the merchant.
+ * @throws ApiError 404 when it does not exist for this merchant
+ */
+export async function getRefund(merchantId: string, refundId: string): Promise<Refund> {
+  const refund = isIdOf('refund', refundId) ? await readRefund(merchantId, refundId) : undefined;
+  if (!refund) throw resourceNotFound('refund', refundId, 'refund_id');
+  return refund;
+}
+
+/**
+ * Lists the refunds of one payment, newest first.
+ * @throws ApiError 404 unknown payment; 400 `resource_missing` for an unknown `starting_after`
+ */
+export async function listRefunds(merchantId: string, paymentId: string, query: ListQuery): Promise<ListPage<Refund>> {
+  await loadPayment(merchantId, paymentId);
+  let after: Refund | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
+    if (!after || after.payment_id !== paymentId) {
+      throw invalidRequest('resource_missing', `No such refund of this payment: '${query.startingAfter}'.`, 'starting_after');
+    }
+  }
+  return queryRefunds(merchantId, paymentId, query, after);
+}

@@ -1,0 +1,25 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+let cached: DynamoDBDocumentClient | undefined;
+
+/**
+ * The process-wide DynamoDB document client. Reads `DYNAMODB_ENDPOINT` (the
+ * local stack and tests point it at DynamoDB Local, with dummy credentials) and
+ * `AWS_REGION`. Timeouts are short so that an unreachable table becomes a 503
+ * quickly instead of hanging the function.
+ */
+export function documentClient(): DynamoDBDocumentClient {
+  if (cached) return cached;
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const base = new DynamoDBClient({
+    region: process.env.AWS_REGION || 'us-east-1',
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
+    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  cached = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+  return cached;
+}

@@ -1,0 +1,126 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Customer, type CustomerFields, CUSTOMER_FIELDS } from '../domain/customer';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import { documentClient } from './client';
+import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { queryListPage, pickFields, type ListLocation } from './list-items';
+import { tableName } from './table-definition';
+
+const toCustomer = (item: Record<string, unknown>) => pickFields<Customer>(item, CUSTOMER_FIELDS);
+
+const emailIndexKeys = (merchantId: string, c: Pick<Customer, 'email' | 'created_at' | 'customer_id'>) =>
+  c.email
+    ? { GSI2PK: listPartition.customersByEmail(merchantId, c.email), GSI2SK: listSortKey(c.created_at, c.customer_id) }
+    : {};
+
+/** Writes a new customer (one conditional put). */
+export async function createCustomer(merchantId: string, customer: Customer): Promise<Customer> {
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...primaryKey.customer(merchantId, customer.customer_id),
+        GSI1PK: listPartition.customers(merchantId),
+        GSI1SK: listSortKey(customer.created_at, customer.customer_id),
+        ...emailIndexKeys(merchantId, customer),
+        entity: 'customer',
+        merchant_id: merchantId,
+        ...customer,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return customer;
+}
+
+/** One read of a customer; undefined when it does not exist for this merchant. */
+export async function getCustomer(merchantId: string, customerId: string): Promise<Customer | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.customer(merchantId, customerId), ConsistentRead: true }),
+  );
+  return out.Item ? toCustomer(out.Item) : undefined;
+}
+
+/**
+ * Sets the given fields on an existing customer (one conditional update;
+ * `metadata` replaces the whole map) and keeps the e-mail index in step.
+ * @returns the customer after the write, or undefined when it does not exist
+ */
+export async function updateCustomer(merchantId: string, customerId: string, fields: CustomerFields): Promise<Customer | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const all: Record<string, unknown> = { ...fields, updated_at: new Date().toISOString() };
+  if (fields.email) all.GSI2PK = listPartition.customersByEmail(merchantId, fields.email);
+  Object.entries(all).forEach(([k, v], i) => {
+    if (v === undefined) return;
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.customer(merchantId, customerId),
+        // The e-mail index shares the list sort key (created_at#id): copy it from GSI1SK.
+        UpdateExpression: `SET ${sets.join(', ')}${fields.email ? ', GSI2SK = GSI1SK' : ''}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const item = out.Attributes ?? {};
+    return toCustomer(item);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Deletes a customer (one conditional delete).
+ * @returns true when it existed and is now gone, false when it did not exist
+ */
+export async function deleteCustomer(merchantId: string, customerId: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: primaryKey.customer(merchantId, customerId),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/**
+ * Lists a merchant's customers, newest first: Query on GSI1, or on GSI2 for an
+ * exact, case-insensitive e-mail filter.
+ * @param startingAfter the customer named by `starting_after`, already read by the caller
+ */
+export async function listCustomers(
+  merchantId: string,
+  query: ListQuery,
+  filters: { email?: string },
+  startingAfter?: Customer,
+): Promise<ListPage<Customer>> {
+  const location: ListLocation = filters.email
+    ? { indexName: 'GSI2', partitionValue: listPartition.customersByEmail(merchantId, filters.email) }
+    : { indexName: 'GSI1', partitionValue: listPartition.customers(merchantId) };
+  if (startingAfter) {
+    location.exclusiveStartKey = {
+      ...primaryKey.customer(merchantId, startingAfter.customer_id),
+      [`${location.indexName}PK`]: location.partitionValue,
+      [`${location.indexName}SK`]: listSortKey(startingAfter.created_at, startingAfter.customer_id),
+    };
+  }
+  const page = await queryListPage(location, query);
+  return { data: page.items.map(toCustomer), has_more: page.hasMore };
+}

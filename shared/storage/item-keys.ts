@@ -1,0 +1,49 @@
+/**
+ * Key layout of the single table. Only the repositories import this file; no
+ * other code knows how items are keyed. Every key of merchant data starts with
+ * `MERCHANT#<merchant_id>`, so one merchant's key can never address another's item.
+ */
+
+/** Sort key of an entity's own item. */
+export const ENTITY_SK = {
+  payment: 'PAYMENT',
+  customer: 'CUSTOMER',
+  refund: 'REFUND',
+  apiKey: 'APIKEY',
+} as const;
+
+const m = (merchantId: string) => `MERCHANT#${merchantId}`;
+
+/** `created_at#id`: the sort key of every list index, so lists come newest first by `created_at`. */
+export const listSortKey = (createdAt: string, id: string) => `${createdAt}#${id}`;
+
+/** Primary keys (`PK`, `SK`) of each entity. */
+export const primaryKey = {
+  payment: (merchantId: string, paymentId: string) => ({ PK: `${m(merchantId)}#PAYMENT#${paymentId}`, SK: ENTITY_SK.payment }),
+  customer: (merchantId: string, customerId: string) => ({
+    PK: `${m(merchantId)}#CUSTOMER#${customerId}`,
+    SK: ENTITY_SK.customer,
+  }),
+  refund: (merchantId: string, refundId: string) => ({ PK: `${m(merchantId)}#REFUND#${refundId}`, SK: ENTITY_SK.refund }),
+  apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: ENTITY_SK.apiKey }),
+  health: () => ({ PK: 'HEALTH', SK: 'HEALTH' }),
+};
+
+/** Partition values of the list indexes. */
+export const listPartition = {
+  /** GSI1: all payments of a merchant. */
+  payments: (merchantId: string) => `${m(merchantId)}#PAYMENTS`,
+  /** GSI2: payments of a merchant in one status. */
+  paymentsByStatus: (merchantId: string, status: string) => `${m(merchantId)}#PAYMENTS#STATUS#${status}`,
+  /** GSI3: payments linked to one customer. */
+  paymentsByCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYMENTS`,
+  /** GSI1: all customers of a merchant. */
+  customers: (merchantId: string) => `${m(merchantId)}#CUSTOMERS`,
+  /** GSI2: customers of a merchant with one e-mail (lower-cased). */
+  customersByEmail: (merchantId: string, email: string) => `${m(merchantId)}#CUSTOMERS#EMAIL#${email.toLowerCase()}`,
+  /** GSI1: refunds of one payment. */
+  refundsOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#REFUNDS`,
+  /** GSI1: API keys of a merchant. */
+  apiKeys: (merchantId: string) => `${m(merchantId)}#APIKEYS`,
+};
+

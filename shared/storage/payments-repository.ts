@@ -1,0 +1,329 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import { type Payment, PAYMENT_FIELDS } from '../domain/payment';
+import type { PaymentStatus } from '../domain/payment-status';
+import type { Refund } from '../domain/refund';
+import { documentClient } from './client';
+import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { queryListPage, pickFields, type ListLocation } from './list-items';
+import { ConditionFailedError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
+import { tableName } from './table-definition';
+import { refundItem } from './refunds-repository';
+
+/**
+ * A payment as stored: the API object plus the optimistic-lock `version` and the
+ * connector operation in flight, if any (`pending_operation`).
+ */
+export interface StoredPayment {
+  payment: Payment;
+  version: number;
+  pendingOperation: string | null;
+}
+
+function toStored(item: Record<string, unknown>): StoredPayment {
+  return {
+    payment: pickFields<Payment>(item, PAYMENT_FIELDS),
+    version: Number(item.version),
+    pendingOperation: (item.pending_operation as string | undefined) ?? null,
+  };
+}
+
+function indexKeys(merchantId: string, p: Payment): Record<string, string> {
+  const sk = listSortKey(p.created_at, p.payment_id);
+  return {
+    GSI1PK: listPartition.payments(merchantId),
+    GSI1SK: sk,
+    GSI2PK: listPartition.paymentsByStatus(merchantId, p.status),
+    GSI2SK: sk,
+    ...(p.customer_id ? { GSI3PK: listPartition.paymentsByCustomer(merchantId, p.customer_id), GSI3SK: sk } : {}),
+  };
+}
+
+/** Conditions an {@link updatePayment} write requires. */
+export interface UpdateGuard {
+  /** The version the caller read; the write fails if it moved. */
+  expectedVersion: number;
+  /** The write fails unless the status is one of these. */
+  expectedStatuses?: readonly PaymentStatus[];
+  /** The write fails while another connector operation is in flight. */
+  requireNoPendingOperation?: boolean;
+}
+
+/**
+ * Creates a payment item (one write). With a `customer_id`, the write is a
+ * transaction that also checks the customer exists, so a payment can never be
+ * linked to a missing customer.
+ * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
+ * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist for the merchant
+ */
+export async function createPayment(merchantId: string, payment: Payment, pendingOperation?: string): Promise<StoredPayment> {
+  const item = {
+    ...primaryKey.payment(merchantId, payment.payment_id),
+    ...indexKeys(merchantId, payment),
+    entity: 'payment',
+    merchant_id: merchantId,
+    version: 1,
+    ...(pendingOperation ? { pending_operation: pendingOperation } : {}),
+    ...payment,
+  };
+  const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
+  if (!payment.customer_id) {
+    await documentClient().send(new PutCommand(put));
+  } else {
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: tableName(),
+                Key: primaryKey.customer(merchantId, payment.customer_id),
+                ConditionExpression: 'attribute_exists(PK)',
+              },
+            },
+            { Put: put },
+          ],
+        }),
+      );
+    } catch (err) {
+      if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+        throw new LinkedCustomerMissingError(payment.customer_id);
+      }
+      throw err;
+    }
+  }
+  return toStored(item);
+}
+
+/** One strongly consistent read of a payment; undefined when it does not exist for this merchant. */
+export async function getPayment(merchantId: string, paymentId: string): Promise<StoredPayment | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId), ConsistentRead: true }),
+  );
+  return out.Item ? toStored(out.Item) : undefined;
+}
+
+/**
+ * A conditional write of payment fields: succeeds only if the version (and
+ * status, and no operation in flight, as asked) are still what the caller read.
+ * Bumps the version, sets `updated_at`, keeps the status index in step.
+ * @param set fields to change (undefined values are ignored; null stores null)
+ * @param pendingOperation a string claims the payment for a connector call; null releases it; undefined leaves it
+ * @returns the payment after the write
+ * @throws ConditionFailedError carrying the current payment when the guard fails
+ */
+export async function updatePayment(
+  merchantId: string,
+  paymentId: string,
+  guard: UpdateGuard,
+  set: Partial<Payment>,
+  pendingOperation?: string | null,
+): Promise<StoredPayment> {
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':expected': guard.expectedVersion, ':next': guard.expectedVersion + 1 };
+  const sets = ['#version = :next'];
+  const removes: string[] = [];
+  const fields: Record<string, unknown> = { ...set, updated_at: set.updated_at ?? new Date().toISOString() };
+  if (set.status) fields.GSI2PK = listPartition.paymentsByStatus(merchantId, set.status);
+  if (set.customer_id === null) removes.push('GSI3PK', 'GSI3SK');
+  Object.entries(fields).forEach(([k, v], i) => {
+    if (v === undefined) return;
+    names[`#f${i}`] = k;
+    values[`:f${i}`] = v;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  if (pendingOperation) {
+    names['#pending'] = 'pending_operation';
+    values[':pending'] = pendingOperation;
+    sets.push('#pending = :pending');
+  } else if (pendingOperation === null) {
+    removes.push('pending_operation');
+  }
+  let condition = 'attribute_exists(PK) AND #version = :expected';
+  if (guard.expectedStatuses) {
+    names['#status'] = 'status';
+    const keys = guard.expectedStatuses.map((s, i) => {
+      values[`:s${i}`] = s;
+      return `:s${i}`;
+    });
+    condition += ` AND #status IN (${keys.join(', ')})`;
+  }
+  if (guard.requireNoPendingOperation) condition += ' AND attribute_not_exists(pending_operation)';
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.payment(merchantId, paymentId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return toStored(out.Attributes ?? {});
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) {
+      throw new ConditionFailedError(err.Item ? toStored(unmarshall(err.Item)) : undefined);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Lists a merchant's payments, newest first: Query on GSI1, or on GSI2 when
+ * filtered by status.
+ * @param startingAfter the payment named by `starting_after`, already read by the caller
+ */
+export async function listPayments(
+  merchantId: string,
+  query: ListQuery,
+  filters: { status?: PaymentStatus },
+  startingAfter?: Payment,
+): Promise<ListPage<Payment>> {
+  const location: ListLocation = filters.status
+    ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status) }
+    : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId) };
+  if (startingAfter) {
+    location.exclusiveStartKey = {
+      ...primaryKey.payment(merchantId, startingAfter.payment_id),
+      [`${location.indexName}PK`]: location.partitionValue,
+      [`${location.indexName}SK`]: listSortKey(startingAfter.created_at, startingAfter.payment_id),
+    };
+  }
+  const page = await queryListPage(location, query);
+  return { data: page.items.map((i) => toStored(i).payment), has_more: page.hasMore };
+}
+
+/**
+ * Removes the customer link from every payment of a deleted customer (Query on
+ * GSI3, then one conditional update per payment). Payments themselves stay.
+ * @returns how many payments were unlinked
+ */
+export async function unlinkCustomerPayments(merchantId: string, customerId: string): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI3',
+        KeyConditionExpression: 'GSI3PK = :pk',
+        ExpressionAttributeValues: { ':pk': listPartition.paymentsByCustomer(merchantId, customerId) },
+        ProjectionExpression: 'PK, SK',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    await Promise.all(
+      (out.Items ?? []).map(async (key) => {
+        try {
+          await documentClient().send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: { PK: key.PK, SK: key.SK },
+              UpdateExpression: 'SET customer_id = :null, updated_at = :now REMOVE GSI3PK, GSI3SK',
+              ConditionExpression: 'customer_id = :cid',
+              ExpressionAttributeValues: { ':null': null, ':cid': customerId, ':now': new Date().toISOString() },
+            }),
+          );
+          count += 1;
+        } catch (err) {
+          if (!(err instanceof ConditionalCheckFailedException)) throw err;
+        }
+      }),
+    );
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/**
+ * Reserves a refund in one transaction: adds `refund.amount` to the payment's
+ * `amount_refunded` only if the payment is `Succeeded` and the new total stays
+ * within `amount_captured` (condition `amount_refunded <= captured - amount`,
+ * evaluated by DynamoDB at write time, so concurrent refunds can never exceed
+ * the captured amount), and writes the refund record.
+ * @param amountCaptured the payment's captured amount in minor units (fixed once Succeeded)
+ * @throws RefundReservationError carrying the current payment when the condition fails
+ */
+export async function reserveRefund(merchantId: string, refund: Refund, amountCaptured: number): Promise<void> {
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: primaryKey.payment(merchantId, refund.payment_id),
+              UpdateExpression: 'SET amount_refunded = amount_refunded + :amount, updated_at = :now, version = version + :one',
+              ConditionExpression: 'attribute_exists(PK) AND #status = :succeeded AND amount_refunded <= :max',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: {
+                ':amount': refund.amount,
+                ':now': refund.created_at,
+                ':one': 1,
+                ':succeeded': 'Succeeded',
+                ':max': amountCaptured - refund.amount,
+              },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: refundItem(merchantId, refund),
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      const old = err.CancellationReasons[0].Item;
+      throw new RefundReservationError(old ? toStored(unmarshall(old)) : undefined);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Settles a refund the connector declined: marks it `Failed` and gives its
+ * amount back to the payment's refundable remainder, in one transaction.
+ */
+export async function releaseFailedRefund(
+  merchantId: string,
+  refund: Refund,
+  error: { code: string; message: string },
+): Promise<Refund> {
+  const now = new Date().toISOString();
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: primaryKey.refund(merchantId, refund.refund_id),
+            UpdateExpression: 'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now',
+            ConditionExpression: '#status = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':failed': 'Failed', ':pending': 'Pending', ':code': error.code, ':msg': error.message, ':now': now },
+          },
+        },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: primaryKey.payment(merchantId, refund.payment_id),
+            UpdateExpression: 'SET amount_refunded = amount_refunded - :amount, updated_at = :now, version = version + :one',
+            ExpressionAttributeValues: { ':amount': refund.amount, ':now': now, ':one': 1 },
+          },
+        },
+      ],
+    }),
+  );
+  return { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, updated_at: now };
+}

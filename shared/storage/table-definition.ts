@@ -1,0 +1,84 @@
+/**
+ * The single DynamoDB table: its keys, indexes and TTL attribute. This is the one
+ * place they are declared; the local stack creates the table from it and the CDK
+ * stack declares the deployed table from it.
+ */
+
+/** A key attribute: its name and DynamoDB scalar type (S = string). */
+export interface KeyAttribute {
+  name: string;
+  type: 'S' | 'N';
+}
+
+/** A global secondary index; every index projects all attributes. */
+export interface IndexDefinition {
+  indexName: string;
+  partitionKey: KeyAttribute;
+  sortKey: KeyAttribute;
+}
+
+/** Shape of {@link TABLE_DEFINITION}. */
+export interface TableDefinition {
+  partitionKey: KeyAttribute;
+  sortKey: KeyAttribute;
+  globalSecondaryIndexes: readonly IndexDefinition[];
+  /** Attribute holding an expiry in Unix seconds; DynamoDB deletes the item after it. */
+  timeToLiveAttribute: string;
+}
+
+/**
+ * The table:
+ * - `PK`/`SK`: one item per entity, keyed by merchant (see the repositories).
+ * - `GSI1`: every entity of a kind for a merchant (or refunds of a payment), sorted by `created_at#id`.
+ * - `GSI2`: the same, filtered by one attribute (payment status, customer e-mail).
+ * - `GSI3`: payments of one customer (sparse: only linked payments).
+ * - `expires_at`: TTL, for short-lived records (idempotency keys).
+ */
+export const TABLE_DEFINITION: TableDefinition = {
+  partitionKey: { name: 'PK', type: 'S' },
+  sortKey: { name: 'SK', type: 'S' },
+  globalSecondaryIndexes: [
+    { indexName: 'GSI1', partitionKey: { name: 'GSI1PK', type: 'S' }, sortKey: { name: 'GSI1SK', type: 'S' } },
+    { indexName: 'GSI2', partitionKey: { name: 'GSI2PK', type: 'S' }, sortKey: { name: 'GSI2SK', type: 'S' } },
+    { indexName: 'GSI3', partitionKey: { name: 'GSI3PK', type: 'S' }, sortKey: { name: 'GSI3SK', type: 'S' } },
+  ],
+  timeToLiveAttribute: 'expires_at',
+};
+
+/** Default table name when `TABLE_NAME` is not set (the local stack). */
+export const DEFAULT_TABLE_NAME = 'switchyard-local';
+
+/** The table name this process uses: `TABLE_NAME`, else {@link DEFAULT_TABLE_NAME}. */
+export function tableName(): string {
+  return process.env.TABLE_NAME || DEFAULT_TABLE_NAME;
+}
+
+/**
+ * The `CreateTable` input for {@link TABLE_DEFINITION} (on-demand billing), for
+ * the local stack and tests.
+ */
+export function createTableInput(name: string) {
+  const attrs = new Map<string, KeyAttribute>();
+  for (const k of [TABLE_DEFINITION.partitionKey, TABLE_DEFINITION.sortKey]) attrs.set(k.name, k);
+  for (const gsi of TABLE_DEFINITION.globalSecondaryIndexes) {
+    attrs.set(gsi.partitionKey.name, gsi.partitionKey);
+    attrs.set(gsi.sortKey.name, gsi.sortKey);
+  }
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attrs.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
+    KeySchema: [
+      { AttributeName: TABLE_DEFINITION.partitionKey.name, KeyType: 'HASH' as const },
+      { AttributeName: TABLE_DEFINITION.sortKey.name, KeyType: 'RANGE' as const },
+    ],
+    GlobalSecondaryIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((g) => ({
+      IndexName: g.indexName,
+      KeySchema: [
+        { AttributeName: g.partitionKey.name, KeyType: 'HASH' as const },
+        { AttributeName: g.sortKey.name, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    })),
+  };
+}
