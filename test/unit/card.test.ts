@@ -1,0 +1,37 @@
+import { detectBrand, fullExpiryYear, isExpired, passesLuhn, summarizeCard } from '../../shared/domain/card';
+
+describe('card rules', () => {
+  test('Luhn accepts the test cards and rejects a changed digit', () => {
+    for (const n of ['4242424242424242', '4111111111111111', '5555555555554444', '4000000000000002', '378282246310005']) {
+      expect(passesLuhn(n)).toBe(true);
+    }
+    expect(passesLuhn('4242424242424241')).toBe(false);
+    expect(passesLuhn('')).toBe(false);
+    expect(passesLuhn('42a2')).toBe(false);
+  });
+
+  test('brand from the leading digits', () => {
+    expect(detectBrand('4242424242424242')).toBe('visa');
+    expect(detectBrand('5555555555554444')).toBe('mastercard');
+    expect(detectBrand('2223003122003222')).toBe('mastercard');
+    expect(detectBrand('378282246310005')).toBe('amex');
+    expect(detectBrand('5061000000000000000')).toBe('verve');
+    expect(detectBrand('6011111111111117')).toBe('discover');
+    expect(detectBrand('9999999999999995')).toBe('unknown');
+  });
+
+  test('expiry: two-digit years are this century; a card is valid through its expiry month', () => {
+    expect(fullExpiryYear('30')).toBe(2030);
+    expect(fullExpiryYear('2031')).toBe(2031);
+    const now = new Date(Date.UTC(2026, 10, 21));
+    expect(isExpired(11, 2026, now)).toBe(false);
+    expect(isExpired(10, 2026, now)).toBe(true);
+    expect(isExpired(12, 2025, now)).toBe(true);
+  });
+
+  test('the summary keeps last4, brand and expiry only', () => {
+    const summary = summarizeCard({ card_number: '4242424242424242', card_exp_month: '07', card_exp_year: '31', card_cvc: '123' });
+    expect(summary).toEqual({ last4: '4242', brand: 'visa', exp_month: 7, exp_year: 2031 });
+    expect(JSON.stringify(summary)).not.toContain('123');
+  });
+});
