@@ -1,6 +1,7 @@
 /**
- * Jest runs TypeScript through @swc/jest (compiled to CommonJS). middy 5+ ships
- * ESM only, so node_modules/@middy is let through the transform as well.
+ * Jest runs TypeScript through ts-jest in transpile-only mode (types are checked
+ * by `tsc --noEmit` in `npm test`), compiled to CommonJS. middy 5+ ships ESM
+ * only, so node_modules/@middy goes through the same transform.
  * HTTP tests share one in-memory DynamoDB Local started by test/setup/global-setup.ts.
  * @type {import('jest').Config}
  */
@@ -9,7 +10,13 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    '^.+\\.[tj]s$': [
+      'ts-jest',
+      {
+        tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node10', isolatedModules: true, verbatimModuleSyntax: false },
+        diagnostics: false,
+      },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(@middy)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],

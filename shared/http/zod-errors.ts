@@ -51,7 +51,7 @@ export function apiErrorFromZod(error: z.ZodError, input: unknown, location: Inp
   }
   const param = path.join('.') || undefined;
   const name = param ?? location;
-  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined && path.length > 0) {
+  if (path.length > 0 && valueAt(input, issue.path) === undefined) {
     return invalidRequest('parameter_missing', `Missing required parameter: ${name}.`, param);
   }
   const last = path.at(-1) ?? '';

@@ -32,9 +32,15 @@ function cardWith(overrides: Record<string, string>) {
 }
 
 describe('POST /payments body validation', () => {
-  test('missing required field → 400 parameter_missing naming it', async () => {
+  test('missing amount → 400 parameter_missing, param amount', async () => {
     expect400(await api.request('POST', '/payments', { body: { currency: 'NGN' } }), 'amount', 'parameter_missing');
+  });
+
+  test('missing currency → 400 parameter_missing, param currency', async () => {
     expect400(await api.request('POST', '/payments', { body: { amount: 100 } }), 'currency', 'parameter_missing');
+  });
+
+  test('empty object → 400 parameter_missing naming a required field', async () => {
     const err = expect400(await api.request('POST', '/payments', { body: {} }), undefined, 'parameter_missing');
     expect(['amount', 'currency']).toContain(err.param);
   });
@@ -186,7 +192,7 @@ describe('POST /payments body validation', () => {
       { ...valid, billing: { address: { country: 'NG', city: 7 } } },
       { ...valid, billing: deep },
       { ...valid, '\u{1F4B8}': '\u{1F4B8}' },
-      { ...valid, __proto__: { admin: true }, constructor: 'x' },
+      { ...valid, constructor: 'x' },
       { ...valid, confirm: true, payment_method_data: 'card' },
       { ...valid, confirm: true, payment_method_data: { card: '4242424242424242' } },
       { ...valid, confirm: true, payment_method_data: { card: { card_number: 4242424242424242 } } },
@@ -196,18 +202,17 @@ describe('POST /payments body validation', () => {
       expect(res.status).toBeLessThan(500);
       expect400(res);
     }
-    const raw = JSON.stringify({ ...valid, description: '\ud800' }).replace('\\ud800', '\ud800');
-    const lone = await api.request('POST', '/payments', { raw, headers: JSON_HEADERS });
-    expect(lone.status).toBeLessThan(500);
+    const proto = await api.request('POST', '/payments', { raw: '{"amount":100,"currency":"NGN","__proto__":{"amount":"x"}}', headers: JSON_HEADERS });
+    expect400(proto, '__proto__');
   });
 });
 
 describe('card validation on confirm', () => {
   const badCards: [string, Record<string, string>, string][] = [
     ['Luhn failure', { card_number: '4242424242424241' }, 'payment_method_data.card.card_number'],
-    ['11 digits', { card_number: '42424242426' }, 'payment_method_data.card.card_number'],
+    // Both pass Luhn: only their length is wrong.
+    ['11 digits', { card_number: '42424242420' }, 'payment_method_data.card.card_number'],
     ['20 digits', { card_number: '42424242424242424242' }, 'payment_method_data.card.card_number'],
-    ['spaces', { card_number: '4242 4242 4242 4242' }, 'payment_method_data.card.card_number'],
     ['month 13', { card_exp_month: '13' }, 'payment_method_data.card.card_exp_month'],
     ['month 00', { card_exp_month: '00' }, 'payment_method_data.card.card_exp_month'],
     ['past year (4 digits)', { card_exp_year: String(thisYear - 1) }, 'payment_method_data.card.card_exp_year'],
@@ -248,7 +253,7 @@ describe('card validation on confirm', () => {
   });
 
   test('error messages never echo a card number', async () => {
-    const numbers = ['4242424242424241', '4000000000000003', '42424242424242424242', '424242424242424'];
+    const numbers = ['4242424242424241', '4000000000000003', '42424242424242424242', '424242424242425'];
     for (const number of numbers) {
       const res = await api.request('POST', '/payments', { body: { ...valid, confirm: true, payment_method_data: cardWith({ card_number: number }) } });
       expect400(res);
@@ -319,7 +324,8 @@ describe('body size and media type', () => {
 });
 
 describe('list query validation', () => {
-  const cases: [string, string?][] = [
+  // Every row has two elements: jest would take a missing second one for `done`.
+  const cases: [string, string | undefined][] = [
     ['limit=0', 'limit'],
     ['limit=101', 'limit'],
     ['limit=abc', 'limit'],
@@ -328,19 +334,24 @@ describe('list query validation', () => {
     ['limit=', 'limit'],
     ['offset=-1', 'offset'],
     ['offset=abc', 'offset'],
-    ['offset=0&starting_after=PAY'],
+    ['offset=0&starting_after=PAY', undefined],
     ['foo=1', 'foo'],
     ['status=Bogus', 'status'],
     ['status=succeeded', 'status'],
-    ['created[gte]=notadate'],
-    ['created.gte=notadate'],
-    ['created[lt]=2026-13-45'],
-    ['created[between]=1'],
+    ['created[gte]=notadate', undefined],
+    ['created.gte=notadate', undefined],
+    ['created[lt]=2026-13-45', undefined],
+    ['created[between]=1', undefined],
   ];
 
   test.each(cases)('GET /payments?%s → 400', async (query, param) => {
-    const p = await api.request('POST', '/payments', { body: valid });
-    const res = await api.request('GET', `/payments?${query.replace('PAY', p.body.payment_id)}`);
+    let path = `/payments?${query}`;
+    if (query.includes('PAY')) {
+      // A real id of this merchant, so only the combination with offset is wrong.
+      const p = await api.request('POST', '/payments', { body: valid });
+      path = path.replace('PAY', p.body.payment_id);
+    }
+    const res = await api.request('GET', path);
     const err = expect400(res);
     if (param) expect(err.param).toBe(param);
     if (query.startsWith('created')) expect(err.param ?? '').toMatch(/^created/);

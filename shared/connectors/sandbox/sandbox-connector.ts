@@ -28,7 +28,7 @@ function offlineInstructions(request: AuthorizeRequest, reference: string): Next
         },
       };
     case 'ussd':
-      return { type: 'display_ussd_code', ussd: { code: `*347*000*${reference.slice(-8)}#`, reference, expires_at: expiresAt } };
+      return { type: 'display_ussd_code', ussd: { code: `*347*000*${reference.replace(/\D/g, '').padStart(8, '0').slice(-8)}#`, reference, expires_at: expiresAt } };
     case 'mobile_money':
       return {
         type: 'await_mobile_money_approval',
