@@ -18,6 +18,8 @@ import { startGateway } from './local/gateway';
 async function main(): Promise<void> {
   process.env.TABLE_NAME ||= DEFAULT_TABLE_NAME;
   process.env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
+  process.env.POWERTOOLS_METRICS_DISABLED ||= 'true';
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const port = Number(process.env.PORT || 3000);
   const apiKey = process.env.API_KEY || DEFAULT_DEV_API_KEY;
 

@@ -1,8 +1,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '../observability/logger';
+import { metrics } from '../observability/metrics';
+import { tracer } from '../observability/tracer';
 import { apiKeyAuth, type AuthenticatedContext } from './authentication';
 import { errorMapper } from './error-mapper';
 import { jsonResponse } from './json-response';
@@ -56,7 +60,7 @@ function publicBaseUrl(event: APIGatewayProxyEventV2): string {
 
 /**
  * Wraps an endpoint's domain call as an API Gateway HTTP API (payload 2.0)
- * Lambda handler with middy: Powertools logger context, error mapping, 64 KiB
+ * Lambda handler with middy: Powertools tracer, logger context and metrics flush, error mapping, 64 KiB
  * body limit, api-key authentication, JSON body parsing and zod validation of
  * body and query. The handler stays a thin adapter: parse → domain call → JSON.
  * @returns the Lambda handler; errors become `{"error": {...}}` responses, never throws
@@ -80,7 +84,9 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
     return jsonResponse(result.statusCode ?? 200, result.body, { 'request-id': event.requestContext.requestId });
   };
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
     .use(errorMapper())
     .use(bodySizeLimit());
   if (spec.auth !== false) handler.use(apiKeyAuth() as never);

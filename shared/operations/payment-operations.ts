@@ -15,6 +15,7 @@ import {
   type StoredPayment,
 } from '../storage/payments-repository';
 import { ConditionFailedError, LinkedCustomerMissingError } from '../storage/storage-errors';
+import { recordPaymentCreated, recordPaymentOutcome, timedConnectorCall } from '../observability/metrics';
 
 /** Per-request facts an operation may need that do not come from the body. */
 export interface RequestContext {
@@ -73,7 +74,8 @@ async function authorizeClaimed(
   const p = claimed.payment;
   let result: PaymentResult;
   try {
-    result = await connectorByName(p.connector).authorize({
+    const connector = connectorByName(p.connector);
+    result = await timedConnectorCall(p.connector, 'authorize', () => connector.authorize({
       paymentId: p.payment_id,
       amount: p.amount,
       currency: p.currency,
@@ -82,7 +84,7 @@ async function authorizeClaimed(
       card,
       email: p.email,
       publicBaseUrl: ctx.publicBaseUrl,
-    });
+    }));
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const released = await updatePayment(
@@ -95,6 +97,7 @@ async function authorizeClaimed(
     return released.payment;
   }
   const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, resultFields(result, p), null);
+  recordPaymentOutcome(done.payment);
   return done.payment;
 }
 
@@ -146,6 +149,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     }
     throw err;
   }
+  recordPaymentCreated(stored.payment);
   if (!body.confirm || !paymentMethod) return stored.payment;
   return authorizeClaimed(ctx, stored, paymentMethod, body.payment_method_data?.card);
 }
@@ -206,7 +210,9 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
       return (await updatePayment(ctx.merchantId, paymentId, guard, cancelled)).payment;
     }
     const claimed = await updatePayment(ctx.merchantId, paymentId, guard, {}, 'cancel');
-    const result = await connectorByName(p.connector).void({ connectorTransactionId: p.connector_transaction_id });
+    const connector = connectorByName(p.connector);
+    const transactionId = p.connector_transaction_id;
+    const result = await timedConnectorCall(p.connector, 'void', () => connector.void({ connectorTransactionId: transactionId }));
     const fields = result.status === 'Cancelled' ? cancelled : resultFields(result, p);
     return (await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, fields, null)).payment;
   } catch (err) {
@@ -236,12 +242,13 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
       {},
       'capture',
     );
-    const result = await connectorByName(p.connector).capture({
-      connectorTransactionId: p.connector_transaction_id ?? '',
-      amount,
-      currency: p.currency,
-    });
-    return (await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, resultFields(result, p), null)).payment;
+    const connector = connectorByName(p.connector);
+    const result = await timedConnectorCall(p.connector, 'capture', () =>
+      connector.capture({ connectorTransactionId: p.connector_transaction_id ?? '', amount, currency: p.currency }),
+    );
+    const done = await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, resultFields(result, p), null);
+    recordPaymentOutcome(done.payment);
+    return done.payment;
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict('capture', err);
     throw err;

@@ -8,6 +8,7 @@ import type { Refund } from '../domain/refund';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
 import { getRefund as readRefund, listRefunds as queryRefunds, settleRefund } from '../storage/refunds-repository';
 import { RefundReservationError } from '../storage/storage-errors';
+import { recordRefund, timedConnectorCall } from '../observability/metrics';
 import { loadPayment, type RequestContext } from './payment-operations';
 
 function refundTooLarge(requested: number | undefined, refundable: number, currency: string): Error {
@@ -66,12 +67,16 @@ export async function refundPayment(
     }
     throw err;
   }
-  const result = await connectorByName(p.connector).refund({
-    connectorTransactionId: p.connector_transaction_id ?? '',
-    amount: refund.amount,
-    currency: refund.currency,
-    refundId: refund.refund_id,
-  });
+  const connector = connectorByName(p.connector);
+  const result = await timedConnectorCall(p.connector, 'refund', () =>
+    connector.refund({
+      connectorTransactionId: p.connector_transaction_id ?? '',
+      amount: refund.amount,
+      currency: refund.currency,
+      refundId: refund.refund_id,
+    }),
+  );
+  recordRefund(refund);
   if (result.status === 'Failed') {
     return releaseFailedRefund(ctx.merchantId, refund, {
       code: result.errorCode ?? 'refund_failed',

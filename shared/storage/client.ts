@@ -1,12 +1,13 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { tracer } from '../observability/tracer';
 
 let cached: DynamoDBDocumentClient | undefined;
 
 /**
  * The process-wide DynamoDB document client. Reads `DYNAMODB_ENDPOINT` (the
  * local stack and tests point it at DynamoDB Local, with dummy credentials) and
- * `AWS_REGION`. Timeouts are short so that an unreachable table becomes a 503
+ * `AWS_REGION`. Traced by Powertools Tracer in Lambda. Timeouts are short so that an unreachable table becomes a 503
  * quickly instead of hanging the function.
  */
 export function documentClient(): DynamoDBDocumentClient {
@@ -18,7 +19,7 @@ export function documentClient(): DynamoDBDocumentClient {
     requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
     ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
-  cached = DynamoDBDocumentClient.from(base, {
+  cached = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(base), {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
   return cached;

@@ -10,6 +10,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'SILENT';
   process.env.TABLE_NAME = 'switchyard-test';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);

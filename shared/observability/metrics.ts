@@ -1,0 +1,65 @@
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Payment } from '../domain/payment';
+import type { Refund } from '../domain/refund';
+
+/**
+ * Business metrics, emitted as CloudWatch EMF by Powertools Metrics in namespace
+ * `POWERTOOLS_METRICS_NAMESPACE` (the stack sets `Switchyard/<stage>`). Flushed by
+ * the `logMetrics` middleware at the end of each invocation. Locally and in tests
+ * `POWERTOOLS_METRICS_DISABLED=true` keeps them off stdout.
+ */
+export const metrics = new Metrics({
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || 'Switchyard',
+  serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'switchyard',
+});
+
+/** Metric names, shared with the dashboard in lib/ so they are written once. */
+export const BUSINESS_METRICS = {
+  paymentsCreated: 'PaymentsCreated',
+  paymentsSucceeded: 'PaymentsSucceeded',
+  paymentsFailed: 'PaymentsFailed',
+  refunds: 'Refunds',
+  refundedAmount: 'RefundedAmountMinor',
+  connectorLatency: 'ConnectorLatency',
+} as const;
+
+function emit(name: string, value: number, unit: (typeof MetricUnit)[keyof typeof MetricUnit], dimensions: Record<string, string>): void {
+  const single = metrics.singleMetric();
+  for (const [k, v] of Object.entries(dimensions)) single.addDimension(k, v);
+  single.addMetric(name, unit, value);
+}
+
+/** Counts a created payment, by currency and connector. */
+export function recordPaymentCreated(payment: Payment): void {
+  emit(BUSINESS_METRICS.paymentsCreated, 1, MetricUnit.Count, { currency: payment.currency, connector: payment.connector });
+}
+
+/** Counts a payment that reached `Succeeded` or `Failed`, by currency and connector; other statuses emit nothing. */
+export function recordPaymentOutcome(payment: Payment): void {
+  const name = payment.status === 'Succeeded' ? BUSINESS_METRICS.paymentsSucceeded : payment.status === 'Failed' ? BUSINESS_METRICS.paymentsFailed : undefined;
+  if (name) emit(name, 1, MetricUnit.Count, { currency: payment.currency, connector: payment.connector });
+}
+
+/** Counts a refund and adds its amount (minor units), by currency. */
+export function recordRefund(refund: Refund): void {
+  emit(BUSINESS_METRICS.refunds, 1, MetricUnit.Count, { currency: refund.currency });
+  emit(BUSINESS_METRICS.refundedAmount, refund.amount, MetricUnit.Count, { currency: refund.currency });
+}
+
+/** Records how long one connector call took, in milliseconds, by connector and operation. */
+export function recordConnectorLatency(connector: string, operation: string, milliseconds: number): void {
+  emit(BUSINESS_METRICS.connectorLatency, milliseconds, MetricUnit.Milliseconds, { connector, operation });
+}
+
+/**
+ * Runs a connector call and records its latency whether it succeeds or throws.
+ * @returns what `call` returns
+ */
+export async function timedConnectorCall<T>(connector: string, operation: string, call: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await call();
+  } finally {
+    recordConnectorLatency(connector, operation, Math.round(performance.now() - started));
+  }
+}
