@@ -7,6 +7,6 @@ export const handler = apiHandler({ auth: false }, async (req) => {
     404,
     'invalid_request_error',
     'route_not_found',
-    `Unrecognized request: ${req.event.requestContext.http.method} ${req.event.rawPath}. See the README for the list of endpoints.`,
+    `Unrecognized request: ${req.event.requestContext.http.method} ${req.event.rawPath}. See docs/api.md for the list of endpoints.`,
   );
 });

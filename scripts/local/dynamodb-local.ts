@@ -13,7 +13,8 @@
  * `import.meta` and `__dirname`, because it is loaded both as ESM (tsx) and as
  * CommonJS (jest via @swc/jest).
  *
- * Requires Java (11+) on the PATH, or `JAVA_HOME` set.
+ * Requires a Java runtime (DynamoDB Local 1.x needs Java 8+; tested with 17) on the PATH,
+ * or `JAVA_HOME` set.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -53,6 +54,12 @@ const READY_TIMEOUT_MS = 30_000;
 const READY_POLL_INTERVAL_MS = 100;
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_CHARS = 8_000;
+/**
+ * DynamoDB Local does NOT exit when startup fails (e.g. the port is taken): it prints
+ * `Exception in thread "main" java.io.IOException: Failed to bind ...` and the JVM stays
+ * alive. Seeing this in its output means startup failed.
+ */
+const FATAL_OUTPUT = /Exception in thread "main"|Failed to bind|Address already in use/;
 
 /**
  * Makes sure the DynamoDB Local distribution is present in the local cache and
@@ -159,10 +166,11 @@ export interface DynamoDbLocalHandle {
  *   false; must not be combined with `inMemory: true`.
  * @param options.port - Port to listen on. Default: a free port chosen by the OS.
  * @returns A handle with the endpoint URL, the port and `stop()`.
- * @throws Error if both `inMemory` and `dbPath` are given, if the port is invalid, if
- *   the distribution cannot be fetched (see {@link ensureDynamoDbLocal}), if `java`
- *   cannot be started, if the process exits before it is ready (message includes the
- *   tail of its output), or if it is not ready within 30 s (the process is killed).
+ * @throws Error if both `inMemory` and `dbPath` are given, if `port` is invalid or
+ *   already in use, if the distribution cannot be fetched (see {@link ensureDynamoDbLocal}),
+ *   if `java` cannot be started, if the process exits or prints a fatal startup error
+ *   before it is ready, or if it is not ready within 30 s. The message includes the tail
+ *   of the emulator's output; in every failure case the process has been stopped.
  */
 export async function startDynamoDbLocal(
   options: { inMemory?: boolean; dbPath?: string; port?: number } = {},
@@ -176,6 +184,11 @@ export async function startDynamoDbLocal(
   }
 
   const dir = await ensureDynamoDbLocal();
+  if (requestedPort !== undefined && !(await isPortFree(requestedPort))) {
+    // Checked up front because another server answering on that port would otherwise
+    // look like a successful start.
+    throw new Error(`startDynamoDbLocal: port ${requestedPort} is already in use`);
+  }
   const port = requestedPort ?? (await findFreePort());
   const endpoint = `http://127.0.0.1:${port}`;
 
@@ -207,9 +220,10 @@ export async function startDynamoDbLocal(
 
   // Keep draining the pipes for the whole lifetime (a full pipe would block the JVM),
   // remembering only the tail for error messages.
-  let outputTail = '';
+  const state: ChildState = { output: '', failed: false, spawnError: undefined, exited: false };
   const onData = (chunk: Buffer): void => {
-    outputTail = (outputTail + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+    state.output = (state.output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+    if (FATAL_OUTPUT.test(state.output)) state.failed = true;
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
@@ -223,10 +237,12 @@ export async function startDynamoDbLocal(
     child.once('exit', () => resolve());
     // 'exit' may not fire when spawning fails; 'close' always follows 'error'.
     child.once('close', () => resolve());
-  }).finally(() => process.removeListener('exit', killOnParentExit));
-  let spawnError: Error | undefined;
+  }).finally(() => {
+    state.exited = true;
+    process.removeListener('exit', killOnParentExit);
+  });
   child.once('error', (err) => {
-    spawnError = err;
+    state.spawnError = err;
   });
 
   const stop = async (): Promise<void> => {
@@ -246,7 +262,7 @@ export async function startDynamoDbLocal(
   };
 
   try {
-    await waitUntilReady(endpoint, child, exited, () => spawnError, () => outputTail);
+    await waitUntilReady(endpoint, child, exited, state);
   } catch (err) {
     await stop();
     throw err;
@@ -367,50 +383,72 @@ function findFreePort(): Promise<number> {
   });
 }
 
+/** True if a TCP server can currently listen on `port` on all interfaces (as DynamoDB Local does). */
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
+  });
+}
+
 function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null && child.pid !== undefined;
 }
 
-/** Polls ListTables until it succeeds; rejects if the child exits first or after 30 s. */
+/** What startDynamoDbLocal observes about its child while it runs. */
+interface ChildState {
+  /** Tail of combined stdout/stderr. */
+  output: string;
+  /** Output matched {@link FATAL_OUTPUT}. */
+  failed: boolean;
+  /** Set when the process could not be spawned (e.g. `java` not found). */
+  spawnError: Error | undefined;
+  exited: boolean;
+}
+
+/**
+ * Polls ListTables until it succeeds. Rejects if the child fails to spawn, exits, prints a
+ * fatal startup error, or is not ready after 30 s. Each attempt is aborted after 2 s (the
+ * SDK's own `requestTimeout` only warns by default).
+ */
 async function waitUntilReady(
   endpoint: string,
   child: ChildProcess,
   exited: Promise<void>,
-  getSpawnError: () => Error | undefined,
-  getOutput: () => string,
+  state: ChildState,
 ): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
-  });
-  let hasExited = false;
-  void exited.then(() => {
-    hasExited = true;
   });
   const deadline = Date.now() + READY_TIMEOUT_MS;
   let lastError: unknown;
   try {
     for (;;) {
-      if (hasExited || !isRunning(child)) {
+      if (state.exited || !isRunning(child)) {
         await exited; // 'error' (spawn failure) is emitted asynchronously, before 'close'.
-        const spawnError = getSpawnError();
-        if (spawnError) {
+        if (state.spawnError) {
           throw new Error(
-            `Could not start Java for DynamoDB Local (${spawnError.message}). ` +
-              'Install a Java runtime (11+) and put it on the PATH or set JAVA_HOME.',
+            `Could not start Java for DynamoDB Local (${state.spawnError.message}). ` +
+              'Install a Java runtime (8+) and put it on the PATH or set JAVA_HOME.',
           );
         }
         throw new Error(
           `DynamoDB Local exited before it was ready (code ${String(child.exitCode)}, ` +
-            `signal ${String(child.signalCode)}). Output:\n${getOutput()}`,
+            `signal ${String(child.signalCode)}). Output:\n${state.output}`,
         );
       }
+      if (state.failed) {
+        throw new Error(`DynamoDB Local failed to start on ${endpoint}. Output:\n${state.output}`);
+      }
       try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
+        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
+        if (!state.failed) return;
+        continue; // reported above
       } catch (err) {
         lastError = err;
       }
@@ -418,7 +456,7 @@ async function waitUntilReady(
         throw new Error(
           `DynamoDB Local did not become ready on ${endpoint} within ${READY_TIMEOUT_MS / 1000} s ` +
             `(last error: ${lastError instanceof Error ? lastError.message : String(lastError)}). ` +
-            `Output:\n${getOutput()}`,
+            `Output:\n${state.output}`,
         );
       }
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, READY_POLL_INTERVAL_MS))]);

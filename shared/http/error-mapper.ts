@@ -60,7 +60,10 @@ export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2
 export function errorMapper(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
   return {
     onError: async (request) => {
-      request.response = toErrorResponse(request.error);
+      const response = toErrorResponse(request.error);
+      const requestId = request.event?.requestContext?.requestId;
+      if (requestId) response.headers = { ...response.headers, 'request-id': requestId };
+      request.response = response;
     },
   };
 }

@@ -24,3 +24,9 @@ export function documentClient(): DynamoDBDocumentClient {
   });
   return cached;
 }
+
+/** Closes the process-wide client's connections (tests and scripts that must exit cleanly). */
+export function destroyDocumentClient(): void {
+  cached?.destroy();
+  cached = undefined;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startGateway, type LocalGateway } from '../../scripts/local/gateway';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
+import { destroyDocumentClient } from '../../shared/storage/client';
 
 /** A response as the tests see it: status, parsed JSON body (or raw text), headers. */
 export interface TestResponse {
@@ -64,7 +65,11 @@ export async function startLocalApi(): Promise<LocalApi> {
     }
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
-  return { url: gateway.url, merchantId, apiKey, request, newMerchantKey, close: () => gateway.close() };
+  return { url: gateway.url, merchantId, apiKey, request, newMerchantKey, close: async () => {
+      await gateway.close();
+      destroyDocumentClient();
+    },
+  };
 }
 
 /** A card body for `payment_method_data`, expiring in a future year. */

@@ -116,7 +116,9 @@ describe('payment lifecycle over HTTP', () => {
   });
 
   test('unknown payment, refund and route → 404 with the error body', async () => {
-    expectError(await api.request('GET', '/payments/pay_doesnotexist'), 404, 'resource_missing');
+    const missing = await api.request('GET', '/payments/pay_doesnotexist');
+    expectError(missing, 404, 'resource_missing');
+    expect(missing.headers.get('request-id')).toMatch(/\S+/);
     expectError(await api.request('GET', '/payments/not-an-id'), 404, 'resource_missing');
     expectError(await api.request('POST', '/payments/pay_nope/confirm', { body: {} }), 404, 'resource_missing');
     expectError(await api.request('GET', '/refunds/ref_nope'), 404, 'resource_missing');

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { startGateway, type LocalGateway } from '../../scripts/local/gateway';
+import { destroyDocumentClient } from '../../shared/storage/client';
 
 /** A port nothing listens on: bind, read the port, close. */
 async function closedPort(): Promise<number> {
@@ -20,6 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await gateway.close();
+  destroyDocumentClient();
   process.env.DYNAMODB_ENDPOINT = savedEndpoint;
 });
 

@@ -1,0 +1,179 @@
+import { resolve } from 'node:path';
+import { CfnOutput, Duration, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { TABLE_DEFINITION } from '../shared/storage/table-definition';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { FALLBACK_ROUTE, ROUTES, type TableAccess } from '../shared/api/routes';
+import type { StageConfig } from './config/stage-config';
+import { ServiceMonitoring } from './service-monitoring';
+
+/** DynamoDB actions per access level: exactly what the repositories call (no wildcards). */
+export const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+};
+
+const SERVICE_NAME = 'switchyard';
+
+/** Props of {@link ApiStack}. */
+export interface ApiStackProps extends StackProps {
+  config: StageConfig;
+  /** Name of the stage's table (from the data stack); imported by name so no CloudFormation export ties the stacks. */
+  tableName: string;
+}
+
+/**
+ * The stateless stack: one NodejsFunction per route-table entry (plus the
+ * `$default` 404 function), the HTTP API with stage throttling and JSON access
+ * logs, the alarm topic, and the dashboard and alarms.
+ */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const table = TableV2.fromTableAttributes(this, 'Table', {
+      tableName: props.tableName,
+      globalIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((g) => g.indexName),
+    });
+    const root = process.cwd();
+    const metricsNamespace = `Switchyard/${config.stage}`;
+    const retention = RetentionDays[`${['ONE_WEEK', 'TWO_WEEKS', 'ONE_MONTH', 'THREE_MONTHS', 'ONE_YEAR'][[7, 14, 30, 90, 365].indexOf(config.logRetentionDays)]}` as keyof typeof RetentionDays];
+
+    // How cdk-nag spells the table's index ARN in its finding id: unresolved tokens become <AWS::...>.
+    const region = Token.isUnresolved(this.region) ? '<AWS::Region>' : this.region;
+    const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
+    const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
+
+    const makeFunction = (name: string, entry: string, access: TableAccess | 'none') => {
+      const logGroup = new LogGroup(this, `${name}Logs`, { retention });
+      const fn = new NodejsFunction(this, name, {
+        entry: resolve(root, entry),
+        handler: 'handler',
+        projectRoot: root,
+        depsLockFilePath: resolve(root, 'package-lock.json'),
+        runtime: Runtime.NODEJS_22_X,
+        architecture: Architecture.ARM_64,
+        memorySize: config.lambdaMemoryMb,
+        timeout: Duration.seconds(config.lambdaTimeoutSeconds),
+        tracing: Tracing.ACTIVE,
+        logGroup,
+        environment: {
+          TABLE_NAME: table.tableName,
+          STAGE: config.stage,
+          POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+          POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
+          POWERTOOLS_LOG_LEVEL: 'INFO',
+          NODE_OPTIONS: '--enable-source-maps',
+        },
+        bundling: {
+          minify: true,
+          sourceMap: true,
+          format: OutputFormat.ESM,
+          target: 'node22',
+          mainFields: ['module', 'main'],
+          bundleAwsSDK: true,
+          // ESM bundles still meet CommonJS dependencies that call require().
+          banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        },
+      });
+      if (access !== 'none') table.grant(fn, ...TABLE_ACTIONS[access]);
+      acknowledgeNagFindings(fn, [
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason: "AWSLambdaBasicExecutionRole is AWS's managed policy for a function writing its own logs.",
+        },
+        {
+          id: 'AwsSolutions-L1',
+          reason: 'Node.js 22 is the runtime chosen for this service (the LTS its toolchain targets); moving to a newer runtime is a deliberate upgrade.',
+        },
+        {
+          id: `AwsSolutions-IAM5[Resource::${indexArnPattern}]`,
+          reason: "Lists Query this table's own indexes (GSI1-GSI3); the grant names the table and only the listed, non-wildcard actions.",
+        },
+        {
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason: 'X-Ray PutTraceSegments/PutTelemetryRecords do not support resource-level permissions; AWS requires "*".',
+        },
+      ]);
+      return fn;
+    };
+
+    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access) }));
+    const notFound = makeFunction(FALLBACK_ROUTE.name, FALLBACK_ROUTE.entry, 'none');
+
+    this.api = new HttpApi(this, 'HttpApi', {
+      apiName: `switchyard-${config.stage}`,
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound),
+    });
+    for (const { route, fn } of functions) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.name}Integration`, fn),
+      });
+    }
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention });
+    const stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: config.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            method: '$context.httpMethod',
+            routeKey: '$context.routeKey',
+            path: '$context.path',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+    acknowledgeNagFindings(this.api, [
+      { id: 'AwsSolutions-APIG4', reason: 'Authorization is the api-key header checked by every handler against hashed keys in the table (see shared/http/authentication.ts); /health is public by design.' },
+    ]);
+
+    const alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `Switchyard ${config.stage} alarms`, enforceSSL: true });
+    acknowledgeNagFindings(alarmTopic, [
+      { id: 'AwsSolutions-SNS2', reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.' },
+    ]);
+
+    const monitoring = new ServiceMonitoring(this, 'Observability', {
+      config,
+      api: this.api,
+      functions: [...functions.map(({ route, fn }) => ({ name: route.name, fn })), { name: FALLBACK_ROUTE.name, fn: notFound }],
+      table,
+      alarmTopic,
+      metricsNamespace,
+      serviceName: SERVICE_NAME,
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboardName}`,
+      description: 'CloudWatch dashboard of this stage',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'SNS topic the alarms notify: subscribe on-call here' });
+    new CfnOutput(this, 'TableName', { value: table.tableName, description: 'DynamoDB table of this stage' });
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Per-stage settings, read once at the top of the CDK app (bin/switchyard.ts)
+ * and passed down. Plain data, so tests can read it too.
+ */
+
+/** Everything that differs between stages. */
+export interface StageConfig {
+  /** Stage name, part of every stack and resource name. */
+  stage: string;
+  /** Lambda memory in MB (CPU scales with it). */
+  lambdaMemoryMb: number;
+  /** Lambda timeout in seconds (a connector call must fit inside it). */
+  lambdaTimeoutSeconds: number;
+  /** Retention of function and access logs, in days (a value CloudWatch Logs accepts). */
+  logRetentionDays: 7 | 14 | 30 | 90 | 365;
+  /** API Gateway stage throttling: steady requests/second and burst. */
+  throttle: { rateLimit: number; burstLimit: number };
+  /** Alarm thresholds. */
+  alarms: {
+    /** 5xx responses as a fraction of requests (0.01 = 1 %). */
+    api5xxRate: number;
+    /** p99 API latency in milliseconds. */
+    apiLatencyP99Ms: number;
+    /** Lambda errors per function per 5 minutes. */
+    lambdaErrors: number;
+    /** Lambda throttles per function per 5 minutes. */
+    lambdaThrottles: number;
+    /** DynamoDB throttled requests per 5 minutes. */
+    dynamoThrottles: number;
+  };
+  /** RETAIN keeps the table when the stack is deleted; DESTROY removes it. */
+  tableRemoval: 'RETAIN' | 'DESTROY';
+  /** Whether DynamoDB deletion protection is on. */
+  tableDeletionProtection: boolean;
+  /** Prefix of API keys issued for this stage. */
+  apiKeyPrefix: 'sk_test_' | 'sk_live_';
+}
+
+/** The known stages. Add one here to deploy it with `-c stage=<name>`. */
+export const STAGES: Readonly<Record<string, StageConfig>> = {
+  dev: {
+    stage: 'dev',
+    lambdaMemoryMb: 512,
+    lambdaTimeoutSeconds: 15,
+    logRetentionDays: 14,
+    throttle: { rateLimit: 50, burstLimit: 100 },
+    alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10 },
+    tableRemoval: 'DESTROY',
+    tableDeletionProtection: false,
+    apiKeyPrefix: 'sk_test_',
+  },
+  prod: {
+    stage: 'prod',
+    lambdaMemoryMb: 1024,
+    lambdaTimeoutSeconds: 15,
+    logRetentionDays: 365,
+    throttle: { rateLimit: 500, burstLimit: 1000 },
+    alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1 },
+    tableRemoval: 'RETAIN',
+    tableDeletionProtection: true,
+    apiKeyPrefix: 'sk_live_',
+  },
+};
+
+/**
+ * The config of a stage.
+ * @throws Error naming the known stages when `stage` is not one of them
+ */
+export function stageConfig(stage: string): StageConfig {
+  const config = STAGES[stage];
+  if (!config) throw new Error(`Unknown stage '${stage}'. Known stages: ${Object.keys(STAGES).join(', ')} (see lib/config/stage-config.ts).`);
+  return config;
+}
+
+/** Stack names: `Switchyard-<stage>-Data` (stateful) and `Switchyard-<stage>-Api` (stateless). */
+export const stackNames = (stage: string) => ({ data: `Switchyard-${stage}-Data`, api: `Switchyard-${stage}-Api` });

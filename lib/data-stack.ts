@@ -1,0 +1,51 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AttributeType, Billing, TableEncryptionV2, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { TABLE_DEFINITION, type KeyAttribute } from '../shared/storage/table-definition';
+import type { StageConfig } from './config/stage-config';
+
+const attribute = (k: KeyAttribute): Attribute => ({ name: k.name, type: k.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER });
+
+/** Props of {@link DataStack}. */
+export interface DataStackProps extends StackProps {
+  config: StageConfig;
+}
+
+/**
+ * The stateful stack: the single DynamoDB table, declared from the shared
+ * table definition (keys, indexes, TTL). On-demand billing, point-in-time
+ * recovery, AWS-managed encryption; RETAIN and deletion protection per stage.
+ */
+export class DataStack extends Stack {
+  /** The table every function reads and writes. */
+  readonly table: TableV2;
+  /** The table's physical name, `switchyard-<stage>`. */
+  readonly tableName: string;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    this.tableName = `switchyard-${config.stage}`;
+    this.table = new TableV2(this, 'Table', {
+      tableName: this.tableName,
+      partitionKey: attribute(TABLE_DEFINITION.partitionKey),
+      sortKey: attribute(TABLE_DEFINITION.sortKey),
+      globalSecondaryIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((g) => ({
+        indexName: g.indexName,
+        partitionKey: attribute(g.partitionKey),
+        sortKey: attribute(g.sortKey),
+      })),
+      timeToLiveAttribute: TABLE_DEFINITION.timeToLiveAttribute,
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryptionV2.awsManagedKey(),
+      deletionProtection: config.tableDeletionProtection,
+      removalPolicy: config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    acknowledgeNagFindings(this.table, [
+      { id: 'AwsSolutions-DDB3', reason: 'Point-in-time recovery is enabled through pointInTimeRecoverySpecification (TableV2).' },
+    ]);
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table of this stage' });
+  }
+}

@@ -1,0 +1,20 @@
+import type { App } from 'aws-cdk-lib';
+import { ApiStack } from './api-stack';
+import { stackNames, stageConfig } from './config/stage-config';
+import { DataStack } from './data-stack';
+
+/**
+ * Adds one stage's stacks to the app: the stateful data stack and the
+ * stateless API stack that depends on it.
+ * @throws Error for an unknown stage
+ * @returns both stacks (tests inspect their templates)
+ */
+export function buildApp(app: App, stage: string): { data: DataStack; api: ApiStack } {
+  const config = stageConfig(stage);
+  const names = stackNames(config.stage);
+  const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+  const data = new DataStack(app, names.data, { stackName: names.data, config, env, description: `Switchyard ${stage}: DynamoDB table` });
+  const api = new ApiStack(app, names.api, { stackName: names.api, config, tableName: data.tableName, env, description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms` });
+  api.addStackDependency(data);
+  return { data, api };
+}

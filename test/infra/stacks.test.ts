@@ -1,0 +1,162 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { TABLE_ACTIONS } from '../../lib/api-stack';
+import { STAGES } from '../../lib/config/stage-config';
+import { buildApp } from '../../lib/switchyard-app';
+import { FALLBACK_ROUTE, ROUTES } from '../../shared/api/routes';
+import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
+
+/** Synthesizes a stage without bundling (esbuild is exercised by `cdk synth`, not here). */
+function synthStage(stage: string) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stacks = buildApp(app, stage);
+  return { app, data: Template.fromStack(stacks.data), api: Template.fromStack(stacks.api) };
+}
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+const dev = synthStage('dev');
+const prod = synthStage('prod');
+
+describe.each([
+  ['dev', dev],
+  ['prod', prod],
+])('%s stage', (stage, t) => {
+  test('one Lambda function and one route per route-table entry, plus the $default 404', () => {
+    t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
+    t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
+    for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
+    t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+  });
+
+  test('every function: Node.js 22 on arm64, X-Ray tracing, Powertools and the table name in its environment', () => {
+    const fns = Object.values(t.api.findResources('AWS::Lambda::Function')) as Resource[];
+    expect(fns).toHaveLength(ROUTES.length + 1);
+    for (const fn of fns) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(fn.Properties.MemorySize).toBe(STAGES[stage]!.lambdaMemoryMb);
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        TABLE_NAME: `switchyard-${stage}`,
+        POWERTOOLS_SERVICE_NAME: 'switchyard',
+        POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
+      });
+    }
+  });
+
+  test('the table equals the shared definition: keys, indexes, TTL, on-demand, PITR, AWS-managed encryption', () => {
+    const tables = Object.values(t.data.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
+    expect(tables).toHaveLength(1);
+    const p = tables[0]!.Properties;
+    expect(p.KeySchema).toEqual([
+      { AttributeName: TABLE_DEFINITION.partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: TABLE_DEFINITION.sortKey.name, KeyType: 'RANGE' },
+    ]);
+    expect(p.GlobalSecondaryIndexes).toEqual(
+      TABLE_DEFINITION.globalSecondaryIndexes.map((g) => ({
+        IndexName: g.indexName,
+        KeySchema: [
+          { AttributeName: g.partitionKey.name, KeyType: 'HASH' },
+          { AttributeName: g.sortKey.name, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true });
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    // AWS-managed key (alias/aws/dynamodb): encryption on, no customer key named.
+    expect(p.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
+    expect(JSON.stringify(p)).not.toContain('KMSMasterKeyId');
+  });
+
+  test('no IAM statement has a wildcard action; read-only routes get only read actions', () => {
+    const policies = t.api.findResources('AWS::IAM::Policy') as Record<string, Resource>;
+    const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource & { Properties: any }>;
+    const roleOf = (fnId: string) => fns[fnId]!.Properties.Role['Fn::GetAtt'][0];
+    const actionsOfRole = (roleId: string) =>
+      Object.values(policies)
+        .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+    const all = Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+    expect(all.length).toBeGreaterThan(0);
+    for (const a of all) expect(a).not.toContain('*');
+    for (const route of ROUTES) {
+      const fnId = Object.keys(fns).find((id) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))!;
+      const dynamo = actionsOfRole(roleOf(fnId)).filter((a: string) => a.startsWith('dynamodb:'));
+      expect(dynamo.sort()).toEqual([...TABLE_ACTIONS[route.access]].sort());
+    }
+  });
+
+  test('HTTP API stage: throttling from the stage config and JSON access logs with retention', () => {
+    t.api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: Match.objectLike({
+        ThrottlingRateLimit: STAGES[stage]!.throttle.rateLimit,
+        ThrottlingBurstLimit: STAGES[stage]!.throttle.burstLimit,
+      }),
+      AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') }),
+    });
+    const groups = Object.values(t.api.findResources('AWS::Logs::LogGroup')) as Resource[];
+    expect(groups.length).toBe(ROUTES.length + 2); // one per function + access logs
+    for (const g of groups) expect(g.Properties.RetentionInDays).toBe(STAGES[stage]!.logRetentionDays);
+  });
+
+  test('a dashboard, and alarms on 5xx rate, p99 latency, Lambda errors and throttles, DynamoDB throttles, all to the alarm topic', () => {
+    t.api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    t.api.resourceCountIs('AWS::SNS::Topic', 1);
+    const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+    const topicId = Object.keys(t.api.findResources('AWS::SNS::Topic'))[0];
+    for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    const metricNames = (a: Resource) => JSON.stringify(a.Properties.Metrics ?? a.Properties.MetricName ?? '');
+    const count = (re: RegExp) => alarms.filter((a) => re.test(metricNames(a))).length;
+    expect(count(/"MetricName":"5xx"/)).toBe(1);
+    expect(alarms.filter((a) => /Latency-P99/.test(String(a.Properties.AlarmName)))).toHaveLength(1);
+    expect(count(/"MetricName":"Errors"/)).toBe(ROUTES.length + 1);
+    expect(count(/"MetricName":"Throttles"/)).toBe(ROUTES.length + 1);
+    expect(count(/"MetricName":"ReadThrottleEvents"|"MetricName":"WriteThrottleEvents"|ThrottledRequests/)).toBeGreaterThanOrEqual(2);
+    const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const metric of ['PaymentsSucceeded', 'PaymentsFailed', 'Refunds', 'RefundedAmountMinor', 'ConnectorLatency', 'ReadThrottleEvents', 'ConsumedReadCapacityUnits', 'SuccessfulRequestLatency', 'ConcurrentExecutions', '5xx', '4xx', 'p50', 'p90', 'p99']) {
+      expect(body).toContain(metric);
+    }
+  });
+
+  test('outputs: API URL, dashboard URL, alarm topic, table name', () => {
+    for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName']) t.api.hasOutput(name, {});
+    t.data.hasOutput('TableName', {});
+  });
+});
+
+test('prod retains the table with deletion protection; dev destroys it', () => {
+  const [prodTable] = Object.values(prod.data.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
+  const [devTable] = Object.values(dev.data.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
+  expect(prodTable!.DeletionPolicy).toBe('Retain');
+  expect(prodTable!.Properties.Replicas[0].DeletionProtectionEnabled).toBe(true);
+  expect(devTable!.DeletionPolicy).toBe('Delete');
+  expect(devTable!.Properties.Replicas[0].DeletionProtectionEnabled).toBe(false);
+});
+
+test('stack names carry the stage; an unknown stage is refused', () => {
+  expect(() => buildApp(new App(), 'qa')).toThrow(/Unknown stage 'qa'/);
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const { data, api } = buildApp(app, 'prod');
+  expect([data.stackName, api.stackName]).toEqual(['Switchyard-prod-Data', 'Switchyard-prod-Api']);
+});
+
+test.each(['dev', 'prod'])('cdk-nag AwsSolutions: zero unacknowledged findings (%s)', (stage) => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  buildApp(app, stage);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  expect(() => app.synth()).not.toThrow();
+});
+
+test('cdk-nag would fail synthesis on an unacknowledged finding (the check above can fail)', () => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const { api } = buildApp(app, 'dev');
+  new (require('aws-cdk-lib/aws-sns').Topic)(api, 'UnencryptedTopicWithoutSslPolicy');
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  expect(() => app.synth()).toThrow(/AwsSolutions-SNS3/);
+});
