@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROUTES } from '../../shared/api/routes';
+
+const run = promisify(execFile);
+
+/**
+ * The done-criterion of the deploy issue, exercised for real: the pinned CDK CLI
+ * synthesizes the prod stage (esbuild bundling of every function and cdk-nag
+ * included) with no AWS credentials.
+ */
+test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
+  try {
+    const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
+    await run('npx', ['cdk', 'synth', '-c', 'stage=prod', '--quiet', '--output', out], { env, timeout: 170_000 });
+    const files = readdirSync(out);
+    expect(files).toEqual(expect.arrayContaining(['Switchyard-prod-Data.template.json', 'Switchyard-prod-Api.template.json']));
+    const bundles = files.filter((f) => f.startsWith('asset.'));
+    expect(bundles.length).toBe(ROUTES.length + 1);
+    const sample = readFileSync(join(out, bundles[0]!, 'index.mjs'), 'utf8');
+    expect(sample).toContain('createRequire');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}, 180_000);
