@@ -3,6 +3,6 @@ import { createCustomer } from '../../shared/operations/customer-operations';
 import { customerBodySchema } from '../../shared/schemas/customer-schemas';
 
 /** `POST /customers`: creates a customer (every field optional); 200 with it. */
-export const handler = apiHandler({ body: customerBodySchema }, async (req) => ({
+export const handler = apiHandler({ body: customerBodySchema, idempotent: true }, async (req) => ({
   body: await createCustomer(req.merchantId, req.body),
 }));

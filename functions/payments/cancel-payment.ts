@@ -3,7 +3,7 @@ import { cancelPayment } from '../../shared/operations/payment-operations';
 import { cancelPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/cancel`: → Cancelled, echoing `cancellation_reason`; 409 from a status that cannot be cancelled. */
-export const handler = apiHandler({ body: cancelPaymentBodySchema }, async (req) => ({
+export const handler = apiHandler({ body: cancelPaymentBodySchema, idempotent: true }, async (req) => ({
   body: await cancelPayment(
     { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl },
     req.path.payment_id ?? '',

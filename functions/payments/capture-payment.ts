@@ -3,7 +3,7 @@ import { capturePayment } from '../../shared/operations/payment-operations';
 import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */
-export const handler = apiHandler({ body: capturePaymentBodySchema }, async (req) => ({
+export const handler = apiHandler({ body: capturePaymentBodySchema, idempotent: true }, async (req) => ({
   body: await capturePayment(
     { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl },
     req.path.payment_id ?? '',

@@ -3,6 +3,6 @@ import { confirmPayment } from '../../shared/operations/payment-operations';
 import { confirmPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/confirm`: runs the payment through its connector; 200 with the updated payment, 409 unless RequiresConfirmation. */
-export const handler = apiHandler({ body: confirmPaymentBodySchema }, async (req) => ({
+export const handler = apiHandler({ body: confirmPaymentBodySchema, idempotent: true }, async (req) => ({
   body: await confirmPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl }, req.path.payment_id ?? '', req.body),
 }));

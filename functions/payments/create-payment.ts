@@ -3,6 +3,6 @@ import { createPayment } from '../../shared/operations/payment-operations';
 import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments`: creates a payment intent (and confirms it when `confirm: true`). 200 with the payment. */
-export const handler = apiHandler({ body: createPaymentBodySchema }, async (req) => ({
+export const handler = apiHandler({ body: createPaymentBodySchema, idempotent: true }, async (req) => ({
   body: await createPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl }, req.body),
 }));

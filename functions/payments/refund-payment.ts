@@ -3,7 +3,7 @@ import { refundPayment } from '../../shared/operations/refund-operations';
 import { refundPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/refund`: refunds all or part of a Succeeded payment; 200 with the refund. */
-export const handler = apiHandler({ body: refundPaymentBodySchema }, async (req) => ({
+export const handler = apiHandler({ body: refundPaymentBodySchema, idempotent: true }, async (req) => ({
   body: await refundPayment(
     { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl },
     req.path.payment_id ?? '',

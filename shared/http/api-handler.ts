@@ -1,4 +1,4 @@
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
@@ -8,7 +8,9 @@ import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 import { tracer } from '../observability/tracer';
 import { apiKeyAuth, type AuthenticatedContext } from './authentication';
+import { ApiError } from '../domain/errors';
 import { errorMapper } from './error-mapper';
+import { checkIdempotencyKeyHeader, idempotentRequests } from './idempotency';
 import { jsonResponse } from './json-response';
 import { bodySizeLimit, jsonBody } from './request-body';
 import { apiErrorFromZod, type InputLocation } from './zod-errors';
@@ -42,14 +44,39 @@ export interface ApiHandlerSpec<BS extends z.ZodType | undefined, QS extends z.Z
   query?: QS;
   /** Pre-shapes the raw query before validation (e.g. nests `created[gte]`). */
   shapeQuery?: (raw: Record<string, string | undefined> | undefined) => unknown;
+  /** Honour the `Idempotency-Key` header (every POST that changes state). */
+  idempotent?: boolean;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** Where the validation middleware leaves the parsed input for the handler. */
+interface ValidatedContext extends Context {
+  validatedInput?: { body: unknown; query: unknown };
+}
 
 function validate<S extends z.ZodType>(schema: S, input: unknown, location: InputLocation): z.output<S> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw apiErrorFromZod(parsed.error, input, location);
   return parsed.data;
+}
+
+/**
+ * Validates the body and query with the endpoint's zod schemas (and the
+ * Idempotency-Key header) before idempotency runs, so a rejected request never
+ * stores anything.
+ */
+function requestValidation(spec: ApiHandlerSpec<z.ZodType | undefined, z.ZodType | undefined>): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ValidatedContext> {
+  return {
+    before: async (request) => {
+      const { event } = request;
+      checkIdempotencyKeyHeader(event);
+      const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
+      const rawQuery = spec.shapeQuery ? spec.shapeQuery(event.queryStringParameters) : (event.queryStringParameters ?? {});
+      const query = spec.query ? validate(spec.query, rawQuery, 'query') : undefined;
+      request.context.validatedInput = { body, query };
+    },
+  };
 }
 
 function publicBaseUrl(event: APIGatewayProxyEventV2): string {
@@ -60,9 +87,12 @@ function publicBaseUrl(event: APIGatewayProxyEventV2): string {
 
 /**
  * Wraps an endpoint's domain call as an API Gateway HTTP API (payload 2.0)
- * Lambda handler with middy: Powertools tracer, logger context and metrics flush, error mapping, 64 KiB
- * body limit, api-key authentication, JSON body parsing and zod validation of
- * body and query. The handler stays a thin adapter: parse → domain call → JSON.
+ * Lambda handler with middy: Powertools tracer, logger context and metrics
+ * flush, error mapping, 64 KiB body limit, api-key authentication, JSON body
+ * parsing, zod validation of body and query, and (on POST) idempotency keys.
+ * The handler stays a thin adapter: parse → domain call → JSON. A domain
+ * {@link ApiError} becomes the response (and is what an idempotent retry
+ * replays); any other error is mapped by the error middleware and stores nothing.
  * @returns the Lambda handler; errors become `{"error": {...}}` responses, never throws
  */
 export function apiHandler<BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
@@ -70,18 +100,22 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
   run: (request: ApiRequest<Out<BS>, Out<QS>>) => Promise<ApiResult>,
 ) {
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    const body = spec.body ? validate(spec.body, event.body, 'body') : undefined;
-    const rawQuery = spec.shapeQuery ? spec.shapeQuery(event.queryStringParameters) : (event.queryStringParameters ?? {});
-    const query = spec.query ? validate(spec.query, rawQuery, 'query') : undefined;
-    const result = await run({
-      body: body as Out<BS>,
-      query: query as Out<QS>,
-      path: (event.pathParameters ?? {}) as Record<string, string>,
-      merchantId: (context as Partial<AuthenticatedContext>).merchantId ?? '',
-      publicBaseUrl: publicBaseUrl(event),
-      event,
-    });
-    return jsonResponse(result.statusCode ?? 200, result.body, { 'request-id': event.requestContext.requestId });
+    const headers = { 'request-id': event.requestContext.requestId };
+    const input = (context as ValidatedContext).validatedInput ?? { body: undefined, query: undefined };
+    try {
+      const result = await run({
+        body: input.body as Out<BS>,
+        query: input.query as Out<QS>,
+        path: (event.pathParameters ?? {}) as Record<string, string>,
+        merchantId: (context as Partial<AuthenticatedContext>).merchantId ?? '',
+        publicBaseUrl: publicBaseUrl(event),
+        event,
+      });
+      return jsonResponse(result.statusCode ?? 200, result.body, headers);
+    } catch (err) {
+      if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody(), headers);
+      throw err;
+    }
   };
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
@@ -91,5 +125,7 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
     .use(bodySizeLimit());
   if (spec.auth !== false) handler.use(apiKeyAuth() as never);
   if (spec.body) handler.use(jsonBody());
+  handler.use(requestValidation(spec as never) as never);
+  if (spec.idempotent) handler.use(idempotentRequests());
   return handler;
 }

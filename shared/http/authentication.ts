@@ -35,6 +35,8 @@ export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEventV2, unknown, Err
       const record = await lookup(key);
       if (!record || record.revoked_at) throw authenticationFailed();
       request.context.merchantId = record.merchant_id;
+      // Where a Lambda authorizer would put it, so event-level tools (idempotency keys) can scope by merchant.
+      (request.event.requestContext as { authorizer?: unknown }).authorizer = { lambda: { merchant_id: record.merchant_id } };
     },
   };
 }

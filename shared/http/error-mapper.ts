@@ -32,12 +32,26 @@ export function isStorageUnavailable(err: unknown): boolean {
 /**
  * Maps any error to the API's error body:
  * - {@link ApiError}: its own status and body;
+ * - Powertools idempotency: 422 `idempotency_key_reused` (same key, other body), 409 `idempotency_key_in_use`;
  * - middy's body-parser errors: 415 for a non-JSON content type, 400 `invalid_json` for malformed JSON;
  * - DynamoDB unreachable: 503 `api_error`;
  * - anything else: 500 `api_error` with a generic message (logged, never echoed).
  */
 export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
   if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody());
+  const name = (err as { name?: string })?.name;
+  if (name === 'IdempotencyValidationError') {
+    return jsonResponse(
+      422,
+      new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body. Use a new key for a new request.').toBody(),
+    );
+  }
+  if (name === 'IdempotencyAlreadyInProgressError') {
+    return jsonResponse(
+      409,
+      new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.').toBody(),
+    );
+  }
   const http = err as { statusCode?: number; cause?: { package?: string; message?: string } };
   if (http?.cause?.package === '@middy/http-json-body-parser') {
     if (http.cause.message !== undefined) {

@@ -3,6 +3,25 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tracer } from '../observability/tracer';
 
 let cached: DynamoDBDocumentClient | undefined;
+let cachedBase: DynamoDBClient | undefined;
+
+/**
+ * The process-wide low-level DynamoDB client (for libraries that want one, such
+ * as Powertools idempotency's persistence layer). Same settings as {@link documentClient}.
+ */
+export function baseClient(): DynamoDBClient {
+  if (cachedBase) return cachedBase;
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  cachedBase = tracer.captureAWSv3Client(
+    new DynamoDBClient({
+      region: process.env.AWS_REGION || 'us-east-1',
+      maxAttempts: 3,
+      requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
+      ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
+  return cachedBase;
+}
 
 /**
  * The process-wide DynamoDB document client. Reads `DYNAMODB_ENDPOINT` (the
@@ -12,14 +31,7 @@ let cached: DynamoDBDocumentClient | undefined;
  */
 export function documentClient(): DynamoDBDocumentClient {
   if (cached) return cached;
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
-  const base = new DynamoDBClient({
-    region: process.env.AWS_REGION || 'us-east-1',
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1000, requestTimeout: 5000 },
-    ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
-  cached = DynamoDBDocumentClient.from(tracer.captureAWSv3Client(base), {
+  cached = DynamoDBDocumentClient.from(baseClient(), {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
   return cached;
@@ -28,5 +40,7 @@ export function documentClient(): DynamoDBDocumentClient {
 /** Closes the process-wide client's connections (tests and scripts that must exit cleanly). */
 export function destroyDocumentClient(): void {
   cached?.destroy();
+  cachedBase?.destroy();
   cached = undefined;
+  cachedBase = undefined;
 }
