@@ -18,6 +18,7 @@ import { ServiceMonitoring } from './service-monitoring';
 /** DynamoDB actions per access level: exactly what the repositories call (no wildcards). */
 export const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
   write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
 };
 

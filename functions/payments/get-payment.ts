@@ -1,7 +1,18 @@
+import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
-import { loadPayment } from '../../shared/operations/payment-operations';
+import { loadPayment, syncPayment } from '../../shared/operations/payment-operations';
 
-/** `GET /payments/{payment_id}`: the payment (card reduced to last4, brand, expiry). 404 when unknown. */
-export const handler = apiHandler({}, async (req) => ({
-  body: (await loadPayment(req.merchantId, req.path.payment_id ?? '')).payment,
+const querySchema = z.strictObject({
+  force_sync: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+});
+
+/**
+ * `GET /payments/{payment_id}`: the payment (card reduced to last4, brand, expiry); 404 when unknown.
+ * `?force_sync=true` first reconciles a Processing or RequiresAction payment with its connector.
+ */
+export const handler = apiHandler({ query: querySchema }, async (req) => ({
+  body:
+    req.query.force_sync === 'true'
+      ? await syncPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl }, req.path.payment_id ?? '')
+      : (await loadPayment(req.merchantId, req.path.payment_id ?? '')).payment,
 }));

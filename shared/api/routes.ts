@@ -7,8 +7,12 @@
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** Table access a handler needs: drives least-privilege IAM in the stack. */
-export type TableAccess = 'read' | 'write';
+/**
+ * Table access a handler needs: drives least-privilege IAM in the stack.
+ * `read`: reads and queries; `reconcile`: reads plus conditional updates (retrieve with force_sync);
+ * `write`: everything the write paths use.
+ */
+export type TableAccess = 'read' | 'reconcile' | 'write';
 
 /** One route: `METHOD path` (API Gateway syntax, `{name}` for a path parameter) → handler module. */
 export interface RouteDefinition {
@@ -27,7 +31,7 @@ export interface RouteDefinition {
 export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/payments', entry: 'functions/payments/create-payment.ts', name: 'CreatePayment', access: 'write', auth: true },
   { method: 'GET', path: '/payments', entry: 'functions/payments/list-payments.ts', name: 'ListPayments', access: 'read', auth: true },
-  { method: 'GET', path: '/payments/{payment_id}', entry: 'functions/payments/get-payment.ts', name: 'GetPayment', access: 'read', auth: true },
+  { method: 'GET', path: '/payments/{payment_id}', entry: 'functions/payments/get-payment.ts', name: 'GetPayment', access: 'reconcile', auth: true },
   { method: 'POST', path: '/payments/{payment_id}/confirm', entry: 'functions/payments/confirm-payment.ts', name: 'ConfirmPayment', access: 'write', auth: true },
   { method: 'POST', path: '/payments/{payment_id}/cancel', entry: 'functions/payments/cancel-payment.ts', name: 'CancelPayment', access: 'write', auth: true },
   { method: 'POST', path: '/payments/{payment_id}/capture', entry: 'functions/payments/capture-payment.ts', name: 'CapturePayment', access: 'write', auth: true },

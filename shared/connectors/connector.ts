@@ -41,9 +41,36 @@ export interface RefundResult {
 }
 
 /**
+ * A technical failure talking to a connector (timeout, network error, 5xx):
+ * the outcome is unknown, unlike a decline. The payment stays `Processing`
+ * until a sync settles it.
+ */
+export class ConnectorTechnicalError extends Error {
+  constructor(
+    readonly connector: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConnectorTechnicalError';
+  }
+}
+
+/** What a sync needs to find a payment at the connector: our id (the reference we sent) and what we know of it. */
+export interface SyncRequest {
+  paymentId: string;
+  connectorTransactionId: string | null;
+  amount: number;
+  currency: Currency;
+  paymentMethod: PaymentMethod | null;
+  captureMethod: CaptureMethod;
+  /** ISO 8601 UTC: when the payment was created. */
+  createdAt: string;
+}
+
+/**
  * A downstream processor. Every method speaks minor units. A business outcome
  * (decline, insufficient funds) is a result; a technical failure (timeout,
- * network, 5xx) is a thrown error.
+ * network, 5xx) is a thrown {@link ConnectorTechnicalError}.
  */
 export interface Connector {
   /** Name shown in a payment's `connector` field. */
@@ -53,6 +80,8 @@ export interface Connector {
   capture(request: { connectorTransactionId: string; amount: number; currency: Currency }): Promise<PaymentResult>;
   /** Voids (cancels) an authorization or a pending payment. */
   void(request: { connectorTransactionId: string }): Promise<PaymentResult>;
+  /** The connector's current view of a payment (reconciliation); does not change anything there. */
+  sync(request: SyncRequest): Promise<PaymentResult>;
   /** Refunds `amount` minor units of a captured payment. */
   refund(request: { connectorTransactionId: string; amount: number; currency: Currency; refundId: string }): Promise<RefundResult>;
 }

@@ -271,3 +271,57 @@ export async function listPayments(
   }
   return queryPayments(merchantId, query, filters, after);
 }
+
+/** A claim (`pending_operation`) older than this is from a crashed invocation: a sync may take over (Lambda's timeout is 15 s). */
+export const STALE_CLAIM_MS = 60_000;
+
+/**
+ * Reconciles a `Processing` or `RequiresAction` payment with its connector
+ * (`GET /payments/{id}?force_sync=true`): asks the connector for the payment's
+ * current state and applies it with a conditional write. Terminal statuses are
+ * never changed; a payment whose connector call is still in flight (a fresh
+ * claim) is returned as it is.
+ * @returns the payment after reconciliation
+ * @throws ApiError 404 unknown payment; 502 `connector_error` when the connector cannot be reached
+ */
+export async function syncPayment(ctx: RequestContext, paymentId: string): Promise<Payment> {
+  const stored = await loadPayment(ctx.merchantId, paymentId);
+  const p = stored.payment;
+  if (!canApply('connector_update', p.status)) return p;
+  if (stored.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) return p;
+  const connector = connectorByName(p.connector);
+  let result: PaymentResult;
+  try {
+    result = await timedConnectorCall(p.connector, 'sync', () =>
+      connector.sync({
+        paymentId: p.payment_id,
+        connectorTransactionId: p.connector_transaction_id,
+        amount: p.amount,
+        currency: p.currency,
+        paymentMethod: p.payment_method,
+        captureMethod: p.capture_method,
+        createdAt: p.created_at,
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not reach ${p.connector} to sync this payment; it keeps status ${p.status}. Retry later.`);
+  }
+  if (result.status === p.status && !stored.pendingOperation) return p;
+  try {
+    const fields = result.status === p.status ? {} : resultFields(result, p);
+    const done = await updatePayment(
+      ctx.merchantId,
+      paymentId,
+      { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.connector_update },
+      fields,
+      null,
+    );
+    recordPaymentOutcome(done.payment);
+    return done.payment;
+  } catch (err) {
+    // Someone else changed it meanwhile: their write wins; answer what is there now.
+    if (err instanceof ConditionFailedError) return (await loadPayment(ctx.merchantId, paymentId)).payment;
+    throw err;
+  }
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextAction } from '../../domain/payment';
-import type { AuthorizeRequest, Connector, PaymentResult, RefundResult } from '../connector';
-import { SANDBOX_METHOD_STATUS, sandboxCardOutcome } from './transformers';
+import { ConnectorTechnicalError, type AuthorizeRequest, type Connector, type PaymentResult, type RefundResult, type SyncRequest } from '../connector';
+import { mobileMoneyApprovalSeconds, SANDBOX_METHOD_STATUS, sandboxCardOutcome } from './transformers';
 
 const transactionId = () => `sbx_${randomUUID().replace(/-/g, '')}`;
 /** How long offline payment instructions stay valid: 24 hours. */
@@ -63,6 +63,9 @@ export class SandboxConnector implements Connector {
     if (outcome.kind === 'decline') {
       return { status: 'Failed', connectorTransactionId: id, amountCaptured: 0, errorCode: outcome.code, errorMessage: outcome.message };
     }
+    if (outcome.kind === 'timeout') {
+      throw new ConnectorTechnicalError(this.name, 'The sandbox did not answer within the timeout (test card 4000000000000119).');
+    }
     if (outcome.kind === 'three_ds') {
       return { status: 'RequiresAction', connectorTransactionId: id, amountCaptured: 0, nextAction: hostedPage(request, '3ds') };
     }
@@ -77,6 +80,27 @@ export class SandboxConnector implements Connector {
 
   async void(request: { connectorTransactionId: string }): Promise<PaymentResult> {
     return { status: 'Cancelled', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+  }
+
+  /**
+   * The sandbox's view of a pending payment, deterministic from what we know of it:
+   * a card payment left `Processing` (its authorize timed out) went through;
+   * a mobile-money payment is approved once {@link mobileMoneyApprovalSeconds} have
+   * passed since creation; everything else is unchanged (the payer has not acted).
+   */
+  async sync(request: SyncRequest): Promise<PaymentResult> {
+    const reference = request.connectorTransactionId ?? `sbx_${request.paymentId.replace(/^pay_/, '')}`;
+    const settled: PaymentResult =
+      request.captureMethod === 'manual'
+        ? { status: 'RequiresCapture', connectorTransactionId: reference, amountCaptured: 0 }
+        : { status: 'Succeeded', connectorTransactionId: reference, amountCaptured: request.amount };
+    if (request.paymentMethod === 'card' && request.connectorTransactionId === null) return settled;
+    if (request.paymentMethod === 'mobile_money') {
+      const ageSeconds = (Date.now() - Date.parse(request.createdAt)) / 1000;
+      if (ageSeconds >= mobileMoneyApprovalSeconds()) return settled;
+      return { status: 'Processing', connectorTransactionId: reference, amountCaptured: 0 };
+    }
+    return { status: 'RequiresAction', connectorTransactionId: reference, amountCaptured: 0 };
   }
 
   async refund(): Promise<RefundResult> {

@@ -11,13 +11,16 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardOutcome>> = 
   '4000000000000002': { kind: 'decline', code: 'card_declined', message: 'The card was declined by the issuer.' },
   '4000000000009995': { kind: 'decline', code: 'insufficient_funds', message: 'The card has insufficient funds to complete the purchase.' },
   '4000000000003220': { kind: 'three_ds' },
+  '4000000000000119': { kind: 'timeout' },
 };
 
 /** What the sandbox does with a card. */
 export type SandboxCardOutcome =
   | { kind: 'success' }
   | { kind: 'decline'; code: string; message: string }
-  | { kind: 'three_ds' };
+  | { kind: 'three_ds' }
+  /** The sandbox does not answer authorize in time; a later sync finds the charge succeeded. */
+  | { kind: 'timeout' };
 
 /** The outcome for a card number (the table above, else success). */
 export function sandboxCardOutcome(cardNumber: string): SandboxCardOutcome {
@@ -30,3 +33,8 @@ export const SANDBOX_METHOD_STATUS: Readonly<Record<Exclude<PaymentMethod, 'card
   ussd: 'RequiresAction',
   mobile_money: 'Processing',
 };
+
+/** How long after creation a sandbox mobile-money payment counts as approved by the payer (seconds; env `SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS`, default 10). */
+export function mobileMoneyApprovalSeconds(): number {
+  return Number(process.env.SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS ?? 10);
+}
