@@ -1,0 +1,158 @@
+import { baseClient } from '../../shared/storage/client';
+import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+
+/**
+ * Counts (and can fail) the DynamoDB calls the handlers make, by hooking the
+ * process-wide client the in-process gateway's handlers use.
+ */
+const calls: string[] = [];
+let failNext: ((command: string) => boolean) | undefined;
+
+beforeAll(() => {
+  baseClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName).replace(/Command$/, '');
+      calls.push(command);
+      if (failNext?.(command)) {
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'roundTripCounter' },
+  );
+});
+
+let api: LocalApi;
+beforeAll(async () => {
+  api = await startLocalApi();
+  await api.request('GET', '/payments'); // warms the api-key cache: its one read is not counted below
+});
+afterAll(async () => {
+  await api.close();
+});
+
+async function count<T>(fn: () => Promise<T>): Promise<{ result: T; made: string[] }> {
+  calls.length = 0;
+  const result = await fn();
+  return { result, made: [...calls] };
+}
+
+describe('DynamoDB round trips per endpoint (a test fails when one grows)', () => {
+  test('create: one write; with a customer: one transaction (the existence check rides in it)', async () => {
+    const plain = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } }));
+    expect(plain.result.status).toBe(200);
+    expect(plain.made).toEqual(['PutItem']);
+    const cus = await api.request('POST', '/customers', { body: {} });
+    const linked = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus.body.customer_id } }));
+    expect(linked.made).toEqual(['TransactWriteItems']);
+  });
+
+  test('retrieve: one read; list: one query', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
+    expect((await count(() => api.request('GET', `/payments/${p.body.payment_id}`))).made).toEqual(['GetItem']);
+    expect((await count(() => api.request('GET', '/payments?limit=5'))).made).toEqual(['Query']);
+  });
+
+  test('confirm: one read, then a conditional claim and a conditional outcome write around the connector call', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
+    const c = await count(() => api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }));
+    expect(c.result.body.status).toBe('Succeeded');
+    expect(c.made).toEqual(['GetItem', 'UpdateItem', 'UpdateItem']);
+  });
+
+  test('refund: one read, one transaction (reserve + record), one settle write', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const r = await count(() => api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 10 } }));
+    expect(r.result.status).toBe(200);
+    expect(r.made).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem']);
+  });
+
+  test('an Idempotency-Key adds exactly the record write and its completion; a replay is one read-back', async () => {
+    const headers = { 'Idempotency-Key': `rt-${Date.now()}` };
+    const first = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' }, headers }));
+    expect(first.made).toEqual(['PutItem', 'PutItem', 'UpdateItem']);
+    const replay = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' }, headers }));
+    expect(replay.result.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.made).toEqual(['PutItem']); // the conditional put fails and returns the stored record
+  });
+});
+
+describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
+  afterEach(() => {
+    failNext = undefined;
+    jest.restoreAllMocks();
+  });
+
+  test('refund: the transaction fails → 503 and nothing is reserved or recorded', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'GHS', confirm: true, payment_method_data: card('4242424242424242') } });
+    failNext = (c) => c === 'TransactWriteItems';
+    const res = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 100 } });
+    expectError(res, 503, 'service_unavailable');
+    failNext = undefined;
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.amount_refunded).toBe(0);
+    expect((await api.request('GET', `/payments/${p.body.payment_id}/refunds`)).body.data).toEqual([]);
+  });
+
+  test('create with a customer: the write fails → 503 and no payment exists', async () => {
+    const key = await api.newMerchantKey();
+    const cus = await api.request('POST', '/customers', { body: {}, key });
+    failNext = (c) => c === 'TransactWriteItems';
+    expectError(await api.request('POST', '/payments', { body: { amount: 5, currency: 'NGN', customer_id: cus.body.customer_id }, key }), 503);
+    failNext = undefined;
+    expect((await api.request('GET', '/payments', { key })).body.data).toEqual([]);
+  });
+
+  test('confirm: the outcome write fails after the charge → 503; the payment stays Processing and a sync settles it', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 2500, currency: 'USD', payment_method: 'card' } });
+    let updates = 0;
+    failNext = (c) => c === 'UpdateItem' && ++updates === 2; // the claim succeeds, the outcome write fails
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503);
+    failNext = undefined;
+    const stuck = await api.request('GET', `/payments/${p.body.payment_id}`);
+    expect(stuck.body).toMatchObject({ status: 'Processing', connector: 'sandbox', connector_transaction_id: null });
+    // A second confirm cannot charge again.
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: {} }), 409, 'payment_unexpected_state');
+    // A fresh claim is left alone by sync (the call may still be running) ...
+    expect((await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`)).body.status).toBe('Processing');
+    // ... a stale one (the invocation died) is reconciled with the connector.
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now + 120_000);
+    const settled = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
+    expect(settled.body).toMatchObject({ status: 'Succeeded', amount_captured: 2500 });
+    expect(settled.body.connector_transaction_id).toEqual(expect.any(String));
+  });
+
+  test('connector timing out: the payment stays Processing and a later sync settles it', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 7000, currency: 'ZAR', confirm: true, payment_method_data: card('4000000000000119') } });
+    expect(p.status).toBe(200);
+    expect(p.body).toMatchObject({ status: 'Processing', connector_transaction_id: null, error_code: 'connector_unreachable' });
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.status).toBe('Processing');
+    const synced = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
+    expect(synced.body).toMatchObject({ status: 'Succeeded', amount_captured: 7000 });
+    const refund = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 1000 } });
+    expect(refund.status).toBe(200);
+  });
+
+  test('sync never changes a terminal status and keeps a pending action', async () => {
+    const failed = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000002') } });
+    const s1 = await api.request('GET', `/payments/${failed.body.payment_id}?force_sync=true`);
+    expect(s1.body).toMatchObject({ status: 'Failed', error_code: 'card_declined' });
+    const threeDs = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') } });
+    const s2 = await api.request('GET', `/payments/${threeDs.body.payment_id}?force_sync=true`);
+    expect(s2.body.status).toBe('RequiresAction');
+    expect(s2.body.next_action).toEqual(threeDs.body.next_action);
+    expectError(await api.request('GET', `/payments/${threeDs.body.payment_id}?force_sync=yes`), 400);
+  });
+
+  test('mobile money settles on sync once the payer had time to approve', async () => {
+    process.env.SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS = '0';
+    try {
+      const p = await api.request('POST', '/payments', { body: { amount: 300, currency: 'KES', payment_method: 'mobile_money', confirm: true } });
+      expect(p.body.status).toBe('Processing');
+      const s = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
+      expect(s.body.status).toBe('Succeeded');
+    } finally {
+      delete process.env.SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS;
+    }
+  });
+});
