@@ -5,6 +5,7 @@ import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -55,7 +56,7 @@ export class ApiStack extends Stack {
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
 
-    const makeFunction = (name: string, entry: string, access: TableAccess | 'none') => {
+    const makeFunction = (name: string, entry: string, access: TableAccess | 'none', authenticated = access !== 'none') => {
       const logGroup = new LogGroup(this, `${name}Logs`, { retention });
       const fn = new NodejsFunction(this, name, {
         entry: resolve(root, entry),
@@ -88,6 +89,16 @@ export class ApiStack extends Stack {
         },
       });
       if (access !== 'none') table.grant(fn, ...TABLE_ACTIONS[access]);
+      if (authenticated) {
+        // The api-key check notes a key's last use: UpdateItem on API-key items only (leading key APIKEY#…).
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['dynamodb:UpdateItem'],
+            resources: [table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } },
+          }),
+        );
+      }
       acknowledgeNagFindings(fn, [
         {
           id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
@@ -109,7 +120,7 @@ export class ApiStack extends Stack {
       return fn;
     };
 
-    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access) }));
+    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access, route.auth) }));
     const notFound = makeFunction(FALLBACK_ROUTE.name, FALLBACK_ROUTE.entry, 'none');
 
     this.api = new HttpApi(this, 'HttpApi', {

@@ -1,40 +1,84 @@
 /**
- * API key management against a stage's table.
+ * API key management: `npm run keys -- <command>`.
  *
- *   npm run keys -- create --merchant <merchant_id> [--name <label>] [--stage dev|prod] [--table <name>]
+ *   create --merchant <mer_id> [--name <label>]   issue a key (printed once; only its SHA-256 is stored)
+ *   list   --merchant <mer_id>                    prefixes, names, created / last-used / revoked times
+ *   revoke <prefix>                               revoke a key (401 within the auth cache bound, 10 s)
  *
- * Uses the default AWS credentials and region (AWS_PROFILE, AWS_REGION), or
- * DYNAMODB_ENDPOINT for a local DynamoDB. The table defaults to the stage's
- * (`switchyard-<stage>`). Prints the new key once: only its SHA-256 is stored.
+ * Where: beside a running `npm start` it finds that stack's DynamoDB by itself
+ * (.data/local-stack.json). Against a deployed stage: `--stage dev|prod` (table
+ * `switchyard-<stage>`, or `--table`), with the default AWS credentials and region.
+ * Keys are `sk_test_…` locally and on non-prod stages, `sk_live_…` on prod.
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { stageConfig } from '../lib/config/stage-config';
-import { putApiKey } from '../shared/storage/api-keys-repository';
+import { listApiKeys, putApiKey, revokeApiKey } from '../shared/storage/api-keys-repository';
+import { destroyDocumentClient } from '../shared/storage/client';
+import { readLocalStackInfo } from './local/local-stack-file';
+
+const USAGE = `usage:
+  npm run keys -- create --merchant mer_<id> [--name <label>] [--stage dev|prod] [--table <name>]
+  npm run keys -- list --merchant mer_<id> [--stage dev|prod] [--table <name>]
+  npm run keys -- revoke <prefix> [--stage dev|prod] [--table <name>]
+Without --stage, the running local stack (npm start) is used.`;
+
+function fail(message: string): never {
+  process.stderr.write(`keys: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+/** Points the repositories at the right table; returns the key prefix to issue there. */
+function target(stage: string | undefined, table: string | undefined): { prefix: string; where: string } {
+  if (stage) {
+    const config = stageConfig(stage);
+    process.env.TABLE_NAME = table ?? `switchyard-${config.stage}`;
+    return { prefix: config.apiKeyPrefix, where: `table ${process.env.TABLE_NAME} (stage ${config.stage})` };
+  }
+  if (!process.env.DYNAMODB_ENDPOINT) {
+    const local = readLocalStackInfo();
+    if (!local) fail('no local stack is running (start it with `npm start`), and no --stage was given.');
+    process.env.DYNAMODB_ENDPOINT = local.dynamodbEndpoint;
+    process.env.TABLE_NAME = table ?? local.tableName;
+  } else {
+    process.env.TABLE_NAME = table ?? process.env.TABLE_NAME ?? 'switchyard-local';
+  }
+  return { prefix: 'sk_test_', where: `local table ${process.env.TABLE_NAME}` };
+}
 
 async function main(): Promise<void> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: {
-      merchant: { type: 'string' },
-      name: { type: 'string' },
-      stage: { type: 'string', default: 'dev' },
-      table: { type: 'string' },
-    },
+    options: { merchant: { type: 'string' }, name: { type: 'string' }, stage: { type: 'string' }, table: { type: 'string' } },
   });
-  const [command] = positionals;
-  if (command !== 'create' || !values.merchant || !/^mer_[A-Za-z0-9]{1,64}$/.test(values.merchant)) {
-    process.stderr.write('usage: npm run keys -- create --merchant mer_<id> [--name <label>] [--stage dev|prod] [--table <name>]\n');
-    process.exit(2);
+  const [command, arg] = positionals;
+  const merchantOk = values.merchant !== undefined && /^mer_[A-Za-z0-9_]{1,64}$/.test(values.merchant);
+  if (command === 'create') {
+    if (!merchantOk) fail('--merchant mer_<id> is required.');
+    const { prefix, where } = target(values.stage, values.table);
+    const key = `${prefix}${randomBytes(24).toString('base64url')}`;
+    const record = await putApiKey(key, values.merchant as string, values.name ?? null);
+    process.stdout.write(`New API key for ${record.merchant_id} in ${where}. It is shown once; store it now:\n\n  ${key}\n\nprefix ${record.prefix}  created ${record.created_at}\n`);
+  } else if (command === 'list') {
+    if (!merchantOk) fail('--merchant mer_<id> is required.');
+    const { where } = target(values.stage, values.table);
+    const keys = await listApiKeys(values.merchant as string);
+    process.stdout.write(`${keys.length} key(s) of ${values.merchant} in ${where}:\n`);
+    for (const k of keys) {
+      process.stdout.write(
+        `  ${k.prefix}…  ${(k.name ?? '').padEnd(24)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}\n`,
+      );
+    }
+  } else if (command === 'revoke') {
+    if (!arg) fail('revoke needs the key prefix (as `list` shows it).');
+    target(values.stage, values.table);
+    const record = await revokeApiKey(arg);
+    process.stdout.write(`Revoked ${record.prefix}… of ${record.merchant_id} at ${record.revoked_at}. Requests with it answer 401 within 10 s.\n`);
+  } else {
+    fail(`unknown command ${command ?? '(none)'}.`);
   }
-  const config = stageConfig(values.stage ?? 'dev');
-  process.env.TABLE_NAME = values.table ?? `switchyard-${config.stage}`;
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
-  const key = `${config.apiKeyPrefix}${randomBytes(24).toString('base64url')}`;
-  const record = await putApiKey(key, values.merchant, values.name ?? null);
-  process.stdout.write(
-    `API key for ${record.merchant_id} in table ${process.env.TABLE_NAME} (shown once, store it now):\n${key}\nprefix ${record.prefix}  created ${record.created_at}\n`,
-  );
+  destroyDocumentClient();
 }
 
 main().catch((err: unknown) => {

@@ -14,6 +14,7 @@ import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
 import { startDynamoDbLocal, type DynamoDbLocalHandle } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
 import { startGateway } from './local/gateway';
+import { removeLocalStackInfo, writeLocalStackInfo } from './local/local-stack-file';
 
 async function main(): Promise<void> {
   process.env.TABLE_NAME ||= DEFAULT_TABLE_NAME;
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const created = await ensureTable(endpoint, process.env.TABLE_NAME);
   await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');
   const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
+  writeLocalStackInfo({ dynamodbEndpoint: endpoint, tableName: process.env.TABLE_NAME, baseUrl: gateway.url, pid: process.pid });
 
   process.stdout.write(
     [
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write('\nStopping ...\n');
+    removeLocalStackInfo();
     await gateway.close();
     await dynamo?.stop();
     process.exit(0);

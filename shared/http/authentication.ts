@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { authenticationFailed } from '../domain/errors';
-import { findApiKey, type ApiKeyRecord } from '../storage/api-keys-repository';
+import { findApiKey, touchApiKey, type ApiKeyRecord } from '../storage/api-keys-repository';
 
 /** How long a key lookup is remembered in the function's memory: revocation takes effect within this bound. */
 export const API_KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
@@ -17,14 +17,18 @@ async function lookup(key: string): Promise<ApiKeyRecord | undefined> {
   const hit = cache.get(key);
   if (hit && hit.until > Date.now()) return hit.record;
   const record = await findApiKey(key);
-  cache.set(key, { record, until: Date.now() + API_KEY_CACHE_MS });
+  const recentlyUsed = record?.last_used_at && Date.now() - Date.parse(record.last_used_at) < 60_000;
+  if (record && !record.revoked_at && !recentlyUsed) await touchApiKey(key);
+  if (API_KEY_CACHE_MS > 0) cache.set(key, { record, until: Date.now() + API_KEY_CACHE_MS });
   if (cache.size > 1000) cache.delete(cache.keys().next().value as string);
   return record;
 }
 
 /**
  * Authenticates the `api-key` header: one read of the key's hash (cached for
- * {@link API_KEY_CACHE_MS}), then puts the owning merchant on the context.
+ * {@link API_KEY_CACHE_MS}, so a revocation takes effect within that bound),
+ * then puts the owning merchant on the context. On a cache miss it also notes
+ * the key's last use (a conditional write, at most once a minute).
  * @throws ApiError 401 `invalid_api_key`, the same body for a missing, malformed, unknown or revoked key
  */
 export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, AuthenticatedContext> {

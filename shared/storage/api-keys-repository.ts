@@ -1,16 +1,24 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client';
 import { listPartition, primaryKey } from './item-keys';
 import { tableName } from './table-definition';
 
+/** How many leading characters of a key are kept in clear, for people to tell keys apart (`sk_test_` + 8). */
+export const API_KEY_PREFIX_LENGTH = 16;
+
 /** What the table knows of an API key: never the key itself, only its SHA-256 and a short prefix for humans. */
 export interface ApiKeyRecord {
   merchant_id: string;
-  /** First 12 characters of the key, e.g. `sk_test_ab12`, for people to tell keys apart. */
+  /** First {@link API_KEY_PREFIX_LENGTH} characters of the key, e.g. `sk_test_ab12cd34`. */
   prefix: string;
   name: string | null;
+  /** ISO 8601 UTC. */
   created_at: string;
+  /** ISO 8601 UTC of the last successful authentication (updated at most once a minute), or null. */
+  last_used_at: string | null;
+  /** ISO 8601 UTC when revoked, or null while the key works. */
   revoked_at: string | null;
 }
 
@@ -19,16 +27,32 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+const prefixPartition = (prefix: string) => `APIKEY_PREFIX#${prefix}`;
+
+function toRecord(item: Record<string, unknown>): ApiKeyRecord {
+  return {
+    merchant_id: String(item.merchant_id),
+    prefix: String(item.prefix),
+    name: (item.name as string | undefined) ?? null,
+    created_at: String(item.created_at),
+    last_used_at: (item.last_used_at as string | undefined) ?? null,
+    revoked_at: (item.revoked_at as string | undefined) ?? null,
+  };
+}
+
 /**
- * Stores an API key for a merchant (as its hash). Idempotent: storing the same
- * key again overwrites its record.
+ * Stores an API key for a merchant, as its SHA-256 plus the visible prefix
+ * (one write). Storing the same key again overwrites its record (used to seed
+ * the local development key on every start).
+ * @returns the stored record (no secret in it)
  */
 export async function putApiKey(key: string, merchantId: string, name: string | null): Promise<ApiKeyRecord> {
   const record: ApiKeyRecord = {
     merchant_id: merchantId,
-    prefix: key.slice(0, 12),
+    prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
     name,
     created_at: new Date().toISOString(),
+    last_used_at: null,
     revoked_at: null,
   };
   await documentClient().send(
@@ -38,8 +62,14 @@ export async function putApiKey(key: string, merchantId: string, name: string | 
         ...primaryKey.apiKey(hashApiKey(key)),
         GSI1PK: listPartition.apiKeys(merchantId),
         GSI1SK: `${record.created_at}#${record.prefix}`,
+        GSI2PK: prefixPartition(record.prefix),
+        GSI2SK: `${record.created_at}#${record.prefix}`,
         entity: 'api_key',
-        ...record,
+        merchant_id: record.merchant_id,
+        prefix: record.prefix,
+        created_at: record.created_at,
+        // name, last_used_at and revoked_at are absent until set: conditions test for their existence.
+        ...(record.name !== null ? { name: record.name } : {}),
       },
     }),
   );
@@ -49,7 +79,75 @@ export async function putApiKey(key: string, merchantId: string, name: string | 
 /** One read: the record of an API key, or undefined when no such key was issued. */
 export async function findApiKey(key: string): Promise<ApiKeyRecord | undefined> {
   const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.apiKey(hashApiKey(key)) }));
-  if (!out.Item) return undefined;
-  const { merchant_id, prefix, name, created_at, revoked_at } = out.Item;
-  return { merchant_id, prefix, name: name ?? null, created_at, revoked_at: revoked_at ?? null };
+  return out.Item ? toRecord(out.Item) : undefined;
+}
+
+/**
+ * Notes that a key was just used, at most once a minute (a conditional write
+ * that does nothing when the last note is recent). Best effort: failures are ignored.
+ */
+export async function touchApiKey(key: string, now: Date = new Date()): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.apiKey(hashApiKey(key)),
+        UpdateExpression: 'SET last_used_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_used_at) OR last_used_at < :recent)',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':recent': new Date(now.getTime() - 60_000).toISOString() },
+      }),
+    );
+  } catch {
+    // Usage notes must never fail a request.
+  }
+}
+
+/** The merchant's keys, newest first (Query on GSI1); no secrets, only prefixes. */
+export async function listApiKeys(merchantId: string): Promise<ApiKeyRecord[]> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': listPartition.apiKeys(merchantId) },
+      ScanIndexForward: false,
+    }),
+  );
+  return (out.Items ?? []).map(toRecord);
+}
+
+/**
+ * Revokes the key with this prefix (Query on GSI2, then a conditional update).
+ * @returns the revoked record
+ * @throws Error when no key, or more than one key, has this prefix, or it is already revoked
+ */
+export async function revokeApiKey(prefix: string): Promise<ApiKeyRecord> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': prefixPartition(prefix) },
+    }),
+  );
+  const items = out.Items ?? [];
+  if (items.length === 0) throw new Error(`No API key has the prefix ${prefix}.`);
+  if (items.length > 1) throw new Error(`${items.length} keys share the prefix ${prefix}; revoke them by their full prefix is ambiguous.`);
+  const item = items[0] as Record<string, unknown>;
+  try {
+    const updated = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: item.PK, SK: item.SK },
+        UpdateExpression: 'SET revoked_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revoked_at)',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRecord(updated.Attributes ?? {});
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) throw new Error(`The key ${prefix} is already revoked.`);
+    throw err;
+  }
 }

@@ -76,10 +76,16 @@ describe.each([
     const policies = t.api.findResources('AWS::IAM::Policy') as Record<string, Resource>;
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource & { Properties: any }>;
     const roleOf = (fnId: string) => fns[fnId]!.Properties.Role['Fn::GetAtt'][0];
-    const actionsOfRole = (roleId: string) =>
+    type Statement = { Action: string | string[]; Condition?: Record<string, any> };
+    const statementsOfRole = (roleId: string): Statement[] =>
       Object.values(policies)
         .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
-        .flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+    // Table access proper: statements without a leading-key condition.
+    const actionsOfRole = (roleId: string) =>
+      statementsOfRole(roleId)
+        .filter((s) => !s.Condition)
+        .flatMap((s) => [s.Action].flat());
     const all = Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
     expect(all.length).toBeGreaterThan(0);
     for (const a of all) expect(a).not.toContain('*');
@@ -87,6 +93,15 @@ describe.each([
       const fnId = Object.keys(fns).find((id) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))!;
       const dynamo = actionsOfRole(roleOf(fnId)).filter((a: string) => a.startsWith('dynamodb:'));
       expect(dynamo.sort()).toEqual([...TABLE_ACTIONS[route.access]].sort());
+      // Authenticated routes may also note a key's last use, on API-key items only.
+      const conditional = statementsOfRole(roleOf(fnId)).filter((s) => s.Condition);
+      expect(conditional).toHaveLength(route.auth ? 1 : 0);
+      if (route.auth) {
+        expect(conditional[0]).toMatchObject({
+          Action: 'dynamodb:UpdateItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } },
+        });
+      }
     }
   });
 

@@ -1,0 +1,494 @@
+/**
+ * `npm run bench`: a benchmark script (not a test). See docs/benchmarks.md.
+ *
+ * 1. Bundles every handler of the route table the way the CDK stack does, plus a
+ *    baseline bundle holding only the DynamoDB document client, and measures
+ *    each bundle's size and cold import time.
+ * 2. Starts an in-memory DynamoDB Local, creates the bench table, seeds one API
+ *    key, and starts the local gateway (the real handlers) in a child process
+ *    on a free loopback port.
+ * 3. For create, retrieve, confirm, refund and list: drives the endpoint with
+ *    autocannon, then makes the same DynamoDB calls the endpoint needs directly
+ *    with the document client, against the same DynamoDB Local.
+ * 4. Stops everything and prints a markdown report on stdout (progress on stderr).
+ *
+ * Tunables (environment, seconds unless noted): BENCH_CONNECTIONS (10),
+ * BENCH_DB_WARMUP_SECONDS (8), BENCH_WARMUP_SECONDS (1), BENCH_HTTP_SECONDS (5),
+ * BENCH_HTTP_SERIAL_SECONDS (1), BENCH_BARE_SECONDS (2), BENCH_BARE_SERIAL_SECONDS (1),
+ * BENCH_IMPORT_RUNS (5), BENCH_IMPORT_RUNS_SOURCE_MAPS (3), BENCH_SKIP_BUNDLES=1.
+ */
+import './bench/env';
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { FALLBACK_ROUTE, ROUTES } from '../shared/api/routes';
+import { destroyDocumentClient } from '../shared/storage/client';
+import { DYNAMODB_LOCAL_PACKAGE } from './local/dynamodb-local';
+import {
+  BENCH_CARD,
+  bareConfirm,
+  bareCreate,
+  bareList,
+  bareRefund,
+  bareRetrieve,
+  readPaymentItem,
+  runBare,
+  type BareRunResult,
+  type PaymentItem,
+} from './bench/bare-dynamodb';
+import { measureBundles, type BundleResult } from './bench/bundles';
+import { runHttpLoad, type HttpLoadResult, type HttpLoadSpec } from './bench/http-load';
+import { BENCH_API_KEY, BENCH_MERCHANT_ID, startBenchDatabase, startGatewayProcess, type BenchDatabase, type GatewayProcess } from './bench/stack';
+import { fmt, markdownTable, progress } from './bench/stats';
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
+  return value;
+}
+
+const CONFIG = {
+  connections: Math.max(1, Math.round(numberFromEnv('BENCH_CONNECTIONS', 10))),
+  dbWarmupSeconds: numberFromEnv('BENCH_DB_WARMUP_SECONDS', 8),
+  httpSeconds: numberFromEnv('BENCH_HTTP_SECONDS', 5),
+  warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1),
+  httpSerialSeconds: numberFromEnv('BENCH_HTTP_SERIAL_SECONDS', 1),
+  bareSeconds: numberFromEnv('BENCH_BARE_SECONDS', 2),
+  bareSerialSeconds: numberFromEnv('BENCH_BARE_SERIAL_SECONDS', 1),
+  importRuns: Math.max(1, Math.round(numberFromEnv('BENCH_IMPORT_RUNS', 5))),
+  importRunsSourceMaps: Math.round(numberFromEnv('BENCH_IMPORT_RUNS_SOURCE_MAPS', 3)),
+  skipBundles: process.env.BENCH_SKIP_BUNDLES === '1',
+};
+
+/** Minor units of each benchmark payment: large, so small refunds never run out. */
+const PAYMENT_AMOUNT = 5_000_000;
+const REFUND_AMOUNT = 100;
+/** Payments the refund phases cycle through (≫ connections, so no two concurrent refunds share a payment). */
+const REFUND_POOL = 200;
+const BARE_WARMUP_MS = 300;
+/** The bundle every handler bundle is compared with. */
+const BASELINE = { name: 'DynamoDBDocumentClient only (baseline)', entry: 'scripts/bench/dynamodb-client-baseline.ts' };
+
+const CREATE_BODY = JSON.stringify({ amount: PAYMENT_AMOUNT, currency: 'USD', description: 'benchmark payment', metadata: { order_id: 'bench-1' } });
+const CONFIRM_BODY = JSON.stringify({ payment_method: 'card', payment_method_data: { card: BENCH_CARD } });
+const REFUND_BODY = JSON.stringify({ amount: REFUND_AMOUNT });
+
+/** One row of the endpoint table. */
+interface EndpointRow {
+  name: string;
+  route: string;
+  calls: string;
+  /** Under load: {@link CONFIG.connections} connections. */
+  http: HttpLoadResult;
+  /** One connection: one request at a time. */
+  httpSerial: HttpLoadResult;
+  /** HTTP requests sent in all runs of the endpoint (warm-up included). */
+  allRequests: number;
+  /** Powertools Metrics empty-metrics warnings the gateway printed meanwhile. */
+  emptyMetricsWarnings: number;
+  bare: BareRunResult;
+  bareSerial: BareRunResult;
+  notes: string[];
+}
+
+/** The HTTP runs of one endpoint. */
+interface HttpPhaseResult {
+  http: HttpLoadResult;
+  httpSerial: HttpLoadResult;
+  allRequests: number;
+  emptyMetricsWarnings: number;
+}
+
+/**
+ * Runs a spec for the warm-up time (results dropped), for the measured time on
+ * all connections, then on one connection.
+ */
+async function httpPhase(name: string, spec: HttpLoadSpec, gateway: GatewayProcess): Promise<HttpPhaseResult> {
+  const options = { baseUrl: gateway.url, apiKey: BENCH_API_KEY, connections: CONFIG.connections };
+  const warningsBefore = gateway.emptyMetricsWarnings();
+  let allRequests = 0;
+  if (CONFIG.warmupSeconds > 0) {
+    progress(`${name}: HTTP warm-up ${CONFIG.warmupSeconds} s`);
+    allRequests += (await runHttpLoad(spec, { ...options, durationSeconds: CONFIG.warmupSeconds })).requests;
+  }
+  progress(`${name}: HTTP ${CONFIG.httpSeconds} s on ${CONFIG.connections} connections, then ${CONFIG.httpSerialSeconds} s on 1`);
+  const http = await runHttpLoad(spec, { ...options, durationSeconds: CONFIG.httpSeconds });
+  const httpSerial = await runHttpLoad(spec, { ...options, connections: 1, durationSeconds: CONFIG.httpSerialSeconds });
+  allRequests += http.requests + httpSerial.requests;
+  progress(`${name}: ${fmt(http.requestsPerSecond, 0)} req/s, p50 ${fmt(http.p50, 2)} ms, p99 ${fmt(http.p99, 2)} ms, non-2xx ${http.non2xx}, errors ${http.errors}; 1 connection p50 ${fmt(httpSerial.p50, 2)} ms`);
+  // Let the last stderr lines of the gateway arrive before counting.
+  await new Promise((ok) => setTimeout(ok, 50));
+  return { http, httpSerial, allRequests, emptyMetricsWarnings: gateway.emptyMetricsWarnings() - warningsBefore };
+}
+
+/** Bare DynamoDB calls: a short warm-up, then `concurrency` loops and one loop. */
+async function barePhase(
+  name: string,
+  operation: (i: number) => Promise<unknown>,
+  available: () => number = () => Number.POSITIVE_INFINITY,
+): Promise<{ bare: BareRunResult; bareSerial: BareRunResult }> {
+  const bounded = (concurrency: number, durationMs: number) => {
+    const left = available();
+    return runBare(operation, { concurrency, durationMs, ...(Number.isFinite(left) ? { maxCalls: left } : {}) });
+  };
+  await bounded(CONFIG.connections, BARE_WARMUP_MS);
+  progress(`${name}: bare DynamoDB calls, ${CONFIG.connections} loops ${CONFIG.bareSeconds} s, 1 loop ${CONFIG.bareSerialSeconds} s`);
+  const bare = await bounded(CONFIG.connections, CONFIG.bareSeconds * 1000);
+  const bareSerial = await bounded(1, CONFIG.bareSerialSeconds * 1000);
+  for (const r of [bare, bareSerial]) if (r.errors) progress(`${name}: ${r.errors} bare call(s) failed, first: ${r.firstError}`);
+  return { bare, bareSerial };
+}
+
+function parseJson(body: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Brings DynamoDB Local's JVM up to speed before anything is measured (its
+ * throughput roughly triples over the first 15-20 s of load): runs the bare
+ * create → retrieve → confirm → refund → list sequence from concurrent loops.
+ */
+async function warmUpDatabase(template: PaymentItem): Promise<void> {
+  if (CONFIG.dbWarmupSeconds <= 0) return;
+  progress(`DynamoDB Local warm-up: ${CONFIG.dbWarmupSeconds} s of bare create/retrieve/confirm/refund/list`);
+  const m = BENCH_MERCHANT_ID;
+  const r = await runBare(
+    async () => {
+      const id = await bareCreate(m, template);
+      await bareRetrieve(m, id);
+      await bareConfirm(m, id);
+      await bareRefund(m, id, REFUND_AMOUNT);
+      await bareList(m);
+    },
+    { concurrency: CONFIG.connections, durationMs: CONFIG.dbWarmupSeconds * 1000 },
+  );
+  if (r.errors) throw new Error(`DynamoDB warm-up failed: ${r.firstError}`);
+  progress(`DynamoDB Local warm-up: ${fmt(r.callsPerSecond, 0)} sequences/s at the end`);
+}
+
+/** Creates one payment through the API and returns its stored item, the template of the bare creates. */
+async function templatePayment(baseUrl: string): Promise<PaymentItem> {
+  const res = await fetch(`${baseUrl}/payments`, {
+    method: 'POST',
+    headers: { 'api-key': BENCH_API_KEY, 'content-type': 'application/json' },
+    body: CREATE_BODY,
+  });
+  const body = await res.text();
+  const id = res.status === 200 ? parseJson(body)?.payment_id : undefined;
+  if (typeof id !== 'string') throw new Error(`POST /payments answered ${res.status}: ${body}`);
+  return readPaymentItem(BENCH_MERCHANT_ID, id);
+}
+
+/** The five endpoints, in an order where each phase feeds the next with payments in the right state. */
+async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[]> {
+  const m = BENCH_MERCHANT_ID;
+  const rows: EndpointRow[] = [];
+  const template = await templatePayment(gateway.url);
+  await warmUpDatabase(template);
+
+  // create: every 200 gives a RequiresConfirmation payment for retrieve and confirm.
+  const created: string[] = [];
+  const createHttp = await httpPhase(
+    'create',
+    {
+      method: 'POST',
+      next: () => ({ path: '/payments', body: CREATE_BODY }),
+      onResponse: (status, body) => {
+        const id = status === 200 ? parseJson(body)?.payment_id : undefined;
+        if (typeof id === 'string') created.push(id);
+      },
+    },
+    gateway,
+  );
+  if (created.length === 0) throw new Error(`create returned no payment; first responses: ${JSON.stringify(createHttp.http.errorSamples)}`);
+  const bareCreated: string[] = [];
+  const createBare = await barePhase('create', async () => bareCreated.push(await bareCreate(m, template)));
+  rows.push({ name: 'create', route: 'POST /payments', calls: 'PutItem', ...createHttp, ...createBare, notes: [] });
+
+  // retrieve: cycles through the created payments.
+  let r = 0;
+  const retrieveHttp = await httpPhase('retrieve', { method: 'GET', next: () => ({ path: `/payments/${created[r++ % created.length]}` }) }, gateway);
+  const retrieveBare = await barePhase('retrieve', (i) => bareRetrieve(m, created[i % created.length] as string));
+  rows.push({ name: 'retrieve', route: 'GET /payments/{id}', calls: 'GetItem', ...retrieveHttp, ...retrieveBare, notes: [] });
+
+  // confirm: each request takes a payment never confirmed before (RequiresConfirmation).
+  const pool = [...created, ...bareCreated];
+  const wanted = Math.ceil(
+    1.3 *
+      (createHttp.http.requestsPerSecond * (CONFIG.warmupSeconds + CONFIG.httpSeconds) +
+        createHttp.httpSerial.requestsPerSecond * CONFIG.httpSerialSeconds +
+        createBare.bare.callsPerSecond * (CONFIG.bareSeconds + BARE_WARMUP_MS / 1000) +
+        createBare.bareSerial.callsPerSecond * CONFIG.bareSerialSeconds),
+  );
+  if (pool.length < wanted) {
+    progress(`confirm: topping up the pool of fresh payments from ${pool.length} to ${wanted}`);
+    await runBare(async () => pool.push(await bareCreate(m, template)), { concurrency: CONFIG.connections, durationMs: 60_000, maxCalls: wanted - pool.length });
+  }
+  let cursor = 0;
+  let reused = 0;
+  const succeeded: string[] = [];
+  const confirmHttp = await httpPhase(
+    'confirm',
+    {
+      method: 'POST',
+      next: () => {
+        let id = pool[cursor++];
+        if (id === undefined) {
+          reused += 1;
+          id = pool[pool.length - 1] as string;
+        }
+        return { path: `/payments/${id}/confirm`, body: CONFIRM_BODY };
+      },
+      onResponse: (status, body) => {
+        const payment = status === 200 ? parseJson(body) : undefined;
+        if (payment?.status === 'Succeeded' && typeof payment.payment_id === 'string') succeeded.push(payment.payment_id);
+      },
+    },
+    gateway,
+  );
+  const bareSucceeded: string[] = [];
+  const confirmBare = await barePhase(
+    'confirm',
+    async () => {
+      const id = pool[cursor++];
+      if (id === undefined) throw new Error('no fresh payment left');
+      await bareConfirm(m, id);
+      bareSucceeded.push(id);
+    },
+    () => Math.max(0, pool.length - cursor),
+  );
+  rows.push({
+    name: 'confirm',
+    route: 'POST /payments/{id}/confirm',
+    calls: 'GetItem + 2 × UpdateItem',
+    ...confirmHttp,
+    ...confirmBare,
+    notes: reused ? [`the pool of fresh payments ran out: ${reused} confirm request(s) reused a payment (expect 409s)`] : [],
+  });
+
+  // refund: small refunds cycling through Succeeded payments of large amounts.
+  const httpRefundPool = succeeded.slice(0, REFUND_POOL);
+  const bareRefundPool = bareSucceeded.length >= REFUND_POOL ? bareSucceeded.slice(0, REFUND_POOL) : succeeded.slice(-REFUND_POOL);
+  if (httpRefundPool.length === 0) throw new Error(`confirm produced no Succeeded payment; first responses: ${JSON.stringify(confirmHttp.http.errorSamples)}`);
+  let f = 0;
+  const refundHttp = await httpPhase(
+    'refund',
+    { method: 'POST', next: () => ({ path: `/payments/${httpRefundPool[f++ % httpRefundPool.length]}/refund`, body: REFUND_BODY }) },
+    gateway,
+  );
+  const refundBare = await barePhase('refund', (i) => bareRefund(m, bareRefundPool[i % bareRefundPool.length] as string, REFUND_AMOUNT));
+  rows.push({
+    name: 'refund',
+    route: 'POST /payments/{id}/refund',
+    calls: 'GetItem + TransactWriteItems + UpdateItem',
+    ...refundHttp,
+    ...refundBare,
+    notes: httpRefundPool.length < REFUND_POOL ? [`only ${httpRefundPool.length} Succeeded payments to refund (concurrent refunds of one payment become more likely)`] : [],
+  });
+
+  // list: the first page of 20 of everything created above.
+  const listHttp = await httpPhase('list', { method: 'GET', next: () => ({ path: '/payments?limit=20' }) }, gateway);
+  const listBare = await barePhase('list', () => bareList(m));
+  rows.push({ name: 'list', route: 'GET /payments?limit=20', calls: 'Query GSI1, Limit 21', ...listHttp, ...listBare, notes: [] });
+  return rows;
+}
+
+function machineLines(): string[] {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return [
+    `- Machine: ${cpu}, ${availableParallelism()} logical CPUs, ${fmt(totalmem() / 1024 ** 3, 1)} GiB RAM, ${process.platform}/${process.arch}`,
+    `- Node ${process.version}; DynamoDB Local from ${DYNAMODB_LOCAL_PACKAGE.name}@${DYNAMODB_LOCAL_PACKAGE.version}, in memory`,
+  ];
+}
+
+function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
+  const c = CONFIG.connections;
+  const loadTable = markdownTable(
+    ['Endpoint', 'Requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'DynamoDB calls', 'bare p50 ms', 'bare p99 ms', 'bare seq/s', 'p50 ÷ bare p50'],
+    rows.map((row) => [
+      `${row.name} \`${row.route}\``,
+      String(row.http.requests),
+      fmt(row.http.requestsPerSecond, 0),
+      fmt(row.http.p50, 2),
+      fmt(row.http.p99, 2),
+      String(row.http.non2xx + row.http.errors),
+      row.calls,
+      fmt(row.bare.p50, 2),
+      fmt(row.bare.p99, 2),
+      fmt(row.bare.callsPerSecond, 0),
+      `${fmt(row.http.p50 / row.bare.p50, 2)}×`,
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'r'],
+  );
+  const serialTable = markdownTable(
+    ['Endpoint', 'Requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'bare p50 ms', 'bare p99 ms', 'p50 ÷ bare p50', 'p50 − bare p50 ms'],
+    rows.map((row) => [
+      row.name,
+      String(row.httpSerial.requests),
+      fmt(row.httpSerial.requestsPerSecond, 0),
+      fmt(row.httpSerial.p50, 2),
+      fmt(row.httpSerial.p99, 2),
+      String(row.httpSerial.non2xx + row.httpSerial.errors),
+      fmt(row.bareSerial.p50, 2),
+      fmt(row.bareSerial.p99, 2),
+      `${fmt(row.httpSerial.p50 / row.bareSerial.p50, 2)}×`,
+      fmt(row.httpSerial.p50 - row.bareSerial.p50, 2),
+    ]),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+  const problems: string[] = [];
+  for (const row of rows) {
+    for (const note of row.notes) problems.push(`- ${row.name}: ${note}`);
+    for (const [kind, r] of [[`${c} connections`, row.http], ['1 connection', row.httpSerial]] as const) {
+      if (!r.non2xx && !r.errors) continue;
+      problems.push(`- ${row.name} (${kind}): ${r.non2xx} non-2xx, ${r.errors} socket errors/timeouts; status counts ${JSON.stringify(r.statusCounts)}`);
+      for (const sample of r.errorSamples) problems.push(`  - ${sample.status}: \`${sample.body.slice(0, 500)}\``);
+    }
+    for (const [kind, r] of [[`bare, ${c} loops`, row.bare], ['bare, 1 loop', row.bareSerial]] as const) {
+      if (r.errors) problems.push(`- ${row.name} (${kind}): ${r.errors} DynamoDB call(s) failed, first: ${r.firstError}`);
+    }
+  }
+  if (gatewayStderr.length) problems.push('- gateway stderr (first lines):', '', '```', ...gatewayStderr.slice(0, 40), '```');
+  const warnings = rows.reduce((n, row) => n + row.emptyMetricsWarnings, 0);
+  const requests = rows.reduce((n, row) => n + row.allRequests, 0);
+  const warningLine = warnings
+    ? `Powertools Metrics printed "No application metrics to publish…" (console.warn) ${warnings} times for ${requests} HTTP requests (${rows
+        .map((row) => `${row.name} ${row.emptyMetricsWarnings}/${row.allRequests}`)
+        .join(', ')}).`
+    : '';
+  return [
+    `#### Under load: ${c} connections`,
+    '',
+    loadTable,
+    '',
+    `#### One request at a time: 1 connection`,
+    '',
+    serialTable,
+    '',
+    `HTTP: autocannon, keep-alive connections on loopback, ${CONFIG.warmupSeconds} s warm-up then ${CONFIG.httpSeconds} s on ${c} connections and ${CONFIG.httpSerialSeconds} s on 1; gateway (real handlers) in its own Node process. ` +
+      `Bare: the endpoint's DynamoDB calls with the document client, ${c} loops for ${CONFIG.bareSeconds} s and 1 loop for ${CONFIG.bareSerialSeconds} s (bare seq/s: call sequences per second). ` +
+      `DynamoDB Local warmed up for ${CONFIG.dbWarmupSeconds} s first. Latencies over 2xx responses / successful calls.`,
+    '',
+    problems.length ? ['Problems seen during the run:', '', ...problems].join('\n') : 'No non-2xx responses, socket errors, failed bare calls or gateway errors.',
+    ...(warningLine ? ['', warningLine] : []),
+  ].join('\n');
+}
+
+const signed = (value: number, decimals = 1) => (Number.isFinite(value) && value >= 0 ? `+${fmt(value, decimals)}` : fmt(value, decimals));
+
+function bundleReport(results: BundleResult[]): string {
+  const baseline = results.find((r) => r.name === BASELINE.name);
+  const rows = results.map((r) => [
+    r.name === BASELINE.name ? `**${r.name}**` : r.name,
+    fmt(r.bytes / 1024, 1),
+    baseline ? `${fmt(r.bytes / baseline.bytes, 2)}×` : 'n/a',
+    fmt(r.importMs, 1),
+    baseline && r !== baseline ? signed(r.importMs - baseline.importMs) : '',
+    fmt(r.importWithSourceMapsMs, 1),
+    r.largest
+      .slice(0, 4)
+      .map((p) => `${p.name} ${fmt(p.bytes / 1024, 0)}`)
+      .join(', '),
+  ]);
+  return [
+    markdownTable(
+      [
+        'Function',
+        'Size KB',
+        '× baseline',
+        `Import ms (median of ${CONFIG.importRuns})`,
+        'vs baseline ms',
+        `Import ms, --enable-source-maps (median of ${CONFIG.importRunsSourceMaps})`,
+        'Largest parts (KB)',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ),
+    '',
+    'Bundled with the esbuild options of lib/api-stack.ts (ESM, node22, minified, source map, AWS SDK bundled, main fields module/main, createRequire banner); ' +
+      'entries from shared/api/routes.ts (ROUTES and the fallback). Size: index.mjs without its .map. ' +
+      'Import: `await import()` of the bundle in a fresh `node` (start-up excluded), in rounds over all bundles; the stack also sets NODE_OPTIONS=--enable-source-maps.',
+  ].join('\n');
+}
+
+/** `git describe`-like revision of the working tree, or undefined outside git. */
+function gitRevision(): string | undefined {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return undefined;
+  }
+}
+
+const loadAverage = () => loadavg().map((l) => fmt(l, 2)).join(' / ');
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadAtStart = loadAverage();
+  let bundles: BundleResult[] = [];
+  if (!CONFIG.skipBundles) {
+    const entries = [...ROUTES.map((r) => ({ name: r.name, entry: r.entry })), { name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry }, BASELINE];
+    progress(`bundling ${entries.length} entries with esbuild, then timing cold imports`);
+    bundles = await measureBundles(entries, { plain: CONFIG.importRuns, withSourceMaps: CONFIG.importRunsSourceMaps }, process.env, progress);
+  }
+
+  progress('starting DynamoDB Local (in memory; the first run on a machine fetches it, ~57 MB) and the gateway');
+  let db: BenchDatabase | undefined;
+  let gateway: GatewayProcess | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      await gateway?.stop();
+      destroyDocumentClient();
+      await db?.dynamo.stop();
+    })());
+  const onSignal = () => {
+    progress('interrupted, stopping');
+    void stop().then(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  let rows: EndpointRow[];
+  try {
+    db = await startBenchDatabase();
+    gateway = await startGatewayProcess();
+    progress(`gateway at ${gateway.url}, DynamoDB Local at ${db.endpoint}, table ${process.env.TABLE_NAME}`);
+    rows = await benchmarkEndpoints(gateway);
+  } finally {
+    await stop();
+  }
+  process.removeListener('SIGINT', onSignal);
+  process.removeListener('SIGTERM', onSignal);
+
+  const report = [
+    '## Benchmark run',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    ...machineLines(),
+    `- Code: ${gitRevision() ?? 'not a git checkout'}`,
+    `- Load average (1/5/15 min) at start: ${loadAtStart}; at end: ${loadAverage()} (other work on the machine skews the numbers)`,
+    `- Total run time: ${fmt((Date.now() - started) / 1000, 0)} s`,
+    '',
+    '### Endpoints',
+    '',
+    endpointReport(rows, gateway?.stderr ?? []),
+    '',
+    ...(bundles.length ? ['### Bundles', '', bundleReport(bundles), ''] : []),
+  ].join('\n');
+  process.stdout.write(`${report}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`npm run bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,283 @@
+/**
+ * The DynamoDB calls each benchmarked endpoint needs, made directly with the
+ * project's document client (shared/storage/client.ts: same SDK, same retry and
+ * timeout settings as the handlers), without HTTP, middy, validation,
+ * Powertools or the connector. Request shapes mirror the repositories
+ * (shared/storage/*-repository.ts): same keys, conditions and return values.
+ */
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { summarizeCard } from '../../shared/domain/card';
+import type { Refund } from '../../shared/domain/refund';
+import { newId } from '../../shared/domain/ids';
+import { documentClient } from '../../shared/storage/client';
+import { listPartition, listSortKey, primaryKey } from '../../shared/storage/item-keys';
+import { refundItem } from '../../shared/storage/refunds-repository';
+import { tableName } from '../../shared/storage/table-definition';
+import { percentile } from './stats';
+
+/** The sandbox test card that always succeeds, with an expiry three years ahead. */
+export const BENCH_CARD = {
+  card_number: '4242424242424242',
+  card_exp_month: '12',
+  card_exp_year: String(new Date().getUTCFullYear() + 3),
+  card_cvc: '123',
+};
+
+/** A stored payment item as the API wrote it (keys and bookkeeping included). */
+export type PaymentItem = Record<string, unknown>;
+
+/**
+ * Reads the raw stored item of a payment (keys included), to use as the
+ * template of the items the bare `create` writes, so they have the same size
+ * and shape as the API's.
+ * @throws when the payment does not exist
+ */
+export async function readPaymentItem(merchantId: string, paymentId: string): Promise<PaymentItem> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId) }));
+  if (!out.Item) throw new Error(`payment ${paymentId} not found`);
+  return out.Item;
+}
+
+/**
+ * Create: one conditional PutItem of a new payment item (a copy of `template`
+ * with a new id, keys and timestamps), as `createPayment` writes it.
+ * @returns the new payment's id
+ */
+export async function bareCreate(merchantId: string, template: PaymentItem): Promise<string> {
+  const paymentId = newId('payment');
+  const now = new Date().toISOString();
+  const sk = listSortKey(now, paymentId);
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...template, ...primaryKey.payment(merchantId, paymentId), GSI1SK: sk, GSI2SK: sk, payment_id: paymentId, created_at: now, updated_at: now },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return paymentId;
+}
+
+/** Retrieve: one strongly consistent GetItem. */
+export async function bareRetrieve(merchantId: string, paymentId: string): Promise<void> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId), ConsistentRead: true }),
+  );
+  if (!out.Item) throw new Error(`payment ${paymentId} not found`);
+}
+
+/**
+ * Confirm: GetItem, then the claiming conditional UpdateItem (RequiresConfirmation
+ * → Processing, version + 1, `pending_operation`), then the conditional UpdateItem
+ * recording a successful authorization (→ Succeeded, captured, operation released),
+ * as `confirmPayment` does around the connector call.
+ * @throws when the payment is not RequiresConfirmation (a condition fails)
+ */
+export async function bareConfirm(merchantId: string, paymentId: string): Promise<void> {
+  const client = documentClient();
+  const key = primaryKey.payment(merchantId, paymentId);
+  const read = await client.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  const item = read.Item;
+  if (!item) throw new Error(`payment ${paymentId} not found`);
+  const version = Number(item.version);
+  const claimedAt = new Date().toISOString();
+  const claimed = await client.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #pending = :pending',
+      ConditionExpression: 'attribute_exists(PK) AND #version = :expected AND #status IN (:s0) AND attribute_not_exists(pending_operation)',
+      ExpressionAttributeNames: {
+        '#version': 'version',
+        '#status': 'status',
+        '#pending': 'pending_operation',
+        '#f0': 'status',
+        '#f1': 'payment_method',
+        '#f2': 'payment_method_data',
+        '#f3': 'updated_at',
+        '#f4': 'GSI2PK',
+      },
+      ExpressionAttributeValues: {
+        ':expected': version,
+        ':next': version + 1,
+        ':s0': 'RequiresConfirmation',
+        ':f0': 'Processing',
+        ':f1': 'card',
+        ':f2': { card: summarizeCard(BENCH_CARD) },
+        ':f3': claimedAt,
+        ':f4': listPartition.paymentsByStatus(merchantId, 'Processing'),
+        ':pending': 'confirm',
+      },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+  const next = Number(claimed.Attributes?.version);
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression:
+        'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7 REMOVE pending_operation',
+      ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+      ExpressionAttributeNames: {
+        '#version': 'version',
+        '#f0': 'status',
+        '#f1': 'connector_transaction_id',
+        '#f2': 'amount_captured',
+        '#f3': 'next_action',
+        '#f4': 'error_code',
+        '#f5': 'error_message',
+        '#f6': 'updated_at',
+        '#f7': 'GSI2PK',
+      },
+      ExpressionAttributeValues: {
+        ':expected': next,
+        ':next': next + 1,
+        ':f0': 'Succeeded',
+        ':f1': `sbx_${paymentId.slice(4)}`,
+        ':f2': Number(item.amount),
+        ':f3': null,
+        ':f4': null,
+        ':f5': null,
+        ':f6': new Date().toISOString(),
+        ':f7': listPartition.paymentsByStatus(merchantId, 'Succeeded'),
+      },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    }),
+  );
+}
+
+/**
+ * Refund: GetItem of the payment, one TransactWriteItems (reserve the amount on
+ * the payment under the "stays within the captured amount" condition + put the
+ * Pending refund), then the conditional UpdateItem settling the refund, as
+ * `refundPayment` does with a connector that accepts at once.
+ */
+export async function bareRefund(merchantId: string, paymentId: string, amount: number): Promise<void> {
+  const client = documentClient();
+  const read = await client.send(new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId), ConsistentRead: true }));
+  const item = read.Item;
+  if (!item) throw new Error(`payment ${paymentId} not found`);
+  const now = new Date().toISOString();
+  const refund: Refund = {
+    refund_id: newId('refund'),
+    payment_id: paymentId,
+    amount,
+    currency: item.currency as Refund['currency'],
+    status: 'Pending',
+    reason: null,
+    connector: item.connector as string,
+    connector_refund_id: null,
+    error_code: null,
+    error_message: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: primaryKey.payment(merchantId, paymentId),
+            UpdateExpression: 'SET amount_refunded = amount_refunded + :amount, updated_at = :now, version = version + :one',
+            ConditionExpression: 'attribute_exists(PK) AND #status = :succeeded AND amount_refunded <= :max',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':amount': amount,
+              ':now': now,
+              ':one': 1,
+              ':succeeded': 'Succeeded',
+              ':max': Number(item.amount_captured) - amount,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        { Put: { TableName: tableName(), Item: refundItem(merchantId, refund), ConditionExpression: 'attribute_not_exists(PK)' } },
+      ],
+    }),
+  );
+  await client.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: primaryKey.refund(merchantId, refund.refund_id),
+      UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now',
+      ConditionExpression: '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':status': 'Succeeded', ':cref': `sbx_re_${refund.refund_id.slice(4)}`, ':pending': 'Pending', ':now': new Date().toISOString() },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+}
+
+/** List: one Query on GSI1 (the merchant's payments, newest first), Limit 21 for a page of 20 plus `has_more`. */
+export async function bareList(merchantId: string): Promise<void> {
+  await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'GSI1PK' },
+      ExpressionAttributeValues: { ':pk': listPartition.payments(merchantId) },
+      ScanIndexForward: false,
+      Limit: 21,
+    }),
+  );
+}
+
+/** Settings of a {@link runBare} measurement. */
+export interface BareRunOptions {
+  /** Parallel loops (each awaits its call before starting the next). */
+  concurrency: number;
+  durationMs: number;
+  /** Stop early after this many calls (e.g. when fresh payments run out). */
+  maxCalls?: number;
+}
+
+/** The outcome of a {@link runBare} measurement. */
+export interface BareRunResult {
+  calls: number;
+  callsPerSecond: number;
+  /** Over successful calls, in ms. */
+  p50: number;
+  p99: number;
+  errors: number;
+  firstError?: string;
+}
+
+/**
+ * Runs `operation(i)` for i = 0, 1, 2, … from `concurrency` loops until the time
+ * is up (or `maxCalls` is reached) and measures each call's latency.
+ */
+export async function runBare(operation: (i: number) => Promise<unknown>, options: BareRunOptions): Promise<BareRunResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+  const loop = async (): Promise<void> => {
+    while (performance.now() < deadline && (options.maxCalls === undefined || next < options.maxCalls)) {
+      const i = next++;
+      const t0 = performance.now();
+      try {
+        await operation(i);
+        latencies.push(performance.now() - t0);
+      } catch (err) {
+        errors += 1;
+        firstError ??= `${(err as Error).name}: ${(err as Error).message}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, loop));
+  const elapsed = (performance.now() - started) / 1000;
+  return {
+    calls: latencies.length + errors,
+    callsPerSecond: (latencies.length + errors) / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    ...(firstError ? { firstError } : {}),
+  };
+}

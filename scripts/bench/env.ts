@@ -1,0 +1,15 @@
+/**
+ * Environment of the benchmark, set on import: scripts/bench.ts imports this
+ * module first, so every later module (Powertools Logger/Metrics/Tracer read
+ * their settings when constructed at import) and the gateway child process see it.
+ * `DYNAMODB_ENDPOINT` is cleared here and set once the benchmark's own DynamoDB
+ * Local is up, before any DynamoDB client is created.
+ */
+process.env.TABLE_NAME = process.env.BENCH_TABLE_NAME || 'switchyard-bench';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.AWS_REGION ||= 'us-east-1';
+delete process.env.DYNAMODB_ENDPOINT;
+
+export {};
