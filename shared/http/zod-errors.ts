@@ -55,7 +55,7 @@ export function apiErrorFromZod(error: z.ZodError, input: unknown, location: Inp
     return invalidRequest('parameter_missing', `Missing required parameter: ${name}.`, param);
   }
   const last = path.at(-1) ?? '';
-  const code = CARD_CODES[last] ?? (issue.code === 'invalid_type' ? 'parameter_invalid_type' : 'parameter_invalid');
+  const code = (Object.hasOwn(CARD_CODES, last) ? CARD_CODES[last] : undefined) ?? (issue.code === 'invalid_type' ? 'parameter_invalid_type' : 'parameter_invalid');
   let detail: string;
   if (issue.code === 'invalid_type') {
     detail = `must be ${describeType(String(issue.expected))}`;

@@ -6,6 +6,7 @@ import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { tableName } from './table-definition';
+import { storableMap } from './storable-map';
 
 const toCustomer = (item: Record<string, unknown>) => pickFields<Customer>(item, CUSTOMER_FIELDS);
 
@@ -27,6 +28,7 @@ export async function createCustomer(merchantId: string, customer: Customer): Pr
         entity: 'customer',
         merchant_id: merchantId,
         ...customer,
+        metadata: storableMap(customer.metadata),
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
@@ -51,7 +53,11 @@ export async function updateCustomer(merchantId: string, customerId: string, fie
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
-  const all: Record<string, unknown> = { ...fields, updated_at: new Date().toISOString() };
+  const all: Record<string, unknown> = {
+    ...fields,
+    ...(fields.metadata ? { metadata: storableMap(fields.metadata) } : {}),
+    updated_at: new Date().toISOString(),
+  };
   if (fields.email) all.GSI2PK = listPartition.customersByEmail(merchantId, fields.email);
   Object.entries(all).forEach(([k, v], i) => {
     if (v === undefined) return;

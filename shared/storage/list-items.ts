@@ -65,6 +65,14 @@ export async function queryListPage(
   const wanted = offset + query.limit + 1;
   const items: Record<string, unknown>[] = [];
   let startKey = location.exclusiveStartKey;
+  // DynamoDB refuses a start key outside the key condition's range. Newest first, the page
+  // after `starting_after` holds the keys below it: none when it sits at or below the lower
+  // bound, the whole range when it sits above the upper bound.
+  const startSort = startKey?.[sk] as string | undefined;
+  if (startSort !== undefined) {
+    if (bounds.lower !== undefined && startSort <= bounds.lower) return { items: [], hasMore: false };
+    if (bounds.upper !== undefined && startSort > bounds.upper) startKey = undefined;
+  }
   do {
     const out = await documentClient().send(
       new QueryCommand({

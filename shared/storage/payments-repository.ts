@@ -11,6 +11,7 @@ import { listPartition, listSortKey, primaryKey } from './item-keys';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { ConditionFailedError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
+import { storableMap } from './storable-map';
 import { refundItem } from './refunds-repository';
 
 /**
@@ -68,6 +69,7 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     version: 1,
     ...(pendingOperation ? { pending_operation: pendingOperation } : {}),
     ...payment,
+    metadata: storableMap(payment.metadata),
   };
   const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
   if (!payment.customer_id) {
@@ -95,7 +97,7 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
       throw err;
     }
   }
-  return toStored(item);
+  return { payment, version: 1, pendingOperation: pendingOperation ?? null };
 }
 
 /** One strongly consistent read of a payment; undefined when it does not exist for this merchant. */
