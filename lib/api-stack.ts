@@ -9,6 +9,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
@@ -30,6 +31,8 @@ export interface ApiStackProps extends StackProps {
   config: StageConfig;
   /** Name of the stage's table (from the data stack); imported by name so no CloudFormation export ties the stacks. */
   tableName: string;
+  /** Name of the secret holding the keyed-hash key (from the data stack). */
+  fingerprintSecretName: string;
 }
 
 /**
@@ -51,12 +54,14 @@ export class ApiStack extends Stack {
     const metricsNamespace = `Switchyard/${config.stage}`;
     const retention = RetentionDays[`${['ONE_WEEK', 'TWO_WEEKS', 'ONE_MONTH', 'THREE_MONTHS', 'ONE_YEAR'][[7, 14, 30, 90, 365].indexOf(config.logRetentionDays)]}` as keyof typeof RetentionDays];
 
+    const fingerprintKey = Secret.fromSecretNameV2(this, 'CardFingerprintKey', props.fingerprintSecretName);
+
     // How cdk-nag spells the table's index ARN in its finding id: unresolved tokens become <AWS::...>.
     const region = Token.isUnresolved(this.region) ? '<AWS::Region>' : this.region;
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
 
-    const makeFunction = (name: string, entry: string, access: TableAccess | 'none', authenticated = access !== 'none') => {
+    const makeFunction = (name: string, entry: string, access: TableAccess | 'none', authenticated = access !== 'none', keyedHashes = false) => {
       const logGroup = new LogGroup(this, `${name}Logs`, { retention });
       const fn = new NodejsFunction(this, name, {
         entry: resolve(root, entry),
@@ -89,6 +94,11 @@ export class ApiStack extends Stack {
         },
       });
       if (access !== 'none') table.grant(fn, ...TABLE_ACTIONS[access]);
+      if (keyedHashes) {
+        // Card fingerprints and idempotency body hashes need the HMAC key.
+        fn.addEnvironment('CARD_FINGERPRINT_SECRET_ID', props.fingerprintSecretName);
+        fingerprintKey.grantRead(fn);
+      }
       if (authenticated) {
         // The api-key check notes a key's last use: UpdateItem on API-key items only (leading key APIKEY#…).
         fn.addToRolePolicy(
@@ -113,6 +123,10 @@ export class ApiStack extends Stack {
           reason: "Lists Query this table's own indexes (GSI1-GSI3); the grant names the table and only the listed, non-wildcard actions.",
         },
         {
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${region}:${account}:secret:${props.fingerprintSecretName}-??????]`,
+          reason: 'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
+        },
+        {
           id: 'AwsSolutions-IAM5[Resource::*]',
           reason: 'X-Ray PutTraceSegments/PutTelemetryRecords do not support resource-level permissions; AWS requires "*".',
         },
@@ -120,7 +134,7 @@ export class ApiStack extends Stack {
       return fn;
     };
 
-    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access, route.auth) }));
+    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access, route.auth, route.method === 'POST') }));
     const notFound = makeFunction(FALLBACK_ROUTE.name, FALLBACK_ROUTE.entry, 'none');
 
     this.api = new HttpApi(this, 'HttpApi', {

@@ -1,5 +1,6 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableEncryptionV2, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { TABLE_DEFINITION, type KeyAttribute } from '../shared/storage/table-definition';
@@ -22,6 +23,8 @@ export class DataStack extends Stack {
   readonly table: TableV2;
   /** The table's physical name, `switchyard-<stage>`. */
   readonly tableName: string;
+  /** Name of the Secrets Manager secret holding the key of keyed hashes (card fingerprints). */
+  readonly fingerprintSecretName: string;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -45,6 +48,21 @@ export class DataStack extends Stack {
     });
     acknowledgeNagFindings(this.table, [
       { id: 'AwsSolutions-DDB3', reason: 'Point-in-time recovery is enabled through pointInTimeRecoverySpecification (TableV2).' },
+    ]);
+    // The key of card fingerprints and idempotency body hashes: generated once, never in code.
+    // Stateful like the table: replacing it would change every fingerprint.
+    this.fingerprintSecretName = `switchyard-${config.stage}/card-fingerprint-key`;
+    const fingerprintKey = new Secret(this, 'CardFingerprintKey', {
+      secretName: this.fingerprintSecretName,
+      description: 'HMAC key for card fingerprints and idempotency body hashes (PCI DSS 3.5.1.1 keyed hashes)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    acknowledgeNagFindings(fingerprintKey, [
+      {
+        id: 'AwsSolutions-SMG4',
+        reason: 'Rotating the fingerprint key would change every stored card fingerprint; it is rotated deliberately with a re-fingerprinting job, not on a schedule.',
+      },
     ]);
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table of this stage' });
   }

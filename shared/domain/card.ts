@@ -15,12 +15,16 @@ export interface CardDetails {
 /** Card brands we recognize from the leading digits. */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'verve' | 'discover' | 'unknown';
 
-/** The storable, returnable part of a card. `exp_month` is 1–12, `exp_year` four digits. */
+/**
+ * The storable, returnable part of a card. `exp_month` is 1–12, `exp_year` four
+ * digits, `fingerprint` a keyed hash of the PAN (same card, same fingerprint).
+ */
 export interface CardSummary {
   last4: string;
   brand: CardBrand;
   exp_month: number;
   exp_year: number;
+  fingerprint: string;
 }
 
 /**
@@ -84,13 +88,15 @@ export function isExpired(month: number, year: number, now: Date = new Date()): 
 /**
  * Reduces card details to what may be stored and returned.
  * @param card validated card details (number digits only)
- * @returns last4, brand, expiry month (1–12) and four-digit year
+ * @param fingerprint the card's keyed fingerprint (see shared/security/keyed-hash.ts)
+ * @returns last4, brand, expiry month (1–12), four-digit year and the fingerprint
  */
-export function summarizeCard(card: CardDetails): CardSummary {
+export function summarizeCard(card: CardDetails, fingerprint: string): CardSummary {
   return {
     last4: card.card_number.slice(-4),
     brand: detectBrand(card.card_number),
     exp_month: Number(card.card_exp_month),
     exp_year: fullExpiryYear(card.card_exp_year),
+    fingerprint,
   };
 }

@@ -33,6 +33,7 @@ export function isStorageUnavailable(err: unknown): boolean {
  * Maps any error to the API's error body:
  * - {@link ApiError}: its own status and body;
  * - Powertools idempotency: 422 `idempotency_key_reused` (same key, other body), 409 `idempotency_key_in_use`;
+ * - a DynamoDB transaction cancelled by a concurrent one: 409 `concurrent_update` (nothing written, retry);
  * - middy's body-parser errors: 415 for a non-JSON content type, 400 `invalid_json` for malformed JSON;
  * - DynamoDB unreachable: 503 `api_error`;
  * - anything else: 500 `api_error` with a generic message (logged, never echoed).
@@ -60,6 +61,14 @@ export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2
     return jsonResponse(
       415,
       new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as JSON with the header content-type: application/json.').toBody(),
+    );
+  }
+  const reasons = (err as { name?: string; CancellationReasons?: { Code?: string }[] })?.CancellationReasons;
+  if (name === 'TransactionCanceledException' && reasons?.some((r) => r.Code === 'TransactionConflict')) {
+    // DynamoDB cancelled a transaction because another one touched the same item at that moment.
+    return jsonResponse(
+      409,
+      new ApiError(409, 'api_error', 'concurrent_update', 'Another request changed this payment at the same moment; nothing was changed. Retry the request.').toBody(),
     );
   }
   if (isStorageUnavailable(err)) {

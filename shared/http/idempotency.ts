@@ -3,7 +3,9 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import stableStringify from 'safe-stable-stringify';
 import { ApiError } from '../domain/errors';
+import { keyedHash } from '../security/keyed-hash';
 import { baseClient } from '../storage/client';
 import { TABLE_DEFINITION, tableName } from '../storage/table-definition';
 
@@ -62,7 +64,8 @@ function persistenceLayer(): DynamoDBPersistenceLayer {
  * Idempotent `POST`s with Powertools for AWS Lambda's idempotency utility and
  * its DynamoDB persistence layer: the first request's status and body are
  * stored once it has run and replayed for 24 hours (with `Idempotent-Replayed:
- * true`) to a retry with the same key and body; the same key with another body
+ * true`) to a retry with the same key and body (compared by a keyed hash of the
+ * parsed body, so no unkeyed hash of a card number is ever stored); the same key with another body
  * fails (`IdempotencyValidationError` → 422); a retry while the first still
  * runs fails (`IdempotencyAlreadyInProgressError` → 409). Responses of any
  * status the handler returned are stored (a 409 or 400 from the domain is an
@@ -78,7 +81,9 @@ function persistenceLayer(): DynamoDBPersistenceLayer {
 export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: IDEMPOTENCY_KEY_JMESPATH,
-    payloadValidationJmesPath: 'body',
+    // A keyed hash of the body (set in `before`), never the body: a request body can hold a PAN,
+    // and Powertools would store an unkeyed hash of it.
+    payloadValidationJmesPath: 'requestContext.authorizer.lambda.body_hmac',
     throwOnNoIdempotencyKey: false,
     expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
     responseHook: (response) => {
@@ -91,6 +96,10 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
   const OWNS = 'switchyard.ownsIdempotencyRecord';
   return {
     before: async (request) => {
+      if (request.event.headers?.[IDEMPOTENCY_HEADER] !== undefined) {
+        const context = request.event.requestContext as { authorizer?: { lambda?: Record<string, unknown> } };
+        context.authorizer = { ...context.authorizer, lambda: { ...context.authorizer?.lambda, body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`) } };
+      }
       const result = await middleware().before?.(request as never);
       if (result !== undefined) return result; // replay of a stored response
       (request.internal as Record<string, unknown>)[OWNS] = true;

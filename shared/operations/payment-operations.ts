@@ -1,6 +1,7 @@
 import { connectorByName, chooseConnector } from '../routing/routing';
 import type { PaymentResult } from '../connectors/connector';
-import { summarizeCard, type CardDetails } from '../domain/card';
+import { summarizeCard, type CardDetails, type CardSummary } from '../domain/card';
+import { cardFingerprint } from '../security/keyed-hash';
 import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
@@ -45,6 +46,11 @@ function conflict(operation: PaymentOperation, err: ConditionFailedError<StoredP
     );
   }
   return unexpectedState(operation, current?.payment.status ?? 'unknown', ALLOWED_FROM[operation]);
+}
+
+/** The storable summary of a card (last4, brand, expiry, keyed fingerprint): never the PAN or CVC. */
+async function cardSummary(card: CardDetails): Promise<{ card: CardSummary }> {
+  return { card: summarizeCard(card, await cardFingerprint(card.card_number)) };
 }
 
 /** Fields of a payment that a connector result sets. */
@@ -125,7 +131,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     amount_refunded: 0,
     capture_method: body.capture_method,
     payment_method: paymentMethod ?? null,
-    payment_method_data: body.payment_method_data ? { card: summarizeCard(body.payment_method_data.card) } : null,
+    payment_method_data: body.payment_method_data ? await cardSummary(body.payment_method_data.card) : null,
     connector: chooseConnector(body.currency, paymentMethod),
     connector_transaction_id: null,
     customer_id: body.customer_id ?? null,
@@ -180,7 +186,7 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
       {
         status: 'Processing',
         payment_method: paymentMethod,
-        payment_method_data: body.payment_method_data ? { card: summarizeCard(body.payment_method_data.card) } : p.payment_method_data,
+        payment_method_data: body.payment_method_data ? await cardSummary(body.payment_method_data.card) : p.payment_method_data,
       },
       'confirm',
     );

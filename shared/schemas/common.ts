@@ -26,13 +26,24 @@ export const phoneSchema = z
 /** Free text of at most `max` characters. */
 export const text = (max: number) => z.string().max(max, { error: `must be at most ${max} characters` });
 
-/** Metadata: at most 50 keys, keys of 1–40 characters, string values of at most 500 characters. */
+/**
+ * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
+ * 500 characters. A `__proto__` key is refused (it could not be kept as given).
+ */
 export const metadataSchema = z
-  .record(
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.addIssue({ code: 'custom', message: 'must not use the key __proto__' });
+    }
+  })
+  .pipe(
+    z.record(
     z.string().min(1, { error: 'keys must not be empty' }).max(40, { error: 'keys must be at most 40 characters' }),
     z.string({ error: 'values must be strings' }).max(500, { error: 'values must be at most 500 characters' }),
   )
-  .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' });
+  .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
+  );
 
 /**
  * ISO 3166-1 alpha-2 country codes (officially assigned), from the ISO 3166

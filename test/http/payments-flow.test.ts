@@ -33,7 +33,9 @@ describe('payment lifecycle over HTTP', () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toMatchObject({ payment_id: id, status: 'Succeeded', amount_captured: 150000 });
     expect(confirmed.body.connector_transaction_id).toEqual(expect.any(String));
-    expect(confirmed.body.payment_method_data).toEqual({ card: { last4: '4242', brand: 'visa', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3 } });
+    expect(confirmed.body.payment_method_data).toEqual({
+      card: { last4: '4242', brand: 'visa', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, fingerprint: expect.stringMatching(/^fp_[0-9a-f]{32}$/) },
+    });
     expect(confirmed.text).not.toContain('4242424242424242');
 
     const refund = await api.request('POST', `/payments/${id}/refund`, { body: { amount: 50000, reason: 'damaged' } });

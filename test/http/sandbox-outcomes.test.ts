@@ -77,7 +77,8 @@ async function expectStoredAs(res: TestResponse) {
 function expectCardSummary(body: { payment_method_data?: { card?: Record<string, unknown> } }, last4: string, brand?: string) {
   const summary = body.payment_method_data?.card;
   expect(summary).toBeDefined();
-  expect(Object.keys(summary ?? {}).sort()).toEqual(['brand', 'exp_month', 'exp_year', 'last4']);
+  expect(Object.keys(summary ?? {}).sort()).toEqual(['brand', 'exp_month', 'exp_year', 'fingerprint', 'last4']);
+  expect(summary?.fingerprint).toMatch(/^fp_[0-9a-f]{32}$/);
   expect(summary?.last4).toBe(last4);
   expect(summary?.brand).toEqual(brand ?? expect.any(String));
   expect(Number(summary?.exp_month)).toBe(12);

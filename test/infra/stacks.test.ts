@@ -139,6 +139,20 @@ describe.each([
     }
   });
 
+  test('the keyed-hash key is a generated secret, readable only by the POST functions', () => {
+    t.data.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: `switchyard-${stage}/card-fingerprint-key`,
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+    const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    for (const route of ROUTES) {
+      const fn = Object.entries(fns).find(([id]) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))![1];
+      const env = fn.Properties.Environment.Variables;
+      expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(route.method === 'POST' ? `switchyard-${stage}/card-fingerprint-key` : undefined);
+    }
+    expect(JSON.stringify(t.api.toJSON())).not.toMatch(/SecretString|secretValue/);
+  });
+
   test('outputs: API URL, dashboard URL, alarm topic, table name', () => {
     for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName']) t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});

@@ -30,8 +30,8 @@ describe('card rules', () => {
   });
 
   test('the summary keeps last4, brand and expiry only', () => {
-    const summary = summarizeCard({ card_number: '4242424242424242', card_exp_month: '07', card_exp_year: '31', card_cvc: '123' });
-    expect(summary).toEqual({ last4: '4242', brand: 'visa', exp_month: 7, exp_year: 2031 });
+    const summary = summarizeCard({ card_number: '4242424242424242', card_exp_month: '07', card_exp_year: '31', card_cvc: '123' }, 'fp_x');
+    expect(summary).toEqual({ last4: '4242', brand: 'visa', exp_month: 7, exp_year: 2031, fingerprint: 'fp_x' });
     expect(JSON.stringify(summary)).not.toContain('123');
   });
 });
