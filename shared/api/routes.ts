@@ -44,6 +44,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'PUT', path: '/customers/{customer_id}', entry: 'functions/customers/update-customer.ts', name: 'UpdateCustomer', access: 'write', auth: true },
   { method: 'DELETE', path: '/customers/{customer_id}', entry: 'functions/customers/delete-customer.ts', name: 'DeleteCustomer', access: 'write', auth: true },
   { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false },
+  { method: 'POST', path: '/webhooks/{connector}', entry: 'functions/webhooks/receive-webhook.ts', name: 'ReceiveWebhook', access: 'write', auth: false },
+  { method: 'GET', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/hosted-page.ts', name: 'SandboxHostedPage', access: 'read', auth: false },
+  { method: 'POST', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/complete-hosted-page.ts', name: 'SandboxCompletePage', access: 'read', auth: false },
 ];
 
 /** The catch-all (`$default` in API Gateway): any unmatched method/path answers 404 in the API's error shape. */

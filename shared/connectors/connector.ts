@@ -5,10 +5,24 @@ import type { PaymentStatus } from '../domain/payment-status';
 import type { RefundStatus } from '../domain/refund';
 
 /**
+ * The contract every connector (processor adapter) implements. Amounts are
+ * integers in minor units end to end; each adapter converts to its processor's
+ * wire format in its own `transformers.ts` and keeps its status-mapping table there.
+ *
+ * Outcomes:
+ * - a business outcome (decline, insufficient funds, pending) is a result;
+ * - the processor refusing the request (4xx with an error body: bad key, invalid
+ *   field) is a thrown {@link ConnectorRequestError} carrying the processor's code;
+ * - a technical failure (timeout, network error, 5xx) is a thrown
+ *   {@link ConnectorTechnicalError}: the outcome is unknown, routing may fall back.
+ */
+
+/**
  * What a connector is asked to authorize (and, for automatic capture, capture).
  * `card` holds the PAN and CVC in memory only; an adapter must never log or store it.
  */
 export interface AuthorizeRequest {
+  /** Our payment id: the reference sent to the processor (so a sync can find it). */
   paymentId: string;
   /** Minor units. */
   amount: number;
@@ -17,13 +31,18 @@ export interface AuthorizeRequest {
   captureMethod: CaptureMethod;
   card?: CardDetails;
   email?: string | null;
+  /** The payer's phone (E.164) when known: mobile money. */
+  phone?: string | null;
   /** Public base URL of this API (e.g. `https://api.example.com`), for hosted pages and redirects. */
   publicBaseUrl: string;
+  /** Where the payer returns after a redirect (3DS, hosted page). */
+  returnUrl: string;
 }
 
 /** A connector's answer about a payment, mapped to our statuses. */
 export interface PaymentResult {
   status: Extract<PaymentStatus, 'Succeeded' | 'Failed' | 'Processing' | 'RequiresAction' | 'RequiresCapture' | 'Cancelled'>;
+  /** The processor's id of the transaction (charge, payment intent, transfer). */
   connectorTransactionId: string | null;
   /** Minor units captured by this call (0 unless money was captured). */
   amountCaptured: number;
@@ -40,21 +59,6 @@ export interface RefundResult {
   errorMessage?: string | null;
 }
 
-/**
- * A technical failure talking to a connector (timeout, network error, 5xx):
- * the outcome is unknown, unlike a decline. The payment stays `Processing`
- * until a sync settles it.
- */
-export class ConnectorTechnicalError extends Error {
-  constructor(
-    readonly connector: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConnectorTechnicalError';
-  }
-}
-
 /** What a sync needs to find a payment at the connector: our id (the reference we sent) and what we know of it. */
 export interface SyncRequest {
   paymentId: string;
@@ -67,21 +71,88 @@ export interface SyncRequest {
   createdAt: string;
 }
 
+/** Identifies a transaction at the connector for capture, void and refund. */
+export interface TransactionRef {
+  paymentId: string;
+  connectorTransactionId: string;
+  currency: Currency;
+}
+
+/** An inbound webhook as received: the raw body (signatures are over the exact bytes) and lower-case headers. */
+export interface InboundWebhook {
+  rawBody: string;
+  headers: Record<string, string | undefined>;
+}
+
 /**
- * A downstream processor. Every method speaks minor units. A business outcome
- * (decline, insufficient funds) is a result; a technical failure (timeout,
- * network, 5xx) is a thrown {@link ConnectorTechnicalError}.
+ * A verified webhook, mapped: which payment (or refund) it concerns and what it
+ * says. `eventId` is stable across redeliveries of the same event.
  */
+export type WebhookEvent =
+  | { kind: 'payment'; eventId: string; paymentId: string | null; connectorTransactionId: string | null; result: PaymentResult }
+  | { kind: 'refund'; eventId: string; refundId: string | null; connectorRefundId: string | null; result: RefundResult }
+  | { kind: 'ignored'; eventId: string; reason: string };
+
+/**
+ * A technical failure talking to a connector (timeout, network error, 5xx):
+ * the outcome is unknown, unlike a decline. The payment stays `Processing`
+ * until a sync settles it, or routing tries the next connector.
+ */
+export class ConnectorTechnicalError extends Error {
+  constructor(
+    readonly connector: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConnectorTechnicalError';
+  }
+}
+
+/** The processor refused the request (4xx with its own error code): nothing happened there. */
+export class ConnectorRequestError extends Error {
+  constructor(
+    readonly connector: string,
+    /** The processor's own error code (e.g. Stripe's `card_declined`, Paystack's message slug). */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConnectorRequestError';
+  }
+}
+
+/** An inbound webhook whose signature does not verify (→ 401, nothing applied). */
+export class WebhookSignatureError extends Error {
+  constructor(
+    readonly connector: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebhookSignatureError';
+  }
+}
+
+/** A downstream processor. */
 export interface Connector {
-  /** Name shown in a payment's `connector` field. */
+  /** Name shown in a payment's `connector` field and used in routing rules and webhook paths. */
   readonly name: string;
+  /** Whether this connector can take a payment in this currency with this method. */
+  supports(currency: Currency, paymentMethod: PaymentMethod): boolean;
+  /** Authorizes (and, with automatic capture, captures) a payment. */
   authorize(request: AuthorizeRequest): Promise<PaymentResult>;
   /** Captures `amount` minor units of an authorization. */
-  capture(request: { connectorTransactionId: string; amount: number; currency: Currency }): Promise<PaymentResult>;
+  capture(request: TransactionRef & { amount: number }): Promise<PaymentResult>;
   /** Voids (cancels) an authorization or a pending payment. */
-  void(request: { connectorTransactionId: string }): Promise<PaymentResult>;
-  /** The connector's current view of a payment (reconciliation); does not change anything there. */
+  void(request: TransactionRef): Promise<PaymentResult>;
+  /** Refunds `amount` minor units of a captured payment; `refundId` is our refund id (the processor's reference where it takes one). */
+  refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult>;
+  /** The connector's current view of a payment (reconciliation); changes nothing there. */
   sync(request: SyncRequest): Promise<PaymentResult>;
-  /** Refunds `amount` minor units of a captured payment. */
-  refund(request: { connectorTransactionId: string; amount: number; currency: Currency; refundId: string }): Promise<RefundResult>;
+  /** The connector's current view of a refund. */
+  syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult>;
+  /**
+   * Verifies an inbound webhook's signature and maps it.
+   * @throws WebhookSignatureError when the signature is missing or wrong
+   */
+  parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent>;
 }

@@ -52,6 +52,21 @@ export type NextAction =
   | { type: 'await_mobile_money_approval'; mobile_money: { message: string; reference: string } };
 
 /**
+ * One try of a payment at one connector, as routing made it. `status` is the
+ * outcome of that try; a technical failure (timeout, 5xx, network) is recorded as
+ * `Failed` with `error_code: connector_unreachable`. `created_at` ISO 8601 UTC.
+ */
+export interface Attempt {
+  attempt_id: string;
+  connector: string;
+  status: PaymentStatus;
+  connector_transaction_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+}
+
+/**
  * A payment intent as the API returns it. Amounts are integers in minor units;
  * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here.
  */
@@ -78,6 +93,8 @@ export interface Payment {
   cancellation_reason: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** Every connector try made for this payment, oldest first. */
+  attempts: Attempt[];
   created_at: string;
   updated_at: string;
 }
@@ -87,5 +104,10 @@ export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
   'payment_id', 'status', 'amount', 'currency', 'amount_captured', 'amount_refunded', 'capture_method',
   'payment_method', 'payment_method_data', 'connector', 'connector_transaction_id', 'customer_id', 'description',
   'email', 'metadata', 'billing', 'next_action', 'cancellation_reason', 'error_code', 'error_message',
-  'created_at', 'updated_at',
+  'attempts', 'created_at', 'updated_at',
+];
+
+/** The fields of an {@link Attempt}, in the order responses list them. */
+export const ATTEMPT_FIELDS: readonly (keyof Attempt)[] = [
+  'attempt_id', 'connector', 'status', 'connector_transaction_id', 'error_code', 'error_message', 'created_at',
 ];

@@ -1,11 +1,11 @@
-import { connectorByName, chooseConnector } from '../routing/routing';
-import type { PaymentResult } from '../connectors/connector';
+import { chooseConnector, connectorByName, routeCandidates } from '../routing/routing';
+import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
 import { summarizeCard, type CardDetails, type CardSummary } from '../domain/card';
 import { cardFingerprint } from '../security/keyed-hash';
 import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import type { Payment, PaymentMethod } from '../domain/payment';
+import type { Attempt, Payment, PaymentMethod } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentOperation, type PaymentStatus } from '../domain/payment-status';
 import type { CreatePaymentBody, ConfirmPaymentBody } from '../schemas/payment-schemas';
 import {
@@ -65,46 +65,86 @@ function resultFields(result: PaymentResult, payment: Payment): Partial<Payment>
   };
 }
 
+/** One attempt record for the payment's `attempts`. */
+function attemptOf(connector: string, startedAt: string, outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null }): Attempt {
+  return {
+    attempt_id: newId('attempt'),
+    connector,
+    status: outcome.status,
+    connector_transaction_id: outcome.connectorTransactionId ?? null,
+    error_code: outcome.errorCode ?? null,
+    error_message: outcome.errorMessage ?? null,
+    created_at: startedAt,
+  };
+}
+
+/** How many connectors one confirm may try: the routed one and, on a technical failure, the next one once. */
+export const MAX_CONNECTOR_TRIES = 2;
+
 /**
- * Runs the connector's authorization for a payment already claimed (status
- * `Processing`, `pending_operation = confirm`) and records the outcome with a
- * conditional write on the claimed version. A connector that throws leaves the
- * payment `Processing` (released), to be settled later by a sync.
+ * Runs the authorization of a payment already claimed (status `Processing`,
+ * `pending_operation = confirm`) through routing, and records the outcome with a
+ * conditional write on the claimed version:
+ * - the routed connector answers (success, decline, pending) → that outcome;
+ * - it fails technically (timeout, 5xx, network) → the next connector of the
+ *   rule is tried once; if none is left, the payment stays `Processing`
+ *   (released) with `error_code: connector_unreachable`, for a sync to settle;
+ * - it refuses the request (processor 4xx) → `Failed` with the processor's code,
+ *   answered as 502 `connector_error`.
+ * Every try is appended to `attempts`.
+ * @throws ApiError 502 `connector_error` when the processor refused the request
  */
 async function authorizeClaimed(
   ctx: RequestContext,
   claimed: StoredPayment,
   paymentMethod: PaymentMethod,
   card: CardDetails | undefined,
+  candidates: Connector[],
 ): Promise<Payment> {
   const p = claimed.payment;
-  let result: PaymentResult;
-  try {
-    const connector = connectorByName(p.connector);
-    result = await timedConnectorCall(p.connector, 'authorize', () => connector.authorize({
-      paymentId: p.payment_id,
-      amount: p.amount,
-      currency: p.currency,
-      paymentMethod,
-      captureMethod: p.capture_method,
-      card,
-      email: p.email,
-      publicBaseUrl: ctx.publicBaseUrl,
-    }));
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    const released = await updatePayment(
-      ctx.merchantId,
-      p.payment_id,
-      { expectedVersion: claimed.version },
-      { error_code: 'connector_unreachable', error_message: 'The connector did not answer; the payment stays Processing until it is settled.' },
-      null,
-    );
-    return released.payment;
+  const attempts = [...(p.attempts ?? [])];
+  const finish = async (fields: Partial<Payment>) => {
+    const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, { ...fields, attempts }, null);
+    recordPaymentOutcome(done.payment);
+    return done.payment;
+  };
+  for (const [i, connector] of candidates.slice(0, MAX_CONNECTOR_TRIES).entries()) {
+    const startedAt = new Date().toISOString();
+    try {
+      const result = await timedConnectorCall(connector.name, 'authorize', () =>
+        connector.authorize({
+          paymentId: p.payment_id,
+          amount: p.amount,
+          currency: p.currency,
+          paymentMethod,
+          captureMethod: p.capture_method,
+          card,
+          email: p.email,
+          publicBaseUrl: ctx.publicBaseUrl,
+          returnUrl: `${ctx.publicBaseUrl}/sandbox/return/${p.payment_id}`,
+        }),
+      );
+      attempts.push(attemptOf(connector.name, startedAt, result));
+      return await finish({ ...resultFields(result, p), connector: connector.name });
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) {
+        attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
+        await finish({ status: 'Failed', connector: connector.name, error_code: err.code, error_message: err.message, next_action: null });
+        throw new ApiError(502, 'connector_error', err.code, `${connector.name} refused the payment: ${err.message} The payment is Failed.`);
+      }
+      if (!(err instanceof ConnectorTechnicalError)) throw err;
+      attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: 'connector_unreachable', errorMessage: err.message }));
+      const isLast = i + 1 >= Math.min(candidates.length, MAX_CONNECTOR_TRIES);
+      if (isLast) {
+        return finish({
+          connector: connector.name,
+          error_code: 'connector_unreachable',
+          error_message: `${err.message} The payment stays Processing until a sync settles it.`,
+        });
+      }
+    }
   }
-  const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, resultFields(result, p), null);
-  recordPaymentOutcome(done.payment);
-  return done.payment;
+  throw new ApiError(400, 'invalid_request_error', 'no_connector_available', `No connector can take ${p.currency} ${paymentMethod} payments.`, 'payment_method');
 }
 
 /**
@@ -121,6 +161,8 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   if (body.customer_id !== undefined && !isIdOf('customer', body.customer_id)) {
     throw invalidRequest('resource_missing', `No such customer: '${body.customer_id}'.`, 'customer_id');
   }
+  const candidates = await routeCandidates(body.currency, paymentMethod);
+  if (candidates.length === 0) await chooseConnector(body.currency, paymentMethod); // throws 400 no_connector_available
   const now = new Date().toISOString();
   const payment: Payment = {
     payment_id: newId('payment'),
@@ -132,7 +174,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     capture_method: body.capture_method,
     payment_method: paymentMethod ?? null,
     payment_method_data: body.payment_method_data ? await cardSummary(body.payment_method_data.card) : null,
-    connector: chooseConnector(body.currency, paymentMethod),
+    connector: candidates[0]?.name ?? (await chooseConnector(body.currency, paymentMethod)),
     connector_transaction_id: null,
     customer_id: body.customer_id ?? null,
     description: body.description ?? null,
@@ -143,6 +185,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     cancellation_reason: null,
     error_code: null,
     error_message: null,
+    attempts: [],
     created_at: now,
     updated_at: now,
   };
@@ -157,7 +200,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   }
   recordPaymentCreated(stored.payment);
   if (!body.confirm || !paymentMethod) return stored.payment;
-  return authorizeClaimed(ctx, stored, paymentMethod, body.payment_method_data?.card);
+  return authorizeClaimed(ctx, stored, paymentMethod, body.payment_method_data?.card, candidates);
 }
 
 /**
@@ -177,6 +220,8 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
   if (body.payment_method_data && paymentMethod !== 'card') {
     throw invalidRequest('parameter_invalid', 'payment_method_data holds a card, but the payment method is not card.', 'payment_method_data');
   }
+  const candidates = await routeCandidates(p.currency, paymentMethod, p.connector);
+  if (candidates.length === 0) await chooseConnector(p.currency, paymentMethod); // throws 400 no_connector_available
   let claimed: StoredPayment;
   try {
     claimed = await updatePayment(
@@ -194,7 +239,7 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);
     throw err;
   }
-  return authorizeClaimed(ctx, claimed, paymentMethod, body.payment_method_data?.card);
+  return authorizeClaimed(ctx, claimed, paymentMethod, body.payment_method_data?.card, candidates);
 }
 
 /**
@@ -216,9 +261,11 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
       return (await updatePayment(ctx.merchantId, paymentId, guard, cancelled)).payment;
     }
     const claimed = await updatePayment(ctx.merchantId, paymentId, guard, {}, 'cancel');
-    const connector = connectorByName(p.connector);
+    const connector = await connectorByName(p.connector);
     const transactionId = p.connector_transaction_id;
-    const result = await timedConnectorCall(p.connector, 'void', () => connector.void({ connectorTransactionId: transactionId }));
+    const result = await timedConnectorCall(p.connector, 'void', () =>
+      connector.void({ paymentId: p.payment_id, connectorTransactionId: transactionId, currency: p.currency }),
+    );
     const fields = result.status === 'Cancelled' ? cancelled : resultFields(result, p);
     return (await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, fields, null)).payment;
   } catch (err) {
@@ -248,9 +295,9 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
       {},
       'capture',
     );
-    const connector = connectorByName(p.connector);
+    const connector = await connectorByName(p.connector);
     const result = await timedConnectorCall(p.connector, 'capture', () =>
-      connector.capture({ connectorTransactionId: p.connector_transaction_id ?? '', amount, currency: p.currency }),
+      connector.capture({ paymentId: p.payment_id, connectorTransactionId: p.connector_transaction_id ?? '', amount, currency: p.currency }),
     );
     const done = await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, resultFields(result, p), null);
     recordPaymentOutcome(done.payment);
@@ -295,7 +342,7 @@ export async function syncPayment(ctx: RequestContext, paymentId: string): Promi
   const p = stored.payment;
   if (!canApply('connector_update', p.status)) return p;
   if (stored.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) return p;
-  const connector = connectorByName(p.connector);
+  const connector = await connectorByName(p.connector);
   let result: PaymentResult;
   try {
     result = await timedConnectorCall(p.connector, 'sync', () =>

@@ -1,5 +1,6 @@
 import { connectorByName } from '../routing/routing';
-import { invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
+import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
+import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { checkRefundAmount } from '../domain/money';
@@ -67,15 +68,30 @@ export async function refundPayment(
     }
     throw err;
   }
-  const connector = connectorByName(p.connector);
-  const result = await timedConnectorCall(p.connector, 'refund', () =>
-    connector.refund({
-      connectorTransactionId: p.connector_transaction_id ?? '',
-      amount: refund.amount,
-      currency: refund.currency,
-      refundId: refund.refund_id,
-    }),
-  );
+  const connector = await connectorByName(p.connector);
+  let result: RefundResult;
+  try {
+    result = await timedConnectorCall(p.connector, 'refund', () =>
+      connector.refund({
+        paymentId: p.payment_id,
+        connectorTransactionId: p.connector_transaction_id ?? '',
+        amount: refund.amount,
+        currency: refund.currency,
+        refundId: refund.refund_id,
+      }),
+    );
+  } catch (err) {
+    if (err instanceof ConnectorRequestError) {
+      await releaseFailedRefund(ctx.merchantId, refund, { code: err.code, message: err.message });
+      throw new ApiError(502, 'connector_error', err.code, `${p.connector} refused the refund: ${err.message} Nothing was refunded.`);
+    }
+    if (err instanceof ConnectorTechnicalError) {
+      // Outcome unknown: the refund stays Pending (its amount reserved) until the connector's webhook or a sync settles it.
+      recordRefund(refund);
+      return refund;
+    }
+    throw err;
+  }
   recordRefund(refund);
   if (result.status === 'Failed') {
     return releaseFailedRefund(ctx.merchantId, refund, {

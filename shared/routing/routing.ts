@@ -1,49 +1,59 @@
-import { SandboxConnector } from '../connectors/sandbox/sandbox-connector';
-import type { Connector } from '../connectors/connector';
+import { ApiError } from '../domain/errors';
 import type { Currency } from '../domain/money';
 import type { PaymentMethod } from '../domain/payment';
-import { ApiError } from '../domain/errors';
+import type { Connector } from '../connectors/connector';
+import { configuredConnector } from '../connectors/registry';
+import { connectorsFor, type RoutingRule } from './routing-rules';
 
-/** One routing rule: payments matching `currency`/`payment_method` (absent = any) go to the first of `connectors`. */
-export interface RoutingRule {
-  currency?: Currency;
-  payment_method?: PaymentMethod;
-  connectors: string[];
-}
-
-/** The default rules: everything to the sandbox (local stack, tests). */
-export const DEFAULT_ROUTING_RULES: readonly RoutingRule[] = [{ connectors: ['sandbox'] }];
-
-const CONNECTORS: Record<string, Connector> = { sandbox: new SandboxConnector() };
+export type { RoutingRule } from './routing-rules';
 
 /**
- * Chooses the connector for a payment at create: the first rule matching the
- * currency and payment method (an unset method matches rules without one), then
- * the first connector of that rule.
- * @returns the connector's name
- * @throws ApiError 400 `no_connector_available` when no rule matches
+ * The connectors that can take a payment, in routing order: the matching rule's
+ * list, keeping those that are configured and support the currency and method.
+ * `preferred` (the connector chosen at create) goes first when it qualifies.
+ * @returns up to all qualifying connectors; empty when none qualifies
  */
-export function chooseConnector(
+export async function routeCandidates(
   currency: Currency,
   paymentMethod: PaymentMethod | undefined,
-  rules: readonly RoutingRule[] = DEFAULT_ROUTING_RULES,
-): string {
-  const rule = rules.find(
-    (r) => (!r.currency || r.currency === currency) && (!r.payment_method || r.payment_method === paymentMethod),
-  );
-  const name = rule?.connectors[0];
-  if (!name) {
-    throw new ApiError(400, 'invalid_request_error', 'no_connector_available', `No connector is configured for ${currency} ${paymentMethod ?? ''} payments.`.replace('  ', ' '));
+  preferred?: string,
+  rules?: readonly RoutingRule[],
+): Promise<Connector[]> {
+  const names = connectorsFor(currency, paymentMethod, rules);
+  const ordered = preferred && names.includes(preferred) ? [preferred, ...names.filter((n) => n !== preferred)] : names;
+  const out: Connector[] = [];
+  for (const name of ordered) {
+    const connector = await configuredConnector(name);
+    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod))) out.push(connector);
   }
-  return name;
+  return out;
 }
 
 /**
- * The adapter registered under `name`.
- * @throws ApiError 502 `connector_error` when no adapter has that name (a configuration fault)
+ * Chooses the connector for a payment at create (first routing candidate).
+ * @returns the connector's name
+ * @throws ApiError 400 `no_connector_available` when none can take it
  */
-export function connectorByName(name: string): Connector {
-  const connector = CONNECTORS[name];
-  if (!connector) throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${name} is not available.`);
+export async function chooseConnector(currency: Currency, paymentMethod: PaymentMethod | undefined, rules?: readonly RoutingRule[]): Promise<string> {
+  const [first] = await routeCandidates(currency, paymentMethod, undefined, rules);
+  if (!first) {
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'no_connector_available',
+      `No connector is configured for ${currency}${paymentMethod ? ` ${paymentMethod}` : ''} payments. Use another currency or payment_method.`,
+      paymentMethod ? 'payment_method' : 'currency',
+    );
+  }
+  return first.name;
+}
+
+/**
+ * The adapter registered under `name`, for operations on an existing payment.
+ * @throws ApiError 502 `connector_unavailable` when it is not configured (any more)
+ */
+export async function connectorByName(name: string): Promise<Connector> {
+  const connector = await configuredConnector(name);
+  if (!connector) throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${name} is not configured on this stage.`);
   return connector;
 }

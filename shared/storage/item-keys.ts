@@ -47,3 +47,12 @@ export const listPartition = {
   apiKeys: (merchantId: string) => `${m(merchantId)}#APIKEYS`,
 };
 
+
+/** GSI4: a payment or refund found by its id alone (connector webhooks carry no merchant). */
+export const idLookup = {
+  payment: (paymentId: string) => ({ GSI4PK: `PAYMENT#${paymentId}`, GSI4SK: ENTITY_SK.payment }),
+  refund: (refundId: string) => ({ GSI4PK: `REFUND#${refundId}`, GSI4SK: ENTITY_SK.refund }),
+};
+
+/** The record of one applied connector webhook event (idempotent application). */
+export const webhookEventKey = (connector: string, eventId: string) => ({ PK: `WEBHOOK#${connector}#${eventId}`, SK: 'WEBHOOK' });

@@ -3,11 +3,12 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import { type Payment, PAYMENT_FIELDS } from '../domain/payment';
+import { ATTEMPT_FIELDS, type Attempt, type Payment, PAYMENT_FIELDS } from '../domain/payment';
+import type { CardSummary } from '../domain/card';
 import type { PaymentStatus } from '../domain/payment-status';
 import type { Refund } from '../domain/refund';
 import { documentClient } from './client';
-import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { idLookup, listPartition, listSortKey, primaryKey, webhookEventKey } from './item-keys';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { ConditionFailedError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
@@ -24,9 +25,16 @@ export interface StoredPayment {
   pendingOperation: string | null;
 }
 
+const CARD_FIELDS: readonly (keyof CardSummary)[] = ['last4', 'brand', 'exp_month', 'exp_year', 'fingerprint'];
+
 function toStored(item: Record<string, unknown>): StoredPayment {
+  const payment = pickFields<Payment>(item, PAYMENT_FIELDS);
+  payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
+  if (payment.payment_method_data?.card) {
+    payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_FIELDS) };
+  }
   return {
-    payment: pickFields<Payment>(item, PAYMENT_FIELDS),
+    payment,
     version: Number(item.version),
     pendingOperation: (item.pending_operation as string | undefined) ?? null,
   };
@@ -64,6 +72,7 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
   const item = {
     ...primaryKey.payment(merchantId, payment.payment_id),
     ...indexKeys(merchantId, payment),
+    ...idLookup.payment(payment.payment_id),
     entity: 'payment',
     merchant_id: merchantId,
     version: 1,
@@ -108,22 +117,14 @@ export async function getPayment(merchantId: string, paymentId: string): Promise
   return out.Item ? toStored(out.Item) : undefined;
 }
 
-/**
- * A conditional write of payment fields: succeeds only if the version (and
- * status, and no operation in flight, as asked) are still what the caller read.
- * Bumps the version, sets `updated_at`, keeps the status index in step.
- * @param set fields to change (undefined values are ignored; null stores null)
- * @param pendingOperation a string claims the payment for a connector call; null releases it; undefined leaves it
- * @returns the payment after the write
- * @throws ConditionFailedError carrying the current payment when the guard fails
- */
-export async function updatePayment(
+/** The UpdateItem parameters of a guarded payment change (shared by the single update and the webhook transaction). */
+function paymentUpdate(
   merchantId: string,
   paymentId: string,
   guard: UpdateGuard,
   set: Partial<Payment>,
   pendingOperation?: string | null,
-): Promise<StoredPayment> {
+) {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':expected': guard.expectedVersion, ':next': guard.expectedVersion + 1 };
   const sets = ['#version = :next'];
@@ -131,6 +132,7 @@ export async function updatePayment(
   const fields: Record<string, unknown> = { ...set, updated_at: set.updated_at ?? new Date().toISOString() };
   if (set.status) fields.GSI2PK = listPartition.paymentsByStatus(merchantId, set.status);
   if (set.customer_id === null) removes.push('GSI3PK', 'GSI3SK');
+  if (Array.isArray(set.attempts)) fields.attempts = set.attempts;
   Object.entries(fields).forEach(([k, v], i) => {
     if (v === undefined) return;
     names[`#f${i}`] = k;
@@ -154,15 +156,36 @@ export async function updatePayment(
     condition += ` AND #status IN (${keys.join(', ')})`;
   }
   if (guard.requireNoPendingOperation) condition += ' AND attribute_not_exists(pending_operation)';
+  return {
+    TableName: tableName(),
+    Key: primaryKey.payment(merchantId, paymentId),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * A conditional write of payment fields: succeeds only if the version (and
+ * status, and no operation in flight, as asked) are still what the caller read.
+ * Bumps the version, sets `updated_at`, keeps the status index in step.
+ * @param set fields to change (undefined values are ignored; null stores null)
+ * @param pendingOperation a string claims the payment for a connector call; null releases it; undefined leaves it
+ * @returns the payment after the write
+ * @throws ConditionFailedError carrying the current payment when the guard fails
+ */
+export async function updatePayment(
+  merchantId: string,
+  paymentId: string,
+  guard: UpdateGuard,
+  set: Partial<Payment>,
+  pendingOperation?: string | null,
+): Promise<StoredPayment> {
   try {
     const out = await documentClient().send(
       new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.payment(merchantId, paymentId),
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ...paymentUpdate(merchantId, paymentId, guard, set, pendingOperation),
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -328,4 +351,83 @@ export async function releaseFailedRefund(
     }),
   );
   return { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, updated_at: now };
+}
+
+/**
+ * Finds which merchant owns a payment, from its id alone (Query on GSI4) — for
+ * connector webhooks, which name our payment id but no merchant.
+ * @returns the merchant id, or undefined when no payment has this id
+ */
+export async function findPaymentOwner(paymentId: string): Promise<string | undefined> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI4',
+      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
+      ExpressionAttributeValues: { ':pk': idLookup.payment(paymentId).GSI4PK, ':sk': idLookup.payment(paymentId).GSI4SK },
+      ProjectionExpression: 'merchant_id',
+      Limit: 1,
+    }),
+  );
+  return out.Items?.[0]?.merchant_id as string | undefined;
+}
+
+/** Outcome of {@link applyPaymentWebhook}. */
+export type WebhookApplication = 'applied' | 'duplicate' | 'changed';
+
+/**
+ * Applies a connector webhook to a payment in one transaction: records the
+ * event (`WEBHOOK#<connector>#<event id>`, only if new) and makes the guarded
+ * payment change. A redelivered event changes nothing.
+ * @returns `applied`; `duplicate` when the event was already recorded; `changed`
+ *   when the payment moved since it was read (the caller re-reads and decides)
+ */
+export async function applyPaymentWebhook(
+  merchantId: string,
+  paymentId: string,
+  event: { connector: string; eventId: string },
+  guard: UpdateGuard,
+  set: Partial<Payment>,
+): Promise<WebhookApplication> {
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: webhookEventItem(event.connector, event.eventId, paymentId), ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Update: paymentUpdate(merchantId, paymentId, guard, set, null) },
+        ],
+      }),
+    );
+    return 'applied';
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      if (err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
+      if (err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') return 'changed';
+    }
+    throw err;
+  }
+}
+
+/** Records a webhook event that changed nothing, so its redeliveries are recognized (idempotent). */
+export async function recordWebhookEvent(connector: string, eventId: string, subject: string): Promise<void> {
+  try {
+    await documentClient().send(
+      new PutCommand({ TableName: tableName(), Item: webhookEventItem(connector, eventId, subject), ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+/** Webhook event records expire after 30 days (processors stop redelivering long before). */
+const WEBHOOK_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+function webhookEventItem(connector: string, eventId: string, subject: string) {
+  return {
+    ...webhookEventKey(connector, eventId),
+    entity: 'webhook_event',
+    subject,
+    received_at: new Date().toISOString(),
+    expires_at: Math.floor(Date.now() / 1000) + WEBHOOK_EVENT_TTL_SECONDS,
+  };
 }

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type Refund, type RefundStatus, REFUND_FIELDS } from '../domain/refund';
 import { documentClient } from './client';
-import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { idLookup, listPartition, listSortKey, primaryKey } from './item-keys';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { tableName } from './table-definition';
 
@@ -12,6 +12,7 @@ export function refundItem(merchantId: string, refund: Refund): Record<string, u
     ...primaryKey.refund(merchantId, refund.refund_id),
     GSI1PK: listPartition.refundsOfPayment(merchantId, refund.payment_id),
     GSI1SK: listSortKey(refund.created_at, refund.refund_id),
+    ...idLookup.refund(refund.refund_id),
     entity: 'refund',
     merchant_id: merchantId,
     ...refund,

@@ -32,6 +32,8 @@ export interface TableDefinition {
  * - `GSI1`: every entity of a kind for a merchant (or refunds of a payment), sorted by `created_at#id`.
  * - `GSI2`: the same, filtered by one attribute (payment status, customer e-mail).
  * - `GSI3`: payments of one customer (sparse: only linked payments).
+ * - `GSI4`: a payment or refund by its bare id, across merchants — only for connector
+ *   webhooks, which name our payment id but not the merchant.
  * - `expires_at`: TTL, for short-lived records (idempotency keys).
  */
 export const TABLE_DEFINITION: TableDefinition = {
@@ -41,6 +43,7 @@ export const TABLE_DEFINITION: TableDefinition = {
     { indexName: 'GSI1', partitionKey: { name: 'GSI1PK', type: 'S' }, sortKey: { name: 'GSI1SK', type: 'S' } },
     { indexName: 'GSI2', partitionKey: { name: 'GSI2PK', type: 'S' }, sortKey: { name: 'GSI2SK', type: 'S' } },
     { indexName: 'GSI3', partitionKey: { name: 'GSI3PK', type: 'S' }, sortKey: { name: 'GSI3SK', type: 'S' } },
+    { indexName: 'GSI4', partitionKey: { name: 'GSI4PK', type: 'S' }, sortKey: { name: 'GSI4SK', type: 'S' } },
   ],
   timeToLiveAttribute: 'expires_at',
 };

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { NextAction } from '../../domain/payment';
-import { ConnectorTechnicalError, type AuthorizeRequest, type Connector, type PaymentResult, type RefundResult, type SyncRequest } from '../connector';
+import {
+  ConnectorTechnicalError,
+  WebhookSignatureError,
+  type AuthorizeRequest,
+  type Connector,
+  type InboundWebhook,
+  type PaymentResult,
+  type RefundResult,
+  type SyncRequest,
+  type WebhookEvent,
+} from '../connector';
+import { scheduleSandboxWebhook, SANDBOX_SIGNATURE_HEADER, verifySandboxWebhook, type SandboxWebhookBody } from './sandbox-webhooks';
 import { mobileMoneyApprovalSeconds, SANDBOX_METHOD_STATUS, sandboxCardOutcome } from './transformers';
 
 const transactionId = () => `sbx_${randomUUID().replace(/-/g, '')}`;
@@ -46,9 +57,20 @@ function offlineInstructions(request: AuthorizeRequest, reference: string): Next
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
 
+  /** The sandbox takes every currency and method. */
+  supports(): boolean {
+    return true;
+  }
+
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     const id = transactionId();
     if (request.paymentMethod !== 'card') {
+      scheduleSandboxWebhook(request.publicBaseUrl, {
+        payment_id: request.paymentId,
+        transaction_id: id,
+        amount: request.amount,
+        capture_method: request.captureMethod,
+      });
       return {
         status: SANDBOX_METHOD_STATUS[request.paymentMethod],
         connectorTransactionId: id,
@@ -105,5 +127,36 @@ export class SandboxConnector implements Connector {
 
   async refund(): Promise<RefundResult> {
     return { status: 'Succeeded', connectorRefundId: `sbx_re_${randomUUID().replace(/-/g, '')}` };
+  }
+
+  /** Sandbox refunds settle at once, so a refund sync always finds it succeeded. */
+  async syncRefund(request: { connectorRefundId: string }): Promise<RefundResult> {
+    return { status: 'Succeeded', connectorRefundId: request.connectorRefundId };
+  }
+
+  /**
+   * Verifies `x-sandbox-signature` (HMAC-SHA256 under the stage's keyed-hash key)
+   * and maps `payment.succeeded` / `payment.failed`.
+   * @throws WebhookSignatureError when the signature is missing or wrong
+   */
+  async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
+    if (!(await verifySandboxWebhook(webhook.rawBody, webhook.headers[SANDBOX_SIGNATURE_HEADER]))) {
+      throw new WebhookSignatureError(this.name, 'The x-sandbox-signature header does not match the body.');
+    }
+    const body = JSON.parse(webhook.rawBody) as SandboxWebhookBody;
+    const d = body.data;
+    const succeeded = body.type === 'payment.succeeded';
+    const result: PaymentResult = succeeded
+      ? d.capture_method === 'manual'
+        ? { status: 'RequiresCapture', connectorTransactionId: d.transaction_id, amountCaptured: 0 }
+        : { status: 'Succeeded', connectorTransactionId: d.transaction_id, amountCaptured: d.amount }
+      : {
+          status: 'Failed',
+          connectorTransactionId: d.transaction_id,
+          amountCaptured: 0,
+          errorCode: d.error_code ?? 'payment_declined',
+          errorMessage: d.error_message ?? 'The payer declined the payment.',
+        };
+    return { kind: 'payment', eventId: body.id, paymentId: d.payment_id, connectorTransactionId: d.transaction_id, result };
   }
 }

@@ -1,0 +1,26 @@
+import { escapeHtml, htmlHandler, htmlPage } from '../../shared/http/html-handler';
+import { sandboxPagePayment } from '../../shared/operations/sandbox-page-operations';
+
+/** Formats minor units for display (2 decimals for every supported currency). */
+function display(amount: number, currency: string): string {
+  return `${currency} ${Math.floor(amount / 100).toLocaleString('en')}.${String(amount % 100).padStart(2, '0')}`;
+}
+
+/**
+ * `GET /sandbox/{kind}/{payment_id}` (no api-key): the sandbox's hosted page a
+ * `redirect_to_url` points to — a 3DS challenge (`3ds`) or a checkout page
+ * (`checkout`) — where a person approves or declines the payment.
+ */
+export const handler = htmlHandler(async (event) => {
+  const kind = event.pathParameters?.kind === '3ds' ? '3-D Secure check' : 'Sandbox checkout';
+  const payment = await sandboxPagePayment(event.pathParameters?.payment_id ?? '');
+  const waiting = payment.status === 'RequiresAction';
+  const body = `<h1>${escapeHtml(kind)}</h1><div class="box">
+<p><b>${escapeHtml(display(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)}${payment.description ? ` · ${escapeHtml(payment.description)}` : ''}</small></p>
+${
+  waiting
+    ? `<form method="post"><button class="approve" name="decision" value="approve">Approve</button><button class="decline" name="decision" value="decline">Decline</button></form>`
+    : `<p>This payment is <b>${escapeHtml(payment.status)}</b>.</p>`
+}</div><p><small>Switchyard sandbox: no real money moves.</small></p>`;
+  return { html: htmlPage(kind, body) };
+});

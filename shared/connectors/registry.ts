@@ -1,0 +1,59 @@
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { Connector } from './connector';
+import { SandboxConnector } from './sandbox/sandbox-connector';
+import { StripeConnector } from './stripe/stripe-connector';
+
+/**
+ * Connector configuration: secret keys and base URLs by variable name
+ * (`PAYSTACK_SECRET_KEY`, `STRIPE_BASE_URL`, …). Locally they come from the
+ * environment; on a deployed stage from the Secrets Manager secret named by
+ * `CONNECTOR_SECRETS_ID` (a JSON object of the same names), read through
+ * Powertools Parameters and cached for 5 minutes. Never from code.
+ */
+export type ConnectorSettings = Record<string, string | undefined>;
+
+async function settings(): Promise<ConnectorSettings> {
+  const secretId = process.env.CONNECTOR_SECRETS_ID;
+  if (!secretId) return process.env;
+  const fromSecret = (await getSecret(secretId, { transform: 'json', maxAge: 300 })) as Record<string, string> | undefined;
+  return { ...process.env, ...(fromSecret ?? {}) };
+}
+
+/** Builds one connector from settings, or undefined when its keys are not configured. */
+type ConnectorFactory = (s: ConnectorSettings) => Connector | undefined;
+
+const timeoutMs = (s: ConnectorSettings) => Number(s.CONNECTOR_TIMEOUT_MS ?? 8000);
+
+/** Every connector the service knows, by routing name. */
+export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
+  sandbox: () => new SandboxConnector(),
+  stripe: (s) =>
+    s.STRIPE_SECRET_KEY
+      ? new StripeConnector({
+          baseUrl: s.STRIPE_BASE_URL || 'https://api.stripe.com',
+          secretKey: s.STRIPE_SECRET_KEY,
+          webhookSecret: s.STRIPE_WEBHOOK_SECRET ?? '',
+          timeoutMs: timeoutMs(s),
+        })
+      : undefined,
+};
+
+const cache = new Map<string, { connector: Connector | undefined; key: string }>();
+
+/**
+ * The connector registered under `name`, built from the current settings
+ * (rebuilt when they change), or undefined when unknown or not configured.
+ */
+export async function configuredConnector(name: string): Promise<Connector | undefined> {
+  const factory = Object.hasOwn(CONNECTOR_FACTORIES, name) ? CONNECTOR_FACTORIES[name] : undefined;
+  if (!factory) return undefined;
+  const s = await settings();
+  const key = JSON.stringify(Object.entries(s).filter(([k]) => k.startsWith(name.toUpperCase()) || k === 'CONNECTOR_TIMEOUT_MS'));
+  const hit = cache.get(name);
+  if (hit && hit.key === key) return hit.connector;
+  const connector = factory(s);
+  cache.set(name, { connector, key });
+  return connector;
+}
+
+export { timeoutMs as connectorTimeoutMs };

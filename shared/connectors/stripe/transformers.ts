@@ -1,0 +1,534 @@
+/**
+ * Stripe's wire protocol for Switchyard: wire types, request builders, the
+ * status-mapping tables and the webhook-signature rule. Everything
+ * Stripe-specific that is not an HTTP call lives here (Hyperswitch's connector
+ * layout: `crates/hyperswitch_connectors/src/connectors/stripe/transformers.rs`).
+ *
+ * Sources (public, read when writing this file):
+ * - PaymentIntents: https://docs.stripe.com/api/payment_intents (create, confirm,
+ *   capture, cancel, retrieve, search; the PaymentIntent object and its `status` values)
+ * - Refunds: https://docs.stripe.com/api/refunds/object (`status`: pending,
+ *   requires_action, succeeded, failed, canceled; `failure_reason`)
+ * - Errors: https://docs.stripe.com/api/errors (`{error: {type, code, decline_code,
+ *   message, payment_intent}}`, 402 for card errors)
+ * - Search: https://docs.stripe.com/search and https://docs.stripe.com/api/payment_intents/search
+ *   (query language, `search_result`, data freshness)
+ * - Webhook signatures: https://docs.stripe.com/webhooks/signature and stripe-node
+ *   `src/Webhooks.ts` (`t=…,v1=…`, HMAC-SHA256 of `${t}.${rawBody}`, 300 s default tolerance)
+ * - Currencies: https://docs.stripe.com/currencies (amounts in the smallest unit;
+ *   USD, NGN, KES and ZAR are two-decimal currencies there)
+ * - Status mapping cross-checked with Hyperswitch's `StripePaymentStatus` →
+ *   `AttemptStatus` and `RefundStatus` conversions in the transformers.rs above.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { CardDetails } from '../../domain/card';
+import { fullExpiryYear } from '../../domain/card';
+import type { Currency } from '../../domain/money';
+import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
+import type { RefundStatus } from '../../domain/refund';
+import type { AuthorizeRequest, PaymentResult, RefundResult, WebhookEvent } from '../connector';
+
+/* ------------------------------------------------------------------ matrix */
+
+/**
+ * Currencies Switchyard routes to Stripe (issue 6: "Stripe (card; USD, NGN, KES, ZAR)").
+ * GHS is deliberately absent.
+ */
+export const STRIPE_CURRENCIES: readonly Currency[] = ['USD', 'NGN', 'KES', 'ZAR'];
+
+/** Payment methods Switchyard routes to Stripe (issue 6: card only). */
+export const STRIPE_PAYMENT_METHODS: readonly PaymentMethod[] = ['card'];
+
+/**
+ * Whether Stripe takes a payment in this currency with this method.
+ * @returns true only for a card payment in USD, NGN, KES or ZAR
+ */
+export function stripeSupports(currency: Currency, paymentMethod: PaymentMethod): boolean {
+  return STRIPE_CURRENCIES.includes(currency) && STRIPE_PAYMENT_METHODS.includes(paymentMethod);
+}
+
+/* ------------------------------------------------------------- wire types */
+
+/**
+ * `PaymentIntent.status` values (https://docs.stripe.com/api/payment_intents/object#payment_intent_object-status).
+ */
+export type StripePaymentIntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'processing'
+  | 'requires_capture'
+  | 'succeeded'
+  | 'canceled';
+
+/**
+ * The error Stripe attaches to a failed attempt (`last_payment_error`) or returns
+ * in a 4xx body (`error`). https://docs.stripe.com/api/errors
+ */
+export interface StripeApiError {
+  /** `api_error`, `card_error`, `idempotency_error` or `invalid_request_error`. */
+  type?: string | null;
+  /** e.g. `card_declined`, `resource_missing`, `amount_too_small`. */
+  code?: string | null;
+  /** For issuer declines, e.g. `insufficient_funds`, `generic_decline`. */
+  decline_code?: string | null;
+  message?: string | null;
+  param?: string | null;
+  /** The PaymentIntent involved, on errors of requests about one (a declined confirm). */
+  payment_intent?: StripePaymentIntent | null;
+}
+
+/** A 4xx answer's body: `{error: {...}}`. */
+export interface StripeErrorBody {
+  error?: StripeApiError;
+}
+
+/**
+ * `PaymentIntent.next_action`: `type` names the member that carries the details.
+ * For cards, Stripe answers `redirect_to_url` when a `return_url` was given at
+ * confirm, else `use_stripe_sdk` (opaque to servers; 3DS payloads carry a
+ * `stripe_js` redirect URL, as seen in Stripe's example responses).
+ */
+export interface StripeNextAction {
+  type: string;
+  redirect_to_url?: { url: string | null; return_url?: string | null } | null;
+  use_stripe_sdk?: Record<string, unknown> | null;
+}
+
+/**
+ * The fields of a PaymentIntent the adapter reads. Amounts are integers in the
+ * currency's smallest unit; `currency` is lower-case ISO 4217.
+ * https://docs.stripe.com/api/payment_intents/object
+ */
+export interface StripePaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_capturable?: number;
+  /** Amount captured so far (smallest unit). */
+  amount_received?: number;
+  currency: string;
+  capture_method?: 'automatic' | 'automatic_async' | 'manual';
+  status: StripePaymentIntentStatus;
+  next_action?: StripeNextAction | null;
+  last_payment_error?: StripeApiError | null;
+  cancellation_reason?: string | null;
+  metadata?: Record<string, string> | null;
+  latest_charge?: string | null;
+  created?: number;
+}
+
+/** `Refund.status` values (https://docs.stripe.com/api/refunds/object#refund_object-status). */
+export type StripeRefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
+
+/** The fields of a Refund the adapter reads. https://docs.stripe.com/api/refunds/object */
+export interface StripeRefund {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  payment_intent?: string | null;
+  charge?: string | null;
+  status: StripeRefundStatus | null;
+  /** Set when `status` is `failed`, e.g. `expired_or_canceled_card`, `lost_or_stolen_card`, `unknown`. */
+  failure_reason?: string | null;
+  metadata?: Record<string, string> | null;
+}
+
+/** A search answer (https://docs.stripe.com/api/payment_intents/search). */
+export interface StripeSearchResult<T> {
+  object: 'search_result';
+  data: T[];
+  has_more: boolean;
+  next_page?: string | null;
+  url?: string;
+}
+
+/** A webhook event (https://docs.stripe.com/api/events/object): the object concerned is in `data.object`. */
+export interface StripeEvent {
+  id: string;
+  object: 'event';
+  type: string;
+  created?: number;
+  livemode?: boolean;
+  api_version?: string | null;
+  data: { object: Record<string, unknown> & { object?: string; id?: string } };
+}
+
+/* ---------------------------------------------------------- status tables */
+
+/**
+ * Stripe PaymentIntent status → our payment status. The one place this mapping lives.
+ * - `requires_payment_method`: after a confirm, the attempt failed (decline,
+ *   failed 3DS) and the intent waits for another method → `Failed` with
+ *   `last_payment_error` (Hyperswitch maps it to `Failure` as well).
+ * - `requires_confirmation`: not expected after `confirm=true`; nothing moved, the
+ *   outcome is not final → `Processing` (a later sync or webhook settles it).
+ * - `requires_action`: 3DS or another customer step → `RequiresAction` (with the redirect).
+ * - `processing` → `Processing`; `requires_capture` (manual capture, authorized) →
+ *   `RequiresCapture`; `succeeded` → `Succeeded`; `canceled` → `Cancelled`.
+ */
+export const STRIPE_PAYMENT_STATUS: Readonly<Record<StripePaymentIntentStatus, PaymentResult['status']>> = {
+  requires_payment_method: 'Failed',
+  requires_confirmation: 'Processing',
+  requires_action: 'RequiresAction',
+  processing: 'Processing',
+  requires_capture: 'RequiresCapture',
+  succeeded: 'Succeeded',
+  canceled: 'Cancelled',
+};
+
+/**
+ * Stripe Refund status → our refund status. `requires_action` (Stripe needs the
+ * customer's details for some non-card refunds) is still in flight → `Pending`;
+ * `canceled` means no money went back → `Failed`.
+ */
+export const STRIPE_REFUND_STATUS: Readonly<Record<StripeRefundStatus, RefundStatus>> = {
+  pending: 'Pending',
+  requires_action: 'Pending',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  canceled: 'Failed',
+};
+
+/**
+ * Our status for a Stripe PaymentIntent status; an unknown (newer) status maps to
+ * `Processing`: the outcome is not known, and a sync or webhook settles it later.
+ */
+export function mapPaymentStatus(status: string): PaymentResult['status'] {
+  return Object.hasOwn(STRIPE_PAYMENT_STATUS, status) ? STRIPE_PAYMENT_STATUS[status as StripePaymentIntentStatus] : 'Processing';
+}
+
+/** Our status for a Stripe Refund status; null or an unknown status maps to `Pending`. */
+export function mapRefundStatus(status: string | null | undefined): RefundStatus {
+  return status && Object.hasOwn(STRIPE_REFUND_STATUS, status) ? STRIPE_REFUND_STATUS[status as StripeRefundStatus] : 'Pending';
+}
+
+/* ------------------------------------------------------------ money units */
+
+/**
+ * Our minor units → Stripe's `amount` (the smallest currency unit, https://docs.stripe.com/currencies).
+ * For the four two-decimal currencies Stripe takes here the units are the same,
+ * so this only checks the value and renders it as a decimal integer string.
+ * @param minor a non-negative safe integer (cents, kobo)
+ * @throws RangeError when `minor` is not a non-negative safe integer
+ */
+export function toStripeAmount(minor: number): string {
+  if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError('Amounts are non-negative integers in minor units.');
+  return String(minor);
+}
+
+/**
+ * Stripe's smallest-unit amount → our minor units (same unit for our currencies).
+ * @returns the integer, or 0 when absent or not a non-negative safe integer
+ */
+export function fromStripeAmount(amount: number | null | undefined): number {
+  return typeof amount === 'number' && Number.isSafeInteger(amount) && amount >= 0 ? amount : 0;
+}
+
+/** Our ISO 4217 code → Stripe's lower-case `currency`. */
+export function toStripeCurrency(currency: Currency): string {
+  return currency.toLowerCase();
+}
+
+/* -------------------------------------------------------- request builders */
+
+/** Metadata key carrying our payment id on PaymentIntents and Refunds (searchable). */
+export const PAYMENT_ID_METADATA_KEY = 'payment_id';
+/** Metadata key carrying our refund id on Refunds. */
+export const REFUND_ID_METADATA_KEY = 'refund_id';
+
+/**
+ * Stripe's `capture_method` for ours (https://docs.stripe.com/api/payment_intents/create#create_payment_intent-capture_method).
+ */
+export function toStripeCaptureMethod(captureMethod: CaptureMethod): 'automatic' | 'manual' {
+  return captureMethod === 'manual' ? 'manual' : 'automatic';
+}
+
+/**
+ * The form body of `POST /v1/payment_intents` that creates and confirms a card
+ * PaymentIntent in one call (https://docs.stripe.com/api/payment_intents/create):
+ * `amount` (smallest unit), `currency` (lower-case), `confirm=true`, `capture_method`,
+ * `payment_method_types[0]=card`, `payment_method_data[type]=card` with
+ * `payment_method_data[card][number|exp_month|exp_year|cvc]`, `return_url` (so 3DS
+ * answers `redirect_to_url`), and `metadata[payment_id]` (our id, for search and webhooks).
+ * The result holds the PAN and CVC: send it, never log or keep it.
+ * @throws RangeError when the request has no card or a non-integer amount
+ */
+export function buildPaymentIntentForm(request: AuthorizeRequest): URLSearchParams {
+  const card: CardDetails | undefined = request.card;
+  if (!card) throw new RangeError('Stripe needs card details to authorize a card payment.');
+  const form = new URLSearchParams();
+  form.append('amount', toStripeAmount(request.amount));
+  form.append('currency', toStripeCurrency(request.currency));
+  form.append('confirm', 'true');
+  form.append('capture_method', toStripeCaptureMethod(request.captureMethod));
+  form.append('payment_method_types[0]', 'card');
+  form.append('payment_method_data[type]', 'card');
+  form.append('payment_method_data[card][number]', card.card_number);
+  form.append('payment_method_data[card][exp_month]', String(Number(card.card_exp_month)));
+  form.append('payment_method_data[card][exp_year]', String(fullExpiryYear(card.card_exp_year)));
+  form.append('payment_method_data[card][cvc]', card.card_cvc);
+  form.append('return_url', request.returnUrl);
+  form.append(`metadata[${PAYMENT_ID_METADATA_KEY}]`, request.paymentId);
+  return form;
+}
+
+/**
+ * The form body of `POST /v1/payment_intents/{id}/capture`: `amount_to_capture`
+ * in the smallest unit (https://docs.stripe.com/api/payment_intents/capture).
+ */
+export function buildCaptureForm(amount: number): URLSearchParams {
+  return new URLSearchParams([['amount_to_capture', toStripeAmount(amount)]]);
+}
+
+/**
+ * The form body of `POST /v1/refunds` (https://docs.stripe.com/api/refunds/create):
+ * `payment_intent`, `amount` (smallest unit), and our ids in `metadata[refund_id]`
+ * and `metadata[payment_id]` so a webhook can be matched to our refund.
+ */
+export function buildRefundForm(input: { connectorTransactionId: string; amount: number; refundId: string; paymentId: string }): URLSearchParams {
+  const form = new URLSearchParams();
+  form.append('payment_intent', input.connectorTransactionId);
+  form.append('amount', toStripeAmount(input.amount));
+  form.append(`metadata[${REFUND_ID_METADATA_KEY}]`, input.refundId);
+  form.append(`metadata[${PAYMENT_ID_METADATA_KEY}]`, input.paymentId);
+  return form;
+}
+
+/**
+ * The Search Query Language query that finds the PaymentIntent carrying our
+ * payment id: `metadata['payment_id']:'<id>'` (quotes and backslashes in the
+ * value escaped with a backslash). https://docs.stripe.com/search#search-query-language
+ */
+export function searchQueryForPayment(paymentId: string): string {
+  const escaped = paymentId.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  return `metadata['${PAYMENT_ID_METADATA_KEY}']:'${escaped}'`;
+}
+
+/**
+ * How long a PaymentIntent may take to appear in search results. Stripe: "under
+ * normal operating conditions, data is searchable in less than a minute.
+ * Occasionally, propagation … can be up to an hour behind during outages"
+ * (https://docs.stripe.com/api/payment_intents/search). A payment older than this
+ * that search does not find was never created at Stripe.
+ */
+export const SEARCH_PROPAGATION_MS = 60 * 60 * 1000;
+
+/* ----------------------------------------------------- response → results */
+
+/** The `error_code` we keep for a Stripe error: the issuer's `decline_code` when present, else `code`, else `type`. */
+export function stripeErrorCode(error: StripeApiError | null | undefined): string | null {
+  return error?.decline_code || error?.code || error?.type || null;
+}
+
+/**
+ * Maps a 4xx error body to the processor's code and message, for `connectorFetch`.
+ * The code is Stripe's `error.code` (e.g. `resource_missing`), else `error.type`,
+ * else `http_<status>`; the message has API keys masked.
+ */
+export function stripeErrorOf(status: number, body: unknown): { code: string; message: string } {
+  const error = (body as StripeErrorBody | null)?.error;
+  return {
+    code: error?.code || error?.type || `http_${status}`,
+    message: redactKeys(error?.message || `Stripe refused the request (HTTP ${status}).`),
+  };
+}
+
+/**
+ * Masks anything shaped like a Stripe API key or webhook secret
+ * (`sk_`, `rk_`, `pk_`, `whsec_` prefixes) in a text that may reach logs or clients.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(/\b(sk|rk|pk)_(live|test)_[A-Za-z0-9*]+/g, '$1_$2_[redacted]').replace(/\bwhsec_[A-Za-z0-9*]+/g, 'whsec_[redacted]');
+}
+
+/**
+ * What the customer must do for a `requires_action` PaymentIntent:
+ * `next_action.redirect_to_url.url`, or for `use_stripe_sdk` the `stripe_js`
+ * redirect URL when Stripe gives one; otherwise null (nothing we can relay).
+ */
+export function nextActionOf(nextAction: StripeNextAction | null | undefined): NextAction | null {
+  if (!nextAction) return null;
+  if (nextAction.type === 'redirect_to_url' && nextAction.redirect_to_url?.url) {
+    return { type: 'redirect_to_url', redirect_to_url: nextAction.redirect_to_url.url };
+  }
+  if (nextAction.type === 'use_stripe_sdk') {
+    const url = nextAction.use_stripe_sdk?.stripe_js;
+    if (typeof url === 'string' && /^https:\/\//.test(url)) return { type: 'redirect_to_url', redirect_to_url: url };
+  }
+  return null;
+}
+
+/**
+ * Maps a PaymentIntent to our result through {@link STRIPE_PAYMENT_STATUS}.
+ * `amountCaptured` is `amount_received` (what Stripe has captured on the intent);
+ * a `Failed` result carries `last_payment_error` (code via {@link stripeErrorCode}, message).
+ */
+export function paymentResultFromIntent(intent: StripePaymentIntent): PaymentResult {
+  const status = mapPaymentStatus(intent.status);
+  const result: PaymentResult = {
+    status,
+    connectorTransactionId: intent.id,
+    amountCaptured: status === 'Succeeded' ? fromStripeAmount(intent.amount_received) : 0,
+  };
+  if (status === 'RequiresAction') result.nextAction = nextActionOf(intent.next_action);
+  if (status === 'Failed') {
+    result.errorCode = stripeErrorCode(intent.last_payment_error);
+    result.errorMessage = intent.last_payment_error?.message ? redactKeys(intent.last_payment_error.message) : null;
+  }
+  return result;
+}
+
+/**
+ * A declined card on create+confirm: Stripe answers HTTP 402 with
+ * `error.type = card_error` and the PaymentIntent in `error.payment_intent`
+ * (https://docs.stripe.com/api/errors). That is a business outcome, so it becomes a
+ * `Failed` result with the decline code and message.
+ * @returns the `Failed` result, or null when the body is not a card error
+ */
+export function declineFromErrorBody(body: unknown): PaymentResult | null {
+  const error = (body as StripeErrorBody | null)?.error;
+  if (!error || error.type !== 'card_error') return null;
+  return {
+    status: 'Failed',
+    connectorTransactionId: error.payment_intent?.id ?? null,
+    amountCaptured: 0,
+    errorCode: stripeErrorCode(error),
+    errorMessage: error.message ? redactKeys(error.message) : null,
+  };
+}
+
+/**
+ * Maps a Refund to our result through {@link STRIPE_REFUND_STATUS}; a failed or
+ * canceled refund carries `failure_reason` (or `canceled`) as its error code.
+ */
+export function refundResultFromRefund(refund: StripeRefund): RefundResult {
+  const status = mapRefundStatus(refund.status);
+  const result: RefundResult = { status, connectorRefundId: refund.id };
+  if (status === 'Failed') {
+    result.errorCode = refund.failure_reason ?? refund.status ?? null;
+    result.errorMessage = refund.status === 'canceled' ? 'The refund was canceled at Stripe.' : 'The refund failed at Stripe.';
+  }
+  return result;
+}
+
+/* ------------------------------------------------------------------ webhooks */
+
+/** Default tolerance between a webhook's signed timestamp and our clock, in seconds (Stripe's libraries: 300). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Event types the adapter applies and what they concern. Every other event type
+ * is acknowledged and ignored. https://docs.stripe.com/api/events/types;
+ * `refund.created|updated|failed` apply to all refunds since API version
+ * 2024-10-28 (https://docs.stripe.com/changelog/acacia/2024-10-28/refund-webhook-update),
+ * `charge.refund.updated` before that.
+ */
+export const STRIPE_WEBHOOK_EVENTS: Readonly<Record<string, 'payment' | 'refund'>> = {
+  'payment_intent.succeeded': 'payment',
+  'payment_intent.payment_failed': 'payment',
+  'payment_intent.canceled': 'payment',
+  'payment_intent.amount_capturable_updated': 'payment',
+  'payment_intent.processing': 'payment',
+  'charge.refund.updated': 'refund',
+  'refund.created': 'refund',
+  'refund.updated': 'refund',
+  'refund.failed': 'refund',
+};
+
+/** A parsed `Stripe-Signature` header: the signed timestamp (Unix seconds) and every `v1` signature. */
+export interface StripeSignatureHeader {
+  timestamp: number;
+  signatures: string[];
+}
+
+/**
+ * Parses `Stripe-Signature: t=<unix>,v1=<hex>[,v1=<hex>…][,v0=…]` (other schemes ignored,
+ * as Stripe's libraries do).
+ * @returns the timestamp and `v1` signatures, or null when there is no integer `t` or no `v1`
+ */
+export function parseSignatureHeader(header: string | undefined): StripeSignatureHeader | null {
+  if (!header) return null;
+  let timestamp: number | null = null;
+  const signatures: string[] = [];
+  for (const part of header.split(',')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    if (key === 't' && /^\d+$/.test(value)) timestamp = Number(value);
+    if (key === 'v1' && value) signatures.push(value);
+  }
+  return timestamp === null || signatures.length === 0 ? null : { timestamp, signatures };
+}
+
+/**
+ * The `v1` signature Stripe computes: hex HMAC-SHA256 of `${timestamp}.${rawBody}`
+ * keyed with the endpoint's signing secret (`whsec_…`, used as-is).
+ */
+export function computeSignature(timestamp: number, rawBody: string, secret: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two hex signatures (false when lengths differ). */
+export function signaturesMatch(expectedHex: string, givenHex: string): boolean {
+  const expected = Buffer.from(expectedHex, 'utf8');
+  const given = Buffer.from(givenHex, 'utf8');
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/**
+ * Why a `Stripe-Signature` does not verify, or null when it does: some `v1`
+ * matches (constant-time) and `|now − t| ≤ toleranceSeconds`.
+ */
+export function signatureProblem(input: {
+  header: string | undefined;
+  rawBody: string;
+  secret: string;
+  nowMs: number;
+  toleranceSeconds: number;
+}): string | null {
+  if (!input.secret) return 'No Stripe webhook secret is configured.';
+  if (!input.header) return 'The Stripe-Signature header is missing.';
+  const parsed = parseSignatureHeader(input.header);
+  if (!parsed) return 'The Stripe-Signature header has no timestamp or no v1 signature.';
+  const expected = computeSignature(parsed.timestamp, input.rawBody, input.secret);
+  if (!parsed.signatures.some((s) => signaturesMatch(expected, s))) return 'No Stripe-Signature v1 signature matches the payload.';
+  const skew = Math.abs(Math.floor(input.nowMs / 1000) - parsed.timestamp);
+  if (skew > input.toleranceSeconds) return 'The Stripe-Signature timestamp is outside the tolerance.';
+  return null;
+}
+
+/**
+ * Maps a verified event to ours. PaymentIntent events → `payment` with our id from
+ * `metadata.payment_id` and the intent mapped by {@link paymentResultFromIntent};
+ * refund events → `refund` with our id from `metadata.refund_id`; anything else →
+ * `ignored`. `eventId` is Stripe's `evt_…` id, identical on redelivery.
+ */
+export function webhookEventFromStripe(event: StripeEvent): WebhookEvent {
+  const eventId = String(event.id);
+  const kind = Object.hasOwn(STRIPE_WEBHOOK_EVENTS, event.type) ? STRIPE_WEBHOOK_EVENTS[event.type] : undefined;
+  const object = event.data?.object;
+  if (kind === 'payment' && object?.object === 'payment_intent') {
+    const intent = object as unknown as StripePaymentIntent;
+    return {
+      kind: 'payment',
+      eventId,
+      paymentId: intent.metadata?.[PAYMENT_ID_METADATA_KEY] ?? null,
+      connectorTransactionId: intent.id ?? null,
+      result: paymentResultFromIntent(intent),
+    };
+  }
+  if (kind === 'refund' && object?.object === 'refund') {
+    const refund = object as unknown as StripeRefund;
+    return {
+      kind: 'refund',
+      eventId,
+      refundId: refund.metadata?.[REFUND_ID_METADATA_KEY] ?? null,
+      connectorRefundId: refund.id ?? null,
+      result: refundResultFromRefund(refund),
+    };
+  }
+  return { kind: 'ignored', eventId, reason: `Stripe event ${event.type} is not applied.` };
+}

@@ -1,0 +1,48 @@
+import middy from '@middy/core';
+import httpUrlEncodeBodyParser from '@middy/http-urlencode-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ApiError } from '../domain/errors';
+import { logger } from '../observability/logger';
+import { isStorageUnavailable } from './error-mapper';
+
+/** Escapes text for HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+/** A minimal, self-contained HTML page (no external assets). `body` must already be escaped. */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1b1f24}h1{font-size:1.3rem}.box{border:1px solid #d0d7de;border-radius:8px;padding:1rem 1.25rem}button{font-size:1rem;padding:.6rem 1.2rem;margin:.4rem .4rem 0 0;border-radius:6px;border:1px solid #888;cursor:pointer}.approve{background:#1f883d;color:#fff;border-color:#1f883d}.decline{background:#cf222e;color:#fff;border-color:#cf222e}small{color:#57606a}</style>
+</head><body>${body}</body></html>`;
+}
+
+/**
+ * Wraps a handler that answers HTML (the sandbox's hosted pages): middy with the
+ * Powertools logger, the official urlencoded-form parser for POSTed forms, and
+ * errors rendered as a small HTML page with the right status (never a stack trace).
+ */
+export function htmlHandler(run: (event: APIGatewayProxyEventV2) => Promise<{ statusCode?: number; html: string }>) {
+  const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    try {
+      const { statusCode, html } = await run(event);
+      return { statusCode: statusCode ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html };
+    } catch (err) {
+      const status = err instanceof ApiError ? err.statusCode : isStorageUnavailable(err) ? 503 : 500;
+      if (status >= 500) logger.error('hosted page failed', { error: err as Error });
+      const message = err instanceof ApiError ? err.message : 'Something went wrong. Try again shortly.';
+      return { statusCode: status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
+    }
+  };
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
+    .use(injectLambdaContext(logger))
+    .use({
+      before: async (request) => {
+        // Only POSTed forms are parsed; GETs have no body.
+        if (request.event.body && /application\/x-www-form-urlencoded/.test(request.event.headers?.['content-type'] ?? '')) {
+          await httpUrlEncodeBodyParser().before?.(request as never);
+        }
+      },
+    });
+}

@@ -1,0 +1,108 @@
+import { WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
+import { configuredConnector } from '../connectors/registry';
+import { ApiError } from '../domain/errors';
+import { newId } from '../domain/ids';
+import { ALLOWED_FROM, canApply } from '../domain/payment-status';
+import { recordPaymentOutcome } from '../observability/metrics';
+import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
+import { STALE_CLAIM_MS } from './payment-operations';
+
+/** What `POST /webhooks/{connector}` answers (200): whether the event changed anything. */
+export interface WebhookReceipt {
+  received: true;
+  event_id: string;
+  applied: boolean;
+  /** Why nothing changed, when `applied` is false. */
+  reason?: string;
+  payment_id?: string;
+  status?: string;
+}
+
+async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent, { kind: 'payment' }>): Promise<WebhookReceipt> {
+  const base = { received: true as const, event_id: event.eventId };
+  const paymentId = event.paymentId;
+  const merchantId = paymentId ? await findPaymentOwner(paymentId) : undefined;
+  if (!paymentId || !merchantId) {
+    await recordWebhookEvent(connector, event.eventId, paymentId ?? 'unknown');
+    return { ...base, applied: false, reason: 'no payment with this reference' };
+  }
+  for (let round = 0; round < 3; round += 1) {
+    const stored = await getPayment(merchantId, paymentId);
+    if (!stored) return { ...base, applied: false, reason: 'no payment with this reference' };
+    const p = stored.payment;
+    const done = { ...base, payment_id: p.payment_id, status: p.status };
+    if (p.connector !== connector) return { ...done, applied: false, reason: `the payment is routed to ${p.connector}` };
+    if (!canApply('connector_update', p.status)) {
+      await recordWebhookEvent(connector, event.eventId, paymentId);
+      return { ...done, applied: false, reason: `the payment is already ${p.status}` };
+    }
+    if (stored.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) {
+      // The confirm that called the connector has not written its outcome yet: let the processor redeliver.
+      throw new ApiError(409, 'api_error', 'payment_busy', 'The payment is being updated; deliver this event again shortly.');
+    }
+    const r = event.result;
+    const outcome = await applyPaymentWebhook(
+      merchantId,
+      paymentId,
+      { connector, eventId: event.eventId },
+      { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.connector_update },
+      {
+        status: r.status,
+        connector_transaction_id: r.connectorTransactionId ?? p.connector_transaction_id,
+        amount_captured: p.amount_captured + r.amountCaptured,
+        next_action: r.nextAction ?? null,
+        error_code: r.errorCode ?? null,
+        error_message: r.errorMessage ?? null,
+        attempts: [
+          ...(p.attempts ?? []),
+          {
+            attempt_id: newId('attempt'),
+            connector,
+            status: r.status,
+            connector_transaction_id: r.connectorTransactionId ?? p.connector_transaction_id,
+            error_code: r.errorCode ?? null,
+            error_message: r.errorMessage ?? null,
+            created_at: new Date().toISOString(),
+          },
+        ],
+      },
+    );
+    if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
+    if (outcome === 'applied') {
+      recordPaymentOutcome({ ...p, status: r.status });
+      return { ...done, status: r.status, applied: true };
+    }
+    // 'changed': the payment moved since it was read; read again and decide again.
+  }
+  throw new ApiError(409, 'api_error', 'payment_busy', 'The payment kept changing while this event was applied; deliver it again shortly.');
+}
+
+/**
+ * Receives a connector's webhook (`POST /webhooks/{connector}`, no api-key):
+ * verifies its signature with the connector's own scheme, then applies it to
+ * the payment it names, once — a redelivered event changes nothing, a terminal
+ * payment is never changed.
+ * @returns the receipt (200)
+ * @throws ApiError 404 for an unknown or unconfigured connector; 401 `invalid_signature`
+ *   when the signature does not verify (nothing changes); 409 `payment_busy` when the
+ *   processor should redeliver later
+ */
+export async function receiveConnectorWebhook(connectorName: string, webhook: InboundWebhook): Promise<WebhookReceipt> {
+  const connector = await configuredConnector(connectorName);
+  if (!connector) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No connector named '${connectorName}' is configured here.`, 'connector');
+  let event: WebhookEvent;
+  try {
+    event = await connector.parseWebhook(webhook);
+  } catch (err) {
+    if (err instanceof WebhookSignatureError) {
+      throw new ApiError(401, 'authentication_error', 'invalid_signature', `The webhook signature does not verify for ${connectorName}; nothing was changed.`);
+    }
+    if (err instanceof SyntaxError) throw new ApiError(400, 'invalid_request_error', 'invalid_json', 'The webhook body is not valid JSON.');
+    throw err;
+  }
+  if (event.kind === 'ignored') return { received: true, event_id: event.eventId, applied: false, reason: event.reason };
+  if (event.kind === 'payment') return applyPaymentEvent(connectorName, event);
+  // Refund events: refunds settle synchronously or by sync today; record the event so redeliveries are recognized.
+  await recordWebhookEvent(connectorName, event.eventId, event.refundId ?? event.connectorRefundId ?? 'refund');
+  return { received: true, event_id: event.eventId, applied: false, reason: 'refund events are recorded, refunds settle when the connector answers' };
+}

@@ -1,0 +1,546 @@
+/**
+ * The Stripe adapter against a local fixture server (node:http on 127.0.0.1,
+ * never the network) answering with Stripe's documented response shapes,
+ * recorded under test/connectors/fixtures/stripe/. Asserts the exact requests
+ * sent and the mapping of every PaymentIntent and Refund status.
+ */
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { CURRENCIES } from '../../shared/domain/money';
+import { PAYMENT_METHODS } from '../../shared/domain/payment';
+import {
+  ConnectorRequestError,
+  ConnectorTechnicalError,
+  WebhookSignatureError,
+  type AuthorizeRequest,
+  type PaymentResult,
+  type RefundResult,
+  type SyncRequest,
+} from '../../shared/connectors/connector';
+import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
+import { STRIPE_PAYMENT_STATUS, STRIPE_REFUND_STATUS, toStripeAmount } from '../../shared/connectors/stripe/transformers';
+
+const FIXTURES = join(__dirname, 'fixtures', 'stripe');
+const rawFixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.json`), 'utf8');
+const fixture = (name: string): unknown => JSON.parse(rawFixture(name));
+
+const SECRET_KEY = 'sk_test_51FixtureKeyNeverRealAbCdEfGhIjKlMnOpQrStUvWxYz0123456789fixture';
+const WEBHOOK_SECRET = 'whsec_fixtureSigningSecret0123456789abcdef';
+/** The injected clock: 2024-04-24T23:13:20Z (the fixtures' event time). */
+const NOW_MS = 1_714_000_400_000;
+const PI_ID = 'pi_3OzKx2LkdIwHu7ix1AbCdEfG';
+const PAYMENT_ID = 'pay_01HXSTRIPE0001';
+const REFUND_ID = 'ref_01HXSTRIPE0001';
+const RE_ID = 're_3OzKx2LkdIwHu7ix1RfNdAbC';
+const PAN = '4242424242424242';
+const CVC = '314';
+
+interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+type Reply = { status: number; body?: unknown } | 'hang';
+
+let server: Server;
+let baseUrl: string;
+let requests: Recorded[] = [];
+let reply: (req: Recorded) => Reply = () => ({ status: 500, body: {} });
+const hanging: ServerResponse[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const recorded: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(recorded);
+      const answer = reply(recorded);
+      if (answer === 'hang') {
+        hanging.push(res);
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_fixture' });
+      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(() => {
+  requests = [];
+  reply = () => ({ status: 500, body: {} });
+});
+
+afterAll(async () => {
+  for (const res of hanging) res.destroy();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const connector = (over: Partial<ConstructorParameters<typeof StripeConnector>[0]> = {}) =>
+  new StripeConnector({ baseUrl, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, timeoutMs: 2000, now: () => NOW_MS, ...over });
+
+/** Serves one fixture (or body) for every request. */
+const serve = (status: number, name: string) => {
+  reply = () => ({ status, body: fixture(name) });
+};
+
+const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
+const only = (): Recorded => {
+  expect(requests).toHaveLength(1);
+  return requests[0]!;
+};
+
+const authorizeRequest = (over: Partial<AuthorizeRequest> = {}): AuthorizeRequest => ({
+  paymentId: PAYMENT_ID,
+  amount: 150000,
+  currency: 'USD',
+  paymentMethod: 'card',
+  captureMethod: 'automatic',
+  card: { card_number: PAN, card_exp_month: '07', card_exp_year: '31', card_cvc: CVC },
+  email: 'payer@example.com',
+  phone: null,
+  publicBaseUrl: 'https://api.switchyard.test',
+  returnUrl: 'https://shop.example.com/return',
+  ...over,
+});
+
+const syncRequest = (over: Partial<SyncRequest> = {}): SyncRequest => ({
+  paymentId: PAYMENT_ID,
+  connectorTransactionId: PI_ID,
+  amount: 150000,
+  currency: 'USD',
+  paymentMethod: 'card',
+  captureMethod: 'automatic',
+  createdAt: new Date(NOW_MS - 60_000).toISOString(),
+  ...over,
+});
+
+const expectedAuthorizeForm = (captureMethod: 'automatic' | 'manual') => ({
+  amount: '150000',
+  currency: 'usd',
+  confirm: 'true',
+  capture_method: captureMethod,
+  'payment_method_types[0]': 'card',
+  'payment_method_data[type]': 'card',
+  'payment_method_data[card][number]': PAN,
+  'payment_method_data[card][exp_month]': '7',
+  'payment_method_data[card][exp_year]': '2031',
+  'payment_method_data[card][cvc]': CVC,
+  return_url: 'https://shop.example.com/return',
+  'metadata[payment_id]': PAYMENT_ID,
+});
+
+/** Asserts a POST's method, path, auth, content type and idempotency key. */
+const expectPost = (req: Recorded, path: string, idempotencyKey: string) => {
+  expect(req.method).toBe('POST');
+  expect(req.url).toBe(path);
+  expect(req.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+  expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  expect(req.headers['idempotency-key']).toBe(idempotencyKey);
+};
+
+const expectGet = (req: Recorded, path: string) => {
+  expect(req.method).toBe('GET');
+  expect(req.url).toBe(path);
+  expect(req.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+  expect(req.headers['idempotency-key']).toBeUndefined();
+  expect(req.body).toBe('');
+};
+
+const sign = (rawBody: string, timestamp: number, secret = WEBHOOK_SECRET) =>
+  createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+const signedHeaders = (rawBody: string, timestamp = Math.floor(NOW_MS / 1000)) => ({
+  'stripe-signature': `t=${timestamp},v1=${sign(rawBody, timestamp)}`,
+  'content-type': 'application/json; charset=utf-8',
+});
+
+const REDIRECT_3DS = (fixture('payment_intent.requires_action.redirect_to_url') as { next_action: { redirect_to_url: { url: string } } }).next_action.redirect_to_url.url;
+const STRIPE_JS_3DS = (fixture('payment_intent.requires_action.use_stripe_sdk') as { next_action: { use_stripe_sdk: { stripe_js: string } } }).next_action.use_stripe_sdk.stripe_js;
+
+describe('StripeConnector', () => {
+  test('supports cards in USD, NGN, KES and ZAR only', () => {
+    const stripe = connector();
+    const supported = CURRENCIES.flatMap((c) => PAYMENT_METHODS.filter((m) => stripe.supports(c, m)).map((m) => `${c}/${m}`));
+    expect(supported.sort()).toEqual(['KES/card', 'NGN/card', 'USD/card', 'ZAR/card']);
+  });
+
+  describe('authorize', () => {
+    test('automatic capture: POST /v1/payment_intents with confirm=true, card data and our id → Succeeded', async () => {
+      serve(200, 'payment_intent.succeeded');
+      const result = await connector().authorize(authorizeRequest());
+      const req = only();
+      expectPost(req, '/v1/payment_intents', `${PAYMENT_ID}:authorize`);
+      expect(req.headers['stripe-version']).toBeUndefined();
+      expect(form(req.body)).toEqual(expectedAuthorizeForm('automatic'));
+      expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 });
+    });
+
+    test('manual capture: capture_method=manual → RequiresCapture, nothing captured; Stripe-Version sent when pinned', async () => {
+      serve(200, 'payment_intent.requires_capture');
+      const result = await connector({ apiVersion: '2024-06-20' }).authorize(authorizeRequest({ captureMethod: 'manual', currency: 'NGN' }));
+      const req = only();
+      expectPost(req, '/v1/payment_intents', `${PAYMENT_ID}:authorize`);
+      expect(req.headers['stripe-version']).toBe('2024-06-20');
+      expect(form(req.body)).toEqual({ ...expectedAuthorizeForm('manual'), currency: 'ngn' });
+      expect(result).toEqual({ status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 });
+    });
+
+    test('3DS: requires_action with redirect_to_url → RequiresAction with our redirect_to_url', async () => {
+      serve(200, 'payment_intent.requires_action.redirect_to_url');
+      const result = await connector().authorize(authorizeRequest({ currency: 'ZAR' }));
+      expect(form(only().body).currency).toBe('zar');
+      expect(result).toEqual({
+        status: 'RequiresAction',
+        connectorTransactionId: PI_ID,
+        amountCaptured: 0,
+        nextAction: { type: 'redirect_to_url', redirect_to_url: REDIRECT_3DS },
+      });
+    });
+
+    test('3DS: requires_action with use_stripe_sdk carrying a stripe_js URL → redirect to it', async () => {
+      serve(200, 'payment_intent.requires_action.use_stripe_sdk');
+      const result = await connector().authorize(authorizeRequest({ currency: 'KES' }));
+      expect(form(only().body).currency).toBe('kes');
+      expect(result.status).toBe('RequiresAction');
+      expect(result.nextAction).toEqual({ type: 'redirect_to_url', redirect_to_url: STRIPE_JS_3DS });
+    });
+
+    test('a card decline (402 card_error with the PaymentIntent) is a Failed result, not an exception', async () => {
+      serve(402, 'error.card_declined');
+      const result = await connector().authorize(authorizeRequest({ card: { card_number: '4000000000009995', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }));
+      expect(form(only().body)['payment_method_data[card][number]']).toBe('4000000000009995');
+      expect(result).toEqual({
+        status: 'Failed',
+        connectorTransactionId: PI_ID,
+        amountCaptured: 0,
+        errorCode: 'insufficient_funds',
+        errorMessage: 'Your card has insufficient funds.',
+      });
+    });
+
+    test('a 4xx that is not a card error (amount_too_small) → ConnectorRequestError with Stripe\'s code', async () => {
+      serve(400, 'error.amount_too_small');
+      await expect(connector().authorize(authorizeRequest({ amount: 10 }))).rejects.toMatchObject({
+        name: 'ConnectorRequestError',
+        connector: 'stripe',
+        code: 'amount_too_small',
+        message: 'Amount must be at least $0.50 usd',
+      });
+      expect(form(only().body).amount).toBe('10');
+    });
+
+    test('a payment Stripe does not take here (GHS, non-card, no card) is refused without a call', async () => {
+      const stripe = connector();
+      await expect(stripe.authorize(authorizeRequest({ currency: 'GHS' }))).rejects.toBeInstanceOf(ConnectorRequestError);
+      for (const method of ['bank_transfer', 'ussd', 'mobile_money'] as const) {
+        await expect(stripe.authorize(authorizeRequest({ paymentMethod: method, card: undefined }))).rejects.toMatchObject({ code: 'unsupported_payment' });
+      }
+      await expect(stripe.authorize(authorizeRequest({ card: undefined }))).rejects.toMatchObject({ code: 'missing_card_details' });
+      expect(requests).toHaveLength(0);
+    });
+
+    test('results never carry the card number, CVC or secret key', async () => {
+      serve(402, 'error.card_declined');
+      const declined = await connector().authorize(authorizeRequest());
+      serve(200, 'payment_intent.succeeded');
+      const ok = await connector().authorize(authorizeRequest());
+      for (const text of [JSON.stringify(declined), JSON.stringify(ok), JSON.stringify(connector())]) {
+        expect(text).not.toContain(PAN);
+        expect(text).not.toContain(SECRET_KEY);
+        expect(text).not.toContain(WEBHOOK_SECRET);
+      }
+    });
+  });
+
+  describe('every PaymentIntent status maps through the table (sync by id)', () => {
+    const cases: Array<[fixtureName: string, expected: PaymentResult]> = [
+      [
+        'payment_intent.requires_payment_method',
+        {
+          status: 'Failed',
+          connectorTransactionId: PI_ID,
+          amountCaptured: 0,
+          errorCode: 'payment_intent_authentication_failure',
+          errorMessage: expect.stringContaining('failed authentication') as unknown as string,
+        },
+      ],
+      ['payment_intent.requires_confirmation', { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 }],
+      [
+        'payment_intent.requires_action.redirect_to_url',
+        { status: 'RequiresAction', connectorTransactionId: PI_ID, amountCaptured: 0, nextAction: { type: 'redirect_to_url', redirect_to_url: REDIRECT_3DS } },
+      ],
+      ['payment_intent.processing', { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 }],
+      ['payment_intent.requires_capture', { status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 }],
+      ['payment_intent.succeeded', { status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 }],
+      ['payment_intent.canceled', { status: 'Cancelled', connectorTransactionId: PI_ID, amountCaptured: 0 }],
+    ];
+
+    test('the cases cover every status in the table', () => {
+      const covered = new Set(cases.map(([name]) => (fixture(name) as { status: string }).status));
+      expect([...covered].sort()).toEqual(Object.keys(STRIPE_PAYMENT_STATUS).sort());
+      for (const [name, expected] of cases) {
+        expect(STRIPE_PAYMENT_STATUS[(fixture(name) as { status: keyof typeof STRIPE_PAYMENT_STATUS }).status]).toBe(expected.status);
+      }
+    });
+
+    test.each(cases)('%s', async (name, expected) => {
+      serve(200, name);
+      const result = await connector().sync(syncRequest());
+      expectGet(only(), `/v1/payment_intents/${PI_ID}`);
+      expect(result).toEqual(expected);
+    });
+  });
+
+  describe('sync by our reference when the authorize timed out (connectorTransactionId null)', () => {
+    const searchPath = `/v1/payment_intents/search?${new URLSearchParams([['query', `metadata['payment_id']:'${PAYMENT_ID}'`]]).toString()}`;
+
+    test('GET /v1/payment_intents/search?query=metadata[\'payment_id\']:\'<id>\' finds the intent', async () => {
+      serve(200, 'search_result.found');
+      const result = await connector().sync(syncRequest({ connectorTransactionId: null }));
+      const req = only();
+      expectGet(req, searchPath);
+      expect(new URL(req.url, baseUrl).searchParams.get('query')).toBe(`metadata['payment_id']:'${PAYMENT_ID}'`);
+      expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 });
+    });
+
+    test('not found yet (search lags up to an hour) → still Processing', async () => {
+      serve(200, 'search_result.empty');
+      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 5 * 60_000).toISOString() }));
+      expectGet(only(), searchPath);
+      expect(result).toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+    });
+
+    test('not found more than an hour after creation → Failed (never reached Stripe)', async () => {
+      serve(200, 'search_result.empty');
+      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }));
+      expect(result).toMatchObject({ status: 'Failed', connectorTransactionId: null, amountCaptured: 0, errorCode: 'payment_intent_not_found' });
+    });
+  });
+
+  describe('capture and void', () => {
+    test('capture: POST /v1/payment_intents/{id}/capture with amount_to_capture → Succeeded with the captured amount', async () => {
+      serve(200, 'payment_intent.captured_partial');
+      const result = await connector().capture({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 100000 });
+      const req = only();
+      expectPost(req, `/v1/payment_intents/${PI_ID}/capture`, `${PAYMENT_ID}:capture`);
+      expect(form(req.body)).toEqual({ amount_to_capture: '100000' });
+      expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 100000 });
+    });
+
+    test('capture of an intent in the wrong state → ConnectorRequestError with Stripe\'s code', async () => {
+      serve(400, 'error.payment_intent_unexpected_state');
+      await expect(connector().capture({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 150000 })).rejects.toMatchObject({
+        name: 'ConnectorRequestError',
+        connector: 'stripe',
+        code: 'payment_intent_unexpected_state',
+      });
+    });
+
+    test('void: POST /v1/payment_intents/{id}/cancel with an empty body → Cancelled', async () => {
+      serve(200, 'payment_intent.canceled');
+      const result = await connector().void({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD' });
+      const req = only();
+      expectPost(req, `/v1/payment_intents/${PI_ID}/cancel`, `${PAYMENT_ID}:void`);
+      expect(req.body).toBe('');
+      expect(result).toEqual({ status: 'Cancelled', connectorTransactionId: PI_ID, amountCaptured: 0 });
+    });
+  });
+
+  describe('refunds', () => {
+    test('refund: POST /v1/refunds with payment_intent, amount and our ids → Pending', async () => {
+      serve(200, 'refund.pending');
+      const result = await connector().refund({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 50000, refundId: REFUND_ID });
+      const req = only();
+      expectPost(req, '/v1/refunds', `${REFUND_ID}:refund`);
+      expect(form(req.body)).toEqual({
+        payment_intent: PI_ID,
+        amount: '50000',
+        'metadata[refund_id]': REFUND_ID,
+        'metadata[payment_id]': PAYMENT_ID,
+      });
+      expect(result).toEqual({ status: 'Pending', connectorRefundId: RE_ID });
+    });
+
+    const cases: Array<[fixtureName: string, expected: RefundResult]> = [
+      ['refund.pending', { status: 'Pending', connectorRefundId: RE_ID }],
+      ['refund.requires_action', { status: 'Pending', connectorRefundId: RE_ID }],
+      ['refund.succeeded', { status: 'Succeeded', connectorRefundId: RE_ID }],
+      ['refund.failed', { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'expired_or_canceled_card', errorMessage: 'The refund failed at Stripe.' }],
+      ['refund.canceled', { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'canceled', errorMessage: 'The refund was canceled at Stripe.' }],
+    ];
+
+    test('the cases cover every refund status in the table', () => {
+      const covered = cases.map(([name]) => (fixture(name) as { status: string }).status);
+      expect([...covered].sort()).toEqual(Object.keys(STRIPE_REFUND_STATUS).sort());
+    });
+
+    test.each(cases)('syncRefund GET /v1/refunds/{id}: %s', async (name, expected) => {
+      serve(200, name);
+      const result = await connector().syncRefund({ refundId: REFUND_ID, connectorRefundId: RE_ID, currency: 'USD' });
+      expectGet(only(), `/v1/refunds/${RE_ID}`);
+      expect(result).toEqual(expected);
+    });
+  });
+
+  describe('webhooks', () => {
+    const cases: Array<[fixtureName: string, expected: object]> = [
+      [
+        'event.payment_intent.succeeded',
+        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1SuCcEsS', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 } },
+      ],
+      [
+        'event.payment_intent.payment_failed',
+        {
+          kind: 'payment',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1FaIlEdD',
+          paymentId: PAYMENT_ID,
+          connectorTransactionId: PI_ID,
+          result: { status: 'Failed', connectorTransactionId: PI_ID, amountCaptured: 0, errorCode: 'insufficient_funds', errorMessage: 'Your card has insufficient funds.' },
+        },
+      ],
+      [
+        'event.payment_intent.canceled',
+        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1CaNcElD', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'Cancelled', connectorTransactionId: PI_ID, amountCaptured: 0 } },
+      ],
+      [
+        'event.payment_intent.amount_capturable_updated',
+        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1CaPtUrE', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 } },
+      ],
+      [
+        'event.payment_intent.processing',
+        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1PrOcEsS', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 } },
+      ],
+      [
+        'event.charge.refund.updated',
+        { kind: 'refund', eventId: 'evt_3OzKx2LkdIwHu7ix1ReFuNdU', refundId: REFUND_ID, connectorRefundId: RE_ID, result: { status: 'Succeeded', connectorRefundId: RE_ID } },
+      ],
+      [
+        'event.refund.updated',
+        { kind: 'refund', eventId: 'evt_3OzKx2LkdIwHu7ix1ReFuPdT', refundId: REFUND_ID, connectorRefundId: RE_ID, result: { status: 'Succeeded', connectorRefundId: RE_ID } },
+      ],
+      [
+        'event.refund.failed',
+        {
+          kind: 'refund',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1ReFfAiL',
+          refundId: REFUND_ID,
+          connectorRefundId: RE_ID,
+          result: { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'lost_or_stolen_card', errorMessage: 'The refund failed at Stripe.' },
+        },
+      ],
+      ['event.charge.dispute.created', { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: expect.stringContaining('charge.dispute.created') }],
+    ];
+
+    test.each(cases)('a correctly signed %s is accepted and mapped', async (name, expected) => {
+      const rawBody = rawFixture(name);
+      const event = await connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody) });
+      expect(event).toEqual(expected);
+      expect(requests).toHaveLength(0);
+    });
+
+    test('a redelivery (new timestamp, same event) maps to the same eventId', async () => {
+      const rawBody = rawFixture('event.payment_intent.succeeded');
+      const first = await connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, Math.floor(NOW_MS / 1000) - 100) });
+      const again = await connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, Math.floor(NOW_MS / 1000)) });
+      expect(again).toEqual(first);
+    });
+
+    test('any matching v1 among several (secret rotation) is accepted; v0 is ignored', async () => {
+      const rawBody = rawFixture('event.payment_intent.succeeded');
+      const t = Math.floor(NOW_MS / 1000);
+      const header = `t=${t},v1=${sign(rawBody, t, 'whsec_old')},v1=${sign(rawBody, t)},v0=deadbeef`;
+      await expect(connector().parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).resolves.toMatchObject({ kind: 'payment' });
+    });
+
+    test('within the 300 s tolerance on either side is accepted', async () => {
+      const rawBody = rawFixture('event.payment_intent.succeeded');
+      const t = Math.floor(NOW_MS / 1000);
+      await expect(connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, t - 300) })).resolves.toMatchObject({ kind: 'payment' });
+      await expect(connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, t + 300) })).resolves.toMatchObject({ kind: 'payment' });
+    });
+
+    const rejected: Array<[label: string, headers: (rawBody: string) => Record<string, string | undefined>, rawBodyOverride?: string]> = [
+      ['missing signature header', () => ({ 'content-type': 'application/json' })],
+      ['empty signature header', () => ({ 'stripe-signature': '' })],
+      ['wrong signature (other secret)', (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v1=${sign(b, Math.floor(NOW_MS / 1000), 'whsec_wrong')}` })],
+      ['signature over another timestamp', (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v1=${sign(b, Math.floor(NOW_MS / 1000) - 1)}` })],
+      ['no timestamp', (b) => ({ 'stripe-signature': `v1=${sign(b, Math.floor(NOW_MS / 1000))}` })],
+      ['no v1 (only v0)', (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v0=${sign(b, Math.floor(NOW_MS / 1000))}` })],
+      ['expired timestamp (301 s old)', (b) => signedHeaders(b, Math.floor(NOW_MS / 1000) - 301)],
+      ['timestamp too far in the future (301 s)', (b) => signedHeaders(b, Math.floor(NOW_MS / 1000) + 301)],
+    ];
+
+    test.each(rejected)('%s → WebhookSignatureError', async (_label, headers) => {
+      const rawBody = rawFixture('event.payment_intent.succeeded');
+      await expect(connector().parseWebhook({ rawBody, headers: headers(rawBody) })).rejects.toBeInstanceOf(WebhookSignatureError);
+    });
+
+    test('a body changed after signing → WebhookSignatureError', async () => {
+      const rawBody = rawFixture('event.payment_intent.succeeded');
+      const headers = signedHeaders(rawBody);
+      const tampered = rawBody.replace('"amount_received": 150000', '"amount_received": 1');
+      expect(tampered).not.toBe(rawBody);
+      await expect(connector().parseWebhook({ rawBody: tampered, headers })).rejects.toBeInstanceOf(WebhookSignatureError);
+    });
+
+    test('without a configured webhook secret every webhook is refused', async () => {
+      const rawBody = rawFixture('event.payment_intent.succeeded');
+      const t = Math.floor(NOW_MS / 1000);
+      const header = `t=${t},v1=${createHmac('sha256', '').update(`${t}.${rawBody}`).digest('hex')}`;
+      await expect(connector({ webhookSecret: '' }).parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).rejects.toBeInstanceOf(WebhookSignatureError);
+    });
+  });
+
+  describe('errors', () => {
+    test('a 4xx error body → ConnectorRequestError with Stripe\'s error.code', async () => {
+      serve(404, 'error.resource_missing');
+      const err = await connector()
+        .sync(syncRequest({ connectorTransactionId: 'pi_missing' }))
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorRequestError);
+      expect(err).toMatchObject({ connector: 'stripe', code: 'resource_missing', message: "No such payment_intent: 'pi_missing'" });
+      expectGet(only(), '/v1/payment_intents/pi_missing');
+    });
+
+    test('a 401 without a code → the error type as code, with the key masked in the message', async () => {
+      serve(401, 'error.invalid_api_key');
+      const err = (await connector()
+        .refund({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 1, refundId: REFUND_ID })
+        .catch((e: unknown) => e)) as ConnectorRequestError;
+      expect(err).toBeInstanceOf(ConnectorRequestError);
+      expect(err.code).toBe('invalid_request_error');
+      expect(err.message).toBe('Invalid API Key provided: sk_test_[redacted]');
+      expect(err.message).not.toContain(SECRET_KEY);
+    });
+
+    test('a 5xx → ConnectorTechnicalError (outcome unknown)', async () => {
+      serve(500, 'error.api_error');
+      await expect(connector().authorize(authorizeRequest())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      await expect(connector().sync(syncRequest())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    });
+
+    test('a server that never answers → ConnectorTechnicalError after the timeout', async () => {
+      reply = () => 'hang';
+      const started = Date.now();
+      const err = await connector({ timeoutMs: 200 })
+        .authorize(authorizeRequest())
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorTechnicalError);
+      expect((err as Error).message).not.toContain(PAN);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    test('amounts are integers in minor units; anything else is refused before sending', () => {
+      expect(toStripeAmount(150000)).toBe('150000');
+      expect(() => toStripeAmount(15.5)).toThrow(RangeError);
+      expect(() => toStripeAmount(-1)).toThrow(RangeError);
+    });
+  });
+});
