@@ -33,6 +33,8 @@ export interface ApiStackProps extends StackProps {
   tableName: string;
   /** Name of the secret holding the keyed-hash key (from the data stack). */
   fingerprintSecretName: string;
+  /** Name of the secret holding the processors' keys (from the data stack). */
+  connectorSecretsName: string;
 }
 
 /**
@@ -55,13 +57,14 @@ export class ApiStack extends Stack {
     const retention = RetentionDays[`${['ONE_WEEK', 'TWO_WEEKS', 'ONE_MONTH', 'THREE_MONTHS', 'ONE_YEAR'][[7, 14, 30, 90, 365].indexOf(config.logRetentionDays)]}` as keyof typeof RetentionDays];
 
     const fingerprintKey = Secret.fromSecretNameV2(this, 'CardFingerprintKey', props.fingerprintSecretName);
+    const connectorSecrets = Secret.fromSecretNameV2(this, 'ConnectorSecrets', props.connectorSecretsName);
 
     // How cdk-nag spells the table's index ARN in its finding id: unresolved tokens become <AWS::...>.
     const region = Token.isUnresolved(this.region) ? '<AWS::Region>' : this.region;
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
 
-    const makeFunction = (name: string, entry: string, access: TableAccess | 'none', authenticated = access !== 'none', keyedHashes = false) => {
+    const makeFunction = (name: string, entry: string, access: TableAccess | 'none', authenticated = access !== 'none', keyedHashes = false, talksToConnectors = false) => {
       const logGroup = new LogGroup(this, `${name}Logs`, { retention });
       const fn = new NodejsFunction(this, name, {
         entry: resolve(root, entry),
@@ -94,6 +97,12 @@ export class ApiStack extends Stack {
         },
       });
       if (access !== 'none') table.grant(fn, ...TABLE_ACTIONS[access]);
+      if (talksToConnectors) {
+        // Processor keys and the stage's routing rules.
+        fn.addEnvironment('CONNECTOR_SECRETS_ID', props.connectorSecretsName);
+        fn.addEnvironment('ROUTING_RULES', JSON.stringify(config.routingRules));
+        connectorSecrets.grantRead(fn);
+      }
       if (keyedHashes) {
         // Card fingerprints and idempotency body hashes need the HMAC key.
         fn.addEnvironment('CARD_FINGERPRINT_SECRET_ID', props.fingerprintSecretName);
@@ -127,6 +136,10 @@ export class ApiStack extends Stack {
           reason: 'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
         },
         {
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${region}:${account}:secret:${props.connectorSecretsName}-??????]`,
+          reason: 'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
+        },
+        {
           id: 'AwsSolutions-IAM5[Resource::*]',
           reason: 'X-Ray PutTraceSegments/PutTelemetryRecords do not support resource-level permissions; AWS requires "*".',
         },
@@ -134,7 +147,7 @@ export class ApiStack extends Stack {
       return fn;
     };
 
-    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access, route.auth, route.method === 'POST') }));
+    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access, route.auth, route.method === 'POST', route.connectors) }));
     const notFound = makeFunction(FALLBACK_ROUTE.name, FALLBACK_ROUTE.entry, 'none');
 
     this.api = new HttpApi(this, 'HttpApi', {

@@ -25,6 +25,8 @@ export class DataStack extends Stack {
   readonly tableName: string;
   /** Name of the Secrets Manager secret holding the key of keyed hashes (card fingerprints). */
   readonly fingerprintSecretName: string;
+  /** Name of the Secrets Manager secret holding the processors' keys (JSON: PAYSTACK_SECRET_KEY, STRIPE_SECRET_KEY, …). */
+  readonly connectorSecretsName: string;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -64,6 +66,18 @@ export class DataStack extends Stack {
         reason: 'Rotating the fingerprint key would change every stored card fingerprint; it is rotated deliberately with a re-fingerprinting job, not on a schedule.',
       },
     ]);
+    // The processors' keys: created empty here, filled by an operator (never in code or templates).
+    this.connectorSecretsName = `switchyard-${config.stage}/connectors`;
+    const connectorSecrets = new Secret(this, 'ConnectorSecrets', {
+      secretName: this.connectorSecretsName,
+      description: 'Processor keys as JSON: PAYSTACK_SECRET_KEY, FLUTTERWAVE_SECRET_KEY, FLUTTERWAVE_ENCRYPTION_KEY, FLUTTERWAVE_WEBHOOK_HASH, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET',
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'unused', excludePunctuation: true },
+      removalPolicy: config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    acknowledgeNagFindings(connectorSecrets, [
+      { id: 'AwsSolutions-SMG4', reason: "Processor keys are rotated in the processors' dashboards and then written here by an operator; Secrets Manager cannot rotate them itself." },
+    ]);
+    new CfnOutput(this, 'ConnectorSecretsName', { value: this.connectorSecretsName, description: 'Put the processor keys here (JSON)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table of this stage' });
   }
 }

@@ -14,7 +14,7 @@ export function buildApp(app: App, stage: string): { data: DataStack; api: ApiSt
   const names = stackNames(config.stage);
   const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const data = new DataStack(app, names.data, { stackName: names.data, config, env, description: `Switchyard ${stage}: DynamoDB table` });
-  const api = new ApiStack(app, names.api, { stackName: names.api, config, tableName: data.tableName, fingerprintSecretName: data.fingerprintSecretName, env, description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms` });
+  const api = new ApiStack(app, names.api, { stackName: names.api, config, tableName: data.tableName, fingerprintSecretName: data.fingerprintSecretName, connectorSecretsName: data.connectorSecretsName, env, description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms` });
   api.addStackDependency(data);
   return { data, api };
 }

@@ -1,3 +1,5 @@
+import type { RoutingRule } from '../../shared/routing/routing-rules';
+
 /**
  * Per-stage settings, read once at the top of the CDK app (bin/switchyard.ts)
  * and passed down. Plain data, so tests can read it too.
@@ -34,7 +36,28 @@ export interface StageConfig {
   tableDeletionProtection: boolean;
   /** Prefix of API keys issued for this stage. */
   apiKeyPrefix: 'sk_test_' | 'sk_live_';
+  /**
+   * Routing rules (shared/routing/routing-rules.ts): per (currency, payment method) an
+   * ordered list of connectors; the first rule that matches applies. Passed to the
+   * functions as `ROUTING_RULES`.
+   */
+  routingRules: RoutingRule[];
 }
+
+/**
+ * The production routing: NGN and GHS to Paystack (Flutterwave as fallback), KES
+ * mobile money to Flutterwave then Paystack, USD cards to Stripe then Paystack,
+ * ZAR and KES cards to Paystack then Stripe; anything else to Paystack.
+ */
+export const PRODUCTION_ROUTING_RULES: RoutingRule[] = [
+  { currency: 'NGN', connectors: ['paystack', 'flutterwave'] },
+  { currency: 'GHS', connectors: ['paystack', 'flutterwave'] },
+  { currency: 'KES', payment_method: 'mobile_money', connectors: ['flutterwave', 'paystack'] },
+  { currency: 'USD', payment_method: 'card', connectors: ['stripe', 'paystack'] },
+  { currency: 'ZAR', payment_method: 'card', connectors: ['paystack', 'stripe'] },
+  { currency: 'KES', payment_method: 'card', connectors: ['paystack', 'stripe'] },
+  { connectors: ['paystack', 'flutterwave'] },
+];
 
 /** The known stages. Add one here to deploy it with `-c stage=<name>`. */
 export const STAGES: Readonly<Record<string, StageConfig>> = {
@@ -48,6 +71,8 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     tableRemoval: 'DESTROY',
     tableDeletionProtection: false,
     apiKeyPrefix: 'sk_test_',
+    // dev runs on the sandbox; copy prod's rules here to try the processors' test modes.
+    routingRules: [{ connectors: ['sandbox'] }],
   },
   prod: {
     stage: 'prod',
@@ -59,6 +84,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     tableRemoval: 'RETAIN',
     tableDeletionProtection: true,
     apiKeyPrefix: 'sk_live_',
+    routingRules: PRODUCTION_ROUTING_RULES,
   },
 };
 

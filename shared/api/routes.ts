@@ -25,28 +25,30 @@ export interface RouteDefinition {
   access: TableAccess;
   /** Whether the `api-key` header is required (documentation; enforced in the handler). */
   auth: boolean;
+  /** Whether the handler calls connectors (gets the processors' keys and the routing rules). */
+  connectors: boolean;
 }
 
 /** Every route of the API. */
 export const ROUTES: readonly RouteDefinition[] = [
-  { method: 'POST', path: '/payments', entry: 'functions/payments/create-payment.ts', name: 'CreatePayment', access: 'write', auth: true },
-  { method: 'GET', path: '/payments', entry: 'functions/payments/list-payments.ts', name: 'ListPayments', access: 'read', auth: true },
-  { method: 'GET', path: '/payments/{payment_id}', entry: 'functions/payments/get-payment.ts', name: 'GetPayment', access: 'reconcile', auth: true },
-  { method: 'POST', path: '/payments/{payment_id}/confirm', entry: 'functions/payments/confirm-payment.ts', name: 'ConfirmPayment', access: 'write', auth: true },
-  { method: 'POST', path: '/payments/{payment_id}/cancel', entry: 'functions/payments/cancel-payment.ts', name: 'CancelPayment', access: 'write', auth: true },
-  { method: 'POST', path: '/payments/{payment_id}/capture', entry: 'functions/payments/capture-payment.ts', name: 'CapturePayment', access: 'write', auth: true },
-  { method: 'POST', path: '/payments/{payment_id}/refund', entry: 'functions/payments/refund-payment.ts', name: 'RefundPayment', access: 'write', auth: true },
-  { method: 'GET', path: '/payments/{payment_id}/refunds', entry: 'functions/payments/list-payment-refunds.ts', name: 'ListPaymentRefunds', access: 'read', auth: true },
-  { method: 'GET', path: '/refunds/{refund_id}', entry: 'functions/refunds/get-refund.ts', name: 'GetRefund', access: 'read', auth: true },
-  { method: 'POST', path: '/customers', entry: 'functions/customers/create-customer.ts', name: 'CreateCustomer', access: 'write', auth: true },
-  { method: 'GET', path: '/customers', entry: 'functions/customers/list-customers.ts', name: 'ListCustomers', access: 'read', auth: true },
-  { method: 'GET', path: '/customers/{customer_id}', entry: 'functions/customers/get-customer.ts', name: 'GetCustomer', access: 'read', auth: true },
-  { method: 'PUT', path: '/customers/{customer_id}', entry: 'functions/customers/update-customer.ts', name: 'UpdateCustomer', access: 'write', auth: true },
-  { method: 'DELETE', path: '/customers/{customer_id}', entry: 'functions/customers/delete-customer.ts', name: 'DeleteCustomer', access: 'write', auth: true },
-  { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false },
-  { method: 'POST', path: '/webhooks/{connector}', entry: 'functions/webhooks/receive-webhook.ts', name: 'ReceiveWebhook', access: 'write', auth: false },
-  { method: 'GET', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/hosted-page.ts', name: 'SandboxHostedPage', access: 'read', auth: false },
-  { method: 'POST', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/complete-hosted-page.ts', name: 'SandboxCompletePage', access: 'read', auth: false },
+  { method: 'POST', path: '/payments', entry: 'functions/payments/create-payment.ts', name: 'CreatePayment', access: 'write', auth: true, connectors: true },
+  { method: 'GET', path: '/payments', entry: 'functions/payments/list-payments.ts', name: 'ListPayments', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/payments/{payment_id}', entry: 'functions/payments/get-payment.ts', name: 'GetPayment', access: 'reconcile', auth: true, connectors: true },
+  { method: 'POST', path: '/payments/{payment_id}/confirm', entry: 'functions/payments/confirm-payment.ts', name: 'ConfirmPayment', access: 'write', auth: true, connectors: true },
+  { method: 'POST', path: '/payments/{payment_id}/cancel', entry: 'functions/payments/cancel-payment.ts', name: 'CancelPayment', access: 'write', auth: true, connectors: true },
+  { method: 'POST', path: '/payments/{payment_id}/capture', entry: 'functions/payments/capture-payment.ts', name: 'CapturePayment', access: 'write', auth: true, connectors: true },
+  { method: 'POST', path: '/payments/{payment_id}/refund', entry: 'functions/payments/refund-payment.ts', name: 'RefundPayment', access: 'write', auth: true, connectors: true },
+  { method: 'GET', path: '/payments/{payment_id}/refunds', entry: 'functions/payments/list-payment-refunds.ts', name: 'ListPaymentRefunds', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/refunds/{refund_id}', entry: 'functions/refunds/get-refund.ts', name: 'GetRefund', access: 'read', auth: true, connectors: false },
+  { method: 'POST', path: '/customers', entry: 'functions/customers/create-customer.ts', name: 'CreateCustomer', access: 'write', auth: true, connectors: false },
+  { method: 'GET', path: '/customers', entry: 'functions/customers/list-customers.ts', name: 'ListCustomers', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/customers/{customer_id}', entry: 'functions/customers/get-customer.ts', name: 'GetCustomer', access: 'read', auth: true, connectors: false },
+  { method: 'PUT', path: '/customers/{customer_id}', entry: 'functions/customers/update-customer.ts', name: 'UpdateCustomer', access: 'write', auth: true, connectors: false },
+  { method: 'DELETE', path: '/customers/{customer_id}', entry: 'functions/customers/delete-customer.ts', name: 'DeleteCustomer', access: 'write', auth: true, connectors: false },
+  { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false, connectors: false },
+  { method: 'POST', path: '/webhooks/{connector}', entry: 'functions/webhooks/receive-webhook.ts', name: 'ReceiveWebhook', access: 'write', auth: false, connectors: true },
+  { method: 'GET', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/hosted-page.ts', name: 'SandboxHostedPage', access: 'read', auth: false, connectors: false },
+  { method: 'POST', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/complete-hosted-page.ts', name: 'SandboxCompletePage', access: 'read', auth: false, connectors: false },
 ];
 
 /** The catch-all (`$default` in API Gateway): any unmatched method/path answers 404 in the API's error shape. */

@@ -153,6 +153,22 @@ describe.each([
     expect(JSON.stringify(t.api.toJSON())).not.toMatch(/SecretString|secretValue/);
   });
 
+  test('functions that call connectors get the stage routing rules and the processors-keys secret; others do not', () => {
+    const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    for (const route of ROUTES) {
+      const fn = Object.entries(fns).find(([id]) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))![1];
+      const env = fn.Properties.Environment.Variables;
+      if (route.connectors) {
+        expect(JSON.parse(env.ROUTING_RULES)).toEqual(STAGES[stage]!.routingRules);
+        expect(env.CONNECTOR_SECRETS_ID).toBe(`switchyard-${stage}/connectors`);
+      } else {
+        expect(env.ROUTING_RULES).toBeUndefined();
+        expect(env.CONNECTOR_SECRETS_ID).toBeUndefined();
+      }
+    }
+    t.data.hasResourceProperties('AWS::SecretsManager::Secret', { Name: `switchyard-${stage}/connectors` });
+  });
+
   test('outputs: API URL, dashboard URL, alarm topic, table name', () => {
     for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName']) t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});
