@@ -1,5 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Connector } from './connector';
+import { PaystackConnector } from './paystack/paystack-connector';
 import { SandboxConnector } from './sandbox/sandbox-connector';
 import { StripeConnector } from './stripe/stripe-connector';
 
@@ -27,6 +28,16 @@ const timeoutMs = (s: ConnectorSettings) => Number(s.CONNECTOR_TIMEOUT_MS ?? 800
 /** Every connector the service knows, by routing name. */
 export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
   sandbox: () => new SandboxConnector(),
+  paystack: (s) =>
+    s.PAYSTACK_SECRET_KEY
+      ? new PaystackConnector({
+          baseUrl: s.PAYSTACK_BASE_URL || 'https://api.paystack.co',
+          secretKey: s.PAYSTACK_SECRET_KEY,
+          // Paystack signs webhooks with the secret key itself.
+          webhookSecret: s.PAYSTACK_WEBHOOK_SECRET || s.PAYSTACK_SECRET_KEY,
+          timeoutMs: timeoutMs(s),
+        })
+      : undefined,
   stripe: (s) =>
     s.STRIPE_SECRET_KEY
       ? new StripeConnector({

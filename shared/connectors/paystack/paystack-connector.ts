@@ -1,0 +1,382 @@
+/**
+ * The Paystack adapter: speaks Paystack's REST API (https://api.paystack.co, JSON bodies,
+ * `Authorization: Bearer <secret key>`) with the platform fetch through {@link connectorFetch}.
+ * Wire types, request builders and the status tables live in `./transformers.ts`.
+ *
+ * Flows:
+ * - authorize: POST /charge (card with details, bank_transfer, ussd, mobile_money) or
+ *   POST /transaction/initialize (card without details: hosted checkout). Our payment id is the
+ *   Paystack `reference` (see `paystackReference`), so a sync finds a charge whose answer was lost.
+ * - capture: Paystack's Charge API has no separate authorization and capture, so manual capture is
+ *   refused at authorize (`capture_method_not_supported`) and capture is refused too.
+ * - void: Paystack has no call that cancels an open charge; void verifies the transaction and
+ *   answers Cancelled unless Paystack already took the money (then `charge_already_succeeded`).
+ * - refund: POST /refund; syncRefund: GET /refund/:id.
+ * - sync: GET /transaction/verify/:reference.
+ * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
+ *   compared in constant time; charge.success and refund.* are mapped, every other event ignored.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Currency } from '../../domain/money';
+import type { PaymentMethod } from '../../domain/payment';
+import {
+  ConnectorRequestError,
+  WebhookSignatureError,
+  type AuthorizeRequest,
+  type Connector,
+  type InboundWebhook,
+  type PaymentResult,
+  type RefundResult,
+  type SyncRequest,
+  type TransactionRef,
+  type WebhookEvent,
+} from '../connector';
+import { connectorFetch, DEFAULT_CONNECTOR_TIMEOUT_MS } from '../connector-http';
+import {
+  buildBankTransferCharge,
+  buildCardCharge,
+  buildCardCheckout,
+  buildMobileMoneyCharge,
+  buildRefund,
+  buildUssdCharge,
+  chargeToPaymentResult,
+  declinedChargeOf,
+  fromPaystackAmount,
+  PAYSTACK_CONNECTOR_NAME,
+  PAYSTACK_REFUND_STATUS,
+  paystackErrorOf,
+  paystackReference,
+  paystackSupports,
+  paymentIdFromReference,
+  refundToRefundResult,
+  transactionToPaymentResult,
+  type ChargeContext,
+  type PaystackChargeData,
+  type PaystackChargeRequest,
+  type PaystackEnvelope,
+  type PaystackInitializeData,
+  type PaystackRefundData,
+  type PaystackRefundEventData,
+  type PaystackTransactionData,
+  type PaystackWebhookBody,
+} from './transformers';
+
+/** Configuration of {@link PaystackConnector}. Keys come from configuration only (Secrets Manager, env). */
+export interface PaystackConnectorConfig {
+  /** `https://api.paystack.co` in test and live mode (the key decides the mode); a local fixture server in tests. */
+  baseUrl: string;
+  /** The secret key (`sk_test_…` / `sk_live_…`), sent as `Authorization: Bearer …`. Never logged or returned. */
+  secretKey: string;
+  /**
+   * The key webhooks are verified with. Paystack signs events with the integration's secret key
+   * ("HMAC SHA512 signature of the event payload signed using your secret key",
+   * https://paystack.com/docs/payments/webhooks/), so this is the same value as {@link secretKey};
+   * an empty string falls back to {@link secretKey}.
+   */
+  webhookSecret: string;
+  /** Timeout of one Paystack call, in milliseconds (default {@link DEFAULT_CONNECTOR_TIMEOUT_MS}). */
+  timeoutMs?: number;
+  /**
+   * Validity of a Pay with Transfer / Pesalink account, in minutes (default 30), clamped to what
+   * Paystack accepts: 15 minutes to 8 hours in NGN, under 25 minutes in KES.
+   */
+  bankTransferExpiryMinutes?: number;
+  /**
+   * The integration's Payment Session Timeout on Paystack, in seconds (default 86400). Paystack
+   * returns no expiry with a USSD code ("sessions on Paystack never expire" unless the merchant sets
+   * this timeout, https://docs-v1.paystack.com/docs/payment-session-timeouts), so the USSD
+   * `expires_at` shown to the payer is now + this value.
+   */
+  paymentSessionTimeoutSeconds?: number;
+  /** The clock (tests inject a fixed one). */
+  now?: () => Date;
+}
+
+/** Events whose `data` is a transaction: mapped to a payment update. Paystack documents no `charge.failed`. */
+const PAYMENT_EVENTS = new Set(['charge.success']);
+/** Refund events (https://paystack.com/docs/payments/webhooks/ "Types of events"). */
+const REFUND_EVENTS = new Set(['refund.pending', 'refund.processing', 'refund.processed', 'refund.failed']);
+
+/** Hex SHA-256 of a string (event ids of events that carry no stable key). */
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * Paystack as a {@link Connector}. See the module comment for the flows and
+ * `transformers.ts` for the supported matrix ({@link paystackSupports}) and the status tables.
+ */
+export class PaystackConnector implements Connector {
+  readonly name = PAYSTACK_CONNECTOR_NAME;
+  private readonly baseUrl: string;
+  private readonly secretKey: string;
+  private readonly webhookSecret: string;
+  private readonly timeoutMs: number;
+  private readonly bankTransferExpiryMinutes: number;
+  private readonly paymentSessionTimeoutSeconds: number;
+  private readonly now: () => Date;
+
+  /**
+   * @param config see {@link PaystackConnectorConfig}
+   * @throws Error when `secretKey` is empty (the message names the field, never a value)
+   */
+  constructor(config: PaystackConnectorConfig) {
+    if (!config.secretKey) throw new Error('PaystackConnector: secretKey is required.');
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.secretKey = config.secretKey;
+    this.webhookSecret = config.webhookSecret || config.secretKey;
+    this.timeoutMs = config.timeoutMs ?? DEFAULT_CONNECTOR_TIMEOUT_MS;
+    this.bankTransferExpiryMinutes = config.bankTransferExpiryMinutes ?? 30;
+    this.paymentSessionTimeoutSeconds = config.paymentSessionTimeoutSeconds ?? 86_400;
+    this.now = config.now ?? (() => new Date());
+  }
+
+  /** @returns whether Paystack offers `paymentMethod` in `currency` (transformers' `PAYSTACK_SUPPORTED`). */
+  supports(currency: Currency, paymentMethod: PaymentMethod): boolean {
+    return paystackSupports(currency, paymentMethod);
+  }
+
+  /**
+   * Starts a Paystack charge; Paystack charges capture at once.
+   * @returns Succeeded, Failed (a decline, or an input Paystack asks for that cannot be relayed),
+   *   Processing (`pending`) or RequiresAction with the next action (3-D Secure URL, hosted checkout,
+   *   USSD code, transfer account, mobile-money prompt)
+   * @throws ConnectorRequestError before any call for manual capture (`capture_method_not_supported`),
+   *   an unsupported (currency, method) (`payment_method_not_supported`), a missing email
+   *   (`email_required`, Paystack requires one) or an unusable phone (mobile money); on a Paystack 4xx
+   *   with Paystack's code (a 4xx that describes a failed charge is a Failed result instead)
+   * @throws ConnectorTechnicalError on timeout, network error or 5xx: the reference lets sync settle it
+   */
+  async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
+    if (request.captureMethod === 'manual') {
+      throw new ConnectorRequestError(
+        this.name,
+        'capture_method_not_supported',
+        'Paystack captures card and offline payments at once: capture_method manual is not supported.',
+      );
+    }
+    if (!this.supports(request.currency, request.paymentMethod)) {
+      throw new ConnectorRequestError(this.name, 'payment_method_not_supported', `Paystack does not offer ${request.paymentMethod} in ${request.currency}.`);
+    }
+    if (!request.email) throw new ConnectorRequestError(this.name, 'email_required', 'Paystack needs the customer\'s email address to create a charge.');
+    const ctx: ChargeContext = {
+      paymentMethod: request.paymentMethod,
+      amount: request.amount,
+      currency: request.currency,
+      reference: paystackReference(request.paymentId),
+      ussdExpiresAt: new Date(this.now().getTime() + this.paymentSessionTimeoutSeconds * 1000).toISOString(),
+    };
+
+    if (request.paymentMethod === 'card' && !request.card) {
+      const answer = await this.call<PaystackEnvelope<PaystackInitializeData>>('POST', '/transaction/initialize', buildCardCheckout(request, request.email));
+      return {
+        status: 'RequiresAction',
+        connectorTransactionId: answer.data.reference || ctx.reference,
+        amountCaptured: 0,
+        nextAction: { type: 'redirect_to_url', redirect_to_url: answer.data.authorization_url },
+      };
+    }
+
+    let body: PaystackChargeRequest;
+    switch (request.paymentMethod) {
+      case 'card':
+        body = buildCardCharge(request, request.email, request.card!);
+        break;
+      case 'bank_transfer':
+        body = buildBankTransferCharge(request, request.email, this.bankTransferExpiryMinutes, this.now());
+        break;
+      case 'ussd':
+        body = buildUssdCharge(request, request.email);
+        break;
+      case 'mobile_money':
+        body = buildMobileMoneyCharge(request, request.email);
+        break;
+    }
+
+    const seen: { declined: PaystackChargeData | null } = { declined: null };
+    try {
+      const answer = await this.call<PaystackEnvelope<PaystackChargeData>>('POST', '/charge', body, (status, errorBody) => {
+        seen.declined = declinedChargeOf(errorBody);
+        return paystackErrorOf(status, errorBody);
+      });
+      return chargeToPaymentResult(answer.data, ctx);
+    } catch (err) {
+      if (err instanceof ConnectorRequestError && seen.declined) return chargeToPaymentResult(seen.declined, ctx);
+      throw err;
+    }
+  }
+
+  /**
+   * Never succeeds: authorize refuses manual capture, so no Paystack payment waits for one.
+   * @throws ConnectorRequestError `capture_not_supported`, without calling Paystack
+   */
+  async capture(_request: TransactionRef & { amount: number }): Promise<PaymentResult> {
+    throw new ConnectorRequestError(this.name, 'capture_not_supported', 'Paystack charges are captured at authorization; there is nothing to capture.');
+  }
+
+  /**
+   * Cancels a payment that is still waiting on the payer. Paystack has no cancel call for an open
+   * charge (a Pay with Transfer account lapses at its expiry, a mobile-money prompt after 180 s, a
+   * USSD code with the payment session), so this verifies the transaction and, unless Paystack has
+   * already taken the money, answers Cancelled. A payer who completes the open charge after that
+   * produces a `charge.success` for a cancelled payment: that money must be refunded by an operator.
+   * @returns Cancelled (amountCaptured 0)
+   * @throws ConnectorRequestError `charge_already_succeeded` when the transaction succeeded (refund it
+   *   instead), or Paystack's code on a 4xx (e.g. an unknown reference)
+   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   */
+  async void(request: TransactionRef): Promise<PaymentResult> {
+    const answer = await this.verify(request.connectorTransactionId);
+    if (answer.data.status === 'success') {
+      throw new ConnectorRequestError(this.name, 'charge_already_succeeded', 'Paystack has already completed this charge; refund it instead of cancelling.');
+    }
+    return { status: 'Cancelled', connectorTransactionId: answer.data.reference || request.connectorTransactionId, amountCaptured: 0 };
+  }
+
+  /**
+   * POST /refund for `amount` minor units of the transaction (by its reference). Paystack takes no
+   * idempotency key on refunds: a retried call after a timeout may refund twice, so the caller must
+   * settle an unknown outcome with {@link syncRefund}, not by calling this again.
+   * @returns the refund, usually Pending (`pending`, "queued for processing")
+   * @throws ConnectorRequestError with Paystack's code on a 4xx (e.g. amount above what is refundable)
+   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   */
+  async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
+    const body = buildRefund(request.connectorTransactionId, request.amount, request.currency, request.refundId);
+    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('POST', '/refund', body);
+    return refundToRefundResult(answer.data.status, String(answer.data.id));
+  }
+
+  /**
+   * Paystack's view of a payment: GET /transaction/verify/:reference, with the reference derived
+   * from our payment id when `connectorTransactionId` is null (an authorize that timed out).
+   * @returns the transaction mapped through `PAYSTACK_TRANSACTION_STATUS`
+   * @throws ConnectorRequestError on a 4xx, e.g. `transaction_reference_not_found` when the charge
+   *   never reached Paystack (the caller decides whether that means failed)
+   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   */
+  async sync(request: SyncRequest): Promise<PaymentResult> {
+    const reference = request.connectorTransactionId ?? paystackReference(request.paymentId);
+    const answer = await this.verify(reference);
+    return transactionToPaymentResult({ ...answer.data, reference: answer.data.reference || reference });
+  }
+
+  /**
+   * Paystack's view of a refund: GET /refund/:id.
+   * @throws ConnectorRequestError on a 4xx; ConnectorTechnicalError on timeout, network error or 5xx
+   */
+  async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
+    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('GET', `/refund/${encodeURIComponent(request.connectorRefundId)}`);
+    return refundToRefundResult(answer.data.status, String(answer.data.id ?? request.connectorRefundId));
+  }
+
+  /**
+   * Verifies `x-paystack-signature` (hex HMAC-SHA512 of the exact raw body with the secret key,
+   * constant-time comparison) and maps the event:
+   * - `charge.success` → a payment update for the payment whose reference it carries
+   *   (`paymentId` null when the reference is not one of ours); event id `charge.success:<reference>`;
+   * - `refund.pending|processing|processed|failed` → a refund update. The documented payloads carry
+   *   no refund id, only `transaction_reference` and `amount`, so when `data.id` is absent the refund
+   *   is found with GET /transaction/verify/:reference then GET /refund?transaction=<id>, matching
+   *   amount and currency; no single match → ignored (syncRefund settles it). Event id
+   *   `<event>:<refund id>`;
+   * - anything else (disputes, transfers, `bank.transfer.rejected`, …) → ignored.
+   * @throws WebhookSignatureError when the header is missing, malformed or does not match
+   * @throws ConnectorTechnicalError / ConnectorRequestError when the refund lookup fails (the event is
+   *   then answered with an error and Paystack redelivers it)
+   */
+  async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
+    const signature = webhook.headers['x-paystack-signature'];
+    if (!signature) throw new WebhookSignatureError(this.name, 'Missing x-paystack-signature header.');
+    const expected = createHmac('sha512', this.webhookSecret).update(webhook.rawBody, 'utf8').digest();
+    const given = /^[0-9a-fA-F]{128}$/.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : null;
+    if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new WebhookSignatureError(this.name, 'The x-paystack-signature header does not match the body.');
+    }
+
+    let body: PaystackWebhookBody;
+    try {
+      body = JSON.parse(webhook.rawBody) as PaystackWebhookBody;
+    } catch {
+      return { kind: 'ignored', eventId: `invalid:${sha256(webhook.rawBody)}`, reason: 'The body is not JSON.' };
+    }
+    const event = typeof body?.event === 'string' ? body.event : '';
+    const data = body?.data && typeof body.data === 'object' ? body.data : null;
+    if (!data) return { kind: 'ignored', eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`, reason: 'The event has no data.' };
+
+    if (PAYMENT_EVENTS.has(event)) {
+      const transaction = data as unknown as PaystackTransactionData;
+      if (typeof transaction.reference !== 'string' || typeof transaction.status !== 'string') {
+        return { kind: 'ignored', eventId: `${event}:${sha256(webhook.rawBody)}`, reason: 'The transaction has no reference or status.' };
+      }
+      return {
+        kind: 'payment',
+        eventId: `${event}:${transaction.reference}`,
+        paymentId: paymentIdFromReference(transaction.reference),
+        connectorTransactionId: transaction.reference,
+        result: transactionToPaymentResult(transaction),
+      };
+    }
+
+    if (REFUND_EVENTS.has(event)) return this.refundEvent(event, data as unknown as PaystackRefundEventData, webhook.rawBody);
+
+    return { kind: 'ignored', eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`, reason: `Paystack event ${event || '(none)'} is not applied to payments or refunds.` };
+  }
+
+  /** Maps a refund.* event, finding the refund id when the payload has none (see {@link parseWebhook}). */
+  private async refundEvent(event: string, data: PaystackRefundEventData, rawBody: string): Promise<WebhookEvent> {
+    const status = typeof data.status === 'string' ? data.status : event.slice('refund.'.length);
+    const fallbackId = `${event}:${sha256(rawBody)}`;
+    if (data.id !== undefined && data.id !== null && String(data.id) !== '') {
+      const connectorRefundId = String(data.id);
+      return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: refundToRefundResult(status, connectorRefundId) };
+    }
+    if (typeof data.transaction_reference !== 'string' || paymentIdFromReference(data.transaction_reference) === null) {
+      return { kind: 'ignored', eventId: fallbackId, reason: 'The refund concerns a transaction this service did not create.' };
+    }
+    const amount = fromPaystackAmount(data.amount);
+    const transaction = await this.verify(data.transaction_reference);
+    const list = await this.call<PaystackEnvelope<PaystackRefundData[]>>('GET', `/refund?transaction=${encodeURIComponent(String(transaction.data.id))}`);
+    const sameAmount = (list.data ?? []).filter((r) => fromPaystackAmount(r.amount) === amount && (!data.currency || r.currency === data.currency));
+    const ours = PAYSTACK_REFUND_STATUS[status as keyof typeof PAYSTACK_REFUND_STATUS];
+    const candidates =
+      sameAmount.length > 1 ? sameAmount.filter((r) => PAYSTACK_REFUND_STATUS[r.status as keyof typeof PAYSTACK_REFUND_STATUS] === ours) : sameAmount;
+    if (candidates.length !== 1) {
+      return {
+        kind: 'ignored',
+        eventId: fallbackId,
+        reason: `${candidates.length === 0 ? 'No' : 'More than one'} Paystack refund of ${String(amount)} on ${data.transaction_reference} matches the event; syncRefund settles it.`,
+      };
+    }
+    const connectorRefundId = String((candidates[0] as PaystackRefundData).id);
+    return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: refundToRefundResult(status, connectorRefundId) };
+  }
+
+  /** GET /transaction/verify/:reference. */
+  private verify(reference: string): Promise<PaystackEnvelope<PaystackTransactionData>> {
+    return this.call<PaystackEnvelope<PaystackTransactionData>>('GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+  }
+
+  /**
+   * One Paystack call: the documented headers (bearer key; JSON content type when there is a body),
+   * the configured timeout, and Paystack's error body mapped by {@link paystackErrorOf}.
+   */
+  private call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    errorOf: (status: number, body: unknown) => { code: string; message: string } = paystackErrorOf,
+  ): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.secretKey}` };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return connectorFetch<T>({
+      connector: this.name,
+      method,
+      url: `${this.baseUrl}${path}`,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: this.timeoutMs,
+      errorOf,
+    });
+  }
+}

@@ -1,0 +1,694 @@
+/**
+ * Paystack wire types, request builders and status tables (Hyperswitch's
+ * `transformers.rs` layout). Everything that knows Paystack's JSON lives here;
+ * `paystack-connector.ts` only sends requests and calls these functions.
+ *
+ * Sources (read while writing this file):
+ * - Charge API: https://paystack.com/docs/api/charge/ (POST /charge, GET /charge/:reference)
+ * - Payment channels and how to handle `data.status` of the Charge API:
+ *   https://paystack.com/docs/payments/payment-channels/ (cards, Pay with Transfer, USSD,
+ *   mobile money, Pesalink) and the v1 guide https://docs-v1.paystack.com/docs/charging-from-your-backend
+ *   (the list of charge statuses, including `timeout`)
+ * - Response samples of those pages: github.com/PaystackOSS/doc-code-snippets
+ *   (src/doc/payments/payment-methods/{pwt,ussd,mobile-mpesa,mobile-vodafone,pesalink,...}/index.json,
+ *   doc/payments/charge/request/index.json for the `card` object)
+ * - Transaction initialize / verify: https://paystack.com/docs/api/transaction/ and the status table of
+ *   https://paystack.com/docs/payments/verify-payments/
+ * - Refunds: https://paystack.com/docs/api/refund/ and the refund events of
+ *   https://paystack.com/docs/payments/refunds/ (PaystackOSS/doc-code-snippets doc/payments/refunds/events.js)
+ * - Webhooks: https://paystack.com/docs/payments/webhooks/ (x-paystack-signature, event list)
+ * - Errors: https://paystack.com/docs/api/errors/ (PaystackOSS/openapi errors/api-errors.json)
+ * - Hyperswitch's connector: juspay/hyperswitch crates/hyperswitch_connectors/src/connectors/paystack/transformers.rs
+ *   (PaystackPSyncStatus → AttemptStatus, PaystackRefundStatus → RefundStatus, PaystackErrorResponse)
+ */
+import type { CardDetails } from '../../domain/card';
+import type { Currency } from '../../domain/money';
+import type { NextAction, PaymentMethod } from '../../domain/payment';
+import type { RefundStatus } from '../../domain/refund';
+import { ConnectorRequestError, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
+
+/** The connector name used in results, errors, routing rules and `POST /webhooks/paystack`. */
+export const PAYSTACK_CONNECTOR_NAME = 'paystack';
+
+/* ------------------------------------------------------------------------------------------------
+ * Supported (currency, method) matrix
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * Which currencies each payment method is offered in through Paystack, per the
+ * "Payment Channels" page (https://paystack.com/docs/payments/payment-channels/):
+ * - `card`: "Card payment channels are available on all Paystack accounts" → all five currencies;
+ * - `bank_transfer`: Pay with Transfer is Nigerian (NGN); Pesalink (Kenya, KES) uses the same
+ *   `bank_transfer` object of the Charge API;
+ * - `ussd`: "available to Nigerian customers only" (NGN);
+ * - `mobile_money`: Ghana (GHS) and Kenya (KES); Côte d'Ivoire's XOF is not one of our currencies.
+ */
+export const PAYSTACK_SUPPORTED: Readonly<Record<PaymentMethod, readonly Currency[]>> = {
+  card: ['NGN', 'USD', 'GHS', 'ZAR', 'KES'],
+  bank_transfer: ['NGN', 'KES'],
+  ussd: ['NGN'],
+  mobile_money: ['GHS', 'KES'],
+};
+
+/** @returns true when {@link PAYSTACK_SUPPORTED} lists `currency` for `method`. */
+export function paystackSupports(currency: Currency, method: PaymentMethod): boolean {
+  return PAYSTACK_SUPPORTED[method].includes(currency);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Status tables: the one place where Paystack's statuses become ours
+ * --------------------------------------------------------------------------------------------- */
+
+/** Our payment statuses a connector may answer with. */
+export type OurPaymentStatus = PaymentResult['status'];
+
+/**
+ * `data.status` values of the Charge API (POST /charge, GET /charge/:reference), from
+ * https://paystack.com/docs/payments/payment-channels/ ("Handling Charge API responses"),
+ * the v1 statuses list (https://docs-v1.paystack.com/docs/charging-from-your-backend: pending,
+ * timeout, success, send_pin, send_phone, send_birthday, send_otp, open_url, failed),
+ * `send_address` (POST /charge/submit_address), `pay_offline` (USSD, mobile money) and
+ * `pending_bank_transfer` (Pay with Transfer and Pesalink samples).
+ */
+export const PAYSTACK_CHARGE_STATUSES = [
+  'success',
+  'failed',
+  'timeout',
+  'pending',
+  'open_url',
+  'pay_offline',
+  'pending_bank_transfer',
+  'send_pin',
+  'send_otp',
+  'send_phone',
+  'send_birthday',
+  'send_address',
+] as const;
+
+/** One of {@link PAYSTACK_CHARGE_STATUSES}. */
+export type PaystackChargeStatus = (typeof PAYSTACK_CHARGE_STATUSES)[number];
+
+/**
+ * Charge API `data.status` → our payment status.
+ *
+ * - `success` → Succeeded (automatic capture: Paystack has no separate capture on the Charge API).
+ * - `failed` → Failed; `timeout` → Failed ("no remedy, you may start a new charge", v1 guide).
+ * - `pending` → Processing ("wait 10 seconds or more, then check", Check Pending Charge).
+ * - `open_url` → RequiresAction: the payer completes 3-D Secure at `data.url`.
+ * - `pay_offline` → RequiresAction: the payer dials the USSD code or approves the mobile-money
+ *   prompt on their phone; the result arrives as `charge.success`.
+ * - `pending_bank_transfer` → RequiresAction: the payer transfers to the temporary account.
+ * - `send_pin`, `send_otp`, `send_phone`, `send_birthday`, `send_address` → Failed: Paystack wants an
+ *   input relayed through Submit PIN/OTP/Phone/Birthday/Address, and the connector contract has no
+ *   step to collect and relay those (a card PIN must not pass through this service). No money has
+ *   moved; the payment fails with the Paystack status as `errorCode` and its `display_text` as message.
+ */
+export const PAYSTACK_CHARGE_STATUS: Readonly<Record<PaystackChargeStatus, OurPaymentStatus>> = {
+  success: 'Succeeded',
+  failed: 'Failed',
+  timeout: 'Failed',
+  pending: 'Processing',
+  open_url: 'RequiresAction',
+  pay_offline: 'RequiresAction',
+  pending_bank_transfer: 'RequiresAction',
+  send_pin: 'Failed',
+  send_otp: 'Failed',
+  send_phone: 'Failed',
+  send_birthday: 'Failed',
+  send_address: 'Failed',
+};
+
+/**
+ * Transaction statuses (GET /transaction/verify/:reference and the `charge.success` webhook's
+ * `data.status`), with their meaning from https://paystack.com/docs/payments/verify-payments/.
+ */
+export const PAYSTACK_TRANSACTION_STATUSES = [
+  'success',
+  'failed',
+  'abandoned',
+  'ongoing',
+  'pending',
+  'processing',
+  'queued',
+  'reversed',
+] as const;
+
+/** One of {@link PAYSTACK_TRANSACTION_STATUSES}. */
+export type PaystackTransactionStatus = (typeof PAYSTACK_TRANSACTION_STATUSES)[number];
+
+/**
+ * Transaction status → our payment status (Hyperswitch's `PaystackPSyncStatus` mapping, adjusted
+ * to the meanings on the verify-payments page):
+ * - `success` → Succeeded; `failed` → Failed;
+ * - `abandoned` ("the customer has not completed the transaction") and `ongoing` ("waiting on the
+ *   customer to enter an otp or to make a transfer") → RequiresAction: the payer still has to act;
+ * - `pending`, `processing` (direct debit), `queued` (bulk charges) → Processing;
+ * - `reversed` ("refunded, or a chargeback was logged") → Cancelled (Hyperswitch: Voided): no money
+ *   is kept on this payment.
+ */
+export const PAYSTACK_TRANSACTION_STATUS: Readonly<Record<PaystackTransactionStatus, OurPaymentStatus>> = {
+  success: 'Succeeded',
+  failed: 'Failed',
+  abandoned: 'RequiresAction',
+  ongoing: 'RequiresAction',
+  pending: 'Processing',
+  processing: 'Processing',
+  queued: 'Processing',
+  reversed: 'Cancelled',
+};
+
+/**
+ * Refund statuses (POST /refund, GET /refund/:id, refund.* webhooks), from
+ * https://paystack.com/docs/api/refund/ and https://paystack.com/docs/payments/refunds/.
+ */
+export const PAYSTACK_REFUND_STATUSES = ['pending', 'processing', 'processed', 'failed', 'needs-attention'] as const;
+
+/** One of {@link PAYSTACK_REFUND_STATUSES}. */
+export type PaystackRefundStatus = (typeof PAYSTACK_REFUND_STATUSES)[number];
+
+/**
+ * Refund status → ours (Hyperswitch's `PaystackRefundStatus` mapping plus `needs-attention`):
+ * `processed` → Succeeded; `failed` → Failed ("your account will be credited with refund amount");
+ * `pending`, `processing` → Pending; `needs-attention` → Pending (Paystack could not pay the customer
+ * back automatically; an operator retries it with the customer's bank details on Paystack —
+ * POST /refund/retry_with_customer_details/:id — so the refund is neither done nor failed).
+ */
+export const PAYSTACK_REFUND_STATUS: Readonly<Record<PaystackRefundStatus, RefundStatus>> = {
+  pending: 'Pending',
+  processing: 'Pending',
+  processed: 'Succeeded',
+  failed: 'Failed',
+  'needs-attention': 'Pending',
+};
+
+/* ------------------------------------------------------------------------------------------------
+ * Wire types
+ * --------------------------------------------------------------------------------------------- */
+
+/** Every Paystack answer: `{status, message, data}` (https://paystack.com/docs/api/ "Requests and Response"). */
+export interface PaystackEnvelope<T> {
+  status: boolean;
+  message: string;
+  data: T;
+}
+
+/**
+ * A Paystack error body: `{status: false, message}` and, on newer endpoints, `type`, `code`
+ * and `meta.nextStep` (e.g. `{"type": "validation_error", "code": "invalid_params"}`);
+ * Hyperswitch's `PaystackErrorResponse` also reads `data.message`.
+ */
+export interface PaystackErrorBody {
+  status?: boolean;
+  message?: string;
+  code?: string;
+  type?: string;
+  meta?: { nextStep?: string } | null;
+  data?: unknown;
+}
+
+/** The card object of POST /charge (PCI-DSS certified integrations), as in the Charge request sample. */
+export interface PaystackCard {
+  number: string;
+  cvv: string;
+  /** Two digits, e.g. `"01"`. */
+  expiry_month: string;
+  /** Two digits, e.g. `"99"` (the documented sample's form). */
+  expiry_year: string;
+}
+
+/** Fields common to every POST /charge body. `amount` is a string of subunits (kobo, pesewas, cents). */
+interface PaystackChargeBase {
+  email: string;
+  amount: string;
+  currency: Currency;
+  reference: string;
+}
+
+/** POST /charge body, one payment instrument per request. */
+export type PaystackChargeRequest =
+  | (PaystackChargeBase & { card: PaystackCard })
+  | (PaystackChargeBase & { bank_transfer: { account_expires_at: string } })
+  | (PaystackChargeBase & { ussd: { type: '737' } })
+  | (PaystackChargeBase & { mobile_money: { phone: string; provider: PaystackMobileMoneyProvider } });
+
+/** POST /transaction/initialize body (hosted checkout). `amount` is a string of subunits. */
+export interface PaystackInitializeRequest {
+  email: string;
+  amount: string;
+  currency: Currency;
+  reference: string;
+  callback_url: string;
+  channels: ['card'];
+}
+
+/** `data` of POST /transaction/initialize. */
+export interface PaystackInitializeData {
+  authorization_url: string;
+  access_code: string;
+  reference: string;
+}
+
+/**
+ * `data` of POST /charge, GET /charge/:reference and the submit_* endpoints. Which fields are
+ * present depends on `status`: `url` with `open_url`; `display_text` and `ussd_code` with
+ * `pay_offline`; the account fields with `pending_bank_transfer`; the full transaction with
+ * `success`/`failed`. `amount` is in subunits.
+ */
+export interface PaystackChargeData {
+  reference: string;
+  status: string;
+  id?: number;
+  amount?: number;
+  currency?: string;
+  display_text?: string;
+  url?: string;
+  ussd_code?: string;
+  gateway_response?: string | null;
+  message?: string | null;
+  channel?: string;
+  account_name?: string;
+  account_number?: string;
+  bank?: { name: string; slug?: string; id?: number };
+  account_expires_at?: string;
+  /** Pesalink: the narration the payer must use. */
+  transaction_reference?: string;
+}
+
+/** `data` of GET /transaction/verify/:reference and of the `charge.success` event. `amount` in subunits. */
+export interface PaystackTransactionData {
+  id: number;
+  reference: string;
+  status: string;
+  amount: number;
+  currency: string;
+  gateway_response?: string | null;
+  message?: string | null;
+  channel?: string;
+}
+
+/** POST /refund body. `amount` is an integer of subunits; `transaction` takes a reference or an id. */
+export interface PaystackRefundRequest {
+  transaction: string;
+  amount: number;
+  currency: Currency;
+  merchant_note: string;
+}
+
+/** `data` of POST /refund, GET /refund/:id and the items of GET /refund. `amount` in subunits. */
+export interface PaystackRefundData {
+  id: number;
+  status: string;
+  amount: number;
+  currency: string;
+  /** An id (fetch, list) or the transaction object (create). */
+  transaction?: number | { id: number; reference: string };
+}
+
+/** A webhook delivery: `{event, data}` (https://paystack.com/docs/payments/webhooks/). */
+export interface PaystackWebhookBody {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * `data` of the refund.pending / refund.processing / refund.processed / refund.failed events
+ * (doc/payments/refunds/events.js): no refund id in the documented samples (Hyperswitch reads an
+ * `id` when present), `amount` sometimes a string.
+ */
+export interface PaystackRefundEventData {
+  status: string;
+  transaction_reference: string;
+  refund_reference: string | null;
+  amount: number | string;
+  currency: string;
+  id?: number | string;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Amounts and references
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * Minor units → Paystack's wire unit. Paystack amounts are "in the subunit of the supported
+ * currency" (kobo, pesewas, cents; Charge and Refund API references) and all five of our
+ * currencies have two decimals, so the subunit IS our minor unit: the value is checked, not scaled.
+ * @param minor a non-negative safe integer
+ * @throws RangeError when `minor` is not a non-negative safe integer
+ */
+export function toPaystackAmount(minor: number): number {
+  if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError('Amounts are non-negative integers in minor units.');
+  return minor;
+}
+
+/**
+ * Paystack's wire amount (a number, or a digit string in some events) → minor units.
+ * @returns the integer, or null when the value is not a non-negative integer
+ */
+export function fromPaystackAmount(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return null;
+}
+
+/**
+ * Our payment id → the Paystack `reference`. Paystack allows only `-`, `.`, `=` and
+ * alphanumerics in a reference (Charge API `reference`), our ids are `pay_<hex>`, so `_` becomes `-`
+ * (`pay_3f2b…` → `pay-3f2b…`). The mapping is deterministic, so a sync can find a payment whose
+ * authorize timed out without knowing anything Paystack returned.
+ */
+export function paystackReference(paymentId: string): string {
+  return paymentId.replace(/_/g, '-');
+}
+
+/**
+ * The Paystack `reference` → our payment id, the inverse of {@link paystackReference}.
+ * @returns `pay_<id>`, or null for a reference this service did not create (`pay-` followed by alphanumerics)
+ */
+export function paymentIdFromReference(reference: string): string | null {
+  const match = /^pay-([A-Za-z0-9]{1,64})$/.exec(reference);
+  return match ? `pay_${match[1]}` : null;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Errors
+ * --------------------------------------------------------------------------------------------- */
+
+/** Lower-case snake_case slug of a Paystack message (`"Invalid key"` → `invalid_key`), at most 64 chars. */
+export function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+}
+
+/**
+ * Maps a Paystack 4xx body to `{code, message}` for `connectorFetch`'s `errorOf`: `code` is the
+ * body's `code` when present (e.g. `invalid_params`), else the slug of `message`
+ * (`"Transaction reference not found"` → `transaction_reference_not_found`), else `http_<status>`;
+ * `message` prefers `data.message` (as Hyperswitch's `get_error_message`), then `message`.
+ * The secret key never appears: Paystack's bodies do not echo it and nothing here adds it.
+ */
+export function paystackErrorOf(status: number, body: unknown): { code: string; message: string } {
+  const b = (body ?? {}) as PaystackErrorBody;
+  const dataMessage =
+    b.data && typeof b.data === 'object' && typeof (b.data as { message?: unknown }).message === 'string'
+      ? ((b.data as { message: string }).message)
+      : undefined;
+  const message = dataMessage || b.message || `Paystack refused the request (HTTP ${status}).`;
+  const code = (typeof b.code === 'string' && b.code) || (b.message ? slug(b.message) : '') || `http_${status}`;
+  return { code, message };
+}
+
+/**
+ * A 4xx body that still describes a declined charge (`data.status` = `failed` with a reference):
+ * a business outcome, answered as a Failed result rather than an exception.
+ * @returns the charge data, or null for any other error body
+ */
+export function declinedChargeOf(body: unknown): PaystackChargeData | null {
+  const data = (body as { data?: unknown } | null)?.data as PaystackChargeData | undefined;
+  if (data && typeof data === 'object' && data.status === 'failed' && typeof data.reference === 'string') return data;
+  return null;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Request builders
+ * --------------------------------------------------------------------------------------------- */
+
+/** What every request builder needs besides the method-specific part. */
+function chargeBase(request: AuthorizeRequest, email: string): PaystackChargeBase {
+  return {
+    email,
+    amount: String(toPaystackAmount(request.amount)),
+    currency: request.currency,
+    reference: paystackReference(request.paymentId),
+  };
+}
+
+/**
+ * POST /charge with a `card` object (doc/payments/charge/request/index.json: number, cvv,
+ * expiry_month, expiry_year as strings). The PAN and CVC only live in the returned object,
+ * which the caller serializes once and drops; never log it.
+ */
+export function buildCardCharge(request: AuthorizeRequest, email: string, card: CardDetails): PaystackChargeRequest {
+  const year = card.card_exp_year.length === 4 ? card.card_exp_year.slice(2) : card.card_exp_year.padStart(2, '0');
+  return {
+    ...chargeBase(request, email),
+    card: {
+      number: card.card_number,
+      cvv: card.card_cvc,
+      expiry_month: card.card_exp_month.padStart(2, '0'),
+      expiry_year: year,
+    },
+  };
+}
+
+/**
+ * POST /transaction/initialize for a card payment without card details: Paystack's hosted
+ * checkout limited to cards, returning the payer to `returnUrl` (Initialize Transaction:
+ * email, amount, currency, reference, callback_url, channels).
+ */
+export function buildCardCheckout(request: AuthorizeRequest, email: string): PaystackInitializeRequest {
+  return { ...chargeBase(request, email), callback_url: request.returnUrl, channels: ['card'] };
+}
+
+/** Bounds of `bank_transfer.account_expires_at`, in minutes from now, per currency. */
+export const BANK_TRANSFER_EXPIRY_BOUNDS: Readonly<Partial<Record<Currency, { min: number; max: number }>>> = {
+  /** Pay with Transfer: "Minimum is 15 minutes from now; maximum is 8 hours." */
+  NGN: { min: 15, max: 8 * 60 },
+  /** Pesalink: "less than 25 minutes from now", the account "is valid for 25 minutes". */
+  KES: { min: 1, max: 24 },
+};
+
+/**
+ * POST /charge with `bank_transfer.account_expires_at` (Pay with Transfer, NGN; Pesalink, KES).
+ * @param expiryMinutes wanted validity, clamped to {@link BANK_TRANSFER_EXPIRY_BOUNDS}
+ * @param now the current instant (injected for tests)
+ */
+export function buildBankTransferCharge(request: AuthorizeRequest, email: string, expiryMinutes: number, now: Date): PaystackChargeRequest {
+  const bounds = BANK_TRANSFER_EXPIRY_BOUNDS[request.currency] ?? { min: 15, max: 8 * 60 };
+  const minutes = Math.min(bounds.max, Math.max(bounds.min, Math.floor(expiryMinutes)));
+  const expiresAt = new Date(now.getTime() + minutes * 60_000).toISOString();
+  return { ...chargeBase(request, email), bank_transfer: { account_expires_at: expiresAt } };
+}
+
+/**
+ * POST /charge with `ussd.type` `737` ("The USSD provider code. 737 is currently the only supported
+ * type", https://paystack.com/docs/api/charge/; Payment Channels → USSD).
+ */
+export function buildUssdCharge(request: AuthorizeRequest, email: string): PaystackChargeRequest {
+  return { ...chargeBase(request, email), ussd: { type: '737' } };
+}
+
+/** Mobile-money `provider` codes of the Charge API for our currencies (Payment Channels, "Supported Providers"). */
+export type PaystackMobileMoneyProvider = 'mtn' | 'atl' | 'vod' | 'mpesa';
+
+/**
+ * Ghana's mobile network prefixes (National Communications Authority numbering plan; the two
+ * digits after the leading 0 / +233) → Paystack provider: MTN `mtn`, Telecel (ex-Vodafone) `vod`,
+ * AirtelTigo `atl`. Paystack needs the provider and our API only carries the phone, so it is read
+ * from the number; a number ported to another network is charged on the wrong one and fails there.
+ */
+export const GHANA_MOBILE_MONEY_PREFIXES: Readonly<Record<string, PaystackMobileMoneyProvider>> = {
+  '24': 'mtn',
+  '25': 'mtn',
+  '53': 'mtn',
+  '54': 'mtn',
+  '55': 'mtn',
+  '59': 'mtn',
+  '20': 'vod',
+  '50': 'vod',
+  '26': 'atl',
+  '27': 'atl',
+  '56': 'atl',
+  '57': 'atl',
+};
+
+/**
+ * The `mobile_money` object for a payer's E.164 phone:
+ * - GHS: `+233XXXXXXXXX` → local form `0XXXXXXXXX` (the documented samples, e.g. `0551234987`) and
+ *   the provider from {@link GHANA_MOBILE_MONEY_PREFIXES};
+ * - KES: M-PESA (`mpesa`, STK push) with the phone in international form ("Include the country code
+ *   in the phone number (e.g. +254722000000)"); Airtel Money Kenya is not offered.
+ * @throws ConnectorRequestError `phone_required` without a phone, `invalid_phone` when the number is
+ *   not a mobile number of the currency's country, `mobile_money_provider_unknown` for an unknown
+ *   Ghanaian prefix — nothing is sent to Paystack then.
+ */
+export function mobileMoneyTarget(currency: Currency, phone: string | null | undefined): { phone: string; provider: PaystackMobileMoneyProvider } {
+  if (!phone) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'phone_required', 'Mobile money through Paystack needs the payer\'s phone number.');
+  if (currency === 'GHS') {
+    const match = /^\+233(\d{9})$/.exec(phone);
+    if (!match) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_phone', 'A GHS mobile-money payment needs a Ghanaian number (+233 followed by 9 digits).');
+    const national = match[1] as string;
+    const provider = GHANA_MOBILE_MONEY_PREFIXES[national.slice(0, 2)];
+    if (!provider) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'mobile_money_provider_unknown', 'The phone number does not belong to a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo).');
+    return { phone: `0${national}`, provider };
+  }
+  if (currency === 'KES') {
+    if (!/^\+254\d{9}$/.test(phone)) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_phone', 'A KES mobile-money payment needs a Kenyan number (+254 followed by 9 digits).');
+    return { phone, provider: 'mpesa' };
+  }
+  throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'payment_method_not_supported', `Paystack offers no mobile money in ${currency}.`);
+}
+
+/**
+ * POST /charge with a `mobile_money` object (`phone`, `provider`; Payment Channels → Mobile Money,
+ * https://paystack.com/docs/payments/payment-channels/#mobile-money).
+ */
+export function buildMobileMoneyCharge(request: AuthorizeRequest, email: string): PaystackChargeRequest {
+  return { ...chargeBase(request, email), mobile_money: mobileMoneyTarget(request.currency, request.phone) };
+}
+
+/**
+ * POST /refund body (https://paystack.com/docs/api/refund/#create: `transaction` "Transaction
+ * reference or ID", optional integer `amount` in subunits, `currency`, `merchant_note`): the
+ * transaction by its reference, the amount in subunits (integer), the
+ * currency, and our refund id in `merchant_note` (Paystack takes no refund reference of ours; the
+ * note shows on the Paystack dashboard for reconciliation).
+ */
+export function buildRefund(connectorTransactionId: string, amount: number, currency: Currency, refundId: string): PaystackRefundRequest {
+  return { transaction: connectorTransactionId, amount: toPaystackAmount(amount), currency, merchant_note: `Switchyard refund ${refundId}` };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Response mappers
+ * --------------------------------------------------------------------------------------------- */
+
+/** Context a charge answer is mapped with. */
+export interface ChargeContext {
+  paymentMethod: PaymentMethod;
+  amount: number;
+  currency: Currency;
+  /** Our reference, used when Paystack's answer has none. */
+  reference: string;
+  /** `expires_at` of a USSD code (Paystack returns none): see the connector's `paymentSessionTimeoutSeconds`. */
+  ussdExpiresAt: string;
+}
+
+/** @returns true when `status` is a key of `table` (and not an inherited property). */
+function isKey<K extends string>(table: Readonly<Record<K, unknown>>, status: string): status is K {
+  return Object.prototype.hasOwnProperty.call(table, status);
+}
+
+/** `errorCode`/`errorMessage` of a failed charge or transaction: slug of `gateway_response`, and `message`. */
+function failure(data: { gateway_response?: string | null; message?: string | null }, fallback: string): { errorCode: string; errorMessage: string } {
+  const gateway = data.gateway_response?.trim();
+  return {
+    errorCode: gateway ? slug(gateway) || fallback : fallback,
+    errorMessage: data.message?.trim() || gateway || 'Paystack declined the payment.',
+  };
+}
+
+/** ISO 8601 UTC of a Paystack timestamp, or null when it does not parse. */
+function isoOrNull(value: string | undefined): string | null {
+  if (!value) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/**
+ * The next action for a charge that waits on the payer (response samples of
+ * https://paystack.com/docs/payments/payment-channels/):
+ * - `open_url` → redirect_to_url `data.url` (3-D Secure);
+ * - `pay_offline` + ussd → display_ussd_code `data.ussd_code`;
+ * - `pay_offline` + mobile_money → await_mobile_money_approval with `data.display_text`;
+ * - `pending_bank_transfer` → bank_transfer_instructions from the account fields (Pesalink's
+ *   `transaction_reference` is the narration the payer must use, so it is the reference shown).
+ */
+export function chargeNextAction(data: PaystackChargeData, ctx: ChargeContext): NextAction | null {
+  const reference = data.reference || ctx.reference;
+  switch (data.status) {
+    case 'open_url':
+      return data.url ? { type: 'redirect_to_url', redirect_to_url: data.url } : null;
+    case 'pay_offline':
+      if (ctx.paymentMethod === 'ussd' && data.ussd_code) {
+        return { type: 'display_ussd_code', ussd: { code: data.ussd_code, reference, expires_at: ctx.ussdExpiresAt } };
+      }
+      if (ctx.paymentMethod === 'mobile_money') {
+        return {
+          type: 'await_mobile_money_approval',
+          mobile_money: { message: data.display_text || 'Approve the payment prompt sent to your phone.', reference },
+        };
+      }
+      return null;
+    case 'pending_bank_transfer': {
+      const expiresAt = isoOrNull(data.account_expires_at);
+      if (!data.account_number || !data.bank?.name || !expiresAt) return null;
+      return {
+        type: 'bank_transfer_instructions',
+        bank_transfer: {
+          bank_name: data.bank.name,
+          account_number: data.account_number,
+          account_name: data.account_name ?? '',
+          amount: fromPaystackAmount(data.amount) ?? ctx.amount,
+          currency: ctx.currency,
+          reference: data.transaction_reference || reference,
+          expires_at: expiresAt,
+        },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * A Charge API answer → our result, through {@link PAYSTACK_CHARGE_STATUS}.
+ * `connectorTransactionId` is the Paystack reference (every Paystack endpoint takes it; pending
+ * answers carry no numeric id). `amountCaptured` is Paystack's amount on `success`, else 0.
+ * An unknown status (not in the table) → Processing, so a sync settles it.
+ */
+export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeContext): PaymentResult {
+  const reference = data.reference || ctx.reference;
+  const status = isKey(PAYSTACK_CHARGE_STATUS, data.status) ? PAYSTACK_CHARGE_STATUS[data.status] : 'Processing';
+  const result: PaymentResult = { status, connectorTransactionId: reference, amountCaptured: 0 };
+  if (status === 'Succeeded') {
+    result.amountCaptured = fromPaystackAmount(data.amount) ?? ctx.amount;
+  } else if (status === 'RequiresAction') {
+    result.nextAction = chargeNextAction(data, ctx);
+  } else if (status === 'Failed') {
+    if (data.status === 'failed' || data.status === 'timeout') {
+      Object.assign(result, failure(data, data.status));
+    } else {
+      result.errorCode = data.status;
+      result.errorMessage = `${data.display_text || `Paystack asked for ${data.status.replace('send_', 'the payer\'s ')}`}: Switchyard cannot relay this input to Paystack, so the payment cannot be completed.`;
+    }
+  }
+  return result;
+}
+
+/**
+ * A transaction (GET /transaction/verify/:reference, https://paystack.com/docs/api/transaction/#verify;
+ * the `charge.success` event) → our result through {@link PAYSTACK_TRANSACTION_STATUS}. `amountCaptured`
+ * is Paystack's `amount` on success; a failure carries the slug of `gateway_response` and `message`
+ * ("the reason for failure from data.message", Payment Channels → Mobile Money). Unknown status → Processing.
+ */
+export function transactionToPaymentResult(data: PaystackTransactionData): PaymentResult {
+  const status = isKey(PAYSTACK_TRANSACTION_STATUS, data.status) ? PAYSTACK_TRANSACTION_STATUS[data.status] : 'Processing';
+  const result: PaymentResult = { status, connectorTransactionId: data.reference, amountCaptured: 0 };
+  if (status === 'Succeeded') result.amountCaptured = fromPaystackAmount(data.amount) ?? 0;
+  if (status === 'Failed') Object.assign(result, failure(data, 'failed'));
+  if (status === 'Cancelled') {
+    result.errorCode = 'reversed';
+    result.errorMessage = 'Paystack reversed the transaction (refund or chargeback).';
+  }
+  return result;
+}
+
+/**
+ * A refund (create, fetch, event) → our result through {@link PAYSTACK_REFUND_STATUS}.
+ * `needs-attention` keeps `Pending` and says why in `errorCode`/`errorMessage`; `failed` carries
+ * `errorCode` `failed`. An unknown status → Pending.
+ */
+export function refundToRefundResult(status: string, connectorRefundId: string | null): RefundResult {
+  const ours = isKey(PAYSTACK_REFUND_STATUS, status) ? PAYSTACK_REFUND_STATUS[status] : 'Pending';
+  const result: RefundResult = { status: ours, connectorRefundId };
+  if (status === 'needs-attention') {
+    result.errorCode = 'needs-attention';
+    result.errorMessage = 'Paystack needs the customer\'s bank details to complete this refund (retry it on the Paystack dashboard).';
+  } else if (ours === 'Failed') {
+    result.errorCode = 'failed';
+    result.errorMessage = 'Paystack could not process the refund; the amount was credited back to the merchant balance.';
+  }
+  return result;
+}
