@@ -1,5 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Connector } from './connector';
+import { FlutterwaveConnector } from './flutterwave/flutterwave-connector';
 import { PaystackConnector } from './paystack/paystack-connector';
 import { SandboxConnector } from './sandbox/sandbox-connector';
 import { StripeConnector } from './stripe/stripe-connector';
@@ -28,6 +29,17 @@ const timeoutMs = (s: ConnectorSettings) => Number(s.CONNECTOR_TIMEOUT_MS ?? 800
 /** Every connector the service knows, by routing name. */
 export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
   sandbox: () => new SandboxConnector(),
+  flutterwave: (s) =>
+    s.FLUTTERWAVE_SECRET_KEY && s.FLUTTERWAVE_ENCRYPTION_KEY
+      ? new FlutterwaveConnector({
+          baseUrl: s.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
+          secretKey: s.FLUTTERWAVE_SECRET_KEY,
+          encryptionKey: s.FLUTTERWAVE_ENCRYPTION_KEY,
+          webhookSecret: s.FLUTTERWAVE_WEBHOOK_HASH ?? '',
+          timeoutMs: timeoutMs(s),
+          ...(s.FLUTTERWAVE_USSD_BANK_CODE ? { ussdBankCode: s.FLUTTERWAVE_USSD_BANK_CODE } : {}),
+        })
+      : undefined,
   paystack: (s) =>
     s.PAYSTACK_SECRET_KEY
       ? new PaystackConnector({
