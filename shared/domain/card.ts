@@ -100,3 +100,17 @@ export function summarizeCard(card: CardDetails, fingerprint: string): CardSumma
     fingerprint,
   };
 }
+
+const PAN_CANDIDATE = /\d(?:[ -]?\d){11,18}/g;
+
+/**
+ * Whether free text holds something that looks like a card number: a run of
+ * 12–19 digits (spaces or dashes allowed between them) that passes Luhn.
+ * Used to keep card numbers out of descriptions, names and metadata.
+ */
+export function containsCardNumber(text: string): boolean {
+  for (const match of text.matchAll(PAN_CANDIDATE)) {
+    if (passesLuhn(match[0].replace(/[ -]/g, ''))) return true;
+  }
+  return false;
+}

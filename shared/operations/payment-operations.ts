@@ -16,6 +16,7 @@ import {
   type StoredPayment,
 } from '../storage/payments-repository';
 import { ConditionFailedError, LinkedCustomerMissingError } from '../storage/storage-errors';
+import { getCustomer } from '../storage/customers-repository';
 import { recordPaymentCreated, recordPaymentOutcome, timedConnectorCall } from '../observability/metrics';
 
 /** Per-request facts an operation may need that do not come from the body. */
@@ -103,6 +104,8 @@ async function authorizeClaimed(
 ): Promise<Payment> {
   const p = claimed.payment;
   const attempts = [...(p.attempts ?? [])];
+  // Mobile money is collected from the payer's phone: the linked customer's (E.164).
+  const phone = paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   const finish = async (fields: Partial<Payment>) => {
     const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, { ...fields, attempts }, null);
     recordPaymentOutcome(done.payment);
@@ -120,6 +123,7 @@ async function authorizeClaimed(
           captureMethod: p.capture_method,
           card,
           email: p.email,
+          phone,
           publicBaseUrl: ctx.publicBaseUrl,
           returnUrl: `${ctx.publicBaseUrl}/sandbox/return/${p.payment_id}`,
         }),

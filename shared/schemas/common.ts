@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { passesLuhn, fullExpiryYear, isExpired } from '../domain/card';
+import { containsCardNumber, passesLuhn, fullExpiryYear, isExpired } from '../domain/card';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
+
+const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
 
 /** An amount in minor units: an integer from 1 to 99,999,999,999. */
 export const amountSchema = z
@@ -23,8 +25,12 @@ export const phoneSchema = z
   .string()
   .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' });
 
-/** Free text of at most `max` characters. */
-export const text = (max: number) => z.string().max(max, { error: `must be at most ${max} characters` });
+/** Free text of at most `max` characters, which must not carry a card number (it would be stored). */
+export const text = (max: number) =>
+  z
+    .string()
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((s) => !containsCardNumber(s), { error: NO_CARD_NUMBERS });
 
 /**
  * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
@@ -39,8 +45,15 @@ export const metadataSchema = z
   })
   .pipe(
     z.record(
-    z.string().min(1, { error: 'keys must not be empty' }).max(40, { error: 'keys must be at most 40 characters' }),
-    z.string({ error: 'values must be strings' }).max(500, { error: 'values must be at most 500 characters' }),
+    z
+      .string()
+      .min(1, { error: 'keys must not be empty' })
+      .max(40, { error: 'keys must be at most 40 characters' })
+      .refine((s) => !containsCardNumber(s), { error: NO_CARD_NUMBERS }),
+    z
+      .string({ error: 'values must be strings' })
+      .max(500, { error: 'values must be at most 500 characters' })
+      .refine((s) => !containsCardNumber(s), { error: NO_CARD_NUMBERS }),
   )
   .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
   );

@@ -35,3 +35,15 @@ describe('card rules', () => {
     expect(JSON.stringify(summary)).not.toContain('123');
   });
 });
+
+describe('card numbers in free text', () => {
+  test('a Luhn-valid 12–19 digit run is detected, with or without separators', () => {
+    const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
+    expect(containsCardNumber('card 4242424242424242 thanks')).toBe(true);
+    expect(containsCardNumber('4242 4242 4242 4242')).toBe(true);
+    expect(containsCardNumber('5555-5555-5555-4444')).toBe(true);
+    expect(containsCardNumber('order 4242424242424241')).toBe(false); // fails Luhn
+    expect(containsCardNumber('invoice 12345')).toBe(false);
+    expect(containsCardNumber('+2348012345678')).toBe(false);
+  });
+});
