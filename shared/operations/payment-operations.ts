@@ -54,8 +54,8 @@ async function cardSummary(card: CardDetails): Promise<{ card: CardSummary }> {
   return { card: summarizeCard(card, await cardFingerprint(card.card_number)) };
 }
 
-/** Fields of a payment that a connector result sets. */
-function resultFields(result: PaymentResult, payment: Payment): Partial<Payment> {
+/** Fields of a payment that a connector result sets (status, transaction id, captured amount, next action, error). */
+export function resultFields(result: PaymentResult, payment: Payment): Partial<Payment> {
   return {
     status: result.status,
     connector_transaction_id: result.connectorTransactionId ?? payment.connector_transaction_id,
@@ -67,7 +67,7 @@ function resultFields(result: PaymentResult, payment: Payment): Partial<Payment>
 }
 
 /** One attempt record for the payment's `attempts`. */
-function attemptOf(connector: string, startedAt: string, outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null }): Attempt {
+export function attemptOf(connector: string, startedAt: string, outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null }): Attempt {
   return {
     attempt_id: newId('attempt'),
     connector,

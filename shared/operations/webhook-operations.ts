@@ -1,11 +1,10 @@
 import { WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
 import { ApiError } from '../domain/errors';
-import { newId } from '../domain/ids';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
-import { STALE_CLAIM_MS } from './payment-operations';
+import { attemptOf, resultFields, STALE_CLAIM_MS } from './payment-operations';
 
 /** What `POST /webhooks/{connector}` answers (200): whether the event changed anything. */
 export interface WebhookReceipt {
@@ -46,26 +45,7 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
       paymentId,
       { connector, eventId: event.eventId },
       { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.connector_update },
-      {
-        status: r.status,
-        connector_transaction_id: r.connectorTransactionId ?? p.connector_transaction_id,
-        amount_captured: p.amount_captured + r.amountCaptured,
-        next_action: r.nextAction ?? null,
-        error_code: r.errorCode ?? null,
-        error_message: r.errorMessage ?? null,
-        attempts: [
-          ...(p.attempts ?? []),
-          {
-            attempt_id: newId('attempt'),
-            connector,
-            status: r.status,
-            connector_transaction_id: r.connectorTransactionId ?? p.connector_transaction_id,
-            error_code: r.errorCode ?? null,
-            error_message: r.errorMessage ?? null,
-            created_at: new Date().toISOString(),
-          },
-        ],
-      },
+      { ...resultFields(r, p), attempts: [...(p.attempts ?? []), attemptOf(connector, new Date().toISOString(), r)] },
     );
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
     if (outcome === 'applied') {
