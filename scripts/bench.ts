@@ -7,14 +7,15 @@
  * 2. Starts an in-memory DynamoDB Local, creates the bench table, seeds one API
  *    key, and starts the local gateway (the real handlers) in a child process
  *    on a free loopback port.
- * 3. For create, retrieve, confirm, refund and list: drives the endpoint with
- *    autocannon, then makes the same DynamoDB calls the endpoint needs directly
- *    with the document client, against the same DynamoDB Local.
+ * 3. Warms DynamoDB Local up, then for create, retrieve, confirm, refund and
+ *    list: drives the endpoint with autocannon (10 connections, then 1), each
+ *    run followed by the same DynamoDB calls made directly with the document
+ *    client against the same DynamoDB Local (10 loops, then 1).
  * 4. Stops everything and prints a markdown report on stdout (progress on stderr).
  *
  * Tunables (environment, seconds unless noted): BENCH_CONNECTIONS (10),
  * BENCH_DB_WARMUP_SECONDS (8), BENCH_WARMUP_SECONDS (1), BENCH_HTTP_SECONDS (5),
- * BENCH_HTTP_SERIAL_SECONDS (1), BENCH_BARE_SECONDS (2), BENCH_BARE_SERIAL_SECONDS (1),
+ * BENCH_HTTP_SERIAL_SECONDS (1.5), BENCH_BARE_SECONDS (2), BENCH_BARE_SERIAL_SECONDS (1.5),
  * BENCH_IMPORT_RUNS (5), BENCH_IMPORT_RUNS_SOURCE_MAPS (3), BENCH_SKIP_BUNDLES=1.
  */
 import './bench/env';
@@ -52,9 +53,9 @@ const CONFIG = {
   dbWarmupSeconds: numberFromEnv('BENCH_DB_WARMUP_SECONDS', 8),
   httpSeconds: numberFromEnv('BENCH_HTTP_SECONDS', 5),
   warmupSeconds: numberFromEnv('BENCH_WARMUP_SECONDS', 1),
-  httpSerialSeconds: numberFromEnv('BENCH_HTTP_SERIAL_SECONDS', 1),
+  httpSerialSeconds: numberFromEnv('BENCH_HTTP_SERIAL_SECONDS', 1.5),
   bareSeconds: numberFromEnv('BENCH_BARE_SECONDS', 2),
-  bareSerialSeconds: numberFromEnv('BENCH_BARE_SERIAL_SECONDS', 1),
+  bareSerialSeconds: numberFromEnv('BENCH_BARE_SERIAL_SECONDS', 1.5),
   importRuns: Math.max(1, Math.round(numberFromEnv('BENCH_IMPORT_RUNS', 5))),
   importRunsSourceMaps: Math.round(numberFromEnv('BENCH_IMPORT_RUNS_SOURCE_MAPS', 3)),
   skipBundles: process.env.BENCH_SKIP_BUNDLES === '1',
@@ -82,7 +83,7 @@ interface EndpointRow {
   http: HttpLoadResult;
   /** One connection: one request at a time. */
   httpSerial: HttpLoadResult;
-  /** HTTP requests sent in all runs of the endpoint (warm-up included). */
+  /** HTTP requests sent in all runs of the endpoint (warm-up and in-flight ones included). */
   allRequests: number;
   /** Powertools Metrics empty-metrics warnings the gateway printed meanwhile. */
   emptyMetricsWarnings: number;
@@ -91,52 +92,58 @@ interface EndpointRow {
   notes: string[];
 }
 
-/** The HTTP runs of one endpoint. */
-interface HttpPhaseResult {
+/** All measurements of one endpoint. */
+interface EndpointMeasurements {
   http: HttpLoadResult;
   httpSerial: HttpLoadResult;
   allRequests: number;
   emptyMetricsWarnings: number;
+  bare: BareRunResult;
+  bareSerial: BareRunResult;
+}
+
+/** The endpoint's DynamoDB calls, for the bare measurement. */
+interface BareSpec {
+  /** Makes the calls once; `i` counts from 0 within each run. */
+  operation: (i: number) => Promise<unknown>;
+  /** How many more calls the data allows (e.g. fresh payments left); unlimited when absent. */
+  available?: () => number;
 }
 
 /**
- * Runs a spec for the warm-up time (results dropped), for the measured time on
- * all connections, then on one connection.
+ * Measures one endpoint, each HTTP run next to its bare counterpart so that
+ * DynamoDB Local is in the same state for both: HTTP warm-up (dropped), HTTP on
+ * all connections, bare warm-up (dropped), bare on as many loops, HTTP on one
+ * connection, bare on one loop.
  */
-async function httpPhase(name: string, spec: HttpLoadSpec, gateway: GatewayProcess): Promise<HttpPhaseResult> {
+async function measureEndpoint(name: string, spec: HttpLoadSpec, bareSpec: BareSpec, gateway: GatewayProcess): Promise<EndpointMeasurements> {
   const options = { baseUrl: gateway.url, apiKey: BENCH_API_KEY, connections: CONFIG.connections };
+  const bare = (concurrency: number, durationMs: number): Promise<BareRunResult> => {
+    const left = bareSpec.available?.() ?? Number.POSITIVE_INFINITY;
+    return runBare(bareSpec.operation, { concurrency, durationMs, ...(Number.isFinite(left) ? { maxCalls: left } : {}) });
+  };
   const warningsBefore = gateway.emptyMetricsWarnings();
   let allRequests = 0;
   if (CONFIG.warmupSeconds > 0) {
     progress(`${name}: HTTP warm-up ${CONFIG.warmupSeconds} s`);
-    allRequests += (await runHttpLoad(spec, { ...options, durationSeconds: CONFIG.warmupSeconds })).requests;
+    allRequests += (await runHttpLoad(spec, { ...options, durationSeconds: CONFIG.warmupSeconds })).sent;
   }
-  progress(`${name}: HTTP ${CONFIG.httpSeconds} s on ${CONFIG.connections} connections, then ${CONFIG.httpSerialSeconds} s on 1`);
+  progress(`${name}: HTTP ${CONFIG.httpSeconds} s and bare ${CONFIG.bareSeconds} s on ${CONFIG.connections} connections/loops`);
   const http = await runHttpLoad(spec, { ...options, durationSeconds: CONFIG.httpSeconds });
+  await bare(CONFIG.connections, BARE_WARMUP_MS);
+  const bareLoad = await bare(CONFIG.connections, CONFIG.bareSeconds * 1000);
+  progress(`${name}: HTTP ${CONFIG.httpSerialSeconds} s and bare ${CONFIG.bareSerialSeconds} s on 1 connection/loop`);
   const httpSerial = await runHttpLoad(spec, { ...options, connections: 1, durationSeconds: CONFIG.httpSerialSeconds });
-  allRequests += http.requests + httpSerial.requests;
-  progress(`${name}: ${fmt(http.requestsPerSecond, 0)} req/s, p50 ${fmt(http.p50, 2)} ms, p99 ${fmt(http.p99, 2)} ms, non-2xx ${http.non2xx}, errors ${http.errors}; 1 connection p50 ${fmt(httpSerial.p50, 2)} ms`);
+  const bareSerial = await bare(1, CONFIG.bareSerialSeconds * 1000);
+  allRequests += http.sent + httpSerial.sent;
+  progress(
+    `${name}: ${fmt(http.requestsPerSecond, 0)} req/s, p50 ${fmt(http.p50, 2)} ms (bare ${fmt(bareLoad.p50, 2)}), p99 ${fmt(http.p99, 2)} ms, ` +
+      `non-2xx ${http.non2xx}, errors ${http.errors}; 1 connection p50 ${fmt(httpSerial.p50, 2)} ms (bare ${fmt(bareSerial.p50, 2)})`,
+  );
+  for (const r of [bareLoad, bareSerial]) if (r.errors) progress(`${name}: ${r.errors} bare call(s) failed, first: ${r.firstError}`);
   // Let the last stderr lines of the gateway arrive before counting.
-  await new Promise((ok) => setTimeout(ok, 50));
-  return { http, httpSerial, allRequests, emptyMetricsWarnings: gateway.emptyMetricsWarnings() - warningsBefore };
-}
-
-/** Bare DynamoDB calls: a short warm-up, then `concurrency` loops and one loop. */
-async function barePhase(
-  name: string,
-  operation: (i: number) => Promise<unknown>,
-  available: () => number = () => Number.POSITIVE_INFINITY,
-): Promise<{ bare: BareRunResult; bareSerial: BareRunResult }> {
-  const bounded = (concurrency: number, durationMs: number) => {
-    const left = available();
-    return runBare(operation, { concurrency, durationMs, ...(Number.isFinite(left) ? { maxCalls: left } : {}) });
-  };
-  await bounded(CONFIG.connections, BARE_WARMUP_MS);
-  progress(`${name}: bare DynamoDB calls, ${CONFIG.connections} loops ${CONFIG.bareSeconds} s, 1 loop ${CONFIG.bareSerialSeconds} s`);
-  const bare = await bounded(CONFIG.connections, CONFIG.bareSeconds * 1000);
-  const bareSerial = await bounded(1, CONFIG.bareSerialSeconds * 1000);
-  for (const r of [bare, bareSerial]) if (r.errors) progress(`${name}: ${r.errors} bare call(s) failed, first: ${r.firstError}`);
-  return { bare, bareSerial };
+  await new Promise((ok) => setTimeout(ok, 200));
+  return { http, httpSerial, allRequests, emptyMetricsWarnings: gateway.emptyMetricsWarnings() - warningsBefore, bare: bareLoad, bareSerial };
 }
 
 function parseJson(body: string): Record<string, unknown> | undefined {
@@ -192,7 +199,8 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
 
   // create: every 200 gives a RequiresConfirmation payment for retrieve and confirm.
   const created: string[] = [];
-  const createHttp = await httpPhase(
+  const bareCreated: string[] = [];
+  const create = await measureEndpoint(
     'create',
     {
       method: 'POST',
@@ -202,27 +210,31 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
         if (typeof id === 'string') created.push(id);
       },
     },
+    { operation: async () => bareCreated.push(await bareCreate(m, template)) },
     gateway,
   );
-  if (created.length === 0) throw new Error(`create returned no payment; first responses: ${JSON.stringify(createHttp.http.errorSamples)}`);
-  const bareCreated: string[] = [];
-  const createBare = await barePhase('create', async () => bareCreated.push(await bareCreate(m, template)));
-  rows.push({ name: 'create', route: 'POST /payments', calls: 'PutItem', ...createHttp, ...createBare, notes: [] });
+  if (created.length === 0) throw new Error(`create returned no payment; first responses: ${JSON.stringify(create.http.errorSamples)}`);
+  rows.push({ name: 'create', route: 'POST /payments', calls: 'PutItem', ...create, notes: [] });
 
   // retrieve: cycles through the created payments.
   let r = 0;
-  const retrieveHttp = await httpPhase('retrieve', { method: 'GET', next: () => ({ path: `/payments/${created[r++ % created.length]}` }) }, gateway);
-  const retrieveBare = await barePhase('retrieve', (i) => bareRetrieve(m, created[i % created.length] as string));
-  rows.push({ name: 'retrieve', route: 'GET /payments/{id}', calls: 'GetItem', ...retrieveHttp, ...retrieveBare, notes: [] });
+  const retrieve = await measureEndpoint(
+    'retrieve',
+    { method: 'GET', next: () => ({ path: `/payments/${created[r++ % created.length]}` }) },
+    { operation: (i) => bareRetrieve(m, created[i % created.length] as string) },
+    gateway,
+  );
+  rows.push({ name: 'retrieve', route: 'GET /payments/{id}', calls: 'GetItem', ...retrieve, notes: [] });
 
-  // confirm: each request takes a payment never confirmed before (RequiresConfirmation).
+  // confirm: each request takes a payment never confirmed before (RequiresConfirmation),
+  // from one pool shared by the HTTP and the bare runs.
   const pool = [...created, ...bareCreated];
   const wanted = Math.ceil(
     1.3 *
-      (createHttp.http.requestsPerSecond * (CONFIG.warmupSeconds + CONFIG.httpSeconds) +
-        createHttp.httpSerial.requestsPerSecond * CONFIG.httpSerialSeconds +
-        createBare.bare.callsPerSecond * (CONFIG.bareSeconds + BARE_WARMUP_MS / 1000) +
-        createBare.bareSerial.callsPerSecond * CONFIG.bareSerialSeconds),
+      (create.http.requestsPerSecond * (CONFIG.warmupSeconds + CONFIG.httpSeconds) +
+        create.httpSerial.requestsPerSecond * CONFIG.httpSerialSeconds +
+        create.bare.callsPerSecond * (CONFIG.bareSeconds + BARE_WARMUP_MS / 1000) +
+        create.bareSerial.callsPerSecond * CONFIG.bareSerialSeconds),
   );
   if (pool.length < wanted) {
     progress(`confirm: topping up the pool of fresh payments from ${pool.length} to ${wanted}`);
@@ -231,7 +243,8 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
   let cursor = 0;
   let reused = 0;
   const succeeded: string[] = [];
-  const confirmHttp = await httpPhase(
+  const bareSucceeded: string[] = [];
+  const confirm = await measureEndpoint(
     'confirm',
     {
       method: 'POST',
@@ -248,52 +261,47 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
         if (payment?.status === 'Succeeded' && typeof payment.payment_id === 'string') succeeded.push(payment.payment_id);
       },
     },
-    gateway,
-  );
-  const bareSucceeded: string[] = [];
-  const confirmBare = await barePhase(
-    'confirm',
-    async () => {
-      const id = pool[cursor++];
-      if (id === undefined) throw new Error('no fresh payment left');
-      await bareConfirm(m, id);
-      bareSucceeded.push(id);
+    {
+      operation: async () => {
+        const id = pool[cursor++];
+        if (id === undefined) throw new Error('no fresh payment left');
+        await bareConfirm(m, id);
+        bareSucceeded.push(id);
+      },
+      available: () => Math.max(0, pool.length - cursor),
     },
-    () => Math.max(0, pool.length - cursor),
+    gateway,
   );
   rows.push({
     name: 'confirm',
     route: 'POST /payments/{id}/confirm',
     calls: 'GetItem + 2 × UpdateItem',
-    ...confirmHttp,
-    ...confirmBare,
+    ...confirm,
     notes: reused ? [`the pool of fresh payments ran out: ${reused} confirm request(s) reused a payment (expect 409s)`] : [],
   });
 
   // refund: small refunds cycling through Succeeded payments of large amounts.
   const httpRefundPool = succeeded.slice(0, REFUND_POOL);
   const bareRefundPool = bareSucceeded.length >= REFUND_POOL ? bareSucceeded.slice(0, REFUND_POOL) : succeeded.slice(-REFUND_POOL);
-  if (httpRefundPool.length === 0) throw new Error(`confirm produced no Succeeded payment; first responses: ${JSON.stringify(confirmHttp.http.errorSamples)}`);
+  if (httpRefundPool.length === 0) throw new Error(`confirm produced no Succeeded payment; first responses: ${JSON.stringify(confirm.http.errorSamples)}`);
   let f = 0;
-  const refundHttp = await httpPhase(
+  const refund = await measureEndpoint(
     'refund',
     { method: 'POST', next: () => ({ path: `/payments/${httpRefundPool[f++ % httpRefundPool.length]}/refund`, body: REFUND_BODY }) },
+    { operation: (i) => bareRefund(m, bareRefundPool[i % bareRefundPool.length] as string, REFUND_AMOUNT) },
     gateway,
   );
-  const refundBare = await barePhase('refund', (i) => bareRefund(m, bareRefundPool[i % bareRefundPool.length] as string, REFUND_AMOUNT));
   rows.push({
     name: 'refund',
     route: 'POST /payments/{id}/refund',
     calls: 'GetItem + TransactWriteItems + UpdateItem',
-    ...refundHttp,
-    ...refundBare,
+    ...refund,
     notes: httpRefundPool.length < REFUND_POOL ? [`only ${httpRefundPool.length} Succeeded payments to refund (concurrent refunds of one payment become more likely)`] : [],
   });
 
   // list: the first page of 20 of everything created above.
-  const listHttp = await httpPhase('list', { method: 'GET', next: () => ({ path: '/payments?limit=20' }) }, gateway);
-  const listBare = await barePhase('list', () => bareList(m));
-  rows.push({ name: 'list', route: 'GET /payments?limit=20', calls: 'Query GSI1, Limit 21', ...listHttp, ...listBare, notes: [] });
+  const list = await measureEndpoint('list', { method: 'GET', next: () => ({ path: '/payments?limit=20' }) }, { operation: () => bareList(m) }, gateway);
+  rows.push({ name: 'list', route: 'GET /payments?limit=20', calls: 'Query GSI1, Limit 21', ...list, notes: [] });
   return rows;
 }
 
@@ -356,7 +364,7 @@ function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
   const warnings = rows.reduce((n, row) => n + row.emptyMetricsWarnings, 0);
   const requests = rows.reduce((n, row) => n + row.allRequests, 0);
   const warningLine = warnings
-    ? `Powertools Metrics printed "No application metrics to publish…" (console.warn) ${warnings} times for ${requests} HTTP requests (${rows
+    ? `Powertools Metrics printed "No application metrics to publish…" (console.warn) ${warnings} times for ${requests} HTTP requests sent (${rows
         .map((row) => `${row.name} ${row.emptyMetricsWarnings}/${row.allRequests}`)
         .join(', ')}).`
     : '';
@@ -369,8 +377,10 @@ function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
     '',
     serialTable,
     '',
-    `HTTP: autocannon, keep-alive connections on loopback, ${CONFIG.warmupSeconds} s warm-up then ${CONFIG.httpSeconds} s on ${c} connections and ${CONFIG.httpSerialSeconds} s on 1; gateway (real handlers) in its own Node process. ` +
-      `Bare: the endpoint's DynamoDB calls with the document client, ${c} loops for ${CONFIG.bareSeconds} s and 1 loop for ${CONFIG.bareSerialSeconds} s (bare seq/s: call sequences per second). ` +
+    `HTTP: autocannon, keep-alive connections on loopback, gateway (real handlers) in its own Node process. ` +
+      `Bare: the endpoint's DynamoDB calls with the document client (bare seq/s: call sequences per second). ` +
+      `Per endpoint: ${CONFIG.warmupSeconds} s HTTP warm-up, ${CONFIG.httpSeconds} s HTTP on ${c} connections, ${CONFIG.bareSeconds} s bare on ${c} loops, ` +
+      `${CONFIG.httpSerialSeconds} s HTTP on 1 connection, ${CONFIG.bareSerialSeconds} s bare on 1 loop. ` +
       `DynamoDB Local warmed up for ${CONFIG.dbWarmupSeconds} s first. Latencies over 2xx responses / successful calls.`,
     '',
     problems.length ? ['Problems seen during the run:', '', ...problems].join('\n') : 'No non-2xx responses, socket errors, failed bare calls or gateway errors.',

@@ -71,6 +71,8 @@ export interface HttpLoadOptions {
 export interface HttpLoadResult {
   /** Completed requests (any status). */
   requests: number;
+  /** Requests written, including those still in flight when the run stopped. */
+  sent: number;
   durationSeconds: number;
   requestsPerSecond: number;
   /** Over 2xx responses only (autocannon's convention), in ms. */
@@ -125,6 +127,7 @@ export async function runHttpLoad(spec: HttpLoadSpec, options: HttpLoadOptions):
   for (const [code, stat] of Object.entries(result.statusCodeStats)) statusCounts[code] = stat.count;
   return {
     requests: result.requests.total,
+    sent: result.requests.sent,
     durationSeconds: result.duration,
     requestsPerSecond: result.requests.total / result.duration,
     p50: percentile(latencies, 50),
