@@ -1,5 +1,15 @@
+import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
-import { getRefund } from '../../shared/operations/refund-operations';
+import { getRefund, syncRefund } from '../../shared/operations/refund-operations';
 
-/** `GET /refunds/{refund_id}`: one refund; 404 when unknown. */
-export const handler = apiHandler({}, async (req) => ({ body: await getRefund(req.merchantId, req.path.refund_id ?? '') }));
+const querySchema = z.strictObject({
+  force_sync: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+});
+
+/**
+ * `GET /refunds/{refund_id}`: one refund; 404 when unknown. `?force_sync=true`
+ * first reconciles a Pending refund with its connector.
+ */
+export const handler = apiHandler({ query: querySchema }, async (req) => ({
+  body: req.query.force_sync === 'true' ? await syncRefund(req.merchantId, req.path.refund_id ?? '') : await getRefund(req.merchantId, req.path.refund_id ?? ''),
+}));

@@ -39,7 +39,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/payments/{payment_id}/capture', entry: 'functions/payments/capture-payment.ts', name: 'CapturePayment', access: 'write', auth: true, connectors: true },
   { method: 'POST', path: '/payments/{payment_id}/refund', entry: 'functions/payments/refund-payment.ts', name: 'RefundPayment', access: 'write', auth: true, connectors: true },
   { method: 'GET', path: '/payments/{payment_id}/refunds', entry: 'functions/payments/list-payment-refunds.ts', name: 'ListPaymentRefunds', access: 'read', auth: true, connectors: false },
-  { method: 'GET', path: '/refunds/{refund_id}', entry: 'functions/refunds/get-refund.ts', name: 'GetRefund', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/refunds/{refund_id}', entry: 'functions/refunds/get-refund.ts', name: 'GetRefund', access: 'reconcile', auth: true, connectors: true },
   { method: 'POST', path: '/customers', entry: 'functions/customers/create-customer.ts', name: 'CreateCustomer', access: 'write', auth: true, connectors: false },
   { method: 'GET', path: '/customers', entry: 'functions/customers/list-customers.ts', name: 'ListCustomers', access: 'read', auth: true, connectors: false },
   { method: 'GET', path: '/customers/{customer_id}', entry: 'functions/customers/get-customer.ts', name: 'GetCustomer', access: 'read', auth: true, connectors: false },

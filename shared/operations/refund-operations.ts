@@ -99,7 +99,10 @@ export async function refundPayment(
       message: result.errorMessage ?? 'The connector declined the refund.',
     });
   }
-  if (result.status === 'Pending') return { ...refund, connector_refund_id: result.connectorRefundId };
+  if (result.status === 'Pending') {
+    // The processor settles it later: keep its refund id for the webhook or a sync.
+    return settleRefund(ctx.merchantId, refund.refund_id, 'Pending', result.connectorRefundId);
+  }
   return settleRefund(ctx.merchantId, refund.refund_id, result.status, result.connectorRefundId);
 }
 
@@ -127,4 +130,34 @@ export async function listRefunds(merchantId: string, paymentId: string, query: 
     }
   }
   return queryRefunds(merchantId, paymentId, query, after);
+}
+
+/**
+ * Reconciles a `Pending` refund with its connector (`GET /refunds/{id}?force_sync=true`):
+ * `Succeeded` is recorded, `Failed` releases the reserved amount back to the
+ * payment; anything else (or a refund whose processor id is unknown because the
+ * refund call timed out) is returned unchanged.
+ * @throws ApiError 404 unknown refund; 502 `connector_error` when the connector cannot be reached
+ */
+export async function syncRefund(merchantId: string, refundId: string): Promise<Refund> {
+  const refund = await getRefund(merchantId, refundId);
+  if (refund.status !== 'Pending' || !refund.connector_refund_id) return refund;
+  const connector = await connectorByName(refund.connector);
+  let result: RefundResult;
+  try {
+    const connectorRefundId = refund.connector_refund_id;
+    result = await timedConnectorCall(refund.connector, 'sync_refund', () =>
+      connector.syncRefund({ refundId: refund.refund_id, connectorRefundId, currency: refund.currency }),
+    );
+  } catch (err) {
+    if (err instanceof ConnectorRequestError || err instanceof ConnectorTechnicalError) {
+      throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not sync this refund with ${refund.connector}; it stays Pending. Retry later.`);
+    }
+    throw err;
+  }
+  if (result.status === 'Succeeded') return settleRefund(merchantId, refund.refund_id, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id);
+  if (result.status === 'Failed') {
+    return releaseFailedRefund(merchantId, refund, { code: result.errorCode ?? 'refund_failed', message: result.errorMessage ?? 'The connector declined the refund.' });
+  }
+  return refund;
 }

@@ -108,6 +108,31 @@ describe('routing', () => {
   });
 });
 
+describe('refunds settled later by the processor', () => {
+  test('a Pending refund keeps the processor id; force_sync settles it, a failure releases the amount', async () => {
+    useStripe(usdCardRules);
+    const intent = stripeFixture('payment_intent.succeeded');
+    stripeAnswer = { status: 200, body: intent };
+    const p = await api.request('POST', '/payments', { body: { amount: intent.amount, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
+    expect(p.body).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
+
+    stripeAnswer = { status: 200, body: stripeFixture('refund.pending') };
+    const r1 = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 100 } });
+    expect(r1.body).toMatchObject({ status: 'Pending', connector: 'stripe' });
+    expect(r1.body.connector_refund_id).toEqual(expect.any(String));
+    expect((await api.request('GET', `/refunds/${r1.body.refund_id}`)).body.connector_refund_id).toBe(r1.body.connector_refund_id);
+    stripeAnswer = { status: 200, body: stripeFixture('refund.succeeded') };
+    expect((await api.request('GET', `/refunds/${r1.body.refund_id}?force_sync=true`)).body.status).toBe('Succeeded');
+
+    stripeAnswer = { status: 200, body: stripeFixture('refund.pending') };
+    const r2 = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 200 } });
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.amount_refunded).toBe(300);
+    stripeAnswer = { status: 200, body: stripeFixture('refund.failed') };
+    expect((await api.request('GET', `/refunds/${r2.body.refund_id}?force_sync=true`)).body.status).toBe('Failed');
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.amount_refunded).toBe(100);
+  });
+});
+
 describe('completing payments that need action', () => {
   test('3DS: the redirect_to_url page lets a person approve; the payment becomes Succeeded', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') } });
