@@ -174,7 +174,7 @@ async function warmUpDatabase(template: PaymentItem): Promise<void> {
     { concurrency: CONFIG.connections, durationMs: CONFIG.dbWarmupSeconds * 1000 },
   );
   if (r.errors) throw new Error(`DynamoDB warm-up failed: ${r.firstError}`);
-  progress(`DynamoDB Local warm-up: ${fmt(r.callsPerSecond, 0)} sequences/s at the end`);
+  progress(`DynamoDB Local warm-up: ${fmt(r.callsPerSecond, 0)} sequences/s on average`);
 }
 
 /** Creates one payment through the API and returns its stored item, the template of the bare creates. */
