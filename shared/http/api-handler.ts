@@ -1,11 +1,9 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { logger } from '../observability/logger';
-import { metrics } from '../observability/metrics';
 import { tracer } from '../observability/tracer';
 import { apiKeyAuth, type AuthenticatedContext } from './authentication';
 import { ApiError } from '../domain/errors';
@@ -119,8 +117,9 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
   };
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    // Business metrics are flushed as they are emitted (Powertools single metrics, each with its
+    // own dimensions), so no end-of-invocation flush middleware is needed (it would only warn).
     .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
     .use(errorMapper())
     .use(bodySizeLimit());
   if (spec.auth !== false) handler.use(apiKeyAuth() as never);
