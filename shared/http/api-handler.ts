@@ -85,8 +85,8 @@ function publicBaseUrl(event: APIGatewayProxyEventV2): string {
 
 /**
  * Wraps an endpoint's domain call as an API Gateway HTTP API (payload 2.0)
- * Lambda handler with middy: Powertools tracer, logger context and metrics
- * flush, error mapping, 64 KiB body limit, api-key authentication, JSON body
+ * Lambda handler with middy: Powertools tracer and logger context (business
+ * metrics are emitted by the operations as Powertools single metrics), error mapping, 64 KiB body limit, api-key authentication, JSON body
  * parsing, zod validation of body and query, and (on POST) idempotency keys.
  * The handler stays a thin adapter: parse → domain call → JSON. A domain
  * {@link ApiError} becomes the response (and is what an idempotent retry
