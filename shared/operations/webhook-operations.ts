@@ -2,6 +2,7 @@ import { WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '.
 import { configuredConnector } from '../connectors/registry';
 import { ApiError } from '../domain/errors';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
+import { isIdOf } from '../domain/ids';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
 import { attemptOf, resultFields, STALE_CLAIM_MS } from './payment-operations';
@@ -20,10 +21,15 @@ export interface WebhookReceipt {
 async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent, { kind: 'payment' }>): Promise<WebhookReceipt> {
   const base = { received: true as const, event_id: event.eventId };
   const paymentId = event.paymentId;
-  const merchantId = paymentId ? await findPaymentOwner(paymentId) : undefined;
-  if (!paymentId || !merchantId) {
-    await recordWebhookEvent(connector, event.eventId, paymentId ?? 'unknown');
-    return { ...base, applied: false, reason: 'no payment with this reference' };
+  if (!paymentId || !isIdOf('payment', paymentId)) {
+    // Not one of ours (e.g. a payment made outside Switchyard on a shared processor account).
+    return { ...base, applied: false, reason: 'the event names no Switchyard payment' };
+  }
+  const merchantId = await findPaymentOwner(paymentId);
+  if (!merchantId) {
+    // Ours by its shape but not visible yet (the lookup index is eventually consistent): the
+    // processor should redeliver; nothing is recorded so the redelivery is applied.
+    throw new ApiError(409, 'api_error', 'payment_busy', `Payment ${paymentId} is not visible yet; deliver this event again shortly.`);
   }
   for (let round = 0; round < 3; round += 1) {
     const stored = await getPayment(merchantId, paymentId);

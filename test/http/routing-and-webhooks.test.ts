@@ -231,6 +231,17 @@ describe('POST /webhooks/{connector}', () => {
     expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
   });
 
+  test('an event for a payment not visible yet asks for redelivery (409) and records nothing; a foreign reference is acknowledged', async () => {
+    const unknown = await sandboxEvent('pay_00000000000000000000000000000000', `evt_unknown${Date.now()}`);
+    const first = await post('sandbox', unknown.rawBody, { [SANDBOX_SIGNATURE_HEADER]: unknown.signature });
+    expect(first.status).toBe(409);
+    expect((await post('sandbox', unknown.rawBody, { [SANDBOX_SIGNATURE_HEADER]: unknown.signature })).status).toBe(409);
+    const foreign = await sandboxEvent('order-123', `evt_foreign${Date.now()}`);
+    const res = await post('sandbox', foreign.rawBody, { [SANDBOX_SIGNATURE_HEADER]: foreign.signature });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: true, applied: false });
+  });
+
   test('an unknown connector → 404', async () => {
     const res = await post('acmepay', '{}', {});
     expect(res.status).toBe(404);
