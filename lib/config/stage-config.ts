@@ -11,7 +11,10 @@ export interface StageConfig {
   stage: string;
   /** Lambda memory in MB (CPU scales with it). */
   lambdaMemoryMb: number;
-  /** Lambda timeout in seconds (a connector call must fit inside it). */
+  /**
+   * Lambda timeout in seconds: two connector tries (routing fallback) of `CONNECTOR_TIMEOUT_MS`
+   * (8 s) must fit inside it; API Gateway HTTP APIs wait at most 30 s.
+   */
   lambdaTimeoutSeconds: number;
   /** Retention of function and access logs, in days (a value CloudWatch Logs accepts). */
   logRetentionDays: 7 | 14 | 30 | 90 | 365;
@@ -64,7 +67,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
   dev: {
     stage: 'dev',
     lambdaMemoryMb: 512,
-    lambdaTimeoutSeconds: 15,
+    lambdaTimeoutSeconds: 29,
     logRetentionDays: 14,
     throttle: { rateLimit: 50, burstLimit: 100 },
     alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10 },
@@ -77,7 +80,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
   prod: {
     stage: 'prod',
     lambdaMemoryMb: 1024,
-    lambdaTimeoutSeconds: 15,
+    lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
     throttle: { rateLimit: 500, burstLimit: 1000 },
     alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1 },

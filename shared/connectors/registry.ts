@@ -1,5 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Connector } from './connector';
+import { logger } from '../observability/logger';
 import { FlutterwaveConnector } from './flutterwave/flutterwave-connector';
 import { PaystackConnector } from './paystack/paystack-connector';
 import { SandboxConnector } from './sandbox/sandbox-connector';
@@ -30,12 +31,12 @@ const timeoutMs = (s: ConnectorSettings) => Number(s.CONNECTOR_TIMEOUT_MS ?? 800
 export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
   sandbox: () => new SandboxConnector(),
   flutterwave: (s) =>
-    s.FLUTTERWAVE_SECRET_KEY && s.FLUTTERWAVE_ENCRYPTION_KEY
+    s.FLUTTERWAVE_SECRET_KEY && s.FLUTTERWAVE_ENCRYPTION_KEY && s.FLUTTERWAVE_WEBHOOK_HASH
       ? new FlutterwaveConnector({
           baseUrl: s.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
           secretKey: s.FLUTTERWAVE_SECRET_KEY,
           encryptionKey: s.FLUTTERWAVE_ENCRYPTION_KEY,
-          webhookSecret: s.FLUTTERWAVE_WEBHOOK_HASH ?? '',
+          webhookSecret: s.FLUTTERWAVE_WEBHOOK_HASH,
           timeoutMs: timeoutMs(s),
           ...(s.FLUTTERWAVE_USSD_BANK_CODE ? { ussdBankCode: s.FLUTTERWAVE_USSD_BANK_CODE } : {}),
         })
@@ -74,7 +75,14 @@ export async function configuredConnector(name: string): Promise<Connector | und
   const key = JSON.stringify(Object.entries(s).filter(([k]) => k.startsWith(name.toUpperCase()) || k === 'CONNECTOR_TIMEOUT_MS'));
   const hit = cache.get(name);
   if (hit && hit.key === key) return hit.connector;
-  const connector = factory(s);
+  let connector: Connector | undefined;
+  try {
+    connector = factory(s);
+  } catch (err) {
+    // A connector whose settings are incomplete or invalid is treated as not configured (routing skips it).
+    logger.error('connector settings rejected; connector disabled', { connector: name, reason: (err as Error).message });
+    connector = undefined;
+  }
   cache.set(name, { connector, key });
   return connector;
 }

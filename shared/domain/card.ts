@@ -101,16 +101,38 @@ export function summarizeCard(card: CardDetails, fingerprint: string): CardSumma
   };
 }
 
-const PAN_CANDIDATE = /\d(?:[ -]?\d){11,18}/g;
+const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
 
 /**
- * Whether free text holds something that looks like a card number: a run of
- * 12–19 digits (spaces or dashes allowed between them) that passes Luhn.
- * Used to keep card numbers out of descriptions, names and metadata.
+ * Whether free text holds something that looks like a card number: within a run
+ * of digit groups (separated by single spaces or dashes), one or more
+ * consecutive whole groups of 12–19 digits in total that pass Luhn — so a PAN
+ * cannot hide by touching other numbers ("4242424242424242 123", "4242 4242 4242
+ * 4242"). Used to keep card numbers out of free text and out of logs.
  */
 export function containsCardNumber(text: string): boolean {
-  for (const match of text.matchAll(PAN_CANDIDATE)) {
-    if (passesLuhn(match[0].replace(/[ -]/g, ''))) return true;
+  return findCardNumbers(text).length > 0;
+}
+
+/**
+ * The card-number-like spans in a text (see {@link containsCardNumber}), as
+ * `[start, end)` character ranges of the original text.
+ */
+export function findCardNumbers(text: string): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  for (const run of text.matchAll(DIGIT_RUN)) {
+    const groups = [...run[0].matchAll(/\d+/g)].map((g) => ({ start: (run.index ?? 0) + (g.index ?? 0), digits: g[0] }));
+    for (let i = 0; i < groups.length; i += 1) {
+      let digits = '';
+      for (let j = i; j < groups.length; j += 1) {
+        digits += (groups[j] as { digits: string }).digits;
+        if (digits.length > 19) break;
+        if (digits.length >= 12 && passesLuhn(digits)) {
+          const last = groups[j] as { start: number; digits: string };
+          found.push([(groups[i] as { start: number }).start, last.start + last.digits.length]);
+        }
+      }
+    }
   }
-  return false;
+  return found;
 }

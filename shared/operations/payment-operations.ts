@@ -1,7 +1,7 @@
 import { chooseConnector, connectorByName, routeCandidates } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
 import { summarizeCard, type CardDetails, type CardSummary } from '../domain/card';
-import { cardFingerprint } from '../security/keyed-hash';
+import { cardFingerprint, idempotentId } from '../security/keyed-hash';
 import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
@@ -15,7 +15,7 @@ import {
   updatePayment,
   type StoredPayment,
 } from '../storage/payments-repository';
-import { ConditionFailedError, LinkedCustomerMissingError } from '../storage/storage-errors';
+import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } from '../storage/storage-errors';
 import { getCustomer } from '../storage/customers-repository';
 import { recordPaymentCreated, recordPaymentOutcome, timedConnectorCall } from '../observability/metrics';
 
@@ -24,6 +24,8 @@ export interface RequestContext {
   merchantId: string;
   /** Public base URL of the API, for redirect URLs. */
   publicBaseUrl: string;
+  /** The request's `Idempotency-Key`, when sent: created resources take ids derived from it. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -79,6 +81,22 @@ export function attemptOf(connector: string, startedAt: string, outcome: { statu
   };
 }
 
+/**
+ * Runs a connector call for a claimed payment; if the connector fails or
+ * refuses, the claim is released (so the payment is not stuck) and the failure
+ * answers 502 `connector_error` with the processor's code.
+ */
+async function callOnClaim<T>(ctx: RequestContext, p: Payment, claimedVersion: number, operation: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await timedConnectorCall(p.connector, operation, call);
+  } catch (err) {
+    if (!(err instanceof ConnectorRequestError) && !(err instanceof ConnectorTechnicalError)) throw err;
+    await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimedVersion }, {}, null);
+    const code = err instanceof ConnectorRequestError ? err.code : 'connector_unreachable';
+    throw new ApiError(502, 'connector_error', code, `${p.connector} could not ${operation} this payment: ${err.message} The payment is unchanged (${p.status}); retry the request.`);
+  }
+}
+
 /** How many connectors one confirm may try: the routed one and, on a technical failure, the next one once. */
 export const MAX_CONNECTOR_TRIES = 2;
 
@@ -107,9 +125,15 @@ async function authorizeClaimed(
   // Mobile money is collected from the payer's phone: the linked customer's (E.164).
   const phone = paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   const finish = async (fields: Partial<Payment>) => {
-    const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, { ...fields, attempts }, null);
-    recordPaymentOutcome(done.payment);
-    return done.payment;
+    try {
+      const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, { ...fields, attempts }, null);
+      recordPaymentOutcome(done.payment);
+      return done.payment;
+    } catch (err) {
+      // A sync took over this claim meanwhile (it looked stale): its answer stands.
+      if (err instanceof ConditionFailedError) throw conflict('confirm', err);
+      throw err;
+    }
   };
   for (const [i, connector] of candidates.slice(0, MAX_CONNECTOR_TRIES).entries()) {
     const startedAt = new Date().toISOString();
@@ -152,6 +176,25 @@ async function authorizeClaimed(
 }
 
 /**
+ * A retried create (same `Idempotency-Key`) whose first attempt already wrote
+ * the payment: answers that payment instead of creating and charging again.
+ * A first attempt that died after its connector call is reconciled first.
+ * @throws ApiError 422 when the retry asks for another amount or currency; 409 while the first still runs
+ */
+async function existingForRetry(ctx: RequestContext, wanted: Payment): Promise<Payment> {
+  const existing = await loadPayment(ctx.merchantId, wanted.payment_id);
+  const p = existing.payment;
+  if (p.amount !== wanted.amount || p.currency !== wanted.currency) {
+    throw new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for another payment. Use a new key for a new request.');
+  }
+  if (existing.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) {
+    throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.');
+  }
+  // Processing / RequiresAction: the first attempt may have reached the connector; reconcile before answering.
+  return canApply('connector_update', p.status) ? syncPayment(ctx, p.payment_id) : p;
+}
+
+/**
  * Creates a payment intent; with `confirm: true` also confirms it before returning.
  * @returns the payment (status `RequiresConfirmation`, or the confirm outcome)
  * @throws ApiError 400 `resource_missing` (param `customer_id`) when the customer does not exist;
@@ -169,7 +212,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   if (candidates.length === 0) await chooseConnector(body.currency, paymentMethod); // throws 400 no_connector_available
   const now = new Date().toISOString();
   const payment: Payment = {
-    payment_id: newId('payment'),
+    payment_id: ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment'),
     status: body.confirm ? 'Processing' : 'RequiresConfirmation',
     amount: body.amount,
     currency: body.currency,
@@ -200,6 +243,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     if (err instanceof LinkedCustomerMissingError) {
       throw invalidRequest('resource_missing', `No such customer: '${err.customerId}'.`, 'customer_id');
     }
+    if (err instanceof ItemExistsError) return existingForRetry(ctx, payment);
     throw err;
   }
   recordPaymentCreated(stored.payment);
@@ -260,6 +304,15 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
   }
   const guard = { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.cancel, requireNoPendingOperation: true };
   const cancelled = { status: 'Cancelled' as PaymentStatus, cancellation_reason: reason ?? null, next_action: null };
+  if (!p.connector_transaction_id && p.attempts.length > 0) {
+    // A connector was called but never answered: it may hold the charge. Cancelling here could lose it.
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'payment_unexpected_state',
+      `The outcome of this payment at ${p.connector} is unknown (status ${p.status}). Reconcile it first with GET /payments/${p.payment_id}?force_sync=true, then cancel or refund.`,
+    );
+  }
   try {
     if (!p.connector_transaction_id) {
       return (await updatePayment(ctx.merchantId, paymentId, guard, cancelled)).payment;
@@ -267,7 +320,7 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
     const claimed = await updatePayment(ctx.merchantId, paymentId, guard, {}, 'cancel');
     const connector = await connectorByName(p.connector);
     const transactionId = p.connector_transaction_id;
-    const result = await timedConnectorCall(p.connector, 'void', () =>
+    const result = await callOnClaim(ctx, p, claimed.version, 'void', () =>
       connector.void({ paymentId: p.payment_id, connectorTransactionId: transactionId, currency: p.currency }),
     );
     const fields = result.status === 'Cancelled' ? cancelled : resultFields(result, p);
@@ -300,7 +353,7 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
       'capture',
     );
     const connector = await connectorByName(p.connector);
-    const result = await timedConnectorCall(p.connector, 'capture', () =>
+    const result = await callOnClaim(ctx, p, claimed.version, 'capture', () =>
       connector.capture({ paymentId: p.payment_id, connectorTransactionId: p.connector_transaction_id ?? '', amount, currency: p.currency }),
     );
     const done = await updatePayment(ctx.merchantId, paymentId, { expectedVersion: claimed.version }, resultFields(result, p), null);
@@ -329,7 +382,7 @@ export async function listPayments(
   return queryPayments(merchantId, query, filters, after);
 }
 
-/** A claim (`pending_operation`) older than this is from a crashed invocation: a sync may take over (Lambda's timeout is 15 s). */
+/** A claim (`pending_operation`) older than this is from a crashed invocation: a sync may take over (Lambda's timeout is 29 s). */
 export const STALE_CLAIM_MS = 60_000;
 
 /**

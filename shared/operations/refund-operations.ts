@@ -8,9 +8,18 @@ import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import type { Refund } from '../domain/refund';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
 import { getRefund as readRefund, listRefunds as queryRefunds, settleRefund } from '../storage/refunds-repository';
-import { RefundReservationError } from '../storage/storage-errors';
+import { ItemExistsError, RefundReservationError } from '../storage/storage-errors';
+import { idempotentId } from '../security/keyed-hash';
 import { recordRefund, timedConnectorCall } from '../observability/metrics';
 import { loadPayment, type RequestContext } from './payment-operations';
+
+/** The refund an idempotent retry finds: returned when the retry asks for the same amount (or none). */
+function sameRefundOrConflict(existing: Refund, requested: number | undefined): Refund {
+  if (requested !== undefined && existing.amount !== requested) {
+    throw new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for another refund. Use a new key for a new request.');
+  }
+  return existing;
+}
 
 function refundTooLarge(requested: number | undefined, refundable: number, currency: string): Error {
   return refundable === 0
@@ -40,11 +49,17 @@ export async function refundPayment(
   const stored = await loadPayment(ctx.merchantId, paymentId);
   const p = stored.payment;
   if (!canApply('refund', p.status)) throw unexpectedState('refund', p.status, ALLOWED_FROM.refund);
+  const refundId = ctx.idempotencyKey ? await idempotentId('ref', ctx.merchantId, p.payment_id, ctx.idempotencyKey) : newId('refund');
+  if (ctx.idempotencyKey) {
+    // A retry whose first attempt already reserved (and maybe made) this refund gets that refund back.
+    const earlier = await readRefund(ctx.merchantId, refundId);
+    if (earlier) return sameRefundOrConflict(earlier, requested);
+  }
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
   const now = new Date().toISOString();
   const refund: Refund = {
-    refund_id: newId('refund'),
+    refund_id: refundId,
     payment_id: p.payment_id,
     amount: decision.amount,
     currency: p.currency,
@@ -60,6 +75,7 @@ export async function refundPayment(
   try {
     await reserveRefund(ctx.merchantId, refund, p.amount_captured);
   } catch (err) {
+    if (err instanceof ItemExistsError) return sameRefundOrConflict(await getRefund(ctx.merchantId, refund.refund_id), requested);
     if (err instanceof RefundReservationError) {
       const current = (err.current as StoredPayment | undefined)?.payment;
       if (current && current.status !== 'Succeeded') throw unexpectedState('refund', current.status, ALLOWED_FROM.refund);

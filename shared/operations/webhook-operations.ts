@@ -1,9 +1,10 @@
-import { WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
+import { ConnectorRequestError, ConnectorTechnicalError, WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
 import { ApiError } from '../domain/errors';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { isIdOf } from '../domain/ids';
 import { recordPaymentOutcome } from '../observability/metrics';
+import { logger } from '../observability/logger';
 import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
 import { attemptOf, resultFields, STALE_CLAIM_MS } from './payment-operations';
 
@@ -46,6 +47,12 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
       throw new ApiError(409, 'api_error', 'payment_busy', 'The payment is being updated; deliver this event again shortly.');
     }
     const r = event.result;
+    if (r.status === 'Succeeded' && r.amountCaptured !== p.amount - p.amount_captured) {
+      // A success for another amount than the payment's is not applied: an operator must look at it.
+      await recordWebhookEvent(connector, event.eventId, paymentId);
+      logger.warn('webhook amount does not match the payment; not applied', { connector, event_id: event.eventId, payment_id: paymentId });
+      return { ...done, applied: false, reason: `the event reports ${r.amountCaptured} captured, the payment expects ${p.amount - p.amount_captured}` };
+    }
     const outcome = await applyPaymentWebhook(
       merchantId,
       paymentId,
@@ -84,6 +91,10 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
       throw new ApiError(401, 'authentication_error', 'invalid_signature', `The webhook signature does not verify for ${connectorName}; nothing was changed.`);
     }
     if (err instanceof SyntaxError) throw new ApiError(400, 'invalid_request_error', 'invalid_json', 'The webhook body is not valid JSON.');
+    if (err instanceof ConnectorTechnicalError || err instanceof ConnectorRequestError) {
+      // Verifying the event needed a call to the processor that failed: ask for redelivery.
+      throw new ApiError(503, 'connector_error', 'connector_unreachable', `Could not verify this event with ${connectorName}; deliver it again later.`);
+    }
     throw err;
   }
   if (event.kind === 'ignored') return { received: true, event_id: event.eventId, applied: false, reason: event.reason };

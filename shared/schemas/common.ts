@@ -18,7 +18,10 @@ export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURR
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
 
 /** An e-mail address (at most 254 characters, RFC 5321). */
-export const emailSchema = z.email({ error: 'must be a valid e-mail address' }).max(254);
+export const emailSchema = z
+  .email({ error: 'must be a valid e-mail address' })
+  .max(254)
+  .refine((s) => !containsCardNumber(s), { error: 'must not contain a card number' });
 
 /** A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164). */
 export const phoneSchema = z

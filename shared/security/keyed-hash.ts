@@ -45,3 +45,16 @@ export async function keyedHash(text: string): Promise<string> {
 export async function cardFingerprint(pan: string): Promise<string> {
   return `fp_${(await keyedHash(`card:${pan}`)).slice(0, 32)}`;
 }
+
+/**
+ * The id of the resource an idempotent request creates, derived from the
+ * merchant, the scope (e.g. the payment refunded) and the `Idempotency-Key`: a
+ * retry computes the same id, so its conditional write finds the first
+ * request's resource instead of creating (and charging or refunding) again —
+ * also when the first attempt failed after the connector call and its
+ * idempotency record was released.
+ * @returns `<prefix>_` + 32 hex characters of a keyed hash
+ */
+export async function idempotentId(prefix: 'pay' | 'ref', merchantId: string, scope: string, idempotencyKey: string): Promise<string> {
+  return `${prefix}_${(await keyedHash(`id:${prefix}:${merchantId}:${scope}:${idempotencyKey}`)).slice(0, 32)}`;
+}

@@ -6,11 +6,11 @@ import type { ListPage, ListQuery } from '../domain/list-query';
 import { ATTEMPT_FIELDS, type Attempt, type Payment, PAYMENT_FIELDS } from '../domain/payment';
 import type { CardSummary } from '../domain/card';
 import type { PaymentStatus } from '../domain/payment-status';
-import type { Refund } from '../domain/refund';
+import { type Refund, REFUND_FIELDS } from '../domain/refund';
 import { documentClient } from './client';
 import { idLookup, listPartition, listSortKey, primaryKey, webhookEventKey } from './item-keys';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
-import { ConditionFailedError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
+import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
 import { storableMap } from './storable-map';
 import { refundItem } from './refunds-repository';
@@ -67,6 +67,7 @@ export interface UpdateGuard {
  * linked to a missing customer.
  * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
  * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist for the merchant
+ * @throws ItemExistsError when a payment with this id already exists (an idempotent retry)
  */
 export async function createPayment(merchantId: string, payment: Payment, pendingOperation?: string): Promise<StoredPayment> {
   const item = {
@@ -82,7 +83,12 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
   };
   const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
   if (!payment.customer_id) {
-    await documentClient().send(new PutCommand(put));
+    try {
+      await documentClient().send(new PutCommand(put));
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw new ItemExistsError(payment.payment_id);
+      throw err;
+    }
   } else {
     try {
       await documentClient().send(
@@ -102,6 +108,9 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     } catch (err) {
       if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
         throw new LinkedCustomerMissingError(payment.customer_id);
+      }
+      if (err instanceof TransactionCanceledException && err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
+        throw new ItemExistsError(payment.payment_id);
       }
       throw err;
     }
@@ -274,6 +283,7 @@ export async function unlinkCustomerPayments(merchantId: string, customerId: str
  * the captured amount), and writes the refund record.
  * @param amountCaptured the payment's captured amount in minor units (fixed once Succeeded)
  * @throws RefundReservationError carrying the current payment when the condition fails
+ * @throws ItemExistsError when the refund id already exists (an idempotent retry)
  */
 export async function reserveRefund(merchantId: string, refund: Refund, amountCaptured: number): Promise<void> {
   try {
@@ -308,6 +318,9 @@ export async function reserveRefund(merchantId: string, refund: Refund, amountCa
       }),
     );
   } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
+      throw new ItemExistsError(refund.refund_id);
+    }
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
       const old = err.CancellationReasons[0].Item;
       throw new RefundReservationError(old ? toStored(unmarshall(old)) : undefined);
@@ -326,30 +339,38 @@ export async function releaseFailedRefund(
   error: { code: string; message: string },
 ): Promise<Refund> {
   const now = new Date().toISOString();
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            TableName: tableName(),
-            Key: primaryKey.refund(merchantId, refund.refund_id),
-            UpdateExpression: 'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now',
-            ConditionExpression: '#status = :pending',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':failed': 'Failed', ':pending': 'Pending', ':code': error.code, ':msg': error.message, ':now': now },
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: primaryKey.refund(merchantId, refund.refund_id),
+              UpdateExpression: 'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now',
+              ConditionExpression: '#status = :pending',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':failed': 'Failed', ':pending': 'Pending', ':code': error.code, ':msg': error.message, ':now': now },
+            },
           },
-        },
-        {
-          Update: {
-            TableName: tableName(),
-            Key: primaryKey.payment(merchantId, refund.payment_id),
-            UpdateExpression: 'SET amount_refunded = amount_refunded - :amount, updated_at = :now, version = version + :one',
-            ExpressionAttributeValues: { ':amount': refund.amount, ':now': now, ':one': 1 },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: primaryKey.payment(merchantId, refund.payment_id),
+              UpdateExpression: 'SET amount_refunded = amount_refunded - :amount, updated_at = :now, version = version + :one',
+              ExpressionAttributeValues: { ':amount': refund.amount, ':now': now, ':one': 1 },
+            },
           },
-        },
-      ],
-    }),
-  );
+        ],
+      }),
+    );
+  } catch (err) {
+    // Settled meanwhile by a concurrent sync or webhook: nothing is released twice.
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      return { ...refund, status: 'Failed', updated_at: now, error_code: error.code, error_message: error.message, ...(await getRefundItem(merchantId, refund.refund_id)) };
+    }
+    throw err;
+  }
   return { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, updated_at: now };
 }
 
@@ -430,4 +451,9 @@ function webhookEventItem(connector: string, eventId: string, subject: string) {
     received_at: new Date().toISOString(),
     expires_at: Math.floor(Date.now() / 1000) + WEBHOOK_EVENT_TTL_SECONDS,
   };
+}
+
+async function getRefundItem(merchantId: string, refundId: string): Promise<Partial<Refund>> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.refund(merchantId, refundId), ConsistentRead: true }));
+  return out.Item ? pickFields<Refund>(out.Item, REFUND_FIELDS) : {};
 }

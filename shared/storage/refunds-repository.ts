@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type Refund, type RefundStatus, REFUND_FIELDS } from '../domain/refund';
@@ -39,6 +40,16 @@ export async function settleRefund(
   status: RefundStatus,
   connectorRefundId: string | null,
 ): Promise<Refund> {
+  try {
+    return await writeSettlement(merchantId, refundId, status, connectorRefundId);
+  } catch (err) {
+    // Settled meanwhile by a concurrent sync or webhook: that settlement stands.
+    if (err instanceof ConditionalCheckFailedException) return (await getRefund(merchantId, refundId)) as Refund;
+    throw err;
+  }
+}
+
+async function writeSettlement(merchantId: string, refundId: string, status: RefundStatus, connectorRefundId: string | null): Promise<Refund> {
   const out = await documentClient().send(
     new UpdateCommand({
       TableName: tableName(),

@@ -26,3 +26,11 @@ export class RefundReservationError<T> extends Error {
     this.name = 'RefundReservationError';
   }
 }
+
+/** A create found its item already written (the id was derived from an idempotency key already used). */
+export class ItemExistsError extends Error {
+  constructor(readonly id: string) {
+    super(`${id} already exists.`);
+    this.name = 'ItemExistsError';
+  }
+}

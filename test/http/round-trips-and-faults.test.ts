@@ -144,6 +144,50 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     expectError(await api.request('GET', `/payments/${threeDs.body.payment_id}?force_sync=yes`), 400);
   });
 
+  test('a create retried after its outcome write failed finds the first payment: one charge, one payment', async () => {
+    const { SandboxConnector } = await import('../../shared/connectors/sandbox/sandbox-connector');
+    const authorize = jest.spyOn(SandboxConnector.prototype, 'authorize');
+    const key = await api.newMerchantKey();
+    const headers = { 'Idempotency-Key': `retry-${Date.now()}` };
+    const body = { amount: 1234, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') };
+    let updates = 0;
+    failNext = (c) => c === 'UpdateItem' && ++updates === 2; // the idempotency record's completion never happens: the outcome write fails
+    expectError(await api.request('POST', '/payments', { key, body, headers }), 503);
+    failNext = undefined;
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 120_000); // the first invocation's claim is stale
+    const retry = await api.request('POST', '/payments', { key, body, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ status: 'Succeeded', amount: 1234 });
+    expect(authorize).toHaveBeenCalledTimes(1);
+    expect((await api.request('GET', '/payments', { key })).body.data).toHaveLength(1);
+  });
+
+  test('a refund retried after its settle write failed returns the first refund: refunded once', async () => {
+    const { SandboxConnector } = await import('../../shared/connectors/sandbox/sandbox-connector');
+    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const refund = jest.spyOn(SandboxConnector.prototype, 'refund');
+    const headers = { 'Idempotency-Key': `refund-retry-${Date.now()}` };
+    let updates = 0;
+    failNext = (c) => c === 'UpdateItem' && ++updates === 2; // reserve ok, connector refunds, the settle write fails
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers }), 503);
+    failNext = undefined;
+    const retry = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.body.amount).toBe(300);
+    expect(refund).toHaveBeenCalledTimes(1);
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.amount_refunded).toBe(300);
+    expect((await api.request('GET', `/payments/${p.body.payment_id}/refunds`)).body.data).toHaveLength(1);
+  });
+
+  test('cancel of a payment whose connector outcome is unknown asks for a sync first (no lost charge)', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 800, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000119') } });
+    expect(p.body.status).toBe('Processing');
+    const res = await api.request('POST', `/payments/${p.body.payment_id}/cancel`);
+    expect(expectError(res, 409, 'payment_unexpected_state').message).toMatch(/force_sync=true/);
+    const synced = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
+    expect(synced.body.status).toBe('Succeeded');
+  });
+
   test('mobile money settles on sync once the payer had time to approve', async () => {
     process.env.SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS = '0';
     try {

@@ -108,6 +108,22 @@ describe('routing', () => {
   });
 });
 
+describe('connector failures on capture', () => {
+  test('a capture the processor fails answers 502 and releases the claim; a retry can capture', async () => {
+    useStripe(usdCardRules);
+    stripeAnswer = { status: 200, body: stripeFixture('payment_intent.requires_capture') };
+    const amount = stripeFixture('payment_intent.requires_capture').amount;
+    const p = await api.request('POST', '/payments', { body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
+    expect(p.body).toMatchObject({ status: 'RequiresCapture', connector: 'stripe' });
+    stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'down' } } };
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/capture`), 502, 'connector_unreachable');
+    stripeAnswer = { status: 200, body: stripeFixture('payment_intent.succeeded') };
+    const captured = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
+    expect(captured.status).toBe(200);
+    expect(captured.body.status).toBe('Succeeded');
+  });
+});
+
 describe('refunds settled later by the processor', () => {
   test('a Pending refund keeps the processor id; force_sync settles it, a failure releases the amount', async () => {
     useStripe(usdCardRules);
@@ -240,6 +256,19 @@ describe('POST /webhooks/{connector}', () => {
     const res = await post('sandbox', foreign.rawBody, { [SANDBOX_SIGNATURE_HEADER]: foreign.signature });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: true, applied: false });
+  });
+
+  test('a success for another amount than the payment’s is not applied', async () => {
+    process.env.SANDBOX_WEBHOOKS = 'off';
+    try {
+      const p = await api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', payment_method: 'ussd', confirm: true } });
+      const rawBody = JSON.stringify({ id: `evt_short${Date.now()}`, type: 'payment.succeeded', data: { payment_id: p.body.payment_id, transaction_id: 'sbx_x', amount: 1, capture_method: 'automatic' } });
+      const res = await post('sandbox', rawBody, { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(rawBody) });
+      expect(await res.json()).toMatchObject({ applied: false });
+      expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.status).toBe('RequiresAction');
+    } finally {
+      delete process.env.SANDBOX_WEBHOOKS;
+    }
   });
 
   test('an unknown connector → 404', async () => {

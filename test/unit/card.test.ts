@@ -47,3 +47,15 @@ describe('card numbers in free text', () => {
     expect(containsCardNumber('+2348012345678')).toBe(false);
   });
 });
+
+describe('card numbers hidden among other digits', () => {
+  test('a PAN touching other digits is still found, and redacted in logs', () => {
+    const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
+    const { redactText } = jest.requireActual('../../shared/observability/redaction') as typeof import('../../shared/observability/redaction');
+    for (const text of ['card 4242424242424242 123', 'ref 12 4111111111111111', 'x 4242 4242 4242 4242 99', '4242424242424242@example.com']) {
+      expect(containsCardNumber(text)).toBe(true);
+      expect(redactText(text)).not.toMatch(/4242424242424242|4111111111111111|4242 4242 4242 4242/);
+    }
+    expect(redactText('amount 1500 order 77')).toBe('amount 1500 order 77');
+  });
+});
