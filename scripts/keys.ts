@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   } else if (command === 'revoke') {
     if (!arg) fail('revoke needs the key prefix (as `list` shows it).');
     target(values.stage, values.table);
-    const record = await revokeApiKey(arg);
+    const record = await revokeApiKey(arg.replace(/(…|\.\.\.)$/, ''));
     process.stdout.write(`Revoked ${record.prefix}… of ${record.merchant_id} at ${record.revoked_at}. Requests with it answer 401 within 10 s.\n`);
   } else {
     fail(`unknown command ${command ?? '(none)'}.`);
