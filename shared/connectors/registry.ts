@@ -87,4 +87,3 @@ export async function configuredConnector(name: string): Promise<Connector | und
   return connector;
 }
 
-export { timeoutMs as connectorTimeoutMs };
