@@ -1,5 +1,6 @@
 import { ApiError } from '../../shared/domain/errors';
 import { escapeHtml, htmlHandler, htmlPage } from '../../shared/http/html-handler';
+import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { completeSandboxPage } from '../../shared/operations/sandbox-page-operations';
 
 /**
@@ -12,9 +13,7 @@ export const handler = htmlHandler(async (event) => {
   if (decision !== 'approve' && decision !== 'decline') {
     throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'Choose Approve or Decline.');
   }
-  const proto = event.headers?.['x-forwarded-proto'] ?? 'https';
-  const stage = event.requestContext.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
-  const payment = await completeSandboxPage(event.pathParameters?.payment_id ?? '', decision, `${proto}://${event.requestContext.domainName}${stage}`);
+  const payment = await completeSandboxPage(event.pathParameters?.payment_id ?? '', decision, publicBaseUrl(event));
   return {
     html: htmlPage('Payment ' + payment.status, `<h1>Payment ${escapeHtml(payment.status)}</h1><div class="box"><p>${escapeHtml(payment.payment_id)} is now <b>${escapeHtml(payment.status)}</b>.</p><p><small>You can close this window and return to the merchant.</small></p></div>`),
   };

@@ -27,6 +27,9 @@ export interface CardSummary {
   fingerprint: string;
 }
 
+/** The fields of a {@link CardSummary}, in the order responses list them. */
+export const CARD_SUMMARY_FIELDS: readonly (keyof CardSummary)[] = ['last4', 'brand', 'exp_month', 'exp_year', 'fingerprint'];
+
 /**
  * Luhn (mod 10) check, ISO/IEC 7812-1 annex B.
  * @param digits a string of digits only

@@ -61,6 +61,21 @@ export function unexpectedState(operation: string, status: string, allowed: read
   );
 }
 
+/** 422 `idempotency_key_reused`: the Idempotency-Key was already used for a different request. */
+export function idempotencyKeyReused(): ApiError {
+  return new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+}
+
+/** 409 `idempotency_key_in_use`: the first request with this Idempotency-Key is still running. */
+export function idempotencyKeyInUse(): ApiError {
+  return new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.');
+}
+
+/** 409 `payment_busy`: a connector webhook arrived while the payment cannot take it; the processor should redeliver. */
+export function paymentBusy(detail: string): ApiError {
+  return new ApiError(409, 'api_error', 'payment_busy', `${detail} Deliver this event again shortly.`);
+}
+
 /** 401 `authentication_error`: one body for missing, malformed, unknown and revoked keys. */
 export function authenticationFailed(): ApiError {
   return new ApiError(

@@ -10,6 +10,7 @@ import { ApiError } from '../domain/errors';
 import { errorMapper } from './error-mapper';
 import { checkIdempotencyKeyHeader, idempotentRequests } from './idempotency';
 import { jsonResponse } from './json-response';
+import { publicBaseUrl } from './public-base-url';
 import { bodySizeLimit, jsonBody } from './request-body';
 import { apiErrorFromZod, type InputLocation } from './zod-errors';
 
@@ -75,12 +76,6 @@ function requestValidation(spec: ApiHandlerSpec<z.ZodType | undefined, z.ZodType
       request.context.validatedInput = { body, query };
     },
   };
-}
-
-function publicBaseUrl(event: APIGatewayProxyEventV2): string {
-  const proto = event.headers?.['x-forwarded-proto'] ?? 'https';
-  const stage = event.requestContext.stage && event.requestContext.stage !== '$default' ? `/${event.requestContext.stage}` : '';
-  return `${proto}://${event.requestContext.domainName}${stage}`;
 }
 
 /**

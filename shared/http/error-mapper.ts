@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, invalidRequest, storageUnavailable } from '../domain/errors';
+import { ApiError, idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, storageUnavailable } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { jsonResponse } from './json-response';
 
@@ -41,18 +41,8 @@ export function isStorageUnavailable(err: unknown): boolean {
 export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
   if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody());
   const name = (err as { name?: string })?.name;
-  if (name === 'IdempotencyValidationError') {
-    return jsonResponse(
-      422,
-      new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body. Use a new key for a new request.').toBody(),
-    );
-  }
-  if (name === 'IdempotencyAlreadyInProgressError') {
-    return jsonResponse(
-      409,
-      new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.').toBody(),
-    );
-  }
+  if (name === 'IdempotencyValidationError') return jsonResponse(422, idempotencyKeyReused().toBody());
+  if (name === 'IdempotencyAlreadyInProgressError') return jsonResponse(409, idempotencyKeyInUse().toBody());
   const http = err as { statusCode?: number; cause?: { package?: string; message?: string } };
   if (http?.cause?.package === '@middy/http-json-body-parser') {
     if (http.cause.message !== undefined) {

@@ -1,8 +1,8 @@
-import { chooseConnector, connectorByName, routeCandidates } from '../routing/routing';
+import { connectorByName, routeCandidates } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
 import { summarizeCard, type CardDetails, type CardSummary } from '../domain/card';
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
-import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
+import { ApiError, idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import type { Attempt, Payment, PaymentMethod } from '../domain/payment';
@@ -172,7 +172,8 @@ async function authorizeClaimed(
       }
     }
   }
-  throw new ApiError(400, 'invalid_request_error', 'no_connector_available', `No connector can take ${p.currency} ${paymentMethod} payments.`, 'payment_method');
+  // Unreachable: routeCandidates never returns an empty list, and every try above returns or throws.
+  throw new Error('authorizeClaimed ran out of connectors');
 }
 
 /**
@@ -185,11 +186,9 @@ async function existingForRetry(ctx: RequestContext, wanted: Payment): Promise<P
   const existing = await loadPayment(ctx.merchantId, wanted.payment_id);
   const p = existing.payment;
   if (p.amount !== wanted.amount || p.currency !== wanted.currency) {
-    throw new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for another payment. Use a new key for a new request.');
+    throw idempotencyKeyReused();
   }
-  if (existing.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) {
-    throw new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.');
-  }
+  if (claimInFlight(existing)) throw idempotencyKeyInUse();
   // Processing / RequiresAction: the first attempt may have reached the connector; reconcile before answering.
   return canApply('connector_update', p.status) ? syncPayment(ctx, p.payment_id) : p;
 }
@@ -209,7 +208,6 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     throw invalidRequest('resource_missing', `No such customer: '${body.customer_id}'.`, 'customer_id');
   }
   const candidates = await routeCandidates(body.currency, paymentMethod);
-  if (candidates.length === 0) await chooseConnector(body.currency, paymentMethod); // throws 400 no_connector_available
   const now = new Date().toISOString();
   const payment: Payment = {
     payment_id: ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment'),
@@ -221,7 +219,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     capture_method: body.capture_method,
     payment_method: paymentMethod ?? null,
     payment_method_data: body.payment_method_data ? await cardSummary(body.payment_method_data.card) : null,
-    connector: candidates[0]?.name ?? (await chooseConnector(body.currency, paymentMethod)),
+    connector: candidates[0].name,
     connector_transaction_id: null,
     customer_id: body.customer_id ?? null,
     description: body.description ?? null,
@@ -269,7 +267,6 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     throw invalidRequest('parameter_invalid', 'payment_method_data holds a card, but the payment method is not card.', 'payment_method_data');
   }
   const candidates = await routeCandidates(p.currency, paymentMethod, p.connector);
-  if (candidates.length === 0) await chooseConnector(p.currency, paymentMethod); // throws 400 no_connector_available
   let claimed: StoredPayment;
   try {
     claimed = await updatePayment(
@@ -386,6 +383,15 @@ export async function listPayments(
 export const STALE_CLAIM_MS = 60_000;
 
 /**
+ * Whether a connector call made under a claim may still be running: the payment
+ * has a `pending_operation` younger than {@link STALE_CLAIM_MS}. An older claim is
+ * from an invocation that died, and a sync, a webhook or a retry may take over.
+ */
+export function claimInFlight(stored: StoredPayment): boolean {
+  return stored.pendingOperation !== null && Date.now() - Date.parse(stored.payment.updated_at) < STALE_CLAIM_MS;
+}
+
+/**
  * Reconciles a `Processing` or `RequiresAction` payment with its connector
  * (`GET /payments/{id}?force_sync=true`): asks the connector for the payment's
  * current state and applies it with a conditional write. Terminal statuses are
@@ -398,7 +404,7 @@ export async function syncPayment(ctx: RequestContext, paymentId: string): Promi
   const stored = await loadPayment(ctx.merchantId, paymentId);
   const p = stored.payment;
   if (!canApply('connector_update', p.status)) return p;
-  if (stored.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) return p;
+  if (claimInFlight(stored)) return p;
   const connector = await connectorByName(p.connector);
   let result: PaymentResult;
   try {

@@ -1,6 +1,6 @@
 import { connectorByName } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
-import { ApiError, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
+import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { checkRefundAmount } from '../domain/money';
@@ -16,7 +16,7 @@ import { loadPayment, type RequestContext } from './payment-operations';
 /** The refund an idempotent retry finds: returned when the retry asks for the same amount (or none). */
 function sameRefundOrConflict(existing: Refund, requested: number | undefined): Refund {
   if (requested !== undefined && existing.amount !== requested) {
-    throw new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used for another refund. Use a new key for a new request.');
+    throw idempotencyKeyReused();
   }
   return existing;
 }

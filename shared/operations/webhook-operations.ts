@@ -1,12 +1,12 @@
 import { ConnectorRequestError, ConnectorTechnicalError, WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
-import { ApiError } from '../domain/errors';
+import { ApiError, paymentBusy } from '../domain/errors';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { isIdOf } from '../domain/ids';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { logger } from '../observability/logger';
 import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
-import { attemptOf, resultFields, STALE_CLAIM_MS } from './payment-operations';
+import { attemptOf, claimInFlight, resultFields } from './payment-operations';
 
 /** What `POST /webhooks/{connector}` answers (200): whether the event changed anything. */
 export interface WebhookReceipt {
@@ -30,7 +30,7 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
   if (!merchantId) {
     // Ours by its shape but not visible yet (the lookup index is eventually consistent): the
     // processor should redeliver; nothing is recorded so the redelivery is applied.
-    throw new ApiError(409, 'api_error', 'payment_busy', `Payment ${paymentId} is not visible yet; deliver this event again shortly.`);
+    throw paymentBusy(`Payment ${paymentId} is not visible yet.`);
   }
   for (let round = 0; round < 3; round += 1) {
     const stored = await getPayment(merchantId, paymentId);
@@ -42,10 +42,8 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
       await recordWebhookEvent(connector, event.eventId, paymentId);
       return { ...done, applied: false, reason: `the payment is already ${p.status}` };
     }
-    if (stored.pendingOperation && Date.now() - Date.parse(p.updated_at) < STALE_CLAIM_MS) {
-      // The confirm that called the connector has not written its outcome yet: let the processor redeliver.
-      throw new ApiError(409, 'api_error', 'payment_busy', 'The payment is being updated; deliver this event again shortly.');
-    }
+    // The confirm that called the connector has not written its outcome yet: let the processor redeliver.
+    if (claimInFlight(stored)) throw paymentBusy('The payment is being updated.');
     const r = event.result;
     if (r.status === 'Succeeded' && r.amountCaptured !== p.amount - p.amount_captured) {
       // A success for another amount than the payment's is not applied: an operator must look at it.
@@ -67,7 +65,7 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     }
     // 'changed': the payment moved since it was read; read again and decide again.
   }
-  throw new ApiError(409, 'api_error', 'payment_busy', 'The payment kept changing while this event was applied; deliver it again shortly.');
+  throw paymentBusy('The payment kept changing while this event was applied.');
 }
 
 /**

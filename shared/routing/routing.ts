@@ -11,14 +11,15 @@ export type { RoutingRule } from './routing-rules';
  * The connectors that can take a payment, in routing order: the matching rule's
  * list, keeping those that are configured and support the currency and method.
  * `preferred` (the connector chosen at create) goes first when it qualifies.
- * @returns up to all qualifying connectors; empty when none qualifies
+ * @returns at least one connector
+ * @throws ApiError 400 `no_connector_available` when none can take the payment
  */
 export async function routeCandidates(
   currency: Currency,
   paymentMethod: PaymentMethod | undefined,
   preferred?: string,
   rules?: readonly RoutingRule[],
-): Promise<Connector[]> {
+): Promise<[Connector, ...Connector[]]> {
   const names = connectorsFor(currency, paymentMethod, rules);
   const ordered = preferred && names.includes(preferred) ? [preferred, ...names.filter((n) => n !== preferred)] : names;
   const out: Connector[] = [];
@@ -26,16 +27,7 @@ export async function routeCandidates(
     const connector = await configuredConnector(name);
     if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod))) out.push(connector);
   }
-  return out;
-}
-
-/**
- * Chooses the connector for a payment at create (first routing candidate).
- * @returns the connector's name
- * @throws ApiError 400 `no_connector_available` when none can take it
- */
-export async function chooseConnector(currency: Currency, paymentMethod: PaymentMethod | undefined, rules?: readonly RoutingRule[]): Promise<string> {
-  const [first] = await routeCandidates(currency, paymentMethod, undefined, rules);
+  const [first, ...rest] = out;
   if (!first) {
     throw new ApiError(
       400,
@@ -45,7 +37,7 @@ export async function chooseConnector(currency: Currency, paymentMethod: Payment
       paymentMethod ? 'payment_method' : 'currency',
     );
   }
-  return first.name;
+  return [first, ...rest];
 }
 
 /**

@@ -121,11 +121,7 @@ export async function listCustomers(
     ? { indexName: 'GSI2', partitionValue: listPartition.customersByEmail(merchantId, filters.email) }
     : { indexName: 'GSI1', partitionValue: listPartition.customers(merchantId) };
   if (startingAfter) {
-    location.exclusiveStartKey = {
-      ...primaryKey.customer(merchantId, startingAfter.customer_id),
-      [`${location.indexName}PK`]: location.partitionValue,
-      [`${location.indexName}SK`]: listSortKey(startingAfter.created_at, startingAfter.customer_id),
-    };
+    location.startAfter = { key: primaryKey.customer(merchantId, startingAfter.customer_id), createdAt: startingAfter.created_at, id: startingAfter.customer_id };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map(toCustomer), has_more: page.hasMore };

@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatedRange, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
+import { listSortKey } from './item-keys';
 import { tableName } from './table-definition';
 
 /** Sorts after every `#<id>` suffix (ids are `[A-Za-z0-9_]`, all below `~`). */
@@ -27,8 +28,8 @@ export function sortKeyBounds(created: CreatedRange | undefined): { lower?: stri
 export interface ListLocation {
   indexName: 'GSI1' | 'GSI2' | 'GSI3';
   partitionValue: string;
-  /** For `starting_after`: the table and index keys of the item to start after. */
-  exclusiveStartKey?: Record<string, unknown>;
+  /** For `starting_after`: the item to start after (its table key and list sort key parts). */
+  startAfter?: { key: { PK: string; SK: string }; createdAt: string; id: string };
 }
 
 /**
@@ -64,7 +65,11 @@ export async function queryListPage(
   const offset = query.offset ?? 0;
   const wanted = offset + query.limit + 1;
   const items: Record<string, unknown>[] = [];
-  let startKey = location.exclusiveStartKey;
+  let startKey: Record<string, unknown> | undefined = location.startAfter && {
+    ...location.startAfter.key,
+    [pk]: location.partitionValue,
+    [sk]: listSortKey(location.startAfter.createdAt, location.startAfter.id),
+  };
   // DynamoDB refuses a start key outside the key condition's range. Newest first, the page
   // after `starting_after` holds the keys below it: none when it sits at or below the lower
   // bound, the whole range when it sits above the upper bound.

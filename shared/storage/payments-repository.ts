@@ -4,7 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { ATTEMPT_FIELDS, type Attempt, type Payment, PAYMENT_FIELDS } from '../domain/payment';
-import type { CardSummary } from '../domain/card';
+import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
 import type { PaymentStatus } from '../domain/payment-status';
 import { type Refund, REFUND_FIELDS } from '../domain/refund';
 import { documentClient } from './client';
@@ -25,13 +25,11 @@ export interface StoredPayment {
   pendingOperation: string | null;
 }
 
-const CARD_FIELDS: readonly (keyof CardSummary)[] = ['last4', 'brand', 'exp_month', 'exp_year', 'fingerprint'];
-
 function toStored(item: Record<string, unknown>): StoredPayment {
   const payment = pickFields<Payment>(item, PAYMENT_FIELDS);
   payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
   if (payment.payment_method_data?.card) {
-    payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_FIELDS) };
+    payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_SUMMARY_FIELDS) };
   }
   return {
     payment,
@@ -141,7 +139,6 @@ function paymentUpdate(
   const fields: Record<string, unknown> = { ...set, updated_at: set.updated_at ?? new Date().toISOString() };
   if (set.status) fields.GSI2PK = listPartition.paymentsByStatus(merchantId, set.status);
   if (set.customer_id === null) removes.push('GSI3PK', 'GSI3SK');
-  if (Array.isArray(set.attempts)) fields.attempts = set.attempts;
   Object.entries(fields).forEach(([k, v], i) => {
     if (v === undefined) return;
     names[`#f${i}`] = k;
@@ -223,11 +220,7 @@ export async function listPayments(
     ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status) }
     : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId) };
   if (startingAfter) {
-    location.exclusiveStartKey = {
-      ...primaryKey.payment(merchantId, startingAfter.payment_id),
-      [`${location.indexName}PK`]: location.partitionValue,
-      [`${location.indexName}SK`]: listSortKey(startingAfter.created_at, startingAfter.payment_id),
-    };
+    location.startAfter = { key: primaryKey.payment(merchantId, startingAfter.payment_id), createdAt: startingAfter.created_at, id: startingAfter.payment_id };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map((i) => toStored(i).payment), has_more: page.hasMore };

@@ -76,11 +76,7 @@ export async function listRefunds(
 ): Promise<ListPage<Refund>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.refundsOfPayment(merchantId, paymentId) };
   if (startingAfter) {
-    location.exclusiveStartKey = {
-      ...primaryKey.refund(merchantId, startingAfter.refund_id),
-      GSI1PK: location.partitionValue,
-      GSI1SK: listSortKey(startingAfter.created_at, startingAfter.refund_id),
-    };
+    location.startAfter = { key: primaryKey.refund(merchantId, startingAfter.refund_id), createdAt: startingAfter.created_at, id: startingAfter.refund_id };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map(toRefund), has_more: page.hasMore };

@@ -14,6 +14,9 @@ import { card, startLocalApi, type LocalApi, type TestResponse } from '../helper
 let api: LocalApi;
 
 const thisYear = new Date().getUTCFullYear();
+// Thousands of HTTP requests per test: on a loaded 2-core machine a property can outlast the default 30 s.
+jest.setTimeout(120_000);
+
 const hex = () => randomUUID().replace(/-/g, '');
 const ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'idempotency_error', 'connector_error', 'api_error'];
 const JSON_HEADERS = { 'content-type': 'application/json' };
