@@ -15,14 +15,57 @@ import type { Construct } from 'constructs';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 import { FALLBACK_ROUTE, ROUTES, type TableAccess } from '../shared/api/routes';
 import type { StageConfig } from './config/stage-config';
+import { ReconcilerSchedule } from './reconciler-schedule';
 import { ServiceMonitoring } from './service-monitoring';
 
-/** DynamoDB actions per access level: exactly what the repositories call (no wildcards). */
-export const TABLE_ACTIONS: Readonly<Record<TableAccess, readonly string[]>> = {
+/**
+ * Table access levels: the route table's (shared/api/routes.ts) plus `settle`, the background
+ * reconciler's.
+ */
+export type TableAccessLevel = TableAccess | 'settle';
+
+/**
+ * DynamoDB actions per access level: exactly what the repositories call (no wildcards).
+ * `settle` is the background reconciler's: it reads and queries (its open-operations index,
+ * GSI5, included), and settles with conditional puts, updates and deletes, some inside
+ * TransactWriteItems, which IAM authorizes per item action (Put/Update/Delete/ConditionCheckItem;
+ * DynamoDB developer guide, "Using IAM with DynamoDB transactions"). Not to be confused with
+ * `reconcile`, the API's own retrieve-with-`force_sync`.
+ */
+export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>> = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
   reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
   write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+  settle: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
 };
+
+/**
+ * The background reconciler function: its logical name and its handler module (from the
+ * repository root, exporting `handler`). Not an HTTP route; run by {@link ReconcilerSchedule}.
+ */
+export const RECONCILER = { name: 'Reconciler', entry: 'functions/reconciler/reconcile.ts' } as const;
+
+/** One function of the stack, built by the stack's shared function factory. */
+interface FunctionSpec {
+  /** Logical name (PascalCase); its log group is `<name>Logs`. */
+  name: string;
+  /** Handler module from the repository root; it exports `handler`. */
+  entry: string;
+  /** Table actions granted ({@link TABLE_ACTIONS}), or none. */
+  access: TableAccessLevel | 'none';
+  /** Whether it checks `api-key` headers (may note a key's last use on `APIKEY#` items). */
+  apiKeys: boolean;
+  /** Whether it computes keyed hashes (gets `CARD_FINGERPRINT_SECRET_ID` and read on that secret). */
+  keyedHashes: boolean;
+  /** Whether it calls connectors (gets `CONNECTOR_SECRETS_ID`, `ROUTING_RULES` and read on that secret). */
+  connectors: boolean;
+  /** Timeout in seconds; default the stage's `lambdaTimeoutSeconds`. */
+  timeoutSeconds?: number;
+  /** Lambda's retries of a failed asynchronous invocation (0–2); default Lambda's (2). */
+  asyncRetryAttempts?: number;
+  /** Environment added to the common one. */
+  environment?: Record<string, string>;
+}
 
 const SERVICE_NAME = 'switchyard';
 
@@ -40,7 +83,8 @@ export interface ApiStackProps extends StackProps {
 /**
  * The stateless stack: one NodejsFunction per route-table entry (plus the
  * `$default` 404 function), the HTTP API with stage throttling and JSON access
- * logs, the alarm topic, and the dashboard and alarms.
+ * logs, the background reconciler function with its every-minute schedule and
+ * dead-letter queue, the alarm topic, and the dashboard and alarms.
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
@@ -64,19 +108,22 @@ export class ApiStack extends Stack {
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
 
-    const makeFunction = (name: string, entry: string, access: TableAccess | 'none', authenticated = access !== 'none', keyedHashes = false, talksToConnectors = false) => {
+    /** Builds one function with the service's conventions; see {@link FunctionSpec}. */
+    const makeFunction = (spec: FunctionSpec) => {
+      const { name } = spec;
       const logGroup = new LogGroup(this, `${name}Logs`, { retention });
       const fn = new NodejsFunction(this, name, {
-        entry: resolve(root, entry),
+        entry: resolve(root, spec.entry),
         handler: 'handler',
         projectRoot: root,
         depsLockFilePath: resolve(root, 'package-lock.json'),
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
         memorySize: config.lambdaMemoryMb,
-        timeout: Duration.seconds(config.lambdaTimeoutSeconds),
+        timeout: Duration.seconds(spec.timeoutSeconds ?? config.lambdaTimeoutSeconds),
         tracing: Tracing.ACTIVE,
         logGroup,
+        retryAttempts: spec.asyncRetryAttempts,
         environment: {
           TABLE_NAME: table.tableName,
           STAGE: config.stage,
@@ -84,6 +131,7 @@ export class ApiStack extends Stack {
           POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
           POWERTOOLS_LOG_LEVEL: 'INFO',
           NODE_OPTIONS: '--enable-source-maps',
+          ...spec.environment,
         },
         bundling: {
           minify: true,
@@ -96,19 +144,19 @@ export class ApiStack extends Stack {
           banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
         },
       });
-      if (access !== 'none') table.grant(fn, ...TABLE_ACTIONS[access]);
-      if (talksToConnectors) {
+      if (spec.access !== 'none') table.grant(fn, ...TABLE_ACTIONS[spec.access]);
+      if (spec.connectors) {
         // Processor keys and the stage's routing rules.
         fn.addEnvironment('CONNECTOR_SECRETS_ID', props.connectorSecretsName);
         fn.addEnvironment('ROUTING_RULES', JSON.stringify(config.routingRules));
         connectorSecrets.grantRead(fn);
       }
-      if (keyedHashes) {
+      if (spec.keyedHashes) {
         // Card fingerprints and idempotency body hashes need the HMAC key.
         fn.addEnvironment('CARD_FINGERPRINT_SECRET_ID', props.fingerprintSecretName);
         fingerprintKey.grantRead(fn);
       }
-      if (authenticated) {
+      if (spec.apiKeys) {
         // The api-key check notes a key's last use: UpdateItem on API-key items only (leading key APIKEY#…).
         fn.addToRolePolicy(
           new PolicyStatement({
@@ -129,7 +177,7 @@ export class ApiStack extends Stack {
         },
         {
           id: `AwsSolutions-IAM5[Resource::${indexArnPattern}]`,
-          reason: "Lists Query this table's own indexes (GSI1-GSI3); the grant names the table and only the listed, non-wildcard actions.",
+          reason: `Lists Query this table's own indexes (${TABLE_DEFINITION.globalSecondaryIndexes.map((g) => g.indexName).join(', ')}); the grant names the table and only the listed, non-wildcard actions.`,
         },
         {
           id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${region}:${account}:secret:${props.fingerprintSecretName}-??????]`,
@@ -147,8 +195,26 @@ export class ApiStack extends Stack {
       return fn;
     };
 
-    const functions = ROUTES.map((route) => ({ route, fn: makeFunction(route.name, route.entry, route.access, route.auth, route.method === 'POST', route.connectors) }));
-    const notFound = makeFunction(FALLBACK_ROUTE.name, FALLBACK_ROUTE.entry, 'none');
+    const functions = ROUTES.map((route) => ({
+      route,
+      fn: makeFunction({ name: route.name, entry: route.entry, access: route.access, apiKeys: route.auth, keyedHashes: route.method === 'POST', connectors: route.connectors }),
+    }));
+    const notFound = makeFunction({ name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry, access: 'none', apiKeys: false, keyedHashes: false, connectors: false });
+
+    // The background reconciler: settles operations left open (GSI5), every minute.
+    const reconciler = makeFunction({
+      name: RECONCILER.name,
+      entry: RECONCILER.entry,
+      access: 'settle',
+      apiKeys: false,
+      keyedHashes: true,
+      connectors: true,
+      timeoutSeconds: config.reconcilerTimeoutSeconds,
+      // A failed run is not retried by Lambda: the next scheduled run, a minute later, is the retry.
+      asyncRetryAttempts: 0,
+      environment: { RECONCILE_MIN_AGE_SECONDS: String(config.reconcileMinAgeSeconds) },
+    });
+    const reconcilerSchedule = new ReconcilerSchedule(this, 'ReconcilerSchedule', { fn: reconciler, stage: config.stage });
 
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: `switchyard-${config.stage}`,
@@ -201,6 +267,7 @@ export class ApiStack extends Stack {
       config,
       api: this.api,
       functions: [...functions.map(({ route, fn }) => ({ name: route.name, fn })), { name: FALLBACK_ROUTE.name, fn: notFound }],
+      reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
       table,
       alarmTopic,
       metricsNamespace,
@@ -214,5 +281,9 @@ export class ApiStack extends Stack {
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'SNS topic the alarms notify: subscribe on-call here' });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'DynamoDB table of this stage' });
+    new CfnOutput(this, 'ReconcilerDeadLetterQueueUrl', {
+      value: reconcilerSchedule.deadLetterQueue.queueUrl,
+      description: 'Reconciler invocations EventBridge Scheduler could not deliver (alarmed when not empty)',
+    });
   }
 }

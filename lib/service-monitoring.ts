@@ -1,24 +1,45 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import {
   DefaultDashboardFactory,
   MetricStatistic,
   MonitoringFacade,
   SnsAlarmActionStrategy,
   type CustomMetricSearch,
+  type CustomMetricWithAlarm,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS } from '../shared/observability/metrics';
 import type { StageConfig } from './config/stage-config';
 
+/** Values of the `kind` dimension of the reconciler's open-operation metrics (shared/observability/metrics.ts). */
+export const OPEN_OPERATION_KINDS = ['payment', 'refund', 'customer_delete'] as const;
+
+/**
+ * Evaluation of the reconciler's alarms: one 5-minute period, one datapoint breaching. The
+ * reconciler runs every minute, so a period holds up to five runs; a silent period (no runs,
+ * no open operations, an idle queue) is treated as not breaching.
+ */
+export const RECONCILER_ALARM_EVALUATION = {
+  period: Duration.minutes(5),
+  datapointsToAlarm: 1,
+  evaluationPeriods: 1,
+  treatMissingDataOverride: TreatMissingData.NOT_BREACHING,
+} as const;
+
 /** Props of {@link ServiceMonitoring}. */
 export interface ServiceMonitoringProps {
   config: StageConfig;
   api: IHttpApi;
+  /** The API's functions (one per route, plus the 404). */
   functions: { name: string; fn: IFunction }[];
+  /** The background reconciler and the dead-letter queue of its schedule. */
+  reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
   table: ITableV2;
   alarmTopic: ITopic;
   /** CloudWatch namespace of the business metrics (Powertools Metrics). */
@@ -29,9 +50,16 @@ export interface ServiceMonitoringProps {
 /**
  * The stage's CloudWatch dashboard and alarms, built with cdk-monitoring-constructs:
  * API requests, 4xx/5xx, p50/p90/p99 latency; per function errors, duration p99,
- * throttles and concurrency; DynamoDB capacity, throttles and latency; business
- * metrics. Alarms (5xx rate, p99 latency, Lambda errors and throttles, DynamoDB
- * throttles) notify the alarm topic.
+ * throttles and concurrency (the reconciler's too); DynamoDB capacity, throttles and
+ * latency; business metrics; open operations (the reconciler's metrics) and the
+ * reconciler schedule's dead-letter queue. Alarms (5xx rate, p99 latency, Lambda errors
+ * and throttles, DynamoDB throttles; an operation open too long, per kind; reconciler
+ * failures and errors; undelivered reconciler invocations) notify the alarm topic.
+ *
+ * Sources: cdk-monitoring-constructs 10.2.0 (`MonitoringFacade.monitorCustom` with
+ * `CustomMetricWithAlarm` — alarms cannot be set on search expressions, hence one explicit
+ * metric, and alarm, per `kind`; `monitorLambdaFunction`; `monitorSqsQueue` with
+ * `addQueueMaxSizeAlarm`, on `ApproximateNumberOfMessagesVisible`).
  */
 export class ServiceMonitoring extends Construct {
   /** Name of the CloudWatch dashboard. */
@@ -75,6 +103,17 @@ export class ServiceMonitoring extends Construct {
         addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
       });
     }
+    // The reconciler: the same panels and alarms, but its errors alarm fires on one error in
+    // 5 minutes (it runs about once a minute, so the API functions' per-minute count never would).
+    monitoring.monitorLambdaFunction({
+      lambdaFunction: props.reconciler.fn,
+      alarmFriendlyName: props.reconciler.name,
+      humanReadableName: `${props.reconciler.name} (every minute)`,
+      addFaultCountAlarm: {
+        Critical: { maxErrorCount: 1, comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, ...RECONCILER_ALARM_EVALUATION },
+      },
+      addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
+    });
     monitoring.monitorDynamoTable({
       table: props.table,
       alarmFriendlyName: 'Table',
@@ -113,6 +152,75 @@ export class ServiceMonitoring extends Construct {
           metrics: [search(BUSINESS_METRICS.connectorLatency, MetricStatistic.P99, { connector: undefined, operation: undefined }, 'p99')],
         },
       ],
+    });
+
+    // Open operations: what the reconciler sees and does (shared/observability/metrics.ts).
+    // Powertools single metrics carry the `service` dimension besides their own. Search series
+    // are labelled by their dimension values (CloudWatch dynamic labels, `${PROP('Dim.<name>')}`,
+    // which apply to every metric a search returns: CloudWatch user guide, "Use dynamic labels").
+    const metric = (metricName: string, statistic: MetricStatistic, dims: Record<string, string>, label: string) =>
+      new Metric({ namespace: props.metricsNamespace, metricName, dimensionsMap: { service: props.serviceName, ...dims }, statistic, label, period: Duration.minutes(1) });
+    const oldestByKind: CustomMetricWithAlarm[] = OPEN_OPERATION_KINDS.map((kind) => ({
+      metric: metric(BUSINESS_METRICS.oldestOpenOperationAge, MetricStatistic.MAX, { kind }, kind),
+      alarmFriendlyName: `OldestOpenOperationAge-${kind}`,
+      addAlarm: {
+        Critical: {
+          threshold: config.alarms.openOperationMaxAgeSeconds,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          additionalDescription: `A ${kind} operation has been open for more than ${config.alarms.openOperationMaxAgeSeconds} s (OldestOpenOperationAgeSeconds, Maximum over 5 minutes): the reconciler cannot settle it. Look it up on GSI5 and in the reconciler's logs.`,
+          ...RECONCILER_ALARM_EVALUATION,
+        },
+      },
+    }));
+    monitoring.monitorCustom({
+      alarmFriendlyName: 'OpenOperations',
+      humanReadableName: 'Open operations',
+      description:
+        'Payments, refunds and customer deletes left open (GSI5), as the reconciler sees them on its every-minute run, and what it settles. An operation open past the bound, or a failing reconciler, alarms.',
+      metricGroups: [
+        {
+          title: 'Open operations by kind (count, per reconciler run)',
+          metrics: [search(BUSINESS_METRICS.openOperations, MetricStatistic.MAX, { kind: undefined }, "${PROP('Dim.kind')}")],
+        },
+        {
+          title: `Oldest open operation age by kind (seconds, maximum; alarm above ${config.alarms.openOperationMaxAgeSeconds} s)`,
+          graphWidgetAxis: { label: 'seconds', min: 0 },
+          metrics: oldestByKind,
+        },
+        {
+          title: 'Operations settled by kind and outcome (count per minute)',
+          metrics: [search(BUSINESS_METRICS.operationsSettled, MetricStatistic.SUM, { kind: undefined, outcome: undefined }, "${PROP('Dim.kind')} ${PROP('Dim.outcome')}")],
+        },
+        {
+          title: 'Reconciler failures (failed runs, count per minute; alarm at 1 in 5 minutes)',
+          metrics: [
+            {
+              metric: metric(BUSINESS_METRICS.reconcilerFailures, MetricStatistic.SUM, {}, 'failed runs'),
+              alarmFriendlyName: 'ReconcilerFailures',
+              addAlarm: {
+                Critical: {
+                  threshold: 1,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                  additionalDescription: "A reconciler run failed as a whole (ReconcilerFailures, Sum over 5 minutes): see the reconciler's logs.",
+                  ...RECONCILER_ALARM_EVALUATION,
+                },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    monitoring.monitorSqsQueue({
+      queue: props.reconciler.deadLetterQueue,
+      alarmFriendlyName: 'ReconcilerScheduleDlq',
+      humanReadableName: 'Reconciler schedule dead-letter queue (invocations not delivered)',
+      addQueueMaxSizeAlarm: {
+        Critical: {
+          maxMessageCount: 1,
+          comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          ...RECONCILER_ALARM_EVALUATION,
+        },
+      },
     });
   }
 }

@@ -15,6 +15,7 @@ import { startDynamoDbLocal, type DynamoDbLocalHandle } from './local/dynamodb-l
 import { ensureTable } from './local/ensure-table';
 import { startGateway } from './local/gateway';
 import { removeLocalStackInfo, writeLocalStackInfo } from './local/local-stack-file';
+import { startReconcilerTimer } from './local/reconciler-timer';
 
 async function main(): Promise<void> {
   process.env.TABLE_NAME ||= DEFAULT_TABLE_NAME;
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const created = await ensureTable(endpoint, process.env.TABLE_NAME);
   await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');
   const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
+  const reconciler = startReconcilerTimer();
   writeLocalStackInfo({ dynamodbEndpoint: endpoint, tableName: process.env.TABLE_NAME, baseUrl: gateway.url, pid: process.pid });
 
   process.stdout.write(
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
       `  API key  : ${apiKey}   (header  api-key: ${apiKey})`,
       `  Merchant : ${DEV_MERCHANT_ID}`,
       `  DynamoDB : ${endpoint}  table ${process.env.TABLE_NAME}${created ? ' (created)' : ''}`,
+      `  Reconciler: every ${reconciler.intervalSeconds} s (RECONCILE_INTERVAL_SECONDS), open operations older than ${process.env.RECONCILE_MIN_AGE_SECONDS ?? 60} s (RECONCILE_MIN_AGE_SECONDS)`,
       '',
       `  Try: curl -s ${gateway.url}/health`,
       'Press Ctrl-C to stop.',
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
     stopping = true;
     process.stdout.write('\nStopping ...\n');
     removeLocalStackInfo();
+    await reconciler.stop();
     await gateway.close();
     await dynamo?.stop();
     process.exit(0);

@@ -5,7 +5,7 @@ import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */
 export const handler = apiHandler({ body: capturePaymentBodySchema, idempotent: true }, async (req) => ({
   body: await capturePayment(
-    { merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl, idempotencyKey: req.event.headers?.['idempotency-key'] },
+    req.operation,
     req.path.payment_id ?? '',
     req.body.amount_to_capture,
   ),

@@ -4,5 +4,5 @@ import { confirmPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/confirm`: runs the payment through its connector; 200 with the updated payment, 409 unless RequiresConfirmation. */
 export const handler = apiHandler({ body: confirmPaymentBodySchema, idempotent: true }, async (req) => ({
-  body: await confirmPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl, idempotencyKey: req.event.headers?.['idempotency-key'] }, req.path.payment_id ?? '', req.body),
+  body: await confirmPayment(req.operation, req.path.payment_id ?? '', req.body),
 }));

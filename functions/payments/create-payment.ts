@@ -4,5 +4,5 @@ import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments`: creates a payment intent (and confirms it when `confirm: true`). 200 with the payment. */
 export const handler = apiHandler({ body: createPaymentBodySchema, idempotent: true }, async (req) => ({
-  body: await createPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl, idempotencyKey: req.event.headers?.['idempotency-key'] }, req.body),
+  body: await createPayment(req.operation, req.body),
 }));

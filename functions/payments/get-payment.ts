@@ -13,6 +13,6 @@ const querySchema = z.strictObject({
 export const handler = apiHandler({ query: querySchema }, async (req) => ({
   body:
     req.query.force_sync === 'true'
-      ? await syncPayment({ merchantId: req.merchantId, publicBaseUrl: req.publicBaseUrl }, req.path.payment_id ?? '')
+      ? await syncPayment(req.operation, req.path.payment_id ?? '')
       : (await loadPayment(req.merchantId, req.path.payment_id ?? '')).payment,
 }));

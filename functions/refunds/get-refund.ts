@@ -11,5 +11,5 @@ const querySchema = z.strictObject({
  * first reconciles a Pending refund with its connector.
  */
 export const handler = apiHandler({ query: querySchema }, async (req) => ({
-  body: req.query.force_sync === 'true' ? await syncRefund(req.merchantId, req.path.refund_id ?? '') : await getRefund(req.merchantId, req.path.refund_id ?? ''),
+  body: req.query.force_sync === 'true' ? await syncRefund(req.operation, req.path.refund_id ?? '') : await getRefund(req.merchantId, req.path.refund_id ?? ''),
 }));

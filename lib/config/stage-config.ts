@@ -32,7 +32,25 @@ export interface StageConfig {
     lambdaThrottles: number;
     /** DynamoDB throttled requests per 5 minutes. */
     dynamoThrottles: number;
+    /**
+     * Bound, in seconds, on how long any operation (payment, refund, customer delete) may stay
+     * open: the alarm fires when the reconciler's `OldestOpenOperationAgeSeconds` (Maximum, per
+     * `kind`) exceeds it on one 5-minute datapoint. Default 1800 (30 minutes).
+     */
+    openOperationMaxAgeSeconds: number;
   };
+  /**
+   * Background reconciler (functions/reconciler/reconcile.ts, run every minute by EventBridge
+   * Scheduler): operations younger than this many seconds are left to the request that opened
+   * them. Passed to the function as `RECONCILE_MIN_AGE_SECONDS`. Default 60.
+   */
+  reconcileMinAgeSeconds: number;
+  /**
+   * Timeout of the reconciler function in seconds: its own budget, longer than
+   * `lambdaTimeoutSeconds` because it calls processors one open operation after another and is
+   * not behind API Gateway's 30 s limit. 300 (5 minutes).
+   */
+  reconcilerTimeoutSeconds: number;
   /** RETAIN keeps the table when the stack is deleted; DESTROY removes it. */
   tableRemoval: 'RETAIN' | 'DESTROY';
   /** Whether DynamoDB deletion protection is on. */
@@ -70,7 +88,9 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 14,
     throttle: { rateLimit: 50, burstLimit: 100 },
-    alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10 },
+    alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10, openOperationMaxAgeSeconds: 1800 },
+    reconcileMinAgeSeconds: 60,
+    reconcilerTimeoutSeconds: 300,
     tableRemoval: 'DESTROY',
     tableDeletionProtection: false,
     apiKeyPrefix: 'sk_test_',
@@ -83,7 +103,9 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
     throttle: { rateLimit: 500, burstLimit: 1000 },
-    alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1 },
+    alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1, openOperationMaxAgeSeconds: 1800 },
+    reconcileMinAgeSeconds: 60,
+    reconcilerTimeoutSeconds: 300,
     tableRemoval: 'RETAIN',
     tableDeletionProtection: true,
     apiKeyPrefix: 'sk_live_',

@@ -10,6 +10,7 @@ import type { Refund } from '../../shared/domain/refund';
 import { newId } from '../../shared/domain/ids';
 import { documentClient } from '../../shared/storage/client';
 import { listPartition, listSortKey, primaryKey } from '../../shared/storage/item-keys';
+import { startPendingOperation } from '../../shared/domain/pending-operation';
 import { refundItem } from '../../shared/storage/refunds-repository';
 import { tableName } from '../../shared/storage/table-definition';
 import { percentile } from './stats';
@@ -177,6 +178,7 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
     amount,
     currency: item.currency as Refund['currency'],
     status: 'Pending',
+    pending_operation: null,
     reason: null,
     connector: item.connector as string,
     connector_refund_id: null,
@@ -205,7 +207,7 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        { Put: { TableName: tableName(), Item: refundItem(merchantId, refund), ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Put: { TableName: tableName(), Item: refundItem(merchantId, refund, startPendingOperation('refund', refund.connector, refund.refund_id, amount)), ConditionExpression: 'attribute_not_exists(PK)' } },
       ],
     }),
   );

@@ -1,7 +1,29 @@
 import { ConnectorRequestError, ConnectorTechnicalError } from './connector';
 
-/** Default timeout of one processor call, in milliseconds. */
-export const DEFAULT_CONNECTOR_TIMEOUT_MS = 8000;
+/**
+ * The connector operations whose processor calls get their own timeout. `findRefund` is the
+ * refund lookup by our reference; `webhook` covers the calls a webhook makes to confirm what it
+ * says (Flutterwave's re-verify, Paystack's refund lookup).
+ */
+export type ConnectorOperation = 'authorize' | 'capture' | 'void' | 'refund' | 'sync' | 'syncRefund' | 'findRefund' | 'webhook';
+
+/**
+ * Timeout of one processor call per operation, in milliseconds. Each adapter documents its table
+ * (with the processor's source) in its `transformers.ts`: `STRIPE_TIMEOUTS_MS`,
+ * `PAYSTACK_TIMEOUTS_MS`, `FLUTTERWAVE_TIMEOUTS_MS`. The callers additionally race every call
+ * against the request's own time budget (API Gateway's 30 s; the reconciler has a longer one),
+ * so a table value longer than that budget is cut short by the caller, never by the processor.
+ */
+export type ConnectorTimeouts = Readonly<Record<ConnectorOperation, number>>;
+
+/**
+ * The timeout of one call: `override` (the `CONNECTOR_TIMEOUT_MS` setting, applied to every
+ * operation of every processor) when it is a positive finite number, else the table's value.
+ * @returns milliseconds
+ */
+export function timeoutFor(table: ConnectorTimeouts, operation: ConnectorOperation, override?: number): number {
+  return override !== undefined && Number.isFinite(override) && override > 0 ? override : table[operation];
+}
 
 /** One HTTP call to a processor. */
 export interface ConnectorHttpRequest {
@@ -12,7 +34,8 @@ export interface ConnectorHttpRequest {
   headers: Record<string, string>;
   /** Already encoded (JSON or form), or undefined. */
   body?: string;
-  timeoutMs?: number;
+  /** Timeout of this call in milliseconds (the adapter's per-operation table, see {@link timeoutFor}). */
+  timeoutMs: number;
   /**
    * Maps a 4xx error body to the processor's code and message. Without it the
    * code is `http_<status>`.
@@ -21,10 +44,22 @@ export interface ConnectorHttpRequest {
 }
 
 /**
+ * HTTP statuses that mean "the outcome is unknown", not "refused": 409 Conflict. Stripe answers
+ * 409 `idempotency_key_in_use` while another request with the same `Idempotency-Key` is still in
+ * flight (https://docs.stripe.com/error-low-level#idempotency), so the first request may still
+ * succeed; stripe-node retries 409 like a 5xx (`src/RequestSender.ts` `_shouldRetry`, "Retry on
+ * conflict errors", stripe/stripe-node v22.5.0, commit 663942164d38). Any processor's 409 is
+ * treated the same way.
+ */
+export const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([409]);
+
+/**
  * Calls a processor with the platform `fetch`, with a timeout, and parses JSON.
  * @returns the parsed JSON body of a 2xx answer
- * @throws ConnectorTechnicalError on timeout, network failure, 5xx or an unparseable body
- * @throws ConnectorRequestError on a 4xx, with the processor's code and message
+ * @throws ConnectorTechnicalError on timeout, network failure, 5xx, 409 (see
+ *   {@link UNKNOWN_OUTCOME_STATUSES}; the message carries the processor's code, never its body)
+ *   or an unparseable 2xx/5xx body
+ * @throws ConnectorRequestError on any other 4xx, with the processor's code and message
  */
 export async function connectorFetch<T>(request: ConnectorHttpRequest): Promise<T> {
   let response: Response;
@@ -33,17 +68,31 @@ export async function connectorFetch<T>(request: ConnectorHttpRequest): Promise<
       method: request.method,
       headers: request.headers,
       body: request.body,
-      signal: AbortSignal.timeout(request.timeoutMs ?? DEFAULT_CONNECTOR_TIMEOUT_MS),
+      signal: AbortSignal.timeout(request.timeoutMs),
     });
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
     throw new ConnectorTechnicalError(request.connector, timedOut ? `${request.connector} did not answer in time.` : `${request.connector} could not be reached.`);
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch {
+    // The body was cut off (timeout or connection reset while reading): the outcome is unknown.
+    throw new ConnectorTechnicalError(request.connector, `${request.connector} did not finish its answer (HTTP ${response.status}).`);
+  }
   let body: unknown;
+  let parsed = true;
   try {
     body = text ? JSON.parse(text) : {};
   } catch {
+    parsed = false;
+  }
+  if (UNKNOWN_OUTCOME_STATUSES.has(response.status)) {
+    const code = parsed && request.errorOf ? request.errorOf(response.status, body).code : `http_${response.status}`;
+    throw new ConnectorTechnicalError(request.connector, `${request.connector} answered HTTP ${response.status} (${code}): another request for the same operation may still be in progress; the outcome is unknown.`);
+  }
+  if (!parsed) {
     if (response.status >= 400 && response.status < 500) {
       throw new ConnectorRequestError(request.connector, `http_${response.status}`, `${request.connector} refused the request (HTTP ${response.status}).`);
     }

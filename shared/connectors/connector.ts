@@ -49,6 +49,13 @@ export interface PaymentResult {
   nextAction?: NextAction | null;
   errorCode?: string | null;
   errorMessage?: string | null;
+  /**
+   * Set by `sync` only: the processor has no record of this payment under our
+   * reference, and its documented propagation window (if any) has passed, so the
+   * authorize request is known never to have taken effect there. `status` is then
+   * `Failed`. Routing may fall back to the next connector only on this answer.
+   */
+  notFound?: boolean;
 }
 
 /** A connector's answer about a refund. */
@@ -68,6 +75,21 @@ export interface SyncRequest {
   paymentMethod: PaymentMethod | null;
   captureMethod: CaptureMethod;
   /** ISO 8601 UTC: when the payment was created. */
+  createdAt: string;
+}
+
+/**
+ * What a refund lookup by our reference needs: our refund id (sent to the processor as
+ * its reference or metadata at refund time), the payment it belongs to and the
+ * processor's transaction id of that payment. `amount` in minor units; `createdAt`
+ * ISO 8601 UTC (when our refund record was written, i.e. just before the refund call).
+ */
+export interface RefundLookupRequest {
+  refundId: string;
+  paymentId: string;
+  connectorTransactionId: string;
+  amount: number;
+  currency: Currency;
   createdAt: string;
 }
 
@@ -99,9 +121,14 @@ export type WebhookEvent =
  * until a sync settles it, or routing tries the next connector.
  */
 export class ConnectorTechnicalError extends Error {
+  /**
+   * @param notSent true only when the request provably never reached the processor
+   *   (connection refused, host not found): nothing can have happened there.
+   */
   constructor(
     readonly connector: string,
     message: string,
+    readonly notSent = false,
   ) {
     super(message);
     this.name = 'ConnectorTechnicalError';
@@ -148,6 +175,16 @@ export interface Connector {
   refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult>;
   /** The connector's current view of a payment (reconciliation); changes nothing there. */
   sync(request: SyncRequest): Promise<PaymentResult>;
+  /**
+   * Finds a refund at the processor by our reference (our refund id), for a refund whose
+   * outcome is unknown (the refund call timed out, or the process died before writing
+   * the processor's answer): we have no processor refund id. Changes nothing there.
+   * @returns the refund's current result (with the processor's refund id), or `null` when
+   *   the processor has no refund under our reference (known absent, after any documented
+   *   propagation window; before it, a `Pending` result with a null id)
+   * @throws ConnectorTechnicalError / ConnectorRequestError when the lookup itself fails
+   */
+  findRefund(request: RefundLookupRequest): Promise<RefundResult | null>;
   /** The connector's current view of a refund. */
   syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult>;
   /**

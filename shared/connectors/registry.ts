@@ -25,7 +25,28 @@ async function settings(): Promise<ConnectorSettings> {
 /** Builds one connector from settings, or undefined when its keys are not configured. */
 type ConnectorFactory = (s: ConnectorSettings) => Connector | undefined;
 
-const timeoutMs = (s: ConnectorSettings) => Number(s.CONNECTOR_TIMEOUT_MS ?? 8000);
+/**
+ * The `CONNECTOR_TIMEOUT_MS` override, in milliseconds: when set to a positive integer it replaces
+ * every per-operation timeout of every processor (the tables in each adapter's `transformers.ts`:
+ * `STRIPE_TIMEOUTS_MS`, `PAYSTACK_TIMEOUTS_MS`, `FLUTTERWAVE_TIMEOUTS_MS`; see docs/connectors.md).
+ * Unset or empty → undefined (the tables apply). Any other value is logged and ignored, so a typo
+ * does not disable the connectors nor send calls without a timeout.
+ * @returns the override in milliseconds, or undefined
+ */
+export function connectorTimeoutOverride(s: ConnectorSettings): number | undefined {
+  const raw = s.CONNECTOR_TIMEOUT_MS?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (/^\d+$/.test(raw) && Number.isSafeInteger(value) && value > 0) return value;
+  logger.warn('CONNECTOR_TIMEOUT_MS is not a positive integer; the per-processor timeouts apply', { value: raw.slice(0, 32) });
+  return undefined;
+}
+
+/** `{ timeoutMs }` when the override is set, else nothing (each adapter then uses its own table). */
+const timeoutOverride = (s: ConnectorSettings): { timeoutMs?: number } => {
+  const timeoutMs = connectorTimeoutOverride(s);
+  return timeoutMs === undefined ? {} : { timeoutMs };
+};
 
 /** Every connector the service knows, by routing name. */
 export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
@@ -37,7 +58,7 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
           secretKey: s.FLUTTERWAVE_SECRET_KEY,
           encryptionKey: s.FLUTTERWAVE_ENCRYPTION_KEY,
           webhookSecret: s.FLUTTERWAVE_WEBHOOK_HASH,
-          timeoutMs: timeoutMs(s),
+          ...timeoutOverride(s),
           ...(s.FLUTTERWAVE_USSD_BANK_CODE ? { ussdBankCode: s.FLUTTERWAVE_USSD_BANK_CODE } : {}),
         })
       : undefined,
@@ -48,7 +69,7 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
           secretKey: s.PAYSTACK_SECRET_KEY,
           // Paystack signs webhooks with the secret key itself.
           webhookSecret: s.PAYSTACK_WEBHOOK_SECRET || s.PAYSTACK_SECRET_KEY,
-          timeoutMs: timeoutMs(s),
+          ...timeoutOverride(s),
         })
       : undefined,
   stripe: (s) =>
@@ -57,7 +78,7 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
           baseUrl: s.STRIPE_BASE_URL || 'https://api.stripe.com',
           secretKey: s.STRIPE_SECRET_KEY,
           webhookSecret: s.STRIPE_WEBHOOK_SECRET ?? '',
-          timeoutMs: timeoutMs(s),
+          ...timeoutOverride(s),
         })
       : undefined,
 };

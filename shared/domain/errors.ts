@@ -86,7 +86,11 @@ export function authenticationFailed(): ApiError {
   );
 }
 
-/** 503 `api_error`: storage (DynamoDB) could not be reached; nothing was written. */
+/**
+ * 503 `api_error/service_unavailable`: storage (DynamoDB) could not be reached before
+ * any processor was called, so nothing was changed anywhere. After a processor call
+ * the answer is {@link OutcomeUnknownError} instead.
+ */
 export function storageUnavailable(): ApiError {
   return new ApiError(
     503,
@@ -94,4 +98,47 @@ export function storageUnavailable(): ApiError {
     'service_unavailable',
     'The service could not reach its storage. Nothing was changed; retry the request shortly.',
   );
+}
+
+/**
+ * A processor was called (or may have been) but its answer could not be recorded
+ * (storage failed after the call, or the request ran out of time). The payment or
+ * refund keeps its `pending_operation` and the reconciler settles it with the
+ * processor. Answered as 503 `api_error/outcome_unknown` with `Retry-After`.
+ *
+ * Not an {@link ApiError} on purpose: an ApiError is a final answer that the
+ * idempotency layer stores and replays for 24 h, while a retry with the same
+ * `Idempotency-Key` must get the reconciled result instead.
+ */
+export class OutcomeUnknownError extends Error {
+  readonly statusCode = 503;
+  /** Seconds a client should wait before retrying (with the same Idempotency-Key) or retrieving. */
+  readonly retryAfterSeconds = 5;
+
+  /**
+   * @param resource what was being changed: `payment` or `refund`
+   * @param resourceId our id of it (never caller input echoed: ids are ours)
+   * @param connector the processor that was called
+   * @param retrieve the path a client reads to follow the reconciliation (e.g. `/payments/pay_…`)
+   */
+  constructor(
+    readonly resource: 'payment' | 'refund',
+    readonly resourceId: string,
+    readonly connector: string,
+    readonly retrieve: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The request reached ${connector}, but its outcome could not be recorded here. ` +
+        `The ${resource} ${resourceId} shows pending_operation until it is reconciled with ${connector} (within minutes, without any action). ` +
+        `Retry with the same Idempotency-Key, or GET ${retrieve}; do not send it as a new request, which could charge or refund twice.`,
+      options,
+    );
+    this.name = 'OutcomeUnknownError';
+  }
+
+  /** The response body: `{"error": {"type": "api_error", "code": "outcome_unknown", "message"}}`. */
+  toBody(): ApiErrorBody {
+    return { error: { type: 'api_error', code: 'outcome_unknown', message: this.message } };
+  }
 }

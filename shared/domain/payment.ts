@@ -1,6 +1,7 @@
 import type { CardSummary } from './card';
 import type { Currency } from './money';
 import type { PaymentStatus } from './payment-status';
+import type { PendingOperationView } from './pending-operation';
 
 /** Payment methods the service accepts. */
 export const PAYMENT_METHODS = ['card', 'bank_transfer', 'ussd', 'mobile_money'] as const;
@@ -73,6 +74,12 @@ export interface Attempt {
 export interface Payment {
   payment_id: string;
   status: PaymentStatus;
+  /**
+   * The processor call (authorize, capture, void) sent for this payment whose answer is
+   * not recorded yet: `in_progress` while the request runs, `outcome_unknown` once it ended
+   * without recording it (the reconciler settles it). Null otherwise.
+   */
+  pending_operation: PendingOperationView | null;
   amount: number;
   currency: Currency;
   /** Minor units captured; equals `amount` once an automatic-capture payment succeeds. */
@@ -101,7 +108,7 @@ export interface Payment {
 
 /** The fields of a {@link Payment}, in the order responses list them. */
 export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
-  'payment_id', 'status', 'amount', 'currency', 'amount_captured', 'amount_refunded', 'capture_method',
+  'payment_id', 'status', 'pending_operation', 'amount', 'currency', 'amount_captured', 'amount_refunded', 'capture_method',
   'payment_method', 'payment_method_data', 'connector', 'connector_transaction_id', 'customer_id', 'description',
   'email', 'metadata', 'billing', 'next_action', 'cancellation_reason', 'error_code', 'error_message',
   'attempts', 'created_at', 'updated_at',

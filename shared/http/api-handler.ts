@@ -13,6 +13,7 @@ import { jsonResponse } from './json-response';
 import { publicBaseUrl } from './public-base-url';
 import { bodySizeLimit, jsonBody } from './request-body';
 import { apiErrorFromZod, type InputLocation } from './zod-errors';
+import { requestDeadline, type RequestContext } from '../operations/request-context';
 
 /** What an endpoint's domain call receives once the request is authenticated and validated. */
 export interface ApiRequest<B, Q> {
@@ -25,7 +26,12 @@ export interface ApiRequest<B, Q> {
   /** Public base URL of this API as the client reached it. */
   publicBaseUrl: string;
   event: APIGatewayProxyEventV2;
+  /** What operations need of the request: merchant, base URL, Idempotency-Key, processor-call deadline. */
+  operation: RequestContext;
 }
+
+/** Remaining time assumed when a test invokes a handler without a Lambda context: 29 s (the stage's function timeout). */
+const API_TIMEOUT_FALLBACK_MS = 29_000;
 
 /** What an endpoint returns: a status (default 200) and a JSON-serializable body. */
 export interface ApiResult {
@@ -95,14 +101,23 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     const headers = { 'request-id': event.requestContext.requestId };
     const input = (context as ValidatedContext).validatedInput ?? { body: undefined, query: undefined };
+    const merchantId = (context as Partial<AuthenticatedContext>).merchantId ?? '';
+    const baseUrl = publicBaseUrl(event);
+    const idempotencyKey = event.headers?.['idempotency-key'];
     try {
       const result = await run({
         body: input.body as Out<BS>,
         query: input.query as Out<QS>,
         path: (event.pathParameters ?? {}) as Record<string, string>,
-        merchantId: (context as Partial<AuthenticatedContext>).merchantId ?? '',
-        publicBaseUrl: publicBaseUrl(event),
+        merchantId,
+        publicBaseUrl: baseUrl,
         event,
+        operation: {
+          merchantId,
+          publicBaseUrl: baseUrl,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+          deadlineMs: requestDeadline(typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : API_TIMEOUT_FALLBACK_MS),
+        },
       });
       return jsonResponse(result.statusCode ?? 200, result.body, headers);
     } catch (err) {

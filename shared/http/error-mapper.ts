@@ -1,33 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, storageUnavailable } from '../domain/errors';
+import { ApiError, idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, storageUnavailable } from '../domain/errors';
+import { isStorageUnavailable } from '../storage/storage-errors';
+
+export { isStorageUnavailable };
 import { logger } from '../observability/logger';
 import { jsonResponse } from './json-response';
-
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const UNAVAILABLE_SDK_ERRORS = new Set([
-  'TimeoutError',
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'InternalServerError',
-  'ServiceUnavailable',
-  'ResourceNotFoundException',
-]);
-
-/**
- * @returns true for failures to reach DynamoDB (network errors, timeouts,
- * throttling, 5xx, a missing table): these answer 503, never 500.
- */
-export function isStorageUnavailable(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown; errors?: unknown[] };
-  if (e.code && NETWORK_CODES.has(e.code)) return true;
-  if (e.name && UNAVAILABLE_SDK_ERRORS.has(e.name)) return true;
-  if (e.$metadata && (e.$metadata.httpStatusCode === undefined || e.$metadata.httpStatusCode >= 500)) return true;
-  if (Array.isArray(e.errors) && e.errors.some(isStorageUnavailable)) return true; // AggregateError from happy-eyeballs connects
-  return e.cause !== undefined && e.cause !== err && isStorageUnavailable(e.cause);
-}
 
 /**
  * Maps any error to the API's error body:
@@ -35,11 +13,16 @@ export function isStorageUnavailable(err: unknown): boolean {
  * - Powertools idempotency: 422 `idempotency_key_reused` (same key, other body), 409 `idempotency_key_in_use`;
  * - a DynamoDB transaction cancelled by a concurrent one: 409 `concurrent_update` (nothing written, retry);
  * - middy's body-parser errors: 415 for a non-JSON content type, 400 `invalid_json` for malformed JSON;
- * - DynamoDB unreachable: 503 `api_error`;
+ * - {@link OutcomeUnknownError} (a processor was called, its answer could not be recorded): 503 `outcome_unknown` with `Retry-After`;
+ * - DynamoDB unreachable before any processor call: 503 `service_unavailable`;
  * - anything else: 500 `api_error` with a generic message (logged, never echoed).
  */
 export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
   if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody());
+  if (err instanceof OutcomeUnknownError) {
+    logger.error('processor outcome not recorded; left for the reconciler', { resource: err.resourceId, connector: err.connector, cause: err.cause as Error });
+    return jsonResponse(err.statusCode, err.toBody(), { 'Retry-After': String(err.retryAfterSeconds) });
+  }
   const name = (err as { name?: string })?.name;
   if (name === 'IdempotencyValidationError') return jsonResponse(422, idempotencyKeyReused().toBody());
   if (name === 'IdempotencyAlreadyInProgressError') return jsonResponse(409, idempotencyKeyInUse().toBody());

@@ -5,6 +5,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import stableStringify from 'safe-stable-stringify';
 import { ApiError } from '../domain/errors';
+import { logger } from '../observability/logger';
 import { keyedHash } from '../security/keyed-hash';
 import { baseClient } from '../storage/client';
 import { TABLE_DEFINITION, tableName } from '../storage/table-definition';
@@ -106,10 +107,26 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
       return undefined;
     },
     after: async (request) => {
-      await middleware().after?.(request as never);
+      try {
+        await middleware().after?.(request as never);
+      } catch (err) {
+        // The work is done and its answer computed; only storing it for replay failed (storage down).
+        // Answer it anyway: replacing it with a 503 would tell the client nothing happened. The record
+        // stays in progress until its expiry; a retry then runs again and finds what this one created
+        // (ids derived from the key, claims), so nothing is charged or refunded twice.
+        logger.error('idempotency record could not be completed; the answer is sent unstored', { error: err as Error });
+      }
     },
     onError: async (request) => {
-      if ((request.internal as Record<string, unknown>)[OWNS]) await middleware().onError?.(request as never);
+      if (!(request.internal as Record<string, unknown>)[OWNS]) return;
+      try {
+        await middleware().onError?.(request as never);
+      } catch (err) {
+        // Deleting the in-progress record failed (storage down): the request's own error is what the
+        // client must see (mapped to a JSON error), not this one. The key is usable again once the
+        // record's in-progress expiry (this invocation's remaining time) has passed.
+        logger.warn('idempotency record could not be released after an error', { error: err as Error });
+      }
     },
   };
 }

@@ -21,6 +21,14 @@ export const BUSINESS_METRICS = {
   refunds: 'Refunds',
   refundedAmount: 'RefundedAmountMinor',
   connectorLatency: 'ConnectorLatency',
+  /** Open operations seen by one reconciler run (gauge), dimension `kind` (payment, refund, customer_delete). */
+  openOperations: 'OpenOperations',
+  /** Age in seconds of the oldest open operation (gauge, from `started`), dimension `kind`. */
+  oldestOpenOperationAge: 'OldestOpenOperationAgeSeconds',
+  /** Operations the reconciler settled, dimensions `kind` and `outcome` (e.g. succeeded, failed, released, unchanged, error). */
+  operationsSettled: 'OperationsSettled',
+  /** Reconciler runs that failed as a whole (count). */
+  reconcilerFailures: 'ReconcilerFailures',
 } as const;
 
 function emit(name: string, value: number, unit: (typeof MetricUnit)[keyof typeof MetricUnit], dimensions: Record<string, string>): void {
@@ -62,4 +70,23 @@ export async function timedConnectorCall<T>(connector: string, operation: string
   } finally {
     recordConnectorLatency(connector, operation, Math.round(performance.now() - started));
   }
+}
+
+/**
+ * Records the open-operation gauges of one reconciler run for one kind: how many are
+ * open (count) and the age of the oldest (seconds).
+ */
+export function recordOpenOperations(kind: string, open: number, oldestAgeSeconds: number): void {
+  emit(BUSINESS_METRICS.openOperations, open, MetricUnit.Count, { kind });
+  emit(BUSINESS_METRICS.oldestOpenOperationAge, oldestAgeSeconds, MetricUnit.Seconds, { kind });
+}
+
+/** Counts one open operation handled by the reconciler, by kind and outcome. */
+export function recordOperationSettled(kind: string, outcome: string): void {
+  emit(BUSINESS_METRICS.operationsSettled, 1, MetricUnit.Count, { kind, outcome });
+}
+
+/** Counts a reconciler run that failed as a whole (the index could not be read). */
+export function recordReconcilerFailure(): void {
+  emit(BUSINESS_METRICS.reconcilerFailures, 1, MetricUnit.Count, {});
 }

@@ -4,9 +4,11 @@ import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
   createCustomer as storeCustomer,
-  deleteCustomer as removeCustomer,
   getCustomer as readCustomer,
   listCustomers as queryCustomers,
+  markCustomerDeleting,
+  markCustomerUnlinked,
+  removeDeletedCustomer,
   updateCustomer as writeCustomer,
 } from '../storage/customers-repository';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
@@ -46,16 +48,41 @@ export async function updateCustomer(merchantId: string, customerId: string, fie
   return customer;
 }
 
+/** Time a DELETE spends unlinking payments before it answers and leaves the rest to the reconciler: 10 000 ms. */
+export const UNLINK_BUDGET_MS = 10_000;
+
 /**
- * Deletes a customer permanently and unlinks its payments (they stay, with `customer_id: null`).
+ * Deletes a customer and unlinks its payments (they stay, with `customer_id: null`).
+ * Resumable: the customer is first marked as being deleted (gone for the API from that
+ * moment, and an open operation for the reconciler), then its payments are unlinked with
+ * bounded concurrency for at most {@link UNLINK_BUDGET_MS}. A DELETE interrupted before its
+ * unlink completed (a fault, the budget) is resumed by a retried DELETE, which answers the
+ * same, or by the reconciler. Once the unlink completed, a DELETE answers 404 as for any
+ * deleted customer; the reconciler makes one last pass (the customer index is eventually
+ * consistent) and removes the record.
  * @returns `{customer_id, deleted: true}`
- * @throws ApiError 404 when the customer does not exist
+ * @throws ApiError 404 when the customer does not exist (or its delete already completed)
  */
 export async function deleteCustomer(merchantId: string, customerId: string): Promise<{ customer_id: string; deleted: true }> {
-  const existed = isIdOf('customer', customerId) && (await removeCustomer(merchantId, customerId));
-  if (!existed) throw resourceNotFound('customer', customerId, 'customer_id');
-  await unlinkCustomerPayments(merchantId, customerId);
+  const state = isIdOf('customer', customerId) ? await markCustomerDeleting(merchantId, customerId) : 'missing';
+  if (state !== 'deleting') throw resourceNotFound('customer', customerId, 'customer_id');
+  const { complete } = await unlinkCustomerPayments(merchantId, customerId, Date.now() + UNLINK_BUDGET_MS);
+  if (complete) await markCustomerUnlinked(merchantId, customerId);
   return { customer_id: customerId, deleted: true };
+}
+
+/**
+ * The reconciler's step for a customer marked as being deleted: unlinks whatever payments
+ * are still linked (the customer index is eventually consistent, so a payment written just
+ * before the mark is found here) and, when none is left, removes the customer record.
+ * @param deadlineMs epoch ms after which no new page of payments is started
+ * @returns `done` when the record was removed (or already gone), `pending` when payments remain
+ */
+export async function finishCustomerDelete(merchantId: string, customerId: string, deadlineMs: number): Promise<'done' | 'pending'> {
+  const { complete } = await unlinkCustomerPayments(merchantId, customerId, deadlineMs);
+  if (!complete) return 'pending';
+  await removeDeletedCustomer(merchantId, customerId);
+  return 'done';
 }
 
 /**

@@ -1,17 +1,21 @@
 import { connectorByName } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
-import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound, unexpectedState } from '../domain/errors';
+import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, resourceNotFound, unexpectedState } from '../domain/errors';
+import { startPendingOperation } from '../domain/pending-operation';
+import { isStorageUnavailable } from '../storage/storage-errors';
+import { callWithinBudget } from './connector-call';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import type { Refund } from '../domain/refund';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
-import { getRefund as readRefund, listRefunds as queryRefunds, settleRefund } from '../storage/refunds-repository';
+import { getRefund as readRefund, listRefunds as queryRefunds, markRefundOutcomeUnknown, settleRefund } from '../storage/refunds-repository';
 import { ItemExistsError, RefundReservationError } from '../storage/storage-errors';
 import { idempotentId } from '../security/keyed-hash';
-import { recordRefund, timedConnectorCall } from '../observability/metrics';
-import { loadPayment, type RequestContext } from './payment-operations';
+import { recordRefund } from '../observability/metrics';
+import { loadPayment } from './payment-state';
+import type { RequestContext } from './request-context';
 
 /** The refund an idempotent retry finds: returned when the retry asks for the same amount (or none). */
 function sameRefundOrConflict(existing: Refund, requested: number | undefined): Refund {
@@ -32,13 +36,21 @@ function refundTooLarge(requested: number | undefined, refundable: number, curre
 }
 
 /**
- * Refunds a `Succeeded` payment, fully or partly. The amount is reserved on the
- * payment and the refund written in one transaction (so concurrent refunds
- * cannot exceed the captured amount), then the connector is called and the
- * refund settled; a connector decline releases the reservation.
+ * Refunds a `Succeeded` payment, fully or partly. The connector is resolved first
+ * (an unconfigured one answers 502 and reserves nothing). The amount is reserved on
+ * the payment and the refund written — with its pending `refund` operation — in one
+ * transaction (so concurrent refunds cannot exceed the captured amount), then the
+ * connector is called and the refund settled:
+ * - succeeded / pending at the processor → recorded (pending keeps the processor's id for later);
+ * - declined or refused → `Failed`, the reservation released;
+ * - technical failure (timeout, 5xx, the request's budget) → the refund stays `Pending` with
+ *   `pending_operation.state = outcome_unknown`; the reconciler finds it by our refund id;
+ * - the settle write fails → 503 `outcome_unknown` (the same, without an answer).
  * @param requested minor units; undefined refunds all that is left
  * @returns the refund (`Succeeded`, `Pending` or `Failed`)
- * @throws ApiError 404 unknown payment; 409 unless `Succeeded`; 400 `refund_exceeds_amount`
+ * @throws ApiError 404 unknown payment; 409 unless `Succeeded`; 400 `refund_exceeds_amount`;
+ *   502 `connector_unavailable` when the payment's connector is not configured
+ * @throws OutcomeUnknownError when the processor was called and its answer could not be recorded
  */
 export async function refundPayment(
   ctx: RequestContext,
@@ -57,6 +69,8 @@ export async function refundPayment(
   }
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
+  // Resolved before anything is reserved: a connector that is not configured leaves nothing behind.
+  const connector = await connectorByName(p.connector);
   const now = new Date().toISOString();
   const refund: Refund = {
     refund_id: refundId,
@@ -64,6 +78,7 @@ export async function refundPayment(
     amount: decision.amount,
     currency: p.currency,
     status: 'Pending',
+    pending_operation: null,
     reason: reason ?? null,
     connector: p.connector,
     connector_refund_id: null,
@@ -72,8 +87,9 @@ export async function refundPayment(
     created_at: now,
     updated_at: now,
   };
+  const claim = startPendingOperation('refund', p.connector, refundId, refund.amount, Date.parse(now));
   try {
-    await reserveRefund(ctx.merchantId, refund, p.amount_captured);
+    await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim);
   } catch (err) {
     if (err instanceof ItemExistsError) return sameRefundOrConflict(await getRefund(ctx.merchantId, refund.refund_id), requested);
     if (err instanceof RefundReservationError) {
@@ -84,10 +100,10 @@ export async function refundPayment(
     }
     throw err;
   }
-  const connector = await connectorByName(p.connector);
+  const unknown = (cause: unknown) => new OutcomeUnknownError('refund', refundId, p.connector, `/refunds/${refundId}`, { cause });
   let result: RefundResult;
   try {
-    result = await timedConnectorCall(p.connector, 'refund', () =>
+    result = await callWithinBudget(ctx, p.connector, 'refund', () =>
       connector.refund({
         paymentId: p.payment_id,
         connectorTransactionId: p.connector_transaction_id ?? '',
@@ -98,28 +114,40 @@ export async function refundPayment(
     );
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
-      await releaseFailedRefund(ctx.merchantId, refund, { code: err.code, message: err.message });
+      try {
+        await releaseFailedRefund(ctx.merchantId, refund, { code: err.code, message: err.message });
+      } catch (releaseErr) {
+        // The refund stays Pending until its lease ends; the reconciler finds nothing at the processor and releases it.
+        if (!isStorageUnavailable(releaseErr)) throw releaseErr;
+      }
       throw new ApiError(502, 'connector_error', err.code, `${p.connector} refused the refund: ${err.message} Nothing was refunded.`);
     }
     if (err instanceof ConnectorTechnicalError) {
-      // Outcome unknown: the refund stays Pending (its amount reserved) until the connector's webhook or a sync settles it.
+      // Outcome unknown: the refund stays Pending (its amount reserved) until the reconciler finds it at the processor.
       recordRefund(refund);
-      return refund;
+      try {
+        return await markRefundOutcomeUnknown(ctx.merchantId, refund, claim);
+      } catch (markErr) {
+        if (isStorageUnavailable(markErr)) throw unknown(err);
+        throw markErr;
+      }
     }
     throw err;
   }
   recordRefund(refund);
-  if (result.status === 'Failed') {
-    return releaseFailedRefund(ctx.merchantId, refund, {
-      code: result.errorCode ?? 'refund_failed',
-      message: result.errorMessage ?? 'The connector declined the refund.',
-    });
+  try {
+    if (result.status === 'Failed') {
+      return await releaseFailedRefund(ctx.merchantId, refund, {
+        code: result.errorCode ?? 'refund_failed',
+        message: result.errorMessage ?? 'The connector declined the refund.',
+      });
+    }
+    // Pending: the processor settles it later; its refund id is kept for the webhook or a sync.
+    return await settleRefund(ctx.merchantId, refund.refund_id, result.status, result.connectorRefundId);
+  } catch (err) {
+    if (isStorageUnavailable(err)) throw unknown(err);
+    throw err;
   }
-  if (result.status === 'Pending') {
-    // The processor settles it later: keep its refund id for the webhook or a sync.
-    return settleRefund(ctx.merchantId, refund.refund_id, 'Pending', result.connectorRefundId);
-  }
-  return settleRefund(ctx.merchantId, refund.refund_id, result.status, result.connectorRefundId);
 }
 
 /**
@@ -148,32 +176,4 @@ export async function listRefunds(merchantId: string, paymentId: string, query: 
   return queryRefunds(merchantId, paymentId, query, after);
 }
 
-/**
- * Reconciles a `Pending` refund with its connector (`GET /refunds/{id}?force_sync=true`):
- * `Succeeded` is recorded, `Failed` releases the reserved amount back to the
- * payment; anything else (or a refund whose processor id is unknown because the
- * refund call timed out) is returned unchanged.
- * @throws ApiError 404 unknown refund; 502 `connector_error` when the connector cannot be reached
- */
-export async function syncRefund(merchantId: string, refundId: string): Promise<Refund> {
-  const refund = await getRefund(merchantId, refundId);
-  if (refund.status !== 'Pending' || !refund.connector_refund_id) return refund;
-  const connector = await connectorByName(refund.connector);
-  let result: RefundResult;
-  try {
-    const connectorRefundId = refund.connector_refund_id;
-    result = await timedConnectorCall(refund.connector, 'sync_refund', () =>
-      connector.syncRefund({ refundId: refund.refund_id, connectorRefundId, currency: refund.currency }),
-    );
-  } catch (err) {
-    if (err instanceof ConnectorRequestError || err instanceof ConnectorTechnicalError) {
-      throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not sync this refund with ${refund.connector}; it stays Pending. Retry later.`);
-    }
-    throw err;
-  }
-  if (result.status === 'Succeeded') return settleRefund(merchantId, refund.refund_id, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id);
-  if (result.status === 'Failed') {
-    return releaseFailedRefund(merchantId, refund, { code: result.errorCode ?? 'refund_failed', message: result.errorMessage ?? 'The connector declined the refund.' });
-  }
-  return refund;
-}
+export { syncRefund } from './refund-sync';

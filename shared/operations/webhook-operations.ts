@@ -1,12 +1,27 @@
 import { ConnectorRequestError, ConnectorTechnicalError, WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
 import { ApiError, paymentBusy } from '../domain/errors';
-import { ALLOWED_FROM, canApply } from '../domain/payment-status';
+import { canApply, type PaymentStatus } from '../domain/payment-status';
+import type { PaymentResult } from '../connectors/connector';
 import { isIdOf } from '../domain/ids';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { logger } from '../observability/logger';
 import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
-import { attemptOf, claimInFlight, resultFields } from './payment-operations';
+import { attemptOf, claimInFlight, resultFields } from './payment-state';
+import { findRefundOwner, getStoredRefund } from '../storage/refunds-repository';
+import { reconcileRefund } from './refund-sync';
+
+/**
+ * Whether a processor event may change a payment in `status`: any answer settles a
+ * payment waiting on its processor (`Processing`, `RequiresAction`); an authorization
+ * held for capture (`RequiresCapture`) moves only when the processor reports it
+ * captured (e.g. from its dashboard) or cancelled (e.g. Stripe cancels uncaptured
+ * intents after 7 days: https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+ */
+export function eventApplies(status: PaymentStatus, result: PaymentResult): boolean {
+  if (canApply('connector_update', status)) return true;
+  return status === 'RequiresCapture' && (result.status === 'Succeeded' || result.status === 'Cancelled');
+}
 
 /** What `POST /webhooks/{connector}` answers (200): whether the event changed anything. */
 export interface WebhookReceipt {
@@ -38,24 +53,26 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     const p = stored.payment;
     const done = { ...base, payment_id: p.payment_id, status: p.status };
     if (p.connector !== connector) return { ...done, applied: false, reason: `the payment is routed to ${p.connector}` };
-    if (!canApply('connector_update', p.status)) {
-      await recordWebhookEvent(connector, event.eventId, paymentId);
-      return { ...done, applied: false, reason: `the payment is already ${p.status}` };
-    }
-    // The confirm that called the connector has not written its outcome yet: let the processor redeliver.
-    if (claimInFlight(stored)) throw paymentBusy('The payment is being updated.');
     const r = event.result;
-    if (r.status === 'Succeeded' && r.amountCaptured !== p.amount - p.amount_captured) {
+    // A request that called the processor has not written its outcome yet: let the processor redeliver.
+    if (claimInFlight(stored)) throw paymentBusy('The payment is being updated.');
+    if (!eventApplies(p.status, r)) {
+      await recordWebhookEvent(connector, event.eventId, paymentId);
+      return { ...done, applied: false, reason: `the payment is ${p.status}; this event does not change it` };
+    }
+    const expected = p.status === 'RequiresCapture' ? p.amount : p.amount - p.amount_captured;
+    const amountOk = p.status === 'RequiresCapture' ? r.status !== 'Succeeded' || (r.amountCaptured > 0 && r.amountCaptured <= expected) : r.amountCaptured === expected;
+    if (r.status === 'Succeeded' && !amountOk) {
       // A success for another amount than the payment's is not applied: an operator must look at it.
       await recordWebhookEvent(connector, event.eventId, paymentId);
       logger.warn('webhook amount does not match the payment; not applied', { connector, event_id: event.eventId, payment_id: paymentId });
-      return { ...done, applied: false, reason: `the event reports ${r.amountCaptured} captured, the payment expects ${p.amount - p.amount_captured}` };
+      return { ...done, applied: false, reason: `the event reports ${r.amountCaptured} captured, the payment expects ${expected}` };
     }
     const outcome = await applyPaymentWebhook(
       merchantId,
       paymentId,
       { connector, eventId: event.eventId },
-      { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.connector_update },
+      { expectedVersion: stored.version, expectedStatuses: [p.status] },
       { ...resultFields(r, p), attempts: [...(p.attempts ?? []), attemptOf(connector, new Date().toISOString(), r)] },
     );
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
@@ -97,7 +114,30 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
   }
   if (event.kind === 'ignored') return { received: true, event_id: event.eventId, applied: false, reason: event.reason };
   if (event.kind === 'payment') return applyPaymentEvent(connectorName, event);
-  // Refund events: refunds settle synchronously or by sync today; record the event so redeliveries are recognized.
-  await recordWebhookEvent(connectorName, event.eventId, event.refundId ?? event.connectorRefundId ?? 'refund');
-  return { received: true, event_id: event.eventId, applied: false, reason: 'refund events are recorded, refunds settle when the connector answers' };
+  return applyRefundEvent(connectorName, event);
+}
+
+/**
+ * A processor's refund event: settles the `Pending` refund it names (our refund id) by
+ * asking the processor for that refund's current state (the event is a trigger; the
+ * processor's answer is what is written, with the same conditional writes as the
+ * reconciler). An event naming no refund of ours is acknowledged without a change.
+ * A refund still running its own request is answered 409 so the processor redelivers.
+ */
+async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, { kind: 'refund' }>): Promise<WebhookReceipt> {
+  const base = { received: true as const, event_id: event.eventId };
+  const refundId = event.refundId;
+  if (!refundId || !isIdOf('refund', refundId)) return { ...base, applied: false, reason: 'the event names no Switchyard refund; the reconciler settles refunds by their own reference' };
+  const merchantId = await findRefundOwner(refundId);
+  if (!merchantId) throw paymentBusy(`Refund ${refundId} is not visible yet.`);
+  const stored = await getStoredRefund(merchantId, refundId);
+  if (!stored || stored.refund.connector !== connector) return { ...base, applied: false, reason: 'no refund of this connector with this reference' };
+  if (stored.refund.status !== 'Pending') {
+    await recordWebhookEvent(connector, event.eventId, refundId);
+    return { ...base, applied: false, reason: `the refund is already ${stored.refund.status}` };
+  }
+  const { refund, outcome } = await reconcileRefund({ merchantId }, stored);
+  if (outcome === 'in_flight') throw paymentBusy('The refund is being recorded.');
+  if (refund.status !== 'Pending') await recordWebhookEvent(connector, event.eventId, refundId);
+  return { ...base, applied: outcome === 'succeeded' || outcome === 'failed' || outcome === 'recorded', reason: outcome, status: refund.status };
 }

@@ -3,7 +3,8 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { type Customer, type CustomerFields, CUSTOMER_FIELDS } from '../domain/customer';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
-import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
+import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { tableName } from './table-definition';
 import { storableMap } from './storable-map';
@@ -36,12 +37,12 @@ export async function createCustomer(merchantId: string, customer: Customer): Pr
   return customer;
 }
 
-/** One read of a customer; undefined when it does not exist for this merchant. */
+/** One read of a customer; undefined when it does not exist for this merchant or is being deleted. */
 export async function getCustomer(merchantId: string, customerId: string): Promise<Customer | undefined> {
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: primaryKey.customer(merchantId, customerId), ConsistentRead: true }),
   );
-  return out.Item ? toCustomer(out.Item) : undefined;
+  return out.Item && !out.Item.deleting_since ? toCustomer(out.Item) : undefined;
 }
 
 /**
@@ -72,7 +73,7 @@ export async function updateCustomer(merchantId: string, customerId: string, fie
         Key: primaryKey.customer(merchantId, customerId),
         // The e-mail index shares the list sort key (created_at#id): copy it from GSI1SK.
         UpdateExpression: `SET ${sets.join(', ')}${fields.email ? ', GSI2SK = GSI1SK' : ''}`,
-        ConditionExpression: 'attribute_exists(PK)',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
@@ -86,17 +87,72 @@ export async function updateCustomer(merchantId: string, customerId: string, fie
   }
 }
 
+/** Where a customer delete stands, as {@link markCustomerDeleting} found it. */
+export type CustomerDeleteState = 'missing' | 'deleting' | 'unlinked';
+
 /**
- * Deletes a customer (one conditional delete).
- * @returns true when it existed and is now gone, false when it did not exist
+ * First step of a customer delete: marks the customer as being deleted (one
+ * conditional update). From then on it is gone for the API (reads, lists, updates
+ * and new payments refuse it) while its payments are unlinked; the mark is an open
+ * operation (GSI5), so the reconciler finishes a delete that was interrupted.
+ * A customer already marked stays marked (a retried DELETE resumes the unlink).
+ * @returns `deleting` when the customer is marked (now or before) and its unlink not yet
+ *   complete; `unlinked` when a DELETE already completed (the record only waits for the
+ *   reconciler's last pass); `missing` when it does not exist
  */
-export async function deleteCustomer(merchantId: string, customerId: string): Promise<boolean> {
+export async function markCustomerDeleting(merchantId: string, customerId: string): Promise<CustomerDeleteState> {
+  const now = new Date().toISOString();
+  const open = openIndexKeys(customerId, nextCheckAt(0));
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.customer(merchantId, customerId),
+        UpdateExpression: 'SET deleting_since = if_not_exists(deleting_since, :now), open_since = if_not_exists(open_since, :now), GSI5PK = :openPk, GSI5SK = :openSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(unlinked_at)',
+        ExpressionAttributeValues: { ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return 'deleting';
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return err.Item ? 'unlinked' : 'missing';
+    throw err;
+  }
+}
+
+/**
+ * Notes that a DELETE unlinked every payment it could see: from then on a DELETE answers
+ * 404 like for any deleted customer, and only the reconciler's last pass (for payments
+ * the customer index had not shown yet) and the removal of the record remain.
+ */
+export async function markCustomerUnlinked(merchantId: string, customerId: string): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.customer(merchantId, customerId),
+        UpdateExpression: 'SET unlinked_at = :now',
+        ConditionExpression: 'attribute_exists(deleting_since)',
+        ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}
+
+/**
+ * Last step of a customer delete: removes the marked customer item (conditional on the mark).
+ * @returns true when it was removed now, false when it was already gone
+ */
+export async function removeDeletedCustomer(merchantId: string, customerId: string): Promise<boolean> {
   try {
     await documentClient().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: primaryKey.customer(merchantId, customerId),
-        ConditionExpression: 'attribute_exists(PK)',
+        ConditionExpression: 'attribute_exists(deleting_since)',
       }),
     );
     return true;

@@ -56,3 +56,22 @@ export const idLookup = {
 
 /** The record of one applied connector webhook event (idempotent application). */
 export const webhookEventKey = (connector: string, eventId: string) => ({ PK: `WEBHOOK#${connector}#${eventId}`, SK: 'WEBHOOK' });
+
+/** Number of partitions the open-operations index (GSI5) is spread over. */
+export const OPEN_INDEX_SHARDS = 16;
+
+/** The GSI5 partition of an item: `OPEN#<0..15>`, from a hash of its id, so no single partition takes every open item. */
+export function openShard(id: string): string {
+  let h = 0;
+  for (let i = 0; i < id.length; i += 1) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return `OPEN#${h % OPEN_INDEX_SHARDS}`;
+}
+
+/** Every GSI5 partition, for the reconciler's Queries. */
+export const openShards = (): string[] => Array.from({ length: OPEN_INDEX_SHARDS }, (_, i) => `OPEN#${i}`);
+
+/**
+ * GSI5 keys of an open item (sparse index: only open items carry them).
+ * @param dueAt ISO 8601 UTC: when the item is next due for reconciliation (the sort key starts with it)
+ */
+export const openIndexKeys = (id: string, dueAt: string) => ({ GSI5PK: openShard(id), GSI5SK: `${dueAt}#${id}` });

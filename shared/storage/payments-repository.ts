@@ -6,27 +6,46 @@ import type { ListPage, ListQuery } from '../domain/list-query';
 import { ATTEMPT_FIELDS, type Attempt, type Payment, PAYMENT_FIELDS } from '../domain/payment';
 import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
 import type { PaymentStatus } from '../domain/payment-status';
-import { type Refund, REFUND_FIELDS } from '../domain/refund';
+import type { Refund } from '../domain/refund';
 import { documentClient } from './client';
-import { idLookup, listPartition, listSortKey, primaryKey, webhookEventKey } from './item-keys';
+import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, webhookEventKey } from './item-keys';
+import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
+import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
 import { storableMap } from './storable-map';
-import { refundItem } from './refunds-repository';
+import { getStoredRefund, refundItem } from './refunds-repository';
 
 /**
  * A payment as stored: the API object plus the optimistic-lock `version` and the
- * connector operation in flight, if any (`pending_operation`).
+ * processor call in flight or with an unknown outcome, if any (`pending_operation`).
  */
 export interface StoredPayment {
   payment: Payment;
   version: number;
-  pendingOperation: string | null;
+  pendingOperation: PendingOperation | null;
+  /** How many times the reconciler checked this payment while it stayed open. */
+  reconcileChecks: number;
+}
+
+/** Statuses in which a payment waits on its processor or payer: such payments are open operations (GSI5). */
+export const OPEN_PAYMENT_STATUSES: readonly PaymentStatus[] = ['Processing', 'RequiresAction'];
+
+/** Reads the stored claim; items written before claims carried details held only the operation name. */
+function storedPendingOperation(item: Record<string, unknown>): PendingOperation | null {
+  const raw = item.pending_operation;
+  if (!raw) return null;
+  if (typeof raw === 'object') return raw as PendingOperation;
+  const started = String(item.updated_at ?? new Date(0).toISOString());
+  const operation = raw === 'confirm' ? 'authorize' : raw === 'cancel' ? 'void' : 'capture';
+  return { operation, connector: String(item.connector), reference: String(item.payment_id), amount: Number(item.amount), started_at: started, lease_expires_at: new Date(Date.parse(started) + 60_000).toISOString() };
 }
 
 function toStored(item: Record<string, unknown>): StoredPayment {
   const payment = pickFields<Payment>(item, PAYMENT_FIELDS);
+  const pendingOperation = storedPendingOperation(item);
+  payment.pending_operation = viewPendingOperation(pendingOperation);
   payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
   if (payment.payment_method_data?.card) {
     payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_SUMMARY_FIELDS) };
@@ -34,7 +53,8 @@ function toStored(item: Record<string, unknown>): StoredPayment {
   return {
     payment,
     version: Number(item.version),
-    pendingOperation: (item.pending_operation as string | undefined) ?? null,
+    pendingOperation,
+    reconcileChecks: Number(item.reconcile_checks ?? 0),
   };
 }
 
@@ -63,20 +83,23 @@ export interface UpdateGuard {
  * Creates a payment item (one write). With a `customer_id`, the write is a
  * transaction that also checks the customer exists, so a payment can never be
  * linked to a missing customer.
+ * A payment created already claimed (create with confirm) is an open operation (GSI5) from its first write.
  * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
- * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist for the merchant
+ * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist (or is being deleted) for the merchant
  * @throws ItemExistsError when a payment with this id already exists (an idempotent retry)
  */
-export async function createPayment(merchantId: string, payment: Payment, pendingOperation?: string): Promise<StoredPayment> {
+export async function createPayment(merchantId: string, payment: Payment, pendingOperation?: PendingOperation): Promise<StoredPayment> {
+  const { pending_operation: _view, ...fields } = payment;
   const item = {
     ...primaryKey.payment(merchantId, payment.payment_id),
     ...indexKeys(merchantId, payment),
     ...idLookup.payment(payment.payment_id),
+    ...(pendingOperation ? { ...openIndexKeys(payment.payment_id, pendingOperation.lease_expires_at), open_since: payment.created_at } : {}),
     entity: 'payment',
     merchant_id: merchantId,
     version: 1,
+    ...fields,
     ...(pendingOperation ? { pending_operation: pendingOperation } : {}),
-    ...payment,
     metadata: storableMap(payment.metadata),
   };
   const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
@@ -96,7 +119,7 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
               ConditionCheck: {
                 TableName: tableName(),
                 Key: primaryKey.customer(merchantId, payment.customer_id),
-                ConditionExpression: 'attribute_exists(PK)',
+                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
               },
             },
             { Put: put },
@@ -113,7 +136,7 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
       throw err;
     }
   }
-  return { payment, version: 1, pendingOperation: pendingOperation ?? null };
+  return { payment: { ...payment, pending_operation: viewPendingOperation(pendingOperation ?? null) }, version: 1, pendingOperation: pendingOperation ?? null, reconcileChecks: 0 };
 }
 
 /** One strongly consistent read of a payment; undefined when it does not exist for this merchant. */
@@ -130,14 +153,29 @@ function paymentUpdate(
   paymentId: string,
   guard: UpdateGuard,
   set: Partial<Payment>,
-  pendingOperation?: string | null,
+  pendingOperation?: PendingOperation | null,
 ) {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':expected': guard.expectedVersion, ':next': guard.expectedVersion + 1 };
   const sets = ['#version = :next'];
   const removes: string[] = [];
-  const fields: Record<string, unknown> = { ...set, updated_at: set.updated_at ?? new Date().toISOString() };
+  const now = new Date().toISOString();
+  const fields: Record<string, unknown> = { ...set, updated_at: set.updated_at ?? now };
+  delete fields.pending_operation; // the API view; the stored record is the pendingOperation argument
   if (set.status) fields.GSI2PK = listPartition.paymentsByStatus(merchantId, set.status);
+  // The open-operations index (GSI5): a claim is due when its lease ends; an open status after the minimum age.
+  let open: { dueAt: string } | false | undefined;
+  if (pendingOperation) open = { dueAt: pendingOperation.lease_expires_at };
+  else if (set.status) open = OPEN_PAYMENT_STATUSES.includes(set.status) ? { dueAt: nextCheckAt(0) } : false;
+  else if (pendingOperation === null) throw new Error('Releasing a claim needs the resulting status (set.status).');
+  if (open) {
+    Object.assign(fields, openIndexKeys(paymentId, open.dueAt));
+    names['#openSince'] = 'open_since';
+    values[':openSince'] = now;
+    sets.push('#openSince = if_not_exists(#openSince, :openSince)');
+  } else if (open === false) {
+    removes.push('GSI5PK', 'GSI5SK', 'open_since', 'reconcile_checks');
+  }
   if (set.customer_id === null) removes.push('GSI3PK', 'GSI3SK');
   Object.entries(fields).forEach(([k, v], i) => {
     if (v === undefined) return;
@@ -176,17 +214,21 @@ function paymentUpdate(
  * A conditional write of payment fields: succeeds only if the version (and
  * status, and no operation in flight, as asked) are still what the caller read.
  * Bumps the version, sets `updated_at`, keeps the status index in step.
- * @param set fields to change (undefined values are ignored; null stores null)
- * @param pendingOperation a string claims the payment for a connector call; null releases it; undefined leaves it
+ * Keeps the open-operations index (GSI5) in step: a claim makes the payment due at
+ * its lease's end; a status of `Processing`/`RequiresAction` makes it due after the
+ * reconciler's minimum age; any other status takes it out.
+ * @param set fields to change (undefined values are ignored; null stores null); a release (pendingOperation null) must name the resulting `status`
+ * @param pendingOperation a record claims the payment for a processor call; null releases it; undefined leaves it
  * @returns the payment after the write
  * @throws ConditionFailedError carrying the current payment when the guard fails
+ * @throws Error when a release names no status (a programming error)
  */
 export async function updatePayment(
   merchantId: string,
   paymentId: string,
   guard: UpdateGuard,
   set: Partial<Payment>,
-  pendingOperation?: string | null,
+  pendingOperation?: PendingOperation | null,
 ): Promise<StoredPayment> {
   try {
     const out = await documentClient().send(
@@ -226,15 +268,22 @@ export async function listPayments(
   return { data: page.items.map((i) => toStored(i).payment), has_more: page.hasMore };
 }
 
+/** How many payment unlinks run at once: bounded so a large customer never queues past the client's connection timeout. */
+export const UNLINK_CONCURRENCY = 8;
+
 /**
- * Removes the customer link from every payment of a deleted customer (Query on
- * GSI3, then one conditional update per payment). Payments themselves stay.
- * @returns how many payments were unlinked
+ * Removes the customer link from every payment of a customer being deleted (Query
+ * on GSI3 page by page, then one conditional update per payment, at most
+ * {@link UNLINK_CONCURRENCY} at a time). Payments themselves stay. Safe to run
+ * again: a payment already unlinked is skipped by its condition.
+ * @param deadlineMs epoch ms after which no new page is started (the rest is left for a later run)
+ * @returns how many payments were unlinked and whether the index had no more linked payments
  */
-export async function unlinkCustomerPayments(merchantId: string, customerId: string): Promise<number> {
-  let count = 0;
+export async function unlinkCustomerPayments(merchantId: string, customerId: string, deadlineMs = Number.POSITIVE_INFINITY): Promise<{ unlinked: number; complete: boolean }> {
+  let unlinked = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
+    if (Date.now() > deadlineMs) return { unlinked, complete: false };
     const out = await documentClient().send(
       new QueryCommand({
         TableName: tableName(),
@@ -242,11 +291,13 @@ export async function unlinkCustomerPayments(merchantId: string, customerId: str
         KeyConditionExpression: 'GSI3PK = :pk',
         ExpressionAttributeValues: { ':pk': listPartition.paymentsByCustomer(merchantId, customerId) },
         ProjectionExpression: 'PK, SK',
+        Limit: 100,
         ExclusiveStartKey: startKey,
       }),
     );
-    await Promise.all(
-      (out.Items ?? []).map(async (key) => {
+    const keys = [...(out.Items ?? [])];
+    const worker = async () => {
+      for (let key = keys.shift(); key; key = keys.shift()) {
         try {
           await documentClient().send(
             new UpdateCommand({
@@ -257,15 +308,16 @@ export async function unlinkCustomerPayments(merchantId: string, customerId: str
               ExpressionAttributeValues: { ':null': null, ':cid': customerId, ':now': new Date().toISOString() },
             }),
           );
-          count += 1;
+          unlinked += 1;
         } catch (err) {
           if (!(err instanceof ConditionalCheckFailedException)) throw err;
         }
-      }),
-    );
+      }
+    };
+    await Promise.all(Array.from({ length: UNLINK_CONCURRENCY }, worker));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
-  return count;
+  return { unlinked, complete: true };
 }
 
 /**
@@ -274,11 +326,12 @@ export async function unlinkCustomerPayments(merchantId: string, customerId: str
  * within `amount_captured` (condition `amount_refunded <= captured - amount`,
  * evaluated by DynamoDB at write time, so concurrent refunds can never exceed
  * the captured amount), and writes the refund record.
+ * The refund record carries its pending `refund` operation (written before the processor call).
  * @param amountCaptured the payment's captured amount in minor units (fixed once Succeeded)
  * @throws RefundReservationError carrying the current payment when the condition fails
  * @throws ItemExistsError when the refund id already exists (an idempotent retry)
  */
-export async function reserveRefund(merchantId: string, refund: Refund, amountCaptured: number): Promise<void> {
+export async function reserveRefund(merchantId: string, refund: Refund, amountCaptured: number, pendingOperation: PendingOperation): Promise<void> {
   try {
     await documentClient().send(
       new TransactWriteCommand({
@@ -303,7 +356,7 @@ export async function reserveRefund(merchantId: string, refund: Refund, amountCa
           {
             Put: {
               TableName: tableName(),
-              Item: refundItem(merchantId, refund),
+              Item: refundItem(merchantId, refund, pendingOperation),
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -340,7 +393,7 @@ export async function releaseFailedRefund(
             Update: {
               TableName: tableName(),
               Key: primaryKey.refund(merchantId, refund.refund_id),
-              UpdateExpression: 'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now',
+              UpdateExpression: 'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
               ConditionExpression: '#status = :pending',
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: { ':failed': 'Failed', ':pending': 'Pending', ':code': error.code, ':msg': error.message, ':now': now },
@@ -360,11 +413,11 @@ export async function releaseFailedRefund(
   } catch (err) {
     // Settled meanwhile by a concurrent sync or webhook: nothing is released twice.
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      return { ...refund, status: 'Failed', updated_at: now, error_code: error.code, error_message: error.message, ...(await getRefundItem(merchantId, refund.refund_id)) };
+      return { ...refund, status: 'Failed', updated_at: now, error_code: error.code, error_message: error.message, pending_operation: null, ...(await getRefundItem(merchantId, refund.refund_id)) };
     }
     throw err;
   }
-  return { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, updated_at: now };
+  return { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now };
 }
 
 /**
@@ -447,6 +500,5 @@ function webhookEventItem(connector: string, eventId: string, subject: string) {
 }
 
 async function getRefundItem(merchantId: string, refundId: string): Promise<Partial<Refund>> {
-  const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.refund(merchantId, refundId), ConsistentRead: true }));
-  return out.Item ? pickFields<Refund>(out.Item, REFUND_FIELDS) : {};
+  return (await getStoredRefund(merchantId, refundId))?.refund ?? {};
 }

@@ -1,26 +1,59 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type Refund, type RefundStatus, REFUND_FIELDS } from '../domain/refund';
 import { documentClient } from './client';
-import { idLookup, listPartition, listSortKey, primaryKey } from './item-keys';
+import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
+import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
+import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { tableName } from './table-definition';
 
-/** The stored item of a refund (keys + the API object). Written by the refund reservation transaction. */
-export function refundItem(merchantId: string, refund: Refund): Record<string, unknown> {
+/**
+ * The stored item of a refund (keys + the API object). Written by the refund
+ * reservation transaction, before the processor is called: it carries the
+ * pending `refund` operation and is an open operation (GSI5) due when its lease ends.
+ */
+export function refundItem(merchantId: string, refund: Refund, pendingOperation: PendingOperation): Record<string, unknown> {
+  const { pending_operation: _view, ...fields } = refund;
   return {
     ...primaryKey.refund(merchantId, refund.refund_id),
     GSI1PK: listPartition.refundsOfPayment(merchantId, refund.payment_id),
     GSI1SK: listSortKey(refund.created_at, refund.refund_id),
     ...idLookup.refund(refund.refund_id),
+    ...openIndexKeys(refund.refund_id, pendingOperation.lease_expires_at),
+    open_since: refund.created_at,
     entity: 'refund',
     merchant_id: merchantId,
-    ...refund,
+    ...fields,
+    pending_operation: pendingOperation,
   };
 }
 
-const toRefund = (item: Record<string, unknown>) => pickFields<Refund>(item, REFUND_FIELDS);
+/** A refund as stored: the API object plus reconciliation bookkeeping. */
+export interface StoredRefund {
+  refund: Refund;
+  pendingOperation: PendingOperation | null;
+  merchantId: string;
+  reconcileChecks: number;
+}
+
+function toStoredRefund(item: Record<string, unknown>): StoredRefund {
+  const pendingOperation = (item.pending_operation as PendingOperation | undefined) ?? null;
+  const refund = pickFields<Refund>(item, REFUND_FIELDS);
+  refund.pending_operation = viewPendingOperation(pendingOperation);
+  return { refund, pendingOperation, merchantId: String(item.merchant_id), reconcileChecks: Number(item.reconcile_checks ?? 0) };
+}
+
+const toRefund = (item: Record<string, unknown>) => toStoredRefund(item).refund;
+
+/** One strongly consistent read of a refund with its bookkeeping; undefined when it does not exist for this merchant. */
+export async function getStoredRefund(merchantId: string, refundId: string): Promise<StoredRefund | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.refund(merchantId, refundId), ConsistentRead: true }),
+  );
+  return out.Item ? toStoredRefund(out.Item) : undefined;
+}
 
 /** One read of a refund; undefined when it does not exist for this merchant. */
 export async function getRefund(merchantId: string, refundId: string): Promise<Refund | undefined> {
@@ -31,7 +64,10 @@ export async function getRefund(merchantId: string, refundId: string): Promise<R
 }
 
 /**
- * Records the connector's answer on a `Pending` refund (conditional on it still being Pending).
+ * Records the connector's answer on a `Pending` refund (conditional on it still being
+ * Pending) and clears its pending operation: `Succeeded` (or `Failed` without a
+ * release — use releaseFailedRefund for declines) leaves the open-operations index; a
+ * `Pending` answer with the processor's id stays in it, due after the minimum age.
  * @returns the refund after the write
  */
 export async function settleRefund(
@@ -54,10 +90,19 @@ async function writeSettlement(merchantId: string, refundId: string, status: Ref
     new UpdateCommand({
       TableName: tableName(),
       Key: primaryKey.refund(merchantId, refundId),
-      UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now',
+      UpdateExpression:
+        status === 'Pending'
+          ? 'SET #status = :status, connector_refund_id = :cref, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation'
+          : 'SET #status = :status, connector_refund_id = :cref, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
       ConditionExpression: '#status = :pending',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':pending': 'Pending', ':now': new Date().toISOString() },
+      ExpressionAttributeValues: {
+        ':status': status,
+        ':cref': connectorRefundId,
+        ':pending': 'Pending',
+        ':now': new Date().toISOString(),
+        ...(status === 'Pending' ? (({ GSI5PK, GSI5SK }) => ({ ':openPk': GSI5PK, ':openSk': GSI5SK }))(openIndexKeys(refundId, nextCheckAt(0))) : {}),
+      },
       ReturnValues: 'ALL_NEW',
     }),
   );
@@ -80,4 +125,53 @@ export async function listRefunds(
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map(toRefund), has_more: page.hasMore };
+}
+
+/**
+ * After a refund call whose outcome is unknown (timeout, 5xx): ends the refund's
+ * lease now, so `pending_operation.state` reads `outcome_unknown` and the reconciler
+ * takes it at its next run (due now). Conditional on the refund still being Pending.
+ * @returns the refund after the write (or as it now is, when settled meanwhile)
+ */
+export async function markRefundOutcomeUnknown(merchantId: string, refund: Refund, pendingOperation: PendingOperation): Promise<Refund> {
+  const now = new Date().toISOString();
+  const ended = { ...pendingOperation, lease_expires_at: now };
+  const open = openIndexKeys(refund.refund_id, now);
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.refund(merchantId, refund.refund_id),
+        UpdateExpression: 'SET pending_operation = :op, GSI5PK = :pk, GSI5SK = :sk',
+        ConditionExpression: '#status = :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':op': ended, ':pk': open.GSI5PK, ':sk': open.GSI5SK, ':pending': 'Pending' },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRefund(out.Attributes ?? {});
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return (await getRefund(merchantId, refund.refund_id)) as Refund;
+    throw err;
+  }
+}
+
+/**
+ * Finds which merchant owns a refund, from its id alone (Query on GSI4) — for
+ * connector webhooks, which name our refund id but no merchant.
+ * @returns the merchant id, or undefined when no refund has this id
+ */
+export async function findRefundOwner(refundId: string): Promise<string | undefined> {
+  const key = idLookup.refund(refundId);
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI4',
+      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
+      ExpressionAttributeValues: { ':pk': key.GSI4PK, ':sk': key.GSI4SK },
+      ProjectionExpression: 'merchant_id',
+      Limit: 1,
+    }),
+  );
+  return out.Items?.[0]?.merchant_id as string | undefined;
 }

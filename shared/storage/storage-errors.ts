@@ -34,3 +34,29 @@ export class ItemExistsError extends Error {
     this.name = 'ItemExistsError';
   }
 }
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+const UNAVAILABLE_SDK_ERRORS = new Set([
+  'TimeoutError',
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ResourceNotFoundException',
+]);
+
+/**
+ * @returns true for failures to reach DynamoDB (network errors, timeouts,
+ * throttling, 5xx, a missing table): these answer 503, never 500.
+ */
+export function isStorageUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown; errors?: unknown[] };
+  if (e.code && NETWORK_CODES.has(e.code)) return true;
+  if (e.name && UNAVAILABLE_SDK_ERRORS.has(e.name)) return true;
+  if (e.$metadata && (e.$metadata.httpStatusCode === undefined || e.$metadata.httpStatusCode >= 500)) return true;
+  if (Array.isArray(e.errors) && e.errors.some(isStorageUnavailable)) return true; // AggregateError from happy-eyeballs connects
+  return e.cause !== undefined && e.cause !== err && isStorageUnavailable(e.cause);
+}
+

@@ -34,6 +34,9 @@ export interface TableDefinition {
  * - `GSI3`: payments of one customer (sparse: only linked payments).
  * - `GSI4`: a payment or refund by its bare id, across merchants — only for connector
  *   webhooks, which name our payment id but not the merchant.
+ * - `GSI5`: open operations (sparse): payments in `Processing`/`RequiresAction` or holding a
+ *   claim, `Pending` refunds and interrupted customer deletes, keyed by shard
+ *   (`OPEN#<0..15>`) and sorted by when they are next due for reconciliation.
  * - `expires_at`: TTL, for short-lived records (idempotency keys).
  */
 export const TABLE_DEFINITION: TableDefinition = {
@@ -44,6 +47,7 @@ export const TABLE_DEFINITION: TableDefinition = {
     { indexName: 'GSI2', partitionKey: { name: 'GSI2PK', type: 'S' }, sortKey: { name: 'GSI2SK', type: 'S' } },
     { indexName: 'GSI3', partitionKey: { name: 'GSI3PK', type: 'S' }, sortKey: { name: 'GSI3SK', type: 'S' } },
     { indexName: 'GSI4', partitionKey: { name: 'GSI4PK', type: 'S' }, sortKey: { name: 'GSI4SK', type: 'S' } },
+    { indexName: 'GSI5', partitionKey: { name: 'GSI5PK', type: 'S' }, sortKey: { name: 'GSI5SK', type: 'S' } },
   ],
   timeToLiveAttribute: 'expires_at',
 };

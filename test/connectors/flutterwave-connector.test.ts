@@ -3,6 +3,9 @@
  * network) answering with Flutterwave v3's documented response shapes, recorded
  * as fixtures in test/connectors/fixtures/flutterwave/. Every test asserts the
  * exact requests sent and the mapping of every status in the adapter's tables.
+ * Sources of the refund-list and not-found fixtures: fixtures/SOURCES.md (GET /v3/refunds from
+ * https://developer.flutterwave.com/v3.0.0/reference/get-all-refunds and Flutterwave's v3 OpenAPI;
+ * timeouts from https://developer.flutterwave.com/docs/handling-error-timeouts).
  */
 import { createDecipheriv } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,6 +17,7 @@ import {
   ConnectorTechnicalError,
   WebhookSignatureError,
   type AuthorizeRequest,
+  type RefundLookupRequest,
   type SyncRequest,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector, type FlutterwaveConnectorConfig } from '../../shared/connectors/flutterwave/flutterwave-connector';
@@ -22,11 +26,14 @@ import {
   encryptCardPayload,
   FLUTTERWAVE_AUTH_MODES,
   FLUTTERWAVE_CHARGE_TYPES,
+  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
   FLUTTERWAVE_PAYMENT_STATUS,
   FLUTTERWAVE_PENDING_STATUS,
   FLUTTERWAVE_PREAUTH_STATUS,
+  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
   FLUTTERWAVE_REFUND_STATUS,
+  FLUTTERWAVE_TIMEOUTS_MS,
   majorToMinor,
   minorToMajor,
   type FlutterwaveChargeType,
@@ -487,7 +494,55 @@ describe('sync', () => {
     const result = await connector().sync(syncRequest({ ...pair, connectorTransactionId: null }));
     expectRequest(requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_sync');
     expect(result.status).toBe(ours);
-    if (ours === 'Failed') expect(result.errorCode).toBe('transaction_not_found');
+    if (ours === 'Failed') expect(result).toMatchObject({ errorCode: 'transaction_not_found', notFound: true });
+    else expect(result.notFound).toBeUndefined();
+  });
+
+  describe('notFound: "No transaction was found" by our reference', () => {
+    const old = new Date(NOW - FLUTTERWAVE_NOT_FOUND_SETTLE_MS).toISOString();
+
+    test('after the settle window → Failed with notFound (routing may fall back)', async () => {
+      reply({ status: 400, body: fixture('error-not-found') });
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: old }))).resolves.toEqual({
+        status: 'Failed',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+        errorCode: 'transaction_not_found',
+        errorMessage: 'Flutterwave has no transaction for this payment: the charge never reached it.',
+        notFound: true,
+      });
+      expectRequest(requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_sync');
+    });
+
+    test('a 200 envelope saying "No transaction was found" counts too', async () => {
+      reply(ok(fixture('error-not-found')));
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: old }))).resolves.toMatchObject({ status: 'Failed', notFound: true });
+    });
+
+    test('within the settle window (the charge may still be in flight) → Processing, no notFound', async () => {
+      reply({ status: 400, body: fixture('error-not-found') }, { status: 400, body: fixture('error-not-found') });
+      const fresh = new Date(NOW - FLUTTERWAVE_NOT_FOUND_SETTLE_MS + 1).toISOString();
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: fresh }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+    });
+
+    test('not found by a transaction id Flutterwave gave us → Failed without notFound (the charge reached it)', async () => {
+      reply({ status: 400, body: fixture('error-not-found') });
+      const result = await connector().sync(syncRequest({ createdAt: old }));
+      expectRequest(requests[0], 'GET', '/v3/transactions/288200108/verify');
+      expect(result).toMatchObject({ status: 'Failed', errorCode: 'transaction_not_found' });
+      expect(result.notFound).toBeUndefined();
+    });
+
+    test.each([
+      ['a bare 404 (not Flutterwave\'s answer)', { status: 404, body: { message: 'Not Found' } }, ConnectorRequestError],
+      ['another 400', { status: 400, body: { status: 'error', message: 'Invalid authorization key', data: null } }, ConnectorRequestError],
+      ['a 503 timeout answer', { status: 503, body: fixture('error-server') }, ConnectorTechnicalError],
+      ['a 409', { status: 409, body: { status: 'error', message: 'Conflict', data: null } }, ConnectorTechnicalError],
+    ] as Array<[string, Reply, new (...args: never[]) => Error]>)('%s is thrown, never notFound', async (_what, answer, errorClass) => {
+      reply(answer);
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: old }))).rejects.toBeInstanceOf(errorClass);
+    });
   });
 
   test.each([
@@ -583,6 +638,112 @@ describe('refunds', () => {
       code: 'amount_should_be_above_ngn100',
       message: 'Amount should be above NGN100',
     });
+  });
+});
+
+describe('findRefund: our refund by its comment among the transaction\'s refunds (GET /v3/refunds)', () => {
+  const lookup = (over: Partial<RefundLookupRequest> = {}): RefundLookupRequest => ({
+    refundId: 're_flw_1',
+    paymentId: 'pay_flw_sync',
+    connectorTransactionId: '288200108',
+    amount: 6000,
+    currency: 'NGN',
+    createdAt: new Date(NOW - 60 * 60_000).toISOString(),
+    ...over,
+  });
+  // NOW is 2026-01-15T12:00Z: from = the day before our record, to = the day after now.
+  const listPath = (page: number) => `/v3/refunds?id=288200108&from=2026-01-14&to=2026-01-16&page=${page}`;
+  const listOf = (data: unknown[], pageInfo: unknown = { total: data.length, current_page: 1, total_pages: 1, page_size: 20 }) => ({ ...fixture('refund-list'), data, meta: { page_info: pageInfo } });
+  const item = (over: Record<string, unknown>) => ({ ...(fixture('refund-list').data as Record<string, unknown>[])[1], ...over });
+
+  test('GET /v3/refunds?id=<transaction id>&from&to&page=1 → ours by comment, mapped by the refund table', async () => {
+    reply(ok(fixture('refund-list')));
+    const result = await connector().findRefund(lookup());
+    expect(requests).toHaveLength(1);
+    expectRequest(requests[0], 'GET', listPath(1));
+    expect(Object.fromEntries(new URL(requests[0]!.path, baseUrl).searchParams)).toEqual({ id: '288200108', from: '2026-01-14', to: '2026-01-16', page: '1' });
+    expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
+  });
+
+  test('the other refund of the same transaction is told apart by its comment ("completed" → Pending)', async () => {
+    reply(ok(fixture('refund-list')));
+    await expect(connector().findRefund(lookup({ refundId: 're_flw_2', amount: 2000 }))).resolves.toEqual({ status: 'Pending', connectorRefundId: '75924' });
+  });
+
+  test('looks the transaction id up by our reference when the stored id is not numeric', async () => {
+    reply(ok(fixture('verify-transaction')), ok(fixture('refund-list')));
+    await connector().findRefund(lookup({ connectorTransactionId: 'MockFLWRef-1689847855598' }));
+    expectRequest(requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_sync');
+    expectRequest(requests[1], 'GET', listPath(1));
+  });
+
+  test('reads every page (meta.page_info) and finds ours on page 2', async () => {
+    const [ours, other] = fixture('refund-list').data as unknown[];
+    reply(ok(listOf([other], { total: 2, current_page: 1, total_pages: 2, page_size: 1 })), ok(listOf([ours], { total: 2, current_page: 2, total_pages: 2, page_size: 1 })));
+    await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
+    expect(requests.map((r) => r.path)).toEqual([listPath(1), listPath(2)]);
+  });
+
+  test('absent after the settle window → null (known absent)', async () => {
+    reply(ok(fixture('refund-list')));
+    await expect(connector().findRefund(lookup({ refundId: 're_absent', amount: 1234, createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
+  });
+
+  test('absent within the settle window → Pending without an id', async () => {
+    reply(ok(listOf([])));
+    await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS + 1).toISOString() }))).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
+  });
+
+  test('refunds of another transaction (the id filter ignored) are skipped', async () => {
+    reply(ok(listOf([item({ transaction_id: 1, comment: 'Refund re_flw_1', amount_refunded: 60 })])));
+    await expect(connector().findRefund(lookup())).resolves.toBeNull();
+  });
+
+  test.each([
+    ['two refunds with our comment', [item({ id: 1, comment: 'Refund re_flw_1', amount_refunded: 60 }), item({ id: 2, comment: 'Refund re_flw_1', amount_refunded: 60 })]],
+    ['no comment matches, but one of our amount has no comment', [item({ id: 3, comment: null, amount_refunded: 60 })]],
+    ['our comment on a refund of another amount', [item({ id: 4, comment: 'Refund re_flw_1', amount_refunded: 59.99 })]],
+  ])('ambiguous: %s → ConnectorTechnicalError (retry later / operator)', async (_what, data) => {
+    reply(ok(listOf(data)));
+    await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+  });
+
+  test('a listing without page_info is not authoritative → ConnectorTechnicalError; an empty one is', async () => {
+    reply(ok({ ...fixture('refund-list'), meta: undefined }));
+    await expect(connector().findRefund(lookup({ refundId: 're_absent' }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    reply(ok({ status: 'success', message: 'Refunds fetched', data: [] }));
+    await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
+  });
+
+  test('an "error" envelope → ConnectorRequestError; a 5xx or 409 → ConnectorTechnicalError', async () => {
+    reply(ok({ status: 'error', message: 'Invalid authorization key', data: null }));
+    await expect(connector().findRefund(lookup())).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'invalid_authorization_key' });
+    reply({ status: 503, body: fixture('error-server') });
+    await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    reply({ status: 409, body: { status: 'error', message: 'Conflict', data: null } });
+    await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+  });
+});
+
+describe('409 and timeouts', () => {
+  test('a 409 on a charge or a refund is an unknown outcome (ConnectorTechnicalError), not a refusal', async () => {
+    reply({ status: 409, body: { status: 'error', message: 'Duplicate transaction reference', data: null } }, { status: 409, body: { status: 'error', message: 'Refund in progress', data: null } });
+    await expect(connector().authorize(cardRequest())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' })).rejects.toBeInstanceOf(ConnectorTechnicalError);
+  });
+
+  test('every operation waits 35 s (Flutterwave\'s 28 s server wait plus a margin) unless overridden', async () => {
+    expect(Object.values(FLUTTERWAVE_TIMEOUTS_MS)).toEqual(Array(8).fill(35_000));
+    const spy = jest.spyOn(AbortSignal, 'timeout');
+    try {
+      reply(ok(fixture('verify-transaction')), ok(fixture('verify-transaction')));
+      await connector({ timeoutMs: undefined }).sync(syncRequest());
+      expect(spy).toHaveBeenLastCalledWith(35_000);
+      await connector().sync(syncRequest());
+      expect(spy).toHaveBeenLastCalledWith(2000);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

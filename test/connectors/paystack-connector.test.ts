@@ -5,7 +5,9 @@
  * (github.com/PaystackOSS/doc-code-snippets src/doc/payments/payment-methods/*), verify and refund
  * answers from the Transaction and Refund API references, events from the webhooks and refunds guides.
  * Every test asserts the exact request sent (method, path, auth header, content type, parsed body)
- * and the mapping of every Paystack status in the adapter's tables.
+ * and the mapping of every Paystack status in the adapter's tables. The verify not-found body is
+ * PaystackOSS/openapi's (commit 9678dea922a9, paths/transaction_verify_{reference}.yaml → 404
+ * NotFound.yaml); see fixtures/SOURCES.md for every fixture used by findRefund and notFound.
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,12 +22,16 @@ import {
   WebhookSignatureError,
   type AuthorizeRequest,
   type PaymentResult,
+  type RefundLookupRequest,
   type SyncRequest,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import {
   PAYSTACK_CHARGE_STATUSES,
+  PAYSTACK_NOT_FOUND_SETTLE_MS,
+  PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   PAYSTACK_REFUND_STATUSES,
+  PAYSTACK_TIMEOUTS_MS,
   PAYSTACK_TRANSACTION_STATUSES,
 } from '../../shared/connectors/paystack/transformers';
 
@@ -539,12 +545,55 @@ describe('sync', () => {
     expect(result.connectorTransactionId).toBe(REFERENCE);
   });
 
-  test('a reference Paystack does not know → ConnectorRequestError transaction_reference_not_found', async () => {
-    server.reply({ status: 400, body: fixture('error-reference-not-found') });
-    const err = await rejection(paystack.sync(syncRequest({ connectorTransactionId: null })));
-    expect(err).toBeInstanceOf(ConnectorRequestError);
-    expect((err as ConnectorRequestError).code).toBe('transaction_reference_not_found');
-    expect(err.message).toBe('Transaction reference not found');
+  describe('a reference Paystack does not know (notFound)', () => {
+    const old = new Date(NOW.getTime() - PAYSTACK_NOT_FOUND_SETTLE_MS).toISOString();
+    const notFound: PaymentResult = {
+      status: 'Failed',
+      connectorTransactionId: null,
+      amountCaptured: 0,
+      errorCode: 'transaction_not_found',
+      errorMessage: 'Paystack has no transaction under this payment\'s reference: the charge never reached Paystack.',
+      notFound: true,
+    };
+
+    test.each([
+      ['404 Entity not found (PaystackOSS/openapi NotFound.yaml)', 404, 'error-verify-not-found'],
+      ['400 Transaction reference not found (live API)', 400, 'error-reference-not-found'],
+    ])('%s after the settle window → Failed with notFound', async (_label, status, name) => {
+      server.reply({ status, body: fixture(name) });
+      const result = await paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old }));
+      expectCall(server.only(), 'GET', `/transaction/verify/${REFERENCE}`);
+      expect(result).toEqual(notFound);
+    });
+
+    test('with the reference we hold, the answer keeps it', async () => {
+      server.reply({ status: 404, body: fixture('error-verify-not-found') });
+      const result = await paystack.sync(syncRequest({ createdAt: old }));
+      expect(result).toEqual({ ...notFound, connectorTransactionId: REFERENCE });
+    });
+
+    test('within the settle window (the charge may still be in flight) → Processing, no notFound', async () => {
+      server.reply({ status: 400, body: fixture('error-reference-not-found') }, { status: 404, body: fixture('error-verify-not-found') });
+      const fresh = new Date(NOW.getTime() - PAYSTACK_NOT_FOUND_SETTLE_MS + 1).toISOString();
+      await expect(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: fresh }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+      await expect(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+    });
+
+    test.each([
+      ['a 404 that is not Paystack\'s body', 404, { message: 'Not Found' }],
+      ['a 404 with another message', 404, { status: false, message: 'Integration not found' }],
+      ['a 400 validation error', 400, { status: false, message: 'Invalid key' }],
+    ])('%s is thrown (ConnectorRequestError), never notFound', async (_label, status, body) => {
+      server.reply({ status, body });
+      const err = await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })));
+      expect(err).toBeInstanceOf(ConnectorRequestError);
+    });
+
+    test('a 5xx or a 409 → ConnectorTechnicalError, never notFound', async () => {
+      server.reply({ status: 503, body: { status: false, message: 'Service unavailable' } }, { status: 409, body: { status: false, message: 'Conflict' } });
+      expect(await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })))).toBeInstanceOf(ConnectorTechnicalError);
+      expect(await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })))).toBeInstanceOf(ConnectorTechnicalError);
+    });
   });
 
   describe('every transaction status is mapped (PAYSTACK_TRANSACTION_STATUS)', () => {
@@ -579,6 +628,130 @@ describe('sync', () => {
         expect(result.errorMessage).toBe('The customer has insufficient funds');
       }
     });
+  });
+});
+
+/* ------------------------------------------------------------------------------------------------
+ * findRefund
+ * --------------------------------------------------------------------------------------------- */
+
+describe('findRefund: our refund by merchant_note among the transaction\'s refunds', () => {
+  const CREATED_AT = new Date(NOW.getTime() - 60 * 60_000).toISOString();
+  const FROM = new Date(NOW.getTime() - 2 * 60 * 60_000).toISOString();
+  const listPath = (page: number) => `/refund?transaction=2009945086&from=${encodeURIComponent(FROM)}&perPage=50&page=${page}`;
+  const lookup = (overrides: Partial<RefundLookupRequest> = {}): RefundLookupRequest => ({
+    refundId: 'ref_99aa',
+    paymentId: PAYMENT_ID,
+    connectorTransactionId: REFERENCE,
+    amount: 50000,
+    currency: 'NGN',
+    createdAt: CREATED_AT,
+    ...overrides,
+  });
+  /** The refund-list fixture with its items replaced. */
+  const listOf = (data: unknown[], meta: unknown = { total: data.length, skipped: 0, perPage: 50, page: 1, pageCount: 1 }) => ({ ...fixture('refund-list'), data, meta });
+  const item = (over: Record<string, unknown>) => ({ ...fixture('refund-list').data[1], ...over });
+
+  test('verify for the transaction id, then GET /refund?transaction=<id>&from=…&perPage=50&page=1 → ours by note', async () => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: fixture('refund-list') });
+    const result = await paystack.findRefund(lookup());
+    expect(server.requests).toHaveLength(2);
+    const [verify, list] = server.requests.map((r) => ({ ...r, body: undefined }));
+    expectCall(verify!, 'GET', `/transaction/verify/${REFERENCE}`);
+    expectCall(list!, 'GET', listPath(1));
+    expect(Object.fromEntries(new URL(list!.path, server.url).searchParams)).toEqual({ transaction: '2009945086', from: FROM, perPage: '50', page: '1' });
+    expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '3018284' });
+  });
+
+  test('the other refund of the same transaction is told apart by its note (pending → Pending)', async () => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: fixture('refund-list') });
+    await expect(paystack.findRefund(lookup({ refundId: 'ref_99bb', amount: 20000 }))).resolves.toEqual({ status: 'Pending', connectorRefundId: '3018290' });
+  });
+
+  test('reads every page (meta.pageCount) and finds ours on page 2', async () => {
+    const page1 = listOf([item({ id: 1, merchant_note: 'Switchyard refund ref_other' })], { total: 2, skipped: 0, perPage: 50, page: 1, pageCount: 2 });
+    const page2 = listOf([fixture('refund-list').data[0]], { total: 2, skipped: 1, perPage: 50, page: 2, pageCount: 2 });
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: page1 }, { status: 200, body: page2 });
+    const result = await paystack.findRefund(lookup());
+    expect(server.requests.map((r) => r.path)).toEqual([`/transaction/verify/${REFERENCE}`, listPath(1), listPath(2)]);
+    expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '3018284' });
+  });
+
+  test('absent after the settle window → null (known absent)', async () => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: fixture('refund-list') });
+    const createdAt = new Date(NOW.getTime() - PAYSTACK_REFUND_LOOKUP_SETTLE_MS).toISOString();
+    await expect(paystack.findRefund(lookup({ refundId: 'ref_absent', amount: 12300, createdAt }))).resolves.toBeNull();
+  });
+
+  test('absent within the settle window → Pending without an id', async () => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf([]) });
+    const createdAt = new Date(NOW.getTime() - PAYSTACK_REFUND_LOOKUP_SETTLE_MS + 1).toISOString();
+    await expect(paystack.findRefund(lookup({ createdAt }))).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
+  });
+
+  test('refunds of another transaction (the filter ignored) are skipped', async () => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf([item({ transaction: 99, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 })]) });
+    await expect(paystack.findRefund(lookup())).resolves.toBeNull();
+  });
+
+  test.each([
+    ['two refunds with our note', [item({ id: 1, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 }), item({ id: 2, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 })]],
+    ['no note matches, but one of our amount has no note at all', [item({ id: 3, merchant_note: null, amount: 50000 })]],
+    ['our note on a refund of another amount', [item({ id: 4, merchant_note: 'Switchyard refund ref_99aa', amount: 40000 })]],
+    ['our note on a refund in another currency', [item({ id: 5, merchant_note: 'Switchyard refund ref_99aa', amount: 50000, currency: 'GHS' })]],
+  ])('ambiguous: %s → ConnectorTechnicalError (retry later / operator)', async (_label, data) => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf(data) });
+    expect(await rejection(paystack.findRefund(lookup()))).toBeInstanceOf(ConnectorTechnicalError);
+  });
+
+  test('a refund of another amount without a note does not block a known absence', async () => {
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf([item({ merchant_note: null, amount: 777 })]) });
+    const createdAt = new Date(NOW.getTime() - PAYSTACK_REFUND_LOOKUP_SETTLE_MS).toISOString();
+    await expect(paystack.findRefund(lookup({ createdAt }))).resolves.toBeNull();
+  });
+
+  test('a listing without meta: a full page asks for the next one', async () => {
+    const full = Array.from({ length: 50 }, (_, i) => item({ id: 100 + i, merchant_note: `Switchyard refund ref_${i}` }));
+    server.reply(
+      { status: 200, body: fixture('transaction-verify') },
+      { status: 200, body: { ...listOf(full), meta: undefined } },
+      { status: 200, body: { ...listOf([fixture('refund-list').data[0]]), meta: undefined } },
+    );
+    await expect(paystack.findRefund(lookup())).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '3018284' });
+    expect(server.requests.map((r) => r.path)).toEqual([`/transaction/verify/${REFERENCE}`, listPath(1), listPath(2)]);
+  });
+
+  test('technical failures of the verify or the listing → ConnectorTechnicalError', async () => {
+    server.reply({ status: 502, body: { status: false, message: 'Bad gateway' } });
+    expect(await rejection(paystack.findRefund(lookup()))).toBeInstanceOf(ConnectorTechnicalError);
+    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 500, body: { status: false, message: 'Server error' } });
+    expect(await rejection(paystack.findRefund(lookup()))).toBeInstanceOf(ConnectorTechnicalError);
+  });
+});
+
+describe('409 and timeouts', () => {
+  test('a 409 on POST /charge or POST /refund is an unknown outcome (ConnectorTechnicalError), not a decline', async () => {
+    server.reply({ status: 409, body: { status: false, message: 'Duplicate request in progress', data: { status: 'failed', reference: REFERENCE } } });
+    expect(await rejection(paystack.authorize(authorizeRequest()))).toBeInstanceOf(ConnectorTechnicalError);
+    server.reply({ status: 409, body: { status: false, message: 'Conflict' } });
+    expect(await rejection(paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' }))).toBeInstanceOf(ConnectorTechnicalError);
+  });
+
+  test('the per-operation table applies without an override (60 s writes, 30 s reads)', async () => {
+    expect(PAYSTACK_TIMEOUTS_MS).toEqual({ authorize: 60_000, refund: 60_000, capture: 30_000, void: 30_000, sync: 30_000, syncRefund: 30_000, findRefund: 30_000, webhook: 30_000 });
+    const tabled = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, now: () => NOW });
+    const spy = jest.spyOn(AbortSignal, 'timeout');
+    try {
+      server.reply({ status: 200, body: fixture('charge-success') }, { status: 200, body: fixture('transaction-verify') }, { status: 200, body: fixture('transaction-verify') });
+      await tabled.authorize(authorizeRequest());
+      expect(spy).toHaveBeenLastCalledWith(60_000);
+      await tabled.sync(syncRequest());
+      expect(spy).toHaveBeenLastCalledWith(30_000);
+      await paystack.sync(syncRequest());
+      expect(spy).toHaveBeenLastCalledWith(2000);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

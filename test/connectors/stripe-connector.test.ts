@@ -2,7 +2,9 @@
  * The Stripe adapter against a local fixture server (node:http on 127.0.0.1,
  * never the network) answering with Stripe's documented response shapes,
  * recorded under test/connectors/fixtures/stripe/. Asserts the exact requests
- * sent and the mapping of every PaymentIntent and Refund status.
+ * sent and the mapping of every PaymentIntent and Refund status. The refund-list and
+ * 409 fixtures' sources are in fixtures/SOURCES.md (stripe-node v22.5.0, commit 663942164d38;
+ * https://docs.stripe.com/api/refunds/list; https://docs.stripe.com/error-low-level#idempotency).
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -17,11 +19,19 @@ import {
   WebhookSignatureError,
   type AuthorizeRequest,
   type PaymentResult,
+  type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
 } from '../../shared/connectors/connector';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import { STRIPE_PAYMENT_STATUS, STRIPE_REFUND_STATUS, toStripeAmount } from '../../shared/connectors/stripe/transformers';
+import {
+  REFUND_LOOKUP_SETTLE_MS,
+  SEARCH_PROPAGATION_MS,
+  STRIPE_PAYMENT_STATUS,
+  STRIPE_REFUND_STATUS,
+  STRIPE_TIMEOUTS_MS,
+  toStripeAmount,
+} from '../../shared/connectors/stripe/transformers';
 
 const FIXTURES = join(__dirname, 'fixtures', 'stripe');
 const rawFixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.json`), 'utf8');
@@ -310,17 +320,49 @@ describe('StripeConnector', () => {
       expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 });
     });
 
-    test('not found yet (search lags up to an hour) → still Processing', async () => {
+    test('not found yet (search lags up to an hour) → still Processing, no notFound', async () => {
       serve(200, 'search_result.empty');
       const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 5 * 60_000).toISOString() }));
       expectGet(only(), searchPath);
       expect(result).toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
     });
 
-    test('not found more than an hour after creation → Failed (never reached Stripe)', async () => {
+    test('one millisecond before the propagation window ends → still Processing', async () => {
+      serve(200, 'search_result.empty');
+      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - SEARCH_PROPAGATION_MS + 1).toISOString() }));
+      expect(result.status).toBe('Processing');
+      expect(result.notFound).toBeUndefined();
+    });
+
+    test('not found more than an hour after creation → Failed with notFound (never reached Stripe)', async () => {
       serve(200, 'search_result.empty');
       const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }));
-      expect(result).toMatchObject({ status: 'Failed', connectorTransactionId: null, amountCaptured: 0, errorCode: 'payment_intent_not_found' });
+      expectGet(only(), searchPath);
+      expect(result).toEqual({
+        status: 'Failed',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+        errorCode: 'payment_intent_not_found',
+        errorMessage: 'Stripe has no PaymentIntent for this payment: the authorize request never reached Stripe.',
+        notFound: true,
+      });
+    });
+
+    test('an unreadable createdAt never yields notFound', async () => {
+      serve(200, 'search_result.empty');
+      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }));
+      expect(result).toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+    });
+
+    test('a found intent, a 404 for an id we hold, a 5xx and a 409 never carry notFound', async () => {
+      serve(200, 'search_result.found');
+      expect((await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }))).notFound).toBeUndefined();
+      serve(404, 'error.resource_missing');
+      await expect(connector().sync(syncRequest({ connectorTransactionId: 'pi_missing' }))).rejects.toBeInstanceOf(ConnectorRequestError);
+      serve(500, 'error.api_error');
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      serve(409, 'error.idempotency_key_in_use');
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
     });
   });
 
@@ -495,6 +537,117 @@ describe('StripeConnector', () => {
       const t = Math.floor(NOW_MS / 1000);
       const header = `t=${t},v1=${createHmac('sha256', '').update(`${t}.${rawBody}`).digest('hex')}`;
       await expect(connector({ webhookSecret: '' }).parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).rejects.toBeInstanceOf(WebhookSignatureError);
+    });
+  });
+
+  describe('findRefund: our refund by metadata[refund_id] among the PaymentIntent\'s refunds', () => {
+    const lookup = (over: Partial<RefundLookupRequest> = {}): RefundLookupRequest => ({
+      refundId: REFUND_ID,
+      paymentId: PAYMENT_ID,
+      connectorTransactionId: PI_ID,
+      amount: 50000,
+      currency: 'USD',
+      createdAt: new Date(NOW_MS - 60 * 60_000).toISOString(),
+      ...over,
+    });
+    const firstPage = `/v1/refunds?payment_intent=${PI_ID}&limit=100`;
+    const page1 = fixture('refund_list.page1') as { data: Array<{ id: string }> };
+    const lastOfPage1 = page1.data[page1.data.length - 1]!.id;
+
+    test('pages with starting_after while has_more, and finds ours on page 2', async () => {
+      reply = (req) => ({ status: 200, body: fixture(req.url.includes('starting_after') ? 'refund_list.page2' : 'refund_list.page1') });
+      const result = await connector().findRefund(lookup());
+      expect(requests).toHaveLength(2);
+      expectGet(requests[0]!, firstPage);
+      expectGet(requests[1]!, `${firstPage}&starting_after=${lastOfPage1}`);
+      expect(Object.fromEntries(new URL(requests[1]!.url, baseUrl).searchParams)).toEqual({ payment_intent: PI_ID, limit: '100', starting_after: lastOfPage1 });
+      expect(result).toEqual({ status: 'Succeeded', connectorRefundId: RE_ID });
+    });
+
+    test('ours on the first and only page → mapped by the refund table (pending → Pending)', async () => {
+      reply = () => ({ status: 200, body: { ...(fixture('refund_list.page2') as object), data: [fixture('refund.pending')] } });
+      await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Pending', connectorRefundId: RE_ID });
+      expectGet(only(), firstPage);
+    });
+
+    test('a failed refund of ours → Failed with its failure_reason', async () => {
+      reply = () => ({ status: 200, body: { ...(fixture('refund_list.page2') as object), data: [fixture('refund.failed')] } });
+      await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Failed', connectorRefundId: RE_ID, errorCode: 'expired_or_canceled_card', errorMessage: 'The refund failed at Stripe.' });
+    });
+
+    test('absent after the settle window → null (known absent)', async () => {
+      reply = (req) => ({ status: 200, body: req.url.includes('starting_after') ? fixture('refund_list.empty') : fixture('refund_list.page1') });
+      await expect(connector().findRefund(lookup({ createdAt: new Date(NOW_MS - REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
+      expect(requests).toHaveLength(2);
+    });
+
+    test('absent within the settle window (the refund call may still be running) → Pending without an id', async () => {
+      serve(200, 'refund_list.empty');
+      await expect(connector().findRefund(lookup({ createdAt: new Date(NOW_MS - REFUND_LOOKUP_SETTLE_MS + 1).toISOString() }))).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
+      expectGet(only(), firstPage);
+    });
+
+    test('two refunds carrying our id → ConnectorTechnicalError (operator)', async () => {
+      const ours = fixture('refund.succeeded') as Record<string, unknown>;
+      reply = () => ({ status: 200, body: { object: 'list', has_more: false, url: '/v1/refunds', data: [ours, { ...ours, id: 're_duplicate' }] } });
+      await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    });
+
+    test('our id on a refund of another amount → ConnectorTechnicalError, not a match', async () => {
+      reply = () => ({ status: 200, body: { object: 'list', has_more: false, url: '/v1/refunds', data: [fixture('refund.succeeded')] } });
+      await expect(connector().findRefund(lookup({ amount: 49999 }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      await expect(connector().findRefund(lookup({ currency: 'NGN' }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    });
+
+    test('has_more with an empty page → ConnectorTechnicalError (not authoritative)', async () => {
+      reply = () => ({ status: 200, body: { object: 'list', has_more: true, url: '/v1/refunds', data: [] } });
+      await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    });
+
+    test('a listing that never ends → ConnectorTechnicalError after 20 pages', async () => {
+      serve(200, 'refund_list.page1');
+      await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      expect(requests).toHaveLength(20);
+    });
+
+    test('5xx and 409 → ConnectorTechnicalError; an unknown PaymentIntent (404) → ConnectorRequestError', async () => {
+      serve(500, 'error.api_error');
+      await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      serve(409, 'error.idempotency_key_in_use');
+      await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      serve(404, 'error.resource_missing');
+      await expect(connector().findRefund(lookup())).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'resource_missing' });
+    });
+  });
+
+  describe('409 (idempotency_key_in_use: the same request is still in flight) is an unknown outcome', () => {
+    test.each([
+      ['authorize', () => connector().authorize(authorizeRequest())],
+      ['capture', () => connector().capture({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 150000 })],
+      ['void', () => connector().void({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD' })],
+      ['refund', () => connector().refund({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 50000, refundId: REFUND_ID })],
+    ] as Array<[string, () => Promise<unknown>]>)('%s → ConnectorTechnicalError naming the code, not a decline', async (_op, call) => {
+      serve(409, 'error.idempotency_key_in_use');
+      const err = await call().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorTechnicalError);
+      expect((err as Error).message).toContain('idempotency_key_in_use');
+      expect((err as Error).message).not.toContain(SECRET_KEY);
+    });
+  });
+
+  describe('timeouts', () => {
+    test('every operation uses stripe-node\'s 80 000 ms default unless overridden', async () => {
+      expect(Object.values(STRIPE_TIMEOUTS_MS)).toEqual(Array(8).fill(80_000));
+      const spy = jest.spyOn(AbortSignal, 'timeout');
+      try {
+        serve(200, 'payment_intent.succeeded');
+        await connector({ timeoutMs: undefined }).authorize(authorizeRequest());
+        expect(spy).toHaveBeenLastCalledWith(80_000);
+        await connector({ timeoutMs: 1234 }).sync(syncRequest());
+        expect(spy).toHaveBeenLastCalledWith(1234);
+      } finally {
+        spy.mockRestore();
+      }
     });
   });
 

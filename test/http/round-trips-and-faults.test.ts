@@ -6,14 +6,14 @@ import { card, expectError, startLocalApi, type LocalApi } from '../helpers/loca
  * process-wide client the in-process gateway's handlers use.
  */
 const calls: string[] = [];
-let failNext: ((command: string) => boolean) | undefined;
+let failNext: ((command: string, input: { Key?: { PK?: string } }) => boolean) | undefined;
 
 beforeAll(() => {
   baseClient().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName).replace(/Command$/, '');
       calls.push(command);
-      if (failNext?.(command)) {
+      if (failNext?.(command, args.input as { Key?: { PK?: string } })) {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
       }
       return next(args);
@@ -167,9 +167,10 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
     const refund = jest.spyOn(SandboxConnector.prototype, 'refund');
     const headers = { 'Idempotency-Key': `refund-retry-${Date.now()}` };
-    let updates = 0;
-    failNext = (c) => c === 'UpdateItem' && ++updates === 2; // reserve ok, connector refunds, the settle write fails
-    expectError(await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers }), 503);
+    failNext = (c, input) => c === 'UpdateItem' && String(input.Key?.PK).includes('#REFUND#'); // reserve ok, connector refunds, the settle write fails
+    const first = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers });
+    // The processor refunded: the answer must not say "nothing was changed".
+    expect(expectError(first, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
     failNext = undefined;
     const retry = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers });
     expect(retry.status).toBe(200);
@@ -179,13 +180,15 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     expect((await api.request('GET', `/payments/${p.body.payment_id}/refunds`)).body.data).toHaveLength(1);
   });
 
-  test('cancel of a payment whose connector outcome is unknown asks for a sync first (no lost charge)', async () => {
+  test('cancel of a payment whose connector outcome is unknown reconciles it first (no lost charge)', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 800, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000119') } });
     expect(p.body.status).toBe('Processing');
+    expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'sandbox', amount: 800, state: 'outcome_unknown' });
     const res = await api.request('POST', `/payments/${p.body.payment_id}/cancel`);
-    expect(expectError(res, 409, 'payment_unexpected_state').message).toMatch(/force_sync=true/);
-    const synced = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
-    expect(synced.body.status).toBe('Succeeded');
+    // The sandbox did charge: the cancel finds that out and refuses, instead of losing the charge.
+    expect(expectError(res, 409, 'payment_unexpected_state').message).toMatch(/Succeeded/);
+    const after = await api.request('GET', `/payments/${p.body.payment_id}`);
+    expect(after.body).toMatchObject({ status: 'Succeeded', amount_captured: 800, pending_operation: null });
   });
 
   test('mobile money settles on sync once the payer had time to approve', async () => {

@@ -57,27 +57,31 @@ async function waitForStatus(id: string, status: string, ms = 4000): Promise<Rec
 }
 
 describe('routing', () => {
-  test('a 5xx at the first connector falls back to the next one once; both tries are attempts of one payment', async () => {
+  test('a 5xx at the first connector is an unknown outcome: no fallback while the first may hold the charge', async () => {
     useStripe(usdCardRules);
     stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'unavailable' } } };
+    const before = stripeHits;
     const p = await api.request('POST', '/payments', { body: { amount: 4200, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
     expect(p.status).toBe(200);
-    expect(p.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox' });
-    expect(p.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
-      ['stripe', 'Failed'],
-      ['sandbox', 'Succeeded'],
-    ]);
-    expect(p.body.attempts[0].error_code).toBe('connector_unreachable');
+    // Stripe may have charged (a 5xx is indeterminate) and its lookup failed too: the payment stays with Stripe.
+    expect(p.body).toMatchObject({ status: 'Processing', connector: 'stripe', error_code: 'connector_unreachable' });
+    expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'stripe', state: 'outcome_unknown' });
+    expect(p.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([['stripe', 'Processing']]);
+    expect(stripeHits - before).toBe(2); // the authorize and the lookup by our reference
   });
 
-  test('a network failure (nothing listening) falls back too', async () => {
+  test('a network failure (nothing listening: the request never left) falls back to the next connector once', async () => {
     useStripe(usdCardRules);
     process.env.STRIPE_BASE_URL = 'http://127.0.0.1:1';
     const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'USD', payment_method: 'card' } });
     expect(p.body.connector).toBe('stripe');
     const c = await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } });
-    expect(c.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox' });
-    expect(c.body.attempts).toHaveLength(2);
+    expect(c.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox', pending_operation: null });
+    expect(c.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
+      ['stripe', 'Failed'],
+      ['sandbox', 'Succeeded'],
+    ]);
+    expect(c.body.attempts[0].error_code).toBe('connector_unreachable');
   });
 
   test('a business decline is not retried at another connector', async () => {
@@ -109,14 +113,35 @@ describe('routing', () => {
 });
 
 describe('connector failures on capture', () => {
-  test('a capture the processor fails answers 502 and releases the claim; a retry can capture', async () => {
+  test('a capture the processor answers 5xx to is an unknown outcome; the retry reconciles first and finds it captured', async () => {
     useStripe(usdCardRules);
     stripeAnswer = { status: 200, body: stripeFixture('payment_intent.requires_capture') };
     const amount = stripeFixture('payment_intent.requires_capture').amount;
     const p = await api.request('POST', '/payments', { body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
     expect(p.body).toMatchObject({ status: 'RequiresCapture', connector: 'stripe' });
     stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'down' } } };
-    expectError(await api.request('POST', `/payments/${p.body.payment_id}/capture`), 502, 'connector_unreachable');
+    const failed = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
+    expect(expectError(failed, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
+    const pending = await api.request('GET', `/payments/${p.body.payment_id}`);
+    expect(pending.body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', connector: 'stripe', amount, state: 'outcome_unknown' } });
+    // Stripe did capture after all: the retry asks it first and records the capture instead of sending another.
+    stripeAnswer = { status: 200, body: stripeFixture('payment_intent.succeeded') };
+    const before = stripeHits;
+    const retry = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
+    expectError(retry, 409, 'payment_unexpected_state');
+    expect(stripeHits - before).toBe(1); // the lookup only
+    const after = await api.request('GET', `/payments/${p.body.payment_id}`);
+    expect(after.body).toMatchObject({ status: 'Succeeded', amount_captured: amount, pending_operation: null });
+  });
+
+  test('a capture the processor refuses (4xx) answers 502, releases the claim, and a retry can capture', async () => {
+    useStripe(usdCardRules);
+    stripeAnswer = { status: 200, body: stripeFixture('payment_intent.requires_capture') };
+    const amount = stripeFixture('payment_intent.requires_capture').amount;
+    const p = await api.request('POST', '/payments', { body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
+    stripeAnswer = { status: 400, body: stripeFixture('error.payment_intent_unexpected_state') };
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/capture`), 502);
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: null });
     stripeAnswer = { status: 200, body: stripeFixture('payment_intent.succeeded') };
     const captured = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
     expect(captured.status).toBe(200);

@@ -12,7 +12,7 @@ const run = promisify(execFile);
  * synthesizes the prod stage (esbuild bundling of every function and cdk-nag
  * included) with no AWS credentials.
  */
-test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function', async () => {
+test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler)', async () => {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
   try {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
@@ -20,7 +20,7 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
     const files = readdirSync(out);
     expect(files).toEqual(expect.arrayContaining(['Switchyard-prod-Data.template.json', 'Switchyard-prod-Api.template.json']));
     const bundles = files.filter((f) => f.startsWith('asset.'));
-    expect(bundles.length).toBe(ROUTES.length + 1);
+    expect(bundles.length).toBe(ROUTES.length + 2); // + the $default 404 and the reconciler
     const sample = readFileSync(join(out, bundles[0]!, 'index.mjs'), 'utf8');
     expect(sample).toContain('createRequire');
   } finally {

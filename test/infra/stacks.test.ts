@@ -1,20 +1,15 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { TABLE_ACTIONS } from '../../lib/api-stack';
+import { RECONCILER, TABLE_ACTIONS } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { buildApp } from '../../lib/switchyard-app';
-import { FALLBACK_ROUTE, ROUTES } from '../../shared/api/routes';
+import { ROUTES } from '../../shared/api/routes';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
+import { functionId, synthStage, type Resource } from './synth-stage';
 
-/** Synthesizes a stage without bundling (esbuild is exercised by `cdk synth`, not here). */
-function synthStage(stage: string) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stacks = buildApp(app, stage);
-  return { app, data: Template.fromStack(stacks.data), api: Template.fromStack(stacks.api) };
-}
-
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+/** Functions besides one per route: the `$default` 404 and the background reconciler. */
+const EXTRA_FUNCTIONS = 2;
 
 const dev = synthStage('dev');
 const prod = synthStage('prod');
@@ -23,8 +18,8 @@ describe.each([
   ['dev', dev],
   ['prod', prod],
 ])('%s stage', (stage, t) => {
-  test('one Lambda function and one route per route-table entry, plus the $default 404', () => {
-    t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
+  test('one Lambda function and one route per route-table entry, plus the $default 404 (and the reconciler function)', () => {
+    t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + EXTRA_FUNCTIONS);
     t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
     for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
     t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
@@ -32,7 +27,7 @@ describe.each([
 
   test('every function: Node.js 22 on arm64, X-Ray tracing, Powertools and the table name in its environment', () => {
     const fns = Object.values(t.api.findResources('AWS::Lambda::Function')) as Resource[];
-    expect(fns).toHaveLength(ROUTES.length + 1);
+    expect(fns).toHaveLength(ROUTES.length + EXTRA_FUNCTIONS);
     for (const fn of fns) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -72,7 +67,7 @@ describe.each([
     expect(JSON.stringify(p)).not.toContain('KMSMasterKeyId');
   });
 
-  test('no IAM statement has a wildcard action; read-only routes get only read actions', () => {
+  test('no IAM statement has a wildcard action; read-only routes get only read actions; the reconciler gets exactly its table actions', () => {
     const policies = t.api.findResources('AWS::IAM::Policy') as Record<string, Resource>;
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource & { Properties: any }>;
     const roleOf = (fnId: string) => fns[fnId]!.Properties.Role['Fn::GetAtt'][0];
@@ -103,6 +98,14 @@ describe.each([
         });
       }
     }
+    // The reconciler: reads, conditional writes and TransactWriteItems' per-item actions; no API-key statement.
+    const reconcilerRole = roleOf(functionId(t.api, RECONCILER.name));
+    const reconcilerDynamo = actionsOfRole(reconcilerRole).filter((a: string) => a.startsWith('dynamodb:'));
+    expect(reconcilerDynamo.sort()).toEqual(
+      ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'].sort(),
+    );
+    expect([...TABLE_ACTIONS.settle].sort()).toEqual(reconcilerDynamo);
+    expect(statementsOfRole(reconcilerRole).filter((s) => s.Condition)).toHaveLength(0);
   });
 
   test('HTTP API stage: throttling from the stage config and JSON access logs with retention', () => {
@@ -115,7 +118,7 @@ describe.each([
       AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') }),
     });
     const groups = Object.values(t.api.findResources('AWS::Logs::LogGroup')) as Resource[];
-    expect(groups.length).toBe(ROUTES.length + 2); // one per function + access logs
+    expect(groups.length).toBe(ROUTES.length + EXTRA_FUNCTIONS + 1); // one per function + access logs
     for (const g of groups) expect(g.Properties.RetentionInDays).toBe(STAGES[stage]!.logRetentionDays);
   });
 
@@ -129,8 +132,8 @@ describe.each([
     const count = (re: RegExp) => alarms.filter((a) => re.test(metricNames(a))).length;
     expect(count(/"MetricName":"5xx"/)).toBe(1);
     expect(alarms.filter((a) => /Latency-P99/.test(String(a.Properties.AlarmName)))).toHaveLength(1);
-    expect(count(/"MetricName":"Errors"/)).toBe(ROUTES.length + 1);
-    expect(count(/"MetricName":"Throttles"/)).toBe(ROUTES.length + 1);
+    expect(count(/"MetricName":"Errors"/)).toBe(ROUTES.length + EXTRA_FUNCTIONS);
+    expect(count(/"MetricName":"Throttles"/)).toBe(ROUTES.length + EXTRA_FUNCTIONS);
     expect(count(/"MetricName":"ReadThrottleEvents"|"MetricName":"WriteThrottleEvents"|ThrottledRequests/)).toBeGreaterThanOrEqual(2);
     const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
@@ -139,7 +142,7 @@ describe.each([
     }
   });
 
-  test('the keyed-hash key is a generated secret, readable only by the POST functions', () => {
+  test('the keyed-hash key is a generated secret, readable only by the POST functions and the reconciler', () => {
     t.data.hasResourceProperties('AWS::SecretsManager::Secret', {
       Name: `switchyard-${stage}/card-fingerprint-key`,
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
@@ -150,10 +153,11 @@ describe.each([
       const env = fn.Properties.Environment.Variables;
       expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(route.method === 'POST' ? `switchyard-${stage}/card-fingerprint-key` : undefined);
     }
+    expect(fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(`switchyard-${stage}/card-fingerprint-key`);
     expect(JSON.stringify(t.api.toJSON())).not.toMatch(/SecretString|secretValue/);
   });
 
-  test('functions that call connectors get the stage routing rules and the processors-keys secret; others do not', () => {
+  test('functions that call connectors (the reconciler too) get the stage routing rules and the processors-keys secret; others do not', () => {
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
     for (const route of ROUTES) {
       const fn = Object.entries(fns).find(([id]) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))![1];
@@ -166,11 +170,14 @@ describe.each([
         expect(env.CONNECTOR_SECRETS_ID).toBeUndefined();
       }
     }
+    const reconcilerEnv = fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables;
+    expect(JSON.parse(reconcilerEnv.ROUTING_RULES)).toEqual(STAGES[stage]!.routingRules);
+    expect(reconcilerEnv.CONNECTOR_SECRETS_ID).toBe(`switchyard-${stage}/connectors`);
     t.data.hasResourceProperties('AWS::SecretsManager::Secret', { Name: `switchyard-${stage}/connectors` });
   });
 
-  test('outputs: API URL, dashboard URL, alarm topic, table name', () => {
-    for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName']) t.api.hasOutput(name, {});
+  test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue", () => {
+    for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName', 'ReconcilerDeadLetterQueueUrl']) t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});
   });
 });

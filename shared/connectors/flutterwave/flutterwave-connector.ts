@@ -2,17 +2,19 @@ import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import {
   ConnectorRequestError,
+  ConnectorTechnicalError,
   WebhookSignatureError,
   type AuthorizeRequest,
   type Connector,
   type InboundWebhook,
   type PaymentResult,
+  type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
 } from '../connector';
-import { connectorFetch } from '../connector-http';
+import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
 import {
   buildCaptureBody,
   buildChargeRequest,
@@ -21,20 +23,29 @@ import {
   flutterwaveChargeType,
   flutterwaveErrorOf,
   FLUTTERWAVE_CONNECTOR_NAME,
+  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
   FLUTTERWAVE_PENDING_STATUS,
+  FLUTTERWAVE_REFUND_LIST_MAX_PAGES,
+  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
+  FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_WEBHOOK_HEADER,
+  hasMoreRefundPages,
   ignoredEventId,
   isTransactionNotFound,
   majorToMinor,
+  ourFlutterwaveRefund,
   paymentResultFromCapture,
   paymentResultFromCharge,
   paymentResultFromTransaction,
+  refundListQuery,
   refundResultFromRefund,
   webhookChargeOf,
   webhookEventId,
   webhookHashProblem,
   type FlutterwaveRefund,
+  type FlutterwaveRefundList,
+  type FlutterwaveRefundListItem,
   type FlutterwaveResponse,
   type FlutterwaveTransaction,
   type FlutterwaveWebhookPayload,
@@ -55,7 +66,10 @@ export interface FlutterwaveConnectorConfig {
   webhookSecret: string;
   /** The dashboard's encryption key (24 characters): the 3DES key of card charges. */
   encryptionKey: string;
-  /** Timeout of one Flutterwave call in milliseconds (default: `connectorFetch`'s 8000). */
+  /**
+   * Timeout of every Flutterwave call in milliseconds (`CONNECTOR_TIMEOUT_MS`). Unset, each operation
+   * uses {@link FLUTTERWAVE_TIMEOUTS_MS} (Flutterwave's 28 s server-side wait plus a margin).
+   */
   timeoutMs?: number;
   /**
    * Bank code sent as `account_bank` for USSD charges (default `058`, Guaranty Trust Bank, the
@@ -79,14 +93,19 @@ const NUMERIC_ID = /^\d+$/;
  *   with our payment id as `tx_ref` (card payloads 3DES-encrypted into `{ client }`;
  *   manual capture sends `preauthorize: true`);
  * - capture / void of a preauth: `POST /v3/charges/{flw_ref}/capture` and `/void`;
- * - refund: `POST /v3/transactions/{id}/refund`, refund sync: `GET /v3/refunds/{id}`;
+ * - refund: `POST /v3/transactions/{id}/refund`, refund sync: `GET /v3/refunds/{id}`, refund lookup by our
+ *   refund id: `GET /v3/refunds?id=<transaction id>&from=…&to=…&page=N`, matched on the refund's `comment`;
  * - sync: `GET /v3/transactions/{id}/verify`, or `GET /v3/transactions/verify_by_reference?tx_ref=<payment id>`
- *   when we hold no transaction id (authorize timed out, or the method answers without one);
+ *   when we hold no transaction id (authorize timed out, or the method answers without one); "No transaction
+ *   was found" by reference is `Failed` with `notFound: true` for card, USSD and M-Pesa once
+ *   `FLUTTERWAVE_NOT_FOUND_SETTLE_MS` has passed;
  * - webhooks: `verif-hash` must equal the dashboard's secret hash; a `charge.completed` event is
  *   re-verified with the verify endpoint before it is trusted, as Flutterwave recommends.
  *
- * Every call goes through `connectorFetch` (timeout/network/5xx → ConnectorTechnicalError,
- * 4xx → ConnectorRequestError with Flutterwave's message as code, see `flutterwaveErrorOf`).
+ * Every call goes through `connectorFetch` with the operation's timeout from `FLUTTERWAVE_TIMEOUTS_MS`
+ * (35 s: Flutterwave's 28 s server-side wait plus a margin; `timeoutMs` overrides)
+ * (timeout/network/5xx/409 → ConnectorTechnicalError, other 4xx → ConnectorRequestError with
+ * Flutterwave's message as code, see `flutterwaveErrorOf`).
  * The secret key, encryption key and webhook hash live in private fields and never appear in
  * results, errors or logs; the PAN and CVC only travel encrypted.
  */
@@ -122,7 +141,8 @@ export class FlutterwaveConnector implements Connector {
     return flutterwaveChargeType(currency, paymentMethod) !== undefined;
   }
 
-  async #call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /** One Flutterwave call: bearer key, JSON body, the operation's timeout, Flutterwave's error mapping. */
+  async #call<T>(operation: ConnectorOperation, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     return connectorFetch<T>({
       connector: this.name,
       method,
@@ -133,28 +153,28 @@ export class FlutterwaveConnector implements Connector {
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      ...(this.#timeoutMs === undefined ? {} : { timeoutMs: this.#timeoutMs }),
+      timeoutMs: timeoutFor(FLUTTERWAVE_TIMEOUTS_MS, operation, this.#timeoutMs),
       errorOf: flutterwaveErrorOf,
     });
   }
 
   /** `GET /v3/transactions/{id}/verify`. */
-  async #verifyById(id: string): Promise<FlutterwaveTransaction> {
-    return dataOf(await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('GET', `/v3/transactions/${encodeURIComponent(id)}/verify`));
+  async #verifyById(operation: ConnectorOperation, id: string): Promise<FlutterwaveTransaction> {
+    return dataOf(await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(operation, 'GET', `/v3/transactions/${encodeURIComponent(id)}/verify`));
   }
 
   /** `GET /v3/transactions/verify_by_reference?tx_ref=<our payment id>`. */
-  async #verifyByReference(paymentId: string): Promise<FlutterwaveTransaction> {
-    return dataOf(await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(paymentId)}`));
+  async #verifyByReference(operation: ConnectorOperation, paymentId: string): Promise<FlutterwaveTransaction> {
+    return dataOf(await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(operation, 'GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(paymentId)}`));
   }
 
   /**
    * The transaction behind a payment: by id when we hold Flutterwave's numeric id, else by our reference.
    * @throws ConnectorRequestError `verification_mismatch` when the transaction Flutterwave returns is not this payment's
    */
-  async #transactionOf(ref: { paymentId: string; connectorTransactionId: string | null }): Promise<FlutterwaveTransaction> {
+  async #transactionOf(operation: ConnectorOperation, ref: { paymentId: string; connectorTransactionId: string | null }): Promise<FlutterwaveTransaction> {
     const id = ref.connectorTransactionId;
-    const tx = id && NUMERIC_ID.test(id) ? await this.#verifyById(id) : await this.#verifyByReference(ref.paymentId);
+    const tx = id && NUMERIC_ID.test(id) ? await this.#verifyById(operation, id) : await this.#verifyByReference(operation, ref.paymentId);
     if (tx.tx_ref !== ref.paymentId) {
       throw new ConnectorRequestError(this.name, 'verification_mismatch', `Flutterwave transaction ${tx.id} belongs to reference ${tx.tx_ref}, not to payment ${ref.paymentId}.`);
     }
@@ -170,7 +190,7 @@ export class FlutterwaveConnector implements Connector {
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     const charge = buildChargeRequest(request, { encryptionKey: this.#encryptionKey, ussdBankCode: this.#ussdBankCode });
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('POST', `/v3/charges?type=${charge.type}`, charge.body);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('authorize', 'POST', `/v3/charges?type=${charge.type}`, charge.body);
     return paymentResultFromCharge(response, { request, type: charge.type, now: this.#now() });
   }
 
@@ -181,8 +201,8 @@ export class FlutterwaveConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async capture(request: TransactionRef & { amount: number }): Promise<PaymentResult> {
-    const tx = await this.#transactionOf(request);
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/capture`, buildCaptureBody(request.amount));
+    const tx = await this.#transactionOf('capture', request);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('capture', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/capture`, buildCaptureBody(request.amount));
     return paymentResultFromCapture(response, request.amount);
   }
 
@@ -194,8 +214,8 @@ export class FlutterwaveConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async void(request: TransactionRef): Promise<PaymentResult> {
-    const tx = await this.#transactionOf(request);
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/void`);
+    const tx = await this.#transactionOf('void', request);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('void', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/void`);
     if (response.status !== 'success') dataOf(response);
     return { status: 'Cancelled', connectorTransactionId: String(tx.id), amountCaptured: 0 };
   }
@@ -208,8 +228,8 @@ export class FlutterwaveConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
-    const id = NUMERIC_ID.test(request.connectorTransactionId) ? request.connectorTransactionId : String((await this.#transactionOf(request)).id);
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('POST', `/v3/transactions/${encodeURIComponent(id)}/refund`, buildRefundBody(request.amount, request.refundId));
+    const id = NUMERIC_ID.test(request.connectorTransactionId) ? request.connectorTransactionId : String((await this.#transactionOf('refund', request)).id);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('refund', 'POST', `/v3/transactions/${encodeURIComponent(id)}/refund`, buildRefundBody(request.amount, request.refundId));
     return refundResultFromRefund(dataOf(response));
   }
 
@@ -218,22 +238,38 @@ export class FlutterwaveConnector implements Connector {
    * checked against what we expect (reference, currency, amount when successful) as Flutterwave's
    * verification guide requires. Pending maps to the status authorize gave for the method
    * (`FLUTTERWAVE_PENDING_STATUS`; `Processing` for a card whose authorize never answered); no
-   * transaction found maps through `FLUTTERWAVE_NOT_FOUND_STATUS`.
+   * transaction found ("No transaction was found", see `isTransactionNotFound`) maps through
+   * `FLUTTERWAVE_NOT_FOUND_STATUS`; when that is `Failed` (card, USSD, M-Pesa):
+   * - looked up by our reference: `Processing` for {@link FLUTTERWAVE_NOT_FOUND_SETTLE_MS} after the
+   *   payment's creation (the charge may still be in flight), then `Failed` (`transaction_not_found`)
+   *   with `notFound: true`, on which routing may fall back;
+   * - looked up by a transaction id Flutterwave gave us: `Failed` without `notFound` (the charge did
+   *   reach Flutterwave).
    * @throws ConnectorRequestError `verification_mismatch` when the transaction is not this payment's
-   *   (other reference or currency, or a successful amount below the payment's)
-   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   *   (other reference or currency, or a successful amount below the payment's); any other 4xx
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     const type = request.paymentMethod ? flutterwaveChargeType(request.currency, request.paymentMethod) : undefined;
+    const byReference = !(request.connectorTransactionId && NUMERIC_ID.test(request.connectorTransactionId));
     let tx: FlutterwaveTransaction;
     try {
-      tx = await this.#transactionOf(request);
+      tx = await this.#transactionOf('sync', request);
     } catch (err) {
       if (!isTransactionNotFound(err)) throw err;
       const status = type ? FLUTTERWAVE_NOT_FOUND_STATUS[type] : 'Processing';
-      return status === 'Failed'
-        ? { status, connectorTransactionId: request.connectorTransactionId, amountCaptured: 0, errorCode: 'transaction_not_found', errorMessage: 'Flutterwave has no transaction for this payment: the charge never reached it.' }
-        : { status, connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      if (status !== 'Failed') return { status, connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      const failed: PaymentResult = {
+        status,
+        connectorTransactionId: request.connectorTransactionId,
+        amountCaptured: 0,
+        errorCode: 'transaction_not_found',
+        errorMessage: 'Flutterwave has no transaction for this payment: the charge never reached it.',
+      };
+      if (!byReference) return failed;
+      const ageMs = this.#now() - Date.parse(request.createdAt);
+      if (!(ageMs >= FLUTTERWAVE_NOT_FOUND_SETTLE_MS)) return { status: 'Processing', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      return { ...failed, notFound: true };
     }
     if (tx.currency !== request.currency || (tx.status === 'successful' && majorToMinor(tx.amount) < request.amount)) {
       throw new ConnectorRequestError(this.name, 'verification_mismatch', `Flutterwave transaction ${tx.id} is ${tx.amount} ${tx.currency}, not the payment's amount and currency.`);
@@ -248,8 +284,46 @@ export class FlutterwaveConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('GET', `/v3/refunds/${encodeURIComponent(request.connectorRefundId)}`);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('syncRefund', 'GET', `/v3/refunds/${encodeURIComponent(request.connectorRefundId)}`);
     return refundResultFromRefund(dataOf(response));
+  }
+
+  /**
+   * Finds our refund at Flutterwave when its outcome is unknown (we hold no Flutterwave refund id):
+   * the transaction's numeric id (ours, or looked up by reference as `refund` does), then
+   * `GET /v3/refunds?id=<transaction id>&from=<day before our record>&to=<day after now>&page=N` for
+   * every page (`meta.page_info`), and the refund whose `comment` is the `comments` our refund call sent
+   * (`ourFlutterwaveRefund`, which documents the ambiguity rules). Once
+   * {@link FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS} has passed since `createdAt` an absent refund is known
+   * never to have been created.
+   * @returns the refund mapped through `FLUTTERWAVE_REFUND_STATUS` (with Flutterwave's refund id);
+   *   `Pending` with a null id when absent within the settle window; null when absent after it
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx; when the match is ambiguous or
+   *   ours has another amount; when the listing's pagination is unknown or longer than
+   *   `FLUTTERWAVE_REFUND_LIST_MAX_PAGES` pages
+   * @throws ConnectorRequestError on a 4xx, or when the envelope says `error`
+   */
+  async findRefund(request: RefundLookupRequest): Promise<RefundResult | null> {
+    const transactionId = NUMERIC_ID.test(request.connectorTransactionId) ? request.connectorTransactionId : String((await this.#transactionOf('findRefund', request)).id);
+    const refunds: FlutterwaveRefundListItem[] = [];
+    for (let page = 1; ; page += 1) {
+      if (page > FLUTTERWAVE_REFUND_LIST_MAX_PAGES) {
+        throw new ConnectorTechnicalError(this.name, `More than ${FLUTTERWAVE_REFUND_LIST_MAX_PAGES} pages of Flutterwave refunds for transaction ${transactionId}; the lookup of refund ${request.refundId} needs an operator.`);
+      }
+      const query = refundListQuery(transactionId, request.createdAt, this.#now(), page);
+      const list = await this.#call<FlutterwaveRefundList>('findRefund', 'GET', `/v3/refunds?${query.toString()}`);
+      if (list.status !== 'success') {
+        const { code, message } = flutterwaveErrorOf(200, list);
+        throw new ConnectorRequestError(this.name, code, message);
+      }
+      refunds.push(...(Array.isArray(list.data) ? list.data : []));
+      if (!hasMoreRefundPages(list, page)) break;
+    }
+    const ours = ourFlutterwaveRefund(refunds, transactionId, request);
+    if (ours) return refundResultFromRefund(ours);
+    const ageMs = this.#now() - Date.parse(request.createdAt);
+    if (!(ageMs >= FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
+    return null;
   }
 
   /**
@@ -274,7 +348,7 @@ export class FlutterwaveConnector implements Connector {
     const eventId = webhookEventId(charge);
     let tx: FlutterwaveTransaction;
     try {
-      tx = await this.#verifyById(String(charge.id));
+      tx = await this.#verifyById('webhook', String(charge.id));
     } catch (err) {
       if (err instanceof ConnectorRequestError) return { kind: 'ignored', eventId, reason: `Flutterwave does not confirm transaction ${charge.id}: ${err.message}` };
       throw err;

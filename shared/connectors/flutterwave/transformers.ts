@@ -4,6 +4,7 @@ import type { Currency } from '../../domain/money';
 import type { NextAction, PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
 import { ConnectorRequestError, ConnectorTechnicalError, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
+import type { ConnectorTimeouts } from '../connector-http';
 
 /**
  * Flutterwave v3 wire types, request builders and the status tables of the
@@ -22,6 +23,18 @@ import { ConnectorRequestError, ConnectorTechnicalError, type AuthorizeRequest, 
  *         documentation/transactions.md (sample responses for bank transfer, USSD, M-Pesa, Ghana MoMo, verify, refund)
  * - [HS]  A Hyperswitch-layout Flutterwave connector (repo Zapier-codes/B-PAY-backend,
  *         crates/hyperswitch_connectors/src/connectors/flutterwave/transformers.rs): verify and refund status enums.
+ * - [TO]  Handling Error Timeouts: https://developer.flutterwave.com/docs/handling-error-timeouts ("Our system
+ *         typically waits for 28 seconds before returning a timeout error response", a 503
+ *         `{status: "error", message: "An error occurred. Please contact support", data: null}`).
+ * - [LR]  Get all refunds, `GET /v3/refunds`: https://developer.flutterwave.com/v3.0.0/reference/get-all-refunds
+ *         (query filters: start and end date `YYYY-MM-DD`, status, currency, the refund's `flw_ref`, and the
+ *         transaction's `data.id`) and Flutterwave's v3 OpenAPI rendered at
+ *         https://flutterwaveinc.mintlify.app/api-reference/transactions/get-all-refunds (items `id`,
+ *         `amount_refunded`, `status`, `flw_ref`, `comment`, `transaction_id`, `created_at`;
+ *         `meta.page_info` `total`, `current_page`, `total_pages`, `page_size`). The rendered reference does
+ *         not print the parameter names; `from`, `to`, `id` and `page` are the names Flutterwave uses on its
+ *         other v3 list endpoints (e.g. GET /v3/transactions, GET /v3/payment-plans).
+ *         Flutterwave/Node-v3 (v1.4.1, commit 537f9f4455f922a879e4f088cf0f596621c3517c) has no list-refunds call.
  *
  * Money: our amounts are integers in minor units; Flutterwave's wire amounts are in MAJOR units.
  * All five currencies we accept have two decimals, so the conversion is integer
@@ -113,6 +126,38 @@ export interface FlutterwaveRefund {
   destination?: string;
   created_at?: string;
   meta?: unknown;
+}
+
+/**
+ * One item of `GET /v3/refunds` [LR]: the refund's own `id`, `amount_refunded` in major units,
+ * `status`, the note sent as `comments` at creation in `comment`, and the refunded transaction's
+ * `transaction_id` (single-refund answers call it `tx_id`, read too).
+ */
+export interface FlutterwaveRefundListItem {
+  id: number;
+  amount_refunded: number | string;
+  status: string;
+  flw_ref?: string;
+  comment?: string | null;
+  transaction_id?: number | null;
+  tx_id?: number | null;
+  created_at?: string;
+}
+
+/** `meta.page_info` of a v3 list answer [LR]. */
+export interface FlutterwavePageInfo {
+  total?: number;
+  current_page?: number;
+  total_pages?: number;
+  page_size?: number;
+}
+
+/** The answer of `GET /v3/refunds` [LR]. */
+export interface FlutterwaveRefundList {
+  status: string;
+  message: string;
+  data?: FlutterwaveRefundListItem[] | null;
+  meta?: { page_info?: FlutterwavePageInfo | null } | null;
 }
 
 /**
@@ -276,6 +321,33 @@ export function flutterwaveChargeType(currency: Currency, method: PaymentMethod)
 }
 
 // ---------------------------------------------------------------------------
+// Timeouts
+// ---------------------------------------------------------------------------
+
+/**
+ * Flutterwave's own server-side wait: "Our system typically waits for 28 seconds before returning a
+ * timeout error response" (a 503) [TO]. Our client waits that long plus a margin for connection
+ * setup and transfer, so Flutterwave's own answer arrives before we give up: 35 000 ms.
+ */
+export const FLUTTERWAVE_SERVER_TIMEOUT_MS = 28_000;
+
+/**
+ * Timeout of one Flutterwave call per operation, in milliseconds: {@link FLUTTERWAVE_SERVER_TIMEOUT_MS}
+ * plus 7 s for every operation (Flutterwave states one server-side wait for all endpoints).
+ * `CONNECTOR_TIMEOUT_MS` overrides all of them.
+ */
+export const FLUTTERWAVE_TIMEOUTS_MS: ConnectorTimeouts = {
+  authorize: 35_000,
+  capture: 35_000,
+  void: 35_000,
+  refund: 35_000,
+  sync: 35_000,
+  syncRefund: 35_000,
+  findRefund: 35_000,
+  webhook: 35_000,
+};
+
+// ---------------------------------------------------------------------------
 // Status tables (the one visible place where Flutterwave's statuses become ours)
 // ---------------------------------------------------------------------------
 
@@ -361,6 +433,106 @@ export const FLUTTERWAVE_NOT_FOUND_STATUS: Readonly<Record<FlutterwaveChargeType
 };
 
 /**
+ * How long after a payment's creation a `tx_ref` Flutterwave does not know may still appear: 15
+ * minutes. Flutterwave documents no propagation window for `verify_by_reference`; it does say a
+ * timeout "could also mean the request is still processing" [TO], and our charge call gives up after
+ * {@link FLUTTERWAVE_TIMEOUTS_MS}.authorize. Before the window, a not-found card, USSD or M-Pesa
+ * payment is `Processing`; after it, `Failed` with `notFound: true`.
+ */
+export const FLUTTERWAVE_NOT_FOUND_SETTLE_MS = 15 * 60 * 1000;
+
+/**
+ * How long after our refund record was written (just before `POST /v3/transactions/{id}/refund`) a
+ * refund absent from the transaction's refund list may still appear: 10 minutes (no delay is
+ * documented; the window covers a refund request still executing after our call gave up).
+ */
+export const FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS = 10 * 60 * 1000;
+
+/** Pages of `GET /v3/refunds` read for one lookup before giving up (non-authoritative: throws). */
+export const FLUTTERWAVE_REFUND_LIST_MAX_PAGES = 20;
+
+/** `YYYY-MM-DD` (UTC) of an epoch-milliseconds instant, the date format of Flutterwave's list filters [LR]. */
+function utcDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The query of the refund lookup's `GET /v3/refunds` [LR]: `id` = the transaction's numeric id,
+ * `from` = the UTC day before our refund record was written, `to` = the UTC day after `now` (so the
+ * window surely holds our refund whatever default range Flutterwave applies and however it treats the
+ * end date), and `page` (1-based).
+ */
+export function refundListQuery(transactionId: string, createdAt: string, now: number, page: number): URLSearchParams {
+  const createdMs = Date.parse(createdAt);
+  const fromMs = (Number.isFinite(createdMs) ? Math.min(createdMs, now) : now) - 24 * 60 * 60 * 1000;
+  return new URLSearchParams([
+    ['id', transactionId],
+    ['from', utcDate(fromMs)],
+    ['to', utcDate(now + 24 * 60 * 60 * 1000)],
+    ['page', String(page)],
+  ]);
+}
+
+/**
+ * Whether another page of `GET /v3/refunds` must be read after this one.
+ * @returns false on the last page (`current_page >= total_pages`, or an empty page); true when more follow
+ * @throws ConnectorTechnicalError when a non-empty page has no usable `meta.page_info`: whether more
+ *   refunds exist cannot be known, so the listing is not authoritative
+ */
+export function hasMoreRefundPages(list: FlutterwaveRefundList, page: number): boolean {
+  const info = list.meta?.page_info;
+  const items = list.data ?? [];
+  if (typeof info?.total_pages === 'number' && Number.isFinite(info.total_pages)) {
+    const current = typeof info.current_page === 'number' ? info.current_page : page;
+    return items.length > 0 && current < info.total_pages;
+  }
+  if (items.length === 0) return false;
+  throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, 'Flutterwave listed refunds without meta.page_info; whether more pages exist is unknown.');
+}
+
+/**
+ * Picks our refund among a transaction's refunds (`GET /v3/refunds`). `POST /v3/transactions/{id}/refund`
+ * takes no reference of ours, only a free-text `comments`, where {@link buildRefundBody} writes
+ * `Refund <our refund id>`; the list returns it as `comment` [LR]. Rules:
+ * - refunds of another transaction (`transaction_id`/`tx_id` differs: the `id` filter ignored) are skipped;
+ * - exactly one refund with our comment → it (its amount must be ours);
+ * - several with our comment → ambiguous;
+ * - none with our comment, but one of our amount carries no comment at all → ambiguous (it may be ours
+ *   with the comment dropped);
+ * - otherwise → none.
+ * @returns the refund, or null when none is ours
+ * @throws ConnectorTechnicalError when ambiguous or when the refund with our comment has another
+ *   amount: nothing is settled automatically, the caller retries later or an operator looks
+ */
+export function ourFlutterwaveRefund(
+  refunds: readonly FlutterwaveRefundListItem[],
+  transactionId: string,
+  ours: { refundId: string; amount: number },
+): FlutterwaveRefundListItem | null {
+  const concerned = refunds.filter((r) => {
+    const tx = r.transaction_id ?? r.tx_id;
+    return tx === undefined || tx === null || String(tx) === transactionId;
+  });
+  const comment = refundComment(ours.refundId);
+  const matches = concerned.filter((r) => typeof r.comment === 'string' && r.comment.trim() === comment);
+  if (matches.length > 1) {
+    throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave lists ${matches.length} refunds commented "${comment}" on transaction ${transactionId}; an operator must reconcile them.`);
+  }
+  const match = matches[0];
+  if (match) {
+    if (majorToMinor(match.amount_refunded) !== ours.amount) {
+      throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave refund ${match.id} is commented "${comment}" but refunds ${String(match.amount_refunded)}, not ${minorToMajor(ours.amount)}.`);
+    }
+    return match;
+  }
+  const uncommented = concerned.filter((r) => (r.comment === undefined || r.comment === null || r.comment.trim() === '') && majorToMinor(r.amount_refunded) === ours.amount);
+  if (uncommented.length > 0) {
+    throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave lists ${uncommented.length} refund(s) of ${minorToMajor(ours.amount)} on transaction ${transactionId} without a comment; refund ${ours.refundId} cannot be told apart.`);
+  }
+  return null;
+}
+
+/**
  * A refund's `status` → our refund status [REF]. The v3 refunds guide's table:
  * `completed` — "Refund has been initiated and is pending disbursement" (so `Pending`;
  * older revisions of the page called it the general completed status);
@@ -425,9 +597,14 @@ export function flutterwaveErrorOf(httpStatus: number, body: unknown): { code: s
   return { code, message };
 }
 
-/** @returns true when an error is Flutterwave's "No transaction was found …" answer (or a 404) from verify */
+/**
+ * Whether an error is Flutterwave's own "No transaction was found …" answer from verify
+ * (`{"status": "error", "message": "No transaction was found for this id", "data": null}`, HTTP 400
+ * or a 200 envelope). Only that message counts: a bare 404 (a proxy, a wrong base URL) or any other
+ * refusal says nothing about the transaction and is thrown as it is.
+ */
 export function isTransactionNotFound(err: unknown): boolean {
-  return err instanceof ConnectorRequestError && (err.code.startsWith('no_transaction_was_found') || err.code === 'http_404');
+  return err instanceof ConnectorRequestError && err.code.startsWith('no_transaction_was_found');
 }
 
 /**
@@ -611,7 +788,12 @@ export function buildCaptureBody(amount: number): FlutterwaveCaptureBody {
 
 /** @returns the body of `POST /v3/transactions/{id}/refund` for `amount` minor units, noting our refund id in `comments` [REF] */
 export function buildRefundBody(amount: number, refundId: string): FlutterwaveRefundBody {
-  return { amount: minorToMajor(amount), comments: `Refund ${refundId}` };
+  return { amount: minorToMajor(amount), comments: refundComment(refundId) };
+}
+
+/** The refund note `Refund <our refund id>` sent as `comments` (listed back as `comment`): how {@link ourFlutterwaveRefund} finds it. */
+export function refundComment(refundId: string): string {
+  return `Refund ${refundId}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -792,7 +974,7 @@ export function paymentResultFromCapture(response: FlutterwaveResponse<Flutterwa
  * Maps a refund (`POST /v3/transactions/{id}/refund` or `GET /v3/refunds/{id}`) through
  * {@link FLUTTERWAVE_REFUND_STATUS}; `connectorRefundId` is the refund's own `id`.
  */
-export function refundResultFromRefund(refund: FlutterwaveRefund): RefundResult {
+export function refundResultFromRefund(refund: Pick<FlutterwaveRefund, 'id' | 'status'>): RefundResult {
   const status = refundStatusOf(refund.status);
   return {
     status,

@@ -11,8 +11,13 @@
  *   refused at authorize (`capture_method_not_supported`) and capture is refused too.
  * - void: Paystack has no call that cancels an open charge; void verifies the transaction and
  *   answers Cancelled unless Paystack already took the money (then `charge_already_succeeded`).
- * - refund: POST /refund; syncRefund: GET /refund/:id.
- * - sync: GET /transaction/verify/:reference.
+ * - refund: POST /refund (our refund id in `merchant_note`); syncRefund: GET /refund/:id;
+ *   findRefund: GET /transaction/verify/:reference then GET /refund?transaction=<id>&from=…, matched on
+ *   `merchant_note`.
+ * - sync: GET /transaction/verify/:reference; Paystack's "not found" answer is `Processing` for
+ *   `PAYSTACK_NOT_FOUND_SETTLE_MS` after the payment's creation, then `Failed` with `notFound: true`.
+ * - timeouts: per operation from `PAYSTACK_TIMEOUTS_MS` (60 s for charges and refunds, 30 s for
+ *   reads), all replaced by `timeoutMs` (`CONNECTOR_TIMEOUT_MS`) when set; a 409 is a technical error.
  * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
  *   compared in constant time; charge.success and refund.* are mapped, every other event ignored.
  */
@@ -21,17 +26,19 @@ import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import {
   ConnectorRequestError,
+  ConnectorTechnicalError,
   WebhookSignatureError,
   type AuthorizeRequest,
   type Connector,
   type InboundWebhook,
   type PaymentResult,
+  type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
 } from '../connector';
-import { connectorFetch, DEFAULT_CONNECTOR_TIMEOUT_MS } from '../connector-http';
+import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
 import {
   buildBankTransferCharge,
   buildCardCharge,
@@ -42,12 +49,20 @@ import {
   chargeToPaymentResult,
   declinedChargeOf,
   fromPaystackAmount,
+  hasMoreRefundPages,
+  isReferenceNotFound,
+  ourPaystackRefund,
   PAYSTACK_CONNECTOR_NAME,
+  PAYSTACK_NOT_FOUND_SETTLE_MS,
+  PAYSTACK_REFUND_LIST_MAX_PAGES,
+  PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   PAYSTACK_REFUND_STATUS,
+  PAYSTACK_TIMEOUTS_MS,
   paystackErrorOf,
   paystackReference,
   paystackSupports,
   paymentIdFromReference,
+  refundListQuery,
   refundToRefundResult,
   transactionToPaymentResult,
   type ChargeContext,
@@ -57,6 +72,7 @@ import {
   type PaystackInitializeData,
   type PaystackRefundData,
   type PaystackRefundEventData,
+  type PaystackRefundList,
   type PaystackTransactionData,
   type PaystackWebhookBody,
 } from './transformers';
@@ -74,7 +90,10 @@ export interface PaystackConnectorConfig {
    * an empty string falls back to {@link secretKey}.
    */
   webhookSecret: string;
-  /** Timeout of one Paystack call, in milliseconds (default {@link DEFAULT_CONNECTOR_TIMEOUT_MS}). */
+  /**
+   * Timeout of every Paystack call, in milliseconds (`CONNECTOR_TIMEOUT_MS`). Unset, each operation
+   * uses {@link PAYSTACK_TIMEOUTS_MS}.
+   */
   timeoutMs?: number;
   /**
    * Validity of a Pay with Transfer / Pesalink account, in minutes (default 30), clamped to what
@@ -111,7 +130,7 @@ export class PaystackConnector implements Connector {
   private readonly baseUrl: string;
   private readonly secretKey: string;
   private readonly webhookSecret: string;
-  private readonly timeoutMs: number;
+  private readonly timeoutMs: number | undefined;
   private readonly bankTransferExpiryMinutes: number;
   private readonly paymentSessionTimeoutSeconds: number;
   private readonly now: () => Date;
@@ -125,7 +144,7 @@ export class PaystackConnector implements Connector {
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.secretKey = config.secretKey;
     this.webhookSecret = config.webhookSecret || config.secretKey;
-    this.timeoutMs = config.timeoutMs ?? DEFAULT_CONNECTOR_TIMEOUT_MS;
+    this.timeoutMs = config.timeoutMs;
     this.bankTransferExpiryMinutes = config.bankTransferExpiryMinutes ?? 30;
     this.paymentSessionTimeoutSeconds = config.paymentSessionTimeoutSeconds ?? 86_400;
     this.now = config.now ?? (() => new Date());
@@ -168,7 +187,7 @@ export class PaystackConnector implements Connector {
     };
 
     if (request.paymentMethod === 'card' && !request.card) {
-      const answer = await this.call<PaystackEnvelope<PaystackInitializeData>>('POST', '/transaction/initialize', buildCardCheckout(request, request.email));
+      const answer = await this.call<PaystackEnvelope<PaystackInitializeData>>('authorize', 'POST', '/transaction/initialize', buildCardCheckout(request, request.email));
       return {
         status: 'RequiresAction',
         connectorTransactionId: answer.data.reference || ctx.reference,
@@ -195,7 +214,7 @@ export class PaystackConnector implements Connector {
 
     const seen: { declined: PaystackChargeData | null } = { declined: null };
     try {
-      const answer = await this.call<PaystackEnvelope<PaystackChargeData>>('POST', '/charge', body, (status, errorBody) => {
+      const answer = await this.call<PaystackEnvelope<PaystackChargeData>>('authorize', 'POST', '/charge', body, (status, errorBody) => {
         seen.declined = declinedChargeOf(errorBody);
         return paystackErrorOf(status, errorBody);
       });
@@ -226,7 +245,7 @@ export class PaystackConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async void(request: TransactionRef): Promise<PaymentResult> {
-    const answer = await this.verify(request.connectorTransactionId);
+    const answer = await this.verify('void', request.connectorTransactionId);
     if (answer.data.status === 'success') {
       throw new ConnectorRequestError(this.name, 'charge_already_succeeded', 'Paystack has already completed this charge; refund it instead of cancelling.');
     }
@@ -243,22 +262,81 @@ export class PaystackConnector implements Connector {
    */
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
     const body = buildRefund(request.connectorTransactionId, request.amount, request.currency, request.refundId);
-    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('POST', '/refund', body);
+    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('refund', 'POST', '/refund', body);
     return refundToRefundResult(answer.data.status, String(answer.data.id));
   }
 
   /**
    * Paystack's view of a payment: GET /transaction/verify/:reference, with the reference derived
    * from our payment id when `connectorTransactionId` is null (an authorize that timed out).
-   * @returns the transaction mapped through `PAYSTACK_TRANSACTION_STATUS`
-   * @throws ConnectorRequestError on a 4xx, e.g. `transaction_reference_not_found` when the charge
-   *   never reached Paystack (the caller decides whether that means failed)
-   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   * Paystack's "reference not found" answer (`isReferenceNotFound`: 404 `Entity not found`, the
+   * documented body in PaystackOSS/openapi, or 400 `Transaction reference not found`) means the
+   * charge never reached Paystack once {@link PAYSTACK_NOT_FOUND_SETTLE_MS} has passed since the
+   * payment's creation: `Failed` (`transaction_not_found`) with `notFound: true`, on which routing
+   * may fall back. Before that it is `Processing` (the charge may still be in flight).
+   * @returns the transaction mapped through `PAYSTACK_TRANSACTION_STATUS`, or the not-found result above
+   * @throws ConnectorRequestError on any other 4xx
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     const reference = request.connectorTransactionId ?? paystackReference(request.paymentId);
-    const answer = await this.verify(reference);
+    const seen = { notFound: false };
+    let answer: PaystackEnvelope<PaystackTransactionData>;
+    try {
+      answer = await this.verify('sync', reference, (status, body) => {
+        seen.notFound = isReferenceNotFound(status, body);
+        return paystackErrorOf(status, body);
+      });
+    } catch (err) {
+      if (!(err instanceof ConnectorRequestError) || !seen.notFound) throw err;
+      const ageMs = this.now().getTime() - Date.parse(request.createdAt);
+      if (!(ageMs >= PAYSTACK_NOT_FOUND_SETTLE_MS)) return { status: 'Processing', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      return {
+        status: 'Failed',
+        connectorTransactionId: request.connectorTransactionId,
+        amountCaptured: 0,
+        errorCode: 'transaction_not_found',
+        errorMessage: 'Paystack has no transaction under this payment\'s reference: the charge never reached Paystack.',
+        notFound: true,
+      };
+    }
     return transactionToPaymentResult({ ...answer.data, reference: answer.data.reference || reference });
+  }
+
+  /**
+   * Finds our refund at Paystack when its outcome is unknown (we hold no Paystack refund id):
+   * GET /transaction/verify/:reference for the transaction's numeric id, then GET
+   * /refund?transaction=<id>&from=<our record − 1 h>&perPage=50&page=N for every page (`meta.pageCount`),
+   * and the refund whose `merchant_note` is ours (`ourPaystackRefund`, which documents the
+   * ambiguity rules). Once {@link PAYSTACK_REFUND_LOOKUP_SETTLE_MS} has passed since `createdAt` an
+   * absent refund is known never to have been created.
+   * @returns the refund mapped through `PAYSTACK_REFUND_STATUS` (with Paystack's refund id); `Pending`
+   *   with a null id when absent within the settle window; null when absent after it
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx; when the match is ambiguous
+   *   (several refunds with our note, or one of our amount without any note) or ours has another
+   *   amount or currency; after `PAYSTACK_REFUND_LIST_MAX_PAGES` pages
+   * @throws ConnectorRequestError on a 4xx (e.g. the transaction reference is unknown)
+   */
+  async findRefund(request: RefundLookupRequest): Promise<RefundResult | null> {
+    const verified = await this.verify('findRefund', request.connectorTransactionId);
+    const transaction = { id: verified.data.id, reference: verified.data.reference || request.connectorTransactionId };
+    if (typeof transaction.id !== 'number') {
+      throw new ConnectorTechnicalError(this.name, `Paystack's verify answer for ${request.connectorTransactionId} has no transaction id; the refund lookup cannot list its refunds.`);
+    }
+    const refunds: PaystackRefundData[] = [];
+    for (let page = 1; ; page += 1) {
+      if (page > PAYSTACK_REFUND_LIST_MAX_PAGES) {
+        throw new ConnectorTechnicalError(this.name, `More than ${PAYSTACK_REFUND_LIST_MAX_PAGES} pages of Paystack refunds for transaction ${transaction.id}; the lookup of refund ${request.refundId} needs an operator.`);
+      }
+      const list = await this.call<PaystackRefundList>('findRefund', 'GET', `/refund?${refundListQuery(transaction.id, request.createdAt, page).toString()}`);
+      refunds.push(...(Array.isArray(list.data) ? list.data : []));
+      if (!hasMoreRefundPages(list, page)) break;
+    }
+    const ours = ourPaystackRefund(refunds, transaction, request);
+    if (ours) return refundToRefundResult(ours.status, String(ours.id));
+    const ageMs = this.now().getTime() - Date.parse(request.createdAt);
+    if (!(ageMs >= PAYSTACK_REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
+    return null;
   }
 
   /**
@@ -266,7 +344,7 @@ export class PaystackConnector implements Connector {
    * @throws ConnectorRequestError on a 4xx; ConnectorTechnicalError on timeout, network error or 5xx
    */
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
-    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('GET', `/refund/${encodeURIComponent(request.connectorRefundId)}`);
+    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('syncRefund', 'GET', `/refund/${encodeURIComponent(request.connectorRefundId)}`);
     return refundToRefundResult(answer.data.status, String(answer.data.id ?? request.connectorRefundId));
   }
 
@@ -335,8 +413,8 @@ export class PaystackConnector implements Connector {
       return { kind: 'ignored', eventId: fallbackId, reason: 'The refund concerns a transaction this service did not create.' };
     }
     const amount = fromPaystackAmount(data.amount);
-    const transaction = await this.verify(data.transaction_reference);
-    const list = await this.call<PaystackEnvelope<PaystackRefundData[]>>('GET', `/refund?transaction=${encodeURIComponent(String(transaction.data.id))}`);
+    const transaction = await this.verify('webhook', data.transaction_reference);
+    const list = await this.call<PaystackEnvelope<PaystackRefundData[]>>('webhook', 'GET', `/refund?transaction=${encodeURIComponent(String(transaction.data.id))}`);
     const sameAmount = (list.data ?? []).filter((r) => fromPaystackAmount(r.amount) === amount && (!data.currency || r.currency === data.currency));
     const ours = PAYSTACK_REFUND_STATUS[status as keyof typeof PAYSTACK_REFUND_STATUS];
     const candidates =
@@ -352,16 +430,22 @@ export class PaystackConnector implements Connector {
     return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: refundToRefundResult(status, connectorRefundId) };
   }
 
-  /** GET /transaction/verify/:reference. */
-  private verify(reference: string): Promise<PaystackEnvelope<PaystackTransactionData>> {
-    return this.call<PaystackEnvelope<PaystackTransactionData>>('GET', `/transaction/verify/${encodeURIComponent(reference)}`);
+  /** GET /transaction/verify/:reference, with the timeout of `operation`. */
+  private verify(
+    operation: ConnectorOperation,
+    reference: string,
+    errorOf?: (status: number, body: unknown) => { code: string; message: string },
+  ): Promise<PaystackEnvelope<PaystackTransactionData>> {
+    return this.call<PaystackEnvelope<PaystackTransactionData>>(operation, 'GET', `/transaction/verify/${encodeURIComponent(reference)}`, undefined, errorOf);
   }
 
   /**
    * One Paystack call: the documented headers (bearer key; JSON content type when there is a body),
-   * the configured timeout, and Paystack's error body mapped by {@link paystackErrorOf}.
+   * the operation's timeout ({@link PAYSTACK_TIMEOUTS_MS}, or the configured override), and
+   * Paystack's error body mapped by {@link paystackErrorOf}.
    */
   private call<T>(
+    operation: ConnectorOperation,
     method: 'GET' | 'POST',
     path: string,
     body?: unknown,
@@ -375,7 +459,7 @@ export class PaystackConnector implements Connector {
       url: `${this.baseUrl}${path}`,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: this.timeoutMs,
+      timeoutMs: timeoutFor(PAYSTACK_TIMEOUTS_MS, operation, this.timeoutMs),
       errorOf,
     });
   }

@@ -7,11 +7,12 @@ import {
   type Connector,
   type InboundWebhook,
   type PaymentResult,
+  type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
   type WebhookEvent,
 } from '../connector';
-import { scheduleSandboxWebhook, SANDBOX_SIGNATURE_HEADER, verifySandboxWebhook, type SandboxWebhookBody } from './sandbox-webhooks';
+import { sandboxWebhookDelayMs, scheduleSandboxWebhook, SANDBOX_SIGNATURE_HEADER, verifySandboxWebhook, type SandboxWebhookBody } from './sandbox-webhooks';
 import { mobileMoneyApprovalSeconds, SANDBOX_METHOD_STATUS, sandboxCardOutcome } from './transformers';
 
 const transactionId = () => `sbx_${randomUUID().replace(/-/g, '')}`;
@@ -105,10 +106,14 @@ export class SandboxConnector implements Connector {
   }
 
   /**
-   * The sandbox's view of a pending payment, deterministic from what we know of it:
-   * a card payment left `Processing` (its authorize timed out) went through;
-   * a mobile-money payment is approved once {@link mobileMoneyApprovalSeconds} have
-   * passed since creation; everything else is unchanged (the payer has not acted).
+   * The sandbox's view of a pending payment, deterministic from what we know of it, so
+   * that it answers the same in every Lambda instance of a deployed stage:
+   * - a card payment left `Processing` (its authorize timed out) went through;
+   * - a mobile-money payment is approved once {@link mobileMoneyApprovalSeconds} have passed
+   *   since creation; a bank transfer or USSD payment is paid once {@link sandboxWebhookDelayMs}
+   *   have — the same payer the local stack's delayed webhook plays, so on a deployed stage
+   *   (where no timer outlives the request) the reconciler completes them;
+   * - a card waiting on its 3DS or checkout page is unchanged (the payer has not acted).
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     const reference = request.connectorTransactionId ?? `sbx_${request.paymentId.replace(/^pay_/, '')}`;
@@ -117,16 +122,28 @@ export class SandboxConnector implements Connector {
         ? { status: 'RequiresCapture', connectorTransactionId: reference, amountCaptured: 0 }
         : { status: 'Succeeded', connectorTransactionId: reference, amountCaptured: request.amount };
     if (request.paymentMethod === 'card' && request.connectorTransactionId === null) return settled;
+    const ageMs = Date.now() - Date.parse(request.createdAt);
     if (request.paymentMethod === 'mobile_money') {
-      const ageSeconds = (Date.now() - Date.parse(request.createdAt)) / 1000;
-      if (ageSeconds >= mobileMoneyApprovalSeconds()) return settled;
+      if (ageMs >= mobileMoneyApprovalSeconds() * 1000) return settled;
       return { status: 'Processing', connectorTransactionId: reference, amountCaptured: 0 };
+    }
+    if (request.paymentMethod === 'bank_transfer' || request.paymentMethod === 'ussd') {
+      if (ageMs >= sandboxWebhookDelayMs()) return settled;
     }
     return { status: 'RequiresAction', connectorTransactionId: reference, amountCaptured: 0 };
   }
 
-  async refund(): Promise<RefundResult> {
-    return { status: 'Succeeded', connectorRefundId: `sbx_re_${randomUUID().replace(/-/g, '')}` };
+  /** Refunds at once; the sandbox refund id is derived from ours (so {@link findRefund} finds the same one). */
+  async refund(request: { refundId: string }): Promise<RefundResult> {
+    return { status: 'Succeeded', connectorRefundId: `sbx_re_${request.refundId.replace(/^ref_/, '')}` };
+  }
+
+  /**
+   * Sandbox refunds settle at once: a refund recorded under our id is found succeeded
+   * (its sandbox id derived from ours, the same in every instance).
+   */
+  async findRefund(request: RefundLookupRequest): Promise<RefundResult | null> {
+    return { status: 'Succeeded', connectorRefundId: `sbx_re_${request.refundId.replace(/^ref_/, '')}` };
   }
 
   /** Sandbox refunds settle at once, so a refund sync always finds it succeeded. */

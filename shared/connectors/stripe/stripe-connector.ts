@@ -3,32 +3,40 @@ import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import {
   ConnectorRequestError,
+  ConnectorTechnicalError,
   WebhookSignatureError,
   type AuthorizeRequest,
   type Connector,
   type InboundWebhook,
   type PaymentResult,
+  type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
 } from '../connector';
-import { connectorFetch } from '../connector-http';
+import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
 import {
   buildCaptureForm,
   buildPaymentIntentForm,
   buildRefundForm,
   declineFromErrorBody,
+  ourRefundAmong,
   paymentResultFromIntent,
+  REFUND_LIST_MAX_PAGES,
+  REFUND_LOOKUP_SETTLE_MS,
+  refundListQuery,
   refundResultFromRefund,
   SEARCH_PROPAGATION_MS,
   searchQueryForPayment,
   signatureProblem,
+  STRIPE_TIMEOUTS_MS,
   stripeErrorOf,
   stripeSupports,
   webhookEventFromStripe,
   WEBHOOK_TOLERANCE_SECONDS,
   type StripeEvent,
+  type StripeList,
   type StripePaymentIntent,
   type StripeRefund,
   type StripeSearchResult,
@@ -45,7 +53,10 @@ export interface StripeConnectorConfig {
   secretKey: string;
   /** The webhook endpoint's signing secret (`whsec_…`). */
   webhookSecret: string;
-  /** Timeout of one Stripe call in milliseconds (default: `connectorFetch`'s 8000). */
+  /**
+   * Timeout of every Stripe call in milliseconds (`CONNECTOR_TIMEOUT_MS`). Unset, each operation
+   * uses {@link STRIPE_TIMEOUTS_MS} (stripe-node's 80 000 ms default).
+   */
   timeoutMs?: number;
   /**
    * Pins the API version with the `Stripe-Version` header (https://docs.stripe.com/api/versioning);
@@ -66,8 +77,10 @@ export const STRIPE_CONNECTOR_NAME = 'stripe';
  * PaymentIntents API (https://docs.stripe.com/api/payment_intents), refunds
  * through the Refunds API, and `Stripe-Signature`-verified webhooks.
  *
- * Every call goes through `connectorFetch`: a timeout, network error or 5xx
- * throws `ConnectorTechnicalError`; a 4xx throws `ConnectorRequestError` with
+ * Every call goes through `connectorFetch` with the operation's timeout from
+ * `STRIPE_TIMEOUTS_MS` (80 s, stripe-node's default; `timeoutMs` overrides): a timeout,
+ * network error, 5xx or 409 (`idempotency_key_in_use`: the same request is still in flight)
+ * throws `ConnectorTechnicalError`; any other 4xx throws `ConnectorRequestError` with
  * Stripe's `error.code`, except a card decline on authorize, which is a `Failed`
  * result. POSTs carry an `Idempotency-Key` built from our id and the operation
  * (https://docs.stripe.com/api/idempotent_requests), so a retried call cannot
@@ -116,7 +129,7 @@ export class StripeConnector implements Connector {
     if (!request.card) throw new ConnectorRequestError(this.name, 'missing_card_details', 'Stripe needs the card details to authorize a card payment.');
     let errorBody: unknown;
     try {
-      const intent = await this.#call<StripePaymentIntent>('POST', '/v1/payment_intents', {
+      const intent = await this.#call<StripePaymentIntent>('authorize', 'POST', '/v1/payment_intents', {
         form: buildPaymentIntentForm(request),
         idempotencyKey: `${request.paymentId}:authorize`,
         onErrorBody: (body) => {
@@ -141,7 +154,7 @@ export class StripeConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async capture(request: TransactionRef & { amount: number }): Promise<PaymentResult> {
-    const intent = await this.#call<StripePaymentIntent>('POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/capture`, {
+    const intent = await this.#call<StripePaymentIntent>('capture', 'POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/capture`, {
       form: buildCaptureForm(request.amount),
       idempotencyKey: `${request.paymentId}:capture`,
     });
@@ -155,7 +168,7 @@ export class StripeConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async void(request: TransactionRef): Promise<PaymentResult> {
-    const intent = await this.#call<StripePaymentIntent>('POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/cancel`, {
+    const intent = await this.#call<StripePaymentIntent>('void', 'POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/cancel`, {
       form: new URLSearchParams(),
       idempotencyKey: `${request.paymentId}:void`,
     });
@@ -170,7 +183,7 @@ export class StripeConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
-    const refund = await this.#call<StripeRefund>('POST', '/v1/refunds', {
+    const refund = await this.#call<StripeRefund>('refund', 'POST', '/v1/refunds', {
       form: buildRefundForm({ connectorTransactionId: request.connectorTransactionId, amount: request.amount, refundId: request.refundId, paymentId: request.paymentId }),
       idempotencyKey: `${request.refundId}:refund`,
     });
@@ -183,18 +196,19 @@ export class StripeConnector implements Connector {
    * `GET /v1/payment_intents/search?query=metadata['payment_id']:'<paymentId>'`
    * (https://docs.stripe.com/api/payment_intents/search), first match. Search is
    * eventually consistent, so when nothing is found the payment stays `Processing`
-   * for {@link SEARCH_PROPAGATION_MS} after its creation and is `Failed`
-   * (`payment_intent_not_found`: the request never reached Stripe) after that.
+   * for {@link SEARCH_PROPAGATION_MS} after its creation and is `Failed` with `notFound: true`
+   * (`payment_intent_not_found`: the request never reached Stripe, routing may fall back) after that.
+   * A `resource_missing` for an id we hold is not a "not found" answer: it is thrown.
    * @throws ConnectorRequestError on a 4xx (e.g. `resource_missing`)
-   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     if (request.connectorTransactionId) {
-      const intent = await this.#call<StripePaymentIntent>('GET', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}`);
+      const intent = await this.#call<StripePaymentIntent>('sync', 'GET', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}`);
       return paymentResultFromIntent(intent);
     }
     const query = new URLSearchParams([['query', searchQueryForPayment(request.paymentId)]]);
-    const found = await this.#call<StripeSearchResult<StripePaymentIntent>>('GET', `/v1/payment_intents/search?${query.toString()}`);
+    const found = await this.#call<StripeSearchResult<StripePaymentIntent>>('sync', 'GET', `/v1/payment_intents/search?${query.toString()}`);
     const intent = found.data?.[0];
     if (intent) return paymentResultFromIntent(intent);
     const ageMs = this.#now() - Date.parse(request.createdAt);
@@ -205,7 +219,45 @@ export class StripeConnector implements Connector {
       amountCaptured: 0,
       errorCode: 'payment_intent_not_found',
       errorMessage: 'Stripe has no PaymentIntent for this payment: the authorize request never reached Stripe.',
+      notFound: true,
     };
+  }
+
+  /**
+   * Finds our refund at Stripe when its outcome is unknown (we hold no `re_…` id): lists the
+   * PaymentIntent's refunds, `GET /v1/refunds?payment_intent=<pi>&limit=100`, following
+   * `starting_after=<last id>` while `has_more` (https://docs.stripe.com/api/refunds/list), and
+   * picks the one whose `metadata[refund_id]` is our refund id (see {@link ourRefundAmong}).
+   * The list is authoritative (not Search), so once {@link REFUND_LOOKUP_SETTLE_MS} has passed since
+   * `createdAt` an absent refund is known never to have been created.
+   * @returns the refund mapped by the refund status table (with its `re_…` id); `Pending` with a
+   *   null id when absent within the settle window; null when absent after it
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx; when several refunds
+   *   carry our id or ours has another amount or currency; after {@link REFUND_LIST_MAX_PAGES}
+   *   pages; when a page claims more but is empty
+   * @throws ConnectorRequestError on a 4xx (e.g. `resource_missing` for an unknown PaymentIntent)
+   */
+  async findRefund(request: RefundLookupRequest): Promise<RefundResult | null> {
+    const refunds: StripeRefund[] = [];
+    let startingAfter: string | undefined;
+    for (let page = 1; ; page += 1) {
+      if (page > REFUND_LIST_MAX_PAGES) {
+        throw new ConnectorTechnicalError(this.name, `More than ${REFUND_LIST_MAX_PAGES} pages of refunds on ${request.connectorTransactionId}; the lookup of refund ${request.refundId} needs an operator.`);
+      }
+      const query = refundListQuery(request.connectorTransactionId, startingAfter);
+      const list = await this.#call<StripeList<StripeRefund>>('findRefund', 'GET', `/v1/refunds?${query.toString()}`);
+      const data = Array.isArray(list.data) ? list.data : [];
+      refunds.push(...data);
+      if (!list.has_more) break;
+      const last = data[data.length - 1];
+      if (!last?.id) throw new ConnectorTechnicalError(this.name, 'Stripe answered has_more with an empty refund page; the listing is not authoritative.');
+      startingAfter = last.id;
+    }
+    const ours = ourRefundAmong(refunds, request);
+    if (ours) return refundResultFromRefund(ours);
+    const ageMs = this.#now() - Date.parse(request.createdAt);
+    if (!(ageMs >= REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
+    return null;
   }
 
   /**
@@ -214,7 +266,7 @@ export class StripeConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
-    const refund = await this.#call<StripeRefund>('GET', `/v1/refunds/${encodeURIComponent(request.connectorRefundId)}`);
+    const refund = await this.#call<StripeRefund>('syncRefund', 'GET', `/v1/refunds/${encodeURIComponent(request.connectorRefundId)}`);
     return refundResultFromRefund(refund);
   }
 
@@ -248,8 +300,9 @@ export class StripeConnector implements Connector {
     return webhookEventFromStripe(event);
   }
 
-  /** One Stripe call: auth, optional form body and idempotency key, Stripe's error mapping. */
+  /** One Stripe call: auth, optional form body and idempotency key, the operation's timeout, Stripe's error mapping. */
   #call<T>(
+    operation: ConnectorOperation,
     method: 'GET' | 'POST',
     path: string,
     options: { form?: URLSearchParams; idempotencyKey?: string; onErrorBody?: (body: unknown) => void } = {},
@@ -264,7 +317,7 @@ export class StripeConnector implements Connector {
       url: `${this.#baseUrl}${path}`,
       headers,
       body: options.form?.toString(),
-      timeoutMs: this.#timeoutMs,
+      timeoutMs: timeoutFor(STRIPE_TIMEOUTS_MS, operation, this.#timeoutMs),
       errorOf: (status, body) => {
         options.onErrorBody?.(body);
         return stripeErrorOf(status, body);

@@ -19,6 +19,12 @@
  *   USD, NGN, KES and ZAR are two-decimal currencies there)
  * - Status mapping cross-checked with Hyperswitch's `StripePaymentStatus` →
  *   `AttemptStatus` and `RefundStatus` conversions in the transformers.rs above.
+ * - List refunds: https://docs.stripe.com/api/refunds/list and stripe-node v22.5.0
+ *   (github.com/stripe/stripe-node, commit 663942164d3876f04bb26617b88f498ba785e580):
+ *   `src/resources/Refunds.ts` (`RefundListParams.payment_intent`), `src/shared.ts`
+ *   (`PaginationParams`: `limit` 1–100, `starting_after`), `src/lib.ts` (`ApiList`: `data`, `has_more`)
+ * - Timeouts and 409: the same stripe-node commit, `src/stripe.core.ts` (`DEFAULT_TIMEOUT = 80000`)
+ *   and `src/RequestSender.ts` (409 retried as a conflict); https://docs.stripe.com/error-low-level#idempotency
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CardDetails } from '../../domain/card';
@@ -26,7 +32,8 @@ import { fullExpiryYear } from '../../domain/card';
 import type { Currency } from '../../domain/money';
 import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
-import type { AuthorizeRequest, PaymentResult, RefundResult, WebhookEvent } from '../connector';
+import { ConnectorTechnicalError, type AuthorizeRequest, type PaymentResult, type RefundResult, type WebhookEvent } from '../connector';
+import type { ConnectorTimeouts } from '../connector-http';
 
 /* ------------------------------------------------------------------ matrix */
 
@@ -46,6 +53,30 @@ export const STRIPE_PAYMENT_METHODS: readonly PaymentMethod[] = ['card'];
 export function stripeSupports(currency: Currency, paymentMethod: PaymentMethod): boolean {
   return STRIPE_CURRENCIES.includes(currency) && STRIPE_PAYMENT_METHODS.includes(paymentMethod);
 }
+
+/* ---------------------------------------------------------------- timeouts */
+
+/**
+ * Stripe's own client default: stripe-node waits 80 000 ms for any request
+ * (`const DEFAULT_TIMEOUT = 80000;` in `src/stripe.core.ts`; `timeout` "The default is 80000" in
+ * `src/lib.ts`; stripe/stripe-node v22.5.0, commit 663942164d38). Stripe publishes no shorter
+ * server-side limit, so every operation uses it. Online requests are cut earlier by the caller's
+ * own budget (API Gateway's 30 s); the reconciler gets the full 80 s. `CONNECTOR_TIMEOUT_MS`
+ * overrides all of them.
+ */
+export const STRIPE_DEFAULT_TIMEOUT_MS = 80_000;
+
+/** Timeout of one Stripe call per operation, in milliseconds (see {@link STRIPE_DEFAULT_TIMEOUT_MS}). */
+export const STRIPE_TIMEOUTS_MS: ConnectorTimeouts = {
+  authorize: STRIPE_DEFAULT_TIMEOUT_MS,
+  capture: STRIPE_DEFAULT_TIMEOUT_MS,
+  void: STRIPE_DEFAULT_TIMEOUT_MS,
+  refund: STRIPE_DEFAULT_TIMEOUT_MS,
+  sync: STRIPE_DEFAULT_TIMEOUT_MS,
+  syncRefund: STRIPE_DEFAULT_TIMEOUT_MS,
+  findRefund: STRIPE_DEFAULT_TIMEOUT_MS,
+  webhook: STRIPE_DEFAULT_TIMEOUT_MS,
+};
 
 /* ------------------------------------------------------------- wire types */
 
@@ -141,6 +172,18 @@ export interface StripeSearchResult<T> {
   data: T[];
   has_more: boolean;
   next_page?: string | null;
+  url?: string;
+}
+
+/**
+ * A list answer (https://docs.stripe.com/api/pagination; stripe-node `ApiList` in `src/lib.ts`):
+ * `data` newest first, `has_more` true when a next page exists (ask it with
+ * `starting_after=<last id of this page>`).
+ */
+export interface StripeList<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
   url?: string;
 }
 
@@ -294,6 +337,59 @@ export function buildRefundForm(input: { connectorTransactionId: string; amount:
   form.append(`metadata[${REFUND_ID_METADATA_KEY}]`, input.refundId);
   form.append(`metadata[${PAYMENT_ID_METADATA_KEY}]`, input.paymentId);
   return form;
+}
+
+/** Page size of the refund listing: Stripe's maximum `limit` (1–100, stripe-node `PaginationParams`). */
+export const REFUND_LIST_PAGE_SIZE = 100;
+
+/**
+ * Pages of refunds read for one lookup before giving up (100 refunds a page: 2 000 refunds on one
+ * PaymentIntent). Beyond it the lookup is not authoritative and throws.
+ */
+export const REFUND_LIST_MAX_PAGES = 20;
+
+/**
+ * The query of `GET /v1/refunds` listing one PaymentIntent's refunds
+ * (https://docs.stripe.com/api/refunds/list): `payment_intent`, `limit` ({@link REFUND_LIST_PAGE_SIZE})
+ * and, after the first page, `starting_after` = the last refund id of the previous page.
+ */
+export function refundListQuery(paymentIntentId: string, startingAfter?: string): URLSearchParams {
+  const query = new URLSearchParams([
+    ['payment_intent', paymentIntentId],
+    ['limit', String(REFUND_LIST_PAGE_SIZE)],
+  ]);
+  if (startingAfter) query.append('starting_after', startingAfter);
+  return query;
+}
+
+/**
+ * How long after our refund record was written (just before `POST /v1/refunds`) a refund absent
+ * from the PaymentIntent's refund list may still appear: 10 minutes. Stripe's list endpoints
+ * document no propagation delay (only Search is eventually consistent), but a refund request whose
+ * answer we lost may still be executing at Stripe (a concurrent retry would get 409
+ * `idempotency_key_in_use`); our own call gives up after {@link STRIPE_DEFAULT_TIMEOUT_MS}. Before
+ * this window an absent refund is `Pending` with no id, after it it is known absent.
+ */
+export const REFUND_LOOKUP_SETTLE_MS = 10 * 60 * 1000;
+
+/**
+ * Picks our refund among a PaymentIntent's refunds: the one whose `metadata.refund_id` is our
+ * refund id ({@link buildRefundForm} always sends it).
+ * @returns the refund, or null when none carries our id
+ * @throws ConnectorTechnicalError when several refunds carry our id, or the one that does is for
+ *   another amount or currency than ours (an operator must look: nothing is settled automatically)
+ */
+export function ourRefundAmong(refunds: readonly StripeRefund[], ours: { refundId: string; amount: number; currency: Currency }): StripeRefund | null {
+  const matches = refunds.filter((r) => r.metadata?.[REFUND_ID_METADATA_KEY] === ours.refundId);
+  if (matches.length > 1) {
+    throw new ConnectorTechnicalError('stripe', `Stripe holds ${matches.length} refunds carrying refund id ${ours.refundId}; an operator must reconcile them.`);
+  }
+  const match = matches[0];
+  if (!match) return null;
+  if (fromStripeAmount(match.amount) !== ours.amount || match.currency !== toStripeCurrency(ours.currency)) {
+    throw new ConnectorTechnicalError('stripe', `Stripe refund ${match.id} carries refund id ${ours.refundId} but is ${match.amount} ${match.currency}, not ${ours.amount} ${toStripeCurrency(ours.currency)}.`);
+  }
+  return match;
 }
 
 /**

@@ -1,0 +1,155 @@
+import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
+import type { CardDetails } from '../domain/card';
+import { ApiError, OutcomeUnknownError } from '../domain/errors';
+import type { Payment, PaymentMethod } from '../domain/payment';
+import type { PaymentStatus } from '../domain/payment-status';
+import { startPendingOperation, type PendingOperation } from '../domain/pending-operation';
+import { recordPaymentOutcome } from '../observability/metrics';
+import { updatePayment, type StoredPayment } from '../storage/payments-repository';
+import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
+import { callWithinBudget } from './connector-call';
+import { attemptOf, conflict, resultFields } from './payment-state';
+import type { RequestContext } from './request-context';
+
+/** How many connectors one confirm may try: the routed one and, when it is known not to hold the payment, the next one once. */
+export const MAX_CONNECTOR_TRIES = 2;
+
+/** What an authorization needs beyond the claimed payment. `card` holds the PAN in memory only. */
+export interface AuthorizationInput {
+  paymentMethod: PaymentMethod;
+  card: CardDetails | undefined;
+  /** The payer's phone (E.164), for mobile money. */
+  phone: string | null;
+  /** Connectors in routing order (the claimed one first). */
+  candidates: Connector[];
+}
+
+/**
+ * Asks a connector whose authorize failed technically whether it holds the payment
+ * (its `sync`, by our reference). Never throws: a failed lookup is `undefined` (unknown).
+ */
+async function probe(ctx: RequestContext, connector: Connector, p: Payment, paymentMethod: PaymentMethod): Promise<PaymentResult | undefined> {
+  try {
+    return await callWithinBudget(ctx, connector.name, 'sync', () =>
+      connector.sync({
+        paymentId: p.payment_id,
+        connectorTransactionId: null,
+        amount: p.amount,
+        currency: p.currency,
+        paymentMethod,
+        captureMethod: p.capture_method,
+        createdAt: p.created_at,
+      }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs the authorization of a payment already claimed (status `Processing`,
+ * `pending_operation` authorize at the first candidate) and records the outcome with a
+ * conditional write on the claimed version:
+ * - the connector answers (success, decline, pending) → that outcome, claim released;
+ * - it refuses the request (processor 4xx) → `Failed` with the processor's code, answered as 502;
+ * - it fails technically (timeout, 5xx, network, the request's time budget) → the outcome is
+ *   unknown. The next connector is tried only when this one is known not to hold the payment:
+ *   the request never left (connection refused) or its lookup by our reference finds nothing
+ *   after its propagation window. Before that call the claim moves to the next connector (one
+ *   conditional write), so a crash during it is reconciled with the right processor. Otherwise
+ *   the payment stays `Processing` with its claim marked `outcome_unknown` (lease ended) and
+ *   `error_code: connector_unreachable`, and the reconciler settles it.
+ * At most one processor can therefore hold money for a payment. Every try is in `attempts`.
+ * @throws ApiError 502 `connector_error` when the processor refused the request; 409 when a sync took the claim over
+ * @throws OutcomeUnknownError when the outcome write failed after a processor call
+ */
+export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayment, input: AuthorizationInput): Promise<Payment> {
+  const p = claimed.payment;
+  const attempts = [...(p.attempts ?? [])];
+  let version = claimed.version;
+  const write = async (connector: string, fields: Partial<Payment> & { status: PaymentStatus }, keep: PendingOperation | null) => {
+    try {
+      const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: version }, { ...fields, connector, attempts }, keep);
+      recordPaymentOutcome(done.payment);
+      return done.payment;
+    } catch (err) {
+      // A sync or the reconciler took over this claim meanwhile: its answer stands.
+      if (err instanceof ConditionFailedError) throw conflict('confirm', err);
+      if (isStorageUnavailable(err)) throw new OutcomeUnknownError('payment', p.payment_id, connector, `/payments/${p.payment_id}`, { cause: err });
+      throw err;
+    }
+  };
+  const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES);
+  for (const [i, connector] of tries.entries()) {
+    if (i > 0) {
+      // The previous connector is known not to hold the payment: move the claim before calling the next.
+      try {
+        const moved = await updatePayment(
+          ctx.merchantId,
+          p.payment_id,
+          { expectedVersion: version },
+          { connector: connector.name, attempts },
+          startPendingOperation('authorize', connector.name, p.payment_id, p.amount),
+        );
+        version = moved.version;
+      } catch (err) {
+        if (err instanceof ConditionFailedError) throw conflict('confirm', err);
+        if (isStorageUnavailable(err)) throw new OutcomeUnknownError('payment', p.payment_id, tries[i - 1]!.name, `/payments/${p.payment_id}`, { cause: err });
+        throw err;
+      }
+    }
+    const startedAt = new Date().toISOString();
+    try {
+      const result = await callWithinBudget(ctx, connector.name, 'authorize', () =>
+        connector.authorize({
+          paymentId: p.payment_id,
+          amount: p.amount,
+          currency: p.currency,
+          paymentMethod: input.paymentMethod,
+          captureMethod: p.capture_method,
+          card: input.card,
+          email: p.email,
+          phone: input.phone,
+          publicBaseUrl: ctx.publicBaseUrl,
+          returnUrl: `${ctx.publicBaseUrl}/sandbox/return/${p.payment_id}`,
+        }),
+      );
+      attempts.push(attemptOf(connector.name, startedAt, result));
+      return await write(connector.name, resultFields(result, p), null);
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) {
+        attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
+        await write(connector.name, { status: 'Failed', error_code: err.code, error_message: err.message, next_action: null }, null);
+        throw new ApiError(502, 'connector_error', err.code, `${connector.name} refused the payment: ${err.message} The payment is Failed.`);
+      }
+      if (!(err instanceof ConnectorTechnicalError)) throw err;
+      const hasNext = i + 1 < tries.length;
+      const known = err.notSent ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult) : hasNext ? await probe(ctx, connector, p, input.paymentMethod) : undefined;
+      if (hasNext && known?.notFound) {
+        attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: 'connector_unreachable', errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.` }));
+        continue;
+      }
+      if (known && !known.notFound && known.status !== 'Processing') {
+        // The lookup found the payment at this connector: that is its outcome.
+        attempts.push(attemptOf(connector.name, startedAt, known));
+        return await write(connector.name, resultFields(known, p), null);
+      }
+      attempts.push(attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }));
+      const now = Date.now();
+      // Keep the claim with its lease ended now: GET shows outcome_unknown and the reconciler takes it at its next run.
+      const unknown = { ...startPendingOperation('authorize', connector.name, p.payment_id, p.amount, now), lease_expires_at: new Date(now).toISOString() };
+      return await write(
+        connector.name,
+        {
+          status: 'Processing',
+          next_action: null,
+          error_code: 'connector_unreachable',
+          error_message: `${err.message} The outcome at ${connector.name} is unknown; the payment stays Processing until it is reconciled with ${connector.name}.`,
+        },
+        unknown,
+      );
+    }
+  }
+  // Unreachable: routeCandidates never returns an empty list, and every try above returns, continues before the last, or throws.
+  throw new Error('authorizeClaimed ran out of connectors');
+}

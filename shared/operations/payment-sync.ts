@@ -1,0 +1,105 @@
+import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
+import { ApiError } from '../domain/errors';
+import type { Payment } from '../domain/payment';
+import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
+import type { PendingOperationKind } from '../domain/pending-operation';
+import { recordPaymentOutcome } from '../observability/metrics';
+import { connectorByName } from '../routing/routing';
+import { updatePayment, type StoredPayment, type UpdateGuard } from '../storage/payments-repository';
+import { ConditionFailedError } from '../storage/storage-errors';
+import { callWithinBudget } from './connector-call';
+import { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
+import type { RequestContext } from './request-context';
+
+/**
+ * What one reconciliation of a payment did: `in_flight` (a claim whose request may still run: left
+ * alone), `not_open` (nothing to reconcile), `unchanged` (the processor still reports the same
+ * open state), `settled` (the processor's answer was written), `released` (a capture or void
+ * claim the processor never acted on was released), `conflict` (someone else wrote first).
+ */
+export type PaymentReconcileOutcome = 'in_flight' | 'not_open' | 'unchanged' | 'settled' | 'released' | 'conflict';
+
+/** A payment change decided from the processor's answer. */
+interface Decision {
+  guard: UpdateGuard;
+  fields: Partial<Payment> & { status: PaymentStatus };
+  outcome: 'settled' | 'released';
+}
+
+/**
+ * Decides what the processor's current view means for a payment whose `kind` of
+ * operation is open. Terminal statuses are never left: the guards only allow the
+ * statuses the operation started from.
+ */
+function decide(kind: PendingOperationKind, stored: StoredPayment, result: PaymentResult, connector: string): Decision | undefined {
+  const p = stored.payment;
+  const guard: UpdateGuard = { expectedVersion: stored.version };
+  if (kind === 'authorize' || kind === 'refund') {
+    if (result.status === p.status && !stored.pendingOperation) return undefined;
+    const fields = resultFields(result, p);
+    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, new Date().toISOString(), result)];
+    return { guard: { ...guard, expectedStatuses: ALLOWED_FROM.connector_update }, fields: { ...fields, connector }, outcome: 'settled' };
+  }
+  const moved = kind === 'capture' ? result.status === 'Succeeded' || result.status === 'Cancelled' : result.status === 'Cancelled' || result.status === 'Succeeded';
+  if (!moved) return { guard, fields: { status: p.status }, outcome: 'released' };
+  return { guard, fields: result.status === 'Cancelled' ? { status: 'Cancelled', next_action: null } : resultFields(result, p), outcome: 'settled' };
+}
+
+/**
+ * Reconciles one payment with its processor: the open operation recorded on it
+ * (`pending_operation`: authorize, capture or void) or, without one, a payment left
+ * `Processing`/`RequiresAction`. Asks the processor by our reference (`sync`) and
+ * applies the answer with a conditional write on the version read; a capture or void
+ * the processor never acted on releases the claim. Never moves a terminal status,
+ * never touches a claim whose lease is still running, and is safe to run twice at
+ * once (the second write loses its condition and the current payment is returned).
+ * @param ctx the merchant and, for API callers, the request's time budget
+ * @returns the payment after reconciliation and what was done
+ * @throws ApiError 502 `connector_error` when the processor cannot be asked (not configured, unreachable)
+ */
+export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>, stored: StoredPayment): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome }> {
+  const p = stored.payment;
+  if (claimInFlight(stored)) return { payment: p, outcome: 'in_flight' };
+  const op = stored.pendingOperation;
+  const kind: PendingOperationKind | undefined = op?.operation ?? (canApply('connector_update', p.status) ? 'authorize' : undefined);
+  if (!kind) return { payment: p, outcome: 'not_open' };
+  const connectorName = op?.connector ?? p.connector;
+  const connector = await connectorByName(connectorName);
+  let result: PaymentResult;
+  try {
+    result = await callWithinBudget(ctx, connectorName, 'sync', () =>
+      connector.sync({
+        paymentId: p.payment_id,
+        connectorTransactionId: p.connector === connectorName ? p.connector_transaction_id : null,
+        amount: p.amount,
+        currency: p.currency,
+        paymentMethod: p.payment_method,
+        captureMethod: p.capture_method,
+        createdAt: p.created_at,
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConnectorTechnicalError) && !(err instanceof ConnectorRequestError)) throw err;
+    throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not reach ${connectorName} to reconcile this payment; it keeps status ${p.status}. Retry later.`);
+  }
+  const decision = decide(kind, stored, result, connectorName);
+  if (!decision) return { payment: p, outcome: 'unchanged' };
+  try {
+    const done = await updatePayment(ctx.merchantId, p.payment_id, decision.guard, decision.fields, null);
+    if (decision.outcome === 'settled') recordPaymentOutcome(done.payment);
+    return { payment: done.payment, outcome: decision.outcome };
+  } catch (err) {
+    // Someone else changed it meanwhile (a webhook, the request itself, another run): their write wins.
+    if (err instanceof ConditionFailedError) return { payment: (await loadPayment(ctx.merchantId, p.payment_id)).payment, outcome: 'conflict' };
+    throw err;
+  }
+}
+
+/**
+ * `GET /payments/{id}?force_sync=true`: reconciles the payment with its processor now
+ * (see {@link reconcilePayment}) and returns it. A payment with nothing open is returned as read.
+ * @throws ApiError 404 unknown payment; 502 `connector_error` when the processor cannot be asked
+ */
+export async function syncPayment(ctx: RequestContext, paymentId: string): Promise<Payment> {
+  return (await reconcilePayment(ctx, await loadPayment(ctx.merchantId, paymentId))).payment;
+}

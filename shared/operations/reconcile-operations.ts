@@ -1,0 +1,122 @@
+import { ApiError } from '../domain/errors';
+import { logger } from '../observability/logger';
+import { recordOpenOperations, recordOperationSettled } from '../observability/metrics';
+import { nextCheckAt } from '../reconciliation/reconcile-settings';
+import { getPayment } from '../storage/payments-repository';
+import { getStoredRefund } from '../storage/refunds-repository';
+import { deferOpenItem, openShards, queryOpenItems, type OpenItem, type OpenItemKind } from '../storage/open-items-repository';
+import { finishCustomerDelete } from './customer-operations';
+import { reconcilePayment } from './payment-sync';
+import { reconcileRefund } from './refund-sync';
+
+/** What one reconciler run saw and did. Ages in seconds; counts are items. */
+export interface ReconcileReport {
+  /** Open items by kind (all of them, due or not, up to the per-shard read limit). */
+  open: Record<OpenItemKind, number>;
+  /** Age of the oldest open item by kind, from when it became open (seconds; 0 when none). */
+  oldestAgeSeconds: Record<OpenItemKind, number>;
+  /** Due items handled, by kind and outcome (e.g. `payment:settled`, `refund:failed`, `payment:error`). */
+  outcomes: Record<string, number>;
+}
+
+/** Options of {@link reconcileOpenOperations}. */
+export interface ReconcileOptions {
+  /** Epoch ms by which the run stops taking new items (the Lambda's remaining time less a margin). */
+  deadlineMs: number;
+  /** Most items read per shard per run (default 500). */
+  perShardLimit?: number;
+  /** How many items are settled at once (default 4): bounded, to be gentle with processors' rate limits. */
+  concurrency?: number;
+}
+
+const KINDS: OpenItemKind[] = ['payment', 'refund', 'customer_delete'];
+
+/** Settles one due item; returns the outcome label and whether it is still open. */
+async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean }> {
+  const ctx = { merchantId: item.merchantId };
+  if (item.kind === 'payment') {
+    const stored = await getPayment(item.merchantId, item.id);
+    if (!stored) return { outcome: 'missing', stillOpen: false };
+    const { payment, outcome } = await reconcilePayment(ctx, stored);
+    const open = payment.status === 'Processing' || payment.status === 'RequiresAction' || payment.pending_operation !== null;
+    return { outcome, stillOpen: open && outcome !== 'in_flight' };
+  }
+  if (item.kind === 'refund') {
+    const stored = await getStoredRefund(item.merchantId, item.id);
+    if (!stored) return { outcome: 'missing', stillOpen: false };
+    const { refund, outcome } = await reconcileRefund(ctx, stored);
+    return { outcome, stillOpen: refund.status === 'Pending' && outcome !== 'in_flight' };
+  }
+  const done = await finishCustomerDelete(item.merchantId, item.id, deadlineMs);
+  return { outcome: done === 'done' ? 'deleted' : 'unlinking', stillOpen: done !== 'done' };
+}
+
+/**
+ * One run of the background reconciler (scheduled every minute on deployed stages,
+ * on a timer by `npm start`): reads every shard of the open-operations index (GSI5:
+ * claims, `Processing`/`RequiresAction` payments, `Pending` refunds, interrupted
+ * customer deletes — a Query per shard, never a Scan), and settles each item whose
+ * due time has passed with its processor: {@link reconcilePayment},
+ * {@link reconcileRefund}, {@link finishCustomerDelete}. An item still open afterwards
+ * (the payer has not acted, the processor is down) is deferred with back-off
+ * ({@link nextCheckAt}). Claims whose lease still runs are never taken over; every
+ * write is conditional, so overlapping runs are harmless. Emits the open-operation
+ * gauges and one count per settled item.
+ * @returns what was seen and done
+ * @throws only when the index cannot be read at all (storage down): the run failed
+ */
+export async function reconcileOpenOperations(options: ReconcileOptions): Promise<ReconcileReport> {
+  const nowMs = Date.now();
+  const nowIso = new Date(nowMs).toISOString();
+  const limit = options.perShardLimit ?? 500;
+  const shards = await Promise.all(openShards().map((shard) => queryOpenItems(shard, limit)));
+  const all = shards.flatMap((s) => s.items);
+  const report: ReconcileReport = {
+    open: { payment: 0, refund: 0, customer_delete: 0 },
+    oldestAgeSeconds: { payment: 0, refund: 0, customer_delete: 0 },
+    outcomes: {},
+  };
+  for (const item of all) {
+    report.open[item.kind] += 1;
+    const age = Math.max(0, Math.round((nowMs - Date.parse(item.openSince)) / 1000));
+    if (Number.isFinite(age)) report.oldestAgeSeconds[item.kind] = Math.max(report.oldestAgeSeconds[item.kind], age);
+  }
+  for (const kind of KINDS) recordOpenOperations(kind, report.open[kind], report.oldestAgeSeconds[kind]);
+  const due = all.filter((item) => item.dueAt <= nowIso).sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+  const queue = [...due];
+  const worker = async () => {
+    for (let item = queue.shift(); item; item = queue.shift()) {
+      if (Date.now() > options.deadlineMs) return;
+      let label: string;
+      try {
+        const { outcome, stillOpen } = await settle(item, options.deadlineMs);
+        label = outcome;
+        if (stillOpen) await deferOpenItem(item, nextCheckAt(await checksOf(item)));
+      } catch (err) {
+        label = 'error';
+        logger.warn('reconciliation of an open item failed; retried later', {
+          kind: item.kind,
+          id: item.id,
+          error: err instanceof ApiError ? err.code : (err as Error).name,
+        });
+        try {
+          await deferOpenItem(item, nextCheckAt(await checksOf(item)));
+        } catch {
+          // Storage is failing too: the item stays due and is taken at the next run.
+        }
+      }
+      const key = `${item.kind}:${label}`;
+      report.outcomes[key] = (report.outcomes[key] ?? 0) + 1;
+      recordOperationSettled(item.kind, label);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  return report;
+}
+
+/** How many checks an item has had (for the back-off); 0 when unknown. */
+async function checksOf(item: OpenItem): Promise<number> {
+  if (item.kind === 'payment') return (await getPayment(item.merchantId, item.id))?.reconcileChecks ?? 0;
+  if (item.kind === 'refund') return (await getStoredRefund(item.merchantId, item.id))?.reconcileChecks ?? 0;
+  return 0;
+}

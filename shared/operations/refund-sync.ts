@@ -1,0 +1,91 @@
+import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
+import { ApiError, resourceNotFound } from '../domain/errors';
+import { isIdOf } from '../domain/ids';
+import { leaseActive } from '../domain/pending-operation';
+import type { Refund } from '../domain/refund';
+import { connectorByName } from '../routing/routing';
+import { getPayment, releaseFailedRefund } from '../storage/payments-repository';
+import { getStoredRefund, settleRefund, type StoredRefund } from '../storage/refunds-repository';
+import { callWithinBudget } from './connector-call';
+import type { RequestContext } from './request-context';
+
+/**
+ * What one reconciliation of a refund did: `in_flight` (its request may still run), `not_open`
+ * (not Pending), `unchanged` (the processor still reports it pending), `succeeded`, `failed`
+ * (declined, or known absent at the processor: the reservation is released), `recorded` (the
+ * processor's pending refund id was found and kept).
+ */
+export type RefundReconcileOutcome = 'in_flight' | 'not_open' | 'unchanged' | 'succeeded' | 'failed' | 'recorded';
+
+/**
+ * Reconciles one `Pending` refund with its processor. With the processor's refund id:
+ * `syncRefund`. Without one (the refund call timed out or the process died before its
+ * answer was written): `findRefund` by our refund id. Then:
+ * - `Succeeded` → recorded; `Failed` → `Failed` and the reserved amount released;
+ * - known absent at the processor → `Failed` (`refund_not_found`: nothing was refunded) and released;
+ * - still pending → its processor id is recorded (or nothing changes).
+ * Never touches a refund whose lease is still running; every write is conditional on
+ * the refund still being `Pending`, so two runs at once settle it once.
+ * @throws ApiError 502 `connector_error` when the processor cannot be asked
+ */
+export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>, stored: StoredRefund): Promise<{ refund: Refund; outcome: RefundReconcileOutcome }> {
+  const refund = stored.refund;
+  if (refund.status !== 'Pending') return { refund, outcome: 'not_open' };
+  if (stored.pendingOperation && leaseActive(stored.pendingOperation)) return { refund, outcome: 'in_flight' };
+  const connector = await connectorByName(refund.connector);
+  let result: RefundResult | null;
+  try {
+    const connectorRefundId = refund.connector_refund_id;
+    if (connectorRefundId) {
+      result = await callWithinBudget(ctx, refund.connector, 'sync_refund', () =>
+        connector.syncRefund({ refundId: refund.refund_id, connectorRefundId, currency: refund.currency }),
+      );
+    } else {
+      const payment = (await getPayment(ctx.merchantId, refund.payment_id))?.payment;
+      result = await callWithinBudget(ctx, refund.connector, 'find_refund', () =>
+        connector.findRefund({
+          refundId: refund.refund_id,
+          paymentId: refund.payment_id,
+          connectorTransactionId: payment?.connector_transaction_id ?? '',
+          amount: refund.amount,
+          currency: refund.currency,
+          createdAt: refund.created_at,
+        }),
+      );
+    }
+  } catch (err) {
+    if (err instanceof ConnectorRequestError || err instanceof ConnectorTechnicalError) {
+      throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not reconcile this refund with ${refund.connector}; it stays Pending. Retry later.`);
+    }
+    throw err;
+  }
+  if (result === null) {
+    const failed = await releaseFailedRefund(ctx.merchantId, refund, {
+      code: 'refund_not_found',
+      message: `${refund.connector} has no record of this refund: nothing was refunded, and the amount can be refunded again.`,
+    });
+    return { refund: failed, outcome: 'failed' };
+  }
+  if (result.status === 'Succeeded') {
+    return { refund: await settleRefund(ctx.merchantId, refund.refund_id, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'succeeded' };
+  }
+  if (result.status === 'Failed') {
+    const failed = await releaseFailedRefund(ctx.merchantId, refund, { code: result.errorCode ?? 'refund_failed', message: result.errorMessage ?? 'The connector declined the refund.' });
+    return { refund: failed, outcome: 'failed' };
+  }
+  if (result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) {
+    return { refund: await settleRefund(ctx.merchantId, refund.refund_id, 'Pending', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'recorded' };
+  }
+  return { refund, outcome: 'unchanged' };
+}
+
+/**
+ * `GET /refunds/{id}?force_sync=true`: reconciles a `Pending` refund with its processor
+ * now (see {@link reconcileRefund}) and returns it; any other refund is returned as read.
+ * @throws ApiError 404 unknown refund; 502 `connector_error` when the processor cannot be asked
+ */
+export async function syncRefund(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>, refundId: string): Promise<Refund> {
+  const stored = isIdOf('refund', refundId) ? await getStoredRefund(ctx.merchantId, refundId) : undefined;
+  if (!stored) throw resourceNotFound('refund', refundId, 'refund_id');
+  return (await reconcileRefund(ctx, stored)).refund;
+}

@@ -1,0 +1,91 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { documentClient } from './client';
+import { openIndexKeys, openShards, primaryKey } from './item-keys';
+import { tableName } from './table-definition';
+
+/** The kinds of open operation the reconciler settles. */
+export type OpenItemKind = 'payment' | 'refund' | 'customer_delete';
+
+/** One entry of the open-operations index (GSI5), as the reconciler needs it. */
+export interface OpenItem {
+  kind: OpenItemKind;
+  merchantId: string;
+  /** Payment, refund or customer id. */
+  id: string;
+  /** ISO 8601 UTC: when it is next due. */
+  dueAt: string;
+  /** ISO 8601 UTC: since when it has been open. */
+  openSince: string;
+}
+
+const KIND_OF: Record<string, OpenItemKind> = { payment: 'payment', refund: 'refund', customer: 'customer_delete' };
+
+function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
+  const kind = KIND_OF[String(item.entity)];
+  const id = String((kind === 'payment' ? item.payment_id : kind === 'refund' ? item.refund_id : item.customer_id) ?? '');
+  if (!kind || !id) return undefined;
+  const dueAt = String(item.GSI5SK).split('#')[0] ?? '';
+  return { kind, merchantId: String(item.merchant_id), id, dueAt, openSince: String(item.open_since ?? item.updated_at ?? dueAt) };
+}
+
+/**
+ * Reads one shard of the open-operations index (Query on GSI5, never a Scan), in due
+ * order, with only the attributes the reconciler needs.
+ * @param shard a value from {@link openShards}
+ * @param limit at most this many items (the rest wait for the next run)
+ * @returns the open items, due first; `more` when the shard held more than `limit`
+ */
+export async function queryOpenItems(shard: string, limit: number): Promise<{ items: OpenItem[]; more: boolean }> {
+  const items: OpenItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI5',
+        KeyConditionExpression: 'GSI5PK = :pk',
+        ExpressionAttributeValues: { ':pk': shard },
+        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, GSI5SK, open_since, updated_at',
+        Limit: Math.min(limit - items.length, 500),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const raw of out.Items ?? []) {
+      const item = toOpenItem(raw);
+      if (item) items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return { items, more: startKey !== undefined };
+}
+
+export { openShards };
+
+/**
+ * Moves an open item's next check later (its GSI5 sort key) and counts the check,
+ * without touching anything else. Conditional on the item still being open, so an
+ * item settled meanwhile is not put back into the index.
+ * @param nextCheckAt ISO 8601 UTC
+ */
+export async function deferOpenItem(item: OpenItem, nextCheckAt: string): Promise<void> {
+  const key =
+    item.kind === 'payment'
+      ? primaryKey.payment(item.merchantId, item.id)
+      : item.kind === 'refund'
+        ? primaryKey.refund(item.merchantId, item.id)
+        : primaryKey.customer(item.merchantId, item.id);
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'SET GSI5SK = :sk ADD reconcile_checks :one',
+        ConditionExpression: 'attribute_exists(GSI5PK)',
+        ExpressionAttributeValues: { ':sk': openIndexKeys(item.id, nextCheckAt).GSI5SK, ':one': 1 },
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
+}

@@ -1,0 +1,1074 @@
+/**
+ * A loopback Stripe stand-in for fault-injection tests: an in-process `node:http`
+ * server on 127.0.0.1 (a free port) that plays the part of Stripe's REST API the
+ * way our adapter (`shared/connectors/stripe/stripe-connector.ts`) calls it, keeps
+ * a ledger of what it really did, and fails on command (hang, 500, connection
+ * reset) before or after doing the work, so a test can compare our database with
+ * the processor's truth after a fault.
+ *
+ * Wire behaviour, as Stripe documents it:
+ * - form-encoded bodies (`payment_method_data[card][number]`, `metadata[payment_id]`…),
+ *   `Authorization: Bearer <secret key>` required (401 otherwise), JSON answers;
+ * - objects are the recorded fixtures of test/connectors/fixtures/stripe/
+ *   (`payment_intent.succeeded.json`, `refund.succeeded.json`, `search_result.empty.json`,
+ *   `error.card_declined.json`, …) with the fields set from the stand-in's state, so
+ *   they carry every field the fixtures carry;
+ * - amounts are integers in the currency's smallest unit (cents, kobo), exactly
+ *   as Stripe's; `currency` is lower-case ISO 4217;
+ * - idempotency (https://docs.stripe.com/api/idempotent_requests): a POST's
+ *   `Idempotency-Key` saves the status and body of the first request once the
+ *   endpoint started executing (declines, state errors and 500s included; not
+ *   parameter-validation errors), and a retry with the same key, method, path and
+ *   parameters replays it (`Idempotent-Replayed: true`) without doing the work
+ *   again; the same key with another path or other parameters → 400
+ *   `idempotency_error` (parameters are compared with card numbers reduced to their
+ *   last 4 digits: the stand-in never keeps a PAN); while the first request is still
+ *   running → 409 `idempotency_key_in_use`. Keys are ignored on GETs, as at Stripe.
+ *
+ * Not modelled: 3DS/`requires_action`, amount minimums, search lag (search is
+ * immediately consistent here; Stripe's may lag up to an hour), webhooks,
+ * `expand[]`, refunds other than `succeeded`.
+ *
+ * Works under jest (CommonJS: the fixtures are found through `__dirname`).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+/* ----------------------------------------------------------------- public types */
+
+/**
+ * What the stand-in does to one matching request:
+ * - `hang_after_work`: does the work (ledger updated, idempotent answer saved), then
+ *   never answers; the socket stays open until the client gives up, `reset()` or `close()`;
+ * - `hang_before_work`: never answers and does nothing (the key is not taken either);
+ * - `error_500_after_work`: does the work, answers 500 `api_error`; like Stripe, that
+ *   500 is the saved answer, so a retry with the same key replays the 500;
+ * - `error_500_before_work`: answers 500 `api_error` without doing anything (nothing
+ *   saved: a retry with the same key does the work);
+ * - `reset_after_work`: does the work (answer saved), then destroys the socket;
+ * - `reset_before_work`: destroys the socket without doing anything;
+ * - `slow`: takes the idempotency key, waits `delayMs` (default 200), then works and
+ *   answers normally; a request with the same key meanwhile gets 409 `idempotency_key_in_use`.
+ */
+export type StandInFault =
+  | 'hang_after_work'
+  | 'hang_before_work'
+  | 'error_500_after_work'
+  | 'error_500_before_work'
+  | 'reset_after_work'
+  | 'reset_before_work'
+  | 'slow';
+
+/**
+ * Which requests a fault applies to: `method` (any when omitted, case-insensitive)
+ * and a `path` prefix matched against the request's path without its query
+ * (`/v1/refunds` matches `POST /v1/refunds` and `GET /v1/refunds/re_…`;
+ * `/v1/payment_intents` also matches `/v1/payment_intents/pi_…/capture`). A `path`
+ * containing `?` is matched against the path with its query string.
+ */
+export interface StandInFaultMatch {
+  method?: string;
+  path: string;
+}
+
+/** How often a fault applies (`times`, default 1) and, for `slow`, the delay in milliseconds (default 200). */
+export interface StandInFaultOptions {
+  times?: number;
+  delayMs?: number;
+}
+
+/** A fault still armed: what it matches, what it does, how many more requests it applies to. */
+export interface StandInPendingFault {
+  match: StandInFaultMatch;
+  fault: StandInFault;
+  remaining: number;
+}
+
+/** One refund in the ledger. `amount` in minor units; `metadata` as sent (`refund_id`, `payment_id`). */
+export interface StandInLedgerRefund {
+  /** Stripe's refund id (`re_…`). */
+  id: string;
+  amount: number;
+  /** Always `succeeded` in the stand-in. */
+  status: 'succeeded';
+  metadata: Record<string, string>;
+}
+
+/**
+ * The processor's truth about one of our payments (all PaymentIntents carrying
+ * `metadata[payment_id]` = our payment id). Amounts are integers in minor units.
+ */
+export interface StandInLedgerEntry {
+  /** Our payment id (`metadata.payment_id`). */
+  paymentId: string;
+  /**
+   * The PaymentIntent that authorized money for this payment (the first one, if
+   * several did), else the latest one created (a declined or unconfirmed one).
+   */
+  paymentIntentId: string;
+  /** Every PaymentIntent created with this payment id, oldest first. */
+  paymentIntentIds: string[];
+  /** Stripe's `status` of {@link paymentIntentId}: `succeeded`, `requires_capture`, `canceled`, `requires_payment_method`… */
+  status: string;
+  /** Lower-case ISO 4217, as Stripe writes it. */
+  currency: string;
+  /** `amount` of {@link paymentIntentId}. */
+  amount: number;
+  /** Still authorized and capturable, summed over the authorized intents. */
+  amountCapturable: number;
+  /** Captured (Stripe's `amount_received`), summed over the authorized intents. */
+  amountCaptured: number;
+  /** Sum of the refunds below. */
+  amountRefunded: number;
+  /** Refunds of these intents, oldest first. */
+  refunds: StandInLedgerRefund[];
+  /**
+   * PaymentIntents for this payment id whose card was authorized (money held or
+   * taken). Declines are not charges. More than 1 means the payer was charged twice.
+   */
+  charges: number;
+  /** PaymentIntents for this payment id whose card was declined (no money moved). */
+  declines: number;
+}
+
+/**
+ * One request as the stand-in received it. `form` is the parsed body (POST) or
+ * query (GET) with card numbers reduced to their last 4 digits (`****4242`) and
+ * CVCs replaced by `***`: no PAN or CVC is ever kept.
+ */
+export interface StandInRequest {
+  /** 1, 2, 3… in arrival order. */
+  seq: number;
+  method: string;
+  /** The path without the query, e.g. `/v1/payment_intents/pi_…/capture`. */
+  path: string;
+  /** The query string including `?`, or `''`. */
+  query: string;
+  idempotencyKey: string | null;
+  /** The `Stripe-Version` header, or null when the client sent none. */
+  stripeVersion: string | null;
+  form: Record<string, string>;
+  /** The injected fault that applied, or `'down'`, or null. */
+  fault: StandInFault | 'down' | null;
+  /**
+   * `answered` (work done or refused normally), `replayed` (an idempotent replay),
+   * `hung` (never answered), `reset` (socket destroyed), `pending` (not finished yet).
+   */
+  outcome: 'pending' | 'answered' | 'replayed' | 'hung' | 'reset';
+  /** HTTP status sent (or that would have been sent before a hang/reset after work), null when none. */
+  status: number | null;
+}
+
+/** Options of {@link startStripeStandIn}. */
+export interface StripeStandInOptions {
+  /** The only secret key accepted (default {@link STAND_IN_SECRET_KEY}). */
+  secretKey?: string;
+  /** The clock for `created` timestamps, in epoch milliseconds (default `Date.now`). */
+  now?: () => number;
+}
+
+/** A running stand-in. Obtain one with {@link startStripeStandIn}; call `close()` in `afterAll`. */
+export interface StripeStandIn {
+  /** Base URL, `http://127.0.0.1:<port>`, no trailing slash: the adapter's `baseUrl` / `STRIPE_BASE_URL`. */
+  readonly url: string;
+  /** The secret key the stand-in accepts (fake, `sk_test_…`). */
+  readonly secretKey: string;
+  /** A fake webhook signing secret (`whsec_…`) to configure the adapter with. */
+  readonly webhookSecret: string;
+  /** Every request received since start or the last `reset()`, in arrival order (live, redacted). */
+  readonly requests: readonly StandInRequest[];
+  /** The processor's truth, keyed by our payment id (`metadata.payment_id`); a fresh snapshot each call. */
+  ledger(): Record<string, StandInLedgerEntry>;
+  /**
+   * Arms a fault for the next matching request (or the next `options.times`).
+   * Faults apply in the order armed; a request takes at most one.
+   */
+  failNext(match: StandInFaultMatch, fault: StandInFault, options?: StandInFaultOptions): void;
+  /** Faults armed and not yet used up. */
+  pendingFaults(): StandInPendingFault[];
+  /** While down, every request's socket is destroyed on arrival (connection reset) and nothing is done. */
+  setDown(down: boolean): void;
+  /** Forgets everything: intents, refunds, idempotency keys, faults, requests, `down`; destroys hanging sockets. */
+  reset(): void;
+  /** Destroys hanging sockets, stops pending delays and closes the server. */
+  close(): Promise<void>;
+}
+
+/** The fake secret key the stand-in accepts by default. Not a real Stripe key. */
+export const STAND_IN_SECRET_KEY = 'sk_test_51StandInFakeKeyNotARealStripeKey000000000000000000000000standin';
+/** The fake webhook signing secret handed out by {@link stripeEnv}. Not a real secret. */
+export const STAND_IN_WEBHOOK_SECRET = 'whsec_standInFakeSigningSecretNotReal0000000000';
+
+/**
+ * Test card numbers the stand-in declines, as Stripe's test mode does
+ * (https://docs.stripe.com/testing#declined-payments): HTTP 402 `card_error`
+ * `card_declined`, the PaymentIntent left in `requires_payment_method`. Any other
+ * number is approved.
+ */
+export const STAND_IN_DECLINED_CARDS: Readonly<Record<string, { declineCode: string; message: string }>> = {
+  '4000000000000002': { declineCode: 'generic_decline', message: 'Your card was declined.' },
+  '4000000000009995': { declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+};
+
+/* ------------------------------------------------------------------- templates */
+
+type Json = Record<string, unknown>;
+
+const FIXTURES = join(__dirname, '..', 'connectors', 'fixtures', 'stripe');
+const template = (name: string): Json => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as Json;
+const PAYMENT_INTENT_TEMPLATE = template('payment_intent.succeeded');
+const REFUND_TEMPLATE = template('refund.succeeded');
+const SEARCH_TEMPLATE = template('search_result.empty');
+const DECLINE_TEMPLATE = (template('error.card_declined').error ?? {}) as Json;
+const clone = <T>(value: T): T => structuredClone(value);
+
+/* --------------------------------------------------------------------- helpers */
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** A Stripe-looking id: `prefix_` + 24 random base62 characters. */
+function stripeId(prefix: string, length = 24): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (const b of bytes) out += BASE62[b % 62];
+  return `${prefix}_${out}`;
+}
+
+/** The form with card numbers cut to their last 4 digits and CVCs masked. */
+function redact(form: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of form) {
+    if (/(^|\[)cvc\]?$/.test(key)) out[key] = '***';
+    else if (/card\]?\[number\]$/.test(key)) out[key] = `****${value.slice(-4)}`;
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** `metadata[key]=value` fields → `{key: value}`. */
+function metadataOf(form: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of form) {
+    const m = /^metadata\[([^\]]+)\]$/.exec(key);
+    if (m?.[1]) out[m[1]] = value;
+  }
+  return out;
+}
+
+/** Stripe's card brand from the leading digits (for the decline's `payment_method.card`). */
+function brandOf(pan: string): string {
+  if (/^4/.test(pan)) return 'visa';
+  if (/^(5[1-5]|2(2[2-9][1-9]|[3-6]\d\d|7[01]\d|720))/.test(pan)) return 'mastercard';
+  if (/^3[47]/.test(pan)) return 'amex';
+  if (/^(6011|65|64[4-9])/.test(pan)) return 'discover';
+  return 'unknown';
+}
+
+/** `12345` minor units of `usd` → `123.45 usd`, for error messages (two-decimal currencies). */
+function money(minor: number, currency: string): string {
+  return `${(minor / 100).toFixed(2)} ${currency}`;
+}
+
+/* ---------------------------------------------------------------- wire answers */
+
+interface Answer {
+  status: number;
+  body: unknown;
+  /** Whether Stripe would save this answer under the request's idempotency key (endpoint execution began). */
+  save: boolean;
+}
+
+const ok = (body: unknown): Answer => ({ status: 200, body, save: true });
+
+/** An error answer: `{error: {...}}` (https://docs.stripe.com/api/errors). */
+function stripeError(status: number, error: Json, save: boolean): Answer {
+  return { status, body: { error }, save };
+}
+
+const API_ERROR = (): Answer => stripeError(500, { message: 'An unknown error occurred', type: 'api_error' }, false);
+
+function invalid(code: string, message: string, param: string | null, save = false, extra: Json = {}): Answer {
+  const error: Json = { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`, message };
+  if (param) error.param = param;
+  return stripeError(400, { ...error, ...extra, type: 'invalid_request_error' }, save);
+}
+
+function missing(kind: string, id: string, param: string, status = 404): Answer {
+  return { ...invalid('resource_missing', `No such ${kind}: '${id}'`, param), status };
+}
+
+/** Parses a positive integer amount field; `undefined` when absent. */
+function amountParam(form: URLSearchParams, name: string): number | undefined | Answer {
+  const raw = form.get(name);
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) return invalid('parameter_invalid_integer', `Invalid integer: ${raw}`, name);
+  const n = Number(raw);
+  if (n < 1) return invalid('parameter_invalid_integer', 'This value must be greater than or equal to 1.', name);
+  return n;
+}
+const isAnswer = (v: unknown): v is Answer => typeof v === 'object' && v !== null && 'status' in v && 'save' in v;
+
+/* ------------------------------------------------------------------------ state */
+
+interface Intent {
+  id: string;
+  amount: number;
+  currency: string;
+  captureMethod: string;
+  status: string;
+  amountCapturable: number;
+  amountReceived: number;
+  created: number;
+  metadata: Record<string, string>;
+  paymentMethodTypes: string[];
+  paymentMethodId: string | null;
+  chargeId: string | null;
+  clientSecret: string;
+  canceledAt: number | null;
+  cancellationReason: string | null;
+  lastPaymentError: Json | null;
+  /** The card was authorized (money held or taken). */
+  authorized: boolean;
+  declined: boolean;
+}
+
+interface Refund {
+  id: string;
+  amount: number;
+  currency: string;
+  paymentIntentId: string;
+  chargeId: string | null;
+  created: number;
+  metadata: Record<string, string>;
+  reason: string | null;
+  balanceTransaction: string;
+  reference: string;
+}
+
+interface IdempotencyEntry {
+  method: string;
+  path: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  answer?: Answer;
+}
+
+interface ArmedFault extends StandInPendingFault {
+  delayMs: number;
+}
+
+/** One request in flight: its parsed parts. */
+interface Context {
+  method: string;
+  path: string;
+  query: string;
+  params: URLSearchParams;
+  record: StandInRequest;
+  authorization: string | undefined;
+  idempotencyKey: string | null;
+}
+
+const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing'];
+
+/* ------------------------------------------------------------------- the server */
+
+class StandIn implements StripeStandIn {
+  readonly secretKey: string;
+  readonly webhookSecret = STAND_IN_WEBHOOK_SECRET;
+  url = '';
+  readonly #server: Server;
+  readonly #now: () => number;
+  #requests: StandInRequest[] = [];
+  #intents = new Map<string, Intent>();
+  #refunds = new Map<string, Refund>();
+  #idempotency = new Map<string, IdempotencyEntry>();
+  #faults: ArmedFault[] = [];
+  #down = false;
+  #hanging = new Set<ServerResponse>();
+  #timers = new Set<NodeJS.Timeout>();
+  #generation = 0;
+
+  constructor(options: StripeStandInOptions) {
+    this.secretKey = options.secretKey ?? STAND_IN_SECRET_KEY;
+    this.#now = options.now ?? Date.now;
+    this.#server = createServer((req, res) => {
+      res.on('error', () => undefined);
+      this.#onRequest(req, res);
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once('error', reject);
+      this.#server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  get requests(): readonly StandInRequest[] {
+    return this.#requests;
+  }
+
+  failNext(match: StandInFaultMatch, fault: StandInFault, options: StandInFaultOptions = {}): void {
+    const times = options.times ?? 1;
+    if (!Number.isSafeInteger(times) || times < 1) throw new RangeError('times must be a positive integer');
+    this.#faults.push({ match: { ...match }, fault, remaining: times, delayMs: options.delayMs ?? 200 });
+  }
+
+  pendingFaults(): StandInPendingFault[] {
+    return this.#faults.map(({ match, fault, remaining }) => ({ match: { ...match }, fault, remaining }));
+  }
+
+  setDown(down: boolean): void {
+    this.#down = down;
+  }
+
+  reset(): void {
+    this.#generation += 1;
+    this.#requests.length = 0;
+    this.#intents.clear();
+    this.#refunds.clear();
+    this.#idempotency.clear();
+    this.#faults = [];
+    this.#down = false;
+    this.#dropPending();
+  }
+
+  async close(): Promise<void> {
+    this.#generation += 1;
+    this.#dropPending();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  ledger(): Record<string, StandInLedgerEntry> {
+    const byPayment = new Map<string, Intent[]>();
+    for (const intent of this.#intents.values()) {
+      const paymentId = intent.metadata.payment_id;
+      if (paymentId === undefined) continue;
+      const list = byPayment.get(paymentId) ?? [];
+      list.push(intent);
+      byPayment.set(paymentId, list);
+    }
+    const out: Record<string, StandInLedgerEntry> = {};
+    for (const [paymentId, intents] of byPayment) {
+      const authorized = intents.filter((i) => i.authorized);
+      const primary = authorized[0] ?? intents[intents.length - 1]!;
+      const ids = new Set(intents.map((i) => i.id));
+      const refunds = [...this.#refunds.values()]
+        .filter((r) => ids.has(r.paymentIntentId))
+        .map((r): StandInLedgerRefund => ({ id: r.id, amount: r.amount, status: 'succeeded', metadata: { ...r.metadata } }));
+      out[paymentId] = {
+        paymentId,
+        paymentIntentId: primary.id,
+        paymentIntentIds: intents.map((i) => i.id),
+        status: primary.status,
+        currency: primary.currency,
+        amount: primary.amount,
+        amountCapturable: authorized.reduce((s, i) => s + i.amountCapturable, 0),
+        amountCaptured: authorized.reduce((s, i) => s + i.amountReceived, 0),
+        amountRefunded: refunds.reduce((s, r) => s + r.amount, 0),
+        refunds,
+        charges: authorized.length,
+        declines: intents.filter((i) => i.declined).length,
+      };
+    }
+    return out;
+  }
+
+  /* ---------------------------------------------------------------- plumbing */
+
+  #dropPending(): void {
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    for (const res of this.#hanging) res.socket?.destroy();
+    this.#hanging.clear();
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.#timers.delete(t);
+        resolve();
+      }, ms);
+      this.#timers.add(t);
+    });
+  }
+
+  #takeFault(method: string, path: string, pathWithQuery: string): ArmedFault | null {
+    const index = this.#faults.findIndex(
+      (f) => (!f.match.method || f.match.method.toUpperCase() === method) && (f.match.path.includes('?') ? pathWithQuery : path).startsWith(f.match.path),
+    );
+    if (index < 0) return null;
+    const fault = this.#faults[index]!;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    return fault;
+  }
+
+  #onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://stand-in.invalid');
+    const header = (name: string): string | undefined => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const record: StandInRequest = {
+      seq: this.#requests.length + 1,
+      method,
+      path: url.pathname,
+      query: url.search,
+      idempotencyKey: header('idempotency-key') ?? null,
+      stripeVersion: header('stripe-version') ?? null,
+      form: {},
+      fault: null,
+      outcome: 'pending',
+      status: null,
+    };
+    this.#requests.push(record);
+    if (this.#down) {
+      record.fault = 'down';
+      record.outcome = 'reset';
+      req.socket.destroy();
+      return;
+    }
+    const generation = this.#generation;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('error', () => undefined);
+    req.on('end', () => {
+      if (generation !== this.#generation) return;
+      const body = Buffer.concat(chunks).toString('utf8');
+      const params = method === 'GET' ? url.searchParams : new URLSearchParams(body);
+      record.form = redact(params);
+      const ctx: Context = {
+        method,
+        path: url.pathname,
+        query: url.search,
+        params,
+        record,
+        authorization: header('authorization'),
+        idempotencyKey: method === 'POST' ? record.idempotencyKey : null,
+      };
+      void this.#serve(ctx, res, generation);
+    });
+  }
+
+  #hang(res: ServerResponse, record: StandInRequest): void {
+    record.outcome = 'hung';
+    this.#hanging.add(res);
+    res.on('close', () => this.#hanging.delete(res));
+  }
+
+  #send(res: ServerResponse, ctx: Context, answer: Answer, replayed: boolean): void {
+    ctx.record.status = answer.status;
+    ctx.record.outcome = replayed ? 'replayed' : 'answered';
+    if (res.destroyed) return; // the client gave up (e.g. timed out during a `slow` fault)
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'request-id': stripeId('req', 14),
+    };
+    if (ctx.idempotencyKey) headers['idempotency-key'] = ctx.idempotencyKey;
+    if (replayed) headers['idempotent-replayed'] = 'true';
+    if (ctx.record.stripeVersion) headers['stripe-version'] = ctx.record.stripeVersion;
+    res.writeHead(answer.status, headers);
+    res.end(JSON.stringify(answer.body, null, 2));
+  }
+
+  async #serve(ctx: Context, res: ServerResponse, generation: number): Promise<void> {
+    const fault = this.#takeFault(ctx.method, ctx.path, ctx.path + ctx.query);
+    ctx.record.fault = fault?.fault ?? null;
+    switch (fault?.fault) {
+      case 'hang_before_work':
+        this.#hang(res, ctx.record);
+        return;
+      case 'error_500_before_work':
+        this.#send(res, ctx, API_ERROR(), false);
+        return;
+      case 'reset_before_work':
+        ctx.record.outcome = 'reset';
+        res.socket?.destroy();
+        return;
+      default:
+        break;
+    }
+    const outcome = await this.#execute(ctx, fault?.fault === 'slow' ? fault.delayMs : 0, generation);
+    if (!outcome || generation !== this.#generation) return;
+    const { answer, replayed, entry } = outcome;
+    switch (fault?.fault) {
+      case 'hang_after_work':
+        ctx.record.status = answer.status;
+        this.#hang(res, ctx.record);
+        return;
+      case 'reset_after_work':
+        ctx.record.status = answer.status;
+        ctx.record.outcome = 'reset';
+        res.socket?.destroy();
+        return;
+      case 'error_500_after_work': {
+        const error = API_ERROR();
+        // Stripe saves the 500 under the key: a retry replays it.
+        if (entry && !replayed) entry.answer = { ...error, save: true };
+        this.#send(res, ctx, error, false);
+        return;
+      }
+      default:
+        this.#send(res, ctx, answer, replayed);
+    }
+  }
+
+  /** Authentication, idempotency and the endpoint. Null when reset/closed meanwhile. */
+  async #execute(ctx: Context, delayMs: number, generation: number): Promise<{ answer: Answer; replayed: boolean; entry: IdempotencyEntry | null } | null> {
+    const auth = this.#authenticate(ctx.authorization);
+    if (auth) return { answer: auth, replayed: false, entry: null };
+    const key = ctx.idempotencyKey;
+    if (!key) {
+      if (delayMs) await this.#sleep(delayMs);
+      if (generation !== this.#generation) return null;
+      return { answer: this.#route(ctx), replayed: false, entry: null };
+    }
+    const fingerprint = JSON.stringify(Object.entries(redact(ctx.params)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    const existing = this.#idempotency.get(key);
+    if (existing) {
+      if (existing.method !== ctx.method || existing.path !== ctx.path || existing.fingerprint !== fingerprint) {
+        const answer = stripeError(
+          400,
+          {
+            message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            type: 'idempotency_error',
+          },
+          false,
+        );
+        return { answer, replayed: false, entry: null };
+      }
+      if (existing.state === 'running') {
+        const answer = stripeError(
+          409,
+          {
+            code: 'idempotency_key_in_use',
+            doc_url: 'https://stripe.com/docs/error-codes/idempotency-key-in-use',
+            message: `There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ${key}. Please try again later.`,
+            type: 'idempotency_error',
+          },
+          false,
+        );
+        return { answer, replayed: false, entry: null };
+      }
+      return { answer: existing.answer!, replayed: true, entry: existing };
+    }
+    const entry: IdempotencyEntry = { method: ctx.method, path: ctx.path, fingerprint, state: 'running' };
+    this.#idempotency.set(key, entry);
+    if (delayMs) await this.#sleep(delayMs);
+    if (generation !== this.#generation) return null;
+    const answer = this.#route(ctx);
+    if (answer.save) {
+      entry.state = 'done';
+      entry.answer = answer;
+    } else {
+      this.#idempotency.delete(key);
+    }
+    return { answer, replayed: false, entry: answer.save ? entry : null };
+  }
+
+  #authenticate(authorization: string | undefined): Answer | null {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!m?.[1]) {
+      return stripeError(
+        401,
+        {
+          message:
+            "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
+          type: 'invalid_request_error',
+        },
+        false,
+      );
+    }
+    if (m[1] !== this.secretKey) {
+      const given = m[1];
+      const masked = given.length > 12 ? `${given.slice(0, 8)}${'*'.repeat(given.length - 12)}${given.slice(-4)}` : '****';
+      return stripeError(401, { message: `Invalid API Key provided: ${masked}`, type: 'invalid_request_error' }, false);
+    }
+    return null;
+  }
+
+  #route(ctx: Context): Answer {
+    const { method, path, params } = ctx;
+    const segments = path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    const [v1, resource, id, action, ...rest] = segments;
+    if (v1 === 'v1' && rest.length === 0) {
+      if (resource === 'payment_intents') {
+        if (method === 'POST' && id === undefined) return this.#createIntent(params);
+        if (method === 'GET' && id === 'search' && action === undefined) return this.#searchIntents(params);
+        if (method === 'GET' && id && action === undefined) return this.#retrieveIntent(id);
+        if (method === 'POST' && id && action === 'capture') return this.#capture(id, params);
+        if (method === 'POST' && id && action === 'cancel') return this.#cancel(id, params);
+      }
+      if (resource === 'refunds') {
+        if (method === 'POST' && id === undefined) return this.#createRefund(params);
+        if (method === 'GET' && id === undefined) return this.#listRefunds(params);
+        if (method === 'GET' && id && action === undefined) return this.#retrieveRefund(id);
+      }
+    }
+    return stripeError(
+      404,
+      {
+        message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+        type: 'invalid_request_error',
+      },
+      false,
+    );
+  }
+
+  /* ------------------------------------------------------------ rendering */
+
+  #renderIntent(i: Intent): Json {
+    return {
+      ...clone(PAYMENT_INTENT_TEMPLATE),
+      id: i.id,
+      object: 'payment_intent',
+      amount: i.amount,
+      amount_capturable: i.amountCapturable,
+      amount_received: i.amountReceived,
+      canceled_at: i.canceledAt,
+      cancellation_reason: i.cancellationReason,
+      capture_method: i.captureMethod,
+      client_secret: i.clientSecret,
+      created: i.created,
+      currency: i.currency,
+      last_payment_error: i.lastPaymentError ? clone(i.lastPaymentError) : null,
+      latest_charge: i.chargeId,
+      livemode: false,
+      metadata: { ...i.metadata },
+      next_action: null,
+      payment_method: i.paymentMethodId,
+      payment_method_types: [...i.paymentMethodTypes],
+      status: i.status,
+    };
+  }
+
+  #renderRefund(r: Refund): Json {
+    const t = clone(REFUND_TEMPLATE);
+    const destination = t.destination_details as { card?: Json } | undefined;
+    if (destination?.card) destination.card.reference = r.reference;
+    return {
+      ...t,
+      id: r.id,
+      object: 'refund',
+      amount: r.amount,
+      balance_transaction: r.balanceTransaction,
+      charge: r.chargeId,
+      created: r.created,
+      currency: r.currency,
+      metadata: { ...r.metadata },
+      payment_intent: r.paymentIntentId,
+      reason: r.reason,
+      status: 'succeeded',
+    };
+  }
+
+  #unexpectedState(i: Intent, message: string): Answer {
+    return invalid('payment_intent_unexpected_state', message, null, true, { payment_intent: this.#renderIntent(i) });
+  }
+
+  /* ------------------------------------------------------------ endpoints */
+
+  /** POST /v1/payment_intents (https://docs.stripe.com/api/payment_intents/create). */
+  #createIntent(form: URLSearchParams): Answer {
+    const amount = amountParam(form, 'amount');
+    if (isAnswer(amount)) return amount;
+    if (amount === undefined) return invalid('parameter_missing', 'Missing required param: amount.', 'amount');
+    const currency = form.get('currency');
+    if (!currency) return invalid('parameter_missing', 'Missing required param: currency.', 'currency');
+    if (!/^[a-zA-Z]{3}$/.test(currency)) return invalid('parameter_invalid_string', `Invalid currency: ${currency}.`, 'currency');
+    const captureMethod = form.get('capture_method') ?? 'automatic_async';
+    if (!['automatic', 'automatic_async', 'manual'].includes(captureMethod)) {
+      return invalid('parameter_invalid_string', `Invalid capture_method: must be one of automatic, automatic_async, or manual`, 'capture_method');
+    }
+    const confirm = form.get('confirm') === 'true';
+    const number = form.get('payment_method_data[card][number]');
+    if (confirm && !number) {
+      return invalid('parameter_missing', 'Missing required param: payment_method_data[card][number].', 'payment_method_data[card][number]');
+    }
+    const types = [...form.entries()].filter(([k]) => /^payment_method_types\[\d+\]$/.test(k)).map(([, v]) => v);
+    const id = stripeId('pi');
+    const intent: Intent = {
+      id,
+      amount,
+      currency: currency.toLowerCase(),
+      captureMethod,
+      status: number ? 'requires_confirmation' : 'requires_payment_method',
+      amountCapturable: 0,
+      amountReceived: 0,
+      created: Math.floor(this.#now() / 1000),
+      metadata: metadataOf(form),
+      paymentMethodTypes: types.length ? types : ['card'],
+      paymentMethodId: number ? stripeId('pm') : null,
+      chargeId: null,
+      clientSecret: `${id}_secret_${stripeId('x', 25).slice(2)}`,
+      canceledAt: null,
+      cancellationReason: null,
+      lastPaymentError: null,
+      authorized: false,
+      declined: false,
+    };
+    this.#intents.set(id, intent);
+    if (!confirm || !number) return ok(this.#renderIntent(intent));
+
+    const decline = STAND_IN_DECLINED_CARDS[number];
+    if (decline) {
+      const chargeId = stripeId('ch');
+      const error: Json = {
+        ...clone(DECLINE_TEMPLATE),
+        charge: chargeId,
+        code: 'card_declined',
+        decline_code: decline.declineCode,
+        doc_url: 'https://stripe.com/docs/error-codes/card-declined',
+        message: decline.message,
+        payment_method: {
+          id: intent.paymentMethodId,
+          object: 'payment_method',
+          type: 'card',
+          card: {
+            brand: brandOf(number),
+            last4: number.slice(-4),
+            exp_month: Number(form.get('payment_method_data[card][exp_month]') ?? 0),
+            exp_year: Number(form.get('payment_method_data[card][exp_year]') ?? 0),
+            country: 'US',
+            funding: 'credit',
+          },
+        },
+        type: 'card_error',
+      };
+      if (decline.declineCode !== 'insufficient_funds') delete error.advice_code;
+      delete error.payment_intent;
+      intent.status = 'requires_payment_method';
+      intent.paymentMethodId = null;
+      intent.lastPaymentError = error;
+      intent.declined = true;
+      return stripeError(402, { ...clone(error), payment_intent: this.#renderIntent(intent) }, true);
+    }
+
+    intent.authorized = true;
+    intent.chargeId = stripeId('ch');
+    if (captureMethod === 'manual') {
+      intent.status = 'requires_capture';
+      intent.amountCapturable = amount;
+    } else {
+      intent.status = 'succeeded';
+      intent.amountReceived = amount;
+    }
+    return ok(this.#renderIntent(intent));
+  }
+
+  /** GET /v1/payment_intents/:id. */
+  #retrieveIntent(id: string): Answer {
+    const intent = this.#intents.get(id);
+    return intent ? ok(this.#renderIntent(intent)) : missing('payment_intent', id, 'intent');
+  }
+
+  /**
+   * GET /v1/payment_intents/search: only `metadata['key']:'value'` queries (quotes
+   * and backslashes escaped with a backslash), newest first, `limit` (default 10).
+   */
+  #searchIntents(params: URLSearchParams): Answer {
+    const query = params.get('query');
+    if (!query) return invalid('parameter_missing', 'Missing required param: query.', 'query');
+    const m = /^\s*metadata\[(['"])(.+?)\1\]\s*:\s*(['"])((?:\\.|(?!\3)[^\\])*)\3\s*$/.exec(query);
+    if (!m) {
+      return stripeError(
+        400,
+        { message: `The Stripe stand-in only understands metadata['key']:'value' search queries, not: ${query}`, param: 'query', type: 'invalid_request_error' },
+        false,
+      );
+    }
+    const key = m[2]!;
+    const value = m[4]!.replace(/\\(.)/g, '$1');
+    const limit = this.#limit(params);
+    if (isAnswer(limit)) return limit;
+    const found = [...this.#intents.values()].filter((i) => i.metadata[key] === value).reverse();
+    return ok({
+      ...clone(SEARCH_TEMPLATE),
+      object: 'search_result',
+      data: found.slice(0, limit).map((i) => this.#renderIntent(i)),
+      has_more: found.length > limit,
+      next_page: null,
+      url: '/v1/payment_intents/search',
+    });
+  }
+
+  /** POST /v1/payment_intents/:id/capture (`amount_to_capture`, default all of `amount_capturable`). */
+  #capture(id: string, form: URLSearchParams): Answer {
+    const intent = this.#intents.get(id);
+    if (!intent) return missing('payment_intent', id, 'intent');
+    const amount = amountParam(form, 'amount_to_capture');
+    if (isAnswer(amount)) return amount;
+    if (intent.status !== 'requires_capture') {
+      return this.#unexpectedState(
+        intent,
+        `This PaymentIntent could not be captured because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be captured: requires_capture.`,
+      );
+    }
+    const toCapture = amount ?? intent.amountCapturable;
+    if (toCapture > intent.amountCapturable) {
+      return invalid(
+        'amount_too_large',
+        `The amount to capture (${toCapture}) must be less than or equal to the amount capturable (${intent.amountCapturable}).`,
+        'amount_to_capture',
+        true,
+      );
+    }
+    intent.amountReceived = toCapture;
+    intent.amountCapturable = 0;
+    intent.status = 'succeeded';
+    return ok(this.#renderIntent(intent));
+  }
+
+  /** POST /v1/payment_intents/:id/cancel (optional `cancellation_reason`). */
+  #cancel(id: string, form: URLSearchParams): Answer {
+    const intent = this.#intents.get(id);
+    if (!intent) return missing('payment_intent', id, 'intent');
+    if (!CANCELABLE.includes(intent.status)) {
+      return this.#unexpectedState(
+        intent,
+        `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: ${CANCELABLE.join(', ')}.`,
+      );
+    }
+    intent.status = 'canceled';
+    intent.amountCapturable = 0;
+    intent.canceledAt = Math.floor(this.#now() / 1000);
+    intent.cancellationReason = form.get('cancellation_reason');
+    return ok(this.#renderIntent(intent));
+  }
+
+  /** POST /v1/refunds (`payment_intent` or `charge`, optional `amount` = what is left, `metadata[…]`, `reason`). */
+  #createRefund(form: URLSearchParams): Answer {
+    const piId = form.get('payment_intent');
+    const chargeId = form.get('charge');
+    if (!piId && !chargeId) {
+      return invalid('parameter_missing', 'One of the following params should be provided for this request: payment_intent or charge.', 'payment_intent');
+    }
+    const intent = piId ? this.#intents.get(piId) : [...this.#intents.values()].find((i) => i.chargeId === chargeId);
+    if (!intent) return piId ? missing('payment_intent', piId, 'payment_intent', 400) : missing('charge', chargeId!, 'charge', 400);
+    const amount = amountParam(form, 'amount');
+    if (isAnswer(amount)) return amount;
+    if (intent.status !== 'succeeded' || !intent.chargeId) {
+      // Approximation: Stripe refuses to refund an intent without a captured charge (cancel it instead).
+      return this.#unexpectedState(intent, `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`);
+    }
+    const refunded = [...this.#refunds.values()].filter((r) => r.paymentIntentId === intent.id).reduce((s, r) => s + r.amount, 0);
+    const left = intent.amountReceived - refunded;
+    if (left <= 0) return invalid('charge_already_refunded', `Charge ${intent.chargeId} has already been refunded.`, null, true);
+    const toRefund = amount ?? left;
+    if (toRefund > left) {
+      return invalid(
+        'amount_too_large',
+        `Refund amount (${money(toRefund, intent.currency)}) is greater than unrefunded amount on charge (${money(left, intent.currency)})`,
+        'amount',
+        true,
+      );
+    }
+    const refund: Refund = {
+      id: stripeId('re'),
+      amount: toRefund,
+      currency: intent.currency,
+      paymentIntentId: intent.id,
+      chargeId: intent.chargeId,
+      created: Math.floor(this.#now() / 1000),
+      metadata: metadataOf(form),
+      reason: form.get('reason'),
+      balanceTransaction: stripeId('txn'),
+      reference: String(randomBytes(6).readUIntBE(0, 6) % 1_000_000_000_000).padStart(12, '0'),
+    };
+    this.#refunds.set(refund.id, refund);
+    return ok(this.#renderRefund(refund));
+  }
+
+  /** GET /v1/refunds/:id. */
+  #retrieveRefund(id: string): Answer {
+    const refund = this.#refunds.get(id);
+    return refund ? ok(this.#renderRefund(refund)) : missing('refund', id, 'id');
+  }
+
+  /**
+   * GET /v1/refunds: a list object, newest first, filtered by `payment_intent` and/or
+   * `charge`, paginated by `limit` (1–100, default 10) and `starting_after` / `ending_before`.
+   */
+  #listRefunds(params: URLSearchParams): Answer {
+    const limit = this.#limit(params);
+    if (isAnswer(limit)) return limit;
+    const pi = params.get('payment_intent');
+    const charge = params.get('charge');
+    const all = [...this.#refunds.values()]
+      .filter((r) => (!pi || r.paymentIntentId === pi) && (!charge || r.chargeId === charge))
+      .reverse();
+    let page: Refund[];
+    let hasMore: boolean;
+    const after = params.get('starting_after');
+    const before = params.get('ending_before');
+    const cursor = after ?? before;
+    if (cursor && !this.#refunds.has(cursor)) return missing('refund', cursor, after ? 'starting_after' : 'ending_before', 400);
+    if (after) {
+      const i = all.findIndex((r) => r.id === after);
+      const rest = i < 0 ? [] : all.slice(i + 1);
+      page = rest.slice(0, limit);
+      hasMore = rest.length > limit;
+    } else if (before) {
+      const i = all.findIndex((r) => r.id === before);
+      const prior = i < 0 ? [] : all.slice(0, i);
+      page = prior.slice(Math.max(0, prior.length - limit));
+      hasMore = prior.length > limit;
+    } else {
+      page = all.slice(0, limit);
+      hasMore = all.length > limit;
+    }
+    return ok({ object: 'list', data: page.map((r) => this.#renderRefund(r)), has_more: hasMore, url: '/v1/refunds' });
+  }
+
+  #limit(params: URLSearchParams): number | Answer {
+    const raw = params.get('limit');
+    if (raw === null) return 10;
+    if (!/^\d+$/.test(raw)) return invalid('parameter_invalid_integer', `Invalid integer: ${raw}`, 'limit');
+    const n = Number(raw);
+    if (n < 1 || n > 100) return invalid('parameter_invalid_integer', 'This value must be between 1 and 100.', 'limit');
+    return n;
+  }
+}
+
+/* ------------------------------------------------------------------- entry points */
+
+/**
+ * Starts a Stripe stand-in on 127.0.0.1 at a free port.
+ * @param options the accepted secret key and the clock (both optional)
+ * @returns the running stand-in; `close()` it when done
+ * @example
+ *   const standIn = await startStripeStandIn();
+ *   const stripe = new StripeConnector({ baseUrl: standIn.url, secretKey: standIn.secretKey, webhookSecret: standIn.webhookSecret, timeoutMs: 300 });
+ *   standIn.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
+ */
+export async function startStripeStandIn(options: StripeStandInOptions = {}): Promise<StripeStandIn> {
+  const standIn = new StandIn(options);
+  await standIn.listen();
+  return standIn;
+}
+
+/**
+ * The environment variables the connector registry (`shared/connectors/registry.ts`)
+ * reads to build the Stripe connector against the stand-in: `STRIPE_SECRET_KEY`
+ * (the stand-in's fake `sk_test_…`), `STRIPE_BASE_URL` (its URL) and
+ * `STRIPE_WEBHOOK_SECRET` (a fake `whsec_…`); plus `CONNECTOR_TIMEOUT_MS` (string
+ * milliseconds; note it applies to every connector) when `options.timeoutMs` is given.
+ */
+export function stripeEnv(
+  standIn: Pick<StripeStandIn, 'url' | 'secretKey' | 'webhookSecret'>,
+  options: { timeoutMs?: number } = {},
+): { STRIPE_SECRET_KEY: string; STRIPE_BASE_URL: string; STRIPE_WEBHOOK_SECRET: string; CONNECTOR_TIMEOUT_MS?: string } {
+  const env: { STRIPE_SECRET_KEY: string; STRIPE_BASE_URL: string; STRIPE_WEBHOOK_SECRET: string; CONNECTOR_TIMEOUT_MS?: string } = {
+    STRIPE_SECRET_KEY: standIn.secretKey,
+    STRIPE_BASE_URL: standIn.url,
+    STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
+  };
+  if (options.timeoutMs !== undefined) env.CONNECTOR_TIMEOUT_MS = String(options.timeoutMs);
+  return env;
+}

@@ -1,0 +1,500 @@
+/**
+ * Fault injection through HTTP: every money-moving operation, faulted before, during
+ * and after its processor call, must end — after the fault clears and one reconciler
+ * pass — in the state the processor's own ledger shows, with nothing left open,
+ * nothing charged or refunded twice, and no answer saying "nothing was changed" when
+ * the processor did something.
+ *
+ * Parts, all real: the local gateway and handlers, DynamoDB Local (a table of this
+ * file's own, so the reconciler sees only this file's items), the Stripe adapter
+ * against the loopback Stripe stand-in (test/helpers/stripe-stand-in.ts) that keeps a
+ * ledger, and the reconciler's own operation.
+ *
+ * Storage faults come from the documented test hook: a middleware on the process-wide
+ * DynamoDB client (the one the handlers use) that fails a chosen command (matched by
+ * name and by the item's `PK`, from `Key` or `Item`) — as a storage
+ * outage (`ECONNREFUSED`, what an unreachable or throttled table looks like to the SDK)
+ * or as the process dying (an error that no handler code expects, so nothing after it runs).
+ */
+import { randomUUID } from 'node:crypto';
+import { ensureTable } from '../../scripts/local/ensure-table';
+import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { baseClient } from '../../shared/storage/client';
+import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { startStripeStandIn, stripeEnv, type StripeStandIn } from '../helpers/stripe-stand-in';
+
+type Mode = 'outage' | 'killed';
+interface StorageFault {
+  command: string;
+  /** Part of the item's `PK` (e.g. `#PAYMENT#`, `#REFUND#`, `#CUSTOMER#`), for commands with a Key. */
+  pk?: string;
+  /** Fail the n-th matching call (1-based) … */
+  nth: number;
+  /** … and the next `times - 1` (default 1); `Infinity` = until cleared. */
+  times?: number;
+  mode: Mode;
+}
+let fault: (StorageFault & { seen: number }) | undefined;
+const failStorage = (f: StorageFault) => {
+  fault = { ...f, seen: 0 };
+};
+
+const savedTable = process.env.TABLE_NAME;
+const TABLE = `switchyard-faults-${randomUUID().slice(0, 8)}`;
+let api: LocalApi;
+let stripe: StripeStandIn;
+const savedEnv: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  process.env.TABLE_NAME = TABLE;
+  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, TABLE);
+  baseClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName).replace(/Command$/, '');
+      const input = args.input as { Key?: { PK?: string }; Item?: { PK?: string } };
+      if (fault && fault.command === command && (!fault.pk || String(input.Key?.PK ?? input.Item?.PK ?? '').includes(fault.pk))) {
+        fault.seen += 1;
+        if (fault.seen >= fault.nth && fault.seen < fault.nth + (fault.times ?? 1)) {
+          if (fault.mode === 'killed') throw new Error('the process died here (injected)');
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
+        }
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'storageFaultHook' },
+  );
+  stripe = await startStripeStandIn();
+  const env = {
+    ...stripeEnv(stripe, { timeoutMs: 400 }),
+    ROUTING_RULES: JSON.stringify([{ currency: 'USD', payment_method: 'card', connectors: ['stripe', 'sandbox'] }, { connectors: ['sandbox'] }]),
+  };
+  for (const [k, v] of Object.entries(env)) {
+    savedEnv[k] = process.env[k];
+    process.env[k] = v;
+  }
+  api = await startLocalApi();
+});
+
+afterAll(async () => {
+  await api.close();
+  await stripe.close();
+  for (const [k, v] of Object.entries(savedEnv)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  process.env.TABLE_NAME = savedTable;
+});
+
+afterEach(() => {
+  fault = undefined;
+  jest.restoreAllMocks();
+});
+
+/** One reconciler pass as if `aheadMs` had passed (leases and propagation windows elapsed). */
+async function reconcileLater(aheadMs = 2 * 60 * 60 * 1000) {
+  fault = undefined;
+  const now = Date.now();
+  const clock = jest.spyOn(Date, 'now').mockReturnValue(now + aheadMs);
+  try {
+    return await reconcileOpenOperations({ deadlineMs: now + aheadMs + 60_000 });
+  } finally {
+    clock.mockRestore();
+  }
+}
+
+const STRIPE_STATUS: Record<string, string> = { succeeded: 'Succeeded', requires_capture: 'RequiresCapture', canceled: 'Cancelled', requires_payment_method: 'Failed' };
+
+/**
+ * The invariant: our payment and its refunds equal the processor's ledger, nothing is
+ * open, nothing was charged twice.
+ */
+async function expectConverged(paymentId: string): Promise<Record<string, any>> {
+  const p = (await api.request('GET', `/payments/${paymentId}`)).body;
+  const entry = stripe.ledger()[paymentId];
+  const refunds = (await api.request('GET', `/payments/${paymentId}/refunds?limit=100`)).body.data as Record<string, any>[];
+  expect(p.pending_operation).toBeNull();
+  expect(['Processing', 'RequiresAction']).not.toContain(p.status);
+  expect(refunds.filter((r) => r.status === 'Pending' || r.pending_operation !== null)).toEqual([]);
+  expect(p.amount_captured).toBe(entry?.amountCaptured ?? 0);
+  expect(p.amount_refunded).toBe(entry?.amountRefunded ?? 0);
+  expect(refunds.filter((r) => r.status === 'Succeeded').map((r) => r.connector_refund_id).sort()).toEqual((entry?.refunds ?? []).map((r) => r.id).sort());
+  expect(entry?.charges ?? 0).toBeLessThanOrEqual(1);
+  if (entry && entry.charges === 1) expect(p.status).toBe(STRIPE_STATUS[entry.status]);
+  if (!entry || entry.charges === 0) expect(['Failed', 'Cancelled', 'RequiresConfirmation']).toContain(p.status);
+  return p;
+}
+
+/** An answer that claims nothing changed must be true: the ledger shows no call for this payment. */
+function expectNothingChangedIsTrue(res: TestResponse, paymentId: string | undefined, ledgerBefore?: unknown): void {
+  if (res.status === 503 && res.body?.error?.code === 'service_unavailable') {
+    expect(paymentId ? stripe.ledger()[paymentId] : undefined).toEqual(ledgerBefore);
+  }
+}
+
+const usdCard = (extra: Record<string, unknown> = {}) => ({ amount: 2000 + Math.floor(Math.random() * 9000), currency: 'USD', payment_method_data: card('4242424242424242'), ...extra });
+const pidFromKey = async (key: string) => {
+  // The payment id derived from an Idempotency-Key is found through the list (the create's answer was lost).
+  const list = (await api.request('GET', '/payments?limit=100')).body.data as { payment_id: string; metadata: Record<string, string> }[];
+  return list.find((p) => p.metadata.test_key === key)?.payment_id;
+};
+
+async function manualPayment(): Promise<Record<string, any>> {
+  const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, capture_method: 'manual' }) });
+  expect(res.body).toMatchObject({ status: 'RequiresCapture', connector: 'stripe' });
+  return res.body;
+}
+
+async function succeededPayment(): Promise<Record<string, any>> {
+  const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+  expect(res.body).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
+  return res.body;
+}
+
+describe('create with confirm: true', () => {
+  test('storage down before the processor call → 503 "nothing was changed", and nothing was', async () => {
+    const key = randomUUID();
+    failStorage({ command: 'PutItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }), headers: { 'Idempotency-Key': key } });
+    expect(expectError(res, 503, 'service_unavailable').message).toMatch(/nothing was changed/i);
+    expect(await pidFromKey(key)).toBeUndefined();
+    expect(stripe.requests.filter((r) => r.idempotencyKey?.includes(':authorize') && r.form['metadata[test_key]'] === key)).toEqual([]);
+  });
+
+  test('processor charges then times out → Processing with outcome_unknown; the reconciler finds the charge', async () => {
+    stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
+    stripe.failNext({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work'); // the lookup fails too
+    const sandboxCalls = jest.spyOn((await import('../../shared/connectors/sandbox/sandbox-connector')).SandboxConnector.prototype, 'authorize');
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'Processing', connector: 'stripe', pending_operation: { operation: 'authorize', connector: 'stripe', state: 'outcome_unknown' } });
+    expect(stripe.ledger()[res.body.payment_id]?.charges).toBe(1);
+    expect(sandboxCalls).not.toHaveBeenCalled(); // never a second processor while the first may hold the charge
+    const report = await reconcileLater();
+    expect(report.outcomes['payment:settled']).toBeGreaterThanOrEqual(1);
+    expect(await expectConverged(res.body.payment_id)).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
+  });
+
+  test('processor times out without charging → the reconciler fails the payment once Stripe search has had its window', async () => {
+    stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_before_work');
+    stripe.failNext({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work');
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+    expect(res.body).toMatchObject({ status: 'Processing', pending_operation: { state: 'outcome_unknown' } });
+    expect(stripe.ledger()[res.body.payment_id]).toBeUndefined();
+    await reconcileLater();
+    expect(await expectConverged(res.body.payment_id)).toMatchObject({ status: 'Failed', error_code: 'payment_intent_not_found' });
+  });
+
+  test('outcome write fails after the charge → 503 outcome_unknown (never "nothing was changed"); a keyed retry gets the reconciled payment', async () => {
+    const key = randomUUID();
+    const body = usdCard({ confirm: true, metadata: { test_key: key } });
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    const res = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
+    const error = expectError(res, 503, 'outcome_unknown');
+    expect(error.message).not.toMatch(/nothing was changed/i);
+    expect(error.message).toMatch(/Idempotency-Key/);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const id = await pidFromKey(key);
+    expect(stripe.ledger()[id as string]?.charges).toBe(1);
+    const stuck = (await api.request('GET', `/payments/${id}`)).body;
+    expect(stuck).toMatchObject({ status: 'Processing', pending_operation: { operation: 'authorize', connector: 'stripe' } });
+    // Once the claim's lease has passed, the retry with the same key reconciles and answers the truth.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 120_000);
+    const retry = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ payment_id: id, status: 'Succeeded' });
+    jest.restoreAllMocks();
+    expect(stripe.ledger()[id as string]?.charges).toBe(1);
+    await expectConverged(id as string);
+  });
+
+  test('the process dies between the charge and its write → the reconciler records the charge', async () => {
+    const key = randomUUID();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'killed' });
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    const id = (await pidFromKey(key)) as string;
+    expect(stripe.ledger()[id]?.charges).toBe(1);
+    await reconcileLater();
+    expect(await expectConverged(id)).toMatchObject({ status: 'Succeeded' });
+  });
+
+  test('storage down during the call (processor hangs after charging, every write fails) → outcome_unknown, then converges', async () => {
+    const key = randomUUID();
+    stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, times: Infinity, mode: 'outage' });
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
+    expectError(res, 503, 'outcome_unknown');
+    fault = undefined;
+    const id = (await pidFromKey(key)) as string;
+    await reconcileLater();
+    expect(await expectConverged(id)).toMatchObject({ status: 'Succeeded' });
+  });
+});
+
+describe('confirm', () => {
+  test('claim write fails → 503 nothing changed (true: no call); the outcome write fails → outcome_unknown, then converges', async () => {
+    const created = await api.request('POST', '/payments', { body: { amount: 5100, currency: 'USD', payment_method: 'card' } });
+    const id = created.body.payment_id as string;
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    const first = await api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } });
+    expectError(first, 503, 'service_unavailable');
+    expectNothingChangedIsTrue(first, id, undefined);
+    expect(stripe.ledger()[id]).toBeUndefined();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    expectError(await api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503, 'outcome_unknown');
+    expect(stripe.ledger()[id]?.charges).toBe(1);
+    await reconcileLater();
+    await expectConverged(id);
+  });
+});
+
+describe('capture', () => {
+  test('processor captures then times out → outcome_unknown; the reconciler records the capture', async () => {
+    const p = await manualPayment();
+    stripe.failNext({ method: 'POST', path: `/v1/payment_intents/${p.connector_transaction_id}/capture` }, 'hang_after_work');
+    const res = await api.request('POST', `/payments/${p.payment_id}/capture`);
+    expect(expectError(res, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation).toMatchObject({ operation: 'capture', amount: p.amount, state: 'outcome_unknown' });
+    // While the claim is there, refund and cancel refuse (no double movement) …
+    expectError(await api.request('POST', `/payments/${p.payment_id}/cancel`), 409);
+    await reconcileLater();
+    expect(await expectConverged(p.payment_id)).toMatchObject({ status: 'Succeeded', amount_captured: p.amount });
+  });
+
+  test('processor times out without capturing → the reconciler releases the claim; a capture then works', async () => {
+    const p = await manualPayment();
+    stripe.failNext({ method: 'POST', path: `/v1/payment_intents/${p.connector_transaction_id}/capture` }, 'hang_before_work');
+    expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 503, 'outcome_unknown');
+    const report = await reconcileLater();
+    expect(report.outcomes['payment:released']).toBeGreaterThanOrEqual(1);
+    expect(await expectConverged(p.payment_id)).toMatchObject({ status: 'RequiresCapture', pending_operation: null });
+    expect((await api.request('POST', `/payments/${p.payment_id}/capture`)).body.status).toBe('Succeeded');
+    await expectConverged(p.payment_id);
+  });
+
+  test('storage fails before (claim), after (outcome write) and the process dies → each converges', async () => {
+    const before = await manualPayment();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    const res = await api.request('POST', `/payments/${before.payment_id}/capture`);
+    expectError(res, 503, 'service_unavailable');
+    expect(stripe.ledger()[before.payment_id]?.amountCaptured).toBe(0);
+
+    const after = await manualPayment();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    expectError(await api.request('POST', `/payments/${after.payment_id}/capture`), 503, 'outcome_unknown');
+    expect(stripe.ledger()[after.payment_id]?.amountCaptured).toBe(after.amount);
+
+    const killed = await manualPayment();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
+    expect((await api.request('POST', `/payments/${killed.payment_id}/capture`)).status).toBeGreaterThanOrEqual(500);
+
+    await reconcileLater();
+    await expectConverged(before.payment_id);
+    expect(await expectConverged(after.payment_id)).toMatchObject({ status: 'Succeeded' });
+    expect(await expectConverged(killed.payment_id)).toMatchObject({ status: 'Succeeded' });
+  });
+
+  test('connector not configured at capture → 502, no claim left behind; capture works once it is back', async () => {
+    const p = await manualPayment();
+    const key = process.env.STRIPE_SECRET_KEY;
+    delete process.env.STRIPE_SECRET_KEY;
+    try {
+      expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 502, 'connector_unavailable');
+      expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: null });
+    } finally {
+      process.env.STRIPE_SECRET_KEY = key;
+    }
+    expect((await api.request('POST', `/payments/${p.payment_id}/capture`)).body.status).toBe('Succeeded');
+    await expectConverged(p.payment_id);
+  });
+});
+
+describe('cancel (void)', () => {
+  test('processor voids then times out, or the void write fails → both converge to Cancelled', async () => {
+    const hung = await manualPayment();
+    stripe.failNext({ method: 'POST', path: `/v1/payment_intents/${hung.connector_transaction_id}/cancel` }, 'hang_after_work');
+    expectError(await api.request('POST', `/payments/${hung.payment_id}/cancel`), 503, 'outcome_unknown');
+    const lost = await manualPayment();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    expectError(await api.request('POST', `/payments/${lost.payment_id}/cancel`), 503, 'outcome_unknown');
+    await reconcileLater();
+    expect(await expectConverged(hung.payment_id)).toMatchObject({ status: 'Cancelled' });
+    expect(await expectConverged(lost.payment_id)).toMatchObject({ status: 'Cancelled' });
+  });
+});
+
+describe('refund', () => {
+  test('processor refunds then times out → Pending with outcome_unknown; the reconciler finds it by our refund id', async () => {
+    const p = await succeededPayment();
+    stripe.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
+    const res = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 700 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'Pending', connector_refund_id: null, pending_operation: { operation: 'refund', amount: 700, state: 'outcome_unknown' } });
+    // The reserved amount cannot be refunded again meanwhile.
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(700);
+    const report = await reconcileLater();
+    expect(report.outcomes['refund:succeeded']).toBeGreaterThanOrEqual(1);
+    await expectConverged(p.payment_id);
+    expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({ status: 'Succeeded', connector_refund_id: expect.stringMatching(/^re_/) });
+  });
+
+  test('processor times out without refunding → the reconciler fails the refund and releases its amount', async () => {
+    const p = await succeededPayment();
+    stripe.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_before_work');
+    const res = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 300 } });
+    expect(res.body.status).toBe('Pending');
+    await reconcileLater();
+    await expectConverged(p.payment_id);
+    expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({ status: 'Failed', error_code: 'refund_not_found' });
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(0);
+  });
+
+  test('storage fails on the reservation (nothing changed), on the settle write (outcome_unknown), or the process dies → each converges', async () => {
+    const p = await succeededPayment();
+    failStorage({ command: 'TransactWriteItems', nth: 1, mode: 'outage' });
+    expectError(await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 100 } }), 503, 'service_unavailable');
+    expect(stripe.ledger()[p.payment_id]?.refunds).toEqual([]);
+
+    failStorage({ command: 'UpdateItem', pk: '#REFUND#', nth: 1, mode: 'outage' });
+    const lost = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 200 } });
+    expect(expectError(lost, 503, 'outcome_unknown').message).toMatch(/\/refunds\/ref_/);
+    expect(stripe.ledger()[p.payment_id]?.refunds).toHaveLength(1);
+
+    failStorage({ command: 'UpdateItem', pk: '#REFUND#', nth: 1, mode: 'killed' });
+    expect((await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 300 } })).status).toBeGreaterThanOrEqual(500);
+    expect(stripe.ledger()[p.payment_id]?.refunds).toHaveLength(2);
+
+    await reconcileLater();
+    expect(await expectConverged(p.payment_id)).toMatchObject({ amount_refunded: 500 });
+  });
+
+  test('refund to a connector that is not configured → 502 and nothing is reserved, however often it is retried', async () => {
+    const p = await succeededPayment();
+    const key = process.env.STRIPE_SECRET_KEY;
+    delete process.env.STRIPE_SECRET_KEY;
+    try {
+      for (let i = 0; i < 3; i += 1) expectError(await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 100 } }), 502, 'connector_unavailable');
+    } finally {
+      process.env.STRIPE_SECRET_KEY = key;
+    }
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(0);
+    expect((await api.request('GET', `/payments/${p.payment_id}/refunds`)).body.data).toEqual([]);
+  });
+});
+
+describe('processor events that change money', () => {
+  test('a capture done in the processor dashboard and a cancellation by the processor are applied to RequiresCapture payments', async () => {
+    const { createHmac } = await import('node:crypto');
+    const captured = await manualPayment();
+    const cancelled = await manualPayment();
+    const send = async (type: string, payment: Record<string, any>, status: string, amountReceived: number) => {
+      const event = {
+        id: `evt_${randomUUID().replace(/-/g, '')}`,
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data: { object: { id: payment.connector_transaction_id, object: 'payment_intent', amount: payment.amount, amount_received: amountReceived, amount_capturable: 0, currency: 'usd', status, metadata: { payment_id: payment.payment_id } } },
+      };
+      const raw = JSON.stringify(event);
+      const t = Math.floor(Date.now() / 1000);
+      const sig = createHmac('sha256', stripe.webhookSecret).update(`${t}.${raw}`).digest('hex');
+      return api.request('POST', '/webhooks/stripe', { raw, key: null, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${sig}` } });
+    };
+    const r1 = await send('payment_intent.succeeded', captured, 'succeeded', captured.amount);
+    expect(r1.body).toMatchObject({ applied: true, status: 'Succeeded' });
+    const r2 = await send('payment_intent.canceled', cancelled, 'canceled', 0);
+    expect(r2.body).toMatchObject({ applied: true, status: 'Cancelled' });
+    expect((await api.request('GET', `/payments/${captured.payment_id}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: captured.amount });
+    expect((await api.request('GET', `/payments/${cancelled.payment_id}`)).body.status).toBe('Cancelled');
+  });
+});
+
+describe('routing fallback never charges twice', () => {
+  test('[stripe, sandbox]: Stripe charges and times out → its lookup finds the charge; the sandbox is never called', async () => {
+    const sandbox = jest.spyOn((await import('../../shared/connectors/sandbox/sandbox-connector')).SandboxConnector.prototype, 'authorize');
+    stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+    expect(res.body).toMatchObject({ status: 'Succeeded', connector: 'stripe', pending_operation: null });
+    expect(sandbox).not.toHaveBeenCalled();
+    await expectConverged(res.body.payment_id);
+  });
+
+  test('[stripe, sandbox]: the request to Stripe never leaves (connection refused) → the sandbox takes it; Stripe holds nothing', async () => {
+    const url = process.env.STRIPE_BASE_URL;
+    process.env.STRIPE_BASE_URL = 'http://127.0.0.1:1';
+    try {
+      const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+      expect(res.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox', pending_operation: null });
+      expect(res.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
+        ['stripe', 'Failed'],
+        ['sandbox', 'Succeeded'],
+      ]);
+      expect(stripe.ledger()[res.body.payment_id]).toBeUndefined();
+    } finally {
+      process.env.STRIPE_BASE_URL = url;
+    }
+  });
+});
+
+describe('customer delete', () => {
+  const linkedPayments = async (customerId: string, n: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i += 8) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(8, n - i) }, () => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: customerId } })),
+      );
+      ids.push(...batch.map((r) => r.body.payment_id as string));
+    }
+    return ids;
+  };
+
+  test('400 payments: interrupted midway, a retried DELETE finishes the unlink; then it is 404', async () => {
+    const cus = (await api.request('POST', '/customers', { body: { name: 'Big Buyer' } })).body.customer_id as string;
+    const ids = await linkedPayments(cus, 400);
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 150, mode: 'outage' });
+    expectError(await api.request('DELETE', `/customers/${cus}`), 503);
+    fault = undefined;
+    expectError(await api.request('GET', `/customers/${cus}`), 404); // gone for the API from the first DELETE
+    expect((await api.request('DELETE', `/customers/${cus}`)).body).toEqual({ customer_id: cus, deleted: true });
+    expectError(await api.request('DELETE', `/customers/${cus}`), 404);
+    const linked = (await Promise.all(ids.map((id) => api.request('GET', `/payments/${id}`)))).filter((r) => r.body.customer_id !== null);
+    expect(linked).toHaveLength(0);
+    await reconcileLater();
+    expect((await api.request('GET', `/payments?limit=1`)).status).toBe(200);
+  });
+
+  test('interrupted and never retried: the reconciler finishes the unlink and removes the customer', async () => {
+    const cus = (await api.request('POST', '/customers', { body: {} })).body.customer_id as string;
+    const ids = await linkedPayments(cus, 30);
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 10, mode: 'killed' });
+    expect((await api.request('DELETE', `/customers/${cus}`)).status).toBeGreaterThanOrEqual(500);
+    const report = await reconcileLater();
+    expect(report.outcomes['customer_delete:deleted']).toBeGreaterThanOrEqual(1);
+    const linked = (await Promise.all(ids.map((id) => api.request('GET', `/payments/${id}`)))).filter((r) => r.body.customer_id !== null);
+    expect(linked).toHaveLength(0);
+    expectError(await api.request('DELETE', `/customers/${cus}`), 404);
+    expectError(await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus } }), 400, 'resource_missing');
+  });
+});
+
+describe('idempotency during a storage outage', () => {
+  test('a keyed POST while storage is down answers 503 JSON, never a bare 500; the key works once storage is back', async () => {
+    const key = randomUUID();
+    failStorage({ command: 'PutItem', nth: 1, times: Infinity, mode: 'outage' });
+    const res = await api.request('POST', '/customers', { body: { name: 'Ada' }, headers: { 'Idempotency-Key': key } });
+    expectError(res, 503, 'service_unavailable');
+    fault = undefined;
+    const retry = await api.request('POST', '/customers', { body: { name: 'Ada' }, headers: { 'Idempotency-Key': key } });
+    expect(retry.status).toBe(200);
+    expect(retry.body.customer_id).toMatch(/^cus_/);
+  });
+
+  test('storage failing after the work (the stored answer cannot be completed) still answers the work done', async () => {
+    const key = randomUUID();
+    failStorage({ command: 'UpdateItem', pk: 'idempotency#', nth: 1, mode: 'outage' });
+    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }), headers: { 'Idempotency-Key': key } });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('Succeeded');
+    await expectConverged(res.body.payment_id);
+  });
+});
