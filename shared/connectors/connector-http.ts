@@ -54,11 +54,36 @@ export interface ConnectorHttpRequest {
 export const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([409]);
 
 /**
+ * Error codes of the platform `fetch`'s `cause` (Node's undici) that mean the connection was never
+ * established, so the request provably never reached the processor: refused, no such host, DNS
+ * temporarily failing, no route, or the connect phase timing out (undici's own connect timeout; our
+ * `AbortSignal` timeout is never counted, since it may fire after the request was sent). A reset or
+ * closed socket (`ECONNRESET`, `UND_ERR_SOCKET`) may come after the request was written: not listed.
+ */
+export const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a `fetch` failure provably happened before the request left: its `cause` (or, for an
+ * `AggregateError` of several addresses tried, every one of its errors) has a code in
+ * {@link NOT_SENT_ERROR_CODES}.
+ */
+export function neverSent(err: unknown): boolean {
+  const cause = (err as { cause?: unknown } | null)?.cause as { code?: unknown; errors?: unknown } | undefined;
+  if (!cause || typeof cause !== 'object') return false;
+  if (typeof cause.code === 'string' && NOT_SENT_ERROR_CODES.has(cause.code)) return true;
+  if (Array.isArray(cause.errors) && cause.errors.length > 0) {
+    return cause.errors.every((e) => typeof (e as { code?: unknown } | null)?.code === 'string' && NOT_SENT_ERROR_CODES.has((e as { code: string }).code));
+  }
+  return false;
+}
+
+/**
  * Calls a processor with the platform `fetch`, with a timeout, and parses JSON.
  * @returns the parsed JSON body of a 2xx answer
  * @throws ConnectorTechnicalError on timeout, network failure, 5xx, 409 (see
  *   {@link UNKNOWN_OUTCOME_STATUSES}; the message carries the processor's code, never its body)
- *   or an unparseable 2xx/5xx body
+ *   or an unparseable 2xx/5xx body; with `notSent` true only when the connection was never
+ *   established ({@link neverSent})
  * @throws ConnectorRequestError on any other 4xx, with the processor's code and message
  */
 export async function connectorFetch<T>(request: ConnectorHttpRequest): Promise<T> {
@@ -72,7 +97,9 @@ export async function connectorFetch<T>(request: ConnectorHttpRequest): Promise<
     });
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
-    throw new ConnectorTechnicalError(request.connector, timedOut ? `${request.connector} did not answer in time.` : `${request.connector} could not be reached.`);
+    if (timedOut) throw new ConnectorTechnicalError(request.connector, `${request.connector} did not answer in time.`);
+    const notSent = neverSent(err);
+    throw new ConnectorTechnicalError(request.connector, notSent ? `${request.connector} could not be reached (the request was not sent).` : `${request.connector} could not be reached.`, notSent);
   }
   let text: string;
   try {

@@ -1,15 +1,16 @@
 /**
  * `connectorFetch` (the one HTTP path of every processor adapter) and the timeout settings, against a
  * local server on 127.0.0.1 (never the network): which answers are technical (outcome unknown:
- * timeout, network, 5xx, 409) and which are the processor refusing (other 4xx), and how
- * `CONNECTOR_TIMEOUT_MS` and the per-processor tables combine.
+ * timeout, network, 5xx, 409) and which are the processor refusing (other 4xx), when a failure is
+ * `notSent` (connection never established), and how `CONNECTOR_TIMEOUT_MS` and the per-processor
+ * tables combine.
  * The 409 rule follows https://docs.stripe.com/error-low-level#idempotency and stripe-node v22.5.0
  * (commit 663942164d38) `src/RequestSender.ts`, which retries 409 as a conflict.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectorRequestError, ConnectorTechnicalError } from '../../shared/connectors/connector';
-import { connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, type ConnectorTimeouts } from '../../shared/connectors/connector-http';
+import { connectorFetch, neverSent, timeoutFor, UNKNOWN_OUTCOME_STATUSES, type ConnectorTimeouts } from '../../shared/connectors/connector-http';
 import { connectorTimeoutOverride } from '../../shared/connectors/registry';
 
 type Answer = { status: number; body: string; contentType?: string };
@@ -129,5 +130,57 @@ describe('timeouts', () => {
     ['12.5', undefined],
   ])('CONNECTOR_TIMEOUT_MS=%p → override %p', (value, expected) => {
     expect(connectorTimeoutOverride({ CONNECTOR_TIMEOUT_MS: value })).toBe(expected);
+  });
+});
+
+describe('notSent: only when the request provably never left', () => {
+  test('connection refused (nothing listening) → ConnectorTechnicalError with notSent', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const err = await connectorFetch({ connector: 'acme', method: 'POST', url: `http://127.0.0.1:${port}/v1/charges`, headers: {}, body: '{}', timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectorTechnicalError);
+    expect((err as ConnectorTechnicalError).notSent).toBe(true);
+  });
+
+  test('a socket closed after the request arrived → notSent false (the processor may have acted)', async () => {
+    const rude = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (rude.address() as AddressInfo).port;
+      const err = await connectorFetch({ connector: 'acme', method: 'POST', url: `http://127.0.0.1:${port}/v1/charges`, headers: {}, body: '{}', timeoutMs: 2000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorTechnicalError);
+      expect((err as ConnectorTechnicalError).notSent).toBe(false);
+    } finally {
+      rude.closeAllConnections();
+      await new Promise<void>((resolve) => rude.close(() => resolve()));
+    }
+  });
+
+  test('a timeout → notSent false', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const err = await connectorFetch({ connector: 'acme', method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 100 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorTechnicalError);
+      expect((err as ConnectorTechnicalError).notSent).toBe(false);
+      expect((err as Error).message).toContain('did not answer in time');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  test('neverSent reads the fetch cause, including every error of an AggregateError', () => {
+    expect(neverSent({ cause: { code: 'ECONNREFUSED' } })).toBe(true);
+    expect(neverSent({ cause: { code: 'ENOTFOUND' } })).toBe(true);
+    expect(neverSent({ cause: { errors: [{ code: 'ECONNREFUSED' }, { code: 'EHOSTUNREACH' }] } })).toBe(true);
+    expect(neverSent({ cause: { errors: [{ code: 'ECONNREFUSED' }, { code: 'ECONNRESET' }] } })).toBe(false);
+    expect(neverSent({ cause: { code: 'ECONNRESET' } })).toBe(false);
+    expect(neverSent({ cause: { code: 'UND_ERR_SOCKET' } })).toBe(false);
+    expect(neverSent(new Error('x'))).toBe(false);
+    expect(neverSent(null)).toBe(false);
   });
 });

@@ -709,7 +709,7 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
   });
 
   test('a listing without page_info is not authoritative → ConnectorTechnicalError; an empty one is', async () => {
-    reply(ok({ ...fixture('refund-list'), meta: undefined }));
+    reply(ok({ ...fixture<Record<string, unknown>>('refund-list'), meta: undefined }));
     await expect(connector().findRefund(lookup({ refundId: 're_absent' }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
     reply(ok({ status: 'success', message: 'Refunds fetched', data: [] }));
     await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();

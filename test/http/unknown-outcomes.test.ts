@@ -17,112 +17,22 @@
  * or as the process dying (an error that no handler code expects, so nothing after it runs).
  */
 import { randomUUID } from 'node:crypto';
-import { ensureTable } from '../../scripts/local/ensure-table';
 import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
-import { baseClient } from '../../shared/storage/client';
-import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
-import { startStripeStandIn, stripeEnv, type StripeStandIn } from '../helpers/stripe-stand-in';
+import { useFaultHarness, type StorageFault } from '../helpers/fault-harness';
+import { card, expectError, type LocalApi, type TestResponse } from '../helpers/local-api';
+import type { StripeStandIn } from '../helpers/stripe-stand-in';
 
-type Mode = 'outage' | 'killed';
-interface StorageFault {
-  command: string;
-  /** Part of the item's `PK` (e.g. `#PAYMENT#`, `#REFUND#`, `#CUSTOMER#`), for commands with a Key. */
-  pk?: string;
-  /** Fail the n-th matching call (1-based) … */
-  nth: number;
-  /** … and the next `times - 1` (default 1); `Infinity` = until cleared. */
-  times?: number;
-  mode: Mode;
-}
-let fault: (StorageFault & { seen: number }) | undefined;
-const failStorage = (f: StorageFault) => {
-  fault = { ...f, seen: 0 };
-};
-
-const savedTable = process.env.TABLE_NAME;
-const TABLE = `switchyard-faults-${randomUUID().slice(0, 8)}`;
+const h = useFaultHarness();
+const failStorage = (f: StorageFault) => h.failStorage(f);
+const clearFault = () => h.failStorage(undefined);
+const reconcileLater = (aheadMs?: number) => h.reconcileLater(aheadMs);
+const expectConverged = (id: string) => h.expectConverged(id);
 let api: LocalApi;
 let stripe: StripeStandIn;
-const savedEnv: Record<string, string | undefined> = {};
-
-beforeAll(async () => {
-  process.env.TABLE_NAME = TABLE;
-  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, TABLE);
-  baseClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = String(context.commandName).replace(/Command$/, '');
-      const input = args.input as { Key?: { PK?: string }; Item?: { PK?: string } };
-      if (fault && fault.command === command && (!fault.pk || String(input.Key?.PK ?? input.Item?.PK ?? '').includes(fault.pk))) {
-        fault.seen += 1;
-        if (fault.seen >= fault.nth && fault.seen < fault.nth + (fault.times ?? 1)) {
-          if (fault.mode === 'killed') throw new Error('the process died here (injected)');
-          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
-        }
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'storageFaultHook' },
-  );
-  stripe = await startStripeStandIn();
-  const env = {
-    ...stripeEnv(stripe, { timeoutMs: 400 }),
-    ROUTING_RULES: JSON.stringify([{ currency: 'USD', payment_method: 'card', connectors: ['stripe', 'sandbox'] }, { connectors: ['sandbox'] }]),
-  };
-  for (const [k, v] of Object.entries(env)) {
-    savedEnv[k] = process.env[k];
-    process.env[k] = v;
-  }
-  api = await startLocalApi();
+beforeAll(() => {
+  api = h.api;
+  stripe = h.stripe;
 });
-
-afterAll(async () => {
-  await api.close();
-  await stripe.close();
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  process.env.TABLE_NAME = savedTable;
-});
-
-afterEach(() => {
-  fault = undefined;
-  jest.restoreAllMocks();
-});
-
-/** One reconciler pass as if `aheadMs` had passed (leases and propagation windows elapsed). */
-async function reconcileLater(aheadMs = 2 * 60 * 60 * 1000) {
-  fault = undefined;
-  const now = Date.now();
-  const clock = jest.spyOn(Date, 'now').mockReturnValue(now + aheadMs);
-  try {
-    return await reconcileOpenOperations({ deadlineMs: now + aheadMs + 60_000 });
-  } finally {
-    clock.mockRestore();
-  }
-}
-
-const STRIPE_STATUS: Record<string, string> = { succeeded: 'Succeeded', requires_capture: 'RequiresCapture', canceled: 'Cancelled', requires_payment_method: 'Failed' };
-
-/**
- * The invariant: our payment and its refunds equal the processor's ledger, nothing is
- * open, nothing was charged twice.
- */
-async function expectConverged(paymentId: string): Promise<Record<string, any>> {
-  const p = (await api.request('GET', `/payments/${paymentId}`)).body;
-  const entry = stripe.ledger()[paymentId];
-  const refunds = (await api.request('GET', `/payments/${paymentId}/refunds?limit=100`)).body.data as Record<string, any>[];
-  expect(p.pending_operation).toBeNull();
-  expect(['Processing', 'RequiresAction']).not.toContain(p.status);
-  expect(refunds.filter((r) => r.status === 'Pending' || r.pending_operation !== null)).toEqual([]);
-  expect(p.amount_captured).toBe(entry?.amountCaptured ?? 0);
-  expect(p.amount_refunded).toBe(entry?.amountRefunded ?? 0);
-  expect(refunds.filter((r) => r.status === 'Succeeded').map((r) => r.connector_refund_id).sort()).toEqual((entry?.refunds ?? []).map((r) => r.id).sort());
-  expect(entry?.charges ?? 0).toBeLessThanOrEqual(1);
-  if (entry && entry.charges === 1) expect(p.status).toBe(STRIPE_STATUS[entry.status]);
-  if (!entry || entry.charges === 0) expect(['Failed', 'Cancelled', 'RequiresConfirmation']).toContain(p.status);
-  return p;
-}
 
 /** An answer that claims nothing changed must be true: the ledger shows no call for this payment. */
 function expectNothingChangedIsTrue(res: TestResponse, paymentId: string | undefined, ledgerBefore?: unknown): void {
@@ -224,7 +134,7 @@ describe('create with confirm: true', () => {
     failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, times: Infinity, mode: 'outage' });
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
     expectError(res, 503, 'outcome_unknown');
-    fault = undefined;
+    clearFault();
     const id = (await pidFromKey(key)) as string;
     await reconcileLater();
     expect(await expectConverged(id)).toMatchObject({ status: 'Succeeded' });
@@ -453,7 +363,7 @@ describe('customer delete', () => {
     const ids = await linkedPayments(cus, 400);
     failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 150, mode: 'outage' });
     expectError(await api.request('DELETE', `/customers/${cus}`), 503);
-    fault = undefined;
+    clearFault();
     expectError(await api.request('GET', `/customers/${cus}`), 404); // gone for the API from the first DELETE
     expect((await api.request('DELETE', `/customers/${cus}`)).body).toEqual({ customer_id: cus, deleted: true });
     expectError(await api.request('DELETE', `/customers/${cus}`), 404);
@@ -483,7 +393,7 @@ describe('idempotency during a storage outage', () => {
     failStorage({ command: 'PutItem', nth: 1, times: Infinity, mode: 'outage' });
     const res = await api.request('POST', '/customers', { body: { name: 'Ada' }, headers: { 'Idempotency-Key': key } });
     expectError(res, 503, 'service_unavailable');
-    fault = undefined;
+    clearFault();
     const retry = await api.request('POST', '/customers', { body: { name: 'Ada' }, headers: { 'Idempotency-Key': key } });
     expect(retry.status).toBe(200);
     expect(retry.body.customer_id).toMatch(/^cus_/);
@@ -496,5 +406,49 @@ describe('idempotency during a storage outage', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('Succeeded');
     await expectConverged(res.body.payment_id);
+  });
+});
+
+describe('the reconciler itself', () => {
+  test('never takes over a claim whose lease still runs; two runs at once settle an item once', async () => {
+    const p = await manualPayment();
+    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 503, 'outcome_unknown');
+    // 30 s later the capture request may still be running (lease 60 s): left alone.
+    await reconcileLater(30_000);
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', state: 'in_progress' } });
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now + 120_000);
+    const [a, b] = await Promise.all([
+      reconcileOpenOperations({ deadlineMs: now + 300_000 }),
+      reconcileOpenOperations({ deadlineMs: now + 300_000 }),
+    ]);
+    jest.restoreAllMocks();
+    const settledRuns = [a, b].filter((r) => (r.outcomes['payment:settled'] ?? 0) > 0).length;
+    expect(settledRuns).toBeGreaterThanOrEqual(1);
+    const after = await expectConverged(p.payment_id);
+    expect(after).toMatchObject({ status: 'Succeeded', amount_captured: p.amount });
+    // Settling asks, it never captures again: one capture call reached the processor.
+    expect(stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/capture') && r.path.includes(p.connector_transaction_id))).toHaveLength(1);
+  });
+
+  test('sandbox bank transfer, USSD and mobile money complete through the reconciler where no webhook timer runs (a deployed stage)', async () => {
+    const saved = process.env.SANDBOX_WEBHOOKS;
+    process.env.SANDBOX_WEBHOOKS = 'off';
+    try {
+      const ids: string[] = [];
+      for (const method of ['bank_transfer', 'ussd', 'mobile_money']) {
+        const res = await api.request('POST', '/payments', { body: { amount: 4500, currency: 'NGN', payment_method: method, confirm: true } });
+        expect(['RequiresAction', 'Processing']).toContain(res.body.status);
+        ids.push(res.body.payment_id);
+      }
+      await reconcileLater(5 * 60 * 1000);
+      for (const id of ids) {
+        expect((await api.request('GET', `/payments/${id}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: 4500, pending_operation: null });
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SANDBOX_WEBHOOKS;
+      else process.env.SANDBOX_WEBHOOKS = saved;
+    }
   });
 });
