@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { cancelPayment } from '../../shared/operations/payment-operations';
+import { cancelPayment } from '../../shared/operations/payment-capture-void';
 import { cancelPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/cancel`: → Cancelled, echoing `cancellation_reason`; 409 from a status that cannot be cancelled. */

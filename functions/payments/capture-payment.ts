@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { capturePayment } from '../../shared/operations/payment-operations';
+import { capturePayment } from '../../shared/operations/payment-capture-void';
 import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
-import { loadPayment, syncPayment } from '../../shared/operations/payment-operations';
+import { loadPayment } from '../../shared/operations/payment-state';
+import { syncPayment } from '../../shared/operations/payment-sync';
 
 const querySchema = z.strictObject({
   force_sync: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),

@@ -12,8 +12,10 @@ export interface StageConfig {
   /** Lambda memory in MB (CPU scales with it). */
   lambdaMemoryMb: number;
   /**
-   * Lambda timeout in seconds: two connector tries (routing fallback) of `CONNECTOR_TIMEOUT_MS`
-   * (8 s) must fit inside it; API Gateway HTTP APIs wait at most 30 s.
+   * Lambda timeout in seconds (29: API Gateway HTTP APIs wait at most 30 s). Processor calls of
+   * a request are raced against its own budget (30 s less 3 s, shared/operations/request-context.ts),
+   * so a processor slower than that leaves an unknown outcome for the reconciler instead of a
+   * cut connection; claims' 60 s lease outlasts this timeout.
    */
   lambdaTimeoutSeconds: number;
   /** Retention of function and access logs, in days (a value CloudWatch Logs accepts). */

@@ -65,12 +65,14 @@ export const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED'
 /**
  * Whether a `fetch` failure provably happened before the request left: its `cause` (or, for an
  * `AggregateError` of several addresses tried, every one of its errors) has a code in
- * {@link NOT_SENT_ERROR_CODES}.
+ * {@link NOT_SENT_ERROR_CODES}, or is the Fetch standard's `bad port` network error (undici refuses
+ * a URL on a blocked port, e.g. 1 or 25, before opening any connection).
  */
 export function neverSent(err: unknown): boolean {
-  const cause = (err as { cause?: unknown } | null)?.cause as { code?: unknown; errors?: unknown } | undefined;
+  const cause = (err as { cause?: unknown } | null)?.cause as { code?: unknown; errors?: unknown; message?: unknown } | undefined;
   if (!cause || typeof cause !== 'object') return false;
   if (typeof cause.code === 'string' && NOT_SENT_ERROR_CODES.has(cause.code)) return true;
+  if (cause.code === undefined && cause.message === 'bad port') return true;
   if (Array.isArray(cause.errors) && cause.errors.length > 0) {
     return cause.errors.every((e) => typeof (e as { code?: unknown } | null)?.code === 'string' && NOT_SENT_ERROR_CODES.has((e as { code: string }).code));
   }

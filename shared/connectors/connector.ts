@@ -74,7 +74,12 @@ export interface SyncRequest {
   currency: Currency;
   paymentMethod: PaymentMethod | null;
   captureMethod: CaptureMethod;
-  /** ISO 8601 UTC: when the payment was created. */
+  /**
+   * ISO 8601 UTC: when the authorization being looked up was sent (the attempt's start; the
+   * payment's creation when no attempt is known). Processors' propagation windows (e.g.
+   * Stripe search's) are measured from it, so a payment created long before its confirm
+   * is never declared absent too early.
+   */
   createdAt: string;
 }
 

@@ -28,7 +28,7 @@ export interface AuthorizationInput {
  * Asks a connector whose authorize failed technically whether it holds the payment
  * (its `sync`, by our reference). Never throws: a failed lookup is `undefined` (unknown).
  */
-async function probe(ctx: RequestContext, connector: Connector, p: Payment, paymentMethod: PaymentMethod): Promise<PaymentResult | undefined> {
+async function probe(ctx: RequestContext, connector: Connector, p: Payment, paymentMethod: PaymentMethod, sentAt: string): Promise<PaymentResult | undefined> {
   try {
     return await callWithinBudget(ctx, connector.name, 'sync', () =>
       connector.sync({
@@ -38,7 +38,7 @@ async function probe(ctx: RequestContext, connector: Connector, p: Payment, paym
         currency: p.currency,
         paymentMethod,
         captureMethod: p.capture_method,
-        createdAt: p.created_at,
+        createdAt: sentAt,
       }),
     );
   } catch {
@@ -124,7 +124,7 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
       }
       if (!(err instanceof ConnectorTechnicalError)) throw err;
       const hasNext = i + 1 < tries.length;
-      const known = err.notSent ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult) : hasNext ? await probe(ctx, connector, p, input.paymentMethod) : undefined;
+      const known = err.notSent ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult) : hasNext ? await probe(ctx, connector, p, input.paymentMethod, startedAt) : undefined;
       if (hasNext && known?.notFound) {
         attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: 'connector_unreachable', errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.` }));
         continue;
@@ -135,9 +135,9 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         return await write(connector.name, resultFields(known, p), null);
       }
       attempts.push(attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }));
-      const now = Date.now();
-      // Keep the claim with its lease ended now: GET shows outcome_unknown and the reconciler takes it at its next run.
-      const unknown = { ...startPendingOperation('authorize', connector.name, p.payment_id, p.amount, now), lease_expires_at: new Date(now).toISOString() };
+      // Keep the claim (started when this try was sent) with its lease ended now: GET shows
+      // outcome_unknown and the reconciler takes it at its next run.
+      const unknown = { ...startPendingOperation('authorize', connector.name, p.payment_id, p.amount, Date.parse(startedAt)), lease_expires_at: new Date().toISOString() };
       return await write(
         connector.name,
         {

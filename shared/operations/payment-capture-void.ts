@@ -8,7 +8,7 @@ import { connectorByName } from '../routing/routing';
 import { updatePayment, type StoredPayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
-import { settledFirst } from './payment-operations';
+import { settledFirst } from './payment-sync';
 import { claimInFlight, conflict, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 

@@ -31,18 +31,6 @@ async function cardSummary(card: CardDetails): Promise<{ card: CardSummary }> {
 }
 
 /**
- * Before an operation on a payment whose last processor call has an unknown outcome
- * (an expired claim): settles it with the processor first, so the operation starts
- * from the truth. A payment without an expired claim is returned as read.
- * @throws ApiError 502 when the processor cannot be asked
- */
-async function settledFirst(ctx: RequestContext, stored: StoredPayment): Promise<StoredPayment> {
-  if (!stored.pendingOperation || claimInFlight(stored)) return stored;
-  await reconcilePayment(ctx, stored);
-  return loadPayment(ctx.merchantId, stored.payment.payment_id);
-}
-
-/**
  * A retried create (same `Idempotency-Key`) whose first attempt already wrote
  * the payment: answers that payment instead of creating and charging again.
  * A first attempt that died after its connector call is reconciled first.
@@ -181,7 +169,4 @@ export async function listPayments(
   return queryPayments(merchantId, query, filters, after);
 }
 
-export { settledFirst };
 export { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
-export { capturePayment, cancelPayment } from './payment-capture-void';
-export { syncPayment } from './payment-sync';

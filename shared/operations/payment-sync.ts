@@ -75,7 +75,8 @@ export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 
         currency: p.currency,
         paymentMethod: p.payment_method,
         captureMethod: p.capture_method,
-        createdAt: p.created_at,
+        // Propagation windows run from when the authorization was sent, not from the payment's creation.
+        createdAt: op?.operation === 'authorize' ? op.started_at : (p.attempts.filter((a) => a.connector === connectorName).at(-1)?.created_at ?? p.created_at),
       }),
     );
   } catch (err) {
@@ -93,6 +94,18 @@ export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 
     if (err instanceof ConditionFailedError) return { payment: (await loadPayment(ctx.merchantId, p.payment_id)).payment, outcome: 'conflict' };
     throw err;
   }
+}
+
+/**
+ * Before an operation on a payment whose last processor call has an unknown outcome
+ * (an expired claim): settles it with the processor first, so the operation starts
+ * from the truth. A payment without an expired claim is returned as read.
+ * @throws ApiError 502 when the processor cannot be asked
+ */
+export async function settledFirst(ctx: RequestContext, stored: StoredPayment): Promise<StoredPayment> {
+  if (!stored.pendingOperation || claimInFlight(stored)) return stored;
+  await reconcilePayment(ctx, stored);
+  return loadPayment(ctx.merchantId, stored.payment.payment_id);
 }
 
 /**

@@ -31,24 +31,24 @@ export interface ReconcileOptions {
 
 const KINDS: OpenItemKind[] = ['payment', 'refund', 'customer_delete'];
 
-/** Settles one due item; returns the outcome label and whether it is still open. */
-async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean }> {
+/** Settles one due item; returns the outcome label, whether it is still open, and how often it was checked before. */
+async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean; checks: number }> {
   const ctx = { merchantId: item.merchantId };
   if (item.kind === 'payment') {
     const stored = await getPayment(item.merchantId, item.id);
-    if (!stored) return { outcome: 'missing', stillOpen: false };
+    if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
     const { payment, outcome } = await reconcilePayment(ctx, stored);
     const open = payment.status === 'Processing' || payment.status === 'RequiresAction' || payment.pending_operation !== null;
-    return { outcome, stillOpen: open && outcome !== 'in_flight' };
+    return { outcome, stillOpen: open && outcome !== 'in_flight', checks: stored.reconcileChecks };
   }
   if (item.kind === 'refund') {
     const stored = await getStoredRefund(item.merchantId, item.id);
-    if (!stored) return { outcome: 'missing', stillOpen: false };
+    if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
     const { refund, outcome } = await reconcileRefund(ctx, stored);
-    return { outcome, stillOpen: refund.status === 'Pending' && outcome !== 'in_flight' };
+    return { outcome, stillOpen: refund.status === 'Pending' && outcome !== 'in_flight', checks: stored.reconcileChecks };
   }
   const done = await finishCustomerDelete(item.merchantId, item.id, deadlineMs);
-  return { outcome: done === 'done' ? 'deleted' : 'unlinking', stillOpen: done !== 'done' };
+  return { outcome: done === 'done' ? 'deleted' : 'unlinking', stillOpen: done !== 'done', checks: 0 };
 }
 
 /**
@@ -89,9 +89,9 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
       if (Date.now() > options.deadlineMs) return;
       let label: string;
       try {
-        const { outcome, stillOpen } = await settle(item, options.deadlineMs);
+        const { outcome, stillOpen, checks } = await settle(item, options.deadlineMs);
         label = outcome;
-        if (stillOpen) await deferOpenItem(item, nextCheckAt(await checksOf(item)));
+        if (stillOpen) await deferOpenItem(item, nextCheckAt(checks));
       } catch (err) {
         label = 'error';
         logger.warn('reconciliation of an open item failed; retried later', {
@@ -100,7 +100,7 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
           error: err instanceof ApiError ? err.code : (err as Error).name,
         });
         try {
-          await deferOpenItem(item, nextCheckAt(await checksOf(item)));
+          await deferOpenItem(item, nextCheckAt(item.checks));
         } catch {
           // Storage is failing too: the item stays due and is taken at the next run.
         }
@@ -112,11 +112,4 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
   return report;
-}
-
-/** How many checks an item has had (for the back-off); 0 when unknown. */
-async function checksOf(item: OpenItem): Promise<number> {
-  if (item.kind === 'payment') return (await getPayment(item.merchantId, item.id))?.reconcileChecks ?? 0;
-  if (item.kind === 'refund') return (await getStoredRefund(item.merchantId, item.id))?.reconcileChecks ?? 0;
-  return 0;
 }

@@ -17,6 +17,8 @@ export interface OpenItem {
   dueAt: string;
   /** ISO 8601 UTC: since when it has been open. */
   openSince: string;
+  /** How many reconciler checks it has had while open (for the back-off). */
+  checks: number;
 }
 
 const KIND_OF: Record<string, OpenItemKind> = { payment: 'payment', refund: 'refund', customer: 'customer_delete' };
@@ -26,7 +28,7 @@ function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
   const id = String((kind === 'payment' ? item.payment_id : kind === 'refund' ? item.refund_id : item.customer_id) ?? '');
   if (!kind || !id) return undefined;
   const dueAt = String(item.GSI5SK).split('#')[0] ?? '';
-  return { kind, merchantId: String(item.merchant_id), id, dueAt, openSince: String(item.open_since ?? item.updated_at ?? dueAt) };
+  return { kind, merchantId: String(item.merchant_id), id, dueAt, openSince: String(item.open_since ?? item.updated_at ?? dueAt), checks: Number(item.reconcile_checks ?? 0) };
 }
 
 /**
@@ -46,7 +48,7 @@ export async function queryOpenItems(shard: string, limit: number): Promise<{ it
         IndexName: 'GSI5',
         KeyConditionExpression: 'GSI5PK = :pk',
         ExpressionAttributeValues: { ':pk': shard },
-        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, GSI5SK, open_since, updated_at',
+        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, GSI5SK, open_since, updated_at, reconcile_checks',
         Limit: Math.min(limit - items.length, 500),
         ExclusiveStartKey: startKey,
       }),

@@ -144,6 +144,12 @@ describe('notSent: only when the request provably never left', () => {
     expect((err as ConnectorTechnicalError).notSent).toBe(true);
   });
 
+  test('a port the Fetch standard blocks (e.g. 1) is refused before any connection → notSent', async () => {
+    const err = await connectorFetch({ connector: 'acme', method: 'POST', url: 'http://127.0.0.1:1/v1/charges', headers: {}, body: '{}', timeoutMs: 2000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectorTechnicalError);
+    expect((err as ConnectorTechnicalError).notSent).toBe(true);
+  });
+
   test('a socket closed after the request arrived → notSent false (the processor may have acted)', async () => {
     const rude = createServer((req) => req.socket.destroy());
     await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
@@ -178,6 +184,8 @@ describe('notSent: only when the request provably never left', () => {
     expect(neverSent({ cause: { code: 'ENOTFOUND' } })).toBe(true);
     expect(neverSent({ cause: { errors: [{ code: 'ECONNREFUSED' }, { code: 'EHOSTUNREACH' }] } })).toBe(true);
     expect(neverSent({ cause: { errors: [{ code: 'ECONNREFUSED' }, { code: 'ECONNRESET' }] } })).toBe(false);
+    expect(neverSent({ cause: new Error('bad port') })).toBe(true);
+    expect(neverSent({ cause: new Error('other side closed') })).toBe(false);
     expect(neverSent({ cause: { code: 'ECONNRESET' } })).toBe(false);
     expect(neverSent({ cause: { code: 'UND_ERR_SOCKET' } })).toBe(false);
     expect(neverSent(new Error('x'))).toBe(false);

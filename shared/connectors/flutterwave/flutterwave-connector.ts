@@ -133,7 +133,7 @@ export class FlutterwaveConnector implements Connector {
     this.#encryptionKey = config.encryptionKey;
     this.#timeoutMs = config.timeoutMs;
     this.#ussdBankCode = config.ussdBankCode ?? DEFAULT_USSD_BANK_CODE;
-    this.#now = config.now ?? Date.now;
+    this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
   }
 
   /** Cards in NGN, USD, GHS, ZAR, KES; bank transfer and USSD in NGN; mobile money in GHS and KES (see `FLUTTERWAVE_CHARGE_TYPES`). */
@@ -223,7 +223,7 @@ export class FlutterwaveConnector implements Connector {
   /**
    * Refunds `amount` minor units: `POST /v3/transactions/{id}/refund` with the major-unit amount
    * (the numeric id is looked up by reference first when we do not hold it). Flutterwave takes no
-   * refund reference; our refund id goes into `comments`.
+   * refund reference; our refund id goes into `comments` (`Refund <id>`), which {@link findRefund} matches when the answer was lost.
    * @throws ConnectorRequestError when Flutterwave refuses (e.g. below its minimum: NGN 100, KES 10)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */

@@ -255,7 +255,7 @@ export class PaystackConnector implements Connector {
   /**
    * POST /refund for `amount` minor units of the transaction (by its reference). Paystack takes no
    * idempotency key on refunds: a retried call after a timeout may refund twice, so the caller must
-   * settle an unknown outcome with {@link syncRefund}, not by calling this again.
+   * settle an unknown outcome with {@link findRefund} (by our refund id, in `merchant_note`), not by calling this again.
    * @returns the refund, usually Pending (`pending`, "queued for processing")
    * @throws ConnectorRequestError with Paystack's code on a 4xx (e.g. amount above what is refundable)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx

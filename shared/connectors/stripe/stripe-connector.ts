@@ -104,7 +104,7 @@ export class StripeConnector implements Connector {
     this.#timeoutMs = config.timeoutMs;
     this.#apiVersion = config.apiVersion;
     this.#toleranceSeconds = config.webhookToleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
-    this.#now = config.now ?? Date.now;
+    this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
   }
 
   /** Card only, in USD, NGN, KES or ZAR (issue 6's matrix). */
