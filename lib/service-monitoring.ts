@@ -17,7 +17,11 @@ import { Construct } from 'constructs';
 import { BUSINESS_METRICS } from '../shared/observability/metrics';
 import type { StageConfig } from './config/stage-config';
 
-/** Values of the `kind` dimension of the reconciler's open-operation metrics (shared/observability/metrics.ts). */
+/**
+ * Values of the `kind` dimension of the reconciler's open-operation metrics that are alarmed on
+ * (shared/storage/open-items-repository.ts). `awaiting_payer` (payments in `RequiresAction`,
+ * open until the payer acts) is charted with the others but never alarmed on.
+ */
 export const OPEN_OPERATION_KINDS = ['payment', 'refund', 'customer_delete'] as const;
 
 /**

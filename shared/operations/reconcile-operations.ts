@@ -29,12 +29,12 @@ export interface ReconcileOptions {
   concurrency?: number;
 }
 
-const KINDS: OpenItemKind[] = ['payment', 'refund', 'customer_delete'];
+const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete'];
 
 /** Settles one due item; returns the outcome label, whether it is still open, and how often it was checked before. */
 async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean; checks: number }> {
   const ctx = { merchantId: item.merchantId };
-  if (item.kind === 'payment') {
+  if (item.kind === 'payment' || item.kind === 'awaiting_payer') {
     const stored = await getPayment(item.merchantId, item.id);
     if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
     const { payment, outcome } = await reconcilePayment(ctx, stored);
@@ -72,8 +72,8 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   const shards = await Promise.all(openShards().map((shard) => queryOpenItems(shard, limit)));
   const all = shards.flatMap((s) => s.items);
   const report: ReconcileReport = {
-    open: { payment: 0, refund: 0, customer_delete: 0 },
-    oldestAgeSeconds: { payment: 0, refund: 0, customer_delete: 0 },
+    open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0 },
+    oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0 },
     outcomes: {},
   };
   for (const item of all) {

@@ -4,8 +4,14 @@ import { documentClient } from './client';
 import { openIndexKeys, openShards, primaryKey } from './item-keys';
 import { tableName } from './table-definition';
 
-/** The kinds of open operation the reconciler settles. */
-export type OpenItemKind = 'payment' | 'refund' | 'customer_delete';
+/**
+ * The kinds of open operation the reconciler settles: `payment` (a processor call with an
+ * unknown or pending outcome: a claim, or `Processing`), `awaiting_payer` (a payment in
+ * `RequiresAction`: 3DS, a hosted page, a bank transfer or USSD code the payer has not used
+ * yet — open by design, so kept apart from the age alarm), `refund` (`Pending`) and
+ * `customer_delete` (an interrupted delete).
+ */
+export type OpenItemKind = 'payment' | 'awaiting_payer' | 'refund' | 'customer_delete';
 
 /** One entry of the open-operations index (GSI5), as the reconciler needs it. */
 export interface OpenItem {
@@ -24,8 +30,9 @@ export interface OpenItem {
 const KIND_OF: Record<string, OpenItemKind> = { payment: 'payment', refund: 'refund', customer: 'customer_delete' };
 
 function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
-  const kind = KIND_OF[String(item.entity)];
-  const id = String((kind === 'payment' ? item.payment_id : kind === 'refund' ? item.refund_id : item.customer_id) ?? '');
+  let kind = KIND_OF[String(item.entity)];
+  if (kind === 'payment' && item.status === 'RequiresAction' && !item.pending_operation) kind = 'awaiting_payer';
+  const id = String((kind === 'payment' || kind === 'awaiting_payer' ? item.payment_id : kind === 'refund' ? item.refund_id : item.customer_id) ?? '');
   if (!kind || !id) return undefined;
   const dueAt = String(item.GSI5SK).split('#')[0] ?? '';
   return { kind, merchantId: String(item.merchant_id), id, dueAt, openSince: String(item.open_since ?? item.updated_at ?? dueAt), checks: Number(item.reconcile_checks ?? 0) };
@@ -48,7 +55,8 @@ export async function queryOpenItems(shard: string, limit: number): Promise<{ it
         IndexName: 'GSI5',
         KeyConditionExpression: 'GSI5PK = :pk',
         ExpressionAttributeValues: { ':pk': shard },
-        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, GSI5SK, open_since, updated_at, reconcile_checks',
+        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
+        ExpressionAttributeNames: { '#status': 'status' },
         Limit: Math.min(limit - items.length, 500),
         ExclusiveStartKey: startKey,
       }),
@@ -72,7 +80,7 @@ export { openShards };
  */
 export async function deferOpenItem(item: OpenItem, nextCheckAt: string): Promise<void> {
   const key =
-    item.kind === 'payment'
+    item.kind === 'payment' || item.kind === 'awaiting_payer'
       ? primaryKey.payment(item.merchantId, item.id)
       : item.kind === 'refund'
         ? primaryKey.refund(item.merchantId, item.id)

@@ -16,7 +16,9 @@
  * outage (`ECONNREFUSED`, what an unreachable or throttled table looks like to the SDK)
  * or as the process dying (an error that no handler code expects, so nothing after it runs).
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
 import { useFaultHarness, type StorageFault } from '../helpers/fault-harness';
 import { card, expectError, type LocalApi, type TestResponse } from '../helpers/local-api';
@@ -292,30 +294,54 @@ describe('refund', () => {
   });
 });
 
+/** Posts a Stripe event signed as Stripe signs (`t=…,v1=HMAC-SHA256(t.body)`) to our webhook endpoint. */
+async function sendStripeEvent(event: Record<string, unknown>) {
+  const raw = JSON.stringify(event);
+  const t = Math.floor(Date.now() / 1000);
+  const sig = createHmac('sha256', stripe.webhookSecret).update(`${t}.${raw}`).digest('hex');
+  return api.request('POST', '/webhooks/stripe', { raw, key: null, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${sig}` } });
+}
+
+/** A Stripe event from the recorded fixture (test/connectors/fixtures/stripe/), with its object replaced. */
+function stripeEvent(fixtureName: string, object: Record<string, unknown>): Record<string, unknown> {
+  const event = JSON.parse(readFileSync(join(process.cwd(), 'test/connectors/fixtures/stripe', `${fixtureName}.json`), 'utf8')) as { data: { object: Record<string, unknown> } };
+  return { ...event, id: `evt_${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), data: { ...event.data, object: { ...event.data.object, ...object } } };
+}
+
 describe('processor events that change money', () => {
   test('a capture done in the processor dashboard and a cancellation by the processor are applied to RequiresCapture payments', async () => {
-    const { createHmac } = await import('node:crypto');
     const captured = await manualPayment();
     const cancelled = await manualPayment();
-    const send = async (type: string, payment: Record<string, any>, status: string, amountReceived: number) => {
-      const event = {
-        id: `evt_${randomUUID().replace(/-/g, '')}`,
-        object: 'event',
-        type,
-        created: Math.floor(Date.now() / 1000),
-        data: { object: { id: payment.connector_transaction_id, object: 'payment_intent', amount: payment.amount, amount_received: amountReceived, amount_capturable: 0, currency: 'usd', status, metadata: { payment_id: payment.payment_id } } },
-      };
-      const raw = JSON.stringify(event);
-      const t = Math.floor(Date.now() / 1000);
-      const sig = createHmac('sha256', stripe.webhookSecret).update(`${t}.${raw}`).digest('hex');
-      return api.request('POST', '/webhooks/stripe', { raw, key: null, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${sig}` } });
-    };
-    const r1 = await send('payment_intent.succeeded', captured, 'succeeded', captured.amount);
+    const intent = (p: Record<string, any>, status: string, amountReceived: number) => ({
+      id: p.connector_transaction_id,
+      amount: p.amount,
+      amount_received: amountReceived,
+      amount_capturable: 0,
+      currency: 'usd',
+      status,
+      metadata: { payment_id: p.payment_id },
+    });
+    const r1 = await sendStripeEvent(stripeEvent('event.payment_intent.succeeded', intent(captured, 'succeeded', captured.amount)));
     expect(r1.body).toMatchObject({ applied: true, status: 'Succeeded' });
-    const r2 = await send('payment_intent.canceled', cancelled, 'canceled', 0);
+    const r2 = await sendStripeEvent(stripeEvent('event.payment_intent.canceled', intent(cancelled, 'canceled', 0)));
     expect(r2.body).toMatchObject({ applied: true, status: 'Cancelled' });
     expect((await api.request('GET', `/payments/${captured.payment_id}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: captured.amount });
     expect((await api.request('GET', `/payments/${cancelled.payment_id}`)).body.status).toBe('Cancelled');
+  });
+
+  test('a refund event settles a Pending refund whose call never answered (the event triggers a lookup at the processor)', async () => {
+    const p = await succeededPayment();
+    stripe.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
+    const refund = (await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 250 } })).body;
+    expect(refund).toMatchObject({ status: 'Pending', connector_refund_id: null });
+    const atStripe = stripe.ledger()[p.payment_id]!.refunds[0]!;
+    const event = stripeEvent('event.refund.updated', { id: atStripe.id, amount: 250, currency: 'usd', status: 'succeeded', payment_intent: p.connector_transaction_id, metadata: { refund_id: refund.refund_id, payment_id: p.payment_id } });
+    const res = await sendStripeEvent(event);
+    expect(res.body).toMatchObject({ applied: true, status: 'Succeeded' });
+    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({ status: 'Succeeded', connector_refund_id: atStripe.id, pending_operation: null });
+    // A redelivery changes nothing.
+    expect((await sendStripeEvent(event)).body.applied).toBe(false);
+    await expectConverged(p.payment_id);
   });
 });
 
