@@ -70,5 +70,14 @@ export function leaseActive(op: PendingOperation, nowMs = Date.now()): boolean {
 
 /** The API view of a stored pending operation (null stays null). */
 export function viewPendingOperation(op: PendingOperation | null, nowMs = Date.now()): PendingOperationView | null {
-  return op ? { ...op, state: leaseActive(op, nowMs) ? 'in_progress' : 'outcome_unknown' } : null;
+  if (!op) return null;
+  return {
+    operation: op.operation,
+    connector: op.connector,
+    reference: op.reference,
+    amount: op.amount,
+    started_at: op.started_at,
+    lease_expires_at: op.lease_expires_at,
+    state: leaseActive(op, nowMs) ? 'in_progress' : 'outcome_unknown',
+  };
 }
