@@ -34,7 +34,7 @@ export type TableAccessLevel = TableAccess | 'settle';
  */
 export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>> = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
-  reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+  reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
   settle: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
 };

@@ -15,6 +15,7 @@ import {
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS } from '../shared/observability/metrics';
+import { CONNECTOR_FACTORIES } from '../shared/connectors/registry';
 import type { StageConfig } from './config/stage-config';
 
 /**
@@ -211,6 +212,21 @@ export class ServiceMonitoring extends Construct {
               },
             },
           ],
+        },
+        {
+          title: 'Money mismatches: processor reports contradicting a closed payment or refund (count per minute, by connector; alarm at 1)',
+          metrics: Object.keys(CONNECTOR_FACTORIES).map((connector) => ({
+            metric: metric(BUSINESS_METRICS.moneyMismatch, MetricStatistic.SUM, { connector }, connector),
+            alarmFriendlyName: `MoneyMismatch-${connector}`,
+            addAlarm: {
+              Critical: {
+                threshold: 1,
+                comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                additionalDescription: `${connector} reported money on a payment or refund we closed (MoneyMismatch): settle it at the processor (docs/money-safety.md, runbook "Duplicate money").`,
+                ...RECONCILER_ALARM_EVALUATION,
+              },
+            },
+          })),
         },
       ],
     });

@@ -9,7 +9,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * Table access a handler needs: drives least-privilege IAM in the stack.
- * `read`: reads and queries; `reconcile`: reads plus conditional updates (retrieve with force_sync);
+ * `read`: reads and queries; `reconcile`: reads plus conditional updates and the event written with a
+ * status change (retrieve with force_sync);
  * `write`: everything the write paths use.
  */
 export type TableAccess = 'read' | 'reconcile' | 'write';
@@ -45,6 +46,14 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/customers/{customer_id}', entry: 'functions/customers/get-customer.ts', name: 'GetCustomer', access: 'read', auth: true, connectors: false },
   { method: 'PUT', path: '/customers/{customer_id}', entry: 'functions/customers/update-customer.ts', name: 'UpdateCustomer', access: 'write', auth: true, connectors: false },
   { method: 'DELETE', path: '/customers/{customer_id}', entry: 'functions/customers/delete-customer.ts', name: 'DeleteCustomer', access: 'write', auth: true, connectors: false },
+  { method: 'POST', path: '/webhook_endpoints', entry: 'functions/webhook-endpoints/create-webhook-endpoint.ts', name: 'CreateWebhookEndpoint', access: 'write', auth: true, connectors: false },
+  { method: 'GET', path: '/webhook_endpoints', entry: 'functions/webhook-endpoints/list-webhook-endpoints.ts', name: 'ListWebhookEndpoints', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/webhook_endpoints/{webhook_endpoint_id}', entry: 'functions/webhook-endpoints/get-webhook-endpoint.ts', name: 'GetWebhookEndpoint', access: 'read', auth: true, connectors: false },
+  { method: 'PUT', path: '/webhook_endpoints/{webhook_endpoint_id}', entry: 'functions/webhook-endpoints/update-webhook-endpoint.ts', name: 'UpdateWebhookEndpoint', access: 'write', auth: true, connectors: false },
+  { method: 'DELETE', path: '/webhook_endpoints/{webhook_endpoint_id}', entry: 'functions/webhook-endpoints/delete-webhook-endpoint.ts', name: 'DeleteWebhookEndpoint', access: 'write', auth: true, connectors: false },
+  { method: 'POST', path: '/webhook_endpoints/{webhook_endpoint_id}/rotate_secret', entry: 'functions/webhook-endpoints/rotate-webhook-endpoint-secret.ts', name: 'RotateWebhookEndpointSecret', access: 'write', auth: true, connectors: false },
+  { method: 'GET', path: '/events', entry: 'functions/events/list-events.ts', name: 'ListEvents', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/events/{event_id}', entry: 'functions/events/get-event.ts', name: 'GetEvent', access: 'read', auth: true, connectors: false },
   { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false, connectors: false },
   { method: 'POST', path: '/webhooks/{connector}', entry: 'functions/webhooks/receive-webhook.ts', name: 'ReceiveWebhook', access: 'write', auth: false, connectors: true },
   { method: 'GET', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/hosted-page.ts', name: 'SandboxHostedPage', access: 'read', auth: false, connectors: false },

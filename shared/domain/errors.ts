@@ -22,6 +22,13 @@ export interface ApiErrorBody {
  * the caller what to fix.
  */
 export class ApiError extends Error {
+  /**
+   * True for an answer that only holds for a moment (another request's processor call is still
+   * running): it is not stored for Idempotency-Key replay, so a retry with the same key gets the
+   * settled result instead of this answer for 24 h.
+   */
+  transient = false;
+
   constructor(
     readonly statusCode: number,
     readonly type: ApiErrorType,
@@ -31,6 +38,12 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
+  }
+
+  /** Marks this answer as {@link transient} and returns it. */
+  asTransient(): this {
+    this.transient = true;
+    return this;
   }
 
   /** The response body for this error. */

@@ -7,6 +7,8 @@ export const ID_PREFIXES = {
   refund: 'ref',
   merchant: 'mer',
   attempt: 'att',
+  event: 'evt',
+  webhookEndpoint: 'we',
 } as const;
 
 /** A resource kind that has an identifier. */

@@ -39,13 +39,14 @@ export interface PendingOperationView extends PendingOperation {
 }
 
 /**
- * How long a claim protects a processor call: 60 000 ms. It must outlast the
- * longest request that can hold it — the API functions' 29 s Lambda timeout
- * (API Gateway HTTP APIs stop waiting at 30 s:
- * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html) —
- * so the reconciler never takes over a call that may still be running.
+ * How long a claim protects a processor call: 120 000 ms. It must outlast the longest
+ * request that can hold it — the API functions' 29 s Lambda timeout (API Gateway HTTP APIs
+ * stop waiting at 30 s: https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-quotas.html) —
+ * and the longest a processor may keep working on a call we stopped waiting for (stripe-node's
+ * default request timeout is 80 s; Flutterwave's server waits up to 28 s), so neither the
+ * reconciler nor a retry takes over a call that may still be running.
  */
-export const CLAIM_LEASE_MS = 60_000;
+export const CLAIM_LEASE_MS = 120_000;
 
 /**
  * A new pending-operation record starting now.

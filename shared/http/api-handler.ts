@@ -121,7 +121,9 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
       });
       return jsonResponse(result.statusCode ?? 200, result.body, headers);
     } catch (err) {
-      if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody(), headers);
+      // A domain answer is returned (and stored for idempotent replay); a transient one is thrown past
+      // the idempotency layer (which releases its record) and mapped by the error middleware.
+      if (err instanceof ApiError && !err.transient) return jsonResponse(err.statusCode, err.toBody(), headers);
       throw err;
     }
   };

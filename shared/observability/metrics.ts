@@ -29,6 +29,12 @@ export const BUSINESS_METRICS = {
   operationsSettled: 'OperationsSettled',
   /** Reconciler runs that failed as a whole (count). */
   reconcilerFailures: 'ReconcilerFailures',
+  /**
+   * A processor reports money that our record says is not there (a capture or success for a
+   * cancelled or failed payment, a failure of a refund we recorded as succeeded), dimension
+   * `connector`: an operator must settle it at the processor (docs/money-safety.md runbook).
+   */
+  moneyMismatch: 'MoneyMismatch',
 } as const;
 
 function emit(name: string, value: number, unit: (typeof MetricUnit)[keyof typeof MetricUnit], dimensions: Record<string, string>): void {
@@ -89,4 +95,9 @@ export function recordOperationSettled(kind: string, outcome: string): void {
 /** Counts a reconciler run that failed as a whole (the index could not be read). */
 export function recordReconcilerFailure(): void {
   emit(BUSINESS_METRICS.reconcilerFailures, 1, MetricUnit.Count, {});
+}
+
+/** Counts one processor report that contradicts a closed payment or refund, by connector (an operator must act). */
+export function recordMoneyMismatch(connector: string): void {
+  emit(BUSINESS_METRICS.moneyMismatch, 1, MetricUnit.Count, { connector });
 }

@@ -6,7 +6,7 @@ import type { PaymentStatus } from '../domain/payment-status';
 import { startPendingOperation, type PendingOperation } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { updatePayment, type StoredPayment } from '../storage/payments-repository';
-import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
+import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
 import { attemptOf, conflict, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
@@ -57,8 +57,8 @@ async function probe(ctx: RequestContext, connector: Connector, p: Payment, paym
  *   the request never left (connection refused) or its lookup by our reference finds nothing
  *   after its propagation window. Before that call the claim moves to the next connector (one
  *   conditional write), so a crash during it is reconciled with the right processor. Otherwise
- *   the payment stays `Processing` with its claim marked `outcome_unknown` (lease ended) and
- *   `error_code: connector_unreachable`, and the reconciler settles it.
+ *   the payment stays `Processing` with its claim (lease from the try's start; `outcome_unknown`
+ *   once it ends) and `error_code: connector_unreachable`, and the reconciler settles it.
  * At most one processor can therefore hold money for a payment. Every try is in `attempts`.
  * @throws ApiError 502 `connector_error` when the processor refused the request; 409 when a sync took the claim over
  * @throws OutcomeUnknownError when the outcome write failed after a processor call
@@ -66,17 +66,17 @@ async function probe(ctx: RequestContext, connector: Connector, p: Payment, paym
 export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayment, input: AuthorizationInput): Promise<Payment> {
   const p = claimed.payment;
   const attempts = [...(p.attempts ?? [])];
-  let version = claimed.version;
+  let current = claimed;
   const write = async (connector: string, fields: Partial<Payment> & { status: PaymentStatus }, keep: PendingOperation | null) => {
     try {
-      const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: version }, { ...fields, connector, attempts }, keep);
+      const done = await updatePayment(ctx.merchantId, current, {}, { ...fields, connector, attempts }, keep);
       recordPaymentOutcome(done.payment);
       return done.payment;
     } catch (err) {
       // A sync or the reconciler took over this claim meanwhile: its answer stands.
       if (err instanceof ConditionFailedError) throw conflict('confirm', err);
-      if (isStorageUnavailable(err)) throw new OutcomeUnknownError('payment', p.payment_id, connector, `/payments/${p.payment_id}`, { cause: err });
-      throw err;
+      // Any other failure after a processor call (storage, a transaction conflict, a bug) leaves the claim: unknown.
+      throw new OutcomeUnknownError('payment', p.payment_id, connector, `/payments/${p.payment_id}`, { cause: err });
     }
   };
   const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES);
@@ -84,18 +84,16 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
     if (i > 0) {
       // The previous connector is known not to hold the payment: move the claim before calling the next.
       try {
-        const moved = await updatePayment(
+        current = await updatePayment(
           ctx.merchantId,
-          p.payment_id,
-          { expectedVersion: version },
+          current,
+          {},
           { connector: connector.name, attempts },
           startPendingOperation('authorize', connector.name, p.payment_id, p.amount),
         );
-        version = moved.version;
       } catch (err) {
         if (err instanceof ConditionFailedError) throw conflict('confirm', err);
-        if (isStorageUnavailable(err)) throw new OutcomeUnknownError('payment', p.payment_id, tries[i - 1]!.name, `/payments/${p.payment_id}`, { cause: err });
-        throw err;
+        throw new OutcomeUnknownError('payment', p.payment_id, tries[i - 1]!.name, `/payments/${p.payment_id}`, { cause: err });
       }
     }
     const startedAt = new Date().toISOString();
@@ -135,9 +133,9 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         return await write(connector.name, resultFields(known, p), null);
       }
       attempts.push(attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }));
-      // Keep the claim (started when this try was sent) with its lease ended now: GET shows
-      // outcome_unknown and the reconciler takes it at its next run.
-      const unknown = { ...startPendingOperation('authorize', connector.name, p.payment_id, p.amount, Date.parse(startedAt)), lease_expires_at: new Date().toISOString() };
+      // Keep the claim, with its lease from when this try was sent: the processor may still be
+      // working on it; after the lease GET shows outcome_unknown and the reconciler asks.
+      const unknown = startPendingOperation('authorize', connector.name, p.payment_id, p.amount, Date.parse(startedAt));
       return await write(
         connector.name,
         {

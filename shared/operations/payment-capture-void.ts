@@ -16,9 +16,9 @@ import type { RequestContext } from './request-context';
  * Runs a capture or void under its claim and records the outcome:
  * - the processor answers → the outcome write (claim released);
  * - it refuses (4xx) → the claim is released and 502 `connector_error` says nothing changed;
- * - it fails technically (timeout, 5xx, the request's budget) → the claim stays with its lease
- *   ended (`outcome_unknown`) and the answer is 503 `outcome_unknown`: the processor may have
- *   acted, the reconciler finds out;
+ * - it fails technically (timeout, 5xx, the request's budget) → the claim stays, with its lease
+ *   (the processor may still be working on it), and the answer is 503 `outcome_unknown`: the
+ *   processor may have acted; the reconciler finds out once the lease has ended;
  * - the outcome write fails → 503 `outcome_unknown` (the claim stays for the reconciler).
  */
 async function runClaimed(
@@ -37,7 +37,7 @@ async function runClaimed(
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
       try {
-        await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, { status: p.status }, null);
+        await updatePayment(ctx.merchantId, claimed, {}, { status: p.status }, null);
       } catch (releaseErr) {
         // The claim stays until its lease ends; the reconciler then finds nothing happened and releases it.
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
@@ -45,22 +45,18 @@ async function runClaimed(
       throw new ApiError(502, 'connector_error', err.code, `${p.connector} refused to ${operation} this payment: ${err.message} Nothing was changed (${p.status}).`);
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
-    try {
-      const now = new Date().toISOString();
-      await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, {}, { ...claim, lease_expires_at: now });
-    } catch {
-      // The lease ends by itself; nothing more to do here.
-    }
+    // The claim keeps its lease: the processor may still be working on the call (its own
+    // timeout can outlast ours); after the lease the reconciler asks it.
     throw unknown(err);
   }
   try {
-    const done = await updatePayment(ctx.merchantId, p.payment_id, { expectedVersion: claimed.version }, fieldsOf(result), null);
+    const done = await updatePayment(ctx.merchantId, claimed, {}, fieldsOf(result), null);
     recordPaymentOutcome(done.payment);
     return done.payment;
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict(operation === 'void' ? 'cancel' : 'capture', err);
-    if (isStorageUnavailable(err)) throw unknown(err);
-    throw err;
+    // Any other failure after the processor acted (storage, a transaction conflict, a bug) leaves the claim: unknown.
+    throw unknown(err);
   }
 }
 
@@ -79,9 +75,9 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
   const p = stored.payment;
   if (stored.pendingOperation) throw conflict('cancel', new ConditionFailedError(stored));
   if (!canApply('cancel', p.status)) throw unexpectedState('cancel', p.status, ALLOWED_FROM.cancel);
-  const guard = { expectedVersion: stored.version, expectedStatuses: ALLOWED_FROM.cancel, requireNoPendingOperation: true };
+  const guard = { expectedStatuses: ALLOWED_FROM.cancel, requireNoPendingOperation: true };
   const cancelled = { status: 'Cancelled' as PaymentStatus, cancellation_reason: reason ?? null, next_action: null };
-  if (!p.connector_transaction_id && p.attempts.length > 0) {
+  if (!p.connector_transaction_id && (p.attempts.length > 0 || p.status === 'Processing')) {
     // A connector was called but never answered: it may hold the charge. Cancelling here could lose it.
     throw new ApiError(
       409,
@@ -92,11 +88,11 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
   }
   try {
     if (!p.connector_transaction_id) {
-      return (await updatePayment(ctx.merchantId, paymentId, guard, cancelled)).payment;
+      return (await updatePayment(ctx.merchantId, stored, guard, cancelled)).payment;
     }
     const connector = await connectorByName(p.connector);
     const transactionId = p.connector_transaction_id;
-    const claimed = await updatePayment(ctx.merchantId, paymentId, guard, {}, startPendingOperation('void', p.connector, p.payment_id, p.amount));
+    const claimed = await updatePayment(ctx.merchantId, stored, guard, {}, startPendingOperation('void', p.connector, p.payment_id, p.amount));
     return await runClaimed(
       ctx,
       claimed,
@@ -132,8 +128,8 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
   try {
     const claimed = await updatePayment(
       ctx.merchantId,
-      paymentId,
-      { expectedVersion: stored.version, expectedStatuses: ['RequiresCapture'], requireNoPendingOperation: true },
+      stored,
+      { expectedStatuses: ['RequiresCapture'], requireNoPendingOperation: true },
       {},
       startPendingOperation('capture', p.connector, p.payment_id, amount),
     );

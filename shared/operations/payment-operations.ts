@@ -42,7 +42,7 @@ async function existingForRetry(ctx: RequestContext, wanted: Payment): Promise<P
   if (p.amount !== wanted.amount || p.currency !== wanted.currency) {
     throw idempotencyKeyReused();
   }
-  if (claimInFlight(existing)) throw idempotencyKeyInUse();
+  if (claimInFlight(existing)) throw idempotencyKeyInUse().asTransient();
   // Processing / RequiresAction or an unsettled claim: the first attempt may have reached the connector.
   if (existing.pendingOperation || canApply('connector_update', p.status)) return (await reconcilePayment(ctx, existing)).payment;
   return p;
@@ -121,7 +121,11 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
 export async function confirmPayment(ctx: RequestContext, paymentId: string, body: ConfirmPaymentBody): Promise<Payment> {
   const stored = await loadPayment(ctx.merchantId, paymentId);
   const p = stored.payment;
-  if (!canApply('confirm', p.status)) throw unexpectedState('confirm', p.status, ALLOWED_FROM.confirm);
+  if (!canApply('confirm', p.status)) {
+    // Its authorization is not settled yet (a retried confirm): a transient 409, never a stored one.
+    if (stored.pendingOperation) throw conflict('confirm', new ConditionFailedError(stored));
+    throw unexpectedState('confirm', p.status, ALLOWED_FROM.confirm);
+  }
   const paymentMethod = body.payment_method ?? (body.payment_method_data ? 'card' : p.payment_method);
   if (!paymentMethod) {
     throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (the payment was created without one).', 'payment_method');
@@ -135,8 +139,8 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
   try {
     claimed = await updatePayment(
       ctx.merchantId,
-      paymentId,
-      { expectedVersion: stored.version, expectedStatuses: ['RequiresConfirmation'], requireNoPendingOperation: true },
+      stored,
+      { expectedStatuses: ['RequiresConfirmation'], requireNoPendingOperation: true },
       {
         status: 'Processing',
         connector: candidates[0].name,

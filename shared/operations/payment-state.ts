@@ -24,7 +24,8 @@ export async function loadPayment(merchantId: string, paymentId: string): Promis
 
 /**
  * The 409 for a conditional write that lost: another processor call is in flight on the
- * payment, or its status is not one the operation starts from.
+ * payment (a transient answer, never stored for Idempotency-Key replay), or its status is not
+ * one the operation starts from.
  */
 export function conflict(operation: PaymentOperation, err: ConditionFailedError<StoredPayment>): ApiError {
   const current = err.current;
@@ -34,7 +35,7 @@ export function conflict(operation: PaymentOperation, err: ConditionFailedError<
       'invalid_request_error',
       'payment_unexpected_state',
       `This payment has status ${current.payment.status} and its ${current.pendingOperation.operation} at ${current.pendingOperation.connector} is not settled yet (see pending_operation); retrieve it and retry if still needed.`,
-    );
+    ).asTransient();
   }
   return unexpectedState(operation, current?.payment.status ?? 'unknown', ALLOWED_FROM[operation]);
 }

@@ -21,7 +21,7 @@ export type PaymentReconcileOutcome = 'in_flight' | 'not_open' | 'unchanged' | '
 
 /** A payment change decided from the processor's answer. */
 interface Decision {
-  guard: UpdateGuard;
+  guard: Omit<UpdateGuard, 'expectedVersion'>;
   fields: Partial<Payment> & { status: PaymentStatus };
   outcome: 'settled' | 'released';
 }
@@ -33,9 +33,12 @@ interface Decision {
  */
 function decide(kind: PendingOperationKind, stored: StoredPayment, result: PaymentResult, connector: string): Decision | undefined {
   const p = stored.payment;
-  const guard: UpdateGuard = { expectedVersion: stored.version };
+  const guard: Omit<UpdateGuard, 'expectedVersion'> = {};
   if (kind === 'authorize' || kind === 'refund') {
     if (result.status === p.status && !stored.pendingOperation) return undefined;
+    // "Not there yet" (e.g. a search still inside its propagation window) is not an answer: the
+    // claim, its start time and its outcome_unknown state stay until the processor knows the payment.
+    if (result.status === 'Processing' && !result.connectorTransactionId && stored.pendingOperation && !p.connector_transaction_id) return undefined;
     const fields = resultFields(result, p);
     if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, new Date().toISOString(), result)];
     return { guard: { ...guard, expectedStatuses: ALLOWED_FROM.connector_update }, fields: { ...fields, connector }, outcome: 'settled' };
@@ -86,7 +89,7 @@ export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 
   const decision = decide(kind, stored, result, connectorName);
   if (!decision) return { payment: p, outcome: 'unchanged' };
   try {
-    const done = await updatePayment(ctx.merchantId, p.payment_id, decision.guard, decision.fields, null);
+    const done = await updatePayment(ctx.merchantId, stored, decision.guard, decision.fields, null);
     if (decision.outcome === 'settled') recordPaymentOutcome(done.payment);
     return { payment: done.payment, outcome: decision.outcome };
   } catch (err) {

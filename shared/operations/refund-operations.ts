@@ -1,7 +1,7 @@
 import { connectorByName } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
 import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, resourceNotFound, unexpectedState } from '../domain/errors';
-import { startPendingOperation } from '../domain/pending-operation';
+import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import { isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
 import { isIdOf, newId } from '../domain/ids';
@@ -10,7 +10,7 @@ import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import type { Refund } from '../domain/refund';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
-import { getRefund as readRefund, listRefunds as queryRefunds, markRefundOutcomeUnknown, settleRefund } from '../storage/refunds-repository';
+import { getRefund as readRefund, listRefunds as queryRefunds, settleRefund } from '../storage/refunds-repository';
 import { ItemExistsError, RefundReservationError } from '../storage/storage-errors';
 import { idempotentId } from '../security/keyed-hash';
 import { recordRefund } from '../observability/metrics';
@@ -43,8 +43,8 @@ function refundTooLarge(requested: number | undefined, refundable: number, curre
  * connector is called and the refund settled:
  * - succeeded / pending at the processor → recorded (pending keeps the processor's id for later);
  * - declined or refused → `Failed`, the reservation released;
- * - technical failure (timeout, 5xx, the request's budget) → the refund stays `Pending` with
- *   `pending_operation.state = outcome_unknown`; the reconciler finds it by our refund id;
+ * - technical failure (timeout, 5xx, the request's budget) → the refund stays `Pending` with its
+ *   `pending_operation` (`outcome_unknown` once the lease ends); the reconciler then finds it by our refund id;
  * - the settle write fails → 503 `outcome_unknown` (the same, without an answer).
  * @param requested minor units; undefined refunds all that is left
  * @returns the refund (`Succeeded`, `Pending` or `Failed`)
@@ -123,14 +123,10 @@ export async function refundPayment(
       throw new ApiError(502, 'connector_error', err.code, `${p.connector} refused the refund: ${err.message} Nothing was refunded.`);
     }
     if (err instanceof ConnectorTechnicalError) {
-      // Outcome unknown: the refund stays Pending (its amount reserved) until the reconciler finds it at the processor.
+      // Outcome unknown: the refund stays Pending (its amount reserved) with its claim and lease (the
+      // processor may still be working on it); then the reconciler finds it at the processor.
       recordRefund(refund);
-      try {
-        return await markRefundOutcomeUnknown(ctx.merchantId, refund, claim);
-      } catch (markErr) {
-        if (isStorageUnavailable(markErr)) throw unknown(err);
-        throw markErr;
-      }
+      return { ...refund, pending_operation: viewPendingOperation(claim) };
     }
     throw err;
   }
@@ -143,10 +139,10 @@ export async function refundPayment(
       });
     }
     // Pending: the processor settles it later; its refund id is kept for the webhook or a sync.
-    return await settleRefund(ctx.merchantId, refund.refund_id, result.status, result.connectorRefundId);
+    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId);
   } catch (err) {
-    if (isStorageUnavailable(err)) throw unknown(err);
-    throw err;
+    // Any failure after the processor answered (storage, a transaction conflict, a bug) leaves the refund Pending: unknown.
+    throw unknown(err);
   }
 }
 

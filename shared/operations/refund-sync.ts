@@ -67,14 +67,14 @@ export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | '
     return { refund: failed, outcome: 'failed' };
   }
   if (result.status === 'Succeeded') {
-    return { refund: await settleRefund(ctx.merchantId, refund.refund_id, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'succeeded' };
+    return { refund: await settleRefund(ctx.merchantId, refund, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'succeeded' };
   }
   if (result.status === 'Failed') {
     const failed = await releaseFailedRefund(ctx.merchantId, refund, { code: result.errorCode ?? 'refund_failed', message: result.errorMessage ?? 'The connector declined the refund.' });
     return { refund: failed, outcome: 'failed' };
   }
   if (result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) {
-    return { refund: await settleRefund(ctx.merchantId, refund.refund_id, 'Pending', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'recorded' };
+    return { refund: await settleRefund(ctx.merchantId, refund, 'Pending', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'recorded' };
   }
   return { refund, outcome: 'unchanged' };
 }

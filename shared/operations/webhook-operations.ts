@@ -4,7 +4,7 @@ import { ApiError, paymentBusy } from '../domain/errors';
 import { canApply, type PaymentStatus } from '../domain/payment-status';
 import type { PaymentResult } from '../connectors/connector';
 import { isIdOf } from '../domain/ids';
-import { recordPaymentOutcome } from '../observability/metrics';
+import { recordMoneyMismatch, recordPaymentOutcome } from '../observability/metrics';
 import { logger } from '../observability/logger';
 import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
 import { attemptOf, claimInFlight, resultFields } from './payment-state';
@@ -57,6 +57,11 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     // A request that called the processor has not written its outcome yet: let the processor redeliver.
     if (claimInFlight(stored)) throw paymentBusy('The payment is being updated.');
     if (!eventApplies(p.status, r)) {
+      if ((p.status === 'Cancelled' || p.status === 'Failed') && (r.status === 'Succeeded' || r.status === 'RequiresCapture')) {
+        // The processor holds money for a payment we closed: never applied automatically, but never silent.
+        logger.error('processor reports money on a closed payment; an operator must refund or void it there', { connector, event_id: event.eventId, payment_id: paymentId, status: p.status, reported: r.status });
+        recordMoneyMismatch(connector);
+      }
       await recordWebhookEvent(connector, event.eventId, paymentId);
       return { ...done, applied: false, reason: `the payment is ${p.status}; this event does not change it` };
     }
@@ -70,9 +75,9 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     }
     const outcome = await applyPaymentWebhook(
       merchantId,
-      paymentId,
+      stored,
       { connector, eventId: event.eventId },
-      { expectedVersion: stored.version, expectedStatuses: [p.status] },
+      { expectedStatuses: [p.status] },
       { ...resultFields(r, p), attempts: [...(p.attempts ?? []), attemptOf(connector, new Date().toISOString(), r)] },
     );
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
@@ -133,6 +138,11 @@ async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, 
   const stored = await getStoredRefund(merchantId, refundId);
   if (!stored || stored.refund.connector !== connector) return { ...base, applied: false, reason: 'no refund of this connector with this reference' };
   if (stored.refund.status !== 'Pending') {
+    if (stored.refund.status === 'Succeeded' && event.result.status === 'Failed') {
+      // A refund that failed after succeeding (Stripe documents this): the customer was not repaid.
+      logger.error('processor reports a failure of a refund recorded as succeeded; an operator must settle it', { connector, event_id: event.eventId, refund_id: refundId });
+      recordMoneyMismatch(connector);
+    }
     await recordWebhookEvent(connector, event.eventId, refundId);
     return { ...base, applied: false, reason: `the refund is already ${stored.refund.status}` };
   }

@@ -1,5 +1,6 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { eventWrite } from './events-repository';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Customer, type CustomerFields, CUSTOMER_FIELDS } from '../domain/customer';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
@@ -7,31 +8,43 @@ import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-ke
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { tableName } from './table-definition';
-import { storableMap } from './storable-map';
+import { orderedMap, storableMap } from './storable-map';
 
-const toCustomer = (item: Record<string, unknown>) => pickFields<Customer>(item, CUSTOMER_FIELDS);
+const toCustomer = (item: Record<string, unknown>): Customer => {
+  const customer = pickFields<Customer>(item, CUSTOMER_FIELDS);
+  customer.metadata = orderedMap(customer.metadata);
+  return customer;
+};
 
 const emailIndexKeys = (merchantId: string, c: Pick<Customer, 'email' | 'created_at' | 'customer_id'>) =>
   c.email
     ? { GSI2PK: listPartition.customersByEmail(merchantId, c.email), GSI2SK: listSortKey(c.created_at, c.customer_id) }
     : {};
 
-/** Writes a new customer (one conditional put). */
-export async function createCustomer(merchantId: string, customer: Customer): Promise<Customer> {
+/** Writes a new customer and its `customer.created` event, in one transaction (the outbox). */
+export async function createCustomer(merchantId: string, input: Customer): Promise<Customer> {
+  const customer = { ...input, metadata: orderedMap(input.metadata) };
   await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...primaryKey.customer(merchantId, customer.customer_id),
-        GSI1PK: listPartition.customers(merchantId),
-        GSI1SK: listSortKey(customer.created_at, customer.customer_id),
-        ...emailIndexKeys(merchantId, customer),
-        entity: 'customer',
-        merchant_id: merchantId,
-        ...customer,
-        metadata: storableMap(customer.metadata),
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...primaryKey.customer(merchantId, customer.customer_id),
+              GSI1PK: listPartition.customers(merchantId),
+              GSI1SK: listSortKey(customer.created_at, customer.customer_id),
+              ...emailIndexKeys(merchantId, customer),
+              entity: 'customer',
+              merchant_id: merchantId,
+              ...customer,
+              metadata: storableMap(customer.metadata),
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        eventWrite(merchantId, 'customer.created', customer, customer.created_at).put,
+      ],
     }),
   );
   return customer;
@@ -45,45 +58,64 @@ export async function getCustomer(merchantId: string, customerId: string): Promi
   return out.Item && !out.Item.deleting_since ? toCustomer(out.Item) : undefined;
 }
 
+/** Attempts of a customer update that lost its optimistic condition to a concurrent update. */
+const UPDATE_ATTEMPTS = 3;
+
 /**
- * Sets the given fields on an existing customer (one conditional update;
- * `metadata` replaces the whole map) and keeps the e-mail index in step.
- * @returns the customer after the write, or undefined when it does not exist
+ * Sets the given fields on an existing customer (`metadata` replaces the whole map),
+ * keeps the e-mail index in step, and writes `customer.updated` with the customer after
+ * the change — one read, then one transaction conditional on the customer not having
+ * changed since the read (retried on a concurrent update).
+ * @returns the customer after the write, or undefined when it does not exist (or is being deleted)
  */
 export async function updateCustomer(merchantId: string, customerId: string, fields: CustomerFields): Promise<Customer | undefined> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const sets: string[] = [];
-  const all: Record<string, unknown> = {
-    ...fields,
-    ...(fields.metadata ? { metadata: storableMap(fields.metadata) } : {}),
-    updated_at: new Date().toISOString(),
-  };
-  if (fields.email) all.GSI2PK = listPartition.customersByEmail(merchantId, fields.email);
-  Object.entries(all).forEach(([k, v], i) => {
-    if (v === undefined) return;
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    sets.push(`#f${i} = :f${i}`);
-  });
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.customer(merchantId, customerId),
-        // The e-mail index shares the list sort key (created_at#id): copy it from GSI1SK.
-        UpdateExpression: `SET ${sets.join(', ')}${fields.email ? ', GSI2SK = GSI1SK' : ''}`,
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    const item = out.Attributes ?? {};
-    return toCustomer(item);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
+  for (let attempt = 1; ; attempt += 1) {
+    const before = await getCustomer(merchantId, customerId);
+    if (!before) return undefined;
+    const names: Record<string, string> = { '#updatedAt': 'updated_at' };
+    const values: Record<string, unknown> = { ':readAt': before.updated_at };
+    const sets: string[] = [];
+    const now = new Date().toISOString();
+    const all: Record<string, unknown> = {
+      ...fields,
+      ...(fields.metadata ? { metadata: storableMap(fields.metadata) } : {}),
+      updated_at: now,
+    };
+    if (fields.email) all.GSI2PK = listPartition.customersByEmail(merchantId, fields.email);
+    Object.entries(all).forEach(([k, v], i) => {
+      if (v === undefined) return;
+      names[`#f${i}`] = k;
+      values[`:f${i}`] = v;
+      sets.push(`#f${i} = :f${i}`);
+    });
+    const after: Customer = { ...before };
+    for (const [k, v] of Object.entries(fields)) if (v !== undefined) (after as unknown as Record<string, unknown>)[k] = v;
+    after.metadata = orderedMap(after.metadata);
+    after.updated_at = now;
+    try {
+      await documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: primaryKey.customer(merchantId, customerId),
+                // The e-mail index shares the list sort key (created_at#id): copy it from GSI1SK.
+                UpdateExpression: `SET ${sets.join(', ')}${fields.email ? ', GSI2SK = GSI1SK' : ''}`,
+                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since) AND #updatedAt = :readAt',
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+              },
+            },
+            eventWrite(merchantId, 'customer.updated', after, now).put,
+          ],
+        }),
+      );
+      return after;
+    } catch (err) {
+      const lost = err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+      if (!lost || attempt >= UPDATE_ATTEMPTS) throw err;
+    }
   }
 }
 
@@ -103,21 +135,29 @@ export type CustomerDeleteState = 'missing' | 'deleting' | 'unlinked';
 export async function markCustomerDeleting(merchantId: string, customerId: string): Promise<CustomerDeleteState> {
   const now = new Date().toISOString();
   const open = openIndexKeys(customerId, nextCheckAt(0));
+  const mark = {
+    TableName: tableName(),
+    Key: primaryKey.customer(merchantId, customerId),
+    UpdateExpression: 'SET deleting_since = if_not_exists(deleting_since, :now), open_since = if_not_exists(open_since, :now), GSI5PK = :openPk, GSI5SK = :openSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
+    ExpressionAttributeValues: { ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
+  };
   try {
+    // The first DELETE: the mark and `customer.deleted` in one transaction (the outbox).
     await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.customer(merchantId, customerId),
-        UpdateExpression: 'SET deleting_since = if_not_exists(deleting_since, :now), open_since = if_not_exists(open_since, :now), GSI5PK = :openPk, GSI5SK = :openSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(unlinked_at)',
-        ExpressionAttributeValues: { ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { ...mark, ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+          eventWrite(merchantId, 'customer.deleted', { customer_id: customerId, deleted: true }, now).put,
+        ],
       }),
     );
     return 'deleting';
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return err.Item ? 'unlinked' : 'missing';
-    throw err;
+    if (!(err instanceof TransactionCanceledException) || err.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw err;
+    const old = err.CancellationReasons[0].Item;
+    if (!old) return 'missing';
+    if (old.unlinked_at) return 'unlinked';
+    return 'deleting'; // a retried DELETE resumes the unlink; its event was written by the first
   }
 }
 

@@ -10,6 +10,8 @@ export const ENTITY_SK = {
   customer: 'CUSTOMER',
   refund: 'REFUND',
   apiKey: 'APIKEY',
+  event: 'EVENT',
+  webhookEndpoint: 'WEBHOOK_ENDPOINT',
 } as const;
 
 const m = (merchantId: string) => `MERCHANT#${merchantId}`;
@@ -26,6 +28,8 @@ export const primaryKey = {
   }),
   refund: (merchantId: string, refundId: string) => ({ PK: `${m(merchantId)}#REFUND#${refundId}`, SK: ENTITY_SK.refund }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: ENTITY_SK.apiKey }),
+  event: (merchantId: string, eventId: string) => ({ PK: `${m(merchantId)}#EVENT#${eventId}`, SK: ENTITY_SK.event }),
+  webhookEndpoint: (merchantId: string, endpointId: string) => ({ PK: `${m(merchantId)}#WEBHOOK_ENDPOINT#${endpointId}`, SK: ENTITY_SK.webhookEndpoint }),
   health: () => ({ PK: 'HEALTH', SK: 'HEALTH' }),
 };
 
@@ -45,6 +49,12 @@ export const listPartition = {
   refundsOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#REFUNDS`,
   /** GSI1: API keys of a merchant. */
   apiKeys: (merchantId: string) => `${m(merchantId)}#APIKEYS`,
+  /** GSI1: events of a merchant. */
+  events: (merchantId: string) => `${m(merchantId)}#EVENTS`,
+  /** GSI2: events of a merchant of one type. */
+  eventsByType: (merchantId: string, type: string) => `${m(merchantId)}#EVENTS#TYPE#${type}`,
+  /** GSI1: webhook endpoints of a merchant. */
+  webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
 };
 
 

@@ -14,8 +14,10 @@ import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
-import { storableMap } from './storable-map';
+import { orderedMap, storableMap } from './storable-map';
 import { getStoredRefund, refundItem } from './refunds-repository';
+import { eventWrite } from './events-repository';
+import { paymentStatusEvent } from '../domain/events';
 
 /**
  * A payment as stored: the API object plus the optimistic-lock `version` and the
@@ -46,6 +48,7 @@ function toStored(item: Record<string, unknown>): StoredPayment {
   const payment = pickFields<Payment>(item, PAYMENT_FIELDS);
   const pendingOperation = storedPendingOperation(item);
   payment.pending_operation = viewPendingOperation(pendingOperation);
+  payment.metadata = orderedMap(payment.metadata);
   payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
   if (payment.payment_method_data?.card) {
     payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_SUMMARY_FIELDS) };
@@ -80,9 +83,9 @@ export interface UpdateGuard {
 }
 
 /**
- * Creates a payment item (one write). With a `customer_id`, the write is a
- * transaction that also checks the customer exists, so a payment can never be
- * linked to a missing customer.
+ * Creates a payment item with its `payment.created` event, in one `TransactWriteItems`
+ * (the outbox); with a `customer_id` the same transaction also checks the customer
+ * exists and is not being deleted, so a payment can never be linked to a missing customer.
  * A payment created already claimed (create with confirm) is an open operation (GSI5) from its first write.
  * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
  * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist (or is being deleted) for the merchant
@@ -103,40 +106,21 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     metadata: storableMap(payment.metadata),
   };
   const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
-  if (!payment.customer_id) {
-    try {
-      await documentClient().send(new PutCommand(put));
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) throw new ItemExistsError(payment.payment_id);
-      throw err;
-    }
-  } else {
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              ConditionCheck: {
-                TableName: tableName(),
-                Key: primaryKey.customer(merchantId, payment.customer_id),
-                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
-              },
-            },
-            { Put: put },
-          ],
-        }),
-      );
-    } catch (err) {
-      if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-        throw new LinkedCustomerMissingError(payment.customer_id);
-      }
-      if (err instanceof TransactionCanceledException && err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
-        throw new ItemExistsError(payment.payment_id);
-      }
-      throw err;
-    }
+  const created = { ...payment, metadata: orderedMap(payment.metadata), pending_operation: viewPendingOperation(pendingOperation ?? null) };
+  // The outbox: `payment.created` is written with the payment, in the same transaction.
+  const event = eventWrite(merchantId, 'payment.created', created, payment.created_at).put;
+  const customerCheck = payment.customer_id
+    ? [{ ConditionCheck: { TableName: tableName(), Key: primaryKey.customer(merchantId, payment.customer_id), ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)' } }]
+    : [];
+  try {
+    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, event, ...customerCheck] }));
+  } catch (err) {
+    const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new ItemExistsError(payment.payment_id);
+    if (payment.customer_id && reasons?.[2]?.Code === 'ConditionalCheckFailed') throw new LinkedCustomerMissingError(payment.customer_id);
+    throw err;
   }
-  return { payment: { ...payment, pending_operation: viewPendingOperation(pendingOperation ?? null) }, version: 1, pendingOperation: pendingOperation ?? null, reconcileChecks: 0 };
+  return { payment: created, version: 1, pendingOperation: pendingOperation ?? null, reconcileChecks: 0 };
 }
 
 /** One strongly consistent read of a payment; undefined when it does not exist for this merchant. */
@@ -168,7 +152,10 @@ function paymentUpdate(
   if (pendingOperation) open = { dueAt: pendingOperation.lease_expires_at };
   else if (set.status) open = OPEN_PAYMENT_STATUSES.includes(set.status) ? { dueAt: nextCheckAt(0) } : false;
   else if (pendingOperation === null) throw new Error('Releasing a claim needs the resulting status (set.status).');
-  if (open) {
+  if (open && pendingOperation) {
+    // A new processor call: its own open period and back-off start with it.
+    Object.assign(fields, openIndexKeys(paymentId, open.dueAt), { open_since: pendingOperation.started_at, reconcile_checks: 0 });
+  } else if (open) {
     Object.assign(fields, openIndexKeys(paymentId, open.dueAt));
     names['#openSince'] = 'open_since';
     values[':openSince'] = now;
@@ -210,13 +197,28 @@ function paymentUpdate(
   };
 }
 
+/** The payment as a guarded update leaves it: the version read plus the fields set (the guard held, so nothing else changed). */
+function afterUpdate(before: StoredPayment, set: Partial<Payment>, updatedAt: string, pendingOperation: PendingOperation | null | undefined): StoredPayment {
+  const payment = { ...before.payment } as Record<string, unknown>;
+  for (const [k, v] of Object.entries(set)) if (v !== undefined && k !== 'pending_operation') payment[k] = v;
+  payment.updated_at = updatedAt;
+  const op = pendingOperation === undefined ? before.pendingOperation : pendingOperation;
+  payment.pending_operation = viewPendingOperation(op);
+  const stillOpen = op !== null || OPEN_PAYMENT_STATUSES.includes(payment.status as PaymentStatus);
+  return { payment: payment as unknown as Payment, version: before.version + 1, pendingOperation: op, reconcileChecks: stillOpen ? before.reconcileChecks : 0 };
+}
+
 /**
- * A conditional write of payment fields: succeeds only if the version (and
+ * A conditional write of payment fields: succeeds only if the version read (and the
  * status, and no operation in flight, as asked) are still what the caller read.
  * Bumps the version, sets `updated_at`, keeps the status index in step.
  * Keeps the open-operations index (GSI5) in step: a claim makes the payment due at
  * its lease's end; a status of `Processing`/`RequiresAction` makes it due after the
  * reconciler's minimum age; any other status takes it out.
+ * A status change also writes its event (the outbox: `payment.<status>`, data = the payment
+ * after the change) in the same `TransactWriteItems`, so the change and its event exist
+ * together or not at all; a write without a status change is one `UpdateItem`.
+ * @param before the payment as the caller read it (its version is the guard's)
  * @param set fields to change (undefined values are ignored; null stores null); a release (pendingOperation null) must name the resulting `status`
  * @param pendingOperation a record claims the payment for a processor call; null releases it; undefined leaves it
  * @returns the payment after the write
@@ -225,23 +227,31 @@ function paymentUpdate(
  */
 export async function updatePayment(
   merchantId: string,
-  paymentId: string,
-  guard: UpdateGuard,
+  before: StoredPayment,
+  guard: Omit<UpdateGuard, 'expectedVersion'>,
   set: Partial<Payment>,
   pendingOperation?: PendingOperation | null,
 ): Promise<StoredPayment> {
+  const updatedAt = new Date().toISOString();
+  const params = paymentUpdate(merchantId, before.payment.payment_id, { ...guard, expectedVersion: before.version }, { ...set, updated_at: updatedAt }, pendingOperation);
+  const type = set.status ? paymentStatusEvent(before.payment.status, set.status) : undefined;
   try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        ...paymentUpdate(merchantId, paymentId, guard, set, pendingOperation),
-        ReturnValues: 'ALL_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
+    if (!type) {
+      const out = await documentClient().send(new UpdateCommand({ ...params, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+      return toStored(out.Attributes ?? {});
+    }
+    const after = afterUpdate(before, set, updatedAt, pendingOperation);
+    await documentClient().send(
+      new TransactWriteCommand({ TransactItems: [{ Update: { ...params, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }, eventWrite(merchantId, type, after.payment, updatedAt).put] }),
     );
-    return toStored(out.Attributes ?? {});
+    return after;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) {
       throw new ConditionFailedError(err.Item ? toStored(unmarshall(err.Item)) : undefined);
+    }
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      const old = err.CancellationReasons[0].Item;
+      throw new ConditionFailedError(old ? toStored(unmarshall(old)) : undefined);
     }
     throw err;
   }
@@ -360,6 +370,8 @@ export async function reserveRefund(merchantId: string, refund: Refund, amountCa
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
+          // The outbox: `refund.created`, with the refund as its GET answers it right after.
+          eventWrite(merchantId, 'refund.created', { ...refund, pending_operation: viewPendingOperation(pendingOperation) }, refund.created_at).put,
         ],
       }),
     );
@@ -376,8 +388,9 @@ export async function reserveRefund(merchantId: string, refund: Refund, amountCa
 }
 
 /**
- * Settles a refund the connector declined: marks it `Failed` and gives its
- * amount back to the payment's refundable remainder, in one transaction.
+ * Settles a refund the connector declined (or that it does not know): marks it `Failed`,
+ * gives its amount back to the payment's refundable remainder and writes `refund.failed`,
+ * in one transaction.
  */
 export async function releaseFailedRefund(
   merchantId: string,
@@ -407,6 +420,7 @@ export async function releaseFailedRefund(
               ExpressionAttributeValues: { ':amount': refund.amount, ':now': now, ':one': 1 },
             },
           },
+          eventWrite(merchantId, 'refund.failed', { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now }, now).put,
         ],
       }),
     );
@@ -444,24 +458,30 @@ export type WebhookApplication = 'applied' | 'duplicate' | 'changed';
 
 /**
  * Applies a connector webhook to a payment in one transaction: records the
- * event (`WEBHOOK#<connector>#<event id>`, only if new) and makes the guarded
- * payment change. A redelivered event changes nothing.
+ * processor's event (`WEBHOOK#<connector>#<event id>`, only if new), makes the guarded
+ * payment change and writes our own event for a status change (the outbox). A
+ * redelivered event changes nothing.
  * @returns `applied`; `duplicate` when the event was already recorded; `changed`
  *   when the payment moved since it was read (the caller re-reads and decides)
  */
 export async function applyPaymentWebhook(
   merchantId: string,
-  paymentId: string,
+  before: StoredPayment,
   event: { connector: string; eventId: string },
-  guard: UpdateGuard,
-  set: Partial<Payment>,
+  guard: Omit<UpdateGuard, 'expectedVersion'>,
+  set: Partial<Payment> & { status: PaymentStatus },
 ): Promise<WebhookApplication> {
+  const paymentId = before.payment.payment_id;
+  const updatedAt = new Date().toISOString();
+  const type = paymentStatusEvent(before.payment.status, set.status);
+  const outbox = type ? [eventWrite(merchantId, type, afterUpdate(before, set, updatedAt, null).payment, updatedAt).put] : [];
   try {
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: webhookEventItem(event.connector, event.eventId, paymentId), ConditionExpression: 'attribute_not_exists(PK)' } },
-          { Update: paymentUpdate(merchantId, paymentId, guard, set, null) },
+          { Update: paymentUpdate(merchantId, paymentId, { ...guard, expectedVersion: before.version }, { ...set, updated_at: updatedAt }, null) },
+          ...outbox,
         ],
       }),
     );

@@ -1,5 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { refundStatusEvent } from '../domain/events';
+import { eventWrite } from './events-repository';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type Refund, type RefundStatus, REFUND_FIELDS } from '../domain/refund';
 import { documentClient } from './client';
@@ -66,47 +68,68 @@ export async function getRefund(merchantId: string, refundId: string): Promise<R
 /**
  * Records the connector's answer on a `Pending` refund (conditional on it still being
  * Pending) and clears its pending operation: `Succeeded` (or `Failed` without a
- * release — use releaseFailedRefund for declines) leaves the open-operations index; a
- * `Pending` answer with the processor's id stays in it, due after the minimum age.
+ * release — use releaseFailedRefund for declines) leaves the open-operations index and
+ * writes `refund.succeeded` in the same transaction (the outbox); a `Pending` answer with
+ * the processor's id stays in the index, due after the minimum age (one UpdateItem, no event).
+ * @param before the refund as the caller read it (the event's data is it with the settlement applied)
  * @returns the refund after the write
  */
 export async function settleRefund(
   merchantId: string,
-  refundId: string,
+  before: Refund,
   status: RefundStatus,
   connectorRefundId: string | null,
 ): Promise<Refund> {
   try {
-    return await writeSettlement(merchantId, refundId, status, connectorRefundId);
+    return await writeSettlement(merchantId, before, status, connectorRefundId);
   } catch (err) {
     // Settled meanwhile by a concurrent sync or webhook: that settlement stands.
-    if (err instanceof ConditionalCheckFailedException) return (await getRefund(merchantId, refundId)) as Refund;
+    const lost =
+      err instanceof ConditionalCheckFailedException ||
+      (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
+    if (lost) return (await getRefund(merchantId, before.refund_id)) as Refund;
     throw err;
   }
 }
 
-async function writeSettlement(merchantId: string, refundId: string, status: RefundStatus, connectorRefundId: string | null): Promise<Refund> {
-  const out = await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: primaryKey.refund(merchantId, refundId),
-      UpdateExpression:
-        status === 'Pending'
-          ? 'SET #status = :status, connector_refund_id = :cref, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation'
-          : 'SET #status = :status, connector_refund_id = :cref, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
-      ConditionExpression: '#status = :pending',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':status': status,
-        ':cref': connectorRefundId,
-        ':pending': 'Pending',
-        ':now': new Date().toISOString(),
-        ...(status === 'Pending' ? (({ GSI5PK, GSI5SK }) => ({ ':openPk': GSI5PK, ':openSk': GSI5SK }))(openIndexKeys(refundId, nextCheckAt(0))) : {}),
-      },
-      ReturnValues: 'ALL_NEW',
+async function writeSettlement(merchantId: string, before: Refund, status: RefundStatus, connectorRefundId: string | null): Promise<Refund> {
+  const now = new Date().toISOString();
+  const update = {
+    TableName: tableName(),
+    Key: primaryKey.refund(merchantId, before.refund_id),
+    ConditionExpression: '#status = :pending',
+    ExpressionAttributeNames: { '#status': 'status' },
+  };
+  if (status === 'Pending') {
+    const open = openIndexKeys(before.refund_id, nextCheckAt(0));
+    const out = await documentClient().send(
+      new UpdateCommand({
+        ...update,
+        UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation',
+        ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':pending': 'Pending', ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRefund(out.Attributes ?? {});
+  }
+  // A final status writes its event (the outbox) in the same transaction.
+  const after: Refund = { ...before, status, connector_refund_id: connectorRefundId, pending_operation: null, updated_at: now };
+  const type = refundStatusEvent(before.status, status);
+  await documentClient().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            ...update,
+            UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
+            ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':pending': 'Pending', ':now': now },
+          },
+        },
+        ...(type ? [eventWrite(merchantId, type, after, now).put] : []),
+      ],
     }),
   );
-  return toRefund(out.Attributes ?? {});
+  return after;
 }
 
 /**

@@ -7,3 +7,15 @@
 export function storableMap(record: Record<string, string>): Map<string, string> {
   return new Map(Object.entries(record));
 }
+
+/**
+ * A free-form string map in one fixed order (keys sorted by UTF-16 code unit), so the
+ * same map reads the same in every answer and event: DynamoDB keeps no key order for M
+ * attributes, and an answer built in memory (a create, an update's event) must equal the
+ * next GET. Values are kept as they are; a missing map is `{}`.
+ */
+export function orderedMap(record: Record<string, string> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(record ?? {}).sort()) Object.defineProperty(out, key, { value: (record as Record<string, string>)[key], enumerable: true, writable: true, configurable: true });
+  return out;
+}

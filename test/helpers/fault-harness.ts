@@ -25,7 +25,11 @@ export type FaultMode = 'outage' | 'killed';
 
 /** One storage fault: which calls fail, and how. */
 export interface StorageFault {
-  /** SDK command name without `Command`: `PutItem`, `UpdateItem`, `TransactWriteItems`, `Query`… */
+  /**
+   * SDK command name without `Command` (`PutItem`, `UpdateItem`, `TransactWriteItems`, `Query`…),
+   * or `write`: any of PutItem, UpdateItem, DeleteItem and TransactWriteItems (a status change and
+   * its event are one transaction, a claim alone one UpdateItem: `write` counts them in order).
+   */
   command: string;
   /** Part of the item's `PK` (e.g. `#PAYMENT#`, `#REFUND#`, `idempotency#`); any item when absent. */
   pk?: string;
@@ -52,6 +56,16 @@ export interface FaultHarness {
    * @returns the payment
    */
   expectConverged(paymentId: string): Promise<Record<string, any>>;
+}
+
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems']);
+
+/** Every item `PK` a command's input names (`Key`, `Item`, or each item of a transaction). */
+function itemKeys(input: unknown): string[] {
+  const i = input as { Key?: { PK?: string }; Item?: { PK?: string }; TransactItems?: Record<string, { Key?: { PK?: string }; Item?: { PK?: string } }>[] };
+  const one = (x: { Key?: { PK?: string }; Item?: { PK?: string } } | undefined) => String(x?.Key?.PK ?? x?.Item?.PK ?? '');
+  if (i.TransactItems) return i.TransactItems.flatMap((t) => Object.values(t).map(one));
+  return [one(i)];
 }
 
 const STRIPE_STATUS: Record<string, string> = { succeeded: 'Succeeded', requires_capture: 'RequiresCapture', canceled: 'Cancelled', requires_payment_method: 'Failed' };
@@ -104,8 +118,8 @@ export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
     baseClient().middlewareStack.add(
       (next, context) => async (args) => {
         const command = String(context.commandName).replace(/Command$/, '');
-        const input = args.input as { Key?: { PK?: string }; Item?: { PK?: string } };
-        if (fault && fault.command === command && (!fault.pk || String(input.Key?.PK ?? input.Item?.PK ?? '').includes(fault.pk))) {
+        const matchesCommand = fault && (fault.command === command || (fault.command === 'write' && WRITES.has(command)));
+        if (fault && matchesCommand && (!fault.pk || itemKeys(args.input).some((pk) => pk.includes(fault!.pk as string)))) {
           fault.seen += 1;
           if (fault.seen >= fault.nth && fault.seen < fault.nth + (fault.times ?? 1)) {
             if (fault.mode === 'killed') throw new Error('the process died here (injected)');

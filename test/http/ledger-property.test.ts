@@ -26,19 +26,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.integer({ min: 1, max: 4000 }).map<Step>((amount) => ({ op: 'refund', amount })),
 );
 
-/** The storage fault that hits an operation's claim ("before") or its outcome write ("after"). */
+/**
+ * The storage fault that hits an operation's first write ("before": the create, the claim, the
+ * refund's reservation) or its second ("after": the outcome written after the processor call).
+ */
 function storageFault(op: 'create' | Step['op'], fault: Fault): StorageFault | undefined {
   const mode = fault === 'killed' ? 'killed' : 'outage';
-  if (fault === 'storage_before') {
-    if (op === 'create') return { command: 'PutItem', pk: '#PAYMENT#', nth: 1, mode };
-    if (op === 'refund') return { command: 'TransactWriteItems', nth: 1, mode };
-    return { command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode };
-  }
-  if (fault === 'storage_after' || fault === 'killed') {
-    if (op === 'create') return { command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode };
-    if (op === 'refund') return { command: 'UpdateItem', pk: '#REFUND#', nth: 1, mode };
-    return { command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode };
-  }
+  const pk = op === 'refund' ? '#REFUND#' : '#PAYMENT#';
+  if (fault === 'storage_before') return { command: 'write', pk, nth: 1, mode };
+  if (fault === 'storage_after' || fault === 'killed') return { command: 'write', pk, nth: 2, mode };
   return undefined;
 }
 

@@ -6,14 +6,18 @@ import { card, expectError, startLocalApi, type LocalApi } from '../helpers/loca
  * process-wide client the in-process gateway's handlers use.
  */
 const calls: string[] = [];
-let failNext: ((command: string, input: { Key?: { PK?: string } }) => boolean) | undefined;
+let failNext: ((command: string, input: { Key?: { PK?: string }; TransactItems?: unknown[] }) => boolean) | undefined;
+
+/** Whether a command's input writes the payment (directly or as an item of a transaction). */
+const writesPayment = (input: { Key?: { PK?: string }; TransactItems?: unknown[] }) =>
+  JSON.stringify(input.TransactItems ?? input.Key ?? {}).includes('#PAYMENT#');
 
 beforeAll(() => {
   baseClient().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName).replace(/Command$/, '');
       calls.push(command);
-      if (failNext?.(command, args.input as { Key?: { PK?: string } })) {
+      if (failNext?.(command, args.input as { Key?: { PK?: string }; TransactItems?: unknown[] })) {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
       }
       return next(args);
@@ -38,10 +42,10 @@ async function count<T>(fn: () => Promise<T>): Promise<{ result: T; made: string
 }
 
 describe('DynamoDB round trips per endpoint (a test fails when one grows)', () => {
-  test('create: one write; with a customer: one transaction (the existence check rides in it)', async () => {
+  test('create: one transaction (the payment and its payment.created event); with a customer the existence check rides in it', async () => {
     const plain = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } }));
     expect(plain.result.status).toBe(200);
-    expect(plain.made).toEqual(['PutItem']);
+    expect(plain.made).toEqual(['TransactWriteItems']);
     const cus = await api.request('POST', '/customers', { body: {} });
     const linked = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus.body.customer_id } }));
     expect(linked.made).toEqual(['TransactWriteItems']);
@@ -53,24 +57,24 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
     expect((await count(() => api.request('GET', '/payments?limit=5'))).made).toEqual(['Query']);
   });
 
-  test('confirm: one read, then a conditional claim and a conditional outcome write around the connector call', async () => {
+  test('confirm: one read, then a conditional claim and a conditional outcome write around the connector call (each with its status event)', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
     const c = await count(() => api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }));
     expect(c.result.body.status).toBe('Succeeded');
-    expect(c.made).toEqual(['GetItem', 'UpdateItem', 'UpdateItem']);
+    expect(c.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
   });
 
-  test('refund: one read, one transaction (reserve + record), one settle write', async () => {
+  test('refund: one read, one transaction (reserve + record + refund.created), one settle transaction (with refund.succeeded)', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
     const r = await count(() => api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 10 } }));
     expect(r.result.status).toBe(200);
-    expect(r.made).toEqual(['GetItem', 'TransactWriteItems', 'UpdateItem']);
+    expect(r.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
   });
 
   test('an Idempotency-Key adds exactly the record write and its completion; a replay is one read-back', async () => {
     const headers = { 'Idempotency-Key': `rt-${Date.now()}` };
     const first = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' }, headers }));
-    expect(first.made).toEqual(['PutItem', 'PutItem', 'UpdateItem']);
+    expect(first.made).toEqual(['PutItem', 'TransactWriteItems', 'UpdateItem']);
     const replay = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' }, headers }));
     expect(replay.result.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.made).toEqual(['PutItem']); // the conditional put fails and returns the stored record
@@ -104,9 +108,9 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
 
   test('confirm: the outcome write fails after the charge → 503; the payment stays Processing and a sync settles it', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 2500, currency: 'USD', payment_method: 'card' } });
-    let updates = 0;
-    failNext = (c) => c === 'UpdateItem' && ++updates === 2; // the claim succeeds, the outcome write fails
-    expectError(await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503);
+    let writes = 0;
+    failNext = (c, input) => c === 'TransactWriteItems' && writesPayment(input) && ++writes === 2; // the claim succeeds, the outcome write fails
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503, 'outcome_unknown');
     failNext = undefined;
     const stuck = await api.request('GET', `/payments/${p.body.payment_id}`);
     expect(stuck.body).toMatchObject({ status: 'Processing', connector: 'sandbox', connector_transaction_id: null });
@@ -116,7 +120,7 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     expect((await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`)).body.status).toBe('Processing');
     // ... a stale one (the invocation died) is reconciled with the connector.
     const now = Date.now();
-    jest.spyOn(Date, 'now').mockReturnValue(now + 120_000);
+    jest.spyOn(Date, 'now').mockReturnValue(now + 180_000);
     const settled = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
     expect(settled.body).toMatchObject({ status: 'Succeeded', amount_captured: 2500 });
     expect(settled.body.connector_transaction_id).toEqual(expect.any(String));
@@ -127,6 +131,10 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ status: 'Processing', connector_transaction_id: null, error_code: 'connector_unreachable' });
     expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.status).toBe('Processing');
+    // A sync inside the claim's lease leaves it alone (the processor may still be working on it) …
+    expect((await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`)).body.status).toBe('Processing');
+    // … after it, the sync asks the processor.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
     const synced = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
     expect(synced.body).toMatchObject({ status: 'Succeeded', amount_captured: 7000 });
     const refund = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 1000 } });
@@ -150,11 +158,11 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     const key = await api.newMerchantKey();
     const headers = { 'Idempotency-Key': `retry-${Date.now()}` };
     const body = { amount: 1234, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') };
-    let updates = 0;
-    failNext = (c) => c === 'UpdateItem' && ++updates === 2; // the idempotency record's completion never happens: the outcome write fails
-    expectError(await api.request('POST', '/payments', { key, body, headers }), 503);
+    let writes = 0;
+    failNext = (c, input) => c === 'TransactWriteItems' && writesPayment(input) && ++writes === 2; // the create is written, the outcome write fails
+    expectError(await api.request('POST', '/payments', { key, body, headers }), 503, 'outcome_unknown');
     failNext = undefined;
-    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 120_000); // the first invocation's claim is stale
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000); // the first invocation's claim is stale
     const retry = await api.request('POST', '/payments', { key, body, headers });
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ status: 'Succeeded', amount: 1234 });
@@ -167,7 +175,7 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
     const refund = jest.spyOn(SandboxConnector.prototype, 'refund');
     const headers = { 'Idempotency-Key': `refund-retry-${Date.now()}` };
-    failNext = (c, input) => c === 'UpdateItem' && String(input.Key?.PK).includes('#REFUND#'); // reserve ok, connector refunds, the settle write fails
+    failNext = (c, input) => c === 'TransactWriteItems' && JSON.stringify(input.TransactItems).includes('#REFUND#') && !JSON.stringify(input.TransactItems).includes('amount_refunded'); // reserve ok, connector refunds, the settle write fails
     const first = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers });
     // The processor refunded: the answer must not say "nothing was changed".
     expect(expectError(first, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
@@ -183,7 +191,11 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
   test('cancel of a payment whose connector outcome is unknown reconciles it first (no lost charge)', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 800, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000119') } });
     expect(p.body.status).toBe('Processing');
-    expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'sandbox', amount: 800, state: 'outcome_unknown' });
+    expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'sandbox', amount: 800, state: 'in_progress' });
+    // While the authorization may still be running, cancel refuses (it could lose the charge) …
+    expectError(await api.request('POST', `/payments/${p.body.payment_id}/cancel`), 409, 'payment_unexpected_state');
+    // … after the lease it reconciles first.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
     const res = await api.request('POST', `/payments/${p.body.payment_id}/cancel`);
     // The sandbox did charge: the cancel finds that out and refuses, instead of losing the charge.
     expect(expectError(res, 409, 'payment_unexpected_state').message).toMatch(/Succeeded/);

@@ -65,7 +65,7 @@ describe('routing', () => {
     expect(p.status).toBe(200);
     // Stripe may have charged (a 5xx is indeterminate) and its lookup failed too: the payment stays with Stripe.
     expect(p.body).toMatchObject({ status: 'Processing', connector: 'stripe', error_code: 'connector_unreachable' });
-    expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'stripe', state: 'outcome_unknown' });
+    expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'stripe', state: 'in_progress' });
     expect(p.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([['stripe', 'Processing']]);
     expect(stripeHits - before).toBe(2); // the authorize and the lookup by our reference
   });
@@ -123,8 +123,13 @@ describe('connector failures on capture', () => {
     const failed = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
     expect(expectError(failed, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
     const pending = await api.request('GET', `/payments/${p.body.payment_id}`);
-    expect(pending.body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', connector: 'stripe', amount, state: 'outcome_unknown' } });
-    // Stripe did capture after all: the retry asks it first and records the capture instead of sending another.
+    expect(pending.body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', connector: 'stripe', amount, state: 'in_progress' } });
+    // While the claim's lease runs (Stripe may still be working on the call), a retry is refused, not stored.
+    const early = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
+    expectError(early, 409, 'payment_unexpected_state');
+    expect(early.headers.get('idempotent-replayed')).toBeNull();
+    // Stripe did capture after all: once the lease has ended, the retry asks it first and records the capture instead of sending another.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
     stripeAnswer = { status: 200, body: stripeFixture('payment_intent.succeeded') };
     const before = stripeHits;
     const retry = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
@@ -132,6 +137,7 @@ describe('connector failures on capture', () => {
     expect(stripeHits - before).toBe(1); // the lookup only
     const after = await api.request('GET', `/payments/${p.body.payment_id}`);
     expect(after.body).toMatchObject({ status: 'Succeeded', amount_captured: amount, pending_operation: null });
+    jest.restoreAllMocks();
   });
 
   test('a capture the processor refuses (4xx) answers 502, releases the claim, and a retry can capture', async () => {

@@ -65,7 +65,7 @@ async function succeededPayment(): Promise<Record<string, any>> {
 describe('create with confirm: true', () => {
   test('storage down before the processor call → 503 "nothing was changed", and nothing was', async () => {
     const key = randomUUID();
-    failStorage({ command: 'PutItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }), headers: { 'Idempotency-Key': key } });
     expect(expectError(res, 503, 'service_unavailable').message).toMatch(/nothing was changed/i);
     expect(await pidFromKey(key)).toBeUndefined();
@@ -78,7 +78,7 @@ describe('create with confirm: true', () => {
     const sandboxCalls = jest.spyOn((await import('../../shared/connectors/sandbox/sandbox-connector')).SandboxConnector.prototype, 'authorize');
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'Processing', connector: 'stripe', pending_operation: { operation: 'authorize', connector: 'stripe', state: 'outcome_unknown' } });
+    expect(res.body).toMatchObject({ status: 'Processing', connector: 'stripe', pending_operation: { operation: 'authorize', connector: 'stripe', state: 'in_progress' } });
     expect(stripe.ledger()[res.body.payment_id]?.charges).toBe(1);
     expect(sandboxCalls).not.toHaveBeenCalled(); // never a second processor while the first may hold the charge
     const report = await reconcileLater();
@@ -90,7 +90,7 @@ describe('create with confirm: true', () => {
     stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_before_work');
     stripe.failNext({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work');
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
-    expect(res.body).toMatchObject({ status: 'Processing', pending_operation: { state: 'outcome_unknown' } });
+    expect(res.body).toMatchObject({ status: 'Processing', pending_operation: { state: 'in_progress' } });
     expect(stripe.ledger()[res.body.payment_id]).toBeUndefined();
     await reconcileLater();
     expect(await expectConverged(res.body.payment_id)).toMatchObject({ status: 'Failed', error_code: 'payment_intent_not_found' });
@@ -99,7 +99,7 @@ describe('create with confirm: true', () => {
   test('outcome write fails after the charge → 503 outcome_unknown (never "nothing was changed"); a keyed retry gets the reconciled payment', async () => {
     const key = randomUUID();
     const body = usdCard({ confirm: true, metadata: { test_key: key } });
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
     const res = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
     const error = expectError(res, 503, 'outcome_unknown');
     expect(error.message).not.toMatch(/nothing was changed/i);
@@ -110,7 +110,7 @@ describe('create with confirm: true', () => {
     const stuck = (await api.request('GET', `/payments/${id}`)).body;
     expect(stuck).toMatchObject({ status: 'Processing', pending_operation: { operation: 'authorize', connector: 'stripe' } });
     // Once the claim's lease has passed, the retry with the same key reconciles and answers the truth.
-    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 120_000);
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
     const retry = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ payment_id: id, status: 'Succeeded' });
@@ -121,7 +121,7 @@ describe('create with confirm: true', () => {
 
   test('the process dies between the charge and its write → the reconciler records the charge', async () => {
     const key = randomUUID();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'killed' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
     expect(res.status).toBeGreaterThanOrEqual(500);
     const id = (await pidFromKey(key)) as string;
@@ -133,7 +133,7 @@ describe('create with confirm: true', () => {
   test('storage down during the call (processor hangs after charging, every write fails) → outcome_unknown, then converges', async () => {
     const key = randomUUID();
     stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, times: Infinity, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, times: Infinity, mode: 'outage' });
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
     expectError(res, 503, 'outcome_unknown');
     clearFault();
@@ -147,12 +147,12 @@ describe('confirm', () => {
   test('claim write fails → 503 nothing changed (true: no call); the outcome write fails → outcome_unknown, then converges', async () => {
     const created = await api.request('POST', '/payments', { body: { amount: 5100, currency: 'USD', payment_method: 'card' } });
     const id = created.body.payment_id as string;
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
     const first = await api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } });
     expectError(first, 503, 'service_unavailable');
     expectNothingChangedIsTrue(first, id, undefined);
     expect(stripe.ledger()[id]).toBeUndefined();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
     expectError(await api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503, 'outcome_unknown');
     expect(stripe.ledger()[id]?.charges).toBe(1);
     await reconcileLater();
@@ -166,7 +166,7 @@ describe('capture', () => {
     stripe.failNext({ method: 'POST', path: `/v1/payment_intents/${p.connector_transaction_id}/capture` }, 'hang_after_work');
     const res = await api.request('POST', `/payments/${p.payment_id}/capture`);
     expect(expectError(res, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
-    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation).toMatchObject({ operation: 'capture', amount: p.amount, state: 'outcome_unknown' });
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation).toMatchObject({ operation: 'capture', amount: p.amount, state: 'in_progress' });
     // While the claim is there, refund and cancel refuse (no double movement) …
     expectError(await api.request('POST', `/payments/${p.payment_id}/cancel`), 409);
     await reconcileLater();
@@ -186,18 +186,18 @@ describe('capture', () => {
 
   test('storage fails before (claim), after (outcome write) and the process dies → each converges', async () => {
     const before = await manualPayment();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
     const res = await api.request('POST', `/payments/${before.payment_id}/capture`);
     expectError(res, 503, 'service_unavailable');
     expect(stripe.ledger()[before.payment_id]?.amountCaptured).toBe(0);
 
     const after = await manualPayment();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
     expectError(await api.request('POST', `/payments/${after.payment_id}/capture`), 503, 'outcome_unknown');
     expect(stripe.ledger()[after.payment_id]?.amountCaptured).toBe(after.amount);
 
     const killed = await manualPayment();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
     expect((await api.request('POST', `/payments/${killed.payment_id}/capture`)).status).toBeGreaterThanOrEqual(500);
 
     await reconcileLater();
@@ -227,7 +227,7 @@ describe('cancel (void)', () => {
     stripe.failNext({ method: 'POST', path: `/v1/payment_intents/${hung.connector_transaction_id}/cancel` }, 'hang_after_work');
     expectError(await api.request('POST', `/payments/${hung.payment_id}/cancel`), 503, 'outcome_unknown');
     const lost = await manualPayment();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
     expectError(await api.request('POST', `/payments/${lost.payment_id}/cancel`), 503, 'outcome_unknown');
     await reconcileLater();
     expect(await expectConverged(hung.payment_id)).toMatchObject({ status: 'Cancelled' });
@@ -241,7 +241,7 @@ describe('refund', () => {
     stripe.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
     const res = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 700 } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'Pending', connector_refund_id: null, pending_operation: { operation: 'refund', amount: 700, state: 'outcome_unknown' } });
+    expect(res.body).toMatchObject({ status: 'Pending', connector_refund_id: null, pending_operation: { operation: 'refund', amount: 700, state: 'in_progress' } });
     // The reserved amount cannot be refunded again meanwhile.
     expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(700);
     const report = await reconcileLater();
@@ -263,16 +263,16 @@ describe('refund', () => {
 
   test('storage fails on the reservation (nothing changed), on the settle write (outcome_unknown), or the process dies → each converges', async () => {
     const p = await succeededPayment();
-    failStorage({ command: 'TransactWriteItems', nth: 1, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#REFUND#', nth: 1, mode: 'outage' });
     expectError(await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 100 } }), 503, 'service_unavailable');
     expect(stripe.ledger()[p.payment_id]?.refunds).toEqual([]);
 
-    failStorage({ command: 'UpdateItem', pk: '#REFUND#', nth: 1, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#REFUND#', nth: 2, mode: 'outage' });
     const lost = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 200 } });
     expect(expectError(lost, 503, 'outcome_unknown').message).toMatch(/\/refunds\/ref_/);
     expect(stripe.ledger()[p.payment_id]?.refunds).toHaveLength(1);
 
-    failStorage({ command: 'UpdateItem', pk: '#REFUND#', nth: 1, mode: 'killed' });
+    failStorage({ command: 'write', pk: '#REFUND#', nth: 2, mode: 'killed' });
     expect((await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 300 } })).status).toBeGreaterThanOrEqual(500);
     expect(stripe.ledger()[p.payment_id]?.refunds).toHaveLength(2);
 
@@ -336,6 +336,10 @@ describe('processor events that change money', () => {
     expect(refund).toMatchObject({ status: 'Pending', connector_refund_id: null });
     const atStripe = stripe.ledger()[p.payment_id]!.refunds[0]!;
     const event = stripeEvent('event.refund.updated', { id: atStripe.id, amount: 250, currency: 'usd', status: 'succeeded', payment_intent: p.connector_transaction_id, metadata: { refund_id: refund.refund_id, payment_id: p.payment_id } });
+    // While the refund request's lease runs, the event asks for redelivery (not recorded as handled) …
+    expectError(await sendStripeEvent(event), 409, 'payment_busy');
+    // … the processor's redelivery after it is applied.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
     const res = await sendStripeEvent(event);
     expect(res.body).toMatchObject({ applied: true, status: 'Succeeded' });
     expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({ status: 'Succeeded', connector_refund_id: atStripe.id, pending_operation: null });
@@ -387,7 +391,7 @@ describe('customer delete', () => {
   test('400 payments: interrupted midway, a retried DELETE finishes the unlink; then it is 404', async () => {
     const cus = (await api.request('POST', '/customers', { body: { name: 'Big Buyer' } })).body.customer_id as string;
     const ids = await linkedPayments(cus, 400);
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 150, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 150, mode: 'outage' });
     expectError(await api.request('DELETE', `/customers/${cus}`), 503);
     clearFault();
     expectError(await api.request('GET', `/customers/${cus}`), 404); // gone for the API from the first DELETE
@@ -402,7 +406,7 @@ describe('customer delete', () => {
   test('interrupted and never retried: the reconciler finishes the unlink and removes the customer', async () => {
     const cus = (await api.request('POST', '/customers', { body: {} })).body.customer_id as string;
     const ids = await linkedPayments(cus, 30);
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 10, mode: 'killed' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 10, mode: 'killed' });
     expect((await api.request('DELETE', `/customers/${cus}`)).status).toBeGreaterThanOrEqual(500);
     const report = await reconcileLater();
     expect(report.outcomes['customer_delete:deleted']).toBeGreaterThanOrEqual(1);
@@ -438,13 +442,13 @@ describe('idempotency during a storage outage', () => {
 describe('the reconciler itself', () => {
   test('never takes over a claim whose lease still runs; two runs at once settle an item once', async () => {
     const p = await manualPayment();
-    failStorage({ command: 'UpdateItem', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+    failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
     expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 503, 'outcome_unknown');
     // 30 s later the capture request may still be running (lease 60 s): left alone.
     await reconcileLater(30_000);
     expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', state: 'in_progress' } });
     const now = Date.now();
-    jest.spyOn(Date, 'now').mockReturnValue(now + 120_000);
+    jest.spyOn(Date, 'now').mockReturnValue(now + 180_000);
     const [a, b] = await Promise.all([
       reconcileOpenOperations({ deadlineMs: now + 300_000 }),
       reconcileOpenOperations({ deadlineMs: now + 300_000 }),

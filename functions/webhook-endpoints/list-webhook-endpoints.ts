@@ -1,0 +1,10 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { listWebhookEndpoints } from '../../shared/operations/webhook-endpoint-operations';
+import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
+
+const querySchema = listQuerySchema({});
+
+/** `GET /webhook_endpoints`: `{data, has_more}`, newest first (`limit`, `offset`, `starting_after`, `created[...]`); no secrets. */
+export const handler = apiHandler({ query: querySchema, shapeQuery: nestCreatedParams }, async (req) => ({
+  body: await listWebhookEndpoints(req.merchantId, req.query.list),
+}));

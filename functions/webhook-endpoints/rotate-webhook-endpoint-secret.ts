@@ -1,0 +1,15 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { rotateWebhookEndpointSecret } from '../../shared/operations/webhook-endpoint-operations';
+import { rotateSecretSchema } from '../../shared/schemas/webhook-endpoint-schemas';
+import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
+
+/**
+ * `POST /webhook_endpoints/{webhook_endpoint_id}/rotate_secret` (empty body): 200 with the
+ * endpoint and its new `secret`; the previous secret keeps signing beside it for 24 h.
+ * Idempotent, with the secret sealed in the stored answer like create's.
+ */
+export const handler = revealingSecret(
+  apiHandler({ body: rotateSecretSchema, idempotent: true }, async (req) => ({
+    body: await rotateWebhookEndpointSecret(req.merchantId, req.path.webhook_endpoint_id ?? ''),
+  })),
+);

@@ -1,0 +1,83 @@
+import type { Customer } from './customer';
+import type { Payment } from './payment';
+import type { PaymentStatus } from './payment-status';
+import type { Refund, RefundStatus } from './refund';
+
+/**
+ * The event catalogue: the one list of event types. It is the source for the
+ * outbox (which change emits which type), the docs, and the validation of a
+ * webhook endpoint's `enabled_events`.
+ */
+export const EVENT_CATALOGUE = {
+  'payment.created': 'A payment intent was created (status RequiresConfirmation, or Processing with confirm: true).',
+  'payment.processing': 'A payment is being authorized, or its processor reported it processing.',
+  'payment.requires_action': 'A payment waits on its payer (3DS, hosted page, bank transfer, USSD).',
+  'payment.requires_capture': 'A manual-capture payment is authorized and waits for capture.',
+  'payment.succeeded': 'A payment succeeded (captured).',
+  'payment.failed': 'A payment failed (declined, refused, or unknown at its processor).',
+  'payment.cancelled': 'A payment was cancelled (voided).',
+  'refund.created': 'A refund was created (status Pending).',
+  'refund.succeeded': 'A refund succeeded.',
+  'refund.failed': 'A refund failed; its amount is refundable again.',
+  'customer.created': 'A customer was created.',
+  'customer.updated': 'A customer was updated.',
+  'customer.deleted': 'A customer was deleted.',
+} as const;
+
+/** One of the catalogue's event types. */
+export type EventType = keyof typeof EVENT_CATALOGUE;
+
+/** Every event type, in catalogue order. */
+export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
+
+/** @returns true when `value` is an event type of the catalogue. */
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(EVENT_CATALOGUE, value);
+}
+
+/** The resource an event carries in `data`: exactly as its GET answers. */
+export type EventData = Payment | Refund | Customer | { customer_id: string; deleted: true };
+
+/**
+ * An event as the API returns it and webhooks deliver it. `created_at` is ISO 8601 UTC;
+ * `data` is the resource after the change (card data only as the card summary).
+ */
+export interface ApiEvent {
+  event_id: string;
+  type: EventType;
+  created_at: string;
+  data: EventData;
+}
+
+/** The fields of an {@link ApiEvent}, in the order responses list them. */
+export const EVENT_FIELDS: readonly (keyof ApiEvent)[] = ['event_id', 'type', 'created_at', 'data'];
+
+const PAYMENT_STATUS_EVENT: Readonly<Record<PaymentStatus, EventType | undefined>> = {
+  RequiresConfirmation: undefined,
+  Processing: 'payment.processing',
+  RequiresAction: 'payment.requires_action',
+  RequiresCapture: 'payment.requires_capture',
+  Succeeded: 'payment.succeeded',
+  Failed: 'payment.failed',
+  Cancelled: 'payment.cancelled',
+};
+
+const REFUND_STATUS_EVENT: Readonly<Record<RefundStatus, EventType | undefined>> = {
+  Pending: undefined,
+  Succeeded: 'refund.succeeded',
+  Failed: 'refund.failed',
+};
+
+/**
+ * The event a payment status change emits: the new status's event, or none when the
+ * status did not change (a claim, a note) or for `RequiresConfirmation` (only at create,
+ * where `payment.created` is emitted instead).
+ */
+export function paymentStatusEvent(before: PaymentStatus | undefined, after: PaymentStatus): EventType | undefined {
+  return before === after ? undefined : PAYMENT_STATUS_EVENT[after];
+}
+
+/** The event a refund status change emits (`refund.succeeded`, `refund.failed`), or none. */
+export function refundStatusEvent(before: RefundStatus | undefined, after: RefundStatus): EventType | undefined {
+  return before === after ? undefined : REFUND_STATUS_EVENT[after];
+}

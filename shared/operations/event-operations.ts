@@ -1,0 +1,28 @@
+import { invalidRequest, resourceNotFound } from '../domain/errors';
+import type { ApiEvent, EventType } from '../domain/events';
+import { isIdOf } from '../domain/ids';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import { getEvent as readEvent, listEvents as queryEvents } from '../storage/events-repository';
+
+/**
+ * Reads one event of the merchant (events are kept 30 days).
+ * @throws ApiError 404 when the id is malformed, unknown, another merchant's, or expired
+ */
+export async function getEvent(merchantId: string, eventId: string): Promise<ApiEvent> {
+  const event = isIdOf('event', eventId) ? await readEvent(merchantId, eventId) : undefined;
+  if (!event) throw resourceNotFound('event', eventId, 'event_id');
+  return event;
+}
+
+/**
+ * Lists the merchant's events, newest first, optionally of one type.
+ * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
+ */
+export async function listEvents(merchantId: string, query: ListQuery, filters: { type?: EventType }): Promise<ListPage<ApiEvent>> {
+  let after: ApiEvent | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('event', query.startingAfter) ? await readEvent(merchantId, query.startingAfter) : undefined;
+    if (!after) throw invalidRequest('resource_missing', 'No such event for starting_after: it must be an event id from a previous page.', 'starting_after');
+  }
+  return queryEvents(merchantId, query, filters, after);
+}

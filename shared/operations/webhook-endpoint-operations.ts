@@ -1,0 +1,133 @@
+import { invalidRequest, resourceNotFound } from '../domain/errors';
+import { isIdOf, newId } from '../domain/ids';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import {
+  ALL_EVENTS,
+  SECRET_ROTATION_OVERLAP_MS,
+  type WebhookEndpoint,
+  type WebhookEndpointFields,
+  type WebhookEndpointWithSecret,
+} from '../domain/webhook-endpoint';
+import {
+  createWebhookEndpoint as storeEndpoint,
+  deleteWebhookEndpoint as removeEndpoint,
+  getWebhookEndpoint as readEndpoint,
+  listWebhookEndpoints as queryEndpoints,
+  rotateWebhookEndpointSecret as storeRotation,
+  updateWebhookEndpoint as writeEndpoint,
+} from '../storage/webhook-endpoints-repository';
+import { answerWithSealedSecret, generateEndpointSecret, sealEndpointSecret } from '../webhooks/endpoint-secrets';
+import { checkEndpointUrl, urlRulesForStage } from '../webhooks/endpoint-url-rules';
+
+/**
+ * Checks a URL against the current stage's rules (shared/webhooks/endpoint-url-rules.ts).
+ * @throws ApiError 400 `parameter_invalid` (not an absolute URL) or `url_not_allowed`, param `url`;
+ *   the message says what is allowed and never repeats the URL
+ */
+async function assertUrlAllowed(url: string): Promise<void> {
+  const verdict = await checkEndpointUrl(url, urlRulesForStage());
+  if (verdict.allowed) return;
+  throw invalidRequest(verdict.reason === 'invalid_url' ? 'parameter_invalid' : 'url_not_allowed', verdict.message, 'url');
+}
+
+/**
+ * Registers a webhook endpoint: checks its URL, generates its signing secret (Standard
+ * Webhooks `whsec_…`) and stores it sealed.
+ * @param fields `url` (required), `enabled_events` (default `["*"]`), `description`
+ * @returns the endpoint with `status: enabled`, `disabled_reason: null` and its `secret` — sealed
+ *   in this value (so the idempotency record stores no secret in clear); the function's
+ *   `revealingSecret` wrapper opens it for the client
+ * @throws ApiError 400 `url_not_allowed` / `parameter_invalid` (param `url`)
+ */
+export async function createWebhookEndpoint(merchantId: string, fields: WebhookEndpointFields & { url: string }): Promise<WebhookEndpointWithSecret> {
+  await assertUrlAllowed(fields.url);
+  const id = newId('webhookEndpoint');
+  const secret = generateEndpointSecret();
+  const now = new Date().toISOString();
+  const endpoint = await storeEndpoint({
+    webhook_endpoint_id: id,
+    url: fields.url,
+    enabled_events: fields.enabled_events ?? [ALL_EVENTS],
+    description: fields.description ?? null,
+    status: 'enabled',
+    disabled_reason: null,
+    created_at: now,
+    updated_at: now,
+    merchant_id: merchantId,
+    secret_encrypted: await sealEndpointSecret(secret, id),
+    previous_secret_encrypted: null,
+    previous_secret_expires_at: null,
+  });
+  return answerWithSealedSecret(endpoint, secret);
+}
+
+/**
+ * Reads an endpoint of the merchant (never its secret).
+ * @throws ApiError 404 when it does not exist for this merchant
+ */
+export async function getWebhookEndpoint(merchantId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const endpoint = isIdOf('webhookEndpoint', endpointId) ? await readEndpoint(merchantId, endpointId) : undefined;
+  if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  return endpoint;
+}
+
+/**
+ * Sets the given fields (`url` is checked again; `status` set by the merchant clears `disabled_reason`).
+ * @throws ApiError 404 when it does not exist; 400 `url_not_allowed` (param `url`)
+ */
+export async function updateWebhookEndpoint(merchantId: string, endpointId: string, fields: WebhookEndpointFields): Promise<WebhookEndpoint> {
+  if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  // Checks run fields (400) → existence (404), as everywhere in the API.
+  if (fields.url !== undefined) await assertUrlAllowed(fields.url);
+  const endpoint = await writeEndpoint(merchantId, endpointId, fields);
+  if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  return endpoint;
+}
+
+/**
+ * Deletes an endpoint: it receives nothing afterwards; GET, PUT, DELETE and rotate of it → 404.
+ * @returns `{webhook_endpoint_id, deleted: true}`
+ * @throws ApiError 404 when it does not exist
+ */
+export async function deleteWebhookEndpoint(merchantId: string, endpointId: string): Promise<{ webhook_endpoint_id: string; deleted: true }> {
+  const deleted = isIdOf('webhookEndpoint', endpointId) && (await removeEndpoint(merchantId, endpointId));
+  if (!deleted) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  return { webhook_endpoint_id: endpointId, deleted: true };
+}
+
+/**
+ * Gives an endpoint a new signing secret. The old one keeps signing beside it for
+ * {@link SECRET_ROTATION_OVERLAP_MS} (24 h) from now; a secret rotated out earlier and still
+ * in its overlap stops signing at once (two secrets at most).
+ * @param nowMs the current time, Unix epoch milliseconds (default now)
+ * @returns the endpoint with its new `secret` (sealed in this value, like create's)
+ * @throws ApiError 404 when it does not exist
+ */
+export async function rotateWebhookEndpointSecret(merchantId: string, endpointId: string, nowMs = Date.now()): Promise<WebhookEndpointWithSecret> {
+  if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  const secret = generateEndpointSecret();
+  const endpoint = await storeRotation(
+    merchantId,
+    endpointId,
+    await sealEndpointSecret(secret, endpointId),
+    new Date(nowMs).toISOString(),
+    new Date(nowMs + SECRET_ROTATION_OVERLAP_MS).toISOString(),
+  );
+  if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  return answerWithSealedSecret(endpoint, secret);
+}
+
+/**
+ * Lists the merchant's endpoints, newest first (no secrets).
+ * @throws ApiError 400 `resource_missing` for an unknown `starting_after`
+ */
+export async function listWebhookEndpoints(merchantId: string, query: ListQuery): Promise<ListPage<WebhookEndpoint>> {
+  let after: WebhookEndpoint | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('webhookEndpoint', query.startingAfter) ? await readEndpoint(merchantId, query.startingAfter) : undefined;
+    if (!after) {
+      throw invalidRequest('resource_missing', `No such webhook endpoint: '${query.startingAfter}' (starting_after must be a webhook endpoint id from a previous page).`, 'starting_after');
+    }
+  }
+  return queryEndpoints(merchantId, query, after);
+}

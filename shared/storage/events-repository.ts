@@ -1,0 +1,90 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ApiEvent, EventData, EventType } from '../domain/events';
+import { newId } from '../domain/ids';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import { documentClient } from './client';
+import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { queryListPage, type ListLocation } from './list-items';
+import { tableName } from './table-definition';
+
+let sequence = 0;
+
+/**
+ * A new event id, `evt_<12 hex: ms of created_at><6 hex: per-process sequence><random>`: ids of
+ * one process sort in the order its events were made, also within one millisecond, so a list
+ * ordered by `created_at#event_id` shows a payment's events in the order they happened.
+ */
+function eventId(createdAt: string): string {
+  sequence = (sequence + 1) % 0x1000000;
+  const ms = Date.parse(createdAt).toString(16).padStart(12, '0');
+  return `evt_${ms}${sequence.toString(16).padStart(6, '0')}${newId('event').slice(4, 18)}`;
+}
+
+/** A `Put` of an event item, for a `TransactWriteItems` list. */
+export interface EventPut {
+  Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string };
+}
+
+/** Events are kept 30 days (DynamoDB TTL on `expires_at`), as the events API documents. */
+export const EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * The outbox half of a state change: a new event and the transaction item that writes it.
+ * Put in the same `TransactWriteItems` as the change that causes it, so the change and its
+ * event are written together or not at all. The event's JSON is stored as the exact text
+ * that is served and delivered (`body`), so a signature over it never depends on
+ * re-serialisation.
+ * @param data the resource after the change, exactly as its GET answers (card summary only)
+ * @param createdAt ISO 8601 UTC (default now)
+ * @returns the event and the `Put` for a TransactWriteItems list
+ */
+export function eventWrite(merchantId: string, type: EventType, data: EventData, createdAt = new Date().toISOString()): { event: ApiEvent; put: EventPut } {
+  const event: ApiEvent = { event_id: eventId(createdAt), type, created_at: createdAt, data };
+  const sk = listSortKey(createdAt, event.event_id);
+  return {
+    event,
+    put: {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...primaryKey.event(merchantId, event.event_id),
+          GSI1PK: listPartition.events(merchantId),
+          GSI1SK: sk,
+          GSI2PK: listPartition.eventsByType(merchantId, type),
+          GSI2SK: sk,
+          entity: 'event',
+          merchant_id: merchantId,
+          event_id: event.event_id,
+          type,
+          created_at: createdAt,
+          body: JSON.stringify(event),
+          expires_at: Math.floor(Date.parse(createdAt) / 1000) + EVENT_TTL_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  };
+}
+
+const toEvent = (item: Record<string, unknown>): ApiEvent => JSON.parse(String(item.body)) as ApiEvent;
+
+/** One read of an event; undefined when it does not exist for this merchant (or expired). */
+export async function getEvent(merchantId: string, eventId: string): Promise<ApiEvent | undefined> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.event(merchantId, eventId) }));
+  return out.Item ? toEvent(out.Item) : undefined;
+}
+
+/**
+ * Lists a merchant's events, newest first: Query on GSI1, or on GSI2 for one type.
+ * @param startingAfter the event named by `starting_after`, already read by the caller
+ */
+export async function listEvents(merchantId: string, query: ListQuery, filters: { type?: EventType }, startingAfter?: ApiEvent): Promise<ListPage<ApiEvent>> {
+  const location: ListLocation = filters.type
+    ? { indexName: 'GSI2', partitionValue: listPartition.eventsByType(merchantId, filters.type) }
+    : { indexName: 'GSI1', partitionValue: listPartition.events(merchantId) };
+  if (startingAfter) {
+    location.startAfter = { key: primaryKey.event(merchantId, startingAfter.event_id), createdAt: startingAfter.created_at, id: startingAfter.event_id };
+  }
+  const page = await queryListPage(location, query);
+  return { data: page.items.map(toEvent), has_more: page.hasMore };
+}

@@ -1,0 +1,219 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../domain/events';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import {
+  endpointReceives,
+  type StoredWebhookEndpoint,
+  type WebhookEndpoint,
+  type WebhookEndpointFields,
+  WEBHOOK_ENDPOINT_FIELDS,
+} from '../domain/webhook-endpoint';
+import { documentClient } from './client';
+import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { pickFields, queryListPage, type ListLocation } from './list-items';
+import { tableName } from './table-definition';
+
+/** The sealed-secret attributes a stored endpoint carries beside its API fields. */
+const SECRET_FIELDS = ['secret_encrypted', 'previous_secret_encrypted', 'previous_secret_expires_at'] as const;
+
+const toEndpoint = (item: Record<string, unknown>) => pickFields<WebhookEndpoint>(item, WEBHOOK_ENDPOINT_FIELDS);
+
+const toStored = (item: Record<string, unknown>): StoredWebhookEndpoint => ({
+  ...toEndpoint(item),
+  ...pickFields<Pick<StoredWebhookEndpoint, (typeof SECRET_FIELDS)[number]>>(item, SECRET_FIELDS),
+  merchant_id: String(item.merchant_id),
+});
+
+/**
+ * Writes a new endpoint with its sealed secret (one conditional put). Item: the endpoint's
+ * primary key, GSI1 (the merchant's endpoints, `created_at#id`), `entity: webhook_endpoint`,
+ * the API fields, `secret_encrypted`, `previous_secret_encrypted: null`, `previous_secret_expires_at: null`.
+ * @returns the endpoint as the API shows it (no secret)
+ */
+export async function createWebhookEndpoint(endpoint: StoredWebhookEndpoint): Promise<WebhookEndpoint> {
+  await documentClient().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...primaryKey.webhookEndpoint(endpoint.merchant_id, endpoint.webhook_endpoint_id),
+        GSI1PK: listPartition.webhookEndpoints(endpoint.merchant_id),
+        GSI1SK: listSortKey(endpoint.created_at, endpoint.webhook_endpoint_id),
+        entity: 'webhook_endpoint',
+        ...endpoint,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return toEndpoint(endpoint as unknown as Record<string, unknown>);
+}
+
+/**
+ * One consistent read of an endpoint with its sealed secrets, for the delivery worker
+ * (e.g. a redelivery to one endpoint).
+ * @returns undefined when it does not exist for this merchant
+ */
+export async function getStoredWebhookEndpoint(merchantId: string, endpointId: string): Promise<StoredWebhookEndpoint | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.webhookEndpoint(merchantId, endpointId), ConsistentRead: true }),
+  );
+  return out.Item ? toStored(out.Item) : undefined;
+}
+
+/**
+ * One consistent read of an endpoint as the API shows it (no secret).
+ * @returns undefined when it does not exist for this merchant
+ */
+export async function getWebhookEndpoint(merchantId: string, endpointId: string): Promise<WebhookEndpoint | undefined> {
+  const stored = await getStoredWebhookEndpoint(merchantId, endpointId);
+  return stored ? toEndpoint(stored as unknown as Record<string, unknown>) : undefined;
+}
+
+/** A conditional update of an existing endpoint; undefined when it does not exist. */
+async function updateExisting(merchantId: string, endpointId: string, values: Record<string, unknown>, extraSet: string[] = []): Promise<Record<string, unknown> | undefined> {
+  const names: Record<string, string> = {};
+  const attrValues: Record<string, unknown> = {};
+  const sets = [...extraSet];
+  Object.entries(values).forEach(([k, v], i) => {
+    if (v === undefined) return;
+    names[`#f${i}`] = k;
+    attrValues[`:f${i}`] = v;
+    sets.push(`#f${i} = :f${i}`);
+  });
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.webhookEndpoint(merchantId, endpointId),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
+        ExpressionAttributeValues: attrValues,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes ?? {};
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Sets the given fields on an existing endpoint (one conditional update) and `updated_at`.
+ * A `status` set by the merchant clears `disabled_reason` (it only explains a disable by the system).
+ * @returns the endpoint after the write, or undefined when it does not exist
+ */
+export async function updateWebhookEndpoint(merchantId: string, endpointId: string, fields: WebhookEndpointFields): Promise<WebhookEndpoint | undefined> {
+  const item = await updateExisting(merchantId, endpointId, {
+    url: fields.url,
+    enabled_events: fields.enabled_events,
+    description: fields.description,
+    status: fields.status,
+    disabled_reason: fields.status !== undefined ? null : undefined,
+    updated_at: new Date().toISOString(),
+  });
+  return item && toEndpoint(item);
+}
+
+/**
+ * Replaces an endpoint's secret (one conditional update): the current sealed secret becomes
+ * the previous one, signing until `previousExpiresAt`; a previous secret still in its
+ * overlap is dropped (only the last two secrets are kept).
+ * @param sealedSecret the new secret, sealed for this endpoint
+ * @param now ISO 8601 UTC: the rotation's time (`updated_at`)
+ * @param previousExpiresAt ISO 8601 UTC: end of the old secret's overlap
+ * @returns the endpoint after the write, or undefined when it does not exist
+ */
+export async function rotateWebhookEndpointSecret(
+  merchantId: string,
+  endpointId: string,
+  sealedSecret: string,
+  now: string,
+  previousExpiresAt: string,
+): Promise<WebhookEndpoint | undefined> {
+  // DynamoDB evaluates every right-hand side against the item before the update.
+  const item = await updateExisting(
+    merchantId,
+    endpointId,
+    { secret_encrypted: sealedSecret, previous_secret_expires_at: previousExpiresAt, updated_at: now },
+    ['previous_secret_encrypted = secret_encrypted'],
+  );
+  return item && toEndpoint(item);
+}
+
+/**
+ * Disables an endpoint on the system's behalf (the delivery worker, after its deliveries
+ * failed for days): `status: disabled` with the reason shown in `disabled_reason`.
+ * @param reason a short explanation for the merchant (no URL, no secret)
+ * @returns the endpoint after the write, or undefined when it does not exist
+ */
+export async function disableWebhookEndpoint(merchantId: string, endpointId: string, reason: string): Promise<WebhookEndpoint | undefined> {
+  const item = await updateExisting(merchantId, endpointId, { status: 'disabled', disabled_reason: reason, updated_at: new Date().toISOString() });
+  return item && toEndpoint(item);
+}
+
+/**
+ * Deletes an endpoint (one conditional delete): it receives nothing afterwards.
+ * @returns true when it was deleted now, false when it did not exist
+ */
+export async function deleteWebhookEndpoint(merchantId: string, endpointId: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new DeleteCommand({ TableName: tableName(), Key: primaryKey.webhookEndpoint(merchantId, endpointId), ConditionExpression: 'attribute_exists(PK)' }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/**
+ * Lists a merchant's endpoints, newest first: Query on GSI1 (never a Scan).
+ * @param startingAfter the endpoint named by `starting_after`, already read by the caller
+ */
+export async function listWebhookEndpoints(merchantId: string, query: ListQuery, startingAfter?: WebhookEndpoint): Promise<ListPage<WebhookEndpoint>> {
+  const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.webhookEndpoints(merchantId) };
+  if (startingAfter) {
+    location.startAfter = {
+      key: primaryKey.webhookEndpoint(merchantId, startingAfter.webhook_endpoint_id),
+      createdAt: startingAfter.created_at,
+      id: startingAfter.webhook_endpoint_id,
+    };
+  }
+  const page = await queryListPage(location, query);
+  return { data: page.items.map(toEndpoint), has_more: page.hasMore };
+}
+
+/**
+ * Every enabled endpoint of a merchant with its sealed secrets, for the delivery worker:
+ * Query on GSI1 (all pages; never a Scan), newest first. GSI1 is eventually consistent, so an
+ * endpoint created or changed in the last moment may not be seen yet.
+ * @param eventType when given, only the endpoints that subscribe to it (`enabled_events` lists it or `*`)
+ * @returns the endpoints; open their secrets with `signingSecrets()` (shared/webhooks/endpoint-secrets.ts)
+ */
+export async function listEndpointsForDelivery(merchantId: string, eventType?: EventType): Promise<StoredWebhookEndpoint[]> {
+  const endpoints: StoredWebhookEndpoint[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        FilterExpression: '#status = :enabled',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pk': listPartition.webhookEndpoints(merchantId), ':enabled': 'enabled' },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const stored = toStored(item);
+      if (eventType === undefined ? stored.status === 'enabled' : endpointReceives(stored, eventType)) endpoints.push(stored);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return endpoints;
+}
