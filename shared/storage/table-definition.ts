@@ -61,8 +61,15 @@ export function tableName(): string {
 }
 
 /**
- * The `CreateTable` input for {@link TABLE_DEFINITION} (on-demand billing), for
- * the local stack and tests.
+ * The table's DynamoDB Streams setting: new images only. The webhook delivery fan-out
+ * (functions/webhook-delivery/stream-handler.ts) reads every inserted event item from it;
+ * locally scripts/local/event-stream.ts polls DynamoDB Local's stream of the table.
+ */
+export const STREAM_SPECIFICATION = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const };
+
+/**
+ * The `CreateTable` input for {@link TABLE_DEFINITION} (on-demand billing, stream of new
+ * images: {@link STREAM_SPECIFICATION}), for the local stack and tests.
  */
 export function createTableInput(name: string) {
   const attrs = new Map<string, KeyAttribute>();
@@ -74,6 +81,7 @@ export function createTableInput(name: string) {
   return {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST' as const,
+    StreamSpecification: STREAM_SPECIFICATION,
     AttributeDefinitions: [...attrs.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
     KeySchema: [
       { AttributeName: TABLE_DEFINITION.partitionKey.name, KeyType: 'HASH' as const },

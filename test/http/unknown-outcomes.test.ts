@@ -482,3 +482,41 @@ describe('the reconciler itself', () => {
     }
   });
 });
+
+describe('items written before the open-operations index', () => {
+  test('the one-off backfill indexes a legacy Processing payment with an old-style claim, and the reconciler settles it', async () => {
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient } = await import('../../shared/storage/client');
+    const { backfillOpenIndex } = await import('../../shared/storage/open-index-backfill');
+    const template = (await api.request('POST', '/payments', { body: { amount: 3100, currency: 'NGN', payment_method: 'card' } })).body;
+    const legacyId = `pay_legacy${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    const old = new Date(Date.now() - 10 * 60_000).toISOString();
+    // As the previous release stored a confirm interrupted after its claim: a bare-string claim, no GSI5 keys.
+    await documentClient().send(
+      new PutCommand({
+        TableName: process.env.TABLE_NAME,
+        Item: {
+          PK: `MERCHANT#${api.merchantId}#PAYMENT#${legacyId}`,
+          SK: 'PAYMENT',
+          entity: 'payment',
+          merchant_id: api.merchantId,
+          version: 2,
+          ...template,
+          pending_operation: 'confirm',
+          payment_id: legacyId,
+          status: 'Processing',
+          connector: 'sandbox',
+          created_at: old,
+          updated_at: old,
+        },
+      }),
+    );
+    expect((await reconcileLater()).outcomes['payment:settled'] ?? 0).toBe(0); // invisible to the reconciler before the backfill
+    const dry = await backfillOpenIndex({ dryRun: true });
+    expect(dry.found).toBeGreaterThanOrEqual(1);
+    expect((await backfillOpenIndex()).indexed).toBe(dry.found);
+    expect((await backfillOpenIndex()).found).toBe(0); // idempotent
+    await reconcileLater();
+    expect((await api.request('GET', `/payments/${legacyId}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: 3100, pending_operation: null });
+  });
+});
