@@ -1,18 +1,22 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CfnOutput, Duration, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { FALLBACK_ROUTE, ROUTES, type TableAccess } from '../shared/api/routes';
 import type { StageConfig } from './config/stage-config';
 import { ReconcilerSchedule } from './reconciler-schedule';
@@ -20,9 +24,9 @@ import { ServiceMonitoring } from './service-monitoring';
 
 /**
  * Table access levels: the route table's (shared/api/routes.ts) plus `settle`, the background
- * reconciler's.
+ * reconciler's, and `deliver`, the webhook delivery function's.
  */
-export type TableAccessLevel = TableAccess | 'settle';
+export type TableAccessLevel = TableAccess | 'settle' | 'deliver';
 
 /**
  * DynamoDB actions per access level: exactly what the repositories call (no wildcards).
@@ -30,13 +34,17 @@ export type TableAccessLevel = TableAccess | 'settle';
  * GSI5, included), and settles with conditional puts, updates and deletes, some inside
  * TransactWriteItems, which IAM authorizes per item action (Put/Update/Delete/ConditionCheckItem;
  * DynamoDB developer guide, "Using IAM with DynamoDB transactions"). Not to be confused with
- * `reconcile`, the API's own retrieve-with-`force_sync`.
+ * `reconcile`, the API's own retrieve-with-`force_sync`. `deliver` is the webhook delivery
+ * function's: it reads events and endpoints (GetItem, Query, indexes included) and records
+ * deliveries and endpoint state with PutItem/UpdateItem; it never deletes and writes no
+ * transactions.
  */
 export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>> = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
   reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
   settle: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+  deliver: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
 /**
@@ -44,6 +52,54 @@ export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>
  * repository root, exporting `handler`). Not an HTTP route; run by {@link ReconcilerSchedule}.
  */
 export const RECONCILER = { name: 'Reconciler', entry: 'functions/reconciler/reconcile.ts' } as const;
+
+/**
+ * The webhook delivery function: its logical name, its handler module (a DynamoDB Streams batch
+ * handler exporting `handler`, with Powertools Batch partial failures) and its timeout. Not an
+ * HTTP route; fed by the table's stream through {@link WEBHOOK_DELIVERY_STREAM}.
+ */
+export const WEBHOOK_DELIVERY = { name: 'WebhookDelivery', entry: 'functions/webhook-delivery/stream-handler.ts', timeoutSeconds: 60 } as const;
+
+/**
+ * The event source mapping from the table's stream to {@link WEBHOOK_DELIVERY}
+ * (`DynamoEventSource`, aws-cdk-lib 2.276.0 `aws-lambda-event-sources`, `StreamEventSourceProps`;
+ * Lambda developer guide, "Lambda parameters for Amazon DynamoDB event source mappings",
+ * "Configuring partial batch response with DynamoDB and Lambda" and "Control which events Lambda
+ * sends to your function"):
+ *
+ * - `startingPosition` TRIM_HORIZON: a new mapping starts at the oldest record the stream keeps
+ *   (24 h), so events written while the mapping was being created are not skipped.
+ * - `batchSize` 25 records (events) per invocation; `parallelizationFactor` left at 1, so the
+ *   records of one shard (one item key range) are processed in order.
+ * - `reportBatchItemFailures`: the handler answers `{ batchItemFailures: [{ itemIdentifier:
+ *   <SequenceNumber> }] }` (Powertools Batch); Lambda retries from the first failed record only.
+ * - `bisectBatchOnError`: a batch whose invocation fails as a whole (timeout, crash) is split
+ *   in two and retried, isolating a poison record; `retryAttempts` 10 bounds the retries, and
+ *   `maxRecordAge` 6 h bounds how old a record may be when it is (re)tried: well past the
+ *   iterator-age (5 min) and backlog (1 h) alarms, well inside the stream's 24 h retention, so
+ *   the shard and sequence range named by an on-failure message can still be read from the
+ *   stream for hours. Records given up on are described (not copied) to the on-failure SQS
+ *   queue; the events themselves stay in the table and can be redelivered
+ *   (`POST /events/{id}/redeliver`).
+ * - `filters`: only INSERTs of items with `entity = "event"` invoke the function (filtered
+ *   records are dropped by Lambda, not billed as invocations).
+ * - `failureQueueRetention`: how long on-failure messages wait for an operator (SQS maximum).
+ */
+export const WEBHOOK_DELIVERY_STREAM = {
+  startingPosition: StartingPosition.TRIM_HORIZON,
+  batchSize: 25,
+  reportBatchItemFailures: true,
+  bisectBatchOnError: true,
+  retryAttempts: 10,
+  maxRecordAge: Duration.hours(6),
+  filters: [
+    FilterCriteria.filter({
+      eventName: FilterRule.isEqual('INSERT'),
+      dynamodb: { NewImage: { entity: { S: FilterRule.isEqual('event') } } },
+    }),
+  ],
+  failureQueueRetention: Duration.days(14),
+} as const;
 
 /** One function of the stack, built by the stack's shared function factory. */
 interface FunctionSpec {
@@ -78,13 +134,25 @@ export interface ApiStackProps extends StackProps {
   fingerprintSecretName: string;
   /** Name of the secret holding the processors' keys (from the data stack). */
   connectorSecretsName: string;
+  /**
+   * Name of the SSM parameter holding the table's stream ARN (from the data stack), resolved at
+   * deploy time: see {@link DataStack}.
+   */
+  tableStreamArnParameterName: string;
+  /**
+   * The webhook delivery handler module, from the repository root. Default:
+   * {@link WEBHOOK_DELIVERY}`.entry` if that file exists, else none. `false`: no webhook delivery
+   * (no function, event source mapping, failure queue or webhook monitoring). Tests pass a stub.
+   */
+  webhookDeliveryEntry?: string | false;
 }
 
 /**
  * The stateless stack: one NodejsFunction per route-table entry (plus the
  * `$default` 404 function), the HTTP API with stage throttling and JSON access
  * logs, the background reconciler function with its every-minute schedule and
- * dead-letter queue, the alarm topic, and the dashboard and alarms.
+ * dead-letter queue, the webhook delivery function fed by the table's stream
+ * (with its on-failure queue), the alarm topic, and the dashboard and alarms.
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
@@ -92,11 +160,16 @@ export class ApiStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config } = props;
+    const root = process.cwd();
+    const webhookDeliveryEntry =
+      props.webhookDeliveryEntry ?? (existsSync(resolve(root, WEBHOOK_DELIVERY.entry)) ? WEBHOOK_DELIVERY.entry : false);
     const table = TableV2.fromTableAttributes(this, 'Table', {
       tableName: props.tableName,
       globalIndexes: TABLE_DEFINITION.globalSecondaryIndexes.map((g) => g.indexName),
+      // The stream ARN, from the data stack's SSM parameter, resolved by CloudFormation at deploy
+      // time (only when something reads the stream).
+      tableStreamArn: webhookDeliveryEntry ? StringParameter.valueForStringParameter(this, props.tableStreamArnParameterName) : undefined,
     });
-    const root = process.cwd();
     const metricsNamespace = `Switchyard/${config.stage}`;
     const retention = RetentionDays[`${['ONE_WEEK', 'TWO_WEEKS', 'ONE_MONTH', 'THREE_MONTHS', 'ONE_YEAR'][[7, 14, 30, 90, 365].indexOf(config.logRetentionDays)]}` as keyof typeof RetentionDays];
 
@@ -195,9 +268,19 @@ export class ApiStack extends Stack {
       return fn;
     };
 
+    const webhookRetrySchedule = config.webhookRetryScheduleSeconds.join(',');
     const functions = ROUTES.map((route) => ({
       route,
-      fn: makeFunction({ name: route.name, entry: route.entry, access: route.access, apiKeys: route.auth, keyedHashes: route.method === 'POST', connectors: route.connectors }),
+      fn: makeFunction({
+        name: route.name,
+        entry: route.entry,
+        access: route.access,
+        apiKeys: route.auth,
+        keyedHashes: route.method === 'POST',
+        connectors: route.connectors,
+        // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
+        ...(route.path.startsWith('/events/') && route.method === 'POST' ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } } : {}),
+      }),
     }));
     const notFound = makeFunction({ name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry, access: 'none', apiKeys: false, keyedHashes: false, connectors: false });
 
@@ -212,9 +295,13 @@ export class ApiStack extends Stack {
       timeoutSeconds: config.reconcilerTimeoutSeconds,
       // A failed run is not retried by Lambda: the next scheduled run, a minute later, is the retry.
       asyncRetryAttempts: 0,
-      environment: { RECONCILE_MIN_AGE_SECONDS: String(config.reconcileMinAgeSeconds) },
+      // It also sends the webhook retries that fall due, on the stage's schedule.
+      environment: { RECONCILE_MIN_AGE_SECONDS: String(config.reconcileMinAgeSeconds), WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule },
     });
     const reconcilerSchedule = new ReconcilerSchedule(this, 'ReconcilerSchedule', { fn: reconciler, stage: config.stage });
+
+    // Webhook delivery: new event items (the outbox) from the table's stream, at least once.
+    const webhookDelivery = webhookDeliveryEntry ? this.addWebhookDelivery(makeFunction, table, webhookDeliveryEntry, webhookRetrySchedule) : undefined;
 
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: `switchyard-${config.stage}`,
@@ -268,6 +355,7 @@ export class ApiStack extends Stack {
       api: this.api,
       functions: [...functions.map(({ route, fn }) => ({ name: route.name, fn })), { name: FALLBACK_ROUTE.name, fn: notFound }],
       reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
+      webhookDelivery: webhookDelivery && { name: WEBHOOK_DELIVERY.name, ...webhookDelivery },
       table,
       alarmTopic,
       metricsNamespace,
@@ -285,5 +373,65 @@ export class ApiStack extends Stack {
       value: reconcilerSchedule.deadLetterQueue.queueUrl,
       description: 'Reconciler invocations EventBridge Scheduler could not deliver (alarmed when not empty)',
     });
+    if (webhookDelivery) {
+      new CfnOutput(this, 'WebhookDeliveryFailureQueueUrl', {
+        value: webhookDelivery.failureQueue.queueUrl,
+        description: 'Stream records the webhook delivery function gave up on (shard and sequence ranges; alarmed when not empty)',
+      });
+    }
+  }
+
+  /**
+   * The `WebhookDelivery` function ({@link WEBHOOK_DELIVERY}) and its event source mapping on the
+   * table's stream ({@link WEBHOOK_DELIVERY_STREAM}), with an on-failure SQS queue (SSE-SQS,
+   * TLS only; `SqsDlq` grants the function `sqs:SendMessage` on it). Grants: the `deliver` table
+   * actions, read of the keyed-hash key (endpoint secrets are stored encrypted under it), and,
+   * through `DynamoEventSource`, stream read (`grantStreamRead`: DescribeStream, GetRecords,
+   * GetShardIterator and ListStreams, all on the stream's ARN only, as in the DynamoDB developer
+   * guide's "IAM policy to grant read access for a DynamoDB stream only").
+   */
+  private addWebhookDelivery(
+    makeFunction: (spec: FunctionSpec) => NodejsFunction,
+    table: ITableV2,
+    entry: string,
+    retrySchedule: string,
+  ): { fn: NodejsFunction; failureQueue: Queue } {
+    const fn = makeFunction({
+      name: WEBHOOK_DELIVERY.name,
+      entry,
+      access: 'deliver',
+      apiKeys: false,
+      keyedHashes: true,
+      connectors: false,
+      timeoutSeconds: WEBHOOK_DELIVERY.timeoutSeconds,
+      environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule },
+    });
+    const failureQueue = new Queue(this, 'WebhookDeliveryFailureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: WEBHOOK_DELIVERY_STREAM.failureQueueRetention,
+    });
+    const queueAcknowledgements: NagAcknowledgement[] = [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          "This queue is itself a dead-letter queue: the on-failure destination of the webhook delivery function's stream event source mapping (cdk-nag only recognises DLQs of SQS queues and Lambda functions).",
+      },
+    ];
+    acknowledgeNagFindings(failureQueue, queueAcknowledgements);
+    const s = WEBHOOK_DELIVERY_STREAM;
+    fn.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: s.startingPosition,
+        batchSize: s.batchSize,
+        reportBatchItemFailures: s.reportBatchItemFailures,
+        bisectBatchOnError: s.bisectBatchOnError,
+        retryAttempts: s.retryAttempts,
+        maxRecordAge: s.maxRecordAge,
+        onFailure: new SqsDlq(failureQueue),
+        filters: [...s.filters],
+      }),
+    );
+    return { fn, failureQueue };
   }
 }

@@ -37,6 +37,35 @@ export const RECONCILER_ALARM_EVALUATION = {
   treatMissingDataOverride: TreatMissingData.NOT_BREACHING,
 } as const;
 
+/**
+ * The webhook metrics the dashboard and alarms read (namespace `Switchyard/<stage>`, Powertools
+ * Metrics, every series with the `service` dimension). The names are written here as strings:
+ * shared/observability/metrics.ts (BUSINESS_METRICS) is to list them too. Dimensions besides
+ * `service`:
+ * - `WebhookDeliveries` (Count): one per delivery attempt, dimension `outcome` — `delivered`
+ *   (2xx in time), `failed_attempt` (to be retried), `failed` (retry schedule exhausted),
+ *   `refused` (URL rules refused the endpoint's host at delivery time).
+ * - `WebhookDeliveryLatency` (Milliseconds): duration of one attempt, no other dimension.
+ * - `OldestUndeliveredEventAgeSeconds` (Seconds): age of the oldest event with a delivery still
+ *   pending. The alarm reads the series with no other dimension (alarms cannot read search
+ *   expressions); a per-merchant series (dimension `merchant_id`) is charted when emitted.
+ */
+export const WEBHOOK_METRICS = {
+  deliveries: BUSINESS_METRICS.webhookDeliveryAttempts,
+  deliveryLatency: BUSINESS_METRICS.webhookAttemptDuration,
+  /** The reconciler's gauge for open deliveries (dimension kind = webhook_delivery). */
+  oldestUndeliveredEventAge: BUSINESS_METRICS.oldestOpenOperationAge,
+} as const;
+
+/** Values of the `outcome` dimension of `WebhookDeliveries` ({@link WEBHOOK_METRICS}). */
+export const WEBHOOK_DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed', 'gone'] as const;
+
+/**
+ * Stream lag of the webhook delivery function that alarms: Lambda's `IteratorAge` (age of the
+ * last record read, Maximum) above 5 minutes.
+ */
+export const WEBHOOK_ITERATOR_AGE_ALARM_MS = 5 * 60 * 1000;
+
 /** Props of {@link ServiceMonitoring}. */
 export interface ServiceMonitoringProps {
   config: StageConfig;
@@ -45,6 +74,8 @@ export interface ServiceMonitoringProps {
   functions: { name: string; fn: IFunction }[];
   /** The background reconciler and the dead-letter queue of its schedule. */
   reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
+  /** The webhook delivery function (fed by the table's stream) and its on-failure queue, when deployed. */
+  webhookDelivery?: { name: string; fn: IFunction; failureQueue: IQueue };
   table: ITableV2;
   alarmTopic: ITopic;
   /** CloudWatch namespace of the business metrics (Powertools Metrics). */
@@ -60,11 +91,17 @@ export interface ServiceMonitoringProps {
  * reconciler schedule's dead-letter queue. Alarms (5xx rate, p99 latency, Lambda errors
  * and throttles, DynamoDB throttles; an operation open too long, per kind; reconciler
  * failures and errors; undelivered reconciler invocations) notify the alarm topic.
+ * With webhook delivery: its function's panels (iterator age included), a "Webhooks" section
+ * ({@link WEBHOOK_METRICS}), and alarms on the undelivered backlog, on its stream lag
+ * (`IteratorAge`) and on its on-failure queue holding messages.
  *
  * Sources: cdk-monitoring-constructs 10.2.0 (`MonitoringFacade.monitorCustom` with
  * `CustomMetricWithAlarm` — alarms cannot be set on search expressions, hence one explicit
  * metric, and alarm, per `kind`; `monitorLambdaFunction`; `monitorSqsQueue` with
- * `addQueueMaxSizeAlarm`, on `ApproximateNumberOfMessagesVisible`).
+ * `addQueueMaxSizeAlarm`, on `ApproximateNumberOfMessagesVisible`; `monitorLambdaFunction` with
+ * `isIterator` and `addMaxIteratorAgeAlarm`, on `IteratorAge` Maximum — Lambda developer guide,
+ * "Using CloudWatch metrics with Lambda": IteratorAge is the age of the last record in each
+ * batch, for stream event sources).
  */
 export class ServiceMonitoring extends Construct {
   /** Name of the CloudWatch dashboard. */
@@ -119,6 +156,24 @@ export class ServiceMonitoring extends Construct {
       },
       addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
     });
+    // Webhook delivery: the API functions' alarms, plus its stream lag.
+    if (props.webhookDelivery) {
+      monitoring.monitorLambdaFunction({
+        lambdaFunction: props.webhookDelivery.fn,
+        alarmFriendlyName: props.webhookDelivery.name,
+        humanReadableName: `${props.webhookDelivery.name} (table stream)`,
+        isIterator: true,
+        addFaultCountAlarm: { Critical: { maxErrorCount: config.alarms.lambdaErrors } },
+        addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
+        addMaxIteratorAgeAlarm: {
+          Critical: {
+            maxAgeInMillis: WEBHOOK_ITERATOR_AGE_ALARM_MS,
+            alarmDescriptionOverride:
+              'The webhook delivery function lags the table stream by more than 5 minutes (IteratorAge, Maximum): events wait for their first delivery. Look for errors, throttles or timeouts of the function.',
+          },
+        },
+      });
+    }
     monitoring.monitorDynamoTable({
       table: props.table,
       alarmFriendlyName: 'Table',
@@ -234,6 +289,76 @@ export class ServiceMonitoring extends Construct {
       queue: props.reconciler.deadLetterQueue,
       alarmFriendlyName: 'ReconcilerScheduleDlq',
       humanReadableName: 'Reconciler schedule dead-letter queue (invocations not delivered)',
+      addQueueMaxSizeAlarm: {
+        Critical: {
+          maxMessageCount: 1,
+          comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          ...RECONCILER_ALARM_EVALUATION,
+        },
+      },
+    });
+    if (props.webhookDelivery) this.addWebhooksSection(monitoring, props, props.webhookDelivery.failureQueue, metric, search);
+  }
+
+  /**
+   * The "Webhooks" section: deliveries by outcome, delivery latency, the undelivered backlog
+   * (alarmed above `alarms.undeliveredEventMaxAgeSeconds`, and charted per merchant) and the
+   * on-failure queue of the stream mapping (alarmed when it holds a message).
+   */
+  private addWebhooksSection(
+    monitoring: MonitoringFacade,
+    props: ServiceMonitoringProps,
+    failureQueue: IQueue,
+    metric: (metricName: string, statistic: MetricStatistic, dims: Record<string, string>, label: string) => Metric,
+    search: (metricName: string, statistic: MetricStatistic, dims: Record<string, string | undefined>, label: string) => CustomMetricSearch,
+  ): void {
+    const maxAge = props.config.alarms.undeliveredEventMaxAgeSeconds;
+    monitoring.monitorCustom({
+      alarmFriendlyName: 'Webhooks',
+      humanReadableName: 'Webhooks',
+      description:
+        'Deliveries of events to merchant endpoints (first attempts from the table stream, retries from the reconciler), their latency, and the oldest event still waiting for a delivery. A backlog past the bound alarms.',
+      metricGroups: [
+        {
+          title: 'Webhook deliveries by outcome (count per minute)',
+          metrics: WEBHOOK_DELIVERY_OUTCOMES.map((outcome) => metric(WEBHOOK_METRICS.deliveries, MetricStatistic.SUM, { outcome }, outcome)),
+        },
+        {
+          title: 'Webhook delivery attempt duration (ms, p50 and p99)',
+          graphWidgetAxis: { label: 'ms', min: 0 },
+          metrics: [
+            metric(WEBHOOK_METRICS.deliveryLatency, MetricStatistic.P50, {}, 'p50'),
+            metric(WEBHOOK_METRICS.deliveryLatency, MetricStatistic.P99, {}, 'p99'),
+          ],
+        },
+        {
+          title: `Oldest open webhook delivery (seconds since its first failure, maximum; alarm above ${maxAge} s, past the whole retry schedule)`,
+          graphWidgetAxis: { label: 'seconds', min: 0 },
+          metrics: [
+            {
+              metric: metric(WEBHOOK_METRICS.oldestUndeliveredEventAge, MetricStatistic.MAX, { kind: 'webhook_delivery' }, 'webhook deliveries'),
+              alarmFriendlyName: 'OldestUndeliveredEventAge',
+              addAlarm: {
+                Critical: {
+                  threshold: maxAge,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+                  additionalDescription: `A webhook delivery has stayed open more than ${maxAge} s — longer than its whole retry schedule (OldestOpenOperationAgeSeconds, kind webhook_delivery, Maximum over 5 minutes): the retry machinery is stuck; check the reconciler, the WebhookDelivery function and its on-failure queue.`,
+                  ...RECONCILER_ALARM_EVALUATION,
+                },
+              },
+            },
+          ],
+        },
+        {
+          title: 'Open webhook deliveries (count, per reconciler run)',
+          metrics: [metric(BUSINESS_METRICS.openOperations, MetricStatistic.MAX, { kind: 'webhook_delivery' }, 'open deliveries')],
+        },
+      ],
+    });
+    monitoring.monitorSqsQueue({
+      queue: failureQueue,
+      alarmFriendlyName: 'WebhookDeliveryFailureQueue',
+      humanReadableName: 'Webhook delivery on-failure queue (stream records given up on)',
       addQueueMaxSizeAlarm: {
         Critical: {
           maxMessageCount: 1,

@@ -4,7 +4,9 @@
  *    data kept in .data/dynamodb — unless DYNAMODB_ENDPOINT points at a running one;
  * 2. the table from the shared definition, created if missing;
  * 3. the development merchant's API key (API_KEY, or the documented default);
- * 4. the local API Gateway on PORT (default 3000), invoking the real handlers.
+ * 4. the local API Gateway on PORT (default 3000), invoking the real handlers;
+ * 5. the reconciler on a timer, and the table's stream read into the webhook delivery
+ *    handler (scripts/local/event-stream.ts), as the stream event source does on AWS.
  * Ctrl-C stops the gateway and DynamoDB Local.
  */
 import { resolve } from 'node:path';
@@ -13,6 +15,7 @@ import { DEFAULT_TABLE_NAME } from '../shared/storage/table-definition';
 import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
 import { startDynamoDbLocal, type DynamoDbLocalHandle } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
+import { startEventStream } from './local/event-stream';
 import { startGateway } from './local/gateway';
 import { removeLocalStackInfo, writeLocalStackInfo } from './local/local-stack-file';
 import { startReconcilerTimer } from './local/reconciler-timer';
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
   await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');
   const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
   const reconciler = startReconcilerTimer();
+  const eventStream = await startEventStream();
   writeLocalStackInfo({ dynamodbEndpoint: endpoint, tableName: process.env.TABLE_NAME, baseUrl: gateway.url, pid: process.pid });
 
   process.stdout.write(
@@ -48,6 +52,7 @@ async function main(): Promise<void> {
       `  Merchant : ${DEV_MERCHANT_ID}`,
       `  DynamoDB : ${endpoint}  table ${process.env.TABLE_NAME}${created ? ' (created)' : ''}`,
       `  Reconciler: every ${reconciler.intervalSeconds} s (RECONCILE_INTERVAL_SECONDS), open operations older than ${process.env.RECONCILE_MIN_AGE_SECONDS ?? 60} s (RECONCILE_MIN_AGE_SECONDS)`,
+      `  Webhooks : delivered from the table's stream; retries ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ? `after ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS} s` : 'on the default schedule'} (WEBHOOK_RETRY_SCHEDULE_SECONDS); try  npm run webhooks:listen`,
       '',
       `  Try: curl -s ${gateway.url}/health`,
       'Press Ctrl-C to stop.',
@@ -62,6 +67,7 @@ async function main(): Promise<void> {
     process.stdout.write('\nStopping ...\n');
     removeLocalStackInfo();
     await reconciler.stop();
+    await eventStream.stop();
     await gateway.close();
     await dynamo?.stop();
     process.exit(0);

@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../shared/webhooks/delivery-settings';
 import type { RoutingRule } from '../../shared/routing/routing-rules';
 
 /**
@@ -40,6 +41,13 @@ export interface StageConfig {
      * `kind`) exceeds it on one 5-minute datapoint. Default 1800 (30 minutes).
      */
     openOperationMaxAgeSeconds: number;
+    /**
+     * Bound, in seconds, on how long an event may wait for its webhook deliveries: the alarm
+     * `…-Webhooks-OldestUndeliveredEventAge-Critical` fires when `OldestUndeliveredEventAgeSeconds`
+     * (Maximum, series with only the `service` dimension) exceeds it on one 5-minute datapoint.
+     * Default 3600 (1 hour).
+     */
+    undeliveredEventMaxAgeSeconds: number;
   };
   /**
    * Background reconciler (functions/reconciler/reconcile.ts, run every minute by EventBridge
@@ -53,6 +61,15 @@ export interface StageConfig {
    * not behind API Gateway's 30 s limit. 300 (5 minutes).
    */
   reconcilerTimeoutSeconds: number;
+  /**
+   * Webhook retry schedule: the delays, in seconds, before each retry of a failed delivery (the
+   * first attempt is immediate, from the table's stream); after the last one the delivery is
+   * marked failed. Passed, comma-separated, as `WEBHOOK_RETRY_SCHEDULE_SECONDS` to the
+   * `WebhookDelivery` function and to the reconciler (which sends the retries that fall due).
+   * Default `[5, 300, 1800, 7200, 18000, 36000, 36000, 36000]`: 5 s, 5 min, 30 min, 2 h, 5 h,
+   * then 10 h three times (about 37.6 hours in all).
+   */
+  webhookRetryScheduleSeconds: number[];
   /** RETAIN keeps the table when the stack is deleted; DESTROY removes it. */
   tableRemoval: 'RETAIN' | 'DESTROY';
   /** Whether DynamoDB deletion protection is on. */
@@ -82,6 +99,18 @@ export const PRODUCTION_ROUTING_RULES: RoutingRule[] = [
   { connectors: ['paystack', 'flutterwave'] },
 ];
 
+/**
+ * The default webhook retry schedule ({@link StageConfig.webhookRetryScheduleSeconds}): the one
+ * the delivery code uses (shared/webhooks/delivery-settings.ts), about 3 days.
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = DEFAULT_RETRY_SCHEDULE_SECONDS;
+
+/**
+ * A delivery still open this long after its event outlived its whole retry schedule (plus an
+ * hour): the delivery machinery, not a merchant's endpoint, is stuck.
+ */
+const UNDELIVERED_ALARM_SECONDS = DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((a, b) => a + b, 0) + 3600;
+
 /** The known stages. Add one here to deploy it with `-c stage=<name>`. */
 export const STAGES: Readonly<Record<string, StageConfig>> = {
   dev: {
@@ -90,9 +119,10 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 14,
     throttle: { rateLimit: 50, burstLimit: 100 },
-    alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10, openOperationMaxAgeSeconds: 1800 },
+    alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10, openOperationMaxAgeSeconds: 1800, undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
+    webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
     tableRemoval: 'DESTROY',
     tableDeletionProtection: false,
     apiKeyPrefix: 'sk_test_',
@@ -105,9 +135,10 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
     throttle: { rateLimit: 500, burstLimit: 1000 },
-    alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1, openOperationMaxAgeSeconds: 1800 },
+    alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1, openOperationMaxAgeSeconds: 1800, undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
+    webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
     tableRemoval: 'RETAIN',
     tableDeletionProtection: true,
     apiKeyPrefix: 'sk_live_',

@@ -124,7 +124,15 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
     return;
   }
-  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  let path: string;
+  try {
+    path = new URL(req.url ?? '/', 'http://local').pathname;
+  } catch {
+    // A request target that is not a path (e.g. `//`): API Gateway refuses it; never crash the gateway.
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: 'Bad Request' }));
+    return;
+  }
   const match = matchRoute(req.method ?? 'GET', path);
   const entry = match?.route.entry ?? FALLBACK_ROUTE.entry;
   const name = match?.route.name ?? FALLBACK_ROUTE.name;
@@ -154,7 +162,11 @@ export interface LocalGateway {
  */
 export async function startGateway(port: number, host = '127.0.0.1'): Promise<LocalGateway> {
   const server = createServer((req, res) => {
-    void serve(req, res);
+    serve(req, res).catch((err: unknown) => {
+      process.stderr.write(`gateway: request failed: ${(err as Error).message}\n`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: 'Internal Server Error' }));
+    });
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

@@ -54,6 +54,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/webhook_endpoints/{webhook_endpoint_id}/rotate_secret', entry: 'functions/webhook-endpoints/rotate-webhook-endpoint-secret.ts', name: 'RotateWebhookEndpointSecret', access: 'write', auth: true, connectors: false },
   { method: 'GET', path: '/events', entry: 'functions/events/list-events.ts', name: 'ListEvents', access: 'read', auth: true, connectors: false },
   { method: 'GET', path: '/events/{event_id}', entry: 'functions/events/get-event.ts', name: 'GetEvent', access: 'read', auth: true, connectors: false },
+  { method: 'GET', path: '/events/{event_id}/deliveries', entry: 'functions/events/list-event-deliveries.ts', name: 'ListEventDeliveries', access: 'read', auth: true, connectors: false },
+  { method: 'POST', path: '/events/{event_id}/redeliver', entry: 'functions/events/redeliver-event.ts', name: 'RedeliverEvent', access: 'write', auth: true, connectors: false },
   { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false, connectors: false },
   { method: 'POST', path: '/webhooks/{connector}', entry: 'functions/webhooks/receive-webhook.ts', name: 'ReceiveWebhook', access: 'write', auth: false, connectors: true },
   { method: 'GET', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/hosted-page.ts', name: 'SandboxHostedPage', access: 'read', auth: false, connectors: false },

@@ -35,6 +35,21 @@ export const BUSINESS_METRICS = {
    * `connector`: an operator must settle it at the processor (docs/money-safety.md runbook).
    */
   moneyMismatch: 'MoneyMismatch',
+  /**
+   * Webhook delivery attempts, dimension `outcome`: `delivered` (2xx), `retrying` (failed, another
+   * attempt scheduled), `failed` (failed, given up), `gone` (410: endpoint disabled).
+   */
+  webhookDeliveryAttempts: 'WebhookDeliveryAttempts',
+  /** Duration of one webhook delivery attempt, milliseconds (no dimension). */
+  webhookAttemptDuration: 'WebhookAttemptDuration',
+  /** Delivery latency: from the event's `created_at` to its 2xx at an endpoint, seconds (no dimension). */
+  webhookDeliveryLatency: 'WebhookDeliveryLatencySeconds',
+  /**
+   * Endpoints the delivery worker disabled, dimension `reason` (`failing` for 5 days, `gone`: 410).
+   * The undelivered backlog and the age of the oldest undelivered event are the reconciler's
+   * `OpenOperations` / `OldestOpenOperationAgeSeconds` with `kind = webhook_delivery`.
+   */
+  webhookEndpointsDisabled: 'WebhookEndpointsDisabled',
 } as const;
 
 function emit(name: string, value: number, unit: (typeof MetricUnit)[keyof typeof MetricUnit], dimensions: Record<string, string>): void {
@@ -100,4 +115,24 @@ export function recordReconcilerFailure(): void {
 /** Counts one processor report that contradicts a closed payment or refund, by connector (an operator must act). */
 export function recordMoneyMismatch(connector: string): void {
   emit(BUSINESS_METRICS.moneyMismatch, 1, MetricUnit.Count, { connector });
+}
+
+/**
+ * Records one webhook delivery attempt: its outcome (`delivered`, `retrying`, `failed`, `gone`)
+ * and its duration (milliseconds); for a delivered one also the latency since the event was
+ * created (seconds).
+ * @param eventCreatedAt ISO 8601 UTC of the event, for the delivery latency
+ */
+export function recordWebhookAttempt(outcome: string, durationMs: number, eventCreatedAt?: string): void {
+  emit(BUSINESS_METRICS.webhookDeliveryAttempts, 1, MetricUnit.Count, { outcome });
+  emit(BUSINESS_METRICS.webhookAttemptDuration, durationMs, MetricUnit.Milliseconds, {});
+  const created = eventCreatedAt ? Date.parse(eventCreatedAt) : Number.NaN;
+  if (outcome === 'delivered' && Number.isFinite(created)) {
+    emit(BUSINESS_METRICS.webhookDeliveryLatency, Math.max(0, (Date.now() - created) / 1000), MetricUnit.Seconds, {});
+  }
+}
+
+/** Counts an endpoint disabled by the delivery worker, by reason (`failing`, `gone`). */
+export function recordWebhookEndpointDisabled(reason: 'failing' | 'gone'): void {
+  emit(BUSINESS_METRICS.webhookEndpointsDisabled, 1, MetricUnit.Count, { reason });
 }

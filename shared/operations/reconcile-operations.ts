@@ -6,6 +6,7 @@ import { getPayment } from '../storage/payments-repository';
 import { getStoredRefund } from '../storage/refunds-repository';
 import { deferOpenItem, openShards, queryOpenItems, type OpenItem, type OpenItemKind } from '../storage/open-items-repository';
 import { finishCustomerDelete } from './customer-operations';
+import { retryDelivery } from './event-delivery-operations';
 import { reconcilePayment } from './payment-sync';
 import { reconcileRefund } from './refund-sync';
 
@@ -29,7 +30,7 @@ export interface ReconcileOptions {
   concurrency?: number;
 }
 
-const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete'];
+const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete', 'webhook_delivery'];
 
 /** Settles one due item; returns the outcome label, whether it is still open, and how often it was checked before. */
 async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean; checks: number }> {
@@ -47,6 +48,10 @@ async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: st
     const { refund, outcome } = await reconcileRefund(ctx, stored);
     return { outcome, stillOpen: refund.status === 'Pending' && outcome !== 'in_flight', checks: stored.reconcileChecks };
   }
+  if (item.kind === 'webhook_delivery') {
+    // The delivery keeps its own schedule in the index (next attempt, or the end of a lease).
+    return { outcome: await retryDelivery(item.merchantId, item.id), stillOpen: false, checks: 0 };
+  }
   const done = await finishCustomerDelete(item.merchantId, item.id, deadlineMs);
   return { outcome: done === 'done' ? 'deleted' : 'unlinking', stillOpen: done !== 'done', checks: 0 };
 }
@@ -55,9 +60,10 @@ async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: st
  * One run of the background reconciler (scheduled every minute on deployed stages,
  * on a timer by `npm start`): reads every shard of the open-operations index (GSI5:
  * claims, `Processing`/`RequiresAction` payments, `Pending` refunds, interrupted
- * customer deletes — a Query per shard, never a Scan), and settles each item whose
- * due time has passed with its processor: {@link reconcilePayment},
- * {@link reconcileRefund}, {@link finishCustomerDelete}. An item still open afterwards
+ * customer deletes, webhook deliveries awaiting a retry — a Query per shard, never a Scan),
+ * and settles each item whose due time has passed: with its processor
+ * ({@link reconcilePayment}, {@link reconcileRefund}), {@link finishCustomerDelete}, or
+ * by attempting the webhook again ({@link retryDelivery}). An item still open afterwards
  * (the payer has not acted, the processor is down) is deferred with back-off
  * ({@link nextCheckAt}). Claims whose lease still runs are never taken over; every
  * write is conditional, so overlapping runs are harmless. Emits the open-operation
@@ -72,8 +78,8 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   const shards = await Promise.all(openShards().map((shard) => queryOpenItems(shard, limit)));
   const all = shards.flatMap((s) => s.items);
   const report: ReconcileReport = {
-    open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0 },
-    oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0 },
+    open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
+    oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
     outcomes: {},
   };
   for (const item of all) {

@@ -3,21 +3,23 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { documentClient } from './client';
 import { openIndexKeys, openShards, primaryKey } from './item-keys';
 import { tableName } from './table-definition';
+import { deliveryKey, parseDeliveryId } from './deliveries-repository';
 
 /**
  * The kinds of open operation the reconciler settles: `payment` (a processor call with an
  * unknown or pending outcome: a claim, or `Processing`), `awaiting_payer` (a payment in
  * `RequiresAction`: 3DS, a hosted page, a bank transfer or USSD code the payer has not used
- * yet — open by design, so kept apart from the age alarm), `refund` (`Pending`) and
- * `customer_delete` (an interrupted delete).
+ * yet — open by design, so kept apart from the age alarm), `refund` (`Pending`),
+ * `customer_delete` (an interrupted delete) and `webhook_delivery` (a webhook delivery whose
+ * next attempt is scheduled: shared/storage/deliveries-repository.ts).
  */
-export type OpenItemKind = 'payment' | 'awaiting_payer' | 'refund' | 'customer_delete';
+export type OpenItemKind = 'payment' | 'awaiting_payer' | 'refund' | 'customer_delete' | 'webhook_delivery';
 
 /** One entry of the open-operations index (GSI5), as the reconciler needs it. */
 export interface OpenItem {
   kind: OpenItemKind;
   merchantId: string;
-  /** Payment, refund or customer id. */
+  /** Payment, refund or customer id; for `webhook_delivery` the delivery id `<event_id>:<webhook_endpoint_id>`. */
   id: string;
   /** ISO 8601 UTC: when it is next due. */
   dueAt: string;
@@ -27,13 +29,22 @@ export interface OpenItem {
   checks: number;
 }
 
-const KIND_OF: Record<string, OpenItemKind> = { payment: 'payment', refund: 'refund', customer: 'customer_delete' };
+const KIND_OF: Record<string, OpenItemKind> = { payment: 'payment', refund: 'refund', customer: 'customer_delete', webhook_delivery: 'webhook_delivery' };
+
+const ID_ATTRIBUTE: Record<OpenItemKind, string> = {
+  payment: 'payment_id',
+  awaiting_payer: 'payment_id',
+  refund: 'refund_id',
+  customer_delete: 'customer_id',
+  webhook_delivery: 'delivery_id',
+};
 
 function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
   let kind = KIND_OF[String(item.entity)];
   if (kind === 'payment' && item.status === 'RequiresAction' && !item.pending_operation) kind = 'awaiting_payer';
-  const id = String((kind === 'payment' || kind === 'awaiting_payer' ? item.payment_id : kind === 'refund' ? item.refund_id : item.customer_id) ?? '');
-  if (!kind || !id) return undefined;
+  if (!kind) return undefined;
+  const id = String(item[ID_ATTRIBUTE[kind]] ?? '');
+  if (!id) return undefined;
   const dueAt = String(item.GSI5SK).split('#')[0] ?? '';
   return { kind, merchantId: String(item.merchant_id), id, dueAt, openSince: String(item.open_since ?? item.updated_at ?? dueAt), checks: Number(item.reconcile_checks ?? 0) };
 }
@@ -55,7 +66,7 @@ export async function queryOpenItems(shard: string, limit: number): Promise<{ it
         IndexName: 'GSI5',
         KeyConditionExpression: 'GSI5PK = :pk',
         ExpressionAttributeValues: { ':pk': shard },
-        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
+        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
         ExpressionAttributeNames: { '#status': 'status' },
         Limit: Math.min(limit - items.length, 500),
         ExclusiveStartKey: startKey,
@@ -79,12 +90,18 @@ export { openShards };
  * @param nextCheckAt ISO 8601 UTC
  */
 export async function deferOpenItem(item: OpenItem, nextCheckAt: string): Promise<void> {
-  const key =
-    item.kind === 'payment' || item.kind === 'awaiting_payer'
-      ? primaryKey.payment(item.merchantId, item.id)
-      : item.kind === 'refund'
-        ? primaryKey.refund(item.merchantId, item.id)
-        : primaryKey.customer(item.merchantId, item.id);
+  let key: { PK: string; SK: string };
+  if (item.kind === 'webhook_delivery') {
+    const { eventId, endpointId } = parseDeliveryId(item.id);
+    key = deliveryKey(item.merchantId, eventId, endpointId);
+  } else {
+    key =
+      item.kind === 'payment' || item.kind === 'awaiting_payer'
+        ? primaryKey.payment(item.merchantId, item.id)
+        : item.kind === 'refund'
+          ? primaryKey.refund(item.merchantId, item.id)
+          : primaryKey.customer(item.merchantId, item.id);
+  }
   try {
     await documentClient().send(
       new UpdateCommand({

@@ -4,15 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROUTES } from '../../shared/api/routes';
+import { webhookDeliveryHandlerExists } from './synth-stage';
 
 const run = promisify(execFile);
 
 /**
  * The done-criterion of the deploy issue, exercised for real: the pinned CDK CLI
  * synthesizes the prod stage (esbuild bundling of every function and cdk-nag
- * included) with no AWS credentials.
+ * included) with no AWS credentials. The webhook delivery function is bundled when its
+ * handler module exists (functions/webhook-delivery/stream-handler.ts).
  */
-test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler)', async () => {
+test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler, webhook delivery)', async () => {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
   try {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
@@ -20,7 +22,8 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
     const files = readdirSync(out);
     expect(files).toEqual(expect.arrayContaining(['Switchyard-prod-Data.template.json', 'Switchyard-prod-Api.template.json']));
     const bundles = files.filter((f) => f.startsWith('asset.'));
-    expect(bundles.length).toBe(ROUTES.length + 2); // + the $default 404 and the reconciler
+    // + the $default 404 and the reconciler, + webhook delivery once its handler exists
+    expect(bundles.length).toBe(ROUTES.length + 2 + (webhookDeliveryHandlerExists() ? 1 : 0));
     const sample = readFileSync(join(out, bundles[0]!, 'index.mjs'), 'utf8');
     expect(sample).toContain('createRequire');
   } finally {

@@ -27,8 +27,9 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   const config = STAGES[stage]!;
   const resources = t.api.toJSON().Resources as Record<string, Resource>;
   const reconcilerId = functionId(t.api, RECONCILER.name);
-  const idOf = (type: string) => {
-    const ids = Object.keys(t.api.findResources(type));
+  /** The one resource of a type, or of a type whose logical id starts with `prefix`. */
+  const idOf = (type: string, prefix = '') => {
+    const ids = Object.keys(t.api.findResources(type)).filter((id) => id.startsWith(prefix));
     expect(ids).toHaveLength(1);
     return ids[0]!;
   };
@@ -61,13 +62,15 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       ROUTING_RULES: JSON.stringify(config.routingRules),
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
       RECONCILE_MIN_AGE_SECONDS: '60',
+      // It sends the webhook retries that fall due, on the stage's schedule.
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
     });
     expect(RECONCILER.entry).toBe('functions/reconciler/reconcile.ts');
     t.api.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: reconcilerId }, MaximumRetryAttempts: 0 });
   });
 
   test('an EventBridge Scheduler schedule invokes it every minute, with a small retry policy and a dead-letter queue', () => {
-    const queueId = idOf('AWS::SQS::Queue');
+    const queueId = idOf('AWS::SQS::Queue', 'ReconcilerSchedule');
     const roleId = Object.keys(t.api.findResources('AWS::IAM::Role')).find((id) => id.startsWith('ReconcilerScheduleRole'))!;
     t.api.resourceCountIs('AWS::Scheduler::Schedule', 1);
     t.api.hasResourceProperties('AWS::Scheduler::Schedule', {
@@ -155,7 +158,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   });
 
   test("alarm: the schedule's dead-letter queue holds messages (ApproximateNumberOfMessagesVisible >= 1)", () => {
-    const queueId = idOf('AWS::SQS::Queue');
+    const queueId = idOf('AWS::SQS::Queue', 'ReconcilerSchedule');
     const a = alarmNamed('ReconcilerScheduleDlq-Queue-Message-Count-Max-Critical');
     expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, DatapointsToAlarm: 1, AlarmActions: [{ Ref: topicId }] });
     expect(a.Metrics[0].MetricStat.Metric).toEqual({

@@ -1,15 +1,15 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { RECONCILER, TABLE_ACTIONS } from '../../lib/api-stack';
+import { RECONCILER, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { buildApp } from '../../lib/switchyard-app';
 import { ROUTES } from '../../shared/api/routes';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
-import { functionId, synthStage, type Resource } from './synth-stage';
+import { functionId, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY, type Resource } from './synth-stage';
 
-/** Functions besides one per route: the `$default` 404 and the background reconciler. */
-const EXTRA_FUNCTIONS = 2;
+/** Functions besides one per route: the `$default` 404, the background reconciler and webhook delivery (see synthStage). */
+const EXTRA_FUNCTIONS = 3;
 
 const dev = synthStage('dev');
 const prod = synthStage('prod');
@@ -18,7 +18,7 @@ describe.each([
   ['dev', dev],
   ['prod', prod],
 ])('%s stage', (stage, t) => {
-  test('one Lambda function and one route per route-table entry, plus the $default 404 (and the reconciler function)', () => {
+  test('one Lambda function and one route per route-table entry, plus the $default 404 (and the reconciler and webhook delivery functions)', () => {
     t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + EXTRA_FUNCTIONS);
     t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
     for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
@@ -61,6 +61,8 @@ describe.each([
     );
     expect(p.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true });
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    // The stream feeds webhook delivery: new images only.
+    expect(p.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
     expect(p.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
     // AWS-managed key (alias/aws/dynamodb): encryption on, no customer key named.
     expect(p.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
@@ -142,7 +144,7 @@ describe.each([
     }
   });
 
-  test('the keyed-hash key is a generated secret, readable only by the POST functions and the reconciler', () => {
+  test('the keyed-hash key is a generated secret, readable only by the POST functions, the reconciler and webhook delivery', () => {
     t.data.hasResourceProperties('AWS::SecretsManager::Secret', {
       Name: `switchyard-${stage}/card-fingerprint-key`,
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
@@ -154,6 +156,7 @@ describe.each([
       expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(route.method === 'POST' ? `switchyard-${stage}/card-fingerprint-key` : undefined);
     }
     expect(fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(`switchyard-${stage}/card-fingerprint-key`);
+    expect(fns[functionId(t.api, WEBHOOK_DELIVERY.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(`switchyard-${stage}/card-fingerprint-key`);
     expect(JSON.stringify(t.api.toJSON())).not.toMatch(/SecretString|secretValue/);
   });
 
@@ -176,9 +179,10 @@ describe.each([
     t.data.hasResourceProperties('AWS::SecretsManager::Secret', { Name: `switchyard-${stage}/connectors` });
   });
 
-  test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue", () => {
-    for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName', 'ReconcilerDeadLetterQueueUrl']) t.api.hasOutput(name, {});
+  test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue, webhook delivery's on-failure queue, the table stream", () => {
+    for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName', 'ReconcilerDeadLetterQueueUrl', 'WebhookDeliveryFailureQueueUrl']) t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});
+    t.data.hasOutput('TableStreamArn', {});
   });
 });
 
@@ -198,9 +202,16 @@ test('stack names carry the stage; an unknown stage is refused', () => {
   expect([data.stackName, api.stackName]).toEqual(['Switchyard-prod-Data', 'Switchyard-prod-Api']);
 });
 
-test.each(['dev', 'prod'])('cdk-nag AwsSolutions: zero unacknowledged findings (%s)', (stage) => {
+test.each([
+  ['dev', 'as found (webhook delivery iff its handler exists)', undefined],
+  ['prod', 'as found (webhook delivery iff its handler exists)', undefined],
+  ['dev', 'with webhook delivery', WEBHOOK_DELIVERY_STUB_ENTRY],
+  ['prod', 'with webhook delivery', WEBHOOK_DELIVERY_STUB_ENTRY],
+  ['dev', 'without webhook delivery', false],
+  ['prod', 'without webhook delivery', false],
+] as const)('cdk-nag AwsSolutions: zero unacknowledged findings (%s, %s)', (stage, _label, webhookDeliveryEntry) => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  buildApp(app, stage);
+  buildApp(app, stage, { webhookDeliveryEntry });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   expect(() => app.synth()).not.toThrow();
 });

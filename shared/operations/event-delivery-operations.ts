@@ -1,0 +1,245 @@
+/**
+ * Webhook delivery, at least once (Standard Webhooks, https://www.standardwebhooks.com):
+ * fan-out of a new event to the merchant's subscribed endpoints, the attempts and their
+ * retries, and the API's view of them (`GET /events/{id}/deliveries`,
+ * `POST /events/{id}/redeliver`).
+ *
+ * Flow: the table's stream brings each inserted event item to {@link fanOutEvent}, which
+ * creates one delivery record per subscribed enabled endpoint (conditional put, so a stream
+ * record handled twice creates it once) and attempts it at once under a lease. A failed
+ * attempt schedules the next (`WEBHOOK_RETRY_SCHEDULE_SECONDS`, `Retry-After` honoured,
+ * bounded); the record waits in the open-operations index (GSI5) and the reconciler calls
+ * {@link retryDelivery} when it is due. A worker dying mid-attempt leaves the record due
+ * at the end of its lease: no event is lost, some may be sent twice (receivers dedupe on
+ * `webhook-id`).
+ */
+import { invalidRequest, resourceNotFound } from '../domain/errors';
+import type { EventType } from '../domain/events';
+import { isIdOf } from '../domain/ids';
+import type { StoredWebhookEndpoint } from '../domain/webhook-endpoint';
+import type { ListPage } from '../domain/list-query';
+import { logger } from '../observability/logger';
+import { recordWebhookAttempt, recordWebhookEndpointDisabled } from '../observability/metrics';
+import {
+  armDelivery,
+  claimDelivery,
+  createDelivery,
+  getDeliverableEvent,
+  listDeliveries,
+  parseDeliveryId,
+  publicDelivery,
+  recordAttempt,
+  type DeliverableEvent,
+  type DeliveryNext,
+  type StoredDelivery,
+  type WebhookDelivery,
+} from '../storage/deliveries-repository';
+import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
+import { sendWebhook, type DeliveryAttempt } from '../webhooks/delivery';
+import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
+import { DELIVERY_LEASE_SECONDS, retryScheduleSeconds } from '../webhooks/delivery-settings';
+import { signingSecrets } from '../webhooks/endpoint-secrets';
+
+/** How one attempt ended, as counted: `delivered`, `retrying`, `failed` (given up), `gone` (410). */
+export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'gone';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const leaseFrom = (nowMs: number) => iso(nowMs + DELIVERY_LEASE_SECONDS * 1000);
+
+/** `created_at` of an event from its stored body, for the latency metric; undefined when unreadable. */
+function createdAtOf(body: string): string | undefined {
+  try {
+    return (JSON.parse(body) as { created_at?: string }).created_at;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Makes one attempt of a leased delivery and records it with what follows: delivered; gone
+ * (410: failed, endpoint disabled); or failed, then retried after the schedule's next delay
+ * (or the receiver's `Retry-After` when later) until the schedule is used up.
+ * Also keeps the endpoint's failing-for-5-days note.
+ * @returns the record after the write and the outcome
+ * @throws storage errors (the caller's record stays leased and becomes due again after the lease)
+ */
+async function attempt(delivery: StoredDelivery, endpoint: StoredWebhookEndpoint, event: DeliverableEvent, leaseUntil: string): Promise<{ delivery: StoredDelivery; outcome: AttemptOutcome }> {
+  const nowMs = Date.now();
+  let secrets: string[];
+  try {
+    secrets = await signingSecrets(endpoint, nowMs);
+  } catch (err) {
+    // A secret that does not open is a fault of ours, not of the receiver: retried like a failed attempt.
+    logger.error('webhook secret does not open; delivery retried later', { webhook_endpoint_id: endpoint.webhook_endpoint_id, error: (err as Error).message });
+    secrets = [];
+  }
+  const result =
+    secrets.length > 0
+      ? await sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets })
+      : { attempt: { attempted_at: iso(nowMs), http_status: null, error: 'signing failed', duration_ms: 0 } as DeliveryAttempt, outcome: 'failed' as const };
+  const schedule = retryScheduleSeconds();
+  let next: DeliveryNext;
+  let outcome: AttemptOutcome;
+  if (result.outcome === 'delivered') {
+    next = { status: 'delivered' };
+    outcome = 'delivered';
+  } else if (result.outcome === 'gone') {
+    next = { status: 'failed' };
+    outcome = 'gone';
+  } else if (delivery.retry_step < schedule.length) {
+    const delay = Math.max(schedule[delivery.retry_step] ?? 0, result.retryAfterSeconds ?? 0);
+    next = { status: 'pending', nextAttemptAt: iso(Date.now() + delay * 1000), retryStep: delivery.retry_step + 1 };
+    outcome = 'retrying';
+  } else {
+    next = { status: 'failed' };
+    outcome = 'failed';
+  }
+  const saved = await recordAttempt(delivery.merchant_id, delivery.delivery_id, leaseUntil, endpoint.url, result.attempt, next);
+  recordWebhookAttempt(outcome, result.attempt.duration_ms, outcome === 'delivered' ? createdAtOf(event.body) : undefined);
+  if (outcome === 'delivered') {
+    await noteEndpointDelivered(delivery.merchant_id, endpoint.webhook_endpoint_id);
+  } else if (outcome === 'gone') {
+    await disableWebhookEndpoint(delivery.merchant_id, endpoint.webhook_endpoint_id, GONE_DISABLED_REASON);
+    recordWebhookEndpointDisabled('gone');
+  } else if (await noteEndpointFailed(delivery.merchant_id, endpoint.webhook_endpoint_id, Date.now())) {
+    recordWebhookEndpointDisabled('failing');
+  }
+  return { delivery: saved, outcome };
+}
+
+/** The parts of an inserted event item (stream NewImage) that fan-out needs. */
+export interface InsertedEvent {
+  merchant_id: string;
+  event_id: string;
+  type: string;
+  /** ISO 8601 UTC: when the event happened. */
+  created_at: string;
+  /** The exact JSON text to deliver. */
+  body: string;
+  /** Unix seconds (TTL). */
+  expires_at: number;
+}
+
+/**
+ * Fans a new event out to every enabled endpoint of its merchant that subscribes to its
+ * type and existed when the event happened (an endpoint never receives events from before its
+ * creation, however late the stream is read): creates each delivery record (once, however
+ * often the stream brings the event) and attempts it at once. Endpoints are handled concurrently.
+ * @returns one outcome per delivery created now (records that existed are left to their worker or the reconciler)
+ * @throws storage errors (the stream record is retried; records already created are not made twice)
+ */
+export async function fanOutEvent(event: InsertedEvent): Promise<AttemptOutcome[]> {
+  const endpoints = (await listEndpointsForDelivery(event.merchant_id, event.type as EventType)).filter((e) => !(e.created_at > event.created_at));
+  const deliverable: DeliverableEvent = { eventId: event.event_id, type: event.type, body: event.body, expiresAt: event.expires_at };
+  const outcomes = await Promise.all(
+    endpoints.map(async (endpoint) => {
+      const nowMs = Date.now();
+      const leaseUntil = leaseFrom(nowMs);
+      const created = await createDelivery({
+        merchantId: event.merchant_id,
+        eventId: event.event_id,
+        eventType: event.type,
+        endpointId: endpoint.webhook_endpoint_id,
+        url: endpoint.url,
+        expiresAt: event.expires_at,
+        now: iso(nowMs),
+        leaseUntil,
+      });
+      if (!created) return undefined;
+      return (await attempt(created, endpoint, deliverable, leaseUntil)).outcome;
+    }),
+  );
+  return outcomes.filter((o): o is AttemptOutcome => o !== undefined);
+}
+
+/**
+ * Retries one due delivery (the reconciler's `webhook_delivery` kind): takes it under a lease
+ * and makes one attempt. A delivery whose endpoint was deleted or disabled, or whose event
+ * expired, is settled as `failed` with that reason as its last attempt's error.
+ * @param deliveryId `<event_id>:<webhook_endpoint_id>`
+ * @returns the outcome; `skipped` when it was not due, already settled, or another worker holds it
+ * @throws storage errors (it stays due and is retried at the next run)
+ */
+export async function retryDelivery(merchantId: string, deliveryId: string): Promise<AttemptOutcome | 'skipped'> {
+  const nowMs = Date.now();
+  const leaseUntil = leaseFrom(nowMs);
+  const claimed = await claimDelivery(merchantId, deliveryId, iso(nowMs), leaseUntil);
+  if (!claimed) return 'skipped';
+  const { eventId, endpointId } = parseDeliveryId(deliveryId);
+  const giveUp = async (reason: string) => {
+    const note: DeliveryAttempt = { attempted_at: iso(nowMs), http_status: null, error: reason, duration_ms: 0 };
+    await recordAttempt(merchantId, deliveryId, leaseUntil, claimed.url, note, { status: 'failed' });
+    recordWebhookAttempt('failed', 0);
+    return 'failed' as const;
+  };
+  const [endpoint, event] = await Promise.all([getStoredWebhookEndpoint(merchantId, endpointId), getDeliverableEvent(merchantId, eventId)]);
+  if (!event) return giveUp('event expired');
+  if (!endpoint) return giveUp('endpoint deleted');
+  if (endpoint.status !== 'enabled') return giveUp('endpoint disabled');
+  return (await attempt(claimed, endpoint, event, leaseUntil)).outcome;
+}
+
+/**
+ * Lists an event's deliveries (`GET /events/{event_id}/deliveries`): one per endpoint it was
+ * sent to, each with every attempt.
+ * @throws ApiError 404 when the event is unknown, another merchant's, or expired
+ */
+export async function listEventDeliveries(merchantId: string, eventId: string): Promise<ListPage<WebhookDelivery>> {
+  await requireEvent(merchantId, eventId);
+  const deliveries = await listDeliveries(merchantId, eventId);
+  return { data: deliveries.map(publicDelivery), has_more: false };
+}
+
+async function requireEvent(merchantId: string, eventId: string): Promise<DeliverableEvent> {
+  const event = isIdOf('event', eventId) ? await getDeliverableEvent(merchantId, eventId) : undefined;
+  if (!event) throw resourceNotFound('event', eventId, 'event_id');
+  return event;
+}
+
+/**
+ * Delivers an event again now (`POST /events/{event_id}/redeliver`): to one endpoint, or to
+ * every enabled endpoint that subscribes to its type. Each delivery is re-armed (`pending`,
+ * retry schedule restarted, earlier attempts kept) and attempted once before answering;
+ * a failed attempt is retried on the schedule like a first delivery.
+ * @param endpointId when given, only this endpoint (it must be enabled; it need not subscribe to the type)
+ * @returns the deliveries concerned, after the attempt
+ * @throws ApiError 404 for an unknown event or endpoint; 400 `endpoint_disabled` for a disabled endpoint
+ */
+export async function redeliverEvent(merchantId: string, eventId: string, endpointId?: string): Promise<ListPage<WebhookDelivery>> {
+  const event = await requireEvent(merchantId, eventId);
+  let endpoints: StoredWebhookEndpoint[];
+  if (endpointId !== undefined) {
+    const endpoint = isIdOf('webhookEndpoint', endpointId) ? await getStoredWebhookEndpoint(merchantId, endpointId) : undefined;
+    if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+    if (endpoint.status !== 'enabled') {
+      throw invalidRequest('endpoint_disabled', 'This webhook endpoint is disabled: enable it (PUT status enabled) before redelivering to it.', 'webhook_endpoint_id');
+    }
+    endpoints = [endpoint];
+  } else {
+    endpoints = await listEndpointsForDelivery(merchantId, event.type as EventType);
+  }
+  const results = await Promise.all(
+    endpoints.map(async (endpoint) => {
+      const nowMs = Date.now();
+      const leaseUntil = leaseFrom(nowMs);
+      const armed = await armDelivery({
+        merchantId,
+        eventId,
+        eventType: event.type,
+        endpointId: endpoint.webhook_endpoint_id,
+        url: endpoint.url,
+        expiresAt: event.expiresAt,
+        now: iso(nowMs),
+        leaseUntil,
+      });
+      if (!armed) return undefined; // another worker is attempting it right now
+      return (await attempt(armed, endpoint, event, leaseUntil)).delivery;
+    }),
+  );
+  const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
+  const byEndpoint = new Map(results.filter((d): d is StoredDelivery => d !== undefined).map((d) => [d.webhook_endpoint_id, d]));
+  if (byEndpoint.size < touched.size) {
+    for (const d of await listDeliveries(merchantId, eventId)) if (touched.has(d.webhook_endpoint_id) && !byEndpoint.has(d.webhook_endpoint_id)) byEndpoint.set(d.webhook_endpoint_id, d);
+  }
+  return { data: [...byEndpoint.values()].map(publicDelivery), has_more: false };
+}

@@ -1,0 +1,133 @@
+/**
+ * Sending one webhook attempt, the Standard Webhooks way (https://www.standardwebhooks.com,
+ * spec/standard-webhooks.md: "Webhook headers", "Signature scheme", "Verifying webhooks").
+ *
+ * - Headers: `webhook-id` = the event id (the same on every retry, so receivers dedupe on
+ *   it), `webhook-timestamp` = Unix seconds of this attempt, `webhook-signature` = one
+ *   `v1,<base64 HMAC-SHA256>` per live secret, space-separated (current and, during a
+ *   rotation's overlap, previous), `content-type: application/json`.
+ * - Body: the event's stored JSON text, byte for byte (never re-serialised), which is what
+ *   is signed.
+ * - Signing: the `standardwebhooks` package, `new Webhook(secret).sign(msgId, timestamp, payload)`.
+ * - The URL is checked again against the stage's rules before sending (SSRF guard); redirects
+ *   are not followed (a 3xx is a failure), the attempt is limited to 15 s.
+ */
+import { Webhook } from 'standardwebhooks';
+import { checkEndpointUrl, urlRulesForStage, type UrlRuleOptions } from './endpoint-url-rules';
+import { deliveryTimeoutMs, MAX_RETRY_AFTER_SECONDS } from './delivery-settings';
+
+/** One recorded attempt, as stored and as `GET /events/{id}/deliveries` shows it. */
+export interface DeliveryAttempt {
+  /** ISO 8601 UTC: when the attempt started. */
+  attempted_at: string;
+  /** The receiver's HTTP status; null when no answer came (see `error`). */
+  http_status: number | null;
+  /** Why no usable answer came (network error, timeout, URL refused); null when one came. Never holds the URL. */
+  error: string | null;
+  /** How long the attempt took, in milliseconds. */
+  duration_ms: number;
+}
+
+/** The result of {@link sendWebhook}: the attempt and how it ended. */
+export interface SendResult {
+  attempt: DeliveryAttempt;
+  /** `delivered`: 2xx; `gone`: 410 (the endpoint asks to be disabled); `failed`: anything else. */
+  outcome: 'delivered' | 'gone' | 'failed';
+  /** The receiver's `Retry-After`, in seconds, bounded by {@link MAX_RETRY_AFTER_SECONDS}; undefined when absent or malformed. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The Standard Webhooks headers of one attempt.
+ * @param msgId the event id (`webhook-id`)
+ * @param body the exact payload text
+ * @param secrets `whsec_…` secrets, newest first (from `signingSecrets()`); at least one
+ * @param at the attempt's time (`webhook-timestamp`, Unix seconds)
+ * @returns the headers to send
+ */
+export function signedHeaders(msgId: string, body: string, secrets: readonly string[], at: Date): Record<string, string> {
+  if (secrets.length === 0) throw new Error('A webhook needs at least one signing secret.');
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'Switchyard-Webhooks/1.0',
+    'webhook-id': msgId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': secrets.map((s) => new Webhook(s).sign(msgId, at, body)).join(' '),
+  };
+}
+
+/**
+ * Parses `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date).
+ * @param value the header value
+ * @param nowMs the current time, Unix epoch milliseconds
+ * @returns seconds, between 0 and {@link MAX_RETRY_AFTER_SECONDS}; undefined when absent or malformed
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  let seconds: number;
+  if (/^\d+$/.test(trimmed)) seconds = Number(trimmed);
+  else {
+    const at = Date.parse(trimmed);
+    if (!Number.isFinite(at)) return undefined;
+    seconds = Math.ceil((at - nowMs) / 1000);
+  }
+  return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(0, seconds));
+}
+
+/** A network error as a short text without the URL: the timeout, or the system error code. */
+function describeError(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; cause?: { code?: string; name?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return `timeout: no answer within ${timeoutMs} ms`;
+  const code = e?.cause?.code ?? e?.cause?.name ?? e?.name ?? 'Error';
+  return `network error: ${code}`;
+}
+
+/** What {@link sendWebhook} needs. */
+export interface WebhookMessage {
+  /** The endpoint's URL (checked here against the stage's URL rules before sending). */
+  url: string;
+  /** The event id (`webhook-id`). */
+  eventId: string;
+  /** The event's stored JSON text, sent and signed exactly. */
+  body: string;
+  /** Live `whsec_…` secrets, newest first. */
+  secrets: readonly string[];
+}
+
+/**
+ * Makes one delivery attempt: checks the URL, signs, POSTs with a timeout
+ * (`WEBHOOK_DELIVERY_TIMEOUT_MS`, default 15 s), does not follow redirects, and reads no
+ * more of the answer than its status and `Retry-After`. Never throws: every failure is an
+ * attempt with an `error`.
+ * @param options.rules the URL rules (default {@link urlRulesForStage})
+ * @returns the attempt and its outcome
+ */
+export async function sendWebhook(message: WebhookMessage, options: { rules?: UrlRuleOptions } = {}): Promise<SendResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const failed = (error: string): SendResult => ({
+    attempt: { attempted_at: startedAt.toISOString(), http_status: null, error, duration_ms: elapsed() },
+    outcome: 'failed',
+  });
+  const verdict = await checkEndpointUrl(message.url, options.rules ?? urlRulesForStage());
+  if (!verdict.allowed) return failed(`url refused: ${verdict.reason}`);
+  const timeoutMs = deliveryTimeoutMs();
+  let headers: Record<string, string>;
+  try {
+    headers = signedHeaders(message.eventId, message.body, message.secrets, startedAt);
+  } catch {
+    return failed('signing failed');
+  }
+  try {
+    const res = await fetch(message.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel().catch(() => undefined);
+    const attempt: DeliveryAttempt = { attempted_at: startedAt.toISOString(), http_status: res.status, error: null, duration_ms: elapsed() };
+    if (res.status >= 200 && res.status < 300) return { attempt, outcome: 'delivered' };
+    const retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'), Date.now());
+    return { attempt, outcome: res.status === 410 ? 'gone' : 'failed', ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
+  } catch (err) {
+    return failed(describeError(err, timeoutMs));
+  }
+}
