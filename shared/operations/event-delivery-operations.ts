@@ -96,6 +96,18 @@ async function attempt(delivery: StoredDelivery, endpoint: StoredWebhookEndpoint
   }
   const saved = await recordAttempt(delivery.merchant_id, delivery.delivery_id, leaseUntil, endpoint.url, result.attempt, next);
   recordWebhookAttempt(outcome, result.attempt.duration_ms, outcome === 'delivered' ? createdAtOf(event.body) : undefined);
+  if (outcome !== 'delivered') {
+    // One line per failed attempt, with the merchant: the per-merchant view of the undelivered
+    // backlog is a Logs Insights query on it (a metric per merchant would be unbounded cardinality).
+    logger.warn('webhook delivery attempt failed', {
+      merchant_id: delivery.merchant_id,
+      webhook_endpoint_id: endpoint.webhook_endpoint_id,
+      delivery_id: delivery.delivery_id,
+      outcome,
+      http_status: result.attempt.http_status ?? null,
+      error: result.attempt.error ?? null,
+    });
+  }
   if (outcome === 'delivered') {
     await noteEndpointDelivered(delivery.merchant_id, endpoint.webhook_endpoint_id);
   } else if (outcome === 'gone') {
