@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
 /**
  * Sending one webhook attempt, the Standard Webhooks way (https://www.standardwebhooks.com,
  * spec/standard-webhooks.md: "Webhook headers", "Signature scheme", "Verifying webhooks").
@@ -120,8 +122,12 @@ export async function sendWebhook(message: WebhookMessage, options: { rules?: Ur
   } catch {
     return failed('signing failed');
   }
+  // Connect only to the addresses the URL rules just checked: a name re-pointed between the
+  // check and the connection (DNS rebinding) cannot reach a private address. Host header and
+  // TLS SNI stay the URL's name.
+  const dispatcher = pinnedAgent(verdict.addresses);
   try {
-    const res = await fetch(message.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    const res = await undiciFetch(message.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), dispatcher });
     await res.body?.cancel().catch(() => undefined);
     const attempt: DeliveryAttempt = { attempted_at: startedAt.toISOString(), http_status: res.status, error: null, duration_ms: elapsed() };
     if (res.status >= 200 && res.status < 300) return { attempt, outcome: 'delivered' };
@@ -129,5 +135,25 @@ export async function sendWebhook(message: WebhookMessage, options: { rules?: Ur
     return { attempt, outcome: res.status === 410 ? 'gone' : 'failed', ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };
   } catch (err) {
     return failed(describeError(err, timeoutMs));
+  } finally {
+    dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * An undici `Agent` whose name resolution answers only `addresses` (the ones the URL rules
+ * verified), in the shapes Node's `lookup` contract has (`all: true` → a list; otherwise one
+ * address and its family). A literal-IP URL never calls it.
+ */
+function pinnedAgent(addresses: string[]): Agent {
+  const list = addresses.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+  return new Agent({
+    connect: {
+      lookup: (_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        if (list.length === 0) return callback(Object.assign(new Error('no verified address'), { code: 'ENOTFOUND' }));
+        if (options?.all) return callback(null, list);
+        return callback(null, list[0]!.address, list[0]!.family);
+      },
+    } as never,
+  });
 }

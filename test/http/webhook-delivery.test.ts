@@ -368,3 +368,27 @@ test('the retry schedule is a setting; Retry-After is parsed and bounded; signat
   expect(new Webhook(b).verify(body, headers)).toEqual(JSON.parse(body));
   expect(() => new Webhook(a).verify(`${body} `, headers)).toThrow(); // a re-serialised body does not verify
 });
+
+test('sending connects only to the addresses the URL rules verified (no DNS rebinding between check and connect)', async () => {
+  const { sendWebhook } = await import('../../shared/webhooks/delivery');
+  const r = await receiver();
+  const secret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+  // A name the system resolver does not know: it reaches the receiver only through the verified address.
+  const url = r.url.replace('127.0.0.1', 'rebind-check.invalid');
+  const checkedAt: string[] = [];
+  const resolve = async (host: string) => {
+    checkedAt.push(host);
+    return [{ address: '127.0.0.1', family: 4 }];
+  };
+  const sent = await sendWebhook({ url, eventId: 'evt_pin', body: '{"pinned":true}', secrets: [secret] }, { rules: { allowLoopback: true, resolve } });
+  expect(checkedAt).toEqual(['rebind-check.invalid']);
+  expect(sent).toMatchObject({ outcome: 'delivered', attempt: { http_status: 200 } });
+  expect(r.received).toHaveLength(1);
+  // And a verified address the rules refuse is never connected to, whatever the name resolves to later.
+  const refused = await sendWebhook(
+    { url, eventId: 'evt_pin2', body: '{}', secrets: [secret] },
+    { rules: { allowLoopback: false, allowHttp: true, resolve: async () => [{ address: '169.254.169.254', family: 4 }] } },
+  );
+  expect(refused).toMatchObject({ outcome: 'failed', attempt: { error: 'url refused: address_not_allowed' } });
+  expect(r.received).toHaveLength(1);
+});
