@@ -4,7 +4,7 @@ import { recordOpenOperations, recordOperationSettled } from '../observability/m
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { getPayment } from '../storage/payments-repository';
 import { getStoredRefund } from '../storage/refunds-repository';
-import { deferOpenItem, openShards, queryOpenItems, type OpenItem, type OpenItemKind } from '../storage/open-items-repository';
+import { deferOpenItem, openDeliveryShards, openShards, queryOpenItems, type OpenItem, type OpenItemKind } from '../storage/open-items-repository';
 import { finishCustomerDelete } from './customer-operations';
 import { retryDelivery } from './event-delivery-operations';
 import { reconcilePayment } from './payment-sync';
@@ -29,6 +29,9 @@ export interface ReconcileOptions {
   /** How many items are settled at once (default 4): bounded, to be gentle with processors' rate limits. */
   concurrency?: number;
 }
+
+/** Most webhook retries one run sends (each may take up to 15 s); the rest wait for the next run. */
+export const MAX_DELIVERIES_PER_RUN = 200;
 
 const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete', 'webhook_delivery'];
 
@@ -75,8 +78,13 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   const nowMs = Date.now();
   const nowIso = new Date(nowMs).toISOString();
   const limit = options.perShardLimit ?? 500;
-  const shards = await Promise.all(openShards().map((shard) => queryOpenItems(shard, limit)));
-  const all = shards.flatMap((s) => s.items);
+  // Money first, in partitions of its own; webhook deliveries in theirs, with their own workers
+  // and a cap per run, so a flood of due retries never delays a payment's or refund's settlement.
+  const [money, deliveries] = await Promise.all([
+    Promise.all(openShards().map((shard) => queryOpenItems(shard, limit))),
+    Promise.all(openDeliveryShards().map((shard) => queryOpenItems(shard, Math.ceil(MAX_DELIVERIES_PER_RUN / 4)))),
+  ]);
+  const all = [...money, ...deliveries].flatMap((s) => s.items);
   const report: ReconcileReport = {
     open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
     oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
@@ -89,8 +97,9 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   }
   for (const kind of KINDS) recordOpenOperations(kind, report.open[kind], report.oldestAgeSeconds[kind]);
   const due = all.filter((item) => item.dueAt <= nowIso).sort((a, b) => a.dueAt.localeCompare(b.dueAt));
-  const queue = [...due];
-  const worker = async () => {
+  const moneyQueue = due.filter((item) => item.kind !== 'webhook_delivery');
+  const deliveryQueue = due.filter((item) => item.kind === 'webhook_delivery').slice(0, MAX_DELIVERIES_PER_RUN);
+  const worker = (queue: OpenItem[]) => async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {
       if (Date.now() > options.deadlineMs) return;
       let label: string;
@@ -116,6 +125,9 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
       recordOperationSettled(item.kind, label);
     }
   };
-  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  await Promise.all([
+    ...Array.from({ length: options.concurrency ?? 4 }, worker(moneyQueue)),
+    ...Array.from({ length: options.concurrency ?? 4 }, worker(deliveryQueue)),
+  ]);
   return report;
 }

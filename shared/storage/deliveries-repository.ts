@@ -8,7 +8,7 @@
  * `next_attempt_at` (ISO UTC, null once settled), `retry_step` (retries scheduled so far),
  * `lease_until` (ISO UTC, only while a worker attempts it), `open_since`, `created_at`,
  * `updated_at`, `expires_at` (the event's TTL: deliveries expire with it, 30 days).
- * While pending, the record is an open item of GSI5 (`openIndexKeys(delivery_id, due)`: the
+ * While pending, the record is an open item of GSI5 (`openDeliveryIndexKeys(delivery_id, due)`, partitions `OPENWH#n`: the
  * next attempt, or the end of a running lease), so the reconciler retries it; settled records
  * leave the index. Holds no secret, no API key and no card data (the body is read from the event).
  */
@@ -16,7 +16,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryAttempt } from '../webhooks/delivery';
 import { documentClient } from './client';
-import { openIndexKeys, primaryKey } from './item-keys';
+import { openDeliveryIndexKeys, primaryKey } from './item-keys';
 import { tableName } from './table-definition';
 
 /** Status of a delivery: `pending` (being attempted or retried), `delivered` (a 2xx came), `failed` (given up). */
@@ -119,7 +119,7 @@ export async function createDelivery(s: DeliveryStart): Promise<StoredDelivery |
   const id = deliveryId(s.eventId, s.endpointId);
   const item = {
     ...deliveryKey(s.merchantId, s.eventId, s.endpointId),
-    ...openIndexKeys(id, s.leaseUntil),
+    ...openDeliveryIndexKeys(id, s.leaseUntil),
     entity: 'webhook_delivery',
     merchant_id: s.merchantId,
     delivery_id: id,
@@ -153,7 +153,7 @@ export async function createDelivery(s: DeliveryStart): Promise<StoredDelivery |
  */
 export async function armDelivery(s: DeliveryStart): Promise<StoredDelivery | undefined> {
   const id = deliveryId(s.eventId, s.endpointId);
-  const gsi = openIndexKeys(id, s.leaseUntil);
+  const gsi = openDeliveryIndexKeys(id, s.leaseUntil);
   try {
     const out = await documentClient().send(
       new UpdateCommand({
@@ -190,7 +190,7 @@ export async function armDelivery(s: DeliveryStart): Promise<StoredDelivery | un
  */
 export async function claimDelivery(merchantId: string, id: string, now: string, leaseUntil: string): Promise<StoredDelivery | undefined> {
   const { eventId, endpointId } = parseDeliveryId(id);
-  const gsi = openIndexKeys(id, leaseUntil);
+  const gsi = openDeliveryIndexKeys(id, leaseUntil);
   try {
     const out = await documentClient().send(
       new UpdateCommand({
@@ -241,7 +241,7 @@ export async function recordAttempt(
     update += ', next_attempt_at = :next, retry_step = :step, GSI5SK = :g5sk REMOVE lease_until';
     values[':next'] = next.nextAttemptAt;
     values[':step'] = next.retryStep;
-    values[':g5sk'] = openIndexKeys(id, next.nextAttemptAt).GSI5SK;
+    values[':g5sk'] = openDeliveryIndexKeys(id, next.nextAttemptAt).GSI5SK;
   } else {
     update += ', next_attempt_at = :null REMOVE lease_until, GSI5PK, GSI5SK';
     values[':null'] = null;
@@ -322,6 +322,7 @@ export async function getDeliverableEvent(merchantId: string, eventId: string): 
       ExpressionAttributeNames: { '#body': 'body', '#type': 'type' },
     }),
   );
-  if (!out.Item) return undefined;
+  // Past its TTL (deleted lazily by DynamoDB): expired, never delivered again.
+  if (!out.Item || Number(out.Item.expires_at) * 1000 <= Date.now()) return undefined;
   return { eventId, type: String(out.Item.type), body: String(out.Item.body), expiresAt: Number(out.Item.expires_at) };
 }

@@ -68,10 +68,14 @@ export function eventWrite(merchantId: string, type: EventType, data: EventData,
 
 const toEvent = (item: Record<string, unknown>): ApiEvent => JSON.parse(String(item.body)) as ApiEvent;
 
-/** One read of an event; undefined when it does not exist for this merchant (or expired). */
+/**
+ * One read of an event; undefined when it does not exist for this merchant or has expired
+ * (DynamoDB's TTL deletes lazily, so an item past `expires_at` may still be there: it is not served).
+ */
 export async function getEvent(merchantId: string, eventId: string): Promise<ApiEvent | undefined> {
   const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.event(merchantId, eventId) }));
-  return out.Item ? toEvent(out.Item) : undefined;
+  if (!out.Item || Number(out.Item.expires_at) * 1000 <= Date.now()) return undefined;
+  return toEvent(out.Item);
 }
 
 /**

@@ -85,3 +85,14 @@ export const openShards = (): string[] => Array.from({ length: OPEN_INDEX_SHARDS
  * @param dueAt ISO 8601 UTC: when the item is next due for reconciliation (the sort key starts with it)
  */
 export const openIndexKeys = (id: string, dueAt: string) => ({ GSI5PK: openShard(id), GSI5SK: `${dueAt}#${id}` });
+
+/**
+ * GSI5 keys of a webhook delivery awaiting a retry: the same index, but partitions of their
+ * own (`OPENWH#<0..15>`), so a merchant whose endpoint is down (many deliveries due) never
+ * fills the partitions the reconciler reads for payments and refunds.
+ * @param dueAt ISO 8601 UTC: when the next attempt is due
+ */
+export const openDeliveryIndexKeys = (id: string, dueAt: string) => ({ GSI5PK: openShard(id).replace('OPEN#', 'OPENWH#'), GSI5SK: `${dueAt}#${id}` });
+
+/** Every GSI5 partition of webhook deliveries. */
+export const openDeliveryShards = (): string[] => openShards().map((s) => s.replace('OPEN#', 'OPENWH#'));

@@ -1,7 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { documentClient } from './client';
-import { openIndexKeys, openShards, primaryKey } from './item-keys';
+import { openDeliveryShards, openIndexKeys, openShards, primaryKey } from './item-keys';
 import { tableName } from './table-definition';
 import { deliveryKey, parseDeliveryId } from './deliveries-repository';
 
@@ -81,7 +81,7 @@ export async function queryOpenItems(shard: string, limit: number): Promise<{ it
   return { items, more: startKey !== undefined };
 }
 
-export { openShards };
+export { openDeliveryShards, openShards };
 
 /**
  * Moves an open item's next check later (its GSI5 sort key) and counts the check,

@@ -14,7 +14,7 @@ import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
-import { orderedMap, storableMap } from './storable-map';
+import { orderedMap, orderedValue, storableMap } from './storable-map';
 import { getStoredRefund, refundItem } from './refunds-repository';
 import { eventWrite } from './events-repository';
 import { paymentStatusEvent } from '../domain/events';
@@ -49,6 +49,8 @@ function toStored(item: Record<string, unknown>): StoredPayment {
   const pendingOperation = storedPendingOperation(item);
   payment.pending_operation = viewPendingOperation(pendingOperation);
   payment.metadata = orderedMap(payment.metadata);
+  payment.billing = orderedValue(payment.billing);
+  payment.next_action = orderedValue(payment.next_action);
   payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
   if (payment.payment_method_data?.card) {
     payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_SUMMARY_FIELDS) };
@@ -106,7 +108,13 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     metadata: storableMap(payment.metadata),
   };
   const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
-  const created = { ...payment, metadata: orderedMap(payment.metadata), pending_operation: viewPendingOperation(pendingOperation ?? null) };
+  const created = {
+    ...payment,
+    metadata: orderedMap(payment.metadata),
+    billing: orderedValue(payment.billing),
+    next_action: orderedValue(payment.next_action),
+    pending_operation: viewPendingOperation(pendingOperation ?? null),
+  };
   // The outbox: `payment.created` is written with the payment, in the same transaction.
   const event = eventWrite(merchantId, 'payment.created', created, payment.created_at).put;
   const customerCheck = payment.customer_id
@@ -202,6 +210,8 @@ function afterUpdate(before: StoredPayment, set: Partial<Payment>, updatedAt: st
   const payment = { ...before.payment } as Record<string, unknown>;
   for (const [k, v] of Object.entries(set)) if (v !== undefined && k !== 'pending_operation') payment[k] = v;
   payment.updated_at = updatedAt;
+  payment.billing = orderedValue(payment.billing);
+  payment.next_action = orderedValue(payment.next_action);
   const op = pendingOperation === undefined ? before.pendingOperation : pendingOperation;
   payment.pending_operation = viewPendingOperation(op);
   const stillOpen = op !== null || OPEN_PAYMENT_STATUSES.includes(payment.status as PaymentStatus);
@@ -285,12 +295,15 @@ export const UNLINK_CONCURRENCY = 8;
  * Removes the customer link from every payment of a customer being deleted (Query
  * on GSI3 page by page, then one conditional update per payment, at most
  * {@link UNLINK_CONCURRENCY} at a time). Payments themselves stay. Safe to run
- * again: a payment already unlinked is skipped by its condition.
+ * again: a payment already unlinked is skipped by its condition; one holding a processor
+ * claim is skipped too and makes the result incomplete (the reconciler comes back for it).
+ * The unlink changes no status, so it writes no payment event (`customer.deleted` says it).
  * @param deadlineMs epoch ms after which no new page is started (the rest is left for a later run)
  * @returns how many payments were unlinked and whether the index had no more linked payments
  */
 export async function unlinkCustomerPayments(merchantId: string, customerId: string, deadlineMs = Number.POSITIVE_INFINITY): Promise<{ unlinked: number; complete: boolean }> {
   let unlinked = 0;
+  let claimed = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     if (Date.now() > deadlineMs) return { unlinked, complete: false };
@@ -313,21 +326,27 @@ export async function unlinkCustomerPayments(merchantId: string, customerId: str
             new UpdateCommand({
               TableName: tableName(),
               Key: { PK: key.PK, SK: key.SK },
-              UpdateExpression: 'SET customer_id = :null, updated_at = :now REMOVE GSI3PK, GSI3SK',
-              ConditionExpression: 'customer_id = :cid',
-              ExpressionAttributeValues: { ':null': null, ':cid': customerId, ':now': new Date().toISOString() },
+              // Bumps the version, so a guarded write that read the payment before the unlink re-reads
+              // instead of writing (or announcing in its event) the old customer. A payment whose
+              // processor call is in flight is left for a later pass: its outcome write must not lose.
+              UpdateExpression: 'SET customer_id = :null, updated_at = :now, version = version + :one REMOVE GSI3PK, GSI3SK',
+              ConditionExpression: 'customer_id = :cid AND attribute_not_exists(pending_operation)',
+              ExpressionAttributeValues: { ':null': null, ':cid': customerId, ':now': new Date().toISOString(), ':one': 1 },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             }),
           );
           unlinked += 1;
         } catch (err) {
           if (!(err instanceof ConditionalCheckFailedException)) throw err;
+          // Still linked (skipped because of a claim): the unlink is not complete yet.
+          if (err.Item && unmarshall(err.Item).customer_id === customerId) claimed += 1;
         }
       }
     };
     await Promise.all(Array.from({ length: UNLINK_CONCURRENCY }, worker));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
-  return { unlinked, complete: true };
+  return { unlinked, complete: claimed === 0 };
 }
 
 /**

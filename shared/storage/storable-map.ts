@@ -19,3 +19,19 @@ export function orderedMap(record: Record<string, string> | null | undefined): R
   for (const key of Object.keys(record ?? {}).sort()) Object.defineProperty(out, key, { value: (record as Record<string, string>)[key], enumerable: true, writable: true, configurable: true });
   return out;
 }
+
+/**
+ * A JSON-like value with every object's keys in one fixed order (sorted), arrays kept in
+ * order: for nested API objects read back from DynamoDB maps (billing address, next action),
+ * whose key order DynamoDB does not keep, so that an answer or event built in memory equals
+ * the next GET to the byte.
+ */
+export function orderedValue<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => orderedValue(v)) as unknown as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+    Object.defineProperty(out, key, { value: orderedValue((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return out as T;
+}

@@ -79,6 +79,7 @@ const RANGES: readonly { kind: AddressKind; v4: readonly [string, number][]; v6:
       ['203.0.113.0', 24], // documentation (TEST-NET-3)
       ['224.0.0.0', 4], // multicast
       ['240.0.0.0', 4], // reserved, and 255.255.255.255 broadcast
+      ['192.88.99.0', 24], // 6to4 relay anycast (deprecated, RFC 7526)
     ],
     v6: [
       ['::', 96], // IPv4-compatible (deprecated)
@@ -86,6 +87,8 @@ const RANGES: readonly { kind: AddressKind; v4: readonly [string, number][]; v6:
       ['64:ff9b:1::', 48], // local-use NAT64
       ['100::', 64], // discard
       ['2001:db8::', 32], // documentation
+      ['2001::', 32], // Teredo: tunnels to an embedded IPv4 address
+      ['fec0::', 10], // site-local (deprecated, RFC 3879): private in practice
       ['2002::', 16], // 6to4: embeds an IPv4 address
       ['ff00::', 8], // multicast
     ],

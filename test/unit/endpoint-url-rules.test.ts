@@ -179,3 +179,11 @@ describe('address classification', () => {
     expect(nonPublicAddressKind(address)).toBeUndefined();
   });
 });
+
+test('tunnel and deprecated ranges that can reach private networks are refused too (Teredo, site-local, 6to4 relay)', async () => {
+  const { checkEndpointUrl } = await import('../../shared/webhooks/endpoint-url-rules');
+  for (const address of ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'fec0::1', '192.88.99.1']) {
+    const verdict = await checkEndpointUrl('https://hooks.example.com/x', { allowLoopback: false, resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }] });
+    expect(verdict).toMatchObject({ allowed: false, reason: 'address_not_allowed' });
+  }
+});
