@@ -57,6 +57,8 @@ export interface StoredWebhookEndpoint extends WebhookEndpoint {
   previous_secret_encrypted: string | null;
   /** ISO 8601 UTC: until when the previous secret still signs (rotation + 24 h); null when none. */
   previous_secret_expires_at: string | null;
+  /** ISO 8601 UTC: since when every delivery to it has failed (the 5-day disable rule); null when its last attempt succeeded. */
+  failing_since: string | null;
 }
 
 /** Fields a client sets on create (`url` required there) or update (all optional). */

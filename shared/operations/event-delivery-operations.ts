@@ -109,11 +109,12 @@ async function attempt(delivery: StoredDelivery, endpoint: StoredWebhookEndpoint
     });
   }
   if (outcome === 'delivered') {
-    await noteEndpointDelivered(delivery.merchant_id, endpoint.webhook_endpoint_id);
+    // Written only when it changes: a busy endpoint's item is not rewritten on every delivery.
+    if (endpoint.failing_since) await noteEndpointDelivered(delivery.merchant_id, endpoint.webhook_endpoint_id);
   } else if (outcome === 'gone') {
-    await disableWebhookEndpoint(delivery.merchant_id, endpoint.webhook_endpoint_id, GONE_DISABLED_REASON);
+    await disableWebhookEndpoint(delivery.merchant_id, endpoint.webhook_endpoint_id, GONE_DISABLED_REASON, endpoint.url);
     recordWebhookEndpointDisabled('gone');
-  } else if (await noteEndpointFailed(delivery.merchant_id, endpoint.webhook_endpoint_id, Date.now())) {
+  } else if (await noteEndpointFailed(delivery.merchant_id, endpoint, Date.now())) {
     recordWebhookEndpointDisabled('failing');
   }
   return { delivery: saved, outcome };

@@ -57,6 +57,7 @@ export async function createWebhookEndpoint(merchantId: string, fields: WebhookE
     secret_encrypted: await sealEndpointSecret(secret, id),
     previous_secret_encrypted: null,
     previous_secret_expires_at: null,
+    failing_since: null,
   });
   return answerWithSealedSecret(endpoint, secret);
 }

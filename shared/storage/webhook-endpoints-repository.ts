@@ -23,6 +23,7 @@ const toStored = (item: Record<string, unknown>): StoredWebhookEndpoint => ({
   ...toEndpoint(item),
   ...pickFields<Pick<StoredWebhookEndpoint, (typeof SECRET_FIELDS)[number]>>(item, SECRET_FIELDS),
   merchant_id: String(item.merchant_id),
+  failing_since: (item.failing_since as string | undefined) ?? null,
 });
 
 /**
@@ -31,7 +32,9 @@ const toStored = (item: Record<string, unknown>): StoredWebhookEndpoint => ({
  * the API fields, `secret_encrypted`, `previous_secret_encrypted: null`, `previous_secret_expires_at: null`.
  * @returns the endpoint as the API shows it (no secret)
  */
-export async function createWebhookEndpoint(endpoint: StoredWebhookEndpoint): Promise<WebhookEndpoint> {
+export async function createWebhookEndpoint(stored: StoredWebhookEndpoint): Promise<WebhookEndpoint> {
+  // `failing_since` is absent until a delivery fails (the health note sets it with if_not_exists).
+  const { failing_since: _notFailing, ...endpoint } = stored;
   await documentClient().send(
     new PutCommand({
       TableName: tableName(),
@@ -146,11 +149,34 @@ export async function rotateWebhookEndpointSecret(
  * Disables an endpoint on the system's behalf (the delivery worker, after its deliveries
  * failed for days): `status: disabled` with the reason shown in `disabled_reason`.
  * @param reason a short explanation for the merchant (no URL, no secret)
- * @returns the endpoint after the write, or undefined when it does not exist
+ * @param attemptedUrl the URL the failing attempts went to: when given, the disable is conditional on
+ *   the endpoint still having it and being enabled (a merchant's change meanwhile stands)
+ * @returns the endpoint after the write, or undefined when it does not exist (or changed meanwhile)
  */
-export async function disableWebhookEndpoint(merchantId: string, endpointId: string, reason: string): Promise<WebhookEndpoint | undefined> {
-  const item = await updateExisting(merchantId, endpointId, { status: 'disabled', disabled_reason: reason, updated_at: new Date().toISOString() });
-  return item && toEndpoint(item);
+export async function disableWebhookEndpoint(merchantId: string, endpointId: string, reason: string, attemptedUrl?: string): Promise<WebhookEndpoint | undefined> {
+  if (attemptedUrl === undefined) {
+    const item = await updateExisting(merchantId, endpointId, { status: 'disabled', disabled_reason: reason, updated_at: new Date().toISOString() });
+    return item && toEndpoint(item);
+  }
+  // The system's disable (410, 5 days of failures) only applies to the endpoint as it was
+  // attempted: if the merchant re-pointed or disabled it meanwhile, their change stands.
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.webhookEndpoint(merchantId, endpointId),
+        UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason, updated_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND #url = :url AND #status = :enabled',
+        ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
+        ExpressionAttributeValues: { ':disabled': 'disabled', ':enabled': 'enabled', ':reason': reason, ':now': new Date().toISOString(), ':url': attemptedUrl },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return out.Attributes ? toEndpoint(out.Attributes) : undefined;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
 }
 
 /**

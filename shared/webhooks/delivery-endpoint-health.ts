@@ -7,6 +7,7 @@
  * attempt after a success, cleared by any delivered one. The clock restarts when the merchant
  * changes the endpoint (`updated_at` later than the note: e.g. re-enabled or a new URL).
  */
+import type { StoredWebhookEndpoint } from '../domain/webhook-endpoint';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../storage/client';
@@ -47,10 +48,14 @@ export async function noteEndpointDelivered(merchantId: string, endpointId: stri
  * @param nowMs Unix epoch milliseconds
  * @returns true when this call disabled the endpoint
  */
-export async function noteEndpointFailed(merchantId: string, endpointId: string, nowMs: number): Promise<boolean> {
+export async function noteEndpointFailed(merchantId: string, endpoint: Pick<StoredWebhookEndpoint, 'webhook_endpoint_id' | 'failing_since' | 'updated_at' | 'status' | 'url'>, nowMs: number): Promise<boolean> {
+  const endpointId = endpoint.webhook_endpoint_id;
   const now = new Date(nowMs).toISOString();
   let item: Record<string, unknown> | undefined;
-  try {
+  if (endpoint.failing_since) {
+    // Already failing: decide from what was read, without rewriting the item on every failure.
+    item = { ...endpoint };
+  } else try {
     const out = await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -69,6 +74,6 @@ export async function noteEndpointFailed(merchantId: string, endpointId: string,
   if (!item || item.status !== 'enabled') return false;
   const since = Math.max(Date.parse(String(item.failing_since)), Date.parse(String(item.updated_at ?? '')) || 0);
   if (!Number.isFinite(since) || nowMs - since < ENDPOINT_FAILING_DISABLE_MS) return false;
-  await disableWebhookEndpoint(merchantId, endpointId, FAILING_DISABLED_REASON);
+  await disableWebhookEndpoint(merchantId, endpointId, FAILING_DISABLED_REASON, String(item.url));
   return true;
 }

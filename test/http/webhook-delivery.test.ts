@@ -392,3 +392,31 @@ test('sending connects only to the addresses the URL rules verified (no DNS rebi
   expect(refused).toMatchObject({ outcome: 'failed', attempt: { error: 'url refused: address_not_allowed' } });
   expect(r.received).toHaveLength(1);
 });
+
+test('an endpoint whose deliveries have all failed for 5 days is disabled, unless the merchant changed it meanwhile', async () => {
+  const m = await merchant();
+  const r = await receiver();
+  r.answer([], { status: 500 });
+  const { webhook_endpoint_id } = await m.endpoint(r.url, { enabled_events: ['customer.created'] });
+  await m.request('POST', '/customers', { name: 'Failing' });
+  await r.waitFor((x) => x.length === 1);
+  const eventId = JSON.parse(r.received[0]!.body).event_id as string;
+  await deliveryOf(m.request, eventId, webhook_endpoint_id, (d) => d.attempts.length === 1);
+  // Five days and an hour later, the next failed retry disables the endpoint.
+  const now = Date.now();
+  jest.spyOn(Date, 'now').mockReturnValue(now + 5 * 24 * 3600_000 + 3600_000);
+  try {
+    await reconcilePass();
+  } finally {
+    jest.restoreAllMocks();
+  }
+  await deliveryOf(m.request, eventId, webhook_endpoint_id, (d) => d.attempts.length === 2);
+  const disabled = (await m.request('GET', `/webhook_endpoints/${webhook_endpoint_id}`)).body;
+  expect(disabled).toMatchObject({ status: 'disabled', disabled_reason: expect.any(String) });
+  // A merchant who re-enables it restarts the clock: the next failure does not disable it again at once.
+  expect((await m.request('PUT', `/webhook_endpoints/${webhook_endpoint_id}`, { status: 'enabled' })).body.status).toBe('enabled');
+  await m.request('POST', '/customers', { name: 'Failing again' });
+  await r.waitFor((x) => x.length === 3);
+  await new Promise((res) => setTimeout(res, 200));
+  expect((await m.request('GET', `/webhook_endpoints/${webhook_endpoint_id}`)).body.status).toBe('enabled');
+});
