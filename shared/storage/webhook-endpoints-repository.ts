@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
@@ -212,15 +212,20 @@ export async function listWebhookEndpoints(merchantId: string, query: ListQuery,
   return { data: page.items.map(toEndpoint), has_more: page.hasMore };
 }
 
+/** Most keys one BatchGetItem takes (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html). */
+const BATCH_GET_LIMIT = 100;
+
 /**
- * Every enabled endpoint of a merchant with its sealed secrets, for the delivery worker:
- * Query on GSI1 (all pages; never a Scan), newest first. GSI1 is eventually consistent, so an
- * endpoint created or changed in the last moment may not be seen yet.
+ * Every enabled endpoint of a merchant with its sealed secrets, for the delivery worker. The
+ * merchant's endpoint ids come from a Query on GSI1 (all pages; never a Scan); the items
+ * themselves are then read strongly consistently (BatchGetItem, `ConsistentRead`), so a just
+ * rotated secret, a new URL or a disable is always what the delivery uses. (An endpoint created
+ * in the last moment may still be missing from the index: it gets the next events.)
  * @param eventType when given, only the endpoints that subscribe to it (`enabled_events` lists it or `*`)
  * @returns the endpoints; open their secrets with `signingSecrets()` (shared/webhooks/endpoint-secrets.ts)
  */
 export async function listEndpointsForDelivery(merchantId: string, eventType?: EventType): Promise<StoredWebhookEndpoint[]> {
-  const endpoints: StoredWebhookEndpoint[] = [];
+  const keys: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await documentClient().send(
@@ -228,18 +233,29 @@ export async function listEndpointsForDelivery(merchantId: string, eventType?: E
         TableName: tableName(),
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
-        FilterExpression: '#status = :enabled',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pk': listPartition.webhookEndpoints(merchantId), ':enabled': 'enabled' },
+        ExpressionAttributeValues: { ':pk': listPartition.webhookEndpoints(merchantId) },
+        ProjectionExpression: 'PK, SK',
         ScanIndexForward: false,
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of out.Items ?? []) {
-      const stored = toStored(item);
-      if (eventType === undefined ? stored.status === 'enabled' : endpointReceives(stored, eventType)) endpoints.push(stored);
-    }
+    keys.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
-  return endpoints;
+  const endpoints: StoredWebhookEndpoint[] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
+    let request: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);
+    for (let round = 0; request && request.length > 0 && round < 5; round += 1) {
+      const out: BatchGetCommandOutput = await documentClient().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: request, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[tableName()] ?? []) {
+        const stored = toStored(item);
+        if (eventType === undefined ? stored.status === 'enabled' : endpointReceives(stored, eventType)) endpoints.push(stored);
+      }
+      request = out.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined;
+    }
+    if (request && request.length > 0) throw new Error('DynamoDB left endpoint keys unprocessed; the delivery is retried.');
+  }
+  return endpoints.sort((x, y) => (x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : 0));
 }

@@ -94,14 +94,15 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(WEBHOOK_DELIVERY.entry).toBe('functions/webhook-delivery/stream-handler.ts');
   });
 
-  test('least privilege: GetItem, Query, PutItem, UpdateItem on the table and its indexes; read of the keyed-hash key; read of the stream; send to its on-failure queue; X-Ray', () => {
+  test('least privilege: GetItem, BatchGetItem (consistent endpoint reads), Query, PutItem, UpdateItem on the table and its indexes; read of the keyed-hash key; read of the stream; send to its on-failure queue; X-Ray', () => {
     const actions = statements.flatMap((s) => [s.Action].flat());
     expect(actions.filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)).sort()).toEqual(
-      ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
     );
-    expect([...TABLE_ACTIONS.deliver].sort()).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect([...TABLE_ACTIONS.deliver].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     expect(actions.sort()).toEqual(
       [
+        'dynamodb:BatchGetItem',
         'dynamodb:DescribeStream',
         'dynamodb:GetItem',
         'dynamodb:GetRecords',
