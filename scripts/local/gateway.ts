@@ -48,6 +48,17 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
+/**
+ * The request target as a URL. It is joined to an origin rather than resolved against one, so a
+ * target starting with `//` stays a path (`//x` is not a host name) and reaches the route table
+ * (which answers 404) as on API Gateway.
+ * @throws TypeError when even that is not a URL
+ */
+function requestUrl(target: string | undefined): URL {
+  const path = target && target.startsWith('/') ? target : `/${target ?? ''}`;
+  return new URL(`http://local${path}`);
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -65,7 +76,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
  * lower-case headers, repeated headers and query values joined with commas.
  */
 export function toEvent(req: IncomingMessage, body: Buffer, routeKey: string, pathParameters: Record<string, string> | undefined): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
+  const url = requestUrl(req.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -126,11 +137,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   }
   let path: string;
   try {
-    path = new URL(req.url ?? '/', 'http://local').pathname;
+    path = requestUrl(req.url).pathname;
   } catch {
-    // A request target that is not a path (e.g. `//`): API Gateway refuses it; never crash the gateway.
+    // A request target that is not a URL at all: refused in the API's error shape; never crash the gateway.
     res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ message: 'Bad Request' }));
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', code: 'invalid_request_target', message: 'The request target is not a valid path.' } }));
     return;
   }
   const match = matchRoute(req.method ?? 'GET', path);
