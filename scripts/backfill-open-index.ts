@@ -6,7 +6,7 @@
  * AWS credentials and region); without --stage, against the running local stack.
  */
 import { stageConfig } from '../lib/config/stage-config';
-import { backfillOpenIndex } from '../shared/storage/open-index-backfill';
+import { backfillOpenIndex } from './migrations/open-index-backfill';
 import { destroyDocumentClient } from '../shared/storage/client';
 import { readLocalStackInfo } from './local/local-stack-file';
 

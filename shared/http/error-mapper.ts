@@ -2,8 +2,6 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError, idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, storageUnavailable } from '../domain/errors';
 import { isStorageUnavailable } from '../storage/storage-errors';
-
-export { isStorageUnavailable };
 import { logger } from '../observability/logger';
 import { jsonResponse } from './json-response';
 

@@ -4,7 +4,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
-import { isStorageUnavailable } from './error-mapper';
+import { isStorageUnavailable } from '../storage/storage-errors';
 
 /** Escapes text for HTML. */
 export function escapeHtml(text: string): string {

@@ -9,7 +9,7 @@ import { updatePayment, type StoredPayment } from '../storage/payments-repositor
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
 import { settledFirst } from './payment-sync';
-import { claimInFlight, conflict, loadPayment, resultFields } from './payment-state';
+import { conflict, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
 /**
@@ -118,7 +118,7 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
 export async function capturePayment(ctx: RequestContext, paymentId: string, amountToCapture: number | undefined): Promise<Payment> {
   const stored = await settledFirst(ctx, await loadPayment(ctx.merchantId, paymentId));
   const p = stored.payment;
-  if (claimInFlight(stored) || stored.pendingOperation) throw conflict('capture', new ConditionFailedError(stored));
+  if (stored.pendingOperation) throw conflict('capture', new ConditionFailedError(stored));
   if (!canApply('capture', p.status)) throw unexpectedState('capture', p.status, ALLOWED_FROM.capture);
   const amount = amountToCapture ?? p.amount;
   if (amount > p.amount) {

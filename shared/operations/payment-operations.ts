@@ -173,4 +173,3 @@ export async function listPayments(
   return queryPayments(merchantId, query, filters, after);
 }
 
-export { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';

@@ -2,7 +2,7 @@ import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { recordOpenOperations, recordOperationSettled } from '../observability/metrics';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
-import { getPayment } from '../storage/payments-repository';
+import { getPayment, OPEN_PAYMENT_STATUSES } from '../storage/payments-repository';
 import { getStoredRefund } from '../storage/refunds-repository';
 import { deferOpenItem, openDeliveryShards, openShards, queryOpenItems, type OpenItem, type OpenItemKind } from '../storage/open-items-repository';
 import { finishCustomerDelete } from './customer-operations';
@@ -42,7 +42,7 @@ async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: st
     const stored = await getPayment(item.merchantId, item.id);
     if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
     const { payment, outcome } = await reconcilePayment(ctx, stored);
-    const open = payment.status === 'Processing' || payment.status === 'RequiresAction' || payment.pending_operation !== null;
+    const open = OPEN_PAYMENT_STATUSES.includes(payment.status) || payment.pending_operation !== null;
     return { outcome, stillOpen: open && outcome !== 'in_flight', checks: stored.reconcileChecks };
   }
   if (item.kind === 'refund') {

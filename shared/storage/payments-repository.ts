@@ -5,7 +5,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { ATTEMPT_FIELDS, type Attempt, type Payment, PAYMENT_FIELDS } from '../domain/payment';
 import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
-import type { PaymentStatus } from '../domain/payment-status';
+import { ALLOWED_FROM, type PaymentStatus } from '../domain/payment-status';
 import type { Refund } from '../domain/refund';
 import { documentClient } from './client';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, webhookEventKey } from './item-keys';
@@ -31,8 +31,11 @@ export interface StoredPayment {
   reconcileChecks: number;
 }
 
-/** Statuses in which a payment waits on its processor or payer: such payments are open operations (GSI5). */
-export const OPEN_PAYMENT_STATUSES: readonly PaymentStatus[] = ['Processing', 'RequiresAction'];
+/**
+ * Statuses in which a payment waits on its processor or payer — those a processor's answer
+ * settles (`connector_update`): such payments are open operations (GSI5).
+ */
+export const OPEN_PAYMENT_STATUSES: readonly PaymentStatus[] = ALLOWED_FROM.connector_update;
 
 /** Reads the stored claim; items written before claims carried details held only the operation name. */
 function storedPendingOperation(item: Record<string, unknown>): PendingOperation | null {

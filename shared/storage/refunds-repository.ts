@@ -151,35 +151,6 @@ export async function listRefunds(
 }
 
 /**
- * After a refund call whose outcome is unknown (timeout, 5xx): ends the refund's
- * lease now, so `pending_operation.state` reads `outcome_unknown` and the reconciler
- * takes it at its next run (due now). Conditional on the refund still being Pending.
- * @returns the refund after the write (or as it now is, when settled meanwhile)
- */
-export async function markRefundOutcomeUnknown(merchantId: string, refund: Refund, pendingOperation: PendingOperation): Promise<Refund> {
-  const now = new Date().toISOString();
-  const ended = { ...pendingOperation, lease_expires_at: now };
-  const open = openIndexKeys(refund.refund_id, now);
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.refund(merchantId, refund.refund_id),
-        UpdateExpression: 'SET pending_operation = :op, GSI5PK = :pk, GSI5SK = :sk',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':op': ended, ':pk': open.GSI5PK, ':sk': open.GSI5SK, ':pending': 'Pending' },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRefund(out.Attributes ?? {});
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return (await getRefund(merchantId, refund.refund_id)) as Refund;
-    throw err;
-  }
-}
-
-/**
  * Finds which merchant owns a refund, from its id alone (Query on GSI4) — for
  * connector webhooks, which name our refund id but no merchant.
  * @returns the merchant id, or undefined when no refund has this id

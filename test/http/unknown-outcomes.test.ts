@@ -462,6 +462,32 @@ describe('the reconciler itself', () => {
     expect(stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/capture') && r.path.includes(p.connector_transaction_id))).toHaveLength(1);
   });
 
+  test('storage failing after the reconciler asked the processor (its settle write) leaves the item open; the next pass converges', async () => {
+    stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
+    stripe.failNext({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work');
+    const paid = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+    expect(paid.body.status).toBe('Processing');
+    const p = await succeededPayment();
+    stripe.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
+    const refund = (await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 400 } })).body;
+    expect(refund.status).toBe('Pending');
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now + 180_000);
+    // The processor is asked (a read), then every write that would record its answer fails.
+    failStorage({ command: 'write', pk: 'MERCHANT#', nth: 1, times: Infinity, mode: 'outage' });
+    const failed = await reconcileOpenOperations({ deadlineMs: now + 300_000 });
+    clearFault();
+    expect(failed.outcomes['payment:error']).toBeGreaterThanOrEqual(1);
+    expect(failed.outcomes['refund:error']).toBeGreaterThanOrEqual(1);
+    jest.restoreAllMocks();
+    expect((await api.request('GET', `/payments/${paid.body.payment_id}`)).body).toMatchObject({ status: 'Processing', pending_operation: { operation: 'authorize' } });
+    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({ status: 'Pending', pending_operation: { operation: 'refund' } });
+    await reconcileLater();
+    expect(await expectConverged(paid.body.payment_id)).toMatchObject({ status: 'Succeeded' });
+    await expectConverged(p.payment_id);
+    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body.status).toBe('Succeeded');
+  });
+
   test('sandbox bank transfer, USSD and mobile money complete through the reconciler where no webhook timer runs (a deployed stage)', async () => {
     const saved = process.env.SANDBOX_WEBHOOKS;
     process.env.SANDBOX_WEBHOOKS = 'off';
@@ -487,7 +513,7 @@ describe('items written before the open-operations index', () => {
   test('the one-off backfill indexes a legacy Processing payment with an old-style claim, and the reconciler settles it', async () => {
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const { documentClient } = await import('../../shared/storage/client');
-    const { backfillOpenIndex } = await import('../../shared/storage/open-index-backfill');
+    const { backfillOpenIndex } = await import('../../scripts/migrations/open-index-backfill');
     const template = (await api.request('POST', '/payments', { body: { amount: 3100, currency: 'NGN', payment_method: 'card' } })).body;
     const legacyId = `pay_legacy${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const old = new Date(Date.now() - 10 * 60_000).toISOString();

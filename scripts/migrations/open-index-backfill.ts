@@ -1,16 +1,18 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { documentClient } from './client';
-import { openIndexKeys } from './item-keys';
-import { tableName } from './table-definition';
+import { documentClient } from '../../shared/storage/client';
+import { openIndexKeys } from '../../shared/storage/item-keys';
+import { tableName } from '../../shared/storage/table-definition';
 
 /**
  * One-off migration for a table written before the open-operations index existed: gives
  * every item that is open — a payment in `Processing`/`RequiresAction` or holding a claim
  * (`pending_operation`), a `Pending` refund — its GSI5 keys, due now, so the reconciler
- * settles it at its next run. This is the only Scan in the project, on purpose: it runs
- * once per table, by an operator, never on a request path (a filtered, paginated Scan;
- * items that already carry GSI5 keys are skipped by the filter and by the condition).
+ * settles it at its next run. An operator's migration, not service code: it lives under
+ * scripts/ and is bundled into no Lambda. It is the project's only Scan, because the items it
+ * looks for are by definition on no index (pre-GSI5 `Pending` refunds have none at all): a
+ * filtered, paginated Scan run once per table; items that already carry GSI5 keys are skipped
+ * by the filter and by the condition.
  * @param options `dryRun` counts without writing; `nowIso` the due time (default now)
  * @returns how many open items were found and how many were indexed
  */
