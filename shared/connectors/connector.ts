@@ -1,6 +1,6 @@
 import type { CardDetails } from '../domain/card';
 import type { Currency } from '../domain/money';
-import type { CaptureMethod, NextAction, PaymentMethod } from '../domain/payment';
+import type { AuthenticationAddress, AuthenticationStep, CaptureMethod, NextAction, PaymentMethod } from '../domain/payment';
 import type { PaymentStatus } from '../domain/payment-status';
 import type { RefundStatus } from '../domain/refund';
 
@@ -33,9 +33,59 @@ export interface AuthorizeRequest {
   email?: string | null;
   /** The payer's phone (E.164) when known: mobile money. */
   phone?: string | null;
+  /**
+   * USSD only: the payer's bank, as its Nigerian (CBN/NIBSS) bank code, e.g. `058` (one of
+   * `USSD_BANKS` in `shared/domain/ussd-banks.ts`). Each adapter maps it to its processor's
+   * own code (Paystack's USSD `type` 737/919/822/966, Flutterwave's `account_bank`).
+   */
+  ussdBankCode?: string;
+  /**
+   * The payer's billing address when the merchant gave one (processors that verify the address,
+   * e.g. Flutterwave AVS, may use it up front). Country ISO 3166-1 alpha-2.
+   */
+  billingAddress?: Partial<AuthenticationAddress> | null;
   /** Public base URL of this API (e.g. `https://api.example.com`), for hosted pages and redirects. */
   publicBaseUrl: string;
-  /** Where the payer returns after a redirect (3DS, hosted page). */
+  /**
+   * Where the processor sends the payer back after a redirect (3DS, hosted page): always
+   * Switchyard's own public return route for the payment (`processorReturnUrl`), never the
+   * merchant's `return_url` directly (the route syncs the payment first, then redirects).
+   */
+  returnUrl: string;
+}
+
+/**
+ * The payer's answer to an authentication step a processor asked for (a payment in
+ * `RequiresAction` whose `next_action.type` is the step), relayed by
+ * {@link Connector.authenticate}. Exactly the field of the step is set. PIN and OTP are
+ * held in memory only: an adapter must never log, store or echo them.
+ */
+export interface AuthenticateRequest {
+  paymentId: string;
+  /** The processor's transaction id recorded from the previous answer (null when the processor gave none yet). */
+  connectorTransactionId: string | null;
+  /** Minor units. */
+  amount: number;
+  currency: Currency;
+  paymentMethod: PaymentMethod;
+  captureMethod: CaptureMethod;
+  /** The step being answered (the payment's current `next_action.type`). */
+  step: AuthenticationStep;
+  pin?: string;
+  otp?: string;
+  /** `submit_phone`: the payer's phone as typed (the processor validates it). */
+  phone?: string;
+  /** `submit_birthday`: `YYYY-MM-DD`. */
+  birthday?: string;
+  address?: AuthenticationAddress;
+  /**
+   * The card again, for processors that re-send the whole charge with the step (Flutterwave's
+   * `pin` and `avs_noauth` modes): present only when the step's `card_required` is true.
+   */
+  card?: CardDetails;
+  email?: string | null;
+  publicBaseUrl: string;
+  /** See {@link AuthorizeRequest.returnUrl}. */
   returnUrl: string;
 }
 
@@ -168,10 +218,22 @@ export class WebhookSignatureError extends Error {
 export interface Connector {
   /** Name shown in a payment's `connector` field and used in routing rules and webhook paths. */
   readonly name: string;
-  /** Whether this connector can take a payment in this currency with this method. */
-  supports(currency: Currency, paymentMethod: PaymentMethod): boolean;
+  /**
+   * Whether this connector can take a payment in this currency with this method (and, for USSD
+   * with a chosen bank, that bank: `options.ussdBankCode`, a CBN code from `USSD_BANKS`).
+   */
+  supports(currency: Currency, paymentMethod: PaymentMethod, options?: { ussdBankCode?: string }): boolean;
   /** Authorizes (and, with automatic capture, captures) a payment. */
   authorize(request: AuthorizeRequest): Promise<PaymentResult>;
+  /**
+   * Relays the payer's answer to an authentication step (PIN, OTP, phone, birthday, address)
+   * and maps the processor's answer: `RequiresAction` with the next step, or the outcome.
+   * A wrong value is a result carrying the processor's code and message (the step stays open
+   * while the processor allows more tries, or the payment `Failed` when it does not).
+   * Absent on connectors that never ask for a step.
+   * @throws ConnectorTechnicalError (outcome unknown: the reconciler syncs) / ConnectorRequestError (refused: nothing happened)
+   */
+  authenticate?(request: AuthenticateRequest): Promise<PaymentResult>;
   /** Captures `amount` minor units of an authorization. */
   capture(request: TransactionRef & { amount: number }): Promise<PaymentResult>;
   /** Voids (cancels) an authorization or a pending payment. */

@@ -15,6 +15,47 @@ export const CAPTURE_METHODS = ['automatic', 'manual'] as const;
 /** One of {@link CAPTURE_METHODS}. */
 export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
 
+/**
+ * The address a processor asks for in a `submit_address` step (Paystack `POST /charge/submit_address`:
+ * address, city, state, zip_code; Flutterwave `avs_noauth`: address, city, state, zipcode, country).
+ * `country` is ISO 3166-1 alpha-2.
+ */
+export interface AuthenticationAddress {
+  line1: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+}
+
+/**
+ * The URL of Switchyard's hosted page for a payment's authentication step (public; the payment id
+ * is the capability, as a hosted checkout link is).
+ * @param publicBaseUrl e.g. `https://api.example.com` (no trailing slash)
+ */
+export function authenticationPageUrl(publicBaseUrl: string, paymentId: string): string {
+  return `${publicBaseUrl}/pay/${paymentId}/authenticate`;
+}
+
+/**
+ * The URL every processor is given as the payer's return URL (after 3DS or a hosted page):
+ * Switchyard's public return route, which syncs the payment and sends the payer (303) to the
+ * merchant's `return_url` with `payment_id` and `status`, or shows a plain result page.
+ * @param publicBaseUrl e.g. `https://api.example.com` (no trailing slash)
+ */
+export function processorReturnUrl(publicBaseUrl: string, paymentId: string): string {
+  return `${publicBaseUrl}/pay/${paymentId}/return`;
+}
+
+/**
+ * The {@link AuthenticationAction} for a step, pointing at the hosted page of the payment.
+ * @param displayText the processor's prompt, or null
+ * @param cardRequired whether the processor needs the card sent again with the step
+ */
+export function authenticationAction(step: AuthenticationStep, publicBaseUrl: string, paymentId: string, displayText: string | null = null, cardRequired = false): AuthenticationAction {
+  return { type: step, display_text: displayText, redirect_to_url: authenticationPageUrl(publicBaseUrl, paymentId), card_required: cardRequired };
+}
+
 /** Free-form string key/value pairs (≤ 50 keys, keys ≤ 40 chars, values ≤ 500 chars). */
 export type Metadata = Record<string, string>;
 
@@ -32,11 +73,40 @@ export interface Billing {
 }
 
 /**
+ * The authentication steps a processor may ask of the payer before it authorizes a card or a
+ * mobile-money charge (Paystack's `send_pin` / `send_otp` / `send_phone` / `send_birthday` /
+ * `send_address` charge statuses, https://paystack.com/docs/payments/charges/ ; Flutterwave's
+ * `meta.authorization.mode` `pin` / `otp` / `avs_noauth`, https://developer.flutterwave.com/docs/direct-charge/card ).
+ * Each is answered with `POST /payments/{payment_id}/authenticate`.
+ */
+export const AUTHENTICATION_STEPS = ['submit_pin', 'submit_otp', 'submit_phone', 'submit_birthday', 'submit_address'] as const;
+
+/** One of {@link AUTHENTICATION_STEPS}. */
+export type AuthenticationStep = (typeof AUTHENTICATION_STEPS)[number];
+
+/**
+ * A processor's request for one authentication step:
+ * - `display_text`: the processor's prompt to show the payer (e.g. "Dial *110# to generate a voucher"), or null;
+ * - `redirect_to_url`: Switchyard's hosted page where the payer can answer the step themselves
+ *   (so a merchant's server never has to touch a PIN);
+ * - `card_required`: true when the processor needs the card details sent again with this step
+ *   (Flutterwave re-sends the whole card charge with the PIN or the address; we never keep the card).
+ */
+export interface AuthenticationAction {
+  type: AuthenticationStep;
+  display_text: string | null;
+  redirect_to_url: string;
+  card_required: boolean;
+}
+
+/**
  * What the customer must do next. `redirect_to_url` for 3DS and hosted pages;
- * `bank_transfer_instructions` and `display_ussd_code` for the offline methods.
+ * `bank_transfer_instructions` and `display_ussd_code` for the offline methods;
+ * `submit_*` ({@link AuthenticationAction}) for a PIN, OTP, phone, birthday or address step.
  */
 export type NextAction =
   | { type: 'redirect_to_url'; redirect_to_url: string }
+  | AuthenticationAction
   | {
       type: 'bank_transfer_instructions';
       bank_transfer: {
