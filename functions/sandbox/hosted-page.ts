@@ -1,10 +1,7 @@
+import { formatMinorUnits } from '../../shared/domain/money';
 import { escapeHtml, htmlHandler, htmlPage } from '../../shared/http/html-handler';
 import { sandboxPagePayment } from '../../shared/operations/sandbox-page-operations';
 
-/** Formats minor units for display (2 decimals for every supported currency). */
-function display(amount: number, currency: string): string {
-  return `${currency} ${Math.floor(amount / 100).toLocaleString('en')}.${String(amount % 100).padStart(2, '0')}`;
-}
 
 /**
  * `GET /sandbox/{kind}/{payment_id}` (no api-key): the sandbox's hosted page a
@@ -16,7 +13,7 @@ export const handler = htmlHandler(async (event) => {
   const payment = await sandboxPagePayment(event.pathParameters?.payment_id ?? '');
   const waiting = payment.status === 'RequiresAction';
   const body = `<h1>${escapeHtml(kind)}</h1><div class="box">
-<p><b>${escapeHtml(display(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)}${payment.description ? ` · ${escapeHtml(payment.description)}` : ''}</small></p>
+<p><b>${escapeHtml(formatMinorUnits(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)}${payment.description ? ` · ${escapeHtml(payment.description)}` : ''}</small></p>
 ${
   waiting
     ? `<form method="post"><button class="approve" name="decision" value="approve">Approve</button><button class="decline" name="decision" value="decline">Decline</button></form>`

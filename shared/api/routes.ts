@@ -36,6 +36,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'GET', path: '/payments', entry: 'functions/payments/list-payments.ts', name: 'ListPayments', access: 'read', auth: true, connectors: false },
   { method: 'GET', path: '/payments/{payment_id}', entry: 'functions/payments/get-payment.ts', name: 'GetPayment', access: 'reconcile', auth: true, connectors: true },
   { method: 'POST', path: '/payments/{payment_id}/confirm', entry: 'functions/payments/confirm-payment.ts', name: 'ConfirmPayment', access: 'write', auth: true, connectors: true },
+  { method: 'POST', path: '/payments/{payment_id}/authenticate', entry: 'functions/payments/authenticate-payment.ts', name: 'AuthenticatePayment', access: 'write', auth: true, connectors: true },
   { method: 'POST', path: '/payments/{payment_id}/cancel', entry: 'functions/payments/cancel-payment.ts', name: 'CancelPayment', access: 'write', auth: true, connectors: true },
   { method: 'POST', path: '/payments/{payment_id}/capture', entry: 'functions/payments/capture-payment.ts', name: 'CapturePayment', access: 'write', auth: true, connectors: true },
   { method: 'POST', path: '/payments/{payment_id}/refund', entry: 'functions/payments/refund-payment.ts', name: 'RefundPayment', access: 'write', auth: true, connectors: true },
@@ -58,6 +59,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   { method: 'POST', path: '/events/{event_id}/redeliver', entry: 'functions/events/redeliver-event.ts', name: 'RedeliverEvent', access: 'write', auth: true, connectors: false },
   { method: 'GET', path: '/health', entry: 'functions/health/get-health.ts', name: 'GetHealth', access: 'read', auth: false, connectors: false },
   { method: 'POST', path: '/webhooks/{connector}', entry: 'functions/webhooks/receive-webhook.ts', name: 'ReceiveWebhook', access: 'write', auth: false, connectors: true },
+  { method: 'GET', path: '/pay/{payment_id}/authenticate', entry: 'functions/pay/authentication-page.ts', name: 'AuthenticationPage', access: 'read', auth: false, connectors: false },
+  { method: 'POST', path: '/pay/{payment_id}/authenticate', entry: 'functions/pay/submit-authentication-page.ts', name: 'SubmitAuthenticationPage', access: 'write', auth: false, connectors: true },
+  { method: 'GET', path: '/pay/{payment_id}/return', entry: 'functions/pay/payer-return.ts', name: 'PayerReturn', access: 'reconcile', auth: false, connectors: true },
   { method: 'GET', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/hosted-page.ts', name: 'SandboxHostedPage', access: 'read', auth: false, connectors: false },
   { method: 'POST', path: '/sandbox/{kind}/{payment_id}', entry: 'functions/sandbox/complete-hosted-page.ts', name: 'SandboxCompletePage', access: 'read', auth: false, connectors: false },
 ];

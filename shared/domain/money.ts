@@ -48,3 +48,12 @@ export function checkRefundAmount(
   if (amount > refundable) return { ok: false, problem: 'exceeds_refundable', refundable };
   return { ok: true, amount };
 }
+
+/**
+ * An amount for people to read, e.g. `NGN 1,500.00` for 150000: every supported currency has two
+ * decimal places (ISO 4217 minor unit 2), formatted with integer arithmetic (no float).
+ * @param amount minor units (a non-negative integer)
+ */
+export function formatMinorUnits(amount: number, currency: Currency): string {
+  return `${currency} ${Math.floor(amount / 100).toLocaleString('en')}.${String(amount % 100).padStart(2, '0')}`;
+}

@@ -18,7 +18,7 @@ export const PAYMENT_STATUSES = [
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** Operations that move a payment from one status to another. */
-export type PaymentOperation = 'confirm' | 'cancel' | 'capture' | 'refund' | 'connector_update';
+export type PaymentOperation = 'confirm' | 'authenticate' | 'cancel' | 'capture' | 'refund' | 'connector_update';
 
 /** Statuses no operation ever leaves. */
 export const TERMINAL_STATUSES: readonly PaymentStatus[] = ['Succeeded', 'Failed', 'Cancelled'];
@@ -26,6 +26,7 @@ export const TERMINAL_STATUSES: readonly PaymentStatus[] = ['Succeeded', 'Failed
 /**
  * Which statuses each operation may start from:
  * - confirm: only a payment created with `confirm: false`;
+ * - authenticate: a payment whose processor asks for a PIN, OTP, phone, birthday or address step;
  * - cancel: before money moved or while it is held (void);
  * - capture: a manual-capture authorization;
  * - refund: a completed payment (it stays `Succeeded`);
@@ -33,6 +34,7 @@ export const TERMINAL_STATUSES: readonly PaymentStatus[] = ['Succeeded', 'Failed
  */
 export const ALLOWED_FROM: Readonly<Record<PaymentOperation, readonly PaymentStatus[]>> = {
   confirm: ['RequiresConfirmation'],
+  authenticate: ['RequiresAction'],
   cancel: ['RequiresConfirmation', 'RequiresAction', 'Processing', 'RequiresCapture'],
   capture: ['RequiresCapture'],
   refund: ['Succeeded'],

@@ -122,6 +122,15 @@ export type NextAction =
   | { type: 'display_ussd_code'; ussd: { code: string; reference: string; expires_at: string } }
   | { type: 'await_mobile_money_approval'; mobile_money: { message: string; reference: string } };
 
+/** The payer's bank chosen for a USSD payment: its CBN code and name (see `USSD_BANKS`). */
+export interface UssdBankSummary {
+  bank_code: string;
+  bank_name: string;
+}
+
+/** A payment's stored method details: `{card}` (last4, brand, expiry, fingerprint) or `{ussd}` (the bank). */
+export type PaymentMethodSummary = { card: CardSummary } | { ussd: UssdBankSummary };
+
 /**
  * One try of a payment at one connector, as routing made it. `status` is the
  * outcome of that try; a technical failure (timeout, 5xx, network) is recorded as
@@ -158,7 +167,8 @@ export interface Payment {
   amount_refunded: number;
   capture_method: CaptureMethod;
   payment_method: PaymentMethod | null;
-  payment_method_data: { card: CardSummary } | null;
+  /** What is kept of the method's details: a card summary (never the PAN or CVC), or the payer's USSD bank. */
+  payment_method_data: PaymentMethodSummary | null;
   connector: string;
   connector_transaction_id: string | null;
   customer_id: string | null;
@@ -167,6 +177,12 @@ export interface Payment {
   metadata: Metadata;
   billing: Billing | null;
   next_action: NextAction | null;
+  /**
+   * The merchant's page the payer is sent to (303, with `payment_id` and `status` in the query)
+   * when they come back from a 3DS page, a processor's hosted page or an authentication step.
+   * Null: the payer sees a plain result page instead.
+   */
+  return_url: string | null;
   cancellation_reason: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -180,7 +196,7 @@ export interface Payment {
 export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
   'payment_id', 'status', 'pending_operation', 'amount', 'currency', 'amount_captured', 'amount_refunded', 'capture_method',
   'payment_method', 'payment_method_data', 'connector', 'connector_transaction_id', 'customer_id', 'description',
-  'email', 'metadata', 'billing', 'next_action', 'cancellation_reason', 'error_code', 'error_message',
+  'email', 'metadata', 'billing', 'next_action', 'return_url', 'cancellation_reason', 'error_code', 'error_message',
   'attempts', 'created_at', 'updated_at',
 ];
 

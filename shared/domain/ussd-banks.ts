@@ -26,3 +26,10 @@ export const USSD_BANKS: Readonly<Record<string, string>> = {
 
 /** Every code of {@link USSD_BANKS}, sorted. */
 export const USSD_BANK_CODES: readonly string[] = Object.keys(USSD_BANKS).sort();
+
+/**
+ * The bank a USSD payment uses when the payer chose none: Guaranty Trust Bank (`058`, 737), the
+ * bank of both Paystack's and Flutterwave's USSD examples and the one payments used before the
+ * payer could choose. Documented in docs/api.md.
+ */
+export const DEFAULT_USSD_BANK_CODE = '058';

@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import httpUrlEncodeBodyParser from '@middy/http-urlencode-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError } from '../domain/errors';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { isStorageUnavailable } from '../storage/storage-errors';
 
@@ -19,23 +19,28 @@ export function htmlPage(title: string, body: string): string {
 }
 
 /**
- * Wraps a handler that answers HTML (the sandbox's hosted pages): middy with the
+ * Wraps a handler that answers HTML (the payer pages and the sandbox's hosted pages): middy with the
  * Powertools logger, the official urlencoded-form parser for POSTed forms, and
  * errors rendered as a small HTML page with the right status (never a stack trace).
  */
-export function htmlHandler(run: (event: APIGatewayProxyEventV2) => Promise<{ statusCode?: number; html: string }>) {
-  const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+export function htmlHandler(
+  run: (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
+) {
+  // Payer pages may show payment details and carry step forms: never cached (RFC 9111 §5.2.2.5).
+  const pageHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
+  const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
-      const { statusCode, html } = await run(event);
-      return { statusCode: statusCode ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html };
+      const { statusCode, html, headers } = await run(event, context);
+      return { statusCode: statusCode ?? 200, headers: { ...pageHeaders, ...(headers ?? {}) }, body: html };
     } catch (err) {
-      const status = err instanceof ApiError ? err.statusCode : isStorageUnavailable(err) ? 503 : 500;
+      const status = err instanceof ApiError ? err.statusCode : isStorageUnavailable(err) || err instanceof OutcomeUnknownError ? 503 : 500;
       if (status >= 500) logger.error('hosted page failed', { error: err as Error });
-      const message = err instanceof ApiError ? err.message : 'Something went wrong. Try again shortly.';
-      return { statusCode: status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
+      const message =
+        err instanceof ApiError ? err.message : err instanceof OutcomeUnknownError ? 'Your answer was sent, but its result is not known yet. Do not pay again; check back in a minute.' : 'Something went wrong. Try again shortly.';
+      return { statusCode: status, headers: pageHeaders, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
     }
   };
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(base, { timeoutEarlyInMillis: 0 })
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger))
     .use({
       before: async (request) => {

@@ -4,10 +4,10 @@ import { findCardNumbers } from '../domain/card';
 export const REDACTED = '[REDACTED]';
 
 /** Keys whose values never reach a log line, matched case-insensitively wherever they appear. */
-const SECRET_KEYS = new Set(['card_number', 'card_cvc', 'cvc', 'cvv', 'api-key', 'api_key', 'apikey', 'authorization', 'x-api-key']);
+const SECRET_KEYS = new Set(['card_number', 'card_cvc', 'cvc', 'cvv', 'pin', 'otp', 'api-key', 'api_key', 'apikey', 'authorization', 'x-api-key']);
 
 const API_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]{4,}/g;
-const JSON_SECRET_FIELD = /("(?:card_number|card_cvc|cvc|cvv|api-key)"\s*:\s*)"[^"]*"/gi;
+const JSON_SECRET_FIELD = /("(?:card_number|card_cvc|cvc|cvv|pin|otp|api-key)"\s*:\s*)"[^"]*"/gi;
 
 /**
  * Masks card data and keys inside free text (a raw request body, an error

@@ -1,7 +1,7 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
 import type { CardDetails } from '../domain/card';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
-import type { Payment, PaymentMethod } from '../domain/payment';
+import { processorReturnUrl, type AuthenticationAddress, type Payment, type PaymentMethod } from '../domain/payment';
 import type { PaymentStatus } from '../domain/payment-status';
 import { startPendingOperation, type PendingOperation } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
@@ -20,8 +20,23 @@ export interface AuthorizationInput {
   card: CardDetails | undefined;
   /** The payer's phone (E.164), for mobile money. */
   phone: string | null;
+  /** USSD: the payer's bank (CBN code). */
+  ussdBankCode?: string | undefined;
   /** Connectors in routing order (the claimed one first). */
   candidates: Connector[];
+}
+
+/** The billing address the merchant gave, in the shape processors' address checks take (fields it lacks are left out). */
+export function billingAddressOf(p: Payment): Partial<AuthenticationAddress> | null {
+  const a = p.billing?.address;
+  if (!a) return null;
+  const out: Partial<AuthenticationAddress> = {};
+  if (a.line1) out.line1 = a.line1;
+  if (a.city) out.city = a.city;
+  if (a.state) out.state = a.state;
+  if (a.zip) out.zip = a.zip;
+  if (a.country) out.country = a.country;
+  return out;
 }
 
 /**
@@ -108,8 +123,10 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           card: input.card,
           email: p.email,
           phone: input.phone,
+          ...(input.ussdBankCode ? { ussdBankCode: input.ussdBankCode } : {}),
+          billingAddress: billingAddressOf(p),
           publicBaseUrl: ctx.publicBaseUrl,
-          returnUrl: `${ctx.publicBaseUrl}/sandbox/return/${p.payment_id}`,
+          returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
         }),
       );
       attempts.push(attemptOf(connector.name, startedAt, result));

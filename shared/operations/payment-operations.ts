@@ -1,13 +1,15 @@
 import { routeCandidates } from '../routing/routing';
-import { summarizeCard, type CardDetails, type CardSummary } from '../domain/card';
+import { summarizeCard } from '../domain/card';
+import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
+import type { PaymentMethodData } from '../schemas/common';
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import type { Payment, PaymentMethod } from '../domain/payment';
+import type { Payment, PaymentMethod, PaymentMethodSummary } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
-import type { CreatePaymentBody, ConfirmPaymentBody } from '../schemas/payment-schemas';
+import { methodOfData, type CreatePaymentBody, type ConfirmPaymentBody } from '../schemas/payment-schemas';
 import {
   createPayment as storeNewPayment,
   getPayment as readPayment,
@@ -25,9 +27,20 @@ import { reconcilePayment } from './payment-sync';
 
 export type { RequestContext } from './request-context';
 
-/** The storable summary of a card (last4, brand, expiry, keyed fingerprint): never the PAN or CVC. */
-async function cardSummary(card: CardDetails): Promise<{ card: CardSummary }> {
-  return { card: summarizeCard(card, await cardFingerprint(card.card_number)) };
+/**
+ * The storable summary of a method's details: a card's last4, brand, expiry and keyed
+ * fingerprint (never the PAN or CVC), or the USSD bank's code and name.
+ */
+export async function methodSummary(data: PaymentMethodData): Promise<PaymentMethodSummary> {
+  if (data.card) return { card: summarizeCard(data.card, await cardFingerprint(data.card.card_number)) };
+  const code = data.ussd!.bank_code;
+  return { ussd: { bank_code: code, bank_name: USSD_BANKS[code] ?? code } };
+}
+
+/** The USSD bank chosen for a payment (its stored summary), else the default bank {@link DEFAULT_USSD_BANK_CODE}. */
+function ussdBankOf(summary: PaymentMethodSummary | null, paymentMethod: PaymentMethod | undefined): string | undefined {
+  if (paymentMethod !== 'ussd') return undefined;
+  return summary && 'ussd' in summary ? summary.ussd.bank_code : DEFAULT_USSD_BANK_CODE;
 }
 
 /**
@@ -58,14 +71,16 @@ async function existingForRetry(ctx: RequestContext, wanted: Payment): Promise<P
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  */
 export async function createPayment(ctx: RequestContext, body: CreatePaymentBody): Promise<Payment> {
-  const paymentMethod: PaymentMethod | undefined = body.payment_method ?? (body.payment_method_data ? 'card' : undefined);
+  const paymentMethod: PaymentMethod | undefined = body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : undefined);
   if (body.confirm && !paymentMethod) {
     throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (needed when confirm is true).', 'payment_method');
   }
   if (body.customer_id !== undefined && !isIdOf('customer', body.customer_id)) {
     throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
   }
-  const candidates = await routeCandidates(body.currency, paymentMethod);
+  const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : null;
+  const ussdBankCode = ussdBankOf(summary, paymentMethod);
+  const candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, { ussdBankCode });
   // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
   const phone = body.confirm && paymentMethod === 'mobile_money' && body.customer_id ? ((await getCustomer(ctx.merchantId, body.customer_id))?.phone ?? null) : null;
   const now = new Date().toISOString();
@@ -79,7 +94,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     amount_refunded: 0,
     capture_method: body.capture_method,
     payment_method: paymentMethod ?? null,
-    payment_method_data: body.payment_method_data ? await cardSummary(body.payment_method_data.card) : null,
+    payment_method_data: summary,
     connector: candidates[0].name,
     connector_transaction_id: null,
     customer_id: body.customer_id ?? null,
@@ -88,6 +103,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     metadata: body.metadata ?? {},
     billing: body.billing ?? null,
     next_action: null,
+    return_url: body.return_url ?? null,
     cancellation_reason: null,
     error_code: null,
     error_message: null,
@@ -108,7 +124,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   }
   recordPaymentCreated(stored.payment);
   if (!body.confirm || !paymentMethod) return stored.payment;
-  return authorizeClaimed(ctx, stored, { paymentMethod, card: body.payment_method_data?.card, phone, candidates });
+  return authorizeClaimed(ctx, stored, { paymentMethod, card: body.payment_method_data?.card, phone, ussdBankCode, candidates });
 }
 
 /**
@@ -126,14 +142,18 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     if (stored.pendingOperation) throw conflict('confirm', new ConditionFailedError(stored));
     throw unexpectedState('confirm', p.status, ALLOWED_FROM.confirm);
   }
-  const paymentMethod = body.payment_method ?? (body.payment_method_data ? 'card' : p.payment_method);
+  const paymentMethod = body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : p.payment_method);
   if (!paymentMethod) {
     throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (the payment was created without one).', 'payment_method');
   }
-  if (body.payment_method_data && paymentMethod !== 'card') {
-    throw invalidRequest('parameter_invalid', 'payment_method_data holds a card, but the payment method is not card.', 'payment_method_data');
+  if (body.payment_method_data && paymentMethod !== methodOfData(body.payment_method_data)) {
+    throw invalidRequest('parameter_invalid', `payment_method_data holds ${methodOfData(body.payment_method_data)} data, but the payment method is ${paymentMethod}.`, 'payment_method_data');
   }
-  const candidates = await routeCandidates(p.currency, paymentMethod, p.connector);
+  // Details sent now replace those given at create; a card is never carried over to another method.
+  const keptSummary = p.payment_method_data && paymentMethod === (('card' in p.payment_method_data) ? 'card' : 'ussd') ? p.payment_method_data : null;
+  const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
+  const ussdBankCode = ussdBankOf(summary, paymentMethod);
+  const candidates = await routeCandidates(p.currency, paymentMethod, p.connector, undefined, { ussdBankCode });
   const phone = paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   let claimed: StoredPayment;
   try {
@@ -145,7 +165,8 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
         status: 'Processing',
         connector: candidates[0].name,
         payment_method: paymentMethod,
-        payment_method_data: body.payment_method_data ? await cardSummary(body.payment_method_data.card) : p.payment_method_data,
+        payment_method_data: summary,
+        ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
       },
       startPendingOperation('authorize', candidates[0].name, p.payment_id, p.amount),
     );
@@ -153,7 +174,7 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);
     throw err;
   }
-  return authorizeClaimed(ctx, claimed, { paymentMethod, card: body.payment_method_data?.card, phone, candidates });
+  return authorizeClaimed(ctx, claimed, { paymentMethod, card: body.payment_method_data?.card, phone, ussdBankCode, candidates });
 }
 
 /**

@@ -46,7 +46,9 @@ export function resultFields(result: PaymentResult, payment: Payment): Partial<P
     status: result.status,
     connector_transaction_id: result.connectorTransactionId ?? payment.connector_transaction_id,
     amount_captured: payment.amount_captured + result.amountCaptured,
-    next_action: result.nextAction ?? null,
+    // A processor that answers "still waiting on the payer" without restating the step (a sync)
+    // leaves the step the payer was asked for in place.
+    next_action: result.nextAction ?? (result.status === 'RequiresAction' && payment.status === 'RequiresAction' ? payment.next_action : null),
     error_code: result.errorCode ?? null,
     error_message: result.errorMessage ?? null,
   };

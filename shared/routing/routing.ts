@@ -9,7 +9,8 @@ export type { RoutingRule } from './routing-rules';
 
 /**
  * The connectors that can take a payment, in routing order: the matching rule's
- * list, keeping those that are configured and support the currency and method.
+ * list, keeping those that are configured and support the currency and method (and, for USSD,
+ * the payer's bank: `options.ussdBankCode`).
  * `preferred` (the connector chosen at create) goes first when it qualifies.
  * @returns at least one connector
  * @throws ApiError 400 `no_connector_available` when none can take the payment
@@ -19,13 +20,15 @@ export async function routeCandidates(
   paymentMethod: PaymentMethod | undefined,
   preferred?: string,
   rules?: readonly RoutingRule[],
+  options: { ussdBankCode?: string | undefined } = {},
 ): Promise<[Connector, ...Connector[]]> {
+  const bank = options.ussdBankCode ? { ussdBankCode: options.ussdBankCode } : undefined;
   const names = connectorsFor(currency, paymentMethod, rules);
   const ordered = preferred && names.includes(preferred) ? [preferred, ...names.filter((n) => n !== preferred)] : names;
   const out: Connector[] = [];
   for (const name of ordered) {
     const connector = await configuredConnector(name);
-    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod))) out.push(connector);
+    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod, bank))) out.push(connector);
   }
   const [first, ...rest] = out;
   if (!first) {
@@ -33,8 +36,10 @@ export async function routeCandidates(
       400,
       'invalid_request_error',
       'no_connector_available',
-      `No connector is configured for ${currency}${paymentMethod ? ` ${paymentMethod}` : ''} payments. Use another currency or payment_method.`,
-      paymentMethod ? 'payment_method' : 'currency',
+      bank
+        ? `No connector serves USSD payments from this bank (payment_method_data.ussd.bank_code). Choose another bank; docs/connectors.md lists the banks each processor serves.`
+        : `No connector is configured for ${currency}${paymentMethod ? ` ${paymentMethod}` : ''} payments. Use another currency or payment_method.`,
+      bank ? 'payment_method_data.ussd.bank_code' : paymentMethod ? 'payment_method' : 'currency',
     );
   }
   return [first, ...rest];

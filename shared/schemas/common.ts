@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { containsCardNumber, passesLuhn, fullExpiryYear, isExpired } from '../domain/card';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
+import { USSD_BANK_CODES } from '../domain/ussd-banks';
+import { isDeployedStage } from '../webhooks/endpoint-url-rules';
 
 const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
 
@@ -120,5 +122,51 @@ export const cardSchema = z
     }
   });
 
-/** `payment_method_data`: currently only `{card: {...}}`. */
-export const paymentMethodDataSchema = z.strictObject({ card: cardSchema });
+/**
+ * `ussd`: the payer's bank for a USSD payment, by its Nigerian (CBN/NIBSS) bank code (one of
+ * {@link USSD_BANK_CODES}; the banks each processor serves are listed in docs/connectors.md).
+ */
+export const ussdDataSchema = z.strictObject({
+  bank_code: z.enum(USSD_BANK_CODES as [string, ...string[]], { error: `must be one of ${USSD_BANK_CODES.join(', ')} (CBN bank codes)` }),
+});
+
+/**
+ * `payment_method_data`: exactly one of `{card: {...}}` (card details, never stored) or
+ * `{ussd: {bank_code}}` (the payer's bank for USSD).
+ */
+export const paymentMethodDataSchema = z
+  .strictObject({ card: cardSchema.optional(), ussd: ussdDataSchema.optional() })
+  .superRefine((data, ctx) => {
+    const given = [data.card, data.ussd].filter((v) => v !== undefined).length;
+    if (given !== 1) ctx.addIssue({ code: 'custom', path: [], message: 'must hold exactly one of card or ussd' });
+  });
+
+/** Parsed `payment_method_data`. */
+export type PaymentMethodData = z.infer<typeof paymentMethodDataSchema>;
+
+/**
+ * A `return_url`: where Switchyard sends the payer (303) once they come back from a 3DS page, a
+ * processor's hosted page or an authentication step, with `payment_id` and `status` added to its
+ * query. An absolute URL of at most 2,048 characters without credentials; `https:` on deployed
+ * stages (`STAGE` set and not `local`), `http:` also allowed on the local stack.
+ */
+export const returnUrlSchema = z
+  .string()
+  .max(2048, { error: 'must be at most 2048 characters' })
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute URL such as https://shop.example.com/checkout/done' });
+      return;
+    }
+    const allowed = isDeployedStage() ? ['https:'] : ['https:', 'http:'];
+    if (!allowed.includes(url.protocol)) {
+      ctx.addIssue({ code: 'custom', message: `must use ${allowed.join(' or ')}` });
+    } else if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
+    } else if (containsCardNumber(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must not contain a card number' });
+    }
+  });

@@ -55,8 +55,11 @@ function toStored(item: Record<string, unknown>): StoredPayment {
   payment.billing = orderedValue(payment.billing);
   payment.next_action = orderedValue(payment.next_action);
   payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
-  if (payment.payment_method_data?.card) {
-    payment.payment_method_data = { card: pickFields<CardSummary>(payment.payment_method_data.card as unknown as Record<string, unknown>, CARD_SUMMARY_FIELDS) };
+  const methodData = payment.payment_method_data as Record<string, Record<string, unknown> | undefined> | null;
+  if (methodData?.card) {
+    payment.payment_method_data = { card: pickFields<CardSummary>(methodData.card, CARD_SUMMARY_FIELDS) };
+  } else if (methodData?.ussd) {
+    payment.payment_method_data = { ussd: { bank_code: String(methodData.ussd.bank_code), bank_name: String(methodData.ussd.bank_name) } };
   }
   return {
     payment,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { NextAction } from '../../domain/payment';
+import { authenticationAction, type NextAction } from '../../domain/payment';
 import {
   ConnectorTechnicalError,
+  type AuthenticateRequest,
   WebhookSignatureError,
   type AuthorizeRequest,
   type Connector,
@@ -13,9 +14,19 @@ import {
   type WebhookEvent,
 } from '../connector';
 import { sandboxWebhookDelayMs, scheduleSandboxWebhook, SANDBOX_SIGNATURE_HEADER, verifySandboxWebhook, type SandboxWebhookBody } from './sandbox-webhooks';
-import { mobileMoneyApprovalSeconds, SANDBOX_METHOD_STATUS, sandboxCardOutcome } from './transformers';
+import {
+  isTelecelGhanaPhone,
+  mobileMoneyApprovalSeconds,
+  SANDBOX_METHOD_STATUS,
+  SANDBOX_NEXT_STEP,
+  SANDBOX_STEP_VALUES,
+  sandboxCardOutcome,
+  TELECEL_VOUCHER_PROMPT,
+} from './transformers';
 
 const transactionId = () => `sbx_${randomUUID().replace(/-/g, '')}`;
+/** Transaction ids of Telecel voucher payments (`sbxv_…`): a sync leaves them waiting on the voucher. */
+const VOUCHER_PREFIX = 'sbxv_';
 /** How long offline payment instructions stay valid: 24 hours. */
 const INSTRUCTIONS_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -65,6 +76,15 @@ export class SandboxConnector implements Connector {
 
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     const id = transactionId();
+    if (request.paymentMethod === 'mobile_money' && request.currency === 'GHS' && isTelecelGhanaPhone(request.phone)) {
+      // Telecel Cash: the payer generates a voucher (*110#) and submits it as the OTP; no webhook until then.
+      return {
+        status: 'RequiresAction',
+        connectorTransactionId: `${VOUCHER_PREFIX}${id.slice(4)}`,
+        amountCaptured: 0,
+        nextAction: authenticationAction('submit_otp', request.publicBaseUrl, request.paymentId, TELECEL_VOUCHER_PROMPT),
+      };
+    }
     if (request.paymentMethod !== 'card') {
       scheduleSandboxWebhook(request.publicBaseUrl, {
         payment_id: request.paymentId,
@@ -89,9 +109,47 @@ export class SandboxConnector implements Connector {
     if (outcome.kind === 'timeout') {
       throw new ConnectorTechnicalError(this.name, 'The sandbox did not answer within the timeout (test card 4000000000000119).');
     }
+    if (outcome.kind === 'step') {
+      return {
+        status: 'RequiresAction',
+        connectorTransactionId: id,
+        amountCaptured: 0,
+        nextAction: authenticationAction(outcome.step, request.publicBaseUrl, request.paymentId, null, outcome.cardRequired ?? false),
+      };
+    }
     if (outcome.kind === 'three_ds') {
       return { status: 'RequiresAction', connectorTransactionId: id, amountCaptured: 0, nextAction: hostedPage(request, '3ds') };
     }
+    return request.captureMethod === 'manual'
+      ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }
+      : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
+  }
+
+  /**
+   * Answers a step of a test card or a Telecel voucher payment (values in `SANDBOX_STEP_VALUES`):
+   * a wrong PIN fails the payment (`incorrect_pin`); a wrong OTP keeps the step open
+   * (`incorrect_otp`); a right answer leads to the next step (`SANDBOX_NEXT_STEP`) or completes the
+   * payment (Succeeded, or RequiresCapture for manual capture). A card-required step refuses a
+   * request without the card (`ConnectorRequestError`-free: the operation checks it first).
+   */
+  async authenticate(request: AuthenticateRequest): Promise<PaymentResult> {
+    const id = request.connectorTransactionId ?? transactionId();
+    const open = (step: AuthenticateRequest['step'], errorCode: string | null = null, errorMessage: string | null = null): PaymentResult => ({
+      status: 'RequiresAction',
+      connectorTransactionId: id,
+      amountCaptured: 0,
+      nextAction: authenticationAction(step, request.publicBaseUrl, request.paymentId, id.startsWith(VOUCHER_PREFIX) ? TELECEL_VOUCHER_PROMPT : null),
+      errorCode,
+      errorMessage,
+    });
+    if (request.step === 'submit_pin' && request.pin !== SANDBOX_STEP_VALUES.pin) {
+      return { status: 'Failed', connectorTransactionId: id, amountCaptured: 0, errorCode: 'incorrect_pin', errorMessage: 'The PIN is incorrect; the issuer declined the payment.' };
+    }
+    if (request.step === 'submit_otp' && request.otp !== SANDBOX_STEP_VALUES.otp) {
+      return open('submit_otp', 'incorrect_otp', 'The code is incorrect. Check it and try again.');
+    }
+    const next = SANDBOX_NEXT_STEP[request.step];
+    if (next) return open(next);
     return request.captureMethod === 'manual'
       ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }
       : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
@@ -113,7 +171,8 @@ export class SandboxConnector implements Connector {
    *   since creation; a bank transfer or USSD payment is paid once {@link sandboxWebhookDelayMs}
    *   have — the same payer the local stack's delayed webhook plays, so on a deployed stage
    *   (where no timer outlives the request) the reconciler completes them;
-   * - a card waiting on its 3DS or checkout page is unchanged (the payer has not acted).
+   * - a card waiting on its 3DS or checkout page, or on a PIN/OTP step, and a Telecel voucher
+   *   payment (`sbxv_…`) are unchanged (the payer has not acted; the step stays as it was).
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     const reference = request.connectorTransactionId ?? `sbx_${request.paymentId.replace(/^pay_/, '')}`;
@@ -123,7 +182,7 @@ export class SandboxConnector implements Connector {
         : { status: 'Succeeded', connectorTransactionId: reference, amountCaptured: request.amount };
     if (request.paymentMethod === 'card' && request.connectorTransactionId === null) return settled;
     const ageMs = Date.now() - Date.parse(request.createdAt);
-    if (request.paymentMethod === 'mobile_money') {
+    if (request.paymentMethod === 'mobile_money' && !reference.startsWith(VOUCHER_PREFIX)) {
       if (ageMs >= mobileMoneyApprovalSeconds() * 1000) return settled;
       return { status: 'Processing', connectorTransactionId: reference, amountCaptured: 0 };
     }

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../../domain/payment';
+import type { AuthenticationStep, PaymentMethod } from '../../domain/payment';
 
 /**
  * The sandbox's test cards and what each one does. Any other Luhn-valid number succeeds.
@@ -12,7 +12,44 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardOutcome>> = 
   '4000000000009995': { kind: 'decline', code: 'insufficient_funds', message: 'The card has insufficient funds to complete the purchase.' },
   '4000000000003220': { kind: 'three_ds' },
   '4000000000000119': { kind: 'timeout' },
+  // Authentication steps (PIN 1234, OTP 123456; see SANDBOX_STEP_VALUES). The first is Paystack's
+  // published test Verve card (https://paystack.com/docs/payments/test-payments/): PIN, then OTP.
+  '5060666666666666666': { kind: 'step', step: 'submit_pin' },
+  '5060990000000000019': { kind: 'step', step: 'submit_otp' },
+  '5060990000000000027': { kind: 'step', step: 'submit_phone' },
+  '5060990000000000035': { kind: 'step', step: 'submit_birthday' },
+  '5060990000000000043': { kind: 'step', step: 'submit_address' },
+  // Flutterwave-style PIN: the card must be sent again with the PIN (next_action.card_required), then OTP.
+  '4000000000000317': { kind: 'step', step: 'submit_pin', cardRequired: true },
 };
+
+/**
+ * The values the sandbox accepts at each step: PIN `1234`, OTP (or mobile-money voucher) `123456`;
+ * any phone, birthday or address. A wrong PIN fails the payment (`incorrect_pin`, as an issuer
+ * blocks after a wrong PIN); a wrong OTP leaves the step open (`incorrect_otp`) for another try.
+ */
+export const SANDBOX_STEP_VALUES = { pin: '1234', otp: '123456' } as const;
+
+/** The step that follows each answered step in the sandbox: a PIN or a phone is followed by an OTP; the others complete the payment. */
+export const SANDBOX_NEXT_STEP: Readonly<Record<AuthenticationStep, AuthenticationStep | null>> = {
+  submit_pin: 'submit_otp',
+  submit_phone: 'submit_otp',
+  submit_otp: null,
+  submit_birthday: null,
+  submit_address: null,
+};
+
+/**
+ * Ghana numbers of Telecel Cash (formerly Vodafone Cash; prefixes 020 and 050, +233 20 / +233 50):
+ * a sandbox GHS mobile-money payment from one asks for a voucher the payer generates by dialling
+ * *110#, as Paystack's Telecel charges do (`send_otp` with that prompt).
+ */
+export function isTelecelGhanaPhone(phone: string | null | undefined): boolean {
+  return typeof phone === 'string' && /^\+233(20|50)\d{7}$/.test(phone);
+}
+
+/** The prompt shown with the sandbox's Telecel voucher step. */
+export const TELECEL_VOUCHER_PROMPT = 'Dial *110# on your Telecel phone, choose Make Payments, then Generate Voucher, and enter the voucher code here.';
 
 /** What the sandbox does with a card. */
 export type SandboxCardOutcome =
@@ -20,7 +57,9 @@ export type SandboxCardOutcome =
   | { kind: 'decline'; code: string; message: string }
   | { kind: 'three_ds' }
   /** The sandbox does not answer authorize in time; a later sync finds the charge succeeded. */
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** The issuer asks for an authentication step first (`cardRequired`: the card must be sent again with it). */
+  | { kind: 'step'; step: AuthenticationStep; cardRequired?: boolean };
 
 /** The outcome for a card number (the table above, else success). */
 export function sandboxCardOutcome(cardNumber: string): SandboxCardOutcome {

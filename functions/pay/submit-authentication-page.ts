@@ -1,0 +1,24 @@
+import { htmlHandler } from '../../shared/http/html-handler';
+import { authenticationPage, pageDeadline } from '../../shared/http/payer-pages';
+import { publicBaseUrl } from '../../shared/http/public-base-url';
+import { submitAuthenticationPage } from '../../shared/operations/payer-page-operations';
+import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
+import { processorReturnUrl } from '../../shared/domain/payment';
+
+/**
+ * `POST /pay/{payment_id}/authenticate` (public form post): relays the payer's answer exactly as
+ * `POST /payments/{payment_id}/authenticate` does. When the processor asks for another step the
+ * page shows it; otherwise the payer is sent (303) to the return route, which redirects to the
+ * merchant's `return_url`.
+ */
+export const handler = htmlHandler(async (event, context) => {
+  const paymentId = event.pathParameters?.payment_id ?? '';
+  const base = publicBaseUrl(event);
+  const form = (event.body as unknown as Record<string, string | undefined> | undefined) ?? {};
+  const payment = await submitAuthenticationPage(paymentId, form, base, pageDeadline(context));
+  if (payment.status === 'RequiresAction' && isAuthenticationAction(payment.next_action)) {
+    return { html: authenticationPage(payment, payment.next_action) };
+  }
+  const location = processorReturnUrl(base, payment.payment_id);
+  return { statusCode: 303, headers: { location }, html: '<!doctype html><p>Continue to the result page.</p>' };
+});

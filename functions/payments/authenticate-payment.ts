@@ -1,0 +1,13 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { authenticatePayment } from '../../shared/operations/payment-authentication';
+import { authenticatePaymentBodySchema } from '../../shared/schemas/payment-schemas';
+
+/**
+ * `POST /payments/{payment_id}/authenticate`: relays the payer's PIN, OTP, phone, birthday or
+ * address for the step in `next_action` to the processor; 200 with the updated payment (which may
+ * ask for the next step). Takes no Idempotency-Key: the values must never rest in an idempotency
+ * record, and a step is only accepted while the payment asks for it.
+ */
+export const handler = apiHandler({ body: authenticatePaymentBodySchema, idempotent: false }, async (req) => ({
+  body: await authenticatePayment(req.operation, req.path.payment_id ?? '', req.body),
+}));

@@ -1,0 +1,159 @@
+import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest } from '../connectors/connector';
+import { ApiError, invalidRequest, OutcomeUnknownError, unexpectedState } from '../domain/errors';
+import { AUTHENTICATION_STEPS, processorReturnUrl, type AuthenticationAction, type AuthenticationStep, type NextAction, type Payment } from '../domain/payment';
+import { ALLOWED_FROM } from '../domain/payment-status';
+import { startPendingOperation } from '../domain/pending-operation';
+import { recordPaymentOutcome } from '../observability/metrics';
+import { connectorByName } from '../routing/routing';
+import type { AuthenticatePaymentBody } from '../schemas/payment-schemas';
+import { cardFingerprint } from '../security/keyed-hash';
+import { updatePayment } from '../storage/payments-repository';
+import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
+import { callWithinBudget } from './connector-call';
+import { conflict, loadPayment, resultFields } from './payment-state';
+import type { RequestContext } from './request-context';
+
+/** The body field that answers each step. */
+export const STEP_FIELD: Readonly<Record<AuthenticationStep, 'pin' | 'otp' | 'phone' | 'birthday' | 'address'>> = {
+  submit_pin: 'pin',
+  submit_otp: 'otp',
+  submit_phone: 'phone',
+  submit_birthday: 'birthday',
+  submit_address: 'address',
+};
+
+/** Whether a `next_action` is an authentication step (`submit_*`). */
+export function isAuthenticationAction(action: NextAction | null): action is AuthenticationAction {
+  return action !== null && (AUTHENTICATION_STEPS as readonly string[]).includes(action.type);
+}
+
+/**
+ * Checks that the body answers the step the payment asks for, with the card exactly when the step
+ * needs it (and then the card the payment was confirmed with).
+ * @throws ApiError 400 `parameter_missing` / `parameter_invalid` naming the field to send or fix
+ */
+async function checkAnswer(p: Payment, action: AuthenticationAction, body: AuthenticatePaymentBody): Promise<void> {
+  const field = STEP_FIELD[action.type];
+  if (body[field] === undefined) {
+    throw invalidRequest('parameter_missing', `This payment's next step is ${action.type}: send ${field} (and no other step field).`, field);
+  }
+  const card = body.payment_method_data?.card;
+  if (action.card_required && !card) {
+    throw invalidRequest(
+      'parameter_missing',
+      `${p.connector} needs the card details again with this step (next_action.card_required is true): send payment_method_data.card with ${field}.`,
+      'payment_method_data',
+    );
+  }
+  if (!action.card_required && card) {
+    throw invalidRequest('parameter_invalid', 'payment_method_data is only sent with a step whose next_action.card_required is true; send the step field alone.', 'payment_method_data');
+  }
+  if (card) {
+    const stored = p.payment_method_data && 'card' in p.payment_method_data ? p.payment_method_data.card : undefined;
+    if (!stored || stored.fingerprint !== (await cardFingerprint(card.card_number))) {
+      throw invalidRequest('parameter_invalid', 'payment_method_data.card must be the card this payment was confirmed with.', 'payment_method_data.card.card_number');
+    }
+  }
+}
+
+/**
+ * Relays the payer's answer to an authentication step — PIN, OTP, phone, birthday or address —
+ * to the payment's processor and records its answer, which may be the next step (PIN, then OTP),
+ * the outcome, or the same step again with the processor's error (a wrong OTP, when the
+ * processor allows another try).
+ *
+ * Money safety (docs/money-safety.md): the call runs under a claim (`pending_operation`
+ * authorize, lease `CLAIM_LEASE_MS`) written with a conditional write before the processor
+ * is called, so two submissions never race and a crash leaves a trace; the outcome is written
+ * conditionally on the claimed version. A technical failure keeps the claim (the processor may
+ * have completed the charge) and answers 503 `outcome_unknown`; the reconciler then asks the
+ * processor (by our reference) and either settles the payment or reopens the step. The values
+ * are held in memory only: never stored, logged, echoed nor put in an idempotency record (the
+ * route takes no `Idempotency-Key`; a retry of an accepted step answers 400/409 naming the
+ * payment's current step).
+ * @returns the payment after the processor's answer
+ * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless the payment asks for
+ *   an authentication step (or while another call on it is in flight); 400 when the body does not
+ *   answer that step (see {@link checkAnswer}); 402 `authentication_failed` when the processor
+ *   refused the submission (nothing changed there; the step stays open)
+ * @throws OutcomeUnknownError when the processor was called and its answer is not recorded
+ */
+export async function authenticatePayment(ctx: RequestContext, paymentId: string, body: AuthenticatePaymentBody): Promise<Payment> {
+  const stored = await loadPayment(ctx.merchantId, paymentId);
+  const p = stored.payment;
+  if (stored.pendingOperation) throw conflict('authenticate', new ConditionFailedError(stored));
+  const action = p.next_action;
+  if (p.status !== 'RequiresAction' || !isAuthenticationAction(action)) {
+    if (p.status === 'RequiresAction') {
+      throw new ApiError(
+        409,
+        'invalid_request_error',
+        'payment_unexpected_state',
+        `This payment waits for the payer on next_action (${action?.type ?? 'none'}), not for a PIN, OTP, phone, birthday or address step.`,
+      );
+    }
+    throw unexpectedState('authenticate', p.status, ALLOWED_FROM.authenticate);
+  }
+  await checkAnswer(p, action, body);
+  const connector = await connectorByName(p.connector);
+  if (!connector.authenticate) {
+    throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${p.connector} cannot take authentication steps.`);
+  }
+  let claimed;
+  try {
+    claimed = await updatePayment(
+      ctx.merchantId,
+      stored,
+      { expectedStatuses: ALLOWED_FROM.authenticate, requireNoPendingOperation: true },
+      {},
+      startPendingOperation('authorize', p.connector, p.payment_id, p.amount),
+    );
+  } catch (err) {
+    if (err instanceof ConditionFailedError) throw conflict('authenticate', err);
+    throw err;
+  }
+  const request: AuthenticateRequest = {
+    paymentId: p.payment_id,
+    connectorTransactionId: p.connector_transaction_id,
+    amount: p.amount,
+    currency: p.currency,
+    paymentMethod: p.payment_method ?? 'card',
+    captureMethod: p.capture_method,
+    step: action.type,
+    ...(body.pin !== undefined ? { pin: body.pin } : {}),
+    ...(body.otp !== undefined ? { otp: body.otp } : {}),
+    ...(body.phone !== undefined ? { phone: body.phone } : {}),
+    ...(body.birthday !== undefined ? { birthday: body.birthday } : {}),
+    ...(body.address !== undefined ? { address: body.address } : {}),
+    ...(body.payment_method_data?.card ? { card: body.payment_method_data.card } : {}),
+    email: p.email,
+    publicBaseUrl: ctx.publicBaseUrl,
+    returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
+  };
+  const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
+  let result;
+  try {
+    result = await callWithinBudget(ctx, connector.name, 'authenticate', () => connector.authenticate!(request));
+  } catch (err) {
+    if (err instanceof ConnectorRequestError) {
+      // Refused: nothing happened at the processor; the step stays open, with the processor's reason.
+      try {
+        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction', error_code: err.code, error_message: err.message }, null);
+      } catch (releaseErr) {
+        // The claim stays until its lease ends; the reconciler then asks the processor and reopens the step.
+        if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
+      }
+      throw new ApiError(402, 'connector_error', 'authentication_failed', `${p.connector} refused the ${action.type} step: ${err.message} The payment still asks for it.`);
+    }
+    if (!(err instanceof ConnectorTechnicalError)) throw err;
+    throw unknown(err);
+  }
+  try {
+    const done = await updatePayment(ctx.merchantId, claimed, {}, resultFields(result, p), null);
+    recordPaymentOutcome(done.payment);
+    return done.payment;
+  } catch (err) {
+    if (err instanceof ConditionFailedError) throw conflict('authenticate', err);
+    throw unknown(err);
+  }
+}
