@@ -8,14 +8,19 @@ const SECRET_KEYS = new Set(['card_number', 'card_cvc', 'cvc', 'cvv', 'pin', 'ot
 
 const API_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]{4,}/g;
 const JSON_SECRET_FIELD = /("(?:card_number|card_cvc|cvc|cvv|pin|otp|api-key)"\s*:\s*)"[^"]*"/gi;
+/** The same fields in an `application/x-www-form-urlencoded` body (the hosted step page's form). */
+const FORM_SECRET_FIELD = /(^|[&?])(card_number|card_cvc|cvc|cvv|pin|otp)=[^&\s"]*/gi;
 
 /**
  * Masks card data and keys inside free text (a raw request body, an error
- * message): `"card_number"`/`"card_cvc"` JSON fields, any 12–19 digit window
+ * message): `"card_number"`/`"card_cvc"`/`"pin"`/`"otp"` JSON fields and form fields, any 12–19 digit window
  * that passes Luhn, and `sk_test_…`/`sk_live_…` keys.
  */
 export function redactText(text: string): string {
-  const masked = text.replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`).replace(API_KEY, `sk_$1_${REDACTED}`);
+  const masked = text
+    .replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`)
+    .replace(FORM_SECRET_FIELD, `$1$2=${REDACTED}`)
+    .replace(API_KEY, `sk_$1_${REDACTED}`);
   const ranges = findCardNumbers(masked);
   if (ranges.length === 0) return masked;
   const chars = [...masked];

@@ -59,3 +59,14 @@ describe('card numbers hidden among other digits', () => {
     expect(redactText('amount 1500 order 77')).toBe('amount 1500 order 77');
   });
 });
+
+describe('authentication step values in logs', () => {
+  test('PIN and OTP are masked in JSON bodies, form bodies and structured records; other fields stay', () => {
+    const { redactText, redactingReplacer, REDACTED } = jest.requireActual('../../shared/observability/redaction') as typeof import('../../shared/observability/redaction');
+    expect(redactText('{"pin":"1234","otp" : "123456","amount":1500}')).toBe(`{"pin":"${REDACTED}","otp" : "${REDACTED}","amount":1500}`);
+    expect(redactText('pin=1234&address_city=Lagos')).toBe(`pin=${REDACTED}&address_city=Lagos`);
+    expect(redactText('address_city=Lagos&otp=998877&card_cvc=123')).toBe(`address_city=Lagos&otp=${REDACTED}&card_cvc=${REDACTED}`);
+    expect(redactText('spin=1&pinned=2')).toBe('spin=1&pinned=2');
+    expect(JSON.parse(JSON.stringify({ body: { pin: '1234', OTP: '123456', phone: '+2348012345678' } }, redactingReplacer))).toEqual({ body: { pin: REDACTED, OTP: REDACTED, phone: '+2348012345678' } });
+  });
+});
