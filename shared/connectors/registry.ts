@@ -5,6 +5,7 @@ import { FlutterwaveConnector } from './flutterwave/flutterwave-connector';
 import { PaystackConnector } from './paystack/paystack-connector';
 import { SandboxConnector } from './sandbox/sandbox-connector';
 import { StripeConnector } from './stripe/stripe-connector';
+import { stripeApiVersionProblem } from './stripe/transformers';
 
 /**
  * Connector configuration: secret keys and base URLs by variable name
@@ -48,6 +49,23 @@ const timeoutOverride = (s: ConnectorSettings): { timeoutMs?: number } => {
   return timeoutMs === undefined ? {} : { timeoutMs };
 };
 
+/**
+ * The `STRIPE_API_VERSION` override of the pinned Stripe API version (`STRIPE_API_VERSION` constant in
+ * `stripe/transformers.ts`): `{ apiVersion }` when set to a version the adapter can speak (dated
+ * 2026-07-29 or later, see `stripeApiVersionProblem`); unset, empty or unusable → nothing (the
+ * pinned version applies; an unusable value is logged, so a typo never disables Stripe).
+ */
+export function stripeApiVersionOverride(s: ConnectorSettings): { apiVersion?: string } {
+  const raw = s.STRIPE_API_VERSION?.trim();
+  if (!raw) return {};
+  const problem = stripeApiVersionProblem(raw);
+  if (problem) {
+    logger.warn('STRIPE_API_VERSION ignored; the pinned Stripe API version applies', { reason: problem });
+    return {};
+  }
+  return { apiVersion: raw };
+}
+
 /** Every connector the service knows, by routing name. */
 export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
   sandbox: () => new SandboxConnector(),
@@ -59,7 +77,6 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
           encryptionKey: s.FLUTTERWAVE_ENCRYPTION_KEY,
           webhookSecret: s.FLUTTERWAVE_WEBHOOK_HASH,
           ...timeoutOverride(s),
-          ...(s.FLUTTERWAVE_USSD_BANK_CODE ? { ussdBankCode: s.FLUTTERWAVE_USSD_BANK_CODE } : {}),
         })
       : undefined,
   paystack: (s) =>
@@ -79,6 +96,7 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
           secretKey: s.STRIPE_SECRET_KEY,
           webhookSecret: s.STRIPE_WEBHOOK_SECRET ?? '',
           ...timeoutOverride(s),
+          ...stripeApiVersionOverride(s),
         })
       : undefined,
 };

@@ -8,6 +8,10 @@
  * and the mapping of every Paystack status in the adapter's tables. The verify not-found body is
  * PaystackOSS/openapi's (commit 9678dea922a9, paths/transaction_verify_{reference}.yaml → 404
  * NotFound.yaml); see fixtures/SOURCES.md for every fixture used by findRefund and notFound.
+ * The authentication steps (submit_pin … submit_address), the USSD banks, the Telecel voucher and
+ * refund.needs-attention are exercised here with Paystack's own samples (fixtures/paystack/doc-code-snippets/,
+ * PaystackOSS/doc-code-snippets commit 94af513d752d); every request body is also validated against
+ * PaystackOSS/openapi in paystack-contract.test.ts.
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,19 +24,24 @@ import {
   ConnectorRequestError,
   ConnectorTechnicalError,
   WebhookSignatureError,
+  type AuthenticateRequest,
   type AuthorizeRequest,
   type PaymentResult,
   type RefundLookupRequest,
   type SyncRequest,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
+import { USSD_BANKS } from '../../shared/domain/ussd-banks';
+import { logger } from '../../shared/observability/logger';
 import {
   PAYSTACK_CHARGE_STATUSES,
+  PAYSTACK_MOBILE_MONEY_PROVIDERS,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
   PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   PAYSTACK_REFUND_STATUSES,
   PAYSTACK_TIMEOUTS_MS,
   PAYSTACK_TRANSACTION_STATUSES,
+  PAYSTACK_USSD_BANKS,
 } from '../../shared/connectors/paystack/transformers';
 
 /* ------------------------------------------------------------------------------------------------
@@ -101,7 +110,21 @@ function fixture<T = any>(name: string): T {
   return JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as T;
 }
 
+/**
+ * A response sample of PaystackOSS/doc-code-snippets (commit 94af513d752d), copied unchanged under
+ * fixtures/paystack/doc-code-snippets/: `src/api/…/response.json` files hold several samples keyed
+ * `200`, `200_otp`, `400`…, each `{description, data}`; `key` picks one and returns its `data`.
+ */
+function official<T = any>(file: string, key?: string): T {
+  const parsed = JSON.parse(readFileSync(path.join(FIXTURES, 'doc-code-snippets', file), 'utf8'));
+  if (key === undefined) return parsed as T;
+  if (!Object.prototype.hasOwnProperty.call(parsed, key)) throw new Error(`${file} has no sample ${key}`);
+  return parsed[key].data as T;
+}
+
 const SECRET = 'sk_test_fixture_0123456789abcdef';
+const PUBLIC_BASE_URL = 'https://api.switchyard.test';
+const STEP_PAGE = `${PUBLIC_BASE_URL}/pay/pay_0a1b2c3d4e5f60718293a4b5c6d7e8f9/authenticate`;
 const PAYMENT_ID = 'pay_0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 const REFERENCE = 'pay-0a1b2c3d4e5f60718293a4b5c6d7e8f9';
 const NOW = new Date('2024-04-01T10:00:00.000Z');
@@ -190,6 +213,27 @@ describe('supports: the (currency, method) matrix from Paystack\'s Payment Chann
   });
 });
 
+describe('USSD banks (PAYSTACK_USSD_BANKS): the four USSD types of PaystackOSS/openapi USSD.yaml', () => {
+  test('exactly 737, 919, 822 and 966, each for its bank, all inside the shared USSD_BANKS list', () => {
+    expect(PAYSTACK_USSD_BANKS).toEqual({ '058': '737', '033': '919', '232': '822', '057': '966' });
+    for (const code of Object.keys(PAYSTACK_USSD_BANKS)) expect(USSD_BANKS[code]).toBeDefined();
+    expect(USSD_BANKS['058']).toBe('Guaranty Trust Bank');
+    expect(USSD_BANKS['033']).toBe('United Bank for Africa');
+    expect(USSD_BANKS['232']).toBe('Sterling Bank');
+    expect(USSD_BANKS['057']).toBe('Zenith Bank');
+  });
+
+  test.each(Object.keys(USSD_BANKS))('supports(NGN, ussd, {ussdBankCode: %s})', (code) => {
+    expect(paystack.supports('NGN', 'ussd', { ussdBankCode: code })).toBe(code in PAYSTACK_USSD_BANKS);
+  });
+
+  test('a bank never serves another currency, and the option is ignored for other methods', () => {
+    expect(paystack.supports('GHS', 'ussd', { ussdBankCode: '058' })).toBe(false);
+    expect(paystack.supports('NGN', 'card', { ussdBankCode: '044' })).toBe(true);
+    expect(paystack.supports('NGN', 'ussd', { ussdBankCode: '999' })).toBe(false);
+  });
+});
+
 /* ------------------------------------------------------------------------------------------------
  * authorize
  * --------------------------------------------------------------------------------------------- */
@@ -200,7 +244,7 @@ describe('authorize', () => {
     const result = await paystack.authorize(authorizeRequest());
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
-      amount: '150000',
+      amount: 150000,
       currency: 'NGN',
       reference: REFERENCE,
       card: { number: '4084084084084081', cvv: '408', expiry_month: '04', expiry_year: '27' },
@@ -213,7 +257,7 @@ describe('authorize', () => {
     const result = await paystack.authorize(authorizeRequest({ currency: 'USD', card: { card_number: '5192602720584796', card_exp_month: '12', card_exp_year: '30', card_cvc: '123' } }));
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
-      amount: '150000',
+      amount: 150000,
       currency: 'USD',
       reference: REFERENCE,
       card: { number: '5192602720584796', cvv: '123', expiry_month: '12', expiry_year: '30' },
@@ -231,7 +275,7 @@ describe('authorize', () => {
     const result = await paystack.authorize(authorizeRequest({ card: undefined, currency: 'ZAR' }));
     expectCall(server.only(), 'POST', '/transaction/initialize', {
       email: 'payer@example.com',
-      amount: '150000',
+      amount: 150000,
       currency: 'ZAR',
       reference: REFERENCE,
       callback_url: 'https://shop.example/return',
@@ -292,7 +336,7 @@ describe('authorize', () => {
     const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'bank_transfer', card: undefined }));
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
-      amount: '150000',
+      amount: 150000,
       currency: 'NGN',
       reference: REFERENCE,
       bank_transfer: { account_expires_at: '2024-04-01T10:30:00.000Z' },
@@ -321,7 +365,7 @@ describe('authorize', () => {
     const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'bank_transfer', currency: 'KES', card: undefined }));
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
-      amount: '150000',
+      amount: 150000,
       currency: 'KES',
       reference: REFERENCE,
       bank_transfer: { account_expires_at: '2024-04-01T10:24:00.000Z' },
@@ -340,22 +384,36 @@ describe('authorize', () => {
     });
   });
 
-  test('ussd NGN: ussd.type 737 → display_ussd_code with the code Paystack returns', async () => {
-    server.reply({ status: 200, body: fixture('charge-ussd') });
-    const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined }));
-    expectCall(server.only(), 'POST', '/charge', {
-      email: 'payer@example.com',
-      amount: '150000',
-      currency: 'NGN',
-      reference: REFERENCE,
-      ussd: { type: '737' },
-    });
-    expect(result).toEqual({
-      status: 'RequiresAction',
-      connectorTransactionId: REFERENCE,
-      amountCaptured: 0,
-      nextAction: { type: 'display_ussd_code', ussd: { code: '*737*33*4*18791#', reference: REFERENCE, expires_at: '2024-04-02T10:00:00.000Z' } },
-    });
+  test.each(Object.entries({ '058': '737', '033': '919', '232': '822', '057': '966' }))(
+    'ussd NGN, bank %s: ussd.type %s → display_ussd_code with the code Paystack returns',
+    async (bank, type) => {
+      server.reply({ status: 200, body: fixture('charge-ussd') });
+      const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: bank }));
+      expectCall(server.only(), 'POST', '/charge', {
+        email: 'payer@example.com',
+        amount: 150000,
+        currency: 'NGN',
+        reference: REFERENCE,
+        ussd: { type },
+      });
+      expect(result).toEqual({
+        status: 'RequiresAction',
+        connectorTransactionId: REFERENCE,
+        amountCaptured: 0,
+        nextAction: { type: 'display_ussd_code', ussd: { code: '*737*33*4*18791#', reference: REFERENCE, expires_at: '2024-04-02T10:00:00.000Z' } },
+      });
+    },
+  );
+
+  test.each([
+    ['another bank (Access Bank 044)', '044', 'ussd_bank_not_supported'],
+    ['no bank at all', undefined, 'ussd_bank_required'],
+  ])('ussd with %s (bank %s) → %s naming the allowed banks, nothing sent', async (_label, bank, code) => {
+    const err = await rejection(paystack.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: bank })));
+    expect(err).toBeInstanceOf(ConnectorRequestError);
+    expect((err as ConnectorRequestError).code).toBe(code);
+    expect(err.message).toContain('033, 057, 058, 232');
+    expect(server.requests).toHaveLength(0);
   });
 
   test.each([
@@ -368,7 +426,7 @@ describe('authorize', () => {
     const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency, phone, card: undefined }));
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
-      amount: '150000',
+      amount: 150000,
       currency,
       reference: REFERENCE,
       mobile_money: mobileMoney,
@@ -405,11 +463,18 @@ describe('authorize', () => {
       open_url: 'RequiresAction',
       pay_offline: 'RequiresAction',
       pending_bank_transfer: 'RequiresAction',
-      send_pin: 'Failed',
-      send_otp: 'Failed',
-      send_phone: 'Failed',
-      send_birthday: 'Failed',
-      send_address: 'Failed',
+      send_pin: 'RequiresAction',
+      send_otp: 'RequiresAction',
+      send_phone: 'RequiresAction',
+      send_birthday: 'RequiresAction',
+      send_address: 'RequiresAction',
+    };
+    const steps: Record<string, string> = {
+      send_pin: 'submit_pin',
+      send_otp: 'submit_otp',
+      send_phone: 'submit_phone',
+      send_birthday: 'submit_birthday',
+      send_address: 'submit_address',
     };
 
     test('the expectations cover every status of the table', () => {
@@ -430,13 +495,15 @@ describe('authorize', () => {
       if (status.startsWith('send_')) body.data.display_text = `Paystack wants ${status}`;
       server.reply({ status: 200, body });
       const method: PaymentMethod = status === 'pay_offline' ? 'ussd' : status === 'pending_bank_transfer' ? 'bank_transfer' : 'card';
-      const result = await paystack.authorize(authorizeRequest({ paymentMethod: method, card: method === 'card' ? authorizeRequest().card : undefined }));
+      const result = await paystack.authorize(
+        authorizeRequest({ paymentMethod: method, card: method === 'card' ? authorizeRequest().card : undefined, ussdBankCode: method === 'ussd' ? '058' : undefined }),
+      );
       expect(result.status).toBe(ours);
       expect(result.connectorTransactionId).toBe(REFERENCE);
       if (ours === 'RequiresAction') expect(result.nextAction).toBeTruthy();
       if (status.startsWith('send_')) {
-        expect(result.errorCode).toBe(status);
-        expect(result.errorMessage).toContain(`Paystack wants ${status}`);
+        expect(result.nextAction).toEqual({ type: steps[status], display_text: `Paystack wants ${status}`, redirect_to_url: STEP_PAGE, card_required: false });
+        expect(result.errorCode).toBeUndefined();
       }
       if (status === 'timeout') expect(result.errorCode).toBe('timeout');
     });
@@ -447,6 +514,358 @@ describe('authorize', () => {
       server.reply({ status: 200, body });
       expect((await paystack.authorize(authorizeRequest())).status).toBe('Processing');
     });
+  });
+});
+
+/* ------------------------------------------------------------------------------------------------
+ * authenticate: PIN, OTP, phone, birthday, address (POST /charge/submit_*)
+ * --------------------------------------------------------------------------------------------- */
+
+const PIN = '3310';
+const OTP = '123456';
+
+function authenticateRequest(overrides: Partial<AuthenticateRequest> = {}): AuthenticateRequest {
+  return {
+    paymentId: PAYMENT_ID,
+    connectorTransactionId: REFERENCE,
+    amount: 150000,
+    currency: 'NGN',
+    paymentMethod: 'card',
+    captureMethod: 'automatic',
+    step: 'submit_pin',
+    pin: PIN,
+    email: 'payer@example.com',
+    publicBaseUrl: PUBLIC_BASE_URL,
+    returnUrl: 'https://shop.example/return',
+    ...overrides,
+  };
+}
+
+/** An official sample with our reference in place of the sample's (a flow through our own payment). */
+function ours<T extends { data: { reference?: string } }>(sample: T): T {
+  return { ...sample, data: { ...sample.data, reference: REFERENCE } };
+}
+
+describe('authenticate: each step is relayed to its submit endpoint with the charge reference', () => {
+  const cases: [string, Partial<AuthenticateRequest>, string, Record<string, string>][] = [
+    ['submit_pin', { step: 'submit_pin', pin: PIN }, '/charge/submit_pin', { pin: PIN, reference: REFERENCE }],
+    ['submit_otp', { step: 'submit_otp', pin: undefined, otp: OTP }, '/charge/submit_otp', { otp: OTP, reference: REFERENCE }],
+    ['submit_phone', { step: 'submit_phone', pin: undefined, phone: '08012345678' }, '/charge/submit_phone', { phone: '08012345678', reference: REFERENCE }],
+    ['submit_birthday', { step: 'submit_birthday', pin: undefined, birthday: '1961-09-21' }, '/charge/submit_birthday', { birthday: '1961-09-21', reference: REFERENCE }],
+    [
+      'submit_address',
+      { step: 'submit_address', pin: undefined, address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' } },
+      '/charge/submit_address',
+      { address: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip_code: '18360', reference: REFERENCE },
+    ],
+  ];
+  const samples: Record<string, string> = {
+    submit_pin: 'src/api/charges/submit-pin/response.json',
+    submit_otp: 'src/api/charges/submit-otp/response.json',
+    submit_phone: 'src/api/charges/submit-phone/response.json',
+    submit_birthday: 'src/api/charges/submit-birthday/response.json',
+    submit_address: 'src/api/charges/submit-address/response.json',
+  };
+
+  test.each(cases)('%s: POST %s with exactly the documented body; Paystack\'s success sample → Succeeded', async (step, overrides, pathname, body) => {
+    const sample = official(samples[step] as string, '200');
+    server.reply({ status: 200, body: ours(sample) });
+    const result = await paystack.authenticate(authenticateRequest(overrides));
+    expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
+    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount });
+  });
+
+  test('connectorTransactionId null (never recorded) → the reference derived from our payment id', async () => {
+    server.reply({ status: 200, body: ours(official('src/api/charges/submit-otp/response.json', '200_pending')) });
+    const result = await paystack.authenticate(authenticateRequest({ connectorTransactionId: null, step: 'submit_otp', pin: undefined, otp: OTP }));
+    expectCall(server.only(), 'POST', '/charge/submit_otp', { otp: OTP, reference: REFERENCE });
+    expect(result).toEqual({ status: 'Processing', connectorTransactionId: REFERENCE, amountCaptured: 0 });
+  });
+
+  test.each([
+    ['submit_pin without a pin', { step: 'submit_pin', pin: undefined }, 'authentication_value_required'],
+    ['submit_otp with a blank otp', { step: 'submit_otp', pin: undefined, otp: '  ' }, 'authentication_value_required'],
+    ['submit_birthday not YYYY-MM-DD', { step: 'submit_birthday', pin: undefined, birthday: '21/09/1961' }, 'invalid_birthday'],
+    ['submit_address without a zip', { step: 'submit_address', pin: undefined, address: { line1: '1 Main St', city: 'Lagos', state: 'LA', zip: '', country: 'NG' } }, 'authentication_value_required'],
+  ] as [string, Partial<AuthenticateRequest>, string][])('%s → %s, nothing sent, the value never in the message', async (_label, overrides, code) => {
+    const err = await rejection(paystack.authenticate(authenticateRequest(overrides)));
+    expect(err).toBeInstanceOf(ConnectorRequestError);
+    expect((err as ConnectorRequestError).code).toBe(code);
+    expect(err.message).not.toContain('21/09/1961');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('authenticate: steps chain through the status table (a Verve-style card asking PIN, then OTP)', () => {
+  test('authorize → send_pin (no prompt) → submit_pin → send_otp with Paystack\'s prompt → submit_otp → Succeeded', async () => {
+    server.reply({ status: 200, body: ours(official('src/api/charges/create/response.json', '200_pin')) });
+    const first = await paystack.authorize(authorizeRequest());
+    expect(first).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      nextAction: { type: 'submit_pin', display_text: null, redirect_to_url: STEP_PAGE, card_required: false },
+    });
+
+    // The submit-pin samples show no send_otp answer; every /charge endpoint answers the same charge
+    // object ([OAS] ChargeSubmitPinResponse = ChargeCreateResponse's data), so the Charge API's own
+    // send_otp sample stands for it.
+    server.reset();
+    server.reply({ status: 200, body: ours(official('src/api/charges/create/response.json', '200_otp')) });
+    const second = await paystack.authenticate(authenticateRequest({ connectorTransactionId: first.connectorTransactionId }));
+    expectCall(server.only(), 'POST', '/charge/submit_pin', { pin: PIN, reference: REFERENCE });
+    expect(second).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      nextAction: { type: 'submit_otp', display_text: 'Please send OTP', redirect_to_url: STEP_PAGE, card_required: false },
+    });
+
+    server.reset();
+    server.reply({ status: 200, body: ours(official('src/api/charges/submit-otp/response.json', '200')) });
+    const third = await paystack.authenticate(authenticateRequest({ step: 'submit_otp', pin: undefined, otp: OTP }));
+    expectCall(server.only(), 'POST', '/charge/submit_otp', { otp: OTP, reference: REFERENCE });
+    expect(third).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 10000 });
+  });
+
+  test('a step may lead to 3-D Secure (submit_otp → open_url) or to another step (submit_birthday → send_otp)', async () => {
+    server.reply({ status: 200, body: ours(official('src/api/charges/submit-otp/response.json', '200_bank_auth')) });
+    expect((await paystack.authenticate(authenticateRequest({ step: 'submit_otp', pin: undefined, otp: OTP }))).nextAction).toEqual({
+      type: 'redirect_to_url',
+      redirect_to_url: 'https://standard.paystack.co/close',
+    });
+    server.reply({ status: 200, body: official('src/api/charges/submit-birthday/response.json', '200_otp') });
+    const result = await paystack.authenticate(authenticateRequest({ step: 'submit_birthday', pin: undefined, birthday: '1961-09-21' }));
+    // That sample has no reference: ours is kept.
+    expect(result).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      nextAction: { type: 'submit_otp', display_text: 'To confirm that you own this account, kindly enter the OTP sent to your phone', redirect_to_url: STEP_PAGE, card_required: false },
+    });
+  });
+});
+
+describe('authenticate: wrong values, as Paystack answers them', () => {
+  test('data.status failed (Paystack\'s 200_failed sample) → Failed with Paystack\'s message: the charge is closed', async () => {
+    server.reply({ status: 200, body: ours(official('src/api/charges/submit-pin/response.json', '200_failed')) });
+    const result = await paystack.authenticate(authenticateRequest());
+    expect(result).toEqual({
+      status: 'Failed',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      errorCode: 'failed',
+      errorMessage: 'Error occured while enrolling you for OTP!',
+    });
+  });
+
+  test('a failed charge carrying gateway_response "Incorrect PIN" (Paystack\'s "Customer errors" wording) → Failed incorrect_pin', async () => {
+    const body = ours(official('src/api/charges/submit-pin/response.json', '200_failed'));
+    body.data.gateway_response = 'Incorrect PIN';
+    body.data.message = 'Incorrect PIN';
+    server.reply({ status: 200, body });
+    expect(await paystack.authenticate(authenticateRequest())).toMatchObject({ status: 'Failed', errorCode: 'incorrect_pin', errorMessage: 'Incorrect PIN' });
+  });
+
+  test('submit_address answering status:false with a failed charge (Paystack\'s 200_failed sample) → Failed "Insufficient funds"', async () => {
+    server.reply({ status: 200, body: official('src/api/charges/submit-address/response.json', '200_failed') });
+    const result = await paystack.authenticate(authenticateRequest({ step: 'submit_address', pin: undefined, address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' } }));
+    expect(result).toEqual({ status: 'Failed', connectorTransactionId: REFERENCE, amountCaptured: 0, errorCode: 'failed', errorMessage: 'Insufficient funds' });
+  });
+
+  // Paystack's errors page documents the meaning ("The OTP provided for the mobile money transaction is
+  // incorrect — show the error to the customer and ask for correct OTP") but prints no body: these two
+  // bodies are Paystack's envelope with the step still open, the shape every charge answer has.
+  test.each([
+    ['HTTP 400', 400],
+    ['HTTP 200 with status false', 200],
+  ])('the same step asked again after a wrong OTP (%s) → RequiresAction on it, with Paystack\'s message', async (_label, httpStatus) => {
+    server.reply({ status: httpStatus, body: { status: false, message: 'Invalid OTP provided', data: { reference: REFERENCE, status: 'send_otp', display_text: 'Please dial *110# to generate a voucher code. Then input the voucher' } } });
+    const result = await paystack.authenticate(authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', step: 'submit_otp', pin: undefined, otp: '000000' }));
+    expect(result).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      nextAction: { type: 'submit_otp', display_text: 'Please dial *110# to generate a voucher code. Then input the voucher', redirect_to_url: STEP_PAGE, card_required: false },
+      errorCode: 'invalid_otp_provided',
+      errorMessage: 'Invalid OTP provided',
+    });
+  });
+
+  test('a plain 4xx refusal (Paystack\'s 400 sample "Transaction reference is invalid") → ConnectorRequestError, nothing changed', async () => {
+    server.reply({ status: 400, body: official('src/api/charges/submit-otp/response.json', '400') });
+    const err = await rejection(paystack.authenticate(authenticateRequest({ step: 'submit_otp', pin: undefined, otp: OTP })));
+    expect(err).toBeInstanceOf(ConnectorRequestError);
+    expect((err as ConnectorRequestError).code).toBe('transaction_reference_is_invalid');
+    expect(err.message).toBe('Transaction reference is invalid');
+  });
+
+  test('a Paystack message echoing the PIN or OTP is scrubbed: never in an error nor a result', async () => {
+    server.reply({ status: 400, body: { status: false, message: `PIN ${PIN} is not valid for this card` } });
+    const err = await rejection(paystack.authenticate(authenticateRequest()));
+    expect(err).toBeInstanceOf(ConnectorRequestError);
+    expect(err.message).toBe('PIN [REDACTED] is not valid for this card');
+    expect((err as ConnectorRequestError).code).toBe('pin_redacted_is_not_valid_for_this_card');
+    expect(JSON.stringify({ ...err, message: err.message })).not.toContain(PIN);
+
+    server.reply({ status: 200, body: { status: false, message: `OTP ${OTP} expired`, data: { reference: REFERENCE, status: 'send_otp', display_text: `Enter the OTP (not ${OTP})` } } });
+    const result = await paystack.authenticate(authenticateRequest({ step: 'submit_otp', pin: undefined, otp: OTP }));
+    expect(JSON.stringify(result)).not.toContain(OTP);
+    expect(result.errorMessage).toBe('OTP [REDACTED] expired');
+  });
+
+  test.each([
+    ['a 5xx', { status: 502, body: { status: false, message: 'Bad gateway' } } as const],
+    ['a 409', { status: 409, body: { status: false, message: 'Conflict' } } as const],
+  ])('%s → ConnectorTechnicalError (outcome unknown: the reconciler syncs), the PIN nowhere in it', async (_label, reply) => {
+    server.reply(reply);
+    const err = await rejection(paystack.authenticate(authenticateRequest()));
+    expect(err).toBeInstanceOf(ConnectorTechnicalError);
+    expect(err.message).not.toContain(PIN);
+  });
+
+  test('no answer in time → ConnectorTechnicalError; the submit call uses the authorize timeout (60 s) without an override', async () => {
+    const impatient = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, timeoutMs: 200, now: () => NOW });
+    server.reply('hang');
+    expect(await rejection(impatient.authenticate(authenticateRequest()))).toBeInstanceOf(ConnectorTechnicalError);
+
+    const tabled = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, now: () => NOW });
+    const spy = jest.spyOn(AbortSignal, 'timeout');
+    try {
+      server.reply({ status: 200, body: ours(official('src/api/charges/submit-pin/response.json', '200')) });
+      await tabled.authenticate(authenticateRequest());
+      expect(spy).toHaveBeenLastCalledWith(PAYSTACK_TIMEOUTS_MS.authorize);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('mobile money: Ghana networks and the Telecel Cash voucher', () => {
+  test('provider codes and the networks behind them (Telecel is still `vod`)', () => {
+    expect(Object.keys(PAYSTACK_MOBILE_MONEY_PROVIDERS).sort()).toEqual(['atl', 'mpesa', 'mtn', 'vod']);
+    expect(PAYSTACK_MOBILE_MONEY_PROVIDERS.vod).toMatch(/Telecel/);
+    expect(PAYSTACK_MOBILE_MONEY_PROVIDERS.atl).toMatch(/AirtelTigo/);
+  });
+
+  test('Telecel: send_otp "dial *110#" → submit_otp with that prompt; the voucher as otp → submit_otp → Succeeded', async () => {
+    server.reply({ status: 200, body: ours(official('src/doc/payments/payment-methods/mobile-vodafone/index.json')) });
+    const first = await paystack.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency: 'GHS', phone: '+233201234567', card: undefined }));
+    expectCall(server.only(), 'POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 150000,
+      currency: 'GHS',
+      reference: REFERENCE,
+      mobile_money: { phone: '0201234567', provider: 'vod' },
+    });
+    expect(first).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'Please dial *110# to generate a voucher code. Then input the voucher',
+        redirect_to_url: STEP_PAGE,
+        card_required: false,
+      },
+    });
+
+    server.reset();
+    const success = ours(official('src/doc/payments/payment-methods/mobile-response-jit/index.json'));
+    server.reply({ status: 200, body: success });
+    const voucher = '582913';
+    const second = await paystack.authenticate(
+      authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', amount: 150000, step: 'submit_otp', pin: undefined, otp: voucher }),
+    );
+    expectCall(server.only(), 'POST', '/charge/submit_otp', { otp: voucher, reference: REFERENCE });
+    expect(second).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 100 });
+  });
+
+  test('after the voucher Paystack may still ask for approval on the phone (pay_offline) → await_mobile_money_approval', async () => {
+    server.reply({ status: 200, body: ours(official('src/doc/payments/payment-methods/mobile-airtel-mtn/index.json')) });
+    const result = await paystack.authenticate(authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', step: 'submit_otp', pin: undefined, otp: '582913' }));
+    expect(result.nextAction).toEqual({
+      type: 'await_mobile_money_approval',
+      mobile_money: { message: 'Please complete authorization process on your mobile phone', reference: REFERENCE },
+    });
+  });
+});
+
+describe('sync of a charge still waiting on a step', () => {
+  test.each(['ongoing', 'abandoned', 'send_pin', 'send_otp'])('verify status %s → RequiresAction without a next action (the payment keeps its own)', async (status) => {
+    const body = fixture('transaction-verify');
+    body.data.status = status;
+    server.reply({ status: 200, body });
+    expect(await paystack.sync(syncRequest())).toEqual({ status: 'RequiresAction', connectorTransactionId: REFERENCE, amountCaptured: 0 });
+  });
+});
+
+describe('refund needs-attention: never Succeeded, and a warning for operators', () => {
+  let warn: jest.SpyInstance;
+  beforeEach(() => {
+    warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  test('the refund.needs-attention event (Paystack\'s sample, with an id) → Pending refund_needs_attention, logged with its references', async () => {
+    const rawBody = JSON.stringify(official('src/doc/payments/refunds/events/refund-needs-attention.json'));
+    const event = await paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': sign(rawBody) } });
+    expect(event).toEqual({
+      kind: 'refund',
+      eventId: 'refund.needs-attention:123456',
+      refundId: null,
+      connectorRefundId: '123456',
+      result: {
+        status: 'Pending',
+        connectorRefundId: '123456',
+        errorCode: 'refund_needs_attention',
+        errorMessage: expect.stringContaining('needs the customer\'s bank details'),
+      },
+    });
+    expect(server.requests).toHaveLength(0);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0]?.[0]).toBe('Paystack refund needs attention');
+    expect(warn.mock.calls[0]?.[1]).toMatchObject({
+      connector: 'paystack',
+      connector_refund_id: '123456',
+      refund_reference: 'TRF_7jn17u9vkqm91efk',
+      transaction_reference: '88bfa94509eb96aa9785641c26cc57cc',
+      event: 'refund.needs-attention',
+    });
+  });
+
+  test('GET /refund/:id in needs-attention with Paystack\'s reason → that reason as the message, and a warning naming our refund', async () => {
+    const body = fixture('refund-fetch');
+    body.data.status = 'needs-attention';
+    body.data.reason = 'Customer bank account required';
+    server.reply({ status: 200, body });
+    const result = await paystack.syncRefund({ refundId: 'ref_99aa', connectorRefundId: '3018284', currency: 'NGN' });
+    expect(result).toEqual({ status: 'Pending', connectorRefundId: '3018284', errorCode: 'refund_needs_attention', errorMessage: 'Customer bank account required' });
+    expect(warn).toHaveBeenCalledWith('Paystack refund needs attention', expect.objectContaining({ refund_id: 'ref_99aa', connector_refund_id: '3018284' }));
+  });
+
+  test('a bare state token from Paystack only completes our message', async () => {
+    const body = fixture('refund-fetch');
+    body.data.status = 'needs-attention';
+    body.data.reason = 'NEEDS_ATTENTION';
+    server.reply({ status: 200, body });
+    const result = await paystack.syncRefund({ refundId: 'ref_99aa', connectorRefundId: '3018284', currency: 'NGN' });
+    expect(result.errorMessage).toMatch(/needs the customer's bank details.*\(Paystack: NEEDS_ATTENTION\)$/);
+  });
+
+  test('refund() answered needs-attention → Pending, and the warning names our refund and the transaction', async () => {
+    const body = fixture('refund-create');
+    body.data.status = 'needs-attention';
+    server.reply({ status: 200, body });
+    const result = await paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' });
+    expect(result).toMatchObject({ status: 'Pending', connectorRefundId: '3018284', errorCode: 'refund_needs_attention' });
+    expect(warn).toHaveBeenCalledWith('Paystack refund needs attention', expect.objectContaining({ refund_id: 'ref_99aa', transaction_reference: REFERENCE }));
+  });
+
+  test('other statuses are not logged', async () => {
+    server.reply({ status: 200, body: fixture('refund-fetch') });
+    await paystack.syncRefund({ refundId: 'ref_99aa', connectorRefundId: '3018284', currency: 'NGN' });
+    expect(warn).not.toHaveBeenCalled();
   });
 });
 
@@ -520,7 +939,7 @@ describe('syncRefund: every refund status is mapped (PAYSTACK_REFUND_STATUS)', (
     expectCall(server.only(), 'GET', '/refund/3018284');
     expect(result.status).toBe(ours);
     expect(result.connectorRefundId).toBe('3018284');
-    if (status === 'needs-attention') expect(result.errorCode).toBe('needs-attention');
+    if (status === 'needs-attention') expect(result.errorCode).toBe('refund_needs_attention');
     if (status === 'failed') expect(result.errorCode).toBe('failed');
   });
 });

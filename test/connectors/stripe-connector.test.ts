@@ -2,7 +2,11 @@
  * The Stripe adapter against a local fixture server (node:http on 127.0.0.1,
  * never the network) answering with Stripe's documented response shapes,
  * recorded under test/connectors/fixtures/stripe/. Asserts the exact requests
- * sent and the mapping of every PaymentIntent and Refund status. The refund-list and
+ * sent (the PaymentMethod then the PaymentIntent of an authorize, `Stripe-Version` on every call)
+ * and the mapping of every PaymentIntent and Refund status. The PaymentMethod answer is Stripe's
+ * OpenAPI fixture (`openapi.fixtures3.extract.json`: stripe/openapi `openapi/fixtures3.json`, commit
+ * f6c2a48fbac2); `error.incorrect_number.json` and `error.raw_card_data_not_enabled.json` are described
+ * in fixtures/SOURCES.md. The refund-list and
  * 409 fixtures' sources are in fixtures/SOURCES.md (stripe-node v22.5.0, commit 663942164d38;
  * https://docs.stripe.com/api/refunds/list; https://docs.stripe.com/error-low-level#idempotency).
  */
@@ -10,7 +14,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CURRENCIES } from '../../shared/domain/money';
 import { PAYMENT_METHODS } from '../../shared/domain/payment';
 import {
@@ -25,11 +29,15 @@ import {
 } from '../../shared/connectors/connector';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import {
+  encodeStripeForm,
+  PAYMENT_INTENT_SEND_WINDOW_MS,
   REFUND_LOOKUP_SETTLE_MS,
   SEARCH_PROPAGATION_MS,
+  STRIPE_API_VERSION,
   STRIPE_PAYMENT_STATUS,
   STRIPE_REFUND_STATUS,
   STRIPE_TIMEOUTS_MS,
+  stripeApiVersionProblem,
   toStripeAmount,
 } from '../../shared/connectors/stripe/transformers';
 
@@ -47,6 +55,9 @@ const REFUND_ID = 'ref_01HXSTRIPE0001';
 const RE_ID = 're_3OzKx2LkdIwHu7ix1RfNdAbC';
 const PAN = '4242424242424242';
 const CVC = '314';
+/** Stripe's documented PaymentMethod (OpenAPI fixtures3) and its id. */
+const PAYMENT_METHOD = (fixture('openapi.fixtures3.extract') as { resources: { payment_method: { id: string } } }).resources.payment_method;
+const PM_ID = PAYMENT_METHOD.id;
 
 interface Recorded {
   method: string;
@@ -54,7 +65,8 @@ interface Recorded {
   headers: IncomingHttpHeaders;
   body: string;
 }
-type Reply = { status: number; body?: unknown } | 'hang';
+/** A fixture answer: `body` is sent as JSON, `raw` as is (a body that is not JSON); `hang` never answers. */
+type Reply = { status: number; body?: unknown; raw?: string } | 'hang';
 
 let server: Server;
 let baseUrl: string;
@@ -75,7 +87,7 @@ beforeAll(async () => {
         return;
       }
       res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': 'req_fixture' });
-      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      res.end(answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -117,7 +129,7 @@ const authorizeRequest = (over: Partial<AuthorizeRequest> = {}): AuthorizeReques
   email: 'payer@example.com',
   phone: null,
   publicBaseUrl: 'https://api.switchyard.test',
-  returnUrl: 'https://shop.example.com/return',
+  returnUrl: 'https://api.switchyard.test/pay/pay_01HXSTRIPE0001/return',
   ...over,
 });
 
@@ -132,26 +144,49 @@ const syncRequest = (over: Partial<SyncRequest> = {}): SyncRequest => ({
   ...over,
 });
 
+/** The PaymentMethod request of an authorize: the card, the payer's email (billing details) and our id. */
+const expectedPaymentMethodForm = {
+  type: 'card',
+  'card[number]': PAN,
+  'card[exp_month]': '7',
+  'card[exp_year]': '2031',
+  'card[cvc]': CVC,
+  'billing_details[email]': 'payer@example.com',
+  'metadata[payment_id]': PAYMENT_ID,
+};
+
+/** The PaymentIntent request of an authorize: no card data, the PaymentMethod, never payment_method_types. */
 const expectedAuthorizeForm = (captureMethod: 'automatic' | 'manual') => ({
   amount: '150000',
   currency: 'usd',
   confirm: 'true',
   capture_method: captureMethod,
-  'payment_method_types[0]': 'card',
-  'payment_method_data[type]': 'card',
-  'payment_method_data[card][number]': PAN,
-  'payment_method_data[card][exp_month]': '7',
-  'payment_method_data[card][exp_year]': '2031',
-  'payment_method_data[card][cvc]': CVC,
-  return_url: 'https://shop.example.com/return',
+  payment_method: PM_ID,
+  'allowed_payment_method_types[0]': 'card',
+  return_url: 'https://api.switchyard.test/pay/pay_01HXSTRIPE0001/return',
   'metadata[payment_id]': PAYMENT_ID,
 });
 
-/** Asserts a POST's method, path, auth, content type and idempotency key. */
-const expectPost = (req: Recorded, path: string, idempotencyKey: string) => {
+/**
+ * Answers `POST /v1/payment_methods` with Stripe's PaymentMethod (or `pm` when given) and every other
+ * request with the fixture `name`.
+ */
+const serveAuthorize = (status: number, name: string, pm: Reply = { status: 200, body: PAYMENT_METHOD }) => {
+  reply = (req) => (req.url === '/v1/payment_methods' ? pm : { status, body: fixture(name) });
+};
+
+/** The two requests of an authorize, asserted in order: the PaymentMethod, then the PaymentIntent. */
+const authorizeRequests = (): [Recorded, Recorded] => {
+  expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/payment_methods', 'POST /v1/payment_intents']);
+  return [requests[0]!, requests[1]!];
+};
+
+/** Asserts a POST's method, path, auth, API version, content type and idempotency key. */
+const expectPost = (req: Recorded, path: string, idempotencyKey: string, apiVersion = STRIPE_API_VERSION) => {
   expect(req.method).toBe('POST');
   expect(req.url).toBe(path);
   expect(req.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+  expect(req.headers['stripe-version']).toBe(apiVersion);
   expect(req.headers['content-type']).toBe('application/x-www-form-urlencoded');
   expect(req.headers['idempotency-key']).toBe(idempotencyKey);
 };
@@ -160,6 +195,7 @@ const expectGet = (req: Recorded, path: string) => {
   expect(req.method).toBe('GET');
   expect(req.url).toBe(path);
   expect(req.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+  expect(req.headers['stripe-version']).toBe(STRIPE_API_VERSION);
   expect(req.headers['idempotency-key']).toBeUndefined();
   expect(req.body).toBe('');
 };
@@ -181,31 +217,72 @@ describe('StripeConnector', () => {
     expect(supported.sort()).toEqual(['KES/card', 'NGN/card', 'USD/card', 'ZAR/card']);
   });
 
-  describe('authorize', () => {
-    test('automatic capture: POST /v1/payment_intents with confirm=true, card data and our id → Succeeded', async () => {
-      serve(200, 'payment_intent.succeeded');
+  describe('authorize: POST /v1/payment_methods, then POST /v1/payment_intents with payment_method', () => {
+    test('automatic capture: the card goes to a PaymentMethod, the intent gets pm_… with confirm=true → Succeeded', async () => {
+      serveAuthorize(200, 'payment_intent.succeeded');
       const result = await connector().authorize(authorizeRequest());
-      const req = only();
-      expectPost(req, '/v1/payment_intents', `${PAYMENT_ID}:authorize`);
-      expect(req.headers['stripe-version']).toBeUndefined();
-      expect(form(req.body)).toEqual(expectedAuthorizeForm('automatic'));
+      const [pmReq, piReq] = authorizeRequests();
+      expectPost(pmReq, '/v1/payment_methods', `${PAYMENT_ID}:payment_method`);
+      expect(form(pmReq.body)).toEqual(expectedPaymentMethodForm);
+      expectPost(piReq, '/v1/payment_intents', `${PAYMENT_ID}:authorize`);
+      expect(form(piReq.body)).toEqual(expectedAuthorizeForm('automatic'));
+      expect(piReq.body).not.toContain(PAN);
+      expect(piReq.body).not.toContain(CVC);
       expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 });
     });
 
-    test('manual capture: capture_method=manual → RequiresCapture, nothing captured; Stripe-Version sent when pinned', async () => {
-      serve(200, 'payment_intent.requires_capture');
-      const result = await connector({ apiVersion: '2024-06-20' }).authorize(authorizeRequest({ captureMethod: 'manual', currency: 'NGN' }));
-      const req = only();
-      expectPost(req, '/v1/payment_intents', `${PAYMENT_ID}:authorize`);
-      expect(req.headers['stripe-version']).toBe('2024-06-20');
-      expect(form(req.body)).toEqual({ ...expectedAuthorizeForm('manual'), currency: 'ngn' });
+    test('manual capture: capture_method=manual → RequiresCapture, nothing captured; an overridden Stripe-Version is sent on both calls', async () => {
+      serveAuthorize(200, 'payment_intent.requires_capture');
+      const result = await connector({ apiVersion: '2026-09-30.endive' }).authorize(authorizeRequest({ captureMethod: 'manual', currency: 'NGN' }));
+      const [pmReq, piReq] = authorizeRequests();
+      expectPost(pmReq, '/v1/payment_methods', `${PAYMENT_ID}:payment_method`, '2026-09-30.endive');
+      expectPost(piReq, '/v1/payment_intents', `${PAYMENT_ID}:authorize`, '2026-09-30.endive');
+      expect(form(piReq.body)).toEqual({ ...expectedAuthorizeForm('manual'), currency: 'ngn' });
       expect(result).toEqual({ status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 });
     });
 
+    test('only the PaymentMethod id is read from step 1 (an answer with other fields, even a status, is not a result)', async () => {
+      serveAuthorize(200, 'payment_intent.requires_capture', { status: 200, body: { ...(fixture('payment_intent.succeeded') as object), id: 'pm_odd' } });
+      const result = await connector().authorize(authorizeRequest({ captureMethod: 'manual' }));
+      expect(form(authorizeRequests()[1].body).payment_method).toBe('pm_odd');
+      expect(result).toEqual({ status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 });
+    });
+
+    test('the billing details we know (email, phone, address) go on the PaymentMethod; the country upper-case', async () => {
+      serveAuthorize(200, 'payment_intent.succeeded');
+      await connector().authorize(
+        authorizeRequest({
+          phone: '+2348012345678',
+          billingAddress: { line1: '1 Marina Road', city: 'Lagos', state: 'Lagos', zip: '101001', country: 'ng' },
+          card: { card_number: PAN, card_exp_month: '12', card_exp_year: '2030', card_cvc: CVC },
+        }),
+      );
+      const [pmReq] = authorizeRequests();
+      expect(form(pmReq.body)).toEqual({
+        type: 'card',
+        'card[number]': PAN,
+        'card[exp_month]': '12',
+        'card[exp_year]': '2030',
+        'card[cvc]': CVC,
+        'billing_details[email]': 'payer@example.com',
+        'billing_details[phone]': '+2348012345678',
+        'billing_details[address][line1]': '1 Marina Road',
+        'billing_details[address][city]': 'Lagos',
+        'billing_details[address][state]': 'Lagos',
+        'billing_details[address][postal_code]': '101001',
+        'billing_details[address][country]': 'NG',
+        'metadata[payment_id]': PAYMENT_ID,
+      });
+      requests = [];
+      serveAuthorize(200, 'payment_intent.succeeded');
+      await connector().authorize(authorizeRequest({ email: null, billingAddress: { line1: '', city: '' } }));
+      expect(Object.keys(form(authorizeRequests()[0].body)).filter((k) => k.startsWith('billing_details'))).toEqual([]);
+    });
+
     test('3DS: requires_action with redirect_to_url → RequiresAction with our redirect_to_url', async () => {
-      serve(200, 'payment_intent.requires_action.redirect_to_url');
+      serveAuthorize(200, 'payment_intent.requires_action.redirect_to_url');
       const result = await connector().authorize(authorizeRequest({ currency: 'ZAR' }));
-      expect(form(only().body).currency).toBe('zar');
+      expect(form(authorizeRequests()[1].body).currency).toBe('zar');
       expect(result).toEqual({
         status: 'RequiresAction',
         connectorTransactionId: PI_ID,
@@ -215,17 +292,19 @@ describe('StripeConnector', () => {
     });
 
     test('3DS: requires_action with use_stripe_sdk carrying a stripe_js URL → redirect to it', async () => {
-      serve(200, 'payment_intent.requires_action.use_stripe_sdk');
+      serveAuthorize(200, 'payment_intent.requires_action.use_stripe_sdk');
       const result = await connector().authorize(authorizeRequest({ currency: 'KES' }));
-      expect(form(only().body).currency).toBe('kes');
+      expect(form(authorizeRequests()[1].body).currency).toBe('kes');
       expect(result.status).toBe('RequiresAction');
       expect(result.nextAction).toEqual({ type: 'redirect_to_url', redirect_to_url: STRIPE_JS_3DS });
     });
 
-    test('a card decline (402 card_error with the PaymentIntent) is a Failed result, not an exception', async () => {
-      serve(402, 'error.card_declined');
+    test('a card decline on the intent (402 card_error with the PaymentIntent) is a Failed result with the intent id', async () => {
+      serveAuthorize(402, 'error.card_declined');
       const result = await connector().authorize(authorizeRequest({ card: { card_number: '4000000000009995', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }));
-      expect(form(only().body)['payment_method_data[card][number]']).toBe('4000000000009995');
+      const [pmReq, piReq] = authorizeRequests();
+      expect(form(pmReq.body)['card[number]']).toBe('4000000000009995');
+      expect(form(piReq.body).payment_method).toBe(PM_ID);
       expect(result).toEqual({
         status: 'Failed',
         connectorTransactionId: PI_ID,
@@ -235,15 +314,103 @@ describe('StripeConnector', () => {
       });
     });
 
-    test('a 4xx that is not a card error (amount_too_small) → ConnectorRequestError with Stripe\'s code', async () => {
-      serve(400, 'error.amount_too_small');
+    test('a card error on the PaymentMethod (402 incorrect_number) is a Failed result without an intent; no intent is requested', async () => {
+      serveAuthorize(200, 'payment_intent.succeeded', { status: 402, body: fixture('error.incorrect_number') });
+      const result = await connector().authorize(authorizeRequest({ card: { card_number: '4242424242424241', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }));
+      expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+      expect(result).toEqual({ status: 'Failed', connectorTransactionId: null, amountCaptured: 0, errorCode: 'incorrect_number', errorMessage: 'Your card number is incorrect.' });
+    });
+
+    test('an account without raw card data access (400 on the PaymentMethod) → ConnectorRequestError; no intent is requested', async () => {
+      serveAuthorize(200, 'payment_intent.succeeded', { status: 400, body: fixture('error.raw_card_data_not_enabled') });
+      const err = await connector()
+        .authorize(authorizeRequest())
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConnectorRequestError);
+      expect(err).toMatchObject({ code: 'invalid_request_error', message: expect.stringContaining('raw-card-data') });
+      expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+    });
+
+    test('a 4xx on the intent that is not a card error (amount_too_small) → ConnectorRequestError with Stripe\'s code', async () => {
+      serveAuthorize(400, 'error.amount_too_small');
       await expect(connector().authorize(authorizeRequest({ amount: 10 }))).rejects.toMatchObject({
         name: 'ConnectorRequestError',
         connector: 'stripe',
         code: 'amount_too_small',
         message: 'Amount must be at least $0.50 usd',
       });
-      expect(form(only().body).amount).toBe('10');
+      expect(form(authorizeRequests()[1].body).amount).toBe('10');
+    });
+
+    describe('faults: the PaymentMethod moves no money, the PaymentIntent does', () => {
+      test.each([
+        ['5xx', { status: 500, body: fixture('error.api_error') }],
+        ['a 2xx body that is not JSON', { status: 200, raw: '<html>upstream</html>' }],
+        ['no id in the answer', { status: 200, body: { object: 'payment_method' } }],
+        ['a timeout', 'hang'],
+      ] as Array<[string, Reply]>)('PaymentMethod %s → ConnectorTechnicalError with notSent; the intent is never requested', async (_label, pm) => {
+        serveAuthorize(200, 'payment_intent.succeeded', pm);
+        const err = await connector({ timeoutMs: 200 })
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ConnectorTechnicalError);
+        expect((err as ConnectorTechnicalError).notSent).toBe(true);
+        expect((err as Error).message).not.toContain(PAN);
+        expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+      });
+
+      test('PaymentMethod 409 (another authorize of this payment in flight) → ConnectorTechnicalError, notSent false', async () => {
+        serveAuthorize(200, 'payment_intent.succeeded', { status: 409, body: fixture('error.idempotency_key_in_use') });
+        const err = (await connector()
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e)) as ConnectorTechnicalError;
+        expect(err).toBeInstanceOf(ConnectorTechnicalError);
+        expect(err.notSent).toBe(false);
+        expect(err.message).toContain('idempotency_key_in_use');
+        // A 409 whose body is not JSON (a proxy's page) is still a conflict, never notSent.
+        requests = [];
+        serveAuthorize(200, 'payment_intent.succeeded', { status: 409, raw: '<html>conflict</html>' });
+        const raw = (await connector()
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e)) as ConnectorTechnicalError;
+        expect(raw).toBeInstanceOf(ConnectorTechnicalError);
+        expect(raw.notSent).toBe(false);
+        expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+      });
+
+      test('PaymentIntent 5xx or timeout → ConnectorTechnicalError, notSent false (the intent may exist)', async () => {
+        serveAuthorize(500, 'error.api_error');
+        const fiveHundred = (await connector()
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e)) as ConnectorTechnicalError;
+        expect(fiveHundred).toBeInstanceOf(ConnectorTechnicalError);
+        expect(fiveHundred.notSent).toBe(false);
+        requests = [];
+        reply = (req) => (req.url === '/v1/payment_methods' ? { status: 200, body: PAYMENT_METHOD } : 'hang');
+        const timedOut = (await connector({ timeoutMs: 200 })
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e)) as ConnectorTechnicalError;
+        expect(timedOut).toBeInstanceOf(ConnectorTechnicalError);
+        expect(timedOut.notSent).toBe(false);
+        authorizeRequests();
+      });
+
+      test(`the intent is requested only within ${PAYMENT_INTENT_SEND_WINDOW_MS} ms of the start (a suspended process never sends it late)`, async () => {
+        const clock = (afterPaymentMethodMs: number) => {
+          const times = [NOW_MS, NOW_MS + afterPaymentMethodMs];
+          return () => times.shift() ?? NOW_MS + afterPaymentMethodMs;
+        };
+        serveAuthorize(200, 'payment_intent.succeeded');
+        await expect(connector({ now: clock(PAYMENT_INTENT_SEND_WINDOW_MS) }).authorize(authorizeRequest())).resolves.toMatchObject({ status: 'Succeeded' });
+        authorizeRequests();
+        requests = [];
+        const err = (await connector({ now: clock(PAYMENT_INTENT_SEND_WINDOW_MS + 1) })
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e)) as ConnectorTechnicalError;
+        expect(err).toBeInstanceOf(ConnectorTechnicalError);
+        expect(err.notSent).toBe(true);
+        expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+      });
     });
 
     test('a payment Stripe does not take here (GHS, non-card, no card) is refused without a call', async () => {
@@ -256,16 +423,84 @@ describe('StripeConnector', () => {
       expect(requests).toHaveLength(0);
     });
 
-    test('results never carry the card number, CVC or secret key', async () => {
-      serve(402, 'error.card_declined');
+    test('results and errors never carry the card number, CVC or secret key', async () => {
+      serveAuthorize(402, 'error.card_declined');
       const declined = await connector().authorize(authorizeRequest());
-      serve(200, 'payment_intent.succeeded');
+      serveAuthorize(200, 'payment_intent.succeeded', { status: 402, body: fixture('error.incorrect_number') });
+      const invalid = await connector().authorize(authorizeRequest());
+      serveAuthorize(200, 'payment_intent.succeeded');
       const ok = await connector().authorize(authorizeRequest());
-      for (const text of [JSON.stringify(declined), JSON.stringify(ok), JSON.stringify(connector())]) {
+      serveAuthorize(200, 'payment_intent.succeeded', { status: 503, body: fixture('error.api_error') });
+      const failed = await connector()
+        .authorize(authorizeRequest())
+        .catch((e: unknown) => e);
+      for (const text of [JSON.stringify(declined), JSON.stringify(invalid), JSON.stringify(ok), JSON.stringify(connector()), String(failed), JSON.stringify(failed)]) {
         expect(text).not.toContain(PAN);
+        expect(text).not.toContain(CVC);
         expect(text).not.toContain(SECRET_KEY);
         expect(text).not.toContain(WEBHOOK_SECRET);
       }
+    });
+  });
+
+  describe('API version', () => {
+    test(`${STRIPE_API_VERSION} is the version the installed stripe package describes`, () => {
+      // node_modules/stripe/cjs/apiVersion.js (the package's exports map hides the file, so it is read by path).
+      const source = readFileSync(join(dirname(require.resolve('stripe')), 'apiVersion.js'), 'utf8');
+      expect(/exports\.ApiVersion = '([^']+)'/.exec(source)?.[1]).toBe(STRIPE_API_VERSION);
+    });
+
+    test('every call carries Stripe-Version (GETs included); an empty override means the pinned version', async () => {
+      serve(200, 'payment_intent.succeeded');
+      await connector({ apiVersion: '' }).sync(syncRequest());
+      expectGet(only(), `/v1/payment_intents/${PI_ID}`);
+    });
+
+    test.each([
+      ['2026-10-28.endive', null],
+      ['2026-07-29', null],
+      ['2026-09-30.endive', null],
+      ['2026-07-28.dahlia', /predates 2026-07-29/],
+      ['2024-06-20', /predates/],
+      ['latest', /not a Stripe API version/],
+      ['2026-10-28.Endive', /not a Stripe API version/],
+      ['2026-10-28 ', /not a Stripe API version/],
+    ] as Array<[string, RegExp | null]>)('apiVersion %s', (version, problem) => {
+      if (problem === null) {
+        expect(stripeApiVersionProblem(version)).toBeNull();
+        expect(() => connector({ apiVersion: version })).not.toThrow();
+      } else {
+        expect(stripeApiVersionProblem(version)).toMatch(problem);
+        expect(() => connector({ apiVersion: version })).toThrow(RangeError);
+      }
+    });
+  });
+
+  describe('form encoding (stripe-node stringifyRequestData)', () => {
+    test('nested objects, arrays, booleans, numbers, null and undefined', () => {
+      const encoded = encodeStripeForm({
+        amount: 150000,
+        confirm: true,
+        allowed: ['card', 'link'],
+        card: { number: '4242', exp_month: 7 },
+        metadata: { payment_id: 'pay_1', note: 'a&b=c [x]' },
+        description: null,
+        skipped: undefined,
+        at: new Date(1_714_000_000_123),
+      });
+      expect([...encoded]).toEqual([
+        ['amount', '150000'],
+        ['confirm', 'true'],
+        ['allowed[0]', 'card'],
+        ['allowed[1]', 'link'],
+        ['card[number]', '4242'],
+        ['card[exp_month]', '7'],
+        ['metadata[payment_id]', 'pay_1'],
+        ['metadata[note]', 'a&b=c [x]'],
+        ['description', ''],
+        ['at', '1714000000'],
+      ]);
+      expect(new URLSearchParams(encoded.toString()).get('metadata[note]')).toBe('a&b=c [x]');
     });
   });
 
@@ -691,7 +926,7 @@ describe('StripeConnector', () => {
     });
 
     test('amounts are integers in minor units; anything else is refused before sending', () => {
-      expect(toStripeAmount(150000)).toBe('150000');
+      expect(toStripeAmount(150000)).toBe(150000);
       expect(() => toStripeAmount(15.5)).toThrow(RangeError);
       expect(() => toStripeAmount(-1)).toThrow(RangeError);
     });

@@ -7,12 +7,29 @@
  * the processor's truth after a fault.
  *
  * Wire behaviour, as Stripe documents it:
- * - form-encoded bodies (`payment_method_data[card][number]`, `metadata[payment_id]`…),
+ * - form-encoded bodies (`card[number]`, `metadata[payment_id]`…),
  *   `Authorization: Bearer <secret key>` required (401 otherwise), JSON answers;
+ * - a `Stripe-Version` header is required on every request (Stripe itself falls back to the
+ *   account's default version; the stand-in answers 400 instead, so an adapter that stops pinning
+ *   its version is caught) and recorded; a value that is not `YYYY-MM-DD[.name]` → 400;
+ * - raw cards through `POST /v1/payment_methods` (https://docs.stripe.com/api/payment_methods/create;
+ *   card errors of https://docs.stripe.com/testing#invalid-data: a number failing the Luhn check →
+ *   402 `incorrect_number`, month outside 1–12 → `invalid_expiry_month`, a past or absent year →
+ *   `invalid_expiry_year`, a CVC that is not 3–4 digits → `invalid_cvc`), then `POST /v1/payment_intents`
+ *   with `payment_method=pm_…`; `payment_method_data[card]` is not a PaymentIntents parameter
+ *   (stripe-node 23.1.0 `PaymentIntentCreateParams.PaymentMethodData` has no `card`) → 400
+ *   `parameter_unknown`;
+ * - `payment_method_types` on a PaymentIntent with `Stripe-Version` 2026-09-30 or later → 400
+ *   `payment_method_types_no_longer_supported`
+ *   (https://docs.stripe.com/changelog/endive/2026-09-30/removes-the-payment-method-types-parameter-from-payment-intents-and-setup-intents);
+ *   `allowed_payment_method_types` before 2026-07-29 → 400 `parameter_unknown`
+ *   (https://docs.stripe.com/changelog/dahlia/2026-07-29/allowed-payment-method-types-parameter), and
+ *   together with `payment_method_types`, `automatic_payment_methods` or `payment_method_configuration`
+ *   → 400 `parameters_exclusive`;
  * - objects are the recorded fixtures of test/connectors/fixtures/stripe/
  *   (`payment_intent.succeeded.json`, `refund.succeeded.json`, `search_result.empty.json`,
- *   `error.card_declined.json`, …) with the fields set from the stand-in's state, so
- *   they carry every field the fixtures carry;
+ *   `error.card_declined.json`, and the PaymentMethod of `openapi.fixtures3.extract.json`) with the
+ *   fields set from the stand-in's state, so they carry every field the fixtures carry;
  * - amounts are integers in the currency's smallest unit (cents, kobo), exactly
  *   as Stripe's; `currency` is lower-case ISO 4217;
  * - idempotency (https://docs.stripe.com/api/idempotent_requests): a POST's
@@ -27,7 +44,8 @@
  *
  * Not modelled: 3DS/`requires_action`, amount minimums, search lag (search is
  * immediately consistent here; Stripe's may lag up to an hour), webhooks,
- * `expand[]`, refunds other than `succeeded`.
+ * `expand[]`, refunds other than `succeeded`, the single use of a PaymentMethod that is not
+ * attached to a Customer, accounts without raw card data access.
  *
  * Works under jest (CommonJS: the fixtures are found through `__dirname`).
  */
@@ -135,6 +153,23 @@ export interface StandInLedgerEntry {
 }
 
 /**
+ * A PaymentMethod the stand-in created (`POST /v1/payment_methods`): moves no money, so it is not
+ * in the ledger. Only the card's summary is kept, never its number or CVC.
+ */
+export interface StandInPaymentMethod {
+  /** `pm_…`. */
+  id: string;
+  /** `metadata.payment_id` as sent (our payment id), or null. */
+  paymentId: string | null;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  /** The `Idempotency-Key` it was created under, or null. */
+  idempotencyKey: string | null;
+}
+
+/**
  * One request as the stand-in received it. `form` is the parsed body (POST) or
  * query (GET) with card numbers reduced to their last 4 digits (`****4242`) and
  * CVCs replaced by `***`: no PAN or CVC is ever kept.
@@ -182,6 +217,8 @@ export interface StripeStandIn {
   readonly requests: readonly StandInRequest[];
   /** The processor's truth, keyed by our payment id (`metadata.payment_id`); a fresh snapshot each call. */
   ledger(): Record<string, StandInLedgerEntry>;
+  /** Every PaymentMethod created since start or the last `reset()`, oldest first (a fresh snapshot). */
+  paymentMethods(): StandInPaymentMethod[];
   /**
    * Arms a fault for the next matching request (or the next `options.times`).
    * Faults apply in the order armed; a request takes at most one.
@@ -191,7 +228,7 @@ export interface StripeStandIn {
   pendingFaults(): StandInPendingFault[];
   /** While down, every request's socket is destroyed on arrival (connection reset) and nothing is done. */
   setDown(down: boolean): void;
-  /** Forgets everything: intents, refunds, idempotency keys, faults, requests, `down`; destroys hanging sockets. */
+  /** Forgets everything: payment methods, intents, refunds, idempotency keys, faults, requests, `down`; destroys hanging sockets. */
   reset(): void;
   /** Destroys hanging sockets, stops pending delays and closes the server. */
   close(): Promise<void>;
@@ -223,6 +260,12 @@ const PAYMENT_INTENT_TEMPLATE = template('payment_intent.succeeded');
 const REFUND_TEMPLATE = template('refund.succeeded');
 const SEARCH_TEMPLATE = template('search_result.empty');
 const DECLINE_TEMPLATE = (template('error.card_declined').error ?? {}) as Json;
+const PAYMENT_METHOD_TEMPLATE = ((template('openapi.fixtures3.extract').resources as Json).payment_method ?? {}) as Json;
+
+/** Stripe-Version dates: from 2026-09-30 `payment_method_types` is refused; from 2026-07-29 `allowed_payment_method_types` exists. */
+const PAYMENT_METHOD_TYPES_REMOVED = '2026-09-30';
+const ALLOWED_PAYMENT_METHOD_TYPES_ADDED = '2026-07-29';
+const STRIPE_VERSION = /^(\d{4}-\d{2}-\d{2})(\.[a-z][a-z0-9_]*)?$/;
 const clone = <T>(value: T): T => structuredClone(value);
 
 /* --------------------------------------------------------------------- helpers */
@@ -266,6 +309,18 @@ function brandOf(pan: string): string {
   return 'unknown';
 }
 
+/** Luhn (mod 10) check of a digit string (ISO/IEC 7812-1). */
+function luhn(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 /** `12345` minor units of `usd` → `123.45 usd`, for error messages (two-decimal currencies). */
 function money(minor: number, currency: string): string {
   return `${(minor / 100).toFixed(2)} ${currency}`;
@@ -297,6 +352,11 @@ function invalid(code: string, message: string, param: string | null, save = fal
 
 function missing(kind: string, id: string, param: string, status = 404): Answer {
   return { ...invalid('resource_missing', `No such ${kind}: '${id}'`, param), status };
+}
+
+/** A 402 `card_error` about the card's data (https://docs.stripe.com/api/errors: no charge, no PaymentIntent). */
+function cardError(code: string, message: string, param: string): Answer {
+  return stripeError(402, { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`, message, param, type: 'card_error' }, true);
 }
 
 /** Parses a positive integer amount field; `undefined` when absent. */
@@ -332,6 +392,20 @@ interface Intent {
   /** The card was authorized (money held or taken). */
   authorized: boolean;
   declined: boolean;
+}
+
+interface PaymentMethodRecord {
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  created: number;
+  metadata: Record<string, string>;
+  billingDetails: Json;
+  /** The decline its card gets on confirm (from {@link STAND_IN_DECLINED_CARDS}), decided at creation: the PAN is not kept. */
+  decline: { declineCode: string; message: string } | null;
+  idempotencyKey: string | null;
 }
 
 interface Refund {
@@ -381,6 +455,7 @@ class StandIn implements StripeStandIn {
   readonly #server: Server;
   readonly #now: () => number;
   #requests: StandInRequest[] = [];
+  #paymentMethods = new Map<string, PaymentMethodRecord>();
   #intents = new Map<string, Intent>();
   #refunds = new Map<string, Refund>();
   #idempotency = new Map<string, IdempotencyEntry>();
@@ -428,6 +503,7 @@ class StandIn implements StripeStandIn {
   reset(): void {
     this.#generation += 1;
     this.#requests.length = 0;
+    this.#paymentMethods.clear();
     this.#intents.clear();
     this.#refunds.clear();
     this.#idempotency.clear();
@@ -441,6 +517,18 @@ class StandIn implements StripeStandIn {
     this.#dropPending();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  paymentMethods(): StandInPaymentMethod[] {
+    return [...this.#paymentMethods.values()].map((pm) => ({
+      id: pm.id,
+      paymentId: pm.metadata.payment_id ?? null,
+      brand: pm.brand,
+      last4: pm.last4,
+      expMonth: pm.expMonth,
+      expYear: pm.expYear,
+      idempotencyKey: pm.idempotencyKey,
+    }));
   }
 
   ledger(): Record<string, StandInLedgerEntry> {
@@ -623,6 +711,8 @@ class StandIn implements StripeStandIn {
   async #execute(ctx: Context, delayMs: number, generation: number): Promise<{ answer: Answer; replayed: boolean; entry: IdempotencyEntry | null } | null> {
     const auth = this.#authenticate(ctx.authorization);
     if (auth) return { answer: auth, replayed: false, entry: null };
+    const version = this.#checkVersion(ctx.record.stripeVersion);
+    if (version) return { answer: version, replayed: false, entry: null };
     const key = ctx.idempotencyKey;
     if (!key) {
       if (delayMs) await this.#sleep(delayMs);
@@ -693,13 +783,30 @@ class StandIn implements StripeStandIn {
     return null;
   }
 
+  /** The stand-in requires `Stripe-Version` (see the file header); Stripe refuses a malformed one. */
+  #checkVersion(version: string | null): Answer | null {
+    if (version === null) {
+      return stripeError(
+        400,
+        { message: 'The Stripe stand-in requires a Stripe-Version header on every request (Stripe would use the account default version).', type: 'invalid_request_error' },
+        false,
+      );
+    }
+    if (!STRIPE_VERSION.test(version)) return stripeError(400, { message: `Invalid Stripe API version: ${version.slice(0, 40)}`, type: 'invalid_request_error' }, false);
+    return null;
+  }
+
   #route(ctx: Context): Answer {
     const { method, path, params } = ctx;
     const segments = path.split('/').slice(1).map((s) => decodeURIComponent(s));
     const [v1, resource, id, action, ...rest] = segments;
     if (v1 === 'v1' && rest.length === 0) {
+      if (resource === 'payment_methods') {
+        if (method === 'POST' && id === undefined) return this.#createPaymentMethod(params, ctx.idempotencyKey);
+        if (method === 'GET' && id && action === undefined) return this.#retrievePaymentMethod(id);
+      }
       if (resource === 'payment_intents') {
-        if (method === 'POST' && id === undefined) return this.#createIntent(params);
+        if (method === 'POST' && id === undefined) return this.#createIntent(params, ctx.record.stripeVersion ?? '');
         if (method === 'GET' && id === 'search' && action === undefined) return this.#searchIntents(params);
         if (method === 'GET' && id && action === undefined) return this.#retrieveIntent(id);
         if (method === 'POST' && id && action === 'capture') return this.#capture(id, params);
@@ -748,6 +855,38 @@ class StandIn implements StripeStandIn {
     };
   }
 
+  #renderPaymentMethod(pm: PaymentMethodRecord): Json {
+    const t = clone(PAYMENT_METHOD_TEMPLATE);
+    const card = { ...((t.card as Json | undefined) ?? {}) };
+    const billing = { ...((t.billing_details as Json | undefined) ?? {}) };
+    const templateAddress = (billing.address as Json | null | undefined) ?? {};
+    const address = Object.fromEntries(Object.keys(templateAddress).map((k) => [k, null])) as Json;
+    Object.assign(address, (pm.billingDetails.address as Json | undefined) ?? {});
+    return {
+      ...t,
+      id: pm.id,
+      object: 'payment_method',
+      billing_details: { ...Object.fromEntries(Object.keys(billing).map((k) => [k, null])), ...pm.billingDetails, address },
+      card: {
+        ...card,
+        brand: pm.brand,
+        display_brand: pm.brand,
+        exp_month: pm.expMonth,
+        exp_year: pm.expYear,
+        fingerprint: `standin${pm.last4}`,
+        last4: pm.last4,
+        generated_from: null,
+        networks: { available: [pm.brand], preferred: null },
+        wallet: null,
+      },
+      created: pm.created,
+      customer: null,
+      livemode: false,
+      metadata: { ...pm.metadata },
+      type: 'card',
+    };
+  }
+
   #renderRefund(r: Refund): Json {
     const t = clone(REFUND_TEMPLATE);
     const destination = t.destination_details as { card?: Json } | undefined;
@@ -774,8 +913,85 @@ class StandIn implements StripeStandIn {
 
   /* ------------------------------------------------------------ endpoints */
 
-  /** POST /v1/payment_intents (https://docs.stripe.com/api/payment_intents/create). */
-  #createIntent(form: URLSearchParams): Answer {
+  /**
+   * POST /v1/payment_methods (https://docs.stripe.com/api/payment_methods/create): `type=card` with
+   * `card[number|exp_month|exp_year|cvc]`, optional `billing_details[…]` and `metadata[…]`. The card is
+   * checked as Stripe's test mode does for invalid data (402 `card_error`, nothing created); the PAN is
+   * reduced to its summary and whether it is one of {@link STAND_IN_DECLINED_CARDS}.
+   */
+  #createPaymentMethod(form: URLSearchParams, idempotencyKey: string | null): Answer {
+    const type = form.get('type');
+    if (!type) return invalid('parameter_missing', 'Missing required param: type.', 'type');
+    if (type !== 'card') return invalid('parameter_invalid_string', `The stand-in only creates card PaymentMethods, not ${type}.`, 'type');
+    const known = /^(type|card\[(number|exp_month|exp_year|cvc)\]|billing_details\[(email|name|phone)\]|billing_details\[address\]\[(city|country|line1|line2|postal_code|state)\]|metadata\[[^\]]+\])$/;
+    for (const key of form.keys()) {
+      if (!known.test(key)) return invalid('parameter_unknown', `Received unknown parameter: ${key}`, key);
+    }
+    const number = form.get('card[number]');
+    if (!number) return invalid('parameter_missing', 'Missing required param: card[number].', 'card[number]');
+    if (!luhn(number)) return cardError('incorrect_number', 'Your card number is incorrect.', 'card[number]');
+    const expMonth = Number(form.get('card[exp_month]'));
+    if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) return cardError('invalid_expiry_month', "Your card's expiration month is invalid.", 'card[exp_month]');
+    const expYear = Number(form.get('card[exp_year]'));
+    const now = new Date(this.#now());
+    const past = expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
+    if (!Number.isInteger(expYear) || expYear < 1000 || past) return cardError('invalid_expiry_year', "Your card's expiration year is invalid.", 'card[exp_year]');
+    const cvc = form.get('card[cvc]');
+    if (cvc !== null && !/^\d{3,4}$/.test(cvc)) return cardError('invalid_cvc', "Your card's security code is invalid.", 'card[cvc]');
+    const billing: Json = {};
+    const address: Json = {};
+    for (const [key, value] of form) {
+      const a = /^billing_details\[address\]\[(\w+)\]$/.exec(key);
+      if (a?.[1]) address[a[1]] = value;
+      const b = /^billing_details\[(email|name|phone)\]$/.exec(key);
+      if (b?.[1]) billing[b[1]] = value;
+    }
+    if (Object.keys(address).length) billing.address = address;
+    const pm: PaymentMethodRecord = {
+      id: stripeId('pm'),
+      brand: brandOf(number),
+      last4: number.slice(-4),
+      expMonth,
+      expYear,
+      created: Math.floor(this.#now() / 1000),
+      metadata: metadataOf(form),
+      billingDetails: billing,
+      decline: STAND_IN_DECLINED_CARDS[number] ?? null,
+      idempotencyKey,
+    };
+    this.#paymentMethods.set(pm.id, pm);
+    return ok(this.#renderPaymentMethod(pm));
+  }
+
+  /** GET /v1/payment_methods/:id. */
+  #retrievePaymentMethod(id: string): Answer {
+    const pm = this.#paymentMethods.get(id);
+    return pm ? ok(this.#renderPaymentMethod(pm)) : missing('payment_method', id, 'payment_method');
+  }
+
+  /**
+   * POST /v1/payment_intents (https://docs.stripe.com/api/payment_intents/create), with the parameter
+   * rules of the `version` given (see the file header): `payment_method=pm_…` of a PaymentMethod
+   * created here, `confirm=true` authorizes it (or declines it, 402, for a declined test card).
+   */
+  #createIntent(form: URLSearchParams, version: string): Answer {
+    const date = STRIPE_VERSION.exec(version)?.[1] ?? '';
+    const keys = [...form.keys()];
+    const has = (prefix: string) => keys.some((k) => k === prefix || k.startsWith(`${prefix}[`));
+    if (has('payment_method_types') && date >= PAYMENT_METHOD_TYPES_REMOVED) {
+      return invalid(
+        'payment_method_types_no_longer_supported',
+        `payment_method_types is no longer supported on API version ${version}. Use dynamic payment methods, excluded_payment_method_types or allowed_payment_method_types instead.`,
+        'payment_method_types',
+      );
+    }
+    if (has('allowed_payment_method_types')) {
+      if (date < ALLOWED_PAYMENT_METHOD_TYPES_ADDED) return invalid('parameter_unknown', 'Received unknown parameter: allowed_payment_method_types', 'allowed_payment_method_types');
+      const other = ['payment_method_types', 'excluded_payment_method_types', 'automatic_payment_methods', 'payment_method_configuration'].find(has);
+      if (other) return invalid('parameters_exclusive', `allowed_payment_method_types and ${other} cannot be used together.`, 'allowed_payment_method_types');
+    }
+    const cardKey = keys.find((k) => k.startsWith('payment_method_data[card]'));
+    if (cardKey) return invalid('parameter_unknown', `Received unknown parameter: ${cardKey}`, cardKey);
     const amount = amountParam(form, 'amount');
     if (isAnswer(amount)) return amount;
     if (amount === undefined) return invalid('parameter_missing', 'Missing required param: amount.', 'amount');
@@ -787,24 +1003,27 @@ class StandIn implements StripeStandIn {
       return invalid('parameter_invalid_string', `Invalid capture_method: must be one of automatic, automatic_async, or manual`, 'capture_method');
     }
     const confirm = form.get('confirm') === 'true';
-    const number = form.get('payment_method_data[card][number]');
-    if (confirm && !number) {
-      return invalid('parameter_missing', 'Missing required param: payment_method_data[card][number].', 'payment_method_data[card][number]');
+    const pmId = form.get('payment_method');
+    const pm = pmId ? this.#paymentMethods.get(pmId) : undefined;
+    if (pmId && !pm) return missing('payment_method', pmId, 'payment_method', 400);
+    if (confirm && !pm) {
+      return invalid('payment_intent_unexpected_state', 'You cannot confirm this PaymentIntent because it is missing a payment method.', 'payment_method');
     }
-    const types = [...form.entries()].filter(([k]) => /^payment_method_types\[\d+\]$/.test(k)).map(([, v]) => v);
+    const indexed = (name: string) => [...form.entries()].filter(([k]) => new RegExp(`^${name}\\[\\d+\\]$`).test(k)).map(([, v]) => v);
+    const types = [...indexed('allowed_payment_method_types'), ...indexed('payment_method_types')];
     const id = stripeId('pi');
     const intent: Intent = {
       id,
       amount,
       currency: currency.toLowerCase(),
       captureMethod,
-      status: number ? 'requires_confirmation' : 'requires_payment_method',
+      status: pm ? 'requires_confirmation' : 'requires_payment_method',
       amountCapturable: 0,
       amountReceived: 0,
       created: Math.floor(this.#now() / 1000),
       metadata: metadataOf(form),
       paymentMethodTypes: types.length ? types : ['card'],
-      paymentMethodId: number ? stripeId('pm') : null,
+      paymentMethodId: pm?.id ?? null,
       chargeId: null,
       clientSecret: `${id}_secret_${stripeId('x', 25).slice(2)}`,
       canceledAt: null,
@@ -814,34 +1033,26 @@ class StandIn implements StripeStandIn {
       declined: false,
     };
     this.#intents.set(id, intent);
-    if (!confirm || !number) return ok(this.#renderIntent(intent));
+    if (!confirm || !pm) return ok(this.#renderIntent(intent));
 
-    const decline = STAND_IN_DECLINED_CARDS[number];
-    if (decline) {
+    if (pm.decline) {
       const chargeId = stripeId('ch');
       const error: Json = {
         ...clone(DECLINE_TEMPLATE),
         charge: chargeId,
         code: 'card_declined',
-        decline_code: decline.declineCode,
+        decline_code: pm.decline.declineCode,
         doc_url: 'https://stripe.com/docs/error-codes/card-declined',
-        message: decline.message,
+        message: pm.decline.message,
         payment_method: {
-          id: intent.paymentMethodId,
+          id: pm.id,
           object: 'payment_method',
           type: 'card',
-          card: {
-            brand: brandOf(number),
-            last4: number.slice(-4),
-            exp_month: Number(form.get('payment_method_data[card][exp_month]') ?? 0),
-            exp_year: Number(form.get('payment_method_data[card][exp_year]') ?? 0),
-            country: 'US',
-            funding: 'credit',
-          },
+          card: { brand: pm.brand, last4: pm.last4, exp_month: pm.expMonth, exp_year: pm.expYear, country: 'US', funding: 'credit' },
         },
         type: 'card_error',
       };
-      if (decline.declineCode !== 'insufficient_funds') delete error.advice_code;
+      if (pm.decline.declineCode !== 'insufficient_funds') delete error.advice_code;
       delete error.payment_intent;
       intent.status = 'requires_payment_method';
       intent.paymentMethodId = null;

@@ -13,6 +13,8 @@ const stripeFixture = (name: string) => JSON.parse(readFileSync(join(process.cwd
 let stripe: Server;
 let stripeUrl = '';
 let stripeAnswer: { status: number; body: unknown } = { status: 500, body: {} };
+/** The answer to POST /v1/payment_methods (step 1 of a Stripe authorize); `stripeAnswer` when null. */
+let stripePaymentMethodAnswer: { status: number; body: unknown } | null = null;
 let stripeHits = 0;
 
 let api: LocalApi;
@@ -21,8 +23,9 @@ beforeAll(async () => {
     stripeHits += 1;
     req.resume();
     req.on('end', () => {
-      res.writeHead(stripeAnswer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(stripeAnswer.body));
+      const answer = req.url === '/v1/payment_methods' && stripePaymentMethodAnswer ? stripePaymentMethodAnswer : stripeAnswer;
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((ok) => stripe.listen(0, '127.0.0.1', ok));
@@ -34,6 +37,7 @@ afterAll(async () => {
   await new Promise<void>((ok) => stripe.close(() => ok()));
 });
 afterEach(() => {
+  stripePaymentMethodAnswer = null;
   for (const k of ['ROUTING_RULES', 'STRIPE_SECRET_KEY', 'STRIPE_BASE_URL', 'STRIPE_WEBHOOK_SECRET', 'CONNECTOR_TIMEOUT_MS']) delete process.env[k];
 });
 
@@ -59,6 +63,8 @@ async function waitForStatus(id: string, status: string, ms = 4000): Promise<Rec
 describe('routing', () => {
   test('a 5xx at the first connector is an unknown outcome: no fallback while the first may hold the charge', async () => {
     useStripe(usdCardRules);
+    // The PaymentMethod is created; the PaymentIntent (the call that moves money) answers 503.
+    stripePaymentMethodAnswer = { status: 200, body: { id: 'pm_routing_test', object: 'payment_method', type: 'card' } };
     stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'unavailable' } } };
     const before = stripeHits;
     const p = await api.request('POST', '/payments', { body: { amount: 4200, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
@@ -67,7 +73,20 @@ describe('routing', () => {
     expect(p.body).toMatchObject({ status: 'Processing', connector: 'stripe', error_code: 'connector_unreachable' });
     expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'stripe', state: 'in_progress' });
     expect(p.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([['stripe', 'Processing']]);
-    expect(stripeHits - before).toBe(2); // the authorize and the lookup by our reference
+    expect(stripeHits - before).toBe(3); // the PaymentMethod, the PaymentIntent and the lookup by our reference
+  });
+
+  test('a 5xx on the Stripe PaymentMethod (no PaymentIntent was requested, nothing can be charged) falls back to the next connector', async () => {
+    useStripe(usdCardRules);
+    stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'unavailable' } } };
+    const before = stripeHits;
+    const p = await api.request('POST', '/payments', { body: { amount: 4300, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
+    expect(p.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox', pending_operation: null });
+    expect(p.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
+      ['stripe', 'Failed'],
+      ['sandbox', 'Succeeded'],
+    ]);
+    expect(stripeHits - before).toBe(1); // the PaymentMethod only
   });
 
   test('a network failure (nothing listening: the request never left) falls back to the next connector once', async () => {

@@ -1,13 +1,16 @@
 /**
  * Self-test of the Stripe stand-in (test/helpers/stripe-stand-in.ts), driven
  * through the real StripeConnector: the ledger records what the "processor"
- * really did, idempotency keys are honoured, and each injected fault produces
- * the failure the adapter is meant to see.
+ * really did, idempotency keys are honoured, each injected fault produces
+ * the failure the adapter is meant to see, and the API-version rules (a required
+ * `Stripe-Version`; `payment_method_types` refused from 2026-09-30.endive) catch a
+ * regression of the adapter.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectorRequestError, ConnectorTechnicalError, type AuthorizeRequest, type SyncRequest } from '../../shared/connectors/connector';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/transformers';
 import { startStripeStandIn, stripeEnv, STAND_IN_SECRET_KEY, type StripeStandIn } from '../helpers/stripe-stand-in';
 
 const FIXTURES = join(__dirname, '..', 'connectors', 'fixtures', 'stripe');
@@ -58,10 +61,24 @@ const syncRequest = (paymentId: string, connectorTransactionId: string | null): 
   createdAt: new Date().toISOString(),
 });
 
-const rawGet = async (path: string, key: string | null = standIn.secretKey) => {
-  const res = await fetch(`${standIn.url}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+const rawGet = async (path: string, key: string | null = standIn.secretKey, version: string | null = STRIPE_API_VERSION) => {
+  const headers: Record<string, string> = {};
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (version) headers['stripe-version'] = version;
+  const res = await fetch(`${standIn.url}${path}`, { headers });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 };
+
+/** A raw form POST, as a client other than our adapter could send it. */
+const rawPost = async (path: string, form: Record<string, string>, version: string | null = STRIPE_API_VERSION) => {
+  const headers: Record<string, string> = { authorization: `Bearer ${standIn.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' };
+  if (version) headers['stripe-version'] = version;
+  const res = await fetch(`${standIn.url}${path}`, { method: 'POST', headers, body: new URLSearchParams(form).toString() });
+  return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+};
+
+/** The requests to one path (the adapter's PaymentMethod and PaymentIntent calls interleave). */
+const requestsTo = (path: string) => standIn.requests.filter((r) => r.path === path);
 
 /** Authorizes a manual-capture payment and returns its PaymentIntent id. */
 const authorizeManual = async (paymentId: string, amount = 150000): Promise<string> => {
@@ -95,14 +112,31 @@ describe('Stripe stand-in', () => {
     expect(intent.status).toBe(200);
     expect(Object.keys(intent.body).sort()).toEqual(fixtureKeys('payment_intent.succeeded'));
     expect(intent.body).toMatchObject({ object: 'payment_intent', amount: 150000, amount_received: 150000, currency: 'ngn', capture_method: 'automatic', metadata: { payment_id: paymentId } });
-    // The record keeps what was asked, without the PAN or CVC.
-    const [post] = standIn.requests;
-    expect(post).toMatchObject({ method: 'POST', path: '/v1/payment_intents', idempotencyKey: `${paymentId}:authorize`, stripeVersion: null, outcome: 'answered', status: 200 });
-    expect(post!.form['payment_method_data[card][number]']).toBe('****4242');
-    expect(post!.form['payment_method_data[card][cvc]']).toBe('***');
-    expect(post!.form['metadata[payment_id]']).toBe(paymentId);
+    // The card went to POST /v1/payment_methods only; the intent carries the PaymentMethod, never the card.
+    const [pmPost, piPost] = standIn.requests;
+    expect(pmPost).toMatchObject({ method: 'POST', path: '/v1/payment_methods', idempotencyKey: `${paymentId}:payment_method`, stripeVersion: STRIPE_API_VERSION, outcome: 'answered', status: 200 });
+    expect(pmPost!.form).toEqual({
+      type: 'card',
+      'card[number]': '****4242',
+      'card[exp_month]': '7',
+      'card[exp_year]': '2031',
+      'card[cvc]': '***',
+      'metadata[payment_id]': paymentId,
+    });
+    const [pm] = standIn.paymentMethods();
+    expect(pm).toEqual({ id: expect.stringMatching(/^pm_/), paymentId, brand: 'visa', last4: '4242', expMonth: 7, expYear: 2031, idempotencyKey: `${paymentId}:payment_method` });
+    expect(piPost).toMatchObject({ method: 'POST', path: '/v1/payment_intents', idempotencyKey: `${paymentId}:authorize`, stripeVersion: STRIPE_API_VERSION, outcome: 'answered', status: 200 });
+    expect(piPost!.form).toMatchObject({ payment_method: pm!.id, confirm: 'true', 'allowed_payment_method_types[0]': 'card', 'metadata[payment_id]': paymentId });
+    expect(Object.keys(piPost!.form).filter((k) => k.startsWith('payment_method_types') || k.includes('card]'))).toEqual([]);
+    expect(intent.body.payment_method).toBe(pm!.id);
     expect(JSON.stringify(standIn.requests)).not.toContain(PAN);
     expect(JSON.stringify(standIn.requests)).not.toContain(CVC);
+    expect(JSON.stringify(standIn.paymentMethods())).not.toContain(PAN);
+    const pmObject = await rawGet(`/v1/payment_methods/${pm!.id}`);
+    const pmTemplate = (JSON.parse(readFileSync(join(FIXTURES, 'openapi.fixtures3.extract.json'), 'utf8')) as { resources: { payment_method: object } }).resources.payment_method;
+    expect(Object.keys(pmObject.body).sort()).toEqual(Object.keys(pmTemplate).sort());
+    expect(pmObject.body).toMatchObject({ id: pm!.id, object: 'payment_method', type: 'card', card: { last4: '4242', exp_month: 7, exp_year: 2031 }, metadata: { payment_id: paymentId } });
+    expect(JSON.stringify(pmObject.body)).not.toContain(PAN);
   });
 
   test('a retry with the same idempotency key replays the first answer and creates nothing', async () => {
@@ -111,7 +145,14 @@ describe('Stripe stand-in', () => {
     const again = await stripe().authorize(authorizeRequest(paymentId));
     expect(again).toEqual(first);
     expect(standIn.ledger()[paymentId]).toMatchObject({ charges: 1, paymentIntentIds: [first.connectorTransactionId] });
-    expect(standIn.requests.map((r) => r.outcome)).toEqual(['answered', 'replayed']);
+    // PaymentMethod, PaymentIntent; then both replayed: one PaymentMethod, one intent.
+    expect(standIn.requests.map((r) => [r.path, r.outcome])).toEqual([
+      ['/v1/payment_methods', 'answered'],
+      ['/v1/payment_intents', 'answered'],
+      ['/v1/payment_methods', 'replayed'],
+      ['/v1/payment_intents', 'replayed'],
+    ]);
+    expect(standIn.paymentMethods()).toHaveLength(1);
     // Other parameters under the same key: Stripe's idempotency_error, nothing created.
     await expect(stripe().authorize(authorizeRequest(paymentId, { amount: 1000 }))).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'idempotency_error' });
     expect(standIn.ledger()[paymentId]!.charges).toBe(1);
@@ -179,13 +220,14 @@ describe('Stripe stand-in', () => {
       .authorize(authorizeRequest(paymentId))
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
-    expect(standIn.requests[0]).toMatchObject({ fault: 'hang_after_work', outcome: 'hung', status: 200 });
+    expect((err as ConnectorTechnicalError).notSent).toBe(false); // the intent may exist: unknown outcome
+    expect(requestsTo('/v1/payment_intents')[0]).toMatchObject({ fault: 'hang_after_work', outcome: 'hung', status: 200 });
     const truth = standIn.ledger()[paymentId];
     expect(truth).toMatchObject({ status: 'succeeded', amountCaptured: 150000, charges: 1 });
 
     const synced = await stripe().sync(syncRequest(paymentId, null));
     expect(synced).toEqual({ status: 'Succeeded', connectorTransactionId: truth!.paymentIntentId, amountCaptured: 150000 });
-    expect(standIn.requests[1]).toMatchObject({ method: 'GET', path: '/v1/payment_intents/search', fault: null });
+    expect(standIn.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/payment_intents/search', fault: null });
 
     const retried = await stripe().authorize(authorizeRequest(paymentId));
     expect(retried.connectorTransactionId).toBe(truth!.paymentIntentId);
@@ -244,7 +286,15 @@ describe('Stripe stand-in', () => {
     await expect(stripe().authorize(authorizeRequest(paymentId))).rejects.toBeInstanceOf(ConnectorTechnicalError);
     expect(standIn.ledger()).toEqual({});
     await expect(stripe().authorize(authorizeRequest(paymentId))).resolves.toMatchObject({ status: 'Succeeded' });
-    expect(standIn.requests.map((r) => r.fault)).toEqual(['error_500_before_work', null, 'error_500_before_work', null]);
+    expect(standIn.requests.map((r) => [r.method, r.path, r.fault])).toEqual([
+      ['POST', '/v1/payment_methods', null],
+      ['POST', '/v1/payment_intents', 'error_500_before_work'],
+      ['GET', '/v1/payment_intents/search', null],
+      ['POST', '/v1/payment_methods', null],
+      ['POST', '/v1/payment_intents', 'error_500_before_work'],
+      ['POST', '/v1/payment_methods', null],
+      ['POST', '/v1/payment_intents', null],
+    ]);
   });
 
   test("'down' resets every connection: technical error, nothing in the ledger; back up, it works", async () => {
@@ -255,6 +305,9 @@ describe('Stripe stand-in', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
     expect((err as Error).message).toMatch(/could not be reached/);
+    // The PaymentMethod request failed, so no PaymentIntent was ever requested: provably nothing charged.
+    expect((err as ConnectorTechnicalError).notSent).toBe(true);
+    expect(standIn.requests.map((r) => r.path)).toEqual(['/v1/payment_methods']);
     expect(standIn.ledger()).toEqual({});
     expect(standIn.requests.every((r) => r.outcome === 'reset' && r.fault === 'down')).toBe(true);
     standIn.setDown(false);
@@ -272,7 +325,7 @@ describe('Stripe stand-in', () => {
     standIn.failNext({ path: '/v1/payment_intents' }, 'reset_before_work');
     await expect(stripe().authorize(authorizeRequest(notPaid))).rejects.toBeInstanceOf(ConnectorTechnicalError);
     expect(standIn.ledger()[notPaid]).toBeUndefined();
-    expect(standIn.requests.map((r) => [r.fault, r.outcome])).toEqual([
+    expect(requestsTo('/v1/payment_intents').map((r) => [r.fault, r.outcome])).toEqual([
       ['reset_after_work', 'reset'],
       ['reset_before_work', 'reset'],
     ]);
@@ -289,9 +342,59 @@ describe('Stripe stand-in', () => {
     // The adapter reports it as a technical error (outcome unknown) carrying Stripe's code.
     const reason = rejected[0]!.reason as ConnectorTechnicalError & { code?: string };
     expect(reason).toBeInstanceOf(ConnectorTechnicalError);
+    expect(reason.notSent).toBe(false);
     expect(`${reason.code ?? ''} ${reason.message}`).toContain('idempotency_key_in_use');
-    expect(standIn.requests.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(requestsTo('/v1/payment_intents').map((r) => r.status).sort()).toEqual([200, 409]);
     expect(standIn.ledger()[paymentId]!.charges).toBe(1);
+  });
+
+  test('a 409 on the PaymentMethod (another authorize of the payment in flight) stays an unknown outcome, never notSent', async () => {
+    const paymentId = newPaymentId();
+    standIn.failNext({ method: 'POST', path: '/v1/payment_methods' }, 'slow', { delayMs: 150 });
+    const settled = await Promise.allSettled([stripe().authorize(authorizeRequest(paymentId)), stripe().authorize(authorizeRequest(paymentId))]);
+    const rejected = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as ConnectorTechnicalError);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toBeInstanceOf(ConnectorTechnicalError);
+    expect(rejected[0]!.notSent).toBe(false);
+    expect(rejected[0]!.message).toContain('idempotency_key_in_use');
+    expect(requestsTo('/v1/payment_methods').map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(standIn.ledger()[paymentId]!.charges).toBe(1);
+  });
+
+  test.each([
+    ['error_500_before_work', false],
+    ['error_500_after_work', true],
+    ['hang_after_work', true],
+    ['reset_before_work', false],
+  ] as const)('PaymentMethod %s → ConnectorTechnicalError with notSent; no PaymentIntent requested, nothing charged', async (fault, created) => {
+    const paymentId = newPaymentId();
+    standIn.failNext({ method: 'POST', path: '/v1/payment_methods' }, fault);
+    const err = await stripe()
+      .authorize(authorizeRequest(paymentId))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectorTechnicalError);
+    expect((err as ConnectorTechnicalError).notSent).toBe(true);
+    expect((err as Error).message).not.toContain(PAN);
+    expect(requestsTo('/v1/payment_intents')).toEqual([]);
+    expect(standIn.paymentMethods()).toHaveLength(created ? 1 : 0);
+    expect(standIn.ledger()).toEqual({});
+    // Search by our reference confirms it: no intent carries this payment id.
+    await expect(stripe().sync(syncRequest(paymentId, null))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+  });
+
+  test.each([
+    ['4242424242424241', '12', '2031', '123', 'incorrect_number'],
+    [PAN, '13', '2031', '123', 'invalid_expiry_month'],
+    [PAN, '12', '2001', '123', 'invalid_expiry_year'],
+    [PAN, '12', '2031', '12', 'invalid_cvc'],
+  ])('card %s %s/%s cvc %s → 402 %s on the PaymentMethod: a Failed result, no intent', async (number, month, year, cvc, code) => {
+    const paymentId = newPaymentId();
+    const result = await stripe().authorize(authorizeRequest(paymentId, { card: { card_number: number, card_exp_month: month, card_exp_year: year, card_cvc: cvc } }));
+    expect(result).toEqual({ status: 'Failed', connectorTransactionId: null, amountCaptured: 0, errorCode: code, errorMessage: expect.stringMatching(/^Your card/) });
+    expect(standIn.requests.map((r) => [r.path, r.status])).toEqual([['/v1/payment_methods', 402]]);
+    expect(standIn.paymentMethods()).toEqual([]);
+    expect(standIn.ledger()).toEqual({});
+    expect(JSON.stringify(standIn.requests)).not.toContain(number);
   });
 
   test('a declined test card is a Failed result and no charge', async () => {
@@ -299,7 +402,10 @@ describe('Stripe stand-in', () => {
     const result = await stripe().authorize(authorizeRequest(paymentId, { card: { card_number: DECLINED_PAN, card_exp_month: '12', card_exp_year: '2030', card_cvc: CVC } }));
     expect(result).toEqual({ status: 'Failed', connectorTransactionId: expect.stringMatching(/^pi_/), amountCaptured: 0, errorCode: 'generic_decline', errorMessage: 'Your card was declined.' });
     expect(standIn.ledger()[paymentId]).toMatchObject({ status: 'requires_payment_method', charges: 0, declines: 1, amountCaptured: 0 });
-    expect(standIn.requests[0]).toMatchObject({ status: 402 });
+    expect(standIn.requests.map((r) => [r.path, r.status])).toEqual([
+      ['/v1/payment_methods', 200],
+      ['/v1/payment_intents', 402],
+    ]);
     expect(JSON.stringify(standIn.requests)).not.toContain(DECLINED_PAN);
   });
 
@@ -311,6 +417,54 @@ describe('Stripe stand-in', () => {
     await expect(stripe().sync(syncRequest('pay_x', 'pi_nope'))).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'resource_missing' });
     expect(await rawGet('/v1/charges')).toMatchObject({ status: 404, body: { error: { type: 'invalid_request_error', message: expect.stringContaining('Unrecognized request URL') } } });
     await expect(stripe({ secretKey: 'sk_test_notTheStandInKey0000' }).authorize(authorizeRequest(newPaymentId()))).rejects.toBeInstanceOf(ConnectorRequestError);
+    expect(standIn.ledger()).toEqual({});
+  });
+
+  test('Stripe-Version is required and recorded; a malformed one is refused; the adapter always sends it', async () => {
+    const none = await rawGet('/v1/payment_intents/pi_nope', standIn.secretKey, null);
+    expect(none).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', message: expect.stringContaining('Stripe-Version') } } });
+    const bad = await rawGet('/v1/payment_intents/pi_nope', standIn.secretKey, 'latest');
+    expect(bad).toMatchObject({ status: 400, body: { error: { message: 'Invalid Stripe API version: latest' } } });
+    expect(standIn.requests.map((r) => r.stripeVersion)).toEqual([null, 'latest']);
+    // The adapter always pins it (the override included).
+    const paymentId = newPaymentId();
+    await stripe({ apiVersion: '2026-09-30.endive' }).authorize(authorizeRequest(paymentId));
+    expect(standIn.requests.slice(2).map((r) => r.stripeVersion)).toEqual(['2026-09-30.endive', '2026-09-30.endive']);
+  });
+
+  test('payment_method_types: refused from 2026-09-30 (payment_method_types_no_longer_supported), accepted before', async () => {
+    const pm = await rawPost('/v1/payment_methods', { type: 'card', 'card[number]': PAN, 'card[exp_month]': '12', 'card[exp_year]': '2031', 'card[cvc]': CVC });
+    expect(pm.status).toBe(200);
+    const intent = (over: Record<string, string>) => ({ amount: '1000', currency: 'usd', payment_method: pm.body.id as string, 'metadata[payment_id]': 'pay_types', ...over });
+    for (const version of ['2026-09-30.endive', STRIPE_API_VERSION, '2027-01-01']) {
+      const res = await rawPost('/v1/payment_intents', intent({ 'payment_method_types[0]': 'card' }), version);
+      expect(res).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', code: 'payment_method_types_no_longer_supported', param: 'payment_method_types' } } });
+    }
+    const old = await rawPost('/v1/payment_intents', intent({ 'payment_method_types[0]': 'card' }), '2026-08-26.dahlia');
+    expect(old).toMatchObject({ status: 200, body: { object: 'payment_intent', payment_method_types: ['card'], status: 'requires_confirmation' } });
+    // allowed_payment_method_types: unknown before 2026-07-29; exclusive with the other selectors.
+    expect(await rawPost('/v1/payment_intents', intent({ 'allowed_payment_method_types[0]': 'card' }), '2024-06-20')).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown' } } });
+    expect(await rawPost('/v1/payment_intents', intent({ 'allowed_payment_method_types[0]': 'card', 'automatic_payment_methods[enabled]': 'true' }))).toMatchObject({
+      status: 400,
+      body: { error: { code: 'parameters_exclusive' } },
+    });
+    expect(standIn.ledger()).toEqual({ pay_types: expect.objectContaining({ charges: 0, paymentIntentIds: [old.body.id] }) });
+  });
+
+  test('a raw card inline on the PaymentIntent (payment_method_data[card]) is an unknown parameter; nothing is created', async () => {
+    const res = await rawPost('/v1/payment_intents', {
+      amount: '1000',
+      currency: 'usd',
+      confirm: 'true',
+      'payment_method_data[type]': 'card',
+      'payment_method_data[card][number]': PAN,
+      'payment_method_data[card][exp_month]': '12',
+      'payment_method_data[card][exp_year]': '2031',
+      'payment_method_data[card][cvc]': CVC,
+    });
+    expect(res).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown', param: expect.stringMatching(/^payment_method_data\[card\]/) } } });
+    expect(JSON.stringify(res.body)).not.toContain(PAN);
+    expect(JSON.stringify(standIn.requests)).not.toContain(PAN);
     expect(standIn.ledger()).toEqual({});
   });
 

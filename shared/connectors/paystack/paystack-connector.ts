@@ -3,15 +3,22 @@
  * `Authorization: Bearer <secret key>`) with the platform fetch through {@link connectorFetch}.
  * Wire types, request builders and the status tables live in `./transformers.ts`.
  *
- * Flows:
- * - authorize: POST /charge (card with details, bank_transfer, ussd, mobile_money) or
- *   POST /transaction/initialize (card without details: hosted checkout). Our payment id is the
- *   Paystack `reference` (see `paystackReference`), so a sync finds a charge whose answer was lost.
+ * Flows (what each sends, with sources: docs/connectors/paystack.md):
+ * - authorize: POST /charge (card with details — the `card` object, a documented exception for
+ *   PCI-approved integrations —, bank_transfer, ussd with the payer's bank's `type` from
+ *   `PAYSTACK_USSD_BANKS`, mobile_money) or POST /transaction/initialize (card without details: hosted
+ *   checkout). Our payment id is the Paystack `reference` (see `paystackReference`), so a sync finds a
+ *   charge whose answer was lost.
+ * - authenticate: a charge answering `send_pin|otp|phone|birthday|address` is RequiresAction with the
+ *   `submit_*` step; the payer's answer goes to POST /charge/submit_pin|otp|phone|birthday|address with
+ *   the charge reference, and that answer goes through the same status table (PIN may lead to OTP).
+ *   A Telecel Cash voucher is the OTP of such a step.
  * - capture: Paystack's Charge API has no separate authorization and capture, so manual capture is
  *   refused at authorize (`capture_method_not_supported`) and capture is refused too.
  * - void: Paystack has no call that cancels an open charge; void verifies the transaction and
  *   answers Cancelled unless Paystack already took the money (then `charge_already_succeeded`).
- * - refund: POST /refund (our refund id in `merchant_note`); syncRefund: GET /refund/:id;
+ * - refund: POST /refund (our refund id in `merchant_note`); syncRefund: GET /refund/:id; a refund in
+ *   `needs-attention` stays Pending (`refund_needs_attention`) and is logged as a warning for operators;
  *   findRefund: GET /transaction/verify/:reference then GET /refund?transaction=<id>&from=…, matched on
  *   `merchant_note`.
  * - sync: GET /transaction/verify/:reference; Paystack's "not found" answer is `Processing` for
@@ -19,15 +26,19 @@
  * - timeouts: per operation from `PAYSTACK_TIMEOUTS_MS` (60 s for charges and refunds, 30 s for
  *   reads), all replaced by `timeoutMs` (`CONNECTOR_TIMEOUT_MS`) when set; a 409 is a technical error.
  * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
- *   compared in constant time; charge.success and refund.* are mapped, every other event ignored.
+ *   compared in constant time; charge.success and refund.* (including refund.needs-attention) are
+ *   mapped, every other event ignored.
+ * - secrets: PINs and OTPs are sent once and never logged, stored, returned or put in an error message.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
+import { logger } from '../../observability/logger';
 import {
   ConnectorRequestError,
   ConnectorTechnicalError,
   WebhookSignatureError,
+  type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
   type InboundWebhook,
@@ -40,12 +51,15 @@ import {
 } from '../connector';
 import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
 import {
+  authenticationSecrets,
   buildBankTransferCharge,
   buildCardCharge,
   buildCardCheckout,
   buildMobileMoneyCharge,
   buildRefund,
+  buildSubmitRequest,
   buildUssdCharge,
+  chargeDataOfErrorBody,
   chargeToPaymentResult,
   declinedChargeOf,
   fromPaystackAmount,
@@ -55,6 +69,7 @@ import {
   PAYSTACK_CONNECTOR_NAME,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
   PAYSTACK_REFUND_LIST_MAX_PAGES,
+  PAYSTACK_REFUND_NEEDS_ATTENTION_CODE,
   PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   PAYSTACK_REFUND_STATUS,
   PAYSTACK_TIMEOUTS_MS,
@@ -65,6 +80,7 @@ import {
   refundListQuery,
   refundToRefundResult,
   transactionToPaymentResult,
+  jsonWithoutSecrets,
   type ChargeContext,
   type PaystackChargeData,
   type PaystackChargeRequest,
@@ -113,8 +129,11 @@ export interface PaystackConnectorConfig {
 
 /** Events whose `data` is a transaction: mapped to a payment update. Paystack documents no `charge.failed`. */
 const PAYMENT_EVENTS = new Set(['charge.success']);
-/** Refund events (https://paystack.com/docs/payments/webhooks/ "Types of events"). */
-const REFUND_EVENTS = new Set(['refund.pending', 'refund.processing', 'refund.processed', 'refund.failed']);
+/**
+ * Refund events (https://paystack.com/docs/payments/webhooks/ "Types of events"; the samples of
+ * PaystackOSS/doc-code-snippets src/doc/payments/refunds/events/*.json, including refund-needs-attention.json).
+ */
+const REFUND_EVENTS = new Set(['refund.pending', 'refund.processing', 'refund.processed', 'refund.failed', 'refund.needs-attention']);
 
 /** Hex SHA-256 of a string (event ids of events that carry no stable key). */
 function sha256(text: string): string {
@@ -150,20 +169,25 @@ export class PaystackConnector implements Connector {
     this.now = config.now ?? (() => new Date());
   }
 
-  /** @returns whether Paystack offers `paymentMethod` in `currency` (transformers' `PAYSTACK_SUPPORTED`). */
-  supports(currency: Currency, paymentMethod: PaymentMethod): boolean {
-    return paystackSupports(currency, paymentMethod);
+  /**
+   * @returns whether Paystack offers `paymentMethod` in `currency` (transformers' `PAYSTACK_SUPPORTED`)
+   *   and, for USSD with a chosen bank (`options.ussdBankCode`, a CBN code), whether Paystack serves
+   *   that bank (`PAYSTACK_USSD_BANKS`)
+   */
+  supports(currency: Currency, paymentMethod: PaymentMethod, options?: { ussdBankCode?: string }): boolean {
+    return paystackSupports(currency, paymentMethod, options);
   }
 
   /**
    * Starts a Paystack charge; Paystack charges capture at once.
-   * @returns Succeeded, Failed (a decline, or an input Paystack asks for that cannot be relayed),
-   *   Processing (`pending`) or RequiresAction with the next action (3-D Secure URL, hosted checkout,
-   *   USSD code, transfer account, mobile-money prompt)
+   * @returns Succeeded, Failed (a decline), Processing (`pending`) or RequiresAction with the next
+   *   action (3-D Secure URL, hosted checkout, USSD code, transfer account, mobile-money prompt, or an
+   *   authentication step `submit_pin|otp|phone|birthday|address` answered with {@link authenticate})
    * @throws ConnectorRequestError before any call for manual capture (`capture_method_not_supported`),
    *   an unsupported (currency, method) (`payment_method_not_supported`), a missing email
-   *   (`email_required`, Paystack requires one) or an unusable phone (mobile money); on a Paystack 4xx
-   *   with Paystack's code (a 4xx that describes a failed charge is a Failed result instead)
+   *   (`email_required`, Paystack requires one), an unusable phone (mobile money) or USSD bank
+   *   (`ussd_bank_required`, `ussd_bank_not_supported`); on a Paystack 4xx with Paystack's code (a 4xx
+   *   that describes a failed charge is a Failed result instead)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx: the reference lets sync settle it
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
@@ -179,11 +203,13 @@ export class PaystackConnector implements Connector {
     }
     if (!request.email) throw new ConnectorRequestError(this.name, 'email_required', 'Paystack needs the customer\'s email address to create a charge.');
     const ctx: ChargeContext = {
+      paymentId: request.paymentId,
+      publicBaseUrl: request.publicBaseUrl,
       paymentMethod: request.paymentMethod,
       amount: request.amount,
       currency: request.currency,
       reference: paystackReference(request.paymentId),
-      ussdExpiresAt: new Date(this.now().getTime() + this.paymentSessionTimeoutSeconds * 1000).toISOString(),
+      ussdExpiresAt: this.ussdExpiresAt(),
     };
 
     if (request.paymentMethod === 'card' && !request.card) {
@@ -226,6 +252,60 @@ export class PaystackConnector implements Connector {
   }
 
   /**
+   * Relays the payer's answer to the step Paystack asked for: POST /charge/submit_pin, submit_otp,
+   * submit_phone, submit_birthday or submit_address with the charge reference and the value
+   * (`buildSubmitRequest`), timed out like authorize (60 s, `PAYSTACK_TIMEOUTS_MS.authorize`). The
+   * answer is a charge and goes through `PAYSTACK_CHARGE_STATUS`, so a step may lead to another
+   * (PIN, then OTP), to 3-D Secure, to a mobile-money approval prompt, or to the outcome.
+   *
+   * Wrong values, as Paystack answers them (docs/connectors/paystack.md "Wrong PIN or OTP"):
+   * - `data.status: failed` (HTTP 200, or a 4xx whose body is the failed charge) → Failed with
+   *   Paystack's `gateway_response` slug and `message` (e.g. "Incorrect PIN"): Paystack closed the charge;
+   * - the same step asked again (`send_otp` after a wrong OTP), with `status: false` or a 4xx → still
+   *   RequiresAction on that step, Paystack's message as errorCode (slug) / errorMessage: Paystack keeps
+   *   the step open and the number of tries is Paystack's;
+   * - a plain 4xx refusal (`{status: false, message}`, e.g. too many incorrect OTPs, "Transaction
+   *   reference is invalid") → ConnectorRequestError with Paystack's code and message; nothing changed.
+   * The PIN and OTP are never logged, returned, or left in an error message: every string of
+   * Paystack's answer is scrubbed of them (`jsonWithoutSecrets`) before anything is derived from it.
+   * @throws ConnectorRequestError before any call when the step's value is missing or malformed
+   *   (`authentication_value_required`, `invalid_birthday`), or on a Paystack refusal as above
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx: the outcome is unknown, the
+   *   reconciler syncs (GET /transaction/verify; Paystack asks to wait 10 s or more after an exception
+   *   on a /charge call, PaystackOSS/openapi paths/charge_{reference}.yaml)
+   */
+  async authenticate(request: AuthenticateRequest): Promise<PaymentResult> {
+    const secrets = authenticationSecrets(request);
+    const { path, body } = buildSubmitRequest(request);
+    const ctx: ChargeContext = {
+      paymentId: request.paymentId,
+      publicBaseUrl: request.publicBaseUrl,
+      paymentMethod: request.paymentMethod,
+      amount: request.amount,
+      currency: request.currency,
+      reference: body.reference,
+      ussdExpiresAt: this.ussdExpiresAt(),
+    };
+    const seen: { charge: PaystackChargeData | null; message: string | null } = { charge: null, message: null };
+    let raw: PaystackEnvelope<PaystackChargeData>;
+    try {
+      raw = await this.call<PaystackEnvelope<PaystackChargeData>>('authorize', 'POST', path, body, (status, errorBody) => {
+        const clean = jsonWithoutSecrets(errorBody, secrets);
+        seen.charge = chargeDataOfErrorBody(clean);
+        seen.message = typeof (clean as { message?: unknown } | null)?.message === 'string' ? (clean as { message: string }).message : null;
+        return paystackErrorOf(status, clean);
+      });
+    } catch (err) {
+      if (err instanceof ConnectorRequestError && seen.charge) return chargeToPaymentResult(seen.charge, ctx, seen.message);
+      throw err;
+    }
+    const answer = jsonWithoutSecrets(raw, secrets);
+    const data = answer.data && typeof answer.data === 'object' ? answer.data : ({ status: '', reference: ctx.reference } as PaystackChargeData);
+    const refusal = answer.status === false && typeof answer.message === 'string' ? answer.message : null;
+    return chargeToPaymentResult(data, ctx, refusal);
+  }
+
+  /**
    * Never succeeds: authorize refuses manual capture, so no Paystack payment waits for one.
    * @throws ConnectorRequestError `capture_not_supported`, without calling Paystack
    */
@@ -263,7 +343,7 @@ export class PaystackConnector implements Connector {
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
     const body = buildRefund(request.connectorTransactionId, request.amount, request.currency, request.refundId);
     const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('refund', 'POST', '/refund', body);
-    return refundToRefundResult(answer.data.status, String(answer.data.id));
+    return this.refundResult(answer.data.status, String(answer.data.id), { refundId: request.refundId, transactionReference: request.connectorTransactionId, message: answer.data.reason });
   }
 
   /**
@@ -333,7 +413,7 @@ export class PaystackConnector implements Connector {
       if (!hasMoreRefundPages(list, page)) break;
     }
     const ours = ourPaystackRefund(refunds, transaction, request);
-    if (ours) return refundToRefundResult(ours.status, String(ours.id));
+    if (ours) return this.refundResult(ours.status, String(ours.id), { refundId: request.refundId, transactionReference: transaction.reference, message: ours.reason });
     const ageMs = this.now().getTime() - Date.parse(request.createdAt);
     if (!(ageMs >= PAYSTACK_REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
     return null;
@@ -345,7 +425,11 @@ export class PaystackConnector implements Connector {
    */
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
     const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('syncRefund', 'GET', `/refund/${encodeURIComponent(request.connectorRefundId)}`);
-    return refundToRefundResult(answer.data.status, String(answer.data.id ?? request.connectorRefundId));
+    return this.refundResult(answer.data.status, String(answer.data.id ?? request.connectorRefundId), {
+      refundId: request.refundId,
+      transactionReference: answer.data.transaction_reference ?? null,
+      message: answer.data.reason,
+    });
   }
 
   /**
@@ -353,8 +437,10 @@ export class PaystackConnector implements Connector {
    * constant-time comparison) and maps the event:
    * - `charge.success` → a payment update for the payment whose reference it carries
    *   (`paymentId` null when the reference is not one of ours); event id `charge.success:<reference>`;
-   * - `refund.pending|processing|processed|failed` → a refund update. The documented payloads carry
-   *   no refund id, only `transaction_reference` and `amount`, so when `data.id` is absent the refund
+   * - `refund.pending|processing|processed|failed|needs-attention` → a refund update (`needs-attention`
+   *   stays Pending with `refund_needs_attention` and is logged as a warning with its references). The
+   *   documented payloads carry no refund id (but the needs-attention sample does), only
+   *   `transaction_reference` and `amount`, so when `data.id` is absent the refund
    *   is found with GET /transaction/verify/:reference then GET /refund?transaction=<id>, matching
    *   amount and currency; no single match → ignored (syncRefund settles it). Event id
    *   `<event>:<refund id>`;
@@ -405,9 +491,17 @@ export class PaystackConnector implements Connector {
   private async refundEvent(event: string, data: PaystackRefundEventData, rawBody: string): Promise<WebhookEvent> {
     const status = typeof data.status === 'string' ? data.status : event.slice('refund.'.length);
     const fallbackId = `${event}:${sha256(rawBody)}`;
+    const about = (connectorRefundId: string | null) =>
+      this.refundResult(status, connectorRefundId, {
+        refundId: null,
+        transactionReference: typeof data.transaction_reference === 'string' ? data.transaction_reference : null,
+        refundReference: typeof data.refund_reference === 'string' ? data.refund_reference : null,
+        message: data.reason ?? data.message,
+        event,
+      });
     if (data.id !== undefined && data.id !== null && String(data.id) !== '') {
       const connectorRefundId = String(data.id);
-      return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: refundToRefundResult(status, connectorRefundId) };
+      return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: about(connectorRefundId) };
     }
     if (typeof data.transaction_reference !== 'string' || paymentIdFromReference(data.transaction_reference) === null) {
       return { kind: 'ignored', eventId: fallbackId, reason: 'The refund concerns a transaction this service did not create.' };
@@ -420,6 +514,7 @@ export class PaystackConnector implements Connector {
     const candidates =
       sameAmount.length > 1 ? sameAmount.filter((r) => PAYSTACK_REFUND_STATUS[r.status as keyof typeof PAYSTACK_REFUND_STATUS] === ours) : sameAmount;
     if (candidates.length !== 1) {
+      if (status === 'needs-attention') about(null);
       return {
         kind: 'ignored',
         eventId: fallbackId,
@@ -427,7 +522,39 @@ export class PaystackConnector implements Connector {
       };
     }
     const connectorRefundId = String((candidates[0] as PaystackRefundData).id);
-    return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: refundToRefundResult(status, connectorRefundId) };
+    return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: about(connectorRefundId) };
+  }
+
+  /**
+   * A refund status → our result (`refundToRefundResult`); a `needs-attention` refund is also logged
+   * as a warning (`Paystack refund needs attention`) with every reference known — Paystack's refund id
+   * and `refund_reference`, the transaction reference, our refund id, the event — so an operator can
+   * retry it on Paystack (with the customer's bank details) before the customer is left unpaid.
+   */
+  private refundResult(
+    status: string,
+    connectorRefundId: string | null,
+    context: { refundId: string | null; transactionReference: string | null; refundReference?: string | null; message?: string | null; event?: string },
+  ): RefundResult {
+    const result = refundToRefundResult(status, connectorRefundId, context.message);
+    if (result.errorCode === PAYSTACK_REFUND_NEEDS_ATTENTION_CODE) {
+      logger.warn('Paystack refund needs attention', {
+        connector: this.name,
+        error_code: PAYSTACK_REFUND_NEEDS_ATTENTION_CODE,
+        connector_refund_id: connectorRefundId,
+        refund_reference: context.refundReference ?? null,
+        transaction_reference: context.transactionReference,
+        refund_id: context.refundId,
+        event: context.event ?? null,
+        message: result.errorMessage,
+      });
+    }
+    return result;
+  }
+
+  /** `expires_at` shown with a USSD code: now + the integration's payment session timeout. */
+  private ussdExpiresAt(): string {
+    return new Date(this.now().getTime() + this.paymentSessionTimeoutSeconds * 1000).toISOString();
   }
 
   /** GET /transaction/verify/:reference, with the timeout of `operation`. */

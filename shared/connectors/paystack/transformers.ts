@@ -10,14 +10,24 @@
  *   mobile money, Pesalink) and the v1 guide https://docs-v1.paystack.com/docs/charging-from-your-backend
  *   (the list of charge statuses, including `timeout`)
  * - Response samples of those pages: github.com/PaystackOSS/doc-code-snippets
- *   (src/doc/payments/payment-methods/{pwt,ussd,mobile-mpesa,mobile-vodafone,pesalink,...}/index.json,
- *   doc/payments/charge/request/index.json for the `card` object)
+ *   (src/doc/payments/payment-methods/{pwt,ussd,mobile-mpesa,mobile-vodafone,pesalink,...}/index.json;
+ *   the `card` object's shape from doc/payments/charge/request/index.json, a sample Paystack removed
+ *   in commit 2c8a413d59a2 on 2023-05-23, read at its parent: see {@link buildCardCharge})
+ * - Authentication steps: PaystackOSS/openapi [OAS] paths/charge_submit_{pin,otp,phone,birthday,address}.yaml
+ *   and components/schemas/ChargeSubmit*.yaml (request bodies), paths/charge_{reference}.yaml ("Check
+ *   pending charge": wait 10 s or more after `pending` or an exception on any /charge call); response
+ *   samples [DCS] src/api/charges/{create,submit-pin,submit-otp,submit-phone,submit-birthday,submit-address,check}/response.json
+ * - Wrong PIN/OTP: [DCS] submit-* `200_failed` samples (`data.status: failed` with `data.message`),
+ *   https://docs-v2.paystack.com/api/errors/charge (too many incorrect OTPs: wait and retry; a wrong
+ *   mobile-money OTP: "Show the error to the customer and ask for correct OTP") and the support article
+ *   "Customer errors" https://support.paystack.com/hc/en-us/articles/360013597919 ("Incorrect PIN",
+ *   "Incorrect Date of Birth": the transaction failed, the customer retries it)
  * - Transaction initialize / verify: https://paystack.com/docs/api/transaction/ and the status table of
  *   https://paystack.com/docs/payments/verify-payments/
  * - Refunds: https://paystack.com/docs/api/refund/ and the refund events of
  *   https://paystack.com/docs/payments/refunds/ (PaystackOSS/doc-code-snippets doc/payments/refunds/events.js)
  * - Webhooks: https://paystack.com/docs/payments/webhooks/ (x-paystack-signature, event list)
- * - Errors: https://paystack.com/docs/api/errors/ (PaystackOSS/openapi errors/api-errors.json)
+ * - Errors: https://paystack.com/docs/api/errors/ and https://docs-v2.paystack.com/api/errors/charge
  * - Hyperswitch's connector: juspay/hyperswitch crates/hyperswitch_connectors/src/connectors/paystack/transformers.rs
  *   (PaystackPSyncStatus → AttemptStatus, PaystackRefundStatus → RefundStatus, PaystackErrorResponse)
  * - [OAS] PaystackOSS/openapi at commit 9678dea922a900b2485969592055ccf634460352 (2025-10-24):
@@ -31,9 +41,9 @@
  */
 import type { CardDetails } from '../../domain/card';
 import type { Currency } from '../../domain/money';
-import type { NextAction, PaymentMethod } from '../../domain/payment';
+import { authenticationAction, type AuthenticationStep, type NextAction, type PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
-import { ConnectorRequestError, ConnectorTechnicalError, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
+import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
 import type { ConnectorTimeouts } from '../connector-http';
 
 /** The connector name used in results, errors, routing rules and `POST /webhooks/paystack`. */
@@ -59,9 +69,45 @@ export const PAYSTACK_SUPPORTED: Readonly<Record<PaymentMethod, readonly Currenc
   mobile_money: ['GHS', 'KES'],
 };
 
-/** @returns true when {@link PAYSTACK_SUPPORTED} lists `currency` for `method`. */
-export function paystackSupports(currency: Currency, method: PaymentMethod): boolean {
-  return PAYSTACK_SUPPORTED[method].includes(currency);
+/**
+ * The USSD `type` values of POST /charge: the `USSD` schema's enum in PaystackOSS/openapi [OAS]
+ * (components/schemas/USSD.yaml: "The three-digit USSD code", `737`, `919`, `822`, `966`).
+ */
+export const PAYSTACK_USSD_TYPES = ['737', '919', '822', '966'] as const;
+
+/** One of {@link PAYSTACK_USSD_TYPES}. */
+export type PaystackUssdType = (typeof PAYSTACK_USSD_TYPES)[number];
+
+/**
+ * The Nigerian banks Paystack's USSD channel serves: CBN/NIBSS bank code (the keys of
+ * `USSD_BANKS`, shared/domain/ussd-banks.ts) → the Paystack USSD `type` sent in `ussd.type`.
+ * Each `type` is the bank's own USSD short code, which Paystack's samples show the payer dialling
+ * (`*737*33*4*18791#`, [DCS] src/doc/payments/payment-methods/ussd/index.json):
+ * - `058` Guaranty Trust Bank → `737` (GTBank *737#);
+ * - `033` United Bank for Africa → `919` (UBA *919#);
+ * - `232` Sterling Bank → `822` (Sterling *822#);
+ * - `057` Zenith Bank → `966` (Zenith *966#).
+ * The four values are exactly the enum of [OAS] components/schemas/USSD.yaml; the bank each
+ * short code belongs to is public (e.g. the USSD bank table of https://developers.klasha.com/accepting-payments/payments-api/ussd).
+ * Any other bank is not served through Paystack: {@link paystackSupports} answers false for it.
+ */
+export const PAYSTACK_USSD_BANKS: Readonly<Record<string, PaystackUssdType>> = {
+  '058': '737',
+  '033': '919',
+  '232': '822',
+  '057': '966',
+};
+
+/**
+ * @param options.ussdBankCode for USSD, the payer's bank (CBN code): Paystack serves only the banks
+ *   of {@link PAYSTACK_USSD_BANKS}; without it the answer is the (currency, method) matrix alone
+ * @returns true when {@link PAYSTACK_SUPPORTED} lists `currency` for `method` (and, for USSD with a
+ *   chosen bank, Paystack serves that bank)
+ */
+export function paystackSupports(currency: Currency, method: PaymentMethod, options?: { ussdBankCode?: string }): boolean {
+  if (!PAYSTACK_SUPPORTED[method].includes(currency)) return false;
+  if (method === 'ussd' && options?.ussdBankCode !== undefined) return Object.prototype.hasOwnProperty.call(PAYSTACK_USSD_BANKS, options.ussdBankCode);
+  return true;
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -133,10 +179,10 @@ export type PaystackChargeStatus = (typeof PAYSTACK_CHARGE_STATUSES)[number];
  * - `pay_offline` → RequiresAction: the payer dials the USSD code or approves the mobile-money
  *   prompt on their phone; the result arrives as `charge.success`.
  * - `pending_bank_transfer` → RequiresAction: the payer transfers to the temporary account.
- * - `send_pin`, `send_otp`, `send_phone`, `send_birthday`, `send_address` → Failed: Paystack wants an
- *   input relayed through Submit PIN/OTP/Phone/Birthday/Address, and the connector contract has no
- *   step to collect and relay those (a card PIN must not pass through this service). No money has
- *   moved; the payment fails with the Paystack status as `errorCode` and its `display_text` as message.
+ * - `send_pin`, `send_otp`, `send_phone`, `send_birthday`, `send_address` → RequiresAction with the
+ *   authentication step of {@link PAYSTACK_STEP_OF_STATUS} (`submit_pin` … `submit_address`), answered
+ *   through `POST /payments/{id}/authenticate` and relayed to POST /charge/submit_* ({@link PAYSTACK_SUBMIT_PATHS}).
+ *   The same table maps the answer of every submit step, so a step may lead to another (PIN, then OTP).
  */
 export const PAYSTACK_CHARGE_STATUS: Readonly<Record<PaystackChargeStatus, OurPaymentStatus>> = {
   success: 'Succeeded',
@@ -146,11 +192,38 @@ export const PAYSTACK_CHARGE_STATUS: Readonly<Record<PaystackChargeStatus, OurPa
   open_url: 'RequiresAction',
   pay_offline: 'RequiresAction',
   pending_bank_transfer: 'RequiresAction',
-  send_pin: 'Failed',
-  send_otp: 'Failed',
-  send_phone: 'Failed',
-  send_birthday: 'Failed',
-  send_address: 'Failed',
+  send_pin: 'RequiresAction',
+  send_otp: 'RequiresAction',
+  send_phone: 'RequiresAction',
+  send_birthday: 'RequiresAction',
+  send_address: 'RequiresAction',
+};
+
+/** The Charge API statuses that ask the payer for an input ({@link PAYSTACK_STEP_OF_STATUS}). */
+export type PaystackStepStatus = 'send_pin' | 'send_otp' | 'send_phone' | 'send_birthday' | 'send_address';
+
+/**
+ * Charge status asking for an input → the authentication step our API exposes for it
+ * (`next_action.type`, `AUTHENTICATION_STEPS` in shared/domain/payment.ts).
+ */
+export const PAYSTACK_STEP_OF_STATUS: Readonly<Record<PaystackStepStatus, AuthenticationStep>> = {
+  send_pin: 'submit_pin',
+  send_otp: 'submit_otp',
+  send_phone: 'submit_phone',
+  send_birthday: 'submit_birthday',
+  send_address: 'submit_address',
+};
+
+/**
+ * Authentication step → the Paystack endpoint that takes its answer ([OAS] paths/charge_submit_*.yaml,
+ * mounted at these paths by src/assets/openapi/openapi.yaml).
+ */
+export const PAYSTACK_SUBMIT_PATHS: Readonly<Record<AuthenticationStep, string>> = {
+  submit_pin: '/charge/submit_pin',
+  submit_otp: '/charge/submit_otp',
+  submit_phone: '/charge/submit_phone',
+  submit_birthday: '/charge/submit_birthday',
+  submit_address: '/charge/submit_address',
 };
 
 /**
@@ -201,12 +274,19 @@ export const PAYSTACK_REFUND_STATUSES = ['pending', 'processing', 'processed', '
 /** One of {@link PAYSTACK_REFUND_STATUSES}. */
 export type PaystackRefundStatus = (typeof PAYSTACK_REFUND_STATUSES)[number];
 
+/** errorCode of a refund Paystack holds in `needs-attention` (still `Pending`; an operator must act). */
+export const PAYSTACK_REFUND_NEEDS_ATTENTION_CODE = 'refund_needs_attention';
+
 /**
  * Refund status → ours (Hyperswitch's `PaystackRefundStatus` mapping plus `needs-attention`):
  * `processed` → Succeeded; `failed` → Failed ("your account will be credited with refund amount");
- * `pending`, `processing` → Pending; `needs-attention` → Pending (Paystack could not pay the customer
- * back automatically; an operator retries it with the customer's bank details on Paystack —
- * POST /refund/retry_with_customer_details/:id — so the refund is neither done nor failed).
+ * `pending`, `processing` → Pending; `needs-attention` → Pending with errorCode
+ * {@link PAYSTACK_REFUND_NEEDS_ATTENTION_CODE} (Paystack could not pay the customer back
+ * automatically; an operator retries it with the customer's bank details — [OAS]
+ * paths/refund_retry_with_customer_details_{id}.yaml "Retry a refund with a `needs-attention` status" —
+ * so the refund is neither done nor failed; the `refund.needs-attention` event is [DCS]
+ * src/doc/payments/refunds/events/refund-needs-attention.json). These five are every refund status
+ * Paystack's material names ([DCS] refunds/events/*.json, [OAS] refund retry).
  */
 export const PAYSTACK_REFUND_STATUS: Readonly<Record<PaystackRefundStatus, RefundStatus>> = {
   pending: 'Pending',
@@ -241,7 +321,17 @@ export interface PaystackErrorBody {
   data?: unknown;
 }
 
-/** The card object of POST /charge (PCI-DSS certified integrations), as in the Charge request sample. */
+/**
+ * The `card` object of POST /charge. Not in Paystack's current schema ([OAS]
+ * components/schemas/ChargeCreate.yaml has no `card`): it is a documented exception, taken for
+ * integrations Paystack has approved to send card data ("If you are PCI-DSS certified and would like
+ * to be able to send cardholder information directly to our APIs from your servers, reach out to us",
+ * https://paystack.com/docs/payments/payment-channels/ "Cards"; the Charge errors page still lists
+ * "card object" among the instruments a charge takes, https://docs-v2.paystack.com/api/errors/charge).
+ * Its shape is Paystack's former request sample ([DCS] doc/payments/charge/request/index.json, removed
+ * in commit 2c8a413d59a2d5f5b28450ab66bc617999c73384, read at its parent a0ac6a3dea0071749e394caf201a19a543c18217): `number`,
+ * `cvv`, `expiry_month`, `expiry_year`, all strings. See docs/connectors/paystack.md "Card details".
+ */
 export interface PaystackCard {
   number: string;
   cvv: string;
@@ -251,10 +341,16 @@ export interface PaystackCard {
   expiry_year: string;
 }
 
-/** Fields common to every POST /charge body. `amount` is a string of subunits (kobo, pesewas, cents). */
+/**
+ * Fields common to every POST /charge body. `amount` is an integer of subunits (kobo, pesewas,
+ * cents): [OAS] ChargeCreate `amount: integer` (some older samples send a digit string). `currency`
+ * is not in [OAS] ChargeCreate but is in Paystack's own Charge API samples ([DCS]
+ * src/doc/payments/payment-methods/mobile/index.sh, mobile-charge/index.json; the Payment Channels page's
+ * sample payload) and is needed for every non-default currency.
+ */
 interface PaystackChargeBase {
   email: string;
-  amount: string;
+  amount: number;
   currency: Currency;
   reference: string;
 }
@@ -263,13 +359,13 @@ interface PaystackChargeBase {
 export type PaystackChargeRequest =
   | (PaystackChargeBase & { card: PaystackCard })
   | (PaystackChargeBase & { bank_transfer: { account_expires_at: string } })
-  | (PaystackChargeBase & { ussd: { type: '737' } })
+  | (PaystackChargeBase & { ussd: { type: PaystackUssdType } })
   | (PaystackChargeBase & { mobile_money: { phone: string; provider: PaystackMobileMoneyProvider } });
 
-/** POST /transaction/initialize body (hosted checkout). `amount` is a string of subunits. */
+/** POST /transaction/initialize body (hosted checkout; [OAS] TransactionInitialize). `amount` is an integer of subunits. */
 export interface PaystackInitializeRequest {
   email: string;
-  amount: string;
+  amount: number;
   currency: Currency;
   reference: string;
   callback_url: string;
@@ -307,7 +403,21 @@ export interface PaystackChargeData {
   account_expires_at?: string;
   /** Pesalink: the narration the payer must use. */
   transaction_reference?: string;
+  /** `send_address` answers: the card's country (ISO 3166-1 alpha-2), [DCS] charges/create `200_address`. */
+  country_code?: string;
 }
+
+/**
+ * The bodies of the submit endpoints, each with the charge `reference` ([OAS]
+ * components/schemas/ChargeSubmitPin|OTP|Phone|Birthday|Address.yaml, all fields required, all strings;
+ * `birthday` is `format: date`, YYYY-MM-DD).
+ */
+export type PaystackSubmitRequest =
+  | { pin: string; reference: string }
+  | { otp: string; reference: string }
+  | { phone: string; reference: string }
+  | { birthday: string; reference: string }
+  | { address: string; city: string; state: string; zip_code: string; reference: string };
 
 /** `data` of GET /transaction/verify/:reference and of the `charge.success` event. `amount` in subunits. */
 export interface PaystackTransactionData {
@@ -342,6 +452,8 @@ export interface PaystackRefundData {
   /** The note sent with POST /refund: ours is {@link refundMerchantNote}. */
   merchant_note?: string | null;
   customer_note?: string | null;
+  /** Fetch answers [OAS RefundFetchResponse]: Paystack's note on the refund's state (e.g. `PROCESSING`). */
+  reason?: string | null;
 }
 
 /** `meta` of GET /refund [OAS RefundListResponse]: `pageCount` pages of `perPage` refunds. */
@@ -375,7 +487,12 @@ export interface PaystackRefundEventData {
   refund_reference: string | null;
   amount: number | string;
   currency: string;
+  /** Present in the `refund.needs-attention` sample ([DCS] refunds/events/refund-needs-attention.json). */
   id?: number | string;
+  merchant_note?: string | null;
+  /** Not in the samples; read when present as Paystack's explanation of the refund's state. */
+  reason?: string | null;
+  message?: string | null;
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -596,6 +713,18 @@ export function declinedChargeOf(body: unknown): PaystackChargeData | null {
   return null;
 }
 
+/**
+ * A 4xx body of a submit step that still describes the charge: `data.status` is one of
+ * {@link PAYSTACK_CHARGE_STATUSES} (e.g. `failed` after a wrong PIN, or `send_otp` again when Paystack
+ * keeps the step open), with or without a reference (the birthday step's `send_otp` sample has none).
+ * @returns the charge data, or null for a plain error body (`{status: false, message}`)
+ */
+export function chargeDataOfErrorBody(body: unknown): PaystackChargeData | null {
+  const data = (body as { data?: unknown } | null)?.data as PaystackChargeData | undefined;
+  if (!data || typeof data !== 'object' || typeof data.status !== 'string') return null;
+  return isKey(PAYSTACK_CHARGE_STATUS, data.status) ? data : null;
+}
+
 /* ------------------------------------------------------------------------------------------------
  * Request builders
  * --------------------------------------------------------------------------------------------- */
@@ -604,15 +733,17 @@ export function declinedChargeOf(body: unknown): PaystackChargeData | null {
 function chargeBase(request: AuthorizeRequest, email: string): PaystackChargeBase {
   return {
     email,
-    amount: String(toPaystackAmount(request.amount)),
+    amount: toPaystackAmount(request.amount),
     currency: request.currency,
     reference: paystackReference(request.paymentId),
   };
 }
 
 /**
- * POST /charge with a `card` object (doc/payments/charge/request/index.json: number, cvv,
- * expiry_month, expiry_year as strings). The PAN and CVC only live in the returned object,
+ * POST /charge with a `card` object ({@link PaystackCard}: number, cvv, expiry_month, expiry_year as
+ * strings, the year in two digits as in Paystack's sample `"99"`). A documented exception to Paystack's
+ * current schema, for integrations Paystack approved for card data (PCI-DSS); an integration that is
+ * not approved gets a 4xx → ConnectorRequestError. The PAN and CVC only live in the returned object,
  * which the caller serializes once and drops; never log it.
  */
 export function buildCardCharge(request: AuthorizeRequest, email: string, card: CardDetails): PaystackChargeRequest {
@@ -658,20 +789,60 @@ export function buildBankTransferCharge(request: AuthorizeRequest, email: string
 }
 
 /**
- * POST /charge with `ussd.type` `737` ("The USSD provider code. 737 is currently the only supported
- * type", https://paystack.com/docs/api/charge/; Payment Channels → USSD).
+ * POST /charge with `ussd.type` = the payer's bank's code in {@link PAYSTACK_USSD_BANKS} ([OAS]
+ * components/schemas/USSD.yaml enum 737/919/822/966).
+ * @throws ConnectorRequestError `ussd_bank_required` without `request.ussdBankCode`, `ussd_bank_not_supported`
+ *   for a bank Paystack does not serve (the message names the allowed CBN codes) — nothing is sent then
  */
 export function buildUssdCharge(request: AuthorizeRequest, email: string): PaystackChargeRequest {
-  return { ...chargeBase(request, email), ussd: { type: '737' } };
+  return { ...chargeBase(request, email), ussd: { type: paystackUssdType(request.ussdBankCode) } };
 }
 
-/** Mobile-money `provider` codes of the Charge API for our currencies (Payment Channels, "Supported Providers"). */
+/**
+ * The Paystack USSD `type` of a payer's bank.
+ * @param ussdBankCode CBN bank code (e.g. `058`)
+ * @throws ConnectorRequestError `ussd_bank_required` / `ussd_bank_not_supported` (see {@link buildUssdCharge})
+ */
+export function paystackUssdType(ussdBankCode: string | undefined): PaystackUssdType {
+  const allowed = Object.keys(PAYSTACK_USSD_BANKS).sort().join(', ');
+  if (!ussdBankCode) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'ussd_bank_required', `A USSD payment through Paystack needs the payer's bank (one of ${allowed}).`);
+  if (!Object.prototype.hasOwnProperty.call(PAYSTACK_USSD_BANKS, ussdBankCode)) {
+    throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'ussd_bank_not_supported', `Paystack offers USSD only for the banks ${allowed}.`);
+  }
+  return PAYSTACK_USSD_BANKS[ussdBankCode] as PaystackUssdType;
+}
+
+/**
+ * Mobile-money `provider` codes of the Charge API for our currencies, as Paystack's charge samples
+ * write them ([DCS] src/doc/payments/payment-methods/mobile/index.sh and mobile-charge/index.json:
+ * `"provider": "mtn"`; the List Banks answer for `type=mobile_money` gives the same codes in upper
+ * case, `MTN`/`ATL`/`VOD`, [DCS] src/doc/transfers/recipients/list-telcos/index.json; the openapi says
+ * the provider "can be fetched from the List Bank endpoint", [OAS] components/schemas/MobileMoney.yaml).
+ * See {@link PAYSTACK_MOBILE_MONEY_PROVIDERS}.
+ */
 export type PaystackMobileMoneyProvider = 'mtn' | 'atl' | 'vod' | 'mpesa';
+
+/**
+ * The networks behind each provider code, for documentation and display:
+ * - `mtn` MTN Mobile Money (Ghana);
+ * - `atl` AT Money, formerly AirtelTigo Money (Ghana; still "AirtelTigo" in Paystack's List Banks sample);
+ * - `vod` Telecel Cash, formerly Vodafone Cash (Ghana; "Vodafone" in the List Banks sample). A Telecel
+ *   charge answers `send_otp` with "Please dial *110# to generate a voucher code. Then input the
+ *   voucher" ([DCS] src/doc/payments/payment-methods/mobile-vodafone/index.json): the voucher is the OTP
+ *   of the `submit_otp` step;
+ * - `mpesa` M-PESA (Kenya, STK push).
+ */
+export const PAYSTACK_MOBILE_MONEY_PROVIDERS: Readonly<Record<PaystackMobileMoneyProvider, string>> = {
+  mtn: 'MTN Mobile Money',
+  atl: 'AT Money (formerly AirtelTigo Money)',
+  vod: 'Telecel Cash (formerly Vodafone Cash)',
+  mpesa: 'M-PESA',
+};
 
 /**
  * Ghana's mobile network prefixes (National Communications Authority numbering plan; the two
  * digits after the leading 0 / +233) → Paystack provider: MTN `mtn`, Telecel (ex-Vodafone) `vod`,
- * AirtelTigo `atl`. Paystack needs the provider and our API only carries the phone, so it is read
+ * AT (ex-AirtelTigo) `atl`. Paystack needs the provider and our API only carries the phone, so it is read
  * from the number; a number ported to another network is charged on the wrong one and fails there.
  */
 export const GHANA_MOBILE_MONEY_PREFIXES: Readonly<Record<string, PaystackMobileMoneyProvider>> = {
@@ -735,6 +906,87 @@ export function buildRefund(connectorTransactionId: string, amount: number, curr
   return { transaction: connectorTransactionId, amount: toPaystackAmount(amount), currency, merchant_note: refundMerchantNote(refundId) };
 }
 
+/**
+ * The Paystack call that answers an authentication step: the path of {@link PAYSTACK_SUBMIT_PATHS} and
+ * its body ([OAS] ChargeSubmit*.yaml) with the charge `reference` (the one recorded from the charge's
+ * answer, else ours from {@link paystackReference}):
+ * - `submit_pin` `{pin, reference}`; `submit_otp` `{otp, reference}` (also a Telecel voucher);
+ * - `submit_phone` `{phone, reference}` (as typed: Paystack validates it);
+ * - `submit_birthday` `{birthday, reference}` (YYYY-MM-DD);
+ * - `submit_address` `{address, city, state, zip_code, reference}` from `line1`, `city`, `state`, `zip`
+ *   (Paystack takes no country).
+ * The PIN and OTP only live in the returned body, serialized once by the caller; never log it.
+ * @throws ConnectorRequestError `authentication_value_required` when the step's value is missing or
+ *   blank, `invalid_birthday` when it is not YYYY-MM-DD, `authentication_step_not_supported` for a
+ *   step Paystack has no endpoint for — nothing is sent then; the messages never contain the value
+ */
+export function buildSubmitRequest(request: AuthenticateRequest): { path: string; body: PaystackSubmitRequest } {
+  const reference = request.connectorTransactionId || paystackReference(request.paymentId);
+  const path = isKey(PAYSTACK_SUBMIT_PATHS, request.step) ? PAYSTACK_SUBMIT_PATHS[request.step] : undefined;
+  if (!path) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'authentication_step_not_supported', `Paystack has no endpoint for the step ${String(request.step)}.`);
+  const required = (value: string | undefined, field: string): string => {
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'authentication_value_required', `The ${request.step} step needs ${field}.`);
+    }
+    return value;
+  };
+  switch (request.step) {
+    case 'submit_pin':
+      return { path, body: { pin: required(request.pin, 'the pin'), reference } };
+    case 'submit_otp':
+      return { path, body: { otp: required(request.otp, 'the otp'), reference } };
+    case 'submit_phone':
+      return { path, body: { phone: required(request.phone, 'the phone'), reference } };
+    case 'submit_birthday': {
+      const birthday = required(request.birthday, 'the birthday');
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(birthday)) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_birthday', 'The birthday must be YYYY-MM-DD.');
+      return { path, body: { birthday, reference } };
+    }
+    case 'submit_address': {
+      const a = request.address;
+      return {
+        path,
+        body: {
+          address: required(a?.line1, 'address.line1'),
+          city: required(a?.city, 'address.city'),
+          state: required(a?.state, 'address.state'),
+          zip_code: required(a?.zip, 'address.zip'),
+          reference,
+        },
+      };
+    }
+  }
+}
+
+/**
+ * The secrets of an authentication answer (PIN, OTP): an adapter removes them from any text it keeps
+ * or throws (a processor's error message that would echo one).
+ * @returns the non-empty PIN/OTP values of the request
+ */
+export function authenticationSecrets(request: AuthenticateRequest): string[] {
+  return [request.pin, request.otp].filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
+
+/** `text` with every occurrence of each secret replaced by `[REDACTED]`. */
+export function withoutSecrets(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((t, secret) => t.split(secret).join('[REDACTED]'), text);
+}
+
+/**
+ * A parsed JSON value with {@link withoutSecrets} applied to every string in it (at any depth), so
+ * nothing derived from a processor's answer (a message, a code slugged from it, a prompt) can carry a
+ * PIN or OTP the processor echoed.
+ */
+export function jsonWithoutSecrets<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  if (typeof value === 'string') return withoutSecrets(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v) => jsonWithoutSecrets(v, secrets)) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonWithoutSecrets(v, secrets)])) as T;
+  }
+  return value;
+}
+
 /** The `merchant_note` POST /refund carries, `Switchyard refund <our refund id>`: how {@link ourPaystackRefund} finds it again. */
 export function refundMerchantNote(refundId: string): string {
   return `Switchyard refund ${refundId}`;
@@ -746,7 +998,12 @@ export function refundMerchantNote(refundId: string): string {
 
 /** Context a charge answer is mapped with. */
 export interface ChargeContext {
+  /** Our payment id (the hosted step page's URL is built from it). */
+  paymentId: string;
+  /** Public base URL of this API, e.g. `https://api.example.com` (the hosted step page). */
+  publicBaseUrl: string;
   paymentMethod: PaymentMethod;
+  /** Minor units. */
   amount: number;
   currency: Currency;
   /** Our reference, used when Paystack's answer has none. */
@@ -783,10 +1040,19 @@ function isoOrNull(value: string | undefined): string | null {
  * - `pay_offline` + ussd → display_ussd_code `data.ussd_code`;
  * - `pay_offline` + mobile_money → await_mobile_money_approval with `data.display_text`;
  * - `pending_bank_transfer` → bank_transfer_instructions from the account fields (Pesalink's
- *   `transaction_reference` is the narration the payer must use, so it is the reference shown).
+ *   `transaction_reference` is the narration the payer must use, so it is the reference shown);
+ * - `send_pin` / `send_otp` / `send_phone` / `send_birthday` / `send_address` → the step of
+ *   {@link PAYSTACK_STEP_OF_STATUS} (`authenticationAction`: our hosted step page, Paystack's
+ *   `display_text` as the prompt or null, `card_required` false — Paystack keeps the card with the
+ *   charge and its submit endpoints take only the reference and the value). A Telecel voucher prompt
+ *   is such a `send_otp` on a mobile-money charge.
  */
 export function chargeNextAction(data: PaystackChargeData, ctx: ChargeContext): NextAction | null {
   const reference = data.reference || ctx.reference;
+  if (isKey(PAYSTACK_STEP_OF_STATUS, data.status)) {
+    const prompt = typeof data.display_text === 'string' && data.display_text.trim() ? data.display_text : null;
+    return authenticationAction(PAYSTACK_STEP_OF_STATUS[data.status], ctx.publicBaseUrl, ctx.paymentId, prompt, false);
+  }
   switch (data.status) {
     case 'open_url':
       return data.url ? { type: 'redirect_to_url', redirect_to_url: data.url } : null;
@@ -823,12 +1089,18 @@ export function chargeNextAction(data: PaystackChargeData, ctx: ChargeContext): 
 }
 
 /**
- * A Charge API answer → our result, through {@link PAYSTACK_CHARGE_STATUS}.
- * `connectorTransactionId` is the Paystack reference (every Paystack endpoint takes it; pending
- * answers carry no numeric id). `amountCaptured` is Paystack's amount on `success`, else 0.
+ * A Charge API answer (POST /charge, POST /charge/submit_*, GET /charge/:reference) → our result,
+ * through {@link PAYSTACK_CHARGE_STATUS}. `connectorTransactionId` is the Paystack reference (every
+ * Paystack endpoint takes it; pending answers carry no numeric id). `amountCaptured` is Paystack's
+ * amount on `success`, else 0. A failure carries the slug of `gateway_response` (else the status) and
+ * Paystack's `message` (e.g. "Error occured while enrolling you for OTP!", [DCS] submit-pin `200_failed`).
  * An unknown status (not in the table) → Processing, so a sync settles it.
+ * @param refusal the envelope's message when Paystack answered `status: false` (or a 4xx) with the
+ *   charge still open on a step: kept as errorCode (slug) / errorMessage on the RequiresAction result,
+ *   so the payer sees why their answer was not taken (e.g. a wrong mobile-money OTP, which Paystack's
+ *   errors page says to show "and ask for correct OTP")
  */
-export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeContext): PaymentResult {
+export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeContext, refusal?: string | null): PaymentResult {
   const reference = data.reference || ctx.reference;
   const status = isKey(PAYSTACK_CHARGE_STATUS, data.status) ? PAYSTACK_CHARGE_STATUS[data.status] : 'Processing';
   const result: PaymentResult = { status, connectorTransactionId: reference, amountCaptured: 0 };
@@ -836,13 +1108,13 @@ export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeConte
     result.amountCaptured = fromPaystackAmount(data.amount) ?? ctx.amount;
   } else if (status === 'RequiresAction') {
     result.nextAction = chargeNextAction(data, ctx);
-  } else if (status === 'Failed') {
-    if (data.status === 'failed' || data.status === 'timeout') {
-      Object.assign(result, failure(data, data.status));
-    } else {
-      result.errorCode = data.status;
-      result.errorMessage = `${data.display_text || `Paystack asked for ${data.status.replace('send_', 'the payer\'s ')}`}: Switchyard cannot relay this input to Paystack, so the payment cannot be completed.`;
+    const reason = refusal?.trim();
+    if (reason && isKey(PAYSTACK_STEP_OF_STATUS, data.status)) {
+      result.errorCode = slug(reason) || 'authentication_refused';
+      result.errorMessage = reason;
     }
+  } else if (status === 'Failed') {
+    Object.assign(result, failure(data, data.status));
   }
   return result;
 }
@@ -851,10 +1123,20 @@ export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeConte
  * A transaction (GET /transaction/verify/:reference, https://paystack.com/docs/api/transaction/#verify;
  * the `charge.success` event) → our result through {@link PAYSTACK_TRANSACTION_STATUS}. `amountCaptured`
  * is Paystack's `amount` on success; a failure carries the slug of `gateway_response` and `message`
- * ("the reason for failure from data.message", Payment Channels → Mobile Money). Unknown status → Processing.
+ * ("the reason for failure from data.message", Payment Channels → Mobile Money).
+ * A charge still waiting on the payer's PIN/OTP/phone/birthday/address verifies as `ongoing` ("waiting
+ * on the customer to enter an otp", verify-payments page) → RequiresAction; should verify ever answer a
+ * Charge API status instead (`send_otp`, `open_url`, …), it is mapped through {@link PAYSTACK_CHARGE_STATUS}
+ * to the same RequiresAction. Neither carries a next action (verify does not say which step, nor does
+ * the sync know our public URL): the caller keeps the payment's current `next_action`.
+ * Any other unknown status → Processing.
  */
 export function transactionToPaymentResult(data: PaystackTransactionData): PaymentResult {
-  const status = isKey(PAYSTACK_TRANSACTION_STATUS, data.status) ? PAYSTACK_TRANSACTION_STATUS[data.status] : 'Processing';
+  const status = isKey(PAYSTACK_TRANSACTION_STATUS, data.status)
+    ? PAYSTACK_TRANSACTION_STATUS[data.status]
+    : isKey(PAYSTACK_CHARGE_STATUS, data.status) && PAYSTACK_CHARGE_STATUS[data.status] === 'RequiresAction'
+      ? 'RequiresAction'
+      : 'Processing';
   const result: PaymentResult = { status, connectorTransactionId: data.reference, amountCaptured: 0 };
   if (status === 'Succeeded') result.amountCaptured = fromPaystackAmount(data.amount) ?? 0;
   if (status === 'Failed') Object.assign(result, failure(data, 'failed'));
@@ -867,15 +1149,22 @@ export function transactionToPaymentResult(data: PaystackTransactionData): Payme
 
 /**
  * A refund (create, fetch, event) → our result through {@link PAYSTACK_REFUND_STATUS}.
- * `needs-attention` keeps `Pending` and says why in `errorCode`/`errorMessage`; `failed` carries
- * `errorCode` `failed`. An unknown status → Pending.
+ * `needs-attention` is never Succeeded: it keeps `Pending` with errorCode
+ * {@link PAYSTACK_REFUND_NEEDS_ATTENTION_CODE} and Paystack's own explanation when the answer has one
+ * (`paystackMessage`: a sentence is used as is, a bare token such as `NEEDS_ATTENTION` is appended to
+ * ours), else ours; `failed` carries errorCode `failed`. An unknown status → Pending.
+ * @param paystackMessage Paystack's text about the refund's state (`reason`, `message`), if any
  */
-export function refundToRefundResult(status: string, connectorRefundId: string | null): RefundResult {
+export function refundToRefundResult(status: string, connectorRefundId: string | null, paystackMessage?: string | null): RefundResult {
   const ours = isKey(PAYSTACK_REFUND_STATUS, status) ? PAYSTACK_REFUND_STATUS[status] : 'Pending';
   const result: RefundResult = { status: ours, connectorRefundId };
   if (status === 'needs-attention') {
-    result.errorCode = 'needs-attention';
-    result.errorMessage = 'Paystack needs the customer\'s bank details to complete this refund (retry it on the Paystack dashboard).';
+    const ours = 'Paystack could not pay this refund back automatically and needs the customer\'s bank details: retry it on the Paystack dashboard or with POST /refund/retry_with_customer_details/:id.';
+    const theirs = paystackMessage?.trim();
+    result.errorCode = PAYSTACK_REFUND_NEEDS_ATTENTION_CODE;
+    // A sentence from Paystack is shown as is; a bare token (`reason` is often a state such as
+    // `PROCESSING`, [DCS] refunds/retry) only completes ours.
+    result.errorMessage = !theirs ? ours : /\s/.test(theirs) ? theirs : `${ours} (Paystack: ${theirs})`;
   } else if (ours === 'Failed') {
     result.errorCode = 'failed';
     result.errorMessage = 'Paystack could not process the refund; the amount was credited back to the merchant balance.';

@@ -15,22 +15,28 @@ import {
   type TransactionRef,
   type WebhookEvent,
 } from '../connector';
-import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
+import { connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, type ConnectorOperation } from '../connector-http';
 import {
-  buildCaptureForm,
-  buildPaymentIntentForm,
-  buildRefundForm,
+  buildCancelParams,
+  buildCaptureParams,
+  buildPaymentIntentParams,
+  buildPaymentMethodParams,
+  buildRefundParams,
   declineFromErrorBody,
+  encodeStripeForm,
   ourRefundAmong,
   paymentResultFromIntent,
+  PAYMENT_INTENT_SEND_WINDOW_MS,
   REFUND_LIST_MAX_PAGES,
   REFUND_LOOKUP_SETTLE_MS,
-  refundListQuery,
+  refundListParams,
   refundResultFromRefund,
   SEARCH_PROPAGATION_MS,
-  searchQueryForPayment,
+  searchParamsForPayment,
   signatureProblem,
+  STRIPE_API_VERSION,
   STRIPE_TIMEOUTS_MS,
+  stripeApiVersionProblem,
   stripeErrorOf,
   stripeSupports,
   webhookEventFromStripe,
@@ -38,6 +44,7 @@ import {
   type StripeEvent,
   type StripeList,
   type StripePaymentIntent,
+  type StripePaymentMethod,
   type StripeRefund,
   type StripeSearchResult,
 } from './transformers';
@@ -59,8 +66,10 @@ export interface StripeConnectorConfig {
    */
   timeoutMs?: number;
   /**
-   * Pins the API version with the `Stripe-Version` header (https://docs.stripe.com/api/versioning);
-   * unset, the account's default version applies. Search needs 2020-08-27 or later.
+   * The `Stripe-Version` sent on every request (https://docs.stripe.com/api/versioning). Unset or empty:
+   * {@link STRIPE_API_VERSION} (the version of the installed `stripe` package's types). An override must
+   * pass {@link stripeApiVersionProblem} (a Stripe version dated 2026-07-29 or later); the registry reads
+   * it from `STRIPE_API_VERSION`.
    */
   apiVersion?: string;
   /** Allowed skew between a webhook's signed timestamp and now, in seconds (default 300). */
@@ -73,19 +82,21 @@ export interface StripeConnectorConfig {
 export const STRIPE_CONNECTOR_NAME = 'stripe';
 
 /**
- * Stripe adapter: card payments in USD, NGN, KES and ZAR through the
- * PaymentIntents API (https://docs.stripe.com/api/payment_intents), refunds
- * through the Refunds API, and `Stripe-Signature`-verified webhooks.
+ * Stripe adapter: card payments in USD, NGN, KES and ZAR through the PaymentMethods and
+ * PaymentIntents APIs (https://docs.stripe.com/api/payment_methods, https://docs.stripe.com/api/payment_intents),
+ * refunds through the Refunds API, and `Stripe-Signature`-verified webhooks.
  *
  * Every call goes through `connectorFetch` with the operation's timeout from
- * `STRIPE_TIMEOUTS_MS` (80 s, stripe-node's default; `timeoutMs` overrides): a timeout,
+ * `STRIPE_TIMEOUTS_MS` (80 s, stripe-node's default; `timeoutMs` overrides) and carries
+ * `Stripe-Version` ({@link STRIPE_API_VERSION} unless overridden): a timeout,
  * network error, 5xx or 409 (`idempotency_key_in_use`: the same request is still in flight)
  * throws `ConnectorTechnicalError`; any other 4xx throws `ConnectorRequestError` with
- * Stripe's `error.code`, except a card decline on authorize, which is a `Failed`
- * result. POSTs carry an `Idempotency-Key` built from our id and the operation
- * (https://docs.stripe.com/api/idempotent_requests), so a retried call cannot
+ * Stripe's `error.code`, except a card error on authorize, which is a `Failed`
+ * result. Request bodies are built typed against the `stripe` package's param types and
+ * form-encoded as stripe-node does. POSTs carry an `Idempotency-Key` built from our id and the
+ * operation (https://docs.stripe.com/api/idempotent_requests), so a retried call cannot
  * charge twice. The secret key is kept in a private field and never appears in
- * results, errors or logs; card numbers and CVCs only travel in the request body.
+ * results, errors or logs; card numbers and CVCs only travel in the PaymentMethod request body.
  */
 export class StripeConnector implements Connector {
   readonly name = STRIPE_CONNECTOR_NAME;
@@ -93,16 +104,20 @@ export class StripeConnector implements Connector {
   readonly #secretKey: string;
   readonly #webhookSecret: string;
   readonly #timeoutMs: number | undefined;
-  readonly #apiVersion: string | undefined;
+  readonly #apiVersion: string;
   readonly #toleranceSeconds: number;
   readonly #now: () => number;
 
+  /** @throws RangeError when `config.apiVersion` is set but not usable (see {@link stripeApiVersionProblem}) */
   constructor(config: StripeConnectorConfig) {
+    const apiVersion = config.apiVersion || STRIPE_API_VERSION;
+    const problem = stripeApiVersionProblem(apiVersion);
+    if (problem) throw new RangeError(problem);
     this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.#secretKey = config.secretKey;
     this.#webhookSecret = config.webhookSecret;
     this.#timeoutMs = config.timeoutMs;
-    this.#apiVersion = config.apiVersion;
+    this.#apiVersion = apiVersion;
     this.#toleranceSeconds = config.webhookToleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS;
     this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
   }
@@ -113,24 +128,50 @@ export class StripeConnector implements Connector {
   }
 
   /**
-   * Creates and confirms a card PaymentIntent: `POST /v1/payment_intents` with
-   * `confirm=true` (https://docs.stripe.com/api/payment_intents/create), our
-   * payment id in `metadata[payment_id]` and `Idempotency-Key: <paymentId>:authorize`.
-   * @returns the intent mapped by the status table; a 402 `card_error` (decline) →
-   *   `Failed` with the decline code and message
-   * @throws ConnectorRequestError for an unsupported currency/method, missing card
-   *   details, or any other 4xx (Stripe's `error.code`)
-   * @throws ConnectorTechnicalError on timeout, network error or 5xx
+   * Authorizes a card payment in two calls (raw card numbers go through PaymentMethods, Stripe's
+   * documented path; the PaymentIntent carries no card data):
+   * 1. `POST /v1/payment_methods` ({@link buildPaymentMethodParams}: `type=card`, `card[…]`, billing
+   *    details, `metadata[payment_id]`) with `Idempotency-Key: <paymentId>:payment_method`;
+   * 2. `POST /v1/payment_intents` ({@link buildPaymentIntentParams}: `payment_method=pm_…`,
+   *    `confirm=true`, `allowed_payment_method_types[0]=card`, `return_url`, `metadata[payment_id]`) with
+   *    `Idempotency-Key: <paymentId>:authorize` (https://docs.stripe.com/api/payment_intents/create).
+   * A retry of the whole call replays both answers (the same PaymentMethod, then the same intent).
+   *
+   * Faults: a PaymentMethod moves no money, and the intent is only requested once the PaymentMethod
+   * exists, so a technical failure (timeout, network error, 5xx, unparseable answer) of step 1 means no
+   * PaymentIntent exists for this payment: `ConnectorTechnicalError` with `notSent` true (routing may
+   * fall back). That holds because Switchyard asks a connector to authorize a payment at most once (the
+   * confirm claim); a 409 on step 1 (another authorize of the same payment is in flight and may create
+   * the intent) keeps `notSent` false. Step 2 is only sent within {@link PAYMENT_INTENT_SEND_WINDOW_MS}
+   * of the start (a process suspended in between never sends it late; `notSent` true otherwise). A
+   * technical failure of step 2 is an unknown outcome (`notSent` false): `sync` finds the intent by our
+   * reference.
+   * @returns the intent mapped by the status table; a 402 `card_error` → `Failed` with the code and
+   *   message (from step 1: an invalid number, expiry or CVC, no intent id; from step 2: a decline,
+   *   with the intent id)
+   * @throws ConnectorRequestError for an unsupported currency/method, missing card details, or any
+   *   other 4xx (Stripe's `error.code`, e.g. an account without raw card data access)
+   * @throws ConnectorTechnicalError as described above
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     if (!this.supports(request.currency, request.paymentMethod)) {
       throw new ConnectorRequestError(this.name, 'unsupported_payment', `Stripe is not configured for ${request.paymentMethod} in ${request.currency}.`);
     }
     if (!request.card) throw new ConnectorRequestError(this.name, 'missing_card_details', 'Stripe needs the card details to authorize a card payment.');
+    const startedAt = this.#now();
+    const step1 = await this.#createPaymentMethod(request);
+    if (step1.failed) return step1.failed;
+    if (!(this.#now() - startedAt <= PAYMENT_INTENT_SEND_WINDOW_MS)) {
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Stripe's PaymentMethod for this payment came back after ${PAYMENT_INTENT_SEND_WINDOW_MS} ms; the PaymentIntent was not requested.`,
+        true,
+      );
+    }
     let errorBody: unknown;
     try {
       const intent = await this.#call<StripePaymentIntent>('authorize', 'POST', '/v1/payment_intents', {
-        form: buildPaymentIntentForm(request),
+        params: buildPaymentIntentParams(request, step1.paymentMethodId),
         idempotencyKey: `${request.paymentId}:authorize`,
         onErrorBody: (body) => {
           errorBody = body;
@@ -147,6 +188,42 @@ export class StripeConnector implements Connector {
   }
 
   /**
+   * Step 1 of {@link authorize}: the PaymentMethod's id, or the `Failed` result of a card error.
+   * @throws ConnectorRequestError on any other 4xx; ConnectorTechnicalError with `notSent` true on a
+   *   technical failure other than a 409 (see {@link authorize})
+   */
+  async #createPaymentMethod(request: AuthorizeRequest): Promise<{ paymentMethodId: string; failed?: undefined } | { failed: PaymentResult }> {
+    let errorBody: unknown;
+    let conflict = false;
+    let paymentMethod: StripePaymentMethod;
+    try {
+      paymentMethod = await this.#call<StripePaymentMethod>('authorize', 'POST', '/v1/payment_methods', {
+        params: buildPaymentMethodParams(request),
+        idempotencyKey: `${request.paymentId}:payment_method`,
+        onErrorBody: (body, status) => {
+          errorBody = body;
+          if (UNKNOWN_OUTCOME_STATUSES.has(status)) conflict = true;
+        },
+      });
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) {
+        const cardError = declineFromErrorBody(errorBody);
+        if (cardError) return { failed: cardError };
+        throw err;
+      }
+      // A 409 whose body was not JSON never reaches onErrorBody; connectorFetch names its status.
+      if (err instanceof ConnectorTechnicalError && !err.notSent && !conflict && !/\bHTTP 409\b/.test(err.message)) {
+        throw new ConnectorTechnicalError(this.name, `${err.message} No PaymentIntent was requested: nothing was charged.`, true);
+      }
+      throw err;
+    }
+    if (typeof paymentMethod?.id !== 'string' || !paymentMethod.id) {
+      throw new ConnectorTechnicalError(this.name, 'Stripe answered the PaymentMethod request without an id; no PaymentIntent was requested.', true);
+    }
+    return { paymentMethodId: paymentMethod.id };
+  }
+
+  /**
    * Captures `amount` minor units of a `requires_capture` intent:
    * `POST /v1/payment_intents/{id}/capture` with `amount_to_capture`
    * (https://docs.stripe.com/api/payment_intents/capture).
@@ -155,7 +232,7 @@ export class StripeConnector implements Connector {
    */
   async capture(request: TransactionRef & { amount: number }): Promise<PaymentResult> {
     const intent = await this.#call<StripePaymentIntent>('capture', 'POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/capture`, {
-      form: buildCaptureForm(request.amount),
+      params: buildCaptureParams(request.amount),
       idempotencyKey: `${request.paymentId}:capture`,
     });
     return paymentResultFromIntent(intent);
@@ -169,7 +246,7 @@ export class StripeConnector implements Connector {
    */
   async void(request: TransactionRef): Promise<PaymentResult> {
     const intent = await this.#call<StripePaymentIntent>('void', 'POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/cancel`, {
-      form: new URLSearchParams(),
+      params: buildCancelParams(),
       idempotencyKey: `${request.paymentId}:void`,
     });
     return paymentResultFromIntent(intent);
@@ -184,7 +261,7 @@ export class StripeConnector implements Connector {
    */
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
     const refund = await this.#call<StripeRefund>('refund', 'POST', '/v1/refunds', {
-      form: buildRefundForm({ connectorTransactionId: request.connectorTransactionId, amount: request.amount, refundId: request.refundId, paymentId: request.paymentId }),
+      params: buildRefundParams({ connectorTransactionId: request.connectorTransactionId, amount: request.amount, refundId: request.refundId, paymentId: request.paymentId }),
       idempotencyKey: `${request.refundId}:refund`,
     });
     return refundResultFromRefund(refund);
@@ -207,8 +284,7 @@ export class StripeConnector implements Connector {
       const intent = await this.#call<StripePaymentIntent>('sync', 'GET', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}`);
       return paymentResultFromIntent(intent);
     }
-    const query = new URLSearchParams([['query', searchQueryForPayment(request.paymentId)]]);
-    const found = await this.#call<StripeSearchResult<StripePaymentIntent>>('sync', 'GET', `/v1/payment_intents/search?${query.toString()}`);
+    const found = await this.#call<StripeSearchResult<StripePaymentIntent>>('sync', 'GET', '/v1/payment_intents/search', { params: searchParamsForPayment(request.paymentId) });
     const intent = found.data?.[0];
     if (intent) return paymentResultFromIntent(intent);
     const ageMs = this.#now() - Date.parse(request.createdAt);
@@ -244,8 +320,7 @@ export class StripeConnector implements Connector {
       if (page > REFUND_LIST_MAX_PAGES) {
         throw new ConnectorTechnicalError(this.name, `More than ${REFUND_LIST_MAX_PAGES} pages of refunds on ${request.connectorTransactionId}; the lookup of refund ${request.refundId} needs an operator.`);
       }
-      const query = refundListQuery(request.connectorTransactionId, startingAfter);
-      const list = await this.#call<StripeList<StripeRefund>>('findRefund', 'GET', `/v1/refunds?${query.toString()}`);
+      const list = await this.#call<StripeList<StripeRefund>>('findRefund', 'GET', '/v1/refunds', { params: refundListParams(request.connectorTransactionId, startingAfter) });
       const data = Array.isArray(list.data) ? list.data : [];
       refunds.push(...data);
       if (!list.has_more) break;
@@ -300,27 +375,39 @@ export class StripeConnector implements Connector {
     return webhookEventFromStripe(event);
   }
 
-  /** One Stripe call: auth, optional form body and idempotency key, the operation's timeout, Stripe's error mapping. */
+  /**
+   * One Stripe call: `Authorization: Bearer`, `Stripe-Version`, the typed `params` form-encoded
+   * ({@link encodeStripeForm}) as the body of a POST or the query of a GET, the idempotency key, the
+   * operation's timeout and Stripe's error mapping. `onErrorBody` sees the parsed body and HTTP status
+   * of every 4xx (409 included) answered with JSON.
+   */
   #call<T>(
     operation: ConnectorOperation,
     method: 'GET' | 'POST',
     path: string,
-    options: { form?: URLSearchParams; idempotencyKey?: string; onErrorBody?: (body: unknown) => void } = {},
+    options: { params?: object; idempotencyKey?: string; onErrorBody?: (body: unknown, status: number) => void } = {},
   ): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.#secretKey}` };
-    if (this.#apiVersion) headers['Stripe-Version'] = this.#apiVersion;
-    if (options.form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.#secretKey}`, 'Stripe-Version': this.#apiVersion };
+    const encoded = options.params ? encodeStripeForm(options.params).toString() : '';
+    let url = `${this.#baseUrl}${path}`;
+    let body: string | undefined;
+    if (method === 'POST') {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      body = encoded;
+    } else if (encoded) {
+      url += `?${encoded}`;
+    }
     if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
     return connectorFetch<T>({
       connector: this.name,
       method,
-      url: `${this.#baseUrl}${path}`,
+      url,
       headers,
-      body: options.form?.toString(),
+      body,
       timeoutMs: timeoutFor(STRIPE_TIMEOUTS_MS, operation, this.#timeoutMs),
-      errorOf: (status, body) => {
-        options.onErrorBody?.(body);
-        return stripeErrorOf(status, body);
+      errorOf: (status, errorBody) => {
+        options.onErrorBody?.(errorBody, status);
+        return stripeErrorOf(status, errorBody);
       },
     });
   }

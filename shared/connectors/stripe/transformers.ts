@@ -25,8 +25,19 @@
  *   (`PaginationParams`: `limit` 1–100, `starting_after`), `src/lib.ts` (`ApiList`: `data`, `has_more`)
  * - Timeouts and 409: the same stripe-node commit, `src/stripe.core.ts` (`DEFAULT_TIMEOUT = 80000`)
  *   and `src/RequestSender.ts` (409 retried as a conflict); https://docs.stripe.com/error-low-level#idempotency
+ * - Request parameters: the param types of the `stripe` package installed here (stripe-node 23.1.0,
+ *   generated from Stripe's OpenAPI spec v2596; `node_modules/stripe/cjs/resources/*.d.ts`), imported
+ *   type-only so nothing of the package reaches a Lambda bundle; form encoding as stripe-node's
+ *   `stringifyRequestData` (`node_modules/stripe/cjs/utils.js`)
+ * - API version: `node_modules/stripe/cjs/apiVersion.js` (`ApiVersion = '2026-10-28.endive'`) and the
+ *   Stripe changelog entries cited at {@link STRIPE_API_VERSION} and {@link buildPaymentIntentParams}
+ * - Raw cards: https://docs.stripe.com/api/payment_methods/create (`type=card`, `card[number|exp_month|
+ *   exp_year|cvc]`, `billing_details`), available only to accounts with raw card data access
+ *
+ * See docs/connectors/stripe.md for the decisions taken here.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type Stripe from 'stripe';
 import type { CardDetails } from '../../domain/card';
 import { fullExpiryYear } from '../../domain/card';
 import type { Currency } from '../../domain/money';
@@ -77,6 +88,51 @@ export const STRIPE_TIMEOUTS_MS: ConnectorTimeouts = {
   findRefund: STRIPE_DEFAULT_TIMEOUT_MS,
   webhook: STRIPE_DEFAULT_TIMEOUT_MS,
 };
+
+/**
+ * The longest time, in milliseconds, between the start of an authorize and the sending of its
+ * PaymentIntent request (after the PaymentMethod came back): {@link STRIPE_DEFAULT_TIMEOUT_MS}, the
+ * longest a PaymentMethod request may take. Only a process suspended in between (a frozen Lambda
+ * environment thawed later) goes past it; the intent is then not requested at all, so it can never be
+ * created long after the caller gave up, when `sync` may already have declared it absent (search is
+ * trusted as authoritative {@link SEARCH_PROPAGATION_MS} after the attempt's start).
+ */
+export const PAYMENT_INTENT_SEND_WINDOW_MS = STRIPE_DEFAULT_TIMEOUT_MS;
+
+/* ------------------------------------------------------------- API version */
+
+/**
+ * The Stripe API version sent as `Stripe-Version` on every request (https://docs.stripe.com/api/versioning):
+ * the version the installed `stripe` package's types describe — stripe-node 23.1.0,
+ * `node_modules/stripe/cjs/apiVersion.js`: `ApiVersion = '2026-10-28.endive'` (its CHANGELOG: "This release
+ * changes the pinned API version to `2026-10-28.endive`"). Pinning it means the request bodies built here
+ * (typed against that package) and the answers parsed here are the ones Stripe's reference documents for
+ * this version, whatever the account's default version is. Change it together with the package.
+ * The connector config's `apiVersion` overrides it (see {@link stripeApiVersionProblem}).
+ */
+export const STRIPE_API_VERSION = '2026-10-28.endive';
+
+/**
+ * The first API version whose PaymentIntents take `allowed_payment_method_types`, which the adapter
+ * sends: 2026-07-29 (https://docs.stripe.com/changelog/dahlia/2026-07-29/allowed-payment-method-types-parameter).
+ * An older override would make every authorize fail with an unknown parameter.
+ */
+export const STRIPE_MIN_API_VERSION_DATE = '2026-07-29';
+
+/**
+ * Why a `Stripe-Version` value cannot be used by this adapter, or null when it can. Stripe's versions are
+ * `YYYY-MM-DD` with an optional release name (`2026-10-28.endive`, `2024-06-20`); the date must be on or
+ * after {@link STRIPE_MIN_API_VERSION_DATE}.
+ * @returns a sentence naming the problem (safe to log: it carries only the version), or null
+ */
+export function stripeApiVersionProblem(version: string): string | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(\.[a-z][a-z0-9_]*)?$/.exec(version);
+  if (!m) return `"${version.slice(0, 40)}" is not a Stripe API version (YYYY-MM-DD or YYYY-MM-DD.name).`;
+  if (m[1]! < STRIPE_MIN_API_VERSION_DATE) {
+    return `Stripe API version ${version} predates ${STRIPE_MIN_API_VERSION_DATE}, when PaymentIntents gained allowed_payment_method_types, which this adapter sends.`;
+  }
+  return null;
+}
 
 /* ------------------------------------------------------------- wire types */
 
@@ -147,6 +203,19 @@ export interface StripePaymentIntent {
   metadata?: Record<string, string> | null;
   latest_charge?: string | null;
   created?: number;
+}
+
+/**
+ * The fields of a PaymentMethod the adapter reads: only its `id` (`pm_…`), given to the PaymentIntent.
+ * The card summary Stripe returns (`brand`, `last4`, `exp_month`, `exp_year`; never the number or CVC)
+ * is not needed: Switchyard computes its own. https://docs.stripe.com/api/payment_methods/object
+ */
+export interface StripePaymentMethod {
+  id: string;
+  object: 'payment_method';
+  type?: string;
+  card?: { brand?: string; last4?: string; exp_month?: number; exp_year?: number } | null;
+  metadata?: Record<string, string> | null;
 }
 
 /** `Refund.status` values (https://docs.stripe.com/api/refunds/object#refund_object-status). */
@@ -251,14 +320,15 @@ export function mapRefundStatus(status: string | null | undefined): RefundStatus
 
 /**
  * Our minor units → Stripe's `amount` (the smallest currency unit, https://docs.stripe.com/currencies).
- * For the four two-decimal currencies Stripe takes here the units are the same,
- * so this only checks the value and renders it as a decimal integer string.
+ * For the four two-decimal currencies Stripe takes here the units are the same, so this only checks
+ * the value.
  * @param minor a non-negative safe integer (cents, kobo)
+ * @returns the same integer
  * @throws RangeError when `minor` is not a non-negative safe integer
  */
-export function toStripeAmount(minor: number): string {
+export function toStripeAmount(minor: number): number {
   if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError('Amounts are non-negative integers in minor units.');
-  return String(minor);
+  return minor;
 }
 
 /**
@@ -276,7 +346,7 @@ export function toStripeCurrency(currency: Currency): string {
 
 /* -------------------------------------------------------- request builders */
 
-/** Metadata key carrying our payment id on PaymentIntents and Refunds (searchable). */
+/** Metadata key carrying our payment id on PaymentMethods, PaymentIntents (searchable) and Refunds. */
 export const PAYMENT_ID_METADATA_KEY = 'payment_id';
 /** Metadata key carrying our refund id on Refunds. */
 export const REFUND_ID_METADATA_KEY = 'refund_id';
@@ -288,55 +358,150 @@ export function toStripeCaptureMethod(captureMethod: CaptureMethod): 'automatic'
   return captureMethod === 'manual' ? 'manual' : 'automatic';
 }
 
+/** A request parameter value as the `stripe` package's param types allow it (before form encoding). */
+type StripeParamValue = string | number | boolean | null | undefined | Date | readonly StripeParamValue[] | { readonly [key: string]: StripeParamValue };
+
 /**
- * The form body of `POST /v1/payment_intents` that creates and confirms a card
- * PaymentIntent in one call (https://docs.stripe.com/api/payment_intents/create):
- * `amount` (smallest unit), `currency` (lower-case), `confirm=true`, `capture_method`,
- * `payment_method_types[0]=card`, `payment_method_data[type]=card` with
- * `payment_method_data[card][number|exp_month|exp_year|cvc]`, `return_url` (so 3DS
- * answers `redirect_to_url`), and `metadata[payment_id]` (our id, for search and webhooks).
- * The result holds the PAN and CVC: send it, never log or keep it.
- * @throws RangeError when the request has no card or a non-integer amount
+ * Form-encodes request parameters exactly as stripe-node does (`stringifyRequestData` in
+ * `node_modules/stripe/cjs/utils.js`, stripe 23.1.0): nested objects as `a[b][c]=…`, arrays as
+ * `a[0]=…`, booleans as `true`/`false`, numbers in decimal, `null` as the empty string (Stripe's way
+ * of unsetting), `undefined` left out, dates as Unix seconds. Keys keep the order of the object.
+ * @param params a typed parameter object, e.g. a `Stripe.PaymentIntentCreateParams`
+ * @returns the `application/x-www-form-urlencoded` pairs (used as a POST body or a GET query)
  */
-export function buildPaymentIntentForm(request: AuthorizeRequest): URLSearchParams {
+export function encodeStripeForm(params: object): URLSearchParams {
+  const form = new URLSearchParams();
+  const encode = (key: string, value: StripeParamValue): void => {
+    if (value === undefined) return;
+    if (value === null) return form.append(key, '');
+    if (value instanceof Date) return form.append(key, String(Math.floor(value.getTime() / 1000)));
+    if (Array.isArray(value)) {
+      value.forEach((item: StripeParamValue, i) => encode(`${key}[${i}]`, item));
+      return;
+    }
+    if (typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) encode(`${key}[${k}]`, v as StripeParamValue);
+      return;
+    }
+    form.append(key, String(value));
+  };
+  for (const [key, value] of Object.entries(params)) encode(key, value as StripeParamValue);
+  return form;
+}
+
+/**
+ * The payer's billing details for the PaymentMethod, from what the merchant gave us: `email`, `phone`
+ * (E.164) and the address (`line1`, `city`, `state`, `postal_code` from our `zip`, `country` ISO 3166-1
+ * alpha-2; https://docs.stripe.com/api/payment_methods/create#create_payment_method-billing_details).
+ * Empty values are left out.
+ * @returns the details, or undefined when we know none of them
+ */
+export function billingDetailsOf(request: Pick<AuthorizeRequest, 'email' | 'phone' | 'billingAddress'>): Stripe.PaymentMethodCreateParams.BillingDetails | undefined {
+  const details: Stripe.PaymentMethodCreateParams.BillingDetails = {};
+  if (request.email) details.email = request.email;
+  if (request.phone) details.phone = request.phone;
+  const a = request.billingAddress;
+  if (a) {
+    const address: Stripe.AddressParam = {};
+    if (a.line1) address.line1 = a.line1;
+    if (a.city) address.city = a.city;
+    if (a.state) address.state = a.state;
+    if (a.zip) address.postal_code = a.zip;
+    if (a.country) address.country = a.country.toUpperCase();
+    if (Object.keys(address).length > 0) details.address = address;
+  }
+  return Object.keys(details).length > 0 ? details : undefined;
+}
+
+/**
+ * The parameters of `POST /v1/payment_methods` that turns the raw card into a PaymentMethod
+ * (https://docs.stripe.com/api/payment_methods/create; Stripe's documented path for raw card numbers,
+ * open only to accounts with raw card data access): `type=card`, `card[number]`, `card[exp_month]`
+ * (1–12), `card[exp_year]` (four digits), `card[cvc]`, `billing_details` when we know any
+ * ({@link billingDetailsOf}) and `metadata[payment_id]` (our id, for operators). A PaymentMethod alone
+ * moves no money. The result holds the PAN and CVC: send it, never log or keep it.
+ * @throws RangeError when the request has no card
+ */
+export function buildPaymentMethodParams(request: AuthorizeRequest): Stripe.PaymentMethodCreateParams {
   const card: CardDetails | undefined = request.card;
   if (!card) throw new RangeError('Stripe needs card details to authorize a card payment.');
-  const form = new URLSearchParams();
-  form.append('amount', toStripeAmount(request.amount));
-  form.append('currency', toStripeCurrency(request.currency));
-  form.append('confirm', 'true');
-  form.append('capture_method', toStripeCaptureMethod(request.captureMethod));
-  form.append('payment_method_types[0]', 'card');
-  form.append('payment_method_data[type]', 'card');
-  form.append('payment_method_data[card][number]', card.card_number);
-  form.append('payment_method_data[card][exp_month]', String(Number(card.card_exp_month)));
-  form.append('payment_method_data[card][exp_year]', String(fullExpiryYear(card.card_exp_year)));
-  form.append('payment_method_data[card][cvc]', card.card_cvc);
-  form.append('return_url', request.returnUrl);
-  form.append(`metadata[${PAYMENT_ID_METADATA_KEY}]`, request.paymentId);
-  return form;
+  const params: Stripe.PaymentMethodCreateParams = {
+    type: 'card',
+    card: {
+      number: card.card_number,
+      exp_month: Number(card.card_exp_month),
+      exp_year: fullExpiryYear(card.card_exp_year),
+      cvc: card.card_cvc,
+    },
+    metadata: { [PAYMENT_ID_METADATA_KEY]: request.paymentId },
+  };
+  const billing = billingDetailsOf(request);
+  if (billing) params.billing_details = billing;
+  return params;
 }
 
 /**
- * The form body of `POST /v1/payment_intents/{id}/capture`: `amount_to_capture`
- * in the smallest unit (https://docs.stripe.com/api/payment_intents/capture).
+ * The payment method types the PaymentIntent allows: cards only (issue 6's matrix). Sent as
+ * `allowed_payment_method_types`, the documented replacement of `payment_method_types`, which
+ * API version 2026-09-30.endive removed ("Passing `payment_method_types` on this API version returns a
+ * 400 error with the code `payment_method_types_no_longer_supported`… If you need more control… use
+ * `allowed_payment_method_types`", https://docs.stripe.com/changelog/endive/2026-09-30/removes-the-payment-method-types-parameter-from-payment-intents-and-setup-intents;
+ * the parameter itself: https://docs.stripe.com/changelog/dahlia/2026-07-29/allowed-payment-method-types-parameter,
+ * mutually exclusive with `automatic_payment_methods` and `payment_method_configuration`, so neither is sent).
  */
-export function buildCaptureForm(amount: number): URLSearchParams {
-  return new URLSearchParams([['amount_to_capture', toStripeAmount(amount)]]);
+export const STRIPE_ALLOWED_PAYMENT_METHOD_TYPES: readonly Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[] = ['card'];
+
+/**
+ * The parameters of `POST /v1/payment_intents` that creates and confirms a card PaymentIntent
+ * with the PaymentMethod made by {@link buildPaymentMethodParams}
+ * (https://docs.stripe.com/api/payment_intents/create): `amount` (smallest unit), `currency`
+ * (lower-case), `confirm=true`, `capture_method`, `payment_method=pm_…`,
+ * `allowed_payment_method_types[0]=card` (see {@link STRIPE_ALLOWED_PAYMENT_METHOD_TYPES}; never
+ * `payment_method_types`), `return_url` (Switchyard's own return route for the payment, so 3DS answers
+ * `redirect_to_url`) and `metadata[payment_id]` (our id, for search and webhooks). No card data.
+ * @throws RangeError when the amount is not a non-negative integer
+ */
+export function buildPaymentIntentParams(request: AuthorizeRequest, paymentMethodId: string): Stripe.PaymentIntentCreateParams {
+  return {
+    amount: toStripeAmount(request.amount),
+    currency: toStripeCurrency(request.currency),
+    confirm: true,
+    capture_method: toStripeCaptureMethod(request.captureMethod),
+    payment_method: paymentMethodId,
+    allowed_payment_method_types: [...STRIPE_ALLOWED_PAYMENT_METHOD_TYPES],
+    return_url: request.returnUrl,
+    metadata: { [PAYMENT_ID_METADATA_KEY]: request.paymentId },
+  };
 }
 
 /**
- * The form body of `POST /v1/refunds` (https://docs.stripe.com/api/refunds/create):
- * `payment_intent`, `amount` (smallest unit), and our ids in `metadata[refund_id]`
- * and `metadata[payment_id]` so a webhook can be matched to our refund.
+ * The parameters of `POST /v1/payment_intents/{id}/capture`: `amount_to_capture` in the smallest unit
+ * (https://docs.stripe.com/api/payment_intents/capture).
  */
-export function buildRefundForm(input: { connectorTransactionId: string; amount: number; refundId: string; paymentId: string }): URLSearchParams {
-  const form = new URLSearchParams();
-  form.append('payment_intent', input.connectorTransactionId);
-  form.append('amount', toStripeAmount(input.amount));
-  form.append(`metadata[${REFUND_ID_METADATA_KEY}]`, input.refundId);
-  form.append(`metadata[${PAYMENT_ID_METADATA_KEY}]`, input.paymentId);
-  return form;
+export function buildCaptureParams(amount: number): Stripe.PaymentIntentCaptureParams {
+  return { amount_to_capture: toStripeAmount(amount) };
+}
+
+/**
+ * The parameters of `POST /v1/payment_intents/{id}/cancel` (https://docs.stripe.com/api/payment_intents/cancel):
+ * none (no `cancellation_reason`: Stripe's optional reasons describe the payer or fraud, which a void
+ * through our API does not tell us).
+ */
+export function buildCancelParams(): Stripe.PaymentIntentCancelParams {
+  return {};
+}
+
+/**
+ * The parameters of `POST /v1/refunds` (https://docs.stripe.com/api/refunds/create): `payment_intent`,
+ * `amount` (smallest unit), and our ids in `metadata[refund_id]` and `metadata[payment_id]` so a
+ * webhook or a lookup can be matched to our refund.
+ */
+export function buildRefundParams(input: { connectorTransactionId: string; amount: number; refundId: string; paymentId: string }): Stripe.RefundCreateParams {
+  return {
+    payment_intent: input.connectorTransactionId,
+    amount: toStripeAmount(input.amount),
+    metadata: { [REFUND_ID_METADATA_KEY]: input.refundId, [PAYMENT_ID_METADATA_KEY]: input.paymentId },
+  };
 }
 
 /** Page size of the refund listing: Stripe's maximum `limit` (1–100, stripe-node `PaginationParams`). */
@@ -349,17 +514,19 @@ export const REFUND_LIST_PAGE_SIZE = 100;
 export const REFUND_LIST_MAX_PAGES = 20;
 
 /**
- * The query of `GET /v1/refunds` listing one PaymentIntent's refunds
+ * The parameters of `GET /v1/refunds` listing one PaymentIntent's refunds
  * (https://docs.stripe.com/api/refunds/list): `payment_intent`, `limit` ({@link REFUND_LIST_PAGE_SIZE})
  * and, after the first page, `starting_after` = the last refund id of the previous page.
  */
+export function refundListParams(paymentIntentId: string, startingAfter?: string): Stripe.RefundListParams {
+  const params: Stripe.RefundListParams = { payment_intent: paymentIntentId, limit: REFUND_LIST_PAGE_SIZE };
+  if (startingAfter) params.starting_after = startingAfter;
+  return params;
+}
+
+/** {@link refundListParams} form-encoded as the query string of `GET /v1/refunds`. */
 export function refundListQuery(paymentIntentId: string, startingAfter?: string): URLSearchParams {
-  const query = new URLSearchParams([
-    ['payment_intent', paymentIntentId],
-    ['limit', String(REFUND_LIST_PAGE_SIZE)],
-  ]);
-  if (startingAfter) query.append('starting_after', startingAfter);
-  return query;
+  return encodeStripeForm(refundListParams(paymentIntentId, startingAfter));
 }
 
 /**
@@ -400,6 +567,14 @@ export function ourRefundAmong(refunds: readonly StripeRefund[], ours: { refundI
 export function searchQueryForPayment(paymentId: string): string {
   const escaped = paymentId.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
   return `metadata['${PAYMENT_ID_METADATA_KEY}']:'${escaped}'`;
+}
+
+/**
+ * The parameters of `GET /v1/payment_intents/search` that find the PaymentIntent carrying our payment id
+ * (https://docs.stripe.com/api/payment_intents/search): `query` = {@link searchQueryForPayment}.
+ */
+export function searchParamsForPayment(paymentId: string): Stripe.PaymentIntentSearchParams {
+  return { query: searchQueryForPayment(paymentId) };
 }
 
 /**
