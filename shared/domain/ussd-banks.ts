@@ -15,6 +15,8 @@ export const USSD_BANKS: Readonly<Record<string, string>> = {
   '058': 'Guaranty Trust Bank',
   '030': 'Heritage Bank',
   '082': 'Keystone Bank',
+  '303': 'Lotus Bank',
+  '105': 'PremiumTrust Bank',
   '221': 'Stanbic IBTC Bank',
   '232': 'Sterling Bank',
   '032': 'Union Bank of Nigeria',
@@ -22,6 +24,7 @@ export const USSD_BANKS: Readonly<Record<string, string>> = {
   '215': 'Unity Bank',
   '035': 'Wema Bank',
   '057': 'Zenith Bank',
+  '090110': 'VFD Microfinance Bank',
 };
 
 /** Every code of {@link USSD_BANKS}, sorted. */

@@ -3,6 +3,8 @@
  * network) answering with Flutterwave v3's documented response shapes, recorded
  * as fixtures in test/connectors/fixtures/flutterwave/. Every test asserts the
  * exact requests sent and the mapping of every status in the adapter's tables.
+ * Authentication steps (PIN, address, OTP) are tested in flutterwave-authenticate.test.ts and the request bodies
+ * and documented response samples against flutterwave-node-v3's own material in flutterwave-contract.test.ts.
  * Sources of the refund-list and not-found fixtures: fixtures/SOURCES.md (GET /v3/refunds from
  * https://developer.flutterwave.com/v3.0.0/reference/get-all-refunds and Flutterwave's v3 OpenAPI;
  * timeouts from https://developer.flutterwave.com/docs/handling-error-timeouts).
@@ -33,13 +35,16 @@ import {
   FLUTTERWAVE_PREAUTH_STATUS,
   FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
   FLUTTERWAVE_REFUND_STATUS,
+  FLUTTERWAVE_DOCUMENTED_USSD_BANKS,
   FLUTTERWAVE_TIMEOUTS_MS,
+  FLUTTERWAVE_USSD_BANKS,
   majorToMinor,
   minorToMajor,
   type FlutterwaveChargeType,
 } from '../../shared/connectors/flutterwave/transformers';
 import type { Currency } from '../../shared/domain/money';
 import type { PaymentMethod } from '../../shared/domain/payment';
+import { USSD_BANKS } from '../../shared/domain/ussd-banks';
 
 // Test credentials (not real keys).
 const SECRET_KEY = 'FLWSECK_TEST-0000test0000secret0000-X';
@@ -198,6 +203,25 @@ describe('configuration and supported pairs', () => {
     expect(FLUTTERWAVE_CHARGE_TYPES.mobile_money).toEqual({ GHS: 'mobile_money_ghana', KES: 'mpesa' });
   });
 
+  test('FLUTTERWAVE_USSD_BANKS: the 18 banks of Flutterwave\'s USSD guide that Switchyard offers (a subset of USSD_BANKS)', () => {
+    expect(Object.keys(FLUTTERWAVE_DOCUMENTED_USSD_BANKS)).toHaveLength(18);
+    expect(FLUTTERWAVE_USSD_BANKS.every((code) => Object.hasOwn(USSD_BANKS, code))).toBe(true);
+    expect(FLUTTERWAVE_USSD_BANKS).toEqual([...FLUTTERWAVE_USSD_BANKS].sort());
+    // Every bank Flutterwave documents is offered (Lotus, PremiumTrust and VFD included).
+    expect(Object.keys(FLUTTERWAVE_DOCUMENTED_USSD_BANKS).filter((code) => !FLUTTERWAVE_USSD_BANKS.includes(code))).toEqual([]);
+    expect(FLUTTERWAVE_USSD_BANKS).toHaveLength(18);
+  });
+
+  test('USSD with a chosen bank: only the banks Flutterwave documents for USSD (FLUTTERWAVE_USSD_BANKS)', () => {
+    const fw = connector();
+    for (const code of FLUTTERWAVE_USSD_BANKS) expect([code, fw.supports('NGN', 'ussd', { ussdBankCode: code })]).toEqual([code, true]);
+    // Providus (101) and Kuda (50211) are Nigerian banks Flutterwave lists no USSD charge for; 999 is no bank.
+    for (const code of ['101', '50211', '999']) expect([code, fw.supports('NGN', 'ussd', { ussdBankCode: code })]).toEqual([code, false]);
+    expect(fw.supports('USD', 'ussd', { ussdBankCode: '058' })).toBe(false);
+    // The bank option concerns USSD only.
+    expect(fw.supports('NGN', 'card', { ussdBankCode: '999' })).toBe(true);
+  });
+
   test('refuses an encryption key that is not 24 bytes, without echoing it', () => {
     expect(() => connector({ encryptionKey: 'short-key-123' })).toThrow(/24-character/);
     try {
@@ -327,18 +351,34 @@ describe('authorize: card', () => {
     reply(ok(responseForMode[mode]?.()));
     const result = await connector().authorize(cardRequest());
     expect(result.status).toBe(outcome.status);
-    if (outcome.status === 'Failed') {
-      expect(result.errorCode).toBe('unsupported_authorization_mode');
-      expect(result.errorMessage).toContain(`'${mode}'`);
-    }
-    const expectedAction = { redirect: 'redirect_to_url', bank_transfer: 'bank_transfer_instructions', ussd: 'display_ussd_code', none: undefined, unsupported: undefined }[outcome.action];
+    const expectedAction =
+      outcome.action === 'step' ? outcome.step : { redirect: 'redirect_to_url', bank_transfer: 'bank_transfer_instructions', ussd: 'display_ussd_code', none: undefined }[outcome.action];
     expect(result.nextAction?.type).toBe(expectedAction);
+    if (outcome.action === 'step') {
+      expect(result.nextAction).toMatchObject({ card_required: outcome.cardRequired, redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate' });
+      expect(result.errorCode).toBeUndefined();
+    }
   });
 
-  test('PIN and AVS requests create nothing at Flutterwave (no transaction id); an OTP charge keeps its id', async () => {
+  test('PIN and AVS requests create nothing at Flutterwave: the tx_ref stands for the charge; an OTP charge keeps its id', async () => {
     reply(ok(fixture('charge-card-authorization-required')), ok(fixture('charge-card-otp')));
-    expect((await connector().authorize(cardRequest())).connectorTransactionId).toBeNull();
-    expect((await connector().authorize(cardRequest())).connectorTransactionId).toBe('288192886');
+    expect(await connector().authorize(cardRequest())).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: 'pay_flw_card',
+      amountCaptured: 0,
+      nextAction: { type: 'submit_pin', display_text: null, redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate', card_required: true },
+    });
+    expect(await connector().authorize(cardRequest())).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: '288192886',
+      amountCaptured: 0,
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'Kindly enter the OTP sent to *******0328',
+        redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate',
+        card_required: false,
+      },
+    });
   });
 });
 
@@ -352,7 +392,6 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
       currency: 'NGN',
       email: 'payer@example.com',
       phone_number: '+2348012345678',
-      is_permanent: false,
       expires: 3600,
     });
     expect(result).toEqual({
@@ -374,9 +413,9 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
     });
   });
 
-  test('USSD (NGN) → RequiresAction with the code to dial; account_bank from configuration', async () => {
+  test('USSD (NGN) → RequiresAction with the code to dial; account_bank is the payer\'s bank', async () => {
     reply(ok(fixture('charge-ussd')), ok(fixture('charge-ussd')));
-    const request = cardRequest({ paymentId: 'pay_flw_ussd', paymentMethod: 'ussd', card: undefined });
+    const request = cardRequest({ paymentId: 'pay_flw_ussd', paymentMethod: 'ussd', card: undefined, ussdBankCode: '058' });
     const result = await connector().authorize(request);
     expect(expectRequest(requests[0], 'POST', '/v3/charges?type=ussd')).toEqual({ tx_ref: 'pay_flw_ussd', account_bank: '058', amount: '1500.00', currency: 'NGN', email: 'payer@example.com' });
     expect(result).toEqual({
@@ -385,8 +424,17 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
       amountCaptured: 0,
       nextAction: { type: 'display_ussd_code', ussd: { code: '*566*002*4517159#', reference: 'flwm3s4m0c1691591875526', expires_at: new Date(NOW + 24 * 3600 * 1000).toISOString() } },
     });
-    await connector({ ussdBankCode: '057' }).authorize(request);
+    await connector().authorize({ ...request, ussdBankCode: '057' });
     expect((expectRequest(requests[1], 'POST', '/v3/charges?type=ussd') as { account_bank: string }).account_bank).toBe('057');
+  });
+
+  test.each([
+    ['ussd_bank_required', undefined],
+    ['unsupported_ussd_bank', '101'],
+  ])('USSD without a bank Flutterwave serves is refused before sending anything: %s', async (code, ussdBankCode) => {
+    const request = cardRequest({ paymentId: 'pay_flw_ussd', paymentMethod: 'ussd', card: undefined, ...(ussdBankCode ? { ussdBankCode } : {}) });
+    await expect(connector().authorize(request)).rejects.toMatchObject({ name: 'ConnectorRequestError', code });
+    expect(requests).toHaveLength(0);
   });
 
   test('Ghana mobile money (GHS) → network from the number, local phone format, RequiresAction to the verification page', async () => {
@@ -412,12 +460,13 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
   test.each([
     ['+233241234567', 'MTN'],
     ['233551234567', 'MTN'],
-    ['0201234567', 'VODAFONE'],
+    ['0201234567', 'VODAFONE'], // Telecel Cash (formerly Vodafone Cash)
     ['+233501234567', 'VODAFONE'],
-    ['+233261234567', 'TIGO'],
-    ['+233571234567', 'TIGO'],
+    ['+233261234567', 'AIRTELTIGO'],
+    ['+233571234567', 'AIRTELTIGO'],
+    ['+233271234567', 'AIRTELTIGO'],
   ])('Ghana number %s → network %s', (phone, network) => {
-    const charge = buildChargeRequest(cardRequest({ currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone }), { encryptionKey: ENCRYPTION_KEY, ussdBankCode: '058' });
+    const charge = buildChargeRequest(cardRequest({ currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone }), { encryptionKey: ENCRYPTION_KEY });
     expect((JSON.parse(charge.body) as { network: string }).network).toBe(network);
   });
 
@@ -598,11 +647,22 @@ describe('capture and void (preauthorized cards)', () => {
 });
 
 describe('refunds', () => {
-  test('POST /v3/transactions/{id}/refund with the major-unit amount; "completed" is still Pending', async () => {
-    reply(ok(fixture('refund')));
+  test('reads the transaction, then POST /v3/transactions/{id}/refund with the major-unit amount; "completed" is final (Succeeded)', async () => {
+    reply(ok(fixture('verify-transaction')), ok(fixture('refund')));
     const result = await connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' });
-    expect(expectRequest(requests[0], 'POST', '/v3/transactions/288200108/refund')).toEqual({ amount: '60.00', comments: 'Refund re_flw_1' });
-    expect(result).toEqual({ status: 'Pending', connectorRefundId: '75923' });
+    expectRequest(requests[0], 'GET', '/v3/transactions/288200108/verify');
+    expect(expectRequest(requests[1], 'POST', '/v3/transactions/288200108/refund')).toEqual({ amount: '60.00', comments: 'Refund re_flw_1' });
+    expect(requests).toHaveLength(2);
+    expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
+  });
+
+  test('a transaction that is not the payment\'s is never refunded (verification_mismatch, nothing sent)', async () => {
+    reply(ok(withData('verify-transaction', { tx_ref: 'pay_someone_else' })));
+    await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' })).rejects.toMatchObject({
+      name: 'ConnectorRequestError',
+      code: 'verification_mismatch',
+    });
+    expect(requests).toHaveLength(1);
   });
 
   test('looks the transaction id up by reference when it is not numeric', async () => {
@@ -626,17 +686,99 @@ describe('refunds', () => {
     if (ours === 'Failed') expect(result.errorCode).toBe('refund_failed');
   });
 
-  test('an unknown refund status stays Pending', async () => {
-    reply(ok(withData('get-refund', { status: 'queued' })));
+  test('an unknown refund status stays Pending (the reconciler asks again); another completed-<channel> status is completed', async () => {
+    reply(ok(withData('get-refund', { status: 'queued' })), ok(withData('get-refund', { status: 'completed-wallet' })), ok(withData('get-refund', { status: 'pending-bank' })));
+    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({ status: 'Pending', connectorRefundId: '75923' });
+    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
     await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({ status: 'Pending', connectorRefundId: '75923' });
   });
 
   test('a refund below Flutterwave\'s minimum is a ConnectorRequestError with its message', async () => {
-    reply({ status: 400, body: fixture('error-refund-minimum') });
+    reply(ok(fixture('verify-transaction')), { status: 400, body: fixture('error-refund-minimum') });
     await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 5000, refundId: 're_flw_3' })).rejects.toMatchObject({
       name: 'ConnectorRequestError',
       code: 'amount_should_be_above_ngn100',
       message: 'Amount should be above NGN100',
+    });
+  });
+});
+
+describe('refunds of preauthorized charges (POST /v3/charges/{flw_ref}/refund)', () => {
+  const preauth = withData('verify-transaction', {
+    id: 4973363,
+    tx_ref: 'pay_flw_card',
+    flw_ref: 'FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399',
+    amount: 1500,
+    currency: 'USD',
+    charge_type: 'preauth',
+  });
+  const refundOf = (amount: number) => ({ paymentId: 'pay_flw_card', connectorTransactionId: '4973363', currency: 'USD' as const, amount, refundId: 're_flw_pre' });
+
+  test('a preauth is refunded through the preauth refund endpoint with {amount} only; its answer (the charge) is Succeeded without a refund id', async () => {
+    reply(ok(preauth), ok(fixture('refund-preauth')));
+    const result = await connector().refund(refundOf(120000));
+    expectRequest(requests[0], 'GET', '/v3/transactions/4973363/verify');
+    expect(expectRequest(requests[1], 'POST', '/v3/charges/FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399/refund')).toEqual({ amount: '1200.00' });
+    expect(requests).toHaveLength(2);
+    expect(result).toEqual({ status: 'Succeeded', connectorRefundId: null });
+  });
+
+  test('the general endpoint is never used for a preauth, and a preauth refund refused by Flutterwave is a ConnectorRequestError', async () => {
+    reply(ok(preauth), { status: 400, body: { status: 'error', message: 'Transaction with ref FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399 either does not exist or is not a valid preauth transaction', data: null } });
+    await expect(connector().refund(refundOf(120000))).rejects.toBeInstanceOf(ConnectorRequestError);
+    expect(requests.map((r) => r.path)).not.toContain('/v3/transactions/4973363/refund');
+    reply(ok(preauth), ok({ status: 'error', message: 'Refund failed', data: null }));
+    await expect(connector().refund(refundOf(120000))).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'refund_failed' });
+  });
+
+  describe('findRefund: the preauth refund endpoint takes no note, so ours is found by transaction, amount and time', () => {
+    const createdAt = new Date(NOW - 60 * 60_000).toISOString(); // our record: 11:00Z
+    const lookup = (over: Partial<RefundLookupRequest> = {}): RefundLookupRequest => ({
+      refundId: 're_flw_pre',
+      paymentId: 'pay_flw_card',
+      connectorTransactionId: '4973363',
+      amount: 120000,
+      currency: 'USD',
+      createdAt,
+      ...over,
+    });
+    const listed = (over: Record<string, unknown>) => ({
+      id: 91001,
+      amount_refunded: 1200,
+      status: 'completed-preauth',
+      flw_ref: 'URF_PREAUTH_1',
+      comment: null,
+      transaction_id: 4973363,
+      created_at: new Date(NOW - 59 * 60_000).toISOString(),
+      ...over,
+    });
+    const list = (data: unknown[]) => ok({ status: 'success', message: 'Refunds fetched', meta: { page_info: { total: data.length, current_page: 1, total_pages: 1, page_size: 20 } }, data });
+
+    test('one refund of our amount after our record, none just before → ours (completed-preauth → Succeeded)', async () => {
+      reply(ok(preauth), list([listed({}), listed({ id: 91000, amount_refunded: 500, created_at: new Date(NOW - 65 * 60_000).toISOString() })]));
+      await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '91001' });
+      expect(requests.map((r) => r.path.split('?')[0])).toEqual(['/v3/transactions/4973363/verify', '/v3/refunds']);
+    });
+
+    test('an older refund of the same amount well before our record is another refund: ours is absent', async () => {
+      reply(ok(preauth), list([listed({ created_at: new Date(NOW - 3 * 60 * 60_000).toISOString() })]));
+      await expect(connector().findRefund(lookup())).resolves.toBeNull();
+    });
+
+    test.each([
+      ['two candidates after our record', [listed({}), listed({ id: 91002 })]],
+      ['one after and one of the same amount minutes before our record', [listed({}), listed({ id: 90999, created_at: new Date(NOW - 62 * 60_000).toISOString() })]],
+      ['one without a readable date', [listed({ created_at: undefined })]],
+    ])('ambiguous: %s → ConnectorTechnicalError (an operator decides)', async (_what, data) => {
+      reply(ok(preauth), list(data));
+      await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    });
+
+    test('a refund commented for another of our refunds is not ours; one commented with ours is', async () => {
+      reply(ok(preauth), list([listed({ comment: 'Refund re_other' })]));
+      await expect(connector().findRefund(lookup())).resolves.toBeNull();
+      reply(ok(preauth), list([listed({ comment: 'Refund re_flw_pre', status: 'completed' })]));
+      await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '91001' });
     });
   });
 });
@@ -656,18 +798,19 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
   const listOf = (data: unknown[], pageInfo: unknown = { total: data.length, current_page: 1, total_pages: 1, page_size: 20 }) => ({ ...fixture('refund-list'), data, meta: { page_info: pageInfo } });
   const item = (over: Record<string, unknown>) => ({ ...(fixture('refund-list').data as Record<string, unknown>[])[1], ...over });
 
-  test('GET /v3/refunds?id=<transaction id>&from&to&page=1 → ours by comment, mapped by the refund table', async () => {
-    reply(ok(fixture('refund-list')));
+  test('the transaction (verify), then GET /v3/refunds?id=<transaction id>&from&to&page=1 → ours by comment, mapped by the refund table', async () => {
+    reply(ok(fixture('verify-transaction')), ok(fixture('refund-list')));
     const result = await connector().findRefund(lookup());
-    expect(requests).toHaveLength(1);
-    expectRequest(requests[0], 'GET', listPath(1));
-    expect(Object.fromEntries(new URL(requests[0]!.path, baseUrl).searchParams)).toEqual({ id: '288200108', from: '2026-01-14', to: '2026-01-16', page: '1' });
+    expect(requests).toHaveLength(2);
+    expectRequest(requests[0], 'GET', '/v3/transactions/288200108/verify');
+    expectRequest(requests[1], 'GET', listPath(1));
+    expect(Object.fromEntries(new URL(requests[1]!.path, baseUrl).searchParams)).toEqual({ id: '288200108', from: '2026-01-14', to: '2026-01-16', page: '1' });
     expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
   });
 
-  test('the other refund of the same transaction is told apart by its comment ("completed" → Pending)', async () => {
-    reply(ok(fixture('refund-list')));
-    await expect(connector().findRefund(lookup({ refundId: 're_flw_2', amount: 2000 }))).resolves.toEqual({ status: 'Pending', connectorRefundId: '75924' });
+  test('the other refund of the same transaction is told apart by its comment ("completed" → Succeeded)', async () => {
+    reply(ok(fixture('verify-transaction')), ok(fixture('refund-list')));
+    await expect(connector().findRefund(lookup({ refundId: 're_flw_2', amount: 2000 }))).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75924' });
   });
 
   test('looks the transaction id up by our reference when the stored id is not numeric', async () => {
@@ -679,23 +822,23 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
 
   test('reads every page (meta.page_info) and finds ours on page 2', async () => {
     const [ours, other] = fixture('refund-list').data as unknown[];
-    reply(ok(listOf([other], { total: 2, current_page: 1, total_pages: 2, page_size: 1 })), ok(listOf([ours], { total: 2, current_page: 2, total_pages: 2, page_size: 1 })));
+    reply(ok(fixture('verify-transaction')), ok(listOf([other], { total: 2, current_page: 1, total_pages: 2, page_size: 1 })), ok(listOf([ours], { total: 2, current_page: 2, total_pages: 2, page_size: 1 })));
     await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
-    expect(requests.map((r) => r.path)).toEqual([listPath(1), listPath(2)]);
+    expect(requests.map((r) => r.path)).toEqual(['/v3/transactions/288200108/verify', listPath(1), listPath(2)]);
   });
 
   test('absent after the settle window → null (known absent)', async () => {
-    reply(ok(fixture('refund-list')));
+    reply(ok(fixture('verify-transaction')), ok(fixture('refund-list')));
     await expect(connector().findRefund(lookup({ refundId: 're_absent', amount: 1234, createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
   });
 
   test('absent within the settle window → Pending without an id', async () => {
-    reply(ok(listOf([])));
+    reply(ok(fixture('verify-transaction')), ok(listOf([])));
     await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS + 1).toISOString() }))).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
   });
 
   test('refunds of another transaction (the id filter ignored) are skipped', async () => {
-    reply(ok(listOf([item({ transaction_id: 1, comment: 'Refund re_flw_1', amount_refunded: 60 })])));
+    reply(ok(fixture('verify-transaction')), ok(listOf([item({ transaction_id: 1, comment: 'Refund re_flw_1', amount_refunded: 60 })])));
     await expect(connector().findRefund(lookup())).resolves.toBeNull();
   });
 
@@ -704,30 +847,35 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
     ['no comment matches, but one of our amount has no comment', [item({ id: 3, comment: null, amount_refunded: 60 })]],
     ['our comment on a refund of another amount', [item({ id: 4, comment: 'Refund re_flw_1', amount_refunded: 59.99 })]],
   ])('ambiguous: %s → ConnectorTechnicalError (retry later / operator)', async (_what, data) => {
-    reply(ok(listOf(data)));
+    reply(ok(fixture('verify-transaction')), ok(listOf(data)));
     await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
   });
 
   test('a listing without page_info is not authoritative → ConnectorTechnicalError; an empty one is', async () => {
-    reply(ok({ ...fixture<Record<string, unknown>>('refund-list'), meta: undefined }));
+    reply(ok(fixture('verify-transaction')), ok({ ...fixture<Record<string, unknown>>('refund-list'), meta: undefined }));
     await expect(connector().findRefund(lookup({ refundId: 're_absent' }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
-    reply(ok({ status: 'success', message: 'Refunds fetched', data: [] }));
+    reply(ok(fixture('verify-transaction')), ok({ status: 'success', message: 'Refunds fetched', data: [] }));
     await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
   });
 
   test('an "error" envelope → ConnectorRequestError; a 5xx or 409 → ConnectorTechnicalError', async () => {
-    reply(ok({ status: 'error', message: 'Invalid authorization key', data: null }));
+    reply(ok(fixture('verify-transaction')), ok({ status: 'error', message: 'Invalid authorization key', data: null }));
     await expect(connector().findRefund(lookup())).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'invalid_authorization_key' });
-    reply({ status: 503, body: fixture('error-server') });
+    reply(ok(fixture('verify-transaction')), { status: 503, body: fixture('error-server') });
     await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
-    reply({ status: 409, body: { status: 'error', message: 'Conflict', data: null } });
+    reply(ok(fixture('verify-transaction')), { status: 409, body: { status: 'error', message: 'Conflict', data: null } });
     await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    expect(requests.map((r) => r.path.split('?')[0])).toEqual(Array(3).fill(['/v3/transactions/288200108/verify', '/v3/refunds']).flat());
   });
 });
 
 describe('409 and timeouts', () => {
   test('a 409 on a charge or a refund is an unknown outcome (ConnectorTechnicalError), not a refusal', async () => {
-    reply({ status: 409, body: { status: 'error', message: 'Duplicate transaction reference', data: null } }, { status: 409, body: { status: 'error', message: 'Refund in progress', data: null } });
+    reply(
+      { status: 409, body: { status: 'error', message: 'Duplicate transaction reference', data: null } },
+      ok(fixture('verify-transaction')),
+      { status: 409, body: { status: 'error', message: 'Refund in progress', data: null } },
+    );
     await expect(connector().authorize(cardRequest())).rejects.toBeInstanceOf(ConnectorTechnicalError);
     await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' })).rejects.toBeInstanceOf(ConnectorTechnicalError);
   });

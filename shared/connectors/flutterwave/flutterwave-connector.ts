@@ -1,9 +1,10 @@
 import type { Currency } from '../../domain/money';
-import type { PaymentMethod } from '../../domain/payment';
+import { authenticationAction, type AuthenticationAddress, type PaymentMethod } from '../../domain/payment';
 import {
   ConnectorRequestError,
   ConnectorTechnicalError,
   WebhookSignatureError,
+  type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
   type InboundWebhook,
@@ -16,9 +17,14 @@ import {
 } from '../connector';
 import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
 import {
+  authenticationStepResult,
   buildCaptureBody,
+  buildCardStepCharge,
   buildChargeRequest,
+  buildPreauthRefundBody,
   buildRefundBody,
+  buildValidateChargeBody,
+  cardStepReference,
   dataOf,
   flutterwaveChargeType,
   flutterwaveErrorOf,
@@ -32,17 +38,24 @@ import {
   FLUTTERWAVE_WEBHOOK_HEADER,
   hasMoreRefundPages,
   ignoredEventId,
+  isCardStepReference,
+  isCompleteAvsAddress,
+  isFlutterwaveUssdBank,
   isTransactionNotFound,
   majorToMinor,
   ourFlutterwaveRefund,
+  ourPreauthRefund,
   paymentResultFromCapture,
   paymentResultFromCharge,
   paymentResultFromTransaction,
+  paymentResultFromValidation,
   refundListQuery,
+  refundResultFromPreauthRefund,
   refundResultFromRefund,
   webhookChargeOf,
   webhookEventId,
   webhookHashProblem,
+  type ChargeContext,
   type FlutterwaveRefund,
   type FlutterwaveRefundList,
   type FlutterwaveRefundListItem,
@@ -71,43 +84,39 @@ export interface FlutterwaveConnectorConfig {
    * uses {@link FLUTTERWAVE_TIMEOUTS_MS} (Flutterwave's 28 s server-side wait plus a margin).
    */
   timeoutMs?: number;
-  /**
-   * Bank code sent as `account_bank` for USSD charges (default `058`, Guaranty Trust Bank, the
-   * bank of Flutterwave's own USSD example). Our API carries no bank choice, so every USSD
-   * payment gets this bank's code; see https://developer.flutterwave.com/docs/direct-charge/ussd for the list.
-   */
-  ussdBankCode?: string;
   /** The clock, in epoch milliseconds (default `Date.now`); injectable for tests. */
   now?: () => number;
 }
-
-/** Default USSD bank (Guaranty Trust Bank, `058`). */
-export const DEFAULT_USSD_BANK_CODE = '058';
 
 const NUMERIC_ID = /^\d+$/;
 
 /**
  * Flutterwave v3 adapter (https://developer.flutterwave.com, base URL
- * `https://api.flutterwave.com`, `Authorization: Bearer <secret key>`, JSON bodies):
+ * `https://api.flutterwave.com`, `Authorization: Bearer <secret key>`, JSON bodies). What it sends for each
+ * flow and step is written down in docs/connectors/flutterwave.md:
  * - authorize: `POST /v3/charges?type=card|bank_transfer|ussd|mobile_money_ghana|mpesa`
  *   with our payment id as `tx_ref` (card payloads 3DES-encrypted into `{ client }`;
- *   manual capture sends `preauthorize: true`);
+ *   manual capture sends `preauthorize: true`; USSD sends the payer's bank as `account_bank`);
+ * - authenticate (card steps): `submit_pin` / `submit_address` send the whole card charge again with
+ *   `authorization` (the card comes again with the step: `card_required`); `submit_otp` reads the charge's
+ *   `flw_ref` (`GET /v3/transactions/{id}/verify`) and sends `POST /v3/validate-charge`;
  * - capture / void of a preauth: `POST /v3/charges/{flw_ref}/capture` and `/void`;
- * - refund: `POST /v3/transactions/{id}/refund`, refund sync: `GET /v3/refunds/{id}`, refund lookup by our
- *   refund id: `GET /v3/refunds?id=<transaction id>&from=…&to=…&page=N`, matched on the refund's `comment`;
+ * - refund: `POST /v3/transactions/{id}/refund`, or `POST /v3/charges/{flw_ref}/refund` for a preauthorized
+ *   charge; refund sync: `GET /v3/refunds/{id}`; refund lookup by our refund id: `GET /v3/refunds?id=<transaction id>&from=…&to=…&page=N`;
  * - sync: `GET /v3/transactions/{id}/verify`, or `GET /v3/transactions/verify_by_reference?tx_ref=<payment id>`
- *   when we hold no transaction id (authorize timed out, or the method answers without one); "No transaction
- *   was found" by reference is `Failed` with `notFound: true` for card, USSD and M-Pesa once
- *   `FLUTTERWAVE_NOT_FOUND_SETTLE_MS` has passed;
+ *   when we hold no transaction id (authorize timed out, the method answers without one, or a card waits for its
+ *   PIN or address: see {@link cardStepReference}); "No transaction was found" by reference is `Failed` with
+ *   `notFound: true` for card, USSD and M-Pesa once `FLUTTERWAVE_NOT_FOUND_SETTLE_MS` has passed;
  * - webhooks: `verif-hash` must equal the dashboard's secret hash; a `charge.completed` event is
  *   re-verified with the verify endpoint before it is trusted, as Flutterwave recommends.
  *
  * Every call goes through `connectorFetch` with the operation's timeout from `FLUTTERWAVE_TIMEOUTS_MS`
- * (35 s: Flutterwave's 28 s server-side wait plus a margin; `timeoutMs` overrides)
- * (timeout/network/5xx/409 → ConnectorTechnicalError, other 4xx → ConnectorRequestError with
+ * (35 s: Flutterwave's 28 s server-side wait plus a margin; `timeoutMs` overrides; authentication steps use
+ * the authorize timeout) (timeout/network/5xx/409 → ConnectorTechnicalError, other 4xx → ConnectorRequestError with
  * Flutterwave's message as code, see `flutterwaveErrorOf`).
  * The secret key, encryption key and webhook hash live in private fields and never appear in
- * results, errors or logs; the PAN and CVC only travel encrypted.
+ * results, errors or logs; the PAN, CVC and PIN only travel encrypted; the OTP travels only in the
+ * validate-charge body; neither is kept, logged or echoed (any copy in an error text is masked).
  */
 export class FlutterwaveConnector implements Connector {
   readonly name = FLUTTERWAVE_CONNECTOR_NAME;
@@ -116,7 +125,6 @@ export class FlutterwaveConnector implements Connector {
   readonly #webhookSecret: string;
   readonly #encryptionKey: string;
   readonly #timeoutMs: number | undefined;
-  readonly #ussdBankCode: string;
   readonly #now: () => number;
 
   /**
@@ -132,13 +140,18 @@ export class FlutterwaveConnector implements Connector {
     this.#webhookSecret = config.webhookSecret;
     this.#encryptionKey = config.encryptionKey;
     this.#timeoutMs = config.timeoutMs;
-    this.#ussdBankCode = config.ussdBankCode ?? DEFAULT_USSD_BANK_CODE;
     this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
   }
 
-  /** Cards in NGN, USD, GHS, ZAR, KES; bank transfer and USSD in NGN; mobile money in GHS and KES (see `FLUTTERWAVE_CHARGE_TYPES`). */
-  supports(currency: Currency, paymentMethod: PaymentMethod): boolean {
-    return flutterwaveChargeType(currency, paymentMethod) !== undefined;
+  /**
+   * Cards in NGN, USD, GHS, ZAR, KES; bank transfer and USSD in NGN; mobile money in GHS and KES (see
+   * `FLUTTERWAVE_CHARGE_TYPES`). For USSD with a chosen bank (`options.ussdBankCode`, a CBN code), only the
+   * banks of `FLUTTERWAVE_USSD_BANKS`.
+   */
+  supports(currency: Currency, paymentMethod: PaymentMethod, options?: { ussdBankCode?: string }): boolean {
+    if (flutterwaveChargeType(currency, paymentMethod) === undefined) return false;
+    if (paymentMethod === 'ussd' && options?.ussdBankCode !== undefined) return isFlutterwaveUssdBank(options.ussdBankCode);
+    return true;
   }
 
   /** One Flutterwave call: bearer key, JSON body, the operation's timeout, Flutterwave's error mapping. */
@@ -183,15 +196,162 @@ export class FlutterwaveConnector implements Connector {
 
   /**
    * Charges the payment (`POST /v3/charges?type=…`): see `buildChargeRequest` and `paymentResultFromCharge`.
-   * A decline is a `Failed` result; a card that asks for a PIN, billing address or OTP is `Failed`
-   * with `unsupported_authorization_mode`.
+   * A decline is a `Failed` result. A card that asks for its PIN (`pin`), billing address (`avs_noauth`) or an
+   * OTP (`otp`) is `RequiresAction` with the step (`submit_pin` / `submit_address` with `card_required`, or
+   * `submit_otp`). When Flutterwave asks for the billing address and the merchant gave a complete one
+   * (`request.billingAddress`), the charge is sent again with it at once (same `tx_ref`) instead of asking the
+   * payer; if Flutterwave refuses that address the payer is asked (`submit_address` with Flutterwave's message).
    * @throws ConnectorRequestError when a required detail is missing (nothing sent) or Flutterwave refuses the request (4xx)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx (a sync by reference finds the outcome)
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
-    const charge = buildChargeRequest(request, { encryptionKey: this.#encryptionKey, ussdBankCode: this.#ussdBankCode });
+    const charge = buildChargeRequest(request, { encryptionKey: this.#encryptionKey });
     const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('authorize', 'POST', `/v3/charges?type=${charge.type}`, charge.body);
-    return paymentResultFromCharge(response, { request, type: charge.type, now: this.#now() });
+    const ctx: ChargeContext = { request, type: charge.type, now: this.#now() };
+    const result = paymentResultFromCharge(response, ctx);
+    if (charge.type === 'card' && result.nextAction?.type === 'submit_address' && request.card && isCompleteAvsAddress(request.billingAddress)) {
+      return this.#sendCardStep({
+        paymentId: request.paymentId,
+        connectorTransactionId: result.connectorTransactionId,
+        amount: request.amount,
+        currency: request.currency,
+        paymentMethod: request.paymentMethod,
+        captureMethod: request.captureMethod,
+        step: 'submit_address',
+        address: request.billingAddress as AuthenticationAddress,
+        card: request.card,
+        email: request.email ?? null,
+        publicBaseUrl: request.publicBaseUrl,
+        returnUrl: request.returnUrl,
+      });
+    }
+    return result;
+  }
+
+  /**
+   * Relays the payer's answer to a card authentication step Flutterwave asked for (see docs/connectors/flutterwave.md):
+   * - `submit_pin` / `submit_address`: the whole card charge is sent again (`POST /v3/charges?type=card`, same
+   *   `tx_ref`) with `authorization: {mode: "pin", pin}` or `{mode: "avs_noauth", city, address, state, country,
+   *   zipcode}`; the card must come with the step (`request.card`). When a transaction already exists for the
+   *   payment (an earlier answer was lost and a sync recorded its id), nothing is re-sent: its state is read instead;
+   * - `submit_otp`: `GET /v3/transactions/{id}/verify` (by our reference without an id) for the charge's `flw_ref`
+   *   — Switchyard records only Flutterwave's transaction id — then `POST /v3/validate-charge` `{otp, flw_ref,
+   *   type: "card"}`; a charge that is no longer pending is answered as it is, without sending the OTP.
+   * The answer maps through the status and mode tables (the next step, e.g. `submit_otp` after the PIN, or the
+   * outcome). A submission Flutterwave refuses (4xx, or an `error` envelope) is answered as Flutterwave then reports
+   * the charge ({@link FlutterwaveConnector.#afterRefusal}): still open → the same step again with Flutterwave's code
+   * and message (tries are Flutterwave's to count); failed → `Failed` with that message.
+   * @throws ConnectorRequestError (nothing sent) for a missing card, PIN, OTP, address or email, a step Flutterwave never
+   *   asks (`submit_phone`, `submit_birthday`: `unsupported_authentication_step`), a non-card payment; or when the
+   *   refusal's follow-up lookup is itself refused (e.g. a bad secret key)
+   * @throws ConnectorTechnicalError on timeout, network error or 5xx (outcome unknown: the reconciler syncs by reference)
+   */
+  async authenticate(request: AuthenticateRequest): Promise<PaymentResult> {
+    const secrets = [request.pin, request.otp];
+    try {
+      return maskResult(await this.#step(request), secrets);
+    } catch (err) {
+      throw maskSecrets(err, secrets);
+    }
+  }
+
+  /** {@link authenticate} by step. */
+  async #step(request: AuthenticateRequest): Promise<PaymentResult> {
+    if (flutterwaveChargeType(request.currency, request.paymentMethod) !== 'card') {
+      throw new ConnectorRequestError(this.name, 'unsupported_authentication_step', `Flutterwave asks no ${request.step} step of a ${request.paymentMethod} payment.`);
+    }
+    switch (request.step) {
+      case 'submit_pin':
+      case 'submit_address':
+        if (request.connectorTransactionId && NUMERIC_ID.test(request.connectorTransactionId)) {
+          return this.#existingCharge(await this.#transactionOf('authorize', request), request);
+        }
+        return this.#sendCardStep(request);
+      case 'submit_otp':
+        return this.#validate(request);
+      default:
+        throw new ConnectorRequestError(this.name, 'unsupported_authentication_step', `Flutterwave never asks for ${request.step}; it asks for a PIN, a billing address or an OTP.`);
+    }
+  }
+
+  /** What mapping an answer to a step needs. */
+  #stepContext(request: AuthenticateRequest): ChargeContext {
+    return { request, type: 'card', now: this.#now() };
+  }
+
+  /** The card charge sent again with the PIN or the address (`buildCardStepCharge`), mapped like a first charge. */
+  async #sendCardStep(request: AuthenticateRequest): Promise<PaymentResult> {
+    const body = buildCardStepCharge(request, { encryptionKey: this.#encryptionKey });
+    try {
+      const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('authorize', 'POST', '/v3/charges?type=card', body);
+      return paymentResultFromCharge(response, this.#stepContext(request));
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) return this.#afterRefusal(request, err);
+      throw err;
+    }
+  }
+
+  /** `submit_otp`: the charge's `flw_ref` from verify, then `POST /v3/validate-charge`. */
+  async #validate(request: AuthenticateRequest): Promise<PaymentResult> {
+    const tx = await this.#transactionOf('authorize', request);
+    const ctx = this.#stepContext(request);
+    const now = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
+    if (now.status !== 'RequiresAction') return now; // settled meanwhile: the OTP is not sent
+    const body = buildValidateChargeBody(request.otp, tx.flw_ref);
+    try {
+      const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('authorize', 'POST', '/v3/validate-charge', body);
+      return paymentResultFromValidation(response, ctx);
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) return this.#afterRefusal(request, err);
+      throw err;
+    }
+  }
+
+  /**
+   * A transaction that already exists while the payer was asked for a PIN or an address again: its state, and
+   * when it is still pending, what it waits for — Flutterwave's 3DS page when it gives one (`auth_url`), else the
+   * OTP of its validation (`submit_otp`, the step that follows a PIN [CARD]).
+   */
+  #existingCharge(tx: FlutterwaveTransaction, request: AuthenticateRequest): PaymentResult {
+    const result = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
+    if (result.status !== 'RequiresAction') return result;
+    if (tx.auth_url && /^https?:\/\//i.test(tx.auth_url)) return { ...result, nextAction: { type: 'redirect_to_url', redirect_to_url: tx.auth_url } };
+    return authenticationStepResult('submit_otp', false, tx, this.#stepContext(request));
+  }
+
+  /**
+   * A step submission Flutterwave refused (4xx or an `error` envelope). Flutterwave publishes no body for a wrong
+   * PIN or OTP (the validate-charge reference prints its 400 example as `{}`), so the refusal's text is not
+   * interpreted: Flutterwave is asked for the charge (verify by id, else by our reference) and
+   * - no transaction (nothing was created: a refused PIN or address) → the same step stays open, with Flutterwave's code and message;
+   * - pending → the OTP step stays open (another try, with the refusal's code and message) or, after a PIN or
+   *   address, the step the existing charge waits for ({@link FlutterwaveConnector.#existingCharge});
+   * - failed → `Failed` (Flutterwave allows no more tries) with the charge's `processor_response`, or the refusal's
+   *   code and message when the charge has none;
+   * - successful → the outcome.
+   * @throws the lookup's own error when it fails otherwise (refused, e.g. a bad key, or technical)
+   */
+  async #afterRefusal(request: AuthenticateRequest, refusal: ConnectorRequestError): Promise<PaymentResult> {
+    const said = { errorCode: refusal.code, errorMessage: refusal.message };
+    let tx: FlutterwaveTransaction;
+    try {
+      tx = await this.#transactionOf('authorize', request);
+    } catch (err) {
+      if (!isTransactionNotFound(err)) throw err;
+      return {
+        status: 'RequiresAction',
+        connectorTransactionId: request.connectorTransactionId ?? cardStepReference(request.paymentId),
+        amountCaptured: 0,
+        nextAction: authenticationAction(request.step, request.publicBaseUrl, request.paymentId, null, request.step !== 'submit_otp'),
+        ...said,
+      };
+    }
+    const state = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
+    // Failed: why the charge failed (its processor_response) when Flutterwave gives it, else what it said to the submission.
+    if (state.status === 'Failed') return tx.processor_response?.trim() ? state : { ...state, ...said };
+    if (state.status !== 'RequiresAction') return state;
+    if (request.step === 'submit_otp') return { ...authenticationStepResult('submit_otp', false, tx, this.#stepContext(request)), ...said };
+    return this.#existingCharge(tx, request);
   }
 
   /**
@@ -210,26 +370,45 @@ export class FlutterwaveConnector implements Connector {
    * Releases a preauthorization's hold: reads the `flw_ref` (verify), then `POST /v3/charges/{flw_ref}/void`.
    * A `success` answer means the lien is released → `Cancelled`. Flutterwave has no cancel for a pending
    * bank transfer, USSD or mobile-money charge; it refuses the void (4xx) and that refusal is thrown.
+   * A card still waiting for its PIN or address ({@link cardStepReference}) of which Flutterwave has no
+   * transaction is `Cancelled` without a call: nothing exists there to release.
    * @throws ConnectorRequestError when Flutterwave refuses
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async void(request: TransactionRef): Promise<PaymentResult> {
-    const tx = await this.#transactionOf('void', request);
+    let tx: FlutterwaveTransaction;
+    try {
+      tx = await this.#transactionOf('void', request);
+    } catch (err) {
+      if (isTransactionNotFound(err) && isCardStepReference(request.connectorTransactionId, request.paymentId)) {
+        return { status: 'Cancelled', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      }
+      throw err;
+    }
     const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('void', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/void`);
     if (response.status !== 'success') dataOf(response);
     return { status: 'Cancelled', connectorTransactionId: String(tx.id), amountCaptured: 0 };
   }
 
   /**
-   * Refunds `amount` minor units: `POST /v3/transactions/{id}/refund` with the major-unit amount
-   * (the numeric id is looked up by reference first when we do not hold it). Flutterwave takes no
-   * refund reference; our refund id goes into `comments` (`Refund <id>`), which {@link findRefund} matches when the answer was lost.
+   * Refunds `amount` minor units. The transaction is read first (verify by id, or by our reference), because
+   * the endpoint depends on it:
+   * - a preauthorized charge (`charge_type: "preauth"`): `POST /v3/charges/{flw_ref}/refund` `{amount}`, the
+   *   documented preauth refund; its answer is the charge, mapped `Succeeded` (`refundResultFromPreauthRefund`,
+   *   no refund id in the answer);
+   * - any other: `POST /v3/transactions/{id}/refund` with the major-unit amount; Flutterwave takes no refund
+   *   reference, so our refund id goes into `comments` (`Refund <id>`), which {@link findRefund} matches when the
+   *   answer was lost.
    * @throws ConnectorRequestError when Flutterwave refuses (e.g. below its minimum: NGN 100, KES 10)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
-    const id = NUMERIC_ID.test(request.connectorTransactionId) ? request.connectorTransactionId : String((await this.#transactionOf('refund', request)).id);
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('refund', 'POST', `/v3/transactions/${encodeURIComponent(id)}/refund`, buildRefundBody(request.amount, request.refundId));
+    const tx = await this.#transactionOf('refund', request);
+    if (tx.charge_type === 'preauth') {
+      const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('refund', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/refund`, buildPreauthRefundBody(request.amount));
+      return refundResultFromPreauthRefund(response);
+    }
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('refund', 'POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, buildRefundBody(request.amount, request.refundId));
     return refundResultFromRefund(dataOf(response));
   }
 
@@ -238,13 +417,14 @@ export class FlutterwaveConnector implements Connector {
    * checked against what we expect (reference, currency, amount when successful) as Flutterwave's
    * verification guide requires. Pending maps to the status authorize gave for the method
    * (`FLUTTERWAVE_PENDING_STATUS`; `Processing` for a card whose authorize never answered); no
-   * transaction found ("No transaction was found", see `isTransactionNotFound`) maps through
-   * `FLUTTERWAVE_NOT_FOUND_STATUS`; when that is `Failed` (card, USSD, M-Pesa):
-   * - looked up by our reference: `Processing` for {@link FLUTTERWAVE_NOT_FOUND_SETTLE_MS} after the
+   * transaction found ("No transaction was found", see `isTransactionNotFound`):
+   * - for a card waiting for its PIN or address ({@link cardStepReference} recorded): `RequiresAction`, the step
+   *   stays open (Flutterwave creates nothing until the charge is sent again with it);
+   * - otherwise through `FLUTTERWAVE_NOT_FOUND_STATUS`; when that is `Failed` (card, USSD, M-Pesa):
+   *   looked up by our reference: `Processing` for {@link FLUTTERWAVE_NOT_FOUND_SETTLE_MS} after the
    *   payment's creation (the charge may still be in flight), then `Failed` (`transaction_not_found`)
-   *   with `notFound: true`, on which routing may fall back;
-   * - looked up by a transaction id Flutterwave gave us: `Failed` without `notFound` (the charge did
-   *   reach Flutterwave).
+   *   with `notFound: true`, on which routing may fall back; looked up by a transaction id Flutterwave gave us:
+   *   `Failed` without `notFound` (the charge did reach Flutterwave).
    * @throws ConnectorRequestError `verification_mismatch` when the transaction is not this payment's
    *   (other reference or currency, or a successful amount below the payment's); any other 4xx
    * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx
@@ -257,6 +437,9 @@ export class FlutterwaveConnector implements Connector {
       tx = await this.#transactionOf('sync', request);
     } catch (err) {
       if (!isTransactionNotFound(err)) throw err;
+      if (type === 'card' && isCardStepReference(request.connectorTransactionId, request.paymentId)) {
+        return { status: 'RequiresAction', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      }
       const status = type ? FLUTTERWAVE_NOT_FOUND_STATUS[type] : 'Processing';
       if (status !== 'Failed') return { status, connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
       const failed: PaymentResult = {
@@ -289,13 +472,13 @@ export class FlutterwaveConnector implements Connector {
   }
 
   /**
-   * Finds our refund at Flutterwave when its outcome is unknown (we hold no Flutterwave refund id):
-   * the transaction's numeric id (ours, or looked up by reference as `refund` does), then
-   * `GET /v3/refunds?id=<transaction id>&from=<day before our record>&to=<day after now>&page=N` for
-   * every page (`meta.page_info`), and the refund whose `comment` is the `comments` our refund call sent
-   * (`ourFlutterwaveRefund`, which documents the ambiguity rules). Once
-   * {@link FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS} has passed since `createdAt` an absent refund is known
-   * never to have been created.
+   * Finds our refund at Flutterwave when its outcome is unknown (we hold no Flutterwave refund id): the
+   * transaction (verify by id, or by reference as `refund` does: its numeric id and whether it is a preauth),
+   * then `GET /v3/refunds?id=<transaction id>&from=<day before our record>&to=<day after now>&page=N` for
+   * every page (`meta.page_info`), and ours among them: by the `comment` our refund call sent
+   * (`ourFlutterwaveRefund`), or — for a preauthorized charge, whose refund endpoint takes no note — by amount and
+   * time (`ourPreauthRefund`). Once {@link FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS} has passed since `createdAt` an
+   * absent refund is known never to have been created.
    * @returns the refund mapped through `FLUTTERWAVE_REFUND_STATUS` (with Flutterwave's refund id);
    *   `Pending` with a null id when absent within the settle window; null when absent after it
    * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx; when the match is ambiguous or
@@ -304,7 +487,8 @@ export class FlutterwaveConnector implements Connector {
    * @throws ConnectorRequestError on a 4xx, or when the envelope says `error`
    */
   async findRefund(request: RefundLookupRequest): Promise<RefundResult | null> {
-    const transactionId = NUMERIC_ID.test(request.connectorTransactionId) ? request.connectorTransactionId : String((await this.#transactionOf('findRefund', request)).id);
+    const tx = await this.#transactionOf('findRefund', request);
+    const transactionId = String(tx.id);
     const refunds: FlutterwaveRefundListItem[] = [];
     for (let page = 1; ; page += 1) {
       if (page > FLUTTERWAVE_REFUND_LIST_MAX_PAGES) {
@@ -319,7 +503,7 @@ export class FlutterwaveConnector implements Connector {
       refunds.push(...(Array.isArray(list.data) ? list.data : []));
       if (!hasMoreRefundPages(list, page)) break;
     }
-    const ours = ourFlutterwaveRefund(refunds, transactionId, request);
+    const ours = tx.charge_type === 'preauth' ? ourPreauthRefund(refunds, transactionId, request) : ourFlutterwaveRefund(refunds, transactionId, request);
     if (ours) return refundResultFromRefund(ours);
     const ageMs = this.#now() - Date.parse(request.createdAt);
     if (!(ageMs >= FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
@@ -360,4 +544,43 @@ export class FlutterwaveConnector implements Connector {
     if (result.status === 'Processing' || result.status === 'RequiresAction') return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} is still ${tx.status} at Flutterwave.` };
     return { kind: 'payment', eventId, paymentId: tx.tx_ref, connectorTransactionId: String(tx.id), result };
   }
+}
+
+/** Whether a payment is a preauth: manual capture, or Flutterwave's `charge_type: "preauth"`. */
+function preauthorizedOf(request: { captureMethod: AuthenticateRequest['captureMethod'] }, tx: Pick<FlutterwaveTransaction, 'charge_type'>): boolean {
+  return request.captureMethod === 'manual' || tx.charge_type === 'preauth';
+}
+
+/** `text` with every occurrence of the secrets (PIN, OTP; 3+ characters) replaced by `[redacted]`. */
+function maskText(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) if (secret && secret.length >= 3) out = out.split(secret).join('[redacted]');
+  return out;
+}
+
+/** A result whose error code and message cannot carry the PIN or OTP (should Flutterwave ever echo one). */
+function maskResult(result: PaymentResult, secrets: ReadonlyArray<string | undefined>): PaymentResult {
+  if (!result.errorCode && !result.errorMessage) return result;
+  return {
+    ...result,
+    ...(result.errorCode ? { errorCode: maskText(result.errorCode, secrets) } : {}),
+    ...(result.errorMessage ? { errorMessage: maskText(result.errorMessage, secrets) } : {}),
+  };
+}
+
+/**
+ * An error of an authentication step with the PIN and OTP masked out of its code and message (the same class,
+ * so callers still tell a refusal from a technical failure). Other errors are returned as they are.
+ */
+function maskSecrets(err: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
+  if (err instanceof ConnectorRequestError) {
+    const code = maskText(err.code, secrets);
+    const message = maskText(err.message, secrets);
+    return code === err.code && message === err.message ? err : new ConnectorRequestError(err.connector, code, message);
+  }
+  if (err instanceof ConnectorTechnicalError) {
+    const message = maskText(err.message, secrets);
+    return message === err.message ? err : new ConnectorTechnicalError(err.connector, message, err.notSent);
+  }
+  return err;
 }

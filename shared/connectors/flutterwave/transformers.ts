@@ -1,9 +1,10 @@
 import { createCipheriv, createHash, timingSafeEqual } from 'node:crypto';
-import { fullExpiryYear } from '../../domain/card';
+import { fullExpiryYear, type CardDetails } from '../../domain/card';
 import type { Currency } from '../../domain/money';
-import type { NextAction, PaymentMethod } from '../../domain/payment';
+import { authenticationAction, type AuthenticationAddress, type AuthenticationStep, type NextAction, type PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
-import { ConnectorRequestError, ConnectorTechnicalError, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
+import { USSD_BANKS } from '../../domain/ussd-banks';
+import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
 import type { ConnectorTimeouts } from '../connector-http';
 
 /**
@@ -12,15 +13,34 @@ import type { ConnectorTimeouts } from '../connector-http';
  *
  * Sources (cited again on each export):
  * - [DC]  Direct charge guides: https://developer.flutterwave.com/docs/direct-charge/overview (card, bank-transfer, ussd, ghana-mobile-money, mpesa pages)
+ * - [CARD] Card charge guide: https://developer.flutterwave.com/docs/direct-charge/card/ (current copy:
+ *         https://developer.flutterwave.com/docs/collections-inflow/cards): initiate → `meta.authorization.mode`
+ *         (`pin`, `avs_noauth`, `redirect`, `otp`) → re-send the same charge with `authorization` → validate with the OTP.
+ * - [VAL] Validate a charge, `POST /v3/validate-charge` `{otp, flw_ref, type}`:
+ *         https://developer.flutterwave.com/reference/endpoints/validate-charge/ (200 sample "Charge validated"; the 400
+ *         example is printed as `{}`: Flutterwave publishes no body for a wrong OTP).
+ * - [PRF] Refund a preauthorized charge, `POST /v3/charges/{flw_ref}/refund` `{amount}`:
+ *         https://developer.flutterwave.com/v3.0.0/reference/refund-preauth-charge and
+ *         https://flutterwaveinc.mintlify.app/api-reference/preauthorization/create-a-refund (answer: the charge, "Charge refunded").
+ * - [USSD] USSD guide, "Supported Banks": https://developer.flutterwave.com/docs/collections-inflow/ussd (updated 13 September 2026;
+ *         the same 18 banks on https://developer.flutterwave.com/v3.0/docs/ussd and /docs/direct-charge/ussd/).
+ * - [GH]  Ghana mobile money: https://developer.flutterwave.com/docs/ghana.md ("Supported networks: MTN, Telecel, TIGO"),
+ *         the older https://developer.flutterwave.com/docs/ghana ("MTN", "VODAFONE", or "TIGO"), and the SDK's `momoSchema`
+ *         (flutterwave-node-v3 1.4.1 services/schema/create.js: MTN, AIRTELTIGO, VODAFONE since 1.2.1, 2025-04-14).
+ * - [RS]  Refund statuses: https://developer.flutterwave.com/v3.0.0/docs/refunds ("completed: Refund has been initiated and is
+ *         pending disbursement…"), https://developer.flutterwave.com/docs/collecting-payments/refunds ("completed: General status
+ *         for completed refunds for cards and other payment types") and https://flutterwaveinc.mintlify.app/other-features/refunds
+ *         ("complete: General status for completed refunds"). See docs/connectors/flutterwave.md for the decision.
  * - [ENC] Encryption: https://developer.flutterwave.com/docs/integration-guides/encryption/ (3DES, `{ client }`)
  * - [PRE] Preauthorization: https://developer.flutterwave.com/docs/preauthorization and
  *         https://developer.flutterwave.com/v3.0.0/reference/capture-preauth-charge (…/void-preauth-charge)
  * - [VER] Transaction verification: https://developer.flutterwave.com/docs/integration-guides/transaction-verification
  * - [REF] Refunds: https://developer.flutterwave.com/v3.0.0/docs/refunds (status table) and GET /v3/refunds/{id}
  * - [WH]  Webhooks: https://developer.flutterwave.com/docs/webhooks (`verif-hash`, `charge.completed`)
- * - [SDK] The official Node SDK, repo Flutterwave/Node-v3: services/charge/encryp.js (3DES-ECB),
- *         services/charge/types.ts (payload and response shapes), documentation/collections.md and
- *         documentation/transactions.md (sample responses for bank transfer, USSD, M-Pesa, Ghana MoMo, verify, refund)
+ * - [SDK] The official Node SDK flutterwave-node-v3 1.4.1 (repo Flutterwave/Node-v3, commit 537f9f4455f922a879e4f088cf0f596621c3517c):
+ *         services/charge/encryp.js (3DES-ECB), services/schema/create.js and base.js (the joi request schemas the
+ *         contract tests validate every body against), documentation/collections.md and documentation/transactions.md
+ *         (sample responses for bank transfer, USSD, M-Pesa, Ghana MoMo, verify, refund)
  * - [HS]  A Hyperswitch-layout Flutterwave connector (repo Zapier-codes/B-PAY-backend,
  *         crates/hyperswitch_connectors/src/connectors/flutterwave/transformers.rs): verify and refund status enums.
  * - [TO]  Handling Error Timeouts: https://developer.flutterwave.com/docs/handling-error-timeouts ("Our system
@@ -49,11 +69,12 @@ export const FLUTTERWAVE_CONNECTOR_NAME = 'flutterwave';
 // ---------------------------------------------------------------------------
 
 /**
- * `meta.authorization` of a charge response: what the payer must do next [DC][SDK].
- * `mode` is `pin` / `avs_noauth` (card: more data needed, no transaction yet), `otp`
- * (card: an OTP was sent), `redirect` (3DS page, or the Ghana mobile-money
- * verification page), `banktransfer` (account details to pay into), `ussd`
- * (`note` holds the code to dial), `callback` (the operator prompts the payer).
+ * `meta.authorization` of a charge response: what the payer must do next [DC][CARD][SDK].
+ * `mode` is `pin` / `avs_noauth` (card: the PIN or the billing address is needed; no transaction
+ * exists yet, the whole charge is sent again with `authorization`), `otp` (card: an OTP was sent,
+ * answered with `POST /v3/validate-charge`), `redirect` (3DS page, or the Ghana mobile-money
+ * verification page), `banktransfer` (account details to pay into), `ussd` (`note` holds the code
+ * to dial), `callback` (the operator prompts the payer).
  */
 export interface FlutterwaveAuthorization {
   mode?: string;
@@ -182,9 +203,32 @@ export interface FlutterwaveWebhookPayload {
 export type FlutterwaveChargeType = 'card' | 'bank_transfer' | 'ussd' | 'mobile_money_ghana' | 'mpesa';
 
 /**
- * The card payload that is 3DES-encrypted into `client` [ENC][SDK services/charge/types.ts].
+ * `authorization` of a card charge sent again for the `pin` mode [CARD]: the card PIN as typed
+ * (a 4-digit string, leading zeros kept).
+ */
+export interface FlutterwavePinAuthorization {
+  mode: 'pin';
+  pin: string;
+}
+
+/**
+ * `authorization` of a card charge sent again for the `avs_noauth` mode [CARD]: the card's billing
+ * address (`country` ISO 3166-1 alpha-2, upper case).
+ */
+export interface FlutterwaveAvsAuthorization {
+  mode: 'avs_noauth';
+  city: string;
+  address: string;
+  state: string;
+  country: string;
+  zipcode: string;
+}
+
+/**
+ * The card payload that is 3DES-encrypted into `client` [ENC][SDK services/schema/create.js `cardChargeSchema`].
  * `amount` in major units as a decimal string; `expiry_month`/`expiry_year` two digits each;
- * `preauthorize: true` places a hold to capture later [PRE].
+ * `preauthorize: true` places a hold to capture later [PRE]; `authorization` only when the charge
+ * is sent again for a `pin` or `avs_noauth` mode [CARD] (same `tx_ref`).
  */
 export interface FlutterwaveCardPayload {
   card_number: string;
@@ -198,6 +242,7 @@ export interface FlutterwaveCardPayload {
   redirect_url: string;
   phone_number?: string;
   preauthorize?: true;
+  authorization?: FlutterwavePinAuthorization | FlutterwaveAvsAuthorization;
 }
 
 /** Body of `POST /v3/charges?type=card`: the encrypted card payload only [ENC]. */
@@ -205,18 +250,21 @@ export interface FlutterwaveEncryptedCharge {
   client: string;
 }
 
-/** Body of `POST /v3/charges?type=bank_transfer` (NGN only) [DC bank-transfer][SDK]. `expires`: seconds the generated account stays valid. */
+/**
+ * Body of `POST /v3/charges?type=bank_transfer` (NGN only) [DC bank-transfer][SDK `chargeSchema`]. `expires`:
+ * seconds the generated (temporary) account stays valid. No `is_permanent`: the SDK's `chargeSchema`
+ * (1.4.1) does not allow it, and a temporary account is the default.
+ */
 export interface FlutterwaveBankTransferCharge {
   tx_ref: string;
   amount: string;
   currency: 'NGN';
   email: string;
   phone_number?: string;
-  is_permanent: false;
   expires: number;
 }
 
-/** Body of `POST /v3/charges?type=ussd` (NGN only): `account_bank` is the payer's bank code, e.g. `058` [DC ussd][SDK]. */
+/** Body of `POST /v3/charges?type=ussd` (NGN only): `account_bank` is the payer's bank code, one of {@link FLUTTERWAVE_USSD_BANKS} [USSD][SDK `ussdChargeSchema`]. */
 export interface FlutterwaveUssdCharge {
   tx_ref: string;
   account_bank: string;
@@ -226,7 +274,7 @@ export interface FlutterwaveUssdCharge {
   phone_number?: string;
 }
 
-/** Body of `POST /v3/charges?type=mobile_money_ghana`: `network` is `MTN`, `VODAFONE` or `TIGO`; `phone_number` in local format (`054…`) [DC ghana][SDK]. */
+/** Body of `POST /v3/charges?type=mobile_money_ghana`: `network` from {@link FLUTTERWAVE_GHANA_NETWORKS}; `phone_number` in local format (`054…`) [GH][SDK `momoSchema`]. */
 export interface FlutterwaveGhanaMobileMoneyCharge {
   tx_ref: string;
   amount: string;
@@ -246,8 +294,8 @@ export interface FlutterwaveMpesaCharge {
   phone_number: string;
 }
 
-/** Ghana mobile-money networks Flutterwave's charge endpoint accepts [DC ghana]. */
-export type FlutterwaveGhanaNetwork = 'MTN' | 'VODAFONE' | 'TIGO';
+/** The `network` values this adapter sends for Ghana mobile money ({@link FLUTTERWAVE_GHANA_NETWORKS}) [GH]. */
+export type FlutterwaveGhanaNetwork = 'MTN' | 'VODAFONE' | 'AIRTELTIGO';
 
 /** Body of `POST /v3/charges/{flw_ref}/capture`: the amount to capture, major units, ≤ the authorized amount [PRE]. */
 export interface FlutterwaveCaptureBody {
@@ -258,6 +306,18 @@ export interface FlutterwaveCaptureBody {
 export interface FlutterwaveRefundBody {
   amount: string;
   comments: string;
+}
+
+/** Body of `POST /v3/charges/{flw_ref}/refund` (refund of a preauthorized charge): amount in major units [PRF]. */
+export interface FlutterwavePreauthRefundBody {
+  amount: string;
+}
+
+/** Body of `POST /v3/validate-charge` [VAL][SDK base.js `validateSchema`]: the payer's OTP as typed, the charge's `flw_ref`, `type: "card"`. */
+export interface FlutterwaveValidateChargeBody {
+  otp: string;
+  flw_ref: string;
+  type: 'card';
 }
 
 // ---------------------------------------------------------------------------
@@ -320,6 +380,64 @@ export function flutterwaveChargeType(currency: Currency, method: PaymentMethod)
   return FLUTTERWAVE_CHARGE_TYPES[method]?.[currency];
 }
 
+/**
+ * Every bank Flutterwave documents for USSD charges, by the `account_bank` code it takes (the Nigerian
+ * CBN/NIBSS bank code), with the name Flutterwave prints [USSD]: "USSD payments are currently only supported
+ * for the following banks". Switchyard offers those that are also in `USSD_BANKS` ({@link FLUTTERWAVE_USSD_BANKS});
+ * today that is all of them.
+ */
+export const FLUTTERWAVE_DOCUMENTED_USSD_BANKS: Readonly<Record<string, string>> = {
+  '044': 'Access bank',
+  '050': 'Ecobank',
+  '070': 'Fidelity bank',
+  '011': 'First bank of Nigeria',
+  '214': 'First City Monument Bank (FCMB)',
+  '058': 'Guaranty trust bank',
+  '030': 'Heritage bank',
+  '082': 'Keystone bank',
+  '303': 'Lotus bank',
+  '105': 'Premium Trust bank',
+  '221': 'Stanbic IBTC bank',
+  '232': 'Sterling bank',
+  '032': 'Union bank',
+  '033': 'United Bank for Africa (UBA)',
+  '215': 'Unity Bank',
+  '090110': 'VFD microfinance bank',
+  '035': 'Wema bank',
+  '057': 'Zenith bank',
+};
+
+/**
+ * The USSD banks this adapter serves, as sorted CBN codes: the banks Flutterwave documents for USSD
+ * ({@link FLUTTERWAVE_DOCUMENTED_USSD_BANKS}) that Switchyard offers (`USSD_BANKS`). The payer's choice is sent
+ * as `account_bank`; `supports('NGN', 'ussd', {ussdBankCode})` is false for any other code, so routing skips
+ * Flutterwave for that bank.
+ */
+export const FLUTTERWAVE_USSD_BANKS: readonly string[] = Object.keys(FLUTTERWAVE_DOCUMENTED_USSD_BANKS)
+  .filter((code) => Object.hasOwn(USSD_BANKS, code))
+  .sort();
+
+/** @returns whether Flutterwave takes USSD charges for this CBN bank code ({@link FLUTTERWAVE_USSD_BANKS}) */
+export function isFlutterwaveUssdBank(bankCode: string): boolean {
+  return FLUTTERWAVE_USSD_BANKS.includes(bankCode);
+}
+
+/**
+ * Ghana's mobile-money operators and the `network` value this adapter sends for each [GH]:
+ * - `MTN` → `"MTN"` (every source);
+ * - Telecel Cash (Vodafone Cash until the 2024 rebrand; the current guide lists "Telecel") → `"VODAFONE"`;
+ * - AirtelTigo Money (the guides list "TIGO") → `"AIRTELTIGO"`.
+ * The wire values are the ones the official SDK's `momoSchema` accepts for GHS (flutterwave-node-v3 1.4.1,
+ * `['MTN', 'AIRTELTIGO', 'VODAFONE']`, changed from `MTN/VODAFONE/TIGO` by Flutterwave in 1.2.1): the guides'
+ * spellings `Telecel` and `TIGO` are refused by that schema, `VODAFONE` is also the value of the older guide
+ * and of the SDK's own sample, and the contract tests validate every body against the SDK's schema.
+ */
+export const FLUTTERWAVE_GHANA_NETWORKS: Readonly<Record<'MTN' | 'TELECEL' | 'AIRTELTIGO', FlutterwaveGhanaNetwork>> = {
+  MTN: 'MTN',
+  TELECEL: 'VODAFONE',
+  AIRTELTIGO: 'AIRTELTIGO',
+};
+
 // ---------------------------------------------------------------------------
 // Timeouts
 // ---------------------------------------------------------------------------
@@ -357,7 +475,8 @@ export const FLUTTERWAVE_TIMEOUTS_MS: ConnectorTimeouts = {
  * `pending` waits on the payer or the network — refined by the authorization mode
  * ({@link FLUTTERWAVE_AUTH_MODES}) at authorize and by the method ({@link FLUTTERWAVE_PENDING_STATUS})
  * at sync; `success-pending-validation` waits on the payer's validation (an OTP or
- * redirect) [SDK collections.md, ACH sample]; `failed` is a decline. Any other
+ * redirect) [SDK collections.md, ACH sample]; `failed` is a decline; `voided` is a preauthorization
+ * whose hold was released (the void sample of [PRE]: `"status": "voided"`). Any other
  * status reads as `pending` (nothing is settled on a status we do not know).
  */
 export const FLUTTERWAVE_PAYMENT_STATUS: Readonly<Record<string, PaymentResult['status']>> = {
@@ -365,6 +484,7 @@ export const FLUTTERWAVE_PAYMENT_STATUS: Readonly<Record<string, PaymentResult['
   pending: 'Processing',
   'success-pending-validation': 'RequiresAction',
   failed: 'Failed',
+  voided: 'Cancelled',
 };
 
 /**
@@ -376,21 +496,30 @@ export const FLUTTERWAVE_PREAUTH_STATUS: Readonly<Record<string, PaymentResult['
   successful: 'RequiresCapture',
 };
 
-/** What a charge's `meta.authorization.mode` means for us. */
+/**
+ * What a charge's `meta.authorization.mode` means for us: a next action shown to the payer, an
+ * authentication step answered with `POST /payments/{id}/authenticate` (`cardRequired`: the step
+ * re-sends the whole card charge, so the card must come again with it), or waiting.
+ */
 export type FlutterwaveModeOutcome =
   | { status: 'RequiresAction'; action: 'redirect' | 'bank_transfer' | 'ussd' }
-  | { status: 'Processing'; action: 'none' }
-  | { status: 'Failed'; action: 'unsupported' };
+  | { status: 'RequiresAction'; action: 'step'; step: AuthenticationStep; cardRequired: boolean }
+  | { status: 'Processing'; action: 'none' };
 
 /**
- * A pending charge's `meta.authorization.mode` → our status and next action [DC][SDK]:
+ * A pending charge's `meta.authorization.mode` → our status and next action [DC][CARD][SDK]:
  * - `redirect` → `RequiresAction` + `redirect_to_url` (card 3DS; Ghana MoMo verification page);
  * - `banktransfer` → `RequiresAction` + `bank_transfer_instructions`;
  * - `ussd` → `RequiresAction` + `display_ussd_code`;
  * - `callback` → `Processing` (the operator prompts the payer);
- * - `pin`, `avs_noauth`, `otp` → `Failed` (`unsupported_authorization_mode`): Flutterwave wants the
- *   card PIN, the billing address or an OTP sent to the payer, which this API neither collects nor has a
- *   next action for. For `pin`/`avs_noauth` nothing was created at Flutterwave (the response has no `data`).
+ * - `pin` → `RequiresAction` + `submit_pin` with `card_required: true`: Flutterwave's PIN mode takes the
+ *   PIN inside the whole card charge sent again (`authorization: {mode: "pin", pin}`, same `tx_ref`) and
+ *   Switchyard never keeps the card, so the card travels again with the PIN [CARD];
+ * - `avs_noauth` → `RequiresAction` + `submit_address` with `card_required: true` (the charge is sent again
+ *   with `authorization: {mode: "avs_noauth", city, address, state, country, zipcode}`) [CARD];
+ * - `otp` → `RequiresAction` + `submit_otp` (`card_required: false`; the prompt is `data.processor_response`),
+ *   answered with `POST /v3/validate-charge` `{otp, flw_ref, type: "card"}` [CARD][VAL].
+ * For `pin`/`avs_noauth` nothing exists at Flutterwave yet (the answer has no `data`).
  * A pending charge without a mode waits on the network (M-Pesa STK push): see {@link FLUTTERWAVE_PENDING_STATUS}.
  */
 export const FLUTTERWAVE_AUTH_MODES: Readonly<Record<string, FlutterwaveModeOutcome>> = {
@@ -398,9 +527,9 @@ export const FLUTTERWAVE_AUTH_MODES: Readonly<Record<string, FlutterwaveModeOutc
   banktransfer: { status: 'RequiresAction', action: 'bank_transfer' },
   ussd: { status: 'RequiresAction', action: 'ussd' },
   callback: { status: 'Processing', action: 'none' },
-  pin: { status: 'Failed', action: 'unsupported' },
-  avs_noauth: { status: 'Failed', action: 'unsupported' },
-  otp: { status: 'Failed', action: 'unsupported' },
+  pin: { status: 'RequiresAction', action: 'step', step: 'submit_pin', cardRequired: true },
+  avs_noauth: { status: 'RequiresAction', action: 'step', step: 'submit_address', cardRequired: true },
+  otp: { status: 'RequiresAction', action: 'step', step: 'submit_otp', cardRequired: false },
 };
 
 /**
@@ -533,16 +662,74 @@ export function ourFlutterwaveRefund(
 }
 
 /**
- * A refund's `status` → our refund status [REF]. The v3 refunds guide's table:
- * `completed` — "Refund has been initiated and is pending disbursement" (so `Pending`;
- * older revisions of the page called it the general completed status);
- * `completed-bank-transfer`, `completed-momo`, `completed-mpgs` (cards),
- * `completed-offline`, `completed-preauth` — completed; `pending-momo` and `processing`
- * — in progress. `failed` is not in the guide's table; it is mapped because public
- * Flutterwave integrations handle it as a failed refund. Anything else stays `Pending`.
+ * How long before our refund record's `createdAt` a refund listed by Flutterwave is still treated as possibly
+ * ours when matching a preauth refund by amount ({@link ourPreauthRefund}): 10 minutes, covering clock skew
+ * between Flutterwave and us and the time between writing our record and Flutterwave stamping its refund.
+ */
+export const FLUTTERWAVE_PREAUTH_REFUND_MATCH_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Picks our refund of a preauthorized charge among the transaction's refunds (`GET /v3/refunds`).
+ * `POST /v3/charges/{flw_ref}/refund` takes only `amount` [PRF], so nothing of ours travels with the refund;
+ * it is recognised by transaction, amount and time. Rules:
+ * - refunds of another transaction are skipped; a refund commented `Refund <our refund id>` (made through the
+ *   general endpoint) is ours as in {@link ourFlutterwaveRefund}; refunds commented for another refund are not ours;
+ * - the others of our amount are split by `created_at`: at or after our record's `createdAt` ("after"), or within
+ *   {@link FLUTTERWAVE_PREAUTH_REFUND_MATCH_WINDOW_MS} before it, or with no readable date ("near");
+ * - exactly one "after" and no "near" → it; none of either → none; anything else → ambiguous (an earlier refund of
+ *   the same amount, or two candidates, cannot be told apart from ours).
+ * @returns the refund, or null when none is ours
+ * @throws ConnectorTechnicalError when ambiguous: nothing is settled automatically (retry later / an operator looks)
+ */
+export function ourPreauthRefund(
+  refunds: readonly FlutterwaveRefundListItem[],
+  transactionId: string,
+  ours: { refundId: string; amount: number; createdAt: string },
+): FlutterwaveRefundListItem | null {
+  const concerned = refunds.filter((r) => {
+    const tx = r.transaction_id ?? r.tx_id;
+    return tx === undefined || tx === null || String(tx) === transactionId;
+  });
+  const comment = refundComment(ours.refundId);
+  const commented = concerned.filter((r) => typeof r.comment === 'string' && r.comment.trim() !== '');
+  if (commented.some((r) => r.comment?.trim() === comment)) return ourFlutterwaveRefund(commented, transactionId, ours);
+  const createdMs = Date.parse(ours.createdAt);
+  const sameAmount = concerned.filter((r) => !commented.includes(r) && majorToMinor(r.amount_refunded) === ours.amount);
+  const after: FlutterwaveRefundListItem[] = [];
+  const near: FlutterwaveRefundListItem[] = [];
+  for (const r of sameAmount) {
+    const at = r.created_at ? Date.parse(r.created_at) : Number.NaN;
+    if (!Number.isFinite(at) || !Number.isFinite(createdMs)) near.push(r);
+    else if (at >= createdMs) after.push(r);
+    else if (at >= createdMs - FLUTTERWAVE_PREAUTH_REFUND_MATCH_WINDOW_MS) near.push(r);
+  }
+  if (after.length === 1 && near.length === 0) return after[0] ?? null;
+  if (after.length === 0 && near.length === 0) return null;
+  throw new ConnectorTechnicalError(
+    FLUTTERWAVE_CONNECTOR_NAME,
+    `Flutterwave lists ${after.length + near.length} refund(s) of ${minorToMajor(ours.amount)} on preauthorized transaction ${transactionId} around refund ${ours.refundId}; they cannot be told apart without an operator.`,
+  );
+}
+
+/**
+ * A refund's `status` → our refund status [REF][RS]. Flutterwave's refund guides list:
+ * `completed` (see below), `completed-bank-transfer`, `completed-momo`, `completed-mpgs` (cards),
+ * `completed-offline`, `completed-preauth` — completed per channel; `pending-momo` and `processing`
+ * ("a transient state between initiated and completed refunds") — in progress.
+ *
+ * `completed` is final → `Succeeded` (decision recorded in docs/connectors/flutterwave.md): two of
+ * Flutterwave's three refund pages call it "General status for completed refunds" (the third, the
+ * v3.0.0 page, says "initiated and is pending disbursement", i.e. accepted and taken from the
+ * merchant's balance, with only the bank's credit to the payer left); no page documents any later
+ * status for a `completed` refund, so holding it `Pending` would leave it open for ever. `complete`
+ * is the spelling of Flutterwave's OpenAPI-based pages and means the same.
+ * `failed` is not in the guides' tables; it is mapped because public Flutterwave integrations handle
+ * it as a failed refund. Other `completed-…` channel statuses read as completed
+ * ({@link refundStatusOf}); anything else stays `Pending` and the reconciler asks again.
  */
 export const FLUTTERWAVE_REFUND_STATUS: Readonly<Record<string, RefundStatus>> = {
-  completed: 'Pending',
+  completed: 'Succeeded',
+  complete: 'Succeeded',
   'completed-bank-transfer': 'Succeeded',
   'completed-momo': 'Succeeded',
   'completed-mpgs': 'Succeeded',
@@ -564,10 +751,15 @@ export function paymentStatusOf(status: string, preauthorized: boolean): Payment
   return Object.hasOwn(FLUTTERWAVE_PAYMENT_STATUS, key) ? (FLUTTERWAVE_PAYMENT_STATUS[key] ?? 'Processing') : 'Processing';
 }
 
-/** @returns our refund status for a Flutterwave refund `status` ({@link FLUTTERWAVE_REFUND_STATUS}); `Pending` when unknown */
+/**
+ * @returns our refund status for a Flutterwave refund `status`: {@link FLUTTERWAVE_REFUND_STATUS}; any other
+ *   `completed-<channel>` status (the guides' naming of completed refunds per channel) `Succeeded`; `Pending`
+ *   for anything else (the reconciler syncs it again)
+ */
 export function refundStatusOf(status: string): RefundStatus {
-  const key = status.toLowerCase();
-  return Object.hasOwn(FLUTTERWAVE_REFUND_STATUS, key) ? (FLUTTERWAVE_REFUND_STATUS[key] ?? 'Pending') : 'Pending';
+  const key = status.trim().toLowerCase();
+  if (Object.hasOwn(FLUTTERWAVE_REFUND_STATUS, key)) return FLUTTERWAVE_REFUND_STATUS[key] ?? 'Pending';
+  return /^completed-[a-z0-9-]+$/.test(key) ? 'Succeeded' : 'Pending';
 }
 
 // ---------------------------------------------------------------------------
@@ -640,22 +832,22 @@ export const BANK_TRANSFER_EXPIRES_SECONDS = 3600;
 
 /**
  * Ghana numbering plan (National Communications Authority): the first two digits of the
- * national number name the operator. MTN 24/25/53/54/55/59, Vodafone (now Telecel) 20/50,
- * AirtelTigo 26/27/56/57 — mapped to Flutterwave's `network` values [DC ghana].
+ * national number name the operator. MTN 24/25/53/54/55/59, Telecel (formerly Vodafone) 20/50,
+ * AirtelTigo 26/27/56/57 — mapped to the `network` values of {@link FLUTTERWAVE_GHANA_NETWORKS} [GH].
  */
 export const GHANA_NETWORK_BY_PREFIX: Readonly<Record<string, FlutterwaveGhanaNetwork>> = {
-  '24': 'MTN',
-  '25': 'MTN',
-  '53': 'MTN',
-  '54': 'MTN',
-  '55': 'MTN',
-  '59': 'MTN',
-  '20': 'VODAFONE',
-  '50': 'VODAFONE',
-  '26': 'TIGO',
-  '27': 'TIGO',
-  '56': 'TIGO',
-  '57': 'TIGO',
+  '24': FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  '25': FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  '53': FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  '54': FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  '55': FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  '59': FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  '20': FLUTTERWAVE_GHANA_NETWORKS.TELECEL,
+  '50': FLUTTERWAVE_GHANA_NETWORKS.TELECEL,
+  '26': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
+  '27': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
+  '56': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
+  '57': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
 };
 
 /**
@@ -674,9 +866,8 @@ export function nationalNumber(phone: string, countryCode: string, nationalLengt
 
 /** What building a charge needs besides the request. */
 export interface ChargeBuildOptions {
+  /** The dashboard's 24-character encryption key (3DES key of card payloads). */
   encryptionKey: string;
-  /** Bank code for USSD charges (the API carries no bank choice), e.g. `058`. */
-  ussdBankCode: string;
 }
 
 /** A charge to send: `POST /v3/charges?type=<type>` with `body` (JSON). */
@@ -689,16 +880,63 @@ function requestProblem(code: string, message: string): ConnectorRequestError {
   return new ConnectorRequestError(FLUTTERWAVE_CONNECTOR_NAME, code, message);
 }
 
+/** What a card charge is built from: the payment (amounts in minor units) and the card, held in memory only. */
+export interface CardChargeInput {
+  paymentId: string;
+  /** Minor units. */
+  amount: number;
+  currency: Currency;
+  captureMethod: AuthorizeRequest['captureMethod'];
+  email: string;
+  /** Where Flutterwave sends the payer back after 3DS (Switchyard's return route for the payment). */
+  returnUrl: string;
+  phone?: string | undefined;
+  card: CardDetails;
+  /** Only when the charge is sent again for a `pin` or `avs_noauth` mode [CARD]. */
+  authorization?: FlutterwavePinAuthorization | FlutterwaveAvsAuthorization;
+}
+
+/**
+ * The card payload of `POST /v3/charges?type=card` [CARD][SDK `cardChargeSchema`]: our payment id as `tx_ref`
+ * (the same on every re-send), the amount in major units, two-digit expiry month and year, `preauthorize: true`
+ * for manual capture [PRE], and `authorization` when the charge is sent again with a PIN or an address.
+ */
+export function cardPayload(input: CardChargeInput): FlutterwaveCardPayload {
+  const card = input.card;
+  return {
+    card_number: card.card_number,
+    cvv: card.card_cvc,
+    expiry_month: card.card_exp_month.padStart(2, '0'),
+    expiry_year: String(fullExpiryYear(card.card_exp_year) % 100).padStart(2, '0'),
+    currency: input.currency,
+    amount: minorToMajor(input.amount),
+    email: input.email,
+    tx_ref: input.paymentId,
+    redirect_url: input.returnUrl,
+    ...(input.phone ? { phone_number: input.phone } : {}),
+    ...(input.captureMethod === 'manual' ? { preauthorize: true as const } : {}),
+    ...(input.authorization ? { authorization: input.authorization } : {}),
+  };
+}
+
+/** @returns the JSON body `{ "client": "<3DES ciphertext of the payload>" }` of a card charge [ENC] */
+export function encryptedCardBody(encryptionKey: string, input: CardChargeInput): string {
+  const body: FlutterwaveEncryptedCharge = { client: encryptCardPayload(encryptionKey, cardPayload(input)) };
+  return JSON.stringify(body);
+}
+
 /**
  * Builds the direct-charge request for a payment [DC]: our `paymentId` is the
  * `tx_ref` (unique per transaction at Flutterwave, and what a sync finds the
  * payment by); amounts are major-unit strings ({@link minorToMajor}). Cards are
  * encrypted ({@link encryptCardPayload}); manual capture sends `preauthorize: true`.
+ * USSD sends the payer's bank (`request.ussdBankCode`) as `account_bank` [USSD].
  * The PAN and CVC only exist inside the encrypted `client` value.
  * @returns the charge type and JSON body
  * @throws ConnectorRequestError (nothing sent) when the pair is unsupported (`unsupported_payment_method`),
  *   manual capture is asked for a non-card method (`manual_capture_not_supported`), or a required
- *   detail is missing: card (`card_required`), email (`email_required`, Flutterwave requires one),
+ *   detail is missing or unusable: card (`card_required`), email (`email_required`, Flutterwave requires one),
+ *   USSD bank (`ussd_bank_required`, `unsupported_ussd_bank` for a bank outside {@link FLUTTERWAVE_USSD_BANKS}),
  *   phone for mobile money (`phone_required`, `invalid_phone`, `unknown_mobile_network`)
  */
 export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBuildOptions): FlutterwaveChargeRequest {
@@ -715,21 +953,17 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
     case 'card': {
       const card = request.card;
       if (!card) throw requestProblem('card_required', 'A card payment at Flutterwave needs the card details.');
-      const payload: FlutterwaveCardPayload = {
-        card_number: card.card_number,
-        cvv: card.card_cvc,
-        expiry_month: card.card_exp_month.padStart(2, '0'),
-        expiry_year: String(fullExpiryYear(card.card_exp_year) % 100).padStart(2, '0'),
+      const body = encryptedCardBody(options.encryptionKey, {
+        paymentId: request.paymentId,
+        amount: request.amount,
         currency: request.currency,
-        amount,
+        captureMethod: request.captureMethod,
         email,
-        tx_ref: request.paymentId,
-        redirect_url: request.returnUrl,
-        ...(phone ? { phone_number: phone } : {}),
-        ...(request.captureMethod === 'manual' ? { preauthorize: true as const } : {}),
-      };
-      const body: FlutterwaveEncryptedCharge = { client: encryptCardPayload(options.encryptionKey, payload) };
-      return { type, body: JSON.stringify(body) };
+        returnUrl: request.returnUrl,
+        phone,
+        card,
+      });
+      return { type, body };
     }
     case 'bank_transfer': {
       const body: FlutterwaveBankTransferCharge = {
@@ -738,15 +972,19 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
         currency: 'NGN',
         email,
         ...(phone ? { phone_number: phone } : {}),
-        is_permanent: false,
         expires: BANK_TRANSFER_EXPIRES_SECONDS,
       };
       return { type, body: JSON.stringify(body) };
     }
     case 'ussd': {
+      const bank = request.ussdBankCode;
+      if (!bank) throw requestProblem('ussd_bank_required', 'A USSD payment at Flutterwave needs the payer\'s bank (its CBN code).');
+      if (!isFlutterwaveUssdBank(bank)) {
+        throw requestProblem('unsupported_ussd_bank', `Flutterwave does not take USSD payments from bank ${bank}; it takes ${FLUTTERWAVE_USSD_BANKS.join(', ')}.`);
+      }
       const body: FlutterwaveUssdCharge = {
         tx_ref: request.paymentId,
-        account_bank: options.ussdBankCode,
+        account_bank: bank,
         amount,
         currency: 'NGN',
         email,
@@ -759,7 +997,7 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
       const national = nationalNumber(phone, '233', 9);
       if (!national) throw requestProblem('invalid_phone', 'The phone number is not a Ghanaian mobile number (+233 and 9 digits).');
       const network = GHANA_NETWORK_BY_PREFIX[national.slice(0, 2)];
-      if (!network) throw requestProblem('unknown_mobile_network', 'The phone number does not belong to a Ghanaian mobile-money network Flutterwave charges (MTN, Vodafone, AirtelTigo).');
+      if (!network) throw requestProblem('unknown_mobile_network', 'The phone number does not belong to a Ghanaian mobile-money network Flutterwave charges (MTN, Telecel, AirtelTigo).');
       const body: FlutterwaveGhanaMobileMoneyCharge = {
         tx_ref: request.paymentId,
         amount,
@@ -781,6 +1019,81 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
   }
 }
 
+/**
+ * The `authorization` object for an AVS re-send from the payer's address [CARD]: `address` ← `line1`,
+ * `zipcode` ← `zip`, `country` upper-cased (ISO 3166-1 alpha-2).
+ * @throws ConnectorRequestError `address_required` (nothing sent) when a field is missing or blank
+ */
+export function avsAuthorization(address: Partial<AuthenticationAddress> | null | undefined): FlutterwaveAvsAuthorization {
+  const line1 = address?.line1?.trim();
+  const city = address?.city?.trim();
+  const state = address?.state?.trim();
+  const zip = address?.zip?.trim();
+  const country = address?.country?.trim().toUpperCase();
+  if (!line1 || !city || !state || !zip || !country || !/^[A-Z]{2}$/.test(country)) {
+    throw requestProblem('address_required', 'Flutterwave needs the card\'s billing address: line1, city, state, zip and a 2-letter country.');
+  }
+  return { mode: 'avs_noauth', city, address: line1, state, country, zipcode: zip };
+}
+
+/**
+ * Whether a billing address given at create is complete enough for Flutterwave's AVS mode
+ * ({@link avsAuthorization} would accept it).
+ */
+export function isCompleteAvsAddress(address: Partial<AuthenticationAddress> | null | undefined): boolean {
+  try {
+    avsAuthorization(address);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds the card charge sent again for a `submit_pin` or `submit_address` step [CARD]: the whole card charge
+ * of the payment (same `tx_ref`, amount, currency, `preauthorize`) with `authorization: {mode: "pin", pin}` or
+ * `authorization: {mode: "avs_noauth", …address}`, encrypted. The card comes again with the step
+ * (`card_required`): Switchyard never keeps it. The PIN is held in memory only and only travels encrypted.
+ * @returns the encrypted JSON body of `POST /v3/charges?type=card`
+ * @throws ConnectorRequestError (nothing sent) `card_required`, `email_required`, `pin_required`, `address_required`,
+ *   or `unsupported_authentication_step` for any other step
+ */
+export function buildCardStepCharge(request: AuthenticateRequest, options: ChargeBuildOptions): string {
+  if (!request.card) throw requestProblem('card_required', 'Flutterwave takes the PIN or the billing address only with the whole card charge: send the card again with this step.');
+  const email = request.email?.trim();
+  if (!email) throw requestProblem('email_required', 'Flutterwave requires the payer\'s email address for every charge.');
+  let authorization: FlutterwavePinAuthorization | FlutterwaveAvsAuthorization;
+  if (request.step === 'submit_pin') {
+    if (!request.pin) throw requestProblem('pin_required', 'The submit_pin step needs the card PIN.');
+    authorization = { mode: 'pin', pin: request.pin };
+  } else if (request.step === 'submit_address') {
+    authorization = avsAuthorization(request.address);
+  } else {
+    throw requestProblem('unsupported_authentication_step', `Flutterwave does not re-send a card charge for ${request.step}.`);
+  }
+  return encryptedCardBody(options.encryptionKey, {
+    paymentId: request.paymentId,
+    amount: request.amount,
+    currency: request.currency,
+    captureMethod: request.captureMethod,
+    email,
+    returnUrl: request.returnUrl,
+    card: request.card,
+    authorization,
+  });
+}
+
+/**
+ * @returns the body of `POST /v3/validate-charge` [VAL]: the OTP exactly as typed (Flutterwave judges it: its
+ *   reference asks for "at least 6 characters", the SDK's schema 5 to 7, its test OTP is `12345`), the charge's
+ *   `flw_ref` and `type: "card"`
+ * @throws ConnectorRequestError `otp_required` (nothing sent) when the OTP is empty
+ */
+export function buildValidateChargeBody(otp: string | undefined, flwRef: string): FlutterwaveValidateChargeBody {
+  if (!otp) throw requestProblem('otp_required', 'The submit_otp step needs the one-time code.');
+  return { otp, flw_ref: flwRef, type: 'card' };
+}
+
 /** @returns the body of `POST /v3/charges/{flw_ref}/capture` for `amount` minor units [PRE] */
 export function buildCaptureBody(amount: number): FlutterwaveCaptureBody {
   return { amount: minorToMajor(amount) };
@@ -789,6 +1102,14 @@ export function buildCaptureBody(amount: number): FlutterwaveCaptureBody {
 /** @returns the body of `POST /v3/transactions/{id}/refund` for `amount` minor units, noting our refund id in `comments` [REF] */
 export function buildRefundBody(amount: number, refundId: string): FlutterwaveRefundBody {
   return { amount: minorToMajor(amount), comments: refundComment(refundId) };
+}
+
+/**
+ * @returns the body of `POST /v3/charges/{flw_ref}/refund` for `amount` minor units [PRF]: `amount` is its only
+ *   documented field (no note can carry our refund id; see {@link ourPreauthRefund})
+ */
+export function buildPreauthRefundBody(amount: number): FlutterwavePreauthRefundBody {
+  return { amount: minorToMajor(amount) };
 }
 
 /** The refund note `Refund <our refund id>` sent as `comments` (listed back as `comment`): how {@link ourFlutterwaveRefund} finds it. */
@@ -832,10 +1153,57 @@ export function declineOf(tx: Pick<FlutterwaveTransaction, 'processor_response'>
 
 /** What mapping a charge response needs to know about the request. */
 export interface ChargeContext {
-  request: Pick<AuthorizeRequest, 'amount' | 'currency' | 'paymentId' | 'captureMethod'>;
+  /** `publicBaseUrl` builds the hosted page of an authentication step (`next_action.redirect_to_url`). */
+  request: Pick<AuthorizeRequest, 'amount' | 'currency' | 'paymentId' | 'captureMethod' | 'publicBaseUrl'>;
   type: FlutterwaveChargeType;
   /** The clock in epoch ms (expiry fallbacks). */
   now: number;
+}
+
+/**
+ * The `connectorTransactionId` recorded while a card waits for a `submit_pin` or `submit_address` step: the
+ * payment's `tx_ref` (our payment id). Flutterwave's `pin` and `avs_noauth` answers create no transaction
+ * (no `data.id`), yet the charge is known there by this reference once re-sent; recording it lets a sync tell
+ * "waiting for the payer's PIN or address, nothing created yet" (the step stays open) from "the charge never
+ * answered" (a card with no id at all, see `FlutterwaveConnector.sync`).
+ */
+export function cardStepReference(paymentId: string): string {
+  return paymentId;
+}
+
+/** Whether a recorded `connectorTransactionId` is {@link cardStepReference} of the payment (a PIN or address step, nothing created yet). */
+export function isCardStepReference(connectorTransactionId: string | null, paymentId: string): boolean {
+  return connectorTransactionId !== null && connectorTransactionId === cardStepReference(paymentId);
+}
+
+function firstText(...values: Array<string | null | undefined>): string | null {
+  for (const value of values) {
+    const text = value?.trim();
+    if (text && text.toUpperCase() !== 'N/A') return text;
+  }
+  return null;
+}
+
+/**
+ * A `RequiresAction` result asking the payer for an authentication step, with Switchyard's hosted page of the
+ * payment ({@link authenticationAction}). `connectorTransactionId` is the transaction's id when Flutterwave created
+ * one, else {@link cardStepReference}. The OTP step shows Flutterwave's prompt (`processor_response`, e.g. "Kindly
+ * enter the OTP sent to *******0328", or `meta.authorization.validate_instructions`); the PIN and address steps show none.
+ */
+export function authenticationStepResult(
+  step: AuthenticationStep,
+  cardRequired: boolean,
+  tx: Pick<FlutterwaveTransaction, 'id' | 'processor_response'> | null,
+  ctx: Pick<ChargeContext, 'request'>,
+  authorization?: FlutterwaveAuthorization | null,
+): PaymentResult {
+  const prompt = step === 'submit_otp' ? firstText(tx?.processor_response, authorization?.validate_instructions) : null;
+  return {
+    status: 'RequiresAction',
+    connectorTransactionId: tx ? String(tx.id) : cardStepReference(ctx.request.paymentId),
+    amountCaptured: 0,
+    nextAction: authenticationAction(step, ctx.request.publicBaseUrl, ctx.request.paymentId, prompt, cardRequired),
+  };
 }
 
 function nextActionFor(
@@ -878,14 +1246,17 @@ function nextActionFor(
 }
 
 /**
- * Maps the answer of `POST /v3/charges?type=…` [DC][SDK]:
+ * Maps the answer of `POST /v3/charges?type=…` (a first charge, or a card charge sent again with a PIN or an
+ * address) [DC][CARD][SDK]:
  * - `data.status` through {@link FLUTTERWAVE_PAYMENT_STATUS} (preauth: {@link FLUTTERWAVE_PREAUTH_STATUS});
  *   `successful` → `Succeeded` with `amountCaptured` = `data.amount` in minor units (0 for a hold);
- *   `failed` → `Failed` with {@link declineOf};
+ *   `failed` → `Failed` with {@link declineOf} (e.g. a wrong PIN Flutterwave declines);
  * - a pending charge, or an answer without `data` (bank transfer, Ghana MoMo, PIN/AVS requests),
- *   through `meta.authorization.mode` ({@link FLUTTERWAVE_AUTH_MODES}) into a next action; without a
- *   mode, M-Pesa waits on the STK push (`Processing` + `await_mobile_money_approval`).
- * `connectorTransactionId` is Flutterwave's numeric `data.id` as a string, or null when the answer has no `data`.
+ *   through `meta.authorization.mode` ({@link FLUTTERWAVE_AUTH_MODES}) into a next action or an authentication
+ *   step ({@link authenticationStepResult}); without a mode, M-Pesa waits on the STK push (`Processing` +
+ *   `await_mobile_money_approval`).
+ * `connectorTransactionId` is Flutterwave's numeric `data.id` as a string; without `data`, {@link cardStepReference}
+ * for a PIN/address step, else null.
  * @throws ConnectorRequestError when the envelope is an error without a transaction
  * @throws ConnectorTechnicalError when an amount in the answer is unreadable
  */
@@ -904,14 +1275,8 @@ export function paymentResultFromCharge(response: FlutterwaveResponse<Flutterwav
   const mode = authorization?.mode?.toLowerCase();
   if (authorization && mode) {
     const outcome = Object.hasOwn(FLUTTERWAVE_AUTH_MODES, mode) ? FLUTTERWAVE_AUTH_MODES[mode] : undefined;
-    if (outcome?.status === 'Failed') {
-      return {
-        status: 'Failed',
-        connectorTransactionId,
-        amountCaptured: 0,
-        errorCode: 'unsupported_authorization_mode',
-        errorMessage: `Flutterwave asks for card authorization mode '${mode}' (PIN, billing address or OTP), which this API does not collect.`,
-      };
+    if (outcome?.status === 'RequiresAction' && outcome.action === 'step') {
+      return authenticationStepResult(outcome.step, outcome.cardRequired, data, ctx, authorization);
     }
     if (outcome?.status === 'RequiresAction') {
       const nextAction = nextActionFor(outcome.action, authorization, data, ctx);
@@ -931,6 +1296,25 @@ export function paymentResultFromCharge(response: FlutterwaveResponse<Flutterwav
     return { status: 'RequiresAction', connectorTransactionId, amountCaptured: 0, nextAction: { type: 'redirect_to_url', redirect_to_url: data.auth_url } };
   }
   return { status: 'Processing', connectorTransactionId, amountCaptured: 0 };
+}
+
+/**
+ * Maps the answer of `POST /v3/validate-charge` [VAL][CARD]: the transaction it returns through the status tables
+ * (`successful` → `Succeeded`, or `RequiresCapture` for a preauth; `failed` → `Failed` with Flutterwave's
+ * `processor_response`); a transaction still pending with a new `meta.authorization.mode` (e.g. `redirect`) through
+ * {@link FLUTTERWAVE_AUTH_MODES}; a transaction still pending without one is still waiting for its validation, so the
+ * OTP step stays open (`submit_otp` with Flutterwave's prompt).
+ * @throws ConnectorRequestError when the envelope says `error` (a 200 refusal), like a 4xx
+ * @throws ConnectorTechnicalError when an amount in the answer is unreadable
+ */
+export function paymentResultFromValidation(response: FlutterwaveResponse<FlutterwaveTransaction>, ctx: ChargeContext): PaymentResult {
+  const tx = dataOf(response);
+  const mode = (response.meta?.authorization ?? tx.meta?.authorization)?.mode;
+  const result = paymentResultFromCharge(response, ctx);
+  if (!mode && (result.status === 'Processing' || result.status === 'RequiresAction') && !result.nextAction) {
+    return authenticationStepResult('submit_otp', false, tx, ctx);
+  }
+  return result;
 }
 
 /** How a verified transaction is read. */
@@ -971,8 +1355,22 @@ export function paymentResultFromCapture(response: FlutterwaveResponse<Flutterwa
 }
 
 /**
- * Maps a refund (`POST /v3/transactions/{id}/refund` or `GET /v3/refunds/{id}`) through
- * {@link FLUTTERWAVE_REFUND_STATUS}; `connectorRefundId` is the refund's own `id`.
+ * Maps the answer of `POST /v3/charges/{flw_ref}/refund` (refund of a preauthorized charge) [PRF]: Flutterwave
+ * answers `{status: "success", message: "Charge refunded", data: <the charge>}`; the refund itself is the
+ * refunds list's `completed-preauth` ("the refund status of preauth card transactions", a completed status [RS]),
+ * so a success envelope is `Succeeded`. The answer carries the charge, not a refund object: there is no refund
+ * id to record (`connectorRefundId` null; {@link ourPreauthRefund} finds the refund in `GET /v3/refunds` when an
+ * answer is lost).
+ * @throws ConnectorRequestError when the envelope says `error` (a 200 refusal)
+ */
+export function refundResultFromPreauthRefund(response: FlutterwaveResponse<FlutterwaveTransaction>): RefundResult {
+  dataOf(response);
+  return { status: 'Succeeded', connectorRefundId: null };
+}
+
+/**
+ * Maps a refund (`POST /v3/transactions/{id}/refund`, `GET /v3/refunds/{id}` or an item of `GET /v3/refunds`)
+ * through {@link refundStatusOf}; `connectorRefundId` is the refund's own `id`.
  */
 export function refundResultFromRefund(refund: Pick<FlutterwaveRefund, 'id' | 'status'>): RefundResult {
   const status = refundStatusOf(refund.status);
