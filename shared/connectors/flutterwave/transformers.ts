@@ -1,3 +1,4 @@
+import { ghanaMobileNetwork, type GhanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import { createCipheriv, createHash, timingSafeEqual } from 'node:crypto';
 import { fullExpiryYear, type CardDetails } from '../../domain/card';
 import type { Currency } from '../../domain/money';
@@ -830,24 +831,11 @@ export function encryptCardPayload(encryptionKey: string, payload: FlutterwaveCa
 /** Seconds a generated bank-transfer account stays valid (`expires` in the charge body [SDK collections.md]). */
 export const BANK_TRANSFER_EXPIRES_SECONDS = 3600;
 
-/**
- * Ghana numbering plan (National Communications Authority): the first two digits of the
- * national number name the operator. MTN 24/25/53/54/55/59, Telecel (formerly Vodafone) 20/50,
- * AirtelTigo 26/27/56/57 — mapped to the `network` values of {@link FLUTTERWAVE_GHANA_NETWORKS} [GH].
- */
-export const GHANA_NETWORK_BY_PREFIX: Readonly<Record<string, FlutterwaveGhanaNetwork>> = {
-  '24': FLUTTERWAVE_GHANA_NETWORKS.MTN,
-  '25': FLUTTERWAVE_GHANA_NETWORKS.MTN,
-  '53': FLUTTERWAVE_GHANA_NETWORKS.MTN,
-  '54': FLUTTERWAVE_GHANA_NETWORKS.MTN,
-  '55': FLUTTERWAVE_GHANA_NETWORKS.MTN,
-  '59': FLUTTERWAVE_GHANA_NETWORKS.MTN,
-  '20': FLUTTERWAVE_GHANA_NETWORKS.TELECEL,
-  '50': FLUTTERWAVE_GHANA_NETWORKS.TELECEL,
-  '26': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
-  '27': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
-  '56': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
-  '57': FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
+/** Ghana's networks (`shared/domain/ghana-mobile-networks.ts`) → the `network` values of {@link FLUTTERWAVE_GHANA_NETWORKS} [GH]. */
+export const FLUTTERWAVE_NETWORK_OF: Readonly<Record<GhanaMobileNetwork, FlutterwaveGhanaNetwork>> = {
+  mtn: FLUTTERWAVE_GHANA_NETWORKS.MTN,
+  telecel: FLUTTERWAVE_GHANA_NETWORKS.TELECEL,
+  at: FLUTTERWAVE_GHANA_NETWORKS.AIRTELTIGO,
 };
 
 /**
@@ -996,7 +984,8 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
       if (!phone) throw requestProblem('phone_required', 'Ghana mobile money needs the payer\'s phone number.');
       const national = nationalNumber(phone, '233', 9);
       if (!national) throw requestProblem('invalid_phone', 'The phone number is not a Ghanaian mobile number (+233 and 9 digits).');
-      const network = GHANA_NETWORK_BY_PREFIX[national.slice(0, 2)];
+      const ghana = ghanaMobileNetwork(`+233${national}`);
+      const network = ghana ? FLUTTERWAVE_NETWORK_OF[ghana] : undefined;
       if (!network) throw requestProblem('unknown_mobile_network', 'The phone number does not belong to a Ghanaian mobile-money network Flutterwave charges (MTN, Telecel, AirtelTigo).');
       const body: FlutterwaveGhanaMobileMoneyCharge = {
         tx_ref: request.paymentId,

@@ -39,6 +39,7 @@
  * - [DCS] PaystackOSS/doc-code-snippets at commit 94af513d752dfc9f85dd0718301e7257091eb7f2:
  *   src/api/transactions/verify/index.php and src/api/refunds/list/index.php (`CURLOPT_TIMEOUT => 30`)
  */
+import { ghanaMobileNetwork, type GhanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { CardDetails } from '../../domain/card';
 import type { Currency } from '../../domain/money';
 import { authenticationAction, type AuthenticationStep, type NextAction, type PaymentMethod } from '../../domain/payment';
@@ -839,31 +840,13 @@ export const PAYSTACK_MOBILE_MONEY_PROVIDERS: Readonly<Record<PaystackMobileMone
   mpesa: 'M-PESA',
 };
 
-/**
- * Ghana's mobile network prefixes (National Communications Authority numbering plan; the two
- * digits after the leading 0 / +233) → Paystack provider: MTN `mtn`, Telecel (ex-Vodafone) `vod`,
- * AT (ex-AirtelTigo) `atl`. Paystack needs the provider and our API only carries the phone, so it is read
- * from the number; a number ported to another network is charged on the wrong one and fails there.
- */
-export const GHANA_MOBILE_MONEY_PREFIXES: Readonly<Record<string, PaystackMobileMoneyProvider>> = {
-  '24': 'mtn',
-  '25': 'mtn',
-  '53': 'mtn',
-  '54': 'mtn',
-  '55': 'mtn',
-  '59': 'mtn',
-  '20': 'vod',
-  '50': 'vod',
-  '26': 'atl',
-  '27': 'atl',
-  '56': 'atl',
-  '57': 'atl',
-};
+/** Ghana's networks (`shared/domain/ghana-mobile-networks.ts`) → Paystack provider: MTN `mtn`, Telecel (ex-Vodafone) `vod`, AT (ex-AirtelTigo) `atl`. */
+export const PAYSTACK_GHANA_PROVIDERS: Readonly<Record<GhanaMobileNetwork, PaystackMobileMoneyProvider>> = { mtn: 'mtn', telecel: 'vod', at: 'atl' };
 
 /**
  * The `mobile_money` object for a payer's E.164 phone:
  * - GHS: `+233XXXXXXXXX` → local form `0XXXXXXXXX` (the documented samples, e.g. `0551234987`) and
- *   the provider from {@link GHANA_MOBILE_MONEY_PREFIXES};
+ *   the provider from {@link PAYSTACK_GHANA_PROVIDERS};
  * - KES: M-PESA (`mpesa`, STK push) with the phone in international form ("Include the country code
  *   in the phone number (e.g. +254722000000)"); Airtel Money Kenya is not offered.
  * @throws ConnectorRequestError `phone_required` without a phone, `invalid_phone` when the number is
@@ -876,7 +859,8 @@ export function mobileMoneyTarget(currency: Currency, phone: string | null | und
     const match = /^\+233(\d{9})$/.exec(phone);
     if (!match) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_phone', 'A GHS mobile-money payment needs a Ghanaian number (+233 followed by 9 digits).');
     const national = match[1] as string;
-    const provider = GHANA_MOBILE_MONEY_PREFIXES[national.slice(0, 2)];
+    const network = ghanaMobileNetwork(phone);
+    const provider = network ? PAYSTACK_GHANA_PROVIDERS[network] : undefined;
     if (!provider) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'mobile_money_provider_unknown', 'The phone number does not belong to a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo).');
     return { phone: `0${national}`, provider };
   }

@@ -1,3 +1,4 @@
+import { ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { AuthenticationStep, PaymentMethod } from '../../domain/payment';
 
 /**
@@ -45,7 +46,7 @@ export const SANDBOX_NEXT_STEP: Readonly<Record<AuthenticationStep, Authenticati
  * *110#, as Paystack's Telecel charges do (`send_otp` with that prompt).
  */
 export function isTelecelGhanaPhone(phone: string | null | undefined): boolean {
-  return typeof phone === 'string' && /^\+233(20|50)\d{7}$/.test(phone);
+  return ghanaMobileNetwork(phone) === 'telecel';
 }
 
 /** The prompt shown with the sandbox's Telecel voucher step. */
