@@ -1,4 +1,5 @@
 import { htmlHandler } from '../../shared/http/html-handler';
+import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { pageDeadline, resultPage } from '../../shared/http/payer-pages';
 import { merchantReturnLocation, payerReturn } from '../../shared/operations/payer-page-operations';
 
@@ -10,7 +11,7 @@ import { merchantReturnLocation, payerReturn } from '../../shared/operations/pay
  * webhook), never the query, for fulfilment.
  */
 export const handler = htmlHandler(async (event, context) => {
-  const payment = await payerReturn(event.pathParameters?.payment_id ?? '', pageDeadline(context));
+  const payment = await payerReturn(event.pathParameters?.payment_id ?? '', pageDeadline(context), publicBaseUrl(event));
   const location = merchantReturnLocation(payment);
   if (location) return { statusCode: 303, headers: { location }, html: '<!doctype html><p>Returning to the merchant.</p>' };
   return { html: resultPage(payment) };

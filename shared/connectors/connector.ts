@@ -131,6 +131,12 @@ export interface SyncRequest {
    * is never declared absent too early.
    */
   createdAt: string;
+  /**
+   * Public base URL of this API when known (the request's, or the one the payment's hosted step page
+   * was served from): lets a connector whose payment waits on an authentication step return the step
+   * the processor asks for now (with its hosted page URL) instead of "still waiting". Optional.
+   */
+  publicBaseUrl?: string | null;
 }
 
 /**

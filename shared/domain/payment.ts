@@ -48,6 +48,17 @@ export function processorReturnUrl(publicBaseUrl: string, paymentId: string): st
 }
 
 /**
+ * The public base URL a payment's hosted step page was served from (its `next_action.redirect_to_url`
+ * without `/pay/{payment_id}/authenticate`), or null when it shows no such page. The reconciler has no
+ * request of its own and uses it to let a sync name the processor's current step.
+ */
+export function publicBaseUrlOf(payment: Pick<Payment, 'payment_id' | 'next_action'>): string | null {
+  const url = payment.next_action && 'redirect_to_url' in payment.next_action ? payment.next_action.redirect_to_url : null;
+  const suffix = `/pay/${payment.payment_id}/authenticate`;
+  return url && url.endsWith(suffix) ? url.slice(0, -suffix.length) : null;
+}
+
+/**
  * The {@link AuthenticationAction} for a step, pointing at the hosted page of the payment.
  * @param displayText the processor's prompt, or null
  * @param cardRequired whether the processor needs the card sent again with the step

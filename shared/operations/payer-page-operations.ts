@@ -71,12 +71,13 @@ export async function submitAuthenticationPage(paymentId: string, form: Record<s
  * the reconciler to settle it, and the payer still gets an answer), then returned so the caller
  * can redirect to the merchant's `return_url`.
  * @param deadlineMs the request's processor-call deadline (epoch ms)
+ * @param publicBaseUrl this API's public base URL (for a step's hosted page, should the sync name one)
  * @throws ApiError 404 when no payment has this id
  */
-export async function payerReturn(paymentId: string, deadlineMs: number): Promise<Payment> {
+export async function payerReturn(paymentId: string, deadlineMs: number, publicBaseUrl: string): Promise<Payment> {
   const { merchantId, stored } = await payerPayment(paymentId);
   try {
-    return (await reconcilePayment({ merchantId, deadlineMs }, stored)).payment;
+    return (await reconcilePayment({ merchantId, deadlineMs, publicBaseUrl }, stored)).payment;
   } catch (err) {
     logger.warn('sync on the payer return failed; the reconciler will settle the payment', { payment_id: paymentId, error: (err as Error).name });
     return stored.payment;

@@ -75,7 +75,8 @@ async function checkAnswer(p: Payment, action: AuthenticationAction, body: Authe
  * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless the payment asks for
  *   an authentication step (or while another call on it is in flight); 400 when the body does not
  *   answer that step (see {@link checkAnswer}); 402 `authentication_failed` when the processor
- *   refused the submission (nothing changed there; the step stays open)
+ *   refused the submission (nothing changed there; the step stays open); 503 `connector_unreachable` when
+ *   the processor could not be reached at all (connection refused: nothing was sent, the step stays open)
  * @throws OutcomeUnknownError when the processor was called and its answer is not recorded
  */
 export async function authenticatePayment(ctx: RequestContext, paymentId: string, body: AuthenticatePaymentBody): Promise<Payment> {
@@ -146,6 +147,17 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
       throw new ApiError(402, 'connector_error', 'authentication_failed', `${p.connector} refused the ${action.type} step: ${err.message} The payment still asks for it.`);
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
+    if (err.notSent) {
+      // The request provably never left (connection refused): nothing can have happened there.
+      try {
+        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction' }, null);
+      } catch (releaseErr) {
+        if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
+        // The claim stays until its lease ends; the reconciler then reopens the step.
+        throw unknown(err);
+      }
+      throw new ApiError(503, 'connector_error', 'connector_unreachable', `${p.connector} could not be reached. Nothing was sent; the payment still asks for ${action.type}. Retry shortly.`);
+    }
     throw unknown(err);
   }
   try {

@@ -1,12 +1,13 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
 import { ApiError } from '../domain/errors';
-import type { Payment } from '../domain/payment';
+import { publicBaseUrlOf, type Payment } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import type { PendingOperationKind } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
 import { updatePayment, type StoredPayment, type UpdateGuard } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
+import { orderedValue } from '../storage/storable-map';
 import { callWithinBudget } from './connector-call';
 import { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
@@ -35,7 +36,8 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
   const p = stored.payment;
   const guard: Omit<UpdateGuard, 'expectedVersion'> = {};
   if (kind === 'authorize' || kind === 'refund') {
-    if (result.status === p.status && !stored.pendingOperation) return undefined;
+    const stepChanged = result.nextAction != null && JSON.stringify(orderedValue(result.nextAction)) !== JSON.stringify(orderedValue(p.next_action));
+    if (result.status === p.status && !stored.pendingOperation && !stepChanged) return undefined;
     // "Not there yet" (e.g. a search still inside its propagation window) is not an answer: the
     // claim, its start time and its outcome_unknown state stay until the processor knows the payment.
     if (result.status === 'Processing' && !result.connectorTransactionId && stored.pendingOperation && !p.connector_transaction_id) return undefined;
@@ -53,14 +55,16 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
  * (`pending_operation`: authorize, capture or void) or, without one, a payment left
  * `Processing`/`RequiresAction`. Asks the processor by our reference (`sync`) and
  * applies the answer with a conditional write on the version read; a capture or void
- * the processor never acted on releases the claim. Never moves a terminal status,
+ * the processor never acted on releases the claim. A payment waiting on an authentication step
+ * takes the step the processor asks for now when the sync names one (`ctx.publicBaseUrl`, else the
+ * base URL of the payment's hosted step page, lets the connector build it). Never moves a terminal status,
  * never touches a claim whose lease is still running, and is safe to run twice at
  * once (the second write loses its condition and the current payment is returned).
  * @param ctx the merchant and, for API callers, the request's time budget
  * @returns the payment after reconciliation and what was done
  * @throws ApiError 502 `connector_error` when the processor cannot be asked (not configured, unreachable)
  */
-export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>, stored: StoredPayment): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome }> {
+export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'> & { publicBaseUrl?: string }, stored: StoredPayment): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome }> {
   const p = stored.payment;
   if (claimInFlight(stored)) return { payment: p, outcome: 'in_flight' };
   const op = stored.pendingOperation;
@@ -80,6 +84,7 @@ export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 
         captureMethod: p.capture_method,
         // Propagation windows run from when the authorization was sent, not from the payment's creation.
         createdAt: op?.operation === 'authorize' ? op.started_at : (p.attempts.filter((a) => a.connector === connectorName).at(-1)?.created_at ?? p.created_at),
+        publicBaseUrl: ctx.publicBaseUrl ?? publicBaseUrlOf(p),
       }),
     );
   } catch (err) {

@@ -354,6 +354,10 @@ export class PaystackConnector implements Connector {
    * charge never reached Paystack once {@link PAYSTACK_NOT_FOUND_SETTLE_MS} has passed since the
    * payment's creation: `Failed` (`transaction_not_found`) with `notFound: true`, on which routing
    * may fall back. Before that it is `Processing` (the charge may still be in flight).
+   * A transaction still waiting on the payer (`ongoing`) is refined, when `request.publicBaseUrl` is
+   * known, by GET /charge/:reference ("Check pending charge",
+   * PaystackOSS/openapi `paths/charge_{reference}.yaml`), which names the step Paystack waits for now
+   * (`send_otp` after a PIN whose answer was lost); a failure of that check keeps verify's answer.
    * @returns the transaction mapped through `PAYSTACK_TRANSACTION_STATUS`, or the not-found result above
    * @throws ConnectorRequestError on any other 4xx
    * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx
@@ -380,7 +384,27 @@ export class PaystackConnector implements Connector {
         notFound: true,
       };
     }
-    return transactionToPaymentResult({ ...answer.data, reference: answer.data.reference || reference });
+    const verified = transactionToPaymentResult({ ...answer.data, reference: answer.data.reference || reference });
+    if (verified.status !== 'RequiresAction' || !request.publicBaseUrl || !request.paymentMethod) return verified;
+    // Verify says only "ongoing": Paystack's "Check pending charge" names the step it waits for now
+    // (after a PIN whose answer was lost, the OTP), so the payer is asked the right question.
+    try {
+      const pending = await this.call<PaystackEnvelope<PaystackChargeData>>('sync', 'GET', `/charge/${encodeURIComponent(reference)}`);
+      if (!pending.data || typeof pending.data !== 'object') return verified;
+      const current = chargeToPaymentResult(pending.data, {
+        paymentId: request.paymentId,
+        publicBaseUrl: request.publicBaseUrl,
+        paymentMethod: request.paymentMethod,
+        amount: request.amount,
+        currency: request.currency,
+        reference,
+        ussdExpiresAt: this.ussdExpiresAt(),
+      });
+      // Only a step (or a redirect) refines "ongoing"; any other answer is left to verify's, the record of the transaction.
+      return current.status === 'RequiresAction' && current.nextAction ? current : verified;
+    } catch {
+      return verified;
+    }
   }
 
   /**

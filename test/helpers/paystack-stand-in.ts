@@ -1,0 +1,1373 @@
+/**
+ * A loopback Paystack stand-in for fault-injection tests: an in-process `node:http` server on
+ * 127.0.0.1 (a free port) that answers the part of Paystack's API our adapter
+ * (`shared/connectors/paystack/*`) may call, in Paystack's documented shapes, keeps a ledger of what
+ * it really did per transaction reference, and fails on command (hang, 500, connection reset or
+ * refused) before or after doing the work — so a test can compare our table with Paystack's truth.
+ *
+ * Sources (the fixtures under test/connectors/fixtures/paystack/):
+ * - [OAS] PaystackOSS/openapi at 9678dea922a900b2485969592055ccf634460352, `openapi/`: every request
+ *   body is validated against its published schema (`paths/charge.yaml` = ChargeCreate + bank /
+ *   mobile_money / ussd / eft; `ChargeSubmitPin|OTP|Phone|Birthday|Address`, `RefundCreate`,
+ *   `TransactionInitialize`) with ajv before anything is done; a body that does not match is answered
+ *   400 in Paystack's validation-error shape ({@link PAYSTACK_VALIDATION_ERROR}) and recorded with
+ *   `schemaErrors`. The 401 body is `components/responses/Unauthorized.yaml`'s example, the 404 body
+ *   `NotFound.yaml`'s, the duplicate-reference body `TransactionInitializeBadRequestModel.yaml`'s example.
+ * - [DCS] PaystackOSS/doc-code-snippets at 94af513d752dfc9f85dd0718301e7257091eb7f2,
+ *   `doc-code-snippets/`: the answers are its samples with the stand-in's values set —
+ *   `src/api/charges/create/response.json` (`200`, `200_pin`, `200_otp`, `200_phone`, `200_birthday`,
+ *   `200_address`, `200_bank_auth`, `200_ussd`), `submit-*` (`200`, `200_failed`, `400`),
+ *   `src/api/transactions/{verify,initialize}/response.json`, `src/api/refunds/{create,fetch}/response.json`,
+ *   `src/doc/payments/payment-methods/{mobile-vodafone,mobile-airtel-mtn,ussd,pwt}/index.json`.
+ * - The `card` object of POST /charge is not in [OAS] ChargeCreate (extra properties are allowed by
+ *   the schema): its shape is Paystack's removed sample `removed/doc/payments/charge/request/index.json`
+ *   (`number`, `cvv`, `expiry_month`, `expiry_year`, strings), for integrations Paystack approved to
+ *   send card data. `currency` is not in ChargeCreate either; Paystack's own charge samples send it.
+ * - Test cards and values: Paystack's "Test Payments" page (https://paystack.com/docs/payments/test-payments/,
+ *   as mirrored by integrators, e.g. vendy.readme.io "Pay With Debit Card"): see {@link PAYSTACK_TEST_CARDS}.
+ * - Wrong values: a wrong PIN closes the charge (`data.status: failed`, message "Incorrect PIN" —
+ *   support.paystack.com "Customer errors": the customer must complete a new transaction with the
+ *   correct PIN; body shape of the submit-pin `200_failed` sample). A wrong OTP leaves the step open:
+ *   docs-v2.paystack.com/api/errors/charge says of a wrong mobile-money OTP "Show the error to the
+ *   customer and ask for correct OTP", and of card OTPs "You have provided the incorrect OTP too many
+ *   times … wait … and try again with the correct OTP"; that page prints only the generic error body
+ *   `{status: false, message}` (HTTP 400), so that is the answer ({@link PAYSTACK_STAND_IN_MESSAGES}).
+ *
+ * Where Paystack documents no wording or behaviour, the stand-in's choice is named in
+ * {@link PAYSTACK_STAND_IN_MESSAGES} / {@link PAYSTACK_STAND_IN_LIMITS} (marked "stand-in"): tests
+ * must not treat those texts as Paystack's.
+ *
+ * Ledger: one entry per transaction reference ({@link PaystackLedgerEntry}): the Charge API status,
+ * the step it waits on, the amount captured, the refunds, and which steps were submitted (never their
+ * values: a PIN, OTP or card number is compared in memory and dropped; the request log keeps `[REDACTED]`).
+ *
+ * Not modelled: authorization codes / recurring charges, bank (Pay with Bank), QR, EFT, splits,
+ * webhooks, the 10 s "check pending charge" delay, amount limits, `pending` charges, the payer's own
+ * pages (an `open_url` charge's URL is not served: the test completes it with `completeOffline`).
+ *
+ * Works under jest (CommonJS: fixtures found through `__dirname`).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { load as loadYaml } from 'js-yaml';
+
+/* ----------------------------------------------------------------- public types */
+
+/**
+ * What the stand-in does to one matching request:
+ * - `hang_after_work`: does the work (the ledger changes), then never answers: the client times out;
+ * - `hang_before_work`: never answers and does nothing;
+ * - `error_500_after_work`: does the work, then answers 500 (Paystack's `api_error` shape);
+ * - `error_500_before_work`: answers 500 without doing anything;
+ * - `reset_after_work`: does the work, then destroys the socket;
+ * - `reset_before_work`: destroys the socket without doing anything.
+ */
+export type PaystackStandInFault =
+  | 'hang_after_work'
+  | 'hang_before_work'
+  | 'error_500_after_work'
+  | 'error_500_before_work'
+  | 'reset_after_work'
+  | 'reset_before_work';
+
+/**
+ * Which requests a fault applies to: `method` (any when omitted, case-insensitive) and a `path`
+ * prefix matched against the path without its query (`/charge/submit_otp`, `/refund`, `/transaction/verify/`).
+ */
+export interface PaystackFaultMatch {
+  method?: string;
+  path: string;
+}
+
+/** A fault still armed. */
+export interface PaystackPendingFault {
+  match: PaystackFaultMatch;
+  fault: PaystackStandInFault;
+  remaining: number;
+}
+
+/** The inputs a charge may wait for (`send_pin` → `pin`, …). */
+export type PaystackStep = 'pin' | 'otp' | 'phone' | 'birthday' | 'address';
+
+/**
+ * Charge API statuses the stand-in produces (`data.status` of POST /charge, the submit endpoints and
+ * GET /charge/:reference), plus `abandoned` for a transaction initialized for the hosted checkout and
+ * not paid yet (a verify status; it has no Charge API status).
+ */
+export type PaystackChargeState =
+  | 'success'
+  | 'failed'
+  | 'send_pin'
+  | 'send_otp'
+  | 'send_phone'
+  | 'send_birthday'
+  | 'send_address'
+  | 'open_url'
+  | 'pay_offline'
+  | 'pending_bank_transfer'
+  | 'abandoned';
+
+/** Refund statuses (https://paystack.com/docs/api/refund/, refund events). */
+export type PaystackRefundState = 'pending' | 'processing' | 'processed' | 'failed' | 'needs-attention';
+
+/** One refund in the ledger. Amounts in subunits. */
+export interface PaystackLedgerRefund {
+  /** Paystack's numeric refund id. */
+  id: number;
+  amount: number;
+  currency: string;
+  status: PaystackRefundState;
+  merchantNote: string | null;
+  customerNote: string | null;
+}
+
+/** One step answer as the stand-in judged it (the value itself is never kept). */
+export interface PaystackLedgerSubmission {
+  step: PaystackStep;
+  /** Whether the value was the expected one (phone, birthday, address: well-formed). */
+  accepted: boolean;
+}
+
+/** Paystack's truth about one transaction reference. Amounts are integers in subunits (kobo, pesewas, cents). */
+export interface PaystackLedgerEntry {
+  reference: string;
+  /** Paystack's numeric transaction id. */
+  transactionId: number;
+  channel: 'card' | 'mobile_money' | 'ussd' | 'bank_transfer' | 'checkout';
+  /** Upper-case ISO 4217, as Paystack writes it. */
+  currency: string;
+  amount: number;
+  email: string;
+  /** The Charge API status now (`abandoned` for an unpaid checkout). */
+  status: PaystackChargeState;
+  /** What GET /transaction/verify/:reference answers as `data.status` now. */
+  transactionStatus: 'success' | 'failed' | 'ongoing' | 'abandoned' | 'reversed';
+  /** The input the charge waits for, or null. */
+  waitingOn: PaystackStep | null;
+  /** The prompt shown with the step (`display_text`), or null. */
+  displayText: string | null;
+  /** Taken from the payer: `amount` once `success`, else 0. */
+  amountCaptured: number;
+  /** Sum of the refunds that are not `failed`. */
+  amountRefunded: number;
+  refunds: PaystackLedgerRefund[];
+  /** Every step answer received, in order (values never kept). */
+  submissions: PaystackLedgerSubmission[];
+  /** Wrong OTPs in a row on this charge. */
+  wrongOtps: number;
+  /** Paystack's message on a failed charge (e.g. `Incorrect PIN`), else null. */
+  failureMessage: string | null;
+  /** Last 4 digits of the card, or null (never more of the PAN). */
+  cardLast4: string | null;
+  /** Mobile-money provider code (`mtn`, `vod`, `atl`, `mpesa`), or null. */
+  provider: string | null;
+}
+
+/**
+ * One request as received: the body (JSON or form) with `pin`, `otp`, `card.number` and `card.cvv`
+ * replaced (`[REDACTED]`, `****<last4>`, `***`).
+ */
+export interface PaystackStandInRequest {
+  seq: number;
+  method: string;
+  path: string;
+  query: string;
+  /** The `Authorization` header was `Bearer <the stand-in's key>`. */
+  authorized: boolean;
+  body: Record<string, unknown> | null;
+  /** ajv's errors when the body did not match the endpoint's [OAS] schema, else null. */
+  schemaErrors: string[] | null;
+  fault: PaystackStandInFault | 'down' | null;
+  outcome: 'pending' | 'answered' | 'hung' | 'reset';
+  /** HTTP status sent (or that would have been sent before a hang/reset after work). */
+  status: number | null;
+}
+
+/** Options of {@link startPaystackStandIn}. */
+export interface PaystackStandInOptions {
+  /** The only secret key accepted (default {@link PAYSTACK_STAND_IN_SECRET_KEY}). */
+  secretKey?: string;
+  /** Clock in epoch milliseconds, for timestamps and the OTP lock (default `Date.now`). */
+  now?: () => number;
+  /** Status of a new refund (default `pending`, as POST /refund answers "queued for processing"). */
+  refundStatusOnCreate?: PaystackRefundState;
+}
+
+/** A running stand-in. Obtain one with {@link startPaystackStandIn}; `close()` it in `afterAll`. */
+export interface PaystackStandIn {
+  /** `http://127.0.0.1:<port>`: the adapter's `PAYSTACK_BASE_URL`. */
+  readonly url: string;
+  /** The fake `sk_test_…` key the stand-in accepts. */
+  readonly secretKey: string;
+  /** Every request since start or `reset()`, in arrival order (live, redacted). */
+  readonly requests: readonly PaystackStandInRequest[];
+  /** The ledger by reference; a fresh snapshot each call. */
+  ledger(): Record<string, PaystackLedgerEntry>;
+  /** One reference's ledger entry (a snapshot), or undefined when Paystack never saw it. */
+  entry(reference: string): PaystackLedgerEntry | undefined;
+  /** Arms a fault for the next matching request (or the next `times`); faults apply in the order armed. */
+  failNext(match: PaystackFaultMatch, fault: PaystackStandInFault, options?: { times?: number }): void;
+  /** Faults armed and not used up. */
+  pendingFaults(): PaystackPendingFault[];
+  /**
+   * `reset`: every request's socket is destroyed on arrival (nothing done); `refuse`: the listener is
+   * closed, so connections are refused (`ECONNREFUSED`); `false`: back to normal (same port).
+   */
+  setDown(mode: false | 'reset' | 'refuse'): Promise<void>;
+  /**
+   * The payer finishes a charge that waits off-line (`pay_offline` mobile money / USSD,
+   * `pending_bank_transfer`, `open_url` 3-D Secure, an `abandoned` checkout): `success` takes the
+   * money, `failed` declines it.
+   * @throws Error when the reference is unknown or not waiting off-line
+   */
+  completeOffline(reference: string, outcome: 'success' | 'failed'): void;
+  /** Moves a refund to a status (e.g. `processed`, `needs-attention`), as Paystack does later. */
+  setRefundStatus(id: number, status: PaystackRefundState): void;
+  /** Forgets everything (ledger, faults, requests, `down`); destroys hanging sockets. */
+  reset(): void;
+  /** Destroys hanging sockets and closes the server. */
+  close(): Promise<void>;
+}
+
+/** The fake secret key the stand-in accepts by default. Not a real Paystack key. */
+export const PAYSTACK_STAND_IN_SECRET_KEY = 'sk_test_standin0000000000000000000000000000paystack';
+
+/** A test card: what the stand-in answers for it, step by step. */
+export interface PaystackTestCard {
+  number: string;
+  /** The CVV Paystack lists with it (not checked by the stand-in). */
+  cvv: string;
+  /** Inputs asked in order after POST /charge; empty = no validation. */
+  steps: readonly PaystackStep[];
+  /** The correct PIN / OTP (other steps accept any well-formed value). */
+  pin?: string;
+  otp?: string;
+  /** How the charge ends once every step is answered correctly (or at once without steps). */
+  outcome: 'success' | 'failed' | 'open_url';
+  /** Paystack's message when `outcome` is `failed`. */
+  failureMessage?: string;
+  /** `send_address` answers carry the card's country. */
+  countryCode?: string;
+  /** Where this card comes from. */
+  source: 'paystack' | 'stand-in';
+}
+
+/**
+ * The cards the stand-in knows. `source: 'paystack'` = Paystack's Test Payments page (numbers, CVVs,
+ * PINs and OTPs as Paystack lists them); `source: 'stand-in'` = the stand-in's own (Paystack lists no
+ * test card for the birthday and address steps). Any other card number is approved without validation,
+ * like `noValidation`.
+ */
+export const PAYSTACK_TEST_CARDS = {
+  noValidation: { number: '4084084084084081', cvv: '408', steps: [], outcome: 'success', source: 'paystack' },
+  pinOnly: { number: '507850785078507812', cvv: '081', steps: ['pin'], pin: '1111', outcome: 'success', source: 'paystack' },
+  /** The Verve card of the brief: `send_pin`, then `send_otp` after PIN 1234, then `success` after OTP 123456. */
+  vervePinOtp: { number: '5060666666666666666', cvv: '123', steps: ['pin', 'otp'], pin: '1234', otp: '123456', outcome: 'success', source: 'paystack' },
+  pinPhoneOtp: { number: '507850785078507804', cvv: '884', steps: ['pin', 'phone', 'otp'], pin: '0000', otp: '123456', outcome: 'success', source: 'paystack' },
+  declined: { number: '4084080000005408', cvv: '001', steps: [], outcome: 'failed', failureMessage: 'Declined', source: 'paystack' },
+  tokenNotGenerated: {
+    number: '507850785078507853',
+    cvv: '082',
+    steps: ['pin'],
+    pin: '0000',
+    outcome: 'failed',
+    failureMessage: 'Token Not Generated. Customer Not Registered on Token Platform',
+    source: 'paystack',
+  },
+  bankAuthorization: { number: '4084080000000409', cvv: '000', steps: [], outcome: 'open_url', source: 'paystack' },
+  birthday: { number: '4084080000000102', cvv: '408', steps: ['birthday'], outcome: 'success', source: 'stand-in' },
+  address: { number: '4084080000000201', cvv: '408', steps: ['address'], outcome: 'success', countryCode: 'US', source: 'stand-in' },
+} as const satisfies Record<string, PaystackTestCard>;
+
+/**
+ * The voucher a Telecel Cash (provider `vod`) payer "generates" by dialling *110#: the stand-in's own
+ * value (Paystack documents the prompt, not a test voucher); any other voucher is a wrong OTP.
+ */
+export const PAYSTACK_STAND_IN_VOUCHER = '246810';
+
+/** Paystack's documented Telecel prompt ([DCS] payment-methods/mobile-vodafone/index.json). */
+export const TELECEL_VOUCHER_PROMPT = 'Please dial *110# to generate a voucher code. Then input the voucher';
+
+/** Paystack's validation-error body shape ([OAS] Error.yaml / TransactionInitializeBadRequestModel.yaml). */
+export const PAYSTACK_VALIDATION_ERROR = { type: 'validation_error', code: 'invalid_params', nextStep: "Ensure that the value(s) you're passing are valid." } as const;
+
+/**
+ * Messages. Each entry's comment says whether the wording is Paystack's (with its source) or the
+ * stand-in's own ("Stand-in"), where Paystack documents a meaning but prints no text.
+ */
+export const PAYSTACK_STAND_IN_MESSAGES = {
+  /** [OAS] components/responses/Unauthorized.yaml example. */
+  invalidKey: 'Invalid key',
+  /** [OAS] components/responses/NotFound.yaml example. */
+  notFound: 'Entity not found',
+  /** [DCS] charges/submit-*\/response.json `400` and charges/check `400`. */
+  referenceInvalid: 'Transaction reference is invalid',
+  /** [OAS] TransactionInitializeBadRequestModel.yaml example. */
+  duplicateReference: 'Duplicate Transaction Reference',
+  /** docs-v2.paystack.com/api/errors/charge (title). */
+  noInstrument: 'One of Authorization code, card object, bank object, ussd object, mobile money object, qr object, or EFT object should be passed.',
+  /** support.paystack.com "Customer errors". */
+  incorrectPin: 'Incorrect PIN',
+  /** Stand-in: the errors page documents the meaning ("The OTP provided for the mobile money transaction is incorrect") without a title. */
+  incorrectMobileMoneyOtp: 'The OTP provided for the mobile money transaction is incorrect',
+  /** Stand-in: Paystack documents a card OTP lock-out but no single-wrong-OTP wording. */
+  incorrectOtp: 'The OTP provided is incorrect',
+  /** Stand-in, after the errors page's "You have provided the incorrect OTP too many times … wait X". */
+  tooManyOtps: (minutes: number) => `You have provided the incorrect OTP too many times. Please try again in ${minutes} minutes`,
+  /** Stand-in: a step answer the charge is not waiting for. */
+  notWaitingFor: (step: PaystackStep) => `This charge is not awaiting ${step}`,
+  /** Stand-in. */
+  refundUnsuccessful: 'Cannot refund a transaction that is not successful',
+  /** Stand-in, after [OAS] RefundCreate `amount`: "It cannot be more than the original transaction amount". */
+  refundTooLarge: 'Refund amount cannot be more than the unrefunded transaction amount',
+  /** Stand-in. */
+  currencyMismatch: 'Currency does not match the transaction currency',
+  /** Stand-in wording of docs-v2.paystack.com/api/errors/charge's "The currency you're attempting to charge in is not enabled for this integration". */
+  currencyNotSupported: 'Currency not supported by merchant',
+  /** Stand-in. */
+  unsupportedInstrument: 'The Paystack stand-in models only card, mobile_money, ussd and bank_transfer charges',
+  /** Stand-in. */
+  invalidProvider: 'Invalid mobile money provider for this currency',
+} as const;
+
+/** Stand-in limits where Paystack documents none. */
+export const PAYSTACK_STAND_IN_LIMITS = {
+  /** Wrong OTPs in a row before the charge locks (Paystack: "too many times"). */
+  maxWrongOtps: 3,
+  /** Minutes of the lock (Paystack: "X minutes"). */
+  otpLockMinutes: 30,
+} as const;
+
+/* ------------------------------------------------------------------- fixtures */
+
+type Json = Record<string, unknown>;
+
+const FIXTURES = join(__dirname, '..', 'connectors', 'fixtures', 'paystack');
+const DCS = join(FIXTURES, 'doc-code-snippets');
+const OAS = join(FIXTURES, 'openapi');
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** `data` of one named sample of a [DCS] `response.json` (`{"200": {"data": {…envelope}}}`). */
+function sample(file: string, key: string): Json {
+  const all = JSON.parse(readFileSync(join(DCS, file), 'utf8')) as Record<string, { data: Json }>;
+  const found = all[key];
+  if (!found) throw new Error(`Paystack stand-in: no sample ${key} in ${file}`);
+  return found.data;
+}
+
+/** A [DCS] page sample (the envelope itself). */
+function page(file: string): Json {
+  return JSON.parse(readFileSync(join(DCS, file), 'utf8')) as Json;
+}
+
+/** Loads an [OAS] YAML file with every relative `$ref` inlined (recursively). */
+function resolveSchema(file: string, seen: string[] = []): unknown {
+  const path = resolve(file);
+  if (seen.includes(path)) throw new Error(`Paystack stand-in: circular $ref at ${path}`);
+  if (!existsSync(path)) throw new Error(`Paystack stand-in: missing OpenAPI fixture ${path}`);
+  const inline = (node: unknown, base: string): unknown => {
+    if (Array.isArray(node)) return node.map((n) => inline(n, base));
+    if (!node || typeof node !== 'object') return node;
+    const obj = node as Json;
+    // OpenAPI 3.0's `nullable` without a `type` means "anything, or null": nothing for ajv to check.
+    if (obj.nullable !== undefined && obj.type === undefined) {
+      const { nullable: _dropped, ...restOfNode } = obj;
+      return inline(restOfNode, base);
+    }
+    if (typeof obj.$ref === 'string' && !obj.$ref.startsWith('#')) {
+      const target = resolveSchema(join(dirname(base), obj.$ref), [...seen, path]);
+      const { $ref: _ignored, ...rest } = obj;
+      return Object.keys(rest).length ? { allOf: [target, inline(rest, base)] } : target;
+    }
+    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, inline(v, base)]));
+  };
+  return inline(loadYaml(readFileSync(path, 'utf8')), path);
+}
+
+/**
+ * An [OAS] schema file of the fixtures (path relative to `openapi/`, e.g.
+ * `components/schemas/VerifyResponse.yaml`) with every relative `$ref` inlined, ready for ajv.
+ * @throws Error when the file (or one it refers to) is missing
+ */
+export function paystackOpenApiSchema(relativeFile: string): unknown {
+  return resolveSchema(join(OAS, relativeFile));
+}
+
+/** The JSON request-body schema of `post` in an [OAS] path file. */
+function requestSchema(pathFile: string): unknown {
+  const doc = resolveSchema(join(OAS, 'paths', pathFile)) as { post?: { requestBody?: { content?: Record<string, { schema?: unknown }> } } };
+  const schema = doc.post?.requestBody?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`Paystack stand-in: no JSON request schema in ${pathFile}`);
+  return schema;
+}
+
+interface Templates {
+  successCharge: Json;
+  verify: Json;
+  initialize: Json;
+  refundCreate: Json;
+  refundFetch: Json;
+  pwt: Json;
+  /** `display_text` of an MTN / AT mobile-money prompt. */
+  momoPrompt: string;
+  validators: Record<string, ValidateFunction>;
+}
+
+let templates: Templates | undefined;
+
+/** Samples and validators, loaded once per process. */
+function loadTemplates(): Templates {
+  if (templates) return templates;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validators: Record<string, ValidateFunction> = {};
+  for (const [endpoint, file] of Object.entries({
+    '/charge': 'charge.yaml',
+    '/charge/submit_pin': 'charge_submit_pin.yaml',
+    '/charge/submit_otp': 'charge_submit_otp.yaml',
+    '/charge/submit_phone': 'charge_submit_phone.yaml',
+    '/charge/submit_birthday': 'charge_submit_birthday.yaml',
+    '/charge/submit_address': 'charge_submit_address.yaml',
+    '/refund': 'refund.yaml',
+    '/transaction/initialize': 'transaction_initialize.yaml',
+  })) {
+    validators[endpoint] = ajv.compile(requestSchema(file) as object);
+  }
+  templates = {
+    successCharge: (sample('src/api/charges/submit-otp/response.json', '200').data ?? {}) as Json,
+    verify: (sample('src/api/transactions/verify/response.json', '200').data ?? {}) as Json,
+    initialize: sample('src/api/transactions/initialize/response.json', '200'),
+    refundCreate: (sample('src/api/refunds/create/response.json', '200').data ?? {}) as Json,
+    refundFetch: (sample('src/api/refunds/fetch/response.json', '200').data ?? {}) as Json,
+    pwt: (page('src/doc/payments/payment-methods/pwt/index.json').data ?? {}) as Json,
+    momoPrompt: String((page('src/doc/payments/payment-methods/mobile-airtel-mtn/index.json').data as Json).display_text),
+    validators,
+  };
+  return templates;
+}
+
+/* --------------------------------------------------------------------- helpers */
+
+const ALPHANUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
+/** A Paystack-looking reference / code: lower-case alphanumerics. */
+function randomCode(length: number): string {
+  let out = '';
+  for (const b of randomBytes(length)) out += ALPHANUM[b % ALPHANUM.length];
+  return out;
+}
+
+/** Request bodies with secrets replaced (the log never holds a PIN, OTP, PAN or CVV). */
+function redact(body: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!body) return body;
+  const out: Record<string, unknown> = { ...body };
+  for (const key of ['pin', 'otp']) if (key in out) out[key] = '[REDACTED]';
+  const card = out.card;
+  if (card && typeof card === 'object') {
+    const c = { ...(card as Json) };
+    if (typeof c.number === 'string') c.number = `****${c.number.slice(-4)}`;
+    if ('cvv' in c) c.cvv = '***';
+    out.card = c;
+  }
+  return out;
+}
+
+/** `a[b]=c` form fields → nested objects (Paystack takes form-encoded bodies too). */
+function parseForm(text: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const m = /^([^[\]]+)\[([^[\]]+)\]$/.exec(key);
+    if (m) {
+      const inner = (out[m[1]!] as Record<string, unknown> | undefined) ?? {};
+      inner[m[2]!] = value;
+      out[m[1]!] = inner;
+    } else {
+      out[key] = /^\d+$/.test(value) && key === 'amount' ? Number(value) : value;
+    }
+  }
+  return out;
+}
+
+const isoAt = (ms: number) => new Date(ms).toISOString();
+const STEP_STATUS: Record<PaystackStep, PaystackChargeState> = {
+  pin: 'send_pin',
+  otp: 'send_otp',
+  phone: 'send_phone',
+  birthday: 'send_birthday',
+  address: 'send_address',
+};
+/** `display_text` of each step, as the [DCS] charges/create samples print them (`send_pin` has none). */
+const STEP_PROMPT: Record<PaystackStep, string | null> = {
+  pin: null,
+  otp: 'Please send OTP',
+  phone: 'Please send phone',
+  birthday: 'Please send your birthday',
+  address: 'Please send details for address verification',
+};
+const SUBMIT_FIELD: Record<string, PaystackStep> = {
+  '/charge/submit_pin': 'pin',
+  '/charge/submit_otp': 'otp',
+  '/charge/submit_phone': 'phone',
+  '/charge/submit_birthday': 'birthday',
+  '/charge/submit_address': 'address',
+};
+const CURRENCIES = ['NGN', 'GHS', 'ZAR', 'KES', 'USD'];
+const MOBILE_MONEY_PROVIDERS: Record<string, readonly string[]> = { GHS: ['mtn', 'atl', 'vod', 'tgo'], KES: ['mpesa'] };
+const USSD_ROOT: Record<string, string> = { '737': '*737*33*4', '919': '*919*4', '822': '*822*5', '966': '*966*8' };
+
+/* ------------------------------------------------------------------------ state */
+
+interface Charge {
+  reference: string;
+  id: number;
+  channel: PaystackLedgerEntry['channel'];
+  currency: string;
+  amount: number;
+  email: string;
+  status: PaystackChargeState;
+  /** Remaining steps, the first being the one waited on. */
+  steps: PaystackStep[];
+  card: PaystackTestCard | null;
+  cardLast4: string | null;
+  cardBin: string | null;
+  provider: string | null;
+  displayText: string | null;
+  url: string | null;
+  ussdCode: string | null;
+  accountExpiresAt: string | null;
+  failureMessage: string | null;
+  submissions: PaystackLedgerSubmission[];
+  wrongOtps: number;
+  otpLockedUntil: number;
+  createdAt: number;
+  paidAt: number | null;
+}
+
+interface RefundRecord {
+  id: number;
+  reference: string;
+  transactionId: number;
+  amount: number;
+  currency: string;
+  status: PaystackRefundState;
+  merchantNote: string | null;
+  customerNote: string | null;
+  createdAt: number;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+type ArmedFault = PaystackPendingFault;
+
+const ok = (message: string, data: unknown): Answer => ({ status: 200, body: { status: true, message, data } });
+const refusal = (status: number, message: string): Answer => ({ status, body: { status: false, message } });
+const validationError = (message: string, code: string = PAYSTACK_VALIDATION_ERROR.code): Answer => ({
+  status: 400,
+  body: { status: false, message, meta: { nextStep: PAYSTACK_VALIDATION_ERROR.nextStep }, type: PAYSTACK_VALIDATION_ERROR.type, code },
+});
+const API_ERROR = (): Answer => ({ status: 500, body: { status: false, message: 'An error occurred', type: 'api_error', code: 'unknown' } });
+
+/** Paystack's verify status for a Charge API status (https://paystack.com/docs/payments/verify-payments/). */
+function transactionStatusOf(c: Charge, refunds: RefundRecord[]): PaystackLedgerEntry['transactionStatus'] {
+  if (c.status === 'success') {
+    const processed = refunds.filter((r) => r.status === 'processed').reduce((s, r) => s + r.amount, 0);
+    return processed >= c.amount ? 'reversed' : 'success';
+  }
+  if (c.status === 'failed') return 'failed';
+  if (c.status === 'abandoned') return 'abandoned';
+  return 'ongoing';
+}
+
+/* ------------------------------------------------------------------- the server */
+
+class StandIn implements PaystackStandIn {
+  readonly secretKey: string;
+  url = '';
+  readonly #server: Server;
+  readonly #now: () => number;
+  readonly #refundStatusOnCreate: PaystackRefundState;
+  readonly #t: Templates;
+  #port = 0;
+  #requests: PaystackStandInRequest[] = [];
+  #charges = new Map<string, Charge>();
+  #refunds = new Map<number, RefundRecord>();
+  #faults: ArmedFault[] = [];
+  #down: false | 'reset' | 'refuse' = false;
+  #hanging = new Set<ServerResponse>();
+  #sockets = new Set<Socket>();
+  #generation = 0;
+  #nextTransactionId = 4_000_000_000 + Math.floor(Math.random() * 90_000_000);
+  #nextRefundId = 3_000_000 + Math.floor(Math.random() * 900_000);
+
+  constructor(options: PaystackStandInOptions) {
+    this.secretKey = options.secretKey ?? PAYSTACK_STAND_IN_SECRET_KEY;
+    this.#now = options.now ?? Date.now;
+    this.#refundStatusOnCreate = options.refundStatusOnCreate ?? 'pending';
+    this.#t = loadTemplates();
+    this.#server = createServer((req, res) => {
+      res.on('error', () => undefined);
+      this.#onRequest(req, res);
+    });
+    this.#server.on('connection', (socket: Socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+    });
+  }
+
+  async listen(port = 0): Promise<void> {
+    await new Promise<void>((resolvePromise, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.#server.once('error', onError);
+      this.#server.listen(port, '127.0.0.1', () => {
+        this.#server.off('error', onError);
+        resolvePromise();
+      });
+    });
+    this.#port = (this.#server.address() as AddressInfo).port;
+    this.url = `http://127.0.0.1:${this.#port}`;
+  }
+
+  get requests(): readonly PaystackStandInRequest[] {
+    return this.#requests;
+  }
+
+  failNext(match: PaystackFaultMatch, fault: PaystackStandInFault, options: { times?: number } = {}): void {
+    const times = options.times ?? 1;
+    if (!Number.isSafeInteger(times) || times < 1) throw new RangeError('times must be a positive integer');
+    this.#faults.push({ match: { ...match }, fault, remaining: times });
+  }
+
+  pendingFaults(): PaystackPendingFault[] {
+    return this.#faults.map(({ match, fault, remaining }) => ({ match: { ...match }, fault, remaining }));
+  }
+
+  async setDown(mode: false | 'reset' | 'refuse'): Promise<void> {
+    const wasRefusing = this.#down === 'refuse';
+    this.#down = mode;
+    if (mode === 'refuse' && !wasRefusing) {
+      this.#dropPending();
+      await new Promise<void>((r) => {
+        this.#server.close(() => r());
+        for (const s of this.#sockets) s.destroy();
+      });
+      // Let clients see their pooled keep-alive sockets close, so the next request opens a new
+      // connection and is refused (rather than failing on a dead pooled socket).
+      await new Promise((r) => setTimeout(r, 25));
+    } else if (mode !== 'refuse' && wasRefusing) {
+      await this.listen(this.#port);
+    }
+  }
+
+  completeOffline(reference: string, outcome: 'success' | 'failed'): void {
+    const c = this.#charges.get(reference);
+    if (!c) throw new Error(`Paystack stand-in: no charge ${reference}`);
+    if (!['pay_offline', 'pending_bank_transfer', 'open_url', 'abandoned'].includes(c.status)) {
+      throw new Error(`Paystack stand-in: charge ${reference} is ${c.status}, not waiting off-line`);
+    }
+    if (outcome === 'success') this.#succeed(c);
+    else this.#fail(c, 'Declined');
+  }
+
+  setRefundStatus(id: number, status: PaystackRefundState): void {
+    const r = this.#refunds.get(id);
+    if (!r) throw new Error(`Paystack stand-in: no refund ${id}`);
+    r.status = status;
+  }
+
+  reset(): void {
+    this.#generation += 1;
+    this.#requests.length = 0;
+    this.#charges.clear();
+    this.#refunds.clear();
+    this.#faults = [];
+    this.#dropPending();
+    if (this.#down === 'refuse') void this.setDown(false);
+    this.#down = false;
+  }
+
+  async close(): Promise<void> {
+    this.#generation += 1;
+    this.#dropPending();
+    if (this.#down === 'refuse') return;
+    this.#server.closeAllConnections();
+    await new Promise<void>((r) => this.#server.close(() => r()));
+  }
+
+  ledger(): Record<string, PaystackLedgerEntry> {
+    const out: Record<string, PaystackLedgerEntry> = {};
+    for (const reference of this.#charges.keys()) out[reference] = this.entry(reference)!;
+    return out;
+  }
+
+  entry(reference: string): PaystackLedgerEntry | undefined {
+    const c = this.#charges.get(reference);
+    if (!c) return undefined;
+    const refunds = this.#refundsOf(c);
+    return {
+      reference: c.reference,
+      transactionId: c.id,
+      channel: c.channel,
+      currency: c.currency,
+      amount: c.amount,
+      email: c.email,
+      status: c.status,
+      transactionStatus: transactionStatusOf(c, refunds),
+      waitingOn: c.steps[0] ?? null,
+      displayText: c.displayText,
+      amountCaptured: c.status === 'success' ? c.amount : 0,
+      amountRefunded: refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0),
+      refunds: refunds.map((r) => ({ id: r.id, amount: r.amount, currency: r.currency, status: r.status, merchantNote: r.merchantNote, customerNote: r.customerNote })),
+      submissions: c.submissions.map((s) => ({ ...s })),
+      wrongOtps: c.wrongOtps,
+      failureMessage: c.failureMessage,
+      cardLast4: c.cardLast4,
+      provider: c.provider,
+    };
+  }
+
+  /* ---------------------------------------------------------------- plumbing */
+
+  #refundsOf(c: Charge): RefundRecord[] {
+    return [...this.#refunds.values()].filter((r) => r.transactionId === c.id);
+  }
+
+  #dropPending(): void {
+    for (const res of this.#hanging) res.socket?.destroy();
+    this.#hanging.clear();
+  }
+
+  #takeFault(method: string, path: string): ArmedFault | null {
+    const index = this.#faults.findIndex((f) => (!f.match.method || f.match.method.toUpperCase() === method) && path.startsWith(f.match.path));
+    if (index < 0) return null;
+    const fault = this.#faults[index]!;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.#faults.splice(index, 1);
+    return fault;
+  }
+
+  #onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://stand-in.invalid');
+    const authorization = req.headers.authorization;
+    const record: PaystackStandInRequest = {
+      seq: this.#requests.length + 1,
+      method,
+      path: url.pathname,
+      query: url.search,
+      authorized: /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] === this.secretKey,
+      body: null,
+      schemaErrors: null,
+      fault: null,
+      outcome: 'pending',
+      status: null,
+    };
+    this.#requests.push(record);
+    if (this.#down === 'reset') {
+      record.fault = 'down';
+      record.outcome = 'reset';
+      req.socket.destroy();
+      return;
+    }
+    const generation = this.#generation;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('error', () => undefined);
+    req.on('end', () => {
+      if (generation !== this.#generation) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: Record<string, unknown> | null = null;
+      let unparseable = false;
+      if (text) {
+        const type = String(req.headers['content-type'] ?? '');
+        try {
+          body = type.includes('application/x-www-form-urlencoded') ? parseForm(text) : (JSON.parse(text) as Record<string, unknown>);
+        } catch {
+          unparseable = true;
+        }
+      }
+      record.body = redact(body);
+      this.#serve({ method, path: url.pathname, params: url.searchParams, body, unparseable, record }, res, generation);
+    });
+  }
+
+  #hang(res: ServerResponse, record: PaystackStandInRequest): void {
+    record.outcome = 'hung';
+    this.#hanging.add(res);
+    res.on('close', () => this.#hanging.delete(res));
+  }
+
+  #send(res: ServerResponse, record: PaystackStandInRequest, answer: Answer): void {
+    record.status = answer.status;
+    record.outcome = 'answered';
+    if (res.destroyed) return;
+    res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify(answer.body));
+  }
+
+  #serve(ctx: RequestContext, res: ServerResponse, generation: number): void {
+    const fault = this.#takeFault(ctx.method, ctx.path);
+    ctx.record.fault = fault?.fault ?? null;
+    switch (fault?.fault) {
+      case 'hang_before_work':
+        this.#hang(res, ctx.record);
+        return;
+      case 'error_500_before_work':
+        this.#send(res, ctx.record, API_ERROR());
+        return;
+      case 'reset_before_work':
+        ctx.record.outcome = 'reset';
+        res.socket?.destroy();
+        return;
+      default:
+        break;
+    }
+    const answer = this.#execute(ctx);
+    if (generation !== this.#generation) return;
+    switch (fault?.fault) {
+      case 'hang_after_work':
+        ctx.record.status = answer.status;
+        this.#hang(res, ctx.record);
+        return;
+      case 'reset_after_work':
+        ctx.record.status = answer.status;
+        ctx.record.outcome = 'reset';
+        res.socket?.destroy();
+        return;
+      case 'error_500_after_work':
+        this.#send(res, ctx.record, API_ERROR());
+        return;
+      default:
+        this.#send(res, ctx.record, answer);
+    }
+  }
+
+  /** Authentication, body validation and the endpoint. */
+  #execute(ctx: RequestContext): Answer {
+    if (!ctx.record.authorized) return refusal(401, PAYSTACK_STAND_IN_MESSAGES.invalidKey);
+    if (ctx.unparseable) return validationError('Invalid JSON body');
+    const { method, path } = ctx;
+    const segments = path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    if (method === 'POST') {
+      const validate = this.#t.validators[path];
+      if (validate) {
+        const body = ctx.body ?? {};
+        if (!validate(body)) {
+          const errors = (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim());
+          ctx.record.schemaErrors = errors;
+          return validationError(errors.join('; '));
+        }
+      }
+      if (path === '/charge') return this.#createCharge(ctx.body ?? {});
+      if (SUBMIT_FIELD[path]) return this.#submit(SUBMIT_FIELD[path]!, ctx.body ?? {});
+      if (path === '/refund') return this.#createRefund(ctx.body ?? {});
+      if (path === '/transaction/initialize') return this.#initialize(ctx.body ?? {});
+    }
+    if (method === 'GET') {
+      const [a, b, c, d] = segments;
+      if (a === 'charge' && b && c === undefined) return this.#checkCharge(b);
+      if (a === 'transaction' && b === 'verify' && c && d === undefined) return this.#verify(c);
+      if (a === 'refund' && b === undefined) return this.#listRefunds(ctx.params);
+      if (a === 'refund' && b && c === undefined) return this.#fetchRefund(b);
+    }
+    return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+  }
+
+  /* ------------------------------------------------------------ rendering */
+
+  /** The Charge API `data` for the charge's current status ([DCS] charges/create samples). */
+  #renderCharge(c: Charge): Json {
+    switch (c.status) {
+      case 'success': {
+        // [OAS] ChargeSubmit*Response requires these, which the [DCS] sample lacks or types otherwise.
+        const t = this.#renderTransaction(c, this.#t.successCharge);
+        return { ...t, redirect_url: null, metadata: {}, authorization: { ...(t.authorization as Json), signature: `SIG_${c.id.toString(36)}` } };
+      }
+      case 'failed':
+        return { reference: c.reference, status: 'failed', message: c.failureMessage };
+      case 'send_pin':
+        return { reference: c.reference, status: 'send_pin' };
+      case 'send_address':
+        return { display_text: c.displayText, reference: c.reference, status: 'send_address', country_code: c.card?.countryCode ?? 'US' };
+      case 'send_otp':
+      case 'send_phone':
+      case 'send_birthday':
+        return { reference: c.reference, status: c.status, display_text: c.displayText };
+      case 'open_url':
+        return { reference: c.reference, url: c.url, status: 'open_url' };
+      case 'pay_offline':
+        return c.ussdCode
+          ? { reference: c.reference, status: 'pay_offline', display_text: c.displayText, ussd_code: c.ussdCode }
+          : { reference: c.reference, status: 'pay_offline', display_text: c.displayText };
+      case 'pending_bank_transfer':
+        return { ...clone(this.#t.pwt), reference: c.reference, status: 'pending_bank_transfer', account_expires_at: c.accountExpiresAt };
+      case 'abandoned':
+        return { reference: c.reference, status: 'abandoned' };
+    }
+  }
+
+  /** A full transaction object: `template` with the charge's values. */
+  #renderTransaction(c: Charge, template: Json): Json {
+    const t = clone(template);
+    const authorization = (t.authorization ?? {}) as Json;
+    const customer = (t.customer ?? {}) as Json;
+    const refunds = this.#refundsOf(c);
+    const status = transactionStatusOf(c, refunds);
+    return {
+      ...t,
+      id: c.id,
+      domain: 'test',
+      status,
+      reference: c.reference,
+      amount: c.amount,
+      requested_amount: c.amount,
+      currency: c.currency,
+      channel: c.channel === 'checkout' ? 'card' : c.channel,
+      message: c.status === 'failed' ? c.failureMessage : null,
+      gateway_response: c.status === 'success' ? 'Approved' : c.status === 'failed' ? c.failureMessage : 'The transaction was not completed',
+      paid_at: c.paidAt === null ? null : isoAt(c.paidAt),
+      paidAt: c.paidAt === null ? null : isoAt(c.paidAt),
+      created_at: isoAt(c.createdAt),
+      createdAt: isoAt(c.createdAt),
+      transaction_date: isoAt(c.createdAt),
+      log: null,
+      metadata: '',
+      authorization: {
+        ...authorization,
+        bin: c.cardBin ?? (c.channel === 'mobile_money' ? '0XXXXX' : authorization.bin),
+        last4: c.cardLast4 ?? 'X000',
+        channel: c.channel === 'checkout' ? 'card' : c.channel,
+      },
+      customer: { ...customer, email: c.email },
+    };
+  }
+
+  /**
+   * A refund as POST /refund ([DCS] refunds/create sample, valid against [OAS] RefundCreateResponse),
+   * GET /refund/:id and GET /refund (the [DCS] fetch sample completed to [OAS] RefundFetchResponse /
+   * RefundListResponseArray, which require more fields than the sample prints).
+   */
+  #renderRefund(r: RefundRecord, shape: 'create' | 'fetch' | 'list'): Json {
+    const c = this.#charges.get(r.reference)!;
+    const channel = c.channel === 'checkout' ? 'card' : c.channel;
+    const processed = r.status === 'processed';
+    const notes = { merchant_note: r.merchantNote ?? `Refund for transaction ${r.reference}`, customer_note: r.customerNote ?? `Refund for transaction ${r.reference}` };
+    if (shape === 'create') {
+      const base = clone(this.#t.refundCreate);
+      return {
+        ...base,
+        ...notes,
+        id: r.id,
+        amount: r.amount,
+        currency: r.currency,
+        status: r.status,
+        domain: 'test',
+        channel,
+        deducted_amount: processed ? r.amount : 0,
+        fully_deducted: processed,
+        createdAt: isoAt(r.createdAt),
+        updatedAt: isoAt(r.createdAt),
+        transaction: {
+          ...((base.transaction as Json | undefined) ?? {}),
+          id: c.id,
+          domain: 'test',
+          reference: c.reference,
+          amount: c.amount,
+          currency: c.currency,
+          channel,
+          paid_at: c.paidAt === null ? null : isoAt(c.paidAt),
+          paidAt: c.paidAt === null ? null : isoAt(c.paidAt),
+        },
+      };
+    }
+    return {
+      ...clone(this.#t.refundFetch),
+      ...notes,
+      id: r.id,
+      integration: 412829,
+      transaction: c.id,
+      transaction_reference: c.reference,
+      transaction_amount: c.amount,
+      dispute: null,
+      settlement: null,
+      domain: 'test',
+      amount: r.amount,
+      deducted_amount: processed ? r.amount : 0,
+      fully_deducted: processed ? 1 : 0,
+      currency: r.currency,
+      channel,
+      status: r.status,
+      refunded_by: 'api',
+      refunded_at: processed ? isoAt(this.#now()) : null,
+      expected_at: isoAt(r.createdAt + 7 * 24 * 3_600_000),
+      createdAt: isoAt(r.createdAt),
+      updatedAt: isoAt(this.#now()),
+      bank_reference: null,
+      reason: r.status.toUpperCase(),
+      customer: { id: 1, first_name: '', last_name: '', email: c.email, customer_code: `CUS_${c.id.toString(36)}`, phone: '', metadata: '', risk_action: 'default', international_format_phone: '' },
+      refund_type: r.amount === c.amount ? 'full' : 'partial',
+      initiated_by: 'api',
+      refund_channel: channel,
+      session_id: null,
+      collect_account_number: false,
+    };
+  }
+
+  /* ------------------------------------------------------------ state changes */
+
+  #succeed(c: Charge): void {
+    c.status = 'success';
+    c.steps = [];
+    c.displayText = null;
+    c.paidAt = this.#now();
+  }
+
+  #fail(c: Charge, message: string): void {
+    c.status = 'failed';
+    c.steps = [];
+    c.displayText = null;
+    c.failureMessage = message;
+  }
+
+  /** After the current step (or the charge itself): ask the next one, or end as the card says. */
+  #advance(c: Charge): void {
+    const next = c.steps[0];
+    if (next) {
+      c.status = STEP_STATUS[next];
+      c.displayText = next === 'otp' && c.provider === 'vod' ? TELECEL_VOUCHER_PROMPT : STEP_PROMPT[next];
+      return;
+    }
+    const outcome = c.card?.outcome ?? 'success';
+    if (outcome === 'success') this.#succeed(c);
+    else if (outcome === 'failed') this.#fail(c, c.card?.failureMessage ?? 'Declined');
+    else {
+      c.status = 'open_url';
+      c.displayText = null;
+      c.url = `${this.url}/standin/3ds/${encodeURIComponent(c.reference)}`;
+    }
+  }
+
+  /* ------------------------------------------------------------ endpoints */
+
+  /** POST /charge (card, mobile_money, ussd, bank_transfer). */
+  #createCharge(body: Json): Answer {
+    const M = PAYSTACK_STAND_IN_MESSAGES;
+    const currency = typeof body.currency === 'string' ? body.currency : 'NGN';
+    if (!CURRENCIES.includes(currency)) return refusal(400, M.currencyNotSupported);
+    const amount = body.amount as number;
+    if (!Number.isSafeInteger(amount) || amount <= 0) return validationError('Invalid Amount Sent');
+    const instruments = ['card', 'mobile_money', 'ussd', 'bank_transfer', 'authorization_code', 'bank', 'eft', 'qr'].filter((k) => body[k] !== undefined);
+    if (instruments.length === 0) return refusal(400, M.noInstrument);
+    if (instruments.length > 1 || !['card', 'mobile_money', 'ussd', 'bank_transfer'].includes(instruments[0]!)) return refusal(400, M.unsupportedInstrument);
+    const reference = typeof body.reference === 'string' && body.reference ? body.reference : randomCode(15);
+    if (!/^[A-Za-z0-9.=-]+$/.test(reference)) return validationError('Invalid transaction reference: only -, ., = and alphanumeric characters allowed');
+    if (this.#charges.has(reference)) return this.#duplicate();
+    const now = this.#now();
+    const c: Charge = {
+      reference,
+      id: this.#nextTransactionId++,
+      channel: instruments[0] as Charge['channel'],
+      currency,
+      amount,
+      email: String(body.email),
+      status: 'failed',
+      steps: [],
+      card: null,
+      cardLast4: null,
+      cardBin: null,
+      provider: null,
+      displayText: null,
+      url: null,
+      ussdCode: null,
+      accountExpiresAt: null,
+      failureMessage: null,
+      submissions: [],
+      wrongOtps: 0,
+      otpLockedUntil: 0,
+      createdAt: now,
+      paidAt: null,
+    };
+    switch (c.channel) {
+      case 'card': {
+        const card = body.card as Json;
+        const number = typeof card?.number === 'string' ? card.number.replace(/\s+/g, '') : '';
+        if (!/^\d{12,19}$/.test(number) || typeof card.cvv !== 'string' || typeof card.expiry_month !== 'string' || typeof card.expiry_year !== 'string') {
+          return validationError('Invalid card object: number, cvv, expiry_month and expiry_year are required strings');
+        }
+        const known = Object.values(PAYSTACK_TEST_CARDS).find((t) => t.number === number) as PaystackTestCard | undefined;
+        c.card = known ?? { ...PAYSTACK_TEST_CARDS.noValidation, number };
+        c.cardLast4 = number.slice(-4);
+        c.cardBin = number.slice(0, 6);
+        c.steps = [...c.card.steps];
+        this.#charges.set(reference, c);
+        this.#advance(c);
+        break;
+      }
+      case 'mobile_money': {
+        const mm = body.mobile_money as Json;
+        const provider = typeof mm?.provider === 'string' ? mm.provider.toLowerCase() : '';
+        if (typeof mm?.phone !== 'string' || !mm.phone || !(MOBILE_MONEY_PROVIDERS[currency] ?? []).includes(provider)) return refusal(400, M.invalidProvider);
+        c.provider = provider;
+        this.#charges.set(reference, c);
+        if (provider === 'vod') {
+          c.steps = ['otp'];
+          this.#advance(c);
+        } else {
+          c.status = 'pay_offline';
+          c.displayText = this.#t.momoPrompt;
+        }
+        break;
+      }
+      case 'ussd': {
+        const type = String((body.ussd as Json).type ?? '');
+        if (!USSD_ROOT[type] || currency !== 'NGN') return refusal(400, M.currencyNotSupported);
+        c.status = 'pay_offline';
+        c.ussdCode = `${USSD_ROOT[type]}*${String(c.id).slice(-5)}#`;
+        c.displayText = `Please dial ${c.ussdCode} on your mobile phone to complete the transaction`;
+        this.#charges.set(reference, c);
+        break;
+      }
+      case 'bank_transfer': {
+        if (currency !== 'NGN' && currency !== 'KES') return refusal(400, M.currencyNotSupported);
+        const expires = (body.bank_transfer as Json | undefined)?.account_expires_at;
+        c.status = 'pending_bank_transfer';
+        c.accountExpiresAt = typeof expires === 'string' ? expires : isoAt(now + 30 * 60_000);
+        this.#charges.set(reference, c);
+        break;
+      }
+      default:
+        break;
+    }
+    return ok('Charge attempted', this.#renderCharge(c));
+  }
+
+  #duplicate(): Answer {
+    return {
+      status: 400,
+      body: {
+        status: false,
+        message: PAYSTACK_STAND_IN_MESSAGES.duplicateReference,
+        meta: { nextStep: 'Try and create the Transaction or Charge with a new reference' },
+        type: 'validation_error',
+        code: 'duplicate_reference',
+        errorCodeMappingNotFound: false,
+      },
+    };
+  }
+
+  /** POST /charge/submit_pin|otp|phone|birthday|address. */
+  #submit(step: PaystackStep, body: Json): Answer {
+    const M = PAYSTACK_STAND_IN_MESSAGES;
+    const c = this.#charges.get(String(body.reference));
+    if (!c) return refusal(400, M.referenceInvalid);
+    if (c.steps[0] !== step) return refusal(400, M.notWaitingFor(step));
+    if (step === 'otp' && c.otpLockedUntil > this.#now()) {
+      c.submissions.push({ step, accepted: false });
+      return refusal(400, M.tooManyOtps(Math.ceil((c.otpLockedUntil - this.#now()) / 60_000)));
+    }
+    let accepted: boolean;
+    switch (step) {
+      case 'pin':
+        accepted = body.pin === c.card?.pin;
+        break;
+      case 'otp':
+        accepted = c.provider === 'vod' ? body.otp === PAYSTACK_STAND_IN_VOUCHER : body.otp === c.card?.otp;
+        break;
+      case 'phone':
+        accepted = /^\+?\d{7,15}$/.test(String(body.phone));
+        break;
+      default:
+        accepted = true; // birthday (format checked by the schema), address (required fields checked)
+    }
+    c.submissions.push({ step, accepted });
+    if (!accepted) {
+      if (step === 'pin') {
+        this.#fail(c, M.incorrectPin);
+        return ok('Charge attempted', this.#renderCharge(c));
+      }
+      if (step === 'otp') {
+        c.wrongOtps += 1;
+        if (c.wrongOtps >= PAYSTACK_STAND_IN_LIMITS.maxWrongOtps) {
+          c.otpLockedUntil = this.#now() + PAYSTACK_STAND_IN_LIMITS.otpLockMinutes * 60_000;
+          c.wrongOtps = 0;
+          return refusal(400, M.tooManyOtps(PAYSTACK_STAND_IN_LIMITS.otpLockMinutes));
+        }
+        return refusal(400, c.channel === 'mobile_money' ? M.incorrectMobileMoneyOtp : M.incorrectOtp);
+      }
+      return validationError(`Invalid ${step}`);
+    }
+    if (step === 'otp') c.wrongOtps = 0;
+    c.steps.shift();
+    this.#advance(c);
+    return ok('Charge attempted', this.#renderCharge(c));
+  }
+
+  /** GET /charge/:reference (Check pending charge). */
+  #checkCharge(reference: string): Answer {
+    const c = this.#charges.get(reference);
+    if (!c || c.channel === 'checkout') return refusal(400, PAYSTACK_STAND_IN_MESSAGES.referenceInvalid);
+    return ok(c.status === 'failed' ? 'Reference check successful' : 'Charge attempted', this.#renderCharge(c));
+  }
+
+  /** GET /transaction/verify/:reference. */
+  #verify(reference: string): Answer {
+    const c = this.#charges.get(reference);
+    if (!c) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+    return ok('Verification successful', this.#renderTransaction(c, this.#t.verify));
+  }
+
+  /** POST /transaction/initialize (hosted checkout). */
+  #initialize(body: Json): Answer {
+    const currency = typeof body.currency === 'string' ? body.currency : 'NGN';
+    const reference = typeof body.reference === 'string' && body.reference ? body.reference : randomCode(10);
+    if (this.#charges.has(reference)) return this.#duplicate();
+    const now = this.#now();
+    const accessCode = randomCode(15);
+    this.#charges.set(reference, {
+      reference,
+      id: this.#nextTransactionId++,
+      channel: 'checkout',
+      currency,
+      amount: body.amount as number,
+      email: String(body.email),
+      status: 'abandoned',
+      steps: [],
+      card: null,
+      cardLast4: null,
+      cardBin: null,
+      provider: null,
+      displayText: null,
+      url: null,
+      ussdCode: null,
+      accountExpiresAt: null,
+      failureMessage: null,
+      submissions: [],
+      wrongOtps: 0,
+      otpLockedUntil: 0,
+      createdAt: now,
+      paidAt: null,
+    });
+    const t = clone(this.#t.initialize);
+    return { status: 200, body: { ...t, data: { authorization_url: `https://checkout.paystack.com/${accessCode}`, access_code: accessCode, reference } } };
+  }
+
+  /** POST /refund (`transaction`: reference or id; `amount` default: what is left). */
+  #createRefund(body: Json): Answer {
+    const M = PAYSTACK_STAND_IN_MESSAGES;
+    const key = String(body.transaction);
+    const c = this.#charges.get(key) ?? [...this.#charges.values()].find((x) => String(x.id) === key);
+    if (!c) return refusal(404, M.notFound);
+    if (c.status !== 'success') return refusal(400, M.refundUnsuccessful);
+    if (typeof body.currency === 'string' && body.currency !== c.currency) return refusal(400, M.currencyMismatch);
+    const left = c.amount - this.#refundsOf(c).filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0);
+    const amount = body.amount === undefined ? left : (body.amount as number);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) return refusal(400, M.refundTooLarge);
+    const r: RefundRecord = {
+      id: this.#nextRefundId++,
+      reference: c.reference,
+      transactionId: c.id,
+      amount,
+      currency: c.currency,
+      status: this.#refundStatusOnCreate,
+      merchantNote: typeof body.merchant_note === 'string' ? body.merchant_note : null,
+      customerNote: typeof body.customer_note === 'string' ? body.customer_note : null,
+      createdAt: this.#now(),
+    };
+    this.#refunds.set(r.id, r);
+    return ok('Refund has been queued for processing', this.#renderRefund(r, 'create'));
+  }
+
+  /** GET /refund/:id. */
+  #fetchRefund(id: string): Answer {
+    const r = /^\d+$/.test(id) ? this.#refunds.get(Number(id)) : undefined;
+    if (!r) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+    return ok('Refund retrieved', this.#renderRefund(r, 'fetch'));
+  }
+
+  /** GET /refund: `transaction` (id or reference), `currency`, `from`/`to`, `perPage` (default 50), `page`; newest first. */
+  #listRefunds(params: URLSearchParams): Answer {
+    const transaction = params.get('transaction');
+    const currency = params.get('currency');
+    const from = params.get('from') ? Date.parse(params.get('from')!) : null;
+    const to = params.get('to') ? Date.parse(params.get('to')!) : null;
+    const perPage = Math.max(1, Number(params.get('perPage') ?? 50) || 50);
+    const pageNo = Math.max(1, Number(params.get('page') ?? 1) || 1);
+    const all = [...this.#refunds.values()]
+      .filter((r) => !transaction || String(r.transactionId) === transaction || r.reference === transaction)
+      .filter((r) => !currency || r.currency === currency)
+      .filter((r) => (from === null || r.createdAt >= from) && (to === null || r.createdAt <= to))
+      .reverse();
+    const pageCount = Math.max(1, Math.ceil(all.length / perPage));
+    const data = all.slice((pageNo - 1) * perPage, pageNo * perPage).map((r) => this.#renderRefund(r, 'list'));
+    const meta = { total: all.length, skipped: (pageNo - 1) * perPage, perPage: String(perPage), page: pageNo, pageCount, failedRefundCount: all.filter((r) => r.status === 'failed').length };
+    return { status: 200, body: { status: true, message: 'Refunds retrieved', data, meta } };
+  }
+}
+
+/** One request in flight. */
+interface RequestContext {
+  method: string;
+  path: string;
+  params: URLSearchParams;
+  body: Record<string, unknown> | null;
+  unparseable: boolean;
+  record: PaystackStandInRequest;
+}
+
+/* ------------------------------------------------------------------- entry points */
+
+/**
+ * Starts a Paystack stand-in on 127.0.0.1 at a free port.
+ * @param options the accepted key, the clock, the status of new refunds (all optional)
+ * @returns the running stand-in; `close()` it when done
+ * @throws Error when the [OAS]/[DCS] fixtures under test/connectors/fixtures/paystack/ are missing
+ * @example
+ *   const paystack = await startPaystackStandIn();
+ *   process.env = { ...process.env, ...paystackEnv(paystack, { timeoutMs: 400 }) };
+ *   paystack.failNext({ method: 'POST', path: '/charge/submit_otp' }, 'hang_after_work');
+ */
+export async function startPaystackStandIn(options: PaystackStandInOptions = {}): Promise<PaystackStandIn> {
+  const standIn = new StandIn(options);
+  await standIn.listen();
+  return standIn;
+}
+
+/**
+ * The environment the connector registry (`shared/connectors/registry.ts`) reads to build the
+ * Paystack connector against the stand-in: `PAYSTACK_SECRET_KEY` (the stand-in's fake key, also the
+ * webhook key), `PAYSTACK_BASE_URL`; plus `CONNECTOR_TIMEOUT_MS` (every connector's) when
+ * `options.timeoutMs` is given.
+ */
+export function paystackEnv(
+  standIn: Pick<PaystackStandIn, 'url' | 'secretKey'>,
+  options: { timeoutMs?: number } = {},
+): { PAYSTACK_SECRET_KEY: string; PAYSTACK_BASE_URL: string; CONNECTOR_TIMEOUT_MS?: string } {
+  const env: { PAYSTACK_SECRET_KEY: string; PAYSTACK_BASE_URL: string; CONNECTOR_TIMEOUT_MS?: string } = {
+    PAYSTACK_SECRET_KEY: standIn.secretKey,
+    PAYSTACK_BASE_URL: standIn.url,
+  };
+  if (options.timeoutMs !== undefined) env.CONNECTOR_TIMEOUT_MS = String(options.timeoutMs);
+  return env;
+}
+
+/**
+ * Our payment status for a ledger entry (the adapter's documented mapping, restated from Paystack's
+ * status meanings so tests compare with the processor's truth, not with the adapter's table):
+ * `success` → Succeeded, `failed` → Failed, a `send_*` step or an off-line wait → RequiresAction.
+ */
+export function expectedPaymentStatus(entry: Pick<PaystackLedgerEntry, 'status'>): 'Succeeded' | 'Failed' | 'RequiresAction' {
+  if (entry.status === 'success') return 'Succeeded';
+  if (entry.status === 'failed') return 'Failed';
+  return 'RequiresAction';
+}
+
+/** The `submit_*` step our API shows for what a ledger entry waits on (`otp` → `submit_otp`), or null. */
+export function expectedNextStep(entry: Pick<PaystackLedgerEntry, 'waitingOn'>): string | null {
+  return entry.waitingOn ? `submit_${entry.waitingOn}` : null;
+}
