@@ -106,6 +106,12 @@ export interface PaymentResult {
    * `Failed`. Routing may fall back to the next connector only on this answer.
    */
   notFound?: boolean;
+  /**
+   * Set by `sync` only: the processor cannot tell yet whether a request we sent took effect (its
+   * lookup is still inside its propagation window). `status` is what the payment showed before;
+   * a claim (`pending_operation`) on the payment must be kept, not settled, on this answer.
+   */
+  notYetKnown?: boolean;
 }
 
 /** A connector's answer about a refund. */

@@ -7,7 +7,6 @@ import { recordPaymentOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
 import { updatePayment, type StoredPayment, type UpdateGuard } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
-import { orderedValue } from '../storage/storable-map';
 import { callWithinBudget } from './connector-call';
 import { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
@@ -36,11 +35,14 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
   const p = stored.payment;
   const guard: Omit<UpdateGuard, 'expectedVersion'> = {};
   if (kind === 'authorize' || kind === 'refund') {
-    const stepChanged = result.nextAction != null && JSON.stringify(orderedValue(result.nextAction)) !== JSON.stringify(orderedValue(p.next_action));
+    // A processor naming another step than the payment shows (after a step whose answer was lost).
+    // Only the kind of action counts: a re-sync of the same action may differ in details (an expiry).
+    const stepChanged = result.nextAction != null && result.nextAction.type !== p.next_action?.type;
     if (result.status === p.status && !stored.pendingOperation && !stepChanged) return undefined;
     // "Not there yet" (e.g. a search still inside its propagation window) is not an answer: the
     // claim, its start time and its outcome_unknown state stay until the processor knows the payment.
     if (result.status === 'Processing' && !result.connectorTransactionId && stored.pendingOperation && !p.connector_transaction_id) return undefined;
+    if (result.notYetKnown && stored.pendingOperation) return undefined;
     const fields = resultFields(result, p);
     if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, new Date().toISOString(), result)];
     return { guard: { ...guard, expectedStatuses: ALLOWED_FROM.connector_update }, fields: { ...fields, connector }, outcome: 'settled' };

@@ -107,6 +107,10 @@ const STEP_CHARGE = {
   redirect_url: `${BASE}/pay/pay_flw_card/return`,
 };
 
+
+/** Flutterwave's answer to the lookup by our reference made before a card is sent again: no charge yet. */
+const NO_CHARGE_YET = { status: 400, body: fixture('error-not-found') };
+
 describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
   test('authorize asks submit_pin (card_required); the PIN re-sends the whole charge; the OTP goes to validate-charge with the flw_ref read by verify', async () => {
     const c = connector();
@@ -119,11 +123,13 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
       nextAction: { type: 'submit_pin', display_text: null, redirect_to_url: STEP_PAGE, card_required: true },
     });
 
-    fw.reply(ok(fixture('charge-card-otp')));
+    fw.reply(NO_CHARGE_YET, ok(fixture('charge-card-otp')));
     const afterPin = await c.authenticate(step({ step: 'submit_pin', connectorTransactionId: first.connectorTransactionId, pin: PIN, card: CARD }));
-    expect(decryptedBody(fw.requests[1])).toEqual({ ...STEP_CHARGE, authorization: { mode: 'pin', pin: PIN } });
-    expect(fw.requests[1]?.body).not.toContain(PIN);
-    expect(fw.requests[1]?.body).not.toContain(CARD.card_number);
+    // Before the card travels again, Flutterwave is asked whether a charge already exists under our reference.
+    expectCall(fw.requests[1], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
+    expect(decryptedBody(fw.requests[2])).toEqual({ ...STEP_CHARGE, authorization: { mode: 'pin', pin: PIN } });
+    expect(fw.requests[2]?.body).not.toContain(PIN);
+    expect(fw.requests[2]?.body).not.toContain(CARD.card_number);
     expect(afterPin).toEqual({
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
@@ -133,16 +139,16 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
 
     fw.reply(ok(pendingTx()), ok(validated()));
     const afterOtp = await c.authenticate(step({ step: 'submit_otp', connectorTransactionId: afterPin.connectorTransactionId, otp: OTP }));
-    expectCall(fw.requests[2], 'GET', '/v3/transactions/288192886/verify');
-    expect(expectCall(fw.requests[3], 'POST', '/v3/validate-charge')).toEqual({ otp: OTP, flw_ref: 'FLW275389391', type: 'card' });
-    expect(fw.requests).toHaveLength(4);
+    expectCall(fw.requests[3], 'GET', '/v3/transactions/288192886/verify');
+    expect(expectCall(fw.requests[4], 'POST', '/v3/validate-charge')).toEqual({ otp: OTP, flw_ref: 'FLW275389391', type: 'card' });
+    expect(fw.requests).toHaveLength(5);
     expect(afterOtp).toEqual({ status: 'Succeeded', connectorTransactionId: '288192886', amountCaptured: 150000 });
   });
 
   test('manual capture: the PIN re-send keeps preauthorize: true and a validated preauth is RequiresCapture', async () => {
-    fw.reply(ok(fixture('charge-card-otp')));
+    fw.reply(NO_CHARGE_YET, ok(fixture('charge-card-otp')));
     await connector().authenticate(step({ step: 'submit_pin', captureMethod: 'manual', pin: PIN, card: CARD }));
-    expect(decryptedBody(fw.requests[0])).toEqual({ ...STEP_CHARGE, preauthorize: true, authorization: { mode: 'pin', pin: PIN } });
+    expect(decryptedBody(fw.requests[1])).toEqual({ ...STEP_CHARGE, preauthorize: true, authorization: { mode: 'pin', pin: PIN } });
     fw.reply(ok(pendingTx()), ok(validated({ charge_type: 'preauth' })));
     await expect(connector().authenticate(step({ step: 'submit_otp', captureMethod: 'manual', connectorTransactionId: '288192886', otp: OTP }))).resolves.toEqual({
       status: 'RequiresCapture',
@@ -151,8 +157,32 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
     });
   });
 
+  test('a PIN whose earlier re-send created a charge (its answer was lost) is not sent again: the existing charge\'s step is answered', async () => {
+    fw.reply(ok(pendingTx()));
+    const result = await connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }));
+    expect(fw.requests).toHaveLength(1);
+    expectCall(fw.requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
+    expect(result).toMatchObject({ status: 'RequiresAction', connectorTransactionId: '288192886', nextAction: { type: 'submit_otp', card_required: false } });
+  });
+
+  test('a lookup that cannot connect after a refused re-send is an unknown outcome, never "not sent"', async () => {
+    const gone = await startFixtureServer();
+    try {
+      gone.reply(NO_CHARGE_YET, { status: 400, body: { status: 'error', message: 'Incorrect PIN', data: null } });
+      // The third call (the lookup after the refusal) finds nothing listening: ECONNREFUSED.
+      gone.refuseAfter(2);
+      const c = new FlutterwaveConnector({ baseUrl: gone.baseUrl, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_HASH, encryptionKey: ENCRYPTION_KEY, timeoutMs: 2000, now: () => NOW });
+      const err = await c.authenticate(step({ step: 'submit_pin', pin: '0000', card: CARD })).then(() => undefined, (e: unknown) => e);
+      expect(gone.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+      expect(err).toBeInstanceOf(ConnectorTechnicalError);
+      expect((err as ConnectorTechnicalError).notSent).toBe(false);
+    } finally {
+      await gone.close();
+    }
+  });
+
   test('a PIN answered by a 3DS redirect leads to the redirect, not to an OTP', async () => {
-    fw.reply(ok(fixture('charge-card-redirect')));
+    fw.reply(NO_CHARGE_YET, ok(fixture('charge-card-redirect')));
     const result = await connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }));
     expect(result).toMatchObject({ status: 'RequiresAction', connectorTransactionId: '2534420', nextAction: { type: 'redirect_to_url' } });
   });
@@ -167,9 +197,9 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
 
 describe('billing address (avs_noauth)', () => {
   test('submit_address re-sends the charge with authorization avs_noauth (address fields mapped, country upper-cased)', async () => {
-    fw.reply(ok(fixture('charge-card-redirect')));
+    fw.reply(NO_CHARGE_YET, ok(fixture('charge-card-redirect')));
     const result = await connector().authenticate(step({ step: 'submit_address', address: ADDRESS, card: CARD }));
-    expect(decryptedBody(fw.requests[0])).toEqual({
+    expect(decryptedBody(fw.requests[1])).toEqual({
       ...STEP_CHARGE,
       authorization: { mode: 'avs_noauth', city: 'Hillside', address: '470 Mundet Pl', state: 'NJ', country: 'US', zipcode: '07205' },
     });
@@ -286,9 +316,9 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
   });
 
   test('a refused PIN that created nothing at Flutterwave → the PIN step stays open (card_required), with Flutterwave\'s message', async () => {
-    fw.reply({ status: 400, body: { status: 'error', message: 'Incorrect PIN', data: null } }, { status: 400, body: fixture('error-not-found') });
+    fw.reply(NO_CHARGE_YET, { status: 400, body: { status: 'error', message: 'Incorrect PIN', data: null } }, { status: 400, body: fixture('error-not-found') });
     const result = await connector().authenticate(step({ step: 'submit_pin', pin: '0000', card: CARD }));
-    expectCall(fw.requests[1], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
+    expectCall(fw.requests[2], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
     expect(result).toEqual({
       status: 'RequiresAction',
       connectorTransactionId: 'pay_flw_card',
@@ -300,7 +330,7 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
   });
 
   test('a PIN Flutterwave declines with a failed transaction → Failed with its processor_response', async () => {
-    fw.reply(ok(withData('charge-card-otp', { status: 'failed', processor_response: 'Incorrect PIN' })));
+    fw.reply(NO_CHARGE_YET, ok(withData('charge-card-otp', { status: 'failed', processor_response: 'Incorrect PIN' })));
     await expect(connector().authenticate(step({ step: 'submit_pin', pin: '0000', card: CARD }))).resolves.toEqual({
       status: 'Failed',
       connectorTransactionId: '288192886',
@@ -311,7 +341,7 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
   });
 
   test('a refused PIN re-send whose charge already waits for its OTP (an earlier answer was lost) → submit_otp', async () => {
-    fw.reply({ status: 400, body: { status: 'error', message: 'Duplicate transaction reference', data: null } }, ok(pendingTx()));
+    fw.reply(NO_CHARGE_YET, { status: 400, body: { status: 'error', message: 'Duplicate transaction reference', data: null } }, ok(pendingTx()));
     await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).resolves.toEqual({
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
@@ -378,7 +408,7 @@ describe('refused before sending anything', () => {
 
 describe('technical failures (outcome unknown: the reconciler syncs)', () => {
   test('a 5xx on validate-charge or on the PIN re-send → ConnectorTechnicalError', async () => {
-    fw.reply(ok(pendingTx()), { status: 503, body: fixture('error-server') }, { status: 503, body: fixture('error-server') });
+    fw.reply(ok(pendingTx()), { status: 503, body: fixture('error-server') }, NO_CHARGE_YET, { status: 503, body: fixture('error-server') });
     await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: OTP }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
     await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
   });
@@ -436,6 +466,12 @@ describe('sync and void while a card waits for its PIN or address', () => {
     fw.reply({ status: 400, body: fixture('error-not-found') });
     await expect(connector().sync(syncOf(old))).resolves.toEqual({ status: 'RequiresAction', connectorTransactionId: 'pay_flw_card', amountCaptured: 0 });
     expectCall(fw.requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
+  });
+
+  test('inside the not-found window (a re-sent PIN whose answer was lost may still appear) → notYetKnown, so the claim is kept', async () => {
+    const recent = new Date(NOW - 121_000).toISOString();
+    fw.reply({ status: 400, body: fixture('error-not-found') });
+    await expect(connector().sync(syncOf(recent))).resolves.toEqual({ status: 'RequiresAction', connectorTransactionId: 'pay_flw_card', amountCaptured: 0, notYetKnown: true });
   });
 
   test('a card charge that never answered (no id at all) still fails after the settle window, with notFound', async () => {

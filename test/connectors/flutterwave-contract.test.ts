@@ -178,7 +178,11 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
   });
 
   test('PIN step (the charge sent again with authorization {mode: pin, pin}) passes cardChargeSchema', async () => {
-    const [charge] = await sent([ok(fixture('charge-card-otp'))], (c) => c.authenticate(stepRequest({ step: 'submit_pin', pin: '3310', card: CARD })));
+    // The lookup by reference that precedes a re-send (no charge yet), then the re-sent charge.
+    const [lookup, charge] = await sent([{ status: 400, body: fixture('error-not-found') }, ok(fixture('charge-card-otp'))], (c) =>
+      c.authenticate(stepRequest({ step: 'submit_pin', pin: '3310', card: CARD })),
+    );
+    expect(lookup?.path).toMatch(/^\/v3\/transactions\/verify_by_reference\?tx_ref=/);
     const payload = cardPayloadOf(charge);
     expect(payload.authorization).toEqual({ mode: 'pin', pin: '3310' });
     expect(problems(create.cardChargeSchema, asSdkCardInput(payload))).toEqual([]);
@@ -186,7 +190,9 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
 
   test('address step (authorization {mode: avs_noauth, city, address, state, country, zipcode}) passes cardChargeSchema', async () => {
     const address = { line1: '470 Mundet Pl', city: 'Hillside', state: 'NJ', zip: '07205', country: 'US' };
-    const [charge] = await sent([ok(fixture('charge-card-redirect'))], (c) => c.authenticate(stepRequest({ step: 'submit_address', address, card: CARD })));
+    const [, charge] = await sent([{ status: 400, body: fixture('error-not-found') }, ok(fixture('charge-card-redirect'))], (c) =>
+      c.authenticate(stepRequest({ step: 'submit_address', address, card: CARD })),
+    );
     const payload = cardPayloadOf(charge);
     expect(payload.authorization).toEqual({ mode: 'avs_noauth', city: 'Hillside', address: '470 Mundet Pl', state: 'NJ', country: 'US', zipcode: '07205' });
     expect(problems(create.cardChargeSchema, asSdkCardInput(payload))).toEqual([]);

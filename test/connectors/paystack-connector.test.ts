@@ -628,6 +628,16 @@ describe('authenticate: steps chain through the status table (a Verve-style card
     expect(third).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 10000 });
   });
 
+  test('identifiers in Paystack\'s answer are kept exactly, even when the PIN\'s digits occur in them (only free text is scrubbed)', async () => {
+    const pinInside = REFERENCE.replace(/\d{4}/, PIN);
+    expect(pinInside).toContain(PIN);
+    const body = official('src/api/charges/create/response.json', '200_otp') as { data: Record<string, unknown> };
+    server.reply({ status: 200, body: { ...body, data: { ...body.data, reference: pinInside, display_text: `Enter the OTP (PIN ${PIN} accepted)` } } });
+    const result = await paystack.authenticate(authenticateRequest({ connectorTransactionId: pinInside }));
+    expect(result.connectorTransactionId).toBe(pinInside);
+    expect(result.nextAction).toMatchObject({ type: 'submit_otp', display_text: 'Enter the OTP (PIN [REDACTED] accepted)' });
+  });
+
   test('a step may lead to 3-D Secure (submit_otp → open_url) or to another step (submit_birthday → send_otp)', async () => {
     server.reply({ status: 200, body: ours(official('src/api/charges/submit-otp/response.json', '200_bank_auth')) });
     expect((await paystack.authenticate(authenticateRequest({ step: 'submit_otp', pin: undefined, otp: OTP }))).nextAction).toEqual({

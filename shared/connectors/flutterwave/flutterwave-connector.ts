@@ -223,7 +223,7 @@ export class FlutterwaveConnector implements Connector {
         email: request.email ?? null,
         publicBaseUrl: request.publicBaseUrl,
         returnUrl: request.returnUrl,
-      });
+      }, false); // Flutterwave has just answered that no charge exists yet: nothing to look up.
     }
     return result;
   }
@@ -280,8 +280,17 @@ export class FlutterwaveConnector implements Connector {
   }
 
   /** The card charge sent again with the PIN or the address (`buildCardStepCharge`), mapped like a first charge. */
-  async #sendCardStep(request: AuthenticateRequest): Promise<PaymentResult> {
+  async #sendCardStep(request: AuthenticateRequest, checkExisting = true): Promise<PaymentResult> {
     const body = buildCardStepCharge(request, { encryptionKey: this.#encryptionKey });
+    if (checkExisting) {
+      // A charge under our reference may exist already (an earlier re-send whose answer was lost):
+      // never send the card again then, or Flutterwave could create a second charge.
+      try {
+        return this.#existingCharge(await this.#verifyByReference('authorize', request.paymentId), request);
+      } catch (err) {
+        if (!isTransactionNotFound(err)) throw err;
+      }
+    }
     try {
       const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('authorize', 'POST', '/v3/charges?type=card', body);
       return paymentResultFromCharge(response, this.#stepContext(request));
@@ -337,6 +346,8 @@ export class FlutterwaveConnector implements Connector {
     try {
       tx = await this.#transactionOf('authorize', request);
     } catch (err) {
+      // The submission was sent: a lookup that could not even connect says nothing about it.
+      if (err instanceof ConnectorTechnicalError && err.notSent) throw new ConnectorTechnicalError(this.name, err.message, false);
       if (!isTransactionNotFound(err)) throw err;
       return {
         status: 'RequiresAction',
@@ -438,7 +449,11 @@ export class FlutterwaveConnector implements Connector {
     } catch (err) {
       if (!isTransactionNotFound(err)) throw err;
       if (type === 'card' && isCardStepReference(request.connectorTransactionId, request.paymentId)) {
-        return { status: 'RequiresAction', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+        // No charge yet while the payer is asked for a PIN or an address. Inside the not-found window
+        // a re-sent charge (the step whose answer was lost) may still appear: say so, so its claim is
+        // kept rather than the step reopened (a second re-send could create a second charge).
+        const ageMs = this.#now() - Date.parse(request.createdAt);
+        return { status: 'RequiresAction', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0, ...(ageMs >= FLUTTERWAVE_NOT_FOUND_SETTLE_MS ? {} : { notYetKnown: true }) };
       }
       const status = type ? FLUTTERWAVE_NOT_FOUND_STATUS[type] : 'Processing';
       if (status !== 'Failed') return { status, connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };

@@ -956,17 +956,22 @@ export function withoutSecrets(text: string, secrets: readonly string[]): string
   return secrets.reduce((t, secret) => t.split(secret).join('[REDACTED]'), text);
 }
 
+/** The free-text fields of Paystack's answers that we keep or show (messages, prompts): the only ones scrubbed. */
+const PAYSTACK_TEXT_FIELDS: ReadonlySet<string> = new Set(['message', 'gateway_response', 'display_text']);
+
 /**
- * A parsed JSON value with {@link withoutSecrets} applied to every string in it (at any depth), so
- * nothing derived from a processor's answer (a message, a code slugged from it, a prompt) can carry a
- * PIN or OTP the processor echoed.
+ * A parsed JSON value with {@link withoutSecrets} applied to its free-text fields (`message`,
+ * `gateway_response`, `display_text`, at any depth), so nothing derived from a processor's answer (a
+ * message, a code slugged from it, a prompt) can carry a PIN or OTP the processor echoed. Identifiers
+ * (`reference`, URLs, account numbers, USSD codes) are left exactly as Paystack sent them: a PIN's
+ * digits can occur inside a reference by chance, and rewriting it would point later calls elsewhere.
  */
-export function jsonWithoutSecrets<T>(value: T, secrets: readonly string[]): T {
+export function jsonWithoutSecrets<T>(value: T, secrets: readonly string[], key?: string): T {
   if (secrets.length === 0) return value;
-  if (typeof value === 'string') return withoutSecrets(value, secrets) as T;
-  if (Array.isArray(value)) return value.map((v) => jsonWithoutSecrets(v, secrets)) as T;
+  if (typeof value === 'string') return (key !== undefined && PAYSTACK_TEXT_FIELDS.has(key) ? withoutSecrets(value, secrets) : value) as T;
+  if (Array.isArray(value)) return value.map((v) => jsonWithoutSecrets(v, secrets, key)) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonWithoutSecrets(v, secrets)])) as T;
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonWithoutSecrets(v, secrets, k)])) as T;
   }
   return value;
 }
