@@ -308,6 +308,9 @@ export class ApiStack extends Stack {
       createDefaultStage: false,
       defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound),
     });
+    // The reconciler has no request to take the public URL from: a payment's hosted step page, should a
+    // sync name a new step, is built on the API's own endpoint ($default stage: no stage path).
+    reconciler.addEnvironment('PUBLIC_BASE_URL', this.api.apiEndpoint);
     for (const { route, fn } of functions) {
       this.api.addRoutes({
         path: route.path,

@@ -39,6 +39,8 @@ async function main(): Promise<void> {
   const created = await ensureTable(endpoint, process.env.TABLE_NAME);
   await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');
   const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
+  // The in-process reconciler builds hosted step page URLs on this gateway (as the stack sets the API's endpoint).
+  process.env.PUBLIC_BASE_URL ??= gateway.url;
   const reconciler = startReconcilerTimer();
   const eventStream = await startEventStream();
   writeLocalStackInfo({ dynamodbEndpoint: endpoint, tableName: process.env.TABLE_NAME, baseUrl: gateway.url, pid: process.pid });

@@ -8,8 +8,8 @@ import { processorReturnUrl } from '../../shared/domain/payment';
 /**
  * `POST /pay/{payment_id}/authenticate` (public form post): relays the payer's answer exactly as
  * `POST /payments/{payment_id}/authenticate` does. When the processor asks for another step the
- * page shows it; otherwise the payer is sent (303) to the return route, which redirects to the
- * merchant's `return_url`.
+ * page shows it; when it asks for 3-D Secure the payer is sent (303) there; otherwise to the return
+ * route, which redirects to the merchant's `return_url`.
  */
 export const handler = htmlHandler(async (event, context) => {
   const paymentId = event.pathParameters?.payment_id ?? '';
@@ -18,6 +18,10 @@ export const handler = htmlHandler(async (event, context) => {
   const payment = await submitAuthenticationPage(paymentId, form, base, pageDeadline(context));
   if (payment.status === 'RequiresAction' && isAuthenticationAction(payment.next_action)) {
     return { html: authenticationPage(payment, payment.next_action) };
+  }
+  if (payment.status === 'RequiresAction' && payment.next_action?.type === 'redirect_to_url') {
+    // The step led to the issuer's 3-D Secure page: the payer goes there, and comes back to the return route.
+    return { statusCode: 303, headers: { location: payment.next_action.redirect_to_url }, html: '<!doctype html><p>Continue to your bank.</p>' };
   }
   const location = processorReturnUrl(base, payment.payment_id);
   return { statusCode: 303, headers: { location }, html: '<!doctype html><p>Continue to the result page.</p>' };

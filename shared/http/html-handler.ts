@@ -26,10 +26,9 @@ export function htmlPage(title: string, body: string): string {
 export function htmlHandler(
   run: (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
 ) {
-  // Payer pages may show payment details and carry step forms: never cached (RFC 9111 §5.2.2.5).
-  const pageHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
+      await parseForm(event);
       const { statusCode, html, headers } = await run(event, context);
       return { statusCode: statusCode ?? 200, headers: { ...pageHeaders, ...(headers ?? {}) }, body: html };
     } catch (err) {
@@ -40,14 +39,41 @@ export function htmlHandler(
       return { statusCode: status, headers: pageHeaders, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
     }
   };
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
-    .use(injectLambdaContext(logger))
-    .use({
-      before: async (request) => {
-        // Only POSTed forms are parsed; GETs have no body.
-        if (request.event.body && /application\/x-www-form-urlencoded/.test(request.event.headers?.['content-type'] ?? '')) {
-          await httpUrlEncodeBodyParser().before?.(request as never);
-        }
-      },
-    });
+  // The raw event is never logged here (POWERTOOLS_LOGGER_LOG_EVENT notwithstanding): a step form's body
+  // holds a PIN, OTP or card, and API Gateway delivers form bodies base64-encoded, past any text redaction.
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 }).use(injectLambdaContext(logger, { logEvent: false }));
+}
+
+/**
+ * Headers of every payer page: never cached (RFC 9111 §5.2.2.5: they show payment details and carry step
+ * forms), never framed by another site (clickjacking of a PIN form: CSP `frame-ancestors`, and
+ * `X-Frame-Options` for older browsers), no external resources, no referrer. `form-action` is not
+ * restricted: a step form's answer redirects the payer on to the merchant's `return_url`, which some
+ * browsers check against it.
+ */
+const pageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * Parses a POSTed `application/x-www-form-urlencoded` body in place with middy's official parser (GETs
+ * and other types are left alone).
+ * @throws ApiError 400 when the form cannot be read or names a field more than once
+ */
+async function parseForm(event: APIGatewayProxyEventV2): Promise<void> {
+  if (!event.body || !/application\/x-www-form-urlencoded/i.test(event.headers?.['content-type'] ?? '')) return;
+  try {
+    await httpUrlEncodeBodyParser().before?.({ event } as never);
+  } catch {
+    throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The form could not be read. Go back and submit it again.');
+  }
+  const form = event.body as unknown;
+  if (form === null || typeof form !== 'object' || Object.values(form).some((v) => typeof v !== 'string')) {
+    throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The form could not be read: send each field once. Go back and submit it again.');
+  }
 }

@@ -64,6 +64,9 @@ export function apiErrorFromZod(error: z.ZodError, input: unknown, location: Inp
   } else {
     detail = issue.message;
   }
+  // A rule over the whole body (e.g. "exactly one of …") names its own API code through `params.apiCode`.
+  const apiCode = issue.code === 'custom' ? (issue.params as { apiCode?: unknown } | undefined)?.apiCode : undefined;
+  if (!param && location === 'body' && issue.code === 'custom') return invalidRequest(typeof apiCode === 'string' ? apiCode : 'parameter_invalid', `Invalid request: ${detail}.`);
   if (!param && location === 'body') return invalidRequest('parameter_invalid_type', 'The request body must be a JSON object.');
-  return invalidRequest(code, `Invalid ${name}: ${detail}.`, param);
+  return invalidRequest(typeof apiCode === 'string' ? apiCode : code, `Invalid ${name}: ${detail}.`, param);
 }

@@ -10,7 +10,7 @@ import { cardFingerprint } from '../security/keyed-hash';
 import { updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
-import { conflict, loadPayment, resultFields } from './payment-state';
+import { attemptOf, conflict, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
 /** The body field that answers each step. */
@@ -133,6 +133,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   };
   const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
   let result;
+  const startedAt = new Date().toISOString();
   try {
     result = await callWithinBudget(ctx, connector.name, 'authenticate', () => connector.authenticate!(request));
   } catch (err) {
@@ -161,7 +162,10 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     throw unknown(err);
   }
   try {
-    const done = await updatePayment(ctx.merchantId, claimed, {}, resultFields(result, p), null);
+    const fields = resultFields(result, p);
+    // An outcome (not another step) is recorded in attempts, as a sync's or a webhook's is.
+    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(p.connector, startedAt, result)];
+    const done = await updatePayment(ctx.merchantId, claimed, {}, fields, null);
     recordPaymentOutcome(done.payment);
     return done.payment;
   } catch (err) {

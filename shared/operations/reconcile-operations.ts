@@ -33,11 +33,21 @@ export interface ReconcileOptions {
 /** Most webhook retries one run sends (each may take up to 15 s); the rest wait for the next run. */
 export const MAX_DELIVERIES_PER_RUN = 200;
 
+/**
+ * The API's public base URL for the reconciler (`PUBLIC_BASE_URL`: the stack sets the HTTP API's endpoint;
+ * `npm start` the local gateway's), so a sync that finds a payment waiting on a new authentication step can
+ * point its `next_action` at the hosted step page. Unset → `{}` (the payment's own hosted-page URL is used).
+ */
+function reconcilerBaseUrl(): { publicBaseUrl?: string } {
+  const url = process.env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, '');
+  return url ? { publicBaseUrl: url } : {};
+}
+
 const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete', 'webhook_delivery'];
 
 /** Settles one due item; returns the outcome label, whether it is still open, and how often it was checked before. */
 async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean; checks: number }> {
-  const ctx = { merchantId: item.merchantId };
+  const ctx = { merchantId: item.merchantId, ...reconcilerBaseUrl() };
   if (item.kind === 'payment' || item.kind === 'awaiting_payer') {
     const stored = await getPayment(item.merchantId, item.id);
     if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };

@@ -139,7 +139,8 @@ export async function refundPayment(
       });
     }
     // Pending: the processor settles it later; its refund id is kept for the webhook or a sync.
-    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId);
+    // A Pending answer may carry the processor's note (e.g. Paystack's needs-attention): the merchant sees it.
+    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId, { code: result.errorCode ?? null, message: result.errorMessage ?? null });
   } catch (err) {
     // Any failure after the processor answered (storage, a transaction conflict, a bug) leaves the refund Pending: unknown.
     throw unknown(err);

@@ -73,8 +73,11 @@ export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | '
     const failed = await releaseFailedRefund(ctx.merchantId, refund, { code: result.errorCode ?? 'refund_failed', message: result.errorMessage ?? 'The connector declined the refund.' });
     return { refund: failed, outcome: 'failed' };
   }
-  if (result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) {
-    return { refund: await settleRefund(ctx.merchantId, refund, 'Pending', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'recorded' };
+  const note = { code: result.errorCode ?? null, message: result.errorMessage ?? null };
+  const noteChanged = note.code !== (refund.error_code ?? null);
+  if ((result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) || noteChanged) {
+    // Still Pending: its processor id, and the processor's note when it has one (e.g. Paystack's needs-attention).
+    return { refund: await settleRefund(ctx.merchantId, refund, 'Pending', result.connectorRefundId ?? refund.connector_refund_id, note), outcome: 'recorded' };
   }
   return { refund, outcome: 'unchanged' };
 }

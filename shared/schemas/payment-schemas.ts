@@ -122,8 +122,10 @@ export const authenticatePaymentBodySchema = z
   })
   .superRefine((body, ctx) => {
     const given = STEP_FIELDS.filter((f) => body[f] !== undefined);
-    if (given.length !== 1) {
-      ctx.addIssue({ code: 'custom', path: given.length > 1 ? [given[1]!] : [], message: `send exactly one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action` });
+    if (given.length === 0) {
+      ctx.addIssue({ code: 'custom', path: [], message: `send one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action`, params: { apiCode: 'parameter_missing' } });
+    } else if (given.length > 1) {
+      ctx.addIssue({ code: 'custom', path: [given[1]!], message: `send only one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action` });
     }
   });
 

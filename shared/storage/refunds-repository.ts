@@ -79,9 +79,10 @@ export async function settleRefund(
   before: Refund,
   status: RefundStatus,
   connectorRefundId: string | null,
+  note: { code: string | null; message: string | null } = { code: null, message: null },
 ): Promise<Refund> {
   try {
-    return await writeSettlement(merchantId, before, status, connectorRefundId);
+    return await writeSettlement(merchantId, before, status, connectorRefundId, note);
   } catch (err) {
     // Settled meanwhile by a concurrent sync or webhook: that settlement stands.
     const lost =
@@ -92,7 +93,7 @@ export async function settleRefund(
   }
 }
 
-async function writeSettlement(merchantId: string, before: Refund, status: RefundStatus, connectorRefundId: string | null): Promise<Refund> {
+async function writeSettlement(merchantId: string, before: Refund, status: RefundStatus, connectorRefundId: string | null, note: { code: string | null; message: string | null }): Promise<Refund> {
   const now = new Date().toISOString();
   const update = {
     TableName: tableName(),
@@ -105,15 +106,16 @@ async function writeSettlement(merchantId: string, before: Refund, status: Refun
     const out = await documentClient().send(
       new UpdateCommand({
         ...update,
-        UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation',
-        ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':pending': 'Pending', ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
+        UpdateExpression:
+          'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation',
+        ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':ecode': note.code, ':emsg': note.message, ':pending': 'Pending', ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
         ReturnValues: 'ALL_NEW',
       }),
     );
     return toRefund(out.Attributes ?? {});
   }
   // A final status writes its event (the outbox) in the same transaction.
-  const after: Refund = { ...before, status, connector_refund_id: connectorRefundId, pending_operation: null, updated_at: now };
+  const after: Refund = { ...before, status, connector_refund_id: connectorRefundId, error_code: note.code, error_message: note.message, pending_operation: null, updated_at: now };
   const type = refundStatusEvent(before.status, status);
   await documentClient().send(
     new TransactWriteCommand({
@@ -121,8 +123,9 @@ async function writeSettlement(merchantId: string, before: Refund, status: Refun
         {
           Update: {
             ...update,
-            UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
-            ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':pending': 'Pending', ':now': now },
+            UpdateExpression:
+              'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
+            ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':ecode': note.code, ':emsg': note.message, ':pending': 'Pending', ':now': now },
           },
         },
         ...(type ? [eventWrite(merchantId, type, after, now).put] : []),

@@ -38,6 +38,11 @@ describe('POST /payments/{id}/authenticate', () => {
 
     const afterOtp = await authenticate(created.payment_id, { otp: OTP });
     expect(afterOtp.body).toMatchObject({ status: 'Succeeded', amount_captured: 150000, next_action: null, pending_operation: null });
+    // The outcome of the steps is recorded in attempts (the steps in between are not tries of their own).
+    expect(afterOtp.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
+      ['sandbox', 'RequiresAction'],
+      ['sandbox', 'Succeeded'],
+    ]);
     // Nothing of the PIN or OTP is in what the API keeps.
     const stored = await h.api.request('GET', `/payments/${created.payment_id}`);
     expect(stored.text).not.toContain(`"${PIN}"`);
@@ -83,6 +88,8 @@ describe('POST /payments/{id}/authenticate', () => {
 
   test('bad answers are 400s naming the field, never echoing it, and change nothing', async () => {
     const p = (await confirmWith(VERVE_PIN_OTP)).body;
+    const empty = await authenticate(p.payment_id, {});
+    expect(expectError(empty, 400, 'parameter_missing').message).toMatch(/send one of pin, otp/);
     const wrongStep = await authenticate(p.payment_id, { otp: OTP });
     expect(expectError(wrongStep, 400, 'parameter_missing')).toMatchObject({ param: 'pin' });
     const twoFields = await authenticate(p.payment_id, { pin: PIN, otp: OTP });
@@ -173,6 +180,9 @@ describe('hosted step page and payer return', () => {
     const page = await fetch(p.next_action.redirect_to_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
+    // Never framed by another site (a PIN form), no external resources.
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const html = await page.text();
     expect(html).toContain('name="pin"');
     expect(html).toContain('NGN 1,500.00');
@@ -203,6 +213,24 @@ describe('hosted step page and payer return', () => {
     expect(cardPage).toContain('name="card_number"');
     const missing = await form(cardStep.next_action.redirect_to_url, { pin: PIN });
     expect(missing.status).toBe(400);
+  });
+
+  test('a form that cannot be read, or repeats a field, is a 400 page (never a 500), and changes nothing', async () => {
+    const p = (await confirmWith(OTP_ONLY)).body;
+    const post = (body: string) => fetch(p.next_action.redirect_to_url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const repeated = await post(`otp=${OTP}&otp=000000`);
+    expect(repeated.status).toBe(400);
+    expect(await repeated.text()).toContain('send each field once');
+    for (const body of ['%E0%A4%A', '=', 'otp']) expect([body, (await post(body)).status]).toEqual([body, 400]);
+    const after = await h.api.request('GET', `/payments/${p.payment_id}`);
+    expect(after.body).toMatchObject({ status: 'RequiresAction', pending_operation: null, next_action: { type: 'submit_otp' } });
+  });
+
+  test('the return route sends a payer whose payment still asks for a step to the step page', async () => {
+    const p = (await confirmWith(OTP_ONLY, { return_url: 'https://shop.example.com/done' })).body;
+    const back = await fetch(`${h.api.url}/pay/${p.payment_id}/return`, { redirect: 'manual' });
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe(p.next_action.redirect_to_url);
   });
 
   test('3DS approved on the sandbox page returns through /pay/{id}/return to the merchant (303)', async () => {

@@ -353,6 +353,21 @@ describe('Paystack authentication steps through the API', () => {
     expect([...paths].sort()).toEqual(['GET /charge/:reference', 'GET /transaction/verify/:reference', 'POST /charge', 'POST /charge/submit_otp', 'POST /charge/submit_pin']);
   });
 
+  test('a refund Paystack marks needs-attention stays Pending and shows refund_needs_attention; processed later → Succeeded', async () => {
+    const p = await waitingForOtp();
+    expect((await authenticate(p.payment_id, { otp: OTP })).body.status).toBe('Succeeded');
+    const refund = await request('POST', `/payments/${p.payment_id}/refund`, { amount: 50000 });
+    expect(refund.body).toMatchObject({ status: 'Pending', error_code: null });
+    const [atPaystack] = ledgerOf(p).refunds;
+    expect(atPaystack).toMatchObject({ amount: 50000, status: 'pending' });
+    paystack.setRefundStatus(atPaystack!.id, 'needs-attention');
+    const attention = await request('GET', `/refunds/${refund.body.refund_id}?force_sync=true`);
+    expect(attention.body).toMatchObject({ status: 'Pending', error_code: 'refund_needs_attention' });
+    paystack.setRefundStatus(atPaystack!.id, 'processed');
+    const done = await request('GET', `/refunds/${refund.body.refund_id}?force_sync=true`);
+    expect(done.body).toMatchObject({ status: 'Succeeded', error_code: null, connector_refund_id: String(atPaystack!.id) });
+  });
+
   test('no PIN, OTP or voucher in any answer, event or stored item', async () => {
     const events = await request('GET', '/events?limit=100');
     expect(events.status).toBe(200);

@@ -677,8 +677,10 @@ export const FLUTTERWAVE_PREAUTH_REFUND_MATCH_WINDOW_MS = 10 * 60 * 1000;
  *   general endpoint) is ours as in {@link ourFlutterwaveRefund}; refunds commented for another refund are not ours;
  * - the others of our amount are split by `created_at`: at or after our record's `createdAt` ("after"), or within
  *   {@link FLUTTERWAVE_PREAUTH_REFUND_MATCH_WINDOW_MS} before it, or with no readable date ("near");
- * - exactly one "after" and no "near" → it; none of either → none; anything else → ambiguous (an earlier refund of
- *   the same amount, or two candidates, cannot be told apart from ours).
+ * - none of either → none (ours never reached Flutterwave); any candidate → ambiguous, for an operator: an
+ *   uncommented refund of our amount after our record may be ours, or a later refund of the same payment made
+ *   by a retry with another Idempotency-Key (whose Flutterwave id we never learn from the preauth endpoint), and
+ *   counting it as ours would record two refunds where the customer got one.
  * @returns the refund, or null when none is ours
  * @throws ConnectorTechnicalError when ambiguous: nothing is settled automatically (retry later / an operator looks)
  */
@@ -704,7 +706,6 @@ export function ourPreauthRefund(
     else if (at >= createdMs) after.push(r);
     else if (at >= createdMs - FLUTTERWAVE_PREAUTH_REFUND_MATCH_WINDOW_MS) near.push(r);
   }
-  if (after.length === 1 && near.length === 0) return after[0] ?? null;
   if (after.length === 0 && near.length === 0) return null;
   throw new ConnectorTechnicalError(
     FLUTTERWAVE_CONNECTOR_NAME,
