@@ -64,6 +64,8 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       RECONCILE_MIN_AGE_SECONDS: '60',
       // It sends the webhook retries that fall due, on the stage's schedule.
       WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
+      // Hosted step pages of payments whose step a sync changes are built on the API's own endpoint.
+      PUBLIC_BASE_URL: { 'Fn::GetAtt': [expect.stringMatching(/^HttpApi/), 'ApiEndpoint'] },
     });
     expect(RECONCILER.entry).toBe('functions/reconciler/reconcile.ts');
     t.api.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: reconcilerId }, MaximumRetryAttempts: 0 });
