@@ -226,6 +226,35 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/**
+ * What is wrong with a signed webhook body, as the API's 400 codes (docs/api.md "Errors"):
+ * `invalid_json` (not JSON, or JSON that is not an object), `parameter_missing`,
+ * `parameter_invalid_type`, `parameter_invalid` (a value outside what the processor sends).
+ */
+export type WebhookPayloadProblem = 'invalid_json' | 'parameter_missing' | 'parameter_invalid_type' | 'parameter_invalid';
+
+/**
+ * An inbound webhook whose signature verifies but whose body is not an event the adapter can
+ * read: not JSON, not an object, or a field the event needs missing or of another type
+ * (→ 400 with the API's error body, nothing applied or recorded). Thrown only after the
+ * signature check, so an unsigned body is always a {@link WebhookSignatureError} (401).
+ * A `SyntaxError` in the wide sense (the signed bytes do not form a readable event), so code
+ * that treats an unparsable body as a `SyntaxError` keeps doing so. The message and `param`
+ * name the field (dotted, e.g. `data.payment_id`), never its value.
+ */
+export class WebhookPayloadError extends SyntaxError {
+  constructor(
+    readonly connector: string,
+    readonly code: WebhookPayloadProblem,
+    message: string,
+    /** The field at fault, dotted from the body's root; absent when the body as a whole is. */
+    readonly param?: string,
+  ) {
+    super(message);
+    this.name = 'WebhookPayloadError';
+  }
+}
+
 /** A downstream processor. */
 export interface Connector {
   /** Name shown in a payment's `connector` field and used in routing rules and webhook paths. */
@@ -269,6 +298,7 @@ export interface Connector {
   /**
    * Verifies an inbound webhook's signature and maps it.
    * @throws WebhookSignatureError when the signature is missing or wrong
+   * @throws WebhookPayloadError when the signature verifies but the body is not an event the adapter can read
    */
   parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent>;
 }

@@ -1,6 +1,7 @@
 /**
  * The error model of the API. Every failure leaves the service as
  * `{"error": {"type", "code", "message", "param"?}}` with one of these types.
+ * A message names the field and what is wrong with it, never the value it was given.
  */
 
 /** Error families, as in the reference APIs of this field (Stripe, Hyperswitch). */
@@ -19,7 +20,8 @@ export interface ApiErrorBody {
 /**
  * An error that maps straight to an HTTP response. Domain operations throw it;
  * the HTTP error mapper turns it into the status and body. `message` must tell
- * the caller what to fix.
+ * the caller what to fix and never repeat caller input; a processor's words put
+ * into it pass the card-number masker (shared/domain/card-mask.ts) first.
  */
 export class ApiError extends Error {
   /**
@@ -59,9 +61,16 @@ export function invalidRequest(code: string, message: string, param?: string): A
   return new ApiError(400, 'invalid_request_error', code, message, param);
 }
 
-/** 404 `resource_missing`: an id in the path that does not exist for this merchant. */
-export function resourceNotFound(resource: string, id: string, param?: string): ApiError {
-  return new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${resource}: '${id}'.`, param);
+/**
+ * 404 `resource_missing`: an id in the path that does not exist for this merchant. The
+ * message names the resource and the parameter, never the id sent (it is caller input,
+ * and an answer stored for Idempotency-Key replay would keep it for 24 hours).
+ * @param resource what was looked up, e.g. `payment`
+ * @param param the path or body parameter that named it, e.g. `payment_id`
+ */
+export function resourceNotFound(resource: string, param?: string): ApiError {
+  const hint = param ? ` Check ${param}: it must be the id of a ${resource} of your account, as this API returned it.` : '';
+  return new ApiError(404, 'invalid_request_error', 'resource_missing', `No such ${resource}.${hint}`, param);
 }
 
 /** 409 `payment_unexpected_state`: the operation is not allowed in the payment's current status. */

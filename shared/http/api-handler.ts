@@ -131,6 +131,9 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     // Business metrics are flushed as they are emitted (Powertools single metrics, each with its
     // own dimensions), so no end-of-invocation flush middleware is needed (it would only warn).
+    // With POWERTOOLS_LOGGER_LOG_EVENT=true this logs the event before anything else runs, redacted
+    // after parsing (body decoded and parsed, names and values of query, headers and body): see
+    // RedactingLogger in shared/observability/logger.ts. A body that later fails to parse is logged too.
     .use(injectLambdaContext(logger))
     .use(errorMapper())
     .use(bodySizeLimit());

@@ -1,10 +1,12 @@
 import middy from '@middy/core';
+import httpSecurityHeaders from '@middy/http-security-headers';
 import httpUrlEncodeBodyParser from '@middy/http-urlencode-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { isStorageUnavailable } from '../storage/storage-errors';
+import { isUtf8Charset, parseMediaType } from './request-body';
 
 /** Escapes text for HTML. */
 export function escapeHtml(text: string): string {
@@ -20,8 +22,9 @@ export function htmlPage(title: string, body: string): string {
 
 /**
  * Wraps a handler that answers HTML (the payer pages and the sandbox's hosted pages): middy with the
- * Powertools logger, the official urlencoded-form parser for POSTed forms, and
- * errors rendered as a small HTML page with the right status (never a stack trace).
+ * Powertools logger, the official urlencoded-form parser for POSTed forms, errors rendered as a small
+ * HTML page with the right status (never a stack trace), and the security headers of
+ * {@link pageSecurityHeaders} (`@middy/http-security-headers`) on every answer, error pages included.
  */
 export function htmlHandler(
   run: (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
@@ -36,28 +39,68 @@ export function htmlHandler(
       if (status >= 500) logger.error('hosted page failed', { error: err as Error });
       const message =
         err instanceof ApiError ? err.message : err instanceof OutcomeUnknownError ? 'Your answer was sent, but its result is not known yet. Do not pay again; check back in a minute.' : 'Something went wrong. Try again shortly.';
-      return { statusCode: status, headers: pageHeaders, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
+      return { statusCode: status, headers: { ...pageHeaders }, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
     }
   };
   // The raw event is never logged here (POWERTOOLS_LOGGER_LOG_EVENT notwithstanding): a step form's body
   // holds a PIN, OTP or card, and API Gateway delivers form bodies base64-encoded, past any text redaction.
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 }).use(injectLambdaContext(logger, { logEvent: false }));
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
+    .use(injectLambdaContext(logger, { logEvent: false }))
+    .use(httpSecurityHeaders(pageSecurityHeaders) as never);
 }
 
 /**
- * Headers of every payer page: never cached (RFC 9111 §5.2.2.5: they show payment details and carry step
- * forms), never framed by another site (clickjacking of a PIN form: CSP `frame-ancestors`, and
- * `X-Frame-Options` for older browsers), no external resources, no referrer. `form-action` is not
- * restricted: a step form's answer redirects the payer on to the merchant's `return_url`, which some
- * browsers check against it.
+ * Headers the page itself sets: HTML in UTF-8, never stored by any cache (RFC 9111 §5.2.2.5: the pages
+ * show payment details and carry step forms). The security headers come from {@link pageSecurityHeaders}.
  */
 const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * `@middy/http-security-headers` (helmet's rules) for the payer and sandbox pages. Its defaults are kept
+ * (nosniff, `X-Frame-Options: DENY`, `Referrer-Policy: no-referrer`, cross-origin opener/resource/embedder
+ * policies, a Permissions-Policy that turns every listed feature off…) except where they would break
+ * these pages or say something untrue:
+ * - Content-Security-Policy: nothing loads (`default-src 'none'`) but the page's inline `<style>`; no
+ *   `<base>`; never framed by another site (`frame-ancestors 'none'`: clickjacking of a PIN form;
+ *   `X-Frame-Options: DENY` for older browsers).
+ * - `form-action` is NOT restricted (middy's default `'none'` would stop every form; `'self'` would
+ *   still break them): a step form's answer (and the sandbox's Approve/Decline) is a POST to this origin
+ *   that redirects the payer on, by 303, to the payment's return route and from there to the merchant's
+ *   `return_url` — or to a processor's 3-D Secure page — on another origin, and Chrome checks every
+ *   redirect of a form submission against `form-action` (MDN, "CSP: form-action": "Firefox 57 doesn't
+ *   block the redirects whereas Chrome 63 does"; WPT content-security-policy/form-action/
+ *   form-action-src-redirect-blocked.sub.html expects the block). Those origins are only known once the
+ *   processor answers, so no list can be written in advance. The pages have no script and escape every
+ *   value, so no injected form can exist to be restricted.
+ * - `sandbox` and `upgrade-insecure-requests` are off (`false`: middy emits them for `''`): a sandboxed
+ *   page posts its forms from an opaque origin (`Origin: null`), and upgrading would send the forms of
+ *   `npm start`'s http://127.0.0.1 gateway to https (API Gateway serves https only, so there it changes
+ *   nothing). `navigate-to` (never shipped by a browser) and `report-to` (no reporting endpoint) are left out.
+ * - `Strict-Transport-Security` without `preload`/`includeSubDomains`: the API's host is a subdomain
+ *   (execute-api or the merchant-facing custom domain); preloading is a decision for the apex domain.
+ * - no `X-XSS-Protection` (the XSS auditor is gone from browsers; OWASP advises against the header), no
+ *   empty `Report-To`/`Reporting-Endpoints`, no undefined `Server`/`X-Powered-By` entries.
+ */
+export const pageSecurityHeaders = {
+  contentSecurityPolicy: {
+    'default-src': "'none'",
+    'style-src': "'unsafe-inline'",
+    'base-uri': "'none'",
+    'frame-ancestors': "'none'",
+    'form-action': '',
+    'navigate-to': '',
+    'report-to': '',
+    sandbox: false,
+    'upgrade-insecure-requests': false,
+  } as unknown as Record<string, string>,
+  strictTransportSecurity: { maxAge: 180 * 24 * 60 * 60, includeSubDomains: false, preload: false },
+  xssProtection: false,
+  reportTo: false,
+  reportingEndpoints: false,
+  poweredBy: false,
 };
 
 /**
@@ -66,9 +109,17 @@ const pageHeaders = {
  * @throws ApiError 400 when the form cannot be read or names a field more than once
  */
 async function parseForm(event: APIGatewayProxyEventV2): Promise<void> {
-  if (!event.body || !/application\/x-www-form-urlencoded/i.test(event.headers?.['content-type'] ?? '')) return;
+  if (!event.body) return;
+  const type = parseMediaType(event.headers?.['content-type']);
+  if (type?.essence !== 'application/x-www-form-urlencoded') return;
+  // Inside the error handling: an unreadable form is a 400 page, never a 500.
   try {
-    await httpUrlEncodeBodyParser().before?.({ event } as never);
+    if (!isUtf8Charset(type.charset)) throw new Error('not UTF-8');
+    // middy's parser matches the content type case-sensitively; it is given the essence read above
+    // (RFC 9110 §8.3.1: media types are case-insensitive). It decodes a base64 body itself.
+    const parsing = { event: { ...event, headers: { ...event.headers, 'content-type': type.essence } } };
+    await httpUrlEncodeBodyParser().before?.(parsing as never);
+    (event as { body: unknown }).body = parsing.event.body;
   } catch {
     throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The form could not be read. Go back and submit it again.');
   }

@@ -4,6 +4,7 @@ import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middle
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import stableStringify from 'safe-stable-stringify';
+import { maskCardData, maskCardNumbers } from '../domain/card-mask';
 import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { keyedHash } from '../security/keyed-hash';
@@ -20,14 +21,55 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
- * What makes two requests "the same request": the merchant (put on
- * `requestContext.authorizer.lambda.merchant_id` by the api-key middleware),
- * the route, the concrete path and the key. Evaluates to null without the
- * header, so requests without a key skip idempotency entirely. Powertools'
- * default would hash the whole event (headers, timestamps), which never repeats.
+ * What makes two requests "the same request": the merchant, the route
+ * (`requestContext.routeKey`, e.g. `POST /payments/{payment_id}/refunds`), the
+ * decoded path parameters and the key — never `rawPath`, so `/payments/` and
+ * `/payments`, or `pay_…` and `%70ay_…`, are one request when API Gateway routes
+ * them alike. The selection is the keyed hash {@link idempotencyScope} (set on
+ * `requestContext.authorizer.lambda.idempotency_scope` by {@link idempotentRequests}):
+ * the key and the path are caller input, and Powertools would store an unkeyed
+ * hash of its selection. Evaluates to null without the header, so requests
+ * without a key skip idempotency entirely. Powertools' default would hash the
+ * whole event (headers, timestamps), which never repeats.
  */
-export const IDEMPOTENCY_KEY_JMESPATH =
-  `headers."${IDEMPOTENCY_HEADER}" && [requestContext.authorizer.lambda.merchant_id, requestContext.routeKey, rawPath, headers."${IDEMPOTENCY_HEADER}"]`;
+export const IDEMPOTENCY_KEY_JMESPATH = `headers."${IDEMPOTENCY_HEADER}" && requestContext.authorizer.lambda.idempotency_scope`;
+
+/**
+ * The scope of an Idempotency-Key: a keyed hash (HMAC, see shared/security/keyed-hash.ts) of
+ * the merchant (put on `requestContext.authorizer.lambda.merchant_id` by the api-key
+ * middleware), the route key, the decoded path parameters (as API Gateway passes them in
+ * payload 2.0; keys sorted) and the key.
+ * @returns undefined when the request carries no Idempotency-Key
+ */
+export async function idempotencyScope(event: APIGatewayProxyEventV2): Promise<string | undefined> {
+  const key = event.headers?.[IDEMPOTENCY_HEADER];
+  if (key === undefined) return undefined;
+  const merchantId = (event.requestContext as { authorizer?: { lambda?: { merchant_id?: unknown } } }).authorizer?.lambda?.merchant_id ?? null;
+  return keyedHash(`idempotency:${stableStringify([merchantId, event.requestContext.routeKey, event.pathParameters ?? {}, key])}`);
+}
+
+/**
+ * The response as it is answered and stored for replay: card numbers masked in every string
+ * of the JSON body (parsed, masked value by value, serialised again only when something was
+ * masked) and in every header value. A response should never hold card data; this makes sure
+ * no Idempotency record (kept 24 hours) ever does.
+ */
+export function maskedResponse(response: APIGatewayProxyStructuredResultV2): APIGatewayProxyStructuredResultV2 {
+  let body = response.body;
+  if (typeof body === 'string' && body !== '') {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      const masked = maskCardData(parsed);
+      if (stableStringify(masked) !== stableStringify(parsed)) body = JSON.stringify(masked);
+    } catch {
+      body = maskCardNumbers(body);
+    }
+  }
+  const headers = response.headers
+    ? Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, typeof v === 'string' ? maskCardNumbers(v) : v]))
+    : undefined;
+  return { ...response, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
+}
 
 /**
  * Checks the `Idempotency-Key` header: 1–255 printable ASCII characters.
@@ -66,7 +108,9 @@ function persistenceLayer(): DynamoDBPersistenceLayer {
  * its DynamoDB persistence layer: the first request's status and body are
  * stored once it has run and replayed for 24 hours (with `Idempotent-Replayed:
  * true`) to a retry with the same key and body (compared by a keyed hash of the
- * parsed body, so no unkeyed hash of a card number is ever stored); the same key with another body
+ * parsed body, so no unkeyed hash of a card number is ever stored; the key's scope is
+ * {@link idempotencyScope}: merchant, route key, decoded path parameters); the response is masked
+ * of card numbers before it is answered and stored ({@link maskedResponse}); the same key with another body
  * fails (`IdempotencyValidationError` → 422); a retry while the first still
  * runs fails (`IdempotencyAlreadyInProgressError` → 409). Responses of any
  * status the handler returned are stored (a 409 or 400 from the domain is an
@@ -97,9 +141,13 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
   const OWNS = 'switchyard.ownsIdempotencyRecord';
   return {
     before: async (request) => {
-      if (request.event.headers?.[IDEMPOTENCY_HEADER] !== undefined) {
+      const scope = await idempotencyScope(request.event);
+      if (scope !== undefined) {
         const context = request.event.requestContext as { authorizer?: { lambda?: Record<string, unknown> } };
-        context.authorizer = { ...context.authorizer, lambda: { ...context.authorizer?.lambda, body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`) } };
+        context.authorizer = {
+          ...context.authorizer,
+          lambda: { ...context.authorizer?.lambda, idempotency_scope: scope, body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`) },
+        };
       }
       const result = await middleware().before?.(request as never);
       if (result !== undefined) return result; // replay of a stored response
@@ -107,6 +155,8 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
       return undefined;
     },
     after: async (request) => {
+      // What is answered is what is stored: masked of card numbers (see maskedResponse).
+      if (request.response) request.response = maskedResponse(request.response);
       try {
         await middleware().after?.(request as never);
       } catch (err) {

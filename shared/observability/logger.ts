@@ -1,13 +1,39 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { redactingReplacer } from './redaction';
+import { redactEvent, redactingReplacer } from './redaction';
+
+/**
+ * Powertools Logger whose invocation-event logging (`POWERTOOLS_LOGGER_LOG_EVENT=true`, or
+ * `injectLambdaContext(logger, { logEvent: true })`) logs the event redacted after parsing
+ * ({@link redactEvent}): the body is decoded and parsed before anything is matched, so no
+ * spelling of a key (JSON unicode escapes, percent-encoding, another case) and no query-parameter
+ * or header name carries card data or a secret into a log line. Powertools' own implementation
+ * logs the raw event, where only text patterns could be matched.
+ */
+export class RedactingLogger extends Logger {
+  /**
+   * Logs the invocation event, redacted, when event logging is on (same switch and message as
+   * Powertools: `Lambda invocation event`, the event under `event`).
+   * @param event the Lambda event as received
+   * @param overwriteValue overrides `POWERTOOLS_LOGGER_LOG_EVENT` when a boolean
+   */
+  public override logEventIfEnabled(event: unknown, overwriteValue?: boolean): void {
+    if (!this.shouldLogEvent(overwriteValue)) return;
+    this.info('Lambda invocation event', { event: redactEvent(event) });
+  }
+
+  /** Child loggers (`createChild`) redact events the same way. */
+  protected override createLogger(options?: ConstructorParameters<typeof Logger>[0]): Logger {
+    return new RedactingLogger(options);
+  }
+}
 
 /**
  * The service's structured JSON logger (Powertools for AWS Lambda). Level from
- * `POWERTOOLS_LOG_LEVEL` (tests set SILENT). Every record passes the redaction
- * replacer, so card numbers, CVCs and API keys never reach a log line, even when
- * events are logged (`POWERTOOLS_LOGGER_LOG_EVENT=true`) or an error carries a body.
+ * `POWERTOOLS_LOG_LEVEL` (tests set SILENT). Logged events are redacted after parsing
+ * ({@link RedactingLogger}), and every record passes the redaction replacer, so card numbers,
+ * CVCs and API keys never reach a log line, also when an error carries a body.
  */
-export const logger = new Logger({
+export const logger = new RedactingLogger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'switchyard',
   jsonReplacerFn: redactingReplacer,
 });

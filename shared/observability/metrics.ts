@@ -50,6 +50,13 @@ export const BUSINESS_METRICS = {
    * `OpenOperations` / `OldestOpenOperationAgeSeconds` with `kind = webhook_delivery`.
    */
   webhookEndpointsDisabled: 'WebhookEndpointsDisabled',
+  /**
+   * Processor webhook events acknowledged as unmatched (count), dimension `connector`: signed events
+   * naming a payment or refund id of ours that exists nowhere here, after the bound of
+   * docs/connectors.md "Webhooks" (each event counted once, with a `webhook event matches nothing`
+   * log line naming it).
+   */
+  unmatchedWebhooks: 'UnmatchedWebhooks',
 } as const;
 
 function emit(name: string, value: number, unit: (typeof MetricUnit)[keyof typeof MetricUnit], dimensions: Record<string, string>): void {

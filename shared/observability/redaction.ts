@@ -1,42 +1,179 @@
-import { findCardNumbers } from '../domain/card';
+import { CARD_MASK, maskCardNumbers } from '../domain/card-mask';
 
 /** What replaces a redacted value in logs. */
-export const REDACTED = '[REDACTED]';
-
-/** Keys whose values never reach a log line, matched case-insensitively wherever they appear. */
-const SECRET_KEYS = new Set(['card_number', 'card_cvc', 'cvc', 'cvv', 'pin', 'otp', 'api-key', 'api_key', 'apikey', 'authorization', 'x-api-key']);
-
-const API_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]{4,}/g;
-const JSON_SECRET_FIELD = /("(?:card_number|card_cvc|cvc|cvv|pin|otp|api-key)"\s*:\s*)"[^"]*"/gi;
-/** The same fields in an `application/x-www-form-urlencoded` body (the hosted step page's form). */
-const FORM_SECRET_FIELD = /(^|[&?])(card_number|card_cvc|cvc|cvv|pin|otp)=[^&\s"]*/gi;
+export const REDACTED = CARD_MASK;
 
 /**
- * Masks card data and keys inside free text (a raw request body, an error
- * message): `"card_number"`/`"card_cvc"`/`"pin"`/`"otp"` JSON fields and form fields, any 12–19 digit window
- * that passes Luhn, and `sk_test_…`/`sk_live_…` keys.
+ * Names whose values never reach a log line, compared after {@link normalizeKey} (so `card_number`,
+ * `cardNumber`, `Card-Number` and `card[number]` are one name): card data, step secrets, keys,
+ * credentials and the Flutterwave webhook hash.
+ */
+const SECRET_NAMES = new Set([
+  'cardnumber',
+  'cardcvc',
+  'cardcvv',
+  'cvc',
+  'cvc2',
+  'cvv',
+  'cvv2',
+  'cvn',
+  'pan',
+  'securitycode',
+  'pin',
+  'otp',
+  'password',
+  'apikey',
+  'xapikey',
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'verifhash',
+]);
+
+/**
+ * A name as {@link SECRET_NAMES} compares it: Unicode compatibility-normalised (full-width
+ * letters become ASCII), lower-cased, every character but letters and digits dropped.
+ */
+function normalizeKey(key: string): string {
+  return key.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Whether the value under this name (a JSON key, a query parameter, a header, a form field) is never logged. */
+export function isSecretName(key: string): boolean {
+  return SECRET_NAMES.has(normalizeKey(key));
+}
+
+const API_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]{4,}/g;
+const SECRET_FIELD_NAMES = 'card[_-]?number|card[_-]?cvc|cvc|cvv|pin|otp|api[_-]?key';
+/** Secret fields in JSON text that was never parsed (a body inside an error message). */
+const JSON_SECRET_FIELD = new RegExp(`("(?:${SECRET_FIELD_NAMES})"\\s*:\\s*)"[^"]*"`, 'gi');
+/** The same fields in `application/x-www-form-urlencoded` text. */
+const FORM_SECRET_FIELD = new RegExp(`(^|[&?])(${SECRET_FIELD_NAMES})=[^&\\s"]*`, 'gi');
+const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
+
+/**
+ * Masks card data and keys inside free text (a log message, an error message, a path): card
+ * numbers wherever the detector finds them — also behind percent-encoding (`%34%32…`), in which
+ * case the decoded text is returned masked —, `"card_number"`/`"card_cvc"`/`"pin"`/`"otp"` JSON
+ * and form fields, and `sk_test_…`/`sk_live_…` keys. A best effort for text that is not
+ * structured: structured data (a request event) is redacted after parsing by {@link redactEvent}.
  */
 export function redactText(text: string): string {
-  const masked = text
+  let source = text;
+  if (PERCENT_ESCAPE.test(text)) {
+    try {
+      const decoded = decodeURIComponent(text);
+      if (maskCardNumbers(decoded) !== decoded) source = decoded;
+    } catch {
+      /* not valid percent-encoding: the text is taken as it is */
+    }
+  }
+  const masked = source
     .replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`)
     .replace(FORM_SECRET_FIELD, `$1$2=${REDACTED}`)
     .replace(API_KEY, `sk_$1_${REDACTED}`);
-  const ranges = findCardNumbers(masked);
-  if (ranges.length === 0) return masked;
-  const chars = [...masked];
-  // Mask every digit of every card-number window (covers overlapping windows).
-  for (const [start, end] of ranges) for (let i = start; i < end; i += 1) if (/\d/.test(chars[i] as string)) chars[i] = '*';
-  return chars.join('').replace(/\*(?:[ -]?\*)+/g, REDACTED);
+  return maskCardNumbers(masked);
+}
+
+/** Nesting deeper than this is replaced, not walked (no request body nests that deep). */
+const MAX_DEPTH = 32;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /**
- * The JSON replacer Powertools Logger runs on every log record
- * (`jsonReplacerFn`): drops the values of secret keys (`card_number`,
- * `card_cvc`, the `api-key` header …) at any depth and masks card numbers and
- * keys in every string.
+ * A redacted deep copy of parsed data: the value under a secret name ({@link isSecretName}) is
+ * replaced whatever it is, every name is itself masked (a card number used as a JSON key or a
+ * query-parameter name), every string passes {@link redactText}, and an integer whose digits
+ * form a card number is replaced. Objects are rebuilt as own data properties.
+ */
+export function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) >= 1e11 && maskCardNumbers(String(Math.abs(value))) !== String(Math.abs(value)) ? REDACTED : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
+  if (value instanceof Error) return value; // the logger formats errors; their strings pass the replacer
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [redactText(k), isSecretName(k) ? REDACTED : redactValue(v, depth + 1)]),
+  );
+}
+
+/** Case-insensitive header lookup (API Gateway lower-cases header names; a test event may not). */
+function header(headers: unknown, name: string): string | undefined {
+  if (!isPlainObject(headers)) return undefined;
+  const found = Object.entries(headers).find(([k]) => k.toLowerCase() === name);
+  return typeof found?.[1] === 'string' ? found[1] : undefined;
+}
+
+/** Pairs of a query string or a urlencoded form as an object (a repeated name keeps all its values, in order). */
+function formToObject(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return out;
+}
+
+/**
+ * The body of an HTTP event as it is logged: decoded from base64 when API Gateway encoded it,
+ * then parsed — a urlencoded form by its content type, anything else as JSON — and redacted
+ * after parsing, so a key spelled with JSON escapes (`"card_\u006eumber"`) or percent-encoding
+ * is seen by its real name. A body that parses as neither is not logged (its size is): unparsed
+ * text could hide a secret under a spelling no text pattern knows.
+ */
+function redactBody(body: unknown, isBase64Encoded: unknown, contentType: string | undefined): unknown {
+  if (typeof body !== 'string') return redactValue(body);
+  if (body === '') return body;
+  const text = isBase64Encoded === true ? Buffer.from(body, 'base64').toString('utf8') : body;
+  if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType ?? '')) return redactValue(formToObject(text));
+  try {
+    return redactValue(JSON.parse(text));
+  } catch {
+    return `${REDACTED} (a body of ${text.length} characters that is neither JSON nor a form; not logged)`;
+  }
+}
+
+/**
+ * An invocation event as it may be logged (`POWERTOOLS_LOGGER_LOG_EVENT=true`), redacted after
+ * parsing. For an API Gateway HTTP API event (payload 2.0): the body is parsed and redacted (see
+ * {@link redactBody}); query parameters, headers and path parameters are redacted by name and
+ * value, names included; `rawQueryString` is parsed and rebuilt from redacted pairs (decoded);
+ * cookie values are dropped; `rawPath` and every other string pass {@link redactText}. Any other
+ * event (a DynamoDB stream batch, a schedule) is redacted as data by {@link redactValue}.
+ * @returns a redacted copy; the event itself is not changed
+ */
+export function redactEvent(event: unknown): unknown {
+  if (!isPlainObject(event) || !('requestContext' in event)) return redactValue(event);
+  const { body, rawQueryString, cookies, ...rest } = event;
+  const out = redactValue(rest) as Record<string, unknown>;
+  if (body !== undefined) out.body = redactBody(body, event.isBase64Encoded, header(event.headers, 'content-type'));
+  if (typeof rawQueryString === 'string') {
+    const pairs = Object.entries(redactValue(formToObject(rawQueryString)) as Record<string, unknown>);
+    out.rawQueryString = pairs.flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => `${k}=${String(x)}`)).join('&');
+  }
+  if (Array.isArray(cookies)) {
+    out.cookies = cookies.map((c) => `${redactText(String(c).split('=')[0] ?? '')}=${REDACTED}`);
+  }
+  return out;
+}
+
+/**
+ * The JSON replacer Powertools Logger runs on every log record (`jsonReplacerFn`): drops the
+ * values of secret names ({@link isSecretName}) at any depth, masks card numbers and keys in
+ * every string, and renames an object key that holds a card number. Events are redacted before
+ * they reach it (see {@link redactEvent}); this is the net under every other record.
  */
 export function redactingReplacer(key: string, value: unknown): unknown {
-  if (key && SECRET_KEYS.has(key.toLowerCase())) return REDACTED;
+  if (key && isSecretName(key)) return REDACTED;
   if (typeof value === 'string') return redactText(value);
+  if (isPlainObject(value) && Object.keys(value).some((k) => redactText(k) !== k)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactText(k), v]));
+  }
   return value;
 }

@@ -34,7 +34,7 @@ export async function createCustomer(merchantId: string, fields: CustomerFields)
  */
 export async function getCustomer(merchantId: string, customerId: string): Promise<Customer> {
   const customer = isIdOf('customer', customerId) ? await readCustomer(merchantId, customerId) : undefined;
-  if (!customer) throw resourceNotFound('customer', customerId, 'customer_id');
+  if (!customer) throw resourceNotFound('customer', 'customer_id');
   return customer;
 }
 
@@ -44,7 +44,7 @@ export async function getCustomer(merchantId: string, customerId: string): Promi
  */
 export async function updateCustomer(merchantId: string, customerId: string, fields: CustomerFields): Promise<Customer> {
   const customer = isIdOf('customer', customerId) ? await writeCustomer(merchantId, customerId, fields) : undefined;
-  if (!customer) throw resourceNotFound('customer', customerId, 'customer_id');
+  if (!customer) throw resourceNotFound('customer', 'customer_id');
   return customer;
 }
 
@@ -65,7 +65,7 @@ export const UNLINK_BUDGET_MS = 10_000;
  */
 export async function deleteCustomer(merchantId: string, customerId: string): Promise<{ customer_id: string; deleted: true }> {
   const state = isIdOf('customer', customerId) ? await markCustomerDeleting(merchantId, customerId) : 'missing';
-  if (state !== 'deleting') throw resourceNotFound('customer', customerId, 'customer_id');
+  if (state !== 'deleting') throw resourceNotFound('customer', 'customer_id');
   const { complete } = await unlinkCustomerPayments(merchantId, customerId, Date.now() + UNLINK_BUDGET_MS);
   if (complete) await markCustomerUnlinked(merchantId, customerId);
   return { customer_id: customerId, deleted: true };
@@ -93,7 +93,7 @@ export async function listCustomers(merchantId: string, query: ListQuery, filter
   let after: Customer | undefined;
   if (query.startingAfter) {
     after = isIdOf('customer', query.startingAfter) ? await readCustomer(merchantId, query.startingAfter) : undefined;
-    if (!after) throw invalidRequest('resource_missing', `No such customer: '${query.startingAfter}' (starting_after must be a customer id from a previous page).`, 'starting_after');
+    if (!after) throw invalidRequest('resource_missing', 'No such customer for starting_after: it must be a customer id from a previous page.', 'starting_after');
   }
   return queryCustomers(merchantId, query, filters, after);
 }

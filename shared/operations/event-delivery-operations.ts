@@ -205,7 +205,7 @@ export async function listEventDeliveries(merchantId: string, eventId: string): 
 
 async function requireEvent(merchantId: string, eventId: string): Promise<DeliverableEvent> {
   const event = isIdOf('event', eventId) ? await getDeliverableEvent(merchantId, eventId) : undefined;
-  if (!event) throw resourceNotFound('event', eventId, 'event_id');
+  if (!event) throw resourceNotFound('event', 'event_id');
   return event;
 }
 
@@ -223,7 +223,7 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
   let endpoints: StoredWebhookEndpoint[];
   if (endpointId !== undefined) {
     const endpoint = isIdOf('webhookEndpoint', endpointId) ? await getStoredWebhookEndpoint(merchantId, endpointId) : undefined;
-    if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+    if (!endpoint) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
     if (endpoint.status !== 'enabled') {
       throw invalidRequest('endpoint_disabled', 'This webhook endpoint is disabled: enable it (PUT status enabled) before redelivering to it.', 'webhook_endpoint_id');
     }

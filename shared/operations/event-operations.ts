@@ -10,7 +10,7 @@ import { getEvent as readEvent, listEvents as queryEvents } from '../storage/eve
  */
 export async function getEvent(merchantId: string, eventId: string): Promise<ApiEvent> {
   const event = isIdOf('event', eventId) ? await readEvent(merchantId, eventId) : undefined;
-  if (!event) throw resourceNotFound('event', eventId, 'event_id');
+  if (!event) throw resourceNotFound('event', 'event_id');
   return event;
 }
 

@@ -1,4 +1,5 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest } from '../connectors/connector';
+import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, invalidRequest, OutcomeUnknownError, unexpectedState } from '../domain/errors';
 import { AUTHENTICATION_STEPS, processorReturnUrl, type AuthenticationAction, type AuthenticationStep, type NextAction, type Payment } from '../domain/payment';
 import { ALLOWED_FROM } from '../domain/payment-status';
@@ -140,12 +141,12 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     if (err instanceof ConnectorRequestError) {
       // Refused: nothing happened at the processor; the step stays open, with the processor's reason.
       try {
-        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction', error_code: err.code, error_message: err.message }, null);
+        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message) }, null);
       } catch (releaseErr) {
         // The claim stays until its lease ends; the reconciler then asks the processor and reopens the step.
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
       }
-      throw new ApiError(402, 'connector_error', 'authentication_failed', `${p.connector} refused the ${action.type} step: ${err.message} The payment still asks for it.`);
+      throw new ApiError(402, 'connector_error', 'authentication_failed', `${p.connector} refused the ${action.type} step: ${maskCardNumbers(err.message)} The payment still asks for it.`);
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
     if (err.notSent) {

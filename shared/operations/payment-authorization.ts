@@ -1,5 +1,6 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
 import type { CardDetails } from '../domain/card';
+import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { processorReturnUrl, type AuthenticationAddress, type Payment, type PaymentMethod } from '../domain/payment';
 import type { PaymentStatus } from '../domain/payment-status';
@@ -134,8 +135,8 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
         attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
-        await write(connector.name, { status: 'Failed', error_code: err.code, error_message: err.message, next_action: null }, null);
-        throw new ApiError(502, 'connector_error', err.code, `${connector.name} refused the payment: ${err.message} The payment is Failed.`);
+        await write(connector.name, { status: 'Failed', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message), next_action: null }, null);
+        throw new ApiError(502, 'connector_error', maskCardNumbers(err.code), `${connector.name} refused the payment: ${maskCardNumbers(err.message)} The payment is Failed.`);
       }
       if (!(err instanceof ConnectorTechnicalError)) throw err;
       const hasNext = i + 1 < tries.length;
@@ -159,7 +160,7 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           status: 'Processing',
           next_action: null,
           error_code: 'connector_unreachable',
-          error_message: `${err.message} The outcome at ${connector.name} is unknown; the payment stays Processing until it is reconciled with ${connector.name}.`,
+          error_message: `${maskCardNumbers(err.message)} The outcome at ${connector.name} is unknown; the payment stays Processing until it is reconciled with ${connector.name}.`,
         },
         unknown,
       );

@@ -1,4 +1,5 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
+import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, invalidRequest, OutcomeUnknownError, unexpectedState } from '../domain/errors';
 import type { Payment } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
@@ -42,7 +43,7 @@ async function runClaimed(
         // The claim stays until its lease ends; the reconciler then finds nothing happened and releases it.
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
       }
-      throw new ApiError(502, 'connector_error', err.code, `${p.connector} refused to ${operation} this payment: ${err.message} Nothing was changed (${p.status}).`);
+      throw new ApiError(502, 'connector_error', maskCardNumbers(err.code), `${p.connector} refused to ${operation} this payment: ${maskCardNumbers(err.message)} Nothing was changed (${p.status}).`);
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
     // The claim keeps its lease: the processor may still be working on the call (its own

@@ -1,4 +1,5 @@
 import type { PaymentResult } from '../connectors/connector';
+import { maskOptionalText } from '../domain/card-mask';
 import { ApiError, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { Attempt, Payment } from '../domain/payment';
@@ -18,7 +19,7 @@ import type { ConditionFailedError } from '../storage/storage-errors';
  */
 export async function loadPayment(merchantId: string, paymentId: string): Promise<StoredPayment> {
   const stored = isIdOf('payment', paymentId) ? await readPayment(merchantId, paymentId) : undefined;
-  if (!stored) throw resourceNotFound('payment', paymentId, 'payment_id');
+  if (!stored) throw resourceNotFound('payment', 'payment_id');
   return stored;
 }
 
@@ -40,7 +41,10 @@ export function conflict(operation: PaymentOperation, err: ConditionFailedError<
   return unexpectedState(operation, current?.payment.status ?? 'unknown', ALLOWED_FROM[operation]);
 }
 
-/** Fields of a payment that a connector result sets (status, transaction id, captured amount, next action, error). */
+/**
+ * Fields of a payment that a connector result sets (status, transaction id, captured amount, next action, error).
+ * The processor's error code and message pass the card-number masker before they are stored.
+ */
 export function resultFields(result: PaymentResult, payment: Payment): Partial<Payment> & { status: PaymentStatus } {
   return {
     status: result.status,
@@ -49,20 +53,20 @@ export function resultFields(result: PaymentResult, payment: Payment): Partial<P
     // A processor that answers "still waiting on the payer" without restating the step (a sync)
     // leaves the step the payer was asked for in place.
     next_action: result.nextAction ?? (result.status === 'RequiresAction' && payment.status === 'RequiresAction' ? payment.next_action : null),
-    error_code: result.errorCode ?? null,
-    error_message: result.errorMessage ?? null,
+    error_code: maskOptionalText(result.errorCode),
+    error_message: maskOptionalText(result.errorMessage),
   };
 }
 
-/** One attempt record for the payment's `attempts`. */
+/** One attempt record for the payment's `attempts` (the processor's error code and message masked of card numbers). */
 export function attemptOf(connector: string, startedAt: string, outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null }): Attempt {
   return {
     attempt_id: newId('attempt'),
     connector,
     status: outcome.status,
     connector_transaction_id: outcome.connectorTransactionId ?? null,
-    error_code: outcome.errorCode ?? null,
-    error_message: outcome.errorMessage ?? null,
+    error_code: maskOptionalText(outcome.errorCode),
+    error_message: maskOptionalText(outcome.errorMessage),
     created_at: startedAt,
   };
 }

@@ -1,5 +1,6 @@
 import { connectorByName } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
+import { maskCardNumbers, maskOptionalText } from '../domain/card-mask';
 import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, resourceNotFound, unexpectedState } from '../domain/errors';
 import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import { isStorageUnavailable } from '../storage/storage-errors';
@@ -115,12 +116,12 @@ export async function refundPayment(
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
       try {
-        await releaseFailedRefund(ctx.merchantId, refund, { code: err.code, message: err.message });
+        await releaseFailedRefund(ctx.merchantId, refund, { code: maskCardNumbers(err.code), message: maskCardNumbers(err.message) });
       } catch (releaseErr) {
         // The refund stays Pending until its lease ends; the reconciler finds nothing at the processor and releases it.
         if (!isStorageUnavailable(releaseErr)) throw releaseErr;
       }
-      throw new ApiError(502, 'connector_error', err.code, `${p.connector} refused the refund: ${err.message} Nothing was refunded.`);
+      throw new ApiError(502, 'connector_error', maskCardNumbers(err.code), `${p.connector} refused the refund: ${maskCardNumbers(err.message)} Nothing was refunded.`);
     }
     if (err instanceof ConnectorTechnicalError) {
       // Outcome unknown: the refund stays Pending (its amount reserved) with its claim and lease (the
@@ -134,13 +135,13 @@ export async function refundPayment(
   try {
     if (result.status === 'Failed') {
       return await releaseFailedRefund(ctx.merchantId, refund, {
-        code: result.errorCode ?? 'refund_failed',
-        message: result.errorMessage ?? 'The connector declined the refund.',
+        code: maskCardNumbers(result.errorCode ?? 'refund_failed'),
+        message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.'),
       });
     }
     // Pending: the processor settles it later; its refund id is kept for the webhook or a sync.
     // A Pending answer may carry the processor's note (e.g. Paystack's needs-attention): the merchant sees it.
-    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId, { code: result.errorCode ?? null, message: result.errorMessage ?? null });
+    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId, { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) });
   } catch (err) {
     // Any failure after the processor answered (storage, a transaction conflict, a bug) leaves the refund Pending: unknown.
     throw unknown(err);
@@ -153,7 +154,7 @@ export async function refundPayment(
  */
 export async function getRefund(merchantId: string, refundId: string): Promise<Refund> {
   const refund = isIdOf('refund', refundId) ? await readRefund(merchantId, refundId) : undefined;
-  if (!refund) throw resourceNotFound('refund', refundId, 'refund_id');
+  if (!refund) throw resourceNotFound('refund', 'refund_id');
   return refund;
 }
 
@@ -167,7 +168,7 @@ export async function listRefunds(merchantId: string, paymentId: string, query: 
   if (query.startingAfter) {
     after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
     if (!after || after.payment_id !== paymentId) {
-      throw invalidRequest('resource_missing', `No such refund of this payment: '${query.startingAfter}'.`, 'starting_after');
+      throw invalidRequest('resource_missing', 'No such refund of this payment for starting_after: it must be a refund id from a previous page.', 'starting_after');
     }
   }
   return queryRefunds(merchantId, paymentId, query, after);

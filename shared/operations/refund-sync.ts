@@ -1,4 +1,5 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
+import { maskCardNumbers, maskOptionalText } from '../domain/card-mask';
 import { ApiError, resourceNotFound } from '../domain/errors';
 import { isIdOf } from '../domain/ids';
 import { leaseActive } from '../domain/pending-operation';
@@ -70,10 +71,10 @@ export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | '
     return { refund: await settleRefund(ctx.merchantId, refund, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'succeeded' };
   }
   if (result.status === 'Failed') {
-    const failed = await releaseFailedRefund(ctx.merchantId, refund, { code: result.errorCode ?? 'refund_failed', message: result.errorMessage ?? 'The connector declined the refund.' });
+    const failed = await releaseFailedRefund(ctx.merchantId, refund, { code: maskCardNumbers(result.errorCode ?? 'refund_failed'), message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.') });
     return { refund: failed, outcome: 'failed' };
   }
-  const note = { code: result.errorCode ?? null, message: result.errorMessage ?? null };
+  const note = { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) };
   const noteChanged = note.code !== (refund.error_code ?? null);
   if ((result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) || noteChanged) {
     // Still Pending: its processor id, and the processor's note when it has one (e.g. Paystack's needs-attention).
@@ -89,6 +90,6 @@ export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | '
  */
 export async function syncRefund(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>, refundId: string): Promise<Refund> {
   const stored = isIdOf('refund', refundId) ? await getStoredRefund(ctx.merchantId, refundId) : undefined;
-  if (!stored) throw resourceNotFound('refund', refundId, 'refund_id');
+  if (!stored) throw resourceNotFound('refund', 'refund_id');
   return (await reconcileRefund(ctx, stored)).refund;
 }

@@ -13,7 +13,7 @@ export async function sandboxPagePayment(paymentId: string): Promise<Payment> {
   const merchantId = isIdOf('payment', paymentId) ? await findPaymentOwner(paymentId) : undefined;
   const stored = merchantId ? await getPayment(merchantId, paymentId) : undefined;
   if (!stored || stored.payment.connector !== 'sandbox') {
-    throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No sandbox payment ${paymentId}.`);
+    throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such sandbox payment. Check the link you followed.');
   }
   return stored.payment;
 }

@@ -68,7 +68,7 @@ export async function createWebhookEndpoint(merchantId: string, fields: WebhookE
  */
 export async function getWebhookEndpoint(merchantId: string, endpointId: string): Promise<WebhookEndpoint> {
   const endpoint = isIdOf('webhookEndpoint', endpointId) ? await readEndpoint(merchantId, endpointId) : undefined;
-  if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  if (!endpoint) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   return endpoint;
 }
 
@@ -77,11 +77,11 @@ export async function getWebhookEndpoint(merchantId: string, endpointId: string)
  * @throws ApiError 404 when it does not exist; 400 `url_not_allowed` (param `url`)
  */
 export async function updateWebhookEndpoint(merchantId: string, endpointId: string, fields: WebhookEndpointFields): Promise<WebhookEndpoint> {
-  if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   // Checks run fields (400) → existence (404), as everywhere in the API.
   if (fields.url !== undefined) await assertUrlAllowed(fields.url);
   const endpoint = await writeEndpoint(merchantId, endpointId, fields);
-  if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  if (!endpoint) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   return endpoint;
 }
 
@@ -92,7 +92,7 @@ export async function updateWebhookEndpoint(merchantId: string, endpointId: stri
  */
 export async function deleteWebhookEndpoint(merchantId: string, endpointId: string): Promise<{ webhook_endpoint_id: string; deleted: true }> {
   const deleted = isIdOf('webhookEndpoint', endpointId) && (await removeEndpoint(merchantId, endpointId));
-  if (!deleted) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  if (!deleted) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   return { webhook_endpoint_id: endpointId, deleted: true };
 }
 
@@ -105,7 +105,7 @@ export async function deleteWebhookEndpoint(merchantId: string, endpointId: stri
  * @throws ApiError 404 when it does not exist
  */
 export async function rotateWebhookEndpointSecret(merchantId: string, endpointId: string, nowMs = Date.now()): Promise<WebhookEndpointWithSecret> {
-  if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   const secret = generateEndpointSecret();
   const endpoint = await storeRotation(
     merchantId,
@@ -114,7 +114,7 @@ export async function rotateWebhookEndpointSecret(merchantId: string, endpointId
     new Date(nowMs).toISOString(),
     new Date(nowMs + SECRET_ROTATION_OVERLAP_MS).toISOString(),
   );
-  if (!endpoint) throw resourceNotFound('webhook endpoint', endpointId, 'webhook_endpoint_id');
+  if (!endpoint) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   return answerWithSealedSecret(endpoint, secret);
 }
 
@@ -127,7 +127,7 @@ export async function listWebhookEndpoints(merchantId: string, query: ListQuery)
   if (query.startingAfter) {
     after = isIdOf('webhookEndpoint', query.startingAfter) ? await readEndpoint(merchantId, query.startingAfter) : undefined;
     if (!after) {
-      throw invalidRequest('resource_missing', `No such webhook endpoint: '${query.startingAfter}' (starting_after must be a webhook endpoint id from a previous page).`, 'starting_after');
+      throw invalidRequest('resource_missing', 'No such webhook endpoint for starting_after: it must be a webhook endpoint id from a previous page.', 'starting_after');
     }
   }
   return queryEndpoints(merchantId, query, after);

@@ -1,12 +1,20 @@
-import { ConnectorRequestError, ConnectorTechnicalError, WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { ConnectorRequestError, ConnectorTechnicalError, WebhookPayloadError, WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
 import { ApiError, paymentBusy } from '../domain/errors';
 import { canApply, type PaymentStatus } from '../domain/payment-status';
 import type { PaymentResult } from '../connectors/connector';
 import { isIdOf } from '../domain/ids';
-import { recordMoneyMismatch, recordPaymentOutcome } from '../observability/metrics';
+import { BUSINESS_METRICS, metrics, recordMoneyMismatch, recordPaymentOutcome } from '../observability/metrics';
 import { logger } from '../observability/logger';
-import { applyPaymentWebhook, findPaymentOwner, getPayment, recordWebhookEvent } from '../storage/payments-repository';
+import {
+  acknowledgeUnmatchedWebhook,
+  applyPaymentWebhook,
+  countUnmatchedWebhookDelivery,
+  findPaymentOwner,
+  getPayment,
+  recordWebhookEvent,
+} from '../storage/payments-repository';
 import { attemptOf, claimInFlight, resultFields } from './payment-state';
 import { findRefundOwner, getStoredRefund } from '../storage/refunds-repository';
 import { reconcileRefund } from './refund-sync';
@@ -30,8 +38,74 @@ export interface WebhookReceipt {
   applied: boolean;
   /** Why nothing changed, when `applied` is false. */
   reason?: string;
+  /**
+   * True when the event names a payment or refund id of ours that exists nowhere here and was
+   * acknowledged after {@link UNMATCHED_WEBHOOK_BOUND} (logged and counted once, kept in the table).
+   */
+  unmatched?: true;
   payment_id?: string;
   status?: string;
+}
+
+/**
+ * When a signed event naming one of our payment (or refund) ids that is found nowhere
+ * (`findPaymentOwner` gives nothing) stops being answered 409 "deliver again" and is acknowledged
+ * (200, `unmatched: true`): once this event has been delivered `minDeliveries` times here **and** its
+ * first delivery is `minAgeMs` old, both counted by us (an `UNMATCHED_WEBHOOK#…` item, our clock).
+ *
+ * - The race it must cover: a processor's event can only exist after our authorize (or refund)
+ *   call, which is made after the item is written with its claim (docs/money-safety.md), so an
+ *   event that finds nothing is behind the id index (GSI4, eventually consistent: writes reach a GSI
+ *   "within 1 second", https://repost.aws/knowledge-center/dynamodb-missing-table-items-gsi). Three
+ *   deliveries spread over at least 5 minutes are hundreds of times that.
+ * - It ends at the processor's third delivery, well inside every retry window, so none keeps
+ *   retrying for days or disables the endpoint: Paystack live retries every 3 minutes for the first
+ *   4 tries, then hourly for 72 h (test mode hourly for 10 h; https://paystack.com/docs/payments/webhooks/)
+ *   → acknowledged at minute 6; Stripe retries for up to 3 days with exponential back-off (test mode
+ *   3 times over a few hours; https://docs.stripe.com/webhooks#behaviors) → at its third delivery;
+ *   Flutterwave, when retries are enabled, retries 3 times 30 minutes apart
+ *   (https://developer.flutterwave.com/docs/webhooks) → at minute 60.
+ * - The event's own timestamp is not used: the sandbox's and Paystack's events carry none
+ *   (Paystack's `data.paid_at` is the transaction's), and a redelivered old event is not late.
+ * Acknowledging loses nothing: a payment or refund that does exist (an index lagging for minutes in
+ * an AWS incident) is settled by the reconciler from the processor's own answer (docs/money-safety.md
+ * "The reconciler").
+ */
+export const UNMATCHED_WEBHOOK_BOUND = { minDeliveries: 3, minAgeMs: 5 * 60 * 1000 } as const;
+
+/**
+ * An event naming a payment or refund id of ours that is found nowhere: counts this delivery and,
+ * below {@link UNMATCHED_WEBHOOK_BOUND}, asks for redelivery (409 `payment_busy`); at the bound,
+ * acknowledges it — the first delivery to do so logs `webhook event matches nothing; acknowledged`
+ * (warning, with connector, event id, the id it names, deliveries, first seen) and counts
+ * `UnmatchedWebhooks` by connector; later deliveries are acknowledged again without either.
+ */
+async function unmatchedEvent(connector: string, eventId: string, kind: 'payment' | 'refund', subjectId: string): Promise<WebhookReceipt> {
+  const nowMs = Date.now();
+  const seen = await countUnmatchedWebhookDelivery(connector, eventId, subjectId, nowMs);
+  const idField = kind === 'payment' ? 'payment_id' : 'refund_id';
+  const receipt: WebhookReceipt = {
+    received: true,
+    event_id: eventId,
+    applied: false,
+    unmatched: true,
+    reason: `no ${kind} with this id exists here; acknowledged as unmatched`,
+  };
+  if (seen.acknowledgedAt) return receipt;
+  const firstSeenBy = new Date(nowMs - UNMATCHED_WEBHOOK_BOUND.minAgeMs).toISOString();
+  const due = seen.deliveries >= UNMATCHED_WEBHOOK_BOUND.minDeliveries && seen.firstSeenAt <= firstSeenBy;
+  const context = { connector, event_id: eventId, [idField]: subjectId, deliveries: seen.deliveries, first_seen_at: seen.firstSeenAt };
+  if (!due) {
+    logger.info('webhook event matches nothing yet; redelivery asked', context);
+    throw paymentBusy(`The ${kind} this event names is not visible yet.`);
+  }
+  if (await acknowledgeUnmatchedWebhook(connector, eventId, { minDeliveries: UNMATCHED_WEBHOOK_BOUND.minDeliveries, firstSeenBy }, nowMs)) {
+    logger.warn('webhook event matches nothing; acknowledged', context);
+    const metric = metrics.singleMetric();
+    metric.addDimension('connector', connector);
+    metric.addMetric(BUSINESS_METRICS.unmatchedWebhooks, MetricUnit.Count, 1);
+  }
+  return receipt;
 }
 
 async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent, { kind: 'payment' }>): Promise<WebhookReceipt> {
@@ -43,9 +117,10 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
   }
   const merchantId = await findPaymentOwner(paymentId);
   if (!merchantId) {
-    // Ours by its shape but not visible yet (the lookup index is eventually consistent): the
-    // processor should redeliver; nothing is recorded so the redelivery is applied.
-    throw paymentBusy(`Payment ${paymentId} is not visible yet.`);
+    // Ours by its shape but found nowhere: not visible yet (the id index is eventually consistent),
+    // so the processor redelivers — until the bound, then it is acknowledged as unmatched. No
+    // WEBHOOK# record is written, so a redelivery that finds the payment is still applied.
+    return unmatchedEvent(connector, event.eventId, 'payment', paymentId);
   }
   for (let round = 0; round < 3; round += 1) {
     const stored = await getPayment(merchantId, paymentId);
@@ -97,18 +172,25 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
  * payment is never changed.
  * @returns the receipt (200)
  * @throws ApiError 404 for an unknown or unconfigured connector; 401 `invalid_signature`
- *   when the signature does not verify (nothing changes); 409 `payment_busy` when the
- *   processor should redeliver later
+ *   when the signature does not verify (nothing changes); 400 (`invalid_json`,
+ *   `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, with `param`) when it
+ *   verifies but the body is not an event the connector can read (nothing changes); 409
+ *   `payment_busy` when the processor should redeliver later (the payment's own request is still
+ *   writing its outcome, or an id of ours is found nowhere yet — see {@link UNMATCHED_WEBHOOK_BOUND})
  */
 export async function receiveConnectorWebhook(connectorName: string, webhook: InboundWebhook): Promise<WebhookReceipt> {
   const connector = await configuredConnector(connectorName);
-  if (!connector) throw new ApiError(404, 'invalid_request_error', 'resource_missing', `No connector named '${connectorName}' is configured here.`, 'connector');
+  if (!connector) throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such connector is configured here: check the connector name in the webhook URL (sandbox, paystack, flutterwave or stripe).', 'connector');
   let event: WebhookEvent;
   try {
     event = await connector.parseWebhook(webhook);
   } catch (err) {
     if (err instanceof WebhookSignatureError) {
       throw new ApiError(401, 'authentication_error', 'invalid_signature', `The webhook signature does not verify for ${connectorName}; nothing was changed.`);
+    }
+    if (err instanceof WebhookPayloadError) {
+      // Signed but malformed: the same body will never apply, so it is refused as bad input (never a 5xx).
+      throw new ApiError(400, 'invalid_request_error', err.code, `${err.message} Nothing was changed.`, err.param);
     }
     if (err instanceof SyntaxError) throw new ApiError(400, 'invalid_request_error', 'invalid_json', 'The webhook body is not valid JSON.');
     if (err instanceof ConnectorTechnicalError || err instanceof ConnectorRequestError) {
@@ -126,15 +208,17 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
  * A processor's refund event: settles the `Pending` refund it names (our refund id) by
  * asking the processor for that refund's current state (the event is a trigger; the
  * processor's answer is what is written, with the same conditional writes as the
- * reconciler). An event naming no refund of ours is acknowledged without a change.
- * A refund still running its own request is answered 409 so the processor redelivers.
+ * reconciler). An event naming no refund of ours is acknowledged without a change; one naming a
+ * refund id of ours found nowhere is answered 409 until {@link UNMATCHED_WEBHOOK_BOUND}, then
+ * acknowledged as unmatched. A refund still running its own request is answered 409 so the
+ * processor redelivers.
  */
 async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, { kind: 'refund' }>): Promise<WebhookReceipt> {
   const base = { received: true as const, event_id: event.eventId };
   const refundId = event.refundId;
   if (!refundId || !isIdOf('refund', refundId)) return { ...base, applied: false, reason: 'the event names no Switchyard refund; the reconciler settles refunds by their own reference' };
   const merchantId = await findRefundOwner(refundId);
-  if (!merchantId) throw paymentBusy(`Refund ${refundId} is not visible yet.`);
+  if (!merchantId) return unmatchedEvent(connector, event.eventId, 'refund', refundId);
   const stored = await getStoredRefund(merchantId, refundId);
   if (!stored || stored.refund.connector !== connector) return { ...base, applied: false, reason: 'no refund of this connector with this reference' };
   if (stored.refund.status !== 'Pending') {

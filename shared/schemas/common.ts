@@ -5,7 +5,15 @@ import { PAYMENT_METHODS } from '../domain/payment';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
 import { isDeployedStage } from '../webhooks/endpoint-url-rules';
 
+/**
+ * The message of every field that refuses a card number (shared/domain/card.ts,
+ * `containsCardNumber`: any spelling, any separators, Unicode digits). It names what is wrong,
+ * never the value; the field is named by `param` (shared/http/zod-errors.ts).
+ */
 const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
+
+/** Refinement shared by every field that is stored, logged or echoed: no card number in it. */
+const noCardNumber = (s: string) => !containsCardNumber(s);
 
 /** An amount in minor units: an integer from 1 to 99,999,999,999. */
 export const amountSchema = z
@@ -19,27 +27,49 @@ export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURR
 /** One of card, bank_transfer, ussd, mobile_money. */
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
 
-/** An e-mail address (at most 254 characters, RFC 5321). */
+/** An e-mail address (at most 254 characters, RFC 5321) holding no card number. */
 export const emailSchema = z
   .email({ error: 'must be a valid e-mail address' })
   .max(254)
-  .refine((s) => !containsCardNumber(s), { error: 'must not contain a card number' });
+  .refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
-/** A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164). */
+/**
+ * A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164), which must not be a
+ * card number (15 digits hold an American Express number, 14 a Diners Club one).
+ */
 export const phoneSchema = z
   .string()
-  .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' });
+  .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' })
+  .refine(noCardNumber, { error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card' });
 
 /** Free text of at most `max` characters, which must not carry a card number (it would be stored). */
 export const text = (max: number) =>
   z
     .string()
     .max(max, { error: `must be at most ${max} characters` })
-    .refine((s) => !containsCardNumber(s), { error: NO_CARD_NUMBERS });
+    .refine(noCardNumber, { error: NO_CARD_NUMBERS });
+
+/** The ids this service hands out (shared/domain/ids.ts): a prefix, `_`, 32 lowercase hex digits. */
+const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;
+
+/**
+ * An id the caller gives in a body to refer to one of its resources (e.g. `customer_id`): a
+ * string of at most `max` characters holding no card number. An id of exactly our own shape
+ * (`cus_` + 32 hex digits) is not searched: random hex holds a digit run that reads as a card
+ * number about 4 times in 10,000 (test/unit/card-detector.test.ts), which would refuse real
+ * customers; such an id that does not exist is answered as unknown, and neither stored nor
+ * repeated.
+ */
+export const referenceIdSchema = (max = 100) =>
+  z
+    .string()
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((s) => OWN_ID_SHAPE.test(s) || noCardNumber(s), { error: NO_CARD_NUMBERS });
 
 /**
  * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
- * 500 characters. A `__proto__` key is refused (it could not be kept as given).
+ * 500 characters, no card number in a key or a value. A `__proto__` key is refused
+ * (it could not be kept as given).
  */
 export const metadataSchema = z
   .unknown()
@@ -54,11 +84,11 @@ export const metadataSchema = z
       .string()
       .min(1, { error: 'keys must not be empty' })
       .max(40, { error: 'keys must be at most 40 characters' })
-      .refine((s) => !containsCardNumber(s), { error: NO_CARD_NUMBERS }),
+      .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
     z
       .string({ error: 'values must be strings' })
       .max(500, { error: 'values must be at most 500 characters' })
-      .refine((s) => !containsCardNumber(s), { error: NO_CARD_NUMBERS }),
+      .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
   )
   .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
   );
@@ -148,7 +178,8 @@ export type PaymentMethodData = z.infer<typeof paymentMethodDataSchema>;
  * A `return_url`: where Switchyard sends the payer (303) once they come back from a 3DS page, a
  * processor's hosted page or an authentication step, with `payment_id` and `status` added to its
  * query. An absolute URL of at most 2,048 characters without credentials; `https:` on deployed
- * stages (`STAGE` set and not `local`), `http:` also allowed on the local stack.
+ * stages (`STAGE` set and not `local`), `http:` also allowed on the local stack. No card number
+ * in it, as written or percent-decoded.
  */
 export const returnUrlSchema = z
   .string()
@@ -166,7 +197,16 @@ export const returnUrlSchema = z
       ctx.addIssue({ code: 'custom', message: `must use ${allowed.join(' or ')}` });
     } else if (url.username || url.password) {
       ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
-    } else if (containsCardNumber(value)) {
-      ctx.addIssue({ code: 'custom', message: 'must not contain a card number' });
+    } else if (containsCardNumber(value) || containsCardNumber(percentDecoded(value))) {
+      ctx.addIssue({ code: 'custom', message: NO_CARD_NUMBERS });
     }
   });
+
+/** A URL with its percent-escapes decoded (`%34%32…` spells digits), or as given when it cannot be decoded. */
+function percentDecoded(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}

@@ -67,6 +67,12 @@ export const idLookup = {
 /** The record of one applied connector webhook event (idempotent application). */
 export const webhookEventKey = (connector: string, eventId: string) => ({ PK: `WEBHOOK#${connector}#${eventId}`, SK: 'WEBHOOK' });
 
+/**
+ * The delivery counter of one connector webhook event that names a payment or refund found
+ * nowhere (docs/connectors.md "Webhooks": acknowledged as unmatched after a bound).
+ */
+export const unmatchedWebhookKey = (connector: string, eventId: string) => ({ PK: `UNMATCHED_WEBHOOK#${connector}#${eventId}`, SK: 'UNMATCHED_WEBHOOK' });
+
 /** Number of partitions the open-operations index (GSI5) is spread over. */
 export const OPEN_INDEX_SHARDS = 16;
 

@@ -8,7 +8,7 @@ import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
 import { ALLOWED_FROM, type PaymentStatus } from '../domain/payment-status';
 import type { Refund } from '../domain/refund';
 import { documentClient } from './client';
-import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, webhookEventKey } from './item-keys';
+import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, unmatchedWebhookKey, webhookEventKey } from './item-keys';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import { queryListPage, pickFields, type ListLocation } from './list-items';
@@ -533,6 +533,84 @@ export async function recordWebhookEvent(connector: string, eventId: string, sub
 
 /** Webhook event records expire after 30 days (processors stop redelivering long before). */
 const WEBHOOK_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * The deliveries so far of a connector webhook event whose payment (or refund) was found nowhere:
+ * item `UNMATCHED_WEBHOOK#<connector>#<event id>`, kept {@link WEBHOOK_EVENT_TTL_SECONDS} after its
+ * last delivery (TTL on `expires_at`).
+ */
+export interface UnmatchedWebhookRecord {
+  /** Deliveries counted, this one included. */
+  deliveries: number;
+  /** ISO 8601 UTC of the first delivery counted (our clock, not the event's). */
+  firstSeenAt: string;
+  /** ISO 8601 UTC of when it was acknowledged as unmatched (2xx), or null while redelivery is asked. */
+  acknowledgedAt: string | null;
+}
+
+/**
+ * Counts one delivery of a webhook event that names a payment or refund found nowhere: one
+ * atomic `UpdateItem` (`ADD deliveries 1`, `first_seen_at` set only by the first), so concurrent
+ * deliveries are each counted once. Not a status change, so it needs no condition.
+ * @param subject the payment or refund id the event names
+ * @returns the record after this delivery
+ */
+export async function countUnmatchedWebhookDelivery(connector: string, eventId: string, subject: string, nowMs = Date.now()): Promise<UnmatchedWebhookRecord> {
+  const now = new Date(nowMs).toISOString();
+  const out = await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: unmatchedWebhookKey(connector, eventId),
+      UpdateExpression:
+        'ADD deliveries :one SET entity = :entity, connector = :connector, subject = if_not_exists(subject, :subject), first_seen_at = if_not_exists(first_seen_at, :now), last_seen_at = :now, expires_at = :expires',
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':entity': 'unmatched_webhook',
+        ':connector': connector,
+        ':subject': subject,
+        ':now': now,
+        ':expires': Math.floor(nowMs / 1000) + WEBHOOK_EVENT_TTL_SECONDS,
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const item = out.Attributes ?? {};
+  return {
+    deliveries: Number(item.deliveries ?? 1),
+    firstSeenAt: String(item.first_seen_at ?? now),
+    acknowledgedAt: typeof item.acknowledged_at === 'string' ? item.acknowledged_at : null,
+  };
+}
+
+/**
+ * Marks an unmatched webhook event acknowledged, with a conditional write that holds the bound
+ * itself: only when it is not acknowledged yet, was delivered at least `minDeliveries` times and
+ * first seen at or before `firstSeenBy`. So exactly one delivery acknowledges it (the one that
+ * logs and counts it), even when deliveries race.
+ * @returns true when this call acknowledged it; false when it already was, or the bound is not met
+ */
+export async function acknowledgeUnmatchedWebhook(
+  connector: string,
+  eventId: string,
+  bound: { minDeliveries: number; firstSeenBy: string },
+  nowMs = Date.now(),
+): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: unmatchedWebhookKey(connector, eventId),
+        UpdateExpression: 'SET acknowledged_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(acknowledged_at) AND deliveries >= :min AND first_seen_at <= :by',
+        ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString(), ':min': bound.minDeliveries, ':by': bound.firstSeenBy },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
 
 function webhookEventItem(connector: string, eventId: string, subject: string) {
   return {

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import {
   ConnectorRequestError,
   ConnectorTechnicalError,
+  WebhookPayloadError,
   WebhookSignatureError,
   type AuthorizeRequest,
   type RefundLookupRequest,
@@ -971,6 +972,17 @@ describe('webhooks', () => {
 
   test('a correctly signed body that is not JSON → SyntaxError', async () => {
     await expect(connector().parseWebhook({ rawBody: '{not json', headers: { 'verif-hash': WEBHOOK_HASH } })).rejects.toBeInstanceOf(SyntaxError);
+  });
+
+  test.each([
+    ['not JSON', '{not json', 'invalid_json', undefined],
+    ['JSON null', 'null', 'invalid_json', undefined],
+    ['a charge.completed whose data.id is text', '{"event":"charge.completed","data":{"id":"288200108","tx_ref":"pay_1","status":"successful"}}', 'parameter_invalid_type', 'data.id'],
+  ])('a correctly signed body that is %s → WebhookPayloadError (400), Flutterwave not called', async (_what, rawBody, code, param) => {
+    const err = await connector().parseWebhook({ rawBody, headers: { 'verif-hash': WEBHOOK_HASH } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WebhookPayloadError);
+    expect(err).toMatchObject({ connector: 'flutterwave', code, param });
+    expect(requests).toHaveLength(0);
   });
 });
 

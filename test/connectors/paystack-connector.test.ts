@@ -23,6 +23,7 @@ import type { PaymentMethod } from '../../shared/domain/payment';
 import {
   ConnectorRequestError,
   ConnectorTechnicalError,
+  WebhookPayloadError,
   WebhookSignatureError,
   type AuthenticateRequest,
   type AuthorizeRequest,
@@ -1307,6 +1308,17 @@ describe('parseWebhook', () => {
     const rawBody = JSON.stringify({ event: 'transfer.success', data: { reference: 'tr_1', status: 'success' } });
     const event = await paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': sign(rawBody) } });
     expect(event.kind).toBe('ignored');
+  });
+
+  test.each([
+    ['not JSON', 'event=charge.success', 'invalid_json', undefined],
+    ['without data', '{"event":"charge.success"}', 'parameter_missing', 'data'],
+    ['a charge.success without reference', '{"event":"charge.success","data":{"status":"success","amount":100}}', 'parameter_missing', 'data.reference'],
+  ])('a signed body %s → WebhookPayloadError (400), nothing looked up', async (_what, rawBody, code, param) => {
+    const err = await paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': sign(rawBody) } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WebhookPayloadError);
+    expect(err).toMatchObject({ connector: 'paystack', code, param });
+    expect(server.requests).toHaveLength(0);
   });
 });
 

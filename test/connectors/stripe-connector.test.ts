@@ -20,6 +20,7 @@ import { PAYMENT_METHODS } from '../../shared/domain/payment';
 import {
   ConnectorRequestError,
   ConnectorTechnicalError,
+  WebhookPayloadError,
   WebhookSignatureError,
   type AuthorizeRequest,
   type PaymentResult,
@@ -772,6 +773,16 @@ describe('StripeConnector', () => {
       const t = Math.floor(NOW_MS / 1000);
       const header = `t=${t},v1=${createHmac('sha256', '').update(`${t}.${rawBody}`).digest('hex')}`;
       await expect(connector({ webhookSecret: '' }).parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).rejects.toBeInstanceOf(WebhookSignatureError);
+    });
+
+    test.each([
+      ['not JSON', 'not json', 'invalid_json', undefined],
+      ['not an Event', '{"id":"evt_1"}', 'parameter_missing', 'type'],
+      ['an applied intent whose metadata.payment_id is a number', JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { object: 'payment_intent', id: 'pi_1', status: 'succeeded', metadata: { payment_id: 7 } } } }), 'parameter_invalid_type', 'data.object.metadata.payment_id'],
+    ])('a signed body that is %s → WebhookPayloadError (400), never an ignored event', async (_what, rawBody, code, param) => {
+      const err = await connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody) }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(WebhookPayloadError);
+      expect(err).toMatchObject({ connector: 'stripe', code, param });
     });
   });
 

@@ -8,7 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { SANDBOX_TEST_CARDS } from '../../shared/connectors/sandbox/transformers';
+import { containsCardNumber } from '../../shared/domain/card';
 import { metrics } from '../../shared/observability/metrics';
+import { legitimateCorpus, PUBLISHED_TEST_CARDS, spellingsOf } from '../helpers/card-corpus';
 import { card, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
 
 let api: LocalApi;
@@ -698,6 +701,76 @@ describe('generated paths', () => {
         await all(batch.map(one));
       }),
       params(RUNS.paths),
+    );
+  }, 90_000);
+});
+
+// ---------------------------------------------------------------------------
+// Card numbers in free text (shared/domain/card.ts; measured in test/unit/card-detector.test.ts)
+// ---------------------------------------------------------------------------
+
+describe('card numbers in free text, through the API', () => {
+  const pans = [...Object.keys(SANDBOX_TEST_CARDS), ...PUBLISHED_TEST_CARDS];
+  /** A test card number written one of its ≥ 30 ways. */
+  const spelledCard = fc.constantFrom(...pans).chain((pan) => fc.constantFrom(...spellingsOf(pan)).map((s) => ({ pan, text: s.text })));
+
+  /** Where a body can carry text: the field's `param`, the body holding `text` there, and (`fit`) the longest text the place takes. */
+  const PLACES: Array<{ path: string; customer: boolean; body: (text: string) => Obj; fit?: number }> = [
+    { path: 'name', customer: true, body: (text) => ({ name: text }) },
+    { path: 'description', customer: true, body: (text) => ({ description: text }) },
+    { path: 'email', customer: true, body: (text) => ({ email: `x.${text}@example.com` }) },
+    { path: 'phone', customer: true, body: (text) => ({ phone: `+${text}` }) },
+    { path: 'metadata', customer: true, body: (text) => ({ metadata: { note: text } }) },
+    { path: 'metadata', customer: true, body: (text) => ({ metadata: { [text]: 'x' } }), fit: 40 },
+    { path: 'description', customer: false, body: (text) => ({ description: text }) },
+    { path: 'billing.address.line1', customer: false, body: (text) => ({ billing: { address: { line1: text } } }) },
+    { path: 'billing.address.city', customer: false, body: (text) => ({ billing: { address: { city: text } } }) },
+    { path: 'metadata', customer: false, body: (text) => ({ metadata: { order: text } }) },
+    { path: 'return_url', customer: false, body: (text) => ({ return_url: `https://shop.example.com/done?ref=${encodeURIComponent(text)}` }) },
+  ];
+
+  test('a test card number, in any spelling, in any stored field: 400 naming the field, and the answer holds no card number', async () => {
+    const merchant = await api.newMerchantKey();
+    const one = async ({ place, spelled }: { place: number; spelled: { pan: string; text: string } }) => {
+      const where = PLACES[place] as (typeof PLACES)[number];
+      // A metadata key holds at most 40 characters: a longer spelling is sent as the bare number.
+      const text = where.fit !== undefined && spelled.text.length > where.fit ? spelled.pan : spelled.text;
+      const body = where.customer ? where.body(text) : { amount: 1500, currency: 'NGN', ...where.body(text) };
+      const path = where.customer ? '/customers' : '/payments';
+      const res = await send('POST', path, { json: body }, merchant);
+      const request = describeRequest('POST', path, body);
+      if (res.status !== 400) throw new Error(`${res.status} (not 400) for ${request}`);
+      const param = (res.body.error as { param?: string }).param ?? '';
+      if (!(param === where.path || param.startsWith(`${where.path}.`))) throw new Error(`param ${JSON.stringify(param)} (not ${where.path}) for ${request}`);
+      if (containsCardNumber(res.text) || res.text.includes(spelled.pan)) throw new Error(`the answer repeats the card number for ${request}: ${res.text}`);
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ place: fc.nat(PLACES.length - 1), spelled: spelledCard }), { minLength: 1, maxLength: BATCH }), async (batch) => {
+        await all(batch.map(one));
+      }),
+      params(75, [[[{ place: 3, spelled: { pan: '378282246310005', text: '378282246310005' } }]]]),
+    );
+    const customers = await listAll('/customers', 'customer_id', merchant);
+    expect(customers).toEqual([]);
+    const payments = await listAll('/payments', 'payment_id', merchant);
+    expect(payments).toEqual([]);
+  }, 90_000);
+
+  test('legitimate values with long digit runs (timestamps, phones, NUBANs, e-mails, amounts, order ids) are accepted in every field', async () => {
+    const merchant = await api.newMerchantKey();
+    const corpus = legitimateCorpus(20_261_121, 1_000).map((c) => c.value); // the corpus of test/unit/card-detector.test.ts
+    const value = fc.constantFrom(...corpus);
+    const phone = fc.constantFrom(...corpus.filter((v) => /^\+[1-9]\d{6,14}$/.test(v)));
+    const email = fc.constantFrom(...corpus.filter((v) => /^[a-z0-9._+]+@[a-z.]+$/.test(v)));
+    const customer = fc.record({ name: value, description: value, phone, email, metadata: fc.record({ ref: value, note: value }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(customer, { minLength: 1, maxLength: BATCH }), async (batch) => {
+        const answers = await all(batch.map((body) => send('POST', '/customers', { json: body }, merchant)));
+        answers.forEach((res, i) => {
+          if (res.status !== 200) throw new Error(`${res.status} for ${JSON.stringify(batch[i])}: ${res.text}`);
+        });
+      }),
+      params(50),
     );
   }, 90_000);
 });

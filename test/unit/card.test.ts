@@ -10,13 +10,16 @@ describe('card rules', () => {
     expect(passesLuhn('42a2')).toBe(false);
   });
 
-  test('brand from the leading digits', () => {
+  test('brand from the leading digits (credit-card-type\'s ranges; Verve and Discover pinned in card-detector.test.ts)', () => {
     expect(detectBrand('4242424242424242')).toBe('visa');
     expect(detectBrand('5555555555554444')).toBe('mastercard');
     expect(detectBrand('2223003122003222')).toBe('mastercard');
     expect(detectBrand('378282246310005')).toBe('amex');
     expect(detectBrand('5061000000000000000')).toBe('verve');
+    expect(detectBrand('5060666666666666666')).toBe('verve');
     expect(detectBrand('6011111111111117')).toBe('discover');
+    expect(detectBrand('36227206271667')).toBe('diners');
+    expect(detectBrand('6200000000000005')).toBe('unionpay');
     expect(detectBrand('9999999999999995')).toBe('unknown');
   });
 
@@ -37,7 +40,7 @@ describe('card rules', () => {
 });
 
 describe('card numbers in free text', () => {
-  test('a Luhn-valid 12–19 digit run is detected, with or without separators', () => {
+  test('a card number of a real brand is detected, with or without separators', () => {
     const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
     expect(containsCardNumber('card 4242424242424242 thanks')).toBe(true);
     expect(containsCardNumber('4242 4242 4242 4242')).toBe(true);
@@ -45,6 +48,27 @@ describe('card numbers in free text', () => {
     expect(containsCardNumber('order 4242424242424241')).toBe(false); // fails Luhn
     expect(containsCardNumber('invoice 12345')).toBe(false);
     expect(containsCardNumber('+2348012345678')).toBe(false);
+  });
+
+  test('the spellings the old detector missed (issue 13) are found', () => {
+    const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
+    const spelled = [
+      '4242.4242.4242.4242', '4242/4242/4242/4242', '4242_4242_4242_4242', '4242,4242,4242,4242', '4242  4242  4242  4242',
+      '4242\t4242\t4242\t4242', '4242\n4242\n4242\n4242', '4242 - 4242 - 4242 - 4242', '4242\u20134242\u20134242\u20134242',
+      '4242\u00a04242\u00a04242\u00a04242', '4242\u200b4242\u200b4242\u200b4242', '４２４２４２４２４２４２４２４２',
+      '14242424242424242', '42424242424242429', 'phone +378282246310005',
+    ];
+    for (const text of spelled) expect({ text, found: containsCardNumber(text) }).toEqual({ text, found: true });
+  });
+
+  test('values the old detector refused (a Luhn-valid digit run no brand issues) are accepted', () => {
+    const { containsCardNumber, passesLuhn } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
+    // Each passes Luhn as a whole: the old rule refused them all.
+    const legitimate = ['1732012345671', '+234 803 123 4561', '0580123456783', 'ada2348031234561@example.com', 'ORD-7000123412341237'];
+    for (const value of legitimate) {
+      expect(passesLuhn(value.replace(/\D/g, ''))).toBe(true);
+      expect({ value, found: containsCardNumber(value) }).toEqual({ value, found: false });
+    }
   });
 });
 
@@ -68,5 +92,20 @@ describe('authentication step values in logs', () => {
     expect(redactText('address_city=Lagos&otp=998877&card_cvc=123')).toBe(`address_city=Lagos&otp=${REDACTED}&card_cvc=${REDACTED}`);
     expect(redactText('spin=1&pinned=2')).toBe('spin=1&pinned=2');
     expect(JSON.parse(JSON.stringify({ body: { pin: '1234', OTP: '123456', phone: '+2348012345678' } }, redactingReplacer))).toEqual({ body: { pin: REDACTED, OTP: REDACTED, phone: '+2348012345678' } });
+  });
+});
+
+describe('ids given in bodies', () => {
+  test('an id of our own shape is accepted even when its hex holds a card-like digit run; anything else holding a card number is refused', () => {
+    const { referenceIdSchema } = jest.requireActual('../../shared/schemas/common') as typeof import('../../shared/schemas/common');
+    const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
+    const ownShape = 'cus_4242424242424242abcdefabcdefabcd';
+    expect(containsCardNumber(ownShape)).toBe(true);
+    expect(referenceIdSchema().safeParse(ownShape).success).toBe(true);
+    for (const id of ['cus_4242424242424242', 'CUS_4242424242424242abcdefabcdefabcd', 'order 4242 4242 4242 4242', 'x'.repeat(101)]) {
+      expect({ id, ok: referenceIdSchema().safeParse(id).success }).toEqual({ id, ok: false });
+    }
+    expect(referenceIdSchema().safeParse('cus_0123456789abcdef0123456789abcdef').success).toBe(true);
+    expect(referenceIdSchema().safeParse('ORD-20241121-000123').success).toBe(true);
   });
 });

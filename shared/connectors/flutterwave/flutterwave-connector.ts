@@ -16,6 +16,7 @@ import {
   type WebhookEvent,
 } from '../connector';
 import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
+import { MAX_WEBHOOK_ID_LENGTH, optionalString, readWebhookJson, requiredInteger, requiredObject, requiredString, type WebhookObject } from '../webhook-payload';
 import {
   authenticationStepResult,
   buildCaptureBody,
@@ -534,15 +535,17 @@ export class FlutterwaveConnector implements Connector {
    * mismatch, an unknown transaction and every other event are `ignored`. The event id is built
    * from event, transaction id and status (stable across redeliveries).
    * @throws WebhookSignatureError when `verif-hash` is missing or wrong
-   * @throws SyntaxError when a correctly signed body is not JSON
+   * @throws WebhookPayloadError (a `SyntaxError`) when a correctly signed body is not a JSON object, or a
+   *   charge event lacks a field it is read by (`data.id`, `data.tx_ref`, `data.status`) — nothing is called
    * @throws ConnectorTechnicalError when the verify call fails technically (Flutterwave redelivers on a non-2xx answer)
    */
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
     const problem = webhookHashProblem(webhook.headers[FLUTTERWAVE_WEBHOOK_HEADER], this.#webhookSecret);
     if (problem === 'missing') throw new WebhookSignatureError(this.name, 'The webhook has no verif-hash header.');
     if (problem === 'mismatch') throw new WebhookSignatureError(this.name, 'The webhook verif-hash does not match the configured secret hash.');
-    const payload = JSON.parse(webhook.rawBody) as FlutterwaveWebhookPayload;
-    const charge = webhookChargeOf(payload ?? {});
+    const payload = readWebhookJson(this.name, webhook.rawBody);
+    checkChargeFields(this.name, payload);
+    const charge = webhookChargeOf(payload as FlutterwaveWebhookPayload);
     if (!charge) return { kind: 'ignored', eventId: ignoredEventId(webhook.rawBody), reason: `Flutterwave event ${String(payload?.event ?? payload?.['event.type'] ?? 'unknown')} is not a charge outcome.` };
     const eventId = webhookEventId(charge);
     let tx: FlutterwaveTransaction;
@@ -559,6 +562,33 @@ export class FlutterwaveConnector implements Connector {
     if (result.status === 'Processing' || result.status === 'RequiresAction') return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} is still ${tx.status} at Flutterwave.` };
     return { kind: 'payment', eventId, paymentId: tx.tx_ref, connectorTransactionId: String(tx.id), result };
   }
+}
+
+/**
+ * Checks the fields {@link webhookChargeOf} reads on the events it applies, so a signed charge event
+ * that lacks one is malformed (400) rather than silently ignored: `charge.completed` needs `data.id`
+ * (Flutterwave's numeric transaction id), `data.tx_ref` and `data.status`; a legacy flat
+ * `*_TRANSACTION` body needs `id`, `txRef` and `status` [WH]. Other events are not read, so not checked.
+ * @throws WebhookPayloadError naming the field
+ */
+function checkChargeFields(connector: string, payload: WebhookObject): void {
+  if (payload.event !== undefined) {
+    const event = requiredString(connector, payload, 'event');
+    if (event !== 'charge.completed') return;
+    const data = requiredObject(connector, payload, 'data');
+    requiredInteger(connector, data, 'id', 'data');
+    requiredString(connector, data, 'tx_ref', 'data');
+    requiredString(connector, data, 'status', 'data');
+    optionalString(connector, data, 'charge_type', 'data', MAX_WEBHOOK_ID_LENGTH);
+    return;
+  }
+  if (payload['event.type'] === undefined) return;
+  const legacyType = requiredString(connector, payload, 'event.type');
+  if (!/_TRANSACTION$/i.test(legacyType)) return;
+  requiredInteger(connector, payload, 'id');
+  requiredString(connector, payload, 'txRef');
+  requiredString(connector, payload, 'status');
+  optionalString(connector, payload, 'charge_type', '', MAX_WEBHOOK_ID_LENGTH);
 }
 
 /** Whether a payment is a preauth: manual capture, or Flutterwave's `charge_type: "preauth"`. */

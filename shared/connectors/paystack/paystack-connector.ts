@@ -50,6 +50,7 @@ import {
   type WebhookEvent,
 } from '../connector';
 import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
+import { MAX_WEBHOOK_ID_LENGTH, optionalId, optionalString, readWebhookJson, requiredIntegerOrDigits, requiredObject, requiredString } from '../webhook-payload';
 import {
   authenticationSecrets,
   buildBankTransferCharge,
@@ -90,7 +91,6 @@ import {
   type PaystackRefundEventData,
   type PaystackRefundList,
   type PaystackTransactionData,
-  type PaystackWebhookBody,
 } from './transformers';
 
 /** Configuration of {@link PaystackConnector}. Keys come from configuration only (Secrets Manager, env). */
@@ -470,6 +470,8 @@ export class PaystackConnector implements Connector {
    *   `<event>:<refund id>`;
    * - anything else (disputes, transfers, `bank.transfer.rejected`, …) → ignored.
    * @throws WebhookSignatureError when the header is missing, malformed or does not match
+   * @throws WebhookPayloadError when the signed body is not `{event, data}` JSON, or a field the event's
+   *   mapping reads is missing or of another type (`charge.success` without `data.reference`, …)
    * @throws ConnectorTechnicalError / ConnectorRequestError when the refund lookup fails (the event is
    *   then answered with an error and Paystack redelivers it)
    */
@@ -482,21 +484,22 @@ export class PaystackConnector implements Connector {
       throw new WebhookSignatureError(this.name, 'The x-paystack-signature header does not match the body.');
     }
 
-    let body: PaystackWebhookBody;
-    try {
-      body = JSON.parse(webhook.rawBody) as PaystackWebhookBody;
-    } catch {
-      return { kind: 'ignored', eventId: `invalid:${sha256(webhook.rawBody)}`, reason: 'The body is not JSON.' };
-    }
-    const event = typeof body?.event === 'string' ? body.event : '';
-    const data = body?.data && typeof body.data === 'object' ? body.data : null;
-    if (!data) return { kind: 'ignored', eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`, reason: 'The event has no data.' };
+    // Every Paystack event is `{ event, data }` (https://paystack.com/docs/payments/webhooks/); a signed
+    // body that is not is malformed (400), never "ignored" (nothing would ever look at it).
+    const body = readWebhookJson(this.name, webhook.rawBody);
+    const event = requiredString(this.name, body, 'event');
+    const data = requiredObject(this.name, body, 'data');
 
     if (PAYMENT_EVENTS.has(event)) {
-      const transaction = data as unknown as PaystackTransactionData;
-      if (typeof transaction.reference !== 'string' || typeof transaction.status !== 'string') {
-        return { kind: 'ignored', eventId: `${event}:${sha256(webhook.rawBody)}`, reason: 'The transaction has no reference or status.' };
-      }
+      const transaction: PaystackTransactionData = {
+        ...(data as unknown as PaystackTransactionData),
+        reference: requiredString(this.name, data, 'reference', 'data'),
+        status: requiredString(this.name, data, 'status', 'data'),
+        amount: requiredIntegerOrDigits(this.name, data, 'amount', 'data'),
+      };
+      // Read by the mapping of a failed transaction: text, when present.
+      optionalString(this.name, data, 'gateway_response', 'data');
+      optionalString(this.name, data, 'message', 'data');
       return {
         kind: 'payment',
         eventId: `${event}:${transaction.reference}`,
@@ -506,7 +509,13 @@ export class PaystackConnector implements Connector {
       };
     }
 
-    if (REFUND_EVENTS.has(event)) return this.refundEvent(event, data as unknown as PaystackRefundEventData, webhook.rawBody);
+    if (REFUND_EVENTS.has(event)) {
+      // The fields the refund mapping reads, with the types it relies on (the rest is not read).
+      optionalId(this.name, data, 'id', 'data');
+      for (const key of ['status', 'transaction_reference', 'refund_reference', 'currency']) optionalString(this.name, data, key, 'data', MAX_WEBHOOK_ID_LENGTH);
+      for (const key of ['reason', 'message']) optionalString(this.name, data, key, 'data');
+      return this.refundEvent(event, data as unknown as PaystackRefundEventData, webhook.rawBody);
+    }
 
     return { kind: 'ignored', eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`, reason: `Paystack event ${event || '(none)'} is not applied to payments or refunds.` };
   }

@@ -13,6 +13,7 @@ import {
   type SyncRequest,
   type WebhookEvent,
 } from '../connector';
+import { MAX_WEBHOOK_ID_LENGTH, optionalString, readWebhookJson, requiredEnum, requiredInteger, requiredObject, requiredString } from '../webhook-payload';
 import { sandboxWebhookDelayMs, scheduleSandboxWebhook, SANDBOX_SIGNATURE_HEADER, verifySandboxWebhook, type SandboxWebhookBody } from './sandbox-webhooks';
 import {
   isTelecelGhanaPhone,
@@ -107,7 +108,7 @@ export class SandboxConnector implements Connector {
       return { status: 'Failed', connectorTransactionId: id, amountCaptured: 0, errorCode: outcome.code, errorMessage: outcome.message };
     }
     if (outcome.kind === 'timeout') {
-      throw new ConnectorTechnicalError(this.name, 'The sandbox did not answer within the timeout (test card 4000000000000119).');
+      throw new ConnectorTechnicalError(this.name, 'The sandbox did not answer within the timeout (its timeout test card was used).');
     }
     if (outcome.kind === 'step') {
       return {
@@ -212,27 +213,40 @@ export class SandboxConnector implements Connector {
 
   /**
    * Verifies `x-sandbox-signature` (HMAC-SHA256 under the stage's keyed-hash key)
-   * and maps `payment.succeeded` / `payment.failed`.
+   * and maps `payment.succeeded` / `payment.failed` (the only events the sandbox sends,
+   * {@link SandboxWebhookBody}).
    * @throws WebhookSignatureError when the signature is missing or wrong
+   * @throws WebhookPayloadError when the signed body is not such an event (not JSON, another
+   *   `type`, a `data` field missing or of another type)
    */
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
     if (!(await verifySandboxWebhook(webhook.rawBody, webhook.headers[SANDBOX_SIGNATURE_HEADER]))) {
       throw new WebhookSignatureError(this.name, 'The x-sandbox-signature header does not match the body.');
     }
-    const body = JSON.parse(webhook.rawBody) as SandboxWebhookBody;
-    const d = body.data;
-    const succeeded = body.type === 'payment.succeeded';
-    const result: PaymentResult = succeeded
-      ? d.capture_method === 'manual'
-        ? { status: 'RequiresCapture', connectorTransactionId: d.transaction_id, amountCaptured: 0 }
-        : { status: 'Succeeded', connectorTransactionId: d.transaction_id, amountCaptured: d.amount }
-      : {
-          status: 'Failed',
-          connectorTransactionId: d.transaction_id,
-          amountCaptured: 0,
-          errorCode: d.error_code ?? 'payment_declined',
-          errorMessage: d.error_message ?? 'The payer declined the payment.',
-        };
-    return { kind: 'payment', eventId: body.id, paymentId: d.payment_id, connectorTransactionId: d.transaction_id, result };
+    const body = readWebhookJson(this.name, webhook.rawBody);
+    const id = requiredString(this.name, body, 'id');
+    const type = requiredEnum<SandboxWebhookBody['type']>(this.name, body, 'type', ['payment.succeeded', 'payment.failed']);
+    const data = requiredObject(this.name, body, 'data');
+    const d: SandboxWebhookBody['data'] = {
+      payment_id: requiredString(this.name, data, 'payment_id', 'data'),
+      transaction_id: requiredString(this.name, data, 'transaction_id', 'data'),
+      amount: requiredInteger(this.name, data, 'amount', 'data'),
+      capture_method: requiredEnum(this.name, data, 'capture_method', ['automatic', 'manual'], 'data'),
+    };
+    const errorCode = optionalString(this.name, data, 'error_code', 'data', MAX_WEBHOOK_ID_LENGTH);
+    const errorMessage = optionalString(this.name, data, 'error_message', 'data');
+    const result: PaymentResult =
+      type === 'payment.succeeded'
+        ? d.capture_method === 'manual'
+          ? { status: 'RequiresCapture', connectorTransactionId: d.transaction_id, amountCaptured: 0 }
+          : { status: 'Succeeded', connectorTransactionId: d.transaction_id, amountCaptured: d.amount }
+        : {
+            status: 'Failed',
+            connectorTransactionId: d.transaction_id,
+            amountCaptured: 0,
+            errorCode: errorCode ?? 'payment_declined',
+            errorMessage: errorMessage ?? 'The payer declined the payment.',
+          };
+    return { kind: 'payment', eventId: id, paymentId: d.payment_id, connectorTransactionId: d.transaction_id, result };
   }
 }

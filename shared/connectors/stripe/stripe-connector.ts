@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import {
@@ -16,6 +15,7 @@ import {
   type WebhookEvent,
 } from '../connector';
 import { connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, type ConnectorOperation } from '../connector-http';
+import { MAX_WEBHOOK_ID_LENGTH, optionalInteger, optionalObject, optionalString, readWebhookJson, requiredObject, requiredString, type WebhookObject } from '../webhook-payload';
 import {
   buildCancelParams,
   buildCaptureParams,
@@ -26,7 +26,9 @@ import {
   encodeStripeForm,
   ourRefundAmong,
   paymentResultFromIntent,
+  PAYMENT_ID_METADATA_KEY,
   PAYMENT_INTENT_SEND_WINDOW_MS,
+  REFUND_ID_METADATA_KEY,
   REFUND_LIST_MAX_PAGES,
   REFUND_LOOKUP_SETTLE_MS,
   refundListParams,
@@ -36,6 +38,7 @@ import {
   signatureProblem,
   STRIPE_API_VERSION,
   STRIPE_TIMEOUTS_MS,
+  STRIPE_WEBHOOK_EVENTS,
   stripeApiVersionProblem,
   stripeErrorOf,
   stripeSupports,
@@ -351,6 +354,9 @@ export class StripeConnector implements Connector {
    * https://docs.stripe.com/webhooks/signature) and maps the event.
    * @throws WebhookSignatureError when the header is missing or malformed, no `v1`
    *   matches, or the timestamp is outside the tolerance
+   * @throws WebhookPayloadError when the signed body is not an Event object (`id`, `type`,
+   *   `data.object`), or an applied event's object lacks a field the mapping reads (see
+   *   {@link checkStripeEventFields})
    */
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
     const problem = signatureProblem({
@@ -361,18 +367,9 @@ export class StripeConnector implements Connector {
       toleranceSeconds: this.#toleranceSeconds,
     });
     if (problem) throw new WebhookSignatureError(this.name, problem);
-    let event: StripeEvent;
-    try {
-      event = JSON.parse(webhook.rawBody) as StripeEvent;
-    } catch {
-      const digest = createHash('sha256').update(webhook.rawBody).digest('hex');
-      return { kind: 'ignored', eventId: `stripe_body_${digest}`, reason: 'The signed Stripe webhook body is not JSON.' };
-    }
-    if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.type !== 'string') {
-      const digest = createHash('sha256').update(webhook.rawBody).digest('hex');
-      return { kind: 'ignored', eventId: `stripe_body_${digest}`, reason: 'The signed Stripe webhook body is not an event.' };
-    }
-    return webhookEventFromStripe(event);
+    const event = readWebhookJson(this.name, webhook.rawBody);
+    checkStripeEventFields(this.name, event);
+    return webhookEventFromStripe(event as unknown as StripeEvent);
   }
 
   /**
@@ -410,5 +407,48 @@ export class StripeConnector implements Connector {
         return stripeErrorOf(status, errorBody);
       },
     });
+  }
+}
+
+/**
+ * Checks a signed body against what every Stripe Event carries (`id`, `type`, `data.object`;
+ * https://docs.stripe.com/api/events/object) and, for the events the adapter applies
+ * ({@link STRIPE_WEBHOOK_EVENTS}), the fields of the PaymentIntent or Refund its mapping reads, with
+ * the types it relies on (https://docs.stripe.com/api/payment_intents/object,
+ * https://docs.stripe.com/api/refunds/object). Fields the mapping does not read are not checked.
+ * @throws WebhookPayloadError naming the field
+ */
+function checkStripeEventFields(connector: string, event: WebhookObject): void {
+  requiredString(connector, event, 'id');
+  const type = requiredString(connector, event, 'type');
+  const data = requiredObject(connector, event, 'data');
+  const object = requiredObject(connector, data, 'object', 'data');
+  const kind = Object.hasOwn(STRIPE_WEBHOOK_EVENTS, type) ? STRIPE_WEBHOOK_EVENTS[type] : undefined;
+  const path = 'data.object';
+  if (kind === 'payment' && object.object === 'payment_intent') {
+    requiredString(connector, object, 'id', path);
+    requiredString(connector, object, 'status', path);
+    optionalInteger(connector, object, 'amount_received', path);
+    const metadata = optionalObject(connector, object, 'metadata', path);
+    if (metadata) optionalString(connector, metadata, PAYMENT_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
+    const error = optionalObject(connector, object, 'last_payment_error', path);
+    if (error) {
+      for (const key of ['type', 'code', 'decline_code']) optionalString(connector, error, key, `${path}.last_payment_error`, MAX_WEBHOOK_ID_LENGTH);
+      optionalString(connector, error, 'message', `${path}.last_payment_error`);
+    }
+    const next = optionalObject(connector, object, 'next_action', path);
+    if (next) {
+      optionalString(connector, next, 'type', `${path}.next_action`, MAX_WEBHOOK_ID_LENGTH);
+      const redirect = optionalObject(connector, next, 'redirect_to_url', `${path}.next_action`);
+      if (redirect) optionalString(connector, redirect, 'url', `${path}.next_action.redirect_to_url`, 2048);
+      optionalObject(connector, next, 'use_stripe_sdk', `${path}.next_action`);
+    }
+  }
+  if (kind === 'refund' && object.object === 'refund') {
+    requiredString(connector, object, 'id', path);
+    optionalString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
+    optionalString(connector, object, 'failure_reason', path, MAX_WEBHOOK_ID_LENGTH);
+    const metadata = optionalObject(connector, object, 'metadata', path);
+    if (metadata) optionalString(connector, metadata, REFUND_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
   }
 }

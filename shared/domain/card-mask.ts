@@ -1,0 +1,88 @@
+import { findCardNumbers } from './card';
+
+/**
+ * Masking of card numbers in text and in JSON-like values, for everything that is stored or
+ * answered and could carry caller input or a processor's words: error messages, processor
+ * `error_message`s written to payments and refunds, responses stored for Idempotency-Key
+ * replay. The detector is {@link findCardNumbers}; this module only decides what replaces a
+ * span it finds.
+ */
+
+/** What replaces a masked card number. */
+export const CARD_MASK = '[REDACTED]';
+
+/**
+ * Tokens this service generates itself (ids `pay_`/`cus_`/`ref_`/`mer_`/`att_`/`evt_`/`we_`, card
+ * fingerprints `fp_`, sandbox and Flutterwave references: prefix + 32 lowercase hex characters;
+ * webhook signing secrets `whsec_` + base64 of 32 bytes). Their random hex or base64 can hold a
+ * digit run that looks like a card number; masking it would corrupt an id or a secret in a
+ * response. Caller input of that shape cannot hold a card number: every id and free-text field a
+ * caller sends passes the card-number check first.
+ */
+const OWN_TOKEN = /\b(?:pay|cus|ref|mer|att|evt|we|fp|sbx|flw)_[0-9a-f]{32}\b|\bwhsec_[A-Za-z0-9+/]{43}=/g;
+
+/** The `[start, end)` spans of `text` to mask: the detector's findings outside our own tokens, merged. */
+function spansToMask(text: string): Array<[number, number]> {
+  const found = findCardNumbers(text);
+  if (found.length === 0) return [];
+  const own = [...text.matchAll(OWN_TOKEN)].map((m) => [m.index, m.index + m[0].length] as const);
+  const spans = found
+    .map(([start, end]) => [Math.max(0, start), Math.min(text.length, end)] as [number, number])
+    .filter(([start, end]) => end > start && !own.some(([a, b]) => start >= a && end <= b))
+    .sort((x, y) => x[0] - y[0]);
+  const merged: Array<[number, number]> = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last && span[0] <= last[1]) last[1] = Math.max(last[1], span[1]);
+    else merged.push([span[0], span[1]]);
+  }
+  return merged;
+}
+
+/**
+ * Replaces every card number in `text` (as {@link findCardNumbers} finds them, whatever their
+ * separators) with {@link CARD_MASK}; the rest of the text is kept.
+ * @returns the text unchanged when it holds no card number
+ */
+export function maskCardNumbers(text: string): string {
+  const spans = spansToMask(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    out += text.slice(at, start) + CARD_MASK;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * {@link maskCardNumbers} for an optional text (a processor's `errorMessage`/`errorCode`):
+ * null and undefined become null.
+ */
+export function maskOptionalText(text: string | null | undefined): string | null {
+  return text === null || text === undefined ? null : maskCardNumbers(text);
+}
+
+/**
+ * A deep copy of a JSON-like value with card numbers masked in every string, every object key,
+ * and every integer whose digits form one (replaced by the string {@link CARD_MASK}). Values
+ * are masked one by one, so digits of neighbouring fields never join into a false match.
+ * Objects are rebuilt as own data properties (a `__proto__` key stays a plain key).
+ */
+export function maskCardData<T>(value: T): T {
+  return maskDeep(value, 0) as T;
+}
+
+/** Nesting deeper than this is not walked further but replaced (a JSON body cannot be that deep in practice). */
+const MAX_DEPTH = 64;
+
+function maskDeep(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskCardNumbers(value);
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) >= 1e11 && spansToMask(String(Math.abs(value))).length > 0 ? CARD_MASK : value;
+  if (typeof value === 'bigint') return spansToMask(value.toString()).length > 0 ? CARD_MASK : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return CARD_MASK;
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskCardNumbers(k), maskDeep(v, depth + 1)]));
+}
