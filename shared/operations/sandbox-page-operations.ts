@@ -1,8 +1,7 @@
 import { deliverSandboxWebhook } from '../connectors/sandbox/sandbox-webhooks';
 import { ApiError } from '../domain/errors';
-import { isIdOf } from '../domain/ids';
 import type { Payment } from '../domain/payment';
-import { findPaymentOwner, getPayment } from '../storage/payments-repository';
+import { payerPayment } from './payer-page-operations';
 
 /**
  * The sandbox payment behind a hosted page (3DS challenge or checkout), found by
@@ -10,9 +9,8 @@ import { findPaymentOwner, getPayment } from '../storage/payments-repository';
  * @throws ApiError 404 when no sandbox payment has this id
  */
 export async function sandboxPagePayment(paymentId: string): Promise<Payment> {
-  const merchantId = isIdOf('payment', paymentId) ? await findPaymentOwner(paymentId) : undefined;
-  const stored = merchantId ? await getPayment(merchantId, paymentId) : undefined;
-  if (!stored || stored.payment.connector !== 'sandbox') {
+  const { stored } = await payerPayment(paymentId);
+  if (stored.payment.connector !== 'sandbox') {
     throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such sandbox payment. Check the link you followed.');
   }
   return stored.payment;

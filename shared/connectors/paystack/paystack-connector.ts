@@ -202,15 +202,7 @@ export class PaystackConnector implements Connector {
       throw new ConnectorRequestError(this.name, 'payment_method_not_supported', `Paystack does not offer ${request.paymentMethod} in ${request.currency}.`);
     }
     if (!request.email) throw new ConnectorRequestError(this.name, 'email_required', 'Paystack needs the customer\'s email address to create a charge.');
-    const ctx: ChargeContext = {
-      paymentId: request.paymentId,
-      publicBaseUrl: request.publicBaseUrl,
-      paymentMethod: request.paymentMethod,
-      amount: request.amount,
-      currency: request.currency,
-      reference: paystackReference(request.paymentId),
-      ussdExpiresAt: this.ussdExpiresAt(),
-    };
+    const ctx = this.chargeContext(request, paystackReference(request.paymentId));
 
     if (request.paymentMethod === 'card' && !request.card) {
       const answer = await this.call<PaystackEnvelope<PaystackInitializeData>>('authorize', 'POST', '/transaction/initialize', buildCardCheckout(request, request.email));
@@ -277,15 +269,7 @@ export class PaystackConnector implements Connector {
   async authenticate(request: AuthenticateRequest): Promise<PaymentResult> {
     const secrets = authenticationSecrets(request);
     const { path, body } = buildSubmitRequest(request);
-    const ctx: ChargeContext = {
-      paymentId: request.paymentId,
-      publicBaseUrl: request.publicBaseUrl,
-      paymentMethod: request.paymentMethod,
-      amount: request.amount,
-      currency: request.currency,
-      reference: body.reference,
-      ussdExpiresAt: this.ussdExpiresAt(),
-    };
+    const ctx = this.chargeContext(request, body.reference);
     const seen: { charge: PaystackChargeData | null; message: string | null } = { charge: null, message: null };
     let raw: PaystackEnvelope<PaystackChargeData>;
     try {
@@ -346,6 +330,15 @@ export class PaystackConnector implements Connector {
     return this.refundResult(answer.data.status, String(answer.data.id), { refundId: request.refundId, transactionReference: request.connectorTransactionId, message: answer.data.reason });
   }
 
+  /** What a charge answer is mapped with (`chargeToPaymentResult`), for the payment of `request` under `reference`. */
+  private chargeContext(
+    request: Pick<ChargeContext, 'paymentId' | 'publicBaseUrl' | 'paymentMethod' | 'amount' | 'currency'>,
+    reference: string,
+  ): ChargeContext {
+    const { paymentId, publicBaseUrl, paymentMethod, amount, currency } = request;
+    return { paymentId, publicBaseUrl, paymentMethod, amount, currency, reference, ussdExpiresAt: this.ussdExpiresAt() };
+  }
+
   /**
    * Paystack's view of a payment: GET /transaction/verify/:reference, with the reference derived
    * from our payment id when `connectorTransactionId` is null (an authorize that timed out).
@@ -391,15 +384,7 @@ export class PaystackConnector implements Connector {
     try {
       const pending = await this.call<PaystackEnvelope<PaystackChargeData>>('sync', 'GET', `/charge/${encodeURIComponent(reference)}`);
       if (!pending.data || typeof pending.data !== 'object') return verified;
-      const current = chargeToPaymentResult(pending.data, {
-        paymentId: request.paymentId,
-        publicBaseUrl: request.publicBaseUrl,
-        paymentMethod: request.paymentMethod,
-        amount: request.amount,
-        currency: request.currency,
-        reference,
-        ussdExpiresAt: this.ussdExpiresAt(),
-      });
+      const current = chargeToPaymentResult(pending.data, this.chargeContext({ ...request, publicBaseUrl: request.publicBaseUrl, paymentMethod: request.paymentMethod }, reference));
       // Only a step (or a redirect) refines "ongoing"; any other answer is left to verify's, the record of the transaction.
       return current.status === 'RequiresAction' && current.nextAction ? current : verified;
     } catch {
