@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CfnOutput, Duration, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { TableV2, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { TABLE_DEFINITION } from '../shared/storage/table-definition';
+import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -16,9 +15,10 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { FALLBACK_ROUTE, ROUTES, type TableAccess } from '../shared/api/routes';
+import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import type { StageConfig } from './config/stage-config';
+import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { ReconcilerSchedule } from './reconciler-schedule';
 import { ServiceMonitoring } from './service-monitoring';
 
@@ -42,8 +42,23 @@ export type TableAccessLevel = TableAccess | 'settle' | 'deliver';
 export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>> = {
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
   reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
-  write: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
-  settle: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+  write: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+  settle: [
+    'dynamodb:GetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
   deliver: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
@@ -58,7 +73,11 @@ export const RECONCILER = { name: 'Reconciler', entry: 'functions/reconciler/rec
  * handler exporting `handler`, with Powertools Batch partial failures) and its timeout. Not an
  * HTTP route; fed by the table's stream through {@link WEBHOOK_DELIVERY_STREAM}.
  */
-export const WEBHOOK_DELIVERY = { name: 'WebhookDelivery', entry: 'functions/webhook-delivery/stream-handler.ts', timeoutSeconds: 60 } as const;
+export const WEBHOOK_DELIVERY = {
+  name: 'WebhookDelivery',
+  entry: 'functions/webhook-delivery/stream-handler.ts',
+  timeoutSeconds: 60,
+} as const;
 
 /**
  * The event source mapping from the table's stream to {@link WEBHOOK_DELIVERY}
@@ -171,7 +190,10 @@ export class ApiStack extends Stack {
       tableStreamArn: webhookDeliveryEntry ? StringParameter.valueForStringParameter(this, props.tableStreamArnParameterName) : undefined,
     });
     const metricsNamespace = `Switchyard/${config.stage}`;
-    const retention = RetentionDays[`${['ONE_WEEK', 'TWO_WEEKS', 'ONE_MONTH', 'THREE_MONTHS', 'ONE_YEAR'][[7, 14, 30, 90, 365].indexOf(config.logRetentionDays)]}` as keyof typeof RetentionDays];
+    const retention =
+      RetentionDays[
+        `${['ONE_WEEK', 'TWO_WEEKS', 'ONE_MONTH', 'THREE_MONTHS', 'ONE_YEAR'][[7, 14, 30, 90, 365].indexOf(config.logRetentionDays)]}` as keyof typeof RetentionDays
+      ];
 
     const fingerprintKey = Secret.fromSecretNameV2(this, 'CardFingerprintKey', props.fingerprintSecretName);
     const connectorSecrets = Secret.fromSecretNameV2(this, 'ConnectorSecrets', props.connectorSecretsName);
@@ -246,7 +268,8 @@ export class ApiStack extends Stack {
         },
         {
           id: 'AwsSolutions-L1',
-          reason: 'Node.js 22 is the runtime chosen for this service (the LTS its toolchain targets); moving to a newer runtime is a deliberate upgrade.',
+          reason:
+            'Node.js 22 is the runtime chosen for this service (the LTS its toolchain targets); moving to a newer runtime is a deliberate upgrade.',
         },
         {
           id: `AwsSolutions-IAM5[Resource::${indexArnPattern}]`,
@@ -254,11 +277,13 @@ export class ApiStack extends Stack {
         },
         {
           id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${region}:${account}:secret:${props.fingerprintSecretName}-??????]`,
-          reason: 'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
+          reason:
+            'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
         },
         {
           id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${region}:${account}:secret:${props.connectorSecretsName}-??????]`,
-          reason: 'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
+          reason:
+            'A secret imported by name is addressed with the 6-character suffix Secrets Manager appends; the grant names this one secret.',
         },
         {
           id: 'AwsSolutions-IAM5[Resource::*]',
@@ -279,10 +304,19 @@ export class ApiStack extends Stack {
         keyedHashes: route.method === 'POST',
         connectors: route.connectors,
         // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
-        ...(route.path.startsWith('/events/') && route.method === 'POST' ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } } : {}),
+        ...(route.path.startsWith('/events/') && route.method === 'POST'
+          ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } }
+          : {}),
       }),
     }));
-    const notFound = makeFunction({ name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry, access: 'none', apiKeys: false, keyedHashes: false, connectors: false });
+    const notFound = makeFunction({
+      name: FALLBACK_ROUTE.name,
+      entry: FALLBACK_ROUTE.entry,
+      access: 'none',
+      apiKeys: false,
+      keyedHashes: false,
+      connectors: false,
+    });
 
     // The background reconciler: settles operations left open (GSI5), every minute.
     const reconciler = makeFunction({
@@ -296,12 +330,17 @@ export class ApiStack extends Stack {
       // A failed run is not retried by Lambda: the next scheduled run, a minute later, is the retry.
       asyncRetryAttempts: 0,
       // It also sends the webhook retries that fall due, on the stage's schedule.
-      environment: { RECONCILE_MIN_AGE_SECONDS: String(config.reconcileMinAgeSeconds), WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule },
+      environment: {
+        RECONCILE_MIN_AGE_SECONDS: String(config.reconcileMinAgeSeconds),
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule,
+      },
     });
     const reconcilerSchedule = new ReconcilerSchedule(this, 'ReconcilerSchedule', { fn: reconciler, stage: config.stage });
 
     // Webhook delivery: new event items (the outbox) from the table's stream, at least once.
-    const webhookDelivery = webhookDeliveryEntry ? this.addWebhookDelivery(makeFunction, table, webhookDeliveryEntry, webhookRetrySchedule) : undefined;
+    const webhookDelivery = webhookDeliveryEntry
+      ? this.addWebhookDelivery(makeFunction, table, webhookDeliveryEntry, webhookRetrySchedule)
+      : undefined;
 
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: `switchyard-${config.stage}`,
@@ -345,12 +384,19 @@ export class ApiStack extends Stack {
       },
     });
     acknowledgeNagFindings(this.api, [
-      { id: 'AwsSolutions-APIG4', reason: 'Authorization is the api-key header checked by every handler against hashed keys in the table (see shared/http/authentication.ts); /health is public by design.' },
+      {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authorization is the api-key header checked by every handler against hashed keys in the table (see shared/http/authentication.ts); /health is public by design.',
+      },
     ]);
 
     const alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `Switchyard ${config.stage} alarms`, enforceSSL: true });
     acknowledgeNagFindings(alarmTopic, [
-      { id: 'AwsSolutions-SNS2', reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.' },
+      {
+        id: 'AwsSolutions-SNS2',
+        reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.',
+      },
     ]);
 
     const monitoring = new ServiceMonitoring(this, 'Observability', {
@@ -370,7 +416,10 @@ export class ApiStack extends Stack {
       value: `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboardName}`,
       description: 'CloudWatch dashboard of this stage',
     });
-    new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn, description: 'SNS topic the alarms notify: subscribe on-call here' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: alarmTopic.topicArn,
+      description: 'SNS topic the alarms notify: subscribe on-call here',
+    });
     new CfnOutput(this, 'TableName', { value: table.tableName, description: 'DynamoDB table of this stage' });
     new CfnOutput(this, 'ReconcilerDeadLetterQueueUrl', {
       value: reconcilerSchedule.deadLetterQueue.queueUrl,

@@ -1,11 +1,11 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { AttributeType, Billing, StreamViewType, TableEncryptionV2, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
-import { StringParameter } from 'aws-cdk-lib/aws-ssm';
+import { type Attribute, AttributeType, Billing, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { acknowledgeNagFindings } from './nag-acknowledgements';
-import { TABLE_DEFINITION, type KeyAttribute } from '../shared/storage/table-definition';
+import { type KeyAttribute, TABLE_DEFINITION } from '../shared/storage/table-definition';
 import type { StageConfig } from './config/stage-config';
+import { acknowledgeNagFindings } from './nag-acknowledgements';
 
 const attribute = (k: KeyAttribute): Attribute => ({ name: k.name, type: k.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER });
 
@@ -87,19 +87,25 @@ export class DataStack extends Stack {
     acknowledgeNagFindings(fingerprintKey, [
       {
         id: 'AwsSolutions-SMG4',
-        reason: 'Rotating the fingerprint key would change every stored card fingerprint; it is rotated deliberately with a re-fingerprinting job, not on a schedule.',
+        reason:
+          'Rotating the fingerprint key would change every stored card fingerprint; it is rotated deliberately with a re-fingerprinting job, not on a schedule.',
       },
     ]);
     // The processors' keys: created empty here, filled by an operator (never in code or templates).
     this.connectorSecretsName = `switchyard-${config.stage}/connectors`;
     const connectorSecrets = new Secret(this, 'ConnectorSecrets', {
       secretName: this.connectorSecretsName,
-      description: 'Processor keys as JSON: PAYSTACK_SECRET_KEY, FLUTTERWAVE_SECRET_KEY, FLUTTERWAVE_ENCRYPTION_KEY, FLUTTERWAVE_WEBHOOK_HASH, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET',
+      description:
+        'Processor keys as JSON: PAYSTACK_SECRET_KEY, FLUTTERWAVE_SECRET_KEY, FLUTTERWAVE_ENCRYPTION_KEY, FLUTTERWAVE_WEBHOOK_HASH, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET',
       generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'unused', excludePunctuation: true },
       removalPolicy: config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     acknowledgeNagFindings(connectorSecrets, [
-      { id: 'AwsSolutions-SMG4', reason: "Processor keys are rotated in the processors' dashboards and then written here by an operator; Secrets Manager cannot rotate them itself." },
+      {
+        id: 'AwsSolutions-SMG4',
+        reason:
+          "Processor keys are rotated in the processors' dashboards and then written here by an operator; Secrets Manager cannot rotate them itself.",
+      },
     ]);
     // The stream's ARN for the API stack, without a CloudFormation export (see the class comment).
     this.tableStreamArnParameterName = tableStreamArnParameterName(config.stage);
@@ -108,7 +114,10 @@ export class DataStack extends Stack {
       description: `Stream ARN of the DynamoDB table ${this.tableName} (read by the Switchyard ${config.stage} API stack at deploy time)`,
       stringValue: this.table.tableStreamArn!,
     });
-    new CfnOutput(this, 'TableStreamArn', { value: this.table.tableStreamArn!, description: 'DynamoDB stream of the table (feeds webhook delivery)' });
+    new CfnOutput(this, 'TableStreamArn', {
+      value: this.table.tableStreamArn!,
+      description: 'DynamoDB stream of the table (feeds webhook delivery)',
+    });
     new CfnOutput(this, 'ConnectorSecretsName', { value: this.connectorSecretsName, description: 'Put the processor keys here (JSON)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table of this stage' });
   }

@@ -105,7 +105,8 @@ export class ReconcilerSchedule extends Construct {
     acknowledgeNagFindings(this.role, [
       {
         id: `AwsSolutions-IAM5[Resource::<${fnLogicalId}.Arn>:*]`,
-        reason: "lambda:InvokeFunction on the reconciler function only: CDK's grantInvoke adds its qualified ARNs (versions and aliases, `<arn>:*`) to the unqualified one.",
+        reason:
+          "lambda:InvokeFunction on the reconciler function only: CDK's grantInvoke adds its qualified ARNs (versions and aliases, `<arn>:*`) to the unqualified one.",
       },
     ]);
   }

@@ -6,16 +6,16 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import {
+  type CustomMetricSearch,
+  type CustomMetricWithAlarm,
   DefaultDashboardFactory,
   MetricStatistic,
   MonitoringFacade,
   SnsAlarmActionStrategy,
-  type CustomMetricSearch,
-  type CustomMetricWithAlarm,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { BUSINESS_METRICS } from '../shared/observability/metrics';
 import { CONNECTOR_FACTORIES } from '../shared/connectors/registry';
+import { BUSINESS_METRICS } from '../shared/observability/metrics';
 import type { StageConfig } from './config/stage-config';
 
 /**
@@ -152,7 +152,11 @@ export class ServiceMonitoring extends Construct {
       alarmFriendlyName: props.reconciler.name,
       humanReadableName: `${props.reconciler.name} (every minute)`,
       addFaultCountAlarm: {
-        Critical: { maxErrorCount: 1, comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, ...RECONCILER_ALARM_EVALUATION },
+        Critical: {
+          maxErrorCount: 1,
+          comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          ...RECONCILER_ALARM_EVALUATION,
+        },
       },
       addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
     });
@@ -181,7 +185,12 @@ export class ServiceMonitoring extends Construct {
       addWriteThrottledEventsCountAlarm: { Critical: { maxThrottledEventsThreshold: config.alarms.dynamoThrottles } },
     });
 
-    const search = (metricName: string, statistic: MetricStatistic, dims: Record<string, string | undefined>, label: string): CustomMetricSearch => ({
+    const search = (
+      metricName: string,
+      statistic: MetricStatistic,
+      dims: Record<string, string | undefined>,
+      label: string,
+    ): CustomMetricSearch => ({
       namespace: props.metricsNamespace,
       searchQuery: `MetricName="${metricName}"`,
       dimensionsMap: { service: props.serviceName, ...dims } as Record<string, string>,
@@ -219,7 +228,14 @@ export class ServiceMonitoring extends Construct {
     // are labelled by their dimension values (CloudWatch dynamic labels, `${PROP('Dim.<name>')}`,
     // which apply to every metric a search returns: CloudWatch user guide, "Use dynamic labels").
     const metric = (metricName: string, statistic: MetricStatistic, dims: Record<string, string>, label: string) =>
-      new Metric({ namespace: props.metricsNamespace, metricName, dimensionsMap: { service: props.serviceName, ...dims }, statistic, label, period: Duration.minutes(1) });
+      new Metric({
+        namespace: props.metricsNamespace,
+        metricName,
+        dimensionsMap: { service: props.serviceName, ...dims },
+        statistic,
+        label,
+        period: Duration.minutes(1),
+      });
     const oldestByKind: CustomMetricWithAlarm[] = OPEN_OPERATION_KINDS.map((kind) => ({
       metric: metric(BUSINESS_METRICS.oldestOpenOperationAge, MetricStatistic.MAX, { kind }, kind),
       alarmFriendlyName: `OldestOpenOperationAge-${kind}`,
@@ -240,6 +256,7 @@ export class ServiceMonitoring extends Construct {
       metricGroups: [
         {
           title: 'Open operations by kind (count, per reconciler run)',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudWatch's dynamic label syntax, not a JS template
           metrics: [search(BUSINESS_METRICS.openOperations, MetricStatistic.MAX, { kind: undefined }, "${PROP('Dim.kind')}")],
         },
         {
@@ -249,7 +266,15 @@ export class ServiceMonitoring extends Construct {
         },
         {
           title: 'Operations settled by kind and outcome (count per minute)',
-          metrics: [search(BUSINESS_METRICS.operationsSettled, MetricStatistic.SUM, { kind: undefined, outcome: undefined }, "${PROP('Dim.kind')} ${PROP('Dim.outcome')}")],
+          metrics: [
+            search(
+              BUSINESS_METRICS.operationsSettled,
+              MetricStatistic.SUM,
+              { kind: undefined, outcome: undefined },
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudWatch's dynamic label syntax, not a JS template
+              "${PROP('Dim.kind')} ${PROP('Dim.outcome')}",
+            ),
+          ],
         },
         {
           title: 'Reconciler failures (failed runs, count per minute; alarm at 1 in 5 minutes)',
@@ -261,7 +286,8 @@ export class ServiceMonitoring extends Construct {
                 Critical: {
                   threshold: 1,
                   comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                  additionalDescription: "A reconciler run failed as a whole (ReconcilerFailures, Sum over 5 minutes): see the reconciler's logs.",
+                  additionalDescription:
+                    "A reconciler run failed as a whole (ReconcilerFailures, Sum over 5 minutes): see the reconciler's logs.",
                   ...RECONCILER_ALARM_EVALUATION,
                 },
               },
@@ -269,7 +295,8 @@ export class ServiceMonitoring extends Construct {
           ],
         },
         {
-          title: 'Money mismatches: processor reports contradicting a closed payment or refund (count per minute, by connector; alarm at 1)',
+          title:
+            'Money mismatches: processor reports contradicting a closed payment or refund (count per minute, by connector; alarm at 1)',
           metrics: Object.keys(CONNECTOR_FACTORIES).map((connector) => ({
             metric: metric(BUSINESS_METRICS.moneyMismatch, MetricStatistic.SUM, { connector }, connector),
             alarmFriendlyName: `MoneyMismatch-${connector}`,
@@ -310,7 +337,12 @@ export class ServiceMonitoring extends Construct {
     props: ServiceMonitoringProps,
     failureQueue: IQueue,
     metric: (metricName: string, statistic: MetricStatistic, dims: Record<string, string>, label: string) => Metric,
-    search: (metricName: string, statistic: MetricStatistic, dims: Record<string, string | undefined>, label: string) => CustomMetricSearch,
+    _search: (
+      metricName: string,
+      statistic: MetricStatistic,
+      dims: Record<string, string | undefined>,
+      label: string,
+    ) => CustomMetricSearch,
   ): void {
     const maxAge = props.config.alarms.undeliveredEventMaxAgeSeconds;
     monitoring.monitorCustom({
@@ -321,7 +353,9 @@ export class ServiceMonitoring extends Construct {
       metricGroups: [
         {
           title: 'Webhook deliveries by outcome (count per minute)',
-          metrics: WEBHOOK_DELIVERY_OUTCOMES.map((outcome) => metric(WEBHOOK_METRICS.deliveries, MetricStatistic.SUM, { outcome }, outcome)),
+          metrics: WEBHOOK_DELIVERY_OUTCOMES.map((outcome) =>
+            metric(WEBHOOK_METRICS.deliveries, MetricStatistic.SUM, { outcome }, outcome),
+          ),
         },
         {
           title: 'Webhook delivery attempt duration (ms, p50 and p99)',
@@ -336,7 +370,12 @@ export class ServiceMonitoring extends Construct {
           graphWidgetAxis: { label: 'seconds', min: 0 },
           metrics: [
             {
-              metric: metric(WEBHOOK_METRICS.oldestUndeliveredEventAge, MetricStatistic.MAX, { kind: 'webhook_delivery' }, 'webhook deliveries'),
+              metric: metric(
+                WEBHOOK_METRICS.oldestUndeliveredEventAge,
+                MetricStatistic.MAX,
+                { kind: 'webhook_delivery' },
+                'webhook deliveries',
+              ),
               alarmFriendlyName: 'OldestUndeliveredEventAge',
               addAlarm: {
                 Critical: {

@@ -25,7 +25,17 @@ export function buildApp(app: App, stage: string, options: BuildAppOptions = {})
   const names = stackNames(config.stage);
   const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const data = new DataStack(app, names.data, { stackName: names.data, config, env, description: `Switchyard ${stage}: DynamoDB table` });
-  const api = new ApiStack(app, names.api, { stackName: names.api, config, tableName: data.tableName, fingerprintSecretName: data.fingerprintSecretName, connectorSecretsName: data.connectorSecretsName, tableStreamArnParameterName: data.tableStreamArnParameterName, webhookDeliveryEntry: options.webhookDeliveryEntry, env, description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms` });
+  const api = new ApiStack(app, names.api, {
+    stackName: names.api,
+    config,
+    tableName: data.tableName,
+    fingerprintSecretName: data.fingerprintSecretName,
+    connectorSecretsName: data.connectorSecretsName,
+    tableStreamArnParameterName: data.tableStreamArnParameterName,
+    webhookDeliveryEntry: options.webhookDeliveryEntry,
+    env,
+    description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms`,
+  });
   api.addStackDependency(data);
   return { data, api };
 }

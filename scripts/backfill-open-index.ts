@@ -6,9 +6,9 @@
  * AWS credentials and region); without --stage, against the running local stack.
  */
 import { stageConfig } from '../lib/config/stage-config';
-import { backfillOpenIndex } from './migrations/open-index-backfill';
 import { destroyDocumentClient } from '../shared/storage/client';
 import { readLocalStackInfo } from './local/local-stack-file';
+import { backfillOpenIndex } from './migrations/open-index-backfill';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     process.env.TABLE_NAME = table ?? local.tableName;
   }
   const result = await backfillOpenIndex({ dryRun: args.includes('--dry-run') });
-  process.stdout.write(`table ${process.env.TABLE_NAME}: ${result.found} open item(s) without the index, ${result.indexed} indexed${args.includes('--dry-run') ? ' (dry run)' : ''}\n`);
+  process.stdout.write(
+    `table ${process.env.TABLE_NAME}: ${result.found} open item(s) without the index, ${result.indexed} indexed${args.includes('--dry-run') ? ' (dry run)' : ''}\n`,
+  );
   destroyDocumentClient();
 }
 

@@ -23,23 +23,30 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { FALLBACK_ROUTE, ROUTES } from '../shared/api/routes';
 import { destroyDocumentClient } from '../shared/storage/client';
-import { DYNAMODB_LOCAL_PACKAGE } from './local/dynamodb-local';
 import {
+  type BareRunResult,
   BENCH_CARD,
   bareConfirm,
   bareCreate,
   bareList,
   bareRefund,
   bareRetrieve,
+  type PaymentItem,
   readPaymentItem,
   runBare,
-  type BareRunResult,
-  type PaymentItem,
 } from './bench/bare-dynamodb';
-import { measureBundles, type BundleResult } from './bench/bundles';
-import { runHttpLoad, type HttpLoadResult, type HttpLoadSpec } from './bench/http-load';
-import { BENCH_API_KEY, BENCH_MERCHANT_ID, startBenchDatabase, startGatewayProcess, type BenchDatabase, type GatewayProcess } from './bench/stack';
+import { type BundleResult, measureBundles } from './bench/bundles';
+import { type HttpLoadResult, type HttpLoadSpec, runHttpLoad } from './bench/http-load';
+import {
+  BENCH_API_KEY,
+  BENCH_MERCHANT_ID,
+  type BenchDatabase,
+  type GatewayProcess,
+  startBenchDatabase,
+  startGatewayProcess,
+} from './bench/stack';
 import { fmt, markdownTable, progress } from './bench/stats';
+import { DYNAMODB_LOCAL_PACKAGE } from './local/dynamodb-local';
 
 function numberFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -70,7 +77,12 @@ const BARE_WARMUP_MS = 300;
 /** The bundle every handler bundle is compared with. */
 const BASELINE = { name: 'DynamoDBDocumentClient only (baseline)', entry: 'scripts/bench/dynamodb-client-baseline.ts' };
 
-const CREATE_BODY = JSON.stringify({ amount: PAYMENT_AMOUNT, currency: 'USD', description: 'benchmark payment', metadata: { order_id: 'bench-1' } });
+const CREATE_BODY = JSON.stringify({
+  amount: PAYMENT_AMOUNT,
+  currency: 'USD',
+  description: 'benchmark payment',
+  metadata: { order_id: 'bench-1' },
+});
 const CONFIRM_BODY = JSON.stringify({ payment_method: 'card', payment_method_data: { card: BENCH_CARD } });
 const REFUND_BODY = JSON.stringify({ amount: REFUND_AMOUNT });
 
@@ -116,7 +128,12 @@ interface BareSpec {
  * all connections, bare warm-up (dropped), bare on as many loops, HTTP on one
  * connection, bare on one loop.
  */
-async function measureEndpoint(name: string, spec: HttpLoadSpec, bareSpec: BareSpec, gateway: GatewayProcess): Promise<EndpointMeasurements> {
+async function measureEndpoint(
+  name: string,
+  spec: HttpLoadSpec,
+  bareSpec: BareSpec,
+  gateway: GatewayProcess,
+): Promise<EndpointMeasurements> {
   const options = { baseUrl: gateway.url, apiKey: BENCH_API_KEY, connections: CONFIG.connections };
   const bare = (concurrency: number, durationMs: number): Promise<BareRunResult> => {
     const left = bareSpec.available?.() ?? Number.POSITIVE_INFINITY;
@@ -143,7 +160,14 @@ async function measureEndpoint(name: string, spec: HttpLoadSpec, bareSpec: BareS
   for (const r of [bareLoad, bareSerial]) if (r.errors) progress(`${name}: ${r.errors} bare call(s) failed, first: ${r.firstError}`);
   // Let the last stderr lines of the gateway arrive before counting.
   await new Promise((ok) => setTimeout(ok, 200));
-  return { http, httpSerial, allRequests, emptyMetricsWarnings: gateway.emptyMetricsWarnings() - warningsBefore, bare: bareLoad, bareSerial };
+  return {
+    http,
+    httpSerial,
+    allRequests,
+    emptyMetricsWarnings: gateway.emptyMetricsWarnings() - warningsBefore,
+    bare: bareLoad,
+    bareSerial,
+  };
 }
 
 function parseJson(body: string): Record<string, unknown> | undefined {
@@ -238,7 +262,11 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
   );
   if (pool.length < wanted) {
     progress(`confirm: topping up the pool of fresh payments from ${pool.length} to ${wanted}`);
-    await runBare(async () => pool.push(await bareCreate(m, template)), { concurrency: CONFIG.connections, durationMs: 60_000, maxCalls: wanted - pool.length });
+    await runBare(async () => pool.push(await bareCreate(m, template)), {
+      concurrency: CONFIG.connections,
+      durationMs: 60_000,
+      maxCalls: wanted - pool.length,
+    });
   }
   let cursor = 0;
   let reused = 0;
@@ -283,7 +311,8 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
   // refund: small refunds cycling through Succeeded payments of large amounts.
   const httpRefundPool = succeeded.slice(0, REFUND_POOL);
   const bareRefundPool = bareSucceeded.length >= REFUND_POOL ? bareSucceeded.slice(0, REFUND_POOL) : succeeded.slice(-REFUND_POOL);
-  if (httpRefundPool.length === 0) throw new Error(`confirm produced no Succeeded payment; first responses: ${JSON.stringify(confirm.http.errorSamples)}`);
+  if (httpRefundPool.length === 0)
+    throw new Error(`confirm produced no Succeeded payment; first responses: ${JSON.stringify(confirm.http.errorSamples)}`);
   let f = 0;
   const refund = await measureEndpoint(
     'refund',
@@ -296,11 +325,19 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
     route: 'POST /payments/{id}/refund',
     calls: 'GetItem + TransactWriteItems + UpdateItem',
     ...refund,
-    notes: httpRefundPool.length < REFUND_POOL ? [`only ${httpRefundPool.length} Succeeded payments to refund (concurrent refunds of one payment become more likely)`] : [],
+    notes:
+      httpRefundPool.length < REFUND_POOL
+        ? [`only ${httpRefundPool.length} Succeeded payments to refund (concurrent refunds of one payment become more likely)`]
+        : [],
   });
 
   // list: the first page of 20 of everything created above.
-  const list = await measureEndpoint('list', { method: 'GET', next: () => ({ path: '/payments?limit=20' }) }, { operation: () => bareList(m) }, gateway);
+  const list = await measureEndpoint(
+    'list',
+    { method: 'GET', next: () => ({ path: '/payments?limit=20' }) },
+    { operation: () => bareList(m) },
+    gateway,
+  );
   rows.push({ name: 'list', route: 'GET /payments?limit=20', calls: 'Query GSI1, Limit 21', ...list, notes: [] });
   return rows;
 }
@@ -316,7 +353,19 @@ function machineLines(): string[] {
 function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
   const c = CONFIG.connections;
   const loadTable = markdownTable(
-    ['Endpoint', 'Requests', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'DynamoDB calls', 'bare p50 ms', 'bare p99 ms', 'bare seq/s', 'p50 ÷ bare p50'],
+    [
+      'Endpoint',
+      'Requests',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'non-2xx',
+      'DynamoDB calls',
+      'bare p50 ms',
+      'bare p99 ms',
+      'bare seq/s',
+      'p50 ÷ bare p50',
+    ],
     rows.map((row) => [
       `${row.name} \`${row.route}\``,
       String(row.http.requests),
@@ -351,12 +400,20 @@ function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
   const problems: string[] = [];
   for (const row of rows) {
     for (const note of row.notes) problems.push(`- ${row.name}: ${note}`);
-    for (const [kind, r] of [[`${c} connections`, row.http], ['1 connection', row.httpSerial]] as const) {
+    for (const [kind, r] of [
+      [`${c} connections`, row.http],
+      ['1 connection', row.httpSerial],
+    ] as const) {
       if (!r.non2xx && !r.errors) continue;
-      problems.push(`- ${row.name} (${kind}): ${r.non2xx} non-2xx, ${r.errors} socket errors/timeouts; status counts ${JSON.stringify(r.statusCounts)}`);
+      problems.push(
+        `- ${row.name} (${kind}): ${r.non2xx} non-2xx, ${r.errors} socket errors/timeouts; status counts ${JSON.stringify(r.statusCounts)}`,
+      );
       for (const sample of r.errorSamples) problems.push(`  - ${sample.status}: \`${sample.body.slice(0, 500)}\``);
     }
-    for (const [kind, r] of [[`bare, ${c} loops`, row.bare], ['bare, 1 loop', row.bareSerial]] as const) {
+    for (const [kind, r] of [
+      [`bare, ${c} loops`, row.bare],
+      ['bare, 1 loop', row.bareSerial],
+    ] as const) {
       if (r.errors) problems.push(`- ${row.name} (${kind}): ${r.errors} DynamoDB call(s) failed, first: ${r.firstError}`);
     }
   }
@@ -383,7 +440,9 @@ function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
       `${CONFIG.httpSerialSeconds} s HTTP on 1 connection, ${CONFIG.bareSerialSeconds} s bare on 1 loop. ` +
       `DynamoDB Local warmed up for ${CONFIG.dbWarmupSeconds} s first. Latencies over 2xx responses / successful calls.`,
     '',
-    problems.length ? ['Problems seen during the run:', '', ...problems].join('\n') : 'No non-2xx responses, socket errors, failed bare calls or gateway errors.',
+    problems.length
+      ? ['Problems seen during the run:', '', ...problems].join('\n')
+      : 'No non-2xx responses, socket errors, failed bare calls or gateway errors.',
     ...(warningLine ? ['', warningLine] : []),
   ].join('\n');
 }
@@ -429,23 +488,38 @@ function bundleReport(results: BundleResult[]): string {
 function gitRevision(): string | undefined {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return dirty ? `${head} + uncommitted changes` : head;
   } catch {
     return undefined;
   }
 }
 
-const loadAverage = () => loadavg().map((l) => fmt(l, 2)).join(' / ');
+const loadAverage = () =>
+  loadavg()
+    .map((l) => fmt(l, 2))
+    .join(' / ');
 
 async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadAverage();
   let bundles: BundleResult[] = [];
   if (!CONFIG.skipBundles) {
-    const entries = [...ROUTES.map((r) => ({ name: r.name, entry: r.entry })), { name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry }, BASELINE];
+    const entries = [
+      ...ROUTES.map((r) => ({ name: r.name, entry: r.entry })),
+      { name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry },
+      BASELINE,
+    ];
     progress(`bundling ${entries.length} entries with esbuild, then timing cold imports`);
-    bundles = await measureBundles(entries, { plain: CONFIG.importRuns, withSourceMaps: CONFIG.importRunsSourceMaps }, process.env, progress);
+    bundles = await measureBundles(
+      entries,
+      { plain: CONFIG.importRuns, withSourceMaps: CONFIG.importRunsSourceMaps },
+      process.env,
+      progress,
+    );
   }
 
   progress('starting DynamoDB Local (in memory; the first run on a machine fetches it, ~57 MB) and the gateway');

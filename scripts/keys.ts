@@ -59,7 +59,9 @@ async function main(): Promise<void> {
     const { prefix, where } = target(values.stage, values.table);
     const key = `${prefix}${randomBytes(24).toString('base64url')}`;
     const record = await putApiKey(key, values.merchant as string, values.name ?? null);
-    process.stdout.write(`New API key for ${record.merchant_id} in ${where}. It is shown once; store it now:\n\n  ${key}\n\nprefix ${record.prefix}  created ${record.created_at}\n`);
+    process.stdout.write(
+      `New API key for ${record.merchant_id} in ${where}. It is shown once; store it now:\n\n  ${key}\n\nprefix ${record.prefix}  created ${record.created_at}\n`,
+    );
   } else if (command === 'list') {
     if (!merchantOk) fail('--merchant mer_<id> is required.');
     const { where } = target(values.stage, values.table);
@@ -74,7 +76,9 @@ async function main(): Promise<void> {
     if (!arg) fail('revoke needs the key prefix (as `list` shows it).');
     target(values.stage, values.table);
     const record = await revokeApiKey(arg.replace(/(…|\.\.\.)$/, ''));
-    process.stdout.write(`Revoked ${record.prefix}… of ${record.merchant_id} at ${record.revoked_at}. Requests with it answer 401 within 10 s.\n`);
+    process.stdout.write(
+      `Revoked ${record.prefix}… of ${record.merchant_id} at ${record.revoked_at}. Requests with it answer 401 within 10 s.\n`,
+    );
   } else {
     fail(`unknown command ${command ?? '(none)'}.`);
   }

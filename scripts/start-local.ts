@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { putApiKey } from '../shared/storage/api-keys-repository';
 import { DEFAULT_TABLE_NAME } from '../shared/storage/table-definition';
 import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
-import { startDynamoDbLocal, type DynamoDbLocalHandle } from './local/dynamodb-local';
+import { type DynamoDbLocalHandle, startDynamoDbLocal } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
 import { startEventStream } from './local/event-stream';
 import { startGateway } from './local/gateway';

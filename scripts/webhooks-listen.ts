@@ -60,7 +60,12 @@ async function main(): Promise<void> {
       fail(`--forward-to must be an absolute URL, e.g. http://localhost:4000/webhooks.`);
     }
   }
-  const enabledEvents = values.events ? values.events.split(',').map((e) => e.trim()).filter(Boolean) : ['*'];
+  const enabledEvents = values.events
+    ? values.events
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)
+    : ['*'];
 
   let secret = '';
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { emailSchema } from '../../shared/schemas/common';
 import { listCustomers } from '../../shared/operations/customer-operations';
+import { emailSchema } from '../../shared/schemas/common';
 import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 const querySchema = listQuerySchema({ email: emailSchema.optional() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES } from '../../shared/domain/events';
 import { apiHandler } from '../../shared/http/api-handler';
 import { listEvents } from '../../shared/operations/event-operations';

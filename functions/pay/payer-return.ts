@@ -1,6 +1,6 @@
 import { htmlHandler } from '../../shared/http/html-handler';
-import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { pageDeadline, resultPage } from '../../shared/http/payer-pages';
+import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { merchantReturnLocation, payerReturn } from '../../shared/operations/payer-page-operations';
 import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
 

@@ -1,9 +1,9 @@
+import { processorReturnUrl } from '../../shared/domain/payment';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { authenticationPage, pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { submitAuthenticationPage } from '../../shared/operations/payer-page-operations';
 import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
-import { processorReturnUrl } from '../../shared/domain/payment';
 
 /**
  * `POST /pay/{payment_id}/authenticate` (public form post): relays the payer's answer exactly as
@@ -21,7 +21,11 @@ export const handler = htmlHandler(async (event, context) => {
   }
   if (payment.status === 'RequiresAction' && payment.next_action?.type === 'redirect_to_url') {
     // The step led to the issuer's 3-D Secure page: the payer goes there, and comes back to the return route.
-    return { statusCode: 303, headers: { location: payment.next_action.redirect_to_url }, html: '<!doctype html><p>Continue to your bank.</p>' };
+    return {
+      statusCode: 303,
+      headers: { location: payment.next_action.redirect_to_url },
+      html: '<!doctype html><p>Continue to your bank.</p>',
+    };
   }
   const location = processorReturnUrl(base, payment.payment_id);
   return { statusCode: 303, headers: { location }, html: '<!doctype html><p>Continue to the result page.</p>' };

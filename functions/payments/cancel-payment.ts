@@ -4,9 +4,5 @@ import { cancelPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/cancel`: → Cancelled, echoing `cancellation_reason`; 409 from a status that cannot be cancelled. */
 export const handler = apiHandler({ body: cancelPaymentBodySchema, idempotent: true }, async (req) => ({
-  body: await cancelPayment(
-    req.operation,
-    req.path.payment_id ?? '',
-    req.body.cancellation_reason,
-  ),
+  body: await cancelPayment(req.operation, req.path.payment_id ?? '', req.body.cancellation_reason),
 }));

@@ -4,9 +4,5 @@ import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */
 export const handler = apiHandler({ body: capturePaymentBodySchema, idempotent: true }, async (req) => ({
-  body: await capturePayment(
-    req.operation,
-    req.path.payment_id ?? '',
-    req.body.amount_to_capture,
-  ),
+  body: await capturePayment(req.operation, req.path.payment_id ?? '', req.body.amount_to_capture),
 }));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { loadPayment } from '../../shared/operations/payment-state';
 import { syncPayment } from '../../shared/operations/payment-sync';

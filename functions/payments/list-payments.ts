@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PAYMENT_STATUSES } from '../../shared/domain/payment-status';
 import { apiHandler } from '../../shared/http/api-handler';
 import { listPayments } from '../../shared/operations/payment-operations';

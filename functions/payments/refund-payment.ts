@@ -4,10 +4,5 @@ import { refundPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/refund`: refunds all or part of a Succeeded payment; 200 with the refund. */
 export const handler = apiHandler({ body: refundPaymentBodySchema, idempotent: true }, async (req) => ({
-  body: await refundPayment(
-    req.operation,
-    req.path.payment_id ?? '',
-    req.body.amount,
-    req.body.reason,
-  ),
+  body: await refundPayment(req.operation, req.path.payment_id ?? '', req.body.amount, req.body.reason),
 }));

@@ -1,9 +1,9 @@
-import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger';
 import { recordReconcilerFailure } from '../../shared/observability/metrics';
-import { reconcileOpenOperations, type ReconcileReport } from '../../shared/operations/reconcile-operations';
+import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
 
 /** Time kept back from the Lambda's remaining time so a run ends cleanly: 20 000 ms. */
 const RUN_MARGIN_MS = 20_000;

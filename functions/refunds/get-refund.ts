@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { getRefund, syncRefund } from '../../shared/operations/refund-operations';
 
@@ -11,5 +11,8 @@ const querySchema = z.strictObject({
  * first reconciles a Pending refund with its connector.
  */
 export const handler = apiHandler({ query: querySchema }, async (req) => ({
-  body: req.query.force_sync === 'true' ? await syncRefund(req.operation, req.path.refund_id ?? '') : await getRefund(req.merchantId, req.path.refund_id ?? ''),
+  body:
+    req.query.force_sync === 'true'
+      ? await syncRefund(req.operation, req.path.refund_id ?? '')
+      : await getRefund(req.merchantId, req.path.refund_id ?? ''),
 }));

@@ -17,5 +17,9 @@ export const handler = htmlHandler(async (event) => {
   }
   const base = publicBaseUrl(event);
   const payment = await completeSandboxPage(event.pathParameters?.payment_id ?? '', decision, base);
-  return { statusCode: 303, headers: { location: processorReturnUrl(base, payment.payment_id) }, html: '<!doctype html><p>Continue to the result page.</p>' };
+  return {
+    statusCode: 303,
+    headers: { location: processorReturnUrl(base, payment.payment_id) },
+    html: '<!doctype html><p>Continue to the result page.</p>',
+  };
 });

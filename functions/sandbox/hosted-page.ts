@@ -2,7 +2,6 @@ import { formatMinorUnits } from '../../shared/domain/money';
 import { escapeHtml, htmlHandler, htmlPage } from '../../shared/http/html-handler';
 import { sandboxPagePayment } from '../../shared/operations/sandbox-page-operations';
 
-
 /**
  * `GET /sandbox/{kind}/{payment_id}` (no api-key): the sandbox's hosted page a
  * `redirect_to_url` points to — a 3DS challenge (`3ds`) or a checkout page

@@ -1,8 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger';
 import { fanOutEvent } from '../../shared/operations/event-delivery-operations';
@@ -41,5 +41,8 @@ async function recordHandler(record: DynamoDBRecord): Promise<void> {
 export const handler = middy(
   async (event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> =>
     // A processor per invocation: it holds the batch's state, and the local stream reader and tests may overlap invocations in one process.
-    processPartialResponse(event, recordHandler, new BatchProcessor(EventType.DynamoDBStreams), { context, throwOnFullBatchFailure: false }),
+    processPartialResponse(event, recordHandler, new BatchProcessor(EventType.DynamoDBStreams), {
+      context,
+      throwOnFullBatchFailure: false,
+    }),
 ).use(injectLambdaContext(logger));

@@ -25,5 +25,7 @@ export function webhookRawBody(event: Pick<APIGatewayProxyEventV2, 'body' | 'isB
  * 409 `payment_busy` when the processor should deliver it again (docs/connectors.md "Webhooks").
  */
 export const handler = apiHandler({ auth: false }, async (req) => {
-  return { body: await receiveConnectorWebhook(req.path.connector ?? '', { rawBody: webhookRawBody(req.event), headers: req.event.headers ?? {} }) };
+  return {
+    body: await receiveConnectorWebhook(req.path.connector ?? '', { rawBody: webhookRawBody(req.event), headers: req.event.headers ?? {} }),
+  };
 });

@@ -1,5 +1,5 @@
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../shared/webhooks/delivery-settings';
 import type { RoutingRule } from '../../shared/routing/routing-rules';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../shared/webhooks/delivery-settings';
 
 /**
  * Per-stage settings, read once at the top of the CDK app (bin/switchyard.ts)
@@ -119,7 +119,15 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 14,
     throttle: { rateLimit: 50, burstLimit: 100 },
-    alarms: { api5xxRate: 0.05, apiLatencyP99Ms: 3000, lambdaErrors: 10, lambdaThrottles: 5, dynamoThrottles: 10, openOperationMaxAgeSeconds: 1800, undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS },
+    alarms: {
+      api5xxRate: 0.05,
+      apiLatencyP99Ms: 3000,
+      lambdaErrors: 10,
+      lambdaThrottles: 5,
+      dynamoThrottles: 10,
+      openOperationMaxAgeSeconds: 1800,
+      undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS,
+    },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
     webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
@@ -135,7 +143,15 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
     throttle: { rateLimit: 500, burstLimit: 1000 },
-    alarms: { api5xxRate: 0.01, apiLatencyP99Ms: 1500, lambdaErrors: 1, lambdaThrottles: 1, dynamoThrottles: 1, openOperationMaxAgeSeconds: 1800, undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS },
+    alarms: {
+      api5xxRate: 0.01,
+      apiLatencyP99Ms: 1500,
+      lambdaErrors: 1,
+      lambdaThrottles: 1,
+      dynamoThrottles: 1,
+      openOperationMaxAgeSeconds: 1800,
+      undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS,
+    },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
     webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
@@ -152,7 +168,8 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
  */
 export function stageConfig(stage: string): StageConfig {
   const config = STAGES[stage];
-  if (!config) throw new Error(`Unknown stage '${stage}'. Known stages: ${Object.keys(STAGES).join(', ')} (see lib/config/stage-config.ts).`);
+  if (!config)
+    throw new Error(`Unknown stage '${stage}'. Known stages: ${Object.keys(STAGES).join(', ')} (see lib/config/stage-config.ts).`);
   return config;
 }
 

@@ -6,11 +6,11 @@
  * (shared/storage/*-repository.ts): same keys, conditions and return values.
  */
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Refund } from '../../shared/domain/refund';
 import { newId } from '../../shared/domain/ids';
+import { startPendingOperation } from '../../shared/domain/pending-operation';
+import type { Refund } from '../../shared/domain/refund';
 import { documentClient } from '../../shared/storage/client';
 import { listPartition, listSortKey, primaryKey } from '../../shared/storage/item-keys';
-import { startPendingOperation } from '../../shared/domain/pending-operation';
 import { refundItem } from '../../shared/storage/refunds-repository';
 import { tableName } from '../../shared/storage/table-definition';
 import { percentile } from './stats';
@@ -62,7 +62,15 @@ export async function bareCreate(merchantId: string, template: PaymentItem): Pro
   await documentClient().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { ...template, ...primaryKey.payment(merchantId, paymentId), GSI1SK: sk, GSI2SK: sk, payment_id: paymentId, created_at: now, updated_at: now },
+      Item: {
+        ...template,
+        ...primaryKey.payment(merchantId, paymentId),
+        GSI1SK: sk,
+        GSI2SK: sk,
+        payment_id: paymentId,
+        created_at: now,
+        updated_at: now,
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
@@ -168,7 +176,9 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
  */
 export async function bareRefund(merchantId: string, paymentId: string, amount: number): Promise<void> {
   const client = documentClient();
-  const read = await client.send(new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId), ConsistentRead: true }));
+  const read = await client.send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId), ConsistentRead: true }),
+  );
   const item = read.Item;
   if (!item) throw new Error(`payment ${paymentId} not found`);
   const now = new Date().toISOString();
@@ -207,7 +217,13 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        { Put: { TableName: tableName(), Item: refundItem(merchantId, refund, startPendingOperation('refund', refund.connector, refund.refund_id, amount)), ConditionExpression: 'attribute_not_exists(PK)' } },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: refundItem(merchantId, refund, startPendingOperation('refund', refund.connector, refund.refund_id, amount)),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
       ],
     }),
   );
@@ -218,7 +234,12 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
       UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now',
       ConditionExpression: '#status = :pending',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':status': 'Succeeded', ':cref': `sbx_re_${refund.refund_id.slice(4)}`, ':pending': 'Pending', ':now': new Date().toISOString() },
+      ExpressionAttributeValues: {
+        ':status': 'Succeeded',
+        ':cref': `sbx_re_${refund.refund_id.slice(4)}`,
+        ':pending': 'Pending',
+        ':now': new Date().toISOString(),
+      },
       ReturnValues: 'ALL_NEW',
     }),
   );

@@ -55,7 +55,10 @@ export const STACK_BUNDLING = {
  * @returns the bundle's path and the number of esbuild warnings
  * @throws on a build error
  */
-export async function bundle(entry: string, outDir: string): Promise<{ file: string; warnings: number; largest: { name: string; bytes: number }[] }> {
+export async function bundle(
+  entry: string,
+  outDir: string,
+): Promise<{ file: string; warnings: number; largest: { name: string; bytes: number }[] }> {
   const file = join(outDir, 'index.mjs');
   const out = await build({
     ...STACK_BUNDLING,
@@ -113,7 +116,12 @@ export async function coldImportMs(file: string, runs: number, extraNodeArgs: st
  * over all bundles instead of skewing one.
  * @returns per file, the median over `runs` rounds (empty samples give NaN)
  */
-export async function coldImportRounds(files: readonly string[], runs: number, extraNodeArgs: string[], env: NodeJS.ProcessEnv): Promise<number[]> {
+export async function coldImportRounds(
+  files: readonly string[],
+  runs: number,
+  extraNodeArgs: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<number[]> {
   const samples = files.map((): number[] => []);
   for (let round = 0; round < runs; round += 1) {
     for (const [i, file] of files.entries()) samples[i]?.push(await coldImportMs(file, 1, extraNodeArgs, env));
@@ -147,7 +155,10 @@ export async function measureBundles(
     onProgress(`${built.length} bundles built; ${runs.plain} import rounds`);
     const plain = await coldImportRounds(files, runs.plain, [], env);
     onProgress(`${runs.withSourceMaps} import rounds with --enable-source-maps`);
-    const withMaps = runs.withSourceMaps > 0 ? await coldImportRounds(files, runs.withSourceMaps, ['--enable-source-maps'], env) : files.map(() => Number.NaN);
+    const withMaps =
+      runs.withSourceMaps > 0
+        ? await coldImportRounds(files, runs.withSourceMaps, ['--enable-source-maps'], env)
+        : files.map(() => Number.NaN);
     return built.map(({ file: _file, ...b }, i) => ({ ...b, importMs: plain[i] as number, importWithSourceMapsMs: withMaps[i] as number }));
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { resolve } from 'node:path';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
-import { startDynamoDbLocal, type DynamoDbLocalHandle } from '../local/dynamodb-local';
+import { type DynamoDbLocalHandle, startDynamoDbLocal } from '../local/dynamodb-local';
 import { ensureTable } from '../local/ensure-table';
 
 /** The merchant and API key the benchmark seeds (local, in-memory only). */

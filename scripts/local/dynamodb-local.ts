@@ -16,7 +16,7 @@
  * Requires a Java runtime (DynamoDB Local 1.x needs Java 8+; tested with 17) on the PATH,
  * or `JAVA_HOME` set.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
@@ -38,8 +38,7 @@ import { extract } from 'tar';
 export const DYNAMODB_LOCAL_PACKAGE = {
   name: 'amplify-dynamodb-simulator',
   version: '2.9.30',
-  integrity:
-    'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==',
+  integrity: 'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==',
 } as const;
 
 /** Name of the file written (last, before the atomic rename) into a complete extraction. */
@@ -114,7 +113,7 @@ export async function ensureDynamoDbLocal(): Promise<string> {
     }
     await fs.writeFile(
       path.join(stagingDir, MARKER_FILE),
-      JSON.stringify({ ...DYNAMODB_LOCAL_PACKAGE, extractedAt: new Date().toISOString() }, null, 2) + '\n',
+      `${JSON.stringify({ ...DYNAMODB_LOCAL_PACKAGE, extractedAt: new Date().toISOString() }, null, 2)}\n`,
     );
 
     await fs.chmod(stagingDir, 0o755); // mkdtemp creates 0700
@@ -413,12 +412,7 @@ interface ChildState {
  * fatal startup error, or is not ready after 30 s. Each attempt is aborted after 2 s (the
  * SDK's own `requestTimeout` only warns by default).
  */
-async function waitUntilReady(
-  endpoint: string,
-  child: ChildProcess,
-  exited: Promise<void>,
-  state: ChildState,
-): Promise<void> {
+async function waitUntilReady(endpoint: string, child: ChildProcess, exited: Promise<void>, state: ChildState): Promise<void> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',

@@ -1,4 +1,10 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceInUseException, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE_DEFINITION } from '../../shared/storage/table-definition';
 
 /**
@@ -8,7 +14,11 @@ import { createTableInput, TABLE_DEFINITION } from '../../shared/storage/table-d
  * @returns true when the table was created, false when it existed
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
-  const client = new DynamoDBClient({ endpoint, region: process.env.AWS_REGION || 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION || 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
     let created = false;
     try {

@@ -14,11 +14,12 @@ import {
   DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { STREAM_SPECIFICATION, tableName as defaultTableName } from '../../shared/storage/table-definition';
+import { tableName as defaultTableName, STREAM_SPECIFICATION } from '../../shared/storage/table-definition';
 
 /** A running stream reader. */
 export interface EventStream {
@@ -45,7 +46,7 @@ export interface EventStreamOptions {
    */
   startingPosition?: 'latest' | 'trim_horizon';
   /** The handler (default: functions/webhook-delivery/stream-handler.ts). */
-  handler?: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
+  handler?: (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | undefined>;
   /** Where failures are reported (default stderr). */
   onError?: (message: string) => void;
 }
@@ -66,7 +67,9 @@ function toLambdaRecord(r: StreamRecord, streamArn: string, region: string): Dyn
     awsRegion: r.awsRegion ?? region,
     eventSourceARN: streamArn,
     dynamodb: {
-      ...(d.ApproximateCreationDateTime ? { ApproximateCreationDateTime: Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) } : {}),
+      ...(d.ApproximateCreationDateTime
+        ? { ApproximateCreationDateTime: Math.floor(new Date(d.ApproximateCreationDateTime).getTime() / 1000) }
+        : {}),
       Keys: d.Keys as never,
       NewImage: d.NewImage as never,
       SequenceNumber: d.SequenceNumber,
@@ -116,12 +119,23 @@ export async function startEventStream(options: EventStreamOptions = {}): Promis
   const context = { functionName: 'WebhookDelivery', awsRequestId: 'local', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;
 
   const iteratorFor = async (shardId: string, type: 'LATEST' | 'TRIM_HORIZON' | 'AFTER_SEQUENCE_NUMBER', sequence?: string) =>
-    (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type, ...(sequence ? { SequenceNumber: sequence } : {}) }))).ShardIterator;
+    (
+      await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ShardIteratorType: type,
+          ...(sequence ? { SequenceNumber: sequence } : {}),
+        }),
+      )
+    ).ShardIterator;
 
   const discover = async (initial: boolean) => {
     let start: string | undefined;
     do {
-      const out = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }));
+      const out = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ...(start ? { ExclusiveStartShardId: start } : {}) }),
+      );
       for (const shard of out.StreamDescription?.Shards ?? []) {
         const id = shard.ShardId as string;
         if (shards.has(id)) continue;
@@ -152,7 +166,9 @@ export async function startEventStream(options: EventStreamOptions = {}): Promis
       const first = batch.findIndex((r) => failed.includes(r.dynamodb?.SequenceNumber ?? ''));
       batch = first < 0 ? [] : batch.slice(first);
       if (attempt >= MAX_BATCH_RETRIES) {
-        onError(`${batch.length} stream record(s) still failing after ${MAX_BATCH_RETRIES} retries; skipped (POST /events/{id}/redeliver sends them)`);
+        onError(
+          `${batch.length} stream record(s) still failing after ${MAX_BATCH_RETRIES} retries; skipped (POST /events/{id}/redeliver sends them)`,
+        );
         return;
       }
       await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
@@ -161,12 +177,14 @@ export async function startEventStream(options: EventStreamOptions = {}): Promis
 
   const pollShard = async (shardId: string, state: { iterator: string | undefined; lastSequence?: string }) => {
     if (!state.iterator) return;
-    let out;
+    let out: GetRecordsCommandOutput;
     try {
       out = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: 100 }));
     } catch (err) {
       if (err instanceof ExpiredIteratorException) {
-        state.iterator = state.lastSequence ? await iteratorFor(shardId, 'AFTER_SEQUENCE_NUMBER', state.lastSequence) : await iteratorFor(shardId, 'TRIM_HORIZON');
+        state.iterator = state.lastSequence
+          ? await iteratorFor(shardId, 'AFTER_SEQUENCE_NUMBER', state.lastSequence)
+          : await iteratorFor(shardId, 'TRIM_HORIZON');
         return;
       }
       throw err;

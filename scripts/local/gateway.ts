@@ -48,9 +48,23 @@ const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
  * answers then (`{"message": "Internal Server Error"}`), as the API cannot shape that answer on AWS either.
  */
 const GATEWAY_ANSWERS = {
-  400: { error: { type: 'invalid_request_error', code: 'invalid_request_target', message: 'The request target is not a path this API can read (check its percent-encoding).' } },
-  408: { error: { type: 'invalid_request_error', code: 'request_timeout', message: 'The request was not received in time. Send it again.' } },
-  413: { error: { type: 'invalid_request_error', code: 'body_too_large', message: 'The request body is larger than 10 MB, the most API Gateway accepts.' } },
+  400: {
+    error: {
+      type: 'invalid_request_error',
+      code: 'invalid_request_target',
+      message: 'The request target is not a path this API can read (check its percent-encoding).',
+    },
+  },
+  408: {
+    error: { type: 'invalid_request_error', code: 'request_timeout', message: 'The request was not received in time. Send it again.' },
+  },
+  413: {
+    error: {
+      type: 'invalid_request_error',
+      code: 'body_too_large',
+      message: 'The request body is larger than 10 MB, the most API Gateway accepts.',
+    },
+  },
   431: { error: { type: 'invalid_request_error', code: 'headers_too_large', message: 'The request headers are too large.' } },
   500: { message: 'Internal Server Error' },
 } as const;
@@ -105,7 +119,14 @@ export interface GatewayOrigin {
  */
 export function gatewayOrigin(publicBaseUrl: string): GatewayOrigin {
   const url = new URL(publicBaseUrl);
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname.replace(/\/+$/, '') !== '') {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    url.pathname.replace(/\/+$/, '') !== ''
+  ) {
     throw new Error(`The gateway's public base URL must be an http(s) origin such as https://api.example.com, not ${publicBaseUrl}`);
   }
   const proto = url.protocol === 'https:' ? 'https' : 'http';
@@ -185,7 +206,9 @@ export function isTextMediaType(contentType: string | undefined): boolean {
   } catch {
     return false;
   }
-  return essence.startsWith('text/') || essence === 'application/json' || essence === 'application/xml' || essence === 'application/javascript';
+  return (
+    essence.startsWith('text/') || essence === 'application/json' || essence === 'application/xml' || essence === 'application/javascript'
+  );
 }
 
 /** Hop-by-hop headers a proxy removes before forwarding (RFC 9110 §7.6.1). */
@@ -327,7 +350,8 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2, reque
   if (typeof result === 'object' && result !== null && 'statusCode' in result) {
     const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
     const headers: Record<string, string | string[]> = { 'apigw-requestid': requestId };
-    for (const [name, value] of Object.entries(result.headers ?? {})) if (value !== undefined && value !== null) headers[name] = String(value);
+    for (const [name, value] of Object.entries(result.headers ?? {}))
+      if (value !== undefined && value !== null) headers[name] = String(value);
     if (result.cookies?.length) headers['set-cookie'] = result.cookies;
     res.writeHead(result.statusCode ?? 200, headers);
     res.end(body);
@@ -342,11 +366,23 @@ function sourceIp(req: IncomingMessage): string {
   return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, origin: GatewayOrigin, load: (entry: string) => Promise<LambdaHandler>): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: GatewayOrigin,
+  load: (entry: string) => Promise<LambdaHandler>,
+): Promise<void> {
   const body = await readBody(req);
   if (body === 'too_large') return answer(res, 413);
   const event = toEvent(
-    { method: req.method ?? 'GET', target: req.url ?? '/', headers: req.headersDistinct as Record<string, string[]>, body, sourceIp: sourceIp(req), httpVersion: req.httpVersion },
+    {
+      method: req.method ?? 'GET',
+      target: req.url ?? '/',
+      headers: req.headersDistinct as Record<string, string[]>,
+      body,
+      sourceIp: sourceIp(req),
+      httpVersion: req.httpVersion,
+    },
     origin,
   );
   if (!event) return answer(res, 400);
@@ -379,7 +415,9 @@ function rawAnswer(socket: Socket, status: 400 | 408 | 431, reason: string): voi
     return;
   }
   const body = JSON.stringify(GATEWAY_ANSWERS[status]);
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Options of {@link startGateway}. */

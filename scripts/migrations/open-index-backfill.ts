@@ -1,5 +1,5 @@
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/storage/client';
 import { openIndexKeys } from '../../shared/storage/item-keys';
 import { tableName } from '../../shared/storage/table-definition';
@@ -28,7 +28,13 @@ export async function backfillOpenIndex(options: { dryRun?: boolean; nowIso?: st
         FilterExpression:
           'attribute_not_exists(GSI5PK) AND ((entity = :payment AND (#status IN (:processing, :action) OR attribute_exists(pending_operation))) OR (entity = :refund AND #status = :pending))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':payment': 'payment', ':refund': 'refund', ':processing': 'Processing', ':action': 'RequiresAction', ':pending': 'Pending' },
+        ExpressionAttributeValues: {
+          ':payment': 'payment',
+          ':refund': 'refund',
+          ':processing': 'Processing',
+          ':action': 'RequiresAction',
+          ':pending': 'Pending',
+        },
         ProjectionExpression: 'PK, SK, entity, payment_id, refund_id, updated_at',
         ExclusiveStartKey: startKey,
       }),

@@ -60,7 +60,14 @@ export const UNKNOWN_OUTCOME_STATUSES: ReadonlySet<number> = new Set([409]);
  * `AbortSignal` timeout is never counted, since it may fire after the request was sent). A reset or
  * closed socket (`ECONNRESET`, `UND_ERR_SOCKET`) may come after the request was written: not listed.
  */
-export const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+export const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /**
  * Whether a `fetch` failure provably happened before the request left: its `cause` (or, for an
@@ -74,7 +81,9 @@ export function neverSent(err: unknown): boolean {
   if (typeof cause.code === 'string' && NOT_SENT_ERROR_CODES.has(cause.code)) return true;
   if (cause.code === undefined && cause.message === 'bad port') return true;
   if (Array.isArray(cause.errors) && cause.errors.length > 0) {
-    return cause.errors.every((e) => typeof (e as { code?: unknown } | null)?.code === 'string' && NOT_SENT_ERROR_CODES.has((e as { code: string }).code));
+    return cause.errors.every(
+      (e) => typeof (e as { code?: unknown } | null)?.code === 'string' && NOT_SENT_ERROR_CODES.has((e as { code: string }).code),
+    );
   }
   return false;
 }
@@ -101,7 +110,11 @@ export async function connectorFetch<T>(request: ConnectorHttpRequest): Promise<
     const timedOut = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';
     if (timedOut) throw new ConnectorTechnicalError(request.connector, `${request.connector} did not answer in time.`);
     const notSent = neverSent(err);
-    throw new ConnectorTechnicalError(request.connector, notSent ? `${request.connector} could not be reached (the request was not sent).` : `${request.connector} could not be reached.`, notSent);
+    throw new ConnectorTechnicalError(
+      request.connector,
+      notSent ? `${request.connector} could not be reached (the request was not sent).` : `${request.connector} could not be reached.`,
+      notSent,
+    );
   }
   let text: string;
   try {
@@ -119,17 +132,31 @@ export async function connectorFetch<T>(request: ConnectorHttpRequest): Promise<
   }
   if (UNKNOWN_OUTCOME_STATUSES.has(response.status)) {
     const code = parsed && request.errorOf ? request.errorOf(response.status, body).code : `http_${response.status}`;
-    throw new ConnectorTechnicalError(request.connector, `${request.connector} answered HTTP ${response.status} (${code}): another request for the same operation may still be in progress; the outcome is unknown.`);
+    throw new ConnectorTechnicalError(
+      request.connector,
+      `${request.connector} answered HTTP ${response.status} (${code}): another request for the same operation may still be in progress; the outcome is unknown.`,
+    );
   }
   if (!parsed) {
     if (response.status >= 400 && response.status < 500) {
-      throw new ConnectorRequestError(request.connector, `http_${response.status}`, `${request.connector} refused the request (HTTP ${response.status}).`);
+      throw new ConnectorRequestError(
+        request.connector,
+        `http_${response.status}`,
+        `${request.connector} refused the request (HTTP ${response.status}).`,
+      );
     }
-    throw new ConnectorTechnicalError(request.connector, `${request.connector} answered HTTP ${response.status} with a body that is not JSON.`);
+    throw new ConnectorTechnicalError(
+      request.connector,
+      `${request.connector} answered HTTP ${response.status} with a body that is not JSON.`,
+    );
   }
-  if (response.status >= 500) throw new ConnectorTechnicalError(request.connector, `${request.connector} answered HTTP ${response.status}.`);
+  if (response.status >= 500)
+    throw new ConnectorTechnicalError(request.connector, `${request.connector} answered HTTP ${response.status}.`);
   if (response.status >= 400) {
-    const mapped = request.errorOf?.(response.status, body) ?? { code: `http_${response.status}`, message: `${request.connector} refused the request (HTTP ${response.status}).` };
+    const mapped = request.errorOf?.(response.status, body) ?? {
+      code: `http_${response.status}`,
+      message: `${request.connector} refused the request (HTTP ${response.status}).`,
+    };
     throw new ConnectorRequestError(request.connector, mapped.code, mapped.message);
   }
   return body as T;

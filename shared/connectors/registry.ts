@@ -1,6 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import type { Connector } from './connector';
 import { logger } from '../observability/logger';
+import type { Connector } from './connector';
 import { FlutterwaveConnector } from './flutterwave/flutterwave-connector';
 import { PaystackConnector } from './paystack/paystack-connector';
 import { SandboxConnector } from './sandbox/sandbox-connector';
@@ -125,4 +125,3 @@ export async function configuredConnector(name: string): Promise<Connector | und
   cache.set(name, { connector, key });
   return connector;
 }
-

@@ -82,7 +82,13 @@ export function requiredString(connector: string, parent: WebhookObject, key: st
   const value = parent[key];
   if (value === undefined || value === null || value === '') throw missing(connector, at(path, key));
   if (typeof value !== 'string') throw wrongType(connector, at(path, key), 'a string');
-  if (value.length > max) throw new WebhookPayloadError(connector, 'parameter_invalid', `The signed webhook body's '${at(path, key)}' is longer than ${max} characters.`, at(path, key));
+  if (value.length > max)
+    throw new WebhookPayloadError(
+      connector,
+      'parameter_invalid',
+      `The signed webhook body's '${at(path, key)}' is longer than ${max} characters.`,
+      at(path, key),
+    );
   return value;
 }
 
@@ -90,11 +96,23 @@ export function requiredString(connector: string, parent: WebhookObject, key: st
  * A field that may be absent or null, else must be a string of at most `max` characters
  * (default {@link MAX_WEBHOOK_TEXT_LENGTH}).
  */
-export function optionalString(connector: string, parent: WebhookObject, key: string, path = '', max = MAX_WEBHOOK_TEXT_LENGTH): string | undefined {
+export function optionalString(
+  connector: string,
+  parent: WebhookObject,
+  key: string,
+  path = '',
+  max = MAX_WEBHOOK_TEXT_LENGTH,
+): string | undefined {
   const value = parent[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw wrongType(connector, at(path, key), 'a string');
-  if (value.length > max) throw new WebhookPayloadError(connector, 'parameter_invalid', `The signed webhook body's '${at(path, key)}' is longer than ${max} characters.`, at(path, key));
+  if (value.length > max)
+    throw new WebhookPayloadError(
+      connector,
+      'parameter_invalid',
+      `The signed webhook body's '${at(path, key)}' is longer than ${max} characters.`,
+      at(path, key),
+    );
   return value;
 }
 
@@ -102,7 +120,12 @@ export function optionalString(connector: string, parent: WebhookObject, key: st
 export function requiredEnum<T extends string>(connector: string, parent: WebhookObject, key: string, allowed: readonly T[], path = ''): T {
   const value = requiredString(connector, parent, key, path);
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new WebhookPayloadError(connector, 'parameter_invalid', `The signed webhook body's '${at(path, key)}' is not one of ${allowed.join(', ')}.`, at(path, key));
+    throw new WebhookPayloadError(
+      connector,
+      'parameter_invalid',
+      `The signed webhook body's '${at(path, key)}' is not one of ${allowed.join(', ')}.`,
+      at(path, key),
+    );
   }
   return value as T;
 }
@@ -111,7 +134,8 @@ export function requiredEnum<T extends string>(connector: string, parent: Webhoo
 export function requiredInteger(connector: string, parent: WebhookObject, key: string, path = ''): number {
   const value = parent[key];
   if (value === undefined || value === null) throw missing(connector, at(path, key));
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw wrongType(connector, at(path, key), 'a non-negative integer');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw wrongType(connector, at(path, key), 'a non-negative integer');
   return value;
 }
 

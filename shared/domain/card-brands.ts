@@ -185,7 +185,10 @@ export function libraryBrandOf(pan: string): LibraryBrand | null {
  * The flattened table, for tests that compare it with the library: each interval's first
  * prefix value (`prefixDigits` digits), its brand and its lengths.
  */
-export function brandTableForTests(): { prefixDigits: number; intervals: Array<{ start: number; brand: LibraryBrand | null; lengths: number[] }> } {
+export function brandTableForTests(): {
+  prefixDigits: number;
+  intervals: Array<{ start: number; brand: LibraryBrand | null; lengths: number[] }>;
+} {
   const { starts, brands, lengthMasks } = table();
   return {
     prefixDigits: PREFIX_DIGITS,

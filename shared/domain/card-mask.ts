@@ -79,7 +79,8 @@ const MAX_DEPTH = 64;
 
 function maskDeep(value: unknown, depth: number): unknown {
   if (typeof value === 'string') return maskCardNumbers(value);
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) >= 1e11 && spansToMask(String(Math.abs(value))).length > 0 ? CARD_MASK : value;
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) >= 1e11 && spansToMask(String(Math.abs(value))).length > 0 ? CARD_MASK : value;
   if (typeof value === 'bigint') return spansToMask(value.toString()).length > 0 ? CARD_MASK : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return CARD_MASK;

@@ -5,7 +5,13 @@
  * `credit-card-type` 10.3.0 through shared/domain/card-brands.ts.
  * The PAN and CVC live only in memory for the duration of a connector call.
  */
-import { isIssuedLength as issuedLength, libraryBrandOf, MAX_PAN_LENGTH as PAN_MAX, MIN_PAN_LENGTH as PAN_MIN, type LibraryBrand } from './card-brands';
+import {
+  isIssuedLength as issuedLength,
+  type LibraryBrand,
+  libraryBrandOf,
+  MAX_PAN_LENGTH as PAN_MAX,
+  MIN_PAN_LENGTH as PAN_MIN,
+} from './card-brands';
 
 // Local copies for the scanner's inner loops (a module namespace access can be a getter call).
 const MIN_PAN_LENGTH = PAN_MIN;

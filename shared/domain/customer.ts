@@ -23,5 +23,12 @@ export interface CustomerFields {
 
 /** The fields of a {@link Customer}, in the order responses list them. */
 export const CUSTOMER_FIELDS: readonly (keyof Customer)[] = [
-  'customer_id', 'email', 'name', 'phone', 'description', 'metadata', 'created_at', 'updated_at',
+  'customer_id',
+  'email',
+  'name',
+  'phone',
+  'description',
+  'metadata',
+  'created_at',
+  'updated_at',
 ];

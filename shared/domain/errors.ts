@@ -5,12 +5,7 @@
  */
 
 /** Error families, as in the reference APIs of this field (Stripe, Hyperswitch). */
-export type ApiErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'idempotency_error'
-  | 'connector_error'
-  | 'api_error';
+export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'idempotency_error' | 'connector_error' | 'api_error';
 
 /** The JSON body of every error response. */
 export interface ApiErrorBody {
@@ -85,12 +80,22 @@ export function unexpectedState(operation: string, status: string, allowed: read
 
 /** 422 `idempotency_key_reused`: the Idempotency-Key was already used for a different request. */
 export function idempotencyKeyReused(): ApiError {
-  return new ApiError(422, 'idempotency_error', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+  return new ApiError(
+    422,
+    'idempotency_error',
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+  );
 }
 
 /** 409 `idempotency_key_in_use`: the first request with this Idempotency-Key is still running. */
 export function idempotencyKeyInUse(): ApiError {
-  return new ApiError(409, 'idempotency_error', 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.');
+  return new ApiError(
+    409,
+    'idempotency_error',
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed. Retry after it completes to get its result.',
+  );
 }
 
 /** 409 `payment_busy`: a connector webhook arrived while the payment cannot take it; the processor should redeliver. */

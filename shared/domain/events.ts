@@ -11,7 +11,8 @@ import type { Refund, RefundStatus } from './refund';
 export const EVENT_CATALOGUE = {
   'payment.created': 'A payment intent was created (status RequiresConfirmation, or Processing with confirm: true).',
   'payment.processing': 'A payment is being authorized, or its processor reported it processing.',
-  'payment.requires_action': 'A payment waits on its payer (3DS, hosted page, PIN/OTP or other authentication step, bank transfer, USSD, voucher).',
+  'payment.requires_action':
+    'A payment waits on its payer (3DS, hosted page, PIN/OTP or other authentication step, bank transfer, USSD, voucher).',
   'payment.requires_capture': 'A manual-capture payment is authorized and waits for capture.',
   'payment.succeeded': 'A payment succeeded (captured).',
   'payment.failed': 'A payment failed (declined, refused, or unknown at its processor).',

@@ -55,7 +55,7 @@ export function processorReturnUrl(publicBaseUrl: string, paymentId: string): st
 export function publicBaseUrlOf(payment: Pick<Payment, 'payment_id' | 'next_action'>): string | null {
   const url = payment.next_action && 'redirect_to_url' in payment.next_action ? payment.next_action.redirect_to_url : null;
   const suffix = `/pay/${payment.payment_id}/authenticate`;
-  return url && url.endsWith(suffix) ? url.slice(0, -suffix.length) : null;
+  return url?.endsWith(suffix) ? url.slice(0, -suffix.length) : null;
 }
 
 /**
@@ -63,8 +63,19 @@ export function publicBaseUrlOf(payment: Pick<Payment, 'payment_id' | 'next_acti
  * @param displayText the processor's prompt, or null
  * @param cardRequired whether the processor needs the card sent again with the step
  */
-export function authenticationAction(step: AuthenticationStep, publicBaseUrl: string, paymentId: string, displayText: string | null = null, cardRequired = false): AuthenticationAction {
-  return { type: step, display_text: displayText, redirect_to_url: authenticationPageUrl(publicBaseUrl, paymentId), card_required: cardRequired };
+export function authenticationAction(
+  step: AuthenticationStep,
+  publicBaseUrl: string,
+  paymentId: string,
+  displayText: string | null = null,
+  cardRequired = false,
+): AuthenticationAction {
+  return {
+    type: step,
+    display_text: displayText,
+    redirect_to_url: authenticationPageUrl(publicBaseUrl, paymentId),
+    card_required: cardRequired,
+  };
 }
 
 /** Free-form string key/value pairs (≤ 50 keys, keys ≤ 40 chars, values ≤ 500 chars). */
@@ -205,13 +216,40 @@ export interface Payment {
 
 /** The fields of a {@link Payment}, in the order responses list them. */
 export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
-  'payment_id', 'status', 'pending_operation', 'amount', 'currency', 'amount_captured', 'amount_refunded', 'capture_method',
-  'payment_method', 'payment_method_data', 'connector', 'connector_transaction_id', 'customer_id', 'description',
-  'email', 'metadata', 'billing', 'next_action', 'return_url', 'cancellation_reason', 'error_code', 'error_message',
-  'attempts', 'created_at', 'updated_at',
+  'payment_id',
+  'status',
+  'pending_operation',
+  'amount',
+  'currency',
+  'amount_captured',
+  'amount_refunded',
+  'capture_method',
+  'payment_method',
+  'payment_method_data',
+  'connector',
+  'connector_transaction_id',
+  'customer_id',
+  'description',
+  'email',
+  'metadata',
+  'billing',
+  'next_action',
+  'return_url',
+  'cancellation_reason',
+  'error_code',
+  'error_message',
+  'attempts',
+  'created_at',
+  'updated_at',
 ];
 
 /** The fields of an {@link Attempt}, in the order responses list them. */
 export const ATTEMPT_FIELDS: readonly (keyof Attempt)[] = [
-  'attempt_id', 'connector', 'status', 'connector_transaction_id', 'error_code', 'error_message', 'created_at',
+  'attempt_id',
+  'connector',
+  'status',
+  'connector_transaction_id',
+  'error_code',
+  'error_message',
+  'created_at',
 ];

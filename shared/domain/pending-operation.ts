@@ -53,7 +53,14 @@ export const CLAIM_LEASE_MS = 120_000;
  * @param amount minor units
  * @param leaseMs lease length in ms (default {@link CLAIM_LEASE_MS})
  */
-export function startPendingOperation(operation: PendingOperationKind, connector: string, reference: string, amount: number, nowMs = Date.now(), leaseMs = CLAIM_LEASE_MS): PendingOperation {
+export function startPendingOperation(
+  operation: PendingOperationKind,
+  connector: string,
+  reference: string,
+  amount: number,
+  nowMs = Date.now(),
+  leaseMs = CLAIM_LEASE_MS,
+): PendingOperation {
   return {
     operation,
     connector,

@@ -31,6 +31,17 @@ export interface Refund {
 
 /** The fields of a {@link Refund}, in the order responses list them. */
 export const REFUND_FIELDS: readonly (keyof Refund)[] = [
-  'refund_id', 'payment_id', 'amount', 'currency', 'status', 'pending_operation', 'reason', 'connector', 'connector_refund_id',
-  'error_code', 'error_message', 'created_at', 'updated_at',
+  'refund_id',
+  'payment_id',
+  'amount',
+  'currency',
+  'status',
+  'pending_operation',
+  'reason',
+  'connector',
+  'connector_refund_id',
+  'error_code',
+  'error_message',
+  'created_at',
+  'updated_at',
 ];

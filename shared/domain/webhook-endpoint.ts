@@ -71,7 +71,14 @@ export interface WebhookEndpointFields {
 
 /** The fields of a {@link WebhookEndpoint}, in the order responses list them. */
 export const WEBHOOK_ENDPOINT_FIELDS: readonly (keyof WebhookEndpoint)[] = [
-  'webhook_endpoint_id', 'url', 'enabled_events', 'description', 'status', 'disabled_reason', 'created_at', 'updated_at',
+  'webhook_endpoint_id',
+  'url',
+  'enabled_events',
+  'description',
+  'status',
+  'disabled_reason',
+  'created_at',
+  'updated_at',
 ];
 
 /** How long a rotated-out secret keeps signing beside the new one: 24 h, in milliseconds. */

@@ -1,19 +1,19 @@
-import middy, { type MiddlewareObj } from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
+import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
-import { apiKeyAuth, type AuthenticatedContext } from './authentication';
-import { ApiError } from '../domain/errors';
+import { type RequestContext, requestDeadline } from '../operations/request-context';
+import { type AuthenticatedContext, apiKeyAuth } from './authentication';
 import { errorMapper } from './error-mapper';
 import { checkIdempotencyKeyHeader, idempotentRequests } from './idempotency';
 import { jsonResponse } from './json-response';
 import { publicBaseUrl } from './public-base-url';
 import { bodySizeLimit, jsonBody } from './request-body';
 import { apiErrorFromZod, type InputLocation } from './zod-errors';
-import { requestDeadline, type RequestContext } from '../operations/request-context';
 
 /** What an endpoint's domain call receives once the request is authenticated and validated. */
 export interface ApiRequest<B, Q> {
@@ -71,7 +71,9 @@ function validate<S extends z.ZodType>(schema: S, input: unknown, location: Inpu
  * Idempotency-Key header) before idempotency runs, so a rejected request never
  * stores anything.
  */
-function requestValidation(spec: ApiHandlerSpec<z.ZodType | undefined, z.ZodType | undefined>): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ValidatedContext> {
+function requestValidation(
+  spec: ApiHandlerSpec<z.ZodType | undefined, z.ZodType | undefined>,
+): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ValidatedContext> {
   return {
     before: async (request) => {
       const { event } = request;
@@ -116,7 +118,9 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
           merchantId,
           publicBaseUrl: baseUrl,
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-          deadlineMs: requestDeadline(typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : API_TIMEOUT_FALLBACK_MS),
+          deadlineMs: requestDeadline(
+            typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : API_TIMEOUT_FALLBACK_MS,
+          ),
         },
       });
       return jsonResponse(result.statusCode ?? 200, result.body, headers);

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { authenticationFailed } from '../domain/errors';
-import { findApiKey, touchApiKey, type ApiKeyRecord } from '../storage/api-keys-repository';
+import { type ApiKeyRecord, findApiKey, touchApiKey } from '../storage/api-keys-repository';
 
 /** How long a key lookup is remembered in the function's memory: revocation takes effect within this bound. */
 export const API_KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;

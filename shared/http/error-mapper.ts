@@ -1,8 +1,15 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ApiError, idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, storageUnavailable } from '../domain/errors';
-import { isStorageUnavailable } from '../storage/storage-errors';
+import {
+  ApiError,
+  idempotencyKeyInUse,
+  idempotencyKeyReused,
+  invalidRequest,
+  OutcomeUnknownError,
+  storageUnavailable,
+} from '../domain/errors';
 import { logger } from '../observability/logger';
+import { isStorageUnavailable } from '../storage/storage-errors';
 import { jsonResponse } from './json-response';
 
 /**
@@ -18,7 +25,11 @@ import { jsonResponse } from './json-response';
 export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
   if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody());
   if (err instanceof OutcomeUnknownError) {
-    logger.error('processor outcome not recorded; left for the reconciler', { resource: err.resourceId, connector: err.connector, cause: err.cause as Error });
+    logger.error('processor outcome not recorded; left for the reconciler', {
+      resource: err.resourceId,
+      connector: err.connector,
+      cause: err.cause as Error,
+    });
     return jsonResponse(err.statusCode, err.toBody(), { 'Retry-After': String(err.retryAfterSeconds) });
   }
   const name = (err as { name?: string })?.name;
@@ -27,11 +38,22 @@ export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2
   const http = err as { statusCode?: number; cause?: { package?: string; message?: string } };
   if (http?.cause?.package === '@middy/http-json-body-parser') {
     if (http.cause.message !== undefined) {
-      return jsonResponse(400, invalidRequest('invalid_json', 'The request body is not valid JSON. Check for trailing commas, unquoted keys or truncated content.').toBody());
+      return jsonResponse(
+        400,
+        invalidRequest(
+          'invalid_json',
+          'The request body is not valid JSON. Check for trailing commas, unquoted keys or truncated content.',
+        ).toBody(),
+      );
     }
     return jsonResponse(
       415,
-      new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as JSON with the header content-type: application/json.').toBody(),
+      new ApiError(
+        415,
+        'invalid_request_error',
+        'unsupported_media_type',
+        'Send the body as JSON with the header content-type: application/json.',
+      ).toBody(),
     );
   }
   const reasons = (err as { name?: string; CancellationReasons?: { Code?: string }[] })?.CancellationReasons;
@@ -39,7 +61,12 @@ export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2
     // DynamoDB cancelled a transaction because another one touched the same item at that moment.
     return jsonResponse(
       409,
-      new ApiError(409, 'api_error', 'concurrent_update', 'Another request changed this payment at the same moment; nothing was changed. Retry the request.').toBody(),
+      new ApiError(
+        409,
+        'api_error',
+        'concurrent_update',
+        'Another request changed this payment at the same moment; nothing was changed. Retry the request.',
+      ).toBody(),
     );
   }
   if (isStorageUnavailable(err)) {
@@ -47,7 +74,15 @@ export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2
     return jsonResponse(503, storageUnavailable().toBody());
   }
   logger.error('unhandled error', { error: err as Error });
-  return jsonResponse(500, new ApiError(500, 'api_error', 'internal_error', 'Something went wrong on our side. Retry later; if it persists, contact support with the request-id header.').toBody());
+  return jsonResponse(
+    500,
+    new ApiError(
+      500,
+      'api_error',
+      'internal_error',
+      'Something went wrong on our side. Retry later; if it persists, contact support with the request-id header.',
+    ).toBody(),
+  );
 }
 
 /** middy middleware: turns a thrown error into the error response and logs one line per request. */

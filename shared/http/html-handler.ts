@@ -1,7 +1,7 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import httpUrlEncodeBodyParser from '@middy/http-urlencode-body-parser';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { logger } from '../observability/logger';
@@ -27,7 +27,10 @@ export function htmlPage(title: string, body: string): string {
  * {@link pageSecurityHeaders} (`@middy/http-security-headers`) on every answer, error pages included.
  */
 export function htmlHandler(
-  run: (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
+  run: (
+    event: APIGatewayProxyEventV2,
+    context: Context,
+  ) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
 ) {
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
@@ -38,7 +41,11 @@ export function htmlHandler(
       const status = err instanceof ApiError ? err.statusCode : isStorageUnavailable(err) || err instanceof OutcomeUnknownError ? 503 : 500;
       if (status >= 500) logger.error('hosted page failed', { error: err as Error });
       const message =
-        err instanceof ApiError ? err.message : err instanceof OutcomeUnknownError ? 'Your answer was sent, but its result is not known yet. Do not pay again; check back in a minute.' : 'Something went wrong. Try again shortly.';
+        err instanceof ApiError
+          ? err.message
+          : err instanceof OutcomeUnknownError
+            ? 'Your answer was sent, but its result is not known yet. Do not pay again; check back in a minute.'
+            : 'Something went wrong. Try again shortly.';
       return { statusCode: status, headers: { ...pageHeaders }, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
     }
   };
@@ -125,6 +132,11 @@ async function parseForm(event: APIGatewayProxyEventV2): Promise<void> {
   }
   const form = event.body as unknown;
   if (form === null || typeof form !== 'object' || Object.values(form).some((v) => typeof v !== 'string')) {
-    throw new ApiError(400, 'invalid_request_error', 'parameter_invalid', 'The form could not be read: send each field once. Go back and submit it again.');
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'parameter_invalid',
+      'The form could not be read: send each field once. Go back and submit it again.',
+    );
   }
 }

@@ -44,7 +44,8 @@ export const IDEMPOTENCY_KEY_JMESPATH = `headers."${IDEMPOTENCY_HEADER}" && requ
 export async function idempotencyScope(event: APIGatewayProxyEventV2): Promise<string | undefined> {
   const key = event.headers?.[IDEMPOTENCY_HEADER];
   if (key === undefined) return undefined;
-  const merchantId = (event.requestContext as { authorizer?: { lambda?: { merchant_id?: unknown } } }).authorizer?.lambda?.merchant_id ?? null;
+  const merchantId =
+    (event.requestContext as { authorizer?: { lambda?: { merchant_id?: unknown } } }).authorizer?.lambda?.merchant_id ?? null;
   return keyedHash(`idempotency:${stableStringify([merchantId, event.requestContext.routeKey, event.pathParameters ?? {}, key])}`);
 }
 
@@ -146,7 +147,11 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
         const context = request.event.requestContext as { authorizer?: { lambda?: Record<string, unknown> } };
         context.authorizer = {
           ...context.authorizer,
-          lambda: { ...context.authorizer?.lambda, idempotency_scope: scope, body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`) },
+          lambda: {
+            ...context.authorizer?.lambda,
+            idempotency_scope: scope,
+            body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`),
+          },
         };
       }
       const result = await middleware().before?.(request as never);

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import type { AuthenticationAction, Payment } from '../domain/payment';
 import { formatMinorUnits } from '../domain/money';
+import type { AuthenticationAction, Payment } from '../domain/payment';
 import { requestDeadline } from '../operations/request-context';
 import { escapeHtml, htmlPage } from './html-handler';
 
@@ -9,18 +9,34 @@ const FALLBACK_REMAINING_MS = 29_000;
 
 /** The processor-call deadline of a payer page request (epoch ms), as for API requests. */
 export function pageDeadline(context: Context): number {
-  return requestDeadline(typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : FALLBACK_REMAINING_MS);
+  return requestDeadline(
+    typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : FALLBACK_REMAINING_MS,
+  );
 }
 
 /** What each step's form asks, and its input(s). Inputs never carry a value back (PIN, OTP). */
 const STEP_FORMS: Readonly<Record<AuthenticationAction['type'], { title: string; inputs: string }>> = {
-  submit_pin: { title: 'Enter your card PIN', inputs: '<label>PIN <input name="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="4" required></label>' },
-  submit_otp: { title: 'Enter the one-time code', inputs: '<label>Code <input name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="12" required></label>' },
-  submit_phone: { title: 'Enter your phone number', inputs: '<label>Phone <input name="phone" type="tel" autocomplete="tel" required></label>' },
-  submit_birthday: { title: 'Enter your date of birth', inputs: '<label>Date of birth <input name="birthday" type="date" required></label>' },
+  submit_pin: {
+    title: 'Enter your card PIN',
+    inputs: '<label>PIN <input name="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="4" required></label>',
+  },
+  submit_otp: {
+    title: 'Enter the one-time code',
+    inputs: '<label>Code <input name="otp" inputmode="numeric" autocomplete="one-time-code" maxlength="12" required></label>',
+  },
+  submit_phone: {
+    title: 'Enter your phone number',
+    inputs: '<label>Phone <input name="phone" type="tel" autocomplete="tel" required></label>',
+  },
+  submit_birthday: {
+    title: 'Enter your date of birth',
+    inputs: '<label>Date of birth <input name="birthday" type="date" required></label>',
+  },
   submit_address: {
     title: 'Enter your billing address',
-    inputs: ['line1', 'city', 'state', 'zip', 'country'].map((f) => `<label>${f === 'line1' ? 'Address' : f[0]!.toUpperCase() + f.slice(1)} <input name="address_${f}" required></label>`).join('<br>'),
+    inputs: ['line1', 'city', 'state', 'zip', 'country']
+      .map((f) => `<label>${f === 'line1' ? 'Address' : f[0]!.toUpperCase() + f.slice(1)} <input name="address_${f}" required></label>`)
+      .join('<br>'),
   },
 };
 
@@ -49,7 +65,11 @@ export function authenticationPage(payment: Payment, action: AuthenticationActio
 /** The plain result page shown when a payment has no `return_url`. */
 export function resultPage(payment: Payment): string {
   const done = payment.status === 'Succeeded' || payment.status === 'RequiresCapture';
-  const text = done ? 'Payment complete' : payment.status === 'Failed' || payment.status === 'Cancelled' ? 'Payment not completed' : 'Payment pending';
+  const text = done
+    ? 'Payment complete'
+    : payment.status === 'Failed' || payment.status === 'Cancelled'
+      ? 'Payment not completed'
+      : 'Payment pending';
   return htmlPage(
     text,
     `<h1>${escapeHtml(text)}</h1><div class="box"><p><b>${escapeHtml(formatMinorUnits(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)} · ${escapeHtml(payment.status)}</small></p><p><small>You can close this window and return to the merchant.</small></p></div>`,

@@ -1,6 +1,6 @@
 import { MIMEType } from 'node:util';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError } from '../domain/errors';
 
@@ -20,7 +20,12 @@ export function bodySizeLimit(): MiddlewareObj<APIGatewayProxyEventV2> {
   return {
     before: async (request) => {
       if (bodyBytes(request.event) > MAX_BODY_BYTES) {
-        throw new ApiError(413, 'invalid_request_error', 'body_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (64 KiB). Send a smaller body.`);
+        throw new ApiError(
+          413,
+          'invalid_request_error',
+          'body_too_large',
+          `The request body is larger than ${MAX_BODY_BYTES} bytes (64 KiB). Send a smaller body.`,
+        );
       }
     },
   };
@@ -75,10 +80,20 @@ export function isJsonMediaType(type: MediaType | undefined): boolean {
 }
 
 const unsupportedMediaType = () =>
-  new ApiError(415, 'invalid_request_error', 'unsupported_media_type', 'Send the body as JSON with the header content-type: application/json (UTF-8).');
+  new ApiError(
+    415,
+    'invalid_request_error',
+    'unsupported_media_type',
+    'Send the body as JSON with the header content-type: application/json (UTF-8).',
+  );
 
 const invalidJson = () =>
-  new ApiError(400, 'invalid_request_error', 'invalid_json', 'The request body is not valid UTF-8 JSON. Check for trailing commas, unquoted keys or truncated content.');
+  new ApiError(
+    400,
+    'invalid_request_error',
+    'invalid_json',
+    'The request body is not valid UTF-8 JSON. Check for trailing commas, unquoted keys or truncated content.',
+  );
 
 /** Strict UTF-8 (a malformed byte is an error, not U+FFFD); a leading byte order mark is dropped (RFC 8259 §8.1 allows ignoring it). */
 const utf8 = new TextDecoder('utf-8', { fatal: true });

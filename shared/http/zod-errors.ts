@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import { ApiError, invalidRequest } from '../domain/errors';
+import type * as z from 'zod';
+import { type ApiError, invalidRequest } from '../domain/errors';
 
 /** Where a validated value came from; decides the wording and the status of a failure. */
 export type InputLocation = 'body' | 'query' | 'path';
@@ -98,7 +98,9 @@ export function apiErrorFromZod(error: z.ZodError, input: unknown, location: Inp
     return invalidRequest('parameter_missing', `Missing required parameter: ${name}.`, param);
   }
   const last = shown.complete ? (path.at(-1) ?? '') : '';
-  const code = (Object.hasOwn(CARD_CODES, last) ? CARD_CODES[last] : undefined) ?? (issue.code === 'invalid_type' ? 'parameter_invalid_type' : 'parameter_invalid');
+  const code =
+    (Object.hasOwn(CARD_CODES, last) ? CARD_CODES[last] : undefined) ??
+    (issue.code === 'invalid_type' ? 'parameter_invalid_type' : 'parameter_invalid');
   let detail: string;
   if (issue.code === 'invalid_type') {
     detail = `must be ${describeType(String(issue.expected))}`;
@@ -111,10 +113,13 @@ export function apiErrorFromZod(error: z.ZodError, input: unknown, location: Inp
     detail = issue.message;
   }
   // The issue is about an entry whose caller-chosen name cannot be shown: say so, under the enclosing field.
-  if (!shown.complete) detail = issue.code === 'invalid_key' ? `one of its keys is not accepted (${detail})` : `one of its entries is invalid (${detail})`;
+  if (!shown.complete)
+    detail = issue.code === 'invalid_key' ? `one of its keys is not accepted (${detail})` : `one of its entries is invalid (${detail})`;
   // A rule over the whole body (e.g. "exactly one of …") names its own API code through `params.apiCode`.
   const apiCode = issue.code === 'custom' ? (issue.params as { apiCode?: unknown } | undefined)?.apiCode : undefined;
-  if (!param && location === 'body' && issue.code === 'custom' && shown.complete) return invalidRequest(typeof apiCode === 'string' ? apiCode : 'parameter_invalid', `Invalid request: ${detail}.`);
-  if (!param && location === 'body' && shown.complete) return invalidRequest('parameter_invalid_type', 'The request body must be a JSON object.');
+  if (!param && location === 'body' && issue.code === 'custom' && shown.complete)
+    return invalidRequest(typeof apiCode === 'string' ? apiCode : 'parameter_invalid', `Invalid request: ${detail}.`);
+  if (!param && location === 'body' && shown.complete)
+    return invalidRequest('parameter_invalid_type', 'The request body must be a JSON object.');
   return invalidRequest(typeof apiCode === 'string' ? apiCode : code, `Invalid ${name}: ${detail}.`, param);
 }

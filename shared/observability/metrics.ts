@@ -72,7 +72,12 @@ export function recordPaymentCreated(payment: Payment): void {
 
 /** Counts a payment that reached `Succeeded` or `Failed`, by currency and connector; other statuses emit nothing. */
 export function recordPaymentOutcome(payment: Payment): void {
-  const name = payment.status === 'Succeeded' ? BUSINESS_METRICS.paymentsSucceeded : payment.status === 'Failed' ? BUSINESS_METRICS.paymentsFailed : undefined;
+  const name =
+    payment.status === 'Succeeded'
+      ? BUSINESS_METRICS.paymentsSucceeded
+      : payment.status === 'Failed'
+        ? BUSINESS_METRICS.paymentsFailed
+        : undefined;
   if (name) emit(name, 1, MetricUnit.Count, { currency: payment.currency, connector: payment.connector });
 }
 

@@ -36,7 +36,10 @@ const SECRET_NAMES = new Set([
  * letters become ASCII), lower-cased, every character but letters and digits dropped.
  */
 function normalizeKey(key: string): string {
-  return key.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return key
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /** Whether the value under this name (a JSON key, a query parameter, a header, a form field) is never logged. */
@@ -93,14 +96,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function redactValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) >= 1e11 && maskCardNumbers(String(Math.abs(value))) !== String(Math.abs(value)) ? REDACTED : value;
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) >= 1e11 && maskCardNumbers(String(Math.abs(value))) !== String(Math.abs(value))
+      ? REDACTED
+      : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   if (value instanceof Error) return value; // the logger formats errors; their strings pass the replacer
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [redactText(k), isSecretName(k) ? REDACTED : redactValue(v, depth + 1)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactText(k), isSecretName(k) ? REDACTED : redactValue(v, depth + 1)]));
 }
 
 /** Case-insensitive header lookup (API Gateway lower-cases header names; a test event may not). */

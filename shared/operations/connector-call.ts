@@ -11,13 +11,21 @@ import type { RequestContext } from './request-context';
  * @returns what `call` returns
  * @throws ConnectorTechnicalError when the budget is spent; whatever `call` throws
  */
-export async function callWithinBudget<T>(ctx: Pick<RequestContext, 'deadlineMs'>, connector: string, operation: string, call: () => Promise<T>): Promise<T> {
+export async function callWithinBudget<T>(
+  ctx: Pick<RequestContext, 'deadlineMs'>,
+  connector: string,
+  operation: string,
+  call: () => Promise<T>,
+): Promise<T> {
   if (ctx.deadlineMs === undefined) return timedConnectorCall(connector, operation, call);
   const remaining = ctx.deadlineMs - Date.now();
   if (remaining <= 0) throw new ConnectorTechnicalError(connector, `No time was left in this request to call ${connector}.`);
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ConnectorTechnicalError(connector, `${connector} did not answer within this request's time budget.`)), remaining);
+    timer = setTimeout(
+      () => reject(new ConnectorTechnicalError(connector, `${connector} did not answer within this request's time budget.`)),
+      remaining,
+    );
   });
   try {
     return await Promise.race([timedConnectorCall(connector, operation, call), budget]);

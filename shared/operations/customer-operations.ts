@@ -3,12 +3,12 @@ import { invalidRequest, resourceNotFound } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
-  createCustomer as storeCustomer,
-  getCustomer as readCustomer,
-  listCustomers as queryCustomers,
   markCustomerDeleting,
   markCustomerUnlinked,
+  listCustomers as queryCustomers,
+  getCustomer as readCustomer,
   removeDeletedCustomer,
+  createCustomer as storeCustomer,
   updateCustomer as writeCustomer,
 } from '../storage/customers-repository';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
@@ -93,7 +93,12 @@ export async function listCustomers(merchantId: string, query: ListQuery, filter
   let after: Customer | undefined;
   if (query.startingAfter) {
     after = isIdOf('customer', query.startingAfter) ? await readCustomer(merchantId, query.startingAfter) : undefined;
-    if (!after) throw invalidRequest('resource_missing', 'No such customer for starting_after: it must be a customer id from a previous page.', 'starting_after');
+    if (!after)
+      throw invalidRequest(
+        'resource_missing',
+        'No such customer for starting_after: it must be a customer id from a previous page.',
+        'starting_after',
+      );
   }
   return queryCustomers(merchantId, query, filters, after);
 }

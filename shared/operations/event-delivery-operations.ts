@@ -16,26 +16,26 @@
 import { invalidRequest, resourceNotFound } from '../domain/errors';
 import type { EventType } from '../domain/events';
 import { isIdOf } from '../domain/ids';
-import type { StoredWebhookEndpoint } from '../domain/webhook-endpoint';
 import type { ListPage } from '../domain/list-query';
+import type { StoredWebhookEndpoint } from '../domain/webhook-endpoint';
 import { logger } from '../observability/logger';
 import { recordWebhookAttempt, recordWebhookEndpointDisabled } from '../observability/metrics';
 import {
   armDelivery,
   claimDelivery,
   createDelivery,
+  type DeliverableEvent,
+  type DeliveryNext,
   getDeliverableEvent,
   listDeliveries,
   parseDeliveryId,
   publicDelivery,
   recordAttempt,
-  type DeliverableEvent,
-  type DeliveryNext,
   type StoredDelivery,
   type WebhookDelivery,
 } from '../storage/deliveries-repository';
 import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
-import { sendWebhook, type DeliveryAttempt } from '../webhooks/delivery';
+import { type DeliveryAttempt, sendWebhook } from '../webhooks/delivery';
 import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
 import { DELIVERY_LEASE_SECONDS, retryScheduleSeconds } from '../webhooks/delivery-settings';
 import { signingSecrets } from '../webhooks/endpoint-secrets';
@@ -63,20 +63,31 @@ function createdAtOf(body: string): string | undefined {
  * @returns the record after the write and the outcome
  * @throws storage errors (the caller's record stays leased and becomes due again after the lease)
  */
-async function attempt(delivery: StoredDelivery, endpoint: StoredWebhookEndpoint, event: DeliverableEvent, leaseUntil: string): Promise<{ delivery: StoredDelivery; outcome: AttemptOutcome }> {
+async function attempt(
+  delivery: StoredDelivery,
+  endpoint: StoredWebhookEndpoint,
+  event: DeliverableEvent,
+  leaseUntil: string,
+): Promise<{ delivery: StoredDelivery; outcome: AttemptOutcome }> {
   const nowMs = Date.now();
   let secrets: string[];
   try {
     secrets = await signingSecrets(endpoint, nowMs);
   } catch (err) {
     // A secret that does not open is a fault of ours, not of the receiver: retried like a failed attempt.
-    logger.error('webhook secret does not open; delivery retried later', { webhook_endpoint_id: endpoint.webhook_endpoint_id, error: (err as Error).message });
+    logger.error('webhook secret does not open; delivery retried later', {
+      webhook_endpoint_id: endpoint.webhook_endpoint_id,
+      error: (err as Error).message,
+    });
     secrets = [];
   }
   const result =
     secrets.length > 0
       ? await sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets })
-      : { attempt: { attempted_at: iso(nowMs), http_status: null, error: 'signing failed', duration_ms: 0 } as DeliveryAttempt, outcome: 'failed' as const };
+      : {
+          attempt: { attempted_at: iso(nowMs), http_status: null, error: 'signing failed', duration_ms: 0 } as DeliveryAttempt,
+          outcome: 'failed' as const,
+        };
   const schedule = retryScheduleSeconds();
   let next: DeliveryNext;
   let outcome: AttemptOutcome;
@@ -142,7 +153,9 @@ export interface InsertedEvent {
  * @throws storage errors (the stream record is retried; records already created are not made twice)
  */
 export async function fanOutEvent(event: InsertedEvent): Promise<AttemptOutcome[]> {
-  const endpoints = (await listEndpointsForDelivery(event.merchant_id, event.type as EventType)).filter((e) => !(e.created_at > event.created_at));
+  const endpoints = (await listEndpointsForDelivery(event.merchant_id, event.type as EventType)).filter(
+    (e) => !(e.created_at > event.created_at),
+  );
   const deliverable: DeliverableEvent = { eventId: event.event_id, type: event.type, body: event.body, expiresAt: event.expires_at };
   const outcomes = await Promise.all(
     endpoints.map(async (endpoint) => {
@@ -225,7 +238,11 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
     const endpoint = isIdOf('webhookEndpoint', endpointId) ? await getStoredWebhookEndpoint(merchantId, endpointId) : undefined;
     if (!endpoint) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
     if (endpoint.status !== 'enabled') {
-      throw invalidRequest('endpoint_disabled', 'This webhook endpoint is disabled: enable it (PUT status enabled) before redelivering to it.', 'webhook_endpoint_id');
+      throw invalidRequest(
+        'endpoint_disabled',
+        'This webhook endpoint is disabled: enable it (PUT status enabled) before redelivering to it.',
+        'webhook_endpoint_id',
+      );
     }
     endpoints = [endpoint];
   } else {
@@ -252,7 +269,8 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
   const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
   const byEndpoint = new Map(results.filter((d): d is StoredDelivery => d !== undefined).map((d) => [d.webhook_endpoint_id, d]));
   if (byEndpoint.size < touched.size) {
-    for (const d of await listDeliveries(merchantId, eventId)) if (touched.has(d.webhook_endpoint_id) && !byEndpoint.has(d.webhook_endpoint_id)) byEndpoint.set(d.webhook_endpoint_id, d);
+    for (const d of await listDeliveries(merchantId, eventId))
+      if (touched.has(d.webhook_endpoint_id) && !byEndpoint.has(d.webhook_endpoint_id)) byEndpoint.set(d.webhook_endpoint_id, d);
   }
   return { data: [...byEndpoint.values()].map(publicDelivery), has_more: false };
 }

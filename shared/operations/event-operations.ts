@@ -2,7 +2,7 @@ import { invalidRequest, resourceNotFound } from '../domain/errors';
 import type { ApiEvent, EventType } from '../domain/events';
 import { isIdOf } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import { getEvent as readEvent, listEvents as queryEvents } from '../storage/events-repository';
+import { listEvents as queryEvents, getEvent as readEvent } from '../storage/events-repository';
 
 /**
  * Reads one event of the merchant (events are kept 30 days).
@@ -22,7 +22,12 @@ export async function listEvents(merchantId: string, query: ListQuery, filters: 
   let after: ApiEvent | undefined;
   if (query.startingAfter) {
     after = isIdOf('event', query.startingAfter) ? await readEvent(merchantId, query.startingAfter) : undefined;
-    if (!after) throw invalidRequest('resource_missing', 'No such event for starting_after: it must be an event id from a previous page.', 'starting_after');
+    if (!after)
+      throw invalidRequest(
+        'resource_missing',
+        'No such event for starting_after: it must be an event id from a previous page.',
+        'starting_after',
+      );
   }
   return queryEvents(merchantId, query, filters, after);
 }

@@ -22,7 +22,8 @@ import type { RequestContext } from './request-context';
 export async function payerPayment(paymentId: string): Promise<{ merchantId: string; stored: StoredPayment }> {
   const merchantId = isIdOf('payment', paymentId) ? await findPaymentOwner(paymentId) : undefined;
   const stored = merchantId ? await getPayment(merchantId, paymentId) : undefined;
-  if (!merchantId || !stored) throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment. Check the link you followed.');
+  if (!merchantId || !stored)
+    throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment. Check the link you followed.');
   return { merchantId, stored };
 }
 
@@ -56,7 +57,12 @@ export function authenticateBodyOfForm(form: Record<string, string | undefined>)
  * @throws ApiError 400 when the form does not answer the step (the message names the field);
  *   any error of `authenticatePayment`
  */
-export async function submitAuthenticationPage(paymentId: string, form: Record<string, string | undefined>, publicBaseUrl: string, deadlineMs: number): Promise<Payment> {
+export async function submitAuthenticationPage(
+  paymentId: string,
+  form: Record<string, string | undefined>,
+  publicBaseUrl: string,
+  deadlineMs: number,
+): Promise<Payment> {
   const { merchantId } = await payerPayment(paymentId);
   const input = authenticateBodyOfForm(form);
   const parsed = authenticatePaymentBodySchema.safeParse(input);
@@ -79,7 +85,10 @@ export async function payerReturn(paymentId: string, deadlineMs: number, publicB
   try {
     return (await reconcilePayment({ merchantId, deadlineMs, publicBaseUrl }, stored)).payment;
   } catch (err) {
-    logger.warn('sync on the payer return failed; the reconciler will settle the payment', { payment_id: paymentId, error: (err as Error).name });
+    logger.warn('sync on the payer return failed; the reconciler will settle the payment', {
+      payment_id: paymentId,
+      error: (err as Error).name,
+    });
     return stored.payment;
   }
 }

@@ -1,7 +1,14 @@
-import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest } from '../connectors/connector';
+import { type AuthenticateRequest, ConnectorRequestError, ConnectorTechnicalError } from '../connectors/connector';
 import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, invalidRequest, OutcomeUnknownError, unexpectedState } from '../domain/errors';
-import { AUTHENTICATION_STEPS, processorReturnUrl, type AuthenticationAction, type AuthenticationStep, type NextAction, type Payment } from '../domain/payment';
+import {
+  AUTHENTICATION_STEPS,
+  type AuthenticationAction,
+  type AuthenticationStep,
+  type NextAction,
+  type Payment,
+  processorReturnUrl,
+} from '../domain/payment';
 import { ALLOWED_FROM } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
@@ -36,7 +43,11 @@ export function isAuthenticationAction(action: NextAction | null): action is Aut
 async function checkAnswer(p: Payment, action: AuthenticationAction, body: AuthenticatePaymentBody): Promise<void> {
   const field = STEP_FIELD[action.type];
   if (body[field] === undefined) {
-    throw invalidRequest('parameter_missing', `This payment's next step is ${action.type}: send ${field} (and no other step field).`, field);
+    throw invalidRequest(
+      'parameter_missing',
+      `This payment's next step is ${action.type}: send ${field} (and no other step field).`,
+      field,
+    );
   }
   const card = body.payment_method_data?.card;
   if (action.card_required && !card) {
@@ -47,12 +58,20 @@ async function checkAnswer(p: Payment, action: AuthenticationAction, body: Authe
     );
   }
   if (!action.card_required && card) {
-    throw invalidRequest('parameter_invalid', 'payment_method_data is only sent with a step whose next_action.card_required is true; send the step field alone.', 'payment_method_data');
+    throw invalidRequest(
+      'parameter_invalid',
+      'payment_method_data is only sent with a step whose next_action.card_required is true; send the step field alone.',
+      'payment_method_data',
+    );
   }
   if (card) {
     const stored = p.payment_method_data && 'card' in p.payment_method_data ? p.payment_method_data.card : undefined;
     if (!stored || stored.fingerprint !== (await cardFingerprint(card.card_number))) {
-      throw invalidRequest('parameter_invalid', 'payment_method_data.card must be the card this payment was confirmed with.', 'payment_method_data.card.card_number');
+      throw invalidRequest(
+        'parameter_invalid',
+        'payment_method_data.card must be the card this payment was confirmed with.',
+        'payment_method_data.card.card_number',
+      );
     }
   }
 }
@@ -101,7 +120,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   if (!connector.authenticate) {
     throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${p.connector} cannot take authentication steps.`);
   }
-  let claimed;
+  let claimed: Awaited<ReturnType<typeof updatePayment>>;
   try {
     claimed = await updatePayment(
       ctx.merchantId,
@@ -133,7 +152,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
   };
   const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
-  let result;
+  let result: Awaited<ReturnType<NonNullable<typeof connector.authenticate>>>;
   const startedAt = new Date().toISOString();
   try {
     result = await callWithinBudget(ctx, connector.name, 'authenticate', () => connector.authenticate!(request));
@@ -141,12 +160,23 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     if (err instanceof ConnectorRequestError) {
       // Refused: nothing happened at the processor; the step stays open, with the processor's reason.
       try {
-        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message) }, null);
+        await updatePayment(
+          ctx.merchantId,
+          claimed,
+          {},
+          { status: 'RequiresAction', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message) },
+          null,
+        );
       } catch (releaseErr) {
         // The claim stays until its lease ends; the reconciler then asks the processor and reopens the step.
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
       }
-      throw new ApiError(402, 'connector_error', 'authentication_failed', `${p.connector} refused the ${action.type} step: ${maskCardNumbers(err.message)} The payment still asks for it.`);
+      throw new ApiError(
+        402,
+        'connector_error',
+        'authentication_failed',
+        `${p.connector} refused the ${action.type} step: ${maskCardNumbers(err.message)} The payment still asks for it.`,
+      );
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
     if (err.notSent) {
@@ -158,7 +188,12 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
         // The claim stays until its lease ends; the reconciler then reopens the step.
         throw unknown(err);
       }
-      throw new ApiError(503, 'connector_error', 'connector_unreachable', `${p.connector} could not be reached. Nothing was sent; the payment still asks for ${action.type}. Retry shortly.`);
+      throw new ApiError(
+        503,
+        'connector_error',
+        'connector_unreachable',
+        `${p.connector} could not be reached. Nothing was sent; the payment still asks for ${action.type}. Retry shortly.`,
+      );
     }
     throw unknown(err);
   }

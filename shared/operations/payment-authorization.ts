@@ -1,12 +1,12 @@
-import { ConnectorRequestError, ConnectorTechnicalError, type Connector, type PaymentResult } from '../connectors/connector';
+import { type Connector, ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
 import type { CardDetails } from '../domain/card';
 import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
-import { processorReturnUrl, type AuthenticationAddress, type Payment, type PaymentMethod } from '../domain/payment';
+import { type AuthenticationAddress, type Payment, type PaymentMethod, processorReturnUrl } from '../domain/payment';
 import type { PaymentStatus } from '../domain/payment-status';
-import { startPendingOperation, type PendingOperation } from '../domain/pending-operation';
+import { type PendingOperation, startPendingOperation } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
-import { updatePayment, type StoredPayment } from '../storage/payments-repository';
+import { type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
 import { attemptOf, conflict, resultFields } from './payment-state';
@@ -44,7 +44,13 @@ export function billingAddressOf(p: Payment): Partial<AuthenticationAddress> | n
  * Asks a connector whose authorize failed technically whether it holds the payment
  * (its `sync`, by our reference). Never throws: a failed lookup is `undefined` (unknown).
  */
-async function probe(ctx: RequestContext, connector: Connector, p: Payment, paymentMethod: PaymentMethod, sentAt: string): Promise<PaymentResult | undefined> {
+async function probe(
+  ctx: RequestContext,
+  connector: Connector,
+  p: Payment,
+  paymentMethod: PaymentMethod,
+  sentAt: string,
+): Promise<PaymentResult | undefined> {
   try {
     return await callWithinBudget(ctx, connector.name, 'sync', () =>
       connector.sync({
@@ -135,14 +141,33 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
         attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
-        await write(connector.name, { status: 'Failed', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message), next_action: null }, null);
-        throw new ApiError(502, 'connector_error', maskCardNumbers(err.code), `${connector.name} refused the payment: ${maskCardNumbers(err.message)} The payment is Failed.`);
+        await write(
+          connector.name,
+          { status: 'Failed', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message), next_action: null },
+          null,
+        );
+        throw new ApiError(
+          502,
+          'connector_error',
+          maskCardNumbers(err.code),
+          `${connector.name} refused the payment: ${maskCardNumbers(err.message)} The payment is Failed.`,
+        );
       }
       if (!(err instanceof ConnectorTechnicalError)) throw err;
       const hasNext = i + 1 < tries.length;
-      const known = err.notSent ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult) : hasNext ? await probe(ctx, connector, p, input.paymentMethod, startedAt) : undefined;
+      const known = err.notSent
+        ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult)
+        : hasNext
+          ? await probe(ctx, connector, p, input.paymentMethod, startedAt)
+          : undefined;
       if (hasNext && known?.notFound) {
-        attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: 'connector_unreachable', errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.` }));
+        attempts.push(
+          attemptOf(connector.name, startedAt, {
+            status: 'Failed',
+            errorCode: 'connector_unreachable',
+            errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.`,
+          }),
+        );
         continue;
       }
       if (known && !known.notFound && known.status !== 'Processing') {
@@ -150,7 +175,9 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         attempts.push(attemptOf(connector.name, startedAt, known));
         return await write(connector.name, resultFields(known, p), null);
       }
-      attempts.push(attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }));
+      attempts.push(
+        attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }),
+      );
       // Keep the claim, with its lease from when this try was sent: the processor may still be
       // working on it; after the lease GET shows outcome_unknown and the reconciler asks.
       const unknown = startPendingOperation('authorize', connector.name, p.payment_id, p.amount, Date.parse(startedAt));

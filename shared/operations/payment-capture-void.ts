@@ -6,11 +6,11 @@ import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-st
 import { startPendingOperation } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
-import { updatePayment, type StoredPayment } from '../storage/payments-repository';
+import { type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
-import { settledFirst } from './payment-sync';
 import { conflict, loadPayment, resultFields } from './payment-state';
+import { settledFirst } from './payment-sync';
 import type { RequestContext } from './request-context';
 
 /**
@@ -30,7 +30,6 @@ async function runClaimed(
   fieldsOf: (result: PaymentResult) => Partial<Payment> & { status: PaymentStatus },
 ): Promise<Payment> {
   const p = claimed.payment;
-  const claim = claimed.pendingOperation!;
   const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
   let result: PaymentResult;
   try {
@@ -43,7 +42,12 @@ async function runClaimed(
         // The claim stays until its lease ends; the reconciler then finds nothing happened and releases it.
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
       }
-      throw new ApiError(502, 'connector_error', maskCardNumbers(err.code), `${p.connector} refused to ${operation} this payment: ${maskCardNumbers(err.message)} Nothing was changed (${p.status}).`);
+      throw new ApiError(
+        502,
+        'connector_error',
+        maskCardNumbers(err.code),
+        `${p.connector} refused to ${operation} this payment: ${maskCardNumbers(err.message)} Nothing was changed (${p.status}).`,
+      );
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
     // The claim keeps its lease: the processor may still be working on the call (its own
@@ -93,7 +97,13 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
     }
     const connector = await connectorByName(p.connector);
     const transactionId = p.connector_transaction_id;
-    const claimed = await updatePayment(ctx.merchantId, stored, guard, {}, startPendingOperation('void', p.connector, p.payment_id, p.amount));
+    const claimed = await updatePayment(
+      ctx.merchantId,
+      stored,
+      guard,
+      {},
+      startPendingOperation('void', p.connector, p.payment_id, p.amount),
+    );
     return await runClaimed(
       ctx,
       claimed,
@@ -123,7 +133,11 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
   if (!canApply('capture', p.status)) throw unexpectedState('capture', p.status, ALLOWED_FROM.capture);
   const amount = amountToCapture ?? p.amount;
   if (amount > p.amount) {
-    throw invalidRequest('amount_too_large', `amount_to_capture (${amount}) cannot exceed the payment amount (${p.amount}).`, 'amount_to_capture');
+    throw invalidRequest(
+      'amount_too_large',
+      `amount_to_capture (${amount}) cannot exceed the payment amount (${p.amount}).`,
+      'amount_to_capture',
+    );
   }
   const connector = await connectorByName(p.connector);
   try {
@@ -138,7 +152,13 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
       ctx,
       claimed,
       'capture',
-      () => connector.capture({ paymentId: p.payment_id, connectorTransactionId: p.connector_transaction_id ?? '', amount, currency: p.currency }),
+      () =>
+        connector.capture({
+          paymentId: p.payment_id,
+          connectorTransactionId: p.connector_transaction_id ?? '',
+          amount,
+          currency: p.currency,
+        }),
       (result) => resultFields(result, p),
     );
   } catch (err) {

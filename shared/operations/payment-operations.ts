@@ -1,29 +1,29 @@
-import { routeCandidates } from '../routing/routing';
 import { summarizeCard } from '../domain/card';
-import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
-import type { PaymentMethodData } from '../schemas/common';
-import { cardFingerprint, idempotentId } from '../security/keyed-hash';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import type { Payment, PaymentMethod, PaymentMethodSummary } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
-import { methodOfData, type CreatePaymentBody, type ConfirmPaymentBody } from '../schemas/payment-schemas';
+import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
+import { recordPaymentCreated } from '../observability/metrics';
+import { routeCandidates } from '../routing/routing';
+import type { PaymentMethodData } from '../schemas/common';
+import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '../schemas/payment-schemas';
+import { cardFingerprint, idempotentId } from '../security/keyed-hash';
+import { getCustomer } from '../storage/customers-repository';
 import {
-  createPayment as storeNewPayment,
-  getPayment as readPayment,
   listPayments as queryPayments,
-  updatePayment,
+  getPayment as readPayment,
   type StoredPayment,
+  createPayment as storeNewPayment,
+  updatePayment,
 } from '../storage/payments-repository';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } from '../storage/storage-errors';
-import { getCustomer } from '../storage/customers-repository';
-import { recordPaymentCreated } from '../observability/metrics';
 import { authorizeClaimed } from './payment-authorization';
 import { claimInFlight, conflict, loadPayment } from './payment-state';
-import type { RequestContext } from './request-context';
 import { reconcilePayment } from './payment-sync';
+import type { RequestContext } from './request-context';
 
 export type { RequestContext } from './request-context';
 
@@ -71,9 +71,14 @@ async function existingForRetry(ctx: RequestContext, wanted: Payment): Promise<P
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  */
 export async function createPayment(ctx: RequestContext, body: CreatePaymentBody): Promise<Payment> {
-  const paymentMethod: PaymentMethod | undefined = body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : undefined);
+  const paymentMethod: PaymentMethod | undefined =
+    body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : undefined);
   if (body.confirm && !paymentMethod) {
-    throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (needed when confirm is true).', 'payment_method');
+    throw invalidRequest(
+      'parameter_missing',
+      'Missing required parameter: payment_method (needed when confirm is true).',
+      'payment_method',
+    );
   }
   if (body.customer_id !== undefined && !isIdOf('customer', body.customer_id)) {
     throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
@@ -82,7 +87,10 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
   const candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, { ussdBankCode });
   // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
-  const phone = body.confirm && paymentMethod === 'mobile_money' && body.customer_id ? ((await getCustomer(ctx.merchantId, body.customer_id))?.phone ?? null) : null;
+  const phone =
+    body.confirm && paymentMethod === 'mobile_money' && body.customer_id
+      ? ((await getCustomer(ctx.merchantId, body.customer_id))?.phone ?? null)
+      : null;
   const now = new Date().toISOString();
   const payment: Payment = {
     payment_id: ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment'),
@@ -144,17 +152,27 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
   }
   const paymentMethod = body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : p.payment_method);
   if (!paymentMethod) {
-    throw invalidRequest('parameter_missing', 'Missing required parameter: payment_method (the payment was created without one).', 'payment_method');
+    throw invalidRequest(
+      'parameter_missing',
+      'Missing required parameter: payment_method (the payment was created without one).',
+      'payment_method',
+    );
   }
   if (body.payment_method_data && paymentMethod !== methodOfData(body.payment_method_data)) {
-    throw invalidRequest('parameter_invalid', `payment_method_data holds ${methodOfData(body.payment_method_data)} data, but the payment method is ${paymentMethod}.`, 'payment_method_data');
+    throw invalidRequest(
+      'parameter_invalid',
+      `payment_method_data holds ${methodOfData(body.payment_method_data)} data, but the payment method is ${paymentMethod}.`,
+      'payment_method_data',
+    );
   }
   // Details sent now replace those given at create; a card is never carried over to another method.
-  const keptSummary = p.payment_method_data && paymentMethod === (('card' in p.payment_method_data) ? 'card' : 'ussd') ? p.payment_method_data : null;
+  const keptSummary =
+    p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
   const candidates = await routeCandidates(p.currency, paymentMethod, p.connector, undefined, { ussdBankCode });
-  const phone = paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
+  const phone =
+    paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   let claimed: StoredPayment;
   try {
     claimed = await updatePayment(
@@ -181,16 +199,16 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
  * Lists the merchant's payments, newest first.
  * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
  */
-export async function listPayments(
-  merchantId: string,
-  query: ListQuery,
-  filters: { status?: PaymentStatus },
-): Promise<ListPage<Payment>> {
+export async function listPayments(merchantId: string, query: ListQuery, filters: { status?: PaymentStatus }): Promise<ListPage<Payment>> {
   let after: Payment | undefined;
   if (query.startingAfter) {
     after = isIdOf('payment', query.startingAfter) ? (await readPayment(merchantId, query.startingAfter))?.payment : undefined;
-    if (!after) throw invalidRequest('resource_missing', 'No such payment for starting_after: it must be a payment id from a previous page.', 'starting_after');
+    if (!after)
+      throw invalidRequest(
+        'resource_missing',
+        'No such payment for starting_after: it must be a payment id from a previous page.',
+        'starting_after',
+      );
   }
   return queryPayments(merchantId, query, filters, after);
 }
-

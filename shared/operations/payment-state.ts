@@ -30,7 +30,7 @@ export async function loadPayment(merchantId: string, paymentId: string): Promis
  */
 export function conflict(operation: PaymentOperation, err: ConditionFailedError<StoredPayment>): ApiError {
   const current = err.current;
-  if (current && current.pendingOperation) {
+  if (current?.pendingOperation) {
     return new ApiError(
       409,
       'invalid_request_error',
@@ -52,14 +52,19 @@ export function resultFields(result: PaymentResult, payment: Payment): Partial<P
     amount_captured: payment.amount_captured + result.amountCaptured,
     // A processor that answers "still waiting on the payer" without restating the step (a sync)
     // leaves the step the payer was asked for in place.
-    next_action: result.nextAction ?? (result.status === 'RequiresAction' && payment.status === 'RequiresAction' ? payment.next_action : null),
+    next_action:
+      result.nextAction ?? (result.status === 'RequiresAction' && payment.status === 'RequiresAction' ? payment.next_action : null),
     error_code: maskOptionalText(result.errorCode),
     error_message: maskOptionalText(result.errorMessage),
   };
 }
 
 /** One attempt record for the payment's `attempts` (the processor's error code and message masked of card numbers). */
-export function attemptOf(connector: string, startedAt: string, outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null }): Attempt {
+export function attemptOf(
+  connector: string,
+  startedAt: string,
+  outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null },
+): Attempt {
   return {
     attempt_id: newId('attempt'),
     connector,
@@ -80,4 +85,3 @@ export function attemptOf(connector: string, startedAt: string, outcome: { statu
 export function claimInFlight(stored: StoredPayment): boolean {
   return stored.pendingOperation !== null && leaseActive(stored.pendingOperation);
 }
-

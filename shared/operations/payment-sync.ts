@@ -1,11 +1,11 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
 import { ApiError } from '../domain/errors';
-import { publicBaseUrlOf, type Payment } from '../domain/payment';
+import { type Payment, publicBaseUrlOf } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import type { PendingOperationKind } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
-import { updatePayment, type StoredPayment, type UpdateGuard } from '../storage/payments-repository';
+import { type StoredPayment, type UpdateGuard, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
 import { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
@@ -41,15 +41,23 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
     if (result.status === p.status && !stored.pendingOperation && !stepChanged) return undefined;
     // "Not there yet" (e.g. a search still inside its propagation window) is not an answer: the
     // claim, its start time and its outcome_unknown state stay until the processor knows the payment.
-    if (result.status === 'Processing' && !result.connectorTransactionId && stored.pendingOperation && !p.connector_transaction_id) return undefined;
+    if (result.status === 'Processing' && !result.connectorTransactionId && stored.pendingOperation && !p.connector_transaction_id)
+      return undefined;
     if (result.notYetKnown && stored.pendingOperation) return undefined;
     const fields = resultFields(result, p);
     if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, new Date().toISOString(), result)];
     return { guard: { ...guard, expectedStatuses: ALLOWED_FROM.connector_update }, fields: { ...fields, connector }, outcome: 'settled' };
   }
-  const moved = kind === 'capture' ? result.status === 'Succeeded' || result.status === 'Cancelled' : result.status === 'Cancelled' || result.status === 'Succeeded';
+  const moved =
+    kind === 'capture'
+      ? result.status === 'Succeeded' || result.status === 'Cancelled'
+      : result.status === 'Cancelled' || result.status === 'Succeeded';
   if (!moved) return { guard, fields: { status: p.status }, outcome: 'released' };
-  return { guard, fields: result.status === 'Cancelled' ? { status: 'Cancelled', next_action: null } : resultFields(result, p), outcome: 'settled' };
+  return {
+    guard,
+    fields: result.status === 'Cancelled' ? { status: 'Cancelled', next_action: null } : resultFields(result, p),
+    outcome: 'settled',
+  };
 }
 
 /**
@@ -66,7 +74,10 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
  * @returns the payment after reconciliation and what was done
  * @throws ApiError 502 `connector_error` when the processor cannot be asked (not configured, unreachable)
  */
-export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'> & { publicBaseUrl?: string }, stored: StoredPayment): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome }> {
+export async function reconcilePayment(
+  ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'> & { publicBaseUrl?: string },
+  stored: StoredPayment,
+): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome }> {
   const p = stored.payment;
   if (claimInFlight(stored)) return { payment: p, outcome: 'in_flight' };
   const op = stored.pendingOperation;
@@ -85,13 +96,21 @@ export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 
         paymentMethod: p.payment_method,
         captureMethod: p.capture_method,
         // Propagation windows run from when the authorization was sent, not from the payment's creation.
-        createdAt: op?.operation === 'authorize' ? op.started_at : (p.attempts.filter((a) => a.connector === connectorName).at(-1)?.created_at ?? p.created_at),
+        createdAt:
+          op?.operation === 'authorize'
+            ? op.started_at
+            : (p.attempts.filter((a) => a.connector === connectorName).at(-1)?.created_at ?? p.created_at),
         publicBaseUrl: ctx.publicBaseUrl ?? publicBaseUrlOf(p),
       }),
     );
   } catch (err) {
     if (!(err instanceof ConnectorTechnicalError) && !(err instanceof ConnectorRequestError)) throw err;
-    throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not reach ${connectorName} to reconcile this payment; it keeps status ${p.status}. Retry later.`);
+    throw new ApiError(
+      502,
+      'connector_error',
+      'connector_unreachable',
+      `Could not reach ${connectorName} to reconcile this payment; it keeps status ${p.status}. Retry later.`,
+    );
   }
   const decision = decide(kind, stored, result, connectorName);
   if (!decision) return { payment: p, outcome: 'unchanged' };
@@ -101,7 +120,8 @@ export async function reconcilePayment(ctx: Pick<RequestContext, 'merchantId' | 
     return { payment: done.payment, outcome: decision.outcome };
   } catch (err) {
     // Someone else changed it meanwhile (a webhook, the request itself, another run): their write wins.
-    if (err instanceof ConditionFailedError) return { payment: (await loadPayment(ctx.merchantId, p.payment_id)).payment, outcome: 'conflict' };
+    if (err instanceof ConditionFailedError)
+      return { payment: (await loadPayment(ctx.merchantId, p.payment_id)).payment, outcome: 'conflict' };
     throw err;
   }
 }

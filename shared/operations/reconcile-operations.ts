@@ -2,9 +2,16 @@ import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { recordOpenOperations, recordOperationSettled } from '../observability/metrics';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
+import {
+  deferOpenItem,
+  type OpenItem,
+  type OpenItemKind,
+  openDeliveryShards,
+  openShards,
+  queryOpenItems,
+} from '../storage/open-items-repository';
 import { getPayment, OPEN_PAYMENT_STATUSES } from '../storage/payments-repository';
 import { getStoredRefund } from '../storage/refunds-repository';
-import { deferOpenItem, openDeliveryShards, openShards, queryOpenItems, type OpenItem, type OpenItemKind } from '../storage/open-items-repository';
 import { finishCustomerDelete } from './customer-operations';
 import { retryDelivery } from './event-delivery-operations';
 import { reconcilePayment } from './payment-sync';

@@ -1,20 +1,19 @@
-import { connectorByName } from '../routing/routing';
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
 import { maskCardNumbers, maskOptionalText } from '../domain/card-mask';
 import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, resourceNotFound, unexpectedState } from '../domain/errors';
-import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
-import { isStorageUnavailable } from '../storage/storage-errors';
-import { callWithinBudget } from './connector-call';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
+import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
-import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
-import { getRefund as readRefund, listRefunds as queryRefunds, settleRefund } from '../storage/refunds-repository';
-import { ItemExistsError, RefundReservationError } from '../storage/storage-errors';
-import { idempotentId } from '../security/keyed-hash';
 import { recordRefund } from '../observability/metrics';
+import { connectorByName } from '../routing/routing';
+import { idempotentId } from '../security/keyed-hash';
+import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
+import { listRefunds as queryRefunds, getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
+import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../storage/storage-errors';
+import { callWithinBudget } from './connector-call';
 import { loadPayment } from './payment-state';
 import type { RequestContext } from './request-context';
 
@@ -121,7 +120,12 @@ export async function refundPayment(
         // The refund stays Pending until its lease ends; the reconciler finds nothing at the processor and releases it.
         if (!isStorageUnavailable(releaseErr)) throw releaseErr;
       }
-      throw new ApiError(502, 'connector_error', maskCardNumbers(err.code), `${p.connector} refused the refund: ${maskCardNumbers(err.message)} Nothing was refunded.`);
+      throw new ApiError(
+        502,
+        'connector_error',
+        maskCardNumbers(err.code),
+        `${p.connector} refused the refund: ${maskCardNumbers(err.message)} Nothing was refunded.`,
+      );
     }
     if (err instanceof ConnectorTechnicalError) {
       // Outcome unknown: the refund stays Pending (its amount reserved) with its claim and lease (the
@@ -141,7 +145,10 @@ export async function refundPayment(
     }
     // Pending: the processor settles it later; its refund id is kept for the webhook or a sync.
     // A Pending answer may carry the processor's note (e.g. Paystack's needs-attention): the merchant sees it.
-    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId, { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) });
+    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId, {
+      code: maskOptionalText(result.errorCode),
+      message: maskOptionalText(result.errorMessage),
+    });
   } catch (err) {
     // Any failure after the processor answered (storage, a transaction conflict, a bug) leaves the refund Pending: unknown.
     throw unknown(err);
@@ -168,7 +175,11 @@ export async function listRefunds(merchantId: string, paymentId: string, query: 
   if (query.startingAfter) {
     after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
     if (!after || after.payment_id !== paymentId) {
-      throw invalidRequest('resource_missing', 'No such refund of this payment for starting_after: it must be a refund id from a previous page.', 'starting_after');
+      throw invalidRequest(
+        'resource_missing',
+        'No such refund of this payment for starting_after: it must be a refund id from a previous page.',
+        'starting_after',
+      );
     }
   }
   return queryRefunds(merchantId, paymentId, query, after);

@@ -6,7 +6,7 @@ import { leaseActive } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
 import { connectorByName } from '../routing/routing';
 import { getPayment, releaseFailedRefund } from '../storage/payments-repository';
-import { getStoredRefund, settleRefund, type StoredRefund } from '../storage/refunds-repository';
+import { getStoredRefund, type StoredRefund, settleRefund } from '../storage/refunds-repository';
 import { callWithinBudget } from './connector-call';
 import type { RequestContext } from './request-context';
 
@@ -29,7 +29,10 @@ export type RefundReconcileOutcome = 'in_flight' | 'not_open' | 'unchanged' | 's
  * the refund still being `Pending`, so two runs at once settle it once.
  * @throws ApiError 502 `connector_error` when the processor cannot be asked
  */
-export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>, stored: StoredRefund): Promise<{ refund: Refund; outcome: RefundReconcileOutcome }> {
+export async function reconcileRefund(
+  ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'>,
+  stored: StoredRefund,
+): Promise<{ refund: Refund; outcome: RefundReconcileOutcome }> {
   const refund = stored.refund;
   if (refund.status !== 'Pending') return { refund, outcome: 'not_open' };
   if (stored.pendingOperation && leaseActive(stored.pendingOperation)) return { refund, outcome: 'in_flight' };
@@ -56,7 +59,12 @@ export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | '
     }
   } catch (err) {
     if (err instanceof ConnectorRequestError || err instanceof ConnectorTechnicalError) {
-      throw new ApiError(502, 'connector_error', 'connector_unreachable', `Could not reconcile this refund with ${refund.connector}; it stays Pending. Retry later.`);
+      throw new ApiError(
+        502,
+        'connector_error',
+        'connector_unreachable',
+        `Could not reconcile this refund with ${refund.connector}; it stays Pending. Retry later.`,
+      );
     }
     throw err;
   }
@@ -68,17 +76,26 @@ export async function reconcileRefund(ctx: Pick<RequestContext, 'merchantId' | '
     return { refund: failed, outcome: 'failed' };
   }
   if (result.status === 'Succeeded') {
-    return { refund: await settleRefund(ctx.merchantId, refund, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id), outcome: 'succeeded' };
+    return {
+      refund: await settleRefund(ctx.merchantId, refund, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id),
+      outcome: 'succeeded',
+    };
   }
   if (result.status === 'Failed') {
-    const failed = await releaseFailedRefund(ctx.merchantId, refund, { code: maskCardNumbers(result.errorCode ?? 'refund_failed'), message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.') });
+    const failed = await releaseFailedRefund(ctx.merchantId, refund, {
+      code: maskCardNumbers(result.errorCode ?? 'refund_failed'),
+      message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.'),
+    });
     return { refund: failed, outcome: 'failed' };
   }
   const note = { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) };
   const noteChanged = note.code !== (refund.error_code ?? null);
   if ((result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) || noteChanged) {
     // Still Pending: its processor id, and the processor's note when it has one (e.g. Paystack's needs-attention).
-    return { refund: await settleRefund(ctx.merchantId, refund, 'Pending', result.connectorRefundId ?? refund.connector_refund_id, note), outcome: 'recorded' };
+    return {
+      refund: await settleRefund(ctx.merchantId, refund, 'Pending', result.connectorRefundId ?? refund.connector_refund_id, note),
+      outcome: 'recorded',
+    };
   }
   return { refund, outcome: 'unchanged' };
 }

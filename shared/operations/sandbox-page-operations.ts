@@ -28,7 +28,12 @@ export async function sandboxPagePayment(paymentId: string): Promise<Payment> {
 export async function completeSandboxPage(paymentId: string, decision: 'approve' | 'decline', publicBaseUrl: string): Promise<Payment> {
   const payment = await sandboxPagePayment(paymentId);
   if (payment.status !== 'RequiresAction') {
-    throw new ApiError(409, 'invalid_request_error', 'payment_unexpected_state', `This payment is ${payment.status}; there is nothing left to approve.`);
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'payment_unexpected_state',
+      `This payment is ${payment.status}; there is nothing left to approve.`,
+    );
   }
   await deliverSandboxWebhook(
     publicBaseUrl,
@@ -37,7 +42,9 @@ export async function completeSandboxPage(paymentId: string, decision: 'approve'
       transaction_id: payment.connector_transaction_id ?? `sbx_${payment.payment_id.slice(4)}`,
       amount: payment.amount,
       capture_method: payment.capture_method,
-      ...(decision === 'decline' ? { error_code: 'authentication_failed', error_message: 'The payer declined the payment on the sandbox page.' } : {}),
+      ...(decision === 'decline'
+        ? { error_code: 'authentication_failed', error_message: 'The payer declined the payment on the sandbox page.' }
+        : {}),
     },
     decision === 'approve' ? 'succeeded' : 'failed',
   );

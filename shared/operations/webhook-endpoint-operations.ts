@@ -9,10 +9,10 @@ import {
   type WebhookEndpointWithSecret,
 } from '../domain/webhook-endpoint';
 import {
-  createWebhookEndpoint as storeEndpoint,
-  deleteWebhookEndpoint as removeEndpoint,
-  getWebhookEndpoint as readEndpoint,
   listWebhookEndpoints as queryEndpoints,
+  getWebhookEndpoint as readEndpoint,
+  deleteWebhookEndpoint as removeEndpoint,
+  createWebhookEndpoint as storeEndpoint,
   rotateWebhookEndpointSecret as storeRotation,
   updateWebhookEndpoint as writeEndpoint,
 } from '../storage/webhook-endpoints-repository';
@@ -39,7 +39,10 @@ async function assertUrlAllowed(url: string): Promise<void> {
  *   `revealingSecret` wrapper opens it for the client
  * @throws ApiError 400 `url_not_allowed` / `parameter_invalid` (param `url`)
  */
-export async function createWebhookEndpoint(merchantId: string, fields: WebhookEndpointFields & { url: string }): Promise<WebhookEndpointWithSecret> {
+export async function createWebhookEndpoint(
+  merchantId: string,
+  fields: WebhookEndpointFields & { url: string },
+): Promise<WebhookEndpointWithSecret> {
   await assertUrlAllowed(fields.url);
   const id = newId('webhookEndpoint');
   const secret = generateEndpointSecret();
@@ -76,7 +79,11 @@ export async function getWebhookEndpoint(merchantId: string, endpointId: string)
  * Sets the given fields (`url` is checked again; `status` set by the merchant clears `disabled_reason`).
  * @throws ApiError 404 when it does not exist; 400 `url_not_allowed` (param `url`)
  */
-export async function updateWebhookEndpoint(merchantId: string, endpointId: string, fields: WebhookEndpointFields): Promise<WebhookEndpoint> {
+export async function updateWebhookEndpoint(
+  merchantId: string,
+  endpointId: string,
+  fields: WebhookEndpointFields,
+): Promise<WebhookEndpoint> {
   if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   // Checks run fields (400) → existence (404), as everywhere in the API.
   if (fields.url !== undefined) await assertUrlAllowed(fields.url);
@@ -90,7 +97,10 @@ export async function updateWebhookEndpoint(merchantId: string, endpointId: stri
  * @returns `{webhook_endpoint_id, deleted: true}`
  * @throws ApiError 404 when it does not exist
  */
-export async function deleteWebhookEndpoint(merchantId: string, endpointId: string): Promise<{ webhook_endpoint_id: string; deleted: true }> {
+export async function deleteWebhookEndpoint(
+  merchantId: string,
+  endpointId: string,
+): Promise<{ webhook_endpoint_id: string; deleted: true }> {
   const deleted = isIdOf('webhookEndpoint', endpointId) && (await removeEndpoint(merchantId, endpointId));
   if (!deleted) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   return { webhook_endpoint_id: endpointId, deleted: true };
@@ -104,7 +114,11 @@ export async function deleteWebhookEndpoint(merchantId: string, endpointId: stri
  * @returns the endpoint with its new `secret` (sealed in this value, like create's)
  * @throws ApiError 404 when it does not exist
  */
-export async function rotateWebhookEndpointSecret(merchantId: string, endpointId: string, nowMs = Date.now()): Promise<WebhookEndpointWithSecret> {
+export async function rotateWebhookEndpointSecret(
+  merchantId: string,
+  endpointId: string,
+  nowMs = Date.now(),
+): Promise<WebhookEndpointWithSecret> {
   if (!isIdOf('webhookEndpoint', endpointId)) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
   const secret = generateEndpointSecret();
   const endpoint = await storeRotation(
@@ -127,7 +141,11 @@ export async function listWebhookEndpoints(merchantId: string, query: ListQuery)
   if (query.startingAfter) {
     after = isIdOf('webhookEndpoint', query.startingAfter) ? await readEndpoint(merchantId, query.startingAfter) : undefined;
     if (!after) {
-      throw invalidRequest('resource_missing', 'No such webhook endpoint for starting_after: it must be a webhook endpoint id from a previous page.', 'starting_after');
+      throw invalidRequest(
+        'resource_missing',
+        'No such webhook endpoint for starting_after: it must be a webhook endpoint id from a previous page.',
+        'starting_after',
+      );
     }
   }
   return queryEndpoints(merchantId, query, after);

@@ -1,12 +1,19 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { ConnectorRequestError, ConnectorTechnicalError, WebhookPayloadError, WebhookSignatureError, type InboundWebhook, type WebhookEvent } from '../connectors/connector';
+import type { PaymentResult } from '../connectors/connector';
+import {
+  ConnectorRequestError,
+  ConnectorTechnicalError,
+  type InboundWebhook,
+  type WebhookEvent,
+  WebhookPayloadError,
+  WebhookSignatureError,
+} from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
 import { ApiError, paymentBusy } from '../domain/errors';
-import { canApply, type PaymentStatus } from '../domain/payment-status';
-import type { PaymentResult } from '../connectors/connector';
 import { isIdOf } from '../domain/ids';
-import { BUSINESS_METRICS, metrics, recordMoneyMismatch, recordPaymentOutcome } from '../observability/metrics';
+import { canApply, type PaymentStatus } from '../domain/payment-status';
 import { logger } from '../observability/logger';
+import { BUSINESS_METRICS, metrics, recordMoneyMismatch, recordPaymentOutcome } from '../observability/metrics';
 import {
   acknowledgeUnmatchedWebhook,
   applyPaymentWebhook,
@@ -15,8 +22,8 @@ import {
   getPayment,
   recordWebhookEvent,
 } from '../storage/payments-repository';
-import { attemptOf, claimInFlight, resultFields } from './payment-state';
 import { findRefundOwner, getStoredRefund } from '../storage/refunds-repository';
+import { attemptOf, claimInFlight, resultFields } from './payment-state';
 import { reconcileRefund } from './refund-sync';
 
 /**
@@ -134,14 +141,23 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     if (!eventApplies(p.status, r)) {
       if ((p.status === 'Cancelled' || p.status === 'Failed') && (r.status === 'Succeeded' || r.status === 'RequiresCapture')) {
         // The processor holds money for a payment we closed: never applied automatically, but never silent.
-        logger.error('processor reports money on a closed payment; an operator must refund or void it there', { connector, event_id: event.eventId, payment_id: paymentId, status: p.status, reported: r.status });
+        logger.error('processor reports money on a closed payment; an operator must refund or void it there', {
+          connector,
+          event_id: event.eventId,
+          payment_id: paymentId,
+          status: p.status,
+          reported: r.status,
+        });
         recordMoneyMismatch(connector);
       }
       await recordWebhookEvent(connector, event.eventId, paymentId);
       return { ...done, applied: false, reason: `the payment is ${p.status}; this event does not change it` };
     }
     const expected = p.status === 'RequiresCapture' ? p.amount : p.amount - p.amount_captured;
-    const amountOk = p.status === 'RequiresCapture' ? r.status !== 'Succeeded' || (r.amountCaptured > 0 && r.amountCaptured <= expected) : r.amountCaptured === expected;
+    const amountOk =
+      p.status === 'RequiresCapture'
+        ? r.status !== 'Succeeded' || (r.amountCaptured > 0 && r.amountCaptured <= expected)
+        : r.amountCaptured === expected;
     if (r.status === 'Succeeded' && !amountOk) {
       // A success for another amount than the payment's is not applied: an operator must look at it.
       await recordWebhookEvent(connector, event.eventId, paymentId);
@@ -180,13 +196,25 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
  */
 export async function receiveConnectorWebhook(connectorName: string, webhook: InboundWebhook): Promise<WebhookReceipt> {
   const connector = await configuredConnector(connectorName);
-  if (!connector) throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such connector is configured here: check the connector name in the webhook URL (sandbox, paystack, flutterwave or stripe).', 'connector');
+  if (!connector)
+    throw new ApiError(
+      404,
+      'invalid_request_error',
+      'resource_missing',
+      'No such connector is configured here: check the connector name in the webhook URL (sandbox, paystack, flutterwave or stripe).',
+      'connector',
+    );
   let event: WebhookEvent;
   try {
     event = await connector.parseWebhook(webhook);
   } catch (err) {
     if (err instanceof WebhookSignatureError) {
-      throw new ApiError(401, 'authentication_error', 'invalid_signature', `The webhook signature does not verify for ${connectorName}; nothing was changed.`);
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'invalid_signature',
+        `The webhook signature does not verify for ${connectorName}; nothing was changed.`,
+      );
     }
     if (err instanceof WebhookPayloadError) {
       // Signed but malformed: the same body will never apply, so it is refused as bad input (never a 5xx).
@@ -195,7 +223,12 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
     if (err instanceof SyntaxError) throw new ApiError(400, 'invalid_request_error', 'invalid_json', 'The webhook body is not valid JSON.');
     if (err instanceof ConnectorTechnicalError || err instanceof ConnectorRequestError) {
       // Verifying the event needed a call to the processor that failed: ask for redelivery.
-      throw new ApiError(503, 'connector_error', 'connector_unreachable', `Could not verify this event with ${connectorName}; deliver it again later.`);
+      throw new ApiError(
+        503,
+        'connector_error',
+        'connector_unreachable',
+        `Could not verify this event with ${connectorName}; deliver it again later.`,
+      );
     }
     throw err;
   }
@@ -216,15 +249,25 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
 async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, { kind: 'refund' }>): Promise<WebhookReceipt> {
   const base = { received: true as const, event_id: event.eventId };
   const refundId = event.refundId;
-  if (!refundId || !isIdOf('refund', refundId)) return { ...base, applied: false, reason: 'the event names no Switchyard refund; the reconciler settles refunds by their own reference' };
+  if (!refundId || !isIdOf('refund', refundId))
+    return {
+      ...base,
+      applied: false,
+      reason: 'the event names no Switchyard refund; the reconciler settles refunds by their own reference',
+    };
   const merchantId = await findRefundOwner(refundId);
   if (!merchantId) return unmatchedEvent(connector, event.eventId, 'refund', refundId);
   const stored = await getStoredRefund(merchantId, refundId);
-  if (!stored || stored.refund.connector !== connector) return { ...base, applied: false, reason: 'no refund of this connector with this reference' };
+  if (!stored || stored.refund.connector !== connector)
+    return { ...base, applied: false, reason: 'no refund of this connector with this reference' };
   if (stored.refund.status !== 'Pending') {
     if (stored.refund.status === 'Succeeded' && event.result.status === 'Failed') {
       // A refund that failed after succeeding (Stripe documents this): the customer was not repaid.
-      logger.error('processor reports a failure of a refund recorded as succeeded; an operator must settle it', { connector, event_id: event.eventId, refund_id: refundId });
+      logger.error('processor reports a failure of a refund recorded as succeeded; an operator must settle it', {
+        connector,
+        event_id: event.eventId,
+        refund_id: refundId,
+      });
       recordMoneyMismatch(connector);
     }
     await recordWebhookEvent(connector, event.eventId, refundId);
@@ -233,5 +276,10 @@ async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, 
   const { refund, outcome } = await reconcileRefund({ merchantId }, stored);
   if (outcome === 'in_flight') throw paymentBusy('The refund is being recorded.');
   if (refund.status !== 'Pending') await recordWebhookEvent(connector, event.eventId, refundId);
-  return { ...base, applied: outcome === 'succeeded' || outcome === 'failed' || outcome === 'recorded', reason: outcome, status: refund.status };
+  return {
+    ...base,
+    applied: outcome === 'succeeded' || outcome === 'failed' || outcome === 'recorded',
+    reason: outcome,
+    status: refund.status,
+  };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CURRENCIES, type Currency } from '../domain/money';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment';
 
@@ -43,9 +43,14 @@ export function routingRules(): readonly RoutingRule[] {
  * currency and method match. With the method not known yet (create without
  * one), rules for any method of the currency match.
  */
-export function connectorsFor(currency: Currency, paymentMethod: PaymentMethod | undefined, rules: readonly RoutingRule[] = routingRules()): string[] {
+export function connectorsFor(
+  currency: Currency,
+  paymentMethod: PaymentMethod | undefined,
+  rules: readonly RoutingRule[] = routingRules(),
+): string[] {
   const rule = rules.find(
-    (r) => (!r.currency || r.currency === currency) && (!r.payment_method || paymentMethod === undefined || r.payment_method === paymentMethod),
+    (r) =>
+      (!r.currency || r.currency === currency) && (!r.payment_method || paymentMethod === undefined || r.payment_method === paymentMethod),
   );
   return rule ? [...rule.connectors] : [];
 }

@@ -1,8 +1,8 @@
+import type { Connector } from '../connectors/connector';
+import { configuredConnector } from '../connectors/registry';
 import { ApiError } from '../domain/errors';
 import type { Currency } from '../domain/money';
 import type { PaymentMethod } from '../domain/payment';
-import type { Connector } from '../connectors/connector';
-import { configuredConnector } from '../connectors/registry';
 import { connectorsFor, type RoutingRule } from './routing-rules';
 
 export type { RoutingRule } from './routing-rules';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { containsCardNumber, passesLuhn, fullExpiryYear, isExpired } from '../domain/card';
+import * as z from 'zod';
+import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../domain/card';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
@@ -28,10 +28,7 @@ export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURR
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
 
 /** An e-mail address (at most 254 characters, RFC 5321) holding no card number. */
-export const emailSchema = z
-  .email({ error: 'must be a valid e-mail address' })
-  .max(254)
-  .refine(noCardNumber, { error: NO_CARD_NUMBERS });
+export const emailSchema = z.email({ error: 'must be a valid e-mail address' }).max(254).refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
 /**
  * A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164), which must not be a
@@ -79,18 +76,19 @@ export const metadataSchema = z
     }
   })
   .pipe(
-    z.record(
     z
-      .string()
-      .min(1, { error: 'keys must not be empty' })
-      .max(40, { error: 'keys must be at most 40 characters' })
-      .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
-    z
-      .string({ error: 'values must be strings' })
-      .max(500, { error: 'values must be at most 500 characters' })
-      .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
-  )
-  .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
+      .record(
+        z
+          .string()
+          .min(1, { error: 'keys must not be empty' })
+          .max(40, { error: 'keys must be at most 40 characters' })
+          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+        z
+          .string({ error: 'values must be strings' })
+          .max(500, { error: 'values must be at most 500 characters' })
+          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+      )
+      .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
   );
 
 /**

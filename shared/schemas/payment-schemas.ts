@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CAPTURE_METHODS } from '../domain/payment';
 import {
   amountSchema,
@@ -8,12 +8,12 @@ import {
   currencySchema,
   emailSchema,
   metadataSchema,
+  type PaymentMethodData,
   paymentMethodDataSchema,
   paymentMethodSchema,
   referenceIdSchema,
   returnUrlSchema,
   text,
-  type PaymentMethodData,
 } from './common';
 
 /** The method a `payment_method_data` implies: `card` or `ussd`. */
@@ -24,7 +24,11 @@ export function methodOfData(data: PaymentMethodData): 'card' | 'ussd' {
 /** Checks that `payment_method_data` and `payment_method` agree (the data's kind is the method). */
 function checkMethodData(body: { payment_method?: string; payment_method_data?: PaymentMethodData }, ctx: z.RefinementCtx): void {
   if (body.payment_method_data && body.payment_method && body.payment_method !== methodOfData(body.payment_method_data)) {
-    ctx.addIssue({ code: 'custom', path: ['payment_method_data'], message: `holds ${methodOfData(body.payment_method_data)} data, but payment_method is another method` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['payment_method_data'],
+      message: `holds ${methodOfData(body.payment_method_data)} data, but payment_method is another method`,
+    });
   }
 }
 
@@ -105,10 +109,13 @@ export const authenticatePaymentBodySchema = z
     birthday: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date written YYYY-MM-DD' })
-      .refine((d) => {
-        const t = Date.parse(`${d}T00:00:00Z`);
-        return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d && t < Date.now();
-      }, { error: 'must be a real date in the past, written YYYY-MM-DD' })
+      .refine(
+        (d) => {
+          const t = Date.parse(`${d}T00:00:00Z`);
+          return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d && t < Date.now();
+        },
+        { error: 'must be a real date in the past, written YYYY-MM-DD' },
+      )
       .optional(),
     address: z
       .strictObject({
@@ -124,9 +131,18 @@ export const authenticatePaymentBodySchema = z
   .superRefine((body, ctx) => {
     const given = STEP_FIELDS.filter((f) => body[f] !== undefined);
     if (given.length === 0) {
-      ctx.addIssue({ code: 'custom', path: [], message: `send one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action`, params: { apiCode: 'parameter_missing' } });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: `send one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action`,
+        params: { apiCode: 'parameter_missing' },
+      });
     } else if (given.length > 1) {
-      ctx.addIssue({ code: 'custom', path: [given[1]!], message: `send only one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [given[1]!],
+        message: `send only one of ${STEP_FIELDS.join(', ')}: the answer to the step in next_action`,
+      });
     }
   });
 

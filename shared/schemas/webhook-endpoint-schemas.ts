@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_TYPES, isEventType } from '../domain/events';
-import { ALL_EVENTS, WEBHOOK_ENDPOINT_STATUSES, type EnabledEvents } from '../domain/webhook-endpoint';
+import { ALL_EVENTS, type EnabledEvents, WEBHOOK_ENDPOINT_STATUSES } from '../domain/webhook-endpoint';
 import { text } from './common';
 
 /** Longest accepted endpoint URL: 2048 characters. */
@@ -14,10 +14,7 @@ export const MAX_ENABLED_EVENTS = 100;
  * Whether the URL itself is allowed (scheme, host) is decided by
  * shared/webhooks/endpoint-url-rules.ts in the operation, since it may need a DNS lookup.
  */
-const urlSchema = z
-  .string()
-  .min(1, { error: 'must not be empty' })
-  .pipe(text(MAX_URL_LENGTH));
+const urlSchema = z.string().min(1, { error: 'must not be empty' }).pipe(text(MAX_URL_LENGTH));
 
 /**
  * `enabled_events`: a non-empty list of event types of the catalogue
@@ -36,7 +33,11 @@ export const enabledEventsSchema = z
   .superRefine((events, ctx) => {
     const star = events.indexOf(ALL_EVENTS);
     if (star !== -1 && events.length > 1) {
-      ctx.addIssue({ code: 'custom', path: [star], message: `"${ALL_EVENTS}" must be the only entry: it already enables every event type` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [star],
+        message: `"${ALL_EVENTS}" must be the only entry: it already enables every event type`,
+      });
     }
   })
   .transform((events) => [...new Set(events)] as EnabledEvents);

@@ -34,7 +34,9 @@ export async function keyedHashKey(): Promise<string> {
  * PCI DSS v4.0 requirement 3.5.1.1 asks of any hash of a PAN.
  */
 export async function keyedHash(text: string): Promise<string> {
-  return createHmac('sha256', await keyedHashKey()).update(text, 'utf8').digest('hex');
+  return createHmac('sha256', await keyedHashKey())
+    .update(text, 'utf8')
+    .digest('hex');
 }
 
 /**

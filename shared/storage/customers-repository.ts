@@ -1,14 +1,14 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { eventWrite } from './events-repository';
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type Customer, type CustomerFields, CUSTOMER_FIELDS } from '../domain/customer';
+import { CUSTOMER_FIELDS, type Customer, type CustomerFields } from '../domain/customer';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import { documentClient } from './client';
-import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
-import { queryListPage, pickFields, type ListLocation } from './list-items';
-import { tableName } from './table-definition';
+import { documentClient } from './client';
+import { eventWrite } from './events-repository';
+import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
+import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { orderedMap, storableMap } from './storable-map';
+import { tableName } from './table-definition';
 
 const toCustomer = (item: Record<string, unknown>): Customer => {
   const customer = pickFields<Customer>(item, CUSTOMER_FIELDS);
@@ -17,9 +17,7 @@ const toCustomer = (item: Record<string, unknown>): Customer => {
 };
 
 const emailIndexKeys = (merchantId: string, c: Pick<Customer, 'email' | 'created_at' | 'customer_id'>) =>
-  c.email
-    ? { GSI2PK: listPartition.customersByEmail(merchantId, c.email), GSI2SK: listSortKey(c.created_at, c.customer_id) }
-    : {};
+  c.email ? { GSI2PK: listPartition.customersByEmail(merchantId, c.email), GSI2SK: listSortKey(c.created_at, c.customer_id) } : {};
 
 /** Writes a new customer and its `customer.created` event, in one transaction (the outbox). */
 export async function createCustomer(merchantId: string, input: Customer): Promise<Customer> {
@@ -138,7 +136,8 @@ export async function markCustomerDeleting(merchantId: string, customerId: strin
   const mark = {
     TableName: tableName(),
     Key: primaryKey.customer(merchantId, customerId),
-    UpdateExpression: 'SET deleting_since = if_not_exists(deleting_since, :now), open_since = if_not_exists(open_since, :now), GSI5PK = :openPk, GSI5SK = :openSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
+    UpdateExpression:
+      'SET deleting_since = if_not_exists(deleting_since, :now), open_since = if_not_exists(open_since, :now), GSI5PK = :openPk, GSI5SK = :openSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
     ExpressionAttributeValues: { ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
   };
   try {
@@ -146,7 +145,13 @@ export async function markCustomerDeleting(merchantId: string, customerId: strin
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Update: { ...mark, ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+          {
+            Update: {
+              ...mark,
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
           eventWrite(merchantId, 'customer.deleted', { customer_id: customerId, deleted: true }, now).put,
         ],
       }),
@@ -217,7 +222,11 @@ export async function listCustomers(
     ? { indexName: 'GSI2', partitionValue: listPartition.customersByEmail(merchantId, filters.email) }
     : { indexName: 'GSI1', partitionValue: listPartition.customers(merchantId) };
   if (startingAfter) {
-    location.startAfter = { key: primaryKey.customer(merchantId, startingAfter.customer_id), createdAt: startingAfter.created_at, id: startingAfter.customer_id };
+    location.startAfter = {
+      key: primaryKey.customer(merchantId, startingAfter.customer_id),
+      createdAt: startingAfter.created_at,
+      id: startingAfter.customer_id,
+    };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map(toCustomer), has_more: page.hasMore };

@@ -88,7 +88,12 @@ export function publicDelivery(d: StoredDelivery): WebhookDelivery {
     event_id: d.event_id,
     url: d.url,
     status: d.status,
-    attempts: d.attempts.map((a) => ({ attempted_at: a.attempted_at, http_status: a.http_status ?? null, error: a.error ?? null, duration_ms: a.duration_ms })),
+    attempts: d.attempts.map((a) => ({
+      attempted_at: a.attempted_at,
+      http_status: a.http_status ?? null,
+      error: a.error ?? null,
+      duration_ms: a.duration_ms,
+    })),
     next_attempt_at: d.next_attempt_at,
     created_at: d.created_at,
     updated_at: d.updated_at,
@@ -166,9 +171,21 @@ export async function armDelivery(s: DeliveryStart): Promise<StoredDelivery | un
         ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now',
         ExpressionAttributeNames: { '#url': 'url', '#status': 'status' },
         ExpressionAttributeValues: {
-          ':entity': 'webhook_delivery', ':m': s.merchantId, ':id': id, ':e': s.eventId, ':t': s.eventType, ':we': s.endpointId, ':url': s.url,
-          ':pending': 'pending', ':empty': [], ':now': s.now, ':zero': 0, ':lease': s.leaseUntil, ':exp': s.expiresAt,
-          ':g5pk': gsi.GSI5PK, ':g5sk': gsi.GSI5SK,
+          ':entity': 'webhook_delivery',
+          ':m': s.merchantId,
+          ':id': id,
+          ':e': s.eventId,
+          ':t': s.eventType,
+          ':we': s.endpointId,
+          ':url': s.url,
+          ':pending': 'pending',
+          ':empty': [],
+          ':now': s.now,
+          ':zero': 0,
+          ':lease': s.leaseUntil,
+          ':exp': s.expiresAt,
+          ':g5pk': gsi.GSI5PK,
+          ':g5sk': gsi.GSI5SK,
         },
         ReturnValues: 'ALL_NEW',
       }),
@@ -235,7 +252,14 @@ export async function recordAttempt(
   const now = new Date().toISOString();
   const key = deliveryKey(merchantId, eventId, endpointId);
   const attempts = attempt ? [attempt] : [];
-  const values: Record<string, unknown> = { ':a': attempts, ':empty': [], ':now': now, ':status': next.status, ':lease': leaseUntil, ':url': url };
+  const values: Record<string, unknown> = {
+    ':a': attempts,
+    ':empty': [],
+    ':now': now,
+    ':status': next.status,
+    ':lease': leaseUntil,
+    ':url': url,
+  };
   let update = 'SET attempts = list_append(if_not_exists(attempts, :empty), :a), updated_at = :now, #status = :status, #url = :url';
   if (next.status === 'pending') {
     update += ', next_attempt_at = :next, retry_step = :step, GSI5SK = :g5sk REMOVE lease_until';

@@ -4,7 +4,7 @@ import { newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
-import { queryListPage, type ListLocation } from './list-items';
+import { type ListLocation, queryListPage } from './list-items';
 import { tableName } from './table-definition';
 
 let sequence = 0;
@@ -38,7 +38,12 @@ export const EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
  * @param createdAt ISO 8601 UTC (default now)
  * @returns the event and the `Put` for a TransactWriteItems list
  */
-export function eventWrite(merchantId: string, type: EventType, data: EventData, createdAt = new Date().toISOString()): { event: ApiEvent; put: EventPut } {
+export function eventWrite(
+  merchantId: string,
+  type: EventType,
+  data: EventData,
+  createdAt = new Date().toISOString(),
+): { event: ApiEvent; put: EventPut } {
   const event: ApiEvent = { event_id: eventId(createdAt), type, created_at: createdAt, data };
   const sk = listSortKey(createdAt, event.event_id);
   return {
@@ -82,12 +87,21 @@ export async function getEvent(merchantId: string, eventId: string): Promise<Api
  * Lists a merchant's events, newest first: Query on GSI1, or on GSI2 for one type.
  * @param startingAfter the event named by `starting_after`, already read by the caller
  */
-export async function listEvents(merchantId: string, query: ListQuery, filters: { type?: EventType }, startingAfter?: ApiEvent): Promise<ListPage<ApiEvent>> {
+export async function listEvents(
+  merchantId: string,
+  query: ListQuery,
+  filters: { type?: EventType },
+  startingAfter?: ApiEvent,
+): Promise<ListPage<ApiEvent>> {
   const location: ListLocation = filters.type
     ? { indexName: 'GSI2', partitionValue: listPartition.eventsByType(merchantId, filters.type) }
     : { indexName: 'GSI1', partitionValue: listPartition.events(merchantId) };
   if (startingAfter) {
-    location.startAfter = { key: primaryKey.event(merchantId, startingAfter.event_id), createdAt: startingAfter.created_at, id: startingAfter.event_id };
+    location.startAfter = {
+      key: primaryKey.event(merchantId, startingAfter.event_id),
+      createdAt: startingAfter.created_at,
+      id: startingAfter.event_id,
+    };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map(toEvent), has_more: page.hasMore };

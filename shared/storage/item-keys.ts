@@ -29,7 +29,10 @@ export const primaryKey = {
   refund: (merchantId: string, refundId: string) => ({ PK: `${m(merchantId)}#REFUND#${refundId}`, SK: ENTITY_SK.refund }),
   apiKey: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: ENTITY_SK.apiKey }),
   event: (merchantId: string, eventId: string) => ({ PK: `${m(merchantId)}#EVENT#${eventId}`, SK: ENTITY_SK.event }),
-  webhookEndpoint: (merchantId: string, endpointId: string) => ({ PK: `${m(merchantId)}#WEBHOOK_ENDPOINT#${endpointId}`, SK: ENTITY_SK.webhookEndpoint }),
+  webhookEndpoint: (merchantId: string, endpointId: string) => ({
+    PK: `${m(merchantId)}#WEBHOOK_ENDPOINT#${endpointId}`,
+    SK: ENTITY_SK.webhookEndpoint,
+  }),
   health: () => ({ PK: 'HEALTH', SK: 'HEALTH' }),
 };
 
@@ -57,7 +60,6 @@ export const listPartition = {
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
 };
 
-
 /** GSI4: a payment or refund found by its id alone (connector webhooks carry no merchant). */
 export const idLookup = {
   payment: (paymentId: string) => ({ GSI4PK: `PAYMENT#${paymentId}`, GSI4SK: ENTITY_SK.payment }),
@@ -71,7 +73,10 @@ export const webhookEventKey = (connector: string, eventId: string) => ({ PK: `W
  * The delivery counter of one connector webhook event that names a payment or refund found
  * nowhere (docs/connectors.md "Webhooks": acknowledged as unmatched after a bound).
  */
-export const unmatchedWebhookKey = (connector: string, eventId: string) => ({ PK: `UNMATCHED_WEBHOOK#${connector}#${eventId}`, SK: 'UNMATCHED_WEBHOOK' });
+export const unmatchedWebhookKey = (connector: string, eventId: string) => ({
+  PK: `UNMATCHED_WEBHOOK#${connector}#${eventId}`,
+  SK: 'UNMATCHED_WEBHOOK',
+});
 
 /** Number of partitions the open-operations index (GSI5) is spread over. */
 export const OPEN_INDEX_SHARDS = 16;
@@ -98,7 +103,10 @@ export const openIndexKeys = (id: string, dueAt: string) => ({ GSI5PK: openShard
  * fills the partitions the reconciler reads for payments and refunds.
  * @param dueAt ISO 8601 UTC: when the next attempt is due
  */
-export const openDeliveryIndexKeys = (id: string, dueAt: string) => ({ GSI5PK: openShard(id).replace('OPEN#', 'OPENWH#'), GSI5SK: `${dueAt}#${id}` });
+export const openDeliveryIndexKeys = (id: string, dueAt: string) => ({
+  GSI5PK: openShard(id).replace('OPEN#', 'OPENWH#'),
+  GSI5SK: `${dueAt}#${id}`,
+});
 
 /** Every GSI5 partition of webhook deliveries. */
 export const openDeliveryShards = (): string[] => openShards().map((s) => s.replace('OPEN#', 'OPENWH#'));

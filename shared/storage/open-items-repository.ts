@@ -1,9 +1,9 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client';
+import { deliveryKey, parseDeliveryId } from './deliveries-repository';
 import { openDeliveryShards, openIndexKeys, openShards, primaryKey } from './item-keys';
 import { tableName } from './table-definition';
-import { deliveryKey, parseDeliveryId } from './deliveries-repository';
 
 /**
  * The kinds of open operation the reconciler settles: `payment` (a processor call with an
@@ -29,7 +29,12 @@ export interface OpenItem {
   checks: number;
 }
 
-const KIND_OF: Record<string, OpenItemKind> = { payment: 'payment', refund: 'refund', customer: 'customer_delete', webhook_delivery: 'webhook_delivery' };
+const KIND_OF: Record<string, OpenItemKind> = {
+  payment: 'payment',
+  refund: 'refund',
+  customer: 'customer_delete',
+  webhook_delivery: 'webhook_delivery',
+};
 
 const ID_ATTRIBUTE: Record<OpenItemKind, string> = {
   payment: 'payment_id',
@@ -46,7 +51,14 @@ function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
   const id = String(item[ID_ATTRIBUTE[kind]] ?? '');
   if (!id) return undefined;
   const dueAt = String(item.GSI5SK).split('#')[0] ?? '';
-  return { kind, merchantId: String(item.merchant_id), id, dueAt, openSince: String(item.open_since ?? item.updated_at ?? dueAt), checks: Number(item.reconcile_checks ?? 0) };
+  return {
+    kind,
+    merchantId: String(item.merchant_id),
+    id,
+    dueAt,
+    openSince: String(item.open_since ?? item.updated_at ?? dueAt),
+    checks: Number(item.reconcile_checks ?? 0),
+  };
 }
 
 /**
@@ -66,7 +78,8 @@ export async function queryOpenItems(shard: string, limit: number): Promise<{ it
         IndexName: 'GSI5',
         KeyConditionExpression: 'GSI5PK = :pk',
         ExpressionAttributeValues: { ':pk': shard },
-        ProjectionExpression: 'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
+        ProjectionExpression:
+          'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
         ExpressionAttributeNames: { '#status': 'status' },
         Limit: Math.min(limit - items.length, 500),
         ExclusiveStartKey: startKey,

@@ -1,23 +1,22 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { ListPage, ListQuery } from '../domain/list-query';
-import { ATTEMPT_FIELDS, type Attempt, type Payment, PAYMENT_FIELDS } from '../domain/payment';
 import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
+import { paymentStatusEvent } from '../domain/events';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import { ATTEMPT_FIELDS, type Attempt, PAYMENT_FIELDS, type Payment } from '../domain/payment';
 import { ALLOWED_FROM, type PaymentStatus } from '../domain/payment-status';
-import type { Refund } from '../domain/refund';
-import { documentClient } from './client';
-import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, unmatchedWebhookKey, webhookEventKey } from './item-keys';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
+import type { Refund } from '../domain/refund';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
-import { queryListPage, pickFields, type ListLocation } from './list-items';
+import { documentClient } from './client';
+import { eventWrite } from './events-repository';
+import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, unmatchedWebhookKey, webhookEventKey } from './item-keys';
+import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { getStoredRefund, refundItem } from './refunds-repository';
+import { orderedMap, orderedValue, storableMap } from './storable-map';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
 import { tableName } from './table-definition';
-import { orderedMap, orderedValue, storableMap } from './storable-map';
-import { getStoredRefund, refundItem } from './refunds-repository';
-import { eventWrite } from './events-repository';
-import { paymentStatusEvent } from '../domain/events';
 
 /**
  * A payment as stored: the API object plus the optimistic-lock `version` and the
@@ -44,7 +43,14 @@ function storedPendingOperation(item: Record<string, unknown>): PendingOperation
   if (typeof raw === 'object') return raw as PendingOperation;
   const started = String(item.updated_at ?? new Date(0).toISOString());
   const operation = raw === 'confirm' ? 'authorize' : raw === 'cancel' ? 'void' : 'capture';
-  return { operation, connector: String(item.connector), reference: String(item.payment_id), amount: Number(item.amount), started_at: started, lease_expires_at: new Date(Date.parse(started) + 60_000).toISOString() };
+  return {
+    operation,
+    connector: String(item.connector),
+    reference: String(item.payment_id),
+    amount: Number(item.amount),
+    started_at: started,
+    lease_expires_at: new Date(Date.parse(started) + 60_000).toISOString(),
+  };
 }
 
 function toStored(item: Record<string, unknown>): StoredPayment {
@@ -105,7 +111,9 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     ...primaryKey.payment(merchantId, payment.payment_id),
     ...indexKeys(merchantId, payment),
     ...idLookup.payment(payment.payment_id),
-    ...(pendingOperation ? { ...openIndexKeys(payment.payment_id, pendingOperation.lease_expires_at), open_since: payment.created_at } : {}),
+    ...(pendingOperation
+      ? { ...openIndexKeys(payment.payment_id, pendingOperation.lease_expires_at), open_since: payment.created_at }
+      : {}),
     entity: 'payment',
     merchant_id: merchantId,
     version: 1,
@@ -124,7 +132,15 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
   // The outbox: `payment.created` is written with the payment, in the same transaction.
   const event = eventWrite(merchantId, 'payment.created', created, payment.created_at).put;
   const customerCheck = payment.customer_id
-    ? [{ ConditionCheck: { TableName: tableName(), Key: primaryKey.customer(merchantId, payment.customer_id), ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)' } }]
+    ? [
+        {
+          ConditionCheck: {
+            TableName: tableName(),
+            Key: primaryKey.customer(merchantId, payment.customer_id),
+            ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
+          },
+        },
+      ]
     : [];
   try {
     await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, event, ...customerCheck] }));
@@ -212,7 +228,12 @@ function paymentUpdate(
 }
 
 /** The payment as a guarded update leaves it: the version read plus the fields set (the guard held, so nothing else changed). */
-function afterUpdate(before: StoredPayment, set: Partial<Payment>, updatedAt: string, pendingOperation: PendingOperation | null | undefined): StoredPayment {
+function afterUpdate(
+  before: StoredPayment,
+  set: Partial<Payment>,
+  updatedAt: string,
+  pendingOperation: PendingOperation | null | undefined,
+): StoredPayment {
   const payment = { ...before.payment } as Record<string, unknown>;
   for (const [k, v] of Object.entries(set)) if (v !== undefined && k !== 'pending_operation') payment[k] = v;
   payment.updated_at = updatedAt;
@@ -221,7 +242,12 @@ function afterUpdate(before: StoredPayment, set: Partial<Payment>, updatedAt: st
   const op = pendingOperation === undefined ? before.pendingOperation : pendingOperation;
   payment.pending_operation = viewPendingOperation(op);
   const stillOpen = op !== null || OPEN_PAYMENT_STATUSES.includes(payment.status as PaymentStatus);
-  return { payment: payment as unknown as Payment, version: before.version + 1, pendingOperation: op, reconcileChecks: stillOpen ? before.reconcileChecks : 0 };
+  return {
+    payment: payment as unknown as Payment,
+    version: before.version + 1,
+    pendingOperation: op,
+    reconcileChecks: stillOpen ? before.reconcileChecks : 0,
+  };
 }
 
 /**
@@ -249,16 +275,29 @@ export async function updatePayment(
   pendingOperation?: PendingOperation | null,
 ): Promise<StoredPayment> {
   const updatedAt = new Date().toISOString();
-  const params = paymentUpdate(merchantId, before.payment.payment_id, { ...guard, expectedVersion: before.version }, { ...set, updated_at: updatedAt }, pendingOperation);
+  const params = paymentUpdate(
+    merchantId,
+    before.payment.payment_id,
+    { ...guard, expectedVersion: before.version },
+    { ...set, updated_at: updatedAt },
+    pendingOperation,
+  );
   const type = set.status ? paymentStatusEvent(before.payment.status, set.status) : undefined;
   try {
     if (!type) {
-      const out = await documentClient().send(new UpdateCommand({ ...params, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+      const out = await documentClient().send(
+        new UpdateCommand({ ...params, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
+      );
       return toStored(out.Attributes ?? {});
     }
     const after = afterUpdate(before, set, updatedAt, pendingOperation);
     await documentClient().send(
-      new TransactWriteCommand({ TransactItems: [{ Update: { ...params, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }, eventWrite(merchantId, type, after.payment, updatedAt).put] }),
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { ...params, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+          eventWrite(merchantId, type, after.payment, updatedAt).put,
+        ],
+      }),
     );
     return after;
   } catch (err) {
@@ -288,7 +327,11 @@ export async function listPayments(
     ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status) }
     : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId) };
   if (startingAfter) {
-    location.startAfter = { key: primaryKey.payment(merchantId, startingAfter.payment_id), createdAt: startingAfter.created_at, id: startingAfter.payment_id };
+    location.startAfter = {
+      key: primaryKey.payment(merchantId, startingAfter.payment_id),
+      createdAt: startingAfter.created_at,
+      id: startingAfter.payment_id,
+    };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map((i) => toStored(i).payment), has_more: page.hasMore };
@@ -307,7 +350,11 @@ export const UNLINK_CONCURRENCY = 8;
  * @param deadlineMs epoch ms after which no new page is started (the rest is left for a later run)
  * @returns how many payments were unlinked and whether the index had no more linked payments
  */
-export async function unlinkCustomerPayments(merchantId: string, customerId: string, deadlineMs = Number.POSITIVE_INFINITY): Promise<{ unlinked: number; complete: boolean }> {
+export async function unlinkCustomerPayments(
+  merchantId: string,
+  customerId: string,
+  deadlineMs = Number.POSITIVE_INFINITY,
+): Promise<{ unlinked: number; complete: boolean }> {
   let unlinked = 0;
   let claimed = 0;
   let startKey: Record<string, unknown> | undefined;
@@ -366,7 +413,12 @@ export async function unlinkCustomerPayments(merchantId: string, customerId: str
  * @throws RefundReservationError carrying the current payment when the condition fails
  * @throws ItemExistsError when the refund id already exists (an idempotent retry)
  */
-export async function reserveRefund(merchantId: string, refund: Refund, amountCaptured: number, pendingOperation: PendingOperation): Promise<void> {
+export async function reserveRefund(
+  merchantId: string,
+  refund: Refund,
+  amountCaptured: number,
+  pendingOperation: PendingOperation,
+): Promise<void> {
   try {
     await documentClient().send(
       new TransactWriteCommand({
@@ -396,7 +448,12 @@ export async function reserveRefund(merchantId: string, refund: Refund, amountCa
             },
           },
           // The outbox: `refund.created`, with the refund as its GET answers it right after.
-          eventWrite(merchantId, 'refund.created', { ...refund, pending_operation: viewPendingOperation(pendingOperation) }, refund.created_at).put,
+          eventWrite(
+            merchantId,
+            'refund.created',
+            { ...refund, pending_operation: viewPendingOperation(pendingOperation) },
+            refund.created_at,
+          ).put,
         ],
       }),
     );
@@ -417,11 +474,7 @@ export async function reserveRefund(merchantId: string, refund: Refund, amountCa
  * gives its amount back to the payment's refundable remainder and writes `refund.failed`,
  * in one transaction.
  */
-export async function releaseFailedRefund(
-  merchantId: string,
-  refund: Refund,
-  error: { code: string; message: string },
-): Promise<Refund> {
+export async function releaseFailedRefund(merchantId: string, refund: Refund, error: { code: string; message: string }): Promise<Refund> {
   const now = new Date().toISOString();
   try {
     await documentClient().send(
@@ -431,10 +484,17 @@ export async function releaseFailedRefund(
             Update: {
               TableName: tableName(),
               Key: primaryKey.refund(merchantId, refund.refund_id),
-              UpdateExpression: 'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
+              UpdateExpression:
+                'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
               ConditionExpression: '#status = :pending',
               ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':failed': 'Failed', ':pending': 'Pending', ':code': error.code, ':msg': error.message, ':now': now },
+              ExpressionAttributeValues: {
+                ':failed': 'Failed',
+                ':pending': 'Pending',
+                ':code': error.code,
+                ':msg': error.message,
+                ':now': now,
+              },
             },
           },
           {
@@ -445,14 +505,27 @@ export async function releaseFailedRefund(
               ExpressionAttributeValues: { ':amount': refund.amount, ':now': now, ':one': 1 },
             },
           },
-          eventWrite(merchantId, 'refund.failed', { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now }, now).put,
+          eventWrite(
+            merchantId,
+            'refund.failed',
+            { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now },
+            now,
+          ).put,
         ],
       }),
     );
   } catch (err) {
     // Settled meanwhile by a concurrent sync or webhook: nothing is released twice.
     if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      return { ...refund, status: 'Failed', updated_at: now, error_code: error.code, error_message: error.message, pending_operation: null, ...(await getRefundItem(merchantId, refund.refund_id)) };
+      return {
+        ...refund,
+        status: 'Failed',
+        updated_at: now,
+        error_code: error.code,
+        error_message: error.message,
+        pending_operation: null,
+        ...(await getRefundItem(merchantId, refund.refund_id)),
+      };
     }
     throw err;
   }
@@ -504,8 +577,22 @@ export async function applyPaymentWebhook(
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: webhookEventItem(event.connector, event.eventId, paymentId), ConditionExpression: 'attribute_not_exists(PK)' } },
-          { Update: paymentUpdate(merchantId, paymentId, { ...guard, expectedVersion: before.version }, { ...set, updated_at: updatedAt }, null) },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: webhookEventItem(event.connector, event.eventId, paymentId),
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Update: paymentUpdate(
+              merchantId,
+              paymentId,
+              { ...guard, expectedVersion: before.version },
+              { ...set, updated_at: updatedAt },
+              null,
+            ),
+          },
           ...outbox,
         ],
       }),
@@ -524,7 +611,11 @@ export async function applyPaymentWebhook(
 export async function recordWebhookEvent(connector: string, eventId: string, subject: string): Promise<void> {
   try {
     await documentClient().send(
-      new PutCommand({ TableName: tableName(), Item: webhookEventItem(connector, eventId, subject), ConditionExpression: 'attribute_not_exists(PK)' }),
+      new PutCommand({
+        TableName: tableName(),
+        Item: webhookEventItem(connector, eventId, subject),
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
     );
   } catch (err) {
     if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -555,7 +646,12 @@ export interface UnmatchedWebhookRecord {
  * @param subject the payment or refund id the event names
  * @returns the record after this delivery
  */
-export async function countUnmatchedWebhookDelivery(connector: string, eventId: string, subject: string, nowMs = Date.now()): Promise<UnmatchedWebhookRecord> {
+export async function countUnmatchedWebhookDelivery(
+  connector: string,
+  eventId: string,
+  subject: string,
+  nowMs = Date.now(),
+): Promise<UnmatchedWebhookRecord> {
   const now = new Date(nowMs).toISOString();
   const out = await documentClient().send(
     new UpdateCommand({
@@ -601,7 +697,8 @@ export async function acknowledgeUnmatchedWebhook(
         TableName: tableName(),
         Key: unmatchedWebhookKey(connector, eventId),
         UpdateExpression: 'SET acknowledged_at = :now',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(acknowledged_at) AND deliveries >= :min AND first_seen_at <= :by',
+        ConditionExpression:
+          'attribute_exists(PK) AND attribute_not_exists(acknowledged_at) AND deliveries >= :min AND first_seen_at <= :by',
         ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString(), ':min': bound.minDeliveries, ':by': bound.firstSeenBy },
       }),
     );

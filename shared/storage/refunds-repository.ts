@@ -1,14 +1,14 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { refundStatusEvent } from '../domain/events';
-import { eventWrite } from './events-repository';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { refundStatusEvent } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import { type Refund, type RefundStatus, REFUND_FIELDS } from '../domain/refund';
-import { documentClient } from './client';
-import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
+import { REFUND_FIELDS, type Refund, type RefundStatus } from '../domain/refund';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
-import { queryListPage, pickFields, type ListLocation } from './list-items';
+import { documentClient } from './client';
+import { eventWrite } from './events-repository';
+import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
+import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { tableName } from './table-definition';
 
 /**
@@ -93,7 +93,13 @@ export async function settleRefund(
   }
 }
 
-async function writeSettlement(merchantId: string, before: Refund, status: RefundStatus, connectorRefundId: string | null, note: { code: string | null; message: string | null }): Promise<Refund> {
+async function writeSettlement(
+  merchantId: string,
+  before: Refund,
+  status: RefundStatus,
+  connectorRefundId: string | null,
+  note: { code: string | null; message: string | null },
+): Promise<Refund> {
   const now = new Date().toISOString();
   const update = {
     TableName: tableName(),
@@ -108,14 +114,31 @@ async function writeSettlement(merchantId: string, before: Refund, status: Refun
         ...update,
         UpdateExpression:
           'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation',
-        ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':ecode': note.code, ':emsg': note.message, ':pending': 'Pending', ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
+        ExpressionAttributeValues: {
+          ':status': status,
+          ':cref': connectorRefundId,
+          ':ecode': note.code,
+          ':emsg': note.message,
+          ':pending': 'Pending',
+          ':now': now,
+          ':openPk': open.GSI5PK,
+          ':openSk': open.GSI5SK,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
     return toRefund(out.Attributes ?? {});
   }
   // A final status writes its event (the outbox) in the same transaction.
-  const after: Refund = { ...before, status, connector_refund_id: connectorRefundId, error_code: note.code, error_message: note.message, pending_operation: null, updated_at: now };
+  const after: Refund = {
+    ...before,
+    status,
+    connector_refund_id: connectorRefundId,
+    error_code: note.code,
+    error_message: note.message,
+    pending_operation: null,
+    updated_at: now,
+  };
   const type = refundStatusEvent(before.status, status);
   await documentClient().send(
     new TransactWriteCommand({
@@ -125,7 +148,14 @@ async function writeSettlement(merchantId: string, before: Refund, status: Refun
             ...update,
             UpdateExpression:
               'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
-            ExpressionAttributeValues: { ':status': status, ':cref': connectorRefundId, ':ecode': note.code, ':emsg': note.message, ':pending': 'Pending', ':now': now },
+            ExpressionAttributeValues: {
+              ':status': status,
+              ':cref': connectorRefundId,
+              ':ecode': note.code,
+              ':emsg': note.message,
+              ':pending': 'Pending',
+              ':now': now,
+            },
           },
         },
         ...(type ? [eventWrite(merchantId, type, after, now).put] : []),
@@ -147,7 +177,11 @@ export async function listRefunds(
 ): Promise<ListPage<Refund>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.refundsOfPayment(merchantId, paymentId) };
   if (startingAfter) {
-    location.startAfter = { key: primaryKey.refund(merchantId, startingAfter.refund_id), createdAt: startingAfter.created_at, id: startingAfter.refund_id };
+    location.startAfter = {
+      key: primaryKey.refund(merchantId, startingAfter.refund_id),
+      createdAt: startingAfter.created_at,
+      id: startingAfter.refund_id,
+    };
   }
   const page = await queryListPage(location, query);
   return { data: page.items.map(toRefund), has_more: page.hasMore };

@@ -16,7 +16,13 @@ export function storableMap(record: Record<string, string>): Map<string, string>
  */
 export function orderedMap(record: Record<string, string> | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of Object.keys(record ?? {}).sort()) Object.defineProperty(out, key, { value: (record as Record<string, string>)[key], enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(record ?? {}).sort())
+    Object.defineProperty(out, key, {
+      value: (record as Record<string, string>)[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -31,7 +37,12 @@ export function orderedValue<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value as Record<string, unknown>).sort()) {
-    Object.defineProperty(out, key, { value: orderedValue((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: orderedValue((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out as T;
 }

@@ -59,4 +59,3 @@ export function isStorageUnavailable(err: unknown): boolean {
   if (Array.isArray(e.errors) && e.errors.some(isStorageUnavailable)) return true; // AggregateError from happy-eyeballs connects
   return e.cause !== undefined && e.cause !== err && isStorageUnavailable(e.cause);
 }
-

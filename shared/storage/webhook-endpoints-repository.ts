@@ -1,17 +1,25 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
   endpointReceives,
   type StoredWebhookEndpoint,
+  WEBHOOK_ENDPOINT_FIELDS,
   type WebhookEndpoint,
   type WebhookEndpointFields,
-  WEBHOOK_ENDPOINT_FIELDS,
 } from '../domain/webhook-endpoint';
 import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
-import { pickFields, queryListPage, type ListLocation } from './list-items';
+import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { tableName } from './table-definition';
 
 /** The sealed-secret attributes a stored endpoint carries beside its API fields. */
@@ -73,7 +81,12 @@ export async function getWebhookEndpoint(merchantId: string, endpointId: string)
 }
 
 /** A conditional update of an existing endpoint; undefined when it does not exist. */
-async function updateExisting(merchantId: string, endpointId: string, values: Record<string, unknown>, extraSet: string[] = []): Promise<Record<string, unknown> | undefined> {
+async function updateExisting(
+  merchantId: string,
+  endpointId: string,
+  values: Record<string, unknown>,
+  extraSet: string[] = [],
+): Promise<Record<string, unknown> | undefined> {
   const names: Record<string, string> = {};
   const attrValues: Record<string, unknown> = {};
   const sets = [...extraSet];
@@ -107,7 +120,11 @@ async function updateExisting(merchantId: string, endpointId: string, values: Re
  * A `status` set by the merchant clears `disabled_reason` (it only explains a disable by the system).
  * @returns the endpoint after the write, or undefined when it does not exist
  */
-export async function updateWebhookEndpoint(merchantId: string, endpointId: string, fields: WebhookEndpointFields): Promise<WebhookEndpoint | undefined> {
+export async function updateWebhookEndpoint(
+  merchantId: string,
+  endpointId: string,
+  fields: WebhookEndpointFields,
+): Promise<WebhookEndpoint | undefined> {
   const item = await updateExisting(merchantId, endpointId, {
     url: fields.url,
     enabled_events: fields.enabled_events,
@@ -153,9 +170,18 @@ export async function rotateWebhookEndpointSecret(
  *   the endpoint still having it and being enabled (a merchant's change meanwhile stands)
  * @returns the endpoint after the write, or undefined when it does not exist (or changed meanwhile)
  */
-export async function disableWebhookEndpoint(merchantId: string, endpointId: string, reason: string, attemptedUrl?: string): Promise<WebhookEndpoint | undefined> {
+export async function disableWebhookEndpoint(
+  merchantId: string,
+  endpointId: string,
+  reason: string,
+  attemptedUrl?: string,
+): Promise<WebhookEndpoint | undefined> {
   if (attemptedUrl === undefined) {
-    const item = await updateExisting(merchantId, endpointId, { status: 'disabled', disabled_reason: reason, updated_at: new Date().toISOString() });
+    const item = await updateExisting(merchantId, endpointId, {
+      status: 'disabled',
+      disabled_reason: reason,
+      updated_at: new Date().toISOString(),
+    });
     return item && toEndpoint(item);
   }
   // The system's disable (410, 5 days of failures) only applies to the endpoint as it was
@@ -168,7 +194,13 @@ export async function disableWebhookEndpoint(merchantId: string, endpointId: str
         UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason, updated_at = :now',
         ConditionExpression: 'attribute_exists(PK) AND #url = :url AND #status = :enabled',
         ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
-        ExpressionAttributeValues: { ':disabled': 'disabled', ':enabled': 'enabled', ':reason': reason, ':now': new Date().toISOString(), ':url': attemptedUrl },
+        ExpressionAttributeValues: {
+          ':disabled': 'disabled',
+          ':enabled': 'enabled',
+          ':reason': reason,
+          ':now': new Date().toISOString(),
+          ':url': attemptedUrl,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -186,7 +218,11 @@ export async function disableWebhookEndpoint(merchantId: string, endpointId: str
 export async function deleteWebhookEndpoint(merchantId: string, endpointId: string): Promise<boolean> {
   try {
     await documentClient().send(
-      new DeleteCommand({ TableName: tableName(), Key: primaryKey.webhookEndpoint(merchantId, endpointId), ConditionExpression: 'attribute_exists(PK)' }),
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: primaryKey.webhookEndpoint(merchantId, endpointId),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
     );
     return true;
   } catch (err) {
@@ -199,7 +235,11 @@ export async function deleteWebhookEndpoint(merchantId: string, endpointId: stri
  * Lists a merchant's endpoints, newest first: Query on GSI1 (never a Scan).
  * @param startingAfter the endpoint named by `starting_after`, already read by the caller
  */
-export async function listWebhookEndpoints(merchantId: string, query: ListQuery, startingAfter?: WebhookEndpoint): Promise<ListPage<WebhookEndpoint>> {
+export async function listWebhookEndpoints(
+  merchantId: string,
+  query: ListQuery,
+  startingAfter?: WebhookEndpoint,
+): Promise<ListPage<WebhookEndpoint>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.webhookEndpoints(merchantId) };
   if (startingAfter) {
     location.startAfter = {

@@ -11,7 +11,9 @@
  * after a failed attempt n (1-based) the next waits `schedule[n-1]`; a failure after the last
  * entry marks the delivery `failed` (13 attempts in all by default).
  */
-export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000, 36000, 36000, 36000, 36000, 36000];
+export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [
+  5, 300, 1800, 7200, 18000, 36000, 36000, 36000, 36000, 36000, 36000, 36000,
+];
 
 /** How long one attempt may take before it counts as failed (no answer): 15 000 ms. */
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 15_000;

@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
 /**
  * Sending one webhook attempt, the Standard Webhooks way (https://www.standardwebhooks.com,
  * spec/standard-webhooks.md: "Webhook headers", "Signature scheme", "Verifying webhooks").
@@ -15,8 +14,9 @@ import { Agent, fetch as undiciFetch } from 'undici';
  *   are not followed (a 3xx is a failure), the attempt is limited to 15 s.
  */
 import { Webhook } from 'standardwebhooks';
-import { checkEndpointUrl, urlRulesForStage, type UrlRuleOptions } from './endpoint-url-rules';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { deliveryTimeoutMs, MAX_RETRY_AFTER_SECONDS } from './delivery-settings';
+import { checkEndpointUrl, type UrlRuleOptions, urlRulesForStage } from './endpoint-url-rules';
 
 /** One recorded attempt, as stored and as `GET /events/{id}/deliveries` shows it. */
 export interface DeliveryAttempt {
@@ -127,9 +127,21 @@ export async function sendWebhook(message: WebhookMessage, options: { rules?: Ur
   // TLS SNI stay the URL's name.
   const dispatcher = pinnedAgent(verdict.addresses);
   try {
-    const res = await undiciFetch(message.url, { method: 'POST', headers, body: message.body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs), dispatcher });
+    const res = await undiciFetch(message.url, {
+      method: 'POST',
+      headers,
+      body: message.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      dispatcher,
+    });
     await res.body?.cancel().catch(() => undefined);
-    const attempt: DeliveryAttempt = { attempted_at: startedAt.toISOString(), http_status: res.status, error: null, duration_ms: elapsed() };
+    const attempt: DeliveryAttempt = {
+      attempted_at: startedAt.toISOString(),
+      http_status: res.status,
+      error: null,
+      duration_ms: elapsed(),
+    };
     if (res.status >= 200 && res.status < 300) return { attempt, outcome: 'delivered' };
     const retryAfterSeconds = parseRetryAfter(res.headers.get('retry-after'), Date.now());
     return { attempt, outcome: res.status === 410 ? 'gone' : 'failed', ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) };

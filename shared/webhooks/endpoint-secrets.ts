@@ -23,7 +23,7 @@
 import { createCipheriv, createDecipheriv, hkdf, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { type StoredWebhookEndpoint, type WebhookEndpoint, type WebhookEndpointWithSecret } from '../domain/webhook-endpoint';
+import type { StoredWebhookEndpoint, WebhookEndpoint, WebhookEndpointWithSecret } from '../domain/webhook-endpoint';
 import { toErrorResponse } from '../http/error-mapper';
 import { keyedHashKey } from '../security/keyed-hash';
 
@@ -103,7 +103,10 @@ export async function openEndpointSecret(sealed: string, endpointId: string): Pr
  * @throws Error when a sealed secret does not open (wrong key or tampered item)
  */
 export async function signingSecrets(
-  stored: Pick<StoredWebhookEndpoint, 'webhook_endpoint_id' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at'>,
+  stored: Pick<
+    StoredWebhookEndpoint,
+    'webhook_endpoint_id' | 'secret_encrypted' | 'previous_secret_encrypted' | 'previous_secret_expires_at'
+  >,
   nowMs: number,
 ): Promise<string[]> {
   const secrets = [await openEndpointSecret(stored.secret_encrypted, stored.webhook_endpoint_id)];
@@ -146,7 +149,8 @@ export function revealingSecret<E, C>(
     const result = await handler(event, context);
     if (result.statusCode !== 200 || typeof result.body !== 'string' || !result.body.includes(SEALED_IN_ANSWER)) return result;
     const body = JSON.parse(result.body) as Partial<WebhookEndpointWithSecret>;
-    if (typeof body.secret !== 'string' || !body.secret.startsWith(SEALED_IN_ANSWER) || typeof body.webhook_endpoint_id !== 'string') return result;
+    if (typeof body.secret !== 'string' || !body.secret.startsWith(SEALED_IN_ANSWER) || typeof body.webhook_endpoint_id !== 'string')
+      return result;
     try {
       body.secret = await openEndpointSecret(body.secret.slice(SEALED_IN_ANSWER.length), body.webhook_endpoint_id);
     } catch (err) {

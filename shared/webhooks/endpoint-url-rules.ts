@@ -63,10 +63,26 @@ type AddressKind = 'private' | 'loopback' | 'link-local' | 'unspecified' | 'shar
 /** Address ranges that are never a public webhook receiver, by kind. IPv4-mapped IPv6 (::ffff:a.b.c.d) is checked as its IPv4 address. */
 const RANGES: readonly { kind: AddressKind; v4: readonly [string, number][]; v6: readonly [string, number][] }[] = [
   // Cloud metadata first, so 169.254.169.254 is named as such rather than as link-local.
-  { kind: 'cloud metadata', v4: [['169.254.169.254', 32], ['169.254.170.2', 32], ['100.100.100.200', 32]], v6: [['fd00:ec2::254', 128]] },
+  {
+    kind: 'cloud metadata',
+    v4: [
+      ['169.254.169.254', 32],
+      ['169.254.170.2', 32],
+      ['100.100.100.200', 32],
+    ],
+    v6: [['fd00:ec2::254', 128]],
+  },
   { kind: 'loopback', v4: [['127.0.0.0', 8]], v6: [['::1', 128]] },
   { kind: 'unspecified', v4: [['0.0.0.0', 8]], v6: [['::', 128]] },
-  { kind: 'private', v4: [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]], v6: [['fc00::', 7]] },
+  {
+    kind: 'private',
+    v4: [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ],
+    v6: [['fc00::', 7]],
+  },
   { kind: 'link-local', v4: [['169.254.0.0', 16]], v6: [['fe80::', 10]] },
   { kind: 'shared (CGNAT)', v4: [['100.64.0.0', 10]], v6: [] },
   {
@@ -164,18 +180,30 @@ export async function checkEndpointUrl(url: string, options: UrlRuleOptions): Pr
   try {
     parsed = new URL(url);
   } catch {
-    return refuse('invalid_url', `The url must be an absolute ${allowHttp ? 'http or https' : 'https'} URL, e.g. https://example.com/webhooks.`);
+    return refuse(
+      'invalid_url',
+      `The url must be an absolute ${allowHttp ? 'http or https' : 'https'} URL, e.g. https://example.com/webhooks.`,
+    );
   }
   if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:')) {
-    return refuse('scheme_not_allowed', allowHttp ? 'The url must use https or http.' : 'The url must use https: webhook endpoints on this stage must be https URLs.');
+    return refuse(
+      'scheme_not_allowed',
+      allowHttp ? 'The url must use https or http.' : 'The url must use https: webhook endpoints on this stage must be https URLs.',
+    );
   }
   if (parsed.username !== '' || parsed.password !== '') {
-    return refuse('credentials_not_allowed', 'The url must not contain a user name or password: deliveries are authenticated by their webhook-signature header.');
+    return refuse(
+      'credentials_not_allowed',
+      'The url must not contain a user name or password: deliveries are authenticated by their webhook-signature header.',
+    );
   }
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   if (host === '') return refuse('invalid_url', 'The url must name a host.');
   const addressRefusal = (kind: AddressKind) =>
-    refuse('address_not_allowed', `The url's host is or resolves to ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address, which cannot receive webhooks: ${publicHost}.`);
+    refuse(
+      'address_not_allowed',
+      `The url's host is or resolves to ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} address, which cannot receive webhooks: ${publicHost}.`,
+    );
   const allowedHere = (address: string) => {
     const kind = nonPublicAddressKind(address);
     return kind === undefined || (kind === 'loopback' && options.allowLoopback) ? undefined : kind;

@@ -10,7 +10,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConnectorRequestError, ConnectorTechnicalError } from '../../shared/connectors/connector';
-import { connectorFetch, neverSent, timeoutFor, UNKNOWN_OUTCOME_STATUSES, type ConnectorTimeouts } from '../../shared/connectors/connector-http';
+import {
+  type ConnectorTimeouts,
+  connectorFetch,
+  neverSent,
+  timeoutFor,
+  UNKNOWN_OUTCOME_STATUSES,
+} from '../../shared/connectors/connector-http';
 import { connectorTimeoutOverride } from '../../shared/connectors/registry';
 
 type Answer = { status: number; body: string; contentType?: string };
@@ -42,8 +48,20 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const errorOf = (status: number, body: unknown) => ({ code: String((body as { error?: { code?: string } }).error?.code ?? `http_${status}`), message: 'mapped' });
-const call = () => connectorFetch<unknown>({ connector: 'acme', method: 'POST', url: `${baseUrl}/v1/things?x=1`, headers: {}, body: 'a=1', timeoutMs: 2000, errorOf });
+const errorOf = (status: number, body: unknown) => ({
+  code: String((body as { error?: { code?: string } }).error?.code ?? `http_${status}`),
+  message: 'mapped',
+});
+const call = () =>
+  connectorFetch<unknown>({
+    connector: 'acme',
+    method: 'POST',
+    url: `${baseUrl}/v1/things?x=1`,
+    headers: {},
+    body: 'a=1',
+    timeoutMs: 2000,
+    errorOf,
+  });
 
 describe('connectorFetch', () => {
   test('a 2xx JSON body is returned; the exact method and path are sent', async () => {
@@ -52,8 +70,11 @@ describe('connectorFetch', () => {
     expect(seen).toEqual([{ method: 'POST', url: '/v1/things?x=1' }]);
   });
 
-  test('409 with a JSON body → ConnectorTechnicalError naming the processor\'s code (outcome unknown)', async () => {
-    answer = { status: 409, body: JSON.stringify({ error: { code: 'idempotency_key_in_use', type: 'invalid_request_error', message: 'in progress' } }) };
+  test("409 with a JSON body → ConnectorTechnicalError naming the processor's code (outcome unknown)", async () => {
+    answer = {
+      status: 409,
+      body: JSON.stringify({ error: { code: 'idempotency_key_in_use', type: 'invalid_request_error', message: 'in progress' } }),
+    };
     const err = await call().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
     expect(err).not.toBeInstanceOf(ConnectorRequestError);
@@ -107,9 +128,18 @@ describe('connectorFetch', () => {
 });
 
 describe('timeouts', () => {
-  const table: ConnectorTimeouts = { authorize: 60_000, capture: 30_000, void: 30_000, refund: 60_000, sync: 30_000, syncRefund: 30_000, findRefund: 30_000, webhook: 30_000 };
+  const table: ConnectorTimeouts = {
+    authorize: 60_000,
+    capture: 30_000,
+    void: 30_000,
+    refund: 60_000,
+    sync: 30_000,
+    syncRefund: 30_000,
+    findRefund: 30_000,
+    webhook: 30_000,
+  };
 
-  test('timeoutFor: the table\'s value per operation, replaced by a positive override', () => {
+  test("timeoutFor: the table's value per operation, replaced by a positive override", () => {
     expect(timeoutFor(table, 'authorize')).toBe(60_000);
     expect(timeoutFor(table, 'sync')).toBe(30_000);
     expect(timeoutFor(table, 'sync', 1500)).toBe(1500);
@@ -139,13 +169,27 @@ describe('notSent: only when the request provably never left', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const err = await connectorFetch({ connector: 'acme', method: 'POST', url: `http://127.0.0.1:${port}/v1/charges`, headers: {}, body: '{}', timeoutMs: 2000 }).catch((e: unknown) => e);
+    const err = await connectorFetch({
+      connector: 'acme',
+      method: 'POST',
+      url: `http://127.0.0.1:${port}/v1/charges`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
     expect((err as ConnectorTechnicalError).notSent).toBe(true);
   });
 
   test('a port the Fetch standard blocks (e.g. 1) is refused before any connection → notSent', async () => {
-    const err = await connectorFetch({ connector: 'acme', method: 'POST', url: 'http://127.0.0.1:1/v1/charges', headers: {}, body: '{}', timeoutMs: 2000 }).catch((e: unknown) => e);
+    const err = await connectorFetch({
+      connector: 'acme',
+      method: 'POST',
+      url: 'http://127.0.0.1:1/v1/charges',
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
     expect((err as ConnectorTechnicalError).notSent).toBe(true);
   });
@@ -155,7 +199,14 @@ describe('notSent: only when the request provably never left', () => {
     await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
     try {
       const port = (rude.address() as AddressInfo).port;
-      const err = await connectorFetch({ connector: 'acme', method: 'POST', url: `http://127.0.0.1:${port}/v1/charges`, headers: {}, body: '{}', timeoutMs: 2000 }).catch((e: unknown) => e);
+      const err = await connectorFetch({
+        connector: 'acme',
+        method: 'POST',
+        url: `http://127.0.0.1:${port}/v1/charges`,
+        headers: {},
+        body: '{}',
+        timeoutMs: 2000,
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectorTechnicalError);
       expect((err as ConnectorTechnicalError).notSent).toBe(false);
     } finally {
@@ -169,7 +220,13 @@ describe('notSent: only when the request provably never left', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const port = (silent.address() as AddressInfo).port;
-      const err = await connectorFetch({ connector: 'acme', method: 'GET', url: `http://127.0.0.1:${port}/`, headers: {}, timeoutMs: 100 }).catch((e: unknown) => e);
+      const err = await connectorFetch({
+        connector: 'acme',
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/`,
+        headers: {},
+        timeoutMs: 100,
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectorTechnicalError);
       expect((err as ConnectorTechnicalError).notSent).toBe(false);
       expect((err as Error).message).toContain('did not answer in time');

@@ -8,17 +8,22 @@
  * this file's own: Flutterwave publishes none (its validate-charge reference prints the 400 example as `{}`), which
  * is why the adapter decides from the transaction's state, never from the text.
  */
-import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest, type AuthorizeRequest } from '../../shared/connectors/connector';
+import {
+  type AuthenticateRequest,
+  type AuthorizeRequest,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
+} from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
 import { FLUTTERWAVE_NOT_FOUND_SETTLE_MS } from '../../shared/connectors/flutterwave/transformers';
 import {
   decryptCardPayload,
+  type FixtureServer,
   flutterwaveFixture as fixture,
   ok,
+  type RecordedRequest,
   startFixtureServer,
   withFixtureData as withData,
-  type FixtureServer,
-  type RecordedRequest,
 } from './fixtures/flutterwave/fixture-server';
 
 const SECRET_KEY = 'FLWSECK_TEST-0000test0000secret0000-X';
@@ -43,7 +48,14 @@ afterAll(async () => {
 beforeEach(() => fw.reset());
 
 function connector(): FlutterwaveConnector {
-  return new FlutterwaveConnector({ baseUrl: fw.baseUrl, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_HASH, encryptionKey: ENCRYPTION_KEY, timeoutMs: 2000, now: () => NOW });
+  return new FlutterwaveConnector({
+    baseUrl: fw.baseUrl,
+    secretKey: SECRET_KEY,
+    webhookSecret: WEBHOOK_HASH,
+    encryptionKey: ENCRYPTION_KEY,
+    timeoutMs: 2000,
+    now: () => NOW,
+  });
 }
 
 function authorizeRequest(overrides: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
@@ -78,9 +90,14 @@ function step(overrides: Partial<AuthenticateRequest> & Pick<AuthenticateRequest
 }
 
 /** The pending charge awaiting its OTP (charge-card-otp.json's transaction) as verify returns it. */
-const pendingTx = () => ({ status: 'success', message: 'Transaction fetched successfully', data: { ...(fixture('charge-card-otp').data as object) } });
+const pendingTx = () => ({
+  status: 'success',
+  message: 'Transaction fetched successfully',
+  data: { ...(fixture('charge-card-otp').data as object) },
+});
 /** The validate-charge sample (Flutterwave reference) for our charge. */
-const validated = (patch: Record<string, unknown> = {}) => withData('validate-charge', { id: 288192886, tx_ref: 'pay_flw_card', flw_ref: 'FLW275389391', amount: 1500, ...patch });
+const validated = (patch: Record<string, unknown> = {}) =>
+  withData('validate-charge', { id: 288192886, tx_ref: 'pay_flw_card', flw_ref: 'FLW275389391', amount: 1500, ...patch });
 
 function expectCall(r: RecordedRequest | undefined, method: string, path: string): Record<string, unknown> | undefined {
   expect(r).toBeDefined();
@@ -107,7 +124,6 @@ const STEP_CHARGE = {
   redirect_url: `${BASE}/pay/pay_flw_card/return`,
 };
 
-
 /** Flutterwave's answer to the lookup by our reference made before a card is sent again: no charge yet. */
 const NO_CHARGE_YET = { status: 400, body: fixture('error-not-found') };
 
@@ -124,7 +140,9 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
     });
 
     fw.reply(NO_CHARGE_YET, ok(fixture('charge-card-otp')));
-    const afterPin = await c.authenticate(step({ step: 'submit_pin', connectorTransactionId: first.connectorTransactionId, pin: PIN, card: CARD }));
+    const afterPin = await c.authenticate(
+      step({ step: 'submit_pin', connectorTransactionId: first.connectorTransactionId, pin: PIN, card: CARD }),
+    );
     // Before the card travels again, Flutterwave is asked whether a charge already exists under our reference.
     expectCall(fw.requests[1], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
     expect(decryptedBody(fw.requests[2])).toEqual({ ...STEP_CHARGE, authorization: { mode: 'pin', pin: PIN } });
@@ -134,7 +152,12 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
-      nextAction: { type: 'submit_otp', display_text: 'Kindly enter the OTP sent to *******0328', redirect_to_url: STEP_PAGE, card_required: false },
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'Kindly enter the OTP sent to *******0328',
+        redirect_to_url: STEP_PAGE,
+        card_required: false,
+      },
     });
 
     fw.reply(ok(pendingTx()), ok(validated()));
@@ -150,19 +173,25 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
     await connector().authenticate(step({ step: 'submit_pin', captureMethod: 'manual', pin: PIN, card: CARD }));
     expect(decryptedBody(fw.requests[1])).toEqual({ ...STEP_CHARGE, preauthorize: true, authorization: { mode: 'pin', pin: PIN } });
     fw.reply(ok(pendingTx()), ok(validated({ charge_type: 'preauth' })));
-    await expect(connector().authenticate(step({ step: 'submit_otp', captureMethod: 'manual', connectorTransactionId: '288192886', otp: OTP }))).resolves.toEqual({
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', captureMethod: 'manual', connectorTransactionId: '288192886', otp: OTP })),
+    ).resolves.toEqual({
       status: 'RequiresCapture',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
     });
   });
 
-  test('a PIN whose earlier re-send created a charge (its answer was lost) is not sent again: the existing charge\'s step is answered', async () => {
+  test("a PIN whose earlier re-send created a charge (its answer was lost) is not sent again: the existing charge's step is answered", async () => {
     fw.reply(ok(pendingTx()));
     const result = await connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }));
     expect(fw.requests).toHaveLength(1);
     expectCall(fw.requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
-    expect(result).toMatchObject({ status: 'RequiresAction', connectorTransactionId: '288192886', nextAction: { type: 'submit_otp', card_required: false } });
+    expect(result).toMatchObject({
+      status: 'RequiresAction',
+      connectorTransactionId: '288192886',
+      nextAction: { type: 'submit_otp', card_required: false },
+    });
   });
 
   test('a lookup that cannot connect after a refused re-send is an unknown outcome, never "not sent"', async () => {
@@ -171,8 +200,18 @@ describe('PIN, then OTP, then Succeeded (the Verve flow)', () => {
       gone.reply(NO_CHARGE_YET, { status: 400, body: { status: 'error', message: 'Incorrect PIN', data: null } });
       // The third call (the lookup after the refusal) finds nothing listening: ECONNREFUSED.
       gone.refuseAfter(2);
-      const c = new FlutterwaveConnector({ baseUrl: gone.baseUrl, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_HASH, encryptionKey: ENCRYPTION_KEY, timeoutMs: 2000, now: () => NOW });
-      const err = await c.authenticate(step({ step: 'submit_pin', pin: '0000', card: CARD })).then(() => undefined, (e: unknown) => e);
+      const c = new FlutterwaveConnector({
+        baseUrl: gone.baseUrl,
+        secretKey: SECRET_KEY,
+        webhookSecret: WEBHOOK_HASH,
+        encryptionKey: ENCRYPTION_KEY,
+        timeoutMs: 2000,
+        now: () => NOW,
+      });
+      const err = await c.authenticate(step({ step: 'submit_pin', pin: '0000', card: CARD })).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(gone.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
       expect(err).toBeInstanceOf(ConnectorTechnicalError);
       expect((err as ConnectorTechnicalError).notSent).toBe(false);
@@ -206,7 +245,7 @@ describe('billing address (avs_noauth)', () => {
     expect(result.nextAction).toMatchObject({ type: 'redirect_to_url' });
   });
 
-  test('authorize with a complete billing address answers Flutterwave\'s AVS request at once (same tx_ref)', async () => {
+  test("authorize with a complete billing address answers Flutterwave's AVS request at once (same tx_ref)", async () => {
     fw.reply(ok(fixture('charge-card-avs-required')), ok(fixture('charge-card-otp')));
     const result = await connector().authorize(authorizeRequest({ billingAddress: ADDRESS }));
     expect(decryptedBody(fw.requests[0])).toEqual(STEP_CHARGE);
@@ -229,8 +268,12 @@ describe('billing address (avs_noauth)', () => {
     });
   });
 
-  test('a billing address Flutterwave refuses leaves the payer the address step, with Flutterwave\'s message', async () => {
-    fw.reply(ok(fixture('charge-card-avs-required')), { status: 400, body: { status: 'error', message: 'Invalid billing address', data: null } }, { status: 400, body: fixture('error-not-found') });
+  test("a billing address Flutterwave refuses leaves the payer the address step, with Flutterwave's message", async () => {
+    fw.reply(
+      ok(fixture('charge-card-avs-required')),
+      { status: 400, body: { status: 'error', message: 'Invalid billing address', data: null } },
+      { status: 400, body: fixture('error-not-found') },
+    );
     const result = await connector().authorize(authorizeRequest({ billingAddress: ADDRESS }));
     expectCall(fw.requests[2], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
     expect(result).toEqual({
@@ -247,24 +290,38 @@ describe('billing address (avs_noauth)', () => {
 describe('wrong values: answered as Flutterwave reports the charge afterwards', () => {
   const wrongOtp = { status: 400, body: { status: 'error', message: 'Invalid OTP', data: null } };
 
-  test('a refused OTP on a charge still pending → the OTP step stays open, with Flutterwave\'s code and message (another try)', async () => {
+  test("a refused OTP on a charge still pending → the OTP step stays open, with Flutterwave's code and message (another try)", async () => {
     fw.reply(ok(pendingTx()), wrongOtp, ok(pendingTx()));
     const result = await connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' }));
-    expect(fw.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v3/transactions/288192886/verify', 'POST /v3/validate-charge', 'GET /v3/transactions/288192886/verify']);
+    expect(fw.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /v3/transactions/288192886/verify',
+      'POST /v3/validate-charge',
+      'GET /v3/transactions/288192886/verify',
+    ]);
     expect(result).toEqual({
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
-      nextAction: { type: 'submit_otp', display_text: 'Kindly enter the OTP sent to *******0328', redirect_to_url: STEP_PAGE, card_required: false },
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'Kindly enter the OTP sent to *******0328',
+        redirect_to_url: STEP_PAGE,
+        card_required: false,
+      },
       errorCode: 'invalid_otp',
       errorMessage: 'Invalid OTP',
     });
   });
 
-  test('a refused OTP after which Flutterwave reports the charge failed → Failed with the charge\'s processor_response (no more tries)', async () => {
-    const failed = { ...pendingTx(), data: { ...pendingTx().data, status: 'failed', processor_response: 'Transaction declined: OTP tries exceeded' } };
+  test("a refused OTP after which Flutterwave reports the charge failed → Failed with the charge's processor_response (no more tries)", async () => {
+    const failed = {
+      ...pendingTx(),
+      data: { ...pendingTx().data, status: 'failed', processor_response: 'Transaction declined: OTP tries exceeded' },
+    };
     fw.reply(ok(pendingTx()), wrongOtp, ok(failed));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' }))).resolves.toEqual({
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' })),
+    ).resolves.toEqual({
       status: 'Failed',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
@@ -276,7 +333,9 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
   test('…and when the failed charge carries no processor_response, with what Flutterwave said to the OTP', async () => {
     const failed = { ...pendingTx(), data: { ...pendingTx().data, status: 'failed', processor_response: null } };
     fw.reply(ok(pendingTx()), wrongOtp, ok(failed));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' }))).resolves.toEqual({
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' })),
+    ).resolves.toEqual({
       status: 'Failed',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
@@ -287,7 +346,9 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
 
   test('validate-charge answering the transaction failed → Failed with its processor_response', async () => {
     fw.reply(ok(pendingTx()), ok(validated({ status: 'failed', processor_response: 'Invalid OTP supplied' })));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' }))).resolves.toEqual({
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' })),
+    ).resolves.toEqual({
       status: 'Failed',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
@@ -298,7 +359,9 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
 
   test('validate-charge answering the transaction still pending (no new mode) → the OTP step stays open with the new prompt', async () => {
     fw.reply(ok(pendingTx()), ok(validated({ status: 'pending', processor_response: 'OTP incorrect, 2 tries left' })));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' }))).resolves.toEqual({
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' })),
+    ).resolves.toEqual({
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
@@ -308,15 +371,21 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
 
   test('a 200 "error" envelope from validate-charge is a refusal like a 4xx', async () => {
     fw.reply(ok(pendingTx()), ok({ status: 'error', message: 'Invalid OTP', data: null }), ok(pendingTx()));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' }))).resolves.toMatchObject({
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '99999' })),
+    ).resolves.toMatchObject({
       status: 'RequiresAction',
       nextAction: { type: 'submit_otp' },
       errorCode: 'invalid_otp',
     });
   });
 
-  test('a refused PIN that created nothing at Flutterwave → the PIN step stays open (card_required), with Flutterwave\'s message', async () => {
-    fw.reply(NO_CHARGE_YET, { status: 400, body: { status: 'error', message: 'Incorrect PIN', data: null } }, { status: 400, body: fixture('error-not-found') });
+  test("a refused PIN that created nothing at Flutterwave → the PIN step stays open (card_required), with Flutterwave's message", async () => {
+    fw.reply(
+      NO_CHARGE_YET,
+      { status: 400, body: { status: 'error', message: 'Incorrect PIN', data: null } },
+      { status: 400, body: fixture('error-not-found') },
+    );
     const result = await connector().authenticate(step({ step: 'submit_pin', pin: '0000', card: CARD }));
     expectCall(fw.requests[2], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
     expect(result).toEqual({
@@ -341,19 +410,31 @@ describe('wrong values: answered as Flutterwave reports the charge afterwards', 
   });
 
   test('a refused PIN re-send whose charge already waits for its OTP (an earlier answer was lost) → submit_otp', async () => {
-    fw.reply(NO_CHARGE_YET, { status: 400, body: { status: 'error', message: 'Duplicate transaction reference', data: null } }, ok(pendingTx()));
+    fw.reply(
+      NO_CHARGE_YET,
+      { status: 400, body: { status: 'error', message: 'Duplicate transaction reference', data: null } },
+      ok(pendingTx()),
+    );
     await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).resolves.toEqual({
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
       amountCaptured: 0,
-      nextAction: { type: 'submit_otp', display_text: 'Kindly enter the OTP sent to *******0328', redirect_to_url: STEP_PAGE, card_required: false },
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'Kindly enter the OTP sent to *******0328',
+        redirect_to_url: STEP_PAGE,
+        card_required: false,
+      },
     });
   });
 
   test('a refusal whose follow-up lookup is refused too (e.g. a bad key) is thrown: the operation answers 402 and the step stays open', async () => {
     const badKey = { status: 401, body: { status: 'error', message: 'Invalid authorization key', data: null } };
     fw.reply(badKey, badKey);
-    await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'invalid_authorization_key' });
+    await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).rejects.toMatchObject({
+      name: 'ConnectorRequestError',
+      code: 'invalid_authorization_key',
+    });
   });
 });
 
@@ -370,7 +451,9 @@ describe('charges that moved on meanwhile', () => {
 
   test('a PIN for a payment whose transaction a sync already recorded re-sends nothing: the charge waits for its OTP', async () => {
     fw.reply(ok(pendingTx()));
-    await expect(connector().authenticate(step({ step: 'submit_pin', connectorTransactionId: '288192886', pin: PIN, card: CARD }))).resolves.toMatchObject({
+    await expect(
+      connector().authenticate(step({ step: 'submit_pin', connectorTransactionId: '288192886', pin: PIN, card: CARD })),
+    ).resolves.toMatchObject({
       status: 'RequiresAction',
       connectorTransactionId: '288192886',
       nextAction: { type: 'submit_otp' },
@@ -380,7 +463,9 @@ describe('charges that moved on meanwhile', () => {
 
   test('a transaction of another reference is refused (verification_mismatch) and no OTP is sent', async () => {
     fw.reply(ok({ ...pendingTx(), data: { ...pendingTx().data, tx_ref: 'pay_other' } }));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: OTP }))).rejects.toMatchObject({ code: 'verification_mismatch' });
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: OTP })),
+    ).rejects.toMatchObject({ code: 'verification_mismatch' });
     expect(fw.requests).toHaveLength(1);
   });
 });
@@ -401,21 +486,37 @@ describe('refused before sending anything', () => {
 
   test('an empty OTP is refused after the lookup, before validate-charge', async () => {
     fw.reply(ok(pendingTx()));
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '' }))).rejects.toMatchObject({ code: 'otp_required' });
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '' })),
+    ).rejects.toMatchObject({ code: 'otp_required' });
     expect(fw.requests).toHaveLength(1);
   });
 });
 
 describe('technical failures (outcome unknown: the reconciler syncs)', () => {
   test('a 5xx on validate-charge or on the PIN re-send → ConnectorTechnicalError', async () => {
-    fw.reply(ok(pendingTx()), { status: 503, body: fixture('error-server') }, NO_CHARGE_YET, { status: 503, body: fixture('error-server') });
-    await expect(connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: OTP }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
-    await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    fw.reply(ok(pendingTx()), { status: 503, body: fixture('error-server') }, NO_CHARGE_YET, {
+      status: 503,
+      body: fixture('error-server'),
+    });
+    await expect(
+      connector().authenticate(step({ step: 'submit_otp', connectorTransactionId: '288192886', otp: OTP })),
+    ).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    await expect(connector().authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).rejects.toBeInstanceOf(
+      ConnectorTechnicalError,
+    );
   });
 
   test('no answer within the timeout → ConnectorTechnicalError', async () => {
     fw.reply('hang');
-    const c = new FlutterwaveConnector({ baseUrl: fw.baseUrl, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_HASH, encryptionKey: ENCRYPTION_KEY, timeoutMs: 150, now: () => NOW });
+    const c = new FlutterwaveConnector({
+      baseUrl: fw.baseUrl,
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_HASH,
+      encryptionKey: ENCRYPTION_KEY,
+      timeoutMs: 150,
+      now: () => NOW,
+    });
     await expect(c.authenticate(step({ step: 'submit_pin', pin: PIN, card: CARD }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
   });
 });
@@ -464,14 +565,23 @@ describe('sync and void while a card waits for its PIN or address', () => {
 
   test('no transaction yet (nothing is created before the PIN) → the step stays open, never notFound', async () => {
     fw.reply({ status: 400, body: fixture('error-not-found') });
-    await expect(connector().sync(syncOf(old))).resolves.toEqual({ status: 'RequiresAction', connectorTransactionId: 'pay_flw_card', amountCaptured: 0 });
+    await expect(connector().sync(syncOf(old))).resolves.toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: 'pay_flw_card',
+      amountCaptured: 0,
+    });
     expectCall(fw.requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
   });
 
   test('inside the not-found window (a re-sent PIN whose answer was lost may still appear) → notYetKnown, so the claim is kept', async () => {
     const recent = new Date(NOW - 121_000).toISOString();
     fw.reply({ status: 400, body: fixture('error-not-found') });
-    await expect(connector().sync(syncOf(recent))).resolves.toEqual({ status: 'RequiresAction', connectorTransactionId: 'pay_flw_card', amountCaptured: 0, notYetKnown: true });
+    await expect(connector().sync(syncOf(recent))).resolves.toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: 'pay_flw_card',
+      amountCaptured: 0,
+      notYetKnown: true,
+    });
   });
 
   test('a card charge that never answered (no id at all) still fails after the settle window, with notFound', async () => {
@@ -479,23 +589,31 @@ describe('sync and void while a card waits for its PIN or address', () => {
     await expect(connector().sync(syncOf(old, null))).resolves.toMatchObject({ status: 'Failed', notFound: true });
   });
 
-  test('the transaction appeared (the PIN\'s answer was lost) → RequiresAction with its id, the step kept', async () => {
+  test("the transaction appeared (the PIN's answer was lost) → RequiresAction with its id, the step kept", async () => {
     fw.reply(ok(pendingTx()));
-    await expect(connector().sync(syncOf(old))).resolves.toEqual({ status: 'RequiresAction', connectorTransactionId: '288192886', amountCaptured: 0 });
+    await expect(connector().sync(syncOf(old))).resolves.toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: '288192886',
+      amountCaptured: 0,
+    });
   });
 
   test('void of a card waiting for its PIN with nothing at Flutterwave → Cancelled, nothing to release', async () => {
     fw.reply({ status: 400, body: fixture('error-not-found') });
-    await expect(connector().void({ paymentId: 'pay_flw_card', connectorTransactionId: 'pay_flw_card', currency: 'NGN' })).resolves.toEqual({
-      status: 'Cancelled',
-      connectorTransactionId: 'pay_flw_card',
-      amountCaptured: 0,
-    });
+    await expect(connector().void({ paymentId: 'pay_flw_card', connectorTransactionId: 'pay_flw_card', currency: 'NGN' })).resolves.toEqual(
+      {
+        status: 'Cancelled',
+        connectorTransactionId: 'pay_flw_card',
+        amountCaptured: 0,
+      },
+    );
     expect(fw.requests).toHaveLength(1);
   });
 
   test('void without the step reference still refuses when Flutterwave has no transaction', async () => {
     fw.reply({ status: 400, body: fixture('error-not-found') });
-    await expect(connector().void({ paymentId: 'pay_flw_card', connectorTransactionId: 'MockRef', currency: 'NGN' })).rejects.toMatchObject({ code: 'no_transaction_was_found_for_this_id' });
+    await expect(connector().void({ paymentId: 'pay_flw_card', connectorTransactionId: 'MockRef', currency: 'NGN' })).rejects.toMatchObject(
+      { code: 'no_transaction_was_found_for_this_id' },
+    );
   });
 });

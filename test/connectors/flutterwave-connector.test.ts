@@ -15,13 +15,13 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
+  type AuthorizeRequest,
   ConnectorRequestError,
   ConnectorTechnicalError,
-  WebhookPayloadError,
-  WebhookSignatureError,
-  type AuthorizeRequest,
   type RefundLookupRequest,
   type SyncRequest,
+  WebhookPayloadError,
+  WebhookSignatureError,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector, type FlutterwaveConnectorConfig } from '../../shared/connectors/flutterwave/flutterwave-connector';
 import {
@@ -29,6 +29,7 @@ import {
   encryptCardPayload,
   FLUTTERWAVE_AUTH_MODES,
   FLUTTERWAVE_CHARGE_TYPES,
+  FLUTTERWAVE_DOCUMENTED_USSD_BANKS,
   FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
   FLUTTERWAVE_PAYMENT_STATUS,
@@ -36,12 +37,11 @@ import {
   FLUTTERWAVE_PREAUTH_STATUS,
   FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
   FLUTTERWAVE_REFUND_STATUS,
-  FLUTTERWAVE_DOCUMENTED_USSD_BANKS,
   FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_USSD_BANKS,
+  type FlutterwaveChargeType,
   majorToMinor,
   minorToMajor,
-  type FlutterwaveChargeType,
 } from '../../shared/connectors/flutterwave/transformers';
 import type { Currency } from '../../shared/domain/money';
 import type { PaymentMethod } from '../../shared/domain/payment';
@@ -120,7 +120,15 @@ beforeEach(() => {
 });
 
 function connector(overrides: Partial<FlutterwaveConnectorConfig> = {}): FlutterwaveConnector {
-  return new FlutterwaveConnector({ baseUrl, secretKey: SECRET_KEY, webhookSecret: WEBHOOK_HASH, encryptionKey: ENCRYPTION_KEY, timeoutMs: 2000, now: () => NOW, ...overrides });
+  return new FlutterwaveConnector({
+    baseUrl,
+    secretKey: SECRET_KEY,
+    webhookSecret: WEBHOOK_HASH,
+    encryptionKey: ENCRYPTION_KEY,
+    timeoutMs: 2000,
+    now: () => NOW,
+    ...overrides,
+  });
 }
 
 /** Asserts the common request shape and returns the parsed JSON body (or undefined when there is none). */
@@ -204,7 +212,7 @@ describe('configuration and supported pairs', () => {
     expect(FLUTTERWAVE_CHARGE_TYPES.mobile_money).toEqual({ GHS: 'mobile_money_ghana', KES: 'mpesa' });
   });
 
-  test('FLUTTERWAVE_USSD_BANKS: the 18 banks of Flutterwave\'s USSD guide that Switchyard offers (a subset of USSD_BANKS)', () => {
+  test("FLUTTERWAVE_USSD_BANKS: the 18 banks of Flutterwave's USSD guide that Switchyard offers (a subset of USSD_BANKS)", () => {
     expect(Object.keys(FLUTTERWAVE_DOCUMENTED_USSD_BANKS)).toHaveLength(18);
     expect(FLUTTERWAVE_USSD_BANKS.every((code) => Object.hasOwn(USSD_BANKS, code))).toBe(true);
     expect(FLUTTERWAVE_USSD_BANKS).toEqual([...FLUTTERWAVE_USSD_BANKS].sort());
@@ -293,13 +301,25 @@ describe('authorize: card', () => {
   });
 
   test('encryption matches an independent 3DES-ECB decryption', () => {
-    const payload = { card_number: '4111111111111111', cvv: '123', expiry_month: '01', expiry_year: '30', currency: 'USD' as const, amount: '1.00', email: 'a@b.c', tx_ref: 'pay_x', redirect_url: 'https://x.test' };
+    const payload = {
+      card_number: '4111111111111111',
+      cvv: '123',
+      expiry_month: '01',
+      expiry_year: '30',
+      currency: 'USD' as const,
+      amount: '1.00',
+      email: 'a@b.c',
+      tx_ref: 'pay_x',
+      redirect_url: 'https://x.test',
+    };
     expect(decrypt(encryptCardPayload(ENCRYPTION_KEY, payload))).toEqual(payload);
   });
 
   test('manual capture sends preauthorize: true and a successful preauth is RequiresCapture', async () => {
     reply(ok(fixture('charge-card-preauth')));
-    const result = await connector().authorize(cardRequest({ currency: 'USD', captureMethod: 'manual', phone: '+2348012345678', card: { ...CARD, card_exp_year: '32' } }));
+    const result = await connector().authorize(
+      cardRequest({ currency: 'USD', captureMethod: 'manual', phone: '+2348012345678', card: { ...CARD, card_exp_year: '32' } }),
+    );
     const body = expectRequest(requests[0], 'POST', '/v3/charges?type=card') as { client: string };
     expect(decrypt(body.client)).toEqual({
       card_number: '5531886652142950',
@@ -319,7 +339,11 @@ describe('authorize: card', () => {
 
   test('a card that needs no authentication succeeds at once with amount_captured in minor units', async () => {
     reply(ok(fixture('charge-card-successful')));
-    await expect(connector().authorize(cardRequest())).resolves.toEqual({ status: 'Succeeded', connectorTransactionId: '4973065', amountCaptured: 150000 });
+    await expect(connector().authorize(cardRequest())).resolves.toEqual({
+      status: 'Succeeded',
+      connectorTransactionId: '4973065',
+      amountCaptured: 150000,
+    });
   });
 
   test('a decline is a Failed result with the processor response as code and message', async () => {
@@ -338,9 +362,16 @@ describe('authorize: card', () => {
     redirect: () => fixture('charge-card-redirect'),
     banktransfer: () => fixture('charge-bank-transfer'),
     ussd: () => fixture('charge-ussd'),
-    callback: () => ({ ...fixture<Record<string, unknown>>('charge-mpesa'), meta: { authorization: { mode: 'callback', redirect_url: null } } }),
+    callback: () => ({
+      ...fixture<Record<string, unknown>>('charge-mpesa'),
+      meta: { authorization: { mode: 'callback', redirect_url: null } },
+    }),
     pin: () => fixture('charge-card-authorization-required'),
-    avs_noauth: () => ({ status: 'success', message: 'Charge authorization data required', meta: { authorization: { mode: 'avs_noauth', fields: ['city', 'address', 'state', 'country', 'zipcode'] } } }),
+    avs_noauth: () => ({
+      status: 'success',
+      message: 'Charge authorization data required',
+      meta: { authorization: { mode: 'avs_noauth', fields: ['city', 'address', 'state', 'country', 'zipcode'] } },
+    }),
     otp: () => fixture('charge-card-otp'),
   };
 
@@ -353,10 +384,17 @@ describe('authorize: card', () => {
     const result = await connector().authorize(cardRequest());
     expect(result.status).toBe(outcome.status);
     const expectedAction =
-      outcome.action === 'step' ? outcome.step : { redirect: 'redirect_to_url', bank_transfer: 'bank_transfer_instructions', ussd: 'display_ussd_code', none: undefined }[outcome.action];
+      outcome.action === 'step'
+        ? outcome.step
+        : { redirect: 'redirect_to_url', bank_transfer: 'bank_transfer_instructions', ussd: 'display_ussd_code', none: undefined }[
+            outcome.action
+          ];
     expect(result.nextAction?.type).toBe(expectedAction);
     if (outcome.action === 'step') {
-      expect(result.nextAction).toMatchObject({ card_required: outcome.cardRequired, redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate' });
+      expect(result.nextAction).toMatchObject({
+        card_required: outcome.cardRequired,
+        redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate',
+      });
       expect(result.errorCode).toBeUndefined();
     }
   });
@@ -367,7 +405,12 @@ describe('authorize: card', () => {
       status: 'RequiresAction',
       connectorTransactionId: 'pay_flw_card',
       amountCaptured: 0,
-      nextAction: { type: 'submit_pin', display_text: null, redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate', card_required: true },
+      nextAction: {
+        type: 'submit_pin',
+        display_text: null,
+        redirect_to_url: 'https://api.example.test/pay/pay_flw_card/authenticate',
+        card_required: true,
+      },
     });
     expect(await connector().authorize(cardRequest())).toEqual({
       status: 'RequiresAction',
@@ -386,7 +429,9 @@ describe('authorize: card', () => {
 describe('authorize: bank transfer, USSD, mobile money', () => {
   test('bank transfer (NGN) → RequiresAction with the account to pay into', async () => {
     reply(ok(fixture('charge-bank-transfer')));
-    const result = await connector().authorize(cardRequest({ paymentId: 'pay_flw_bt', paymentMethod: 'bank_transfer', card: undefined, phone: '+2348012345678' }));
+    const result = await connector().authorize(
+      cardRequest({ paymentId: 'pay_flw_bt', paymentMethod: 'bank_transfer', card: undefined, phone: '+2348012345678' }),
+    );
     expect(expectRequest(requests[0], 'POST', '/v3/charges?type=bank_transfer')).toEqual({
       tx_ref: 'pay_flw_bt',
       amount: '1500.00',
@@ -414,16 +459,29 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
     });
   });
 
-  test('USSD (NGN) → RequiresAction with the code to dial; account_bank is the payer\'s bank', async () => {
+  test("USSD (NGN) → RequiresAction with the code to dial; account_bank is the payer's bank", async () => {
     reply(ok(fixture('charge-ussd')), ok(fixture('charge-ussd')));
     const request = cardRequest({ paymentId: 'pay_flw_ussd', paymentMethod: 'ussd', card: undefined, ussdBankCode: '058' });
     const result = await connector().authorize(request);
-    expect(expectRequest(requests[0], 'POST', '/v3/charges?type=ussd')).toEqual({ tx_ref: 'pay_flw_ussd', account_bank: '058', amount: '1500.00', currency: 'NGN', email: 'payer@example.com' });
+    expect(expectRequest(requests[0], 'POST', '/v3/charges?type=ussd')).toEqual({
+      tx_ref: 'pay_flw_ussd',
+      account_bank: '058',
+      amount: '1500.00',
+      currency: 'NGN',
+      email: 'payer@example.com',
+    });
     expect(result).toEqual({
       status: 'RequiresAction',
       connectorTransactionId: '4517159',
       amountCaptured: 0,
-      nextAction: { type: 'display_ussd_code', ussd: { code: '*566*002*4517159#', reference: 'flwm3s4m0c1691591875526', expires_at: new Date(NOW + 24 * 3600 * 1000).toISOString() } },
+      nextAction: {
+        type: 'display_ussd_code',
+        ussd: {
+          code: '*566*002*4517159#',
+          reference: 'flwm3s4m0c1691591875526',
+          expires_at: new Date(NOW + 24 * 3600 * 1000).toISOString(),
+        },
+      },
     });
     await connector().authorize({ ...request, ussdBankCode: '057' });
     expect((expectRequest(requests[1], 'POST', '/v3/charges?type=ussd') as { account_bank: string }).account_bank).toBe('057');
@@ -433,14 +491,21 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
     ['ussd_bank_required', undefined],
     ['unsupported_ussd_bank', '101'],
   ])('USSD without a bank Flutterwave serves is refused before sending anything: %s', async (code, ussdBankCode) => {
-    const request = cardRequest({ paymentId: 'pay_flw_ussd', paymentMethod: 'ussd', card: undefined, ...(ussdBankCode ? { ussdBankCode } : {}) });
+    const request = cardRequest({
+      paymentId: 'pay_flw_ussd',
+      paymentMethod: 'ussd',
+      card: undefined,
+      ...(ussdBankCode ? { ussdBankCode } : {}),
+    });
     await expect(connector().authorize(request)).rejects.toMatchObject({ name: 'ConnectorRequestError', code });
     expect(requests).toHaveLength(0);
   });
 
   test('Ghana mobile money (GHS) → network from the number, local phone format, RequiresAction to the verification page', async () => {
     reply(ok(fixture('charge-mobile-money-ghana')));
-    const result = await connector().authorize(cardRequest({ paymentId: 'pay_flw_gh', currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone: '+233241234567' }));
+    const result = await connector().authorize(
+      cardRequest({ paymentId: 'pay_flw_gh', currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone: '+233241234567' }),
+    );
     expect(expectRequest(requests[0], 'POST', '/v3/charges?type=mobile_money_ghana')).toEqual({
       tx_ref: 'pay_flw_gh',
       amount: '1500.00',
@@ -454,7 +519,10 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
       status: 'RequiresAction',
       connectorTransactionId: null,
       amountCaptured: 0,
-      nextAction: { type: 'redirect_to_url', redirect_to_url: 'https://ravemodal-dev.herokuapp.com/captcha/verify/83940:dede0352930befaac522ca71e969f0e2' },
+      nextAction: {
+        type: 'redirect_to_url',
+        redirect_to_url: 'https://ravemodal-dev.herokuapp.com/captcha/verify/83940:dede0352930befaac522ca71e969f0e2',
+      },
     });
   });
 
@@ -467,19 +535,39 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
     ['+233571234567', 'AIRTELTIGO'],
     ['+233271234567', 'AIRTELTIGO'],
   ])('Ghana number %s → network %s', (phone, network) => {
-    const charge = buildChargeRequest(cardRequest({ currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone }), { encryptionKey: ENCRYPTION_KEY });
+    const charge = buildChargeRequest(cardRequest({ currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone }), {
+      encryptionKey: ENCRYPTION_KEY,
+    });
     expect((JSON.parse(charge.body) as { network: string }).network).toBe(network);
   });
 
   test('M-Pesa (KES) → Processing while the payer approves the STK push', async () => {
     reply(ok(fixture('charge-mpesa')));
-    const result = await connector().authorize(cardRequest({ paymentId: 'pay_flw_mpesa', amount: 1000, currency: 'KES', paymentMethod: 'mobile_money', card: undefined, phone: '+254712345678' }));
-    expect(expectRequest(requests[0], 'POST', '/v3/charges?type=mpesa')).toEqual({ tx_ref: 'pay_flw_mpesa', amount: '10.00', currency: 'KES', email: 'payer@example.com', phone_number: '254712345678' });
+    const result = await connector().authorize(
+      cardRequest({
+        paymentId: 'pay_flw_mpesa',
+        amount: 1000,
+        currency: 'KES',
+        paymentMethod: 'mobile_money',
+        card: undefined,
+        phone: '+254712345678',
+      }),
+    );
+    expect(expectRequest(requests[0], 'POST', '/v3/charges?type=mpesa')).toEqual({
+      tx_ref: 'pay_flw_mpesa',
+      amount: '10.00',
+      currency: 'KES',
+      email: 'payer@example.com',
+      phone_number: '254712345678',
+    });
     expect(result).toEqual({
       status: 'Processing',
       connectorTransactionId: '4193428',
       amountCaptured: 0,
-      nextAction: { type: 'await_mobile_money_approval', mobile_money: { message: 'Approve the M-Pesa prompt sent to your phone.', reference: '2993238342' } },
+      nextAction: {
+        type: 'await_mobile_money_approval',
+        mobile_money: { message: 'Approve the M-Pesa prompt sent to your phone.', reference: '2993238342' },
+      },
     });
   });
 
@@ -523,19 +611,32 @@ describe('sync', () => {
 
   test.each(Object.entries(FLUTTERWAVE_PREAUTH_STATUS))('preauth transaction status %s → %s (manual capture)', async (status, ours) => {
     reply(ok(withData('verify-transaction', { status, charge_type: 'preauth' })));
-    await expect(connector().sync(syncRequest({ captureMethod: 'manual' }))).resolves.toEqual({ status: ours, connectorTransactionId: '288200108', amountCaptured: 0 });
+    await expect(connector().sync(syncRequest({ captureMethod: 'manual' }))).resolves.toEqual({
+      status: ours,
+      connectorTransactionId: '288200108',
+      amountCaptured: 0,
+    });
   });
 
   test('an unknown transaction status settles nothing: it reads as pending (what authorize answered)', async () => {
-    reply(ok(withData('verify-transaction', { status: 'something-new' })), ok(withData('verify-transaction', { status: 'something-new', currency: 'KES' })));
+    reply(
+      ok(withData('verify-transaction', { status: 'something-new' })),
+      ok(withData('verify-transaction', { status: 'something-new', currency: 'KES' })),
+    );
     await expect(connector().sync(syncRequest())).resolves.toMatchObject({ status: FLUTTERWAVE_PENDING_STATUS.card });
-    await expect(connector().sync(syncRequest({ currency: 'KES', paymentMethod: 'mobile_money' }))).resolves.toMatchObject({ status: 'Processing' });
+    await expect(connector().sync(syncRequest({ currency: 'KES', paymentMethod: 'mobile_money' }))).resolves.toMatchObject({
+      status: 'Processing',
+    });
   });
 
   test.each(Object.entries(FLUTTERWAVE_PENDING_STATUS))('pending %s transaction → %s (what authorize answered)', async (type, ours) => {
     const pair = PAIR_OF_TYPE[type as FlutterwaveChargeType];
     reply(ok(withData('verify-transaction', { status: 'pending', currency: pair.currency })));
-    await expect(connector().sync(syncRequest({ ...pair }))).resolves.toEqual({ status: ours, connectorTransactionId: '288200108', amountCaptured: 0 });
+    await expect(connector().sync(syncRequest({ ...pair }))).resolves.toEqual({
+      status: ours,
+      connectorTransactionId: '288200108',
+      amountCaptured: 0,
+    });
   });
 
   test.each(Object.entries(FLUTTERWAVE_NOT_FOUND_STATUS))('no transaction for a %s payment → %s', async (type, ours) => {
@@ -566,14 +667,25 @@ describe('sync', () => {
 
     test('a 200 envelope saying "No transaction was found" counts too', async () => {
       reply(ok(fixture('error-not-found')));
-      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: old }))).resolves.toMatchObject({ status: 'Failed', notFound: true });
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: old }))).resolves.toMatchObject({
+        status: 'Failed',
+        notFound: true,
+      });
     });
 
     test('within the settle window (the charge may still be in flight) → Processing, no notFound', async () => {
       reply({ status: 400, body: fixture('error-not-found') }, { status: 400, body: fixture('error-not-found') });
       const fresh = new Date(NOW - FLUTTERWAVE_NOT_FOUND_SETTLE_MS + 1).toISOString();
-      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: fresh }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
-      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: fresh }))).resolves.toEqual({
+        status: 'Processing',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+      });
+      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }))).resolves.toEqual({
+        status: 'Processing',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+      });
     });
 
     test('not found by a transaction id Flutterwave gave us → Failed without notFound (the charge reached it)', async () => {
@@ -585,7 +697,7 @@ describe('sync', () => {
     });
 
     test.each([
-      ['a bare 404 (not Flutterwave\'s answer)', { status: 404, body: { message: 'Not Found' } }, ConnectorRequestError],
+      ["a bare 404 (not Flutterwave's answer)", { status: 404, body: { message: 'Not Found' } }, ConnectorRequestError],
       ['another 400', { status: 400, body: { status: 'error', message: 'Invalid authorization key', data: null } }, ConnectorRequestError],
       ['a 503 timeout answer', { status: 503, body: fixture('error-server') }, ConnectorTechnicalError],
       ['a 409', { status: 409, body: { status: 'error', message: 'Conflict', data: null } }, ConnectorTechnicalError],
@@ -617,9 +729,16 @@ describe('capture and void (preauthorized cards)', () => {
 
   test('capture reads the flw_ref, then POST /v3/charges/{flw_ref}/capture with the major-unit amount', async () => {
     reply(ok(preauthTx), ok(fixture('capture')));
-    const result = await connector().capture({ paymentId: 'pay_flw_card', connectorTransactionId: '4973363', currency: 'USD', amount: 120000 });
+    const result = await connector().capture({
+      paymentId: 'pay_flw_card',
+      connectorTransactionId: '4973363',
+      currency: 'USD',
+      amount: 120000,
+    });
     expectRequest(requests[0], 'GET', '/v3/transactions/4973363/verify');
-    expect(expectRequest(requests[1], 'POST', '/v3/charges/FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399/capture')).toEqual({ amount: '1200.00' });
+    expect(expectRequest(requests[1], 'POST', '/v3/charges/FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399/capture')).toEqual({
+      amount: '1200.00',
+    });
     expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: '4973363', amountCaptured: 120000 });
   });
 
@@ -631,16 +750,18 @@ describe('capture and void (preauthorized cards)', () => {
     expect(result).toEqual({ status: 'Cancelled', connectorTransactionId: '4973363', amountCaptured: 0 });
   });
 
-  test('a refused void (e.g. not a preauth) is a ConnectorRequestError with Flutterwave\'s message', async () => {
+  test("a refused void (e.g. not a preauth) is a ConnectorRequestError with Flutterwave's message", async () => {
     reply(ok(preauthTx), { status: 400, body: { status: 'error', message: 'Transaction is not a preauth transaction', data: null } });
-    await expect(connector().void({ paymentId: 'pay_flw_card', connectorTransactionId: '4973363', currency: 'USD' })).rejects.toMatchObject({
-      name: 'ConnectorRequestError',
-      code: 'transaction_is_not_a_preauth_transaction',
-      message: 'Transaction is not a preauth transaction',
-    });
+    await expect(connector().void({ paymentId: 'pay_flw_card', connectorTransactionId: '4973363', currency: 'USD' })).rejects.toMatchObject(
+      {
+        name: 'ConnectorRequestError',
+        code: 'transaction_is_not_a_preauth_transaction',
+        message: 'Transaction is not a preauth transaction',
+      },
+    );
   });
 
-  test('capture by reference when the stored id is not Flutterwave\'s numeric id', async () => {
+  test("capture by reference when the stored id is not Flutterwave's numeric id", async () => {
     reply(ok(preauthTx), ok(fixture('capture')));
     await connector().capture({ paymentId: 'pay_flw_card', connectorTransactionId: 'MockFLWRef-1', currency: 'USD', amount: 150000 });
     expectRequest(requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_card');
@@ -650,16 +771,33 @@ describe('capture and void (preauthorized cards)', () => {
 describe('refunds', () => {
   test('reads the transaction, then POST /v3/transactions/{id}/refund with the major-unit amount; "completed" is final (Succeeded)', async () => {
     reply(ok(fixture('verify-transaction')), ok(fixture('refund')));
-    const result = await connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' });
+    const result = await connector().refund({
+      paymentId: 'pay_flw_sync',
+      connectorTransactionId: '288200108',
+      currency: 'NGN',
+      amount: 6000,
+      refundId: 're_flw_1',
+    });
     expectRequest(requests[0], 'GET', '/v3/transactions/288200108/verify');
-    expect(expectRequest(requests[1], 'POST', '/v3/transactions/288200108/refund')).toEqual({ amount: '60.00', comments: 'Refund re_flw_1' });
+    expect(expectRequest(requests[1], 'POST', '/v3/transactions/288200108/refund')).toEqual({
+      amount: '60.00',
+      comments: 'Refund re_flw_1',
+    });
     expect(requests).toHaveLength(2);
     expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
   });
 
-  test('a transaction that is not the payment\'s is never refunded (verification_mismatch, nothing sent)', async () => {
+  test("a transaction that is not the payment's is never refunded (verification_mismatch, nothing sent)", async () => {
     reply(ok(withData('verify-transaction', { tx_ref: 'pay_someone_else' })));
-    await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' })).rejects.toMatchObject({
+    await expect(
+      connector().refund({
+        paymentId: 'pay_flw_sync',
+        connectorTransactionId: '288200108',
+        currency: 'NGN',
+        amount: 6000,
+        refundId: 're_flw_1',
+      }),
+    ).rejects.toMatchObject({
       name: 'ConnectorRequestError',
       code: 'verification_mismatch',
     });
@@ -668,7 +806,13 @@ describe('refunds', () => {
 
   test('looks the transaction id up by reference when it is not numeric', async () => {
     reply(ok(fixture('verify-transaction')), ok(fixture('refund')));
-    await connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: 'MockFLWRef-1689847855598', currency: 'NGN', amount: 6000, refundId: 're_flw_2' });
+    await connector().refund({
+      paymentId: 'pay_flw_sync',
+      connectorTransactionId: 'MockFLWRef-1689847855598',
+      currency: 'NGN',
+      amount: 6000,
+      refundId: 're_flw_2',
+    });
     expectRequest(requests[0], 'GET', '/v3/transactions/verify_by_reference?tx_ref=pay_flw_sync');
     expectRequest(requests[1], 'POST', '/v3/transactions/288200108/refund');
   });
@@ -688,15 +832,36 @@ describe('refunds', () => {
   });
 
   test('an unknown refund status stays Pending (the reconciler asks again); another completed-<channel> status is completed', async () => {
-    reply(ok(withData('get-refund', { status: 'queued' })), ok(withData('get-refund', { status: 'completed-wallet' })), ok(withData('get-refund', { status: 'pending-bank' })));
-    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({ status: 'Pending', connectorRefundId: '75923' });
-    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
-    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({ status: 'Pending', connectorRefundId: '75923' });
+    reply(
+      ok(withData('get-refund', { status: 'queued' })),
+      ok(withData('get-refund', { status: 'completed-wallet' })),
+      ok(withData('get-refund', { status: 'pending-bank' })),
+    );
+    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({
+      status: 'Pending',
+      connectorRefundId: '75923',
+    });
+    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({
+      status: 'Succeeded',
+      connectorRefundId: '75923',
+    });
+    await expect(connector().syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' })).resolves.toEqual({
+      status: 'Pending',
+      connectorRefundId: '75923',
+    });
   });
 
-  test('a refund below Flutterwave\'s minimum is a ConnectorRequestError with its message', async () => {
+  test("a refund below Flutterwave's minimum is a ConnectorRequestError with its message", async () => {
     reply(ok(fixture('verify-transaction')), { status: 400, body: fixture('error-refund-minimum') });
-    await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 5000, refundId: 're_flw_3' })).rejects.toMatchObject({
+    await expect(
+      connector().refund({
+        paymentId: 'pay_flw_sync',
+        connectorTransactionId: '288200108',
+        currency: 'NGN',
+        amount: 5000,
+        refundId: 're_flw_3',
+      }),
+    ).rejects.toMatchObject({
       name: 'ConnectorRequestError',
       code: 'amount_should_be_above_ngn100',
       message: 'Amount should be above NGN100',
@@ -713,19 +878,35 @@ describe('refunds of preauthorized charges (POST /v3/charges/{flw_ref}/refund)',
     currency: 'USD',
     charge_type: 'preauth',
   });
-  const refundOf = (amount: number) => ({ paymentId: 'pay_flw_card', connectorTransactionId: '4973363', currency: 'USD' as const, amount, refundId: 're_flw_pre' });
+  const refundOf = (amount: number) => ({
+    paymentId: 'pay_flw_card',
+    connectorTransactionId: '4973363',
+    currency: 'USD' as const,
+    amount,
+    refundId: 're_flw_pre',
+  });
 
   test('a preauth is refunded through the preauth refund endpoint with {amount} only; its answer (the charge) is Succeeded without a refund id', async () => {
     reply(ok(preauth), ok(fixture('refund-preauth')));
     const result = await connector().refund(refundOf(120000));
     expectRequest(requests[0], 'GET', '/v3/transactions/4973363/verify');
-    expect(expectRequest(requests[1], 'POST', '/v3/charges/FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399/refund')).toEqual({ amount: '1200.00' });
+    expect(expectRequest(requests[1], 'POST', '/v3/charges/FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399/refund')).toEqual({
+      amount: '1200.00',
+    });
     expect(requests).toHaveLength(2);
     expect(result).toEqual({ status: 'Succeeded', connectorRefundId: null });
   });
 
   test('the general endpoint is never used for a preauth, and a preauth refund refused by Flutterwave is a ConnectorRequestError', async () => {
-    reply(ok(preauth), { status: 400, body: { status: 'error', message: 'Transaction with ref FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399 either does not exist or is not a valid preauth transaction', data: null } });
+    reply(ok(preauth), {
+      status: 400,
+      body: {
+        status: 'error',
+        message:
+          'Transaction with ref FLW-MOCK-PREAUTH-bde14443c3f233d11c5f574acc120399 either does not exist or is not a valid preauth transaction',
+        data: null,
+      },
+    });
     await expect(connector().refund(refundOf(120000))).rejects.toBeInstanceOf(ConnectorRequestError);
     expect(requests.map((r) => r.path)).not.toContain('/v3/transactions/4973363/refund');
     reply(ok(preauth), ok({ status: 'error', message: 'Refund failed', data: null }));
@@ -753,10 +934,19 @@ describe('refunds of preauthorized charges (POST /v3/charges/{flw_ref}/refund)',
       created_at: new Date(NOW - 59 * 60_000).toISOString(),
       ...over,
     });
-    const list = (data: unknown[]) => ok({ status: 'success', message: 'Refunds fetched', meta: { page_info: { total: data.length, current_page: 1, total_pages: 1, page_size: 20 } }, data });
+    const list = (data: unknown[]) =>
+      ok({
+        status: 'success',
+        message: 'Refunds fetched',
+        meta: { page_info: { total: data.length, current_page: 1, total_pages: 1, page_size: 20 } },
+        data,
+      });
 
     test('one uncommented refund of our amount after our record is never taken as ours (it may be a later refund of a retry): an operator decides', async () => {
-      reply(ok(preauth), list([listed({}), listed({ id: 91000, amount_refunded: 500, created_at: new Date(NOW - 65 * 60_000).toISOString() })]));
+      reply(
+        ok(preauth),
+        list([listed({}), listed({ id: 91000, amount_refunded: 500, created_at: new Date(NOW - 65 * 60_000).toISOString() })]),
+      );
       await expect(connector().findRefund(lookup())).rejects.toThrow(/operator/);
       expect(requests.map((r) => r.path.split('?')[0])).toEqual(['/v3/transactions/4973363/verify', '/v3/refunds']);
     });
@@ -768,7 +958,10 @@ describe('refunds of preauthorized charges (POST /v3/charges/{flw_ref}/refund)',
 
     test.each([
       ['two candidates after our record', [listed({}), listed({ id: 91002 })]],
-      ['one after and one of the same amount minutes before our record', [listed({}), listed({ id: 90999, created_at: new Date(NOW - 62 * 60_000).toISOString() })]],
+      [
+        'one after and one of the same amount minutes before our record',
+        [listed({}), listed({ id: 90999, created_at: new Date(NOW - 62 * 60_000).toISOString() })],
+      ],
       ['one without a readable date', [listed({ created_at: undefined })]],
     ])('ambiguous: %s → ConnectorTechnicalError (an operator decides)', async (_what, data) => {
       reply(ok(preauth), list(data));
@@ -784,7 +977,7 @@ describe('refunds of preauthorized charges (POST /v3/charges/{flw_ref}/refund)',
   });
 });
 
-describe('findRefund: our refund by its comment among the transaction\'s refunds (GET /v3/refunds)', () => {
+describe("findRefund: our refund by its comment among the transaction's refunds (GET /v3/refunds)", () => {
   const lookup = (over: Partial<RefundLookupRequest> = {}): RefundLookupRequest => ({
     refundId: 're_flw_1',
     paymentId: 'pay_flw_sync',
@@ -796,7 +989,11 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
   });
   // NOW is 2026-01-15T12:00Z: from = the day before our record, to = the day after now.
   const listPath = (page: number) => `/v3/refunds?id=288200108&from=2026-01-14&to=2026-01-16&page=${page}`;
-  const listOf = (data: unknown[], pageInfo: unknown = { total: data.length, current_page: 1, total_pages: 1, page_size: 20 }) => ({ ...fixture('refund-list'), data, meta: { page_info: pageInfo } });
+  const listOf = (data: unknown[], pageInfo: unknown = { total: data.length, current_page: 1, total_pages: 1, page_size: 20 }) => ({
+    ...fixture('refund-list'),
+    data,
+    meta: { page_info: pageInfo },
+  });
   const item = (over: Record<string, unknown>) => ({ ...(fixture('refund-list').data as Record<string, unknown>[])[1], ...over });
 
   test('the transaction (verify), then GET /v3/refunds?id=<transaction id>&from&to&page=1 → ours by comment, mapped by the refund table', async () => {
@@ -805,13 +1002,21 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
     expect(requests).toHaveLength(2);
     expectRequest(requests[0], 'GET', '/v3/transactions/288200108/verify');
     expectRequest(requests[1], 'GET', listPath(1));
-    expect(Object.fromEntries(new URL(requests[1]!.path, baseUrl).searchParams)).toEqual({ id: '288200108', from: '2026-01-14', to: '2026-01-16', page: '1' });
+    expect(Object.fromEntries(new URL(requests[1]!.path, baseUrl).searchParams)).toEqual({
+      id: '288200108',
+      from: '2026-01-14',
+      to: '2026-01-16',
+      page: '1',
+    });
     expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
   });
 
   test('the other refund of the same transaction is told apart by its comment ("completed" → Succeeded)', async () => {
     reply(ok(fixture('verify-transaction')), ok(fixture('refund-list')));
-    await expect(connector().findRefund(lookup({ refundId: 're_flw_2', amount: 2000 }))).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75924' });
+    await expect(connector().findRefund(lookup({ refundId: 're_flw_2', amount: 2000 }))).resolves.toEqual({
+      status: 'Succeeded',
+      connectorRefundId: '75924',
+    });
   });
 
   test('looks the transaction id up by our reference when the stored id is not numeric', async () => {
@@ -823,19 +1028,29 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
 
   test('reads every page (meta.page_info) and finds ours on page 2', async () => {
     const [ours, other] = fixture('refund-list').data as unknown[];
-    reply(ok(fixture('verify-transaction')), ok(listOf([other], { total: 2, current_page: 1, total_pages: 2, page_size: 1 })), ok(listOf([ours], { total: 2, current_page: 2, total_pages: 2, page_size: 1 })));
+    reply(
+      ok(fixture('verify-transaction')),
+      ok(listOf([other], { total: 2, current_page: 1, total_pages: 2, page_size: 1 })),
+      ok(listOf([ours], { total: 2, current_page: 2, total_pages: 2, page_size: 1 })),
+    );
     await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Succeeded', connectorRefundId: '75923' });
     expect(requests.map((r) => r.path)).toEqual(['/v3/transactions/288200108/verify', listPath(1), listPath(2)]);
   });
 
   test('absent after the settle window → null (known absent)', async () => {
     reply(ok(fixture('verify-transaction')), ok(fixture('refund-list')));
-    await expect(connector().findRefund(lookup({ refundId: 're_absent', amount: 1234, createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
+    await expect(
+      connector().findRefund(
+        lookup({ refundId: 're_absent', amount: 1234, createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }),
+      ),
+    ).resolves.toBeNull();
   });
 
   test('absent within the settle window → Pending without an id', async () => {
     reply(ok(fixture('verify-transaction')), ok(listOf([])));
-    await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS + 1).toISOString() }))).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
+    await expect(
+      connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS + 1).toISOString() })),
+    ).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
   });
 
   test('refunds of another transaction (the id filter ignored) are skipped', async () => {
@@ -844,7 +1059,10 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
   });
 
   test.each([
-    ['two refunds with our comment', [item({ id: 1, comment: 'Refund re_flw_1', amount_refunded: 60 }), item({ id: 2, comment: 'Refund re_flw_1', amount_refunded: 60 })]],
+    [
+      'two refunds with our comment',
+      [item({ id: 1, comment: 'Refund re_flw_1', amount_refunded: 60 }), item({ id: 2, comment: 'Refund re_flw_1', amount_refunded: 60 })],
+    ],
     ['no comment matches, but one of our amount has no comment', [item({ id: 3, comment: null, amount_refunded: 60 })]],
     ['our comment on a refund of another amount', [item({ id: 4, comment: 'Refund re_flw_1', amount_refunded: 59.99 })]],
   ])('ambiguous: %s → ConnectorTechnicalError (retry later / operator)', async (_what, data) => {
@@ -856,12 +1074,17 @@ describe('findRefund: our refund by its comment among the transaction\'s refunds
     reply(ok(fixture('verify-transaction')), ok({ ...fixture<Record<string, unknown>>('refund-list'), meta: undefined }));
     await expect(connector().findRefund(lookup({ refundId: 're_absent' }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
     reply(ok(fixture('verify-transaction')), ok({ status: 'success', message: 'Refunds fetched', data: [] }));
-    await expect(connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
+    await expect(
+      connector().findRefund(lookup({ createdAt: new Date(NOW - FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS).toISOString() })),
+    ).resolves.toBeNull();
   });
 
   test('an "error" envelope → ConnectorRequestError; a 5xx or 409 → ConnectorTechnicalError', async () => {
     reply(ok(fixture('verify-transaction')), ok({ status: 'error', message: 'Invalid authorization key', data: null }));
-    await expect(connector().findRefund(lookup())).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'invalid_authorization_key' });
+    await expect(connector().findRefund(lookup())).rejects.toMatchObject({
+      name: 'ConnectorRequestError',
+      code: 'invalid_authorization_key',
+    });
     reply(ok(fixture('verify-transaction')), { status: 503, body: fixture('error-server') });
     await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
     reply(ok(fixture('verify-transaction')), { status: 409, body: { status: 'error', message: 'Conflict', data: null } });
@@ -878,10 +1101,18 @@ describe('409 and timeouts', () => {
       { status: 409, body: { status: 'error', message: 'Refund in progress', data: null } },
     );
     await expect(connector().authorize(cardRequest())).rejects.toBeInstanceOf(ConnectorTechnicalError);
-    await expect(connector().refund({ paymentId: 'pay_flw_sync', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_flw_1' })).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    await expect(
+      connector().refund({
+        paymentId: 'pay_flw_sync',
+        connectorTransactionId: '288200108',
+        currency: 'NGN',
+        amount: 6000,
+        refundId: 're_flw_1',
+      }),
+    ).rejects.toBeInstanceOf(ConnectorTechnicalError);
   });
 
-  test('every operation waits 35 s (Flutterwave\'s 28 s server wait plus a margin) unless overridden', async () => {
+  test("every operation waits 35 s (Flutterwave's 28 s server wait plus a margin) unless overridden", async () => {
     expect(Object.values(FLUTTERWAVE_TIMEOUTS_MS)).toEqual(Array(8).fill(35_000));
     const spy = jest.spyOn(AbortSignal, 'timeout');
     try {
@@ -926,13 +1157,21 @@ describe('webhooks', () => {
   test('the legacy flat webhook body is read too', async () => {
     reply(ok(fixture('verify-transaction')));
     const event = await connector().parseWebhook(signed(fixture('webhook-legacy-flat')));
-    expect(event).toMatchObject({ kind: 'payment', eventId: 'flw_card_transaction_288200108_successful', paymentId: 'pay_flw_sync', result: { status: 'Succeeded' } });
+    expect(event).toMatchObject({
+      kind: 'payment',
+      eventId: 'flw_card_transaction_288200108_successful',
+      paymentId: 'pay_flw_sync',
+      result: { status: 'Succeeded' },
+    });
   });
 
   test('the verified status wins over the payload: a failed charge is Failed', async () => {
     reply(ok(withData('verify-transaction', { status: 'failed', processor_response: 'Do Not Honor' })));
     const event = await connector().parseWebhook(signed(fixture('webhook-charge-completed')));
-    expect(event).toMatchObject({ kind: 'payment', result: { status: 'Failed', errorCode: 'do_not_honor', errorMessage: 'Do Not Honor', amountCaptured: 0 } });
+    expect(event).toMatchObject({
+      kind: 'payment',
+      result: { status: 'Failed', errorCode: 'do_not_honor', errorMessage: 'Do Not Honor', amountCaptured: 0 },
+    });
   });
 
   test('a preauth charge.completed is a hold (RequiresCapture)', async () => {
@@ -949,7 +1188,10 @@ describe('webhooks', () => {
       { status: 400, body: fixture('error-not-found') },
     );
     for (let i = 0; i < 4; i += 1) {
-      await expect(connector().parseWebhook(signed(fixture('webhook-charge-completed')))).resolves.toMatchObject({ kind: 'ignored', eventId: 'flw_charge.completed_288200108_successful' });
+      await expect(connector().parseWebhook(signed(fixture('webhook-charge-completed')))).resolves.toMatchObject({
+        kind: 'ignored',
+        eventId: 'flw_charge.completed_288200108_successful',
+      });
     }
   });
 
@@ -971,15 +1213,24 @@ describe('webhooks', () => {
   });
 
   test('a correctly signed body that is not JSON → SyntaxError', async () => {
-    await expect(connector().parseWebhook({ rawBody: '{not json', headers: { 'verif-hash': WEBHOOK_HASH } })).rejects.toBeInstanceOf(SyntaxError);
+    await expect(connector().parseWebhook({ rawBody: '{not json', headers: { 'verif-hash': WEBHOOK_HASH } })).rejects.toBeInstanceOf(
+      SyntaxError,
+    );
   });
 
   test.each([
     ['not JSON', '{not json', 'invalid_json', undefined],
     ['JSON null', 'null', 'invalid_json', undefined],
-    ['a charge.completed whose data.id is text', '{"event":"charge.completed","data":{"id":"288200108","tx_ref":"pay_1","status":"successful"}}', 'parameter_invalid_type', 'data.id'],
+    [
+      'a charge.completed whose data.id is text',
+      '{"event":"charge.completed","data":{"id":"288200108","tx_ref":"pay_1","status":"successful"}}',
+      'parameter_invalid_type',
+      'data.id',
+    ],
   ])('a correctly signed body that is %s → WebhookPayloadError (400), Flutterwave not called', async (_what, rawBody, code, param) => {
-    const err = await connector().parseWebhook({ rawBody, headers: { 'verif-hash': WEBHOOK_HASH } }).catch((e: unknown) => e);
+    const err = await connector()
+      .parseWebhook({ rawBody, headers: { 'verif-hash': WEBHOOK_HASH } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebhookPayloadError);
     expect(err).toMatchObject({ connector: 'flutterwave', code, param });
     expect(requests).toHaveLength(0);
@@ -987,7 +1238,7 @@ describe('webhooks', () => {
 });
 
 describe('errors', () => {
-  test('a 4xx error body → ConnectorRequestError with Flutterwave\'s message as code', async () => {
+  test("a 4xx error body → ConnectorRequestError with Flutterwave's message as code", async () => {
     reply({ status: 400, body: fixture('error-invalid-card') });
     const err = await connector()
       .authorize(cardRequest())
@@ -999,7 +1250,10 @@ describe('errors', () => {
 
   test('a 200 answer whose envelope says "error" is a ConnectorRequestError too', async () => {
     reply(ok(fixture('error-not-found')));
-    await expect(connector().syncRefund({ refundId: 're_1', connectorRefundId: '1', currency: 'NGN' })).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'no_transaction_was_found_for_this_id' });
+    await expect(connector().syncRefund({ refundId: 're_1', connectorRefundId: '1', currency: 'NGN' })).rejects.toMatchObject({
+      name: 'ConnectorRequestError',
+      code: 'no_transaction_was_found_for_this_id',
+    });
   });
 
   test('a 5xx → ConnectorTechnicalError', async () => {

@@ -28,26 +28,26 @@ import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutte
 import {
   FLUTTERWAVE_GHANA_NETWORKS,
   FLUTTERWAVE_USSD_BANKS,
+  type FlutterwaveChargeType,
+  type FlutterwaveRefund,
+  type FlutterwaveResponse,
+  type FlutterwaveTransaction,
   paymentResultFromCharge,
   paymentResultFromTransaction,
   paymentResultFromValidation,
   refundResultFromPreauthRefund,
   refundResultFromRefund,
-  type FlutterwaveChargeType,
-  type FlutterwaveRefund,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
 } from '../../shared/connectors/flutterwave/transformers';
 import type { Currency } from '../../shared/domain/money';
 import {
   decryptCardPayload,
-  flutterwaveFixture as fixture,
-  ok,
-  startFixtureServer,
-  withFixtureData as withData,
   type FixtureReply,
   type FixtureServer,
+  flutterwaveFixture as fixture,
+  ok,
   type RecordedRequest,
+  startFixtureServer,
+  withFixtureData as withData,
 } from './fixtures/flutterwave/fixture-server';
 
 // ---------------------------------------------------------------------------
@@ -113,7 +113,14 @@ afterAll(async () => {
 beforeEach(() => fw.reset());
 
 function connector(): FlutterwaveConnector {
-  return new FlutterwaveConnector({ baseUrl: fw.baseUrl, secretKey: SECRET_KEY, webhookSecret: 'hash', encryptionKey: ENCRYPTION_KEY, timeoutMs: 2000, now: () => NOW });
+  return new FlutterwaveConnector({
+    baseUrl: fw.baseUrl,
+    secretKey: SECRET_KEY,
+    webhookSecret: 'hash',
+    encryptionKey: ENCRYPTION_KEY,
+    timeoutMs: 2000,
+    now: () => NOW,
+  });
 }
 
 function authorizeRequest(overrides: Partial<AuthorizeRequest>): AuthorizeRequest {
@@ -161,7 +168,7 @@ const asSdkCardInput = (payload: Record<string, unknown>): Record<string, unknow
 
 const ourTx = (patch: Record<string, unknown> = {}) => withData('verify-transaction', { tx_ref: 'pay_flw_contract', ...patch });
 
-describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () => {
+describe("request bodies against flutterwave-node-v3 1.4.1's joi schemas", () => {
   test('card charge (POST /v3/charges?type=card): the decrypted payload passes cardChargeSchema', async () => {
     const [charge] = await sent([ok(fixture('charge-card-redirect'))], (c) => c.authorize(authorizeRequest({})));
     expect(charge?.path).toBe('/v3/charges?type=card');
@@ -170,7 +177,9 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
   });
 
   test('preauthorized card charge: passes cardChargeSchema + the documented preauthorize flag, and differs from the SDK schema by that flag only', async () => {
-    const [charge] = await sent([ok(fixture('charge-card-preauth'))], (c) => c.authorize(authorizeRequest({ currency: 'USD', captureMethod: 'manual' })));
+    const [charge] = await sent([ok(fixture('charge-card-preauth'))], (c) =>
+      c.authorize(authorizeRequest({ currency: 'USD', captureMethod: 'manual' })),
+    );
     const payload = asSdkCardInput(cardPayloadOf(charge));
     expect(payload.preauthorize).toBe(true);
     expect(problems(cardChargeWithPreauth, payload)).toEqual([]);
@@ -194,12 +203,23 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
       c.authenticate(stepRequest({ step: 'submit_address', address, card: CARD })),
     );
     const payload = cardPayloadOf(charge);
-    expect(payload.authorization).toEqual({ mode: 'avs_noauth', city: 'Hillside', address: '470 Mundet Pl', state: 'NJ', country: 'US', zipcode: '07205' });
+    expect(payload.authorization).toEqual({
+      mode: 'avs_noauth',
+      city: 'Hillside',
+      address: '470 Mundet Pl',
+      state: 'NJ',
+      country: 'US',
+      zipcode: '07205',
+    });
     expect(problems(create.cardChargeSchema, asSdkCardInput(payload))).toEqual([]);
   });
 
   test('OTP step (POST /v3/validate-charge) passes validateSchema; its flw_ref came from GET /v3/transactions/{id}/verify (fetchSchema)', async () => {
-    const pending = { status: 'success', message: 'Transaction fetched successfully', data: { ...(fixture('charge-card-otp').data as object), tx_ref: 'pay_flw_contract' } };
+    const pending = {
+      status: 'success',
+      message: 'Transaction fetched successfully',
+      data: { ...(fixture('charge-card-otp').data as object), tx_ref: 'pay_flw_contract' },
+    };
     const [verify, validate] = await sent([ok(pending), ok(withData('validate-charge', { tx_ref: 'pay_flw_contract' }))], (c) =>
       c.authenticate(stepRequest({ step: 'submit_otp', connectorTransactionId: '288192886', otp: '12345' })),
     );
@@ -211,24 +231,33 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
   });
 
   test('bank transfer (POST /v3/charges?type=bank_transfer) passes chargeSchema', async () => {
-    const [charge] = await sent([ok(fixture('charge-bank-transfer'))], (c) => c.authorize(authorizeRequest({ paymentMethod: 'bank_transfer', card: undefined })));
+    const [charge] = await sent([ok(fixture('charge-bank-transfer'))], (c) =>
+      c.authorize(authorizeRequest({ paymentMethod: 'bank_transfer', card: undefined })),
+    );
     expect(charge?.path).toBe('/v3/charges?type=bank_transfer');
     expect(problems(create.chargeSchema, bodyOf(charge))).toEqual([]);
   });
 
-  test.each(FLUTTERWAVE_USSD_BANKS.map((code) => [code]))('USSD with bank %s (POST /v3/charges?type=ussd) passes ussdChargeSchema', async (code) => {
-    const [charge] = await sent([ok(fixture('charge-ussd'))], (c) => c.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: code })));
-    expect(charge?.path).toBe('/v3/charges?type=ussd');
-    expect(bodyOf(charge).account_bank).toBe(code);
-    expect(problems(create.ussdChargeSchema, bodyOf(charge))).toEqual([]);
-  });
+  test.each(FLUTTERWAVE_USSD_BANKS.map((code) => [code]))(
+    'USSD with bank %s (POST /v3/charges?type=ussd) passes ussdChargeSchema',
+    async (code) => {
+      const [charge] = await sent([ok(fixture('charge-ussd'))], (c) =>
+        c.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: code })),
+      );
+      expect(charge?.path).toBe('/v3/charges?type=ussd');
+      expect(bodyOf(charge).account_bank).toBe(code);
+      expect(problems(create.ussdChargeSchema, bodyOf(charge))).toEqual([]);
+    },
+  );
 
   test.each([
     ['MTN', '+233241234567'],
     ['TELECEL', '+233201234567'],
     ['AIRTELTIGO', '+233271234567'],
   ] as const)('Ghana mobile money, %s number (POST /v3/charges?type=mobile_money_ghana) passes momoSchema', async (operator, phone) => {
-    const [charge] = await sent([ok(fixture('charge-mobile-money-ghana'))], (c) => c.authorize(authorizeRequest({ currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone })));
+    const [charge] = await sent([ok(fixture('charge-mobile-money-ghana'))], (c) =>
+      c.authorize(authorizeRequest({ currency: 'GHS', paymentMethod: 'mobile_money', card: undefined, phone })),
+    );
     expect(bodyOf(charge).network).toBe(FLUTTERWAVE_GHANA_NETWORKS[operator]);
     expect(problems(create.momoSchema, bodyOf(charge))).toEqual([]);
   });
@@ -240,14 +269,24 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
   });
 
   test('M-Pesa (POST /v3/charges?type=mpesa) passes momoSchema', async () => {
-    const [charge] = await sent([ok(fixture('charge-mpesa'))], (c) => c.authorize(authorizeRequest({ currency: 'KES', amount: 1000, paymentMethod: 'mobile_money', card: undefined, phone: '+254712345678' })));
+    const [charge] = await sent([ok(fixture('charge-mpesa'))], (c) =>
+      c.authorize(
+        authorizeRequest({ currency: 'KES', amount: 1000, paymentMethod: 'mobile_money', card: undefined, phone: '+254712345678' }),
+      ),
+    );
     expect(charge?.path).toBe('/v3/charges?type=mpesa');
     expect(problems(create.momoSchema, bodyOf(charge))).toEqual([]);
   });
 
   test('refund (POST /v3/transactions/{id}/refund) passes refundSchema (id from the path) + the documented comments, and differs by comments only', async () => {
     const [verify, refund] = await sent([ok(ourTx()), ok(fixture('refund'))], (c) =>
-      c.refund({ paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', currency: 'NGN', amount: 6000, refundId: 're_contract' }),
+      c.refund({
+        paymentId: 'pay_flw_contract',
+        connectorTransactionId: '288200108',
+        currency: 'NGN',
+        amount: 6000,
+        refundId: 're_contract',
+      }),
     );
     expect(problems(base.fetchSchema, { id: verify?.path.split('/')[3] })).toEqual([]);
     expect(refund?.path).toBe('/v3/transactions/288200108/refund');
@@ -256,14 +295,22 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
     expect(problems(create.refundSchema, sdkInput)).toEqual(['"comments" is not allowed']);
   });
 
-  test('preauth capture, preauth refund and void: the bodies Flutterwave\'s reference documents (ajv, request-schemas.json); void has none', async () => {
+  test("preauth capture, preauth refund and void: the bodies Flutterwave's reference documents (ajv, request-schemas.json); void has none", async () => {
     const preauth = ourTx({ charge_type: 'preauth', flw_ref: 'FLW-MOCK-PREAUTH-1' });
-    const captured = await sent([ok(preauth), ok(fixture('capture'))], (c) => c.capture({ paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', currency: 'NGN', amount: 5000 }));
+    const captured = await sent([ok(preauth), ok(fixture('capture'))], (c) =>
+      c.capture({ paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', currency: 'NGN', amount: 5000 }),
+    );
     expect(captured[1]?.path).toBe('/v3/charges/FLW-MOCK-PREAUTH-1/capture');
     expect([capturePreauthSchema(bodyOf(captured[1])), capturePreauthSchema.errors]).toEqual([true, null]);
     fw.reset();
     const refunded = await sent([ok(preauth), ok(fixture('refund-preauth'))], (c) =>
-      c.refund({ paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', currency: 'NGN', amount: 5000, refundId: 're_contract' }),
+      c.refund({
+        paymentId: 'pay_flw_contract',
+        connectorTransactionId: '288200108',
+        currency: 'NGN',
+        amount: 5000,
+        refundId: 're_contract',
+      }),
     );
     expect(refunded[1]?.path).toBe('/v3/charges/FLW-MOCK-PREAUTH-1/refund');
     expect([refundPreauthSchema(bodyOf(refunded[1])), refundPreauthSchema.errors]).toEqual([true, null]);
@@ -271,37 +318,68 @@ describe('request bodies against flutterwave-node-v3 1.4.1\'s joi schemas', () =
     expect(refundPreauthSchema({ amount: '50.00', comments: 'Refund re_contract' })).toBe(false);
     expect(capturePreauthSchema({ amount: 50 })).toBe(false);
     fw.reset();
-    const voided = await sent([ok(preauth), ok(fixture('void'))], (c) => c.void({ paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', currency: 'NGN' }));
+    const voided = await sent([ok(preauth), ok(fixture('void'))], (c) =>
+      c.void({ paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', currency: 'NGN' }),
+    );
     expect([voided[1]?.path, voided[1]?.body]).toEqual(['/v3/charges/FLW-MOCK-PREAUTH-1/void', '']);
   });
 
   test('GET queries: verify_by_reference (listSchema tx_ref), the refunds list (listSchema id/from/to/page), refund sync (fetchSchema id)', async () => {
     const byRef = await sent([ok(ourTx())], (c) =>
-      c.sync({ paymentId: 'pay_flw_contract', connectorTransactionId: null, amount: 10000, currency: 'NGN', paymentMethod: 'card', captureMethod: 'automatic', createdAt: new Date(NOW).toISOString() }),
+      c.sync({
+        paymentId: 'pay_flw_contract',
+        connectorTransactionId: null,
+        amount: 10000,
+        currency: 'NGN',
+        paymentMethod: 'card',
+        captureMethod: 'automatic',
+        createdAt: new Date(NOW).toISOString(),
+      }),
     );
     const refQuery = Object.fromEntries(new URL(byRef[0]?.path ?? '', 'http://x').searchParams);
     expect(refQuery).toEqual({ tx_ref: 'pay_flw_contract' });
     expect(problems(base.listSchema, refQuery)).toEqual([]);
     fw.reset();
     const listed = await sent([ok(ourTx()), ok(fixture('refund-list'))], (c) =>
-      c.findRefund({ refundId: 're_flw_1', paymentId: 'pay_flw_contract', connectorTransactionId: '288200108', amount: 6000, currency: 'NGN', createdAt: new Date(NOW - 3600_000).toISOString() }),
+      c.findRefund({
+        refundId: 're_flw_1',
+        paymentId: 'pay_flw_contract',
+        connectorTransactionId: '288200108',
+        amount: 6000,
+        currency: 'NGN',
+        createdAt: new Date(NOW - 3600_000).toISOString(),
+      }),
     );
     const listQuery = Object.fromEntries(new URL(listed[1]?.path ?? '', 'http://x').searchParams);
     expect(Object.keys(listQuery).sort()).toEqual(['from', 'id', 'page', 'to']);
     expect(problems(base.listSchema, listQuery)).toEqual([]);
     fw.reset();
-    const synced = await sent([ok(fixture('get-refund'))], (c) => c.syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' }));
+    const synced = await sent([ok(fixture('get-refund'))], (c) =>
+      c.syncRefund({ refundId: 're_flw_1', connectorRefundId: '75923', currency: 'NGN' }),
+    );
     expect(synced[0]?.path).toBe('/v3/refunds/75923');
     expect(problems(base.fetchSchema, { id: '75923' })).toEqual([]);
   });
 
   test('the schemas are not vacuous: a body missing what Flutterwave requires is refused by each', () => {
-    expect(problems(create.cardChargeSchema, { enckey: 'k', tx_ref: 'x', amount: '1.00', card_number: '5531886652142950', cvv: '564', expiry_month: '09', expiry_year: '32' })).toEqual([
-      '"email" is required',
+    expect(
+      problems(create.cardChargeSchema, {
+        enckey: 'k',
+        tx_ref: 'x',
+        amount: '1.00',
+        card_number: '5531886652142950',
+        cvv: '564',
+        expiry_month: '09',
+        expiry_year: '32',
+      }),
+    ).toEqual(['"email" is required']);
+    expect(problems(create.ussdChargeSchema, { tx_ref: 'x', amount: '1.00', currency: 'NGN', email: 'a@b.co' })).toEqual([
+      '"account_bank" is required',
     ]);
-    expect(problems(create.ussdChargeSchema, { tx_ref: 'x', amount: '1.00', currency: 'NGN', email: 'a@b.co' })).toEqual(['"account_bank" is required']);
     expect(problems(base.validateSchema, { otp: '12345', type: 'card' })).toEqual(['"flw_ref" is required']);
-    expect(problems(create.chargeSchema, { tx_ref: 'x', amount: '1.00', currency: 'NGN', email: 'a@b.co', is_permanent: false })).toEqual(['"is_permanent" is not allowed']);
+    expect(problems(create.chargeSchema, { tx_ref: 'x', amount: '1.00', currency: 'NGN', email: 'a@b.co', is_permanent: false })).toEqual([
+      '"is_permanent" is not allowed',
+    ]);
   });
 });
 
@@ -337,7 +415,7 @@ const SDK_DOC_FILES: Record<string, string> = {
   'billPayments.md': 'bill payments: never called',
   'ebills.md': 'ebills: never called',
   'misc.md': 'balances, account resolution, BVN: never called',
-  'otp.md': 'Flutterwave\'s standalone OTP service (/v3/otps), not validate-charge: never called',
+  'otp.md': "Flutterwave's standalone OTP service (/v3/otps), not validate-charge: never called",
   'payment-plan.md': 'payment plans: never called',
   'settlements.md': 'settlements: never called',
   'subaccount.md': 'subaccounts: never called',
@@ -349,7 +427,11 @@ const SDK_DOC_FILES: Record<string, string> = {
 };
 
 test('every documentation file of the SDK is classified: read for samples, or an API the adapter never calls', () => {
-  expect(readdirSync(join(SDK_DIR, 'documentation')).filter((f) => f.endsWith('.md')).sort()).toEqual(Object.keys(SDK_DOC_FILES).sort());
+  expect(
+    readdirSync(join(SDK_DIR, 'documentation'))
+      .filter((f) => f.endsWith('.md'))
+      .sort(),
+  ).toEqual(Object.keys(SDK_DOC_FILES).sort());
 });
 
 const chargeContext = (type: FlutterwaveChargeType, currency: Currency = 'NGN', amount = 150000) => ({
@@ -360,7 +442,12 @@ const chargeContext = (type: FlutterwaveChargeType, currency: Currency = 'NGN', 
 
 describe('flutterwave-node-v3 1.4.1 documentation/collections.md: every charge sample through paymentResultFromCharge', () => {
   const samples = sdkSamples('collections.md');
-  const redirect = (url: string, id: string | null): PaymentResult => ({ status: 'RequiresAction', connectorTransactionId: id, amountCaptured: 0, nextAction: { type: 'redirect_to_url', redirect_to_url: url } });
+  const redirect = (url: string, id: string | null): PaymentResult => ({
+    status: 'RequiresAction',
+    connectorTransactionId: id,
+    amountCaptured: 0,
+    nextAction: { type: 'redirect_to_url', redirect_to_url: url },
+  });
   /**
    * Per section: the charge type it is mapped as and the asserted outcome. The mapping depends on the type only for
    * M-Pesa (no mode: the STK push); samples of charge types this adapter never sends run as `card`.
@@ -386,16 +473,32 @@ describe('flutterwave-node-v3 1.4.1 documentation/collections.md: every charge s
         },
       },
     },
-    'Direct debit (Nigerian bank account)': { type: 'card', outcome: redirect('https://ravesandboxapi.flutterwave.com/flwv3-pug/getpaid/api/short-url/aqp45TtNl', '4475057') },
-    'Direct debit (UK & EU bank account)': { type: 'card', outcome: redirect('https://token-io-fe.dev-flutterwave.com/transactions?reference=LFTT5300124270590', '4474995') },
-    'ACH Payement': { type: 'card', outcome: redirect('https://flutterwavestaging.com:9443/flwusprocessor/redirect?hid=FLW3f9f99f0e5534d438c15297bc608f21d', '1190657') },
+    'Direct debit (Nigerian bank account)': {
+      type: 'card',
+      outcome: redirect('https://ravesandboxapi.flutterwave.com/flwv3-pug/getpaid/api/short-url/aqp45TtNl', '4475057'),
+    },
+    'Direct debit (UK & EU bank account)': {
+      type: 'card',
+      outcome: redirect('https://token-io-fe.dev-flutterwave.com/transactions?reference=LFTT5300124270590', '4474995'),
+    },
+    'ACH Payement': {
+      type: 'card',
+      outcome: redirect('https://flutterwavestaging.com:9443/flwusprocessor/redirect?hid=FLW3f9f99f0e5534d438c15297bc608f21d', '1190657'),
+    },
     USSD: {
       type: 'ussd',
       outcome: {
         status: 'RequiresAction',
         connectorTransactionId: '4517159',
         amountCaptured: 0,
-        nextAction: { type: 'display_ussd_code', ussd: { code: '*566*002*4517159#', reference: 'flwm3s4m0c1691591875526', expires_at: new Date(NOW + 24 * 3600_000).toISOString() } },
+        nextAction: {
+          type: 'display_ussd_code',
+          ussd: {
+            code: '*566*002*4517159#',
+            reference: 'flwm3s4m0c1691591875526',
+            expires_at: new Date(NOW + 24 * 3600_000).toISOString(),
+          },
+        },
       },
     },
     Mpesa: {
@@ -404,18 +507,42 @@ describe('flutterwave-node-v3 1.4.1 documentation/collections.md: every charge s
         status: 'Processing',
         connectorTransactionId: '4193428',
         amountCaptured: 0,
-        nextAction: { type: 'await_mobile_money_approval', mobile_money: { message: 'Approve the M-Pesa prompt sent to your phone.', reference: '2993238342' } },
+        nextAction: {
+          type: 'await_mobile_money_approval',
+          mobile_money: { message: 'Approve the M-Pesa prompt sent to your phone.', reference: '2993238342' },
+        },
       },
     },
-    'Ghana mobile money': { type: 'mobile_money_ghana', outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/83940:dede0352930befaac522ca71e969f0e2', null) },
-    'Rwanda mobile money': { type: 'card', outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/lang-en/97635:6450140e7b1d0108b402bd3c326f2d15', null) },
-    'Uganda mobile money': { type: 'card', outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/lang-en/97639:6bd0e317a5d95ccc7ea163482b33bdd2', null) },
+    'Ghana mobile money': {
+      type: 'mobile_money_ghana',
+      outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/83940:dede0352930befaac522ca71e969f0e2', null),
+    },
+    'Rwanda mobile money': {
+      type: 'card',
+      outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/lang-en/97635:6450140e7b1d0108b402bd3c326f2d15', null),
+    },
+    'Uganda mobile money': {
+      type: 'card',
+      outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/lang-en/97639:6bd0e317a5d95ccc7ea163482b33bdd2', null),
+    },
     'Francophone mobile money': { type: 'card', outcome: { status: 'Processing', connectorTransactionId: '4193429', amountCaptured: 0 } },
-    'Zambia mobile money': { type: 'card', outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/lang-en/97640:5dd11685fe49474090416b67eff38dc7', null) },
+    'Zambia mobile money': {
+      type: 'card',
+      outcome: redirect('https://ravemodal-dev.herokuapp.com/captcha/verify/lang-en/97640:5dd11685fe49474090416b67eff38dc7', null),
+    },
     'Tanzania mobile money': { type: 'card', outcome: { status: 'Processing', connectorTransactionId: '976392302', amountCaptured: 0 } },
-    Enaira: { type: 'card', outcome: redirect('https://camltest.azurewebsites.net/enairapay/?invoiceId=01GVDVRTG80MVSRJJQQYRFTZK3&amount=200&token=438890', '4197118') },
+    Enaira: {
+      type: 'card',
+      outcome: redirect(
+        'https://camltest.azurewebsites.net/enairapay/?invoiceId=01GVDVRTG80MVSRJJQQYRFTZK3&amount=200&token=438890',
+        '4197118',
+      ),
+    },
     'Apple Pay': { type: 'card', outcome: redirect('https://applepay.aq2-flutterwave.com?reference=TKVH48681032738026', '645498756') },
-    'Google Pay': { type: 'card', outcome: redirect('https://rave-api-v2.herokuapp.com/flwv3-pug/getpaid/api/short-url/XPtNw-WkQ', '2615403') },
+    'Google Pay': {
+      type: 'card',
+      outcome: redirect('https://rave-api-v2.herokuapp.com/flwv3-pug/getpaid/api/short-url/XPtNw-WkQ', '2615403'),
+    },
   };
 
   test('every sample of the file is mapped below (a new sample in another SDK version must be added)', () => {
@@ -465,19 +592,37 @@ describe('flutterwave-node-v3 1.4.1 documentation/transactions.md: every sample 
   test('Verify transaction and Verify transaction with reference → Succeeded with the amount in minor units', () => {
     const byId = unwrap(samples.get('Verify transaction')).data as FlutterwaveTransaction;
     const byRef = unwrap(samples.get('Verify transaction with reference')).data as FlutterwaveTransaction;
-    expect(paymentResultFromTransaction(byId, { preauthorized: false, pendingStatus: 'RequiresAction' })).toEqual({ status: 'Succeeded', connectorTransactionId: '288200108', amountCaptured: 10000 });
-    expect(paymentResultFromTransaction(byRef, { preauthorized: false, pendingStatus: 'RequiresAction' })).toEqual({ status: 'Succeeded', connectorTransactionId: '8415006', amountCaptured: 250000 });
+    expect(paymentResultFromTransaction(byId, { preauthorized: false, pendingStatus: 'RequiresAction' })).toEqual({
+      status: 'Succeeded',
+      connectorTransactionId: '288200108',
+      amountCaptured: 10000,
+    });
+    expect(paymentResultFromTransaction(byRef, { preauthorized: false, pendingStatus: 'RequiresAction' })).toEqual({
+      status: 'Succeeded',
+      connectorTransactionId: '8415006',
+      amountCaptured: 250000,
+    });
   });
 });
 
 describe('other official samples kept as fixtures (sources in fixtures/SOURCES.md)', () => {
   test('validate-charge, developer.flutterwave.com reference and the v3 OpenAPI rendering → Succeeded', () => {
-    expect(paymentResultFromValidation(fixture('validate-charge') as unknown as FlutterwaveResponse<FlutterwaveTransaction>, chargeContext('card', 'NGN', 10000))).toEqual({
+    expect(
+      paymentResultFromValidation(
+        fixture('validate-charge') as unknown as FlutterwaveResponse<FlutterwaveTransaction>,
+        chargeContext('card', 'NGN', 10000),
+      ),
+    ).toEqual({
       status: 'Succeeded',
       connectorTransactionId: '288200108',
       amountCaptured: 10000,
     });
-    expect(paymentResultFromValidation(fixture('validate-charge-mintlify') as unknown as FlutterwaveResponse<FlutterwaveTransaction>, chargeContext('card', 'NGN', 10000))).toEqual({
+    expect(
+      paymentResultFromValidation(
+        fixture('validate-charge-mintlify') as unknown as FlutterwaveResponse<FlutterwaveTransaction>,
+        chargeContext('card', 'NGN', 10000),
+      ),
+    ).toEqual({
       status: 'Succeeded',
       connectorTransactionId: '4981392',
       amountCaptured: 10000,
@@ -485,15 +630,22 @@ describe('other official samples kept as fixtures (sources in fixtures/SOURCES.m
   });
 
   test('refund of a preauthorized charge ("Charge refunded") → Succeeded, no refund id in the answer', () => {
-    expect(refundResultFromPreauthRefund(fixture('refund-preauth') as unknown as FlutterwaveResponse<FlutterwaveTransaction>)).toEqual({ status: 'Succeeded', connectorRefundId: null });
+    expect(refundResultFromPreauthRefund(fixture('refund-preauth') as unknown as FlutterwaveResponse<FlutterwaveTransaction>)).toEqual({
+      status: 'Succeeded',
+      connectorRefundId: null,
+    });
   });
 
   test('a voided preauth ("status": "voided") read back by verify → Cancelled', () => {
     const voided = fixture('void-mintlify').data as FlutterwaveTransaction;
-    expect(paymentResultFromTransaction(voided, { preauthorized: true, pendingStatus: 'RequiresAction' })).toEqual({ status: 'Cancelled', connectorTransactionId: '4973327', amountCaptured: 0 });
+    expect(paymentResultFromTransaction(voided, { preauthorized: true, pendingStatus: 'RequiresAction' })).toEqual({
+      status: 'Cancelled',
+      connectorTransactionId: '4973327',
+      amountCaptured: 0,
+    });
   });
 
-  test('the card guide\'s PIN and address requests → the card steps with card_required', () => {
+  test("the card guide's PIN and address requests → the card steps with card_required", () => {
     const ctx = chargeContext('card');
     for (const [name, step] of [
       ['charge-card-authorization-required', 'submit_pin'],

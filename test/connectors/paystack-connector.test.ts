@@ -18,22 +18,18 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Currency } from '../../shared/domain/money';
-import type { PaymentMethod } from '../../shared/domain/payment';
 import {
-  ConnectorRequestError,
-  ConnectorTechnicalError,
-  WebhookPayloadError,
-  WebhookSignatureError,
   type AuthenticateRequest,
   type AuthorizeRequest,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
   type PaymentResult,
   type RefundLookupRequest,
   type SyncRequest,
+  WebhookPayloadError,
+  WebhookSignatureError,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import { USSD_BANKS } from '../../shared/domain/ussd-banks';
-import { logger } from '../../shared/observability/logger';
 import {
   PAYSTACK_CHARGE_STATUSES,
   PAYSTACK_MOBILE_MONEY_PROVIDERS,
@@ -44,6 +40,10 @@ import {
   PAYSTACK_TRANSACTION_STATUSES,
   PAYSTACK_USSD_BANKS,
 } from '../../shared/connectors/paystack/transformers';
+import type { Currency } from '../../shared/domain/money';
+import type { PaymentMethod } from '../../shared/domain/payment';
+import { USSD_BANKS } from '../../shared/domain/ussd-banks';
+import { logger } from '../../shared/observability/logger';
 
 /* ------------------------------------------------------------------------------------------------
  * Fixture server
@@ -65,7 +65,12 @@ class FixtureServer {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') });
+      this.requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+      });
       const reply = this.replies.shift() ?? { status: 500, body: { status: false, message: 'No reply queued in the test.' } };
       if (reply === 'hang') return; // never answers: the adapter's timeout must fire
       res.writeHead(reply.status, { 'Content-Type': 'application/json' });
@@ -119,7 +124,7 @@ function fixture<T = any>(name: string): T {
 function official<T = any>(file: string, key?: string): T {
   const parsed = JSON.parse(readFileSync(path.join(FIXTURES, 'doc-code-snippets', file), 'utf8'));
   if (key === undefined) return parsed as T;
-  if (!Object.prototype.hasOwnProperty.call(parsed, key)) throw new Error(`${file} has no sample ${key}`);
+  if (!Object.hasOwn(parsed, key)) throw new Error(`${file} has no sample ${key}`);
   return parsed[key].data as T;
 }
 
@@ -199,7 +204,7 @@ const sign = (rawBody: string, key = SECRET) => createHmac('sha512', key).update
  * supports
  * --------------------------------------------------------------------------------------------- */
 
-describe('supports: the (currency, method) matrix from Paystack\'s Payment Channels page', () => {
+describe("supports: the (currency, method) matrix from Paystack's Payment Channels page", () => {
   const matrix: Record<PaymentMethod, Record<Currency, boolean>> = {
     card: { NGN: true, USD: true, GHS: true, ZAR: true, KES: true },
     bank_transfer: { NGN: true, USD: false, GHS: false, ZAR: false, KES: true },
@@ -255,7 +260,12 @@ describe('authorize', () => {
 
   test('card with 3-D Secure: open_url → RequiresAction redirecting to data.url', async () => {
     server.reply({ status: 200, body: fixture('charge-open-url') });
-    const result = await paystack.authorize(authorizeRequest({ currency: 'USD', card: { card_number: '5192602720584796', card_exp_month: '12', card_exp_year: '30', card_cvc: '123' } }));
+    const result = await paystack.authorize(
+      authorizeRequest({
+        currency: 'USD',
+        card: { card_number: '5192602720584796', card_exp_month: '12', card_exp_year: '30', card_cvc: '123' },
+      }),
+    );
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
       amount: 150000,
@@ -267,7 +277,10 @@ describe('authorize', () => {
       status: 'RequiresAction',
       connectorTransactionId: REFERENCE,
       amountCaptured: 0,
-      nextAction: { type: 'redirect_to_url', redirect_to_url: 'https://standard.paystack.co/close/3ds/pay-0a1b2c3d4e5f60718293a4b5c6d7e8f9' },
+      nextAction: {
+        type: 'redirect_to_url',
+        redirect_to_url: 'https://standard.paystack.co/close/3ds/pay-0a1b2c3d4e5f60718293a4b5c6d7e8f9',
+      },
     });
   });
 
@@ -312,7 +325,13 @@ describe('authorize', () => {
   test('a decline (data.status failed) → Failed with the gateway response as code, not an exception', async () => {
     server.reply({ status: 200, body: fixture('charge-failed') });
     const result = await paystack.authorize(authorizeRequest());
-    expect(result).toEqual({ status: 'Failed', connectorTransactionId: REFERENCE, amountCaptured: 0, errorCode: 'declined', errorMessage: 'Declined' });
+    expect(result).toEqual({
+      status: 'Failed',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      errorCode: 'declined',
+      errorMessage: 'Declined',
+    });
   });
 
   test('a 4xx whose body is a failed charge → Failed (business decline), not ConnectorRequestError', async () => {
@@ -329,7 +348,11 @@ describe('authorize', () => {
 
   test('pending → Processing (settled later by sync or charge.success)', async () => {
     server.reply({ status: 200, body: fixture('charge-pending') });
-    expect(await paystack.authorize(authorizeRequest())).toEqual({ status: 'Processing', connectorTransactionId: REFERENCE, amountCaptured: 0 });
+    expect(await paystack.authorize(authorizeRequest())).toEqual({
+      status: 'Processing',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+    });
   });
 
   test('bank_transfer NGN (Pay with Transfer): account_expires_at now + 30 min → bank transfer instructions', async () => {
@@ -401,7 +424,10 @@ describe('authorize', () => {
         status: 'RequiresAction',
         connectorTransactionId: REFERENCE,
         amountCaptured: 0,
-        nextAction: { type: 'display_ussd_code', ussd: { code: '*737*33*4*18791#', reference: REFERENCE, expires_at: '2024-04-02T10:00:00.000Z' } },
+        nextAction: {
+          type: 'display_ussd_code',
+          ussd: { code: '*737*33*4*18791#', reference: REFERENCE, expires_at: '2024-04-02T10:00:00.000Z' },
+        },
       });
     },
   );
@@ -497,13 +523,22 @@ describe('authorize', () => {
       server.reply({ status: 200, body });
       const method: PaymentMethod = status === 'pay_offline' ? 'ussd' : status === 'pending_bank_transfer' ? 'bank_transfer' : 'card';
       const result = await paystack.authorize(
-        authorizeRequest({ paymentMethod: method, card: method === 'card' ? authorizeRequest().card : undefined, ussdBankCode: method === 'ussd' ? '058' : undefined }),
+        authorizeRequest({
+          paymentMethod: method,
+          card: method === 'card' ? authorizeRequest().card : undefined,
+          ussdBankCode: method === 'ussd' ? '058' : undefined,
+        }),
       );
       expect(result.status).toBe(ours);
       expect(result.connectorTransactionId).toBe(REFERENCE);
       if (ours === 'RequiresAction') expect(result.nextAction).toBeTruthy();
       if (status.startsWith('send_')) {
-        expect(result.nextAction).toEqual({ type: steps[status], display_text: `Paystack wants ${status}`, redirect_to_url: STEP_PAGE, card_required: false });
+        expect(result.nextAction).toEqual({
+          type: steps[status],
+          display_text: `Paystack wants ${status}`,
+          redirect_to_url: STEP_PAGE,
+          card_required: false,
+        });
         expect(result.errorCode).toBeUndefined();
       }
       if (status === 'timeout') expect(result.errorCode).toBe('timeout');
@@ -551,11 +586,25 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
   const cases: [string, Partial<AuthenticateRequest>, string, Record<string, string>][] = [
     ['submit_pin', { step: 'submit_pin', pin: PIN }, '/charge/submit_pin', { pin: PIN, reference: REFERENCE }],
     ['submit_otp', { step: 'submit_otp', pin: undefined, otp: OTP }, '/charge/submit_otp', { otp: OTP, reference: REFERENCE }],
-    ['submit_phone', { step: 'submit_phone', pin: undefined, phone: '08012345678' }, '/charge/submit_phone', { phone: '08012345678', reference: REFERENCE }],
-    ['submit_birthday', { step: 'submit_birthday', pin: undefined, birthday: '1961-09-21' }, '/charge/submit_birthday', { birthday: '1961-09-21', reference: REFERENCE }],
+    [
+      'submit_phone',
+      { step: 'submit_phone', pin: undefined, phone: '08012345678' },
+      '/charge/submit_phone',
+      { phone: '08012345678', reference: REFERENCE },
+    ],
+    [
+      'submit_birthday',
+      { step: 'submit_birthday', pin: undefined, birthday: '1961-09-21' },
+      '/charge/submit_birthday',
+      { birthday: '1961-09-21', reference: REFERENCE },
+    ],
     [
       'submit_address',
-      { step: 'submit_address', pin: undefined, address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' } },
+      {
+        step: 'submit_address',
+        pin: undefined,
+        address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' },
+      },
       '/charge/submit_address',
       { address: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip_code: '18360', reference: REFERENCE },
     ],
@@ -568,17 +617,22 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
     submit_address: 'src/api/charges/submit-address/response.json',
   };
 
-  test.each(cases)('%s: POST %s with exactly the documented body; Paystack\'s success sample → Succeeded', async (step, overrides, pathname, body) => {
-    const sample = official(samples[step] as string, '200');
-    server.reply({ status: 200, body: ours(sample) });
-    const result = await paystack.authenticate(authenticateRequest(overrides));
-    expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
-    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount });
-  });
+  test.each(cases)(
+    "%s: POST %s with exactly the documented body; Paystack's success sample → Succeeded",
+    async (step, overrides, pathname, body) => {
+      const sample = official(samples[step] as string, '200');
+      server.reply({ status: 200, body: ours(sample) });
+      const result = await paystack.authenticate(authenticateRequest(overrides));
+      expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
+      expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount });
+    },
+  );
 
   test('connectorTransactionId null (never recorded) → the reference derived from our payment id', async () => {
     server.reply({ status: 200, body: ours(official('src/api/charges/submit-otp/response.json', '200_pending')) });
-    const result = await paystack.authenticate(authenticateRequest({ connectorTransactionId: null, step: 'submit_otp', pin: undefined, otp: OTP }));
+    const result = await paystack.authenticate(
+      authenticateRequest({ connectorTransactionId: null, step: 'submit_otp', pin: undefined, otp: OTP }),
+    );
     expectCall(server.only(), 'POST', '/charge/submit_otp', { otp: OTP, reference: REFERENCE });
     expect(result).toEqual({ status: 'Processing', connectorTransactionId: REFERENCE, amountCaptured: 0 });
   });
@@ -587,18 +641,25 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
     ['submit_pin without a pin', { step: 'submit_pin', pin: undefined }, 'authentication_value_required'],
     ['submit_otp with a blank otp', { step: 'submit_otp', pin: undefined, otp: '  ' }, 'authentication_value_required'],
     ['submit_birthday not YYYY-MM-DD', { step: 'submit_birthday', pin: undefined, birthday: '21/09/1961' }, 'invalid_birthday'],
-    ['submit_address without a zip', { step: 'submit_address', pin: undefined, address: { line1: '1 Main St', city: 'Lagos', state: 'LA', zip: '', country: 'NG' } }, 'authentication_value_required'],
-  ] as [string, Partial<AuthenticateRequest>, string][])('%s → %s, nothing sent, the value never in the message', async (_label, overrides, code) => {
-    const err = await rejection(paystack.authenticate(authenticateRequest(overrides)));
-    expect(err).toBeInstanceOf(ConnectorRequestError);
-    expect((err as ConnectorRequestError).code).toBe(code);
-    expect(err.message).not.toContain('21/09/1961');
-    expect(server.requests).toHaveLength(0);
-  });
+    [
+      'submit_address without a zip',
+      { step: 'submit_address', pin: undefined, address: { line1: '1 Main St', city: 'Lagos', state: 'LA', zip: '', country: 'NG' } },
+      'authentication_value_required',
+    ],
+  ] as [string, Partial<AuthenticateRequest>, string][])(
+    '%s → %s, nothing sent, the value never in the message',
+    async (_label, overrides, code) => {
+      const err = await rejection(paystack.authenticate(authenticateRequest(overrides)));
+      expect(err).toBeInstanceOf(ConnectorRequestError);
+      expect((err as ConnectorRequestError).code).toBe(code);
+      expect(err.message).not.toContain('21/09/1961');
+      expect(server.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe('authenticate: steps chain through the status table (a Verve-style card asking PIN, then OTP)', () => {
-  test('authorize → send_pin (no prompt) → submit_pin → send_otp with Paystack\'s prompt → submit_otp → Succeeded', async () => {
+  test("authorize → send_pin (no prompt) → submit_pin → send_otp with Paystack's prompt → submit_otp → Succeeded", async () => {
     server.reply({ status: 200, body: ours(official('src/api/charges/create/response.json', '200_pin')) });
     const first = await paystack.authorize(authorizeRequest());
     expect(first).toEqual({
@@ -629,11 +690,14 @@ describe('authenticate: steps chain through the status table (a Verve-style card
     expect(third).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 10000 });
   });
 
-  test('identifiers in Paystack\'s answer are kept exactly, even when the PIN\'s digits occur in them (only free text is scrubbed)', async () => {
+  test("identifiers in Paystack's answer are kept exactly, even when the PIN's digits occur in them (only free text is scrubbed)", async () => {
     const pinInside = REFERENCE.replace(/\d{4}/, PIN);
     expect(pinInside).toContain(PIN);
     const body = official('src/api/charges/create/response.json', '200_otp') as { data: Record<string, unknown> };
-    server.reply({ status: 200, body: { ...body, data: { ...body.data, reference: pinInside, display_text: `Enter the OTP (PIN ${PIN} accepted)` } } });
+    server.reply({
+      status: 200,
+      body: { ...body, data: { ...body.data, reference: pinInside, display_text: `Enter the OTP (PIN ${PIN} accepted)` } },
+    });
     const result = await paystack.authenticate(authenticateRequest({ connectorTransactionId: pinInside }));
     expect(result.connectorTransactionId).toBe(pinInside);
     expect(result.nextAction).toMatchObject({ type: 'submit_otp', display_text: 'Enter the OTP (PIN [REDACTED] accepted)' });
@@ -652,13 +716,18 @@ describe('authenticate: steps chain through the status table (a Verve-style card
       status: 'RequiresAction',
       connectorTransactionId: REFERENCE,
       amountCaptured: 0,
-      nextAction: { type: 'submit_otp', display_text: 'To confirm that you own this account, kindly enter the OTP sent to your phone', redirect_to_url: STEP_PAGE, card_required: false },
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'To confirm that you own this account, kindly enter the OTP sent to your phone',
+        redirect_to_url: STEP_PAGE,
+        card_required: false,
+      },
     });
   });
 });
 
 describe('authenticate: wrong values, as Paystack answers them', () => {
-  test('data.status failed (Paystack\'s 200_failed sample) → Failed with Paystack\'s message: the charge is closed', async () => {
+  test("data.status failed (Paystack's 200_failed sample) → Failed with Paystack's message: the charge is closed", async () => {
     server.reply({ status: 200, body: ours(official('src/api/charges/submit-pin/response.json', '200_failed')) });
     const result = await paystack.authenticate(authenticateRequest());
     expect(result).toEqual({
@@ -675,13 +744,29 @@ describe('authenticate: wrong values, as Paystack answers them', () => {
     body.data.gateway_response = 'Incorrect PIN';
     body.data.message = 'Incorrect PIN';
     server.reply({ status: 200, body });
-    expect(await paystack.authenticate(authenticateRequest())).toMatchObject({ status: 'Failed', errorCode: 'incorrect_pin', errorMessage: 'Incorrect PIN' });
+    expect(await paystack.authenticate(authenticateRequest())).toMatchObject({
+      status: 'Failed',
+      errorCode: 'incorrect_pin',
+      errorMessage: 'Incorrect PIN',
+    });
   });
 
   test('submit_address answering status:false with a failed charge (Paystack\'s 200_failed sample) → Failed "Insufficient funds"', async () => {
     server.reply({ status: 200, body: official('src/api/charges/submit-address/response.json', '200_failed') });
-    const result = await paystack.authenticate(authenticateRequest({ step: 'submit_address', pin: undefined, address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' } }));
-    expect(result).toEqual({ status: 'Failed', connectorTransactionId: REFERENCE, amountCaptured: 0, errorCode: 'failed', errorMessage: 'Insufficient funds' });
+    const result = await paystack.authenticate(
+      authenticateRequest({
+        step: 'submit_address',
+        pin: undefined,
+        address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' },
+      }),
+    );
+    expect(result).toEqual({
+      status: 'Failed',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      errorCode: 'failed',
+      errorMessage: 'Insufficient funds',
+    });
   });
 
   // Paystack's errors page documents the meaning ("The OTP provided for the mobile money transaction is
@@ -690,14 +775,32 @@ describe('authenticate: wrong values, as Paystack answers them', () => {
   test.each([
     ['HTTP 400', 400],
     ['HTTP 200 with status false', 200],
-  ])('the same step asked again after a wrong OTP (%s) → RequiresAction on it, with Paystack\'s message', async (_label, httpStatus) => {
-    server.reply({ status: httpStatus, body: { status: false, message: 'Invalid OTP provided', data: { reference: REFERENCE, status: 'send_otp', display_text: 'Please dial *110# to generate a voucher code. Then input the voucher' } } });
-    const result = await paystack.authenticate(authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', step: 'submit_otp', pin: undefined, otp: '000000' }));
+  ])("the same step asked again after a wrong OTP (%s) → RequiresAction on it, with Paystack's message", async (_label, httpStatus) => {
+    server.reply({
+      status: httpStatus,
+      body: {
+        status: false,
+        message: 'Invalid OTP provided',
+        data: {
+          reference: REFERENCE,
+          status: 'send_otp',
+          display_text: 'Please dial *110# to generate a voucher code. Then input the voucher',
+        },
+      },
+    });
+    const result = await paystack.authenticate(
+      authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', step: 'submit_otp', pin: undefined, otp: '000000' }),
+    );
     expect(result).toEqual({
       status: 'RequiresAction',
       connectorTransactionId: REFERENCE,
       amountCaptured: 0,
-      nextAction: { type: 'submit_otp', display_text: 'Please dial *110# to generate a voucher code. Then input the voucher', redirect_to_url: STEP_PAGE, card_required: false },
+      nextAction: {
+        type: 'submit_otp',
+        display_text: 'Please dial *110# to generate a voucher code. Then input the voucher',
+        redirect_to_url: STEP_PAGE,
+        card_required: false,
+      },
       errorCode: 'invalid_otp_provided',
       errorMessage: 'Invalid OTP provided',
     });
@@ -719,7 +822,14 @@ describe('authenticate: wrong values, as Paystack answers them', () => {
     expect((err as ConnectorRequestError).code).toBe('pin_redacted_is_not_valid_for_this_card');
     expect(JSON.stringify({ ...err, message: err.message })).not.toContain(PIN);
 
-    server.reply({ status: 200, body: { status: false, message: `OTP ${OTP} expired`, data: { reference: REFERENCE, status: 'send_otp', display_text: `Enter the OTP (not ${OTP})` } } });
+    server.reply({
+      status: 200,
+      body: {
+        status: false,
+        message: `OTP ${OTP} expired`,
+        data: { reference: REFERENCE, status: 'send_otp', display_text: `Enter the OTP (not ${OTP})` },
+      },
+    });
     const result = await paystack.authenticate(authenticateRequest({ step: 'submit_otp', pin: undefined, otp: OTP }));
     expect(JSON.stringify(result)).not.toContain(OTP);
     expect(result.errorMessage).toBe('OTP [REDACTED] expired');
@@ -736,7 +846,13 @@ describe('authenticate: wrong values, as Paystack answers them', () => {
   });
 
   test('no answer in time → ConnectorTechnicalError; the submit call uses the authorize timeout (60 s) without an override', async () => {
-    const impatient = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, timeoutMs: 200, now: () => NOW });
+    const impatient = new PaystackConnector({
+      baseUrl: server.url,
+      secretKey: SECRET,
+      webhookSecret: SECRET,
+      timeoutMs: 200,
+      now: () => NOW,
+    });
     server.reply('hang');
     expect(await rejection(impatient.authenticate(authenticateRequest()))).toBeInstanceOf(ConnectorTechnicalError);
 
@@ -761,7 +877,9 @@ describe('mobile money: Ghana networks and the Telecel Cash voucher', () => {
 
   test('Telecel: send_otp "dial *110#" → submit_otp with that prompt; the voucher as otp → submit_otp → Succeeded', async () => {
     server.reply({ status: 200, body: ours(official('src/doc/payments/payment-methods/mobile-vodafone/index.json')) });
-    const first = await paystack.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency: 'GHS', phone: '+233201234567', card: undefined }));
+    const first = await paystack.authorize(
+      authorizeRequest({ paymentMethod: 'mobile_money', currency: 'GHS', phone: '+233201234567', card: undefined }),
+    );
     expectCall(server.only(), 'POST', '/charge', {
       email: 'payer@example.com',
       amount: 150000,
@@ -786,7 +904,14 @@ describe('mobile money: Ghana networks and the Telecel Cash voucher', () => {
     server.reply({ status: 200, body: success });
     const voucher = '582913';
     const second = await paystack.authenticate(
-      authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', amount: 150000, step: 'submit_otp', pin: undefined, otp: voucher }),
+      authenticateRequest({
+        paymentMethod: 'mobile_money',
+        currency: 'GHS',
+        amount: 150000,
+        step: 'submit_otp',
+        pin: undefined,
+        otp: voucher,
+      }),
     );
     expectCall(server.only(), 'POST', '/charge/submit_otp', { otp: voucher, reference: REFERENCE });
     expect(second).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 100 });
@@ -794,7 +919,9 @@ describe('mobile money: Ghana networks and the Telecel Cash voucher', () => {
 
   test('after the voucher Paystack may still ask for approval on the phone (pay_offline) → await_mobile_money_approval', async () => {
     server.reply({ status: 200, body: ours(official('src/doc/payments/payment-methods/mobile-airtel-mtn/index.json')) });
-    const result = await paystack.authenticate(authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', step: 'submit_otp', pin: undefined, otp: '582913' }));
+    const result = await paystack.authenticate(
+      authenticateRequest({ paymentMethod: 'mobile_money', currency: 'GHS', step: 'submit_otp', pin: undefined, otp: '582913' }),
+    );
     expect(result.nextAction).toEqual({
       type: 'await_mobile_money_approval',
       mobile_money: { message: 'Please complete authorization process on your mobile phone', reference: REFERENCE },
@@ -803,12 +930,19 @@ describe('mobile money: Ghana networks and the Telecel Cash voucher', () => {
 });
 
 describe('sync of a charge still waiting on a step', () => {
-  test.each(['ongoing', 'abandoned', 'send_pin', 'send_otp'])('verify status %s → RequiresAction without a next action (the payment keeps its own)', async (status) => {
-    const body = fixture('transaction-verify');
-    body.data.status = status;
-    server.reply({ status: 200, body });
-    expect(await paystack.sync(syncRequest())).toEqual({ status: 'RequiresAction', connectorTransactionId: REFERENCE, amountCaptured: 0 });
-  });
+  test.each(['ongoing', 'abandoned', 'send_pin', 'send_otp'])(
+    'verify status %s → RequiresAction without a next action (the payment keeps its own)',
+    async (status) => {
+      const body = fixture('transaction-verify');
+      body.data.status = status;
+      server.reply({ status: 200, body });
+      expect(await paystack.sync(syncRequest())).toEqual({
+        status: 'RequiresAction',
+        connectorTransactionId: REFERENCE,
+        amountCaptured: 0,
+      });
+    },
+  );
 });
 
 describe('refund needs-attention: never Succeeded, and a warning for operators', () => {
@@ -818,7 +952,7 @@ describe('refund needs-attention: never Succeeded, and a warning for operators',
   });
   afterEach(() => warn.mockRestore());
 
-  test('the refund.needs-attention event (Paystack\'s sample, with an id) → Pending refund_needs_attention, logged with its references', async () => {
+  test("the refund.needs-attention event (Paystack's sample, with an id) → Pending refund_needs_attention, logged with its references", async () => {
     const rawBody = JSON.stringify(official('src/doc/payments/refunds/events/refund-needs-attention.json'));
     const event = await paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': sign(rawBody) } });
     expect(event).toEqual({
@@ -830,7 +964,7 @@ describe('refund needs-attention: never Succeeded, and a warning for operators',
         status: 'Pending',
         connectorRefundId: '123456',
         errorCode: 'refund_needs_attention',
-        errorMessage: expect.stringContaining('needs the customer\'s bank details'),
+        errorMessage: expect.stringContaining("needs the customer's bank details"),
       },
     });
     expect(server.requests).toHaveLength(0);
@@ -845,14 +979,22 @@ describe('refund needs-attention: never Succeeded, and a warning for operators',
     });
   });
 
-  test('GET /refund/:id in needs-attention with Paystack\'s reason → that reason as the message, and a warning naming our refund', async () => {
+  test("GET /refund/:id in needs-attention with Paystack's reason → that reason as the message, and a warning naming our refund", async () => {
     const body = fixture('refund-fetch');
     body.data.status = 'needs-attention';
     body.data.reason = 'Customer bank account required';
     server.reply({ status: 200, body });
     const result = await paystack.syncRefund({ refundId: 'ref_99aa', connectorRefundId: '3018284', currency: 'NGN' });
-    expect(result).toEqual({ status: 'Pending', connectorRefundId: '3018284', errorCode: 'refund_needs_attention', errorMessage: 'Customer bank account required' });
-    expect(warn).toHaveBeenCalledWith('Paystack refund needs attention', expect.objectContaining({ refund_id: 'ref_99aa', connector_refund_id: '3018284' }));
+    expect(result).toEqual({
+      status: 'Pending',
+      connectorRefundId: '3018284',
+      errorCode: 'refund_needs_attention',
+      errorMessage: 'Customer bank account required',
+    });
+    expect(warn).toHaveBeenCalledWith(
+      'Paystack refund needs attention',
+      expect.objectContaining({ refund_id: 'ref_99aa', connector_refund_id: '3018284' }),
+    );
   });
 
   test('a bare state token from Paystack only completes our message', async () => {
@@ -868,9 +1010,18 @@ describe('refund needs-attention: never Succeeded, and a warning for operators',
     const body = fixture('refund-create');
     body.data.status = 'needs-attention';
     server.reply({ status: 200, body });
-    const result = await paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' });
+    const result = await paystack.refund({
+      paymentId: PAYMENT_ID,
+      connectorTransactionId: REFERENCE,
+      currency: 'NGN',
+      amount: 50000,
+      refundId: 'ref_99aa',
+    });
     expect(result).toMatchObject({ status: 'Pending', connectorRefundId: '3018284', errorCode: 'refund_needs_attention' });
-    expect(warn).toHaveBeenCalledWith('Paystack refund needs attention', expect.objectContaining({ refund_id: 'ref_99aa', transaction_reference: REFERENCE }));
+    expect(warn).toHaveBeenCalledWith(
+      'Paystack refund needs attention',
+      expect.objectContaining({ refund_id: 'ref_99aa', transaction_reference: REFERENCE }),
+    );
   });
 
   test('other statuses are not logged', async () => {
@@ -886,7 +1037,9 @@ describe('refund needs-attention: never Succeeded, and a warning for operators',
 
 describe('capture', () => {
   test('refused (Paystack captures at authorization), nothing sent', async () => {
-    const err = await rejection(paystack.capture({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 150000 }));
+    const err = await rejection(
+      paystack.capture({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 150000 }),
+    );
     expect((err as ConnectorRequestError).code).toBe('capture_not_supported');
     expect(server.requests).toHaveLength(0);
   });
@@ -916,14 +1069,27 @@ describe('void', () => {
 describe('refund', () => {
   test('POST /refund with the transaction reference, integer amount, currency and our refund id as merchant note', async () => {
     server.reply({ status: 200, body: fixture('refund-create') });
-    const result = await paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' });
-    expectCall(server.only(), 'POST', '/refund', { transaction: REFERENCE, amount: 50000, currency: 'NGN', merchant_note: 'Switchyard refund ref_99aa' });
+    const result = await paystack.refund({
+      paymentId: PAYMENT_ID,
+      connectorTransactionId: REFERENCE,
+      currency: 'NGN',
+      amount: 50000,
+      refundId: 'ref_99aa',
+    });
+    expectCall(server.only(), 'POST', '/refund', {
+      transaction: REFERENCE,
+      amount: 50000,
+      currency: 'NGN',
+      merchant_note: 'Switchyard refund ref_99aa',
+    });
     expect(result).toEqual({ status: 'Pending', connectorRefundId: '3018284' });
   });
 
-  test('a refused refund (4xx with code) → ConnectorRequestError with Paystack\'s code', async () => {
+  test("a refused refund (4xx with code) → ConnectorRequestError with Paystack's code", async () => {
     server.reply({ status: 400, body: fixture('error-validation') });
-    const err = await rejection(paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' }));
+    const err = await rejection(
+      paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' }),
+    );
     expect(err).toBeInstanceOf(ConnectorRequestError);
     expect((err as ConnectorRequestError).code).toBe('invalid_params');
   });
@@ -960,7 +1126,7 @@ describe('syncRefund: every refund status is mapped (PAYSTACK_REFUND_STATUS)', (
  * --------------------------------------------------------------------------------------------- */
 
 describe('sync', () => {
-  test('GET /transaction/verify/:reference, success → Succeeded with Paystack\'s amount', async () => {
+  test("GET /transaction/verify/:reference, success → Succeeded with Paystack's amount", async () => {
     server.reply({ status: 200, body: fixture('transaction-verify') });
     const result = await paystack.sync(syncRequest());
     expectCall(server.only(), 'GET', `/transaction/verify/${REFERENCE}`);
@@ -982,7 +1148,7 @@ describe('sync', () => {
       connectorTransactionId: null,
       amountCaptured: 0,
       errorCode: 'transaction_not_found',
-      errorMessage: 'Paystack has no transaction under this payment\'s reference: the charge never reached Paystack.',
+      errorMessage: "Paystack has no transaction under this payment's reference: the charge never reached Paystack.",
       notFound: true,
     };
 
@@ -1005,12 +1171,20 @@ describe('sync', () => {
     test('within the settle window (the charge may still be in flight) → Processing, no notFound', async () => {
       server.reply({ status: 400, body: fixture('error-reference-not-found') }, { status: 404, body: fixture('error-verify-not-found') });
       const fresh = new Date(NOW.getTime() - PAYSTACK_NOT_FOUND_SETTLE_MS + 1).toISOString();
-      await expect(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: fresh }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
-      await expect(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }))).resolves.toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
+      await expect(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: fresh }))).resolves.toEqual({
+        status: 'Processing',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+      });
+      await expect(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: 'not a date' }))).resolves.toEqual({
+        status: 'Processing',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+      });
     });
 
     test.each([
-      ['a 404 that is not Paystack\'s body', 404, { message: 'Not Found' }],
+      ["a 404 that is not Paystack's body", 404, { message: 'Not Found' }],
       ['a 404 with another message', 404, { status: false, message: 'Integration not found' }],
       ['a 400 validation error', 400, { status: false, message: 'Invalid key' }],
     ])('%s is thrown (ConnectorRequestError), never notFound', async (_label, status, body) => {
@@ -1020,9 +1194,16 @@ describe('sync', () => {
     });
 
     test('a 5xx or a 409 → ConnectorTechnicalError, never notFound', async () => {
-      server.reply({ status: 503, body: { status: false, message: 'Service unavailable' } }, { status: 409, body: { status: false, message: 'Conflict' } });
-      expect(await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })))).toBeInstanceOf(ConnectorTechnicalError);
-      expect(await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })))).toBeInstanceOf(ConnectorTechnicalError);
+      server.reply(
+        { status: 503, body: { status: false, message: 'Service unavailable' } },
+        { status: 409, body: { status: false, message: 'Conflict' } },
+      );
+      expect(await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })))).toBeInstanceOf(
+        ConnectorTechnicalError,
+      );
+      expect(await rejection(paystack.sync(syncRequest({ connectorTransactionId: null, createdAt: old })))).toBeInstanceOf(
+        ConnectorTechnicalError,
+      );
     });
   });
 
@@ -1065,7 +1246,7 @@ describe('sync', () => {
  * findRefund
  * --------------------------------------------------------------------------------------------- */
 
-describe('findRefund: our refund by merchant_note among the transaction\'s refunds', () => {
+describe("findRefund: our refund by merchant_note among the transaction's refunds", () => {
   const CREATED_AT = new Date(NOW.getTime() - 60 * 60_000).toISOString();
   const FROM = new Date(NOW.getTime() - 2 * 60 * 60_000).toISOString();
   const listPath = (page: number) => `/refund?transaction=2009945086&from=${encodeURIComponent(FROM)}&perPage=50&page=${page}`;
@@ -1079,7 +1260,11 @@ describe('findRefund: our refund by merchant_note among the transaction\'s refun
     ...overrides,
   });
   /** The refund-list fixture with its items replaced. */
-  const listOf = (data: unknown[], meta: unknown = { total: data.length, skipped: 0, perPage: 50, page: 1, pageCount: 1 }) => ({ ...fixture('refund-list'), data, meta });
+  const listOf = (data: unknown[], meta: unknown = { total: data.length, skipped: 0, perPage: 50, page: 1, pageCount: 1 }) => ({
+    ...fixture('refund-list'),
+    data,
+    meta,
+  });
   const item = (over: Record<string, unknown>) => ({ ...fixture('refund-list').data[1], ...over });
 
   test('verify for the transaction id, then GET /refund?transaction=<id>&from=…&perPage=50&page=1 → ours by note', async () => {
@@ -1089,17 +1274,31 @@ describe('findRefund: our refund by merchant_note among the transaction\'s refun
     const [verify, list] = server.requests.map((r) => ({ ...r, body: undefined }));
     expectCall(verify!, 'GET', `/transaction/verify/${REFERENCE}`);
     expectCall(list!, 'GET', listPath(1));
-    expect(Object.fromEntries(new URL(list!.path, server.url).searchParams)).toEqual({ transaction: '2009945086', from: FROM, perPage: '50', page: '1' });
+    expect(Object.fromEntries(new URL(list!.path, server.url).searchParams)).toEqual({
+      transaction: '2009945086',
+      from: FROM,
+      perPage: '50',
+      page: '1',
+    });
     expect(result).toEqual({ status: 'Succeeded', connectorRefundId: '3018284' });
   });
 
   test('the other refund of the same transaction is told apart by its note (pending → Pending)', async () => {
     server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: fixture('refund-list') });
-    await expect(paystack.findRefund(lookup({ refundId: 'ref_99bb', amount: 20000 }))).resolves.toEqual({ status: 'Pending', connectorRefundId: '3018290' });
+    await expect(paystack.findRefund(lookup({ refundId: 'ref_99bb', amount: 20000 }))).resolves.toEqual({
+      status: 'Pending',
+      connectorRefundId: '3018290',
+    });
   });
 
   test('reads every page (meta.pageCount) and finds ours on page 2', async () => {
-    const page1 = listOf([item({ id: 1, merchant_note: 'Switchyard refund ref_other' })], { total: 2, skipped: 0, perPage: 50, page: 1, pageCount: 2 });
+    const page1 = listOf([item({ id: 1, merchant_note: 'Switchyard refund ref_other' })], {
+      total: 2,
+      skipped: 0,
+      perPage: 50,
+      page: 1,
+      pageCount: 2,
+    });
     const page2 = listOf([fixture('refund-list').data[0]], { total: 2, skipped: 1, perPage: 50, page: 2, pageCount: 2 });
     server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: page1 }, { status: 200, body: page2 });
     const result = await paystack.findRefund(lookup());
@@ -1120,22 +1319,37 @@ describe('findRefund: our refund by merchant_note among the transaction\'s refun
   });
 
   test('refunds of another transaction (the filter ignored) are skipped', async () => {
-    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf([item({ transaction: 99, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 })]) });
+    server.reply(
+      { status: 200, body: fixture('transaction-verify') },
+      { status: 200, body: listOf([item({ transaction: 99, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 })]) },
+    );
     await expect(paystack.findRefund(lookup())).resolves.toBeNull();
   });
 
   test.each([
-    ['two refunds with our note', [item({ id: 1, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 }), item({ id: 2, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 })]],
+    [
+      'two refunds with our note',
+      [
+        item({ id: 1, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 }),
+        item({ id: 2, merchant_note: 'Switchyard refund ref_99aa', amount: 50000 }),
+      ],
+    ],
     ['no note matches, but one of our amount has no note at all', [item({ id: 3, merchant_note: null, amount: 50000 })]],
     ['our note on a refund of another amount', [item({ id: 4, merchant_note: 'Switchyard refund ref_99aa', amount: 40000 })]],
-    ['our note on a refund in another currency', [item({ id: 5, merchant_note: 'Switchyard refund ref_99aa', amount: 50000, currency: 'GHS' })]],
+    [
+      'our note on a refund in another currency',
+      [item({ id: 5, merchant_note: 'Switchyard refund ref_99aa', amount: 50000, currency: 'GHS' })],
+    ],
   ])('ambiguous: %s → ConnectorTechnicalError (retry later / operator)', async (_label, data) => {
     server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf(data) });
     expect(await rejection(paystack.findRefund(lookup()))).toBeInstanceOf(ConnectorTechnicalError);
   });
 
   test('a refund of another amount without a note does not block a known absence', async () => {
-    server.reply({ status: 200, body: fixture('transaction-verify') }, { status: 200, body: listOf([item({ merchant_note: null, amount: 777 })]) });
+    server.reply(
+      { status: 200, body: fixture('transaction-verify') },
+      { status: 200, body: listOf([item({ merchant_note: null, amount: 777 })]) },
+    );
     const createdAt = new Date(NOW.getTime() - PAYSTACK_REFUND_LOOKUP_SETTLE_MS).toISOString();
     await expect(paystack.findRefund(lookup({ createdAt }))).resolves.toBeNull();
   });
@@ -1161,18 +1375,38 @@ describe('findRefund: our refund by merchant_note among the transaction\'s refun
 
 describe('409 and timeouts', () => {
   test('a 409 on POST /charge or POST /refund is an unknown outcome (ConnectorTechnicalError), not a decline', async () => {
-    server.reply({ status: 409, body: { status: false, message: 'Duplicate request in progress', data: { status: 'failed', reference: REFERENCE } } });
+    server.reply({
+      status: 409,
+      body: { status: false, message: 'Duplicate request in progress', data: { status: 'failed', reference: REFERENCE } },
+    });
     expect(await rejection(paystack.authorize(authorizeRequest()))).toBeInstanceOf(ConnectorTechnicalError);
     server.reply({ status: 409, body: { status: false, message: 'Conflict' } });
-    expect(await rejection(paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' }))).toBeInstanceOf(ConnectorTechnicalError);
+    expect(
+      await rejection(
+        paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 50000, refundId: 'ref_99aa' }),
+      ),
+    ).toBeInstanceOf(ConnectorTechnicalError);
   });
 
   test('the per-operation table applies without an override (60 s writes, 30 s reads)', async () => {
-    expect(PAYSTACK_TIMEOUTS_MS).toEqual({ authorize: 60_000, refund: 60_000, capture: 30_000, void: 30_000, sync: 30_000, syncRefund: 30_000, findRefund: 30_000, webhook: 30_000 });
+    expect(PAYSTACK_TIMEOUTS_MS).toEqual({
+      authorize: 60_000,
+      refund: 60_000,
+      capture: 30_000,
+      void: 30_000,
+      sync: 30_000,
+      syncRefund: 30_000,
+      findRefund: 30_000,
+      webhook: 30_000,
+    });
     const tabled = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, now: () => NOW });
     const spy = jest.spyOn(AbortSignal, 'timeout');
     try {
-      server.reply({ status: 200, body: fixture('charge-success') }, { status: 200, body: fixture('transaction-verify') }, { status: 200, body: fixture('transaction-verify') });
+      server.reply(
+        { status: 200, body: fixture('charge-success') },
+        { status: 200, body: fixture('transaction-verify') },
+        { status: 200, body: fixture('transaction-verify') },
+      );
       await tabled.authorize(authorizeRequest());
       expect(spy).toHaveBeenLastCalledWith(60_000);
       await tabled.sync(syncRequest());
@@ -1284,7 +1518,12 @@ describe('parseWebhook', () => {
     body.data.id = '3018284';
     const rawBody = JSON.stringify(body);
     const event = await paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': sign(rawBody) } });
-    expect(event).toMatchObject({ kind: 'refund', eventId: `${eventName}:3018284`, connectorRefundId: '3018284', result: { status: ours } });
+    expect(event).toMatchObject({
+      kind: 'refund',
+      eventId: `${eventName}:3018284`,
+      connectorRefundId: '3018284',
+      result: { status: ours },
+    });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -1313,7 +1552,12 @@ describe('parseWebhook', () => {
   test.each([
     ['not JSON', 'event=charge.success', 'invalid_json', undefined],
     ['without data', '{"event":"charge.success"}', 'parameter_missing', 'data'],
-    ['a charge.success without reference', '{"event":"charge.success","data":{"status":"success","amount":100}}', 'parameter_missing', 'data.reference'],
+    [
+      'a charge.success without reference',
+      '{"event":"charge.success","data":{"status":"success","amount":100}}',
+      'parameter_missing',
+      'data.reference',
+    ],
   ])('a signed body %s → WebhookPayloadError (400), nothing looked up', async (_what, rawBody, code, param) => {
     const err = await paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': sign(rawBody) } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebhookPayloadError);
@@ -1327,7 +1571,7 @@ describe('parseWebhook', () => {
  * --------------------------------------------------------------------------------------------- */
 
 describe('errors', () => {
-  test('a 4xx error body → ConnectorRequestError with Paystack\'s message slug as code; the key never appears', async () => {
+  test("a 4xx error body → ConnectorRequestError with Paystack's message slug as code; the key never appears", async () => {
     server.reply({ status: 401, body: fixture('error-invalid-key') });
     const err = await rejection(paystack.authorize(authorizeRequest()));
     expect(err).toBeInstanceOf(ConnectorRequestError);
@@ -1344,7 +1588,13 @@ describe('errors', () => {
   });
 
   test('a server that never answers → ConnectorTechnicalError after timeoutMs', async () => {
-    const impatient = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, timeoutMs: 200, now: () => NOW });
+    const impatient = new PaystackConnector({
+      baseUrl: server.url,
+      secretKey: SECRET,
+      webhookSecret: SECRET,
+      timeoutMs: 200,
+      now: () => NOW,
+    });
     server.reply('hang');
     const started = Date.now();
     const err = await rejection(impatient.authorize(authorizeRequest()));
@@ -1358,7 +1608,12 @@ describe('errors', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const offline = new PaystackConnector({ baseUrl: `http://127.0.0.1:${port}`, secretKey: SECRET, webhookSecret: SECRET, timeoutMs: 500 });
+    const offline = new PaystackConnector({
+      baseUrl: `http://127.0.0.1:${port}`,
+      secretKey: SECRET,
+      webhookSecret: SECRET,
+      timeoutMs: 500,
+    });
     const err = await rejection(offline.syncRefund({ refundId: 'ref_99aa', connectorRefundId: '3018284', currency: 'NGN' }));
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
   });

@@ -29,20 +29,20 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import yaml from 'js-yaml';
 import {
-  ConnectorRequestError,
   type AuthenticateRequest,
   type AuthorizeRequest,
+  ConnectorRequestError,
   type PaymentResult,
   type RefundResult,
   type WebhookEvent,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import {
+  type ChargeContext,
   chargeToPaymentResult,
   isReferenceNotFound,
-  paystackErrorOf,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
-  type ChargeContext,
+  paystackErrorOf,
 } from '../../shared/connectors/paystack/transformers';
 import { logger } from '../../shared/observability/logger';
 
@@ -187,7 +187,8 @@ const DOCUMENTED_EXCEPTIONS: Readonly<Record<string, { fields: readonly string[]
   },
   'POST /charge bank_transfer': {
     fields: ['bank_transfer'],
-    source: 'Pay with Transfer: doc-code-snippets src/doc/payments/payment-methods/pwt/index.sh ("bank_transfer": {"account_expires_at": …})',
+    source:
+      'Pay with Transfer: doc-code-snippets src/doc/payments/payment-methods/pwt/index.sh ("bank_transfer": {"account_expires_at": …})',
   },
   'POST /charge card': {
     fields: ['card'],
@@ -257,7 +258,7 @@ class FixtureServer {
 function official<T = any>(file: string, key?: string): T {
   const parsed = JSON.parse(readFileSync(path.join(FIXTURES, 'doc-code-snippets', file), 'utf8'));
   if (key === undefined) return parsed as T;
-  if (!Object.prototype.hasOwnProperty.call(parsed, key)) throw new Error(`${file} has no sample ${key}`);
+  if (!Object.hasOwn(parsed, key)) throw new Error(`${file} has no sample ${key}`);
   return parsed[key].data as T;
 }
 
@@ -330,7 +331,11 @@ const ok = (body: unknown): Reply => ({ status: 200, body });
 
 /** Each flow: what it calls on the adapter, and the answers the stand-in gives (official samples). */
 const FLOWS: readonly { name: string; replies: Reply[]; run: (p: PaystackConnector) => Promise<unknown> }[] = [
-  { name: 'authorize card with details (card object)', replies: [ok(CHARGE_SUCCESS['200'].data)], run: (p) => p.authorize(authorizeRequest()) },
+  {
+    name: 'authorize card with details (card object)',
+    replies: [ok(CHARGE_SUCCESS['200'].data)],
+    run: (p) => p.authorize(authorizeRequest()),
+  },
   {
     name: 'authorize card without details (hosted checkout)',
     replies: [ok(official('src/api/transactions/initialize/response.json', '200'))],
@@ -359,21 +364,44 @@ const FLOWS: readonly { name: string; replies: Reply[]; run: (p: PaystackConnect
   ].map(([currency, phone]) => ({
     name: `authorize mobile_money ${currency} ${phone}`,
     replies: [ok(official('src/doc/payments/payment-methods/mobile-airtel-mtn/index.json'))],
-    run: (p: PaystackConnector) => p.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency: currency as 'GHS' | 'KES', phone, card: undefined })),
+    run: (p: PaystackConnector) =>
+      p.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency: currency as 'GHS' | 'KES', phone, card: undefined })),
   })),
-  { name: 'authenticate submit_pin', replies: [ok(CHARGE_SUCCESS['200'].data)], run: (p) => p.authenticate(authenticateRequest({ step: 'submit_pin', pin: '1234' })) },
-  { name: 'authenticate submit_otp', replies: [ok(CHARGE_SUCCESS['200'].data)], run: (p) => p.authenticate(authenticateRequest({ step: 'submit_otp', otp: '123456' })) },
+  {
+    name: 'authenticate submit_pin',
+    replies: [ok(CHARGE_SUCCESS['200'].data)],
+    run: (p) => p.authenticate(authenticateRequest({ step: 'submit_pin', pin: '1234' })),
+  },
+  {
+    name: 'authenticate submit_otp',
+    replies: [ok(CHARGE_SUCCESS['200'].data)],
+    run: (p) => p.authenticate(authenticateRequest({ step: 'submit_otp', otp: '123456' })),
+  },
   {
     name: 'authenticate submit_otp (Telecel voucher)',
     replies: [ok(CHARGE_SUCCESS['200'].data)],
     run: (p) => p.authenticate(authenticateRequest({ step: 'submit_otp', otp: '582913', paymentMethod: 'mobile_money', currency: 'GHS' })),
   },
-  { name: 'authenticate submit_phone', replies: [ok(CHARGE_SUCCESS['200'].data)], run: (p) => p.authenticate(authenticateRequest({ step: 'submit_phone', phone: '08012345678' })) },
-  { name: 'authenticate submit_birthday', replies: [ok(CHARGE_SUCCESS['200'].data)], run: (p) => p.authenticate(authenticateRequest({ step: 'submit_birthday', birthday: '1961-09-21' })) },
+  {
+    name: 'authenticate submit_phone',
+    replies: [ok(CHARGE_SUCCESS['200'].data)],
+    run: (p) => p.authenticate(authenticateRequest({ step: 'submit_phone', phone: '08012345678' })),
+  },
+  {
+    name: 'authenticate submit_birthday',
+    replies: [ok(CHARGE_SUCCESS['200'].data)],
+    run: (p) => p.authenticate(authenticateRequest({ step: 'submit_birthday', birthday: '1961-09-21' })),
+  },
   {
     name: 'authenticate submit_address',
     replies: [ok(CHARGE_SUCCESS['200'].data)],
-    run: (p) => p.authenticate(authenticateRequest({ step: 'submit_address', address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' } })),
+    run: (p) =>
+      p.authenticate(
+        authenticateRequest({
+          step: 'submit_address',
+          address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' },
+        }),
+      ),
   },
   {
     name: 'refund',
@@ -383,17 +411,46 @@ const FLOWS: readonly { name: string; replies: Reply[]; run: (p: PaystackConnect
   {
     name: 'sync',
     replies: [ok(official('src/api/transactions/verify/response.json', '200'))],
-    run: (p) => p.sync({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, amount: 150000, currency: 'NGN', paymentMethod: 'card', captureMethod: 'automatic', createdAt: NOW.toISOString() }),
+    run: (p) =>
+      p.sync({
+        paymentId: PAYMENT_ID,
+        connectorTransactionId: REFERENCE,
+        amount: 150000,
+        currency: 'NGN',
+        paymentMethod: 'card',
+        captureMethod: 'automatic',
+        createdAt: NOW.toISOString(),
+      }),
   },
-  { name: 'syncRefund', replies: [ok(official('src/api/refunds/fetch/response.json', '200'))], run: (p) => p.syncRefund({ refundId: 'ref_1', connectorRefundId: '1', currency: 'NGN' }) },
+  {
+    name: 'syncRefund',
+    replies: [ok(official('src/api/refunds/fetch/response.json', '200'))],
+    run: (p) => p.syncRefund({ refundId: 'ref_1', connectorRefundId: '1', currency: 'NGN' }),
+  },
   {
     name: 'findRefund',
-    replies: [ok(official('src/api/transactions/verify/response.json', '200')), ok({ status: true, message: 'Refunds retrieved', data: [], meta: { pageCount: 1 } })],
-    run: (p) => p.findRefund({ refundId: 'ref_1', paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, amount: 5000, currency: 'NGN', createdAt: NOW.toISOString() }),
+    replies: [
+      ok(official('src/api/transactions/verify/response.json', '200')),
+      ok({ status: true, message: 'Refunds retrieved', data: [], meta: { pageCount: 1 } }),
+    ],
+    run: (p) =>
+      p.findRefund({
+        refundId: 'ref_1',
+        paymentId: PAYMENT_ID,
+        connectorTransactionId: REFERENCE,
+        amount: 5000,
+        currency: 'NGN',
+        createdAt: NOW.toISOString(),
+      }),
   },
   {
     name: 'void',
-    replies: [ok({ ...official<any>('src/api/transactions/verify/response.json', '200'), data: { ...official<any>('src/api/transactions/verify/response.json', '200').data, status: 'ongoing' } })],
+    replies: [
+      ok({
+        ...official<any>('src/api/transactions/verify/response.json', '200'),
+        data: { ...official<any>('src/api/transactions/verify/response.json', '200').data, status: 'ongoing' },
+      }),
+    ],
     run: (p) => p.void({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN' }),
   },
 ];
@@ -408,7 +465,7 @@ describe('the validator itself (so that a passing body means something)', () => 
     ['/charge/submit_address', 'ChargeSubmitAddress.yaml'],
     ['/transaction/initialize', 'TransactionInitialize.yaml'],
     ['/refund', 'RefundCreate.yaml'],
-  ])('Paystack\'s own request example of %s (%s) passes', (template, schemaFile) => {
+  ])("Paystack's own request example of %s (%s) passes", (template, schemaFile) => {
     const example = (loadYaml(path.join(OPENAPI, 'components', 'schemas', schemaFile)) as JsonObject).example;
     expect(example).toBeDefined();
     const validate = requestValidator(template);
@@ -427,7 +484,10 @@ describe('the validator itself (so that a passing body means something)', () => 
   });
 
   test('an undeclared field is reported (the schemas leave additionalProperties open)', () => {
-    expect(undeclared(requestSchema('charge'), { email: 'a@b.c', amount: 1, ussd: { type: '737', extra: 1 }, surprise: true })).toEqual(['ussd.extra', 'surprise']);
+    expect(undeclared(requestSchema('charge'), { email: 'a@b.c', amount: 1, ussd: { type: '737', extra: 1 }, surprise: true })).toEqual([
+      'ussd.extra',
+      'surprise',
+    ]);
   });
 });
 
@@ -454,13 +514,20 @@ describe('every request the adapter sends is valid against PaystackOSS/openapi',
     for (const { request } of captured) expect(endpointOf(new URL(request.path, server.url).pathname)).toBeDefined();
   });
 
-  test('each POST body passes ajv against its path\'s request schema, and sends no undeclared field but the documented exceptions', () => {
+  test("each POST body passes ajv against its path's request schema, and sends no undeclared field but the documented exceptions", () => {
     const exceptionsUsed = new Set<string>();
     const posts = captured.filter((c) => c.request.method === 'POST');
     // Every POST endpoint of the fixtures was exercised.
-    expect([...new Set(posts.map((c) => c.request.path))].sort()).toEqual(
-      ['/charge', '/charge/submit_address', '/charge/submit_birthday', '/charge/submit_otp', '/charge/submit_phone', '/charge/submit_pin', '/refund', '/transaction/initialize'],
-    );
+    expect([...new Set(posts.map((c) => c.request.path))].sort()).toEqual([
+      '/charge',
+      '/charge/submit_address',
+      '/charge/submit_birthday',
+      '/charge/submit_otp',
+      '/charge/submit_phone',
+      '/charge/submit_pin',
+      '/refund',
+      '/transaction/initialize',
+    ]);
     for (const { flow, request } of posts) {
       const endpoint = endpointOf(request.path);
       expect(endpoint).toBeDefined();
@@ -470,7 +537,10 @@ describe('every request the adapter sends is valid against PaystackOSS/openapi',
       if (!valid) throw new Error(`${flow}: POST ${request.path} is invalid: ${ajv.errorsText(validate.errors)}`);
       for (const field of undeclared(requestSchema(endpoint!.file), body)) {
         const key = `POST ${endpoint!.template} ${field}`;
-        if (!DOCUMENTED_EXCEPTIONS[key]) throw new Error(`${flow}: POST ${request.path} sends ${field}, which PaystackOSS/openapi does not declare and no exception documents`);
+        if (!DOCUMENTED_EXCEPTIONS[key])
+          throw new Error(
+            `${flow}: POST ${request.path} sends ${field}, which PaystackOSS/openapi does not declare and no exception documents`,
+          );
         exceptionsUsed.add(key);
       }
     }
@@ -481,7 +551,8 @@ describe('every request the adapter sends is valid against PaystackOSS/openapi',
       for (const name of new Set(url.searchParams.keys())) {
         if (documented.includes(name)) continue;
         const key = `GET ${endpoint.template} ${name}`;
-        if (!DOCUMENTED_EXCEPTIONS[key]) throw new Error(`GET ${request.path} sends the query parameter ${name}, which PaystackOSS/openapi does not document`);
+        if (!DOCUMENTED_EXCEPTIONS[key])
+          throw new Error(`GET ${request.path} sends the query parameter ${name}, which PaystackOSS/openapi does not document`);
         exceptionsUsed.add(key);
       }
     }
@@ -492,7 +563,14 @@ describe('every request the adapter sends is valid against PaystackOSS/openapi',
   test('the submit steps send exactly the fields of their schema: the value and the charge reference', () => {
     const submits = captured.filter((c) => c.request.path.startsWith('/charge/submit_'));
     expect(submits.map((c) => c.request.path).sort()).toEqual(
-      ['/charge/submit_address', '/charge/submit_birthday', '/charge/submit_otp', '/charge/submit_otp', '/charge/submit_phone', '/charge/submit_pin'].sort(),
+      [
+        '/charge/submit_address',
+        '/charge/submit_birthday',
+        '/charge/submit_otp',
+        '/charge/submit_otp',
+        '/charge/submit_phone',
+        '/charge/submit_pin',
+      ].sort(),
     );
     for (const { request } of submits) {
       const endpoint = endpointOf(request.path)!;
@@ -506,16 +584,19 @@ describe('every request the adapter sends is valid against PaystackOSS/openapi',
     const types = captured
       .filter((c) => c.request.path === '/charge' && c.request.rawBody.includes('"ussd"'))
       .map((c) => (JSON.parse(c.request.rawBody) as { ussd: { type: string } }).ussd.type);
-    const documented = ((requestSchema('charge') as any).allOf as any[]).find((b) => b.properties?.ussd).properties.ussd.properties.type.enum;
+    const documented = ((requestSchema('charge') as any).allOf as any[]).find((b) => b.properties?.ussd).properties.ussd.properties.type
+      .enum;
     expect(types.sort()).toEqual([...documented].sort());
   });
 
-  test('DECISION, card details: the raw `card` object is kept as a documented exception, shaped exactly like Paystack\'s removed sample', () => {
+  test("DECISION, card details: the raw `card` object is kept as a documented exception, shaped exactly like Paystack's removed sample", () => {
     // 1. PaystackOSS/openapi's current Create Charge schema has no `card` (if Paystack adds one, this
     //    fails and the body must then be validated against it instead of the exception).
     expect(propertySchema(requestSchema('charge'), 'card')).toBeUndefined();
     // 2. No other documented server-side way takes a card number: the schema's instruments are these.
-    const instruments = ['authorization_code', 'bank', 'mobile_money', 'ussd', 'eft'].filter((k) => propertySchema(requestSchema('charge'), k));
+    const instruments = ['authorization_code', 'bank', 'mobile_money', 'ussd', 'eft'].filter((k) =>
+      propertySchema(requestSchema('charge'), k),
+    );
     expect(instruments).toEqual(['authorization_code', 'bank', 'mobile_money', 'ussd', 'eft']);
     // 3. What the adapter sends has exactly the keys and string types of the removed official sample
     //    (doc/payments/charge/request/index.json: cvv, number, expiry_month "01", expiry_year "99").
@@ -556,11 +637,26 @@ describe('every response example of the PaystackOSS/openapi fixtures', () => {
   const examples = openapiResponseExamples();
   const old = new Date(NOW.getTime() - PAYSTACK_NOT_FOUND_SETTLE_MS).toISOString();
   const syncOld = () =>
-    paystack.sync({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, amount: 150000, currency: 'NGN', paymentMethod: 'card', captureMethod: 'automatic', createdAt: old });
+    paystack.sync({
+      paymentId: PAYMENT_ID,
+      connectorTransactionId: REFERENCE,
+      amount: 150000,
+      currency: 'NGN',
+      paymentMethod: 'card',
+      captureMethod: 'automatic',
+      createdAt: old,
+    });
 
   const verified = ok(official('src/api/transactions/verify/response.json', '200'));
   const findRefund = () =>
-    paystack.findRefund({ refundId: 'ref_1', paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, amount: 1, currency: 'NGN', createdAt: NOW.toISOString() });
+    paystack.findRefund({
+      refundId: 'ref_1',
+      paymentId: PAYMENT_ID,
+      connectorTransactionId: REFERENCE,
+      amount: 1,
+      currency: 'NGN',
+      createdAt: NOW.toISOString(),
+    });
   const syncRefund = () => paystack.syncRefund({ refundId: 'ref_1', connectorRefundId: '1', currency: 'NGN' });
 
   /**
@@ -571,15 +667,27 @@ describe('every response example of the PaystackOSS/openapi fixtures', () => {
    */
   const expected: Record<string, { call: () => Promise<unknown>; outcome: (r: unknown) => void; before?: Reply[]; http?: false }> = {
     'charge POST 401': { call: () => paystack.authorize(authorizeRequest()), outcome: refused('invalid_key', 'Invalid key') },
-    'charge_submit_pin POST 401': { call: () => paystack.authenticate(authenticateRequest({ pin: '1234' })), outcome: refused('invalid_key', 'Invalid key') },
-    'charge_submit_otp POST 401': { call: () => paystack.authenticate(authenticateRequest({ step: 'submit_otp', otp: '1' })), outcome: refused('invalid_key', 'Invalid key') },
-    'charge_submit_phone POST 401': { call: () => paystack.authenticate(authenticateRequest({ step: 'submit_phone', phone: '1' })), outcome: refused('invalid_key', 'Invalid key') },
+    'charge_submit_pin POST 401': {
+      call: () => paystack.authenticate(authenticateRequest({ pin: '1234' })),
+      outcome: refused('invalid_key', 'Invalid key'),
+    },
+    'charge_submit_otp POST 401': {
+      call: () => paystack.authenticate(authenticateRequest({ step: 'submit_otp', otp: '1' })),
+      outcome: refused('invalid_key', 'Invalid key'),
+    },
+    'charge_submit_phone POST 401': {
+      call: () => paystack.authenticate(authenticateRequest({ step: 'submit_phone', phone: '1' })),
+      outcome: refused('invalid_key', 'Invalid key'),
+    },
     'charge_submit_birthday POST 401': {
       call: () => paystack.authenticate(authenticateRequest({ step: 'submit_birthday', birthday: '1961-09-21' })),
       outcome: refused('invalid_key', 'Invalid key'),
     },
     'charge_submit_address POST 401': {
-      call: () => paystack.authenticate(authenticateRequest({ step: 'submit_address', address: { line1: 'a', city: 'b', state: 'c', zip: 'd', country: 'NG' } })),
+      call: () =>
+        paystack.authenticate(
+          authenticateRequest({ step: 'submit_address', address: { line1: 'a', city: 'b', state: 'c', zip: 'd', country: 'NG' } }),
+        ),
       outcome: refused('invalid_key', 'Invalid key'),
     },
     'charge_{reference} GET 401': {
@@ -589,14 +697,20 @@ describe('every response example of the PaystackOSS/openapi fixtures', () => {
     },
     'charge_{reference} GET 404': {
       http: false,
-      call: async () => ({ mapped: paystackErrorOf(404, examples['charge_{reference} GET 404']), notFound: isReferenceNotFound(404, examples['charge_{reference} GET 404']) }),
+      call: async () => ({
+        mapped: paystackErrorOf(404, examples['charge_{reference} GET 404']),
+        notFound: isReferenceNotFound(404, examples['charge_{reference} GET 404']),
+      }),
       outcome: (r) => expect(r).toEqual({ mapped: { code: 'entity_not_found', message: 'Entity not found' }, notFound: true }),
     },
     'transaction_initialize POST 400': {
       call: () => paystack.authorize(authorizeRequest({ card: undefined })),
       outcome: refused('duplicate_reference', 'Duplicate Transaction Reference'),
     },
-    'transaction_initialize POST 401': { call: () => paystack.authorize(authorizeRequest({ card: undefined })), outcome: refused('invalid_key', 'Invalid key') },
+    'transaction_initialize POST 401': {
+      call: () => paystack.authorize(authorizeRequest({ card: undefined })),
+      outcome: refused('invalid_key', 'Invalid key'),
+    },
     'transaction_verify_{reference} GET 401': { call: syncOld, outcome: refused('invalid_key', 'Invalid key') },
     'transaction_verify_{reference} GET 404': {
       call: syncOld,
@@ -606,12 +720,13 @@ describe('every response example of the PaystackOSS/openapi fixtures', () => {
           connectorTransactionId: REFERENCE,
           amountCaptured: 0,
           errorCode: 'transaction_not_found',
-          errorMessage: 'Paystack has no transaction under this payment\'s reference: the charge never reached Paystack.',
+          errorMessage: "Paystack has no transaction under this payment's reference: the charge never reached Paystack.",
           notFound: true,
         }),
     },
     'refund POST 401': {
-      call: () => paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 1, refundId: 'ref_1' }),
+      call: () =>
+        paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 1, refundId: 'ref_1' }),
       outcome: refused('invalid_key', 'Invalid key'),
     },
     'refund GET 401': { before: [verified], call: findRefund, outcome: refused('invalid_key', 'Invalid key') },
@@ -649,11 +764,31 @@ function refused(code: string, message: string): (r: unknown) => void {
  * 2b. Every doc-code-snippets response sample of those endpoints, through the adapter
  * --------------------------------------------------------------------------------------------- */
 
-const step = (type: string, displayText: string | null) => ({ type, display_text: displayText, redirect_to_url: STEP_PAGE, card_required: false });
-const action = (reference: string, nextAction: unknown): PaymentResult => ({ status: 'RequiresAction', connectorTransactionId: reference, amountCaptured: 0, nextAction: nextAction as PaymentResult['nextAction'] });
-const succeeded = (reference: string, amount: number): PaymentResult => ({ status: 'Succeeded', connectorTransactionId: reference, amountCaptured: amount });
+const step = (type: string, displayText: string | null) => ({
+  type,
+  display_text: displayText,
+  redirect_to_url: STEP_PAGE,
+  card_required: false,
+});
+const action = (reference: string, nextAction: unknown): PaymentResult => ({
+  status: 'RequiresAction',
+  connectorTransactionId: reference,
+  amountCaptured: 0,
+  nextAction: nextAction as PaymentResult['nextAction'],
+});
+const succeeded = (reference: string, amount: number): PaymentResult => ({
+  status: 'Succeeded',
+  connectorTransactionId: reference,
+  amountCaptured: amount,
+});
 const processing = (reference: string): PaymentResult => ({ status: 'Processing', connectorTransactionId: reference, amountCaptured: 0 });
-const failed = (reference: string, errorCode: string, errorMessage: string): PaymentResult => ({ status: 'Failed', connectorTransactionId: reference, amountCaptured: 0, errorCode, errorMessage });
+const failed = (reference: string, errorCode: string, errorMessage: string): PaymentResult => ({
+  status: 'Failed',
+  connectorTransactionId: reference,
+  amountCaptured: 0,
+  errorCode,
+  errorMessage,
+});
 
 type Expectation = PaymentResult | RefundResult | WebhookEvent | { refused: string };
 
@@ -676,7 +811,10 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
       '200_bank_auth': action('apg8mnjf5yg7zp8', { type: 'redirect_to_url', redirect_to_url: 'https://standard.paystack.co/close' }),
       '200_phone': action('0t4gwo2ft6q0n9h', step('submit_phone', 'Please send phone')),
       '200_birthday': action('0t4gwo2ft6q0n9h', step('submit_birthday', 'Please send your birthday')),
-      '200_ussd': action('2ofkbk0yie6dvzb', { type: 'display_ussd_code', ussd: { code: '*737*33*4*453441#', reference: '2ofkbk0yie6dvzb', expires_at: new Date(NOW.getTime() + 86_400_000).toISOString() } }),
+      '200_ussd': action('2ofkbk0yie6dvzb', {
+        type: 'display_ussd_code',
+        ussd: { code: '*737*33*4*453441#', reference: '2ofkbk0yie6dvzb', expires_at: new Date(NOW.getTime() + 86_400_000).toISOString() },
+      }),
       '200_momo': succeeded('l7lvu4y3xcka6zu', 100),
       '200_address': action('7c7rpkqpc0tijs8', step('submit_address', 'Please send details for address verification')),
       '400': { refused: 'email_address_is_required_for_association_with_card' },
@@ -723,7 +861,13 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
     },
   },
   'src/api/charges/submit-address/response.json': {
-    call: () => paystack.authenticate(authenticateRequest({ step: 'submit_address', address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' } })),
+    call: () =>
+      paystack.authenticate(
+        authenticateRequest({
+          step: 'submit_address',
+          address: { line1: '140 N 2ND ST', city: 'Stroudsburg', state: 'PA', zip: '18360', country: 'US' },
+        }),
+      ),
     outcomes: {
       '200': succeeded('7c7rpkqpc0tijs8', 10000),
       // HTTP 200 with `status: false` and a failed charge without a reference.
@@ -733,15 +877,26 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
   },
   'src/api/transactions/initialize/response.json': {
     call: () => paystack.authorize(authorizeRequest({ card: undefined })),
-    outcomes: { '200': action('re4lyvq3s3', { type: 'redirect_to_url', redirect_to_url: 'https://checkout.paystack.com/3ni8kdavz62431k' }) },
+    outcomes: {
+      '200': action('re4lyvq3s3', { type: 'redirect_to_url', redirect_to_url: 'https://checkout.paystack.com/3ni8kdavz62431k' }),
+    },
   },
   'src/api/transactions/verify/response.json': {
     call: () =>
-      paystack.sync({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, amount: 150000, currency: 'NGN', paymentMethod: 'card', captureMethod: 'automatic', createdAt: new Date(0).toISOString() }),
+      paystack.sync({
+        paymentId: PAYMENT_ID,
+        connectorTransactionId: REFERENCE,
+        amount: 150000,
+        currency: 'NGN',
+        paymentMethod: 'card',
+        captureMethod: 'automatic',
+        createdAt: new Date(0).toISOString(),
+      }),
     outcomes: { '200': succeeded('re4lyvq3s3', 40333), '400': { refused: 'invalid_key' } },
   },
   'src/api/refunds/create/response.json': {
-    call: () => paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 10000, refundId: 'ref_1' }),
+    call: () =>
+      paystack.refund({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN', amount: 10000, refundId: 'ref_1' }),
     outcomes: { '200': { status: 'Pending', connectorRefundId: '3018284' } },
   },
   'src/api/refunds/fetch/response.json': {
@@ -761,7 +916,8 @@ function expectOutcome(result: unknown, expected: Expectation): void {
 
 describe('every doc-code-snippets response sample of the endpoints the adapter calls', () => {
   test('the expectations cover every sample of every file', () => {
-    for (const [file, spec] of Object.entries(CHARGE_SAMPLES)) expect(Object.keys(spec.outcomes).sort()).toEqual(Object.keys(official(file)).sort());
+    for (const [file, spec] of Object.entries(CHARGE_SAMPLES))
+      expect(Object.keys(spec.outcomes).sort()).toEqual(Object.keys(official(file)).sort());
   });
 
   const cases = Object.entries(CHARGE_SAMPLES).flatMap(([file, spec]) => Object.keys(spec.outcomes).map((key) => [file, key] as const));
@@ -793,8 +949,15 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
     };
     const file = 'src/api/charges/check/response.json';
     test('the expectations cover every sample but the 400 error body', () => {
-      expect(Object.keys(outcomes).sort()).toEqual(Object.keys(official(file)).filter((k) => k !== '400').sort());
-      expect(paystackErrorOf(400, official(file, '400'))).toEqual({ code: 'transaction_reference_is_invalid', message: 'Transaction reference is invalid' });
+      expect(Object.keys(outcomes).sort()).toEqual(
+        Object.keys(official(file))
+          .filter((k) => k !== '400')
+          .sort(),
+      );
+      expect(paystackErrorOf(400, official(file, '400'))).toEqual({
+        code: 'transaction_reference_is_invalid',
+        message: 'Transaction reference is invalid',
+      });
     });
     test.each(Object.keys(outcomes))('%s', (key) => {
       expect(chargeToPaymentResult(official(file, key).data, ctx)).toEqual(outcomes[key]);
@@ -802,7 +965,8 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
   });
 
   describe('payment-method samples (Payment Channels page)', () => {
-    const mobile = (p: PaystackConnector) => p.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency: 'GHS', phone: '+233201234567', card: undefined }));
+    const mobile = (p: PaystackConnector) =>
+      p.authorize(authorizeRequest({ paymentMethod: 'mobile_money', currency: 'GHS', phone: '+233201234567', card: undefined }));
     const cases: [string, (p: PaystackConnector) => Promise<unknown>, Expectation][] = [
       [
         'mobile-vodafone (Telecel: dial *110# for a voucher)',
@@ -812,14 +976,20 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
       [
         'mobile-airtel-mtn (approve on the phone)',
         mobile,
-        action('8nn5fqljd0suybr', { type: 'await_mobile_money_approval', mobile_money: { message: 'Please complete authorization process on your mobile phone', reference: '8nn5fqljd0suybr' } }),
+        action('8nn5fqljd0suybr', {
+          type: 'await_mobile_money_approval',
+          mobile_money: { message: 'Please complete authorization process on your mobile phone', reference: '8nn5fqljd0suybr' },
+        }),
       ],
       ['mobile-response-jit (approved in time)', mobile, succeeded('l7lvu4y3xcka6zu', 100)],
       ['mobile-response-late (answered after the request)', mobile, processing('84oow6t0rf715g6')],
       [
         'ussd',
         (p) => p.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: '058' })),
-        action('yjr1r8rwhedara4', { type: 'display_ussd_code', ussd: { code: '*737*33*4*18791#', reference: 'yjr1r8rwhedara4', expires_at: new Date(NOW.getTime() + 86_400_000).toISOString() } }),
+        action('yjr1r8rwhedara4', {
+          type: 'display_ussd_code',
+          ussd: { code: '*737*33*4*18791#', reference: 'yjr1r8rwhedara4', expires_at: new Date(NOW.getTime() + 86_400_000).toISOString() },
+        }),
       ],
       [
         'pwt (Pay with Transfer)',
@@ -854,13 +1024,23 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
 
     const deliver = (name: string) => {
       const rawBody = JSON.stringify(official(`src/doc/payments/refunds/events/${name}.json`));
-      return paystack.parseWebhook({ rawBody, headers: { 'x-paystack-signature': createHmac('sha512', SECRET).update(rawBody).digest('hex') } });
+      return paystack.parseWebhook({
+        rawBody,
+        headers: { 'x-paystack-signature': createHmac('sha512', SECRET).update(rawBody).digest('hex') },
+      });
     };
 
     test('refund.needs-attention (carries an id) → Pending refund_needs_attention, never Succeeded, and logged', async () => {
       const event = await deliver('refund-needs-attention');
-      expect(event).toMatchObject({ kind: 'refund', connectorRefundId: '123456', result: { status: 'Pending', errorCode: 'refund_needs_attention' } });
-      expect(warn).toHaveBeenCalledWith('Paystack refund needs attention', expect.objectContaining({ refund_reference: 'TRF_7jn17u9vkqm91efk' }));
+      expect(event).toMatchObject({
+        kind: 'refund',
+        connectorRefundId: '123456',
+        result: { status: 'Pending', errorCode: 'refund_needs_attention' },
+      });
+      expect(warn).toHaveBeenCalledWith(
+        'Paystack refund needs attention',
+        expect.objectContaining({ refund_reference: 'TRF_7jn17u9vkqm91efk' }),
+      );
     });
 
     test.each(['refund-pending', 'refund-processing', 'refund-processed', 'refund-failed'])(

@@ -15,18 +15,16 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CURRENCIES } from '../../shared/domain/money';
-import { PAYMENT_METHODS } from '../../shared/domain/payment';
 import {
+  type AuthorizeRequest,
   ConnectorRequestError,
   ConnectorTechnicalError,
-  WebhookPayloadError,
-  WebhookSignatureError,
-  type AuthorizeRequest,
   type PaymentResult,
   type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
+  WebhookPayloadError,
+  WebhookSignatureError,
 } from '../../shared/connectors/connector';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import {
@@ -41,6 +39,8 @@ import {
   stripeApiVersionProblem,
   toStripeAmount,
 } from '../../shared/connectors/stripe/transformers';
+import { CURRENCIES } from '../../shared/domain/money';
+import { PAYMENT_METHODS } from '../../shared/domain/payment';
 
 const FIXTURES = join(__dirname, 'fixtures', 'stripe');
 const rawFixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.json`), 'utf8');
@@ -80,7 +80,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const recorded: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded: Recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(recorded);
       const answer = reply(recorded);
       if (answer === 'hang') {
@@ -208,8 +213,11 @@ const signedHeaders = (rawBody: string, timestamp = Math.floor(NOW_MS / 1000)) =
   'content-type': 'application/json; charset=utf-8',
 });
 
-const REDIRECT_3DS = (fixture('payment_intent.requires_action.redirect_to_url') as { next_action: { redirect_to_url: { url: string } } }).next_action.redirect_to_url.url;
-const STRIPE_JS_3DS = (fixture('payment_intent.requires_action.use_stripe_sdk') as { next_action: { use_stripe_sdk: { stripe_js: string } } }).next_action.use_stripe_sdk.stripe_js;
+const REDIRECT_3DS = (fixture('payment_intent.requires_action.redirect_to_url') as { next_action: { redirect_to_url: { url: string } } })
+  .next_action.redirect_to_url.url;
+const STRIPE_JS_3DS = (
+  fixture('payment_intent.requires_action.use_stripe_sdk') as { next_action: { use_stripe_sdk: { stripe_js: string } } }
+).next_action.use_stripe_sdk.stripe_js;
 
 describe('StripeConnector', () => {
   test('supports cards in USD, NGN, KES and ZAR only', () => {
@@ -234,7 +242,9 @@ describe('StripeConnector', () => {
 
     test('manual capture: capture_method=manual → RequiresCapture, nothing captured; an overridden Stripe-Version is sent on both calls', async () => {
       serveAuthorize(200, 'payment_intent.requires_capture');
-      const result = await connector({ apiVersion: '2026-09-30.endive' }).authorize(authorizeRequest({ captureMethod: 'manual', currency: 'NGN' }));
+      const result = await connector({ apiVersion: '2026-09-30.endive' }).authorize(
+        authorizeRequest({ captureMethod: 'manual', currency: 'NGN' }),
+      );
       const [pmReq, piReq] = authorizeRequests();
       expectPost(pmReq, '/v1/payment_methods', `${PAYMENT_ID}:payment_method`, '2026-09-30.endive');
       expectPost(piReq, '/v1/payment_intents', `${PAYMENT_ID}:authorize`, '2026-09-30.endive');
@@ -243,7 +253,10 @@ describe('StripeConnector', () => {
     });
 
     test('only the PaymentMethod id is read from step 1 (an answer with other fields, even a status, is not a result)', async () => {
-      serveAuthorize(200, 'payment_intent.requires_capture', { status: 200, body: { ...(fixture('payment_intent.succeeded') as object), id: 'pm_odd' } });
+      serveAuthorize(200, 'payment_intent.requires_capture', {
+        status: 200,
+        body: { ...(fixture('payment_intent.succeeded') as object), id: 'pm_odd' },
+      });
       const result = await connector().authorize(authorizeRequest({ captureMethod: 'manual' }));
       expect(form(authorizeRequests()[1].body).payment_method).toBe('pm_odd');
       expect(result).toEqual({ status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 });
@@ -302,7 +315,9 @@ describe('StripeConnector', () => {
 
     test('a card decline on the intent (402 card_error with the PaymentIntent) is a Failed result with the intent id', async () => {
       serveAuthorize(402, 'error.card_declined');
-      const result = await connector().authorize(authorizeRequest({ card: { card_number: '4000000000009995', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }));
+      const result = await connector().authorize(
+        authorizeRequest({ card: { card_number: '4000000000009995', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }),
+      );
       const [pmReq, piReq] = authorizeRequests();
       expect(form(pmReq.body)['card[number]']).toBe('4000000000009995');
       expect(form(piReq.body).payment_method).toBe(PM_ID);
@@ -317,9 +332,17 @@ describe('StripeConnector', () => {
 
     test('a card error on the PaymentMethod (402 incorrect_number) is a Failed result without an intent; no intent is requested', async () => {
       serveAuthorize(200, 'payment_intent.succeeded', { status: 402, body: fixture('error.incorrect_number') });
-      const result = await connector().authorize(authorizeRequest({ card: { card_number: '4242424242424241', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }));
+      const result = await connector().authorize(
+        authorizeRequest({ card: { card_number: '4242424242424241', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } }),
+      );
       expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
-      expect(result).toEqual({ status: 'Failed', connectorTransactionId: null, amountCaptured: 0, errorCode: 'incorrect_number', errorMessage: 'Your card number is incorrect.' });
+      expect(result).toEqual({
+        status: 'Failed',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+        errorCode: 'incorrect_number',
+        errorMessage: 'Your card number is incorrect.',
+      });
     });
 
     test('an account without raw card data access (400 on the PaymentMethod) → ConnectorRequestError; no intent is requested', async () => {
@@ -332,7 +355,7 @@ describe('StripeConnector', () => {
       expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
     });
 
-    test('a 4xx on the intent that is not a card error (amount_too_small) → ConnectorRequestError with Stripe\'s code', async () => {
+    test("a 4xx on the intent that is not a card error (amount_too_small) → ConnectorRequestError with Stripe's code", async () => {
       serveAuthorize(400, 'error.amount_too_small');
       await expect(connector().authorize(authorizeRequest({ amount: 10 }))).rejects.toMatchObject({
         name: 'ConnectorRequestError',
@@ -349,16 +372,19 @@ describe('StripeConnector', () => {
         ['a 2xx body that is not JSON', { status: 200, raw: '<html>upstream</html>' }],
         ['no id in the answer', { status: 200, body: { object: 'payment_method' } }],
         ['a timeout', 'hang'],
-      ] as Array<[string, Reply]>)('PaymentMethod %s → ConnectorTechnicalError with notSent; the intent is never requested', async (_label, pm) => {
-        serveAuthorize(200, 'payment_intent.succeeded', pm);
-        const err = await connector({ timeoutMs: 200 })
-          .authorize(authorizeRequest())
-          .catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(ConnectorTechnicalError);
-        expect((err as ConnectorTechnicalError).notSent).toBe(true);
-        expect((err as Error).message).not.toContain(PAN);
-        expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
-      });
+      ] as Array<[string, Reply]>)(
+        'PaymentMethod %s → ConnectorTechnicalError with notSent; the intent is never requested',
+        async (_label, pm) => {
+          serveAuthorize(200, 'payment_intent.succeeded', pm);
+          const err = await connector({ timeoutMs: 200 })
+            .authorize(authorizeRequest())
+            .catch((e: unknown) => e);
+          expect(err).toBeInstanceOf(ConnectorTechnicalError);
+          expect((err as ConnectorTechnicalError).notSent).toBe(true);
+          expect((err as Error).message).not.toContain(PAN);
+          expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+        },
+      );
 
       test('PaymentMethod 409 (another authorize of this payment in flight) → ConnectorTechnicalError, notSent false', async () => {
         serveAuthorize(200, 'payment_intent.succeeded', { status: 409, body: fixture('error.idempotency_key_in_use') });
@@ -402,7 +428,9 @@ describe('StripeConnector', () => {
           return () => times.shift() ?? NOW_MS + afterPaymentMethodMs;
         };
         serveAuthorize(200, 'payment_intent.succeeded');
-        await expect(connector({ now: clock(PAYMENT_INTENT_SEND_WINDOW_MS) }).authorize(authorizeRequest())).resolves.toMatchObject({ status: 'Succeeded' });
+        await expect(connector({ now: clock(PAYMENT_INTENT_SEND_WINDOW_MS) }).authorize(authorizeRequest())).resolves.toMatchObject({
+          status: 'Succeeded',
+        });
         authorizeRequests();
         requests = [];
         const err = (await connector({ now: clock(PAYMENT_INTENT_SEND_WINDOW_MS + 1) })
@@ -418,7 +446,9 @@ describe('StripeConnector', () => {
       const stripe = connector();
       await expect(stripe.authorize(authorizeRequest({ currency: 'GHS' }))).rejects.toBeInstanceOf(ConnectorRequestError);
       for (const method of ['bank_transfer', 'ussd', 'mobile_money'] as const) {
-        await expect(stripe.authorize(authorizeRequest({ paymentMethod: method, card: undefined }))).rejects.toMatchObject({ code: 'unsupported_payment' });
+        await expect(stripe.authorize(authorizeRequest({ paymentMethod: method, card: undefined }))).rejects.toMatchObject({
+          code: 'unsupported_payment',
+        });
       }
       await expect(stripe.authorize(authorizeRequest({ card: undefined }))).rejects.toMatchObject({ code: 'missing_card_details' });
       expect(requests).toHaveLength(0);
@@ -435,7 +465,14 @@ describe('StripeConnector', () => {
       const failed = await connector()
         .authorize(authorizeRequest())
         .catch((e: unknown) => e);
-      for (const text of [JSON.stringify(declined), JSON.stringify(invalid), JSON.stringify(ok), JSON.stringify(connector()), String(failed), JSON.stringify(failed)]) {
+      for (const text of [
+        JSON.stringify(declined),
+        JSON.stringify(invalid),
+        JSON.stringify(ok),
+        JSON.stringify(connector()),
+        String(failed),
+        JSON.stringify(failed),
+      ]) {
         expect(text).not.toContain(PAN);
         expect(text).not.toContain(CVC);
         expect(text).not.toContain(SECRET_KEY);
@@ -520,7 +557,12 @@ describe('StripeConnector', () => {
       ['payment_intent.requires_confirmation', { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 }],
       [
         'payment_intent.requires_action.redirect_to_url',
-        { status: 'RequiresAction', connectorTransactionId: PI_ID, amountCaptured: 0, nextAction: { type: 'redirect_to_url', redirect_to_url: REDIRECT_3DS } },
+        {
+          status: 'RequiresAction',
+          connectorTransactionId: PI_ID,
+          amountCaptured: 0,
+          nextAction: { type: 'redirect_to_url', redirect_to_url: REDIRECT_3DS },
+        },
       ],
       ['payment_intent.processing', { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 }],
       ['payment_intent.requires_capture', { status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 }],
@@ -547,7 +589,7 @@ describe('StripeConnector', () => {
   describe('sync by our reference when the authorize timed out (connectorTransactionId null)', () => {
     const searchPath = `/v1/payment_intents/search?${new URLSearchParams([['query', `metadata['payment_id']:'${PAYMENT_ID}'`]]).toString()}`;
 
-    test('GET /v1/payment_intents/search?query=metadata[\'payment_id\']:\'<id>\' finds the intent', async () => {
+    test("GET /v1/payment_intents/search?query=metadata['payment_id']:'<id>' finds the intent", async () => {
       serve(200, 'search_result.found');
       const result = await connector().sync(syncRequest({ connectorTransactionId: null }));
       const req = only();
@@ -558,21 +600,27 @@ describe('StripeConnector', () => {
 
     test('not found yet (search lags up to an hour) → still Processing, no notFound', async () => {
       serve(200, 'search_result.empty');
-      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 5 * 60_000).toISOString() }));
+      const result = await connector().sync(
+        syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 5 * 60_000).toISOString() }),
+      );
       expectGet(only(), searchPath);
       expect(result).toEqual({ status: 'Processing', connectorTransactionId: null, amountCaptured: 0 });
     });
 
     test('one millisecond before the propagation window ends → still Processing', async () => {
       serve(200, 'search_result.empty');
-      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - SEARCH_PROPAGATION_MS + 1).toISOString() }));
+      const result = await connector().sync(
+        syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - SEARCH_PROPAGATION_MS + 1).toISOString() }),
+      );
       expect(result.status).toBe('Processing');
       expect(result.notFound).toBeUndefined();
     });
 
     test('not found more than an hour after creation → Failed with notFound (never reached Stripe)', async () => {
       serve(200, 'search_result.empty');
-      const result = await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }));
+      const result = await connector().sync(
+        syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }),
+      );
       expectGet(only(), searchPath);
       expect(result).toEqual({
         status: 'Failed',
@@ -592,13 +640,20 @@ describe('StripeConnector', () => {
 
     test('a found intent, a 404 for an id we hold, a 5xx and a 409 never carry notFound', async () => {
       serve(200, 'search_result.found');
-      expect((await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }))).notFound).toBeUndefined();
+      expect(
+        (await connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() })))
+          .notFound,
+      ).toBeUndefined();
       serve(404, 'error.resource_missing');
       await expect(connector().sync(syncRequest({ connectorTransactionId: 'pi_missing' }))).rejects.toBeInstanceOf(ConnectorRequestError);
       serve(500, 'error.api_error');
-      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      await expect(
+        connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() })),
+      ).rejects.toBeInstanceOf(ConnectorTechnicalError);
       serve(409, 'error.idempotency_key_in_use');
-      await expect(connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() }))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+      await expect(
+        connector().sync(syncRequest({ connectorTransactionId: null, createdAt: new Date(NOW_MS - 61 * 60_000).toISOString() })),
+      ).rejects.toBeInstanceOf(ConnectorTechnicalError);
     });
   });
 
@@ -612,9 +667,11 @@ describe('StripeConnector', () => {
       expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 100000 });
     });
 
-    test('capture of an intent in the wrong state → ConnectorRequestError with Stripe\'s code', async () => {
+    test("capture of an intent in the wrong state → ConnectorRequestError with Stripe's code", async () => {
       serve(400, 'error.payment_intent_unexpected_state');
-      await expect(connector().capture({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 150000 })).rejects.toMatchObject({
+      await expect(
+        connector().capture({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 150000 }),
+      ).rejects.toMatchObject({
         name: 'ConnectorRequestError',
         connector: 'stripe',
         code: 'payment_intent_unexpected_state',
@@ -634,7 +691,13 @@ describe('StripeConnector', () => {
   describe('refunds', () => {
     test('refund: POST /v1/refunds with payment_intent, amount and our ids → Pending', async () => {
       serve(200, 'refund.pending');
-      const result = await connector().refund({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 50000, refundId: REFUND_ID });
+      const result = await connector().refund({
+        paymentId: PAYMENT_ID,
+        connectorTransactionId: PI_ID,
+        currency: 'USD',
+        amount: 50000,
+        refundId: REFUND_ID,
+      });
       const req = only();
       expectPost(req, '/v1/refunds', `${REFUND_ID}:refund`);
       expect(form(req.body)).toEqual({
@@ -650,8 +713,14 @@ describe('StripeConnector', () => {
       ['refund.pending', { status: 'Pending', connectorRefundId: RE_ID }],
       ['refund.requires_action', { status: 'Pending', connectorRefundId: RE_ID }],
       ['refund.succeeded', { status: 'Succeeded', connectorRefundId: RE_ID }],
-      ['refund.failed', { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'expired_or_canceled_card', errorMessage: 'The refund failed at Stripe.' }],
-      ['refund.canceled', { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'canceled', errorMessage: 'The refund was canceled at Stripe.' }],
+      [
+        'refund.failed',
+        { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'expired_or_canceled_card', errorMessage: 'The refund failed at Stripe.' },
+      ],
+      [
+        'refund.canceled',
+        { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'canceled', errorMessage: 'The refund was canceled at Stripe.' },
+      ],
     ];
 
     test('the cases cover every refund status in the table', () => {
@@ -671,7 +740,13 @@ describe('StripeConnector', () => {
     const cases: Array<[fixtureName: string, expected: object]> = [
       [
         'event.payment_intent.succeeded',
-        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1SuCcEsS', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 } },
+        {
+          kind: 'payment',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1SuCcEsS',
+          paymentId: PAYMENT_ID,
+          connectorTransactionId: PI_ID,
+          result: { status: 'Succeeded', connectorTransactionId: PI_ID, amountCaptured: 150000 },
+        },
       ],
       [
         'event.payment_intent.payment_failed',
@@ -680,28 +755,64 @@ describe('StripeConnector', () => {
           eventId: 'evt_3OzKx2LkdIwHu7ix1FaIlEdD',
           paymentId: PAYMENT_ID,
           connectorTransactionId: PI_ID,
-          result: { status: 'Failed', connectorTransactionId: PI_ID, amountCaptured: 0, errorCode: 'insufficient_funds', errorMessage: 'Your card has insufficient funds.' },
+          result: {
+            status: 'Failed',
+            connectorTransactionId: PI_ID,
+            amountCaptured: 0,
+            errorCode: 'insufficient_funds',
+            errorMessage: 'Your card has insufficient funds.',
+          },
         },
       ],
       [
         'event.payment_intent.canceled',
-        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1CaNcElD', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'Cancelled', connectorTransactionId: PI_ID, amountCaptured: 0 } },
+        {
+          kind: 'payment',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1CaNcElD',
+          paymentId: PAYMENT_ID,
+          connectorTransactionId: PI_ID,
+          result: { status: 'Cancelled', connectorTransactionId: PI_ID, amountCaptured: 0 },
+        },
       ],
       [
         'event.payment_intent.amount_capturable_updated',
-        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1CaPtUrE', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 } },
+        {
+          kind: 'payment',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1CaPtUrE',
+          paymentId: PAYMENT_ID,
+          connectorTransactionId: PI_ID,
+          result: { status: 'RequiresCapture', connectorTransactionId: PI_ID, amountCaptured: 0 },
+        },
       ],
       [
         'event.payment_intent.processing',
-        { kind: 'payment', eventId: 'evt_3OzKx2LkdIwHu7ix1PrOcEsS', paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, result: { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 } },
+        {
+          kind: 'payment',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1PrOcEsS',
+          paymentId: PAYMENT_ID,
+          connectorTransactionId: PI_ID,
+          result: { status: 'Processing', connectorTransactionId: PI_ID, amountCaptured: 0 },
+        },
       ],
       [
         'event.charge.refund.updated',
-        { kind: 'refund', eventId: 'evt_3OzKx2LkdIwHu7ix1ReFuNdU', refundId: REFUND_ID, connectorRefundId: RE_ID, result: { status: 'Succeeded', connectorRefundId: RE_ID } },
+        {
+          kind: 'refund',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1ReFuNdU',
+          refundId: REFUND_ID,
+          connectorRefundId: RE_ID,
+          result: { status: 'Succeeded', connectorRefundId: RE_ID },
+        },
       ],
       [
         'event.refund.updated',
-        { kind: 'refund', eventId: 'evt_3OzKx2LkdIwHu7ix1ReFuPdT', refundId: REFUND_ID, connectorRefundId: RE_ID, result: { status: 'Succeeded', connectorRefundId: RE_ID } },
+        {
+          kind: 'refund',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1ReFuPdT',
+          refundId: REFUND_ID,
+          connectorRefundId: RE_ID,
+          result: { status: 'Succeeded', connectorRefundId: RE_ID },
+        },
       ],
       [
         'event.refund.failed',
@@ -710,10 +821,18 @@ describe('StripeConnector', () => {
           eventId: 'evt_3OzKx2LkdIwHu7ix1ReFfAiL',
           refundId: REFUND_ID,
           connectorRefundId: RE_ID,
-          result: { status: 'Failed', connectorRefundId: RE_ID, errorCode: 'lost_or_stolen_card', errorMessage: 'The refund failed at Stripe.' },
+          result: {
+            status: 'Failed',
+            connectorRefundId: RE_ID,
+            errorCode: 'lost_or_stolen_card',
+            errorMessage: 'The refund failed at Stripe.',
+          },
         },
       ],
-      ['event.charge.dispute.created', { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: expect.stringContaining('charge.dispute.created') }],
+      [
+        'event.charge.dispute.created',
+        { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: expect.stringContaining('charge.dispute.created') },
+      ],
     ];
 
     test.each(cases)('a correctly signed %s is accepted and mapped', async (name, expected) => {
@@ -734,21 +853,33 @@ describe('StripeConnector', () => {
       const rawBody = rawFixture('event.payment_intent.succeeded');
       const t = Math.floor(NOW_MS / 1000);
       const header = `t=${t},v1=${sign(rawBody, t, 'whsec_old')},v1=${sign(rawBody, t)},v0=deadbeef`;
-      await expect(connector().parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).resolves.toMatchObject({ kind: 'payment' });
+      await expect(connector().parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).resolves.toMatchObject({
+        kind: 'payment',
+      });
     });
 
     test('within the 300 s tolerance on either side is accepted', async () => {
       const rawBody = rawFixture('event.payment_intent.succeeded');
       const t = Math.floor(NOW_MS / 1000);
-      await expect(connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, t - 300) })).resolves.toMatchObject({ kind: 'payment' });
-      await expect(connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, t + 300) })).resolves.toMatchObject({ kind: 'payment' });
+      await expect(connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, t - 300) })).resolves.toMatchObject({
+        kind: 'payment',
+      });
+      await expect(connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody, t + 300) })).resolves.toMatchObject({
+        kind: 'payment',
+      });
     });
 
     const rejected: Array<[label: string, headers: (rawBody: string) => Record<string, string | undefined>, rawBodyOverride?: string]> = [
       ['missing signature header', () => ({ 'content-type': 'application/json' })],
       ['empty signature header', () => ({ 'stripe-signature': '' })],
-      ['wrong signature (other secret)', (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v1=${sign(b, Math.floor(NOW_MS / 1000), 'whsec_wrong')}` })],
-      ['signature over another timestamp', (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v1=${sign(b, Math.floor(NOW_MS / 1000) - 1)}` })],
+      [
+        'wrong signature (other secret)',
+        (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v1=${sign(b, Math.floor(NOW_MS / 1000), 'whsec_wrong')}` }),
+      ],
+      [
+        'signature over another timestamp',
+        (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v1=${sign(b, Math.floor(NOW_MS / 1000) - 1)}` }),
+      ],
       ['no timestamp', (b) => ({ 'stripe-signature': `v1=${sign(b, Math.floor(NOW_MS / 1000))}` })],
       ['no v1 (only v0)', (b) => ({ 'stripe-signature': `t=${Math.floor(NOW_MS / 1000)},v0=${sign(b, Math.floor(NOW_MS / 1000))}` })],
       ['expired timestamp (301 s old)', (b) => signedHeaders(b, Math.floor(NOW_MS / 1000) - 301)],
@@ -772,21 +903,34 @@ describe('StripeConnector', () => {
       const rawBody = rawFixture('event.payment_intent.succeeded');
       const t = Math.floor(NOW_MS / 1000);
       const header = `t=${t},v1=${createHmac('sha256', '').update(`${t}.${rawBody}`).digest('hex')}`;
-      await expect(connector({ webhookSecret: '' }).parseWebhook({ rawBody, headers: { 'stripe-signature': header } })).rejects.toBeInstanceOf(WebhookSignatureError);
+      await expect(
+        connector({ webhookSecret: '' }).parseWebhook({ rawBody, headers: { 'stripe-signature': header } }),
+      ).rejects.toBeInstanceOf(WebhookSignatureError);
     });
 
     test.each([
       ['not JSON', 'not json', 'invalid_json', undefined],
       ['not an Event', '{"id":"evt_1"}', 'parameter_missing', 'type'],
-      ['an applied intent whose metadata.payment_id is a number', JSON.stringify({ id: 'evt_1', type: 'payment_intent.succeeded', data: { object: { object: 'payment_intent', id: 'pi_1', status: 'succeeded', metadata: { payment_id: 7 } } } }), 'parameter_invalid_type', 'data.object.metadata.payment_id'],
+      [
+        'an applied intent whose metadata.payment_id is a number',
+        JSON.stringify({
+          id: 'evt_1',
+          type: 'payment_intent.succeeded',
+          data: { object: { object: 'payment_intent', id: 'pi_1', status: 'succeeded', metadata: { payment_id: 7 } } },
+        }),
+        'parameter_invalid_type',
+        'data.object.metadata.payment_id',
+      ],
     ])('a signed body that is %s → WebhookPayloadError (400), never an ignored event', async (_what, rawBody, code, param) => {
-      const err = await connector().parseWebhook({ rawBody, headers: signedHeaders(rawBody) }).catch((e: unknown) => e);
+      const err = await connector()
+        .parseWebhook({ rawBody, headers: signedHeaders(rawBody) })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(WebhookPayloadError);
       expect(err).toMatchObject({ connector: 'stripe', code, param });
     });
   });
 
-  describe('findRefund: our refund by metadata[refund_id] among the PaymentIntent\'s refunds', () => {
+  describe("findRefund: our refund by metadata[refund_id] among the PaymentIntent's refunds", () => {
     const lookup = (over: Partial<RefundLookupRequest> = {}): RefundLookupRequest => ({
       refundId: REFUND_ID,
       paymentId: PAYMENT_ID,
@@ -806,7 +950,11 @@ describe('StripeConnector', () => {
       expect(requests).toHaveLength(2);
       expectGet(requests[0]!, firstPage);
       expectGet(requests[1]!, `${firstPage}&starting_after=${lastOfPage1}`);
-      expect(Object.fromEntries(new URL(requests[1]!.url, baseUrl).searchParams)).toEqual({ payment_intent: PI_ID, limit: '100', starting_after: lastOfPage1 });
+      expect(Object.fromEntries(new URL(requests[1]!.url, baseUrl).searchParams)).toEqual({
+        payment_intent: PI_ID,
+        limit: '100',
+        starting_after: lastOfPage1,
+      });
       expect(result).toEqual({ status: 'Succeeded', connectorRefundId: RE_ID });
     });
 
@@ -818,24 +966,39 @@ describe('StripeConnector', () => {
 
     test('a failed refund of ours → Failed with its failure_reason', async () => {
       reply = () => ({ status: 200, body: { ...(fixture('refund_list.page2') as object), data: [fixture('refund.failed')] } });
-      await expect(connector().findRefund(lookup())).resolves.toEqual({ status: 'Failed', connectorRefundId: RE_ID, errorCode: 'expired_or_canceled_card', errorMessage: 'The refund failed at Stripe.' });
+      await expect(connector().findRefund(lookup())).resolves.toEqual({
+        status: 'Failed',
+        connectorRefundId: RE_ID,
+        errorCode: 'expired_or_canceled_card',
+        errorMessage: 'The refund failed at Stripe.',
+      });
     });
 
     test('absent after the settle window → null (known absent)', async () => {
-      reply = (req) => ({ status: 200, body: req.url.includes('starting_after') ? fixture('refund_list.empty') : fixture('refund_list.page1') });
-      await expect(connector().findRefund(lookup({ createdAt: new Date(NOW_MS - REFUND_LOOKUP_SETTLE_MS).toISOString() }))).resolves.toBeNull();
+      reply = (req) => ({
+        status: 200,
+        body: req.url.includes('starting_after') ? fixture('refund_list.empty') : fixture('refund_list.page1'),
+      });
+      await expect(
+        connector().findRefund(lookup({ createdAt: new Date(NOW_MS - REFUND_LOOKUP_SETTLE_MS).toISOString() })),
+      ).resolves.toBeNull();
       expect(requests).toHaveLength(2);
     });
 
     test('absent within the settle window (the refund call may still be running) → Pending without an id', async () => {
       serve(200, 'refund_list.empty');
-      await expect(connector().findRefund(lookup({ createdAt: new Date(NOW_MS - REFUND_LOOKUP_SETTLE_MS + 1).toISOString() }))).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
+      await expect(
+        connector().findRefund(lookup({ createdAt: new Date(NOW_MS - REFUND_LOOKUP_SETTLE_MS + 1).toISOString() })),
+      ).resolves.toEqual({ status: 'Pending', connectorRefundId: null });
       expectGet(only(), firstPage);
     });
 
     test('two refunds carrying our id → ConnectorTechnicalError (operator)', async () => {
       const ours = fixture('refund.succeeded') as Record<string, unknown>;
-      reply = () => ({ status: 200, body: { object: 'list', has_more: false, url: '/v1/refunds', data: [ours, { ...ours, id: 're_duplicate' }] } });
+      reply = () => ({
+        status: 200,
+        body: { object: 'list', has_more: false, url: '/v1/refunds', data: [ours, { ...ours, id: 're_duplicate' }] },
+      });
       await expect(connector().findRefund(lookup())).rejects.toBeInstanceOf(ConnectorTechnicalError);
     });
 
@@ -871,7 +1034,11 @@ describe('StripeConnector', () => {
       ['authorize', () => connector().authorize(authorizeRequest())],
       ['capture', () => connector().capture({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 150000 })],
       ['void', () => connector().void({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD' })],
-      ['refund', () => connector().refund({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 50000, refundId: REFUND_ID })],
+      [
+        'refund',
+        () =>
+          connector().refund({ paymentId: PAYMENT_ID, connectorTransactionId: PI_ID, currency: 'USD', amount: 50000, refundId: REFUND_ID }),
+      ],
     ] as Array<[string, () => Promise<unknown>]>)('%s → ConnectorTechnicalError naming the code, not a decline', async (_op, call) => {
       serve(409, 'error.idempotency_key_in_use');
       const err = await call().catch((e: unknown) => e);
@@ -882,7 +1049,7 @@ describe('StripeConnector', () => {
   });
 
   describe('timeouts', () => {
-    test('every operation uses stripe-node\'s 80 000 ms default unless overridden', async () => {
+    test("every operation uses stripe-node's 80 000 ms default unless overridden", async () => {
       expect(Object.values(STRIPE_TIMEOUTS_MS)).toEqual(Array(8).fill(80_000));
       const spy = jest.spyOn(AbortSignal, 'timeout');
       try {
@@ -898,7 +1065,7 @@ describe('StripeConnector', () => {
   });
 
   describe('errors', () => {
-    test('a 4xx error body → ConnectorRequestError with Stripe\'s error.code', async () => {
+    test("a 4xx error body → ConnectorRequestError with Stripe's error.code", async () => {
       serve(404, 'error.resource_missing');
       const err = await connector()
         .sync(syncRequest({ connectorTransactionId: 'pi_missing' }))

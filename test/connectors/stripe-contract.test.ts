@@ -36,21 +36,23 @@ import {
   declineFromErrorBody,
   paymentResultFromIntent,
   refundResultFromRefund,
-  stripeErrorOf,
   type StripeList,
   type StripePaymentIntent,
   type StripeRefund,
+  stripeErrorOf,
 } from '../../shared/connectors/stripe/transformers';
-import { startStripeStandIn, type StandInRequest, type StripeStandIn } from '../helpers/stripe-stand-in';
+import { type StandInRequest, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 
 const FIXTURES = join(__dirname, 'fixtures', 'stripe');
-const fixture = (file: string): Record<string, unknown> => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Record<string, unknown>;
+const fixture = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Record<string, unknown>;
 
 /* ------------------------------------------------------------------ compile-time half */
 
 // The installed package no longer has `payment_method_types` on PaymentIntentCreateParams (stripe-node
 // 23.0.0 CHANGELOG: "Remove support for `payment_method_types` on … `PaymentIntentCreateParams`"). If it
 // ever came back, this directive would be unused and `tsc` would fail, prompting a look at this file.
+// biome-ignore lint/suspicious/noExportsInTest: exported so tsc type-checks it without an unused-local error
 export const removedParameter: Stripe.PaymentIntentCreateParams = {
   amount: 100,
   currency: 'usd',
@@ -98,7 +100,8 @@ function loadParamTypes(names: readonly string[]): { checker: ts.TypeChecker; ty
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   const fileExists = host.fileExists.bind(host);
-  host.getSourceFile = (name, language, ...rest) => (name === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest));
+  host.getSourceFile = (name, language, ...rest) =>
+    name === file ? ts.createSourceFile(name, source, language) : getSourceFile(name, language, ...rest);
   host.fileExists = (name) => name === file || fileExists(name);
   const program = ts.createProgram([file], options, host);
   const checker = program.getTypeChecker();
@@ -150,7 +153,8 @@ function decodeForm(form: Record<string, string>): { tree: FormTree; errors: str
 function checkAgainstType(checker: ts.TypeChecker, type: ts.Type, tree: FormTree): string[] {
   const constituents = (t: ts.Type): ts.Type[] => (t.isUnion() ? t.types : [t]);
   const isStringLike = (t: ts.Type): boolean =>
-    !!(t.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral)) || (t.isIntersection() && t.types.some((p) => !!(p.flags & ts.TypeFlags.String)));
+    !!(t.flags & (ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral)) ||
+    (t.isIntersection() && t.types.some((p) => !!(p.flags & ts.TypeFlags.String)));
 
   /** Whether the form value (always a string on the wire) is acceptable for a leaf of type `t`. */
   const leafAccepts = (t: ts.Type, value: string): boolean =>
@@ -164,7 +168,8 @@ function checkAgainstType(checker: ts.TypeChecker, type: ts.Type, tree: FormTree
     });
 
   const check = (t: ts.Type, node: FormTree | string, path: string): string[] => {
-    if (typeof node === 'string') return leafAccepts(t, node) ? [] : [`${path}=${JSON.stringify(node)} does not fit ${checker.typeToString(t)}`];
+    if (typeof node === 'string')
+      return leafAccepts(t, node) ? [] : [`${path}=${JSON.stringify(node)} does not fit ${checker.typeToString(t)}`];
     const attempts = constituents(checker.getNonNullableType(t))
       .filter((c) => !!(c.flags & ts.TypeFlags.Object) || c.isIntersection())
       .map((c) => checkObject(c, node, path));
@@ -191,7 +196,8 @@ function checkAgainstType(checker: ts.TypeChecker, type: ts.Type, tree: FormTree
       else problems.push(`${childPath} is not a parameter of ${checker.typeToString(c)}`);
     }
     for (const prop of c.getProperties()) {
-      if (!(prop.flags & ts.SymbolFlags.Optional) && !(prop.name in node)) problems.push(`${path ? `${path}[${prop.name}]` : prop.name} is required`);
+      if (!(prop.flags & ts.SymbolFlags.Optional) && !(prop.name in node))
+        problems.push(`${path ? `${path}[${prop.name}]` : prop.name} is required`);
     }
     return problems;
   };
@@ -212,7 +218,8 @@ afterAll(async () => {
   await standIn.close();
 });
 
-const stripe = () => new StripeConnector({ baseUrl: standIn.url, secretKey: standIn.secretKey, webhookSecret: standIn.webhookSecret, timeoutMs: 2000 });
+const stripe = () =>
+  new StripeConnector({ baseUrl: standIn.url, secretKey: standIn.secretKey, webhookSecret: standIn.webhookSecret, timeoutMs: 2000 });
 
 const authorizeRequest = (paymentId: string, over: Partial<AuthorizeRequest> = {}): AuthorizeRequest => ({
   paymentId,
@@ -233,23 +240,53 @@ const authorizeRequest = (paymentId: string, over: Partial<AuthorizeRequest> = {
 async function exerciseEveryRequest(): Promise<void> {
   const adapter = stripe();
   const paid = await adapter.authorize(authorizeRequest('pay_contract_auto'));
-  const held = await adapter.authorize(authorizeRequest('pay_contract_manual', { captureMethod: 'manual', email: null, phone: null, billingAddress: null }));
+  const held = await adapter.authorize(
+    authorizeRequest('pay_contract_manual', { captureMethod: 'manual', email: null, phone: null, billingAddress: null }),
+  );
   const voidable = await adapter.authorize(authorizeRequest('pay_contract_void', { captureMethod: 'manual' }));
-  await adapter.capture({ paymentId: 'pay_contract_manual', connectorTransactionId: held.connectorTransactionId!, currency: 'USD', amount: 100000 });
+  await adapter.capture({
+    paymentId: 'pay_contract_manual',
+    connectorTransactionId: held.connectorTransactionId!,
+    currency: 'USD',
+    amount: 100000,
+  });
   await adapter.void({ paymentId: 'pay_contract_void', connectorTransactionId: voidable.connectorTransactionId!, currency: 'USD' });
   const pi = paid.connectorTransactionId!;
   // 101 refunds of 1 minor unit: the lookup of a missing one reads two pages (limit 100, then starting_after).
-  for (let i = 0; i < 101; i += 1) await adapter.refund({ paymentId: 'pay_contract_auto', connectorTransactionId: pi, currency: 'USD', amount: 1, refundId: `ref_contract_${i}` });
+  for (let i = 0; i < 101; i += 1)
+    await adapter.refund({
+      paymentId: 'pay_contract_auto',
+      connectorTransactionId: pi,
+      currency: 'USD',
+      amount: 1,
+      refundId: `ref_contract_${i}`,
+    });
   const old = new Date(Date.now() - 24 * 3600_000).toISOString();
-  await expect(adapter.findRefund({ refundId: 'ref_contract_missing', paymentId: 'pay_contract_auto', connectorTransactionId: pi, amount: 1, currency: 'USD', createdAt: old })).resolves.toBeNull();
+  await expect(
+    adapter.findRefund({
+      refundId: 'ref_contract_missing',
+      paymentId: 'pay_contract_auto',
+      connectorTransactionId: pi,
+      amount: 1,
+      currency: 'USD',
+      createdAt: old,
+    }),
+  ).resolves.toBeNull();
   const refundId = standIn.ledger().pay_contract_auto!.refunds[0]!.id;
   await adapter.syncRefund({ refundId: 'ref_contract_0', connectorRefundId: refundId, currency: 'USD' });
-  const syncRequest = { paymentId: 'pay_contract_auto', amount: 150000, currency: 'USD' as const, paymentMethod: 'card' as const, captureMethod: 'automatic' as const, createdAt: old };
+  const syncRequest = {
+    paymentId: 'pay_contract_auto',
+    amount: 150000,
+    currency: 'USD' as const,
+    paymentMethod: 'card' as const,
+    captureMethod: 'automatic' as const,
+    createdAt: old,
+  };
   await adapter.sync({ ...syncRequest, connectorTransactionId: pi });
   await adapter.sync({ ...syncRequest, connectorTransactionId: null });
 }
 
-describe('(a) every request the adapter sends fits the stripe package\'s param type for its method and path', () => {
+describe("(a) every request the adapter sends fits the stripe package's param type for its method and path", () => {
   let captured: StandInRequest[] = [];
 
   beforeAll(async () => {
@@ -273,7 +310,11 @@ describe('(a) every request the adapter sends fits the stripe package\'s param t
         continue;
       }
       const { tree, errors } = decodeForm(r.form);
-      problems.push(...[...errors, ...checkAgainstType(paramTypes.checker, paramTypes.types.get(name)!, tree)].map((p) => `${routeOf(r)} (Stripe.${name}): ${p}`));
+      problems.push(
+        ...[...errors, ...checkAgainstType(paramTypes.checker, paramTypes.types.get(name)!, tree)].map(
+          (p) => `${routeOf(r)} (Stripe.${name}): ${p}`,
+        ),
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -286,11 +327,15 @@ describe('(a) every request the adapter sends fits the stripe package\'s param t
     expect(problems({ ...base, 'payment_method_data[type]': 'card', 'payment_method_data[card][number]': '4242' })).toEqual([
       expect.stringContaining('payment_method_data[card] is not a parameter'),
     ]);
-    expect(problems({ ...base, 'payment_method_types[0]': 'card' })).toEqual([expect.stringContaining('payment_method_types is not a parameter')]);
+    expect(problems({ ...base, 'payment_method_types[0]': 'card' })).toEqual([
+      expect.stringContaining('payment_method_types is not a parameter'),
+    ]);
     expect(problems({ ...base, confirm: 'yes' })).toEqual([expect.stringContaining('confirm="yes" does not fit')]);
     expect(problems({ ...base, amount: '10.5x' })).toEqual([expect.stringContaining('amount="10.5x" does not fit')]);
     expect(problems({ currency: 'usd' })).toEqual(['amount is required']);
-    expect(problems({ ...base, 'automatic_payment_methods[allow_redirects]': 'never' })).toEqual(['automatic_payment_methods[enabled] is required']);
+    expect(problems({ ...base, 'automatic_payment_methods[allow_redirects]': 'never' })).toEqual([
+      'automatic_payment_methods[enabled] is required',
+    ]);
     expect(problems({ ...base, 'metadata[anything]': 'x', 'allowed_payment_method_types[0]': 'card' })).toEqual([]);
     expect(problems({ ...base, 'allowed_payment_method_types[x]': 'card' })).toEqual([expect.stringContaining('not an array index')]);
   });
@@ -300,7 +345,8 @@ describe('(a) every request the adapter sends fits the stripe package\'s param t
 
 const WEBHOOK_SECRET = 'whsec_contractSigningSecret0123456789';
 const NOW_MS = 1_714_000_400_000;
-const adapterForWebhooks = () => new StripeConnector({ baseUrl: 'http://127.0.0.1:1', secretKey: 'sk_test_contract', webhookSecret: WEBHOOK_SECRET, now: () => NOW_MS });
+const adapterForWebhooks = () =>
+  new StripeConnector({ baseUrl: 'http://127.0.0.1:1', secretKey: 'sk_test_contract', webhookSecret: WEBHOOK_SECRET, now: () => NOW_MS });
 const signed = (rawBody: string) => {
   const t = Math.floor(NOW_MS / 1000);
   return { 'stripe-signature': `t=${t},v1=${createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${rawBody}`).digest('hex')}` };
@@ -310,7 +356,8 @@ const PI = 'pi_3OzKx2LkdIwHu7ix1AbCdEfG';
 const RE = 're_3OzKx2LkdIwHu7ix1RfNdAbC';
 const PAY = 'pay_01HXSTRIPE0001';
 const REF = 'ref_01HXSTRIPE0001';
-const REDIRECT = 'https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1Nv0FGLkdIwHu7ix&payment_intent=pi_3OzKx2LkdIwHu7ix1AbCdEfG&payment_intent_client_secret=pi_3OzKx2LkdIwHu7ix1AbCdEfG_secret_q8Wm1lTbYtJ0dZ9uVh2xZkYrN&publishable_key=pk_test_51Nv0FG&source=payatt_3OzKx2LkdIwHu7ix1QwErTyU';
+const REDIRECT =
+  'https://hooks.stripe.com/3d_secure_2/hosted?merchant=acct_1Nv0FGLkdIwHu7ix&payment_intent=pi_3OzKx2LkdIwHu7ix1AbCdEfG&payment_intent_client_secret=pi_3OzKx2LkdIwHu7ix1AbCdEfG_secret_q8Wm1lTbYtJ0dZ9uVh2xZkYrN&publishable_key=pk_test_51Nv0FG&source=payatt_3OzKx2LkdIwHu7ix1QwErTyU';
 
 type Outcome =
   | { payment: PaymentResult }
@@ -320,10 +367,21 @@ type Outcome =
   | { error: { status: number; code: string; decline: PaymentResult | null } }
   | { openapi: Record<string, unknown> };
 
-const paymentOf = (status: PaymentResult['status'], over: Partial<PaymentResult> = {}): { payment: PaymentResult } => ({ payment: { status, connectorTransactionId: PI, amountCaptured: 0, ...over } });
-const webhookPayment = (eventId: string, result: PaymentResult): { webhook: WebhookEvent } => ({ webhook: { kind: 'payment', eventId, paymentId: PAY, connectorTransactionId: PI, result } });
-const webhookRefund = (eventId: string, result: RefundResult): { webhook: WebhookEvent } => ({ webhook: { kind: 'refund', eventId, refundId: REF, connectorRefundId: RE, result } });
-const refundFailed = (errorCode: string, errorMessage: string): RefundResult => ({ status: 'Failed', connectorRefundId: RE, errorCode, errorMessage });
+const paymentOf = (status: PaymentResult['status'], over: Partial<PaymentResult> = {}): { payment: PaymentResult } => ({
+  payment: { status, connectorTransactionId: PI, amountCaptured: 0, ...over },
+});
+const webhookPayment = (eventId: string, result: PaymentResult): { webhook: WebhookEvent } => ({
+  webhook: { kind: 'payment', eventId, paymentId: PAY, connectorTransactionId: PI, result },
+});
+const webhookRefund = (eventId: string, result: RefundResult): { webhook: WebhookEvent } => ({
+  webhook: { kind: 'refund', eventId, refundId: REF, connectorRefundId: RE, result },
+});
+const refundFailed = (errorCode: string, errorMessage: string): RefundResult => ({
+  status: 'Failed',
+  connectorRefundId: RE,
+  errorCode,
+  errorMessage,
+});
 
 /**
  * The asserted outcome of every fixture file. Errors are mapped with the HTTP status Stripe answers
@@ -333,31 +391,64 @@ const refundFailed = (errorCode: string, errorMessage: string): RefundResult => 
 const EXPECTED: Readonly<Record<string, Outcome>> = {
   'error.amount_too_small.json': { error: { status: 400, code: 'amount_too_small', decline: null } },
   'error.api_error.json': { error: { status: 500, code: 'api_error', decline: null } },
-  'error.card_declined.json': { error: { status: 402, code: 'card_declined', decline: paymentOf('Failed', { errorCode: 'insufficient_funds', errorMessage: 'Your card has insufficient funds.' }).payment } },
+  'error.card_declined.json': {
+    error: {
+      status: 402,
+      code: 'card_declined',
+      decline: paymentOf('Failed', { errorCode: 'insufficient_funds', errorMessage: 'Your card has insufficient funds.' }).payment,
+    },
+  },
   'error.idempotency_key_in_use.json': { error: { status: 409, code: 'idempotency_key_in_use', decline: null } },
   'error.incorrect_number.json': {
-    error: { status: 402, code: 'incorrect_number', decline: { status: 'Failed', connectorTransactionId: null, amountCaptured: 0, errorCode: 'incorrect_number', errorMessage: 'Your card number is incorrect.' } },
+    error: {
+      status: 402,
+      code: 'incorrect_number',
+      decline: {
+        status: 'Failed',
+        connectorTransactionId: null,
+        amountCaptured: 0,
+        errorCode: 'incorrect_number',
+        errorMessage: 'Your card number is incorrect.',
+      },
+    },
   },
   'error.invalid_api_key.json': { error: { status: 401, code: 'invalid_request_error', decline: null } },
   'error.payment_intent_unexpected_state.json': { error: { status: 400, code: 'payment_intent_unexpected_state', decline: null } },
   'error.raw_card_data_not_enabled.json': { error: { status: 400, code: 'invalid_request_error', decline: null } },
   'error.resource_missing.json': { error: { status: 404, code: 'resource_missing', decline: null } },
-  'event.charge.dispute.created.json': { webhook: { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: 'Stripe event charge.dispute.created is not applied.' } },
+  'event.charge.dispute.created.json': {
+    webhook: { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: 'Stripe event charge.dispute.created is not applied.' },
+  },
   'event.charge.refund.updated.json': webhookRefund('evt_3OzKx2LkdIwHu7ix1ReFuNdU', { status: 'Succeeded', connectorRefundId: RE }),
-  'event.payment_intent.amount_capturable_updated.json': webhookPayment('evt_3OzKx2LkdIwHu7ix1CaPtUrE', paymentOf('RequiresCapture').payment),
+  'event.payment_intent.amount_capturable_updated.json': webhookPayment(
+    'evt_3OzKx2LkdIwHu7ix1CaPtUrE',
+    paymentOf('RequiresCapture').payment,
+  ),
   'event.payment_intent.canceled.json': webhookPayment('evt_3OzKx2LkdIwHu7ix1CaNcElD', paymentOf('Cancelled').payment),
   'event.payment_intent.payment_failed.json': webhookPayment(
     'evt_3OzKx2LkdIwHu7ix1FaIlEdD',
     paymentOf('Failed', { errorCode: 'insufficient_funds', errorMessage: 'Your card has insufficient funds.' }).payment,
   ),
   'event.payment_intent.processing.json': webhookPayment('evt_3OzKx2LkdIwHu7ix1PrOcEsS', paymentOf('Processing').payment),
-  'event.payment_intent.succeeded.json': webhookPayment('evt_3OzKx2LkdIwHu7ix1SuCcEsS', paymentOf('Succeeded', { amountCaptured: 150000 }).payment),
-  'event.refund.failed.json': webhookRefund('evt_3OzKx2LkdIwHu7ix1ReFfAiL', refundFailed('lost_or_stolen_card', 'The refund failed at Stripe.')),
+  'event.payment_intent.succeeded.json': webhookPayment(
+    'evt_3OzKx2LkdIwHu7ix1SuCcEsS',
+    paymentOf('Succeeded', { amountCaptured: 150000 }).payment,
+  ),
+  'event.refund.failed.json': webhookRefund(
+    'evt_3OzKx2LkdIwHu7ix1ReFfAiL',
+    refundFailed('lost_or_stolen_card', 'The refund failed at Stripe.'),
+  ),
   'event.refund.updated.json': webhookRefund('evt_3OzKx2LkdIwHu7ix1ReFuPdT', { status: 'Succeeded', connectorRefundId: RE }),
   'openapi.fixtures3.extract.json': {
     openapi: {
       // requires_payment_method with a last_payment_error: the attempt failed (code = the error's type; no message in the sample).
-      payment_intent: { status: 'Failed', connectorTransactionId: 'pi_1PgafyB7WZ01zgkWSjxsAJo3', amountCaptured: 0, errorCode: 'idempotency_error', errorMessage: null },
+      payment_intent: {
+        status: 'Failed',
+        connectorTransactionId: 'pi_1PgafyB7WZ01zgkWSjxsAJo3',
+        amountCaptured: 0,
+        errorCode: 'idempotency_error',
+        errorMessage: null,
+      },
       refund: { status: 'Succeeded', connectorRefundId: 're_1Pgc72B7WZ01zgkWqPvrRrPE' },
       // The adapter reads only the PaymentMethod's id, given to the PaymentIntent as payment_method.
       payment_method: 'pm_1Pgc75B7WZ01zgkWlHVgdEGJ',
@@ -367,7 +458,9 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
   'payment_intent.canceled.json': paymentOf('Cancelled'),
   'payment_intent.captured_partial.json': paymentOf('Succeeded', { amountCaptured: 100000 }),
   'payment_intent.processing.json': paymentOf('Processing'),
-  'payment_intent.requires_action.redirect_to_url.json': paymentOf('RequiresAction', { nextAction: { type: 'redirect_to_url', redirect_to_url: REDIRECT } }),
+  'payment_intent.requires_action.redirect_to_url.json': paymentOf('RequiresAction', {
+    nextAction: { type: 'redirect_to_url', redirect_to_url: REDIRECT },
+  }),
   'payment_intent.requires_action.use_stripe_sdk.json': paymentOf('RequiresAction', {
     nextAction: { type: 'redirect_to_url', redirect_to_url: expect.stringMatching(/^https:\/\/hooks\.stripe\.com\//) as unknown as string },
   }),
@@ -378,7 +471,9 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
     errorMessage: expect.stringContaining('failed authentication') as unknown as string,
   }),
   'payment_intent.succeeded.json': paymentOf('Succeeded', { amountCaptured: 150000 }),
-  'refund.canceled.json': { refund: { status: 'Failed', connectorRefundId: RE, errorCode: 'canceled', errorMessage: 'The refund was canceled at Stripe.' } },
+  'refund.canceled.json': {
+    refund: { status: 'Failed', connectorRefundId: RE, errorCode: 'canceled', errorMessage: 'The refund was canceled at Stripe.' },
+  },
   'refund.failed.json': { refund: refundFailed('expired_or_canceled_card', 'The refund failed at Stripe.') },
   'refund.pending.json': { refund: { status: 'Pending', connectorRefundId: RE } },
   'refund.requires_action.json': { refund: { status: 'Pending', connectorRefundId: RE } },
@@ -409,7 +504,9 @@ async function outcomeOf(file: string, expected: Outcome): Promise<unknown> {
     return { webhook: await adapterForWebhooks().parseWebhook({ rawBody, headers: signed(rawBody) }) };
   }
   if ('error' in expected) {
-    return { error: { status: expected.error.status, code: stripeErrorOf(expected.error.status, body).code, decline: declineFromErrorBody(body) } };
+    return {
+      error: { status: expected.error.status, code: stripeErrorOf(expected.error.status, body).code, decline: declineFromErrorBody(body) },
+    };
   }
   const resources = (body as { resources: Record<string, Record<string, unknown>> }).resources;
   const eventBody = JSON.stringify(resources.event);
@@ -423,15 +520,22 @@ async function outcomeOf(file: string, expected: Outcome): Promise<unknown> {
   };
 }
 
-describe('(b) every documented response sample runs through the adapter\'s mapping with an asserted outcome', () => {
+describe("(b) every documented response sample runs through the adapter's mapping with an asserted outcome", () => {
   test('every fixture file of test/connectors/fixtures/stripe has an expected outcome here', () => {
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
     expect(Object.keys(EXPECTED).sort()).toEqual(files.sort());
   });
 
   test('the OpenAPI extract names its source and holds the objects Stripe documents', () => {
-    const extract = fixture('openapi.fixtures3.extract.json') as { source: Record<string, string>; resources: Record<string, { object: string }> };
-    expect(extract.source).toMatchObject({ repository: 'github.com/stripe/openapi', path: 'openapi/fixtures3.json', commit: 'f6c2a48fbac2819d1feba8143d942ffc65e1c0d2' });
+    const extract = fixture('openapi.fixtures3.extract.json') as {
+      source: Record<string, string>;
+      resources: Record<string, { object: string }>;
+    };
+    expect(extract.source).toMatchObject({
+      repository: 'github.com/stripe/openapi',
+      path: 'openapi/fixtures3.json',
+      commit: 'f6c2a48fbac2819d1feba8143d942ffc65e1c0d2',
+    });
     expect(Object.fromEntries(Object.entries(extract.resources).map(([k, v]) => [k, v.object]))).toEqual({
       payment_intent: 'payment_intent',
       payment_method: 'payment_method',
@@ -460,7 +564,11 @@ describe('(b) every documented response sample runs through the adapter\'s mappi
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as { port: number }).port;
-      const adapter = new StripeConnector({ baseUrl: `http://127.0.0.1:${port}`, secretKey: 'sk_test_contract', webhookSecret: WEBHOOK_SECRET });
+      const adapter = new StripeConnector({
+        baseUrl: `http://127.0.0.1:${port}`,
+        secretKey: 'sk_test_contract',
+        webhookSecret: WEBHOOK_SECRET,
+      });
       await expect(adapter.authorize(authorizeRequest('pay_contract_pm'))).resolves.toMatchObject({ status: 'Succeeded' });
       expect(sent.map((s) => s.url)).toEqual(['/v1/payment_methods', '/v1/payment_intents']);
       expect(new URLSearchParams(sent[1]!.body).get('payment_method')).toBe(pm.id);

@@ -74,40 +74,231 @@ function sTimestamp(r: Random): string {
 }
 
 /** Nigerian mobile prefixes (NCC number plan: MTN, Airtel, Glo, 9mobile), without the trunk 0. */
-const NG_PREFIXES = ['703', '706', '803', '806', '810', '813', '814', '816', '903', '906', '913', '916', '701', '708', '802', '808', '812', '901', '902', '907', '912', '705', '805', '807', '811', '815', '905', '915', '809', '817', '818', '908', '909'];
+const NG_PREFIXES = [
+  '703',
+  '706',
+  '803',
+  '806',
+  '810',
+  '813',
+  '814',
+  '816',
+  '903',
+  '906',
+  '913',
+  '916',
+  '701',
+  '708',
+  '802',
+  '808',
+  '812',
+  '901',
+  '902',
+  '907',
+  '912',
+  '705',
+  '805',
+  '807',
+  '811',
+  '815',
+  '905',
+  '915',
+  '809',
+  '817',
+  '818',
+  '908',
+  '909',
+];
 /** Ghanaian mobile prefixes (NCA: MTN, Telecel, AirtelTigo). */
 const GH_PREFIXES = ['20', '23', '24', '25', '26', '27', '28', '50', '53', '54', '55', '56', '57', '59'];
 /** Kenyan mobile prefixes (CA: Safaricom 7xx and 11x, Airtel 73x/75x/78x/10x, Telkom 77x). */
-const KE_PREFIXES = ['700', '701', '702', '703', '704', '705', '706', '707', '708', '709', '710', '711', '712', '713', '714', '715', '716', '717', '718', '719', '720', '721', '722', '723', '724', '725', '726', '727', '728', '729', '730', '731', '732', '733', '734', '735', '736', '737', '738', '739', '740', '741', '742', '743', '745', '746', '748', '750', '751', '752', '753', '754', '755', '756', '757', '758', '759', '762', '763', '768', '769', '770', '771', '772', '773', '774', '775', '776', '777', '778', '779', '780', '781', '782', '783', '784', '785', '786', '787', '788', '789', '790', '791', '792', '793', '794', '795', '796', '797', '798', '799', '100', '101', '102', '110', '111', '112', '113', '114', '115'];
+const KE_PREFIXES = [
+  '700',
+  '701',
+  '702',
+  '703',
+  '704',
+  '705',
+  '706',
+  '707',
+  '708',
+  '709',
+  '710',
+  '711',
+  '712',
+  '713',
+  '714',
+  '715',
+  '716',
+  '717',
+  '718',
+  '719',
+  '720',
+  '721',
+  '722',
+  '723',
+  '724',
+  '725',
+  '726',
+  '727',
+  '728',
+  '729',
+  '730',
+  '731',
+  '732',
+  '733',
+  '734',
+  '735',
+  '736',
+  '737',
+  '738',
+  '739',
+  '740',
+  '741',
+  '742',
+  '743',
+  '745',
+  '746',
+  '748',
+  '750',
+  '751',
+  '752',
+  '753',
+  '754',
+  '755',
+  '756',
+  '757',
+  '758',
+  '759',
+  '762',
+  '763',
+  '768',
+  '769',
+  '770',
+  '771',
+  '772',
+  '773',
+  '774',
+  '775',
+  '776',
+  '777',
+  '778',
+  '779',
+  '780',
+  '781',
+  '782',
+  '783',
+  '784',
+  '785',
+  '786',
+  '787',
+  '788',
+  '789',
+  '790',
+  '791',
+  '792',
+  '793',
+  '794',
+  '795',
+  '796',
+  '797',
+  '798',
+  '799',
+  '100',
+  '101',
+  '102',
+  '110',
+  '111',
+  '112',
+  '113',
+  '114',
+  '115',
+];
 /** South African mobile prefixes (ICASA: 06x, 07x, 08x). */
-const ZA_PREFIXES = ['60', '61', '62', '63', '64', '65', '66', '67', '68', '71', '72', '73', '74', '76', '78', '79', '81', '82', '83', '84'];
+const ZA_PREFIXES = [
+  '60',
+  '61',
+  '62',
+  '63',
+  '64',
+  '65',
+  '66',
+  '67',
+  '68',
+  '71',
+  '72',
+  '73',
+  '74',
+  '76',
+  '78',
+  '79',
+  '81',
+  '82',
+  '83',
+  '84',
+];
 
 function phoneNg(r: Random): string {
   const p = r.pick(NG_PREFIXES);
   const n = r.digits(7);
   const [a, b] = [n.slice(0, 3), n.slice(3)];
-  return r.pick([`+234${p}${n}`, `+234 ${p} ${a} ${b}`, `+234-${p}-${a}-${b}`, `234 ${p} ${a} ${b}`, `(+234) ${p} ${a} ${b}`, `+234 (0) ${p} ${a} ${b}`, `0${p}${n}`, `0${p} ${a} ${b}`, `0${p}-${a}-${b}`, `00234 ${p} ${a} ${b}`]);
+  return r.pick([
+    `+234${p}${n}`,
+    `+234 ${p} ${a} ${b}`,
+    `+234-${p}-${a}-${b}`,
+    `234 ${p} ${a} ${b}`,
+    `(+234) ${p} ${a} ${b}`,
+    `+234 (0) ${p} ${a} ${b}`,
+    `0${p}${n}`,
+    `0${p} ${a} ${b}`,
+    `0${p}-${a}-${b}`,
+    `00234 ${p} ${a} ${b}`,
+  ]);
 }
 
 function phoneGh(r: Random): string {
   const p = r.pick(GH_PREFIXES);
   const n = r.digits(7);
   const [a, b] = [n.slice(0, 3), n.slice(3)];
-  return r.pick([`+233${p}${n}`, `+233 ${p} ${a} ${b}`, `233 ${p} ${a} ${b}`, `0${p} ${a} ${b}`, `0${p}${n}`, `00233 ${p} ${a} ${b}`, `+233-${p}-${a}-${b}`]);
+  return r.pick([
+    `+233${p}${n}`,
+    `+233 ${p} ${a} ${b}`,
+    `233 ${p} ${a} ${b}`,
+    `0${p} ${a} ${b}`,
+    `0${p}${n}`,
+    `00233 ${p} ${a} ${b}`,
+    `+233-${p}-${a}-${b}`,
+  ]);
 }
 
 function phoneKe(r: Random): string {
   const p = r.pick(KE_PREFIXES);
   const n = r.digits(6);
   const [a, b] = [n.slice(0, 3), n.slice(3)];
-  return r.pick([`+254${p}${n}`, `+254 ${p} ${a} ${b}`, `254${p}${n}`, `0${p} ${a}${b}`, `0${p}${n}`, `0${p} ${a} ${b}`, `+254-${p}-${a}-${b}`]);
+  return r.pick([
+    `+254${p}${n}`,
+    `+254 ${p} ${a} ${b}`,
+    `254${p}${n}`,
+    `0${p} ${a}${b}`,
+    `0${p}${n}`,
+    `0${p} ${a} ${b}`,
+    `+254-${p}-${a}-${b}`,
+  ]);
 }
 
 function phoneZa(r: Random): string {
   const p = r.pick(ZA_PREFIXES);
   const n = r.digits(7);
   const [a, b] = [n.slice(0, 3), n.slice(3)];
-  return r.pick([`+27${p}${n}`, `+27 ${p} ${a} ${b}`, `27 ${p} ${a} ${b}`, `0${p} ${a} ${b}`, `0${p}${n}`, `0027 ${p} ${a} ${b}`, `+27-${p}-${a}-${b}`]);
+  return r.pick([
+    `+27${p}${n}`,
+    `+27 ${p} ${a} ${b}`,
+    `27 ${p} ${a} ${b}`,
+    `0${p} ${a} ${b}`,
+    `0${p}${n}`,
+    `0027 ${p} ${a} ${b}`,
+    `+27-${p}-${a}-${b}`,
+  ]);
 }
 
 /**
@@ -120,7 +311,7 @@ function nuban(r: Random, bankCode: string): string {
   const code = bankCode.length <= 3 ? bankCode.padStart(3, '0') : bankCode.padStart(6, '0');
   const weights = [3, 7, 3];
   let sum = 0;
-  [...code, ...serial].forEach((d, i) => (sum += Number(d) * (weights[i % 3] as number)));
+  for (const [i, d] of [...code, ...serial].entries()) sum += Number(d) * (weights[i % 3] as number);
   return serial + String((10 - (sum % 10)) % 10);
 }
 
@@ -134,7 +325,16 @@ function nubanWithBankCode(r: Random): string {
     // Six-digit NIBSS institution codes are written first (institution, then account).
     return r.pick([`${code} ${account}`, `${code}-${account}`, `${code}/${account}`, `${code}${account}`, `${name} ${code} ${account}`]);
   }
-  return r.pick([`${account} ${code}`, `${code} ${account}`, `${code}-${account}`, `${account} (${code})`, `${code}${account}`, `${account}/${code}`, `${name}: ${account} (${code})`, `${code}:${account}`]);
+  return r.pick([
+    `${account} ${code}`,
+    `${code} ${account}`,
+    `${code}-${account}`,
+    `${account} (${code})`,
+    `${code}${account}`,
+    `${account}/${code}`,
+    `${name}: ${account} (${code})`,
+    `${code}:${account}`,
+  ]);
 }
 
 /** A NUBAN followed by a six-digit institution code: 16 digits, which a brand can issue (measured apart). */
@@ -143,7 +343,23 @@ export function nubanThenInstitutionCode(r: Random): string {
   return r.pick([`${nuban(r, code)} ${code}`, `${nuban(r, code)}${code}`]);
 }
 
-const NAMES = ['ada', 'chidi', 'ngozi', 'emeka', 'kwame', 'akosua', 'wanjiru', 'otieno', 'thabo', 'naledi', 'tunde', 'amaka', 'kofi', 'zanele', 'amina'];
+const NAMES = [
+  'ada',
+  'chidi',
+  'ngozi',
+  'emeka',
+  'kwame',
+  'akosua',
+  'wanjiru',
+  'otieno',
+  'thabo',
+  'naledi',
+  'tunde',
+  'amaka',
+  'kofi',
+  'zanele',
+  'amina',
+];
 const DOMAINS = ['gmail.com', 'yahoo.com', 'outlook.com', 'example.ng', 'mail.co.za', 'company.co.ke'];
 
 function digitEmail(r: Random): string {
@@ -170,7 +386,15 @@ function amount(r: Random): string {
   const major = Math.floor(minor / 100);
   const cents = pad(minor % 100, 2);
   const thousands = (sep: string) => String(major).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-  return r.pick([String(minor), `${thousands(',')}.${cents}`, `NGN ${thousands(',')}.${cents}`, `₦${thousands(',')}.${cents}`, `KES ${thousands(' ')},${cents}`, `${thousands('.')},${cents} ZAR`, `GH₵ ${thousands(',')}.${cents}`]);
+  return r.pick([
+    String(minor),
+    `${thousands(',')}.${cents}`,
+    `NGN ${thousands(',')}.${cents}`,
+    `₦${thousands(',')}.${cents}`,
+    `KES ${thousands(' ')},${cents}`,
+    `${thousands('.')},${cents} ZAR`,
+    `GH₵ ${thousands(',')}.${cents}`,
+  ]);
 }
 
 /**
@@ -215,7 +439,8 @@ export const CORPUS_CATEGORIES: Readonly<Record<string, (r: Random) => string>> 
 export function legitimateCorpus(seed: number, perCategory: number): Array<{ category: string; value: string }> {
   const r = seeded(seed);
   const out: Array<{ category: string; value: string }> = [];
-  for (const [category, make] of Object.entries(CORPUS_CATEGORIES)) for (let i = 0; i < perCategory; i += 1) out.push({ category, value: make(r) });
+  for (const [category, make] of Object.entries(CORPUS_CATEGORIES))
+    for (let i = 0; i < perCategory; i += 1) out.push({ category, value: make(r) });
   return out;
 }
 
@@ -232,12 +457,35 @@ export function legitimateCorpus(seed: number, perCategory: number): Array<{ cat
  */
 export const PUBLISHED_TEST_CARDS: readonly string[] = [
   // Stripe
-  '4242424242424242', '4000056655665556', '5555555555554444', '2223003122003222', '5200828282828210', '5105105105105100',
-  '378282246310005', '371449635398431', '6011111111111117', '6011000990139424', '6011981111111113', '3056930009020004',
-  '36227206271667', '6555900000604105', '3566002020360505', '6200000000000005', '6200000000000047', '6205500000000000004',
-  '4000000000000002', '4000000000009995', '4000000000003220', '4000002500003155', '4000002760003184',
+  '4242424242424242',
+  '4000056655665556',
+  '5555555555554444',
+  '2223003122003222',
+  '5200828282828210',
+  '5105105105105100',
+  '378282246310005',
+  '371449635398431',
+  '6011111111111117',
+  '6011000990139424',
+  '6011981111111113',
+  '3056930009020004',
+  '36227206271667',
+  '6555900000604105',
+  '3566002020360505',
+  '6200000000000005',
+  '6200000000000047',
+  '6205500000000000004',
+  '4000000000000002',
+  '4000000000009995',
+  '4000000000003220',
+  '4000002500003155',
+  '4000002760003184',
   // Flutterwave
-  '5531886652142950', '4187427415564246', '5438898014560229', '4556052704172643', '5061460410120223210',
+  '5531886652142950',
+  '4187427415564246',
+  '5438898014560229',
+  '4556052704172643',
+  '5061460410120223210',
 ];
 
 // ---------------------------------------------------------------------------
@@ -289,7 +537,8 @@ const SEPARATORS: Readonly<Record<string, string>> = {
  */
 export function spellingsOf(pan: string): Spelling[] {
   const out: Spelling[] = [];
-  const add = (name: string, before: string, body: string, after = '') => out.push({ name, text: before + body + after, start: before.length, end: before.length + body.length });
+  const add = (name: string, before: string, body: string, after = '') =>
+    out.push({ name, text: before + body + after, start: before.length, end: before.length + body.length });
   for (const [name, sep] of Object.entries(SEPARATORS)) add(`groups of 4, ${name}`, '', grouped(pan, [4], sep));
   add('no separator', '', pan);
   const mixed = ['-', ' ', '.', '\u00a0', '/', '_', '\u2013', '\t'];

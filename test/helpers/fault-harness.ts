@@ -15,10 +15,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { reconcileOpenOperations, type ReconcileReport } from '../../shared/operations/reconcile-operations';
+import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
 import { baseClient } from '../../shared/storage/client';
-import { startLocalApi, type LocalApi } from './local-api';
-import { startStripeStandIn, stripeEnv, type StripeStandIn } from './stripe-stand-in';
+import { type LocalApi, startLocalApi } from './local-api';
+import { type StripeStandIn, startStripeStandIn, stripeEnv } from './stripe-stand-in';
 
 /** How an injected storage fault shows itself. */
 export type FaultMode = 'outage' | 'killed';
@@ -62,13 +62,22 @@ const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteIte
 
 /** Every item `PK` a command's input names (`Key`, `Item`, or each item of a transaction). */
 function itemKeys(input: unknown): string[] {
-  const i = input as { Key?: { PK?: string }; Item?: { PK?: string }; TransactItems?: Record<string, { Key?: { PK?: string }; Item?: { PK?: string } }>[] };
+  const i = input as {
+    Key?: { PK?: string };
+    Item?: { PK?: string };
+    TransactItems?: Record<string, { Key?: { PK?: string }; Item?: { PK?: string } }>[];
+  };
   const one = (x: { Key?: { PK?: string }; Item?: { PK?: string } } | undefined) => String(x?.Key?.PK ?? x?.Item?.PK ?? '');
   if (i.TransactItems) return i.TransactItems.flatMap((t) => Object.values(t).map(one));
   return [one(i)];
 }
 
-const STRIPE_STATUS: Record<string, string> = { succeeded: 'Succeeded', requires_capture: 'RequiresCapture', canceled: 'Cancelled', requires_payment_method: 'Failed' };
+const STRIPE_STATUS: Record<string, string> = {
+  succeeded: 'Succeeded',
+  requires_capture: 'RequiresCapture',
+  canceled: 'Cancelled',
+  requires_payment_method: 'Failed',
+};
 
 /**
  * Registers the harness's `beforeAll`/`afterAll`/`afterEach` in the calling test file.
@@ -104,7 +113,12 @@ export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
       expect(refunds.filter((r) => r.status === 'Pending' || r.pending_operation !== null)).toEqual([]);
       expect(p.amount_captured).toBe(entry?.amountCaptured ?? 0);
       expect(p.amount_refunded).toBe(entry?.amountRefunded ?? 0);
-      expect(refunds.filter((r) => r.status === 'Succeeded').map((r) => r.connector_refund_id).sort()).toEqual((entry?.refunds ?? []).map((r) => r.id).sort());
+      expect(
+        refunds
+          .filter((r) => r.status === 'Succeeded')
+          .map((r) => r.connector_refund_id)
+          .sort(),
+      ).toEqual((entry?.refunds ?? []).map((r) => r.id).sort());
       expect(entry?.charges ?? 0).toBeLessThanOrEqual(1);
       if (entry && entry.charges === 1) expect(p.status).toBe(STRIPE_STATUS[entry.status]);
       if (!entry || entry.charges === 0) expect(['Failed', 'Cancelled', 'RequiresConfirmation']).toContain(p.status);
@@ -133,7 +147,10 @@ export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
     harness.stripe = await startStripeStandIn();
     const env = {
       ...stripeEnv(harness.stripe, { timeoutMs: connectorTimeoutMs }),
-      ROUTING_RULES: JSON.stringify([{ currency: 'USD', payment_method: 'card', connectors: ['stripe', 'sandbox'] }, { connectors: ['sandbox'] }]),
+      ROUTING_RULES: JSON.stringify([
+        { currency: 'USD', payment_method: 'card', connectors: ['stripe', 'sandbox'] },
+        { connectors: ['sandbox'] },
+      ]),
     };
     for (const [k, v] of Object.entries(env)) {
       savedEnv[k] = process.env[k];

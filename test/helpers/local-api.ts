@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startGateway, type LocalGateway } from '../../scripts/local/gateway';
+import { type LocalGateway, startGateway } from '../../scripts/local/gateway';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { destroyDocumentClient } from '../../shared/storage/client';
 
@@ -65,7 +65,13 @@ export async function startLocalApi(): Promise<LocalApi> {
     }
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
-  return { url: gateway.url, merchantId, apiKey, request, newMerchantKey, close: async () => {
+  return {
+    url: gateway.url,
+    merchantId,
+    apiKey,
+    request,
+    newMerchantKey,
+    close: async () => {
       await gateway.close();
       destroyDocumentClient();
     },
@@ -80,8 +86,15 @@ export function card(number: string): { card: Record<string, string> } {
 }
 
 /** Asserts the API's error body shape and returns its `error` object. */
-export function expectError(res: TestResponse, status: number, code?: string): { type: string; code: string; message: string; param?: string } {
-  expect({ status: res.status, body: res.body }).toMatchObject({ status, body: { error: { type: expect.any(String), code: expect.any(String), message: expect.any(String) } } });
+export function expectError(
+  res: TestResponse,
+  status: number,
+  code?: string,
+): { type: string; code: string; message: string; param?: string } {
+  expect({ status: res.status, body: res.body }).toMatchObject({
+    status,
+    body: { error: { type: expect.any(String), code: expect.any(String), message: expect.any(String) } },
+  });
   if (code) expect(res.body.error.code).toBe(code);
   return res.body.error;
 }

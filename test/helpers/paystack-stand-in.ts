@@ -267,8 +267,24 @@ export const PAYSTACK_TEST_CARDS = {
   noValidation: { number: '4084084084084081', cvv: '408', steps: [], outcome: 'success', source: 'paystack' },
   pinOnly: { number: '507850785078507812', cvv: '081', steps: ['pin'], pin: '1111', outcome: 'success', source: 'paystack' },
   /** The Verve card of the brief: `send_pin`, then `send_otp` after PIN 1234, then `success` after OTP 123456. */
-  vervePinOtp: { number: '5060666666666666666', cvv: '123', steps: ['pin', 'otp'], pin: '1234', otp: '123456', outcome: 'success', source: 'paystack' },
-  pinPhoneOtp: { number: '507850785078507804', cvv: '884', steps: ['pin', 'phone', 'otp'], pin: '0000', otp: '123456', outcome: 'success', source: 'paystack' },
+  vervePinOtp: {
+    number: '5060666666666666666',
+    cvv: '123',
+    steps: ['pin', 'otp'],
+    pin: '1234',
+    otp: '123456',
+    outcome: 'success',
+    source: 'paystack',
+  },
+  pinPhoneOtp: {
+    number: '507850785078507804',
+    cvv: '884',
+    steps: ['pin', 'phone', 'otp'],
+    pin: '0000',
+    otp: '123456',
+    outcome: 'success',
+    source: 'paystack',
+  },
   declined: { number: '4084080000005408', cvv: '001', steps: [], outcome: 'failed', failureMessage: 'Declined', source: 'paystack' },
   tokenNotGenerated: {
     number: '507850785078507853',
@@ -294,7 +310,11 @@ export const PAYSTACK_STAND_IN_VOUCHER = '246810';
 export const TELECEL_VOUCHER_PROMPT = 'Please dial *110# to generate a voucher code. Then input the voucher';
 
 /** Paystack's validation-error body shape ([OAS] Error.yaml / TransactionInitializeBadRequestModel.yaml). */
-export const PAYSTACK_VALIDATION_ERROR = { type: 'validation_error', code: 'invalid_params', nextStep: "Ensure that the value(s) you're passing are valid." } as const;
+export const PAYSTACK_VALIDATION_ERROR = {
+  type: 'validation_error',
+  code: 'invalid_params',
+  nextStep: "Ensure that the value(s) you're passing are valid.",
+} as const;
 
 /**
  * Messages. Each entry's comment says whether the wording is Paystack's (with its source) or the
@@ -310,7 +330,8 @@ export const PAYSTACK_STAND_IN_MESSAGES = {
   /** [OAS] TransactionInitializeBadRequestModel.yaml example. */
   duplicateReference: 'Duplicate Transaction Reference',
   /** docs-v2.paystack.com/api/errors/charge (title). */
-  noInstrument: 'One of Authorization code, card object, bank object, ussd object, mobile money object, qr object, or EFT object should be passed.',
+  noInstrument:
+    'One of Authorization code, card object, bank object, ussd object, mobile money object, qr object, or EFT object should be passed.',
   /** support.paystack.com "Customer errors". */
   incorrectPin: 'Incorrect PIN',
   /** Stand-in: the errors page documents the meaning ("The OTP provided for the mobile money transaction is incorrect") without a title. */
@@ -400,7 +421,9 @@ export function paystackOpenApiSchema(relativeFile: string): unknown {
 
 /** The JSON request-body schema of `post` in an [OAS] path file. */
 function requestSchema(pathFile: string): unknown {
-  const doc = resolveSchema(join(OAS, 'paths', pathFile)) as { post?: { requestBody?: { content?: Record<string, { schema?: unknown }> } } };
+  const doc = resolveSchema(join(OAS, 'paths', pathFile)) as {
+    post?: { requestBody?: { content?: Record<string, { schema?: unknown }> } };
+  };
   const schema = doc.post?.requestBody?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`Paystack stand-in: no JSON request schema in ${pathFile}`);
   return schema;
@@ -572,7 +595,10 @@ const validationError = (message: string, code: string = PAYSTACK_VALIDATION_ERR
   status: 400,
   body: { status: false, message, meta: { nextStep: PAYSTACK_VALIDATION_ERROR.nextStep }, type: PAYSTACK_VALIDATION_ERROR.type, code },
 });
-const API_ERROR = (): Answer => ({ status: 500, body: { status: false, message: 'An error occurred', type: 'api_error', code: 'unknown' } });
+const API_ERROR = (): Answer => ({
+  status: 500,
+  body: { status: false, message: 'An error occurred', type: 'api_error', code: 'unknown' },
+});
 
 /** Paystack's verify status for a Charge API status (https://paystack.com/docs/payments/verify-payments/). */
 function transactionStatusOf(c: Charge, refunds: RefundRecord[]): PaystackLedgerEntry['transactionStatus'] {
@@ -723,7 +749,14 @@ class StandIn implements PaystackStandIn {
       displayText: c.displayText,
       amountCaptured: c.status === 'success' ? c.amount : 0,
       amountRefunded: refunds.filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0),
-      refunds: refunds.map((r) => ({ id: r.id, amount: r.amount, currency: r.currency, status: r.status, merchantNote: r.merchantNote, customerNote: r.customerNote })),
+      refunds: refunds.map((r) => ({
+        id: r.id,
+        amount: r.amount,
+        currency: r.currency,
+        status: r.status,
+        merchantNote: r.merchantNote,
+        customerNote: r.customerNote,
+      })),
       submissions: c.submissions.map((s) => ({ ...s })),
       wrongOtps: c.wrongOtps,
       failureMessage: c.failureMessage,
@@ -744,7 +777,9 @@ class StandIn implements PaystackStandIn {
   }
 
   #takeFault(method: string, path: string): ArmedFault | null {
-    const index = this.#faults.findIndex((f) => (!f.match.method || f.match.method.toUpperCase() === method) && path.startsWith(f.match.path));
+    const index = this.#faults.findIndex(
+      (f) => (!f.match.method || f.match.method.toUpperCase() === method) && path.startsWith(f.match.path),
+    );
     if (index < 0) return null;
     const fault = this.#faults[index]!;
     fault.remaining -= 1;
@@ -853,13 +888,18 @@ class StandIn implements PaystackStandIn {
     if (!ctx.record.authorized) return refusal(401, PAYSTACK_STAND_IN_MESSAGES.invalidKey);
     if (ctx.unparseable) return validationError('Invalid JSON body');
     const { method, path } = ctx;
-    const segments = path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    const segments = path
+      .split('/')
+      .slice(1)
+      .map((s) => decodeURIComponent(s));
     if (method === 'POST') {
       const validate = this.#t.validators[path];
       if (validate) {
         const body = ctx.body ?? {};
         if (!validate(body)) {
-          const errors = (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim());
+          const errors = (validate.errors ?? []).map((e: ErrorObject) =>
+            `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim(),
+          );
           ctx.record.schemaErrors = errors;
           return validationError(errors.join('; '));
         }
@@ -887,7 +927,12 @@ class StandIn implements PaystackStandIn {
       case 'success': {
         // [OAS] ChargeSubmit*Response requires these, which the [DCS] sample lacks or types otherwise.
         const t = this.#renderTransaction(c, this.#t.successCharge);
-        return { ...t, redirect_url: null, metadata: {}, authorization: { ...(t.authorization as Json), signature: `SIG_${c.id.toString(36)}` } };
+        return {
+          ...t,
+          redirect_url: null,
+          metadata: {},
+          authorization: { ...(t.authorization as Json), signature: `SIG_${c.id.toString(36)}` },
+        };
       }
       case 'failed':
         return { reference: c.reference, status: 'failed', message: c.failureMessage };
@@ -930,7 +975,8 @@ class StandIn implements PaystackStandIn {
       currency: c.currency,
       channel: c.channel === 'checkout' ? 'card' : c.channel,
       message: c.status === 'failed' ? c.failureMessage : null,
-      gateway_response: c.status === 'success' ? 'Approved' : c.status === 'failed' ? c.failureMessage : 'The transaction was not completed',
+      gateway_response:
+        c.status === 'success' ? 'Approved' : c.status === 'failed' ? c.failureMessage : 'The transaction was not completed',
       paid_at: c.paidAt === null ? null : isoAt(c.paidAt),
       paidAt: c.paidAt === null ? null : isoAt(c.paidAt),
       created_at: isoAt(c.createdAt),
@@ -957,7 +1003,10 @@ class StandIn implements PaystackStandIn {
     const c = this.#charges.get(r.reference)!;
     const channel = c.channel === 'checkout' ? 'card' : c.channel;
     const processed = r.status === 'processed';
-    const notes = { merchant_note: r.merchantNote ?? `Refund for transaction ${r.reference}`, customer_note: r.customerNote ?? `Refund for transaction ${r.reference}` };
+    const notes = {
+      merchant_note: r.merchantNote ?? `Refund for transaction ${r.reference}`,
+      customer_note: r.customerNote ?? `Refund for transaction ${r.reference}`,
+    };
     if (shape === 'create') {
       const base = clone(this.#t.refundCreate);
       return {
@@ -1010,7 +1059,17 @@ class StandIn implements PaystackStandIn {
       updatedAt: isoAt(this.#now()),
       bank_reference: null,
       reason: r.status.toUpperCase(),
-      customer: { id: 1, first_name: '', last_name: '', email: c.email, customer_code: `CUS_${c.id.toString(36)}`, phone: '', metadata: '', risk_action: 'default', international_format_phone: '' },
+      customer: {
+        id: 1,
+        first_name: '',
+        last_name: '',
+        email: c.email,
+        customer_code: `CUS_${c.id.toString(36)}`,
+        phone: '',
+        metadata: '',
+        risk_action: 'default',
+        international_format_phone: '',
+      },
       refund_type: r.amount === c.amount ? 'full' : 'partial',
       initiated_by: 'api',
       refund_channel: channel,
@@ -1062,11 +1121,15 @@ class StandIn implements PaystackStandIn {
     if (!CURRENCIES.includes(currency)) return refusal(400, M.currencyNotSupported);
     const amount = body.amount as number;
     if (!Number.isSafeInteger(amount) || amount <= 0) return validationError('Invalid Amount Sent');
-    const instruments = ['card', 'mobile_money', 'ussd', 'bank_transfer', 'authorization_code', 'bank', 'eft', 'qr'].filter((k) => body[k] !== undefined);
+    const instruments = ['card', 'mobile_money', 'ussd', 'bank_transfer', 'authorization_code', 'bank', 'eft', 'qr'].filter(
+      (k) => body[k] !== undefined,
+    );
     if (instruments.length === 0) return refusal(400, M.noInstrument);
-    if (instruments.length > 1 || !['card', 'mobile_money', 'ussd', 'bank_transfer'].includes(instruments[0]!)) return refusal(400, M.unsupportedInstrument);
+    if (instruments.length > 1 || !['card', 'mobile_money', 'ussd', 'bank_transfer'].includes(instruments[0]!))
+      return refusal(400, M.unsupportedInstrument);
     const reference = typeof body.reference === 'string' && body.reference ? body.reference : randomCode(15);
-    if (!/^[A-Za-z0-9.=-]+$/.test(reference)) return validationError('Invalid transaction reference: only -, ., = and alphanumeric characters allowed');
+    if (!/^[A-Za-z0-9.=-]+$/.test(reference))
+      return validationError('Invalid transaction reference: only -, ., = and alphanumeric characters allowed');
     if (this.#charges.has(reference)) return this.#duplicate();
     const now = this.#now();
     const c: Charge = {
@@ -1097,7 +1160,12 @@ class StandIn implements PaystackStandIn {
       case 'card': {
         const card = body.card as Json;
         const number = typeof card?.number === 'string' ? card.number.replace(/\s+/g, '') : '';
-        if (!/^\d{12,19}$/.test(number) || typeof card.cvv !== 'string' || typeof card.expiry_month !== 'string' || typeof card.expiry_year !== 'string') {
+        if (
+          !/^\d{12,19}$/.test(number) ||
+          typeof card.cvv !== 'string' ||
+          typeof card.expiry_month !== 'string' ||
+          typeof card.expiry_year !== 'string'
+        ) {
           return validationError('Invalid card object: number, cvv, expiry_month and expiry_year are required strings');
         }
         const known = Object.values(PAYSTACK_TEST_CARDS).find((t) => t.number === number) as PaystackTestCard | undefined;
@@ -1112,7 +1180,8 @@ class StandIn implements PaystackStandIn {
       case 'mobile_money': {
         const mm = body.mobile_money as Json;
         const provider = typeof mm?.provider === 'string' ? mm.provider.toLowerCase() : '';
-        if (typeof mm?.phone !== 'string' || !mm.phone || !(MOBILE_MONEY_PROVIDERS[currency] ?? []).includes(provider)) return refusal(400, M.invalidProvider);
+        if (typeof mm?.phone !== 'string' || !mm.phone || !(MOBILE_MONEY_PROVIDERS[currency] ?? []).includes(provider))
+          return refusal(400, M.invalidProvider);
         c.provider = provider;
         this.#charges.set(reference, c);
         if (provider === 'vod') {
@@ -1254,7 +1323,10 @@ class StandIn implements PaystackStandIn {
       paidAt: null,
     });
     const t = clone(this.#t.initialize);
-    return { status: 200, body: { ...t, data: { authorization_url: `https://checkout.paystack.com/${accessCode}`, access_code: accessCode, reference } } };
+    return {
+      status: 200,
+      body: { ...t, data: { authorization_url: `https://checkout.paystack.com/${accessCode}`, access_code: accessCode, reference } },
+    };
   }
 
   /** POST /refund (`transaction`: reference or id; `amount` default: what is left). */
@@ -1265,7 +1337,11 @@ class StandIn implements PaystackStandIn {
     if (!c) return refusal(404, M.notFound);
     if (c.status !== 'success') return refusal(400, M.refundUnsuccessful);
     if (typeof body.currency === 'string' && body.currency !== c.currency) return refusal(400, M.currencyMismatch);
-    const left = c.amount - this.#refundsOf(c).filter((r) => r.status !== 'failed').reduce((s, r) => s + r.amount, 0);
+    const left =
+      c.amount -
+      this.#refundsOf(c)
+        .filter((r) => r.status !== 'failed')
+        .reduce((s, r) => s + r.amount, 0);
     const amount = body.amount === undefined ? left : (body.amount as number);
     if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) return refusal(400, M.refundTooLarge);
     const r: RefundRecord = {
@@ -1305,7 +1381,14 @@ class StandIn implements PaystackStandIn {
       .reverse();
     const pageCount = Math.max(1, Math.ceil(all.length / perPage));
     const data = all.slice((pageNo - 1) * perPage, pageNo * perPage).map((r) => this.#renderRefund(r, 'list'));
-    const meta = { total: all.length, skipped: (pageNo - 1) * perPage, perPage: String(perPage), page: pageNo, pageCount, failedRefundCount: all.filter((r) => r.status === 'failed').length };
+    const meta = {
+      total: all.length,
+      skipped: (pageNo - 1) * perPage,
+      perPage: String(perPage),
+      page: pageNo,
+      pageCount,
+      failedRefundCount: all.filter((r) => r.status === 'failed').length,
+    };
     return { status: 200, body: { status: true, message: 'Refunds retrieved', data, meta } };
   }
 }

@@ -356,14 +356,19 @@ function missing(kind: string, id: string, param: string, status = 404): Answer 
 
 /** A 402 `card_error` about the card's data (https://docs.stripe.com/api/errors: no charge, no PaymentIntent). */
 function cardError(code: string, message: string, param: string): Answer {
-  return stripeError(402, { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`, message, param, type: 'card_error' }, true);
+  return stripeError(
+    402,
+    { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`, message, param, type: 'card_error' },
+    true,
+  );
 }
 
 /** Parses a positive integer amount field; `undefined` when absent. */
 function amountParam(form: URLSearchParams, name: string): number | undefined | Answer {
   const raw = form.get(name);
   if (raw === null) return undefined;
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) return invalid('parameter_invalid_integer', `Invalid integer: ${raw}`, name);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    return invalid('parameter_invalid_integer', `Invalid integer: ${raw}`, name);
   const n = Number(raw);
   if (n < 1) return invalid('parameter_invalid_integer', 'This value must be greater than or equal to 1.', name);
   return n;
@@ -587,7 +592,9 @@ class StandIn implements StripeStandIn {
 
   #takeFault(method: string, path: string, pathWithQuery: string): ArmedFault | null {
     const index = this.#faults.findIndex(
-      (f) => (!f.match.method || f.match.method.toUpperCase() === method) && (f.match.path.includes('?') ? pathWithQuery : path).startsWith(f.match.path),
+      (f) =>
+        (!f.match.method || f.match.method.toUpperCase() === method) &&
+        (f.match.path.includes('?') ? pathWithQuery : path).startsWith(f.match.path),
     );
     if (index < 0) return null;
     const fault = this.#faults[index]!;
@@ -708,7 +715,11 @@ class StandIn implements StripeStandIn {
   }
 
   /** Authentication, idempotency and the endpoint. Null when reset/closed meanwhile. */
-  async #execute(ctx: Context, delayMs: number, generation: number): Promise<{ answer: Answer; replayed: boolean; entry: IdempotencyEntry | null } | null> {
+  async #execute(
+    ctx: Context,
+    delayMs: number,
+    generation: number,
+  ): Promise<{ answer: Answer; replayed: boolean; entry: IdempotencyEntry | null } | null> {
     const auth = this.#authenticate(ctx.authorization);
     if (auth) return { answer: auth, replayed: false, entry: null };
     const version = this.#checkVersion(ctx.record.stripeVersion);
@@ -788,17 +799,24 @@ class StandIn implements StripeStandIn {
     if (version === null) {
       return stripeError(
         400,
-        { message: 'The Stripe stand-in requires a Stripe-Version header on every request (Stripe would use the account default version).', type: 'invalid_request_error' },
+        {
+          message: 'The Stripe stand-in requires a Stripe-Version header on every request (Stripe would use the account default version).',
+          type: 'invalid_request_error',
+        },
         false,
       );
     }
-    if (!STRIPE_VERSION.test(version)) return stripeError(400, { message: `Invalid Stripe API version: ${version.slice(0, 40)}`, type: 'invalid_request_error' }, false);
+    if (!STRIPE_VERSION.test(version))
+      return stripeError(400, { message: `Invalid Stripe API version: ${version.slice(0, 40)}`, type: 'invalid_request_error' }, false);
     return null;
   }
 
   #route(ctx: Context): Answer {
     const { method, path, params } = ctx;
-    const segments = path.split('/').slice(1).map((s) => decodeURIComponent(s));
+    const segments = path
+      .split('/')
+      .slice(1)
+      .map((s) => decodeURIComponent(s));
     const [v1, resource, id, action, ...rest] = segments;
     if (v1 === 'v1' && rest.length === 0) {
       if (resource === 'payment_methods') {
@@ -923,7 +941,8 @@ class StandIn implements StripeStandIn {
     const type = form.get('type');
     if (!type) return invalid('parameter_missing', 'Missing required param: type.', 'type');
     if (type !== 'card') return invalid('parameter_invalid_string', `The stand-in only creates card PaymentMethods, not ${type}.`, 'type');
-    const known = /^(type|card\[(number|exp_month|exp_year|cvc)\]|billing_details\[(email|name|phone)\]|billing_details\[address\]\[(city|country|line1|line2|postal_code|state)\]|metadata\[[^\]]+\])$/;
+    const known =
+      /^(type|card\[(number|exp_month|exp_year|cvc)\]|billing_details\[(email|name|phone)\]|billing_details\[address\]\[(city|country|line1|line2|postal_code|state)\]|metadata\[[^\]]+\])$/;
     for (const key of form.keys()) {
       if (!known.test(key)) return invalid('parameter_unknown', `Received unknown parameter: ${key}`, key);
     }
@@ -931,11 +950,13 @@ class StandIn implements StripeStandIn {
     if (!number) return invalid('parameter_missing', 'Missing required param: card[number].', 'card[number]');
     if (!luhn(number)) return cardError('incorrect_number', 'Your card number is incorrect.', 'card[number]');
     const expMonth = Number(form.get('card[exp_month]'));
-    if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) return cardError('invalid_expiry_month', "Your card's expiration month is invalid.", 'card[exp_month]');
+    if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12)
+      return cardError('invalid_expiry_month', "Your card's expiration month is invalid.", 'card[exp_month]');
     const expYear = Number(form.get('card[exp_year]'));
     const now = new Date(this.#now());
     const past = expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1);
-    if (!Number.isInteger(expYear) || expYear < 1000 || past) return cardError('invalid_expiry_year', "Your card's expiration year is invalid.", 'card[exp_year]');
+    if (!Number.isInteger(expYear) || expYear < 1000 || past)
+      return cardError('invalid_expiry_year', "Your card's expiration year is invalid.", 'card[exp_year]');
     const cvc = form.get('card[cvc]');
     if (cvc !== null && !/^\d{3,4}$/.test(cvc)) return cardError('invalid_cvc', "Your card's security code is invalid.", 'card[cvc]');
     const billing: Json = {};
@@ -986,9 +1007,20 @@ class StandIn implements StripeStandIn {
       );
     }
     if (has('allowed_payment_method_types')) {
-      if (date < ALLOWED_PAYMENT_METHOD_TYPES_ADDED) return invalid('parameter_unknown', 'Received unknown parameter: allowed_payment_method_types', 'allowed_payment_method_types');
-      const other = ['payment_method_types', 'excluded_payment_method_types', 'automatic_payment_methods', 'payment_method_configuration'].find(has);
-      if (other) return invalid('parameters_exclusive', `allowed_payment_method_types and ${other} cannot be used together.`, 'allowed_payment_method_types');
+      if (date < ALLOWED_PAYMENT_METHOD_TYPES_ADDED)
+        return invalid('parameter_unknown', 'Received unknown parameter: allowed_payment_method_types', 'allowed_payment_method_types');
+      const other = [
+        'payment_method_types',
+        'excluded_payment_method_types',
+        'automatic_payment_methods',
+        'payment_method_configuration',
+      ].find(has);
+      if (other)
+        return invalid(
+          'parameters_exclusive',
+          `allowed_payment_method_types and ${other} cannot be used together.`,
+          'allowed_payment_method_types',
+        );
     }
     const cardKey = keys.find((k) => k.startsWith('payment_method_data[card]'));
     if (cardKey) return invalid('parameter_unknown', `Received unknown parameter: ${cardKey}`, cardKey);
@@ -1000,14 +1032,22 @@ class StandIn implements StripeStandIn {
     if (!/^[a-zA-Z]{3}$/.test(currency)) return invalid('parameter_invalid_string', `Invalid currency: ${currency}.`, 'currency');
     const captureMethod = form.get('capture_method') ?? 'automatic_async';
     if (!['automatic', 'automatic_async', 'manual'].includes(captureMethod)) {
-      return invalid('parameter_invalid_string', `Invalid capture_method: must be one of automatic, automatic_async, or manual`, 'capture_method');
+      return invalid(
+        'parameter_invalid_string',
+        `Invalid capture_method: must be one of automatic, automatic_async, or manual`,
+        'capture_method',
+      );
     }
     const confirm = form.get('confirm') === 'true';
     const pmId = form.get('payment_method');
     const pm = pmId ? this.#paymentMethods.get(pmId) : undefined;
     if (pmId && !pm) return missing('payment_method', pmId, 'payment_method', 400);
     if (confirm && !pm) {
-      return invalid('payment_intent_unexpected_state', 'You cannot confirm this PaymentIntent because it is missing a payment method.', 'payment_method');
+      return invalid(
+        'payment_intent_unexpected_state',
+        'You cannot confirm this PaymentIntent because it is missing a payment method.',
+        'payment_method',
+      );
     }
     const indexed = (name: string) => [...form.entries()].filter(([k]) => new RegExp(`^${name}\\[\\d+\\]$`).test(k)).map(([, v]) => v);
     const types = [...indexed('allowed_payment_method_types'), ...indexed('payment_method_types')];
@@ -1090,7 +1130,11 @@ class StandIn implements StripeStandIn {
     if (!m) {
       return stripeError(
         400,
-        { message: `The Stripe stand-in only understands metadata['key']:'value' search queries, not: ${query}`, param: 'query', type: 'invalid_request_error' },
+        {
+          message: `The Stripe stand-in only understands metadata['key']:'value' search queries, not: ${query}`,
+          param: 'query',
+          type: 'invalid_request_error',
+        },
         false,
       );
     }
@@ -1158,7 +1202,11 @@ class StandIn implements StripeStandIn {
     const piId = form.get('payment_intent');
     const chargeId = form.get('charge');
     if (!piId && !chargeId) {
-      return invalid('parameter_missing', 'One of the following params should be provided for this request: payment_intent or charge.', 'payment_intent');
+      return invalid(
+        'parameter_missing',
+        'One of the following params should be provided for this request: payment_intent or charge.',
+        'payment_intent',
+      );
     }
     const intent = piId ? this.#intents.get(piId) : [...this.#intents.values()].find((i) => i.chargeId === chargeId);
     if (!intent) return piId ? missing('payment_intent', piId, 'payment_intent', 400) : missing('charge', chargeId!, 'charge', 400);

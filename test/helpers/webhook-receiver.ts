@@ -48,7 +48,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      });
       const answer = queue.shift() ?? fallback;
       if (answer === 'hang') {
         hanging.add(res);
@@ -71,7 +77,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const until = Date.now() + timeoutMs;
       while (!predicate(received)) {
         if (Date.now() > until) {
-          throw new Error(`receiver: condition not met in ${timeoutMs} ms; got ${received.length} request(s): ${received.map((r) => r.body.slice(0, 80)).join(' | ')}`);
+          throw new Error(
+            `receiver: condition not met in ${timeoutMs} ms; got ${received.length} request(s): ${received.map((r) => r.body.slice(0, 80)).join(' | ')}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -1,8 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../shared/storage/client';
 import { hashApiKey, putApiKey, revokeApiKey } from '../../shared/storage/api-keys-repository';
+import { documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
-import { expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 // This file's handlers: no auth cache (revocation is visible at once), INFO logs with every event logged.
 process.env.API_KEY_CACHE_SECONDS = '0';
@@ -12,7 +12,9 @@ process.env.POWERTOOLS_LOGGER_LOG_EVENT = 'true';
 const PAN = '5555555555554444';
 const PAN_DECLINE = '4000000000000002';
 const CVC = '7391';
-const cardBody = (number: string) => ({ card: { card_number: number, card_exp_month: '09', card_exp_year: String(new Date().getUTCFullYear() + 2), card_cvc: CVC } });
+const cardBody = (number: string) => ({
+  card: { card_number: number, card_exp_month: '09', card_exp_year: String(new Date().getUTCFullYear() + 2), card_cvc: CVC },
+});
 
 let api: LocalApi;
 const logs: string[] = [];
@@ -76,10 +78,16 @@ describe('API keys', () => {
 
 describe('card data never rests anywhere', () => {
   test('payments keep last4, brand, expiry and a keyed fingerprint: same card, same fingerprint', async () => {
-    const a = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: cardBody(PAN) } });
+    const a = await api.request('POST', '/payments', {
+      body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: cardBody(PAN) },
+    });
     const b = await api.request('POST', '/payments', { body: { amount: 200, currency: 'NGN' } });
-    const bConfirmed = await api.request('POST', `/payments/${b.body.payment_id}/confirm`, { body: { payment_method_data: cardBody(PAN) } });
-    const c = await api.request('POST', '/payments', { body: { amount: 300, currency: 'NGN', confirm: true, payment_method_data: cardBody(PAN_DECLINE) } });
+    const bConfirmed = await api.request('POST', `/payments/${b.body.payment_id}/confirm`, {
+      body: { payment_method_data: cardBody(PAN) },
+    });
+    const c = await api.request('POST', '/payments', {
+      body: { amount: 300, currency: 'NGN', confirm: true, payment_method_data: cardBody(PAN_DECLINE) },
+    });
     expect(a.body.payment_method_data.card).toMatchObject({ last4: '4444', brand: 'mastercard', exp_month: 9 });
     expect(a.body.payment_method_data.card.fingerprint).toBe(bConfirmed.body.payment_method_data.card.fingerprint);
     expect(c.body.payment_method_data.card.fingerprint).not.toBe(a.body.payment_method_data.card.fingerprint);
@@ -98,7 +106,13 @@ describe('card data never rests anywhere', () => {
     await api.request('POST', '/payments', { body, headers }); // replay
     expectError(await api.request('POST', '/payments', { body: { ...body, amount: 401 }, headers }), 422);
     expectError(await api.request('POST', '/payments', { body: { ...body, currency: 'EUR' } }), 400);
-    expectError(await api.request('POST', '/payments', { raw: `{"amount": 5, "payment_method_data": {"card": {"card_number": "${PAN}", "card_cvc": "${CVC}"`, headers: { 'content-type': 'application/json' } }), 400);
+    expectError(
+      await api.request('POST', '/payments', {
+        raw: `{"amount": 5, "payment_method_data": {"card": {"card_number": "${PAN}", "card_cvc": "${CVC}"`,
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+    );
   });
 
   test('a full table dump holds no card number and no CVC', async () => {

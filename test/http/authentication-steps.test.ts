@@ -4,8 +4,8 @@
  * route (/pay/{id}/…), return_url, USSD bank choice, and the faults around the step's processor call.
  */
 import { SANDBOX_STEP_VALUES, TELECEL_VOUCHER_PROMPT } from '../../shared/connectors/sandbox/transformers';
-import { card, expectError, type TestResponse } from '../helpers/local-api';
 import { useFaultHarness } from '../helpers/fault-harness';
+import { card, expectError, type TestResponse } from '../helpers/local-api';
 
 const h = useFaultHarness();
 const { pin: PIN, otp: OTP } = SANDBOX_STEP_VALUES;
@@ -18,7 +18,9 @@ const ADDRESS = '5060990000000000043';
 const PIN_WITH_CARD = '4000000000000317';
 
 async function confirmWith(number: string, extra: Record<string, unknown> = {}): Promise<TestResponse> {
-  const res = await h.api.request('POST', '/payments', { body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card(number), ...extra } });
+  const res = await h.api.request('POST', '/payments', {
+    body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card(number), ...extra },
+  });
   expect(res.status).toBe(200);
   return res;
 }
@@ -28,7 +30,10 @@ const authenticate = (id: string, body: unknown) => h.api.request('POST', `/paym
 describe('POST /payments/{id}/authenticate', () => {
   test('a Verve card goes through submit_pin then submit_otp to Succeeded; each answer is the updated payment', async () => {
     const created = (await confirmWith(VERVE_PIN_OTP)).body;
-    expect(created).toMatchObject({ status: 'RequiresAction', next_action: { type: 'submit_pin', card_required: false, display_text: null } });
+    expect(created).toMatchObject({
+      status: 'RequiresAction',
+      next_action: { type: 'submit_pin', card_required: false, display_text: null },
+    });
     expect(created.next_action.redirect_to_url).toBe(`${h.api.url}/pay/${created.payment_id}/authenticate`);
     expect(created.payment_method_data.card).toMatchObject({ brand: 'verve', last4: '6666' });
 
@@ -52,7 +57,7 @@ describe('POST /payments/{id}/authenticate', () => {
     expect(events.text).not.toContain(OTP);
   });
 
-  test('a wrong OTP keeps the step open with the processor\'s reason; the right one then succeeds', async () => {
+  test("a wrong OTP keeps the step open with the processor's reason; the right one then succeeds", async () => {
     const p = (await confirmWith(OTP_ONLY)).body;
     const wrong = await authenticate(p.payment_id, { otp: '000000' });
     expect(wrong.status).toBe(200);
@@ -78,11 +83,16 @@ describe('POST /payments/{id}/authenticate', () => {
 
     const birthday = (await confirmWith(BIRTHDAY, { capture_method: 'manual' })).body;
     expect(birthday.next_action.type).toBe('submit_birthday');
-    expect((await authenticate(birthday.payment_id, { birthday: '1990-02-28' })).body).toMatchObject({ status: 'RequiresCapture', amount_captured: 0 });
+    expect((await authenticate(birthday.payment_id, { birthday: '1990-02-28' })).body).toMatchObject({
+      status: 'RequiresCapture',
+      amount_captured: 0,
+    });
 
     const address = (await confirmWith(ADDRESS)).body;
     expect(address.next_action.type).toBe('submit_address');
-    const done = await authenticate(address.payment_id, { address: { line1: '1 Marina', city: 'Lagos', state: 'Lagos', zip: '101001', country: 'NG' } });
+    const done = await authenticate(address.payment_id, {
+      address: { line1: '1 Marina', city: 'Lagos', state: 'Lagos', zip: '101001', country: 'NG' },
+    });
     expect(done.body.status).toBe('Succeeded');
   });
 
@@ -128,11 +138,16 @@ describe('POST /payments/{id}/authenticate', () => {
 
   test('a GHS mobile-money payment from a Telecel number asks for the *110# voucher as an OTP', async () => {
     const customer = (await h.api.request('POST', '/customers', { body: { phone: '+233201234567' } })).body;
-    const p = await h.api.request('POST', '/payments', { body: { amount: 2500, currency: 'GHS', payment_method: 'mobile_money', customer_id: customer.customer_id, confirm: true } });
+    const p = await h.api.request('POST', '/payments', {
+      body: { amount: 2500, currency: 'GHS', payment_method: 'mobile_money', customer_id: customer.customer_id, confirm: true },
+    });
     expect(p.body).toMatchObject({ status: 'RequiresAction', next_action: { type: 'submit_otp', display_text: TELECEL_VOUCHER_PROMPT } });
     // The reconciler does not settle it behind the payer's back: it still waits for the voucher.
     await h.reconcileLater();
-    expect((await h.api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({ status: 'RequiresAction', next_action: { type: 'submit_otp' } });
+    expect((await h.api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({
+      status: 'RequiresAction',
+      next_action: { type: 'submit_otp' },
+    });
     const done = await authenticate(p.body.payment_id, { otp: OTP });
     expect(done.body).toMatchObject({ status: 'Succeeded', amount_captured: 2500 });
   });
@@ -158,7 +173,10 @@ describe('faults around the step call', () => {
     h.failStorage(undefined);
     expect(expectError(res, 503, 'outcome_unknown')).toBeTruthy();
     const open = await h.api.request('GET', `/payments/${p.payment_id}`);
-    expect(open.body).toMatchObject({ status: 'RequiresAction', pending_operation: { operation: 'authorize', connector: 'sandbox', state: 'in_progress' } });
+    expect(open.body).toMatchObject({
+      status: 'RequiresAction',
+      pending_operation: { operation: 'authorize', connector: 'sandbox', state: 'in_progress' },
+    });
     const retry = await authenticate(p.payment_id, { otp: OTP });
     expectError(retry, 409, 'payment_unexpected_state');
     // After the lease the reconciler asks the processor: the sandbox still shows the step waiting,
@@ -172,9 +190,14 @@ describe('faults around the step call', () => {
 
 describe('hosted step page and payer return', () => {
   const form = (url: string, fields: Record<string, string>) =>
-    fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
 
-  test('the payer answers PIN and OTP on the hosted page, then lands on the merchant\'s return_url with payment_id and status', async () => {
+  test("the payer answers PIN and OTP on the hosted page, then lands on the merchant's return_url with payment_id and status", async () => {
     const p = (await confirmWith(VERVE_PIN_OTP, { return_url: 'https://shop.example.com/done?order=42' })).body;
     expect(p.return_url).toBe('https://shop.example.com/done?order=42');
     const page = await fetch(p.next_action.redirect_to_url);
@@ -201,7 +224,7 @@ describe('hosted step page and payer return', () => {
     expect(Object.fromEntries(target.searchParams)).toEqual({ order: '42', payment_id: p.payment_id, status: 'Succeeded' });
   });
 
-  test('a wrong OTP on the page shows the step again with the processor\'s message; a page for a card step asks for the card', async () => {
+  test("a wrong OTP on the page shows the step again with the processor's message; a page for a card step asks for the card", async () => {
     const p = (await confirmWith(OTP_ONLY)).body;
     const wrong = await form(p.next_action.redirect_to_url, { otp: '111111' });
     expect(wrong.status).toBe(200);
@@ -217,7 +240,13 @@ describe('hosted step page and payer return', () => {
 
   test('a form that cannot be read, or repeats a field, is a 400 page (never a 500), and changes nothing', async () => {
     const p = (await confirmWith(OTP_ONLY)).body;
-    const post = (body: string) => fetch(p.next_action.redirect_to_url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const post = (body: string) =>
+      fetch(p.next_action.redirect_to_url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
     const repeated = await post(`otp=${OTP}&otp=000000`);
     expect(repeated.status).toBe(400);
     expect(await repeated.text()).toContain('send each field once');
@@ -235,7 +264,12 @@ describe('hosted step page and payer return', () => {
 
   test('3DS approved on the sandbox page returns through /pay/{id}/return to the merchant (303)', async () => {
     const p = (await confirmWith('4000000000003220', { return_url: 'https://shop.example.com/3ds-done' })).body;
-    const approved = await fetch(p.next_action.redirect_to_url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve' });
+    const approved = await fetch(p.next_action.redirect_to_url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=approve',
+    });
     expect(approved.status).toBe(303);
     const back = await fetch(approved.headers.get('location')!, { redirect: 'manual' });
     expect(back.status).toBe(303);
@@ -258,23 +292,42 @@ describe('hosted step page and payer return', () => {
     }
     const created = (await h.api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } })).body;
     expect(created.return_url).toBeNull();
-    const confirmed = await h.api.request('POST', `/payments/${created.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242'), return_url: 'https://shop.example.com/r' } });
+    const confirmed = await h.api.request('POST', `/payments/${created.payment_id}/confirm`, {
+      body: { payment_method_data: card('4242424242424242'), return_url: 'https://shop.example.com/r' },
+    });
     expect(confirmed.body).toMatchObject({ status: 'Succeeded', return_url: 'https://shop.example.com/r' });
   });
 });
 
 describe('USSD bank choice', () => {
-  test('the payer\'s bank is kept on the payment; an unknown bank code is a 400 naming the allowed codes', async () => {
-    const p = await h.api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', confirm: true, payment_method: 'ussd', payment_method_data: { ussd: { bank_code: '057' } } } });
-    expect(p.body).toMatchObject({ status: 'RequiresAction', payment_method: 'ussd', payment_method_data: { ussd: { bank_code: '057', bank_name: 'Zenith Bank' } }, next_action: { type: 'display_ussd_code' } });
-    const bad = await h.api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', confirm: true, payment_method: 'ussd', payment_method_data: { ussd: { bank_code: '999' } } } });
+  test("the payer's bank is kept on the payment; an unknown bank code is a 400 naming the allowed codes", async () => {
+    const p = await h.api.request('POST', '/payments', {
+      body: { amount: 5000, currency: 'NGN', confirm: true, payment_method: 'ussd', payment_method_data: { ussd: { bank_code: '057' } } },
+    });
+    expect(p.body).toMatchObject({
+      status: 'RequiresAction',
+      payment_method: 'ussd',
+      payment_method_data: { ussd: { bank_code: '057', bank_name: 'Zenith Bank' } },
+      next_action: { type: 'display_ussd_code' },
+    });
+    const bad = await h.api.request('POST', '/payments', {
+      body: { amount: 5000, currency: 'NGN', confirm: true, payment_method: 'ussd', payment_method_data: { ussd: { bank_code: '999' } } },
+    });
     const error = expectError(bad, 400);
     expect(error.param).toBe('payment_method_data.ussd.bank_code');
     expect(error.message).toContain('058');
-    const mismatch = await h.api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', confirm: true, payment_method: 'card', payment_method_data: { ussd: { bank_code: '058' } } } });
+    const mismatch = await h.api.request('POST', '/payments', {
+      body: { amount: 5000, currency: 'NGN', confirm: true, payment_method: 'card', payment_method_data: { ussd: { bank_code: '058' } } },
+    });
     expect(expectError(mismatch, 400).param).toBe('payment_method_data');
     // The bank may be chosen at create without confirming (it is not card data).
-    const later = await h.api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', payment_method_data: { ussd: { bank_code: '033' } } } });
-    expect(later.body).toMatchObject({ status: 'RequiresConfirmation', payment_method: 'ussd', payment_method_data: { ussd: { bank_code: '033' } } });
+    const later = await h.api.request('POST', '/payments', {
+      body: { amount: 5000, currency: 'NGN', payment_method_data: { ussd: { bank_code: '033' } } },
+    });
+    expect(later.body).toMatchObject({
+      status: 'RequiresConfirmation',
+      payment_method: 'ussd',
+      payment_method_data: { ussd: { bank_code: '033' } },
+    });
   });
 });

@@ -5,7 +5,7 @@
  * call the connector twice.
  */
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
-import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -47,7 +47,9 @@ describe('concurrent state changes on one payment', () => {
     const spy = spyAuthorize();
 
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } })),
+      Array.from({ length: 20 }, () =>
+        api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }),
+      ),
     );
 
     const ok = responses.filter((r) => r.status === 200);
@@ -58,7 +60,11 @@ describe('concurrent state changes on one payment', () => {
     expect(authorizeCallsFor(spy, id)).toBe(1);
 
     const after = await api.request('GET', `/payments/${id}`);
-    expect(after.body).toMatchObject({ status: 'Succeeded', amount_captured: 4200, connector_transaction_id: ok[0]?.body.connector_transaction_id });
+    expect(after.body).toMatchObject({
+      status: 'Succeeded',
+      amount_captured: 4200,
+      connector_transaction_id: ok[0]?.body.connector_transaction_id,
+    });
   });
 
   test('50 parallel partial refunds summing above the amount → accepted ones fit within it; amount_refunded and the refund list agree', async () => {
@@ -105,9 +111,10 @@ describe('concurrent state changes on one payment', () => {
         () => api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }),
         () => api.request('POST', `/payments/${id}/cancel`, { body: { cancellation_reason: 'requested_by_customer' } }),
       ];
-      const [confirm, cancel] = round % 2 === 0
-        ? await Promise.all([send[0]!(), send[1]!()])
-        : await Promise.all([send[1]!(), send[0]!()]).then(([c, k]) => [k, c] as const);
+      const [confirm, cancel] =
+        round % 2 === 0
+          ? await Promise.all([send[0]!(), send[1]!()])
+          : await Promise.all([send[1]!(), send[0]!()]).then(([c, k]) => [k, c] as const);
 
       const context = { round, id, confirm: confirm.status, cancel: cancel.status };
       expect({ ...context, winners: [confirm, cancel].filter((r) => r.status === 200).length }).toEqual({ ...context, winners: 1 });
@@ -129,7 +136,13 @@ describe('concurrent state changes on one payment', () => {
   });
 
   test('20 parallel captures of a RequiresCapture payment → one 200, the rest 409, amount_captured set once', async () => {
-    const p = await createPayment({ amount: 8000, currency: 'ZAR', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') });
+    const p = await createPayment({
+      amount: 8000,
+      currency: 'ZAR',
+      capture_method: 'manual',
+      confirm: true,
+      payment_method_data: card('4242424242424242'),
+    });
     expect(p.body).toMatchObject({ status: 'RequiresCapture', amount_captured: 0 });
     const id = p.body.payment_id as string;
     const captureSpy = jest.spyOn(SandboxConnector.prototype, 'capture');
@@ -161,7 +174,9 @@ describe('idempotency keys', () => {
     const merchant = await api.newMerchantKey();
     const key = newKey();
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => api.request('POST', '/payments', { key: merchant, body: body(), headers: { 'Idempotency-Key': key } })),
+      Array.from({ length: 20 }, () =>
+        api.request('POST', '/payments', { key: merchant, body: body(), headers: { 'Idempotency-Key': key } }),
+      ),
     );
 
     const inUse = responses.filter((r) => r.status === 409);
@@ -195,7 +210,11 @@ describe('idempotency keys', () => {
     const key = newKey();
     const first = await api.request('POST', '/payments', { key: merchant, body: body(), headers: { 'Idempotency-Key': key } });
     expect(first.status).toBe(200);
-    const other = await api.request('POST', '/payments', { key: merchant, body: { ...body(), amount: 2501 }, headers: { 'Idempotency-Key': key } });
+    const other = await api.request('POST', '/payments', {
+      key: merchant,
+      body: { ...body(), amount: 2501 },
+      headers: { 'Idempotency-Key': key },
+    });
     const err = expectError(other, 422, 'idempotency_key_reused');
     expect(err.type).toBe('idempotency_error');
     const list = await api.request('GET', '/payments', { key: merchant });
@@ -221,7 +240,11 @@ describe('idempotency keys', () => {
   test('a request rejected by validation stores nothing: a valid request with the same key then succeeds', async () => {
     const merchant = await api.newMerchantKey();
     const key = newKey();
-    const rejected = await api.request('POST', '/payments', { key: merchant, body: { amount: 'ten', currency: 'GHS' }, headers: { 'Idempotency-Key': key } });
+    const rejected = await api.request('POST', '/payments', {
+      key: merchant,
+      body: { amount: 'ten', currency: 'GHS' },
+      headers: { 'Idempotency-Key': key },
+    });
     expectError(rejected, 400);
     const ok = await api.request('POST', '/payments', { key: merchant, body: body(), headers: { 'Idempotency-Key': key } });
     expect(ok.status).toBe(200);

@@ -1,4 +1,4 @@
-import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -74,7 +74,13 @@ describe('POST /customers', () => {
 
 describe('PUT /customers/{id}', () => {
   test('sets only the fields given and returns the customer', async () => {
-    const c = await newCustomer({ email: 'old@example.com', name: 'Old Name', phone: '+254712345678', description: 'first', metadata: { a: '1' } });
+    const c = await newCustomer({
+      email: 'old@example.com',
+      name: 'Old Name',
+      phone: '+254712345678',
+      description: 'first',
+      metadata: { a: '1' },
+    });
 
     const renamed = ok(await api.request('PUT', `/customers/${c.customer_id}`, { body: { name: 'New Name' } }));
     expect(renamed).toMatchObject({
@@ -88,9 +94,17 @@ describe('PUT /customers/{id}', () => {
     });
 
     const more = ok(
-      await api.request('PUT', `/customers/${c.customer_id}`, { body: { email: 'new@example.com', phone: '+233201234567', description: 'second' } }),
+      await api.request('PUT', `/customers/${c.customer_id}`, {
+        body: { email: 'new@example.com', phone: '+233201234567', description: 'second' },
+      }),
     );
-    expect(more).toMatchObject({ name: 'New Name', email: 'new@example.com', phone: '+233201234567', description: 'second', metadata: { a: '1' } });
+    expect(more).toMatchObject({
+      name: 'New Name',
+      email: 'new@example.com',
+      phone: '+233201234567',
+      description: 'second',
+      metadata: { a: '1' },
+    });
 
     const got = ok(await api.request('GET', `/customers/${c.customer_id}`));
     expect(got).toMatchObject({
@@ -116,7 +130,13 @@ describe('PUT /customers/{id}', () => {
   test('an empty body changes nothing and still returns the customer', async () => {
     const c = await newCustomer({ email: 'same@example.com', name: 'Same', metadata: { k: 'v' } });
     const res = ok(await api.request('PUT', `/customers/${c.customer_id}`, { body: {} }));
-    expect(res).toMatchObject({ customer_id: c.customer_id, email: 'same@example.com', name: 'Same', metadata: { k: 'v' }, created_at: c.created_at });
+    expect(res).toMatchObject({
+      customer_id: c.customer_id,
+      email: 'same@example.com',
+      name: 'Same',
+      metadata: { k: 'v' },
+      created_at: c.created_at,
+    });
   });
 
   test('invalid fields → 400 and the customer is unchanged', async () => {
@@ -175,8 +195,20 @@ describe('DELETE /customers/{id}', () => {
 
     const create = async (body: Record<string, unknown>) => ok(await api.request('POST', '/payments', { body, key }));
     const pending = await create({ amount: 1000, currency: 'NGN', payment_method: 'card', customer_id: c.customer_id });
-    const paid = await create({ amount: 2000, currency: 'USD', customer_id: c.customer_id, confirm: true, payment_method_data: card('4242424242424242') });
-    const declined = await create({ amount: 3000, currency: 'KES', customer_id: c.customer_id, confirm: true, payment_method_data: card('4000000000000002') });
+    const paid = await create({
+      amount: 2000,
+      currency: 'USD',
+      customer_id: c.customer_id,
+      confirm: true,
+      payment_method_data: card('4242424242424242'),
+    });
+    const declined = await create({
+      amount: 3000,
+      currency: 'KES',
+      customer_id: c.customer_id,
+      confirm: true,
+      payment_method_data: card('4000000000000002'),
+    });
     const others = await create({ amount: 4000, currency: 'GHS', customer_id: other.customer_id });
     const linked = [pending, paid, declined];
     for (const p of linked) expect(p.customer_id).toBe(c.customer_id);
@@ -206,11 +238,19 @@ describe('DELETE /customers/{id}', () => {
     expect(list.data).toHaveLength(4);
 
     // later changes to an unlinked payment do not bring the link back
-    const confirmed = ok(await api.request('POST', `/payments/${pending.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') }, key }));
+    const confirmed = ok(
+      await api.request('POST', `/payments/${pending.payment_id}/confirm`, {
+        body: { payment_method_data: card('4242424242424242') },
+        key,
+      }),
+    );
     expect(confirmed).toMatchObject({ status: 'Succeeded', customer_id: null });
     const refund = await api.request('POST', `/payments/${paid.payment_id}/refund`, { body: { amount: 500 }, key });
     expect(refund.status).toBe(200);
-    expect(ok(await api.request('GET', `/payments/${paid.payment_id}`, { key }))).toMatchObject({ customer_id: null, amount_refunded: 500 });
+    expect(ok(await api.request('GET', `/payments/${paid.payment_id}`, { key }))).toMatchObject({
+      customer_id: null,
+      amount_refunded: 500,
+    });
 
     // the deleted customer cannot be linked to a new payment
     const relink = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: c.customer_id }, key });

@@ -5,7 +5,7 @@
  * number ever appears in one. Through the local gateway against DynamoDB Local.
  */
 import { baseClient } from '../../shared/storage/client';
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 process.env.SANDBOX_WEBHOOK_DELAY_MS = '50';
 process.env.SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS = '0';
@@ -42,27 +42,38 @@ async function eventsOf(id: string, key?: string): Promise<Ev[]> {
     if (!res.body.has_more) break;
     after = res.body.data.at(-1).event_id;
   }
-  return all.filter((e) => e.data.payment_id === id || e.data.refund_id === id || (e.data.customer_id === id && !e.data.payment_id)).reverse();
+  return all
+    .filter((e) => e.data.payment_id === id || e.data.refund_id === id || (e.data.customer_id === id && !e.data.payment_id))
+    .reverse();
 }
 
 const typesOf = async (id: string) => (await eventsOf(id)).map((e) => e.type);
 
 async function waitFor(id: string, status: string): Promise<void> {
   const until = Date.now() + 5000;
-  while ((await api.request('GET', `/payments/${id}`)).body.status !== status && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  while ((await api.request('GET', `/payments/${id}`)).body.status !== status && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 describe('each sandbox flow writes exactly its events, in order', () => {
   test('card success and decline, with confirm: true', async () => {
-    const ok = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const ok = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     expect(await typesOf(ok.body.payment_id)).toEqual(['payment.created', 'payment.succeeded']);
-    const declined = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000002') } });
+    const declined = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000002') },
+    });
     expect(await typesOf(declined.body.payment_id)).toEqual(['payment.created', 'payment.failed']);
   });
 
   test('create, then confirm: created, processing (the claim), succeeded; the last event carries the payment as GET answers it', async () => {
-    const billing = { address: { line1: '1 Marina', first_name: 'Ada', city: 'Lagos', zip: '101001', last_name: 'Obi', country: 'NG', state: 'LA' } };
-    const p = await api.request('POST', '/payments', { body: { amount: 2500, currency: 'GHS', payment_method: 'card', metadata: { order: 'A-1', cart: 'x' }, billing } });
+    const billing = {
+      address: { line1: '1 Marina', first_name: 'Ada', city: 'Lagos', zip: '101001', last_name: 'Obi', country: 'NG', state: 'LA' },
+    };
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 2500, currency: 'GHS', payment_method: 'card', metadata: { order: 'A-1', cart: 'x' }, billing },
+    });
     await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } });
     const events = await eventsOf(p.body.payment_id);
     expect(events.map((e) => e.type)).toEqual(['payment.created', 'payment.processing', 'payment.succeeded']);
@@ -73,16 +84,31 @@ describe('each sandbox flow writes exactly its events, in order', () => {
   });
 
   test('3DS approved and declined on the hosted page', async () => {
-    for (const [decision, final] of [['approve', 'payment.succeeded'], ['decline', 'payment.failed']] as const) {
-      const p = await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') } });
-      expect(JSON.stringify((await eventsOf(p.body.payment_id)).at(-1)!.data)).toBe((await api.request('GET', `/payments/${p.body.payment_id}`)).text);
-      await fetch(p.body.next_action.redirect_to_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}` });
+    for (const [decision, final] of [
+      ['approve', 'payment.succeeded'],
+      ['decline', 'payment.failed'],
+    ] as const) {
+      const p = await api.request('POST', '/payments', {
+        body: { amount: 900, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') },
+      });
+      expect(JSON.stringify((await eventsOf(p.body.payment_id)).at(-1)!.data)).toBe(
+        (await api.request('GET', `/payments/${p.body.payment_id}`)).text,
+      );
+      await fetch(p.body.next_action.redirect_to_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `decision=${decision}`,
+      });
       expect(await typesOf(p.body.payment_id)).toEqual(['payment.created', 'payment.requires_action', final]);
     }
   });
 
   test('bank transfer, USSD and mobile money complete by the sandbox webhook', async () => {
-    for (const [method, middle] of [['bank_transfer', ['payment.requires_action']], ['ussd', ['payment.requires_action']], ['mobile_money', []]] as const) {
+    for (const [method, middle] of [
+      ['bank_transfer', ['payment.requires_action']],
+      ['ussd', ['payment.requires_action']],
+      ['mobile_money', []],
+    ] as const) {
       const p = await api.request('POST', '/payments', { body: { amount: 700, currency: 'KES', payment_method: method, confirm: true } });
       await waitFor(p.body.payment_id, 'Succeeded');
       expect(await typesOf(p.body.payment_id)).toEqual(['payment.created', ...middle, 'payment.succeeded']);
@@ -90,7 +116,9 @@ describe('each sandbox flow writes exactly its events, in order', () => {
   });
 
   test('manual capture, and cancel', async () => {
-    const held = await api.request('POST', '/payments', { body: { amount: 5000, currency: 'ZAR', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
+    const held = await api.request('POST', '/payments', {
+      body: { amount: 5000, currency: 'ZAR', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     await api.request('POST', `/payments/${held.body.payment_id}/capture`, { body: { amount_to_capture: 4000 } });
     expect(await typesOf(held.body.payment_id)).toEqual(['payment.created', 'payment.requires_capture', 'payment.succeeded']);
     const c = await api.request('POST', '/payments', { body: { amount: 100, currency: 'USD' } });
@@ -99,7 +127,9 @@ describe('each sandbox flow writes exactly its events, in order', () => {
   });
 
   test('partial and full refunds', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     const r1 = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 } });
     const r2 = await api.request('POST', `/payments/${p.body.payment_id}/refund`, {});
     expect(await typesOf(r1.body.refund_id)).toEqual(['refund.created', 'refund.succeeded']);
@@ -121,7 +151,9 @@ describe('each sandbox flow writes exactly its events, in order', () => {
 
 describe('the events API', () => {
   test('GET /events/{id} answers the listed event; type filter; other merchants see nothing', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 1234, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1234, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     const [created, succeeded] = await eventsOf(p.body.payment_id);
     expect((await api.request('GET', `/events/${succeeded!.event_id}`)).body).toEqual(succeeded);
     const onlySucceeded = (await api.request('GET', '/events?type=payment.succeeded&limit=100')).body.data as Ev[];
@@ -144,7 +176,10 @@ describe('the events API', () => {
 
   test('no card number or CVC in any event', async () => {
     const key = await api.newMerchantKey();
-    await api.request('POST', '/payments', { key, body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('5555555555554444') } });
+    await api.request('POST', '/payments', {
+      key,
+      body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('5555555555554444') },
+    });
     const text = JSON.stringify((await api.request('GET', '/events?limit=100', { key })).body);
     expect(text).toContain('4444');
     expect(text).not.toContain('5555555555554444');

@@ -12,9 +12,16 @@ import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
+import {
+  type GatewayRequest,
+  gatewayPath,
+  type LambdaHandler,
+  type LocalGateway,
+  startGateway,
+  toEvent,
+} from '../../scripts/local/gateway';
 import { ROUTES } from '../../shared/api/routes';
-import { gatewayPath, startGateway, toEvent, type GatewayRequest, type LambdaHandler, type LocalGateway } from '../../scripts/local/gateway';
-import { startLocalApi, type LocalApi } from '../helpers/local-api';
+import { type LocalApi, startLocalApi } from '../helpers/local-api';
 
 jest.setTimeout(120_000);
 
@@ -62,10 +69,20 @@ function sendRaw(base: string, data: Buffer): Promise<string> {
 }
 
 /** A handler that answers with the event it received. */
-const echo: LambdaHandler = async (event) => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
+const echo: LambdaHandler = async (event) => ({
+  statusCode: 200,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(event),
+});
 
 /** What the echoing gateway's handler received for a request. */
-async function eventFor(gateway: LocalGateway, method: string, target: string, headers: OutgoingHttpHeaders = {}, body?: string | Buffer): Promise<APIGatewayProxyEventV2> {
+async function eventFor(
+  gateway: LocalGateway,
+  method: string,
+  target: string,
+  headers: OutgoingHttpHeaders = {},
+  body?: string | Buffer,
+): Promise<APIGatewayProxyEventV2> {
   const res = await send(gateway.url, method, target, headers, body);
   expect(res.status).toBe(200);
   return JSON.parse(res.text) as APIGatewayProxyEventV2;
@@ -87,7 +104,9 @@ describe('odd request targets through the real handlers', () => {
     const res = await send(api.url, 'GET', target, { 'api-key': api.apiKey });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect(JSON.parse(res.text)).toMatchObject({ error: { type: expect.any(String), code: expect.any(String), message: expect.any(String) } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      error: { type: expect.any(String), code: expect.any(String), message: expect.any(String) },
+    });
     expect((await api.request('GET', '/health')).status).toBe(200);
   });
 });
@@ -116,7 +135,9 @@ describe('rawPath and pathParameters as an HTTP API delivers them', () => {
     const res = await send(echoing.url, 'GET', `${sentPath}?${QUERY}`);
     if (httpAPIRejected) {
       expect(res.status).toBe(400);
-      expect(JSON.parse(res.text)).toEqual({ error: { type: 'invalid_request_error', code: 'invalid_request_target', message: expect.any(String) } });
+      expect(JSON.parse(res.text)).toEqual({
+        error: { type: 'invalid_request_error', code: 'invalid_request_target', message: expect.any(String) },
+      });
       expect(res.text).not.toContain('done');
       return;
     }
@@ -141,37 +162,56 @@ describe('rawPath and pathParameters as an HTTP API delivers them', () => {
     expect(twice.pathParameters).toEqual({ customer_id: 'cus%41' });
   });
 
-  const request = (target: string): GatewayRequest => ({ method: 'GET', target, headers: {}, body: Buffer.alloc(0), sourceIp: '203.0.113.9', httpVersion: '1.1' });
+  const request = (target: string): GatewayRequest => ({
+    method: 'GET',
+    target,
+    headers: {},
+    body: Buffer.alloc(0),
+    sourceIp: '203.0.113.9',
+    httpVersion: '1.1',
+  });
   const origin = { domainName: 'api.example.test', proto: 'https' as const, port: '443' };
 
   test('property: any value sent once-encoded arrives as itself in pathParameters (no %, / or ? in it)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => !/[%/?]/.test(s)), (value) => {
-        const event = toEvent(request(`/customers/${encodeURIComponent(value)}`), origin);
-        expect(event?.routeKey).toBe('GET /customers/{customer_id}');
-        expect(event?.pathParameters).toEqual({ customer_id: value });
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => !/[%/?]/.test(s)),
+        (value) => {
+          const event = toEvent(request(`/customers/${encodeURIComponent(value)}`), origin);
+          expect(event?.routeKey).toBe('GET /customers/{customer_id}');
+          expect(event?.pathParameters).toEqual({ customer_id: value });
+        },
+      ),
       params(300),
     );
   });
 
   test('property: any value (no /) sent twice-encoded arrives as itself: API Gateway decodes twice', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => !s.includes('/')), (value) => {
-        const event = toEvent(request(`/customers/${encodeURIComponent(encodeURIComponent(value))}`), origin);
-        expect(event?.pathParameters).toEqual({ customer_id: value });
-        expect(event?.rawPath).toBe(`/customers/${value}`);
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }).filter((s) => !s.includes('/')),
+        (value) => {
+          const event = toEvent(request(`/customers/${encodeURIComponent(encodeURIComponent(value))}`), origin);
+          expect(event?.pathParameters).toEqual({ customer_id: value });
+          expect(event?.rawPath).toBe(`/customers/${value}`);
+        },
+      ),
       params(300),
     );
   });
 
   test('property: gatewayPath never throws, and what it accepts is decoded text without a query', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('/', '%', '2', '5', 'F', '3', '?', '#', 'a', 'é', ' ') })), (target) => {
-        const out = gatewayPath(target);
-        if (out) expect(out.rawQueryString.includes('#')).toBe(false);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.string({ unit: fc.constantFrom('/', '%', '2', '5', 'F', '3', '?', '#', 'a', 'é', ' ') }),
+        ),
+        (target) => {
+          const out = gatewayPath(target);
+          if (out) expect(out.rawQueryString.includes('#')).toBe(false);
+        },
+      ),
       params(2000),
     );
   });
@@ -189,7 +229,12 @@ describe('cookies, headers and query as payload 2.0 carries them', () => {
   });
 
   test('repeated headers are joined with commas; names are lower-case; hop-by-hop headers are dropped', async () => {
-    const event = await eventFor(echoing, 'GET', '/health', { 'X-Probe': ['first', 'second'], Connection: 'keep-alive, x-hop', 'X-Hop': 'gone', TE: 'trailers' });
+    const event = await eventFor(echoing, 'GET', '/health', {
+      'X-Probe': ['first', 'second'],
+      Connection: 'keep-alive, x-hop',
+      'X-Hop': 'gone',
+      TE: 'trailers',
+    });
     expect(event.headers['x-probe']).toBe('first,second');
     expect(Object.keys(event.headers).every((k) => k === k.toLowerCase())).toBe(true);
     expect(event.headers.connection).toBeUndefined();
@@ -198,15 +243,23 @@ describe('cookies, headers and query as payload 2.0 carries them', () => {
   });
 
   test('a query parameter or header named like an Object.prototype member is plain data', async () => {
-    const event = await eventFor(echoing, 'GET', '/health?__proto__=x&constructor=y&toString=z', JSON.parse('{"__proto__":"h","constructor":"c"}') as OutgoingHttpHeaders);
+    const event = await eventFor(
+      echoing,
+      'GET',
+      '/health?__proto__=x&constructor=y&toString=z',
+      JSON.parse('{"__proto__":"h","constructor":"c"}') as OutgoingHttpHeaders,
+    );
     expect(event.queryStringParameters).toEqual(JSON.parse('{"__proto__":"x","constructor":"y","toString":"z"}'));
-    expect(Object.prototype.hasOwnProperty.call(event.headers, '__proto__')).toBe(true);
+    expect(Object.hasOwn(event.headers, '__proto__')).toBe(true);
     expect(event.headers.constructor).toBe('c');
   });
 
   test('requestContext: method, protocol, $default stage, CLF time, API Gateway-style request id', async () => {
     const event = await eventFor(echoing, 'DELETE', '/customers/cus_1');
-    expect(event.requestContext).toMatchObject({ http: { method: 'DELETE', path: '/customers/cus_1', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' }, stage: '$default' });
+    expect(event.requestContext).toMatchObject({
+      http: { method: 'DELETE', path: '/customers/cus_1', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' },
+      stage: '$default',
+    });
     expect(event.requestContext.time).toMatch(/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/);
     expect(event.requestContext.requestId).toMatch(/^[A-Za-z0-9+/]{15}=$/);
     expect(event.headers['x-amzn-trace-id']).toMatch(/^Root=1-[0-9a-f]{8}-[0-9a-f]{24}$/);
@@ -247,8 +300,14 @@ describe('bodies: text or base64 by content type', () => {
     expect(event.headers['content-length']).toBe('0');
   });
 
-  test('over 10 MB: 413 from the gateway itself, as API Gateway answers (in the API\'s error shape)', async () => {
-    const res = await send(echoing.url, 'POST', '/customers', { 'content-type': 'application/json' }, Buffer.alloc(10 * 1024 * 1024 + 1, 0x20));
+  test("over 10 MB: 413 from the gateway itself, as API Gateway answers (in the API's error shape)", async () => {
+    const res = await send(
+      echoing.url,
+      'POST',
+      '/customers',
+      { 'content-type': 'application/json' },
+      Buffer.alloc(10 * 1024 * 1024 + 1, 0x20),
+    );
     expect(res.status).toBe(413);
     expect(JSON.parse(res.text)).toEqual({ error: { type: 'invalid_request_error', code: 'body_too_large', message: expect.any(String) } });
   });
@@ -257,7 +316,12 @@ describe('bodies: text or base64 by content type', () => {
 describe('the domain name comes from configuration, never from the request', () => {
   test('by default the listen address; a Host or X-Forwarded-* header sent by the client changes nothing', async () => {
     const listen = new URL(echoing.url);
-    const event = await eventFor(echoing, 'GET', '/health', { host: 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7', 'x-forwarded-port': '8443' });
+    const event = await eventFor(echoing, 'GET', '/health', {
+      host: 'evil.example',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-for': '198.51.100.7',
+      'x-forwarded-port': '8443',
+    });
     expect(event.requestContext.domainName).toBe(listen.host);
     expect(event.requestContext.domainPrefix).toBe(listen.hostname.split('.')[0]);
     expect(event.headers.host).toBe(listen.host);
@@ -296,9 +360,12 @@ describe('the domain name comes from configuration, never from the request', () 
     }
   });
 
-  test.each(['https://api.example.test/prod', 'ftp://api.example.test', 'https://u:p@api.example.test', 'not a url'])('a public base URL that is not an origin (%s) is refused at start', async (url) => {
-    await expect(startGateway(0, '127.0.0.1', { publicBaseUrl: url })).rejects.toThrow();
-  });
+  test.each(['https://api.example.test/prod', 'ftp://api.example.test', 'https://u:p@api.example.test', 'not a url'])(
+    'a public base URL that is not an origin (%s) is refused at start',
+    async (url) => {
+      await expect(startGateway(0, '127.0.0.1', { publicBaseUrl: url })).rejects.toThrow();
+    },
+  );
 
   test('through the real handlers: a hosted page URL is built on the gateway, whatever Host the client sent', async () => {
     const res = await send(
@@ -320,7 +387,11 @@ describe('results written back as API Gateway writes them', () => {
     const gateway = await startGateway(0, '127.0.0.1', {
       loadHandler: async () => async () => ({
         statusCode: 201,
-        headers: { 'content-type': 'application/octet-stream', 'x-absent': undefined as unknown as string, 'x-number': 7 as unknown as string },
+        headers: {
+          'content-type': 'application/octet-stream',
+          'x-absent': undefined as unknown as string,
+          'x-number': 7 as unknown as string,
+        },
         cookies: ['a=1; Secure', 'b=2'],
         body: Buffer.from([1, 2, 3]).toString('base64'),
         isBase64Encoded: true,
@@ -395,7 +466,10 @@ describe('the gateway never stops and always answers', () => {
   /** A path segment: random text, random bytes, percent signs and escapes. */
   const segment = fc.oneof(
     fc.string({ maxLength: 12 }),
-    fc.string({ unit: fc.constantFrom('%', '2', '5', 'F', 'f', '3', 'z', '.', '/', '?', '#', ';', 'é', ' ', '\\', '"', '<'), maxLength: 12 }),
+    fc.string({
+      unit: fc.constantFrom('%', '2', '5', 'F', 'f', '3', 'z', '.', '/', '?', '#', ';', 'é', ' ', '\\', '"', '<'),
+      maxLength: 12,
+    }),
     fc.uint8Array({ maxLength: 6 }).map((b) => Buffer.from(b).toString('latin1')),
   );
   /** A target: a route of the API filled with random segments, or any path at all. */

@@ -12,7 +12,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { signSandboxWebhook, SANDBOX_SIGNATURE_HEADER } from '../../shared/connectors/sandbox/sandbox-webhooks';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
 import { startPendingOperation } from '../../shared/domain/pending-operation';
 import { logger } from '../../shared/observability/logger';
 import { BUSINESS_METRICS, metrics } from '../../shared/observability/metrics';
@@ -21,7 +21,7 @@ import { documentClient } from '../../shared/storage/client';
 import { unmatchedWebhookKey } from '../../shared/storage/item-keys';
 import * as paymentsRepository from '../../shared/storage/payments-repository';
 import { tableName } from '../../shared/storage/table-definition';
-import { startLocalApi, type LocalApi } from '../helpers/local-api';
+import { type LocalApi, startLocalApi } from '../helpers/local-api';
 
 const PAYSTACK_SECRET = 'sk_test_inbound_webhooks_only';
 const STRIPE_WEBHOOK_SECRET = 'whsec_inbound_webhooks_only';
@@ -65,7 +65,9 @@ async function signed(connector: string, rawBody: string): Promise<Record<string
       return { 'x-paystack-signature': createHmac('sha512', PAYSTACK_SECRET).update(rawBody, 'utf8').digest('hex') };
     case 'stripe': {
       const t = Math.floor(Date.now() / 1000);
-      return { 'stripe-signature': `t=${t},v1=${createHmac('sha256', STRIPE_WEBHOOK_SECRET).update(`${t}.${rawBody}`, 'utf8').digest('hex')}` };
+      return {
+        'stripe-signature': `t=${t},v1=${createHmac('sha256', STRIPE_WEBHOOK_SECRET).update(`${t}.${rawBody}`, 'utf8').digest('hex')}`,
+      };
     }
     case 'flutterwave':
       return { 'verif-hash': FLUTTERWAVE_HASH };
@@ -74,7 +76,11 @@ async function signed(connector: string, rawBody: string): Promise<Record<string
   }
 }
 
-async function deliver(connector: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string }> {
+async function deliver(
+  connector: string,
+  rawBody: string,
+  headers?: Record<string, string>,
+): Promise<{ status: number; body: any; text: string }> {
   const res = await fetch(`${api.url}/webhooks/${connector}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(headers ?? (await signed(connector, rawBody))) },
@@ -87,11 +93,20 @@ async function deliver(connector: string, rawBody: string, headers?: Record<stri
 const newPaymentId = () => `pay_${randomUUID().replace(/-/g, '')}`;
 
 function sandboxEvent(paymentId: string, eventId = `evt_${randomUUID().replace(/-/g, '')}`, amount = 900): string {
-  return JSON.stringify({ id: eventId, type: 'payment.succeeded', data: { payment_id: paymentId, transaction_id: `sbx_${eventId.slice(4)}`, amount, capture_method: 'automatic' } });
+  return JSON.stringify({
+    id: eventId,
+    type: 'payment.succeeded',
+    data: { payment_id: paymentId, transaction_id: `sbx_${eventId.slice(4)}`, amount, capture_method: 'automatic' },
+  });
 }
 
 const stripeIntentEvent = (object: Record<string, unknown>) =>
-  JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, '')}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { object: 'payment_intent', id: 'pi_1', status: 'succeeded', amount_received: 900, ...object } } });
+  JSON.stringify({
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: { object: { object: 'payment_intent', id: 'pi_1', status: 'succeeded', amount_received: 900, ...object } },
+  });
 
 describe('a signed but malformed event → 400 with the error body, never 500', () => {
   // [connector, what, raw body, code, param]
@@ -100,50 +115,162 @@ describe('a signed but malformed event → 400 with the error body, never 500', 
     ['sandbox', 'JSON that is not an object', `["${MARKER}"]`, 'invalid_json', undefined],
     ['sandbox', 'null', 'null', 'invalid_json', undefined],
     ['sandbox', 'no data', JSON.stringify({ id: 'evt_1', type: 'payment.succeeded' }), 'parameter_missing', 'data'],
-    ['sandbox', 'data that is a string', JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: MARKER }), 'parameter_invalid_type', 'data'],
-    ['sandbox', 'no payment id', JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: { transaction_id: 't', amount: 1, capture_method: 'automatic' } }), 'parameter_missing', 'data.payment_id'],
-    ['sandbox', 'an amount written as text', JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: { payment_id: newPaymentId(), transaction_id: 't', amount: MARKER, capture_method: 'automatic' } }), 'parameter_invalid_type', 'data.amount'],
-    ['sandbox', 'a type the sandbox never sends', JSON.stringify({ id: 'evt_1', type: `payment.${MARKER}`, data: {} }), 'parameter_invalid', 'type'],
-    ['sandbox', 'an event id longer than any key', JSON.stringify({ id: `evt_${'9'.repeat(300)}`, type: 'payment.failed', data: {} }), 'parameter_invalid', 'id'],
+    [
+      'sandbox',
+      'data that is a string',
+      JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: MARKER }),
+      'parameter_invalid_type',
+      'data',
+    ],
+    [
+      'sandbox',
+      'no payment id',
+      JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: { transaction_id: 't', amount: 1, capture_method: 'automatic' } }),
+      'parameter_missing',
+      'data.payment_id',
+    ],
+    [
+      'sandbox',
+      'an amount written as text',
+      JSON.stringify({
+        id: 'evt_1',
+        type: 'payment.succeeded',
+        data: { payment_id: newPaymentId(), transaction_id: 't', amount: MARKER, capture_method: 'automatic' },
+      }),
+      'parameter_invalid_type',
+      'data.amount',
+    ],
+    [
+      'sandbox',
+      'a type the sandbox never sends',
+      JSON.stringify({ id: 'evt_1', type: `payment.${MARKER}`, data: {} }),
+      'parameter_invalid',
+      'type',
+    ],
+    [
+      'sandbox',
+      'an event id longer than any key',
+      JSON.stringify({ id: `evt_${'9'.repeat(300)}`, type: 'payment.failed', data: {} }),
+      'parameter_invalid',
+      'id',
+    ],
     ['paystack', 'not JSON', `event=charge.success&reference=${MARKER}`, 'invalid_json', undefined],
     ['paystack', 'no event', JSON.stringify({ data: { reference: MARKER } }), 'parameter_missing', 'event'],
     ['paystack', 'no data', JSON.stringify({ event: 'charge.success' }), 'parameter_missing', 'data'],
-    ['paystack', 'a charge without reference', JSON.stringify({ event: 'charge.success', data: { status: 'success', amount: 900 } }), 'parameter_missing', 'data.reference'],
-    ['paystack', 'a charge whose amount is not a number', JSON.stringify({ event: 'charge.success', data: { reference: 'pay-1', status: 'success', amount: `${MARKER}.5` } }), 'parameter_invalid_type', 'data.amount'],
-    ['paystack', 'a gateway response that is an object', JSON.stringify({ event: 'charge.success', data: { reference: 'pay-1', status: 'failed', amount: 900, gateway_response: { text: MARKER } } }), 'parameter_invalid_type', 'data.gateway_response'],
-    ['paystack', 'a refund whose reason is a number', JSON.stringify({ event: 'refund.processed', data: { transaction_reference: 'pay-1', reason: Number(MARKER) } }), 'parameter_invalid_type', 'data.reason'],
+    [
+      'paystack',
+      'a charge without reference',
+      JSON.stringify({ event: 'charge.success', data: { status: 'success', amount: 900 } }),
+      'parameter_missing',
+      'data.reference',
+    ],
+    [
+      'paystack',
+      'a charge whose amount is not a number',
+      JSON.stringify({ event: 'charge.success', data: { reference: 'pay-1', status: 'success', amount: `${MARKER}.5` } }),
+      'parameter_invalid_type',
+      'data.amount',
+    ],
+    [
+      'paystack',
+      'a gateway response that is an object',
+      JSON.stringify({
+        event: 'charge.success',
+        data: { reference: 'pay-1', status: 'failed', amount: 900, gateway_response: { text: MARKER } },
+      }),
+      'parameter_invalid_type',
+      'data.gateway_response',
+    ],
+    [
+      'paystack',
+      'a refund whose reason is a number',
+      JSON.stringify({ event: 'refund.processed', data: { transaction_reference: 'pay-1', reason: Number(MARKER) } }),
+      'parameter_invalid_type',
+      'data.reason',
+    ],
     ['flutterwave', 'not JSON', `{${MARKER}`, 'invalid_json', undefined],
     ['flutterwave', 'a JSON string', JSON.stringify(MARKER), 'invalid_json', undefined],
     ['flutterwave', 'a charge without data', JSON.stringify({ event: 'charge.completed' }), 'parameter_missing', 'data'],
-    ['flutterwave', 'a charge whose id is text', JSON.stringify({ event: 'charge.completed', data: { id: MARKER, tx_ref: 'pay_1', status: 'successful' } }), 'parameter_invalid_type', 'data.id'],
-    ['flutterwave', 'a charge without tx_ref', JSON.stringify({ event: 'charge.completed', data: { id: 285959875, status: 'successful' } }), 'parameter_missing', 'data.tx_ref'],
-    ['flutterwave', 'a legacy flat charge without txRef', JSON.stringify({ 'event.type': 'CARD_TRANSACTION', id: 285959875, status: 'successful' }), 'parameter_missing', 'txRef'],
+    [
+      'flutterwave',
+      'a charge whose id is text',
+      JSON.stringify({ event: 'charge.completed', data: { id: MARKER, tx_ref: 'pay_1', status: 'successful' } }),
+      'parameter_invalid_type',
+      'data.id',
+    ],
+    [
+      'flutterwave',
+      'a charge without tx_ref',
+      JSON.stringify({ event: 'charge.completed', data: { id: 285959875, status: 'successful' } }),
+      'parameter_missing',
+      'data.tx_ref',
+    ],
+    [
+      'flutterwave',
+      'a legacy flat charge without txRef',
+      JSON.stringify({ 'event.type': 'CARD_TRANSACTION', id: 285959875, status: 'successful' }),
+      'parameter_missing',
+      'txRef',
+    ],
     ['stripe', 'not JSON', `id=evt_${MARKER}`, 'invalid_json', undefined],
     ['stripe', 'no type', JSON.stringify({ id: 'evt_1', object: 'event', data: { object: {} } }), 'parameter_missing', 'type'],
-    ['stripe', 'no data.object', JSON.stringify({ id: 'evt_1', object: 'event', type: 'payment_intent.succeeded', data: {} }), 'parameter_missing', 'data.object'],
+    [
+      'stripe',
+      'no data.object',
+      JSON.stringify({ id: 'evt_1', object: 'event', type: 'payment_intent.succeeded', data: {} }),
+      'parameter_missing',
+      'data.object',
+    ],
     ['stripe', 'an intent without status', stripeIntentEvent({ status: undefined }), 'parameter_missing', 'data.object.status'],
-    ['stripe', 'a payment id that is a number', stripeIntentEvent({ metadata: { payment_id: Number(MARKER) } }), 'parameter_invalid_type', 'data.object.metadata.payment_id'],
-    ['stripe', 'a decline message that is an object', stripeIntentEvent({ status: 'requires_payment_method', last_payment_error: { message: { text: MARKER } } }), 'parameter_invalid_type', 'data.object.last_payment_error.message'],
+    [
+      'stripe',
+      'a payment id that is a number',
+      stripeIntentEvent({ metadata: { payment_id: Number(MARKER) } }),
+      'parameter_invalid_type',
+      'data.object.metadata.payment_id',
+    ],
+    [
+      'stripe',
+      'a decline message that is an object',
+      stripeIntentEvent({ status: 'requires_payment_method', last_payment_error: { message: { text: MARKER } } }),
+      'parameter_invalid_type',
+      'data.object.last_payment_error.message',
+    ],
     [
       'stripe',
       'a refund without id',
-      JSON.stringify({ id: 'evt_1', object: 'event', type: 'refund.updated', data: { object: { object: 'refund', status: 'succeeded', metadata: { refund_id: 'ref_1' } } } }),
+      JSON.stringify({
+        id: 'evt_1',
+        object: 'event',
+        type: 'refund.updated',
+        data: { object: { object: 'refund', status: 'succeeded', metadata: { refund_id: 'ref_1' } } },
+      }),
       'parameter_missing',
       'data.object.id',
     ],
   ];
 
-  test.each(cases.map(([connector, what, rawBody, code, param]) => [connector, what, code, param, rawBody] as const))('%s: %s → 400 %s', async (connector, _what, code, param, rawBody) => {
-    const res = await deliver(connector, rawBody);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { type: 'invalid_request_error', code, message: expect.any(String), ...(param ? { param } : {}) } });
-    expect(res.text).not.toContain(MARKER);
-  });
+  test.each(cases.map(([connector, what, rawBody, code, param]) => [connector, what, code, param, rawBody] as const))(
+    '%s: %s → 400 %s',
+    async (connector, _what, code, param, rawBody) => {
+      const res = await deliver(connector, rawBody);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: { type: 'invalid_request_error', code, message: expect.any(String), ...(param ? { param } : {}) },
+      });
+      expect(res.text).not.toContain(MARKER);
+    },
+  );
 
   test('the signature is checked first: the same malformed body unsigned → 401', async () => {
     const rawBody = JSON.stringify({ id: 'evt_1', type: 'payment.succeeded' });
     for (const connector of ['sandbox', 'paystack', 'flutterwave', 'stripe']) {
-      const headers: Record<string, string> = connector === 'sandbox' ? { [SANDBOX_SIGNATURE_HEADER]: '0'.repeat(64) } : connector === 'flutterwave' ? { 'verif-hash': 'wrong' } : {};
+      const headers: Record<string, string> =
+        connector === 'sandbox'
+          ? { [SANDBOX_SIGNATURE_HEADER]: '0'.repeat(64) }
+          : connector === 'flutterwave'
+            ? { 'verif-hash': 'wrong' }
+            : {};
       const res = await deliver(connector, rawBody, headers);
       expect(res.status).toBe(401);
       expect(res.body.error).toMatchObject({ type: 'authentication_error', code: 'invalid_signature' });
@@ -151,9 +278,20 @@ describe('a signed but malformed event → 400 with the error body, never 500', 
   });
 
   test('a well-formed event of a type the connector does not apply is still acknowledged (200, ignored)', async () => {
-    const transfer = await deliver('paystack', JSON.stringify({ event: 'transfer.success', data: { reference: 'tr_1', status: 'success' } }));
+    const transfer = await deliver(
+      'paystack',
+      JSON.stringify({ event: 'transfer.success', data: { reference: 'tr_1', status: 'success' } }),
+    );
     expect(transfer).toMatchObject({ status: 200, body: { received: true, applied: false } });
-    const dispute = await deliver('stripe', JSON.stringify({ id: 'evt_dispute_1', object: 'event', type: 'charge.dispute.created', data: { object: { object: 'dispute', id: 'dp_1' } } }));
+    const dispute = await deliver(
+      'stripe',
+      JSON.stringify({
+        id: 'evt_dispute_1',
+        object: 'event',
+        type: 'charge.dispute.created',
+        data: { object: { object: 'dispute', id: 'dp_1' } },
+      }),
+    );
     expect(dispute).toMatchObject({ status: 200, body: { received: true, applied: false } });
   });
 });
@@ -171,7 +309,8 @@ describe('an event for a payment that exists nowhere → 409 until the bound, th
       }),
     );
   }
-  const counter = async (connector: string, eventId: string) => (await documentClient().send(new GetCommand({ TableName: tableName(), Key: unmatchedWebhookKey(connector, eventId) }))).Item;
+  const counter = async (connector: string, eventId: string) =>
+    (await documentClient().send(new GetCommand({ TableName: tableName(), Key: unmatchedWebhookKey(connector, eventId) }))).Item;
   const pastTheAge = UNMATCHED_WEBHOOK_BOUND.minAgeMs + 60_000;
 
   /** Counts what the operators see: the warning and the UnmatchedWebhooks metric. */
@@ -216,7 +355,13 @@ describe('an event for a payment that exists nowhere → 409 until the bound, th
     await backdate('sandbox', eventId, pastTheAge);
     const acknowledged = await deliver('sandbox', rawBody);
     expect(acknowledged.status).toBe(200);
-    expect(acknowledged.body).toEqual({ received: true, event_id: eventId, applied: false, unmatched: true, reason: expect.stringContaining('no payment with this id') });
+    expect(acknowledged.body).toEqual({
+      received: true,
+      event_id: eventId,
+      applied: false,
+      unmatched: true,
+      reason: expect.stringContaining('no payment with this id'),
+    });
     const item = await counter('sandbox', eventId);
     expect(item).toMatchObject({ deliveries: 4, acknowledged_at: expect.any(String), entity: 'unmatched_webhook' });
     expect(item?.expires_at).toBeGreaterThan(Date.now() / 1000 + 29 * 24 * 3600); // kept 30 days (TTL)
@@ -242,7 +387,10 @@ describe('an event for a payment that exists nowhere → 409 until the bound, th
   test('the same rule for Paystack (charge.success naming a payment of ours found nowhere)', async () => {
     const ops = watchOperators();
     const paymentId = newPaymentId();
-    const rawBody = JSON.stringify({ event: 'charge.success', data: { reference: paymentId.replace('_', '-'), status: 'success', amount: 900, currency: 'NGN' } });
+    const rawBody = JSON.stringify({
+      event: 'charge.success',
+      data: { reference: paymentId.replace('_', '-'), status: 'success', amount: 900, currency: 'NGN' },
+    });
     const eventId = `charge.success:${paymentId.replace('_', '-')}`;
     expect((await deliver('paystack', rawBody)).status).toBe(409);
     expect((await deliver('paystack', rawBody)).status).toBe(409);
@@ -254,13 +402,21 @@ describe('an event for a payment that exists nowhere → 409 until the bound, th
   test('and for a Stripe refund event naming a refund of ours found nowhere', async () => {
     const refundId = `ref_${randomUUID().replace(/-/g, '')}`;
     const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
-    const rawBody = JSON.stringify({ id: eventId, object: 'event', type: 'refund.updated', data: { object: { object: 'refund', id: 're_1', status: 'succeeded', metadata: { refund_id: refundId } } } });
+    const rawBody = JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type: 'refund.updated',
+      data: { object: { object: 'refund', id: 're_1', status: 'succeeded', metadata: { refund_id: refundId } } },
+    });
     const first = await deliver('stripe', rawBody);
     expect(first.status).toBe(409);
     expect(first.text).not.toContain(refundId);
     expect((await deliver('stripe', rawBody)).status).toBe(409);
     await backdate('stripe', eventId, pastTheAge);
-    expect(await deliver('stripe', rawBody)).toMatchObject({ status: 200, body: { event_id: eventId, unmatched: true, reason: expect.stringContaining('no refund') } });
+    expect(await deliver('stripe', rawBody)).toMatchObject({
+      status: 200,
+      body: { event_id: eventId, unmatched: true, reason: expect.stringContaining('no refund') },
+    });
   });
 
   test('an id that is not ours is acknowledged at once, with no counter', async () => {
@@ -274,7 +430,9 @@ describe('an event for a payment that exists nowhere → 409 until the bound, th
 
 describe('an event for a payment that exists', () => {
   async function bankTransferPayment(): Promise<string> {
-    const p = await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', payment_method: 'bank_transfer', confirm: true } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 900, currency: 'NGN', payment_method: 'bank_transfer', confirm: true },
+    });
     expect(p.body).toMatchObject({ status: 'RequiresAction', connector: 'sandbox' });
     return p.body.payment_id as string;
   }
@@ -284,7 +442,13 @@ describe('an event for a payment that exists', () => {
     const stored = await paymentsRepository.getPayment(api.merchantId, paymentId);
     if (!stored) throw new Error('payment not stored');
     // As a request that called the processor and has not written its outcome yet.
-    const claimed = await paymentsRepository.updatePayment(api.merchantId, stored, { expectedStatuses: ['RequiresAction'] }, {}, startPendingOperation('authorize', 'sandbox', paymentId, 900));
+    const claimed = await paymentsRepository.updatePayment(
+      api.merchantId,
+      stored,
+      { expectedStatuses: ['RequiresAction'] },
+      {},
+      startPendingOperation('authorize', 'sandbox', paymentId, 900),
+    );
     const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
     const rawBody = sandboxEvent(paymentId, eventId);
     for (let i = 0; i < UNMATCHED_WEBHOOK_BOUND.minDeliveries + 2; i += 1) {
@@ -292,11 +456,22 @@ describe('an event for a payment that exists', () => {
       expect(res.status).toBe(409);
       expect(res.body.error).toMatchObject({ code: 'payment_busy' });
     }
-    expect((await documentClient().send(new GetCommand({ TableName: tableName(), Key: unmatchedWebhookKey('sandbox', eventId) }))).Item).toBeUndefined();
+    expect(
+      (await documentClient().send(new GetCommand({ TableName: tableName(), Key: unmatchedWebhookKey('sandbox', eventId) }))).Item,
+    ).toBeUndefined();
     expect((await api.request('GET', `/payments/${paymentId}`)).body.status).toBe('RequiresAction');
 
-    await paymentsRepository.updatePayment(api.merchantId, claimed, { expectedStatuses: ['RequiresAction'] }, { status: 'RequiresAction' }, null);
-    expect(await deliver('sandbox', rawBody)).toMatchObject({ status: 200, body: { applied: true, status: 'Succeeded', payment_id: paymentId } });
+    await paymentsRepository.updatePayment(
+      api.merchantId,
+      claimed,
+      { expectedStatuses: ['RequiresAction'] },
+      { status: 'RequiresAction' },
+      null,
+    );
+    expect(await deliver('sandbox', rawBody)).toMatchObject({
+      status: 200,
+      body: { applied: true, status: 'Succeeded', payment_id: paymentId },
+    });
   });
 
   test('an event that arrives before the payment is visible by its id (the processor answered faster than the index) gets 409, and its redelivery is applied', async () => {
@@ -326,7 +501,13 @@ describe('a base64-encoded body (API Gateway encodes a body whose content type i
       routeKey: 'POST /webhooks/{connector}',
       rawPath: '/webhooks/sandbox',
       rawQueryString: '',
-      headers: { 'content-type': 'application/octet-stream', 'content-length': String(Buffer.byteLength(rawBody)), host: 'api.example.com', 'x-forwarded-proto': 'https', ...headers },
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-length': String(Buffer.byteLength(rawBody)),
+        host: 'api.example.com',
+        'x-forwarded-proto': 'https',
+        ...headers,
+      },
       requestContext: {
         accountId: '123456789012',
         apiId: 'api-id',
@@ -350,27 +531,48 @@ describe('a base64-encoded body (API Gateway encodes a body whose content type i
     const { handler } = await import('../../functions/webhooks/receive-webhook');
     const p = await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', payment_method: 'ussd', confirm: true } });
     const eventId = `evt_${randomUUID().replace(/-/g, '')}`;
-    const rawBody = JSON.stringify({ id: eventId, type: 'payment.failed', data: { payment_id: p.body.payment_id, transaction_id: 'sbx_t', amount: 900, capture_method: 'automatic', error_message: 'Le payeur a refusé — déclin' } });
+    const rawBody = JSON.stringify({
+      id: eventId,
+      type: 'payment.failed',
+      data: {
+        payment_id: p.body.payment_id,
+        transaction_id: 'sbx_t',
+        amount: 900,
+        capture_method: 'automatic',
+        error_message: 'Le payeur a refusé — déclin',
+      },
+    });
     const headers = { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(rawBody) };
     const res = (await handler(gatewayEvent(rawBody, headers), context)) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(String(res.body))).toMatchObject({ applied: true, status: 'Failed' });
-    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({ status: 'Failed', error_message: 'Le payeur a refusé — déclin' });
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({
+      status: 'Failed',
+      error_message: 'Le payeur a refusé — déclin',
+    });
   });
 
   test('the base64 text itself is not what was signed: signing it → 401', async () => {
     const { handler } = await import('../../functions/webhooks/receive-webhook');
     const rawBody = sandboxEvent(newPaymentId());
     const encoded = Buffer.from(rawBody, 'utf8').toString('base64');
-    const res = (await handler(gatewayEvent(rawBody, { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(encoded) }), context)) as APIGatewayProxyStructuredResultV2;
+    const res = (await handler(
+      gatewayEvent(rawBody, { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(encoded) }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(401);
   });
 
   test('a signed malformed body sent base64-encoded → 400 too', async () => {
     const { handler } = await import('../../functions/webhooks/receive-webhook');
     const rawBody = JSON.stringify({ id: 'evt_1', type: 'payment.succeeded', data: [] });
-    const res = (await handler(gatewayEvent(rawBody, { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(rawBody) }), context)) as APIGatewayProxyStructuredResultV2;
+    const res = (await handler(
+      gatewayEvent(rawBody, { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(rawBody) }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
     expect(res.statusCode).toBe(400);
-    expect(JSON.parse(String(res.body))).toEqual({ error: { type: 'invalid_request_error', code: 'parameter_invalid_type', message: expect.any(String), param: 'data' } });
+    expect(JSON.parse(String(res.body))).toEqual({
+      error: { type: 'invalid_request_error', code: 'parameter_invalid_type', message: expect.any(String), param: 'data' },
+    });
   });
 });

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
 import { isJsonMediaType, isUtf8Charset, parseMediaType } from '../../shared/http/request-body';
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 jest.setTimeout(120_000);
 
@@ -29,7 +29,15 @@ const jsonMediaType = fc
         fc.constantFrom('', ' ', '\t'),
         fc.oneof(
           fc.constant(''),
-          fc.constantFrom('charset=utf-8', 'charset=UTF-8', 'charset="utf-8"', 'Charset=Utf8', 'profile="https://example.com/p"', 'version=2', 'q=x'),
+          fc.constantFrom(
+            'charset=utf-8',
+            'charset=UTF-8',
+            'charset="utf-8"',
+            'Charset=Utf8',
+            'profile="https://example.com/p"',
+            'version=2',
+            'q=x',
+          ),
         ),
       ),
       { maxLength: 3 },
@@ -41,13 +49,34 @@ const jsonMediaType = fc
   });
 
 describe('parseMediaType / isJsonMediaType / isUtf8Charset', () => {
-  test.each(['application/json', 'Application/JSON', 'APPLICATION/JSON', 'application/json ; charset=utf-8', 'application/json;', 'application/json;;', 'application/json;charset="UTF-8"', ' application/json ', 'application/problem+json', 'application/vnd.api+json; ext=bulk'])('%j is JSON in UTF-8', (header) => {
+  test.each([
+    'application/json',
+    'Application/JSON',
+    'APPLICATION/JSON',
+    'application/json ; charset=utf-8',
+    'application/json;',
+    'application/json;;',
+    'application/json;charset="UTF-8"',
+    ' application/json ',
+    'application/problem+json',
+    'application/vnd.api+json; ext=bulk',
+  ])('%j is JSON in UTF-8', (header) => {
     const type = parseMediaType(header);
     expect(isJsonMediaType(type)).toBe(true);
     expect(isUtf8Charset(type?.charset)).toBe(true);
   });
 
-  test.each(['text/plain', 'application/jsonp', 'application/json-seq', 'json', 'application', '', 'application/json, text/plain', 'application/x-www-form-urlencoded', 'text/json+plain'])('%j is not a JSON media type', (header) => {
+  test.each([
+    'text/plain',
+    'application/jsonp',
+    'application/json-seq',
+    'json',
+    'application',
+    '',
+    'application/json, text/plain',
+    'application/x-www-form-urlencoded',
+    'text/json+plain',
+  ])('%j is not a JSON media type', (header) => {
     expect(isJsonMediaType(parseMediaType(header))).toBe(false);
   });
 
@@ -102,7 +131,11 @@ describe('JSON bodies through the gateway and the handlers', () => {
 
   const body = JSON.stringify({ name: 'Ada Lovelace' });
   const post = (contentType: string | undefined, raw: string | Buffer = body) =>
-    fetch(`${api.url}/customers`, { method: 'POST', headers: { 'api-key': api.apiKey, ...(contentType !== undefined ? { 'content-type': contentType } : {}) }, body: raw }).then(async (r) => {
+    fetch(`${api.url}/customers`, {
+      method: 'POST',
+      headers: { 'api-key': api.apiKey, ...(contentType !== undefined ? { 'content-type': contentType } : {}) },
+      body: raw,
+    }).then(async (r) => {
       const text = await r.text();
       return { status: r.status, text, body: JSON.parse(text) };
     });
@@ -123,17 +156,23 @@ describe('JSON bodies through the gateway and the handlers', () => {
     expect(res.body).toMatchObject({ name: 'Ada Lovelace', customer_id: expect.stringMatching(/^cus_/) });
   });
 
-  test.each(['text/plain', 'application/json; charset=iso-8859-1', 'application/json; charset=utf-16', 'application/json; charset=bogus-9', 'application/json, text/plain', 'application/jsonp', 'json', 'application/x-www-form-urlencoded'])(
-    'content-type %j → 415 unsupported_media_type, without repeating the header',
-    async (contentType) => {
-      const res = await post(contentType);
-      const error = expectError({ ...res, headers: new Headers() }, 415, 'unsupported_media_type');
-      // The message is the same whatever was sent: nothing of the header is repeated.
-      const other = await post('image/png; x=unrelated');
-      expect(error.message).toBe(other.body.error.message);
-      expect(error.param).toBeUndefined();
-    },
-  );
+  test.each([
+    'text/plain',
+    'application/json; charset=iso-8859-1',
+    'application/json; charset=utf-16',
+    'application/json; charset=bogus-9',
+    'application/json, text/plain',
+    'application/jsonp',
+    'json',
+    'application/x-www-form-urlencoded',
+  ])('content-type %j → 415 unsupported_media_type, without repeating the header', async (contentType) => {
+    const res = await post(contentType);
+    const error = expectError({ ...res, headers: new Headers() }, 415, 'unsupported_media_type');
+    // The message is the same whatever was sent: nothing of the header is repeated.
+    const other = await post('image/png; x=unrelated');
+    expect(error.message).toBe(other.body.error.message);
+    expect(error.param).toBeUndefined();
+  });
 
   test('a body without a content type → 415 (API Gateway sends it base64-encoded; it is refused before decoding)', async () => {
     const res = await post(undefined);
@@ -153,7 +192,10 @@ describe('JSON bodies through the gateway and the handlers', () => {
   });
 
   test('a base64 body (a +json type, which API Gateway encodes) that is not UTF-8 → 400 invalid_json', async () => {
-    const res = await post('application/vnd.api+json', Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]));
+    const res = await post(
+      'application/vnd.api+json',
+      Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    );
     expectError({ ...res, headers: new Headers() }, 400, 'invalid_json');
   });
 
@@ -173,14 +215,25 @@ describe('JSON bodies through the gateway and the handlers', () => {
 
   describe('forms of the payer pages', () => {
     const otpPayment = async () => {
-      const res = await api.request('POST', '/payments', { body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card('5060990000000000019') } });
+      const res = await api.request('POST', '/payments', {
+        body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card('5060990000000000019') },
+      });
       expect(res.body.next_action?.type).toBe('submit_otp');
       return res.body.payment_id as string;
     };
     const submit = (id: string, contentType: string) =>
-      fetch(`${api.url}/pay/${id}/authenticate`, { method: 'POST', redirect: 'manual', headers: { 'content-type': contentType }, body: `otp=${SANDBOX_STEP_VALUES.otp}` });
+      fetch(`${api.url}/pay/${id}/authenticate`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': contentType },
+        body: `otp=${SANDBOX_STEP_VALUES.otp}`,
+      });
 
-    test.each(['application/x-www-form-urlencoded', 'Application/X-WWW-Form-Urlencoded', 'application/x-www-form-urlencoded ; charset=UTF-8'])('%j is read as the form → 303', async (contentType) => {
+    test.each([
+      'application/x-www-form-urlencoded',
+      'Application/X-WWW-Form-Urlencoded',
+      'application/x-www-form-urlencoded ; charset=UTF-8',
+    ])('%j is read as the form → 303', async (contentType) => {
       const res = await submit(await otpPayment(), contentType);
       expect(res.status).toBe(303);
     });

@@ -1,4 +1,4 @@
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 /** Everything merchant A owns must be exactly as invisible to merchant B as an id that does not exist. */
 let api: LocalApi;
@@ -18,7 +18,11 @@ beforeAll(async () => {
   });
   paymentA = p.body.payment_id;
   refundA = (await api.request('POST', `/payments/${paymentA}/refund`, { body: { amount: 100 } })).body.refund_id;
-  heldA = (await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } })).body.payment_id;
+  heldA = (
+    await api.request('POST', '/payments', {
+      body: { amount: 900, currency: 'NGN', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') },
+    })
+  ).body.payment_id;
 });
 afterAll(async () => {
   await api.close();
@@ -32,7 +36,9 @@ describe('merchant isolation', () => {
     }
     const unknown = await api.request('GET', '/payments/pay_00000000000000000000000000000000', { key: keyB });
     const foreign = await api.request('GET', `/payments/${paymentA}`, { key: keyB });
-    expect(foreign.body.error.message.replace(paymentA, 'ID')).toBe(unknown.body.error.message.replace('pay_00000000000000000000000000000000', 'ID'));
+    expect(foreign.body.error.message.replace(paymentA, 'ID')).toBe(
+      unknown.body.error.message.replace('pay_00000000000000000000000000000000', 'ID'),
+    );
   });
 
   test('writes with B’s key are 404 and change nothing of A’s', async () => {
@@ -43,18 +49,32 @@ describe('merchant isolation', () => {
     expectError(await api.request('POST', `/payments/${heldA}/confirm`, { key: keyB, body: {} }), 404);
     expectError(await api.request('PUT', `/customers/${customerA}`, { key: keyB, body: { name: 'hijacked' } }), 404);
     expectError(await api.request('DELETE', `/customers/${customerA}`, { key: keyB }), 404);
-    expect((await api.request('GET', `/payments/${paymentA}`)).body).toMatchObject({ status: 'Succeeded', amount_refunded: 100, customer_id: customerA });
+    expect((await api.request('GET', `/payments/${paymentA}`)).body).toMatchObject({
+      status: 'Succeeded',
+      amount_refunded: 100,
+      customer_id: customerA,
+    });
     expect((await api.request('GET', `/payments/${heldA}`)).body.status).toBe('RequiresCapture');
     expect((await api.request('GET', `/customers/${customerA}`)).body.name).toBe('A');
   });
 
   test('A’s records never appear in B’s lists or filters, and B cannot page from A’s ids', async () => {
-    for (const path of ['/payments', '/payments?status=Succeeded', '/payments?status=RequiresCapture', '/customers', '/customers?email=only-a@example.com']) {
+    for (const path of [
+      '/payments',
+      '/payments?status=Succeeded',
+      '/payments?status=RequiresCapture',
+      '/customers',
+      '/customers?email=only-a@example.com',
+    ]) {
       const res = await api.request('GET', path, { key: keyB });
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual([]);
     }
     expectError(await api.request('GET', `/payments?starting_after=${paymentA}`, { key: keyB }), 400, 'resource_missing');
-    expectError(await api.request('POST', '/payments', { key: keyB, body: { amount: 1, currency: 'NGN', customer_id: customerA } }), 400, 'resource_missing');
+    expectError(
+      await api.request('POST', '/payments', { key: keyB, body: { amount: 1, currency: 'NGN', customer_id: customerA } }),
+      400,
+      'resource_missing',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { handler as createCustomer } from '../../functions/customers/create-customer';
 import { handler as cancelPayment } from '../../functions/payments/cancel-payment';
 import { CARD_MASK, maskCardNumbers } from '../../shared/domain/card-mask';
@@ -11,7 +11,7 @@ import { apiErrorFromZod, isEchoableName } from '../../shared/http/zod-errors';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
-import { expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 /*
  * No echo: an error message names the field and what is wrong, never the value it was given —
@@ -72,7 +72,11 @@ describe('unknown ids are not repeated', () => {
   });
 
   test('an unknown starting_after is named by its parameter, not repeated', async () => {
-    for (const path of [`/customers?starting_after=cus_${VISA}`, `/webhook_endpoints?starting_after=we_${VISA}`, `/payments?starting_after=pay_${VISA}`]) {
+    for (const path of [
+      `/customers?starting_after=cus_${VISA}`,
+      `/webhook_endpoints?starting_after=we_${VISA}`,
+      `/payments?starting_after=pay_${VISA}`,
+    ]) {
       const res = await api.request('GET', path);
       const error = expectNoEcho(res, 400, res.body.error?.code);
       expect(error.param).toBe('starting_after');
@@ -86,12 +90,15 @@ describe('unknown parameter names are repeated only when they are plain field na
     expect(error).toMatchObject({ param: 'nickname', message: 'Received unknown parameter: nickname. Remove it and retry.' });
   });
 
-  test.each([VISA, `x${VISA}`, `card_${SPACED}`, `a-${VISA.slice(0, 8)}-${VISA.slice(8)}`, 'ｎｉｃｋ', 'a'.repeat(65)])('the unknown body parameter %j is not repeated', async (name) => {
-    const error = expectNoEcho(await api.request('POST', '/customers', { body: { [name]: 'x' } }), 400, 'parameter_unknown');
-    expect(error.param).toBeUndefined();
-    expect(error.message).not.toContain(name);
-    expect(error.message).toMatch(/unknown parameter .*Remove it and retry/);
-  });
+  test.each([VISA, `x${VISA}`, `card_${SPACED}`, `a-${VISA.slice(0, 8)}-${VISA.slice(8)}`, 'ｎｉｃｋ', 'a'.repeat(65)])(
+    'the unknown body parameter %j is not repeated',
+    async (name) => {
+      const error = expectNoEcho(await api.request('POST', '/customers', { body: { [name]: 'x' } }), 400, 'parameter_unknown');
+      expect(error.param).toBeUndefined();
+      expect(error.message).not.toContain(name);
+      expect(error.message).toMatch(/unknown parameter .*Remove it and retry/);
+    },
+  );
 
   test('inside an object, the enclosing field is named instead', async () => {
     const body = { amount: 100, currency: 'NGN', billing: { [VISA]: 'x' } };
@@ -110,12 +117,19 @@ describe('unknown parameter names are repeated only when they are plain field na
   });
 
   test('the rule: 1–64 ASCII name characters, starting with a letter or _, fewer than 12 digits (no card number fits)', () => {
-    for (const name of ['nickname', '_x', 'created[gte]', 'order-id', 'a1b2c3d4e5f6g7h8i9j0k1', 'x'.repeat(64), 0, 3]) expect(isEchoableName(name)).toBe(true);
-    for (const name of [VISA, `a${VISA}`, 'a123456789012', `x${SPACED}`, '1abc', '', 'x'.repeat(65), 'ＡＢＣ', 'a b', 'a.b', Symbol('s')]) expect(isEchoableName(name)).toBe(false);
+    for (const name of ['nickname', '_x', 'created[gte]', 'order-id', 'a1b2c3d4e5f6g7h8i9j0k1', 'x'.repeat(64), 0, 3])
+      expect(isEchoableName(name)).toBe(true);
+    for (const name of [VISA, `a${VISA}`, 'a123456789012', `x${SPACED}`, '1abc', '', 'x'.repeat(65), 'ＡＢＣ', 'a b', 'a.b', Symbol('s')])
+      expect(isEchoableName(name)).toBe(false);
   });
 
   test('a record key (e.g. metadata) is named through its enclosing field when it cannot be shown', () => {
-    const schema = z.strictObject({ metadata: z.record(z.string().max(40, { error: 'keys must be at most 40 characters' }), z.string({ error: 'values must be strings' })) });
+    const schema = z.strictObject({
+      metadata: z.record(
+        z.string().max(40, { error: 'keys must be at most 40 characters' }),
+        z.string({ error: 'values must be strings' }),
+      ),
+    });
     const input = { metadata: { [`k${VISA}`]: 5 } };
     const err = apiErrorFromZod(schema.safeParse(input).error!, input, 'body');
     expect(err.toBody().error).toMatchObject({ code: 'parameter_invalid_type', param: 'metadata' });
@@ -125,16 +139,22 @@ describe('unknown parameter names are repeated only when they are plain field na
     expect(apiErrorFromZod(schema.safeParse(shown).error!, shown, 'body').param).toBe('metadata.colour');
     const longKey = { metadata: { [`${'k'.repeat(41)}${VISA}`]: 'v' } };
     const keyErr = apiErrorFromZod(schema.safeParse(longKey).error!, longKey, 'body');
-    expect(keyErr.toBody().error).toMatchObject({ param: 'metadata', message: 'Invalid metadata: one of its keys is not accepted (keys must be at most 40 characters).' });
+    expect(keyErr.toBody().error).toMatchObject({
+      param: 'metadata',
+      message: 'Invalid metadata: one of its keys is not accepted (keys must be at most 40 characters).',
+    });
   });
 });
 
 describe('paths are not repeated', () => {
-  test.each([`/${VISA}`, `/payments/x/${VISA}`, `/nowhere?card=${VISA}`])('an unknown route %s → 404 route_not_found without the path or method', async (path) => {
-    const error = expectNoEcho(await api.request('PATCH', path), 404, 'route_not_found');
-    expect(error.message).not.toContain('PATCH');
-    expect(error.message).toContain('docs/api.md');
-  });
+  test.each([`/${VISA}`, `/payments/x/${VISA}`, `/nowhere?card=${VISA}`])(
+    'an unknown route %s → 404 route_not_found without the path or method',
+    async (path) => {
+      const error = expectNoEcho(await api.request('PATCH', path), 404, 'route_not_found');
+      expect(error.message).not.toContain('PATCH');
+      expect(error.message).toContain('docs/api.md');
+    },
+  );
 });
 
 describe('stored answers hold no card data', () => {
@@ -148,8 +168,15 @@ describe('stored answers hold no card data', () => {
   });
 
   test("the sandbox's own error message does not name its test card", async () => {
-    const card = { card_number: SANDBOX_TIMEOUT_CARD, card_exp_month: '12', card_exp_year: String(new Date().getUTCFullYear() + 3), card_cvc: '123' };
-    const res = await api.request('POST', '/payments', { body: { amount: 700, currency: 'NGN', confirm: true, payment_method_data: { card } } });
+    const card = {
+      card_number: SANDBOX_TIMEOUT_CARD,
+      card_exp_month: '12',
+      card_exp_year: String(new Date().getUTCFullYear() + 3),
+      card_cvc: '123',
+    };
+    const res = await api.request('POST', '/payments', {
+      body: { amount: 700, currency: 'NGN', confirm: true, payment_method_data: { card } },
+    });
     expect(res.text).not.toContain(SANDBOX_TIMEOUT_CARD);
     expect(res.text).not.toContain(CARD_MASK); // nothing had to be masked: the message never held it
     expect(JSON.stringify(await scanAll())).not.toContain(SANDBOX_TIMEOUT_CARD);
@@ -160,12 +187,22 @@ describe('stored answers hold no card data', () => {
     const hidden = luhnComplete(`4${String(Math.floor(Math.random() * 1e14)).padStart(14, '0')}`);
     expect(maskCardNumbers(hidden)).toBe(CARD_MASK);
     const ownId = `pay_a${hidden}bcdefabcdefabcd`;
-    const echo = apiHandler({ auth: false, idempotent: true }, async () => ({ body: { id: ownId, note: `card ${VISA} on file`, nested: [{ [VISA]: SPACED }] } }));
+    const echo = apiHandler({ auth: false, idempotent: true }, async () => ({
+      body: { id: ownId, note: `card ${VISA} on file`, nested: [{ [VISA]: SPACED }] },
+    }));
     const key = `mask-${randomUUID()}`;
-    const event = directEvent({ method: 'POST', routeKey: 'POST /masking-probe', rawPath: '/masking-probe', headers: { 'idempotency-key': key } });
+    const event = directEvent({
+      method: 'POST',
+      routeKey: 'POST /masking-probe',
+      rawPath: '/masking-probe',
+      headers: { 'idempotency-key': key },
+    });
     const context = lambdaContext('MaskingProbe');
     const first = (await echo(event, context)) as APIGatewayProxyStructuredResultV2;
-    const replay = (await echo(directEvent({ method: 'POST', routeKey: 'POST /masking-probe', rawPath: '/masking-probe/', headers: { 'idempotency-key': key } }), context)) as APIGatewayProxyStructuredResultV2;
+    const replay = (await echo(
+      directEvent({ method: 'POST', routeKey: 'POST /masking-probe', rawPath: '/masking-probe/', headers: { 'idempotency-key': key } }),
+      context,
+    )) as APIGatewayProxyStructuredResultV2;
     expect(JSON.parse(first.body!)).toEqual({ id: ownId, note: `card ${CARD_MASK} on file`, nested: [{ [CARD_MASK]: CARD_MASK }] });
     expect(replay.headers).toMatchObject({ 'Idempotent-Replayed': 'true' });
     expect(JSON.parse(replay.body!)).toEqual(JSON.parse(first.body!));
@@ -181,7 +218,11 @@ describe('stored answers hold no card data', () => {
   });
 
   test('maskedResponse leaves a response without card data byte for byte as it was', () => {
-    const response = { statusCode: 201, headers: { 'content-type': 'application/json', location: '/payments/pay_1' }, body: '{"a":1,"b":"x"}' };
+    const response = {
+      statusCode: 201,
+      headers: { 'content-type': 'application/json', location: '/payments/pay_1' },
+      body: '{"a":1,"b":"x"}',
+    };
     expect(maskedResponse(response)).toEqual(response);
     expect(maskedResponse({ statusCode: 200, body: `text ${VISA}` }).body).toBe(`text ${CARD_MASK}`);
   });
@@ -197,7 +238,16 @@ describe('idempotency is scoped by the route key and the decoded path parameters
   test('/customers and /customers/ with one key are one request (replayed)', async () => {
     const key = `scope-${randomUUID()}`;
     const send = (rawPath: string) =>
-      createCustomer(directEvent({ method: 'POST', routeKey: 'POST /customers', rawPath, headers: { 'api-key': apiKey, 'idempotency-key': key }, body: { name: 'Ada' } }), lambdaContext('CreateCustomer')) as Promise<APIGatewayProxyStructuredResultV2>;
+      createCustomer(
+        directEvent({
+          method: 'POST',
+          routeKey: 'POST /customers',
+          rawPath,
+          headers: { 'api-key': apiKey, 'idempotency-key': key },
+          body: { name: 'Ada' },
+        }),
+        lambdaContext('CreateCustomer'),
+      ) as Promise<APIGatewayProxyStructuredResultV2>;
     const first = await send('/customers');
     const second = await send('/customers/');
     expect(first.statusCode).toBe(200);
@@ -215,7 +265,14 @@ describe('idempotency is scoped by the route key and the decoded path parameters
     const key = `scope-${randomUUID()}`;
     const cancel = (paymentId: string, rawPath: string) =>
       cancelPayment(
-        directEvent({ method: 'POST', routeKey: 'POST /payments/{payment_id}/cancel', rawPath, pathParameters: { payment_id: paymentId }, headers: { 'api-key': apiKey, 'idempotency-key': key }, body: {} }),
+        directEvent({
+          method: 'POST',
+          routeKey: 'POST /payments/{payment_id}/cancel',
+          rawPath,
+          pathParameters: { payment_id: paymentId },
+          headers: { 'api-key': apiKey, 'idempotency-key': key },
+          body: {},
+        }),
         lambdaContext('CancelPayment'),
       ) as Promise<APIGatewayProxyStructuredResultV2>;
     const first = await cancel(a, `/payments/${a}/cancel`);
@@ -242,14 +299,25 @@ function luhnComplete(digits: string): string {
 }
 
 /** A payload-2.0 event for invoking a handler directly (as API Gateway would). */
-function directEvent(options: { method: string; routeKey: string; rawPath: string; pathParameters?: Record<string, string>; headers?: Record<string, string>; body?: unknown }): APIGatewayProxyEventV2 {
+function directEvent(options: {
+  method: string;
+  routeKey: string;
+  rawPath: string;
+  pathParameters?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+}): APIGatewayProxyEventV2 {
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return {
     version: '2.0',
     routeKey: options.routeKey,
     rawPath: options.rawPath,
     rawQueryString: '',
-    headers: { 'x-forwarded-proto': 'http', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(options.headers ?? {}) },
+    headers: {
+      'x-forwarded-proto': 'http',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(options.headers ?? {}),
+    },
     ...(options.pathParameters ? { pathParameters: options.pathParameters } : {}),
     requestContext: {
       accountId: '123456789012',

@@ -1,4 +1,4 @@
-import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 let api: LocalApi;
 
@@ -241,8 +241,7 @@ describe('GET /customers?email=', () => {
     await make({ email: 'mixed@example.co' });
     await make({ email: 'xmixed@example.com' });
     const noEmail = await make({ name: 'no email yet' });
-    const byEmail = (email: string, extra = '') =>
-      api.request('GET', `/customers?email=${encodeURIComponent(email)}${extra}`, { key });
+    const byEmail = (email: string, extra = '') => api.request('GET', `/customers?email=${encodeURIComponent(email)}${extra}`, { key });
 
     expect(customerIds(await byEmail('mixed@example.com'))).toEqual([lower, mixed]);
     expect(customerIds(await byEmail('MIXED@EXAMPLE.COM'))).toEqual([lower, mixed]);
@@ -303,7 +302,14 @@ describe('GET /payments', () => {
     }
     payments = created.reverse();
     expect(payments.map((p) => p.status)).toEqual([
-      'RequiresConfirmation', 'Succeeded', 'Failed', 'Succeeded', 'RequiresConfirmation', 'Failed', 'Succeeded', 'RequiresConfirmation',
+      'RequiresConfirmation',
+      'Succeeded',
+      'Failed',
+      'Succeeded',
+      'RequiresConfirmation',
+      'Failed',
+      'Succeeded',
+      'RequiresConfirmation',
     ]);
   });
 
@@ -385,7 +391,12 @@ describe('GET /payments', () => {
   test('status combined with created', async () => {
     const b = payments[3] as Item;
     const res = await get(`?status=Succeeded&created.gte=${b.created_at}`);
-    expect(paymentIds(res)).toEqual(payments.slice(0, 4).filter((p) => p.status === 'Succeeded').map((p) => p.id));
+    expect(paymentIds(res)).toEqual(
+      payments
+        .slice(0, 4)
+        .filter((p) => p.status === 'Succeeded')
+        .map((p) => p.id),
+    );
   });
 
   test('a payment moves between status lists when its status changes', async () => {
@@ -402,12 +413,18 @@ describe('GET /payments', () => {
     expect(await list('RequiresConfirmation')).toEqual([toCancel, toFail, toSucceed]);
     expect(await list('Succeeded')).toEqual([]);
 
-    const ok1 = await api.request('POST', `/payments/${toSucceed}/confirm`, { body: { payment_method_data: card('4242424242424242') }, key: k });
+    const ok1 = await api.request('POST', `/payments/${toSucceed}/confirm`, {
+      body: { payment_method_data: card('4242424242424242') },
+      key: k,
+    });
     expect(ok1.body.status).toBe('Succeeded');
     expect(await list('RequiresConfirmation')).toEqual([toCancel, toFail]);
     expect(await list('Succeeded')).toEqual([toSucceed]);
 
-    const ko = await api.request('POST', `/payments/${toFail}/confirm`, { body: { payment_method_data: card('4000000000000002') }, key: k });
+    const ko = await api.request('POST', `/payments/${toFail}/confirm`, {
+      body: { payment_method_data: card('4000000000000002') },
+      key: k,
+    });
     expect(ko.body.status).toBe('Failed');
     expect(await list('RequiresConfirmation')).toEqual([toCancel]);
     expect(await list('Failed')).toEqual([toFail]);
@@ -428,7 +445,10 @@ describe('GET /payments', () => {
 describe('GET /payments/{id}/refunds', () => {
   test('limit, has_more and starting_after, newest first', async () => {
     const k = await api.newMerchantKey();
-    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') }, key: k });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') },
+      key: k,
+    });
     expect(p.body.status).toBe('Succeeded');
     const refunds: string[] = [];
     for (let i = 0; i < 3; i += 1) {
@@ -466,18 +486,13 @@ describe('GET /payments/{id}/refunds', () => {
 // ---------------------------------------------------------------- bad list queries
 
 describe('bad list parameters → 400', () => {
-  test.each([
-    'limit=0',
-    'limit=101',
-    'limit=abc',
-    'limit=1.5',
-    'limit=-1',
-    'offset=-1',
-    'offset=x',
-  ])('GET /customers and /payments ?%s → 400', async (qs) => {
-    expectError(await api.request('GET', `/customers?${qs}`), 400);
-    expectError(await api.request('GET', `/payments?${qs}`), 400);
-  });
+  test.each(['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'offset=-1', 'offset=x'])(
+    'GET /customers and /payments ?%s → 400',
+    async (qs) => {
+      expectError(await api.request('GET', `/customers?${qs}`), 400);
+      expectError(await api.request('GET', `/payments?${qs}`), 400);
+    },
+  );
 
   test('unknown starting_after, and offset together with starting_after', async () => {
     expectError(await api.request('GET', '/customers?starting_after=cus_doesnotexist0000000000000000'), 400);

@@ -13,14 +13,14 @@
  */
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
-import { startGateway, type LambdaHandler, type LocalGateway } from '../../scripts/local/gateway';
-import { card, startLocalApi, type LocalApi } from '../helpers/local-api';
 import { handler as createCustomer } from '../../functions/customers/create-customer';
 import { handler as getHealth } from '../../functions/health/get-health';
 import { handler as notFound } from '../../functions/not-found';
 import { handler as authenticationPage } from '../../functions/pay/authentication-page';
 import { handler as submitAuthenticationPage } from '../../functions/pay/submit-authentication-page';
+import { type LambdaHandler, type LocalGateway, startGateway } from '../../scripts/local/gateway';
+import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
+import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 /**
  * Recording 1 — hotsock/voker, vokerhttp/testdata/apigwv2-request.json (commit 7e397613eaf1…):
@@ -65,7 +65,15 @@ const VOKER_POST = {
     },
     authorizer: {
       jwt: { claims: null, scopes: null },
-      iam: { accessKey: '', accountId: '', callerId: '', cognitoIdentity: { amr: null, identityId: '', identityPoolId: '' }, principalOrgId: '', userArn: '', userId: '' },
+      iam: {
+        accessKey: '',
+        accountId: '',
+        callerId: '',
+        cognitoIdentity: { amr: null, identityId: '', identityPoolId: '' },
+        principalOrgId: '',
+        userArn: '',
+        userId: '',
+      },
     },
     domainName: 'sjzepsqsu5.execute-api.us-west-2.amazonaws.com',
     domainPrefix: 'sjzepsqsu5',
@@ -212,11 +220,24 @@ function lambdaContext(functionName: string): Context {
 
 /** Invokes a handler as Lambda does, with a copy of the event (handlers parse the body in place). */
 async function invoke(handler: unknown, event: unknown, name: string): Promise<APIGatewayProxyStructuredResultV2> {
-  return (handler as (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>)(structuredClone(event) as APIGatewayProxyEventV2, lambdaContext(name));
+  return (handler as (e: APIGatewayProxyEventV2, c: Context) => Promise<APIGatewayProxyStructuredResultV2>)(
+    structuredClone(event) as APIGatewayProxyEventV2,
+    lambdaContext(name),
+  );
 }
 
 /** A recording with some fields replaced (listed at each use). */
-function retarget(recording: Recording, changes: { routeKey: string; path: string; pathParameters?: Record<string, string>; headers?: Record<string, string>; body?: string; isBase64Encoded?: boolean }): APIGatewayProxyEventV2 {
+function retarget(
+  recording: Recording,
+  changes: {
+    routeKey: string;
+    path: string;
+    pathParameters?: Record<string, string>;
+    headers?: Record<string, string>;
+    body?: string;
+    isBase64Encoded?: boolean;
+  },
+): APIGatewayProxyEventV2 {
   const event = structuredClone(recording) as unknown as APIGatewayProxyEventV2 & Record<string, unknown>;
   event.routeKey = changes.routeKey;
   event.requestContext.routeKey = changes.routeKey;
@@ -255,7 +276,12 @@ function stable(event: Record<string, unknown>, skip: string[] = []) {
       domainPrefix: e.requestContext.domainPrefix,
       routeKey: e.requestContext.routeKey,
       stage: e.requestContext.stage,
-      http: { method: e.requestContext.http.method, path: e.requestContext.http.path, protocol: e.requestContext.http.protocol, userAgent: e.requestContext.http.userAgent },
+      http: {
+        method: e.requestContext.http.method,
+        path: e.requestContext.http.path,
+        protocol: e.requestContext.http.protocol,
+        userAgent: e.requestContext.http.userAgent,
+      },
     },
   };
   for (const key of skip) delete out[key];
@@ -277,7 +303,13 @@ async function echoGateway(recording: Recording): Promise<LocalGateway> {
   return startGateway(0, '127.0.0.1', { publicBaseUrl: `https://${recording.requestContext.domainName}`, loadHandler: async () => echo });
 }
 
-async function replayed(recording: Recording, method: string, target: string, headers: OutgoingHttpHeaders, body?: string): Promise<APIGatewayProxyEventV2> {
+async function replayed(
+  recording: Recording,
+  method: string,
+  target: string,
+  headers: OutgoingHttpHeaders,
+  body?: string,
+): Promise<APIGatewayProxyEventV2> {
   const gateway = await echoGateway(recording);
   try {
     const res = await send(gateway.url, method, target, headers, body);
@@ -302,7 +334,13 @@ describe('the gateway builds the recorded event for the recorded request', () =>
       VOKER_POST,
       'POST',
       `/capture/space%20value?${VOKER_POST.rawQueryString}`,
-      { accept: '*/*', 'content-type': 'application/json', 'user-agent': 'curl/8.7.1', 'x-voker-probe': ['first', 'second'], cookie: 'session=abc123; theme=dark' },
+      {
+        accept: '*/*',
+        'content-type': 'application/json',
+        'user-agent': 'curl/8.7.1',
+        'x-voker-probe': ['first', 'second'],
+        cookie: 'session=abc123; theme=dark',
+      },
       VOKER_POST.body,
     );
     expect(stable(event as never)).toEqual(stable(VOKER_POST));
@@ -312,7 +350,8 @@ describe('the gateway builds the recorded event for the recorded request', () =>
   test('recording 2 (browser GET, cookies, no body): identical but for the stage', async () => {
     const { cookies, headers } = AWSDOCS_GET;
     const sent: OutgoingHttpHeaders = { ...headers, cookie: cookies.join('; ') };
-    for (const name of ['content-length', 'host', 'x-amzn-trace-id', 'x-forwarded-for', 'x-forwarded-port', 'x-forwarded-proto']) delete sent[name];
+    for (const name of ['content-length', 'host', 'x-amzn-trace-id', 'x-forwarded-for', 'x-forwarded-port', 'x-forwarded-proto'])
+      delete sent[name];
     const event = await replayed(AWSDOCS_GET, 'GET', '/nodejs-apig-function-1G3XMPLZXVXYI', sent);
     // The recording's API had a named stage `default` (in rawPath) and a route for this path; the local
     // gateway serves the `$default` stage of Switchyard's routes, where this path falls to `$default`.
@@ -334,7 +373,12 @@ describe('the gateway builds the recorded event for the recorded request', () =>
       FLASK_FORM_POST,
       'POST',
       '/debug',
-      { accept: '*/*', 'accept-encoding': 'gzip, deflate', 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'python-requests/2.27.1' },
+      {
+        accept: '*/*',
+        'accept-encoding': 'gzip, deflate',
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': 'python-requests/2.27.1',
+      },
       'hi=bye',
     );
     // Not compared: rawPath (edited by the recording's author), and the route (`ANY /{proxy+}` with
@@ -361,12 +405,22 @@ describe('handlers answer the recorded events as they answer the same requests t
       api.url,
       'POST',
       `/customers?${VOKER_POST.rawQueryString}`,
-      { 'api-key': api.apiKey, 'content-type': 'application/json', cookie: 'session=abc123; theme=dark', 'x-voker-probe': ['first', 'second'] },
+      {
+        'api-key': api.apiKey,
+        'content-type': 'application/json',
+        cookie: 'session=abc123; theme=dark',
+        'x-voker-probe': ['first', 'second'],
+      },
       body,
     );
     expect(viaGateway.status).toBe(200);
     const [a, b] = [JSON.parse(String(direct.body)), JSON.parse(viaGateway.text)];
-    expect(a).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', description: 'lambda-λ', customer_id: expect.stringMatching(/^cus_/) });
+    expect(a).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      description: 'lambda-λ',
+      customer_id: expect.stringMatching(/^cus_/),
+    });
     expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
     expect(b).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', description: 'lambda-λ' });
   });
@@ -384,17 +438,34 @@ describe('handlers answer the recorded events as they answer the same requests t
     const direct = await invoke(createCustomer, event, 'CreateCustomer');
     expect(direct.statusCode).toBe(200);
     expect(JSON.parse(String(direct.body))).toMatchObject({ name: 'Grace Hopper' });
-    const viaGateway = await send(api.url, 'POST', '/customers', { 'api-key': api.apiKey, 'content-type': 'application/merge-patch+json' }, json);
+    const viaGateway = await send(
+      api.url,
+      'POST',
+      '/customers',
+      { 'api-key': api.apiKey, 'content-type': 'application/merge-patch+json' },
+      json,
+    );
     expect(viaGateway.status).toBe(200);
     expect(JSON.parse(viaGateway.text)).toMatchObject({ name: 'Grace Hopper' });
   });
 
   test('recording 1 as recorded ($default route, /capture/space value): 404 route_not_found both ways', async () => {
     const direct = await invoke(notFound, VOKER_POST, 'NotFound');
-    const viaGateway = await send(api.url, 'POST', `/capture/space%20value?${VOKER_POST.rawQueryString}`, { 'content-type': 'application/json' }, VOKER_POST.body);
-    for (const [status, text] of [[direct.statusCode, String(direct.body)], [viaGateway.status, viaGateway.text]] as const) {
+    const viaGateway = await send(
+      api.url,
+      'POST',
+      `/capture/space%20value?${VOKER_POST.rawQueryString}`,
+      { 'content-type': 'application/json' },
+      VOKER_POST.body,
+    );
+    for (const [status, text] of [
+      [direct.statusCode, String(direct.body)],
+      [viaGateway.status, viaGateway.text],
+    ] as const) {
       expect(status).toBe(404);
-      expect(JSON.parse(text)).toMatchObject({ error: { type: 'invalid_request_error', code: 'route_not_found', message: expect.any(String) } });
+      expect(JSON.parse(text)).toMatchObject({
+        error: { type: 'invalid_request_error', code: 'route_not_found', message: expect.any(String) },
+      });
     }
   });
 
@@ -411,7 +482,9 @@ describe('handlers answer the recorded events as they answer the same requests t
 
   const OTP_ONLY = '5060990000000000019';
   async function otpPayment(): Promise<string> {
-    const res = await api.request('POST', '/payments', { body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card(OTP_ONLY) } });
+    const res = await api.request('POST', '/payments', {
+      body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card(OTP_ONLY) },
+    });
     expect(res.body).toMatchObject({ status: 'RequiresAction', next_action: { type: 'submit_otp' } });
     return res.body.payment_id as string;
   }
@@ -432,7 +505,13 @@ describe('handlers answer the recorded events as they answer the same requests t
     expect(direct.headers?.location).toBe(`https://wmsqb2vrw7.execute-api.us-east-1.amazonaws.com/pay/${id}/return`);
 
     const other = await otpPayment();
-    const viaGateway = await send(api.url, 'POST', `/pay/${other}/authenticate`, { 'content-type': 'application/x-www-form-urlencoded', host: 'evil.example' }, `otp=${SANDBOX_STEP_VALUES.otp}`);
+    const viaGateway = await send(
+      api.url,
+      'POST',
+      `/pay/${other}/authenticate`,
+      { 'content-type': 'application/x-www-form-urlencoded', host: 'evil.example' },
+      `otp=${SANDBOX_STEP_VALUES.otp}`,
+    );
     expect(viaGateway.status).toBe(303);
     expect(viaGateway.headers.location).toBe(`${api.url}/pay/${other}/return`);
   });
@@ -445,10 +524,21 @@ describe('payer pages carry @middy/http-security-headers', () => {
 
   function expectPageHeaders(res: APIGatewayProxyStructuredResultV2) {
     const csp = headerOf(res, 'content-security-policy') ?? '';
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
-    expect(directives).toMatchObject({ 'default-src': "'none'", 'style-src': "'unsafe-inline'", 'frame-ancestors': "'none'", 'base-uri': "'none'" });
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values.join(' ')]),
+    );
+    expect(directives).toMatchObject({
+      'default-src': "'none'",
+      'style-src': "'unsafe-inline'",
+      'frame-ancestors': "'none'",
+      'base-uri': "'none'",
+    });
     // No form-action (the answer's redirect leaves this origin; see html-handler.ts), and nothing that breaks a form.
-    for (const absent of ['form-action', 'sandbox', 'upgrade-insecure-requests', 'navigate-to', 'report-to']) expect(directives[absent]).toBeUndefined();
+    for (const absent of ['form-action', 'sandbox', 'upgrade-insecure-requests', 'navigate-to', 'report-to'])
+      expect(directives[absent]).toBeUndefined();
     expect(headerOf(res, 'x-frame-options')).toBe('DENY');
     expect(headerOf(res, 'x-content-type-options')).toBe('nosniff');
     expect(headerOf(res, 'referrer-policy')).toBe('no-referrer');
@@ -460,26 +550,52 @@ describe('payer pages carry @middy/http-security-headers', () => {
   }
 
   test('the step page (recording 2 → GET /pay/{id}/authenticate) and its error page', async () => {
-    const res = await api.request('POST', '/payments', { body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card('5060990000000000019') } });
+    const res = await api.request('POST', '/payments', {
+      body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card('5060990000000000019') },
+    });
     const id = res.body.payment_id as string;
     // Changes: the route, path and path parameter.
-    const page = await invoke(authenticationPage, retarget(AWSDOCS_GET, { routeKey: 'GET /pay/{payment_id}/authenticate', path: `/pay/${id}/authenticate`, pathParameters: { payment_id: id } }), 'AuthenticationPage');
+    const page = await invoke(
+      authenticationPage,
+      retarget(AWSDOCS_GET, {
+        routeKey: 'GET /pay/{payment_id}/authenticate',
+        path: `/pay/${id}/authenticate`,
+        pathParameters: { payment_id: id },
+      }),
+      'AuthenticationPage',
+    );
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('name="otp"');
     expectPageHeaders(page);
     const missing = 'pay_00000000000000000000000000000000';
-    const error = await invoke(authenticationPage, retarget(AWSDOCS_GET, { routeKey: 'GET /pay/{payment_id}/authenticate', path: `/pay/${missing}/authenticate`, pathParameters: { payment_id: missing } }), 'AuthenticationPage');
+    const error = await invoke(
+      authenticationPage,
+      retarget(AWSDOCS_GET, {
+        routeKey: 'GET /pay/{payment_id}/authenticate',
+        path: `/pay/${missing}/authenticate`,
+        pathParameters: { payment_id: missing },
+      }),
+      'AuthenticationPage',
+    );
     expect(error.statusCode).toBe(404);
     expectPageHeaders(error);
   });
 
   test('through the gateway, on the page and on a 303 answer', async () => {
-    const created = await api.request('POST', '/payments', { body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card('5060990000000000019') } });
+    const created = await api.request('POST', '/payments', {
+      body: { amount: 150000, currency: 'NGN', confirm: true, payment_method_data: card('5060990000000000019') },
+    });
     const page = await send(api.url, 'GET', `/pay/${created.body.payment_id}/authenticate`);
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.headers['x-frame-options']).toBe('DENY');
-    const answer = await send(api.url, 'POST', `/pay/${created.body.payment_id}/authenticate`, { 'content-type': 'Application/X-WWW-Form-URLencoded; charset=UTF-8' }, `otp=${SANDBOX_STEP_VALUES.otp}`);
+    const answer = await send(
+      api.url,
+      'POST',
+      `/pay/${created.body.payment_id}/authenticate`,
+      { 'content-type': 'Application/X-WWW-Form-URLencoded; charset=UTF-8' },
+      `otp=${SANDBOX_STEP_VALUES.otp}`,
+    );
     expect(answer.status).toBe(303);
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
     expect(answer.headers['referrer-policy']).toBe('no-referrer');

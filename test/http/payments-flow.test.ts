@@ -1,4 +1,4 @@
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -11,7 +11,14 @@ afterAll(async () => {
 describe('payment lifecycle over HTTP', () => {
   test('create → confirm → partial refund → refund list', async () => {
     const created = await api.request('POST', '/payments', {
-      body: { amount: 150000, currency: 'NGN', payment_method: 'card', description: 'Order 42', email: 'ada@example.com', metadata: { order: '42' } },
+      body: {
+        amount: 150000,
+        currency: 'NGN',
+        payment_method: 'card',
+        description: 'Order 42',
+        email: 'ada@example.com',
+        metadata: { order: '42' },
+      },
     });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({
@@ -34,13 +41,26 @@ describe('payment lifecycle over HTTP', () => {
     expect(confirmed.body).toMatchObject({ payment_id: id, status: 'Succeeded', amount_captured: 150000 });
     expect(confirmed.body.connector_transaction_id).toEqual(expect.any(String));
     expect(confirmed.body.payment_method_data).toEqual({
-      card: { last4: '4242', brand: 'visa', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, fingerprint: expect.stringMatching(/^fp_[0-9a-f]{32}$/) },
+      card: {
+        last4: '4242',
+        brand: 'visa',
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 3,
+        fingerprint: expect.stringMatching(/^fp_[0-9a-f]{32}$/),
+      },
     });
     expect(confirmed.text).not.toContain('4242424242424242');
 
     const refund = await api.request('POST', `/payments/${id}/refund`, { body: { amount: 50000, reason: 'damaged' } });
     expect(refund.status).toBe(200);
-    expect(refund.body).toMatchObject({ payment_id: id, amount: 50000, currency: 'NGN', status: 'Succeeded', reason: 'damaged', connector: 'sandbox' });
+    expect(refund.body).toMatchObject({
+      payment_id: id,
+      amount: 50000,
+      currency: 'NGN',
+      status: 'Succeeded',
+      reason: 'damaged',
+      connector: 'sandbox',
+    });
     expect(refund.body.refund_id).toMatch(/^ref_/);
 
     const after = await api.request('GET', `/payments/${id}`);
@@ -63,7 +83,9 @@ describe('payment lifecycle over HTTP', () => {
   });
 
   test('a refund above what is left is refused and changes nothing', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'USD', confirm: true, payment_method_data: card('4111111111111111') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'USD', confirm: true, payment_method_data: card('4111111111111111') },
+    });
     expect(p.body.status).toBe('Succeeded');
     const tooMuch = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 1001 } });
     const err = expectError(tooMuch, 400, 'refund_exceeds_amount');
@@ -73,7 +95,9 @@ describe('payment lifecycle over HTTP', () => {
   });
 
   test('confirm twice → 409 naming the status', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 500, currency: 'KES', confirm: true, payment_method_data: card('5555555555554444') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 500, currency: 'KES', confirm: true, payment_method_data: card('5555555555554444') },
+    });
     const again = await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: {} });
     const err = expectError(again, 409, 'payment_unexpected_state');
     expect(err.message).toContain('Succeeded');
@@ -98,7 +122,9 @@ describe('payment lifecycle over HTTP', () => {
 
   test('cancel from RequiresConfirmation echoes the reason; cancel again → 409', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 700, currency: 'GHS' } });
-    const cancelled = await api.request('POST', `/payments/${p.body.payment_id}/cancel`, { body: { cancellation_reason: 'requested_by_customer' } });
+    const cancelled = await api.request('POST', `/payments/${p.body.payment_id}/cancel`, {
+      body: { cancellation_reason: 'requested_by_customer' },
+    });
     expect(cancelled.body).toMatchObject({ status: 'Cancelled', cancellation_reason: 'requested_by_customer' });
     const again = await api.request('POST', `/payments/${p.body.payment_id}/cancel`);
     expectError(again, 409, 'payment_unexpected_state');
@@ -107,11 +133,15 @@ describe('payment lifecycle over HTTP', () => {
   });
 
   test('cancel without a body, from RequiresCapture and from Processing', async () => {
-    const held = await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
+    const held = await api.request('POST', '/payments', {
+      body: { amount: 900, currency: 'NGN', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     const c1 = await api.request('POST', `/payments/${held.body.payment_id}/cancel`, { key: undefined });
     expect(c1.status).toBe(200);
     expect(c1.body).toMatchObject({ status: 'Cancelled', cancellation_reason: null });
-    const momo = await api.request('POST', '/payments', { body: { amount: 900, currency: 'KES', payment_method: 'mobile_money', confirm: true } });
+    const momo = await api.request('POST', '/payments', {
+      body: { amount: 900, currency: 'KES', payment_method: 'mobile_money', confirm: true },
+    });
     expect(momo.body.status).toBe('Processing');
     const c2 = await api.request('POST', `/payments/${momo.body.payment_id}/cancel`, { body: {} });
     expect(c2.body.status).toBe('Cancelled');

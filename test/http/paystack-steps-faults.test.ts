@@ -14,19 +14,19 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { reconcileOpenOperations, type ReconcileReport } from '../../shared/operations/reconcile-operations';
+import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
 import { baseClient } from '../../shared/storage/client';
-import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 import {
-  PAYSTACK_STAND_IN_VOUCHER,
-  PAYSTACK_TEST_CARDS,
-  TELECEL_VOUCHER_PROMPT,
   expectedNextStep,
   expectedPaymentStatus,
-  paystackEnv,
-  startPaystackStandIn,
+  PAYSTACK_STAND_IN_VOUCHER,
+  PAYSTACK_TEST_CARDS,
   type PaystackLedgerEntry,
   type PaystackStandIn,
+  paystackEnv,
+  startPaystackStandIn,
+  TELECEL_VOUCHER_PROMPT,
 } from '../helpers/paystack-stand-in';
 
 /* ------------------------------------------------------------------ harness */
@@ -51,7 +51,11 @@ const savedTable = process.env.TABLE_NAME;
 
 /** Every item `PK` a command's input names. */
 function itemKeys(input: unknown): string[] {
-  const i = input as { Key?: { PK?: string }; Item?: { PK?: string }; TransactItems?: Record<string, { Key?: { PK?: string }; Item?: { PK?: string } }>[] };
+  const i = input as {
+    Key?: { PK?: string };
+    Item?: { PK?: string };
+    TransactItems?: Record<string, { Key?: { PK?: string }; Item?: { PK?: string } }>[];
+  };
   const one = (x: { Key?: { PK?: string }; Item?: { PK?: string } } | undefined) => String(x?.Key?.PK ?? x?.Item?.PK ?? '');
   if (i.TransactItems) return i.TransactItems.flatMap((t) => Object.values(t).map(one));
   return [one(i)];
@@ -80,7 +84,11 @@ beforeAll(async () => {
     (next, context) => async (args) => {
       const command = String(context.commandName).replace(/Command$/, '');
       const f = fault;
-      if (f && (f.command === command || (f.command === 'write' && WRITES.has(command))) && (!f.pk || itemKeys(args.input).some((pk) => pk.includes(f.pk as string)))) {
+      if (
+        f &&
+        (f.command === command || (f.command === 'write' && WRITES.has(command))) &&
+        (!f.pk || itemKeys(args.input).some((pk) => pk.includes(f.pk as string)))
+      ) {
         f.seen += 1;
         if (f.seen >= f.nth && f.seen < f.nth + (f.times ?? 1)) {
           if (f.mode === 'killed') throw new Error('the process died here (injected)');
@@ -143,7 +151,13 @@ const getPayment = async (paymentId: string) => (await request('GET', `/payments
 
 /** An NGN card payment created, then confirmed with `number` (the walk-through's two calls). */
 async function confirmedCard(number: string = VERVE.number): Promise<Record<string, any>> {
-  const created = await request('POST', '/payments', { amount: 150000, currency: 'NGN', payment_method: 'card', email: 'payer@example.com', description: 'Order 42' });
+  const created = await request('POST', '/payments', {
+    amount: 150000,
+    currency: 'NGN',
+    payment_method: 'card',
+    email: 'payer@example.com',
+    description: 'Order 42',
+  });
   expect(created.body).toMatchObject({ status: 'RequiresConfirmation', connector: 'paystack' });
   const confirmed = await request('POST', `/payments/${created.body.payment_id}/confirm`, { payment_method_data: card(number) });
   expect(confirmed.status).toBe(200);
@@ -167,7 +181,8 @@ function ledgerOf(p: Record<string, any>): PaystackLedgerEntry {
 }
 
 /** The stand-in's step calls for a reference, by path. */
-const stepCalls = (reference: string) => paystack.requests.filter((r) => r.path.startsWith('/charge/submit_') && r.body?.reference === reference).map((r) => r.path);
+const stepCalls = (reference: string) =>
+  paystack.requests.filter((r) => r.path.startsWith('/charge/submit_') && r.body?.reference === reference).map((r) => r.path);
 
 /**
  * Asserts our payment equals Paystack's ledger: nothing open (no claim), the status Paystack's
@@ -194,14 +209,28 @@ const holds = (text: string, secret: string) => new RegExp(`(?<![0-9A-Za-z])${se
 /* -------------------------------------------------------------------- tests */
 
 describe('Paystack authentication steps through the API', () => {
-  test('1. happy path: confirm → submit_pin → PIN → submit_otp with Paystack\'s prompt → OTP → Succeeded, equal to the ledger', async () => {
+  test("1. happy path: confirm → submit_pin → PIN → submit_otp with Paystack's prompt → OTP → Succeeded, equal to the ledger", async () => {
     const p = await confirmedCard();
-    expect(p).toMatchObject({ status: 'RequiresAction', connector: 'paystack', next_action: { type: 'submit_pin', display_text: null }, pending_operation: null });
-    expect(ledgerOf(p)).toMatchObject({ status: 'send_pin', waitingOn: 'pin', amount: 150000, currency: 'NGN', email: 'payer@example.com' });
+    expect(p).toMatchObject({
+      status: 'RequiresAction',
+      connector: 'paystack',
+      next_action: { type: 'submit_pin', display_text: null },
+      pending_operation: null,
+    });
+    expect(ledgerOf(p)).toMatchObject({
+      status: 'send_pin',
+      waitingOn: 'pin',
+      amount: 150000,
+      currency: 'NGN',
+      email: 'payer@example.com',
+    });
 
     const afterPin = await authenticate(p.payment_id, { pin: PIN });
     expect(afterPin.status).toBe(200);
-    expect(afterPin.body).toMatchObject({ status: 'RequiresAction', next_action: { type: 'submit_otp', display_text: ledgerOf(p).displayText } });
+    expect(afterPin.body).toMatchObject({
+      status: 'RequiresAction',
+      next_action: { type: 'submit_otp', display_text: ledgerOf(p).displayText },
+    });
     await expectConverged(p.payment_id);
 
     const afterOtp = await authenticate(p.payment_id, { otp: OTP });
@@ -220,7 +249,10 @@ describe('Paystack authentication steps through the API', () => {
     const res = await authenticate(p.payment_id, { otp: OTP });
     expect(expectError(res, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
     expect(ledgerOf(p)).toMatchObject({ status: 'success', amountCaptured: 150000 });
-    expect(await getPayment(p.payment_id)).toMatchObject({ status: 'RequiresAction', pending_operation: { operation: 'authorize', connector: 'paystack', state: 'in_progress' } });
+    expect(await getPayment(p.payment_id)).toMatchObject({
+      status: 'RequiresAction',
+      pending_operation: { operation: 'authorize', connector: 'paystack', state: 'in_progress' },
+    });
     // While the claim holds, a second submission is refused (never a second call to Paystack).
     expectError(await authenticate(p.payment_id, { otp: OTP }), 409, 'payment_unexpected_state');
     expect(stepCalls(p.connector_transaction_id)).toEqual(['/charge/submit_pin', '/charge/submit_otp']);
@@ -252,7 +284,11 @@ describe('Paystack authentication steps through the API', () => {
       if (mode === 'outage') expect(expectError(res, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
       else expect(res.status).toBeGreaterThanOrEqual(500);
       expect(ledgerOf(p)).toMatchObject({ status: 'success', amountCaptured: 150000 });
-      expect(await getPayment(p.payment_id)).toMatchObject({ status: 'RequiresAction', amount_captured: 0, pending_operation: { operation: 'authorize', state: 'in_progress' } });
+      expect(await getPayment(p.payment_id)).toMatchObject({
+        status: 'RequiresAction',
+        amount_captured: 0,
+        pending_operation: { operation: 'authorize', state: 'in_progress' },
+      });
       await reconcileLater();
       expect(await expectConverged(p.payment_id)).toMatchObject({ status: 'Succeeded' });
     }
@@ -273,7 +309,7 @@ describe('Paystack authentication steps through the API', () => {
     await expectConverged(p.payment_id);
   });
 
-  test('5. a wrong OTP: the step stays open as Paystack keeps it, with Paystack\'s reason; the right OTP then succeeds', async () => {
+  test("5. a wrong OTP: the step stays open as Paystack keeps it, with Paystack's reason; the right OTP then succeeds", async () => {
     const p = await waitingForOtp();
     const wrong = await authenticate(p.payment_id, { otp: '000000' });
     expect(ledgerOf(p)).toMatchObject({ status: 'send_otp', waitingOn: 'otp', wrongOtps: 1, amountCaptured: 0 });
@@ -295,17 +331,30 @@ describe('Paystack authentication steps through the API', () => {
     expect(stepCalls(p.connector_transaction_id)).toEqual(['/charge/submit_pin']);
   });
 
-  test('6. Telecel (GHS mobile money): submit_otp with Paystack\'s *110# prompt → the voucher as otp → Succeeded', async () => {
+  test("6. Telecel (GHS mobile money): submit_otp with Paystack's *110# prompt → the voucher as otp → Succeeded", async () => {
     const customer = (await request('POST', '/customers', { phone: '+233201234567', email: 'ama@example.com' })).body;
-    const created = await request('POST', '/payments', { amount: 2500, currency: 'GHS', payment_method: 'mobile_money', customer_id: customer.customer_id, email: 'ama@example.com', confirm: true });
-    expect(created.body).toMatchObject({ status: 'RequiresAction', connector: 'paystack', next_action: { type: 'submit_otp', display_text: TELECEL_VOUCHER_PROMPT } });
+    const created = await request('POST', '/payments', {
+      amount: 2500,
+      currency: 'GHS',
+      payment_method: 'mobile_money',
+      customer_id: customer.customer_id,
+      email: 'ama@example.com',
+      confirm: true,
+    });
+    expect(created.body).toMatchObject({
+      status: 'RequiresAction',
+      connector: 'paystack',
+      next_action: { type: 'submit_otp', display_text: TELECEL_VOUCHER_PROMPT },
+    });
     expect(ledgerOf(created.body)).toMatchObject({ channel: 'mobile_money', provider: 'vod', currency: 'GHS', waitingOn: 'otp' });
     // The reconciler does not settle it behind the payer's back.
     await reconcileLater();
     await expectConverged(created.body.payment_id);
     const wrong = await authenticate(created.body.payment_id, { otp: '111111' });
     expect([200, 402]).toContain(wrong.status);
-    expect(await expectConverged(created.body.payment_id)).toMatchObject({ next_action: { type: 'submit_otp', display_text: TELECEL_VOUCHER_PROMPT } });
+    expect(await expectConverged(created.body.payment_id)).toMatchObject({
+      next_action: { type: 'submit_otp', display_text: TELECEL_VOUCHER_PROMPT },
+    });
     const done = await authenticate(created.body.payment_id, { otp: PAYSTACK_STAND_IN_VOUCHER });
     expect(done.body).toMatchObject({ status: 'Succeeded', amount_captured: 2500 });
     expect(await expectConverged(created.body.payment_id)).toMatchObject({ currency: 'GHS', amount_captured: 2500 });
@@ -339,7 +388,11 @@ describe('Paystack authentication steps through the API', () => {
     // nothing was sent; the step stays open without waiting for the reconciler.
     expect(expectError(res, 503, 'connector_unreachable').message).toMatch(/Nothing was sent/);
     expect(ledgerOf(p)).toMatchObject({ status: 'send_otp', amountCaptured: 0 });
-    expect((await request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({ status: 'RequiresAction', pending_operation: null, next_action: { type: 'submit_otp' } });
+    expect((await request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({
+      status: 'RequiresAction',
+      pending_operation: null,
+      next_action: { type: 'submit_otp' },
+    });
     expect((await authenticate(p.payment_id, { otp: OTP })).body.status).toBe('Succeeded');
   });
 
@@ -350,7 +403,13 @@ describe('Paystack authentication steps through the API', () => {
       .map((r) => ({ method: r.method, path: r.path, authorized: r.authorized, status: r.status, schemaErrors: r.schemaErrors }));
     expect(odd).toEqual([]);
     const paths = new Set(paystack.requests.map((r) => `${r.method} ${r.path.replace(/\/(pay-[0-9a-z]+)$/, '/:reference')}`));
-    expect([...paths].sort()).toEqual(['GET /charge/:reference', 'GET /transaction/verify/:reference', 'POST /charge', 'POST /charge/submit_otp', 'POST /charge/submit_pin']);
+    expect([...paths].sort()).toEqual([
+      'GET /charge/:reference',
+      'GET /transaction/verify/:reference',
+      'POST /charge',
+      'POST /charge/submit_otp',
+      'POST /charge/submit_pin',
+    ]);
   });
 
   test('a refund Paystack marks needs-attention stays Pending and shows refund_needs_attention; processed later → Succeeded', async () => {

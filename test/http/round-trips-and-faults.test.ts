@@ -1,5 +1,5 @@
 import { baseClient } from '../../shared/storage/client';
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 /**
  * Counts (and can fail) the DynamoDB calls the handlers make, by hooking the
@@ -47,7 +47,9 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
     expect(plain.result.status).toBe(200);
     expect(plain.made).toEqual(['TransactWriteItems']);
     const cus = await api.request('POST', '/customers', { body: {} });
-    const linked = await count(() => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus.body.customer_id } }));
+    const linked = await count(() =>
+      api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus.body.customer_id } }),
+    );
     expect(linked.made).toEqual(['TransactWriteItems']);
   });
 
@@ -59,13 +61,17 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
 
   test('confirm: one read, then a conditional claim and a conditional outcome write around the connector call (each with its status event)', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
-    const c = await count(() => api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }));
+    const c = await count(() =>
+      api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }),
+    );
     expect(c.result.body.status).toBe('Succeeded');
     expect(c.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
   });
 
   test('refund: one read, one transaction (reserve + record + refund.created), one settle transaction (with refund.succeeded)', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     const r = await count(() => api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 10 } }));
     expect(r.result.status).toBe(200);
     expect(r.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
@@ -88,7 +94,9 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
   });
 
   test('refund: the transaction fails → 503 and nothing is reserved or recorded', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'GHS', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'GHS', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     failNext = (c) => c === 'TransactWriteItems';
     const res = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 100 } });
     expectError(res, 503, 'service_unavailable');
@@ -101,7 +109,10 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     const key = await api.newMerchantKey();
     const cus = await api.request('POST', '/customers', { body: {}, key });
     failNext = (c) => c === 'TransactWriteItems';
-    expectError(await api.request('POST', '/payments', { body: { amount: 5, currency: 'NGN', customer_id: cus.body.customer_id }, key }), 503);
+    expectError(
+      await api.request('POST', '/payments', { body: { amount: 5, currency: 'NGN', customer_id: cus.body.customer_id }, key }),
+      503,
+    );
     failNext = undefined;
     expect((await api.request('GET', '/payments', { key })).body.data).toEqual([]);
   });
@@ -110,7 +121,11 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
     const p = await api.request('POST', '/payments', { body: { amount: 2500, currency: 'USD', payment_method: 'card' } });
     let writes = 0;
     failNext = (c, input) => c === 'TransactWriteItems' && writesPayment(input) && ++writes === 2; // the claim succeeds, the outcome write fails
-    expectError(await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503, 'outcome_unknown');
+    expectError(
+      await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }),
+      503,
+      'outcome_unknown',
+    );
     failNext = undefined;
     const stuck = await api.request('GET', `/payments/${p.body.payment_id}`);
     expect(stuck.body).toMatchObject({ status: 'Processing', connector: 'sandbox', connector_transaction_id: null });
@@ -127,7 +142,9 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
   });
 
   test('connector timing out: the payment stays Processing and a later sync settles it', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 7000, currency: 'ZAR', confirm: true, payment_method_data: card('4000000000000119') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 7000, currency: 'ZAR', confirm: true, payment_method_data: card('4000000000000119') },
+    });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ status: 'Processing', connector_transaction_id: null, error_code: 'connector_unreachable' });
     expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.status).toBe('Processing');
@@ -142,10 +159,14 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
   });
 
   test('sync never changes a terminal status and keeps a pending action', async () => {
-    const failed = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000002') } });
+    const failed = await api.request('POST', '/payments', {
+      body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000002') },
+    });
     const s1 = await api.request('GET', `/payments/${failed.body.payment_id}?force_sync=true`);
     expect(s1.body).toMatchObject({ status: 'Failed', error_code: 'card_declined' });
-    const threeDs = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') } });
+    const threeDs = await api.request('POST', '/payments', {
+      body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') },
+    });
     const s2 = await api.request('GET', `/payments/${threeDs.body.payment_id}?force_sync=true`);
     expect(s2.body.status).toBe('RequiresAction');
     expect(s2.body.next_action).toEqual(threeDs.body.next_action);
@@ -172,10 +193,15 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
 
   test('a refund retried after its settle write failed returns the first refund: refunded once', async () => {
     const { SandboxConnector } = await import('../../shared/connectors/sandbox/sandbox-connector');
-    const p = await api.request('POST', '/payments', { body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     const refund = jest.spyOn(SandboxConnector.prototype, 'refund');
     const headers = { 'Idempotency-Key': `refund-retry-${Date.now()}` };
-    failNext = (c, input) => c === 'TransactWriteItems' && JSON.stringify(input.TransactItems).includes('#REFUND#') && !JSON.stringify(input.TransactItems).includes('amount_refunded'); // reserve ok, connector refunds, the settle write fails
+    failNext = (c, input) =>
+      c === 'TransactWriteItems' &&
+      JSON.stringify(input.TransactItems).includes('#REFUND#') &&
+      !JSON.stringify(input.TransactItems).includes('amount_refunded'); // reserve ok, connector refunds, the settle write fails
     const first = await api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 300 }, headers });
     // The processor refunded: the answer must not say "nothing was changed".
     expect(expectError(first, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
@@ -189,7 +215,9 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
   });
 
   test('cancel of a payment whose connector outcome is unknown reconciles it first (no lost charge)', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 800, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000119') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 800, currency: 'NGN', confirm: true, payment_method_data: card('4000000000000119') },
+    });
     expect(p.body.status).toBe('Processing');
     expect(p.body.pending_operation).toMatchObject({ operation: 'authorize', connector: 'sandbox', amount: 800, state: 'in_progress' });
     // While the authorization may still be running, cancel refuses (it could lose the charge) …
@@ -206,7 +234,9 @@ describe('faults: DynamoDB failing mid-flow, connector timing out', () => {
   test('mobile money settles on sync once the payer had time to approve', async () => {
     process.env.SANDBOX_MOBILE_MONEY_APPROVAL_SECONDS = '0';
     try {
-      const p = await api.request('POST', '/payments', { body: { amount: 300, currency: 'KES', payment_method: 'mobile_money', confirm: true } });
+      const p = await api.request('POST', '/payments', {
+        body: { amount: 300, currency: 'KES', payment_method: 'mobile_money', confirm: true },
+      });
       expect(p.body.status).toBe('Processing');
       const s = await api.request('GET', `/payments/${p.body.payment_id}?force_sync=true`);
       expect(s.body.status).toBe('Succeeded');

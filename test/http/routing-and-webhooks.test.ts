@@ -2,12 +2,13 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { signSandboxWebhook, SANDBOX_SIGNATURE_HEADER } from '../../shared/connectors/sandbox/sandbox-webhooks';
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 process.env.SANDBOX_WEBHOOK_DELAY_MS = '50';
 
-const stripeFixture = (name: string) => JSON.parse(readFileSync(join(process.cwd(), 'test/connectors/fixtures/stripe', `${name}.json`), 'utf8'));
+const stripeFixture = (name: string) =>
+  JSON.parse(readFileSync(join(process.cwd(), 'test/connectors/fixtures/stripe', `${name}.json`), 'utf8'));
 
 /** A stand-in for Stripe on loopback: answers POST /v1/payment_intents with whatever the test sets. */
 let stripe: Server;
@@ -38,7 +39,8 @@ afterAll(async () => {
 });
 afterEach(() => {
   stripePaymentMethodAnswer = null;
-  for (const k of ['ROUTING_RULES', 'STRIPE_SECRET_KEY', 'STRIPE_BASE_URL', 'STRIPE_WEBHOOK_SECRET', 'CONNECTOR_TIMEOUT_MS']) delete process.env[k];
+  for (const k of ['ROUTING_RULES', 'STRIPE_SECRET_KEY', 'STRIPE_BASE_URL', 'STRIPE_WEBHOOK_SECRET', 'CONNECTOR_TIMEOUT_MS'])
+    delete process.env[k];
 });
 
 function useStripe(rules: unknown[]): void {
@@ -67,7 +69,9 @@ describe('routing', () => {
     stripePaymentMethodAnswer = { status: 200, body: { id: 'pm_routing_test', object: 'payment_method', type: 'card' } };
     stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'unavailable' } } };
     const before = stripeHits;
-    const p = await api.request('POST', '/payments', { body: { amount: 4200, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 4200, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     expect(p.status).toBe(200);
     // Stripe may have charged (a 5xx is indeterminate) and its lookup failed too: the payment stays with Stripe.
     expect(p.body).toMatchObject({ status: 'Processing', connector: 'stripe', error_code: 'connector_unreachable' });
@@ -80,7 +84,9 @@ describe('routing', () => {
     useStripe(usdCardRules);
     stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'unavailable' } } };
     const before = stripeHits;
-    const p = await api.request('POST', '/payments', { body: { amount: 4300, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 4300, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     expect(p.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox', pending_operation: null });
     expect(p.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
       ['stripe', 'Failed'],
@@ -94,7 +100,9 @@ describe('routing', () => {
     process.env.STRIPE_BASE_URL = 'http://127.0.0.1:1';
     const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'USD', payment_method: 'card' } });
     expect(p.body.connector).toBe('stripe');
-    const c = await api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: { payment_method_data: card('4242424242424242') } });
+    const c = await api.request('POST', `/payments/${p.body.payment_id}/confirm`, {
+      body: { payment_method_data: card('4242424242424242') },
+    });
     expect(c.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox', pending_operation: null });
     expect(c.body.attempts.map((a: { connector: string; status: string }) => [a.connector, a.status])).toEqual([
       ['stripe', 'Failed'],
@@ -107,7 +115,9 @@ describe('routing', () => {
     useStripe(usdCardRules);
     stripeAnswer = { status: 402, body: stripeFixture('error.card_declined') };
     const before = stripeHits;
-    const p = await api.request('POST', '/payments', { body: { amount: 15000, currency: 'USD', confirm: true, payment_method_data: card('4000000000009995') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 15000, currency: 'USD', confirm: true, payment_method_data: card('4000000000009995') },
+    });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ status: 'Failed', connector: 'stripe' });
     expect(p.body.error_code).toEqual(expect.any(String));
@@ -126,7 +136,11 @@ describe('routing', () => {
   test('no connector for the pair → 400 no_connector_available, nothing created', async () => {
     process.env.ROUTING_RULES = JSON.stringify([{ currency: 'NGN', connectors: ['sandbox'] }]);
     const key = await api.newMerchantKey();
-    expectError(await api.request('POST', '/payments', { key, body: { amount: 100, currency: 'KES', payment_method: 'mobile_money' } }), 400, 'no_connector_available');
+    expectError(
+      await api.request('POST', '/payments', { key, body: { amount: 100, currency: 'KES', payment_method: 'mobile_money' } }),
+      400,
+      'no_connector_available',
+    );
     expect((await api.request('GET', '/payments', { key })).body.data).toEqual([]);
   });
 });
@@ -136,13 +150,18 @@ describe('connector failures on capture', () => {
     useStripe(usdCardRules);
     stripeAnswer = { status: 200, body: stripeFixture('payment_intent.requires_capture') };
     const amount = stripeFixture('payment_intent.requires_capture').amount;
-    const p = await api.request('POST', '/payments', { body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     expect(p.body).toMatchObject({ status: 'RequiresCapture', connector: 'stripe' });
     stripeAnswer = { status: 503, body: { error: { type: 'api_error', message: 'down' } } };
     const failed = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
     expect(expectError(failed, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
     const pending = await api.request('GET', `/payments/${p.body.payment_id}`);
-    expect(pending.body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', connector: 'stripe', amount, state: 'in_progress' } });
+    expect(pending.body).toMatchObject({
+      status: 'RequiresCapture',
+      pending_operation: { operation: 'capture', connector: 'stripe', amount, state: 'in_progress' },
+    });
     // While the claim's lease runs (Stripe may still be working on the call), a retry is refused, not stored.
     const early = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
     expectError(early, 409, 'payment_unexpected_state');
@@ -163,10 +182,15 @@ describe('connector failures on capture', () => {
     useStripe(usdCardRules);
     stripeAnswer = { status: 200, body: stripeFixture('payment_intent.requires_capture') };
     const amount = stripeFixture('payment_intent.requires_capture').amount;
-    const p = await api.request('POST', '/payments', { body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount, currency: 'USD', capture_method: 'manual', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     stripeAnswer = { status: 400, body: stripeFixture('error.payment_intent_unexpected_state') };
     expectError(await api.request('POST', `/payments/${p.body.payment_id}/capture`), 502);
-    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: null });
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({
+      status: 'RequiresCapture',
+      pending_operation: null,
+    });
     stripeAnswer = { status: 200, body: stripeFixture('payment_intent.succeeded') };
     const captured = await api.request('POST', `/payments/${p.body.payment_id}/capture`);
     expect(captured.status).toBe(200);
@@ -179,7 +203,9 @@ describe('refunds settled later by the processor', () => {
     useStripe(usdCardRules);
     const intent = stripeFixture('payment_intent.succeeded');
     stripeAnswer = { status: 200, body: intent };
-    const p = await api.request('POST', '/payments', { body: { amount: intent.amount, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: intent.amount, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') },
+    });
     expect(p.body).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
 
     stripeAnswer = { status: 200, body: stripeFixture('refund.pending') };
@@ -201,7 +227,9 @@ describe('refunds settled later by the processor', () => {
 
 describe('completing payments that need action', () => {
   test('3DS: the redirect_to_url page lets a person approve; the payment becomes Succeeded', async () => {
-    const p = await api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: 5000, currency: 'NGN', confirm: true, payment_method_data: card('4000000000003220') },
+    });
     expect(p.body.status).toBe('RequiresAction');
     const url: string = p.body.next_action.redirect_to_url;
     const page = await fetch(url);
@@ -210,11 +238,19 @@ describe('completing payments that need action', () => {
     const html = await page.text();
     expect(html).toContain('value="approve"');
     expect(html).toContain('NGN 50.00');
-    const done = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve' });
+    const done = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=approve',
+    });
     expect(await done.text()).toContain('Succeeded');
     const after = await api.request('GET', `/payments/${p.body.payment_id}`);
     expect(after.body).toMatchObject({ status: 'Succeeded', amount_captured: 5000, next_action: null });
-    const again = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=decline' });
+    const again = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'decision=decline',
+    });
     expect(again.status).toBe(409);
   });
 
@@ -222,25 +258,39 @@ describe('completing payments that need action', () => {
     const p = await api.request('POST', '/payments', { body: { amount: 700, currency: 'ZAR', payment_method: 'card', confirm: true } });
     const url: string = p.body.next_action.redirect_to_url;
     await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=decline' });
-    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({ status: 'Failed', error_code: 'authentication_failed' });
+    expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({
+      status: 'Failed',
+      error_code: 'authentication_failed',
+    });
   });
 
-  test.each(['mobile_money', 'bank_transfer', 'ussd'])('%s becomes Succeeded by the sandbox webhook, without any client call', async (method) => {
-    const p = await api.request('POST', '/payments', { body: { amount: 300, currency: 'KES', payment_method: method, confirm: true } });
-    expect(['Processing', 'RequiresAction']).toContain(p.body.status);
-    const settled = await waitForStatus(p.body.payment_id, 'Succeeded');
-    expect(settled.status).toBe('Succeeded');
-    expect(settled.attempts.at(-1)).toMatchObject({ connector: 'sandbox', status: 'Succeeded' });
-  });
+  test.each(['mobile_money', 'bank_transfer', 'ussd'])(
+    '%s becomes Succeeded by the sandbox webhook, without any client call',
+    async (method) => {
+      const p = await api.request('POST', '/payments', { body: { amount: 300, currency: 'KES', payment_method: method, confirm: true } });
+      expect(['Processing', 'RequiresAction']).toContain(p.body.status);
+      const settled = await waitForStatus(p.body.payment_id, 'Succeeded');
+      expect(settled.status).toBe('Succeeded');
+      expect(settled.attempts.at(-1)).toMatchObject({ connector: 'sandbox', status: 'Succeeded' });
+    },
+  );
 });
 
 describe('POST /webhooks/{connector}', () => {
   async function sandboxEvent(paymentId: string, id: string, type = 'payment.succeeded') {
-    const rawBody = JSON.stringify({ id, type, data: { payment_id: paymentId, transaction_id: 'sbx_x', amount: 900, capture_method: 'automatic' } });
+    const rawBody = JSON.stringify({
+      id,
+      type,
+      data: { payment_id: paymentId, transaction_id: 'sbx_x', amount: 900, capture_method: 'automatic' },
+    });
     return { rawBody, signature: await signSandboxWebhook(rawBody) };
   }
   const post = (connector: string, rawBody: string, headers: Record<string, string>) =>
-    fetch(`${api.url}/webhooks/${connector}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: rawBody });
+    fetch(`${api.url}/webhooks/${connector}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: rawBody,
+    });
 
   test('a bad or missing signature → 401 and nothing changes', async () => {
     process.env.SANDBOX_WEBHOOKS = 'off';
@@ -262,7 +312,9 @@ describe('POST /webhooks/{connector}', () => {
   test('a signed event applies once; its redelivery changes nothing; a terminal payment is never changed', async () => {
     process.env.SANDBOX_WEBHOOKS = 'off';
     try {
-      const p = await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', payment_method: 'bank_transfer', confirm: true } });
+      const p = await api.request('POST', '/payments', {
+        body: { amount: 900, currency: 'NGN', payment_method: 'bank_transfer', confirm: true },
+      });
       const ok = await sandboxEvent(p.body.payment_id, `evt_ok${Date.now()}`);
       const first = await post('sandbox', ok.rawBody, { [SANDBOX_SIGNATURE_HEADER]: ok.signature });
       expect(first.status).toBe(200);
@@ -271,7 +323,9 @@ describe('POST /webhooks/{connector}', () => {
       const again = await post('sandbox', ok.rawBody, { [SANDBOX_SIGNATURE_HEADER]: ok.signature });
       expect(await again.json()).toMatchObject({ applied: false });
       const late = await sandboxEvent(p.body.payment_id, `evt_late${Date.now()}`, 'payment.failed');
-      expect(await (await post('sandbox', late.rawBody, { [SANDBOX_SIGNATURE_HEADER]: late.signature })).json()).toMatchObject({ applied: false });
+      expect(await (await post('sandbox', late.rawBody, { [SANDBOX_SIGNATURE_HEADER]: late.signature })).json()).toMatchObject({
+        applied: false,
+      });
       expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toEqual(snapshot);
     } finally {
       delete process.env.SANDBOX_WEBHOOKS;
@@ -282,7 +336,9 @@ describe('POST /webhooks/{connector}', () => {
     useStripe(usdCardRules);
     const intent = stripeFixture('payment_intent.requires_action.redirect_to_url');
     stripeAnswer = { status: 200, body: intent };
-    const p = await api.request('POST', '/payments', { body: { amount: intent.amount, currency: 'USD', confirm: true, payment_method_data: card('4000000000003220') } });
+    const p = await api.request('POST', '/payments', {
+      body: { amount: intent.amount, currency: 'USD', confirm: true, payment_method_data: card('4000000000003220') },
+    });
     expect(p.body).toMatchObject({ status: 'RequiresAction', connector: 'stripe' });
     const event = stripeFixture('event.payment_intent.succeeded');
     event.id = `evt_${Date.now()}`;
@@ -312,7 +368,11 @@ describe('POST /webhooks/{connector}', () => {
     process.env.SANDBOX_WEBHOOKS = 'off';
     try {
       const p = await api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN', payment_method: 'ussd', confirm: true } });
-      const rawBody = JSON.stringify({ id: `evt_short${Date.now()}`, type: 'payment.succeeded', data: { payment_id: p.body.payment_id, transaction_id: 'sbx_x', amount: 1, capture_method: 'automatic' } });
+      const rawBody = JSON.stringify({
+        id: `evt_short${Date.now()}`,
+        type: 'payment.succeeded',
+        data: { payment_id: p.body.payment_id, transaction_id: 'sbx_x', amount: 1, capture_method: 'automatic' },
+      });
       const res = await post('sandbox', rawBody, { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(rawBody) });
       expect(await res.json()).toMatchObject({ applied: false });
       expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body.status).toBe('RequiresAction');

@@ -1,4 +1,4 @@
-import { startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 /**
  * Each outcome of the sandbox connector (issue "Sandbox connector"), reached both
@@ -45,8 +45,9 @@ async function processPayment(path: Path, create: Record<string, unknown>, confi
 
 /** Recursively collects every [key, value] of a JSON value. */
 function entries(value: unknown, out: [string, unknown][] = []): [string, unknown][] {
-  if (Array.isArray(value)) value.forEach((v) => entries(v, out));
-  else if (value && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const v of value) entries(v, out);
+  } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       out.push([k, v]);
       entries(v, out);
@@ -101,7 +102,11 @@ describe.each(PATHS)('sandbox outcomes — %s', (path) => {
   ];
 
   test.each(successCards)('%s (%s) → Succeeded with automatic capture', async (pan, _label, brand, cvc) => {
-    const res = await processPayment(path, { amount: 25000, currency: 'NGN', capture_method: 'automatic' }, { payment_method_data: cardData(pan, cvc) });
+    const res = await processPayment(
+      path,
+      { amount: 25000, currency: 'NGN', capture_method: 'automatic' },
+      { payment_method_data: cardData(pan, cvc) },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'Succeeded', amount: 25000, amount_captured: 25000 });
     expect(res.body.connector_transaction_id).toEqual(expect.any(String));
@@ -113,7 +118,11 @@ describe.each(PATHS)('sandbox outcomes — %s', (path) => {
   });
 
   test.each(successCards)('%s (%s) → RequiresCapture with capture_method manual', async (pan, _label, brand, cvc) => {
-    const res = await processPayment(path, { amount: 4000, currency: 'USD', capture_method: 'manual' }, { payment_method_data: cardData(pan, cvc) });
+    const res = await processPayment(
+      path,
+      { amount: 4000, currency: 'USD', capture_method: 'manual' },
+      { payment_method_data: cardData(pan, cvc) },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'RequiresCapture', capture_method: 'manual' });
     expect(res.body.connector_transaction_id).toEqual(expect.any(String));
@@ -199,7 +208,9 @@ describe.each(PATHS)('sandbox outcomes — %s', (path) => {
 test('every ussd code is dialable (keypad characters only), across several payments', async () => {
   const codes: string[] = [];
   for (let i = 0; i < 5; i += 1) {
-    const res = await api.request('POST', '/payments', { body: { amount: 1000 + i, currency: 'NGN', payment_method: 'ussd', confirm: true } });
+    const res = await api.request('POST', '/payments', {
+      body: { amount: 1000 + i, currency: 'NGN', payment_method: 'ussd', confirm: true },
+    });
     expect(res.body.status).toBe('RequiresAction');
     // Whatever the field is called, the code to dial is the string that looks like one (*…#).
     const shaped = entries(res.body.next_action).filter(([, v]) => typeof v === 'string' && /^\*.*#$/.test(v));
@@ -236,7 +247,9 @@ describe('the method may be chosen only at confirm', () => {
 
 describe('card numbers never come back', () => {
   test('no PAN sent by this file appears in the payment list', async () => {
-    const own = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: cardData('5555555555554444', '909') } });
+    const own = await api.request('POST', '/payments', {
+      body: { amount: 100, currency: 'NGN', confirm: true, payment_method_data: cardData('5555555555554444', '909') },
+    });
     expect(own.body.status).toBe('Succeeded');
     const list = await api.request('GET', '/payments?limit=100');
     expect(list.status).toBe(200);

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { startGateway, type LocalGateway } from '../../scripts/local/gateway';
+import { type LocalGateway, startGateway } from '../../scripts/local/gateway';
 import { destroyDocumentClient } from '../../shared/storage/client';
 
 /** A port nothing listens on: bind, read the port, close. */

@@ -20,7 +20,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
-import { useFaultHarness, type StorageFault } from '../helpers/fault-harness';
+import { type StorageFault, useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type LocalApi, type TestResponse } from '../helpers/local-api';
 import type { StripeStandIn } from '../helpers/stripe-stand-in';
 
@@ -43,7 +43,12 @@ function expectNothingChangedIsTrue(res: TestResponse, paymentId: string | undef
   }
 }
 
-const usdCard = (extra: Record<string, unknown> = {}) => ({ amount: 2000 + Math.floor(Math.random() * 9000), currency: 'USD', payment_method_data: card('4242424242424242'), ...extra });
+const usdCard = (extra: Record<string, unknown> = {}) => ({
+  amount: 2000 + Math.floor(Math.random() * 9000),
+  currency: 'USD',
+  payment_method_data: card('4242424242424242'),
+  ...extra,
+});
 const pidFromKey = async (key: string) => {
   // The payment id derived from an Idempotency-Key is found through the list (the create's answer was lost).
   const list = (await api.request('GET', '/payments?limit=100')).body.data as { payment_id: string; metadata: Record<string, string> }[];
@@ -66,7 +71,10 @@ describe('create with confirm: true', () => {
   test('storage down before the processor call → 503 "nothing was changed", and nothing was', async () => {
     const key = randomUUID();
     failStorage({ command: 'write', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
-    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }), headers: { 'Idempotency-Key': key } });
+    const res = await api.request('POST', '/payments', {
+      body: usdCard({ confirm: true, metadata: { test_key: key } }),
+      headers: { 'Idempotency-Key': key },
+    });
     expect(expectError(res, 503, 'service_unavailable').message).toMatch(/nothing was changed/i);
     expect(await pidFromKey(key)).toBeUndefined();
     expect(stripe.requests.filter((r) => r.idempotencyKey?.includes(':authorize') && r.form['metadata[test_key]'] === key)).toEqual([]);
@@ -75,10 +83,17 @@ describe('create with confirm: true', () => {
   test('processor charges then times out → Processing with outcome_unknown; the reconciler finds the charge', async () => {
     stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
     stripe.failNext({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work'); // the lookup fails too
-    const sandboxCalls = jest.spyOn((await import('../../shared/connectors/sandbox/sandbox-connector')).SandboxConnector.prototype, 'authorize');
+    const sandboxCalls = jest.spyOn(
+      (await import('../../shared/connectors/sandbox/sandbox-connector')).SandboxConnector.prototype,
+      'authorize',
+    );
     const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'Processing', connector: 'stripe', pending_operation: { operation: 'authorize', connector: 'stripe', state: 'in_progress' } });
+    expect(res.body).toMatchObject({
+      status: 'Processing',
+      connector: 'stripe',
+      pending_operation: { operation: 'authorize', connector: 'stripe', state: 'in_progress' },
+    });
     expect(stripe.ledger()[res.body.payment_id]?.charges).toBe(1);
     expect(sandboxCalls).not.toHaveBeenCalled(); // never a second processor while the first may hold the charge
     const report = await reconcileLater();
@@ -153,7 +168,11 @@ describe('confirm', () => {
     expectNothingChangedIsTrue(first, id, undefined);
     expect(stripe.ledger()[id]).toBeUndefined();
     failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
-    expectError(await api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }), 503, 'outcome_unknown');
+    expectError(
+      await api.request('POST', `/payments/${id}/confirm`, { body: { payment_method_data: card('4242424242424242') } }),
+      503,
+      'outcome_unknown',
+    );
     expect(stripe.ledger()[id]?.charges).toBe(1);
     await reconcileLater();
     await expectConverged(id);
@@ -166,7 +185,11 @@ describe('capture', () => {
     stripe.failNext({ method: 'POST', path: `/v1/payment_intents/${p.connector_transaction_id}/capture` }, 'hang_after_work');
     const res = await api.request('POST', `/payments/${p.payment_id}/capture`);
     expect(expectError(res, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
-    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation).toMatchObject({ operation: 'capture', amount: p.amount, state: 'in_progress' });
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation).toMatchObject({
+      operation: 'capture',
+      amount: p.amount,
+      state: 'in_progress',
+    });
     // While the claim is there, refund and cancel refuse (no double movement) …
     expectError(await api.request('POST', `/payments/${p.payment_id}/cancel`), 409);
     await reconcileLater();
@@ -212,7 +235,10 @@ describe('capture', () => {
     delete process.env.STRIPE_SECRET_KEY;
     try {
       expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 502, 'connector_unavailable');
-      expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: null });
+      expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({
+        status: 'RequiresCapture',
+        pending_operation: null,
+      });
     } finally {
       process.env.STRIPE_SECRET_KEY = key;
     }
@@ -241,13 +267,20 @@ describe('refund', () => {
     stripe.failNext({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
     const res = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 700 } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'Pending', connector_refund_id: null, pending_operation: { operation: 'refund', amount: 700, state: 'in_progress' } });
+    expect(res.body).toMatchObject({
+      status: 'Pending',
+      connector_refund_id: null,
+      pending_operation: { operation: 'refund', amount: 700, state: 'in_progress' },
+    });
     // The reserved amount cannot be refunded again meanwhile.
     expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(700);
     const report = await reconcileLater();
     expect(report.outcomes['refund:succeeded']).toBeGreaterThanOrEqual(1);
     await expectConverged(p.payment_id);
-    expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({ status: 'Succeeded', connector_refund_id: expect.stringMatching(/^re_/) });
+    expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({
+      status: 'Succeeded',
+      connector_refund_id: expect.stringMatching(/^re_/),
+    });
   });
 
   test('processor times out without refunding → the reconciler fails the refund and releases its amount', async () => {
@@ -257,7 +290,10 @@ describe('refund', () => {
     expect(res.body.status).toBe('Pending');
     await reconcileLater();
     await expectConverged(p.payment_id);
-    expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({ status: 'Failed', error_code: 'refund_not_found' });
+    expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({
+      status: 'Failed',
+      error_code: 'refund_not_found',
+    });
     expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(0);
   });
 
@@ -285,7 +321,8 @@ describe('refund', () => {
     const key = process.env.STRIPE_SECRET_KEY;
     delete process.env.STRIPE_SECRET_KEY;
     try {
-      for (let i = 0; i < 3; i += 1) expectError(await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 100 } }), 502, 'connector_unavailable');
+      for (let i = 0; i < 3; i += 1)
+        expectError(await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 100 } }), 502, 'connector_unavailable');
     } finally {
       process.env.STRIPE_SECRET_KEY = key;
     }
@@ -299,13 +336,24 @@ async function sendStripeEvent(event: Record<string, unknown>) {
   const raw = JSON.stringify(event);
   const t = Math.floor(Date.now() / 1000);
   const sig = createHmac('sha256', stripe.webhookSecret).update(`${t}.${raw}`).digest('hex');
-  return api.request('POST', '/webhooks/stripe', { raw, key: null, headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${sig}` } });
+  return api.request('POST', '/webhooks/stripe', {
+    raw,
+    key: null,
+    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${sig}` },
+  });
 }
 
 /** A Stripe event from the recorded fixture (test/connectors/fixtures/stripe/), with its object replaced. */
 function stripeEvent(fixtureName: string, object: Record<string, unknown>): Record<string, unknown> {
-  const event = JSON.parse(readFileSync(join(process.cwd(), 'test/connectors/fixtures/stripe', `${fixtureName}.json`), 'utf8')) as { data: { object: Record<string, unknown> } };
-  return { ...event, id: `evt_${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), data: { ...event.data, object: { ...event.data.object, ...object } } };
+  const event = JSON.parse(readFileSync(join(process.cwd(), 'test/connectors/fixtures/stripe', `${fixtureName}.json`), 'utf8')) as {
+    data: { object: Record<string, unknown> };
+  };
+  return {
+    ...event,
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    created: Math.floor(Date.now() / 1000),
+    data: { ...event.data, object: { ...event.data.object, ...object } },
+  };
 }
 
 describe('processor events that change money', () => {
@@ -325,7 +373,10 @@ describe('processor events that change money', () => {
     expect(r1.body).toMatchObject({ applied: true, status: 'Succeeded' });
     const r2 = await sendStripeEvent(stripeEvent('event.payment_intent.canceled', intent(cancelled, 'canceled', 0)));
     expect(r2.body).toMatchObject({ applied: true, status: 'Cancelled' });
-    expect((await api.request('GET', `/payments/${captured.payment_id}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: captured.amount });
+    expect((await api.request('GET', `/payments/${captured.payment_id}`)).body).toMatchObject({
+      status: 'Succeeded',
+      amount_captured: captured.amount,
+    });
     expect((await api.request('GET', `/payments/${cancelled.payment_id}`)).body.status).toBe('Cancelled');
   });
 
@@ -335,14 +386,25 @@ describe('processor events that change money', () => {
     const refund = (await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 250 } })).body;
     expect(refund).toMatchObject({ status: 'Pending', connector_refund_id: null });
     const atStripe = stripe.ledger()[p.payment_id]!.refunds[0]!;
-    const event = stripeEvent('event.refund.updated', { id: atStripe.id, amount: 250, currency: 'usd', status: 'succeeded', payment_intent: p.connector_transaction_id, metadata: { refund_id: refund.refund_id, payment_id: p.payment_id } });
+    const event = stripeEvent('event.refund.updated', {
+      id: atStripe.id,
+      amount: 250,
+      currency: 'usd',
+      status: 'succeeded',
+      payment_intent: p.connector_transaction_id,
+      metadata: { refund_id: refund.refund_id, payment_id: p.payment_id },
+    });
     // While the refund request's lease runs, the event asks for redelivery (not recorded as handled) …
     expectError(await sendStripeEvent(event), 409, 'payment_busy');
     // … the processor's redelivery after it is applied.
     jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
     const res = await sendStripeEvent(event);
     expect(res.body).toMatchObject({ applied: true, status: 'Succeeded' });
-    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({ status: 'Succeeded', connector_refund_id: atStripe.id, pending_operation: null });
+    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({
+      status: 'Succeeded',
+      connector_refund_id: atStripe.id,
+      pending_operation: null,
+    });
     // A redelivery changes nothing.
     expect((await sendStripeEvent(event)).body.applied).toBe(false);
     await expectConverged(p.payment_id);
@@ -381,7 +443,9 @@ describe('customer delete', () => {
     const ids: string[] = [];
     for (let i = 0; i < n; i += 8) {
       const batch = await Promise.all(
-        Array.from({ length: Math.min(8, n - i) }, () => api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: customerId } })),
+        Array.from({ length: Math.min(8, n - i) }, () =>
+          api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: customerId } }),
+        ),
       );
       ids.push(...batch.map((r) => r.body.payment_id as string));
     }
@@ -413,7 +477,11 @@ describe('customer delete', () => {
     const linked = (await Promise.all(ids.map((id) => api.request('GET', `/payments/${id}`)))).filter((r) => r.body.customer_id !== null);
     expect(linked).toHaveLength(0);
     expectError(await api.request('DELETE', `/customers/${cus}`), 404);
-    expectError(await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus } }), 400, 'resource_missing');
+    expectError(
+      await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus } }),
+      400,
+      'resource_missing',
+    );
   });
 });
 
@@ -432,7 +500,10 @@ describe('idempotency during a storage outage', () => {
   test('storage failing after the work (the stored answer cannot be completed) still answers the work done', async () => {
     const key = randomUUID();
     failStorage({ command: 'UpdateItem', pk: 'idempotency#', nth: 1, mode: 'outage' });
-    const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }), headers: { 'Idempotency-Key': key } });
+    const res = await api.request('POST', '/payments', {
+      body: usdCard({ confirm: true, metadata: { test_key: key } }),
+      headers: { 'Idempotency-Key': key },
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('Succeeded');
     await expectConverged(res.body.payment_id);
@@ -446,7 +517,10 @@ describe('the reconciler itself', () => {
     expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 503, 'outcome_unknown');
     // 30 s later the capture request may still be running (lease 60 s): left alone.
     await reconcileLater(30_000);
-    expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({ status: 'RequiresCapture', pending_operation: { operation: 'capture', state: 'in_progress' } });
+    expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({
+      status: 'RequiresCapture',
+      pending_operation: { operation: 'capture', state: 'in_progress' },
+    });
     const now = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(now + 180_000);
     const [a, b] = await Promise.all([
@@ -459,7 +533,9 @@ describe('the reconciler itself', () => {
     const after = await expectConverged(p.payment_id);
     expect(after).toMatchObject({ status: 'Succeeded', amount_captured: p.amount });
     // Settling asks, it never captures again: one capture call reached the processor.
-    expect(stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/capture') && r.path.includes(p.connector_transaction_id))).toHaveLength(1);
+    expect(
+      stripe.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/capture') && r.path.includes(p.connector_transaction_id)),
+    ).toHaveLength(1);
   });
 
   test('storage failing after the reconciler asked the processor (its settle write) leaves the item open; the next pass converges', async () => {
@@ -480,8 +556,14 @@ describe('the reconciler itself', () => {
     expect(failed.outcomes['payment:error']).toBeGreaterThanOrEqual(1);
     expect(failed.outcomes['refund:error']).toBeGreaterThanOrEqual(1);
     jest.restoreAllMocks();
-    expect((await api.request('GET', `/payments/${paid.body.payment_id}`)).body).toMatchObject({ status: 'Processing', pending_operation: { operation: 'authorize' } });
-    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({ status: 'Pending', pending_operation: { operation: 'refund' } });
+    expect((await api.request('GET', `/payments/${paid.body.payment_id}`)).body).toMatchObject({
+      status: 'Processing',
+      pending_operation: { operation: 'authorize' },
+    });
+    expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({
+      status: 'Pending',
+      pending_operation: { operation: 'refund' },
+    });
     await reconcileLater();
     expect(await expectConverged(paid.body.payment_id)).toMatchObject({ status: 'Succeeded' });
     await expectConverged(p.payment_id);
@@ -494,13 +576,19 @@ describe('the reconciler itself', () => {
     try {
       const ids: string[] = [];
       for (const method of ['bank_transfer', 'ussd', 'mobile_money']) {
-        const res = await api.request('POST', '/payments', { body: { amount: 4500, currency: 'NGN', payment_method: method, confirm: true } });
+        const res = await api.request('POST', '/payments', {
+          body: { amount: 4500, currency: 'NGN', payment_method: method, confirm: true },
+        });
         expect(['RequiresAction', 'Processing']).toContain(res.body.status);
         ids.push(res.body.payment_id);
       }
       await reconcileLater(5 * 60 * 1000);
       for (const id of ids) {
-        expect((await api.request('GET', `/payments/${id}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: 4500, pending_operation: null });
+        expect((await api.request('GET', `/payments/${id}`)).body).toMatchObject({
+          status: 'Succeeded',
+          amount_captured: 4500,
+          pending_operation: null,
+        });
       }
     } finally {
       if (saved === undefined) delete process.env.SANDBOX_WEBHOOKS;
@@ -543,6 +631,10 @@ describe('items written before the open-operations index', () => {
     expect((await backfillOpenIndex()).indexed).toBe(dry.found);
     expect((await backfillOpenIndex()).found).toBe(0); // idempotent
     await reconcileLater();
-    expect((await api.request('GET', `/payments/${legacyId}`)).body).toMatchObject({ status: 'Succeeded', amount_captured: 3100, pending_operation: null });
+    expect((await api.request('GET', `/payments/${legacyId}`)).body).toMatchObject({
+      status: 'Succeeded',
+      amount_captured: 3100,
+      pending_operation: null,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { card, expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 /**
  * Every error status of the contract (issue "Errors", "Validation", "Bad input and
@@ -113,7 +113,15 @@ describe('POST /payments body validation', () => {
   });
 
   test('phone must be E.164 (POST /customers)', async () => {
-    for (const phone of ['08012345678', '2348012345678', '+12345', '+1234567890123456', '+234 801 234 5678', '+234-801-234-5678', '+abc1234567']) {
+    for (const phone of [
+      '08012345678',
+      '2348012345678',
+      '+12345',
+      '+1234567890123456',
+      '+234 801 234 5678',
+      '+234-801-234-5678',
+      '+abc1234567',
+    ]) {
       expect400(await api.request('POST', '/customers', { body: { phone } }), 'phone');
     }
     const ok = await api.request('POST', '/customers', { body: { phone: '+2348012345678' } });
@@ -134,7 +142,15 @@ describe('POST /payments body validation', () => {
 
   test('metadata: at most 50 keys, keys ≤ 40 chars, string values ≤ 500 chars', async () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
-    const cases: Record<string, unknown>[] = [keys(51), { ['k'.repeat(41)]: 'v' }, { note: 'v'.repeat(501) }, { count: 5 }, { flag: true }, { nested: { a: 'b' } }, { nothing: null }];
+    const cases: Record<string, unknown>[] = [
+      keys(51),
+      { ['k'.repeat(41)]: 'v' },
+      { note: 'v'.repeat(501) },
+      { count: 5 },
+      { flag: true },
+      { nested: { a: 'b' } },
+      { nothing: null },
+    ];
     for (const metadata of cases) {
       const onPayment = expect400(await api.request('POST', '/payments', { body: { ...valid, metadata } }));
       expect(onPayment.param).toMatch(/^metadata/);
@@ -149,14 +165,21 @@ describe('POST /payments body validation', () => {
 
   test('payment_method_data with confirm false (or absent) → 400', async () => {
     const data = card('4242424242424242');
-    expect400(await api.request('POST', '/payments', { body: { ...valid, confirm: false, payment_method_data: data } }), 'payment_method_data');
+    expect400(
+      await api.request('POST', '/payments', { body: { ...valid, confirm: false, payment_method_data: data } }),
+      'payment_method_data',
+    );
     const absent = await api.request('POST', '/payments', { body: { ...valid, payment_method: 'card', payment_method_data: data } });
     expect400(absent, 'payment_method_data');
     expect(absent.text).not.toContain('4242424242424242');
   });
 
   test('a customer_id that does not exist → 400 resource_missing (param customer_id)', async () => {
-    expect400(await api.request('POST', '/payments', { body: { ...valid, customer_id: `cus_${hex()}` } }), 'customer_id', 'resource_missing');
+    expect400(
+      await api.request('POST', '/payments', { body: { ...valid, customer_id: `cus_${hex()}` } }),
+      'customer_id',
+      'resource_missing',
+    );
     expect400(await api.request('POST', '/payments', { body: { ...valid, customer_id: 'nobody' } }), 'customer_id', 'resource_missing');
     // A customer of another merchant does not exist for this one.
     const otherKey = await api.newMerchantKey();
@@ -202,7 +225,10 @@ describe('POST /payments body validation', () => {
       expect(res.status).toBeLessThan(500);
       expect400(res);
     }
-    const proto = await api.request('POST', '/payments', { raw: '{"amount":100,"currency":"NGN","__proto__":{"amount":"x"}}', headers: JSON_HEADERS });
+    const proto = await api.request('POST', '/payments', {
+      raw: '{"amount":100,"currency":"NGN","__proto__":{"amount":"x"}}',
+      headers: JSON_HEADERS,
+    });
     expect400(proto, '__proto__');
   });
 });
@@ -255,7 +281,9 @@ describe('card validation on confirm', () => {
   test('error messages never echo a card number', async () => {
     const numbers = ['4242424242424241', '4000000000000003', '42424242424242424242', '424242424242425'];
     for (const number of numbers) {
-      const res = await api.request('POST', '/payments', { body: { ...valid, confirm: true, payment_method_data: cardWith({ card_number: number }) } });
+      const res = await api.request('POST', '/payments', {
+        body: { ...valid, confirm: true, payment_method_data: cardWith({ card_number: number }) },
+      });
       expect400(res);
       expect(res.text).not.toContain(number);
     }
@@ -316,7 +344,10 @@ describe('body size and media type', () => {
   test('a body that is not JSON → 415', async () => {
     expectError(await api.request('POST', '/payments', { raw: 'amount=100&currency=NGN', headers: { 'content-type': 'text/plain' } }), 415);
     expectError(
-      await api.request('POST', '/payments', { raw: 'amount=100&currency=NGN', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await api.request('POST', '/payments', {
+        raw: 'amount=100&currency=NGN',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       415,
     );
     expectError(await api.request('POST', '/customers', { raw: 'name=Ada', headers: { 'content-type': 'text/plain' } }), 415);
@@ -374,7 +405,14 @@ describe('list query validation', () => {
   });
 
   test('controls: valid queries answer 200', async () => {
-    for (const query of ['limit=1', 'limit=100', 'offset=0', 'status=Succeeded', 'created[gte]=2020-01-01T00:00:00Z', 'created.lte=1893456000']) {
+    for (const query of [
+      'limit=1',
+      'limit=100',
+      'offset=0',
+      'status=Succeeded',
+      'created[gte]=2020-01-01T00:00:00Z',
+      'created.lte=1893456000',
+    ]) {
       const res = await api.request('GET', `/payments?${query}`);
       expect({ query, status: res.status }).toEqual({ query, status: 200 });
       expect(res.body).toEqual({ data: expect.any(Array), has_more: expect.any(Boolean) });

@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { startEventStream, type EventStream } from '../../scripts/local/event-stream';
+import { type EventStream, startEventStream } from '../../scripts/local/event-stream';
 import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
-import { card, expectError, startLocalApi, type LocalApi } from '../helpers/local-api';
-import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 
 const table = `switchyard-deliveries-${randomUUID().slice(0, 8)}`;
 const saved = { TABLE_NAME: process.env.TABLE_NAME, WEBHOOK_RETRY_SCHEDULE_SECONDS: process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS };
@@ -43,7 +43,8 @@ async function receiver(): Promise<WebhookReceiver> {
 /** A fresh merchant (its own endpoints and events) and a request function bound to its key. */
 async function merchant() {
   const key = await api.newMerchantKey();
-  const request = (method: string, path: string, body?: unknown) => api.request(method, path, { key, ...(body !== undefined ? { body } : {}) });
+  const request = (method: string, path: string, body?: unknown) =>
+    api.request(method, path, { key, ...(body !== undefined ? { body } : {}) });
   const endpoint = async (url: string, extra: Record<string, unknown> = {}) => {
     const res = await request('POST', '/webhook_endpoints', { url, ...extra });
     expect(res.status).toBe(200);
@@ -64,7 +65,12 @@ function verified(w: ReceivedWebhook, secret: string): { event_id: string; type:
 }
 
 /** Waits until the delivery of an event to an endpoint satisfies `predicate`. */
-async function deliveryOf(request: (m: string, p: string) => Promise<{ status: number; body: any }>, eventId: string, endpointId: string, predicate: (d: any) => boolean) {
+async function deliveryOf(
+  request: (m: string, p: string) => Promise<{ status: number; body: any }>,
+  eventId: string,
+  endpointId: string,
+  predicate: (d: any) => boolean,
+) {
   const until = Date.now() + 10_000;
   for (;;) {
     const res = await request('GET', `/events/${eventId}/deliveries`);
@@ -82,7 +88,12 @@ test('a sandbox card payment reaches the receiver as payment.created and payment
   const m = await merchant();
   const r = await receiver();
   const { webhook_endpoint_id, secret } = await m.endpoint(r.url);
-  const pay = await m.request('POST', '/payments', { amount: 1000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') });
+  const pay = await m.request('POST', '/payments', {
+    amount: 1000,
+    currency: 'NGN',
+    confirm: true,
+    payment_method_data: card('4242424242424242'),
+  });
   expect(pay.body.status).toBe('Succeeded');
   await r.waitFor(has('payment.succeeded'));
   await r.waitFor(has('payment.created'));
@@ -134,7 +145,12 @@ test('a receiver answering 500 then 200 gets the same webhook-id twice; the deli
   await m.request('POST', '/customers', { name: 'Ada Obi' });
   await r.waitFor((x) => x.length === 1);
   const event = verified(r.received[0]!, secret);
-  const pending = await deliveryOf(m.request, event.event_id, webhook_endpoint_id, (d) => d.attempts.length === 1 && d.status === 'pending');
+  const pending = await deliveryOf(
+    m.request,
+    event.event_id,
+    webhook_endpoint_id,
+    (d) => d.attempts.length === 1 && d.status === 'pending',
+  );
   expect(pending.attempts[0]).toMatchObject({ http_status: 500, error: null });
   expect(pending.next_attempt_at).toEqual(expect.any(String));
   const report = await reconcilePass();
@@ -196,13 +212,19 @@ test('redeliver delivers again now, to one endpoint or to every subscribed one',
 
   const all = await m.request('POST', `/events/${eventId}/redeliver`);
   expect(all.status).toBe(200);
-  expect(all.body.data.map((d: { webhook_endpoint_id: string }) => d.webhook_endpoint_id).sort()).toEqual([ea.webhook_endpoint_id, eb.webhook_endpoint_id].sort());
+  expect(all.body.data.map((d: { webhook_endpoint_id: string }) => d.webhook_endpoint_id).sort()).toEqual(
+    [ea.webhook_endpoint_id, eb.webhook_endpoint_id].sort(),
+  );
   expect(a.received).toHaveLength(3);
   expect(b.received).toHaveLength(2);
 
   expectError(await m.request('POST', `/events/${eventId}/redeliver`, { webhook_endpoint_id: 'we_unknown' }), 404, 'resource_missing');
   await m.request('PUT', `/webhook_endpoints/${eb.webhook_endpoint_id}`, { status: 'disabled' });
-  expectError(await m.request('POST', `/events/${eventId}/redeliver`, { webhook_endpoint_id: eb.webhook_endpoint_id }), 400, 'endpoint_disabled');
+  expectError(
+    await m.request('POST', `/events/${eventId}/redeliver`, { webhook_endpoint_id: eb.webhook_endpoint_id }),
+    400,
+    'endpoint_disabled',
+  );
 });
 
 test('secret rotation: during the overlap a delivery verifies with the old and with the new secret', async () => {
@@ -275,7 +297,13 @@ test('the stream handler reports storage failures per record, and a record handl
   await r.waitFor((x) => x.length === 1);
   const event = JSON.parse(r.received[0]!.body) as { event_id: string };
   // The merchant id is only in the key: read the stored event item back through the table.
-  const all = await documentClient().send(new ScanCommand({ TableName: table, FilterExpression: 'event_id = :e AND entity = :t', ExpressionAttributeValues: { ':e': event.event_id, ':t': 'event' } }));
+  const all = await documentClient().send(
+    new ScanCommand({
+      TableName: table,
+      FilterExpression: 'event_id = :e AND entity = :t',
+      ExpressionAttributeValues: { ':e': event.event_id, ':t': 'event' },
+    }),
+  );
   const item = all.Items![0]!;
   const stored = await documentClient().send(new GetCommand({ TableName: table, Key: { PK: item.PK, SK: item.SK } }));
   const record = (seq: string) => ({
@@ -297,7 +325,9 @@ test('the stream handler reports storage failures per record, and a record handl
   await new Promise((res) => setTimeout(res, 300));
   expect(r.received).toHaveLength(1);
   // No secret, API key or card number in any delivery record.
-  const deliveries = await documentClient().send(new ScanCommand({ TableName: table, FilterExpression: 'entity = :d', ExpressionAttributeValues: { ':d': 'webhook_delivery' } }));
+  const deliveries = await documentClient().send(
+    new ScanCommand({ TableName: table, FilterExpression: 'entity = :d', ExpressionAttributeValues: { ':d': 'webhook_delivery' } }),
+  );
   expect(deliveries.Items!.length).toBeGreaterThan(0);
   const dump = JSON.stringify(deliveries.Items);
   expect(dump).not.toMatch(/whsec_|sk_test_|4242424242424242/);
@@ -314,7 +344,11 @@ test('a delivery left by a worker that died mid-attempt is retried by the reconc
   await r.waitFor((x) => x.length === 1);
   const eventId = JSON.parse(r.received[0]!.body).event_id as string;
   const found = await documentClient().send(
-    new ScanCommand({ TableName: table, FilterExpression: 'event_id = :e AND entity = :t', ExpressionAttributeValues: { ':e': eventId, ':t': 'event' } }),
+    new ScanCommand({
+      TableName: table,
+      FilterExpression: 'event_id = :e AND entity = :t',
+      ExpressionAttributeValues: { ':e': eventId, ':t': 'event' },
+    }),
   );
   const eventItem = found.Items![0]!;
   // A second endpoint whose delivery of this event was created and leased by a worker that then died:
@@ -348,7 +382,9 @@ test('a delivery left by a worker that died mid-attempt is retried by the reconc
 });
 
 test('the retry schedule is a setting; Retry-After is parsed and bounded; signatures cover every live secret', async () => {
-  const { retryScheduleSeconds, DEFAULT_RETRY_SCHEDULE_SECONDS, MAX_RETRY_AFTER_SECONDS } = await import('../../shared/webhooks/delivery-settings');
+  const { retryScheduleSeconds, DEFAULT_RETRY_SCHEDULE_SECONDS, MAX_RETRY_AFTER_SECONDS } = await import(
+    '../../shared/webhooks/delivery-settings'
+  );
   const { parseRetryAfter, signedHeaders } = await import('../../shared/webhooks/delivery');
   expect(retryScheduleSeconds({}).slice(0, 7)).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
   expect(DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((a, b) => a + b, 0) / 86400).toBeCloseTo(3, 0); // about 3 days
@@ -380,7 +416,10 @@ test('sending connects only to the addresses the URL rules verified (no DNS rebi
     checkedAt.push(host);
     return [{ address: '127.0.0.1', family: 4 }];
   };
-  const sent = await sendWebhook({ url, eventId: 'evt_pin', body: '{"pinned":true}', secrets: [secret] }, { rules: { allowLoopback: true, resolve } });
+  const sent = await sendWebhook(
+    { url, eventId: 'evt_pin', body: '{"pinned":true}', secrets: [secret] },
+    { rules: { allowLoopback: true, resolve } },
+  );
   expect(checkedAt).toEqual(['rebind-check.invalid']);
   expect(sent).toMatchObject({ outcome: 'delivered', attempt: { http_status: 200 } });
   expect(r.received).toHaveLength(1);

@@ -6,7 +6,7 @@ import { SECRET_ROTATION_OVERLAP_MS } from '../../shared/domain/webhook-endpoint
 import { documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
 import { getStoredWebhookEndpoint, listEndpointsForDelivery } from '../../shared/storage/webhook-endpoints-repository';
-import { expectError, startLocalApi, type LocalApi, type TestResponse } from '../helpers/local-api';
+import { expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 // Every request event is logged (as in the card-data test), so the log check below sees them all.
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
@@ -54,7 +54,11 @@ function verifies(signWith: string, verifyWith: string): boolean {
   const id = `evt_${randomUUID().replace(/-/g, '')}`;
   const now = new Date();
   const payload = JSON.stringify({ type: 'payment.succeeded', data: { id } });
-  const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(signWith).sign(id, now, payload) };
+  const headers = {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': new Webhook(signWith).sign(id, now, payload),
+  };
   try {
     new Webhook(verifyWith).verify(payload, headers);
     return true;
@@ -67,7 +71,17 @@ describe('POST /webhook_endpoints', () => {
   test('answers the endpoint with defaults and a Standard Webhooks secret; GET and the list never show the secret', async () => {
     const before = Date.now();
     const e = await newEndpoint();
-    expect(Object.keys(e)).toEqual(['webhook_endpoint_id', 'url', 'enabled_events', 'description', 'status', 'disabled_reason', 'secret', 'created_at', 'updated_at']);
+    expect(Object.keys(e)).toEqual([
+      'webhook_endpoint_id',
+      'url',
+      'enabled_events',
+      'description',
+      'status',
+      'disabled_reason',
+      'secret',
+      'created_at',
+      'updated_at',
+    ]);
     expect(e).toMatchObject({ url: URL_LOCAL, enabled_events: ['*'], description: null, status: 'enabled', disabled_reason: null });
     expect(e.webhook_endpoint_id).toMatch(/^we_[a-f0-9]{32}$/);
     expect(e.created_at).toMatch(ISO_UTC);
@@ -92,7 +106,10 @@ describe('POST /webhook_endpoints', () => {
   });
 
   test('echoes enabled_events and description; duplicates are dropped', async () => {
-    const e = await newEndpoint({ enabled_events: ['payment.succeeded', 'refund.failed', 'payment.succeeded'], description: 'Order service' });
+    const e = await newEndpoint({
+      enabled_events: ['payment.succeeded', 'refund.failed', 'payment.succeeded'],
+      description: 'Order service',
+    });
     expect(e).toMatchObject({ enabled_events: ['payment.succeeded', 'refund.failed'], description: 'Order service' });
     const all = await newEndpoint({ enabled_events: [...EVENT_TYPES] });
     expect(all.enabled_events).toEqual(EVENT_TYPES);
@@ -123,7 +140,14 @@ describe('POST /webhook_endpoints', () => {
     expect(expectError(await post({ url: 42 }), 400, 'parameter_invalid_type').param).toBe('url');
     expect(expectError(await post({ url: 'not a url' }), 400, 'parameter_invalid').param).toBe('url');
     expect(expectError(await post({ url: `https://example.com/${'a'.repeat(2100)}` }), 400).param).toBe('url');
-    for (const url of ['http://10.0.0.1/hooks', 'http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://192.168.1.20:8080/x', 'http://100.64.0.1/', 'http://0.0.0.0:4000/']) {
+    for (const url of [
+      'http://10.0.0.1/hooks',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fd00:ec2::254]/',
+      'http://192.168.1.20:8080/x',
+      'http://100.64.0.1/',
+      'http://0.0.0.0:4000/',
+    ]) {
       const err = expectError(await post({ url }), 400, 'url_not_allowed');
       expect(err.param).toBe('url');
       expect(err.message).not.toContain(new URL(url).hostname.replace(/^\[|\]$/g, ''));
@@ -156,7 +180,10 @@ describe('POST /webhook_endpoints', () => {
       secretsSeen.push(accepted.secret);
       expect(accepted.url).toBe('https://1.1.1.1/hooks');
       // PUT applies the same rules
-      const put = await api.request('PUT', `/webhook_endpoints/${accepted.webhook_endpoint_id}`, { body: { url: 'http://1.1.1.1/hooks' }, key });
+      const put = await api.request('PUT', `/webhook_endpoints/${accepted.webhook_endpoint_id}`, {
+        body: { url: 'http://1.1.1.1/hooks' },
+        key,
+      });
       expectError(put, 400, 'url_not_allowed');
     } finally {
       if (previous === undefined) delete process.env.STAGE;
@@ -171,7 +198,14 @@ describe('PUT /webhook_endpoints/{id}', () => {
     const e = await newEndpoint({ description: 'first' });
     const path = `/webhook_endpoints/${e.webhook_endpoint_id}`;
     const moved = ok(await api.request('PUT', path, { body: { url: 'http://127.0.0.1:5000/new', enabled_events: ['customer.created'] } }));
-    expect(moved).toMatchObject({ webhook_endpoint_id: e.webhook_endpoint_id, url: 'http://127.0.0.1:5000/new', enabled_events: ['customer.created'], description: 'first', status: 'enabled', created_at: e.created_at });
+    expect(moved).toMatchObject({
+      webhook_endpoint_id: e.webhook_endpoint_id,
+      url: 'http://127.0.0.1:5000/new',
+      enabled_events: ['customer.created'],
+      description: 'first',
+      status: 'enabled',
+      created_at: e.created_at,
+    });
     expect(moved).not.toHaveProperty('secret');
     expect(Date.parse(moved.updated_at)).toBeGreaterThanOrEqual(Date.parse(e.updated_at));
 
@@ -190,13 +224,22 @@ describe('PUT /webhook_endpoints/{id}', () => {
   test('an empty body changes only updated_at; invalid fields → 400 and nothing changes', async () => {
     const e = await newEndpoint({ enabled_events: ['payment.failed'] });
     const path = `/webhook_endpoints/${e.webhook_endpoint_id}`;
-    expect(ok(await api.request('PUT', path, { body: {} }))).toMatchObject({ url: URL_LOCAL, enabled_events: ['payment.failed'], status: 'enabled' });
+    expect(ok(await api.request('PUT', path, { body: {} }))).toMatchObject({
+      url: URL_LOCAL,
+      enabled_events: ['payment.failed'],
+      status: 'enabled',
+    });
     expect(expectError(await api.request('PUT', path, { body: { status: 'paused' } }), 400, 'parameter_invalid').param).toBe('status');
     expect(expectError(await api.request('PUT', path, { body: { url: null } }), 400).param).toBe('url');
     expect(expectError(await api.request('PUT', path, { body: { enabled_events: ['nope'] } }), 400).param).toBe('enabled_events.0');
     expect(expectError(await api.request('PUT', path, { body: { url: 'http://10.1.2.3/' } }), 400, 'url_not_allowed').param).toBe('url');
-    expect(expectError(await api.request('PUT', path, { body: { disabled_reason: 'x' } }), 400, 'parameter_unknown').param).toBe('disabled_reason');
-    expect(expectError(await api.request('PUT', path, { body: { status: 'disabled', webhook_endpoint_id: 'we_x' } }), 400, 'parameter_unknown').param).toBe('webhook_endpoint_id');
+    expect(expectError(await api.request('PUT', path, { body: { disabled_reason: 'x' } }), 400, 'parameter_unknown').param).toBe(
+      'disabled_reason',
+    );
+    expect(
+      expectError(await api.request('PUT', path, { body: { status: 'disabled', webhook_endpoint_id: 'we_x' } }), 400, 'parameter_unknown')
+        .param,
+    ).toBe('webhook_endpoint_id');
     expect(ok(await api.request('GET', path))).toMatchObject({ url: URL_LOCAL, enabled_events: ['payment.failed'], status: 'enabled' });
   });
 });
@@ -212,23 +255,32 @@ describe('DELETE and unknown ids', () => {
     expectError(await api.request('DELETE', path), 404);
     expectError(await api.request('POST', `${path}/rotate_secret`), 404);
     expectError(await api.request('GET', path), 404); // the PUT did not bring it back
-    const ids = ok(await api.request('GET', '/webhook_endpoints?limit=100')).data.map((x: { webhook_endpoint_id: string }) => x.webhook_endpoint_id);
+    const ids = ok(await api.request('GET', '/webhook_endpoints?limit=100')).data.map(
+      (x: { webhook_endpoint_id: string }) => x.webhook_endpoint_id,
+    );
     expect(ids).not.toContain(e.webhook_endpoint_id);
     expect(ids).toContain(keep.webhook_endpoint_id);
     expect(await getStoredWebhookEndpoint(api.merchantId, e.webhook_endpoint_id)).toBeUndefined();
   });
 
-  test.each(['we_doesnotexist0000000000000000000', 'not-an-endpoint', 'cus_0123456789abcdef0123456789abcdef'])('GET, PUT, DELETE and rotate_secret of %s → 404', async (id) => {
-    const err = expectError(await api.request('GET', `/webhook_endpoints/${id}`), 404, 'resource_missing');
-    expect(err.param).toBe('webhook_endpoint_id');
-    expectError(await api.request('PUT', `/webhook_endpoints/${id}`, { body: { description: 'x' } }), 404);
-    expectError(await api.request('DELETE', `/webhook_endpoints/${id}`), 404);
-    expectError(await api.request('POST', `/webhook_endpoints/${id}/rotate_secret`), 404);
-  });
+  test.each(['we_doesnotexist0000000000000000000', 'not-an-endpoint', 'cus_0123456789abcdef0123456789abcdef'])(
+    'GET, PUT, DELETE and rotate_secret of %s → 404',
+    async (id) => {
+      const err = expectError(await api.request('GET', `/webhook_endpoints/${id}`), 404, 'resource_missing');
+      expect(err.param).toBe('webhook_endpoint_id');
+      expectError(await api.request('PUT', `/webhook_endpoints/${id}`, { body: { description: 'x' } }), 404);
+      expectError(await api.request('DELETE', `/webhook_endpoints/${id}`), 404);
+      expectError(await api.request('POST', `/webhook_endpoints/${id}/rotate_secret`), 404);
+    },
+  );
 
   test('requests without a valid api-key → 401', async () => {
     expectError(await api.request('GET', '/webhook_endpoints', { key: null }), 401, 'invalid_api_key');
-    expectError(await api.request('POST', '/webhook_endpoints', { body: { url: URL_LOCAL }, key: 'sk_test_neverissued000000' }), 401, 'invalid_api_key');
+    expectError(
+      await api.request('POST', '/webhook_endpoints', { body: { url: URL_LOCAL }, key: 'sk_test_neverissued000000' }),
+      401,
+      'invalid_api_key',
+    );
   });
 });
 
@@ -261,13 +313,21 @@ describe('GET /webhook_endpoints', () => {
 
     expectError(await api.request('GET', '/webhook_endpoints?limit=0', { key }), 400);
     expectError(await api.request('GET', '/webhook_endpoints?limit=101', { key }), 400);
-    expect(expectError(await api.request('GET', '/webhook_endpoints?starting_after=we_unknown00000000000000000000000', { key }), 400, 'resource_missing').param).toBe('starting_after');
-    expect(expectError(await api.request('GET', '/webhook_endpoints?status=enabled', { key }), 400, 'parameter_unknown').param).toBe('status');
+    expect(
+      expectError(
+        await api.request('GET', '/webhook_endpoints?starting_after=we_unknown00000000000000000000000', { key }),
+        400,
+        'resource_missing',
+      ).param,
+    ).toBe('starting_after');
+    expect(expectError(await api.request('GET', '/webhook_endpoints?status=enabled', { key }), 400, 'parameter_unknown').param).toBe(
+      'status',
+    );
   });
 });
 
 describe('merchant isolation', () => {
-  test("another merchant gets 404 for an endpoint, cannot change, rotate or delete it, and never lists it", async () => {
+  test('another merchant gets 404 for an endpoint, cannot change, rotate or delete it, and never lists it', async () => {
     const mine = await newEndpoint({ description: 'mine' });
     const other = await api.newMerchantKey();
     const path = `/webhook_endpoints/${mine.webhook_endpoint_id}`;
@@ -276,7 +336,11 @@ describe('merchant isolation', () => {
     expectError(await api.request('POST', `${path}/rotate_secret`, { key: other }), 404);
     expectError(await api.request('DELETE', path, { key: other }), 404);
     expect(ok(await api.request('GET', '/webhook_endpoints', { key: other })).data).toEqual([]);
-    expectError(await api.request('GET', `/webhook_endpoints?starting_after=${mine.webhook_endpoint_id}`, { key: other }), 400, 'resource_missing');
+    expectError(
+      await api.request('GET', `/webhook_endpoints?starting_after=${mine.webhook_endpoint_id}`, { key: other }),
+      400,
+      'resource_missing',
+    );
     // untouched for its owner
     expect(ok(await api.request('GET', path))).toMatchObject({ url: URL_LOCAL, description: 'mine', status: 'enabled' });
     const stored = await getStoredWebhookEndpoint(api.merchantId, mine.webhook_endpoint_id);
@@ -330,7 +394,9 @@ describe('rotate_secret', () => {
   test('a body with fields → 400; a disabled endpoint can rotate too', async () => {
     const e = await newEndpoint();
     const path = `/webhook_endpoints/${e.webhook_endpoint_id}`;
-    expect(expectError(await api.request('POST', `${path}/rotate_secret`, { body: { expires_in: 0 } }), 400, 'parameter_unknown').param).toBe('expires_in');
+    expect(
+      expectError(await api.request('POST', `${path}/rotate_secret`, { body: { expires_in: 0 } }), 400, 'parameter_unknown').param,
+    ).toBe('expires_in');
     ok(await api.request('PUT', path, { body: { status: 'disabled' } }));
     const r = ok(await api.request('POST', `${path}/rotate_secret`));
     secretsSeen.push(r.secret);
@@ -351,7 +417,15 @@ describe('idempotency', () => {
     expect(ok(again)).toEqual(e);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(e.secret).toMatch(SECRET);
-    expectError(await api.request('POST', '/webhook_endpoints', { body: { ...body, description: 'other' }, key, headers: { 'Idempotency-Key': idem } }), 422, 'idempotency_key_reused');
+    expectError(
+      await api.request('POST', '/webhook_endpoints', {
+        body: { ...body, description: 'other' },
+        key,
+        headers: { 'Idempotency-Key': idem },
+      }),
+      422,
+      'idempotency_key_reused',
+    );
     expect(ok(await api.request('GET', '/webhook_endpoints', { key })).data).toHaveLength(1);
   });
 
@@ -415,13 +489,17 @@ describe('secrets never rest or log in clear', () => {
 
   test('the table (endpoints and stored idempotent answers) holds no secret this file was given, and no whsec_ at all', async () => {
     // one more keyed create, so a stored replay is certainly in the dump
-    const e = ok(await api.request('POST', '/webhook_endpoints', { body: { url: URL_LOCAL }, headers: { 'Idempotency-Key': `dump-${randomUUID()}` } }));
+    const e = ok(
+      await api.request('POST', '/webhook_endpoints', { body: { url: URL_LOCAL }, headers: { 'Idempotency-Key': `dump-${randomUUID()}` } }),
+    );
     secretsSeen.push(e.secret);
     expect(secretsSeen.length).toBeGreaterThan(10);
     const items = await scanAll();
     const endpointItems = items.filter((i) => i.entity === 'webhook_endpoint');
     // Stored idempotent answers of this file's keyed creates and rotations.
-    const idempotencyItems = items.filter((i) => String(i.PK).startsWith('idempotency#') && JSON.stringify(i).includes('webhook_endpoint_id'));
+    const idempotencyItems = items.filter(
+      (i) => String(i.PK).startsWith('idempotency#') && JSON.stringify(i).includes('webhook_endpoint_id'),
+    );
     expect(endpointItems.length).toBeGreaterThan(5);
     expect(idempotencyItems.length).toBeGreaterThan(0);
     const dump = JSON.stringify(items);

@@ -4,7 +4,7 @@ import { STAGES } from '../../lib/config/stage-config';
 import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { OPEN_OPERATION_KINDS } from '../../lib/service-monitoring';
 import { BUSINESS_METRICS } from '../../shared/observability/metrics';
-import { functionId, synthStage, type Resource } from './synth-stage';
+import { functionId, type Resource, synthStage } from './synth-stage';
 
 /**
  * The background reconciler in the API stack, per stage: its function, its every-minute
@@ -92,7 +92,9 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(resources[queueId]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
     t.api.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [{ Ref: queueId }],
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
     // The scheduler's role: trusted by scheduler.amazonaws.com for this account's default group only;
     // may invoke the reconciler and write to the dead-letter queue, nothing else.
@@ -104,9 +106,13 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     ]);
     expect(JSON.stringify(resources[roleId]!.Properties.AssumeRolePolicyDocument)).toContain(':schedule-group/default');
     const policies = Object.values(t.api.findResources('AWS::IAM::Policy')) as Resource[];
-    const statements = policies.filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    const statements = policies
+      .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement);
     expect(statements.map((s: { Action: string }) => s.Action).sort()).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
-    expect(JSON.stringify(statements.find((s: { Action: string }) => s.Action === 'lambda:InvokeFunction').Resource)).toContain(reconcilerId);
+    expect(JSON.stringify(statements.find((s: { Action: string }) => s.Action === 'lambda:InvokeFunction').Resource)).toContain(
+      reconcilerId,
+    );
   });
 
   test('alarm: an operation of any kind open past the bound (OldestOpenOperationAgeSeconds Maximum > bound, one 5-minute datapoint, missing data OK)', () => {
@@ -142,14 +148,31 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
 
   test('alarms: the reconciler failing (ReconcilerFailures Sum >= 1, and its Lambda Errors >= 1, in 5 minutes)', () => {
     const failures = alarmNamed('OpenOperations-ReconcilerFailures-Critical');
-    expect(failures).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, DatapointsToAlarm: 1, TreatMissingData: 'notBreaching', AlarmActions: [{ Ref: topicId }] });
+    expect(failures).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
     expect(failures.Metrics[0].MetricStat).toEqual({
-      Metric: { Namespace: `Switchyard/${stage}`, MetricName: BUSINESS_METRICS.reconcilerFailures, Dimensions: [{ Name: 'service', Value: 'switchyard' }] },
+      Metric: {
+        Namespace: `Switchyard/${stage}`,
+        MetricName: BUSINESS_METRICS.reconcilerFailures,
+        Dimensions: [{ Name: 'service', Value: 'switchyard' }],
+      },
       Period: FIVE_MINUTES,
       Stat: 'Sum',
     });
     const errors = alarmNamed('Reconciler-Fault-Count-Critical');
-    expect(errors).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, DatapointsToAlarm: 1, AlarmActions: [{ Ref: topicId }] });
+    expect(errors).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      AlarmActions: [{ Ref: topicId }],
+    });
     expect(errors.Metrics[0].MetricStat).toEqual({
       Metric: { Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: reconcilerId } }] },
       Period: FIVE_MINUTES,
@@ -162,7 +185,13 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   test("alarm: the schedule's dead-letter queue holds messages (ApproximateNumberOfMessagesVisible >= 1)", () => {
     const queueId = idOf('AWS::SQS::Queue', 'ReconcilerSchedule');
     const a = alarmNamed('ReconcilerScheduleDlq-Queue-Message-Count-Max-Critical');
-    expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, DatapointsToAlarm: 1, AlarmActions: [{ Ref: topicId }] });
+    expect(a).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      AlarmActions: [{ Ref: topicId }],
+    });
     expect(a.Metrics[0].MetricStat.Metric).toEqual({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -174,7 +203,12 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
     expect(body).toContain('### Open operations');
-    for (const metric of [BUSINESS_METRICS.openOperations, BUSINESS_METRICS.oldestOpenOperationAge, BUSINESS_METRICS.operationsSettled, BUSINESS_METRICS.reconcilerFailures]) {
+    for (const metric of [
+      BUSINESS_METRICS.openOperations,
+      BUSINESS_METRICS.oldestOpenOperationAge,
+      BUSINESS_METRICS.operationsSettled,
+      BUSINESS_METRICS.reconcilerFailures,
+    ]) {
       expect(body).toContain(metric);
     }
     for (const title of [

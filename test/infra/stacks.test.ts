@@ -6,7 +6,7 @@ import { STAGES } from '../../lib/config/stage-config';
 import { buildApp } from '../../lib/switchyard-app';
 import { ROUTES } from '../../shared/api/routes';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
-import { functionId, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY, type Resource } from './synth-stage';
+import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY } from './synth-stage';
 
 /** Functions besides one per route: the `$default` 404, the background reconciler and webhook delivery (see synthStage). */
 const EXTRA_FUNCTIONS = 3;
@@ -83,7 +83,9 @@ describe.each([
       statementsOfRole(roleId)
         .filter((s) => !s.Condition)
         .flatMap((s) => [s.Action].flat());
-    const all = Object.values(policies).flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+    const all = Object.values(policies).flatMap((p) =>
+      p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()),
+    );
     expect(all.length).toBeGreaterThan(0);
     for (const a of all) expect(a).not.toContain('*');
     for (const route of ROUTES) {
@@ -104,7 +106,14 @@ describe.each([
     const reconcilerRole = roleOf(functionId(t.api, RECONCILER.name));
     const reconcilerDynamo = actionsOfRole(reconcilerRole).filter((a: string) => a.startsWith('dynamodb:'));
     expect(reconcilerDynamo.sort()).toEqual(
-      ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'].sort(),
+      [
+        'dynamodb:GetItem',
+        'dynamodb:Query',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:ConditionCheckItem',
+      ].sort(),
     );
     expect([...TABLE_ACTIONS.settle].sort()).toEqual(reconcilerDynamo);
     expect(statementsOfRole(reconcilerRole).filter((s) => s.Condition)).toHaveLength(0);
@@ -139,7 +148,22 @@ describe.each([
     expect(count(/"MetricName":"ReadThrottleEvents"|"MetricName":"WriteThrottleEvents"|ThrottledRequests/)).toBeGreaterThanOrEqual(2);
     const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
-    for (const metric of ['PaymentsSucceeded', 'PaymentsFailed', 'Refunds', 'RefundedAmountMinor', 'ConnectorLatency', 'ReadThrottleEvents', 'ConsumedReadCapacityUnits', 'SuccessfulRequestLatency', 'ConcurrentExecutions', '5xx', '4xx', 'p50', 'p90', 'p99']) {
+    for (const metric of [
+      'PaymentsSucceeded',
+      'PaymentsFailed',
+      'Refunds',
+      'RefundedAmountMinor',
+      'ConnectorLatency',
+      'ReadThrottleEvents',
+      'ConsumedReadCapacityUnits',
+      'SuccessfulRequestLatency',
+      'ConcurrentExecutions',
+      '5xx',
+      '4xx',
+      'p50',
+      'p90',
+      'p99',
+    ]) {
       expect(body).toContain(metric);
     }
   });
@@ -155,8 +179,12 @@ describe.each([
       const env = fn.Properties.Environment.Variables;
       expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(route.method === 'POST' ? `switchyard-${stage}/card-fingerprint-key` : undefined);
     }
-    expect(fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(`switchyard-${stage}/card-fingerprint-key`);
-    expect(fns[functionId(t.api, WEBHOOK_DELIVERY.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(`switchyard-${stage}/card-fingerprint-key`);
+    expect(fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
+      `switchyard-${stage}/card-fingerprint-key`,
+    );
+    expect(fns[functionId(t.api, WEBHOOK_DELIVERY.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
+      `switchyard-${stage}/card-fingerprint-key`,
+    );
     expect(JSON.stringify(t.api.toJSON())).not.toMatch(/SecretString|secretValue/);
   });
 
@@ -180,7 +208,15 @@ describe.each([
   });
 
   test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue, webhook delivery's on-failure queue, the table stream", () => {
-    for (const name of ['ApiUrl', 'DashboardUrl', 'AlarmTopicArn', 'TableName', 'ReconcilerDeadLetterQueueUrl', 'WebhookDeliveryFailureQueueUrl']) t.api.hasOutput(name, {});
+    for (const name of [
+      'ApiUrl',
+      'DashboardUrl',
+      'AlarmTopicArn',
+      'TableName',
+      'ReconcilerDeadLetterQueueUrl',
+      'WebhookDeliveryFailureQueueUrl',
+    ])
+      t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});
     t.data.hasOutput('TableStreamArn', {});
   });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { WEBHOOK_DELIVERY } from '../../lib/api-stack';
-import { buildApp, type BuildAppOptions } from '../../lib/switchyard-app';
+import { type BuildAppOptions, buildApp } from '../../lib/switchyard-app';
 
 /** A synthesized CloudFormation resource, as template assertions return it. */
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -23,7 +23,8 @@ export const webhookDeliveryHandlerExists = (): boolean => existsSync(resolve(pr
  */
 export function synthStage(stage: string, options: BuildAppOptions = {}) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const webhookDeliveryEntry = options.webhookDeliveryEntry ?? (webhookDeliveryHandlerExists() ? WEBHOOK_DELIVERY.entry : WEBHOOK_DELIVERY_STUB_ENTRY);
+  const webhookDeliveryEntry =
+    options.webhookDeliveryEntry ?? (webhookDeliveryHandlerExists() ? WEBHOOK_DELIVERY.entry : WEBHOOK_DELIVERY_STUB_ENTRY);
   const stacks = buildApp(app, stage, { ...options, webhookDeliveryEntry });
   return { app, data: Template.fromStack(stacks.data), api: Template.fromStack(stacks.api) };
 }
@@ -33,7 +34,9 @@ export function synthStage(stage: string, options: BuildAppOptions = {}) {
  * @param name the function's construct id, e.g. `CreatePayment` or `Reconciler`
  */
 export function functionId(api: Template, name: string): string {
-  const ids = Object.keys(api.findResources('AWS::Lambda::Function')).filter((id) => id.startsWith(name) && /^[0-9A-F]{8}$/.test(id.slice(name.length)));
+  const ids = Object.keys(api.findResources('AWS::Lambda::Function')).filter(
+    (id) => id.startsWith(name) && /^[0-9A-F]{8}$/.test(id.slice(name.length)),
+  );
   if (ids.length !== 1) throw new Error(`expected one function ${name}, found ${ids.join(', ') || 'none'}`);
   return ids[0]!;
 }

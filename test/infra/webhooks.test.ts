@@ -5,7 +5,7 @@ import { DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS, STAGES } from '../../lib/config
 import { tableStreamArnParameterName } from '../../lib/data-stack';
 import { WEBHOOK_DELIVERY_OUTCOMES, WEBHOOK_ITERATOR_AGE_ALARM_MS, WEBHOOK_METRICS } from '../../lib/service-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
-import { functionId, synthStage, webhookDeliveryHandlerExists, WEBHOOK_DELIVERY_STUB_ENTRY, type Resource } from './synth-stage';
+import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY, webhookDeliveryHandlerExists } from './synth-stage';
 
 /**
  * Webhook delivery in the stacks, per stage: the table's stream (data stack) and how the API
@@ -53,7 +53,10 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   const topicId = Object.keys(t.api.findResources('AWS::SNS::Topic'))[0]!;
 
   test('data stack: the table streams NEW_IMAGE records, and its stream ARN is in an SSM parameter and an output', () => {
-    t.data.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TableName: `switchyard-${stage}`, StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    t.data.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      TableName: `switchyard-${stage}`,
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
     const tableId = Object.keys(t.data.findResources('AWS::DynamoDB::GlobalTable'))[0]!;
     t.data.resourceCountIs('AWS::SSM::Parameter', 1);
     t.data.hasResourceProperties('AWS::SSM::Parameter', {
@@ -66,7 +69,10 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   });
 
   test('the API stack resolves the stream ARN from that SSM parameter at deploy time: no CloudFormation export couples the stacks', () => {
-    expect(api.Parameters[streamParameterId]).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: `/switchyard/${stage}/table-stream-arn` });
+    expect(api.Parameters[streamParameterId]).toEqual({
+      Type: 'AWS::SSM::Parameter::Value<String>',
+      Default: `/switchyard/${stage}/table-stream-arn`,
+    });
     expect(JSON.stringify(api)).not.toContain('Fn::ImportValue');
     expect(t.data.toJSON().Outputs.TableStreamArn.Export).toBeUndefined();
     expect(JSON.stringify(t.data.toJSON().Outputs)).not.toContain('Export');
@@ -96,10 +102,20 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
 
   test('least privilege: GetItem, BatchGetItem (consistent endpoint reads), Query, PutItem, UpdateItem on the table and its indexes; read of the keyed-hash key; read of the stream; send to its on-failure queue; X-Ray', () => {
     const actions = statements.flatMap((s) => [s.Action].flat());
-    expect(actions.filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)).sort()).toEqual(
-      ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-    );
-    expect([...TABLE_ACTIONS.deliver].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(actions.filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+    expect([...TABLE_ACTIONS.deliver].sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
     expect(actions.sort()).toEqual(
       [
         'dynamodb:BatchGetItem',
@@ -165,7 +181,9 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(resources[queueId]!.Properties).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
     t.api.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [{ Ref: queueId }],
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
     t.api.hasOutput('WebhookDeliveryFailureQueueUrl', { Value: { Ref: queueId } });
   });
@@ -186,7 +204,14 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       AlarmActions: [{ Ref: topicId }],
     });
     expect(a.Metrics[0].MetricStat).toEqual({
-      Metric: { Namespace: `Switchyard/${stage}`, MetricName: 'OldestOpenOperationAgeSeconds', Dimensions: [{ Name: 'kind', Value: 'webhook_delivery' }, { Name: 'service', Value: 'switchyard' }] },
+      Metric: {
+        Namespace: `Switchyard/${stage}`,
+        MetricName: 'OldestOpenOperationAgeSeconds',
+        Dimensions: [
+          { Name: 'kind', Value: 'webhook_delivery' },
+          { Name: 'service', Value: 'switchyard' },
+        ],
+      },
       Period: FIVE_MINUTES,
       Stat: 'Maximum',
     });
@@ -194,7 +219,13 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
 
   test('alarm: the on-failure queue holds a message (ApproximateNumberOfMessagesVisible >= 1)', () => {
     const a = alarmNamed('WebhookDeliveryFailureQueue-Queue-Message-Count-Max-Critical');
-    expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, DatapointsToAlarm: 1, AlarmActions: [{ Ref: topicId }] });
+    expect(a).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      AlarmActions: [{ Ref: topicId }],
+    });
     expect(a.Metrics[0].MetricStat.Metric).toEqual({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -207,7 +238,11 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(lag).toHaveLength(1);
     const a = lag[0]!.Properties;
     expect(a.AlarmName).toMatch(new RegExp(`^Switchyard-${stage}-WebhookDelivery-`));
-    expect(a).toMatchObject({ Threshold: WEBHOOK_ITERATOR_AGE_ALARM_MS, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [{ Ref: topicId }] });
+    expect(a).toMatchObject({
+      Threshold: WEBHOOK_ITERATOR_AGE_ALARM_MS,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [{ Ref: topicId }],
+    });
     expect(WEBHOOK_ITERATOR_AGE_ALARM_MS).toBe(5 * 60 * 1000);
     expect(a.Metrics[0].MetricStat).toMatchObject({
       Metric: { Namespace: 'AWS/Lambda', MetricName: 'IteratorAge', Dimensions: [{ Name: 'FunctionName', Value: { Ref: fnId } }] },
@@ -232,18 +267,44 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(markdown.some((m) => m.includes('WebhookDelivery (table stream)'))).toBe(true);
     expect(markdown.some((m) => m.includes('Webhook delivery on-failure queue'))).toBe(true);
     const ns = `Switchyard/${stage}`;
-    expect(WEBHOOK_METRICS).toEqual({ deliveries: 'WebhookDeliveryAttempts', deliveryLatency: 'WebhookAttemptDuration', oldestUndeliveredEventAge: 'OldestOpenOperationAgeSeconds' });
+    expect(WEBHOOK_METRICS).toEqual({
+      deliveries: 'WebhookDeliveryAttempts',
+      deliveryLatency: 'WebhookAttemptDuration',
+      oldestUndeliveredEventAge: 'OldestOpenOperationAgeSeconds',
+    });
     expect(WEBHOOK_DELIVERY_OUTCOMES).toEqual(['delivered', 'retrying', 'failed', 'gone']);
     expect(titled('Webhook deliveries by outcome (count per minute)')).toEqual(
-      WEBHOOK_DELIVERY_OUTCOMES.map((outcome) => [ns, 'WebhookDeliveryAttempts', 'outcome', outcome, 'service', 'switchyard', expect.objectContaining({ stat: 'Sum', label: outcome })]),
+      WEBHOOK_DELIVERY_OUTCOMES.map((outcome) => [
+        ns,
+        'WebhookDeliveryAttempts',
+        'outcome',
+        outcome,
+        'service',
+        'switchyard',
+        expect.objectContaining({ stat: 'Sum', label: outcome }),
+      ]),
     );
     expect(titled('Webhook delivery attempt duration (ms, p50 and p99)')).toEqual(
       ['p50', 'p99'].map((stat) => [ns, 'WebhookAttemptDuration', 'service', 'switchyard', expect.objectContaining({ stat })]),
     );
     expect(
-      titled(`Oldest open webhook delivery (seconds since its first failure, maximum; alarm above ${config.alarms.undeliveredEventMaxAgeSeconds} s, past the whole retry schedule)`),
-    ).toEqual([[ns, 'OldestOpenOperationAgeSeconds', 'kind', 'webhook_delivery', 'service', 'switchyard', expect.objectContaining({ stat: 'Maximum' })]]);
-    expect(titled('Open webhook deliveries (count, per reconciler run)')).toEqual([[ns, 'OpenOperations', 'kind', 'webhook_delivery', 'service', 'switchyard', expect.objectContaining({ stat: 'Maximum' })]]);
+      titled(
+        `Oldest open webhook delivery (seconds since its first failure, maximum; alarm above ${config.alarms.undeliveredEventMaxAgeSeconds} s, past the whole retry schedule)`,
+      ),
+    ).toEqual([
+      [
+        ns,
+        'OldestOpenOperationAgeSeconds',
+        'kind',
+        'webhook_delivery',
+        'service',
+        'switchyard',
+        expect.objectContaining({ stat: 'Maximum' }),
+      ],
+    ]);
+    expect(titled('Open webhook deliveries (count, per reconciler run)')).toEqual([
+      [ns, 'OpenOperations', 'kind', 'webhook_delivery', 'service', 'switchyard', expect.objectContaining({ stat: 'Maximum' })],
+    ]);
     // The function's own panels include its iterator age.
     expect(JSON.stringify(widgets.filter((w) => w.properties.title === 'Iterator'))).toContain('IteratorAge');
   });
@@ -260,7 +321,9 @@ test('without the handler module, the API stack has no webhook delivery: no func
   const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
   expect(alarms.filter((a) => JSON.stringify(a.Properties.Metrics ?? '').includes('"MetricName":"IteratorAge"'))).toHaveLength(0);
   // The reconciler still gets the schedule; the data stack still streams.
-  expect(resourcesEnv(t.api, RECONCILER.name).WEBHOOK_RETRY_SCHEDULE_SECONDS).toBe('5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000');
+  expect(resourcesEnv(t.api, RECONCILER.name).WEBHOOK_RETRY_SCHEDULE_SECONDS).toBe(
+    '5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
+  );
   t.data.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
 });
 

@@ -8,10 +8,16 @@
  * (the figures of docs/security.md, "Card-number detector").
  */
 import creditCardType from 'credit-card-type';
-import { containsCardNumber, detectBrand, findCardNumbers, GLUED_DIGITS, passesLuhn, summarizeCard } from '../../shared/domain/card';
-import { brandTableForTests, CARD_TYPE_LIBRARY, libraryBrandOf, MAESTRO_LENGTHS, VERVE_ADDED_RANGES } from '../../shared/domain/card-brands';
 import { SANDBOX_TEST_CARDS } from '../../shared/connectors/sandbox/transformers';
-import { legitimateCorpus, nubanThenInstitutionCode, PUBLISHED_TEST_CARDS, seeded, spellingsOf, type Random } from '../helpers/card-corpus';
+import { containsCardNumber, detectBrand, findCardNumbers, GLUED_DIGITS, passesLuhn, summarizeCard } from '../../shared/domain/card';
+import {
+  brandTableForTests,
+  CARD_TYPE_LIBRARY,
+  libraryBrandOf,
+  MAESTRO_LENGTHS,
+  VERVE_ADDED_RANGES,
+} from '../../shared/domain/card-brands';
+import { legitimateCorpus, nubanThenInstitutionCode, PUBLISHED_TEST_CARDS, type Random, seeded, spellingsOf } from '../helpers/card-corpus';
 import { PAYSTACK_TEST_CARDS } from '../helpers/paystack-stand-in';
 
 const SEED = 20_261_121;
@@ -68,7 +74,8 @@ function oldRuleRefuses(text: string): boolean {
 
 /** Whether some 12–19-digit window of a digit string is a card number per the library. */
 function holdsLibraryCard(digits: string): boolean {
-  for (let length = 12; length <= 19; length += 1) for (let s = 0; s + length <= digits.length; s += 1) if (libraryCard(digits.slice(s, s + length))) return true;
+  for (let length = 12; length <= 19; length += 1)
+    for (let s = 0; s + length <= digits.length; s += 1) if (libraryCard(digits.slice(s, s + length))) return true;
   return false;
 }
 
@@ -122,7 +129,7 @@ describe('brand table', () => {
 describe('brands of card summaries (Verve vs Discover pinned)', () => {
   const pristine = pristineLibrary();
 
-  test('6500xx: the library says Discover; Verve\'s 650002–650027 reads verve, the rest of 65xxxx stays discover', () => {
+  test("6500xx: the library says Discover; Verve's 650002–650027 reads verve, the rest of 65xxxx stays discover", () => {
     const verve6500 = withCheckDigit('650002' + '123456789');
     const lastVerve = withCheckDigit('650027' + '000000000');
     const after = withCheckDigit('650028' + '000000000');
@@ -134,7 +141,7 @@ describe('brands of card summaries (Verve vs Discover pinned)', () => {
     expect(detectBrand('6011111111111117')).toBe('discover');
   });
 
-  test('Paystack\'s and Flutterwave\'s Verve test cards read verve (the library alone calls Paystack\'s Maestro), and so do their summaries', () => {
+  test("Paystack's and Flutterwave's Verve test cards read verve (the library alone calls Paystack's Maestro), and so do their summaries", () => {
     for (const pan of ['5060666666666666666', '507850785078507812', '5061460410120223210', '5060990000000000019']) {
       expect(detectBrand(pan)).toBe('verve');
       expect(summarizeCard({ card_number: pan, card_exp_month: '09', card_exp_year: '32', card_cvc: '123' }, 'fp_x').brand).toBe('verve');
@@ -142,11 +149,19 @@ describe('brands of card summaries (Verve vs Discover pinned)', () => {
     expect(pristine('5060666666666666666').map((m) => m.type)).toEqual(['maestro']);
   });
 
-  test('the other brands are the library\'s, under their API names', () => {
+  test("the other brands are the library's, under their API names", () => {
     const cases: Array<[string, string]> = [
-      ['4242424242424242', 'visa'], ['5555555555554444', 'mastercard'], ['2223003122003222', 'mastercard'], ['378282246310005', 'amex'],
-      ['36227206271667', 'diners'], ['3566002020360505', 'jcb'], ['6200000000000005', 'unionpay'], ['2200000000000004', 'mir'],
-      ['6759649826438453', 'maestro'], ['9999999999999995', 'unknown'], ['0000000000000000', 'unknown'],
+      ['4242424242424242', 'visa'],
+      ['5555555555554444', 'mastercard'],
+      ['2223003122003222', 'mastercard'],
+      ['378282246310005', 'amex'],
+      ['36227206271667', 'diners'],
+      ['3566002020360505', 'jcb'],
+      ['6200000000000005', 'unionpay'],
+      ['2200000000000004', 'mir'],
+      ['6759649826438453', 'maestro'],
+      ['9999999999999995', 'unknown'],
+      ['0000000000000000', 'unknown'],
     ];
     for (const [pan, brand] of cases) expect(detectBrand(pan)).toBe(brand);
   });
@@ -155,7 +170,19 @@ describe('brands of card summaries (Verve vs Discover pinned)', () => {
 describe('the rule', () => {
   test('Luhn is checked for every brand, UnionPay included', () => {
     const r = seeded(SEED + 3);
-    for (const [prefix, length] of [['62', 16], ['62', 19], ['8110', 17], ['4', 16], ['51', 16], ['34', 15], ['36', 14], ['6011', 16], ['5061', 19], ['3528', 16], ['2200', 16]] as const) {
+    for (const [prefix, length] of [
+      ['62', 16],
+      ['62', 19],
+      ['8110', 17],
+      ['4', 16],
+      ['51', 16],
+      ['34', 15],
+      ['36', 14],
+      ['6011', 16],
+      ['5061', 19],
+      ['3528', 16],
+      ['2200', 16],
+    ] as const) {
       let checked = 0;
       for (let i = 0; i < 20; i += 1) {
         let pan: string;
@@ -182,7 +209,7 @@ describe('the rule', () => {
 
   test('Maestro: 16–19 digits are card numbers; 12–15 digits with a Maestro prefix are not (the accepted risk)', () => {
     for (let length = 12; length <= 19; length += 1) {
-      const n = withCheckDigit('6759' + '1'.repeat(length - 5));
+      const n = withCheckDigit(`6759${'1'.repeat(length - 5)}`);
       expect(detectBrand(n)).toBe('maestro');
       expect(containsCardNumber(n)).toBe(length >= 16);
     }
@@ -192,9 +219,9 @@ describe('the rule', () => {
     expect(containsCardNumber('4242a4242a4242a4242')).toBe(false);
     expect(containsCardNumber('x4242424242424242y')).toBe(true);
     const glue = '1'.repeat(GLUED_DIGITS);
-    expect(containsCardNumber(glue + '4242424242424242' + glue)).toBe(true);
+    expect(containsCardNumber(`${glue}4242424242424242${glue}`)).toBe(true);
     // Not every window of a long run: a 30-digit reference is not searched inside.
-    const longRun = '1'.repeat(GLUED_DIGITS + 1) + '4242424242424242' + '1'.repeat(GLUED_DIGITS + 1);
+    const longRun = `${'1'.repeat(GLUED_DIGITS + 1)}4242424242424242${'1'.repeat(GLUED_DIGITS + 1)}`;
     expect(containsCardNumber(longRun)).toBe(false);
     expect(containsCardNumber(longRun.split('').join(' '))).toBe(true); // separated: whole groups
   });
@@ -222,7 +249,11 @@ describe('the rule', () => {
   test('findCardNumbers: sorted, merged ranges of the original text, UTF-16 offsets', () => {
     const text = 'a ４２４２４２４２４２４２４２４２ b 𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐 c 5555 5555 5555 4444 12/29';
     const ranges = findCardNumbers(text);
-    expect(ranges.map(([a, b]) => text.slice(a, b))).toEqual(['４２４２４２４２４２４２４２４２', '𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐', '5555 5555 5555 4444']);
+    expect(ranges.map(([a, b]) => text.slice(a, b))).toEqual([
+      '４２４２４２４２４２４２４２４２',
+      '𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐𝟒𝟐',
+      '5555 5555 5555 4444',
+    ]);
   });
 });
 
@@ -251,7 +282,9 @@ describe('test cards: 100 % found, in every spelling', () => {
         if (!containsCardNumber(s.text) || !covered) missed.push(`${pan} ${s.name}: ${JSON.stringify(s.text)}`);
       }
     }
-    report.push(`test cards: ${new Set(pans).size} numbers × ≥ 30 spellings = ${total} texts, ${total - missed.length} refused (${pct(total - missed.length, total)})`);
+    report.push(
+      `test cards: ${new Set(pans).size} numbers × ≥ 30 spellings = ${total} texts, ${total - missed.length} refused (${pct(total - missed.length, total)})`,
+    );
     expect(missed).toEqual([]);
   });
 });
@@ -270,12 +303,18 @@ describe('legitimate values: false refusals ≤ 0.1 %', () => {
     }
     const refused = [...byCategory.values()].reduce((n, e) => n + e.refused.length, 0);
     const oldRule = [...byCategory.values()].reduce((n, e) => n + e.oldRule, 0);
-    report.push(`corpus: ${corpus.length} values, ${refused} refused (${pct(refused, corpus.length)}; the old rule: ${pct(oldRule, corpus.length)})`);
+    report.push(
+      `corpus: ${corpus.length} values, ${refused} refused (${pct(refused, corpus.length)}; the old rule: ${pct(oldRule, corpus.length)})`,
+    );
     for (const [category, e] of byCategory) {
-      report.push(`  ${category}: ${e.refused.length}/${e.total} (old rule ${e.oldRule})${e.refused.length ? ` e.g. ${JSON.stringify(e.refused.slice(0, 3))}` : ''}`);
+      report.push(
+        `  ${category}: ${e.refused.length}/${e.total} (old rule ${e.oldRule})${e.refused.length ? ` e.g. ${JSON.stringify(e.refused.slice(0, 3))}` : ''}`,
+      );
     }
     // Each refusal is a card number the library recognizes inside the value, never a Luhn-only match.
-    for (const e of byCategory.values()) for (const value of e.refused) for (const [a, b] of findCardNumbers(value)) expect(holdsLibraryCard(value.slice(a, b).replace(/\D/g, ''))).toBe(true);
+    for (const e of byCategory.values())
+      for (const value of e.refused)
+        for (const [a, b] of findCardNumbers(value)) expect(holdsLibraryCard(value.slice(a, b).replace(/\D/g, ''))).toBe(true);
     expect(refused / corpus.length).toBeLessThanOrEqual(0.001);
   });
 
@@ -283,7 +322,9 @@ describe('legitimate values: false refusals ≤ 0.1 %', () => {
     const r = seeded(SEED + 1);
     const values = Array.from({ length: 5_000 }, () => nubanThenInstitutionCode(r));
     const refused = values.filter(containsCardNumber);
-    report.push(`NUBAN then six-digit institution code: ${refused.length}/${values.length} refused (${pct(refused.length, values.length)})`);
+    report.push(
+      `NUBAN then six-digit institution code: ${refused.length}/${values.length} refused (${pct(refused.length, values.length)})`,
+    );
     for (const v of refused) expect(libraryCardInRun(v.replace(/\D/g, ''))).toBe(true);
   });
 });
@@ -293,7 +334,8 @@ describe('our own ids', () => {
     const r = seeded(SEED + 4);
     const N = 100_000;
     let holding = 0;
-    for (let i = 0; i < N; i += 1) if (containsCardNumber(`cus_${Array.from({ length: 32 }, () => '0123456789abcdef'[r.int(0, 15)]).join('')}`)) holding += 1;
+    for (let i = 0; i < N; i += 1)
+      if (containsCardNumber(`cus_${Array.from({ length: 32 }, () => '0123456789abcdef'[r.int(0, 15)]).join('')}`)) holding += 1;
     report.push(`ids of our own shape holding a card-like digit run: ${holding}/${N} (${pct(holding, N)})`);
     expect(holding / N).toBeLessThan(0.002); // rare, but not never: ids of that shape are exempt (shared/schemas/common.ts)
   });
@@ -345,8 +387,17 @@ describe('speed: linear in the text', () => {
     ['64 KiB of one digit', () => '7'.repeat(65_536)],
     ['64 KiB of random digits', () => seeded(1).digits(65_536)],
     ['64 KiB of digits each followed by a separator', () => [...seeded(2).digits(32_768)].join(' ')],
-    ['64 KiB of groups of four', () => seeded(3).digits(52_428).replace(/(\d{4})/g, '$1-')],
-    ['64 KiB of full-width digits and spaces', () => [...seeded(4).digits(32_768)].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('\u3000')],
+    [
+      '64 KiB of groups of four',
+      () =>
+        seeded(3)
+          .digits(52_428)
+          .replace(/(\d{4})/g, '$1-'),
+    ],
+    [
+      '64 KiB of full-width digits and spaces',
+      () => [...seeded(4).digits(32_768)].map((d) => String.fromCodePoint(0xff10 + Number(d))).join('\u3000'),
+    ],
     ['64 KiB of card numbers', () => '4242 4242 4242 4242 '.repeat(3_277)],
   ])('%s: in well under 2 s (a quadratic scan would take minutes)', (_name, make) => {
     const text = make();

@@ -10,7 +10,7 @@ describe('card rules', () => {
     expect(passesLuhn('42a2')).toBe(false);
   });
 
-  test('brand from the leading digits (credit-card-type\'s ranges; Verve and Discover pinned in card-detector.test.ts)', () => {
+  test("brand from the leading digits (credit-card-type's ranges; Verve and Discover pinned in card-detector.test.ts)", () => {
     expect(detectBrand('4242424242424242')).toBe('visa');
     expect(detectBrand('5555555555554444')).toBe('mastercard');
     expect(detectBrand('2223003122003222')).toBe('mastercard');
@@ -53,10 +53,21 @@ describe('card numbers in free text', () => {
   test('the spellings the old detector missed (issue 13) are found', () => {
     const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
     const spelled = [
-      '4242.4242.4242.4242', '4242/4242/4242/4242', '4242_4242_4242_4242', '4242,4242,4242,4242', '4242  4242  4242  4242',
-      '4242\t4242\t4242\t4242', '4242\n4242\n4242\n4242', '4242 - 4242 - 4242 - 4242', '4242\u20134242\u20134242\u20134242',
-      '4242\u00a04242\u00a04242\u00a04242', '4242\u200b4242\u200b4242\u200b4242', '４２４２４２４２４２４２４２４２',
-      '14242424242424242', '42424242424242429', 'phone +378282246310005',
+      '4242.4242.4242.4242',
+      '4242/4242/4242/4242',
+      '4242_4242_4242_4242',
+      '4242,4242,4242,4242',
+      '4242  4242  4242  4242',
+      '4242\t4242\t4242\t4242',
+      '4242\n4242\n4242\n4242',
+      '4242 - 4242 - 4242 - 4242',
+      '4242\u20134242\u20134242\u20134242',
+      '4242\u00a04242\u00a04242\u00a04242',
+      '4242\u200b4242\u200b4242\u200b4242',
+      '４２４２４２４２４２４２４２４２',
+      '14242424242424242',
+      '42424242424242429',
+      'phone +378282246310005',
     ];
     for (const text of spelled) expect({ text, found: containsCardNumber(text) }).toEqual({ text, found: true });
   });
@@ -75,8 +86,15 @@ describe('card numbers in free text', () => {
 describe('card numbers hidden among other digits', () => {
   test('a PAN touching other digits is still found, and redacted in logs', () => {
     const { containsCardNumber } = jest.requireActual('../../shared/domain/card') as typeof import('../../shared/domain/card');
-    const { redactText } = jest.requireActual('../../shared/observability/redaction') as typeof import('../../shared/observability/redaction');
-    for (const text of ['card 4242424242424242 123', 'ref 12 4111111111111111', 'x 4242 4242 4242 4242 99', '4242424242424242@example.com']) {
+    const { redactText } = jest.requireActual(
+      '../../shared/observability/redaction',
+    ) as typeof import('../../shared/observability/redaction');
+    for (const text of [
+      'card 4242424242424242 123',
+      'ref 12 4111111111111111',
+      'x 4242 4242 4242 4242 99',
+      '4242424242424242@example.com',
+    ]) {
       expect(containsCardNumber(text)).toBe(true);
       expect(redactText(text)).not.toMatch(/4242424242424242|4111111111111111|4242 4242 4242 4242/);
     }
@@ -86,12 +104,16 @@ describe('card numbers hidden among other digits', () => {
 
 describe('authentication step values in logs', () => {
   test('PIN and OTP are masked in JSON bodies, form bodies and structured records; other fields stay', () => {
-    const { redactText, redactingReplacer, REDACTED } = jest.requireActual('../../shared/observability/redaction') as typeof import('../../shared/observability/redaction');
+    const { redactText, redactingReplacer, REDACTED } = jest.requireActual(
+      '../../shared/observability/redaction',
+    ) as typeof import('../../shared/observability/redaction');
     expect(redactText('{"pin":"1234","otp" : "123456","amount":1500}')).toBe(`{"pin":"${REDACTED}","otp" : "${REDACTED}","amount":1500}`);
     expect(redactText('pin=1234&address_city=Lagos')).toBe(`pin=${REDACTED}&address_city=Lagos`);
     expect(redactText('address_city=Lagos&otp=998877&card_cvc=123')).toBe(`address_city=Lagos&otp=${REDACTED}&card_cvc=${REDACTED}`);
     expect(redactText('spin=1&pinned=2')).toBe('spin=1&pinned=2');
-    expect(JSON.parse(JSON.stringify({ body: { pin: '1234', OTP: '123456', phone: '+2348012345678' } }, redactingReplacer))).toEqual({ body: { pin: REDACTED, OTP: REDACTED, phone: '+2348012345678' } });
+    expect(JSON.parse(JSON.stringify({ body: { pin: '1234', OTP: '123456', phone: '+2348012345678' } }, redactingReplacer))).toEqual({
+      body: { pin: REDACTED, OTP: REDACTED, phone: '+2348012345678' },
+    });
   });
 });
 

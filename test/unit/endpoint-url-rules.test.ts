@@ -1,10 +1,10 @@
 import {
   checkEndpointUrl,
+  type HostResolver,
   isDeployedStage,
   nonPublicAddressKind,
-  urlRulesForStage,
-  type HostResolver,
   type UrlVerdict,
+  urlRulesForStage,
 } from '../../shared/webhooks/endpoint-url-rules';
 
 /** A resolver that answers from a fixed table and records what it was asked; no DNS traffic. */
@@ -27,7 +27,7 @@ const resolver = stubResolver({
   'metadata.example.com': ['169.254.169.254'],
   'v6-metadata.example.com': ['fd00:ec2::254'],
   'mapped.example.com': ['::ffff:10.0.0.7'],
-  'localhost': ['127.0.0.1', '::1'],
+  localhost: ['127.0.0.1', '::1'],
 });
 const deployed = { allowLoopback: false, resolve: resolver };
 const local = { allowLoopback: true, resolve: resolver };
@@ -94,7 +94,10 @@ describe('deployed stage rules', () => {
       addresses: ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
     });
     expect(await checkEndpointUrl('https://93.184.215.14:8443/w', deployed)).toEqual({ allowed: true, addresses: ['93.184.215.14'] });
-    expect(await checkEndpointUrl('https://[2606:4700:4700::1111]/w', deployed)).toEqual({ allowed: true, addresses: ['2606:4700:4700::1111'] });
+    expect(await checkEndpointUrl('https://[2606:4700:4700::1111]/w', deployed)).toEqual({
+      allowed: true,
+      addresses: ['2606:4700:4700::1111'],
+    });
     expect(await checkEndpointUrl('https://[::ffff:8.8.8.8]/w', deployed)).toMatchObject({ allowed: true });
   });
 
@@ -121,14 +124,27 @@ describe('deployed stage rules', () => {
 
 describe('local stack rules', () => {
   test('allow http and loopback', async () => {
-    for (const url of ['http://127.0.0.1/hooks', 'http://127.0.0.1:4000/hooks', 'http://[::1]:4000/', 'http://localhost:3000/x', 'https://127.0.0.1/x']) {
+    for (const url of [
+      'http://127.0.0.1/hooks',
+      'http://127.0.0.1:4000/hooks',
+      'http://[::1]:4000/',
+      'http://localhost:3000/x',
+      'https://127.0.0.1/x',
+    ]) {
       expect(await checkEndpointUrl(url, local)).toMatchObject({ allowed: true });
     }
     expect(await checkEndpointUrl('http://hooks.example.com/x', local)).toMatchObject({ allowed: true });
   });
 
   test('still refuse private, link-local, metadata and CGNAT addresses, and credentials', async () => {
-    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://100.64.0.1/', 'http://internal.example.com/', 'http://[fe80::1]/']) {
+    for (const url of [
+      'http://10.0.0.1/',
+      'http://169.254.169.254/',
+      'http://[fd00:ec2::254]/',
+      'http://100.64.0.1/',
+      'http://internal.example.com/',
+      'http://[fe80::1]/',
+    ]) {
       refused(await checkEndpointUrl(url, local), 'address_not_allowed');
     }
     refused(await checkEndpointUrl('http://u:p@127.0.0.1/', local), 'credentials_not_allowed');
@@ -175,15 +191,21 @@ describe('address classification', () => {
     expect(nonPublicAddressKind(address)).toBe(kind);
   });
 
-  test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => {
-    expect(nonPublicAddressKind(address)).toBeUndefined();
-  });
+  test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    '%s is public',
+    (address) => {
+      expect(nonPublicAddressKind(address)).toBeUndefined();
+    },
+  );
 });
 
 test('tunnel and deprecated ranges that can reach private networks are refused too (Teredo, site-local, 6to4 relay)', async () => {
   const { checkEndpointUrl } = await import('../../shared/webhooks/endpoint-url-rules');
   for (const address of ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'fec0::1', '192.88.99.1']) {
-    const verdict = await checkEndpointUrl('https://hooks.example.com/x', { allowLoopback: false, resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }] });
+    const verdict = await checkEndpointUrl('https://hooks.example.com/x', {
+      allowLoopback: false,
+      resolve: async () => [{ address, family: address.includes(':') ? 6 : 4 }],
+    });
     expect(verdict).toMatchObject({ allowed: false, reason: 'address_not_allowed' });
   }
 });

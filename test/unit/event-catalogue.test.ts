@@ -13,7 +13,9 @@ describe('the event catalogue', () => {
 
   test('every status a payment can reach after creation has its event; unchanged statuses emit none', () => {
     for (const status of PAYMENT_STATUSES.filter((s) => s !== 'RequiresConfirmation')) {
-      expect(paymentStatusEvent('RequiresConfirmation', status)).toBe(`payment.${status === 'RequiresAction' ? 'requires_action' : status === 'RequiresCapture' ? 'requires_capture' : status.toLowerCase()}`);
+      expect(paymentStatusEvent('RequiresConfirmation', status)).toBe(
+        `payment.${status === 'RequiresAction' ? 'requires_action' : status === 'RequiresCapture' ? 'requires_capture' : status.toLowerCase()}`,
+      );
       expect(paymentStatusEvent(status, status)).toBeUndefined();
     }
     expect(refundStatusEvent('Pending', 'Succeeded')).toBe('refund.succeeded');

@@ -1,9 +1,10 @@
-import { sortKeyBounds } from '../../shared/storage/list-items';
 import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
+import { sortKeyBounds } from '../../shared/storage/list-items';
 
 const T = '2026-11-21T10:00:00.000Z';
 const key = (iso: string, id = 'pay_abc') => `${iso}#${id}`;
-const inBounds = (b: { lower?: string; upper?: string }, k: string) => (b.lower === undefined || k >= b.lower) && (b.upper === undefined || k <= b.upper);
+const inBounds = (b: { lower?: string; upper?: string }, k: string) =>
+  (b.lower === undefined || k >= b.lower) && (b.upper === undefined || k <= b.upper);
 
 describe('created range → sort key bounds', () => {
   test('gte includes T, gt excludes it', () => {
@@ -39,7 +40,15 @@ describe('list query parsing', () => {
   });
 
   test('rejects out-of-range limits, both cursors, bad timestamps and unknown keys', () => {
-    const cases: Record<string, string>[] = [{ limit: '0' }, { limit: '101' }, { limit: '2.5' }, { offset: '-1' }, { offset: '1', starting_after: 'pay_x' }, { 'created[gte]': 'yesterday' }, { colour: 'red' }];
+    const cases: Record<string, string>[] = [
+      { limit: '0' },
+      { limit: '101' },
+      { limit: '2.5' },
+      { offset: '-1' },
+      { offset: '1', starting_after: 'pay_x' },
+      { 'created[gte]': 'yesterday' },
+      { colour: 'red' },
+    ];
     for (const q of cases) {
       expect(parse(q).success).toBe(false);
     }

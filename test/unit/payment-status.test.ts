@@ -13,9 +13,12 @@ describe('payment state machine', () => {
   });
 
   test('cancel from RequiresConfirmation, RequiresAction, Processing, RequiresCapture only', () => {
-    expect(PAYMENT_STATUSES.filter((s) => canApply('cancel', s)).sort()).toEqual(
-      ['Processing', 'RequiresAction', 'RequiresCapture', 'RequiresConfirmation'],
-    );
+    expect(PAYMENT_STATUSES.filter((s) => canApply('cancel', s)).sort()).toEqual([
+      'Processing',
+      'RequiresAction',
+      'RequiresCapture',
+      'RequiresConfirmation',
+    ]);
   });
 
   test('capture only from RequiresCapture, refund only from Succeeded', () => {

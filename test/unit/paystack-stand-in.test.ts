@@ -7,18 +7,18 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import {
+  expectedNextStep,
+  expectedPaymentStatus,
   PAYSTACK_STAND_IN_LIMITS,
   PAYSTACK_STAND_IN_MESSAGES,
   PAYSTACK_STAND_IN_VOUCHER,
   PAYSTACK_TEST_CARDS,
-  TELECEL_VOUCHER_PROMPT,
-  expectedNextStep,
-  expectedPaymentStatus,
+  type PaystackStandIn,
+  type PaystackTestCard,
   paystackEnv,
   paystackOpenApiSchema,
   startPaystackStandIn,
-  type PaystackStandIn,
-  type PaystackTestCard,
+  TELECEL_VOUCHER_PROMPT,
 } from '../helpers/paystack-stand-in';
 
 let standIn: PaystackStandIn;
@@ -41,7 +41,12 @@ interface Reply {
   body: any;
 }
 
-async function call(method: string, path: string, body?: unknown, options: { key?: string | null; form?: boolean; timeoutMs?: number } = {}): Promise<Reply> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { key?: string | null; form?: boolean; timeoutMs?: number } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = {};
   if (options.key !== null) headers.authorization = `Bearer ${options.key ?? standIn.secretKey}`;
   let payload: string | undefined;
@@ -54,7 +59,12 @@ async function call(method: string, path: string, body?: unknown, options: { key
       payload = JSON.stringify(body);
     }
   }
-  const res = await fetch(`${standIn.url}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(options.timeoutMs ?? 2000) });
+  const res = await fetch(`${standIn.url}${path}`, {
+    method,
+    headers,
+    body: payload,
+    signal: AbortSignal.timeout(options.timeoutMs ?? 2000),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -68,7 +78,10 @@ function expectSchema(schemaFile: string, body: unknown): void {
 }
 
 let seq = 0;
-const newReference = () => `pay-${Date.now().toString(36)}${(seq += 1)}`;
+const newReference = () => {
+  seq += 1;
+  return `pay-${Date.now().toString(36)}${seq}`;
+};
 const cardBody = (c: Pick<PaystackTestCard, 'number' | 'cvv'>, reference: string, amount = 150000) => ({
   email: 'payer@example.com',
   amount,
@@ -100,24 +113,43 @@ describe('authentication and request validation', () => {
     for (const [path, body] of cases) {
       const res = await call('POST', path, body);
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ status: false, type: 'validation_error', code: 'invalid_params', meta: { nextStep: expect.any(String) } });
+      expect(res.body).toMatchObject({
+        status: false,
+        type: 'validation_error',
+        code: 'invalid_params',
+        meta: { nextStep: expect.any(String) },
+      });
       expect(standIn.requests.at(-1)?.schemaErrors?.length).toBeGreaterThan(0);
     }
     expect(standIn.ledger()).toEqual({});
   });
 
-  test('a charge without an instrument, a duplicate reference, an unknown reference: Paystack\'s documented answers', async () => {
+  test("a charge without an instrument, a duplicate reference, an unknown reference: Paystack's documented answers", async () => {
     const reference = newReference();
-    expect(await call('POST', '/charge', { email: 'payer@example.com', amount: 5000 })).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.noInstrument } });
+    expect(await call('POST', '/charge', { email: 'payer@example.com', amount: 5000 })).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.noInstrument },
+    });
     expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, reference))).status).toBe(200);
     const again = await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, reference));
     expect(again).toEqual({
       status: 400,
-      body: expect.objectContaining({ status: false, message: PAYSTACK_STAND_IN_MESSAGES.duplicateReference, type: 'validation_error', code: 'duplicate_reference' }),
+      body: expect.objectContaining({
+        status: false,
+        message: PAYSTACK_STAND_IN_MESSAGES.duplicateReference,
+        type: 'validation_error',
+        code: 'duplicate_reference',
+      }),
     });
     expect(standIn.entry(reference)?.amountCaptured).toBe(150000); // charged once
-    expect(await call('POST', '/charge/submit_pin', { pin: '1234', reference: 'pay-unknown' })).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.referenceInvalid } });
-    expect(await call('GET', '/transaction/verify/pay-unknown')).toEqual({ status: 404, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notFound } });
+    expect(await call('POST', '/charge/submit_pin', { pin: '1234', reference: 'pay-unknown' })).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.referenceInvalid },
+    });
+    expect(await call('GET', '/transaction/verify/pay-unknown')).toEqual({
+      status: 404,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notFound },
+    });
   });
 
   test('form-encoded bodies are taken like JSON ones (Paystack accepts both)', async () => {
@@ -130,12 +162,18 @@ describe('authentication and request validation', () => {
 });
 
 describe('card steps', () => {
-  test('the Verve card: send_pin → PIN → send_otp with Paystack\'s prompt → OTP → success; the ledger follows each step', async () => {
+  test("the Verve card: send_pin → PIN → send_otp with Paystack's prompt → OTP → success; the ledger follows each step", async () => {
     const reference = newReference();
     const c = PAYSTACK_TEST_CARDS.vervePinOtp;
     const created = await call('POST', '/charge', cardBody(c, reference));
     expect(created).toEqual({ status: 200, body: { status: true, message: 'Charge attempted', data: { reference, status: 'send_pin' } } });
-    expect(standIn.entry(reference)).toMatchObject({ status: 'send_pin', waitingOn: 'pin', transactionStatus: 'ongoing', amountCaptured: 0, cardLast4: c.number.slice(-4) });
+    expect(standIn.entry(reference)).toMatchObject({
+      status: 'send_pin',
+      waitingOn: 'pin',
+      transactionStatus: 'ongoing',
+      amountCaptured: 0,
+      cardLast4: c.number.slice(-4),
+    });
     expect((await call('GET', `/charge/${reference}`)).body.data).toEqual({ reference, status: 'send_pin' });
 
     const afterPin = await call('POST', '/charge/submit_pin', { pin: c.pin, reference });
@@ -143,7 +181,14 @@ describe('card steps', () => {
     expect(standIn.entry(reference)).toMatchObject({ waitingOn: 'otp', displayText: 'Please send OTP' });
 
     const afterOtp = await call('POST', '/charge/submit_otp', { otp: c.otp, reference });
-    expect(afterOtp.body.data).toMatchObject({ reference, status: 'success', amount: 150000, currency: 'NGN', channel: 'card', gateway_response: 'Approved' });
+    expect(afterOtp.body.data).toMatchObject({
+      reference,
+      status: 'success',
+      amount: 150000,
+      currency: 'NGN',
+      channel: 'card',
+      gateway_response: 'Approved',
+    });
     expectSchema('ChargeSubmitOtpResponse.yaml', afterOtp.body);
     expectSchema('ChargeSubmitPinResponse.yaml', afterOtp.body);
     const verify = await call('GET', `/transaction/verify/${reference}`);
@@ -176,12 +221,20 @@ describe('card steps', () => {
     const ppo = PAYSTACK_TEST_CARDS.pinPhoneOtp;
     const r1 = newReference();
     await call('POST', '/charge', cardBody(ppo, r1));
-    expect((await call('POST', '/charge/submit_pin', { pin: ppo.pin, reference: r1 })).body.data).toEqual({ reference: r1, status: 'send_phone', display_text: 'Please send phone' });
+    expect((await call('POST', '/charge/submit_pin', { pin: ppo.pin, reference: r1 })).body.data).toEqual({
+      reference: r1,
+      status: 'send_phone',
+      display_text: 'Please send phone',
+    });
     expect((await call('POST', '/charge/submit_phone', { phone: '08012345678', reference: r1 })).body.data.status).toBe('send_otp');
     expect((await call('POST', '/charge/submit_otp', { otp: ppo.otp, reference: r1 })).body.data.status).toBe('success');
 
     const r2 = newReference();
-    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.birthday, r2))).body.data).toEqual({ reference: r2, status: 'send_birthday', display_text: 'Please send your birthday' });
+    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.birthday, r2))).body.data).toEqual({
+      reference: r2,
+      status: 'send_birthday',
+      display_text: 'Please send your birthday',
+    });
     expect((await call('POST', '/charge/submit_birthday', { birthday: '1961-09-21', reference: r2 })).body.data.status).toBe('success');
 
     const r3 = newReference();
@@ -196,21 +249,44 @@ describe('card steps', () => {
 
     const r4 = newReference();
     await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.pinOnly, r4));
-    expect((await call('POST', '/charge/submit_pin', { pin: PAYSTACK_TEST_CARDS.pinOnly.pin, reference: r4 })).body.data.status).toBe('success');
+    expect((await call('POST', '/charge/submit_pin', { pin: PAYSTACK_TEST_CARDS.pinOnly.pin, reference: r4 })).body.data.status).toBe(
+      'success',
+    );
 
     const r5 = newReference();
     expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, r5))).body.data.status).toBe('success');
-    for (const r of [r1, r2, r3, r4, r5]) expect(standIn.entry(r)).toMatchObject({ status: 'success', amountCaptured: 150000, waitingOn: null });
+    for (const r of [r1, r2, r3, r4, r5])
+      expect(standIn.entry(r)).toMatchObject({ status: 'success', amountCaptured: 150000, waitingOn: null });
   });
 
   test('a wrong PIN closes the charge (failed, "Incorrect PIN"); nothing more can be submitted', async () => {
     const reference = newReference();
     await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.vervePinOtp, reference));
     const wrong = await call('POST', '/charge/submit_pin', { pin: '9999', reference });
-    expect(wrong).toEqual({ status: 200, body: { status: true, message: 'Charge attempted', data: { reference, status: 'failed', message: PAYSTACK_STAND_IN_MESSAGES.incorrectPin } } });
-    expect(standIn.entry(reference)).toMatchObject({ status: 'failed', transactionStatus: 'failed', waitingOn: null, amountCaptured: 0, failureMessage: 'Incorrect PIN', submissions: [{ step: 'pin', accepted: false }] });
-    expect(await call('POST', '/charge/submit_pin', { pin: PAYSTACK_TEST_CARDS.vervePinOtp.pin, reference })).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notWaitingFor('pin') } });
-    expect((await call('GET', `/transaction/verify/${reference}`)).body.data).toMatchObject({ status: 'failed', gateway_response: 'Incorrect PIN' });
+    expect(wrong).toEqual({
+      status: 200,
+      body: {
+        status: true,
+        message: 'Charge attempted',
+        data: { reference, status: 'failed', message: PAYSTACK_STAND_IN_MESSAGES.incorrectPin },
+      },
+    });
+    expect(standIn.entry(reference)).toMatchObject({
+      status: 'failed',
+      transactionStatus: 'failed',
+      waitingOn: null,
+      amountCaptured: 0,
+      failureMessage: 'Incorrect PIN',
+      submissions: [{ step: 'pin', accepted: false }],
+    });
+    expect(await call('POST', '/charge/submit_pin', { pin: PAYSTACK_TEST_CARDS.vervePinOtp.pin, reference })).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notWaitingFor('pin') },
+    });
+    expect((await call('GET', `/transaction/verify/${reference}`)).body.data).toMatchObject({
+      status: 'failed',
+      gateway_response: 'Incorrect PIN',
+    });
     expect(expectedPaymentStatus(standIn.entry(reference)!)).toBe('Failed');
   });
 
@@ -223,7 +299,8 @@ describe('card steps', () => {
     expect(wrong).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.incorrectOtp } });
     expect(standIn.entry(reference)).toMatchObject({ status: 'send_otp', waitingOn: 'otp', wrongOtps: 1 });
     expect(expectedNextStep(standIn.entry(reference)!)).toBe('submit_otp');
-    for (let i = 2; i < PAYSTACK_STAND_IN_LIMITS.maxWrongOtps; i += 1) await call('POST', '/charge/submit_otp', { otp: '000000', reference });
+    for (let i = 2; i < PAYSTACK_STAND_IN_LIMITS.maxWrongOtps; i += 1)
+      await call('POST', '/charge/submit_otp', { otp: '000000', reference });
     const locked = await call('POST', '/charge/submit_otp', { otp: '000000', reference });
     expect(locked.body.message).toBe(PAYSTACK_STAND_IN_MESSAGES.tooManyOtps(PAYSTACK_STAND_IN_LIMITS.otpLockMinutes));
     expect((await call('POST', '/charge/submit_otp', { otp: c.otp, reference })).status).toBe(400); // even the right one, while locked
@@ -235,10 +312,16 @@ describe('card steps', () => {
 
   test('declined, token not generated, bank authorization (open_url) cards', async () => {
     const declined = newReference();
-    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.declined, declined))).body.data).toEqual({ reference: declined, status: 'failed', message: 'Declined' });
+    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.declined, declined))).body.data).toEqual({
+      reference: declined,
+      status: 'failed',
+      message: 'Declined',
+    });
     const token = newReference();
     await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.tokenNotGenerated, token));
-    expect((await call('POST', '/charge/submit_pin', { pin: PAYSTACK_TEST_CARDS.tokenNotGenerated.pin, reference: token })).body.data).toMatchObject({ status: 'failed', message: PAYSTACK_TEST_CARDS.tokenNotGenerated.failureMessage });
+    expect(
+      (await call('POST', '/charge/submit_pin', { pin: PAYSTACK_TEST_CARDS.tokenNotGenerated.pin, reference: token })).body.data,
+    ).toMatchObject({ status: 'failed', message: PAYSTACK_TEST_CARDS.tokenNotGenerated.failureMessage });
     const bankAuth = newReference();
     const open = await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.bankAuthorization, bankAuth));
     expect(open.body.data).toEqual({ reference: bankAuth, url: expect.stringMatching(/^http/), status: 'open_url' });
@@ -250,12 +333,22 @@ describe('card steps', () => {
 });
 
 describe('mobile money, USSD, Pay with Transfer, hosted checkout', () => {
-  const momo = (reference: string, provider: string, phone = '0201234567') => ({ email: 'payer@example.com', amount: 2500, currency: 'GHS', reference, mobile_money: { phone, provider } });
+  const momo = (reference: string, provider: string, phone = '0201234567') => ({
+    email: 'payer@example.com',
+    amount: 2500,
+    currency: 'GHS',
+    reference,
+    mobile_money: { phone, provider },
+  });
 
   test('Telecel (vod): send_otp with the *110# voucher prompt; a wrong voucher keeps the step open; the voucher completes it', async () => {
     const reference = newReference();
     const created = await call('POST', '/charge', momo(reference, 'vod'));
-    expect(created.body).toEqual({ status: true, message: 'Charge attempted', data: { reference, status: 'send_otp', display_text: TELECEL_VOUCHER_PROMPT } });
+    expect(created.body).toEqual({
+      status: true,
+      message: 'Charge attempted',
+      data: { reference, status: 'send_otp', display_text: TELECEL_VOUCHER_PROMPT },
+    });
     const wrong = await call('POST', '/charge/submit_otp', { otp: '111111', reference });
     expect(wrong).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.incorrectMobileMoneyOtp } });
     expect(standIn.entry(reference)).toMatchObject({ waitingOn: 'otp', displayText: TELECEL_VOUCHER_PROMPT, provider: 'vod' });
@@ -267,7 +360,11 @@ describe('mobile money, USSD, Pay with Transfer, hosted checkout', () => {
   test('MTN: pay_offline until the payer approves; an unknown provider is refused', async () => {
     const reference = newReference();
     const created = await call('POST', '/charge', momo(reference, 'mtn', '0551234987'));
-    expect(created.body.data).toEqual({ reference, status: 'pay_offline', display_text: 'Please complete authorization process on your mobile phone' });
+    expect(created.body.data).toEqual({
+      reference,
+      status: 'pay_offline',
+      display_text: 'Please complete authorization process on your mobile phone',
+    });
     expect((await call('GET', `/transaction/verify/${reference}`)).body.data.status).toBe('ongoing');
     standIn.completeOffline(reference, 'success');
     expect((await call('GET', `/transaction/verify/${reference}`)).body.data).toMatchObject({ status: 'success', amount: 2500 });
@@ -276,18 +373,58 @@ describe('mobile money, USSD, Pay with Transfer, hosted checkout', () => {
 
   test('USSD gives a code of the chosen type; Pay with Transfer an account until its expiry; initialize a checkout URL', async () => {
     const ussd = newReference();
-    const u = await call('POST', '/charge', { email: 'payer@example.com', amount: 5000, currency: 'NGN', reference: ussd, ussd: { type: '919' } });
-    expect(u.body.data).toEqual({ reference: ussd, status: 'pay_offline', display_text: expect.stringContaining(u.body.data.ussd_code), ussd_code: expect.stringMatching(/^\*919\*.*#$/) });
+    const u = await call('POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 5000,
+      currency: 'NGN',
+      reference: ussd,
+      ussd: { type: '919' },
+    });
+    expect(u.body.data).toEqual({
+      reference: ussd,
+      status: 'pay_offline',
+      display_text: expect.stringContaining(u.body.data.ussd_code),
+      ussd_code: expect.stringMatching(/^\*919\*.*#$/),
+    });
     const pwt = newReference();
     const expires = '2030-01-01T11:00:00.000Z';
-    const t = await call('POST', '/charge', { email: 'payer@example.com', amount: 5000, currency: 'NGN', reference: pwt, bank_transfer: { account_expires_at: expires } });
-    expect(t.body.data).toMatchObject({ reference: pwt, status: 'pending_bank_transfer', account_number: expect.any(String), bank: { name: expect.any(String) }, account_expires_at: expires });
+    const t = await call('POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 5000,
+      currency: 'NGN',
+      reference: pwt,
+      bank_transfer: { account_expires_at: expires },
+    });
+    expect(t.body.data).toMatchObject({
+      reference: pwt,
+      status: 'pending_bank_transfer',
+      account_number: expect.any(String),
+      bank: { name: expect.any(String) },
+      account_expires_at: expires,
+    });
     const checkout = newReference();
-    const init = await call('POST', '/transaction/initialize', { email: 'payer@example.com', amount: 5000, currency: 'NGN', reference: checkout, callback_url: 'https://example.com/back', channels: ['card'] });
-    expect(init.body).toEqual({ status: true, message: 'Authorization URL created', data: { authorization_url: expect.stringMatching(/^https:\/\/checkout\.paystack\.com\//), access_code: expect.any(String), reference: checkout } });
+    const init = await call('POST', '/transaction/initialize', {
+      email: 'payer@example.com',
+      amount: 5000,
+      currency: 'NGN',
+      reference: checkout,
+      callback_url: 'https://example.com/back',
+      channels: ['card'],
+    });
+    expect(init.body).toEqual({
+      status: true,
+      message: 'Authorization URL created',
+      data: {
+        authorization_url: expect.stringMatching(/^https:\/\/checkout\.paystack\.com\//),
+        access_code: expect.any(String),
+        reference: checkout,
+      },
+    });
     expectSchema('TransactionInitializeResponse.yaml', init.body);
     expect((await call('GET', `/transaction/verify/${checkout}`)).body.data.status).toBe('abandoned');
-    expect((await call('POST', '/transaction/initialize', { email: 'payer@example.com', amount: 5000, reference: checkout })).body.code).toBe('duplicate_reference');
+    expect(
+      (await call('POST', '/transaction/initialize', { email: 'payer@example.com', amount: 5000, reference: checkout })).body.code,
+    ).toBe('duplicate_reference');
     expect(Object.values(standIn.ledger()).map((e) => [e.channel, e.status])).toEqual([
       ['ussd', 'pay_offline'],
       ['bank_transfer', 'pending_bank_transfer'],
@@ -301,21 +438,40 @@ describe('refunds', () => {
     const reference = newReference();
     await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, reference, 10000));
     const { transactionId } = standIn.entry(reference)!;
-    const first = await call('POST', '/refund', { transaction: reference, amount: 4000, currency: 'NGN', merchant_note: 'Switchyard refund ref_1' });
-    expect(first.body).toMatchObject({ status: true, message: 'Refund has been queued for processing', data: { status: 'pending', amount: 4000, merchant_note: 'Switchyard refund ref_1', transaction: { id: transactionId, reference } } });
+    const first = await call('POST', '/refund', {
+      transaction: reference,
+      amount: 4000,
+      currency: 'NGN',
+      merchant_note: 'Switchyard refund ref_1',
+    });
+    expect(first.body).toMatchObject({
+      status: true,
+      message: 'Refund has been queued for processing',
+      data: { status: 'pending', amount: 4000, merchant_note: 'Switchyard refund ref_1', transaction: { id: transactionId, reference } },
+    });
     expectSchema('RefundCreateResponse.yaml', first.body);
-    expect(await call('POST', '/refund', { transaction: reference, amount: 6001 })).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.refundTooLarge } });
+    expect(await call('POST', '/refund', { transaction: reference, amount: 6001 })).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.refundTooLarge },
+    });
     const rest = await call('POST', '/refund', { transaction: String(transactionId) }); // by id, the remaining amount
     expect(rest.body.data.amount).toBe(6000);
 
     const fetched = await call('GET', `/refund/${first.body.data.id}`);
-    expect(fetched.body).toMatchObject({ status: true, message: 'Refund retrieved', data: { id: first.body.data.id, transaction: transactionId, status: 'pending' } });
+    expect(fetched.body).toMatchObject({
+      status: true,
+      message: 'Refund retrieved',
+      data: { id: first.body.data.id, transaction: transactionId, status: 'pending' },
+    });
     expectSchema('RefundFetchResponse.yaml', fetched.body);
     const list = await call('GET', `/refund?transaction=${transactionId}&perPage=1&page=2`);
     expect(list.body.data.map((r: { id: number }) => r.id)).toEqual([first.body.data.id]); // newest first: page 2 is the first refund
     expect(list.body.meta).toMatchObject({ total: 2, pageCount: 2, page: 2 });
     expectSchema('RefundListResponse.yaml', list.body);
-    expect(await call('GET', '/refund/999')).toEqual({ status: 404, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notFound } });
+    expect(await call('GET', '/refund/999')).toEqual({
+      status: 404,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notFound },
+    });
 
     expect(standIn.entry(reference)).toMatchObject({ amountRefunded: 10000, transactionStatus: 'success' });
     standIn.setRefundStatus(first.body.data.id, 'processed');
@@ -328,7 +484,10 @@ describe('refunds', () => {
   test('a charge that did not succeed cannot be refunded', async () => {
     const reference = newReference();
     await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.vervePinOtp, reference));
-    expect(await call('POST', '/refund', { transaction: reference })).toEqual({ status: 400, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.refundUnsuccessful } });
+    expect(await call('POST', '/refund', { transaction: reference })).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.refundUnsuccessful },
+    });
     expect(standIn.entry(reference)?.refunds).toEqual([]);
   });
 });
@@ -342,7 +501,8 @@ describe('fault hooks', () => {
     await call('POST', '/charge/submit_pin', { pin: c.pin, reference });
     return reference;
   }
-  const otp = (reference: string) => call('POST', '/charge/submit_otp', { otp: PAYSTACK_TEST_CARDS.vervePinOtp.otp, reference }, { timeoutMs: 300 });
+  const otp = (reference: string) =>
+    call('POST', '/charge/submit_otp', { otp: PAYSTACK_TEST_CARDS.vervePinOtp.otp, reference }, { timeoutMs: 300 });
 
   test('hang_after_work: the OTP is applied (the charge succeeds) but no answer comes', async () => {
     const reference = await waitingForOtp();
@@ -399,7 +559,11 @@ describe('fault hooks', () => {
   });
 
   test('paystackEnv gives the registry its key, base URL and the timeout override', () => {
-    expect(paystackEnv(standIn, { timeoutMs: 300 })).toEqual({ PAYSTACK_SECRET_KEY: standIn.secretKey, PAYSTACK_BASE_URL: standIn.url, CONNECTOR_TIMEOUT_MS: '300' });
+    expect(paystackEnv(standIn, { timeoutMs: 300 })).toEqual({
+      PAYSTACK_SECRET_KEY: standIn.secretKey,
+      PAYSTACK_BASE_URL: standIn.url,
+      CONNECTOR_TIMEOUT_MS: '300',
+    });
     expect(paystackEnv(standIn)).not.toHaveProperty('CONNECTOR_TIMEOUT_MS');
   });
 });

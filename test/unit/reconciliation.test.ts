@@ -1,7 +1,7 @@
 import { CLAIM_LEASE_MS, leaseActive, startPendingOperation, viewPendingOperation } from '../../shared/domain/pending-operation';
+import { ANSWER_RESERVE_MS, API_GATEWAY_TIMEOUT_MS, requestDeadline } from '../../shared/operations/request-context';
 import { MAX_CHECK_INTERVAL_MS, nextCheckAt, reconcileMinAgeMs } from '../../shared/reconciliation/reconcile-settings';
 import { OPEN_INDEX_SHARDS, openIndexKeys, openShard, openShards } from '../../shared/storage/item-keys';
-import { requestDeadline, API_GATEWAY_TIMEOUT_MS, ANSWER_RESERVE_MS } from '../../shared/operations/request-context';
 
 describe('pending operations', () => {
   const t0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -55,7 +55,10 @@ describe('open-operations index keys', () => {
     expect(seen).toEqual(new Set(openShards()));
     expect(openShards()).toHaveLength(OPEN_INDEX_SHARDS);
     expect(openShard('pay_1')).toBe(openShard('pay_1'));
-    expect(openIndexKeys('ref_9', '2026-11-24T10:00:00.000Z')).toEqual({ GSI5PK: openShard('ref_9'), GSI5SK: '2026-11-24T10:00:00.000Z#ref_9' });
+    expect(openIndexKeys('ref_9', '2026-11-24T10:00:00.000Z')).toEqual({
+      GSI5PK: openShard('ref_9'),
+      GSI5SK: '2026-11-24T10:00:00.000Z#ref_9',
+    });
   });
 });
 

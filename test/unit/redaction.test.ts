@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { CARD_MASK, maskCardData, maskCardNumbers, maskOptionalText } from '../../shared/domain/card-mask';
-import { RedactingLogger } from '../../shared/observability/logger';
-import { REDACTED, isSecretName, redactEvent, redactText, redactingReplacer, redactValue } from '../../shared/observability/redaction';
-import { attemptOf, resultFields } from '../../shared/operations/payment-state';
 import type { Payment } from '../../shared/domain/payment';
+import { RedactingLogger } from '../../shared/observability/logger';
+import { isSecretName, REDACTED, redactEvent, redactingReplacer, redactText, redactValue } from '../../shared/observability/redaction';
+import { attemptOf, resultFields } from '../../shared/operations/payment-state';
 
 /*
  * Redaction of logged events after parsing, and the card-number masker in front of what is
@@ -66,7 +66,20 @@ describe('logged events are redacted after parsing', () => {
   });
 
   test('other spellings of a secret name are one name: cardNumber, Card-Number, CVV, card[number], full-width letters', () => {
-    for (const name of ['cardNumber', 'Card-Number', 'CARD_NUMBER', 'card[number]', 'CVV', 'cvv2', 'Ｃｖｃ', 'pin', 'OTP', 'Api-Key', 'Authorization', 'verif-hash']) {
+    for (const name of [
+      'cardNumber',
+      'Card-Number',
+      'CARD_NUMBER',
+      'card[number]',
+      'CVV',
+      'cvv2',
+      'Ｃｖｃ',
+      'pin',
+      'OTP',
+      'Api-Key',
+      'Authorization',
+      'verif-hash',
+    ]) {
       expect(isSecretName(name)).toBe(true);
     }
     for (const name of ['amount', 'currency', 'card_exp_month', 'description', 'number_of_items']) expect(isSecretName(name)).toBe(false);
@@ -78,7 +91,10 @@ describe('logged events are redacted after parsing', () => {
   });
 
   test('a card number used as a JSON key, or hidden in a value, is masked; the rest of the body stays readable', () => {
-    const raw = JSON.stringify({ metadata: { [VISA]: 'k', note: `card ${MASTERCARD.replace(/(\d{4})/g, '$1 ').trim()} on file`, ref: 'order-42' }, amount: Number(VISA) });
+    const raw = JSON.stringify({
+      metadata: { [VISA]: 'k', note: `card ${MASTERCARD.replace(/(\d{4})/g, '$1 ').trim()} on file`, ref: 'order-42' },
+      amount: Number(VISA),
+    });
     const text = logged(httpEvent({ body: raw }));
     expectNoCardData(text);
     expect(text).not.toContain('5555 5555 5555 4444');
@@ -97,7 +113,11 @@ describe('logged events are redacted after parsing', () => {
     });
     const text = logged(event);
     expectNoCardData(text);
-    const out = redactEvent(event) as { queryStringParameters: Record<string, string>; rawQueryString: string; headers: Record<string, string> };
+    const out = redactEvent(event) as {
+      queryStringParameters: Record<string, string>;
+      rawQueryString: string;
+      headers: Record<string, string>;
+    };
     expect(out.queryStringParameters).toEqual({ [REDACTED]: '1', card_number: REDACTED, cvc: REDACTED, limit: '10' });
     expect(out.rawQueryString).toBe(`${REDACTED}=1&card_number=${REDACTED}&cvc=${REDACTED}&limit=10`);
     expect(out.headers['api-key']).toBe(REDACTED);
@@ -110,10 +130,19 @@ describe('logged events are redacted after parsing', () => {
     expectNoCardData(b64);
     expect(b64).toContain(`"card_number":"${REDACTED}"`);
     const form = `card%5Fnumber=${VISA}&card_cvc=${CVC}&pin=${PIN}&amount=100`;
-    const formEvent = httpEvent({ body: Buffer.from(form).toString('base64'), isBase64Encoded: true, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const formEvent = httpEvent({
+      body: Buffer.from(form).toString('base64'),
+      isBase64Encoded: true,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const formText = logged(formEvent);
     expectNoCardData(formText);
-    expect((redactEvent(formEvent) as { body: unknown }).body).toEqual({ card_number: REDACTED, card_cvc: REDACTED, pin: REDACTED, amount: '100' });
+    expect((redactEvent(formEvent) as { body: unknown }).body).toEqual({
+      card_number: REDACTED,
+      card_cvc: REDACTED,
+      pin: REDACTED,
+      amount: '100',
+    });
   });
 
   test('a body that is neither JSON nor a form is not logged (only its size): a broken body cannot leak a CVC', () => {
@@ -175,9 +204,15 @@ describe('logged events are redacted after parsing', () => {
     }
     const text = lines.join('');
     expectNoCardData(text);
-    const records = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records).toHaveLength(3);
-    expect(records[0]).toMatchObject({ message: 'Lambda invocation event', event: { body: { card_number: REDACTED, card_cvc: REDACTED, amount: 100 } } });
+    expect(records[0]).toMatchObject({
+      message: 'Lambda invocation event',
+      event: { body: { card_number: REDACTED, card_cvc: REDACTED, amount: 100 } },
+    });
     expect(records[1]).toMatchObject({ message: 'Lambda invocation event', event: { body: { card_number: REDACTED } } });
     expect(records[2]).toMatchObject({ data: { [REDACTED]: 'x', card_cvc: REDACTED } });
   });
@@ -194,7 +229,10 @@ describe('free text and data', () => {
   });
 
   test('redactValue drops secret names at any depth and masks names and strings', () => {
-    expect(redactValue({ a: [{ card_cvc: CVC, [AMEX]: `x ${AMEX}` }], n: 5 })).toEqual({ a: [{ card_cvc: REDACTED, [REDACTED]: `x ${REDACTED}` }], n: 5 });
+    expect(redactValue({ a: [{ card_cvc: CVC, [AMEX]: `x ${AMEX}` }], n: 5 })).toEqual({
+      a: [{ card_cvc: REDACTED, [REDACTED]: `x ${REDACTED}` }],
+      n: 5,
+    });
   });
 
   test('maskCardNumbers keeps the text around a card number and leaves our own ids and secrets intact', () => {
@@ -212,8 +250,20 @@ describe('free text and data', () => {
   });
 
   test('maskCardData masks value by value (neighbouring fields never join), keys and card-number integers', () => {
-    const value = { parts: ['4111111111', '111111'], [VISA]: { deep: [`x${MASTERCARD}`] }, amount: 1500, big: Number(VISA), created: 1_893_456_000 };
-    expect(maskCardData(value)).toEqual({ parts: ['4111111111', '111111'], [CARD_MASK]: { deep: [`x${CARD_MASK}`] }, amount: 1500, big: CARD_MASK, created: 1_893_456_000 });
+    const value = {
+      parts: ['4111111111', '111111'],
+      [VISA]: { deep: [`x${MASTERCARD}`] },
+      amount: 1500,
+      big: Number(VISA),
+      created: 1_893_456_000,
+    };
+    expect(maskCardData(value)).toEqual({
+      parts: ['4111111111', '111111'],
+      [CARD_MASK]: { deep: [`x${CARD_MASK}`] },
+      amount: 1500,
+      big: CARD_MASK,
+      created: 1_893_456_000,
+    });
     expect(value.big).toBe(Number(VISA)); // a copy: the input is unchanged
   });
 });
@@ -222,11 +272,20 @@ describe('connector messages pass the masker before they are stored', () => {
   const payment = { amount_captured: 0, connector_transaction_id: null, status: 'Processing', next_action: null } as unknown as Payment;
 
   test('resultFields and attemptOf mask a processor error code and message that carry a card number', () => {
-    const result = { status: 'Failed' as const, connectorTransactionId: 'tx_1', amountCaptured: 0, errorCode: `bad_${VISA}`, errorMessage: `Card ${MASTERCARD} was declined.` };
+    const result = {
+      status: 'Failed' as const,
+      connectorTransactionId: 'tx_1',
+      amountCaptured: 0,
+      errorCode: `bad_${VISA}`,
+      errorMessage: `Card ${MASTERCARD} was declined.`,
+    };
     const fields = resultFields(result, payment);
     expect(fields).toMatchObject({ status: 'Failed', error_code: `bad_${CARD_MASK}`, error_message: `Card ${CARD_MASK} was declined.` });
     const attempt = attemptOf('sandbox', '2030-01-01T00:00:00.000Z', result);
     expect(attempt).toMatchObject({ error_code: `bad_${CARD_MASK}`, error_message: `Card ${CARD_MASK} was declined.` });
-    expect(resultFields({ status: 'Succeeded', connectorTransactionId: 'tx_2', amountCaptured: 5 }, payment)).toMatchObject({ error_code: null, error_message: null });
+    expect(resultFields({ status: 'Succeeded', connectorTransactionId: 'tx_2', amountCaptured: 5 }, payment)).toMatchObject({
+      error_code: null,
+      error_message: null,
+    });
   });
 });

@@ -4,8 +4,8 @@
  */
 import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/transformers';
 import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/transformers';
-import { DEFAULT_USSD_BANK_CODE, USSD_BANK_CODES, USSD_BANKS } from '../../shared/domain/ussd-banks';
 import { ApiError } from '../../shared/domain/errors';
+import { DEFAULT_USSD_BANK_CODE, USSD_BANK_CODES, USSD_BANKS } from '../../shared/domain/ussd-banks';
 import { routeCandidates } from '../../shared/routing/routing';
 
 const CONNECTOR_ENV = {
@@ -25,7 +25,7 @@ describe('USSD banks', () => {
     expect(FLUTTERWAVE_USSD_BANKS).toContain(DEFAULT_USSD_BANK_CODE);
   });
 
-  describe('routing by the payer\'s bank', () => {
+  describe("routing by the payer's bank", () => {
     const saved: Record<string, string | undefined> = {};
     beforeAll(() => {
       for (const [k, v] of Object.entries(CONNECTOR_ENV)) {
@@ -34,13 +34,15 @@ describe('USSD banks', () => {
       }
     });
     afterAll(() => {
-      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     });
     const rules = [{ currency: 'NGN' as const, payment_method: 'ussd' as const, connectors: ['paystack', 'flutterwave'] }];
-    const names = async (bank: string) => (await routeCandidates('NGN', 'ussd', undefined, rules, { ussdBankCode: bank })).map((c) => c.name);
+    const names = async (bank: string) =>
+      (await routeCandidates('NGN', 'ussd', undefined, rules, { ussdBankCode: bank })).map((c) => c.name);
 
-    test('a bank both serve keeps the rule\'s order; a bank only Flutterwave serves skips Paystack', async () => {
+    test("a bank both serve keeps the rule's order; a bank only Flutterwave serves skips Paystack", async () => {
       const shared = Object.keys(PAYSTACK_USSD_BANKS).find((code) => FLUTTERWAVE_USSD_BANKS.includes(code))!;
       expect(await names(shared)).toEqual(['paystack', 'flutterwave']);
       const flutterwaveOnly = FLUTTERWAVE_USSD_BANKS.find((code) => !Object.hasOwn(PAYSTACK_USSD_BANKS, code))!;

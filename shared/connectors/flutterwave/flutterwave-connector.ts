@@ -1,12 +1,11 @@
 import type { Currency } from '../../domain/money';
-import { authenticationAction, type AuthenticationAddress, type PaymentMethod } from '../../domain/payment';
+import { type AuthenticationAddress, authenticationAction, type PaymentMethod } from '../../domain/payment';
 import {
-  ConnectorRequestError,
-  ConnectorTechnicalError,
-  WebhookSignatureError,
   type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -14,9 +13,18 @@ import {
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
+  WebhookSignatureError,
 } from '../connector';
-import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
-import { MAX_WEBHOOK_ID_LENGTH, optionalString, readWebhookJson, requiredInteger, requiredObject, requiredString, type WebhookObject } from '../webhook-payload';
+import { type ConnectorOperation, connectorFetch, timeoutFor } from '../connector-http';
+import {
+  MAX_WEBHOOK_ID_LENGTH,
+  optionalString,
+  readWebhookJson,
+  requiredInteger,
+  requiredObject,
+  requiredString,
+  type WebhookObject,
+} from '../webhook-payload';
 import {
   authenticationStepResult,
   buildCaptureBody,
@@ -25,10 +33,9 @@ import {
   buildPreauthRefundBody,
   buildRefundBody,
   buildValidateChargeBody,
+  type ChargeContext,
   cardStepReference,
   dataOf,
-  flutterwaveChargeType,
-  flutterwaveErrorOf,
   FLUTTERWAVE_CONNECTOR_NAME,
   FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
@@ -37,6 +44,14 @@ import {
   FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
   FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_WEBHOOK_HEADER,
+  type FlutterwaveRefund,
+  type FlutterwaveRefundList,
+  type FlutterwaveRefundListItem,
+  type FlutterwaveResponse,
+  type FlutterwaveTransaction,
+  type FlutterwaveWebhookPayload,
+  flutterwaveChargeType,
+  flutterwaveErrorOf,
   hasMoreRefundPages,
   ignoredEventId,
   isCardStepReference,
@@ -56,13 +71,6 @@ import {
   webhookChargeOf,
   webhookEventId,
   webhookHashProblem,
-  type ChargeContext,
-  type FlutterwaveRefund,
-  type FlutterwaveRefundList,
-  type FlutterwaveRefundListItem,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
-  type FlutterwaveWebhookPayload,
 } from './transformers';
 
 export { FLUTTERWAVE_CONNECTOR_NAME } from './transformers';
@@ -135,7 +143,8 @@ export class FlutterwaveConnector implements Connector {
     if (!config.baseUrl) throw new Error('Flutterwave baseUrl is not configured.');
     if (!config.secretKey) throw new Error('Flutterwave secretKey is not configured.');
     if (!config.webhookSecret) throw new Error('Flutterwave webhookSecret (the dashboard secret hash) is not configured.');
-    if (Buffer.byteLength(config.encryptionKey ?? '', 'utf8') !== 24) throw new Error('Flutterwave encryptionKey must be the 24-character key from the dashboard.');
+    if (Buffer.byteLength(config.encryptionKey ?? '', 'utf8') !== 24)
+      throw new Error('Flutterwave encryptionKey must be the 24-character key from the dashboard.');
     this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.#secretKey = config.secretKey;
     this.#webhookSecret = config.webhookSecret;
@@ -174,23 +183,38 @@ export class FlutterwaveConnector implements Connector {
 
   /** `GET /v3/transactions/{id}/verify`. */
   async #verifyById(operation: ConnectorOperation, id: string): Promise<FlutterwaveTransaction> {
-    return dataOf(await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(operation, 'GET', `/v3/transactions/${encodeURIComponent(id)}/verify`));
+    return dataOf(
+      await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(operation, 'GET', `/v3/transactions/${encodeURIComponent(id)}/verify`),
+    );
   }
 
   /** `GET /v3/transactions/verify_by_reference?tx_ref=<our payment id>`. */
   async #verifyByReference(operation: ConnectorOperation, paymentId: string): Promise<FlutterwaveTransaction> {
-    return dataOf(await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(operation, 'GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(paymentId)}`));
+    return dataOf(
+      await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
+        operation,
+        'GET',
+        `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(paymentId)}`,
+      ),
+    );
   }
 
   /**
    * The transaction behind a payment: by id when we hold Flutterwave's numeric id, else by our reference.
    * @throws ConnectorRequestError `verification_mismatch` when the transaction Flutterwave returns is not this payment's
    */
-  async #transactionOf(operation: ConnectorOperation, ref: { paymentId: string; connectorTransactionId: string | null }): Promise<FlutterwaveTransaction> {
+  async #transactionOf(
+    operation: ConnectorOperation,
+    ref: { paymentId: string; connectorTransactionId: string | null },
+  ): Promise<FlutterwaveTransaction> {
     const id = ref.connectorTransactionId;
     const tx = id && NUMERIC_ID.test(id) ? await this.#verifyById(operation, id) : await this.#verifyByReference(operation, ref.paymentId);
     if (tx.tx_ref !== ref.paymentId) {
-      throw new ConnectorRequestError(this.name, 'verification_mismatch', `Flutterwave transaction ${tx.id} belongs to reference ${tx.tx_ref}, not to payment ${ref.paymentId}.`);
+      throw new ConnectorRequestError(
+        this.name,
+        'verification_mismatch',
+        `Flutterwave transaction ${tx.id} belongs to reference ${tx.tx_ref}, not to payment ${ref.paymentId}.`,
+      );
     }
     return tx;
   }
@@ -207,24 +231,37 @@ export class FlutterwaveConnector implements Connector {
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     const charge = buildChargeRequest(request, { encryptionKey: this.#encryptionKey });
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('authorize', 'POST', `/v3/charges?type=${charge.type}`, charge.body);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
+      'authorize',
+      'POST',
+      `/v3/charges?type=${charge.type}`,
+      charge.body,
+    );
     const ctx: ChargeContext = { request, type: charge.type, now: this.#now() };
     const result = paymentResultFromCharge(response, ctx);
-    if (charge.type === 'card' && result.nextAction?.type === 'submit_address' && request.card && isCompleteAvsAddress(request.billingAddress)) {
-      return this.#sendCardStep({
-        paymentId: request.paymentId,
-        connectorTransactionId: result.connectorTransactionId,
-        amount: request.amount,
-        currency: request.currency,
-        paymentMethod: request.paymentMethod,
-        captureMethod: request.captureMethod,
-        step: 'submit_address',
-        address: request.billingAddress as AuthenticationAddress,
-        card: request.card,
-        email: request.email ?? null,
-        publicBaseUrl: request.publicBaseUrl,
-        returnUrl: request.returnUrl,
-      }, false); // Flutterwave has just answered that no charge exists yet: nothing to look up.
+    if (
+      charge.type === 'card' &&
+      result.nextAction?.type === 'submit_address' &&
+      request.card &&
+      isCompleteAvsAddress(request.billingAddress)
+    ) {
+      return this.#sendCardStep(
+        {
+          paymentId: request.paymentId,
+          connectorTransactionId: result.connectorTransactionId,
+          amount: request.amount,
+          currency: request.currency,
+          paymentMethod: request.paymentMethod,
+          captureMethod: request.captureMethod,
+          step: 'submit_address',
+          address: request.billingAddress as AuthenticationAddress,
+          card: request.card,
+          email: request.email ?? null,
+          publicBaseUrl: request.publicBaseUrl,
+          returnUrl: request.returnUrl,
+        },
+        false,
+      ); // Flutterwave has just answered that no charge exists yet: nothing to look up.
     }
     return result;
   }
@@ -259,7 +296,11 @@ export class FlutterwaveConnector implements Connector {
   /** {@link authenticate} by step. */
   async #step(request: AuthenticateRequest): Promise<PaymentResult> {
     if (flutterwaveChargeType(request.currency, request.paymentMethod) !== 'card') {
-      throw new ConnectorRequestError(this.name, 'unsupported_authentication_step', `Flutterwave asks no ${request.step} step of a ${request.paymentMethod} payment.`);
+      throw new ConnectorRequestError(
+        this.name,
+        'unsupported_authentication_step',
+        `Flutterwave asks no ${request.step} step of a ${request.paymentMethod} payment.`,
+      );
     }
     switch (request.step) {
       case 'submit_pin':
@@ -271,7 +312,11 @@ export class FlutterwaveConnector implements Connector {
       case 'submit_otp':
         return this.#validate(request);
       default:
-        throw new ConnectorRequestError(this.name, 'unsupported_authentication_step', `Flutterwave never asks for ${request.step}; it asks for a PIN, a billing address or an OTP.`);
+        throw new ConnectorRequestError(
+          this.name,
+          'unsupported_authentication_step',
+          `Flutterwave never asks for ${request.step}; it asks for a PIN, a billing address or an OTP.`,
+        );
     }
   }
 
@@ -325,7 +370,8 @@ export class FlutterwaveConnector implements Connector {
   #existingCharge(tx: FlutterwaveTransaction, request: AuthenticateRequest): PaymentResult {
     const result = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
     if (result.status !== 'RequiresAction') return result;
-    if (tx.auth_url && /^https?:\/\//i.test(tx.auth_url)) return { ...result, nextAction: { type: 'redirect_to_url', redirect_to_url: tx.auth_url } };
+    if (tx.auth_url && /^https?:\/\//i.test(tx.auth_url))
+      return { ...result, nextAction: { type: 'redirect_to_url', redirect_to_url: tx.auth_url } };
     return authenticationStepResult('submit_otp', false, tx, this.#stepContext(request));
   }
 
@@ -374,7 +420,12 @@ export class FlutterwaveConnector implements Connector {
    */
   async capture(request: TransactionRef & { amount: number }): Promise<PaymentResult> {
     const tx = await this.#transactionOf('capture', request);
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('capture', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/capture`, buildCaptureBody(request.amount));
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
+      'capture',
+      'POST',
+      `/v3/charges/${encodeURIComponent(tx.flw_ref)}/capture`,
+      buildCaptureBody(request.amount),
+    );
     return paymentResultFromCapture(response, request.amount);
   }
 
@@ -397,7 +448,11 @@ export class FlutterwaveConnector implements Connector {
       }
       throw err;
     }
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('void', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/void`);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
+      'void',
+      'POST',
+      `/v3/charges/${encodeURIComponent(tx.flw_ref)}/void`,
+    );
     if (response.status !== 'success') dataOf(response);
     return { status: 'Cancelled', connectorTransactionId: String(tx.id), amountCaptured: 0 };
   }
@@ -417,10 +472,20 @@ export class FlutterwaveConnector implements Connector {
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
     const tx = await this.#transactionOf('refund', request);
     if (tx.charge_type === 'preauth') {
-      const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>('refund', 'POST', `/v3/charges/${encodeURIComponent(tx.flw_ref)}/refund`, buildPreauthRefundBody(request.amount));
+      const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
+        'refund',
+        'POST',
+        `/v3/charges/${encodeURIComponent(tx.flw_ref)}/refund`,
+        buildPreauthRefundBody(request.amount),
+      );
       return refundResultFromPreauthRefund(response);
     }
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('refund', 'POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, buildRefundBody(request.amount, request.refundId));
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>(
+      'refund',
+      'POST',
+      `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`,
+      buildRefundBody(request.amount, request.refundId),
+    );
     return refundResultFromRefund(dataOf(response));
   }
 
@@ -454,7 +519,12 @@ export class FlutterwaveConnector implements Connector {
         // a re-sent charge (the step whose answer was lost) may still appear: say so, so its claim is
         // kept rather than the step reopened (a second re-send could create a second charge).
         const ageMs = this.#now() - Date.parse(request.createdAt);
-        return { status: 'RequiresAction', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0, ...(ageMs >= FLUTTERWAVE_NOT_FOUND_SETTLE_MS ? {} : { notYetKnown: true }) };
+        return {
+          status: 'RequiresAction',
+          connectorTransactionId: request.connectorTransactionId,
+          amountCaptured: 0,
+          ...(ageMs >= FLUTTERWAVE_NOT_FOUND_SETTLE_MS ? {} : { notYetKnown: true }),
+        };
       }
       const status = type ? FLUTTERWAVE_NOT_FOUND_STATUS[type] : 'Processing';
       if (status !== 'Failed') return { status, connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
@@ -467,14 +537,23 @@ export class FlutterwaveConnector implements Connector {
       };
       if (!byReference) return failed;
       const ageMs = this.#now() - Date.parse(request.createdAt);
-      if (!(ageMs >= FLUTTERWAVE_NOT_FOUND_SETTLE_MS)) return { status: 'Processing', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      if (!(ageMs >= FLUTTERWAVE_NOT_FOUND_SETTLE_MS))
+        return { status: 'Processing', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
       return { ...failed, notFound: true };
     }
     if (tx.currency !== request.currency || (tx.status === 'successful' && majorToMinor(tx.amount) < request.amount)) {
-      throw new ConnectorRequestError(this.name, 'verification_mismatch', `Flutterwave transaction ${tx.id} is ${tx.amount} ${tx.currency}, not the payment's amount and currency.`);
+      throw new ConnectorRequestError(
+        this.name,
+        'verification_mismatch',
+        `Flutterwave transaction ${tx.id} is ${tx.amount} ${tx.currency}, not the payment's amount and currency.`,
+      );
     }
-    const pendingStatus = !type || (type === 'card' && request.connectorTransactionId === null) ? 'Processing' : FLUTTERWAVE_PENDING_STATUS[type];
-    return paymentResultFromTransaction(tx, { preauthorized: request.captureMethod === 'manual' || tx.charge_type === 'preauth', pendingStatus });
+    const pendingStatus =
+      !type || (type === 'card' && request.connectorTransactionId === null) ? 'Processing' : FLUTTERWAVE_PENDING_STATUS[type];
+    return paymentResultFromTransaction(tx, {
+      preauthorized: request.captureMethod === 'manual' || tx.charge_type === 'preauth',
+      pendingStatus,
+    });
   }
 
   /**
@@ -483,7 +562,11 @@ export class FlutterwaveConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
-    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>('syncRefund', 'GET', `/v3/refunds/${encodeURIComponent(request.connectorRefundId)}`);
+    const response = await this.#call<FlutterwaveResponse<FlutterwaveRefund>>(
+      'syncRefund',
+      'GET',
+      `/v3/refunds/${encodeURIComponent(request.connectorRefundId)}`,
+    );
     return refundResultFromRefund(dataOf(response));
   }
 
@@ -508,7 +591,10 @@ export class FlutterwaveConnector implements Connector {
     const refunds: FlutterwaveRefundListItem[] = [];
     for (let page = 1; ; page += 1) {
       if (page > FLUTTERWAVE_REFUND_LIST_MAX_PAGES) {
-        throw new ConnectorTechnicalError(this.name, `More than ${FLUTTERWAVE_REFUND_LIST_MAX_PAGES} pages of Flutterwave refunds for transaction ${transactionId}; the lookup of refund ${request.refundId} needs an operator.`);
+        throw new ConnectorTechnicalError(
+          this.name,
+          `More than ${FLUTTERWAVE_REFUND_LIST_MAX_PAGES} pages of Flutterwave refunds for transaction ${transactionId}; the lookup of refund ${request.refundId} needs an operator.`,
+        );
       }
       const query = refundListQuery(transactionId, request.createdAt, this.#now(), page);
       const list = await this.#call<FlutterwaveRefundList>('findRefund', 'GET', `/v3/refunds?${query.toString()}`);
@@ -519,7 +605,10 @@ export class FlutterwaveConnector implements Connector {
       refunds.push(...(Array.isArray(list.data) ? list.data : []));
       if (!hasMoreRefundPages(list, page)) break;
     }
-    const ours = tx.charge_type === 'preauth' ? ourPreauthRefund(refunds, transactionId, request) : ourFlutterwaveRefund(refunds, transactionId, request);
+    const ours =
+      tx.charge_type === 'preauth'
+        ? ourPreauthRefund(refunds, transactionId, request)
+        : ourFlutterwaveRefund(refunds, transactionId, request);
     if (ours) return refundResultFromRefund(ours);
     const ageMs = this.#now() - Date.parse(request.createdAt);
     if (!(ageMs >= FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
@@ -542,24 +631,33 @@ export class FlutterwaveConnector implements Connector {
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
     const problem = webhookHashProblem(webhook.headers[FLUTTERWAVE_WEBHOOK_HEADER], this.#webhookSecret);
     if (problem === 'missing') throw new WebhookSignatureError(this.name, 'The webhook has no verif-hash header.');
-    if (problem === 'mismatch') throw new WebhookSignatureError(this.name, 'The webhook verif-hash does not match the configured secret hash.');
+    if (problem === 'mismatch')
+      throw new WebhookSignatureError(this.name, 'The webhook verif-hash does not match the configured secret hash.');
     const payload = readWebhookJson(this.name, webhook.rawBody);
     checkChargeFields(this.name, payload);
     const charge = webhookChargeOf(payload as FlutterwaveWebhookPayload);
-    if (!charge) return { kind: 'ignored', eventId: ignoredEventId(webhook.rawBody), reason: `Flutterwave event ${String(payload?.event ?? payload?.['event.type'] ?? 'unknown')} is not a charge outcome.` };
+    if (!charge)
+      return {
+        kind: 'ignored',
+        eventId: ignoredEventId(webhook.rawBody),
+        reason: `Flutterwave event ${String(payload?.event ?? payload?.['event.type'] ?? 'unknown')} is not a charge outcome.`,
+      };
     const eventId = webhookEventId(charge);
     let tx: FlutterwaveTransaction;
     try {
       tx = await this.#verifyById('webhook', String(charge.id));
     } catch (err) {
-      if (err instanceof ConnectorRequestError) return { kind: 'ignored', eventId, reason: `Flutterwave does not confirm transaction ${charge.id}: ${err.message}` };
+      if (err instanceof ConnectorRequestError)
+        return { kind: 'ignored', eventId, reason: `Flutterwave does not confirm transaction ${charge.id}: ${err.message}` };
       throw err;
     }
-    if (tx.tx_ref !== charge.txRef) return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} belongs to reference ${tx.tx_ref}, not ${charge.txRef}.` };
+    if (tx.tx_ref !== charge.txRef)
+      return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} belongs to reference ${tx.tx_ref}, not ${charge.txRef}.` };
     const preauthorized = (tx.charge_type ?? charge.chargeType) === 'preauth';
     const result = paymentResultFromTransaction(tx, { preauthorized, pendingStatus: 'Processing' });
     // Only outcomes settle a payment here; a still-waiting transaction would wipe the payer's instructions.
-    if (result.status === 'Processing' || result.status === 'RequiresAction') return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} is still ${tx.status} at Flutterwave.` };
+    if (result.status === 'Processing' || result.status === 'RequiresAction')
+      return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} is still ${tx.status} at Flutterwave.` };
     return { kind: 'payment', eventId, paymentId: tx.tx_ref, connectorTransactionId: String(tx.id), result };
   }
 }
@@ -592,7 +690,10 @@ function checkChargeFields(connector: string, payload: WebhookObject): void {
 }
 
 /** Whether a payment is a preauth: manual capture, or Flutterwave's `charge_type: "preauth"`. */
-function preauthorizedOf(request: { captureMethod: AuthenticateRequest['captureMethod'] }, tx: Pick<FlutterwaveTransaction, 'charge_type'>): boolean {
+function preauthorizedOf(
+  request: { captureMethod: AuthenticateRequest['captureMethod'] },
+  tx: Pick<FlutterwaveTransaction, 'charge_type'>,
+): boolean {
   return request.captureMethod === 'manual' || tx.charge_type === 'preauth';
 }
 

@@ -1,11 +1,24 @@
-import { ghanaMobileNetwork, type GhanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import { createCipheriv, createHash, timingSafeEqual } from 'node:crypto';
-import { fullExpiryYear, type CardDetails } from '../../domain/card';
+import { type CardDetails, fullExpiryYear } from '../../domain/card';
+import { type GhanaMobileNetwork, ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { Currency } from '../../domain/money';
-import { authenticationAction, type AuthenticationAddress, type AuthenticationStep, type NextAction, type PaymentMethod } from '../../domain/payment';
+import {
+  type AuthenticationAddress,
+  type AuthenticationStep,
+  authenticationAction,
+  type NextAction,
+  type PaymentMethod,
+} from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
 import { USSD_BANKS } from '../../domain/ussd-banks';
-import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
+import {
+  type AuthenticateRequest,
+  type AuthorizeRequest,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
+  type PaymentResult,
+  type RefundResult,
+} from '../connector';
 import type { ConnectorTimeouts } from '../connector-http';
 
 /**
@@ -346,13 +359,18 @@ export function minorToMajor(amount: number): string {
 export function majorToMinor(value: number | string): number {
   const text = typeof value === 'number' ? String(value) : value.trim();
   const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave answered an amount that is not a decimal number: ${text.slice(0, 32)}`);
+  if (!match)
+    throw new ConnectorTechnicalError(
+      FLUTTERWAVE_CONNECTOR_NAME,
+      `Flutterwave answered an amount that is not a decimal number: ${text.slice(0, 32)}`,
+    );
   const whole = match[1] ?? '0';
   const fraction = match[2] ?? '';
   const cents = Number(`${fraction}00`.slice(0, 2));
   const roundUp = fraction.length > 2 && fraction.charCodeAt(2) >= 53; // third decimal ≥ '5'
   const minor = Number(whole) * 100 + cents + (roundUp ? 1 : 0);
-  if (!Number.isSafeInteger(minor)) throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, 'Flutterwave answered an amount too large to represent.');
+  if (!Number.isSafeInteger(minor))
+    throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, 'Flutterwave answered an amount too large to represent.');
   return minor;
 }
 
@@ -617,7 +635,10 @@ export function hasMoreRefundPages(list: FlutterwaveRefundList, page: number): b
     return items.length > 0 && current < info.total_pages;
   }
   if (items.length === 0) return false;
-  throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, 'Flutterwave listed refunds without meta.page_info; whether more pages exist is unknown.');
+  throw new ConnectorTechnicalError(
+    FLUTTERWAVE_CONNECTOR_NAME,
+    'Flutterwave listed refunds without meta.page_info; whether more pages exist is unknown.',
+  );
 }
 
 /**
@@ -646,18 +667,29 @@ export function ourFlutterwaveRefund(
   const comment = refundComment(ours.refundId);
   const matches = concerned.filter((r) => typeof r.comment === 'string' && r.comment.trim() === comment);
   if (matches.length > 1) {
-    throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave lists ${matches.length} refunds commented "${comment}" on transaction ${transactionId}; an operator must reconcile them.`);
+    throw new ConnectorTechnicalError(
+      FLUTTERWAVE_CONNECTOR_NAME,
+      `Flutterwave lists ${matches.length} refunds commented "${comment}" on transaction ${transactionId}; an operator must reconcile them.`,
+    );
   }
   const match = matches[0];
   if (match) {
     if (majorToMinor(match.amount_refunded) !== ours.amount) {
-      throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave refund ${match.id} is commented "${comment}" but refunds ${String(match.amount_refunded)}, not ${minorToMajor(ours.amount)}.`);
+      throw new ConnectorTechnicalError(
+        FLUTTERWAVE_CONNECTOR_NAME,
+        `Flutterwave refund ${match.id} is commented "${comment}" but refunds ${String(match.amount_refunded)}, not ${minorToMajor(ours.amount)}.`,
+      );
     }
     return match;
   }
-  const uncommented = concerned.filter((r) => (r.comment === undefined || r.comment === null || r.comment.trim() === '') && majorToMinor(r.amount_refunded) === ours.amount);
+  const uncommented = concerned.filter(
+    (r) => (r.comment === undefined || r.comment === null || r.comment.trim() === '') && majorToMinor(r.amount_refunded) === ours.amount,
+  );
   if (uncommented.length > 0) {
-    throw new ConnectorTechnicalError(FLUTTERWAVE_CONNECTOR_NAME, `Flutterwave lists ${uncommented.length} refund(s) of ${minorToMajor(ours.amount)} on transaction ${transactionId} without a comment; refund ${ours.refundId} cannot be told apart.`);
+    throw new ConnectorTechnicalError(
+      FLUTTERWAVE_CONNECTOR_NAME,
+      `Flutterwave lists ${uncommented.length} refund(s) of ${minorToMajor(ours.amount)} on transaction ${transactionId} without a comment; refund ${ours.refundId} cannot be told apart.`,
+    );
   }
   return null;
 }
@@ -787,7 +819,12 @@ export function slugOf(text: string): string {
 export function flutterwaveErrorOf(httpStatus: number, body: unknown): { code: string; message: string } {
   const b = (body ?? {}) as { code?: unknown; message?: unknown };
   const message = typeof b.message === 'string' && b.message ? b.message : `Flutterwave refused the request (HTTP ${httpStatus}).`;
-  const code = typeof b.code === 'string' && b.code ? b.code : typeof b.message === 'string' && slugOf(b.message) ? slugOf(b.message) : `http_${httpStatus}`;
+  const code =
+    typeof b.code === 'string' && b.code
+      ? b.code
+      : typeof b.message === 'string' && slugOf(b.message)
+        ? slugOf(b.message)
+        : `http_${httpStatus}`;
   return { code, message };
 }
 
@@ -848,7 +885,8 @@ export function nationalNumber(phone: string, countryCode: string, nationalLengt
   const digits = phone.replace(/[\s()-]/g, '');
   let national: string | undefined;
   if (digits.startsWith(`+${countryCode}`)) national = digits.slice(countryCode.length + 1);
-  else if (digits.startsWith(countryCode) && digits.length === countryCode.length + nationalLength) national = digits.slice(countryCode.length);
+  else if (digits.startsWith(countryCode) && digits.length === countryCode.length + nationalLength)
+    national = digits.slice(countryCode.length);
   else if (digits.startsWith('0')) national = digits.slice(1);
   return national && /^\d+$/.test(national) && national.length === nationalLength ? national : undefined;
 }
@@ -930,12 +968,19 @@ export function encryptedCardBody(encryptionKey: string, input: CardChargeInput)
  */
 export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBuildOptions): FlutterwaveChargeRequest {
   const type = flutterwaveChargeType(request.currency, request.paymentMethod);
-  if (!type) throw requestProblem('unsupported_payment_method', `Flutterwave does not take ${request.paymentMethod} payments in ${request.currency} here.`);
+  if (!type)
+    throw requestProblem(
+      'unsupported_payment_method',
+      `Flutterwave does not take ${request.paymentMethod} payments in ${request.currency} here.`,
+    );
   if (request.captureMethod === 'manual' && type !== 'card') {
-    throw requestProblem('manual_capture_not_supported', 'Flutterwave can only preauthorize (hold) card payments; use capture_method automatic.');
+    throw requestProblem(
+      'manual_capture_not_supported',
+      'Flutterwave can only preauthorize (hold) card payments; use capture_method automatic.',
+    );
   }
   const email = request.email?.trim();
-  if (!email) throw requestProblem('email_required', 'Flutterwave requires the payer\'s email address for every charge.');
+  if (!email) throw requestProblem('email_required', "Flutterwave requires the payer's email address for every charge.");
   const amount = minorToMajor(request.amount);
   const phone = request.phone ?? undefined;
   switch (type) {
@@ -967,9 +1012,12 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
     }
     case 'ussd': {
       const bank = request.ussdBankCode;
-      if (!bank) throw requestProblem('ussd_bank_required', 'A USSD payment at Flutterwave needs the payer\'s bank (its CBN code).');
+      if (!bank) throw requestProblem('ussd_bank_required', "A USSD payment at Flutterwave needs the payer's bank (its CBN code).");
       if (!isFlutterwaveUssdBank(bank)) {
-        throw requestProblem('unsupported_ussd_bank', `Flutterwave does not take USSD payments from bank ${bank}; it takes ${FLUTTERWAVE_USSD_BANKS.join(', ')}.`);
+        throw requestProblem(
+          'unsupported_ussd_bank',
+          `Flutterwave does not take USSD payments from bank ${bank}; it takes ${FLUTTERWAVE_USSD_BANKS.join(', ')}.`,
+        );
       }
       const body: FlutterwaveUssdCharge = {
         tx_ref: request.paymentId,
@@ -982,12 +1030,16 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
       return { type, body: JSON.stringify(body) };
     }
     case 'mobile_money_ghana': {
-      if (!phone) throw requestProblem('phone_required', 'Ghana mobile money needs the payer\'s phone number.');
+      if (!phone) throw requestProblem('phone_required', "Ghana mobile money needs the payer's phone number.");
       const national = nationalNumber(phone, '233', 9);
       if (!national) throw requestProblem('invalid_phone', 'The phone number is not a Ghanaian mobile number (+233 and 9 digits).');
       const ghana = ghanaMobileNetwork(`+233${national}`);
       const network = ghana ? FLUTTERWAVE_NETWORK_OF[ghana] : undefined;
-      if (!network) throw requestProblem('unknown_mobile_network', 'The phone number does not belong to a Ghanaian mobile-money network Flutterwave charges (MTN, Telecel, AirtelTigo).');
+      if (!network)
+        throw requestProblem(
+          'unknown_mobile_network',
+          'The phone number does not belong to a Ghanaian mobile-money network Flutterwave charges (MTN, Telecel, AirtelTigo).',
+        );
       const body: FlutterwaveGhanaMobileMoneyCharge = {
         tx_ref: request.paymentId,
         amount,
@@ -1000,7 +1052,7 @@ export function buildChargeRequest(request: AuthorizeRequest, options: ChargeBui
       return { type, body: JSON.stringify(body) };
     }
     case 'mpesa': {
-      if (!phone) throw requestProblem('phone_required', 'M-Pesa needs the payer\'s phone number.');
+      if (!phone) throw requestProblem('phone_required', "M-Pesa needs the payer's phone number.");
       const national = nationalNumber(phone, '254', 9);
       if (!national) throw requestProblem('invalid_phone', 'The phone number is not a Kenyan mobile number (+254 and 9 digits).');
       const body: FlutterwaveMpesaCharge = { tx_ref: request.paymentId, amount, currency: 'KES', email, phone_number: `254${national}` };
@@ -1021,7 +1073,10 @@ export function avsAuthorization(address: Partial<AuthenticationAddress> | null 
   const zip = address?.zip?.trim();
   const country = address?.country?.trim().toUpperCase();
   if (!line1 || !city || !state || !zip || !country || !/^[A-Z]{2}$/.test(country)) {
-    throw requestProblem('address_required', 'Flutterwave needs the card\'s billing address: line1, city, state, zip and a 2-letter country.');
+    throw requestProblem(
+      'address_required',
+      "Flutterwave needs the card's billing address: line1, city, state, zip and a 2-letter country.",
+    );
   }
   return { mode: 'avs_noauth', city, address: line1, state, country, zipcode: zip };
 }
@@ -1049,9 +1104,13 @@ export function isCompleteAvsAddress(address: Partial<AuthenticationAddress> | n
  *   or `unsupported_authentication_step` for any other step
  */
 export function buildCardStepCharge(request: AuthenticateRequest, options: ChargeBuildOptions): string {
-  if (!request.card) throw requestProblem('card_required', 'Flutterwave takes the PIN or the billing address only with the whole card charge: send the card again with this step.');
+  if (!request.card)
+    throw requestProblem(
+      'card_required',
+      'Flutterwave takes the PIN or the billing address only with the whole card charge: send the card again with this step.',
+    );
   const email = request.email?.trim();
-  if (!email) throw requestProblem('email_required', 'Flutterwave requires the payer\'s email address for every charge.');
+  if (!email) throw requestProblem('email_required', "Flutterwave requires the payer's email address for every charge.");
   let authorization: FlutterwavePinAuthorization | FlutterwaveAvsAuthorization;
   if (request.step === 'submit_pin') {
     if (!request.pin) throw requestProblem('pin_required', 'The submit_pin step needs the card PIN.');
@@ -1229,7 +1288,11 @@ function nextActionFor(
       if (!authorization.note) return null;
       return {
         type: 'display_ussd_code',
-        ussd: { code: authorization.note, reference: data?.flw_ref ?? ctx.request.paymentId, expires_at: new Date(ctx.now + USSD_DISPLAY_VALIDITY_MS).toISOString() },
+        ussd: {
+          code: authorization.note,
+          reference: data?.flw_ref ?? ctx.request.paymentId,
+          expires_at: new Date(ctx.now + USSD_DISPLAY_VALIDITY_MS).toISOString(),
+        },
       };
     }
   }
@@ -1279,11 +1342,19 @@ export function paymentResultFromCharge(response: FlutterwaveResponse<Flutterwav
       status: 'Processing',
       connectorTransactionId,
       amountCaptured: 0,
-      nextAction: { type: 'await_mobile_money_approval', mobile_money: { message: 'Approve the M-Pesa prompt sent to your phone.', reference: data.flw_ref } },
+      nextAction: {
+        type: 'await_mobile_money_approval',
+        mobile_money: { message: 'Approve the M-Pesa prompt sent to your phone.', reference: data.flw_ref },
+      },
     };
   }
   if (data?.status === 'success-pending-validation' && isUrl(data.auth_url)) {
-    return { status: 'RequiresAction', connectorTransactionId, amountCaptured: 0, nextAction: { type: 'redirect_to_url', redirect_to_url: data.auth_url } };
+    return {
+      status: 'RequiresAction',
+      connectorTransactionId,
+      amountCaptured: 0,
+      nextAction: { type: 'redirect_to_url', redirect_to_url: data.auth_url },
+    };
   }
   return { status: 'Processing', connectorTransactionId, amountCaptured: 0 };
 }
@@ -1409,12 +1480,31 @@ export interface FlutterwaveWebhookCharge {
 export function webhookChargeOf(payload: FlutterwaveWebhookPayload): FlutterwaveWebhookCharge | undefined {
   if (typeof payload.event === 'string') {
     const d = payload.data;
-    if (payload.event !== 'charge.completed' || !d || typeof d.id !== 'number' || typeof d.tx_ref !== 'string' || typeof d.status !== 'string') return undefined;
+    if (
+      payload.event !== 'charge.completed' ||
+      !d ||
+      typeof d.id !== 'number' ||
+      typeof d.tx_ref !== 'string' ||
+      typeof d.status !== 'string'
+    )
+      return undefined;
     return { event: payload.event, id: d.id, txRef: d.tx_ref, status: d.status, ...(d.charge_type ? { chargeType: d.charge_type } : {}) };
   }
   const legacyType = payload['event.type'];
-  if (typeof legacyType === 'string' && /_TRANSACTION$/i.test(legacyType) && typeof payload.id === 'number' && typeof payload.txRef === 'string' && typeof payload.status === 'string') {
-    return { event: legacyType, id: payload.id, txRef: payload.txRef, status: payload.status, ...(payload.charge_type ? { chargeType: payload.charge_type } : {}) };
+  if (
+    typeof legacyType === 'string' &&
+    /_TRANSACTION$/i.test(legacyType) &&
+    typeof payload.id === 'number' &&
+    typeof payload.txRef === 'string' &&
+    typeof payload.status === 'string'
+  ) {
+    return {
+      event: legacyType,
+      id: payload.id,
+      txRef: payload.txRef,
+      status: payload.status,
+      ...(payload.charge_type ? { chargeType: payload.charge_type } : {}),
+    };
   }
   return undefined;
 }

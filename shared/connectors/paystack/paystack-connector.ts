@@ -35,12 +35,11 @@ import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import { logger } from '../../observability/logger';
 import {
-  ConnectorRequestError,
-  ConnectorTechnicalError,
-  WebhookSignatureError,
   type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -48,9 +47,18 @@ import {
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
+  WebhookSignatureError,
 } from '../connector';
-import { connectorFetch, timeoutFor, type ConnectorOperation } from '../connector-http';
-import { MAX_WEBHOOK_ID_LENGTH, optionalId, optionalString, readWebhookJson, requiredIntegerOrDigits, requiredObject, requiredString } from '../webhook-payload';
+import { type ConnectorOperation, connectorFetch, timeoutFor } from '../connector-http';
+import {
+  MAX_WEBHOOK_ID_LENGTH,
+  optionalId,
+  optionalString,
+  readWebhookJson,
+  requiredIntegerOrDigits,
+  requiredObject,
+  requiredString,
+} from '../webhook-payload';
 import {
   authenticationSecrets,
   buildBankTransferCharge,
@@ -60,29 +68,22 @@ import {
   buildRefund,
   buildSubmitRequest,
   buildUssdCharge,
+  type ChargeContext,
   chargeDataOfErrorBody,
   chargeToPaymentResult,
   declinedChargeOf,
   fromPaystackAmount,
   hasMoreRefundPages,
   isReferenceNotFound,
+  jsonWithoutSecrets,
   ourPaystackRefund,
   PAYSTACK_CONNECTOR_NAME,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
   PAYSTACK_REFUND_LIST_MAX_PAGES,
-  PAYSTACK_REFUND_NEEDS_ATTENTION_CODE,
   PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
+  PAYSTACK_REFUND_NEEDS_ATTENTION_CODE,
   PAYSTACK_REFUND_STATUS,
   PAYSTACK_TIMEOUTS_MS,
-  paystackErrorOf,
-  paystackReference,
-  paystackSupports,
-  paymentIdFromReference,
-  refundListQuery,
-  refundToRefundResult,
-  transactionToPaymentResult,
-  jsonWithoutSecrets,
-  type ChargeContext,
   type PaystackChargeData,
   type PaystackChargeRequest,
   type PaystackEnvelope,
@@ -91,6 +92,13 @@ import {
   type PaystackRefundEventData,
   type PaystackRefundList,
   type PaystackTransactionData,
+  paymentIdFromReference,
+  paystackErrorOf,
+  paystackReference,
+  paystackSupports,
+  refundListQuery,
+  refundToRefundResult,
+  transactionToPaymentResult,
 } from './transformers';
 
 /** Configuration of {@link PaystackConnector}. Keys come from configuration only (Secrets Manager, env). */
@@ -199,13 +207,23 @@ export class PaystackConnector implements Connector {
       );
     }
     if (!this.supports(request.currency, request.paymentMethod)) {
-      throw new ConnectorRequestError(this.name, 'payment_method_not_supported', `Paystack does not offer ${request.paymentMethod} in ${request.currency}.`);
+      throw new ConnectorRequestError(
+        this.name,
+        'payment_method_not_supported',
+        `Paystack does not offer ${request.paymentMethod} in ${request.currency}.`,
+      );
     }
-    if (!request.email) throw new ConnectorRequestError(this.name, 'email_required', 'Paystack needs the customer\'s email address to create a charge.');
+    if (!request.email)
+      throw new ConnectorRequestError(this.name, 'email_required', "Paystack needs the customer's email address to create a charge.");
     const ctx = this.chargeContext(request, paystackReference(request.paymentId));
 
     if (request.paymentMethod === 'card' && !request.card) {
-      const answer = await this.call<PaystackEnvelope<PaystackInitializeData>>('authorize', 'POST', '/transaction/initialize', buildCardCheckout(request, request.email));
+      const answer = await this.call<PaystackEnvelope<PaystackInitializeData>>(
+        'authorize',
+        'POST',
+        '/transaction/initialize',
+        buildCardCheckout(request, request.email),
+      );
       return {
         status: 'RequiresAction',
         connectorTransactionId: answer.data.reference || ctx.reference,
@@ -284,7 +302,8 @@ export class PaystackConnector implements Connector {
       throw err;
     }
     const answer = jsonWithoutSecrets(raw, secrets);
-    const data = answer.data && typeof answer.data === 'object' ? answer.data : ({ status: '', reference: ctx.reference } as PaystackChargeData);
+    const data =
+      answer.data && typeof answer.data === 'object' ? answer.data : ({ status: '', reference: ctx.reference } as PaystackChargeData);
     const refusal = answer.status === false && typeof answer.message === 'string' ? answer.message : null;
     return chargeToPaymentResult(data, ctx, refusal);
   }
@@ -294,7 +313,11 @@ export class PaystackConnector implements Connector {
    * @throws ConnectorRequestError `capture_not_supported`, without calling Paystack
    */
   async capture(_request: TransactionRef & { amount: number }): Promise<PaymentResult> {
-    throw new ConnectorRequestError(this.name, 'capture_not_supported', 'Paystack charges are captured at authorization; there is nothing to capture.');
+    throw new ConnectorRequestError(
+      this.name,
+      'capture_not_supported',
+      'Paystack charges are captured at authorization; there is nothing to capture.',
+    );
   }
 
   /**
@@ -311,7 +334,11 @@ export class PaystackConnector implements Connector {
   async void(request: TransactionRef): Promise<PaymentResult> {
     const answer = await this.verify('void', request.connectorTransactionId);
     if (answer.data.status === 'success') {
-      throw new ConnectorRequestError(this.name, 'charge_already_succeeded', 'Paystack has already completed this charge; refund it instead of cancelling.');
+      throw new ConnectorRequestError(
+        this.name,
+        'charge_already_succeeded',
+        'Paystack has already completed this charge; refund it instead of cancelling.',
+      );
     }
     return { status: 'Cancelled', connectorTransactionId: answer.data.reference || request.connectorTransactionId, amountCaptured: 0 };
   }
@@ -327,7 +354,11 @@ export class PaystackConnector implements Connector {
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
     const body = buildRefund(request.connectorTransactionId, request.amount, request.currency, request.refundId);
     const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('refund', 'POST', '/refund', body);
-    return this.refundResult(answer.data.status, String(answer.data.id), { refundId: request.refundId, transactionReference: request.connectorTransactionId, message: answer.data.reason });
+    return this.refundResult(answer.data.status, String(answer.data.id), {
+      refundId: request.refundId,
+      transactionReference: request.connectorTransactionId,
+      message: answer.data.reason,
+    });
   }
 
   /** What a charge answer is mapped with (`chargeToPaymentResult`), for the payment of `request` under `reference`. */
@@ -367,13 +398,14 @@ export class PaystackConnector implements Connector {
     } catch (err) {
       if (!(err instanceof ConnectorRequestError) || !seen.notFound) throw err;
       const ageMs = this.now().getTime() - Date.parse(request.createdAt);
-      if (!(ageMs >= PAYSTACK_NOT_FOUND_SETTLE_MS)) return { status: 'Processing', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+      if (!(ageMs >= PAYSTACK_NOT_FOUND_SETTLE_MS))
+        return { status: 'Processing', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
       return {
         status: 'Failed',
         connectorTransactionId: request.connectorTransactionId,
         amountCaptured: 0,
         errorCode: 'transaction_not_found',
-        errorMessage: 'Paystack has no transaction under this payment\'s reference: the charge never reached Paystack.',
+        errorMessage: "Paystack has no transaction under this payment's reference: the charge never reached Paystack.",
         notFound: true,
       };
     }
@@ -384,7 +416,10 @@ export class PaystackConnector implements Connector {
     try {
       const pending = await this.call<PaystackEnvelope<PaystackChargeData>>('sync', 'GET', `/charge/${encodeURIComponent(reference)}`);
       if (!pending.data || typeof pending.data !== 'object') return verified;
-      const current = chargeToPaymentResult(pending.data, this.chargeContext({ ...request, publicBaseUrl: request.publicBaseUrl, paymentMethod: request.paymentMethod }, reference));
+      const current = chargeToPaymentResult(
+        pending.data,
+        this.chargeContext({ ...request, publicBaseUrl: request.publicBaseUrl, paymentMethod: request.paymentMethod }, reference),
+      );
       // Only a step (or a redirect) refines "ongoing"; any other answer is left to verify's, the record of the transaction.
       return current.status === 'RequiresAction' && current.nextAction ? current : verified;
     } catch {
@@ -410,19 +445,34 @@ export class PaystackConnector implements Connector {
     const verified = await this.verify('findRefund', request.connectorTransactionId);
     const transaction = { id: verified.data.id, reference: verified.data.reference || request.connectorTransactionId };
     if (typeof transaction.id !== 'number') {
-      throw new ConnectorTechnicalError(this.name, `Paystack's verify answer for ${request.connectorTransactionId} has no transaction id; the refund lookup cannot list its refunds.`);
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Paystack's verify answer for ${request.connectorTransactionId} has no transaction id; the refund lookup cannot list its refunds.`,
+      );
     }
     const refunds: PaystackRefundData[] = [];
     for (let page = 1; ; page += 1) {
       if (page > PAYSTACK_REFUND_LIST_MAX_PAGES) {
-        throw new ConnectorTechnicalError(this.name, `More than ${PAYSTACK_REFUND_LIST_MAX_PAGES} pages of Paystack refunds for transaction ${transaction.id}; the lookup of refund ${request.refundId} needs an operator.`);
+        throw new ConnectorTechnicalError(
+          this.name,
+          `More than ${PAYSTACK_REFUND_LIST_MAX_PAGES} pages of Paystack refunds for transaction ${transaction.id}; the lookup of refund ${request.refundId} needs an operator.`,
+        );
       }
-      const list = await this.call<PaystackRefundList>('findRefund', 'GET', `/refund?${refundListQuery(transaction.id, request.createdAt, page).toString()}`);
+      const list = await this.call<PaystackRefundList>(
+        'findRefund',
+        'GET',
+        `/refund?${refundListQuery(transaction.id, request.createdAt, page).toString()}`,
+      );
       refunds.push(...(Array.isArray(list.data) ? list.data : []));
       if (!hasMoreRefundPages(list, page)) break;
     }
     const ours = ourPaystackRefund(refunds, transaction, request);
-    if (ours) return this.refundResult(ours.status, String(ours.id), { refundId: request.refundId, transactionReference: transaction.reference, message: ours.reason });
+    if (ours)
+      return this.refundResult(ours.status, String(ours.id), {
+        refundId: request.refundId,
+        transactionReference: transaction.reference,
+        message: ours.reason,
+      });
     const ageMs = this.now().getTime() - Date.parse(request.createdAt);
     if (!(ageMs >= PAYSTACK_REFUND_LOOKUP_SETTLE_MS)) return { status: 'Pending', connectorRefundId: null };
     return null;
@@ -433,7 +483,11 @@ export class PaystackConnector implements Connector {
    * @throws ConnectorRequestError on a 4xx; ConnectorTechnicalError on timeout, network error or 5xx
    */
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
-    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>('syncRefund', 'GET', `/refund/${encodeURIComponent(request.connectorRefundId)}`);
+    const answer = await this.call<PaystackEnvelope<PaystackRefundData>>(
+      'syncRefund',
+      'GET',
+      `/refund/${encodeURIComponent(request.connectorRefundId)}`,
+    );
     return this.refundResult(answer.data.status, String(answer.data.id ?? request.connectorRefundId), {
       refundId: request.refundId,
       transactionReference: answer.data.transaction_reference ?? null,
@@ -497,12 +551,17 @@ export class PaystackConnector implements Connector {
     if (REFUND_EVENTS.has(event)) {
       // The fields the refund mapping reads, with the types it relies on (the rest is not read).
       optionalId(this.name, data, 'id', 'data');
-      for (const key of ['status', 'transaction_reference', 'refund_reference', 'currency']) optionalString(this.name, data, key, 'data', MAX_WEBHOOK_ID_LENGTH);
+      for (const key of ['status', 'transaction_reference', 'refund_reference', 'currency'])
+        optionalString(this.name, data, key, 'data', MAX_WEBHOOK_ID_LENGTH);
       for (const key of ['reason', 'message']) optionalString(this.name, data, key, 'data');
       return this.refundEvent(event, data as unknown as PaystackRefundEventData, webhook.rawBody);
     }
 
-    return { kind: 'ignored', eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`, reason: `Paystack event ${event || '(none)'} is not applied to payments or refunds.` };
+    return {
+      kind: 'ignored',
+      eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`,
+      reason: `Paystack event ${event || '(none)'} is not applied to payments or refunds.`,
+    };
   }
 
   /** Maps a refund.* event, finding the refund id when the payload has none (see {@link parseWebhook}). */
@@ -519,18 +578,32 @@ export class PaystackConnector implements Connector {
       });
     if (data.id !== undefined && data.id !== null && String(data.id) !== '') {
       const connectorRefundId = String(data.id);
-      return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: about(connectorRefundId) };
+      return {
+        kind: 'refund',
+        eventId: `${event}:${connectorRefundId}`,
+        refundId: null,
+        connectorRefundId,
+        result: about(connectorRefundId),
+      };
     }
     if (typeof data.transaction_reference !== 'string' || paymentIdFromReference(data.transaction_reference) === null) {
       return { kind: 'ignored', eventId: fallbackId, reason: 'The refund concerns a transaction this service did not create.' };
     }
     const amount = fromPaystackAmount(data.amount);
     const transaction = await this.verify('webhook', data.transaction_reference);
-    const list = await this.call<PaystackEnvelope<PaystackRefundData[]>>('webhook', 'GET', `/refund?transaction=${encodeURIComponent(String(transaction.data.id))}`);
-    const sameAmount = (list.data ?? []).filter((r) => fromPaystackAmount(r.amount) === amount && (!data.currency || r.currency === data.currency));
+    const list = await this.call<PaystackEnvelope<PaystackRefundData[]>>(
+      'webhook',
+      'GET',
+      `/refund?transaction=${encodeURIComponent(String(transaction.data.id))}`,
+    );
+    const sameAmount = (list.data ?? []).filter(
+      (r) => fromPaystackAmount(r.amount) === amount && (!data.currency || r.currency === data.currency),
+    );
     const ours = PAYSTACK_REFUND_STATUS[status as keyof typeof PAYSTACK_REFUND_STATUS];
     const candidates =
-      sameAmount.length > 1 ? sameAmount.filter((r) => PAYSTACK_REFUND_STATUS[r.status as keyof typeof PAYSTACK_REFUND_STATUS] === ours) : sameAmount;
+      sameAmount.length > 1
+        ? sameAmount.filter((r) => PAYSTACK_REFUND_STATUS[r.status as keyof typeof PAYSTACK_REFUND_STATUS] === ours)
+        : sameAmount;
     if (candidates.length !== 1) {
       if (status === 'needs-attention') about(null);
       return {
@@ -540,7 +613,13 @@ export class PaystackConnector implements Connector {
       };
     }
     const connectorRefundId = String((candidates[0] as PaystackRefundData).id);
-    return { kind: 'refund', eventId: `${event}:${connectorRefundId}`, refundId: null, connectorRefundId, result: about(connectorRefundId) };
+    return {
+      kind: 'refund',
+      eventId: `${event}:${connectorRefundId}`,
+      refundId: null,
+      connectorRefundId,
+      result: about(connectorRefundId),
+    };
   }
 
   /**
@@ -552,7 +631,13 @@ export class PaystackConnector implements Connector {
   private refundResult(
     status: string,
     connectorRefundId: string | null,
-    context: { refundId: string | null; transactionReference: string | null; refundReference?: string | null; message?: string | null; event?: string },
+    context: {
+      refundId: string | null;
+      transactionReference: string | null;
+      refundReference?: string | null;
+      message?: string | null;
+      event?: string;
+    },
   ): RefundResult {
     const result = refundToRefundResult(status, connectorRefundId, context.message);
     if (result.errorCode === PAYSTACK_REFUND_NEEDS_ATTENTION_CODE) {
@@ -581,7 +666,13 @@ export class PaystackConnector implements Connector {
     reference: string,
     errorOf?: (status: number, body: unknown) => { code: string; message: string },
   ): Promise<PaystackEnvelope<PaystackTransactionData>> {
-    return this.call<PaystackEnvelope<PaystackTransactionData>>(operation, 'GET', `/transaction/verify/${encodeURIComponent(reference)}`, undefined, errorOf);
+    return this.call<PaystackEnvelope<PaystackTransactionData>>(
+      operation,
+      'GET',
+      `/transaction/verify/${encodeURIComponent(reference)}`,
+      undefined,
+      errorOf,
+    );
   }
 
   /**

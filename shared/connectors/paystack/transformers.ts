@@ -39,12 +39,20 @@
  * - [DCS] PaystackOSS/doc-code-snippets at commit 94af513d752dfc9f85dd0718301e7257091eb7f2:
  *   src/api/transactions/verify/index.php and src/api/refunds/list/index.php (`CURLOPT_TIMEOUT => 30`)
  */
-import { ghanaMobileNetwork, type GhanaMobileNetwork } from '../../domain/ghana-mobile-networks';
+
 import type { CardDetails } from '../../domain/card';
+import { type GhanaMobileNetwork, ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { Currency } from '../../domain/money';
-import { authenticationAction, type AuthenticationStep, type NextAction, type PaymentMethod } from '../../domain/payment';
+import { type AuthenticationStep, authenticationAction, type NextAction, type PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
-import { ConnectorRequestError, ConnectorTechnicalError, type AuthenticateRequest, type AuthorizeRequest, type PaymentResult, type RefundResult } from '../connector';
+import {
+  type AuthenticateRequest,
+  type AuthorizeRequest,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
+  type PaymentResult,
+  type RefundResult,
+} from '../connector';
 import type { ConnectorTimeouts } from '../connector-http';
 
 /** The connector name used in results, errors, routing rules and `POST /webhooks/paystack`. */
@@ -107,7 +115,7 @@ export const PAYSTACK_USSD_BANKS: Readonly<Record<string, PaystackUssdType>> = {
  */
 export function paystackSupports(currency: Currency, method: PaymentMethod, options?: { ussdBankCode?: string }): boolean {
   if (!PAYSTACK_SUPPORTED[method].includes(currency)) return false;
-  if (method === 'ussd' && options?.ussdBankCode !== undefined) return Object.prototype.hasOwnProperty.call(PAYSTACK_USSD_BANKS, options.ussdBankCode);
+  if (method === 'ussd' && options?.ussdBankCode !== undefined) return Object.hasOwn(PAYSTACK_USSD_BANKS, options.ussdBankCode);
   return true;
 }
 
@@ -565,7 +573,7 @@ export function paystackErrorOf(status: number, body: unknown): { code: string; 
   const b = (body ?? {}) as PaystackErrorBody;
   const dataMessage =
     b.data && typeof b.data === 'object' && typeof (b.data as { message?: unknown }).message === 'string'
-      ? ((b.data as { message: string }).message)
+      ? (b.data as { message: string }).message
       : undefined;
   const message = dataMessage || b.message || `Paystack refused the request (HTTP ${status}).`;
   const code = (typeof b.code === 'string' && b.code) || (b.message ? slug(b.message) : '') || `http_${status}`;
@@ -660,7 +668,8 @@ function refundConcerns(refund: PaystackRefundData, transaction: { id: number; r
   const t = refund.transaction;
   if (typeof t === 'number') return t === transaction.id;
   if (t && typeof t === 'object' && typeof t.id === 'number') return t.id === transaction.id;
-  if (typeof refund.transaction_reference === 'string' && refund.transaction_reference) return refund.transaction_reference === transaction.reference;
+  if (typeof refund.transaction_reference === 'string' && refund.transaction_reference)
+    return refund.transaction_reference === transaction.reference;
   return true;
 }
 
@@ -687,18 +696,32 @@ export function ourPaystackRefund(
   const note = refundMerchantNote(ours.refundId);
   const matches = concerned.filter((r) => typeof r.merchant_note === 'string' && r.merchant_note.trim() === note);
   if (matches.length > 1) {
-    throw new ConnectorTechnicalError(PAYSTACK_CONNECTOR_NAME, `Paystack lists ${matches.length} refunds noted "${note}" on transaction ${transaction.id}; an operator must reconcile them.`);
+    throw new ConnectorTechnicalError(
+      PAYSTACK_CONNECTOR_NAME,
+      `Paystack lists ${matches.length} refunds noted "${note}" on transaction ${transaction.id}; an operator must reconcile them.`,
+    );
   }
   const match = matches[0];
   if (match) {
     if (fromPaystackAmount(match.amount) !== ours.amount || match.currency !== ours.currency) {
-      throw new ConnectorTechnicalError(PAYSTACK_CONNECTOR_NAME, `Paystack refund ${match.id} is noted "${note}" but is ${String(match.amount)} ${match.currency}, not ${ours.amount} ${ours.currency}.`);
+      throw new ConnectorTechnicalError(
+        PAYSTACK_CONNECTOR_NAME,
+        `Paystack refund ${match.id} is noted "${note}" but is ${String(match.amount)} ${match.currency}, not ${ours.amount} ${ours.currency}.`,
+      );
     }
     return match;
   }
-  const unnoted = concerned.filter((r) => (r.merchant_note === undefined || r.merchant_note === null || r.merchant_note.trim() === '') && fromPaystackAmount(r.amount) === ours.amount && r.currency === ours.currency);
+  const unnoted = concerned.filter(
+    (r) =>
+      (r.merchant_note === undefined || r.merchant_note === null || r.merchant_note.trim() === '') &&
+      fromPaystackAmount(r.amount) === ours.amount &&
+      r.currency === ours.currency,
+  );
   if (unnoted.length > 0) {
-    throw new ConnectorTechnicalError(PAYSTACK_CONNECTOR_NAME, `Paystack lists ${unnoted.length} refund(s) of ${ours.amount} ${ours.currency} on transaction ${transaction.id} without a merchant note; refund ${ours.refundId} cannot be told apart.`);
+    throw new ConnectorTechnicalError(
+      PAYSTACK_CONNECTOR_NAME,
+      `Paystack lists ${unnoted.length} refund(s) of ${ours.amount} ${ours.currency} on transaction ${transaction.id} without a merchant note; refund ${ours.refundId} cannot be told apart.`,
+    );
   }
   return null;
 }
@@ -806,9 +829,18 @@ export function buildUssdCharge(request: AuthorizeRequest, email: string): Payst
  */
 export function paystackUssdType(ussdBankCode: string | undefined): PaystackUssdType {
   const allowed = Object.keys(PAYSTACK_USSD_BANKS).sort().join(', ');
-  if (!ussdBankCode) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'ussd_bank_required', `A USSD payment through Paystack needs the payer's bank (one of ${allowed}).`);
-  if (!Object.prototype.hasOwnProperty.call(PAYSTACK_USSD_BANKS, ussdBankCode)) {
-    throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'ussd_bank_not_supported', `Paystack offers USSD only for the banks ${allowed}.`);
+  if (!ussdBankCode)
+    throw new ConnectorRequestError(
+      PAYSTACK_CONNECTOR_NAME,
+      'ussd_bank_required',
+      `A USSD payment through Paystack needs the payer's bank (one of ${allowed}).`,
+    );
+  if (!Object.hasOwn(PAYSTACK_USSD_BANKS, ussdBankCode)) {
+    throw new ConnectorRequestError(
+      PAYSTACK_CONNECTOR_NAME,
+      'ussd_bank_not_supported',
+      `Paystack offers USSD only for the banks ${allowed}.`,
+    );
   }
   return PAYSTACK_USSD_BANKS[ussdBankCode] as PaystackUssdType;
 }
@@ -841,7 +873,11 @@ export const PAYSTACK_MOBILE_MONEY_PROVIDERS: Readonly<Record<PaystackMobileMone
 };
 
 /** Ghana's networks (`shared/domain/ghana-mobile-networks.ts`) → Paystack provider: MTN `mtn`, Telecel (ex-Vodafone) `vod`, AT (ex-AirtelTigo) `atl`. */
-export const PAYSTACK_GHANA_PROVIDERS: Readonly<Record<GhanaMobileNetwork, PaystackMobileMoneyProvider>> = { mtn: 'mtn', telecel: 'vod', at: 'atl' };
+export const PAYSTACK_GHANA_PROVIDERS: Readonly<Record<GhanaMobileNetwork, PaystackMobileMoneyProvider>> = {
+  mtn: 'mtn',
+  telecel: 'vod',
+  at: 'atl',
+};
 
 /**
  * The `mobile_money` object for a payer's E.164 phone:
@@ -853,22 +889,49 @@ export const PAYSTACK_GHANA_PROVIDERS: Readonly<Record<GhanaMobileNetwork, Payst
  *   not a mobile number of the currency's country, `mobile_money_provider_unknown` for an unknown
  *   Ghanaian prefix — nothing is sent to Paystack then.
  */
-export function mobileMoneyTarget(currency: Currency, phone: string | null | undefined): { phone: string; provider: PaystackMobileMoneyProvider } {
-  if (!phone) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'phone_required', 'Mobile money through Paystack needs the payer\'s phone number.');
+export function mobileMoneyTarget(
+  currency: Currency,
+  phone: string | null | undefined,
+): { phone: string; provider: PaystackMobileMoneyProvider } {
+  if (!phone)
+    throw new ConnectorRequestError(
+      PAYSTACK_CONNECTOR_NAME,
+      'phone_required',
+      "Mobile money through Paystack needs the payer's phone number.",
+    );
   if (currency === 'GHS') {
     const match = /^\+233(\d{9})$/.exec(phone);
-    if (!match) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_phone', 'A GHS mobile-money payment needs a Ghanaian number (+233 followed by 9 digits).');
+    if (!match)
+      throw new ConnectorRequestError(
+        PAYSTACK_CONNECTOR_NAME,
+        'invalid_phone',
+        'A GHS mobile-money payment needs a Ghanaian number (+233 followed by 9 digits).',
+      );
     const national = match[1] as string;
     const network = ghanaMobileNetwork(phone);
     const provider = network ? PAYSTACK_GHANA_PROVIDERS[network] : undefined;
-    if (!provider) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'mobile_money_provider_unknown', 'The phone number does not belong to a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo).');
+    if (!provider)
+      throw new ConnectorRequestError(
+        PAYSTACK_CONNECTOR_NAME,
+        'mobile_money_provider_unknown',
+        'The phone number does not belong to a Ghanaian mobile-money network (MTN, Telecel, AirtelTigo).',
+      );
     return { phone: `0${national}`, provider };
   }
   if (currency === 'KES') {
-    if (!/^\+254\d{9}$/.test(phone)) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_phone', 'A KES mobile-money payment needs a Kenyan number (+254 followed by 9 digits).');
+    if (!/^\+254\d{9}$/.test(phone))
+      throw new ConnectorRequestError(
+        PAYSTACK_CONNECTOR_NAME,
+        'invalid_phone',
+        'A KES mobile-money payment needs a Kenyan number (+254 followed by 9 digits).',
+      );
     return { phone, provider: 'mpesa' };
   }
-  throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'payment_method_not_supported', `Paystack offers no mobile money in ${currency}.`);
+  throw new ConnectorRequestError(
+    PAYSTACK_CONNECTOR_NAME,
+    'payment_method_not_supported',
+    `Paystack offers no mobile money in ${currency}.`,
+  );
 }
 
 /**
@@ -907,7 +970,12 @@ export function buildRefund(connectorTransactionId: string, amount: number, curr
 export function buildSubmitRequest(request: AuthenticateRequest): { path: string; body: PaystackSubmitRequest } {
   const reference = request.connectorTransactionId || paystackReference(request.paymentId);
   const path = isKey(PAYSTACK_SUBMIT_PATHS, request.step) ? PAYSTACK_SUBMIT_PATHS[request.step] : undefined;
-  if (!path) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'authentication_step_not_supported', `Paystack has no endpoint for the step ${String(request.step)}.`);
+  if (!path)
+    throw new ConnectorRequestError(
+      PAYSTACK_CONNECTOR_NAME,
+      'authentication_step_not_supported',
+      `Paystack has no endpoint for the step ${String(request.step)}.`,
+    );
   const required = (value: string | undefined, field: string): string => {
     if (typeof value !== 'string' || value.trim() === '') {
       throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'authentication_value_required', `The ${request.step} step needs ${field}.`);
@@ -923,7 +991,8 @@ export function buildSubmitRequest(request: AuthenticateRequest): { path: string
       return { path, body: { phone: required(request.phone, 'the phone'), reference } };
     case 'submit_birthday': {
       const birthday = required(request.birthday, 'the birthday');
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(birthday)) throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_birthday', 'The birthday must be YYYY-MM-DD.');
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(birthday))
+        throw new ConnectorRequestError(PAYSTACK_CONNECTOR_NAME, 'invalid_birthday', 'The birthday must be YYYY-MM-DD.');
       return { path, body: { birthday, reference } };
     }
     case 'submit_address': {
@@ -971,7 +1040,9 @@ export function jsonWithoutSecrets<T>(value: T, secrets: readonly string[], key?
   if (typeof value === 'string') return (key !== undefined && PAYSTACK_TEXT_FIELDS.has(key) ? withoutSecrets(value, secrets) : value) as T;
   if (Array.isArray(value)) return value.map((v) => jsonWithoutSecrets(v, secrets, key)) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonWithoutSecrets(v, secrets, k)])) as T;
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, jsonWithoutSecrets(v, secrets, k)]),
+    ) as T;
   }
   return value;
 }
@@ -1003,11 +1074,14 @@ export interface ChargeContext {
 
 /** @returns true when `status` is a key of `table` (and not an inherited property). */
 function isKey<K extends string>(table: Readonly<Record<K, unknown>>, status: string): status is K {
-  return Object.prototype.hasOwnProperty.call(table, status);
+  return Object.hasOwn(table, status);
 }
 
 /** `errorCode`/`errorMessage` of a failed charge or transaction: slug of `gateway_response`, and `message`. */
-function failure(data: { gateway_response?: string | null; message?: string | null }, fallback: string): { errorCode: string; errorMessage: string } {
+function failure(
+  data: { gateway_response?: string | null; message?: string | null },
+  fallback: string,
+): { errorCode: string; errorMessage: string } {
   const gateway = data.gateway_response?.trim();
   return {
     errorCode: gateway ? slug(gateway) || fallback : fallback,
@@ -1148,7 +1222,8 @@ export function refundToRefundResult(status: string, connectorRefundId: string |
   const ours = isKey(PAYSTACK_REFUND_STATUS, status) ? PAYSTACK_REFUND_STATUS[status] : 'Pending';
   const result: RefundResult = { status: ours, connectorRefundId };
   if (status === 'needs-attention') {
-    const ours = 'Paystack could not pay this refund back automatically and needs the customer\'s bank details: retry it on the Paystack dashboard or with POST /refund/retry_with_customer_details/:id.';
+    const ours =
+      "Paystack could not pay this refund back automatically and needs the customer's bank details: retry it on the Paystack dashboard or with POST /refund/retry_with_customer_details/:id.";
     const theirs = paystackMessage?.trim();
     result.errorCode = PAYSTACK_REFUND_NEEDS_ATTENTION_CODE;
     // A sentence from Paystack is shown as is; a bare token (`reason` is often a state such as

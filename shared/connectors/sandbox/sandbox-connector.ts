@@ -1,20 +1,34 @@
 import { randomUUID } from 'node:crypto';
 import { authenticationAction, type NextAction } from '../../domain/payment';
 import {
-  ConnectorTechnicalError,
   type AuthenticateRequest,
-  WebhookSignatureError,
   type AuthorizeRequest,
   type Connector,
+  ConnectorTechnicalError,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
   type RefundResult,
   type SyncRequest,
   type WebhookEvent,
+  WebhookSignatureError,
 } from '../connector';
-import { MAX_WEBHOOK_ID_LENGTH, optionalString, readWebhookJson, requiredEnum, requiredInteger, requiredObject, requiredString } from '../webhook-payload';
-import { sandboxWebhookDelayMs, scheduleSandboxWebhook, SANDBOX_SIGNATURE_HEADER, verifySandboxWebhook, type SandboxWebhookBody } from './sandbox-webhooks';
+import {
+  MAX_WEBHOOK_ID_LENGTH,
+  optionalString,
+  readWebhookJson,
+  requiredEnum,
+  requiredInteger,
+  requiredObject,
+  requiredString,
+} from '../webhook-payload';
+import {
+  SANDBOX_SIGNATURE_HEADER,
+  type SandboxWebhookBody,
+  sandboxWebhookDelayMs,
+  scheduleSandboxWebhook,
+  verifySandboxWebhook,
+} from './sandbox-webhooks';
 import {
   isTelecelGhanaPhone,
   mobileMoneyApprovalSeconds,
@@ -52,7 +66,10 @@ function offlineInstructions(request: AuthorizeRequest, reference: string): Next
         },
       };
     case 'ussd':
-      return { type: 'display_ussd_code', ussd: { code: `*347*000*${reference.replace(/\D/g, '').padStart(8, '0').slice(-8)}#`, reference, expires_at: expiresAt } };
+      return {
+        type: 'display_ussd_code',
+        ussd: { code: `*347*000*${reference.replace(/\D/g, '').padStart(8, '0').slice(-8)}#`, reference, expires_at: expiresAt },
+      };
     case 'mobile_money':
       return {
         type: 'await_mobile_money_approval',
@@ -135,16 +152,31 @@ export class SandboxConnector implements Connector {
    */
   async authenticate(request: AuthenticateRequest): Promise<PaymentResult> {
     const id = request.connectorTransactionId ?? transactionId();
-    const open = (step: AuthenticateRequest['step'], errorCode: string | null = null, errorMessage: string | null = null): PaymentResult => ({
+    const open = (
+      step: AuthenticateRequest['step'],
+      errorCode: string | null = null,
+      errorMessage: string | null = null,
+    ): PaymentResult => ({
       status: 'RequiresAction',
       connectorTransactionId: id,
       amountCaptured: 0,
-      nextAction: authenticationAction(step, request.publicBaseUrl, request.paymentId, id.startsWith(VOUCHER_PREFIX) ? TELECEL_VOUCHER_PROMPT : null),
+      nextAction: authenticationAction(
+        step,
+        request.publicBaseUrl,
+        request.paymentId,
+        id.startsWith(VOUCHER_PREFIX) ? TELECEL_VOUCHER_PROMPT : null,
+      ),
       errorCode,
       errorMessage,
     });
     if (request.step === 'submit_pin' && request.pin !== SANDBOX_STEP_VALUES.pin) {
-      return { status: 'Failed', connectorTransactionId: id, amountCaptured: 0, errorCode: 'incorrect_pin', errorMessage: 'The PIN is incorrect; the issuer declined the payment.' };
+      return {
+        status: 'Failed',
+        connectorTransactionId: id,
+        amountCaptured: 0,
+        errorCode: 'incorrect_pin',
+        errorMessage: 'The PIN is incorrect; the issuer declined the payment.',
+      };
     }
     if (request.step === 'submit_otp' && request.otp !== SANDBOX_STEP_VALUES.otp) {
       return open('submit_otp', 'incorrect_otp', 'The code is incorrect. Check it and try again.');

@@ -36,7 +36,11 @@ export async function verifySandboxWebhook(rawBody: string, signature: string | 
  * @param baseUrl the API's public base URL
  * @returns the HTTP status the endpoint answered
  */
-export async function deliverSandboxWebhook(baseUrl: string, data: SandboxWebhookBody['data'], outcome: 'succeeded' | 'failed'): Promise<number> {
+export async function deliverSandboxWebhook(
+  baseUrl: string,
+  data: SandboxWebhookBody['data'],
+  outcome: 'succeeded' | 'failed',
+): Promise<number> {
   const body: SandboxWebhookBody = { id: `evt_${randomUUID().replace(/-/g, '')}`, type: `payment.${outcome}`, data };
   const rawBody = JSON.stringify(body);
   const res = await fetch(`${baseUrl}/webhooks/sandbox`, {

@@ -50,7 +50,8 @@ export function isTelecelGhanaPhone(phone: string | null | undefined): boolean {
 }
 
 /** The prompt shown with the sandbox's Telecel voucher step. */
-export const TELECEL_VOUCHER_PROMPT = 'Dial *110# on your Telecel phone, choose Make Payments, then Generate Voucher, and enter the voucher code here.';
+export const TELECEL_VOUCHER_PROMPT =
+  'Dial *110# on your Telecel phone, choose Make Payments, then Generate Voucher, and enter the voucher code here.';
 
 /** What the sandbox does with a card. */
 export type SandboxCardOutcome =

@@ -1,11 +1,10 @@
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import {
-  ConnectorRequestError,
-  ConnectorTechnicalError,
-  WebhookSignatureError,
   type AuthorizeRequest,
   type Connector,
+  ConnectorRequestError,
+  ConnectorTechnicalError,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -13,9 +12,19 @@ import {
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
+  WebhookSignatureError,
 } from '../connector';
-import { connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, type ConnectorOperation } from '../connector-http';
-import { MAX_WEBHOOK_ID_LENGTH, optionalInteger, optionalObject, optionalString, readWebhookJson, requiredObject, requiredString, type WebhookObject } from '../webhook-payload';
+import { type ConnectorOperation, connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES } from '../connector-http';
+import {
+  MAX_WEBHOOK_ID_LENGTH,
+  optionalInteger,
+  optionalObject,
+  optionalString,
+  readWebhookJson,
+  requiredObject,
+  requiredString,
+  type WebhookObject,
+} from '../webhook-payload';
 import {
   buildCancelParams,
   buildCaptureParams,
@@ -25,31 +34,31 @@ import {
   declineFromErrorBody,
   encodeStripeForm,
   ourRefundAmong,
-  paymentResultFromIntent,
   PAYMENT_ID_METADATA_KEY,
   PAYMENT_INTENT_SEND_WINDOW_MS,
+  paymentResultFromIntent,
   REFUND_ID_METADATA_KEY,
   REFUND_LIST_MAX_PAGES,
   REFUND_LOOKUP_SETTLE_MS,
   refundListParams,
   refundResultFromRefund,
   SEARCH_PROPAGATION_MS,
-  searchParamsForPayment,
-  signatureProblem,
   STRIPE_API_VERSION,
   STRIPE_TIMEOUTS_MS,
   STRIPE_WEBHOOK_EVENTS,
-  stripeApiVersionProblem,
-  stripeErrorOf,
-  stripeSupports,
-  webhookEventFromStripe,
-  WEBHOOK_TOLERANCE_SECONDS,
   type StripeEvent,
   type StripeList,
   type StripePaymentIntent,
   type StripePaymentMethod,
   type StripeRefund,
   type StripeSearchResult,
+  searchParamsForPayment,
+  signatureProblem,
+  stripeApiVersionProblem,
+  stripeErrorOf,
+  stripeSupports,
+  WEBHOOK_TOLERANCE_SECONDS,
+  webhookEventFromStripe,
 } from './transformers';
 
 /**
@@ -158,9 +167,14 @@ export class StripeConnector implements Connector {
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     if (!this.supports(request.currency, request.paymentMethod)) {
-      throw new ConnectorRequestError(this.name, 'unsupported_payment', `Stripe is not configured for ${request.paymentMethod} in ${request.currency}.`);
+      throw new ConnectorRequestError(
+        this.name,
+        'unsupported_payment',
+        `Stripe is not configured for ${request.paymentMethod} in ${request.currency}.`,
+      );
     }
-    if (!request.card) throw new ConnectorRequestError(this.name, 'missing_card_details', 'Stripe needs the card details to authorize a card payment.');
+    if (!request.card)
+      throw new ConnectorRequestError(this.name, 'missing_card_details', 'Stripe needs the card details to authorize a card payment.');
     const startedAt = this.#now();
     const step1 = await this.#createPaymentMethod(request);
     if (step1.failed) return step1.failed;
@@ -195,7 +209,9 @@ export class StripeConnector implements Connector {
    * @throws ConnectorRequestError on any other 4xx; ConnectorTechnicalError with `notSent` true on a
    *   technical failure other than a 409 (see {@link authorize})
    */
-  async #createPaymentMethod(request: AuthorizeRequest): Promise<{ paymentMethodId: string; failed?: undefined } | { failed: PaymentResult }> {
+  async #createPaymentMethod(
+    request: AuthorizeRequest,
+  ): Promise<{ paymentMethodId: string; failed?: undefined } | { failed: PaymentResult }> {
     let errorBody: unknown;
     let conflict = false;
     let paymentMethod: StripePaymentMethod;
@@ -221,7 +237,11 @@ export class StripeConnector implements Connector {
       throw err;
     }
     if (typeof paymentMethod?.id !== 'string' || !paymentMethod.id) {
-      throw new ConnectorTechnicalError(this.name, 'Stripe answered the PaymentMethod request without an id; no PaymentIntent was requested.', true);
+      throw new ConnectorTechnicalError(
+        this.name,
+        'Stripe answered the PaymentMethod request without an id; no PaymentIntent was requested.',
+        true,
+      );
     }
     return { paymentMethodId: paymentMethod.id };
   }
@@ -234,10 +254,15 @@ export class StripeConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async capture(request: TransactionRef & { amount: number }): Promise<PaymentResult> {
-    const intent = await this.#call<StripePaymentIntent>('capture', 'POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/capture`, {
-      params: buildCaptureParams(request.amount),
-      idempotencyKey: `${request.paymentId}:capture`,
-    });
+    const intent = await this.#call<StripePaymentIntent>(
+      'capture',
+      'POST',
+      `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/capture`,
+      {
+        params: buildCaptureParams(request.amount),
+        idempotencyKey: `${request.paymentId}:capture`,
+      },
+    );
     return paymentResultFromIntent(intent);
   }
 
@@ -248,10 +273,15 @@ export class StripeConnector implements Connector {
    * @throws ConnectorTechnicalError on timeout, network error or 5xx
    */
   async void(request: TransactionRef): Promise<PaymentResult> {
-    const intent = await this.#call<StripePaymentIntent>('void', 'POST', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/cancel`, {
-      params: buildCancelParams(),
-      idempotencyKey: `${request.paymentId}:void`,
-    });
+    const intent = await this.#call<StripePaymentIntent>(
+      'void',
+      'POST',
+      `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}/cancel`,
+      {
+        params: buildCancelParams(),
+        idempotencyKey: `${request.paymentId}:void`,
+      },
+    );
     return paymentResultFromIntent(intent);
   }
 
@@ -264,7 +294,12 @@ export class StripeConnector implements Connector {
    */
   async refund(request: TransactionRef & { amount: number; refundId: string }): Promise<RefundResult> {
     const refund = await this.#call<StripeRefund>('refund', 'POST', '/v1/refunds', {
-      params: buildRefundParams({ connectorTransactionId: request.connectorTransactionId, amount: request.amount, refundId: request.refundId, paymentId: request.paymentId }),
+      params: buildRefundParams({
+        connectorTransactionId: request.connectorTransactionId,
+        amount: request.amount,
+        refundId: request.refundId,
+        paymentId: request.paymentId,
+      }),
       idempotencyKey: `${request.refundId}:refund`,
     });
     return refundResultFromRefund(refund);
@@ -284,10 +319,16 @@ export class StripeConnector implements Connector {
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     if (request.connectorTransactionId) {
-      const intent = await this.#call<StripePaymentIntent>('sync', 'GET', `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}`);
+      const intent = await this.#call<StripePaymentIntent>(
+        'sync',
+        'GET',
+        `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}`,
+      );
       return paymentResultFromIntent(intent);
     }
-    const found = await this.#call<StripeSearchResult<StripePaymentIntent>>('sync', 'GET', '/v1/payment_intents/search', { params: searchParamsForPayment(request.paymentId) });
+    const found = await this.#call<StripeSearchResult<StripePaymentIntent>>('sync', 'GET', '/v1/payment_intents/search', {
+      params: searchParamsForPayment(request.paymentId),
+    });
     const intent = found.data?.[0];
     if (intent) return paymentResultFromIntent(intent);
     const ageMs = this.#now() - Date.parse(request.createdAt);
@@ -321,14 +362,23 @@ export class StripeConnector implements Connector {
     let startingAfter: string | undefined;
     for (let page = 1; ; page += 1) {
       if (page > REFUND_LIST_MAX_PAGES) {
-        throw new ConnectorTechnicalError(this.name, `More than ${REFUND_LIST_MAX_PAGES} pages of refunds on ${request.connectorTransactionId}; the lookup of refund ${request.refundId} needs an operator.`);
+        throw new ConnectorTechnicalError(
+          this.name,
+          `More than ${REFUND_LIST_MAX_PAGES} pages of refunds on ${request.connectorTransactionId}; the lookup of refund ${request.refundId} needs an operator.`,
+        );
       }
-      const list = await this.#call<StripeList<StripeRefund>>('findRefund', 'GET', '/v1/refunds', { params: refundListParams(request.connectorTransactionId, startingAfter) });
+      const list = await this.#call<StripeList<StripeRefund>>('findRefund', 'GET', '/v1/refunds', {
+        params: refundListParams(request.connectorTransactionId, startingAfter),
+      });
       const data = Array.isArray(list.data) ? list.data : [];
       refunds.push(...data);
       if (!list.has_more) break;
       const last = data[data.length - 1];
-      if (!last?.id) throw new ConnectorTechnicalError(this.name, 'Stripe answered has_more with an empty refund page; the listing is not authoritative.');
+      if (!last?.id)
+        throw new ConnectorTechnicalError(
+          this.name,
+          'Stripe answered has_more with an empty refund page; the listing is not authoritative.',
+        );
       startingAfter = last.id;
     }
     const ours = ourRefundAmong(refunds, request);
@@ -433,7 +483,8 @@ function checkStripeEventFields(connector: string, event: WebhookObject): void {
     if (metadata) optionalString(connector, metadata, PAYMENT_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
     const error = optionalObject(connector, object, 'last_payment_error', path);
     if (error) {
-      for (const key of ['type', 'code', 'decline_code']) optionalString(connector, error, key, `${path}.last_payment_error`, MAX_WEBHOOK_ID_LENGTH);
+      for (const key of ['type', 'code', 'decline_code'])
+        optionalString(connector, error, key, `${path}.last_payment_error`, MAX_WEBHOOK_ID_LENGTH);
       optionalString(connector, error, 'message', `${path}.last_payment_error`);
     }
     const next = optionalObject(connector, object, 'next_action', path);

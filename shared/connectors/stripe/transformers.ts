@@ -43,7 +43,7 @@ import { fullExpiryYear } from '../../domain/card';
 import type { Currency } from '../../domain/money';
 import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
-import { ConnectorTechnicalError, type AuthorizeRequest, type PaymentResult, type RefundResult, type WebhookEvent } from '../connector';
+import { type AuthorizeRequest, ConnectorTechnicalError, type PaymentResult, type RefundResult, type WebhookEvent } from '../connector';
 import type { ConnectorTimeouts } from '../connector-http';
 
 /* ------------------------------------------------------------------ matrix */
@@ -359,7 +359,15 @@ export function toStripeCaptureMethod(captureMethod: CaptureMethod): 'automatic'
 }
 
 /** A request parameter value as the `stripe` package's param types allow it (before form encoding). */
-type StripeParamValue = string | number | boolean | null | undefined | Date | readonly StripeParamValue[] | { readonly [key: string]: StripeParamValue };
+type StripeParamValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | Date
+  | readonly StripeParamValue[]
+  | { readonly [key: string]: StripeParamValue };
 
 /**
  * Form-encodes request parameters exactly as stripe-node does (`stringifyRequestData` in
@@ -373,10 +381,16 @@ export function encodeStripeForm(params: object): URLSearchParams {
   const form = new URLSearchParams();
   const encode = (key: string, value: StripeParamValue): void => {
     if (value === undefined) return;
-    if (value === null) return form.append(key, '');
-    if (value instanceof Date) return form.append(key, String(Math.floor(value.getTime() / 1000)));
+    if (value === null) {
+      form.append(key, '');
+      return;
+    }
+    if (value instanceof Date) {
+      form.append(key, String(Math.floor(value.getTime() / 1000)));
+      return;
+    }
     if (Array.isArray(value)) {
-      value.forEach((item: StripeParamValue, i) => encode(`${key}[${i}]`, item));
+      for (const [i, item] of value.entries()) encode(`${key}[${i}]`, item as StripeParamValue);
       return;
     }
     if (typeof value === 'object') {
@@ -396,7 +410,9 @@ export function encodeStripeForm(params: object): URLSearchParams {
  * Empty values are left out.
  * @returns the details, or undefined when we know none of them
  */
-export function billingDetailsOf(request: Pick<AuthorizeRequest, 'email' | 'phone' | 'billingAddress'>): Stripe.PaymentMethodCreateParams.BillingDetails | undefined {
+export function billingDetailsOf(
+  request: Pick<AuthorizeRequest, 'email' | 'phone' | 'billingAddress'>,
+): Stripe.PaymentMethodCreateParams.BillingDetails | undefined {
   const details: Stripe.PaymentMethodCreateParams.BillingDetails = {};
   if (request.email) details.email = request.email;
   if (request.phone) details.phone = request.phone;
@@ -496,7 +512,12 @@ export function buildCancelParams(): Stripe.PaymentIntentCancelParams {
  * `amount` (smallest unit), and our ids in `metadata[refund_id]` and `metadata[payment_id]` so a
  * webhook or a lookup can be matched to our refund.
  */
-export function buildRefundParams(input: { connectorTransactionId: string; amount: number; refundId: string; paymentId: string }): Stripe.RefundCreateParams {
+export function buildRefundParams(input: {
+  connectorTransactionId: string;
+  amount: number;
+  refundId: string;
+  paymentId: string;
+}): Stripe.RefundCreateParams {
   return {
     payment_intent: input.connectorTransactionId,
     amount: toStripeAmount(input.amount),
@@ -546,15 +567,24 @@ export const REFUND_LOOKUP_SETTLE_MS = 10 * 60 * 1000;
  * @throws ConnectorTechnicalError when several refunds carry our id, or the one that does is for
  *   another amount or currency than ours (an operator must look: nothing is settled automatically)
  */
-export function ourRefundAmong(refunds: readonly StripeRefund[], ours: { refundId: string; amount: number; currency: Currency }): StripeRefund | null {
+export function ourRefundAmong(
+  refunds: readonly StripeRefund[],
+  ours: { refundId: string; amount: number; currency: Currency },
+): StripeRefund | null {
   const matches = refunds.filter((r) => r.metadata?.[REFUND_ID_METADATA_KEY] === ours.refundId);
   if (matches.length > 1) {
-    throw new ConnectorTechnicalError('stripe', `Stripe holds ${matches.length} refunds carrying refund id ${ours.refundId}; an operator must reconcile them.`);
+    throw new ConnectorTechnicalError(
+      'stripe',
+      `Stripe holds ${matches.length} refunds carrying refund id ${ours.refundId}; an operator must reconcile them.`,
+    );
   }
   const match = matches[0];
   if (!match) return null;
   if (fromStripeAmount(match.amount) !== ours.amount || match.currency !== toStripeCurrency(ours.currency)) {
-    throw new ConnectorTechnicalError('stripe', `Stripe refund ${match.id} carries refund id ${ours.refundId} but is ${match.amount} ${match.currency}, not ${ours.amount} ${toStripeCurrency(ours.currency)}.`);
+    throw new ConnectorTechnicalError(
+      'stripe',
+      `Stripe refund ${match.id} carries refund id ${ours.refundId} but is ${match.amount} ${match.currency}, not ${ours.amount} ${toStripeCurrency(ours.currency)}.`,
+    );
   }
   return match;
 }
@@ -660,7 +690,7 @@ export function paymentResultFromIntent(intent: StripePaymentIntent): PaymentRes
  */
 export function declineFromErrorBody(body: unknown): PaymentResult | null {
   const error = (body as StripeErrorBody | null)?.error;
-  if (!error || error.type !== 'card_error') return null;
+  if (error?.type !== 'card_error') return null;
   return {
     status: 'Failed',
     connectorTransactionId: error.payment_intent?.id ?? null,
