@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { CfnOutput, Duration, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -8,7 +8,7 @@ import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -23,13 +23,14 @@ import { ReconcilerSchedule } from './reconciler-schedule';
 import { ServiceMonitoring } from './service-monitoring';
 
 /**
- * Table access levels: the route table's (shared/api/routes.ts) plus `settle`, the background
- * reconciler's, and `deliver`, the webhook delivery function's.
+ * Table access levels: the route table's (shared/api/routes.ts, `none` included) plus `settle`, the
+ * background reconciler's, and `deliver`, the webhook delivery function's.
  */
 export type TableAccessLevel = TableAccess | 'settle' | 'deliver';
 
 /**
- * DynamoDB actions per access level: exactly what the repositories call (no wildcards).
+ * DynamoDB actions per access level: exactly what the repositories call (no wildcards); `none`
+ * grants nothing (no table statement at all: the API reference routes).
  * `settle` is the background reconciler's: it reads and queries (its open-operations index,
  * GSI5, included), and settles with conditional puts, updates and deletes, some inside
  * TransactWriteItems, which IAM authorizes per item action (Put/Update/Delete/ConditionCheckItem;
@@ -40,6 +41,7 @@ export type TableAccessLevel = TableAccess | 'settle' | 'deliver';
  * transactions.
  */
 export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>> = {
+  none: [],
   read: ['dynamodb:GetItem', 'dynamodb:Query'],
   reconcile: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
   write: [
@@ -120,14 +122,47 @@ export const WEBHOOK_DELIVERY_STREAM = {
   failureQueueRetention: Duration.days(14),
 } as const;
 
+/**
+ * esbuild bundling of every function of the stack (NodejsFunction, local esbuild or its Docker image):
+ * one minified ESM file `index.mjs` for Node.js 22 with a source map and the AWS SDK inside. A
+ * function whose route lists `assets` (shared/api/routes.ts) gets each file copied next to
+ * `index.mjs` under its base name once esbuild has run (`commandHooks.afterBundling`; `inputDir` is
+ * the project root, `outputDir` the asset directory), where the handler reads it
+ * (functions/docs/static-asset.ts): a file served as it is stays out of the code, byte for byte.
+ * @param assets files to copy, as paths from the repository root (none by default)
+ * @returns the `bundling` property of a NodejsFunction
+ */
+export function functionBundling(assets: readonly string[] = []): BundlingOptions {
+  return {
+    minify: true,
+    sourceMap: true,
+    format: OutputFormat.ESM,
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    bundleAwsSDK: true,
+    // ESM bundles still meet CommonJS dependencies that call require().
+    banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    ...(assets.length
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir: string, outputDir: string) =>
+              assets.map((file) => `cp "${inputDir}/${file}" "${outputDir}/${basename(file)}"`),
+          },
+        }
+      : {}),
+  };
+}
+
 /** One function of the stack, built by the stack's shared function factory. */
 interface FunctionSpec {
   /** Logical name (PascalCase); its log group is `<name>Logs`. */
   name: string;
   /** Handler module from the repository root; it exports `handler`. */
   entry: string;
-  /** Table actions granted ({@link TABLE_ACTIONS}), or none. */
-  access: TableAccessLevel | 'none';
+  /** Table actions granted ({@link TABLE_ACTIONS}; `none`: no table statement). */
+  access: TableAccessLevel;
   /** Whether it checks `api-key` headers (may note a key's last use on `APIKEY#` items). */
   apiKeys: boolean;
   /** Whether it computes keyed hashes (gets `CARD_FINGERPRINT_SECRET_ID` and read on that secret). */
@@ -140,6 +175,8 @@ interface FunctionSpec {
   asyncRetryAttempts?: number;
   /** Environment added to the common one. */
   environment?: Record<string, string>;
+  /** Files copied next to the bundle (see {@link functionBundling}). */
+  assets?: readonly string[];
 }
 
 const SERVICE_NAME = 'switchyard';
@@ -228,18 +265,10 @@ export class ApiStack extends Stack {
           NODE_OPTIONS: '--enable-source-maps',
           ...spec.environment,
         },
-        bundling: {
-          minify: true,
-          sourceMap: true,
-          format: OutputFormat.ESM,
-          target: 'node22',
-          mainFields: ['module', 'main'],
-          bundleAwsSDK: true,
-          // ESM bundles still meet CommonJS dependencies that call require().
-          banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        },
+        bundling: functionBundling(spec.assets),
       });
-      if (spec.access !== 'none') table.grant(fn, ...TABLE_ACTIONS[spec.access]);
+      const tableActions = TABLE_ACTIONS[spec.access];
+      if (tableActions.length) table.grant(fn, ...tableActions);
       if (spec.connectors) {
         // Processor keys and the stage's routing rules.
         fn.addEnvironment('CONNECTOR_SECRETS_ID', props.connectorSecretsName);
@@ -303,6 +332,7 @@ export class ApiStack extends Stack {
         apiKeys: route.auth,
         keyedHashes: route.method === 'POST',
         connectors: route.connectors,
+        assets: route.assets,
         // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
         ...(route.path.startsWith('/events/') && route.method === 'POST'
           ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } }
@@ -387,7 +417,7 @@ export class ApiStack extends Stack {
       {
         id: 'AwsSolutions-APIG4',
         reason:
-          'Authorization is the api-key header checked by every handler against hashed keys in the table (see shared/http/authentication.ts); /health is public by design.',
+          'Authorization is the api-key header checked by every handler against hashed keys in the table (see shared/http/authentication.ts); /health, /openapi.json and /docs (the API reference) are public by design.',
       },
     ]);
 

@@ -3,7 +3,8 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { ApiError } from '../domain/errors';
+import { API_VERSION, API_VERSION_HEADER } from '../api/api-version';
+import { ApiError, invalidRequest } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
 import { type RequestContext, requestDeadline } from '../operations/request-context';
@@ -67,6 +68,32 @@ function validate<S extends z.ZodType>(schema: S, input: unknown, location: Inpu
 }
 
 /**
+ * Checks the `Switchyard-Version` request header (shared/api/api-version.ts; docs/api.md "Versioning"):
+ * absent → the current version; exactly {@link API_VERSION} (surrounding whitespace aside) → served;
+ * anything else, an empty value or a list included, is refused. The message names the version served
+ * and never repeats the value sent (it is caller input).
+ * @param event the request; header names are lower-case, as API Gateway (payload 2.0) passes them
+ * @throws ApiError 400 `invalid_request_error` / `api_version_invalid`, `param` `Switchyard-Version`
+ */
+export function checkApiVersion(event: Pick<APIGatewayProxyEventV2, 'headers'>): void {
+  const sent = event.headers?.[API_VERSION_HEADER.toLowerCase()];
+  if (sent === undefined || sent.trim() === API_VERSION) return;
+  throw invalidRequest(
+    'api_version_invalid',
+    `The ${API_VERSION_HEADER} header names a version this API does not serve. The supported version is ${API_VERSION}: send it, or leave the header out to be served that version.`,
+    API_VERSION_HEADER,
+  );
+}
+
+/**
+ * middy middleware: {@link checkApiVersion} before anything else reads or writes (authentication notes
+ * a key's last use; idempotency stores records), so a refused version stores nothing.
+ */
+function apiVersioning(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+  return { before: async (request) => checkApiVersion(request.event) };
+}
+
+/**
  * Validates the body and query with the endpoint's zod schemas (and the
  * Idempotency-Key header) before idempotency runs, so a rejected request never
  * stores anything.
@@ -89,8 +116,10 @@ function requestValidation(
 /**
  * Wraps an endpoint's domain call as an API Gateway HTTP API (payload 2.0)
  * Lambda handler with middy: Powertools tracer and logger context (business
- * metrics are emitted by the operations as Powertools single metrics), error mapping, 64 KiB body limit, api-key authentication, JSON body
- * parsing, zod validation of body and query, and (on POST) idempotency keys.
+ * metrics are emitted by the operations as Powertools single metrics), error mapping, the
+ * `Switchyard-Version` check ({@link checkApiVersion}), 64 KiB body limit, api-key authentication, JSON body
+ * parsing, zod validation of body and query, and (on POST) idempotency keys. Every answer, errors
+ * included, carries `Switchyard-Version` ({@link jsonResponse}).
  * The handler stays a thin adapter: parse → domain call → JSON. A domain
  * {@link ApiError} becomes the response (and is what an idempotent retry
  * replays); any other error is mapped by the error middleware and stores nothing.
@@ -140,6 +169,7 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
     // RedactingLogger in shared/observability/logger.ts. A body that later fails to parse is logged too.
     .use(injectLambdaContext(logger))
     .use(errorMapper())
+    .use(apiVersioning())
     .use(bodySizeLimit());
   if (spec.auth !== false) handler.use(apiKeyAuth() as never);
   if (spec.body) handler.use(jsonBody());

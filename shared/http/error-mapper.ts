@@ -21,6 +21,8 @@ import { jsonResponse } from './json-response';
  * - {@link OutcomeUnknownError} (a processor was called, its answer could not be recorded): 503 `outcome_unknown` with `Retry-After`;
  * - DynamoDB unreachable before any processor call: 503 `service_unavailable`;
  * - anything else: 500 `api_error` with a generic message (logged, never echoed).
+ *
+ * Every answer is a {@link jsonResponse}, so it carries `Switchyard-Version` like a success does.
  */
 export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2 {
   if (err instanceof ApiError) return jsonResponse(err.statusCode, err.toBody());

@@ -20,23 +20,37 @@ export function htmlPage(title: string, body: string): string {
 </head><body>${body}</body></html>`;
 }
 
+/** How {@link htmlHandler} dresses its answers; every field has the payer pages' value by default. */
+export interface HtmlHandlerOptions {
+  /** `@middy/http-security-headers` options (default {@link pageSecurityHeaders}). */
+  securityHeaders?: typeof pageSecurityHeaders;
+  /** `Cache-Control` of a successful answer (default `no-store`); error pages are always `no-store`. */
+  cacheControl?: string;
+}
+
 /**
- * Wraps a handler that answers HTML (the payer pages and the sandbox's hosted pages): middy with the
- * Powertools logger, the official urlencoded-form parser for POSTed forms, errors rendered as a small
- * HTML page with the right status (never a stack trace), and the security headers of
- * {@link pageSecurityHeaders} (`@middy/http-security-headers`) on every answer, error pages included.
+ * Wraps a handler that answers HTML (the payer pages, the sandbox's hosted pages, the API reference):
+ * middy with the Powertools logger, the official urlencoded-form parser for POSTed forms, errors rendered
+ * as a small HTML page with the right status (never a stack trace), and the security headers of
+ * `options.securityHeaders` ({@link pageSecurityHeaders} by default; `@middy/http-security-headers`) on
+ * every answer, error pages included.
+ * @param run the page: its status (default 200), its HTML, and headers to add or override
+ * @param options security headers and caching (see {@link HtmlHandlerOptions})
+ * @returns the Lambda handler; it never throws
  */
 export function htmlHandler(
   run: (
     event: APIGatewayProxyEventV2,
     context: Context,
   ) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
+  options: HtmlHandlerOptions = {},
 ) {
+  const okHeaders = { ...pageHeaders, ...(options.cacheControl ? { 'cache-control': options.cacheControl } : {}) };
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
       await parseForm(event);
       const { statusCode, html, headers } = await run(event, context);
-      return { statusCode: statusCode ?? 200, headers: { ...pageHeaders, ...(headers ?? {}) }, body: html };
+      return { statusCode: statusCode ?? 200, headers: { ...okHeaders, ...(headers ?? {}) }, body: html };
     } catch (err) {
       const status = err instanceof ApiError ? err.statusCode : isStorageUnavailable(err) || err instanceof OutcomeUnknownError ? 503 : 500;
       if (status >= 500) logger.error('hosted page failed', { error: err as Error });
@@ -53,7 +67,7 @@ export function htmlHandler(
   // holds a PIN, OTP or card, and API Gateway delivers form bodies base64-encoded, past any text redaction.
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { logEvent: false }))
-    .use(httpSecurityHeaders(pageSecurityHeaders) as never);
+    .use(httpSecurityHeaders(options.securityHeaders ?? pageSecurityHeaders) as never);
 }
 
 /**
@@ -108,6 +122,47 @@ export const pageSecurityHeaders = {
   reportTo: false,
   reportingEndpoints: false,
   poweredBy: false,
+};
+
+/**
+ * The security headers of the API reference page (`GET /docs`): {@link pageSecurityHeaders}, with the
+ * Content-Security-Policy Redoc needs and nothing more. Checked in headless Chromium 150 on redoc 2.5.4's
+ * standalone bundle: with this policy the page renders with no violation but the one below; removing any
+ * allowance produces a violation (docs/api.md "API reference"):
+ * - `script-src 'self'`: the bundle, from `GET /docs/redoc.standalone.js` (no inline script, no eval);
+ * - `style-src 'unsafe-inline'`: Redoc (styled-components) writes its styles into `<style>` elements and
+ *   React sets `style` attributes (without it Redoc throws and renders nothing); no stylesheet is loaded;
+ * - `worker-src blob:`: the search index runs in a Web Worker that the bundle builds from a `blob:` URL;
+ * - `connect-src 'self'`: the page fetches `openapi.json` from this API;
+ * - `img-src data:`: the section-link icon is an inline `data:` SVG. Redoc's footer also asks for
+ *   `https://cdn.redoc.ly/redoc/logo-mini.svg`: refused on purpose (no CDN at run time), the badge then
+ *   shows its text without the logo;
+ * - everything else `'none'`: no fonts, frames, objects, forms (`form-action 'none'`), `<base>`, nor
+ *   framing by another site (`frame-ancestors 'none'`).
+ * middy's default Trusted Types directives (`require-trusted-types-for 'script'`, `trusted-types 'none'`)
+ * are turned off here: the bundle builds its Worker from a plain `blob:` URL (and renders Markdown as HTML),
+ * which a browser enforcing Trusted Types refuses, and then nothing renders. The payer pages keep them
+ * (they run no script at all).
+ */
+export const referenceSecurityHeaders: typeof pageSecurityHeaders = {
+  ...pageSecurityHeaders,
+  contentSecurityPolicy: {
+    'default-src': "'none'",
+    'script-src': "'self'",
+    'style-src': "'unsafe-inline'",
+    'worker-src': 'blob:',
+    'connect-src': "'self'",
+    'img-src': 'data:',
+    'base-uri': "'none'",
+    'form-action': "'none'",
+    'frame-ancestors': "'none'",
+    'navigate-to': '',
+    'report-to': '',
+    'require-trusted-types-for': '',
+    'trusted-types': '',
+    sandbox: false,
+    'upgrade-insecure-requests': false,
+  } as unknown as Record<string, string>,
 };
 
 /**

@@ -1,10 +1,18 @@
-import { App, Validations } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { RECONCILER, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
+import { functionBundling, RECONCILER, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { buildApp } from '../../lib/switchyard-app';
-import { ROUTES } from '../../shared/api/routes';
+import { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
 import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY } from './synth-stage';
 
@@ -13,6 +21,9 @@ const EXTRA_FUNCTIONS = 3;
 
 const dev = synthStage('dev');
 const prod = synthStage('prod');
+
+/** The API reference routes (issue 14): the contract, the page rendering it, and Redoc's bundle. */
+const REFERENCE_ROUTES = ['OpenApiDocument', 'ApiReference', 'ApiReferenceScript'].map((name) => ROUTES.find((r) => r.name === name)!);
 
 describe.each([
   ['dev', dev],
@@ -23,6 +34,24 @@ describe.each([
     t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
     for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
     t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+  });
+
+  test('the API reference routes: public GETs whose functions get no table statement, no secret and no api-key grant', () => {
+    const policies = Object.values(t.api.findResources('AWS::IAM::Policy')) as Resource[];
+    const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    for (const route of REFERENCE_ROUTES) {
+      t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${route.method} ${route.path}` });
+      const fn = fns[functionId(t.api, route.name)]!;
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = policies
+        .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+      const actions = statements.flatMap((st: { Action: string | string[] }) => [st.Action].flat());
+      // X-Ray tracing only: nothing on DynamoDB or Secrets Manager.
+      expect(actions.filter((a: string) => !a.startsWith('xray:'))).toEqual([]);
+      const env = fn.Properties.Environment.Variables;
+      expect([env.CARD_FINGERPRINT_SECRET_ID, env.CONNECTOR_SECRETS_ID, env.ROUTING_RULES]).toEqual([undefined, undefined, undefined]);
+    }
   });
 
   test('every function: Node.js 22 on arm64, X-Ray tracing, Powertools and the table name in its environment', () => {
@@ -89,7 +118,7 @@ describe.each([
     expect(all.length).toBeGreaterThan(0);
     for (const a of all) expect(a).not.toContain('*');
     for (const route of ROUTES) {
-      const fnId = Object.keys(fns).find((id) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))!;
+      const fnId = functionId(t.api, route.name);
       const dynamo = actionsOfRole(roleOf(fnId)).filter((a: string) => a.startsWith('dynamodb:'));
       expect(dynamo.sort()).toEqual([...TABLE_ACTIONS[route.access]].sort());
       // Authenticated routes may also note a key's last use, on API-key items only.
@@ -175,7 +204,7 @@ describe.each([
     });
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
     for (const route of ROUTES) {
-      const fn = Object.entries(fns).find(([id]) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))![1];
+      const fn = fns[functionId(t.api, route.name)]!;
       const env = fn.Properties.Environment.Variables;
       expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(route.method === 'POST' ? `switchyard-${stage}/card-fingerprint-key` : undefined);
     }
@@ -191,7 +220,7 @@ describe.each([
   test('functions that call connectors (the reconciler too) get the stage routing rules and the processors-keys secret; others do not', () => {
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
     for (const route of ROUTES) {
-      const fn = Object.entries(fns).find(([id]) => id.startsWith(route.name) && !id.startsWith(`${route.name}Logs`))![1];
+      const fn = fns[functionId(t.api, route.name)]!;
       const env = fn.Properties.Environment.Variables;
       if (route.connectors) {
         expect(JSON.parse(env.ROUTING_RULES)).toEqual(STAGES[stage]!.routingRules);
@@ -221,6 +250,77 @@ describe.each([
     t.data.hasOutput('TableStreamArn', {});
   });
 });
+
+describe('the API reference routes in the route table', () => {
+  test('GET /openapi.json, GET /docs and GET /docs/redoc.standalone.js: public, no table access, no connectors', () => {
+    expect(REFERENCE_ROUTES.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /openapi.json',
+      'GET /docs',
+      'GET /docs/redoc.standalone.js',
+    ]);
+    for (const route of REFERENCE_ROUTES) expect(route).toMatchObject({ access: 'none', auth: false, connectors: false });
+    expect(TABLE_ACTIONS.none).toEqual([]);
+    expect(REFERENCE_ROUTES.map((r) => r.assets ?? [])).toEqual([[OPENAPI_DOCUMENT_FILE], [], [REDOC_SCRIPT_FILE]]);
+    // Only these routes carry assets, and every asset exists in the repository.
+    expect(ROUTES.filter((r) => r.assets?.length).map((r) => r.name)).toEqual(['OpenApiDocument', 'ApiReferenceScript']);
+    for (const file of [OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE]) expect(readFileSync(resolve(file)).length).toBeGreaterThan(0);
+  });
+
+  test('bundled as the stack bundles them (esbuild, functionBundling): index.mjs plus the assets, which the bundled handlers serve', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'switchyard-reference-bundle-'));
+    try {
+      const app = new App({ outdir });
+      const stack = new Stack(app, 'ReferenceBundles');
+      for (const route of REFERENCE_ROUTES) {
+        new NodejsFunction(stack, route.name, {
+          entry: resolve(route.entry),
+          handler: 'handler',
+          projectRoot: process.cwd(),
+          depsLockFilePath: resolve('package-lock.json'),
+          runtime: Runtime.NODEJS_22_X,
+          bundling: functionBundling(route.assets),
+        });
+      }
+      app.synth();
+      const fns = Template.fromStack(stack).findResources('AWS::Lambda::Function') as Record<string, Resource>;
+      const run = promisify(execFile);
+      for (const route of REFERENCE_ROUTES) {
+        const fn = Object.entries(fns).find(([id]) => functionIdMatches(id, route.name))![1];
+        const dir = join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+        const assets = route.assets ?? [];
+        expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', ...assets.map((a) => basename(a))].sort());
+        for (const file of assets) expect(readFileSync(join(dir, basename(file))).equals(readFileSync(resolve(file)))).toBe(true);
+        // The bundle itself, run as Lambda runs it (LAMBDA_TASK_ROOT = the code's directory, no node_modules).
+        const invoke = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
+          const r = await handler({ version: '2.0', rawPath: ${JSON.stringify(route.path)}, headers: {}, requestContext: { requestId: 'r', http: { method: 'GET', path: ${JSON.stringify(route.path)} } } }, {});
+          console.log(JSON.stringify({ status: r.statusCode, type: r.headers['content-type'], sha: (await import('node:crypto')).createHash('sha256').update(r.body).digest('hex') }));`;
+        const { stdout } = await run(process.execPath, ['--input-type=module', '-e', invoke], {
+          cwd: tmpdir(),
+          env: { PATH: process.env.PATH ?? '', LAMBDA_TASK_ROOT: dir, POWERTOOLS_LOG_LEVEL: 'ERROR' },
+        });
+        const answer = JSON.parse(stdout.trim().split('\n').pop()!);
+        expect(answer.status).toBe(200);
+        if (assets[0]) {
+          expect(answer.sha).toBe(
+            createHash('sha256')
+              .update(readFileSync(resolve(assets[0])))
+              .digest('hex'),
+          );
+          expect(answer.type).toBe(assets[0] === REDOC_SCRIPT_FILE ? 'text/javascript; charset=utf-8' : 'application/json');
+        } else {
+          expect(answer.type).toBe('text/html; charset=utf-8');
+        }
+      }
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+/** Whether a logical id is the function `name`'s (construct id + 8 hex digits; not `name`Logs, nor a longer name's). */
+function functionIdMatches(id: string, name: string): boolean {
+  return id.startsWith(name) && /^[0-9A-F]{8}$/.test(id.slice(name.length));
+}
 
 test('prod retains the table with deletion protection; dev destroys it', () => {
   const [prodTable] = Object.values(prod.data.findResources('AWS::DynamoDB::GlobalTable')) as Resource[];
