@@ -1,11 +1,6 @@
-import * as z from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { redeliverEvent } from '../../shared/operations/event-delivery-operations';
-
-/** Body of `POST /events/{event_id}/redeliver`: optionally one endpoint. */
-const redeliverSchema = z.strictObject({
-  webhook_endpoint_id: z.string({ error: 'must be a webhook endpoint id (we_…)' }).min(1).max(100).optional(),
-});
+import { redeliverEventBodySchema } from '../../shared/schemas/handler-input-schemas';
 
 /**
  * `POST /events/{event_id}/redeliver` (`{"webhook_endpoint_id"?}`): delivers the event again
@@ -14,6 +9,6 @@ const redeliverSchema = z.strictObject({
  * `GET /events/{event_id}/deliveries`). A failed attempt is retried on the schedule.
  * Idempotent with `Idempotency-Key`. 404 unknown event or endpoint; 400 `endpoint_disabled`.
  */
-export const handler = apiHandler({ body: redeliverSchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: redeliverEventBodySchema, idempotent: true }, async (req) => ({
   body: await redeliverEvent(req.merchantId, req.path.event_id ?? '', req.body.webhook_endpoint_id),
 }));

@@ -1,17 +1,13 @@
-import * as z from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { loadPayment } from '../../shared/operations/payment-state';
 import { syncPayment } from '../../shared/operations/payment-sync';
-
-const querySchema = z.strictObject({
-  force_sync: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
-});
+import { forceSyncQuerySchema } from '../../shared/schemas/handler-input-schemas';
 
 /**
  * `GET /payments/{payment_id}`: the payment (card reduced to last4, brand, expiry); 404 when unknown.
  * `?force_sync=true` first reconciles a Processing or RequiresAction payment with its connector.
  */
-export const handler = apiHandler({ query: querySchema }, async (req) => ({
+export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) => ({
   body:
     req.query.force_sync === 'true'
       ? await syncPayment(req.operation, req.path.payment_id ?? '')

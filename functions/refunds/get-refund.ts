@@ -1,16 +1,12 @@
-import * as z from 'zod';
 import { apiHandler } from '../../shared/http/api-handler';
 import { getRefund, syncRefund } from '../../shared/operations/refund-operations';
-
-const querySchema = z.strictObject({
-  force_sync: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
-});
+import { forceSyncQuerySchema } from '../../shared/schemas/handler-input-schemas';
 
 /**
  * `GET /refunds/{refund_id}`: one refund; 404 when unknown. `?force_sync=true`
  * first reconciles a Pending refund with its connector.
  */
-export const handler = apiHandler({ query: querySchema }, async (req) => ({
+export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) => ({
   body:
     req.query.force_sync === 'true'
       ? await syncRefund(req.operation, req.path.refund_id ?? '')

@@ -1,16 +1,15 @@
+import type * as z from 'zod';
+import type { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import type { Metadata } from './payment';
 
-/** A customer as the API returns it; timestamps ISO 8601 UTC. */
-export interface Customer {
-  customer_id: string;
-  email: string | null;
-  name: string | null;
-  phone: string | null;
-  description: string | null;
-  metadata: Metadata;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * A customer as the API returns it; timestamps ISO 8601 UTC, absent values `null`, metadata `{}`.
+ * Derived from `CustomerResource` (shared/schemas/customer-resource-schema.ts, component `Customer`).
+ */
+export type Customer = z.output<typeof CustomerResource>;
+
+/** The answer of `DELETE /customers/{customer_id}` and the `data` of `customer.deleted`: `{customer_id, deleted: true}`. */
+export type DeletedCustomer = z.output<typeof DeletedCustomerResource>;
 
 /** Fields a client may set on create or update (all optional). */
 export interface CustomerFields {

@@ -3,14 +3,21 @@
  * `{"error": {"type", "code", "message", "param"?}}` with one of these types.
  * A message names the field and what is wrong with it, never the value it was given.
  */
+import type * as z from 'zod';
+import type { ApiErrorResource, ApiErrorTypeResource } from '../schemas/error-schema';
 
-/** Error families, as in the reference APIs of this field (Stripe, Hyperswitch). */
-export type ApiErrorType = 'invalid_request_error' | 'authentication_error' | 'idempotency_error' | 'connector_error' | 'api_error';
+/**
+ * Error families, as in the reference APIs of this field (Stripe, Hyperswitch): `invalid_request_error`,
+ * `authentication_error`, `idempotency_error`, `connector_error`, `api_error`. Derived from
+ * `ApiErrorTypeResource` (shared/schemas/error-schema.ts).
+ */
+export type ApiErrorType = z.output<typeof ApiErrorTypeResource>;
 
-/** The JSON body of every error response. */
-export interface ApiErrorBody {
-  error: { type: ApiErrorType; code: string; message: string; param?: string };
-}
+/**
+ * The JSON body of every error response, `{error: {type, code, message, param?}}`. Derived from
+ * `ApiErrorResource` (shared/schemas/error-schema.ts, component `Error`).
+ */
+export type ApiErrorBody = z.output<typeof ApiErrorResource>;
 
 /**
  * An error that maps straight to an HTTP response. Domain operations throw it;

@@ -1,7 +1,7 @@
-import type { Customer } from './customer';
-import type { Payment } from './payment';
+import type * as z from 'zod';
+import type { EventDataResource, EventResource } from '../schemas/event-resource-schema';
 import type { PaymentStatus } from './payment-status';
-import type { Refund, RefundStatus } from './refund';
+import type { RefundStatus } from './refund';
 
 /**
  * The event catalogue: the one list of event types. It is the source for the
@@ -36,19 +36,24 @@ export function isEventType(value: string): value is EventType {
   return Object.hasOwn(EVENT_CATALOGUE, value);
 }
 
-/** The resource an event carries in `data`: exactly as its GET answers. */
-export type EventData = Payment | Refund | Customer | { customer_id: string; deleted: true };
+/**
+ * The resource an event carries in `data`, exactly as its GET answers: a payment, a refund, a
+ * customer, or `{customer_id, deleted: true}`. Derived from `EventDataResource`
+ * (shared/schemas/event-resource-schema.ts).
+ */
+export type EventData = z.output<typeof EventDataResource>;
 
 /**
- * An event as the API returns it and webhooks deliver it. `created_at` is ISO 8601 UTC;
- * `data` is the resource after the change (card data only as the card summary).
+ * An event as the API returns it and webhooks deliver it, with `type` and `data` left
+ * independent (what the outbox writes: any type with its resource). `created_at` is ISO 8601
+ * UTC; `data` is the resource after the change (card data only as the card summary). The fields
+ * come from `EventResource` (component `Event`), whose precise form, a union discriminated by
+ * `type`, is {@link TypedApiEvent}.
  */
-export interface ApiEvent {
-  event_id: string;
-  type: EventType;
-  created_at: string;
-  data: EventData;
-}
+export type ApiEvent = Omit<TypedApiEvent, 'type' | 'data'> & { type: EventType; data: EventData };
+
+/** An event with `data` typed by its `type` (`payment.*` → Payment, …): the output of `EventResource`. */
+export type TypedApiEvent = z.output<typeof EventResource>;
 
 /** The fields of an {@link ApiEvent}, in the order responses list them. */
 export const EVENT_FIELDS: readonly (keyof ApiEvent)[] = ['event_id', 'type', 'created_at', 'data'];

@@ -1,7 +1,14 @@
-import type { CardSummary } from './card';
-import type { Currency } from './money';
-import type { PaymentStatus } from './payment-status';
-import type { PendingOperationView } from './pending-operation';
+import type * as z from 'zod';
+import type {
+  AttemptResource,
+  AuthenticationActionResource,
+  BillingResource,
+  NextActionResource,
+  PaymentMethodSummaryResource,
+  PaymentResource,
+  UssdBankSummaryResource,
+} from '../schemas/payment-resource-schema';
+import type { MetadataResource } from '../schemas/resource-fields';
 
 /** Payment methods the service accepts. */
 export const PAYMENT_METHODS = ['card', 'bank_transfer', 'ussd', 'mobile_money'] as const;
@@ -78,21 +85,18 @@ export function authenticationAction(
   };
 }
 
-/** Free-form string key/value pairs (≤ 50 keys, keys ≤ 40 chars, values ≤ 500 chars). */
-export type Metadata = Record<string, string>;
+/**
+ * Free-form string key/value pairs (≤ 50 keys, keys ≤ 40 chars, values ≤ 500 chars), echoed as
+ * given; `{}` when none. Derived from `MetadataResource` (shared/schemas/resource-fields.ts).
+ */
+export type Metadata = z.output<typeof MetadataResource>;
 
-/** Billing details as accepted on create. `country` is ISO 3166-1 alpha-2. */
-export interface Billing {
-  address?: {
-    first_name?: string;
-    last_name?: string;
-    line1?: string;
-    city?: string;
-    state?: string;
-    zip?: string;
-    country?: string;
-  };
-}
+/**
+ * Billing details as accepted on create and echoed: `{address?: {first_name?, last_name?, line1?,
+ * city?, state?, zip?, country?}}`, `country` ISO 3166-1 alpha-2. Derived from `BillingResource`
+ * (shared/schemas/payment-resource-schema.ts).
+ */
+export type Billing = z.output<typeof BillingResource>;
 
 /**
  * The authentication steps a processor may ask of the payer before it authorizes a card or a
@@ -113,106 +117,43 @@ export type AuthenticationStep = (typeof AUTHENTICATION_STEPS)[number];
  *   (so a merchant's server never has to touch a PIN);
  * - `card_required`: true when the processor needs the card details sent again with this step
  *   (Flutterwave re-sends the whole card charge with the PIN or the address; we never keep the card).
+ * Derived from `AuthenticationActionResource` (shared/schemas/payment-resource-schema.ts).
  */
-export interface AuthenticationAction {
-  type: AuthenticationStep;
-  display_text: string | null;
-  redirect_to_url: string;
-  card_required: boolean;
-}
+export type AuthenticationAction = z.output<typeof AuthenticationActionResource>;
 
 /**
  * What the customer must do next. `redirect_to_url` for 3DS and hosted pages;
- * `bank_transfer_instructions` and `display_ussd_code` for the offline methods;
- * `submit_*` ({@link AuthenticationAction}) for a PIN, OTP, phone, birthday or address step.
+ * `bank_transfer_instructions` and `display_ussd_code` for the offline methods (amounts in minor
+ * units, `expires_at` ISO 8601 UTC); `submit_*` ({@link AuthenticationAction}) for a PIN, OTP,
+ * phone, birthday or address step; `await_mobile_money_approval` for a phone prompt.
+ * Derived from `NextActionResource` (shared/schemas/payment-resource-schema.ts).
  */
-export type NextAction =
-  | { type: 'redirect_to_url'; redirect_to_url: string }
-  | AuthenticationAction
-  | {
-      type: 'bank_transfer_instructions';
-      bank_transfer: {
-        bank_name: string;
-        account_number: string;
-        account_name: string;
-        amount: number;
-        currency: Currency;
-        reference: string;
-        expires_at: string;
-      };
-    }
-  | { type: 'display_ussd_code'; ussd: { code: string; reference: string; expires_at: string } }
-  | { type: 'await_mobile_money_approval'; mobile_money: { message: string; reference: string } };
+export type NextAction = z.output<typeof NextActionResource>;
 
-/** The payer's bank chosen for a USSD payment: its CBN code and name (see `USSD_BANKS`). */
-export interface UssdBankSummary {
-  bank_code: string;
-  bank_name: string;
-}
+/** The payer's bank chosen for a USSD payment: its CBN code and name (see `USSD_BANKS`). Derived from `UssdBankSummaryResource`. */
+export type UssdBankSummary = z.output<typeof UssdBankSummaryResource>;
 
-/** A payment's stored method details: `{card}` (last4, brand, expiry, fingerprint) or `{ussd}` (the bank). */
-export type PaymentMethodSummary = { card: CardSummary } | { ussd: UssdBankSummary };
+/**
+ * A payment's stored method details: `{card}` (last4, brand, expiry, fingerprint) or `{ussd}` (the bank).
+ * Derived from `PaymentMethodSummaryResource`.
+ */
+export type PaymentMethodSummary = z.output<typeof PaymentMethodSummaryResource>;
 
 /**
  * One try of a payment at one connector, as routing made it. `status` is the
  * outcome of that try; a technical failure (timeout, 5xx, network) is recorded as
  * `Failed` with `error_code: connector_unreachable`. `created_at` ISO 8601 UTC.
+ * Derived from `AttemptResource` (component `PaymentAttempt`).
  */
-export interface Attempt {
-  attempt_id: string;
-  connector: string;
-  status: PaymentStatus;
-  connector_transaction_id: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-}
+export type Attempt = z.output<typeof AttemptResource>;
 
 /**
  * A payment intent as the API returns it. Amounts are integers in minor units;
- * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here.
+ * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here. Derived from
+ * `PaymentResource` (shared/schemas/payment-resource-schema.ts, component `Payment` of
+ * docs/openapi.json), which documents every field.
  */
-export interface Payment {
-  payment_id: string;
-  status: PaymentStatus;
-  /**
-   * The processor call (authorize, capture, void) sent for this payment whose answer is
-   * not recorded yet: `in_progress` while the request runs, `outcome_unknown` once it ended
-   * without recording it (the reconciler settles it). Null otherwise.
-   */
-  pending_operation: PendingOperationView | null;
-  amount: number;
-  currency: Currency;
-  /** Minor units captured; equals `amount` once an automatic-capture payment succeeds. */
-  amount_captured: number;
-  /** Minor units refunded so far (including pending refunds); never above `amount_captured`. */
-  amount_refunded: number;
-  capture_method: CaptureMethod;
-  payment_method: PaymentMethod | null;
-  /** What is kept of the method's details: a card summary (never the PAN or CVC), or the payer's USSD bank. */
-  payment_method_data: PaymentMethodSummary | null;
-  connector: string;
-  connector_transaction_id: string | null;
-  customer_id: string | null;
-  description: string | null;
-  email: string | null;
-  metadata: Metadata;
-  billing: Billing | null;
-  next_action: NextAction | null;
-  /**
-   * The merchant's page the payer is sent to (303, with `payment_id` and `status` in the query)
-   * when they come back from a 3DS page, a processor's hosted page or an authentication step.
-   * Null: the payer sees a plain result page instead.
-   */
-  return_url: string | null;
-  cancellation_reason: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  /** Every connector try made for this payment, oldest first. */
-  attempts: Attempt[];
-  created_at: string;
-  updated_at: string;
-}
+export type Payment = z.output<typeof PaymentResource>;
 
 /** The fields of a {@link Payment}, in the order responses list them. */
 export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [

@@ -1,3 +1,9 @@
+import type * as z from 'zod';
+import type {
+  DeletedWebhookEndpointResource,
+  WebhookEndpointResource,
+  WebhookEndpointWithSecretResource,
+} from '../schemas/webhook-endpoint-resource-schema';
 import type { EventType } from './events';
 
 /** Statuses of a webhook endpoint: `enabled` receives events, `disabled` receives none. */
@@ -14,35 +20,24 @@ export type EnabledEvents = EventType[] | [typeof ALL_EVENTS];
 
 /**
  * A webhook endpoint as the API returns it (never with its secret, except in the
- * answers of create and rotate_secret: see {@link WebhookEndpointWithSecret}).
- * Timestamps are ISO 8601 UTC with milliseconds.
+ * answers of create and rotate_secret: see {@link WebhookEndpointWithSecret}): `webhook_endpoint_id`
+ * (`we_…`), `url`, `enabled_events`, `description`, `status`, `disabled_reason` (why the system
+ * disabled it, else null), timestamps ISO 8601 UTC with milliseconds. Derived from
+ * `WebhookEndpointResource` (shared/schemas/webhook-endpoint-resource-schema.ts).
  */
-export interface WebhookEndpoint {
-  /** `we_…` */
-  webhook_endpoint_id: string;
-  /** Where events are POSTed (https on deployed stages; see shared/webhooks/endpoint-url-rules.ts). */
-  url: string;
-  enabled_events: EnabledEvents;
-  description: string | null;
-  status: WebhookEndpointStatus;
-  /**
-   * Why the system disabled the endpoint (e.g. its deliveries failed for 5 days); null when
-   * it is enabled or was disabled by the merchant (PUT status `disabled`).
-   */
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type WebhookEndpoint = z.output<typeof WebhookEndpointResource>;
 
 /**
  * The answer of `POST /webhook_endpoints` and `POST /webhook_endpoints/{id}/rotate_secret`:
  * the endpoint with its signing secret in clear, `whsec_` + base64 of 32 random bytes
  * (Standard Webhooks symmetric secret format, https://www.standardwebhooks.com). Shown only
  * in these two answers; the table keeps it encrypted (shared/webhooks/endpoint-secrets.ts).
+ * Derived from `WebhookEndpointWithSecretResource`.
  */
-export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  secret: string;
-}
+export type WebhookEndpointWithSecret = z.output<typeof WebhookEndpointWithSecretResource>;
+
+/** The answer of `DELETE /webhook_endpoints/{id}`: `{webhook_endpoint_id, deleted: true}`. */
+export type DeletedWebhookEndpoint = z.output<typeof DeletedWebhookEndpointResource>;
 
 /**
  * An endpoint as stored, for the delivery worker: the API fields plus its sealed signing

@@ -1,0 +1,612 @@
+/**
+ * Generates docs/openapi.json, the OpenAPI 3.1.0 document of the API, from the code:
+ * - the route table (shared/api/routes.ts `ROUTES`): every path and method;
+ * - the operation metadata (shared/api/openapi-operations.ts): ids, tags, texts, parameters, the
+ *   handlers' own query and body schemas, success answers, error statuses and codes;
+ * - the response schemas (shared/schemas/*-resource-schema.ts), turned into JSON Schema 2020-12 by
+ *   zod's own `z.toJSONSchema` (OpenAPI 3.1's schema dialect is JSON Schema 2020-12:
+ *   https://spec.openapis.org/oas/v3.1.0#schema-object); every schema with an `id` meta becomes a
+ *   component under `components/schemas`, referenced as `#/components/schemas/<id>`;
+ * - the event catalogue (shared/domain/events.ts): one OpenAPI `webhooks` entry per event type
+ *   (https://spec.openapis.org/oas/v3.1.0#oasWebhooks), with the Standard Webhooks headers.
+ * Query ranges follow Stripe's own OpenAPI document (`created` as a `deepObject` parameter,
+ * serialized `created[gte]=…`: https://spec.openapis.org/oas/v3.1.0#style-values); the versioning
+ * text follows Stripe's dated versions (https://docs.stripe.com/api/versioning).
+ *
+ * `npm run openapi` writes the file; `npm run openapi -- --check` exits 1 when the committed file
+ * differs from a fresh generation (CI). The output is deterministic: keys in a fixed order,
+ * 2-space indentation, a trailing newline. Build-time only: never imported by a Lambda.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import * as z from 'zod';
+import { API_VERSION, API_VERSION_HEADER } from '../shared/api/api-version';
+import {
+  type BodyExample,
+  type ErrorStatus,
+  EXAMPLE_MISSING_AMOUNT_ERROR,
+  OPENAPI_OPERATIONS,
+  OPENAPI_TAGS,
+  type OperationMetadata,
+  type ResponseHeaderName,
+  type SuccessResponse,
+  WEBHOOK_EXAMPLES,
+} from '../shared/api/openapi-operations';
+import { ROUTES, type RouteDefinition } from '../shared/api/routes';
+import {
+  authenticationFailed,
+  idempotencyKeyInUse,
+  idempotencyKeyReused,
+  resourceNotFound,
+  storageUnavailable,
+} from '../shared/domain/errors';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../shared/domain/events';
+import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
+import { metadataSchema } from '../shared/schemas/common';
+import { ApiErrorResource } from '../shared/schemas/error-schema';
+import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
+import { timestampParamSchema } from '../shared/schemas/list-query-schema';
+import { enabledEventsSchema } from '../shared/schemas/webhook-endpoint-schemas';
+
+/** A JSON Schema / OpenAPI object as plain JSON. */
+export type JsonObject = { [key: string]: unknown };
+
+/** Where the document is written, from the repository root. */
+export const OPENAPI_FILE = 'docs/openapi.json';
+
+/** The security scheme name of the `api-key` header. */
+const API_KEY_SCHEME = 'ApiKey';
+
+const COMPONENT_REF = '#/components/schemas/';
+
+/** Deep equality of two JSON values (objects compared key by key, order ignored). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => sameJson((a as JsonObject)[k], (b as JsonObject)[k]));
+}
+
+/** Rewrites zod's `#/$defs/<id>` references to `#/components/schemas/<id>`, everywhere in a value. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonObject = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] =
+      key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? COMPONENT_REF + v.slice('#/$defs/'.length) : rewriteRefs(v);
+  }
+  return out;
+}
+
+/**
+ * Adjusts zod's JSON Schema where it says less than the schema means (a `z.toJSONSchema` `override`):
+ * - a `format` (date-time, email) says what a value is; zod also writes its own long regex as
+ *   `pattern`, which only repeats it (and would differ from the format's RFC): dropped;
+ * - a pipe from `unknown` (metadata: checked for a `__proto__` key first) is documented as what it
+ *   pipes into, since its input side is `{}` (anything);
+ * - `enabled_events` entries: zod cannot express the refinement (a catalogue type or `*`); the enum does.
+ */
+function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): void {
+  const { jsonSchema } = ctx;
+  if (typeof jsonSchema.format === 'string' && ['date-time', 'email'].includes(jsonSchema.format)) delete jsonSchema.pattern;
+  const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; in?: { _zod: { def: { type: string } } }; out?: z.ZodType } } })._zod
+    ?.def;
+  if (def?.type === 'pipe' && def.in && def.out && ['unknown', 'any'].includes(def.in._zod.def.type)) {
+    const piped = z.toJSONSchema(def.out, { io: 'input', unrepresentable: 'any', override: overrideSchema }) as JsonObject;
+    delete piped.$schema;
+    Object.assign(jsonSchema, piped);
+  }
+  if (ctx.zodSchema === metadataSchema) {
+    jsonSchema.maxProperties = 50;
+    jsonSchema.propertyNames = { minLength: 1, maxLength: 40 };
+    jsonSchema.description = 'String key/value pairs: at most 50 keys of 1–40 characters, values of at most 500 characters. No card data.';
+  }
+  if (ctx.zodSchema === timestampParamSchema) {
+    jsonSchema.description =
+      'An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).';
+    jsonSchema.examples = ['2026-11-21T10:00:00Z'];
+  }
+  if (ctx.zodSchema === enabledEventsSchema) {
+    jsonSchema.items = { type: 'string', enum: [...EVENT_TYPES, ALL_EVENTS] };
+    jsonSchema.description = 'Event types of the catalogue, or `["*"]` for every type (`*` only alone). Duplicates are dropped.';
+  }
+}
+
+/** The document under construction: its components, filled as schemas are converted. */
+class DocumentBuilder {
+  readonly schemas = new Map<string, JsonObject>();
+
+  /**
+   * Converts a zod schema to JSON Schema 2020-12 with `z.toJSONSchema`, moving every schema with an
+   * `id` meta into `components/schemas`.
+   * @param io `output` for responses (what the API writes), `input` for requests (what it accepts)
+   * @returns the schema, or a `$ref` to its component
+   * @throws Error when two different schemas claim one component id
+   */
+  schema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+    const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: overrideSchema }) as JsonObject;
+    const { $schema: _dialect, $defs, ...root } = converted;
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonObject>))
+      this.addComponent(id, rewriteRefs(def) as JsonObject);
+    return rewriteRefs(root) as JsonObject;
+  }
+
+  private addComponent(id: string, def: JsonObject): void {
+    const known = this.schemas.get(id);
+    if (known && !sameJson(known, def)) throw new Error(`Component ${id} is produced with two different shapes (input and output?).`);
+    this.schemas.set(id, def);
+  }
+}
+
+/** Sorts an object's keys (for `components/*` maps: stable whatever the conversion order). */
+function sortedKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+const STATUS_TEXT: Readonly<Record<ErrorStatus, string>> = {
+  400: 'The request is invalid',
+  401: 'Not authenticated',
+  402: 'The processor refused the submission',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'The body is larger than 64 KiB',
+  415: 'The body is not JSON',
+  422: 'The Idempotency-Key was used with another request',
+  500: 'A bug on our side',
+  502: 'The connector is not configured, or the processor refused',
+  503: 'Storage or the processor could not be reached, or the outcome is unknown',
+};
+
+/** The resource a 404 of a route names, by its first path parameter (for the example). */
+const NOT_FOUND_RESOURCE: Readonly<Record<string, [string, string]>> = {
+  payment_id: ['payment', 'payment_id'],
+  refund_id: ['refund', 'refund_id'],
+  customer_id: ['customer', 'customer_id'],
+  webhook_endpoint_id: ['webhook endpoint', 'webhook_endpoint_id'],
+  event_id: ['event', 'event_id'],
+};
+
+/** An error example built by the code that answers it, so its message is the real one. */
+function errorExamples(
+  op: OperationMetadata,
+  route: RouteDefinition,
+  status: ErrorStatus,
+  codes: readonly string[],
+): Record<string, BodyExample> {
+  const examples: Record<string, BodyExample> = {};
+  if (status === 400 && route.name === 'CreatePayment') {
+    examples.parameter_missing = { summary: 'A create without `amount`', value: EXAMPLE_MISSING_AMOUNT_ERROR };
+  }
+  if (status === 401 && codes.includes('invalid_api_key')) {
+    examples.invalid_api_key = { summary: 'Missing, malformed, unknown or revoked key', value: authenticationFailed().toBody() };
+  }
+  const firstParam = Object.keys(op.pathParams ?? {})[0];
+  const missing = firstParam ? NOT_FOUND_RESOURCE[firstParam] : undefined;
+  if (status === 404 && missing) {
+    examples.resource_missing = {
+      summary: `No such ${missing[0]} for this merchant`,
+      value: resourceNotFound(missing[0], missing[1]).toBody(),
+    };
+  }
+  if (status === 409 && codes.includes('idempotency_key_in_use')) {
+    examples.idempotency_key_in_use = { summary: 'The first request with this key still runs', value: idempotencyKeyInUse().toBody() };
+  }
+  if (status === 422) examples.idempotency_key_reused = { summary: 'Same key, another body', value: idempotencyKeyReused().toBody() };
+  if (status === 503 && codes.includes('service_unavailable')) {
+    examples.service_unavailable = { summary: 'Storage unreachable before anything was done', value: storageUnavailable().toBody() };
+  }
+  return examples;
+}
+
+/** `{name: {summary, value}}` as OpenAPI Example Objects. */
+function exampleObjects(examples: Readonly<Record<string, BodyExample>> | undefined): JsonObject | undefined {
+  if (!examples || Object.keys(examples).length === 0) return undefined;
+  return Object.fromEntries(Object.entries(examples).map(([name, e]) => [name, { summary: e.summary, value: e.value }]));
+}
+
+/** The header references of a response. */
+function responseHeaders(names: readonly string[]): JsonObject | undefined {
+  if (names.length === 0) return undefined;
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** Whether a response is JSON (so it carries `Switchyard-Version`). */
+function isJson(response: SuccessResponse): boolean {
+  return response.content.kind === 'json';
+}
+
+function successResponse(builder: DocumentBuilder, op: OperationMetadata, response: SuccessResponse): JsonObject {
+  const headers: string[] = [];
+  if (op.apiHandler) headers.push('request-id');
+  if (isJson(response) || (op.operationId === 'getOpenApiDocument' && response.content.kind === 'none')) headers.push(API_VERSION_HEADER);
+  headers.push(...((response.headers ?? []) as ResponseHeaderName[]));
+  const content = response.content;
+  let body: JsonObject | undefined;
+  if (content.kind === 'json') {
+    body = {
+      'application/json': {
+        schema: builder.schema(content.schema, 'output'),
+        ...(content.examples ? { examples: exampleObjects(content.examples) } : {}),
+      },
+    };
+  } else if (content.kind === 'html') {
+    body = { 'text/html': { schema: { type: 'string', description: 'An HTML page (UTF-8).' } } };
+  } else if (content.kind === 'javascript') {
+    body = { 'text/javascript': { schema: { type: 'string', description: 'JavaScript (UTF-8).' } } };
+  }
+  return {
+    description: response.description,
+    ...(responseHeaders(headers) ? { headers: responseHeaders(headers) } : {}),
+    ...(body ? { content: body } : {}),
+  };
+}
+
+function errorResponse(op: OperationMetadata, route: RouteDefinition, status: ErrorStatus, codes: readonly string[]): JsonObject {
+  const listed = codes.map((c) => (c.startsWith('<') ? `the processor's own code` : `\`${c}\``)).join(', ');
+  const description = `${STATUS_TEXT[status]}: ${listed}.`;
+  if (op.errorFormat === 'html') {
+    return {
+      description: `${description} Shown as an HTML page.`,
+      content: { 'text/html': { schema: { type: 'string', description: 'An error page (UTF-8); it never shows a stack trace.' } } },
+    };
+  }
+  const headers = ['request-id', API_VERSION_HEADER];
+  if (status === 503 && codes.includes('outcome_unknown')) headers.push('Retry-After');
+  if (op.idempotent) headers.push('Idempotent-Replayed');
+  const examples = exampleObjects(errorExamples(op, route, status, codes));
+  return {
+    description,
+    headers: responseHeaders(headers),
+    content: { 'application/json': { schema: { $ref: `${COMPONENT_REF}Error` }, ...(examples ? { examples } : {}) } },
+  };
+}
+
+/** The unwrapped schema of an optional field, and whether it was optional. */
+function unwrapOptional(schema: z.ZodType): { inner: z.ZodType; optional: boolean } {
+  let inner = schema;
+  let optional = false;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault) {
+    optional = true;
+    inner = inner._zod.def.innerType as z.ZodType;
+  }
+  return { inner, optional };
+}
+
+/** The object schema under a query schema (a list query is `strictObject(...).superRefine().transform()`). */
+function queryShape(schema: z.ZodType): Record<string, z.ZodType> {
+  let current: z.ZodType = schema;
+  while (current instanceof z.ZodPipe) current = current._zod.def.in as z.ZodType;
+  if (!(current instanceof z.ZodObject)) throw new Error('A query schema must be a zod object (or a pipe from one).');
+  return current.shape as Record<string, z.ZodType>;
+}
+
+/**
+ * The JSON Schema of one query parameter. A parameter parsed from its string (`limit`: digits, then
+ * a number between bounds) is documented by what it means (its output: an integer with bounds);
+ * one whose output is not representable (a timestamp normalized by a transform) by its input.
+ */
+function queryParamSchema(builder: DocumentBuilder, schema: z.ZodType): JsonObject {
+  const input = builder.schema(schema, 'input');
+  let output: JsonObject | undefined;
+  try {
+    output = z.toJSONSchema(schema, { io: 'output' }) as JsonObject;
+    delete output.$schema;
+  } catch {
+    output = undefined;
+  }
+  if (output?.type === 'number' && input.type === 'string' && /^\^\\d\{1,\d+\}\$$/.test(String(input.pattern ?? ''))) {
+    return { ...output, type: 'integer' };
+  }
+  return input;
+}
+
+function queryParameters(builder: DocumentBuilder, op: OperationMetadata): JsonObject[] {
+  if (!op.query) return [];
+  const params: JsonObject[] = [];
+  for (const [name, field] of Object.entries(queryShape(op.query))) {
+    const { inner } = unwrapOptional(field);
+    const doc = op.queryDocs?.[name];
+    if (!doc) throw new Error(`${op.operationId}: query parameter ${name} has no description in openapi-operations.ts.`);
+    const schema = queryParamSchema(builder, inner);
+    if (doc.default !== undefined) schema.default = doc.default;
+    if (name === 'created') {
+      // Stripe's form (its OpenAPI document: `created`, `style: deepObject`, `explode: true`): serialized as
+      // `created[gte]=…` (RFC 6570-style deep object), what openapi-fetch and Postman send.
+      params.push({ name, in: 'query', required: false, description: doc.description, style: 'deepObject', explode: true, schema });
+    } else {
+      params.push({ name, in: 'query', required: false, description: doc.description, schema });
+    }
+  }
+  return params;
+}
+
+function pathParameters(route: RouteDefinition, op: OperationMetadata): JsonObject[] {
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  return names.map((name) => {
+    const description = op.pathParams?.[name];
+    if (!description) throw new Error(`${route.name}: path parameter ${name} has no description in openapi-operations.ts.`);
+    return { name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } };
+  });
+}
+
+/**
+ * Writes the field descriptions of a request body into its JSON Schema (dotted paths through
+ * `properties`), and requires one for every property, so a new field cannot go undocumented.
+ * @throws Error naming a described path the schema lacks, or a property left without a description
+ */
+function describeFields(schema: JsonObject, fields: Readonly<Record<string, string>>, where: string): JsonObject {
+  for (const [path, description] of Object.entries(fields)) {
+    let node: JsonObject | undefined = schema;
+    for (const key of path.split('.')) node = (node?.properties as Record<string, JsonObject> | undefined)?.[key];
+    if (!node) throw new Error(`${where}: the body has no field ${path} (openapi-operations.ts describes it).`);
+    node.description = description;
+  }
+  const visit = (node: JsonObject, path: string): void => {
+    for (const [key, child] of Object.entries((node.properties ?? {}) as Record<string, JsonObject>)) {
+      const childPath = path ? `${path}.${key}` : key;
+      if (typeof child.description !== 'string')
+        throw new Error(`${where}: body field ${childPath} has no description in openapi-operations.ts.`);
+      visit(child, childPath);
+    }
+  };
+  visit(schema, '');
+  return schema;
+}
+
+function operationObject(builder: DocumentBuilder, route: RouteDefinition, op: OperationMetadata): JsonObject {
+  const parameters: JsonObject[] = [...pathParameters(route, op), ...queryParameters(builder, op)];
+  if (op.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (op.apiHandler) parameters.push({ $ref: '#/components/parameters/SwitchyardVersion' });
+  for (const h of op.requestHeaders ?? []) {
+    parameters.push({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } });
+  }
+  const responses: JsonObject = {};
+  const statuses = [...Object.keys(op.responses), ...Object.keys(op.errors)].map(Number).sort((a, b) => a - b);
+  for (const status of statuses) {
+    const success = op.responses[status];
+    responses[String(status)] = success
+      ? successResponse(builder, op, success)
+      : errorResponse(op, route, status as ErrorStatus, op.errors[status as ErrorStatus] ?? []);
+  }
+  return {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    description: op.description,
+    security: route.auth ? [{ [API_KEY_SCHEME]: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: op.body.required,
+            description: op.body.description,
+            content: {
+              [op.body.mediaType]: {
+                schema: describeFields(builder.schema(op.body.schema, 'input'), op.body.fields ?? {}, route.name),
+                ...(op.body.examples ? { examples: exampleObjects(op.body.examples) } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/** `payment.succeeded` → `paymentSucceededEvent`: the operation id of a webhook. */
+function webhookOperationId(type: EventType): string {
+  return `${type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Event`;
+}
+
+/** One OpenAPI `webhooks` entry per event type: what Switchyard POSTs to a merchant's endpoint. */
+function webhooks(builder: DocumentBuilder): JsonObject {
+  builder.schema(EventResource, 'output');
+  const out: JsonObject = {};
+  for (const type of EVENT_TYPES) {
+    const family = builder.schema(eventResourceOf(type), 'output');
+    out[type] = {
+      post: {
+        operationId: webhookOperationId(type),
+        tags: ['Events'],
+        summary: type,
+        description: `${EVENT_CATALOGUE[type]} Sent to every enabled endpoint subscribed to \`${type}\` (or \`*\`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on \`webhook-id\`. Retried for about 3 days until a 2xx comes within 15 s.`,
+        security: [],
+        parameters: [
+          { $ref: '#/components/parameters/WebhookId' },
+          { $ref: '#/components/parameters/WebhookTimestamp' },
+          { $ref: '#/components/parameters/WebhookSignature' },
+        ],
+        requestBody: {
+          required: true,
+          description: 'The event, byte for byte as `GET /events/{event_id}` answers it.',
+          content: {
+            'application/json': {
+              schema: { allOf: [family, { type: 'object', properties: { type: { const: type } } }] },
+              ...(WEBHOOK_EXAMPLES[type] ? { examples: exampleObjects({ [type.replace('.', '_')]: WEBHOOK_EXAMPLES[type] }) } : {}),
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Any 2xx within 15 s: delivered.' },
+          '410': { description: 'Gone: the endpoint is disabled at once.' },
+          default: {
+            description:
+              'Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day).',
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const INFO_DESCRIPTION = `Switchyard routes payment intents (NGN, USD, GHS, ZAR, KES; card, bank transfer, USSD, mobile money) to processors (Paystack, Flutterwave, Stripe, or the built-in sandbox), drives them through their states, captures, voids and refunds them, and keeps customers.
+
+This document is generated from the code (\`npm run openapi\`: the route table, the handlers' own zod schemas, the response schemas) and checked against every HTTP test. The prose contract is docs/api.md.
+
+- **Authentication**: send your secret key in the \`api-key\` header (test keys look like \`sk_test_…\`). A missing, malformed, unknown or revoked key → 401, one body for all.
+- **Amounts** are integers in minor units everywhere (\`150000\` NGN is ₦1,500.00). **Timestamps** are ISO 8601 UTC with milliseconds and \`Z\`.
+- **Errors** are \`{"error": {"type", "code", "message", "param"?}}\`; messages never repeat what you sent.
+- **Idempotency**: every create, confirm, capture, cancel and refund takes an \`Idempotency-Key\` (replayed for 24 hours with \`Idempotent-Replayed: true\`).
+- **Versioning**: the API is versioned by date, as Stripe versions its API: send \`${API_VERSION_HEADER}: <date>\` to pin the version you built against, or leave it out to get the current one; every JSON answer names the version that produced it in the same header. Before 1.0 there is one version at a time, **${API_VERSION}**; any other value is refused with 400 \`api_version_invalid\`. A breaking change ships under a new date, announced in docs/api.md ("Versioning"), and after 1.0 a previous date keeps being served for at least 12 months.`;
+
+/**
+ * Builds the OpenAPI 3.1.0 document from the route table, the operation metadata and the schemas.
+ * Pure: reads no file; the same code gives the same document.
+ * @returns the document as plain JSON
+ * @throws Error when a route has no metadata, a parameter has no description, or a component id is
+ *   claimed by two different shapes
+ */
+export function buildOpenApiDocument(): JsonObject {
+  const builder = new DocumentBuilder();
+  builder.schema(ApiErrorResource, 'output');
+  const paths: Record<string, JsonObject> = {};
+  for (const route of ROUTES) {
+    const op = OPENAPI_OPERATIONS[route.name];
+    if (!op) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no entry in shared/api/openapi-operations.ts.`);
+    paths[route.path] ??= {};
+    (paths[route.path] as JsonObject)[route.method.toLowerCase()] = operationObject(builder, route, op);
+  }
+  const webhookEntries = webhooks(builder);
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Switchyard API',
+      version: API_VERSION,
+      summary: 'Serverless payment orchestration: payment intents, refunds and customers routed to processors.',
+      description: INFO_DESCRIPTION,
+    },
+    servers: [
+      { url: 'http://localhost:3000', description: 'The local stack (`npm start`; `PORT` changes the port).' },
+      {
+        url: 'https://{apiId}.execute-api.{region}.amazonaws.com',
+        description: "A deployed stage: the HTTP API's `$default` stage (the stack's `ApiUrl` output).",
+        variables: {
+          apiId: { default: 'your-api-id', description: 'The HTTP API id.' },
+          region: { default: 'eu-west-1', description: "The stage's AWS region (where it was deployed)." },
+        },
+      },
+    ],
+    security: [{ [API_KEY_SCHEME]: [] }],
+    tags: OPENAPI_TAGS.map((t) => ({ name: t.name, description: t.description })),
+    paths,
+    webhooks: webhookEntries,
+    components: {
+      schemas: sortedKeys(Object.fromEntries(builder.schemas)),
+      securitySchemes: {
+        [API_KEY_SCHEME]: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'api-key',
+          description:
+            'Your secret API key: `sk_test_…` locally and on test stages, `sk_live_…` on production (`npm run keys -- create` issues one; `npm start` prints the development key).',
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]{1,255}$' },
+        },
+        SwitchyardVersion: {
+          name: API_VERSION_HEADER,
+          in: 'header',
+          required: false,
+          description: `The API version you built against (dated, as Stripe's \`Stripe-Version\`). Absent: the current version. Any other value than ${API_VERSION} → 400 \`api_version_invalid\`.`,
+          schema: { type: 'string', enum: [API_VERSION] },
+        },
+        WebhookId: {
+          name: 'webhook-id',
+          in: 'header',
+          required: true,
+          description: 'The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once).',
+          schema: { type: 'string' },
+        },
+        WebhookTimestamp: {
+          name: 'webhook-timestamp',
+          in: 'header',
+          required: true,
+          description: 'Unix seconds of this attempt; reject values too far from your clock (replay protection).',
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
+        WebhookSignature: {
+          name: 'webhook-signature',
+          in: 'header',
+          required: true,
+          description:
+            '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint\'s secret; two space-separated signatures during a secret rotation\'s 24-hour overlap.',
+          schema: { type: 'string' },
+        },
+      },
+      headers: {
+        'request-id': { description: 'The request id: quote it to support.', schema: { type: 'string' } },
+        [API_VERSION_HEADER]: {
+          description: 'The API version that produced this answer.',
+          required: true,
+          schema: { type: 'string', enum: [API_VERSION] },
+        },
+        'Idempotent-Replayed': {
+          description: '`true` on an answer replayed for a retry with the same Idempotency-Key.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+        'Retry-After': {
+          description: 'Seconds to wait before retrying with the same Idempotency-Key, or reading the resource.',
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
+        Location: { description: 'Where the browser goes next.', required: true, schema: { type: 'string' } },
+        ETag: { description: 'The strong entity tag of the content (RFC 9110 §8.8.3).', schema: { type: 'string' } },
+        'Cache-Control': { description: 'How long the answer may be cached (RFC 9111).', schema: { type: 'string' } },
+      },
+    },
+  };
+}
+
+/**
+ * The document as the committed file holds it: JSON with 2-space indentation and a trailing newline.
+ * Key order is the build order (fixed), components sorted by name.
+ */
+export function serializeOpenApiDocument(document: JsonObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/**
+ * `npm run openapi` (writes docs/openapi.json) and `npm run openapi -- --check` (exit 1 when the
+ * committed file differs from a fresh generation; nothing is written).
+ */
+function main(argv: readonly string[]): void {
+  const file = resolve(process.cwd(), OPENAPI_FILE);
+  const fresh = serializeOpenApiDocument(buildOpenApiDocument());
+  if (argv.includes('--check')) {
+    let committed = '';
+    try {
+      committed = readFileSync(file, 'utf8');
+    } catch {
+      committed = '';
+    }
+    if (committed !== fresh) {
+      const a = committed.split('\n');
+      const b = fresh.split('\n');
+      const line = a.findIndex((text, i) => text !== b[i]) + 1 || Math.min(a.length, b.length) + 1;
+      console.error(
+        committed === ''
+          ? `${OPENAPI_FILE} is missing. Run \`npm run openapi\` and commit the result.`
+          : `${OPENAPI_FILE} is out of date with the code (routes, operation metadata or schemas): it first differs from a fresh generation at line ${line}. Run \`npm run openapi\` and commit the result.`,
+      );
+      process.exit(1);
+    }
+    console.log(`${OPENAPI_FILE} is up to date.`);
+    return;
+  }
+  writeFileSync(file, fresh);
+  console.log(`Wrote ${OPENAPI_FILE} (${Buffer.byteLength(fresh)} bytes).`);
+}
+
+// Run only as the script (`tsx scripts/openapi.ts`), not when a test imports the builder.
+if (/[\\/]scripts[\\/]openapi\.ts$/.test(process.argv[1] ?? '')) main(process.argv.slice(2));

@@ -1,0 +1,1231 @@
+/**
+ * What the OpenAPI document says about each route of shared/api/routes.ts, keyed by the route's
+ * `name`: operation id, tag, summary and description, path parameters, the query and body schemas
+ * the handler validates with (the same zod schemas), whether it honours `Idempotency-Key`, its
+ * success answers and every error status it can answer with the codes behind each. scripts/openapi.ts
+ * joins this with ROUTES and the resource schemas (shared/schemas/*-resource-schema.ts) into
+ * docs/openapi.json; test/unit/openapi-document.test.ts checks that the keys here are exactly the
+ * ROUTES names. The `$default` fallback (404 `route_not_found`) is not an operation.
+ *
+ * Build-time only (the generator and tests): no Lambda imports this module.
+ *
+ * Error statuses come from reading the handler chain (shared/http/api-handler.ts: version check →
+ * 413 body size → 401 api key → 415/400 JSON body → 400 validation → the operation) and the
+ * operations (shared/operations/*): see {@link JSON_ROUTE} and the other parts each entry merges.
+ */
+import * as z from 'zod';
+import type { EventType } from '../domain/events';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX } from '../domain/list-query';
+import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
+import { customerBodySchema } from '../schemas/customer-schemas';
+import { EventResource } from '../schemas/event-resource-schema';
+import {
+  forceSyncQuerySchema,
+  listCustomersQuerySchema,
+  listEventsQuerySchema,
+  listPaymentsQuerySchema,
+  plainListQuerySchema,
+  redeliverEventBodySchema,
+} from '../schemas/handler-input-schemas';
+import { HealthResource } from '../schemas/health-schema';
+import { PaymentResource } from '../schemas/payment-resource-schema';
+import {
+  authenticatePaymentBodySchema,
+  cancelPaymentBodySchema,
+  capturePaymentBodySchema,
+  confirmPaymentBodySchema,
+  createPaymentBodySchema,
+  refundPaymentBodySchema,
+} from '../schemas/payment-schemas';
+import { RefundResource } from '../schemas/refund-resource-schema';
+import {
+  CustomerListResource,
+  EventListResource,
+  PaymentListResource,
+  RefundListResource,
+  WebhookDeliveryListResource,
+  WebhookEndpointListResource,
+} from '../schemas/resource-lists-schema';
+import {
+  DeletedWebhookEndpointResource,
+  WebhookEndpointResource,
+  WebhookEndpointWithSecretResource,
+} from '../schemas/webhook-endpoint-resource-schema';
+import { createWebhookEndpointSchema, rotateSecretSchema, updateWebhookEndpointSchema } from '../schemas/webhook-endpoint-schemas';
+import { WebhookReceiptResource } from '../schemas/webhook-receipt-schema';
+
+/** The tags of the document, in the order the reference shows them, with their descriptions. */
+export const OPENAPI_TAGS = [
+  { name: 'Payments', description: 'Payment intents: create, confirm, authenticate, capture, cancel, list.' },
+  { name: 'Refunds', description: 'Refunds of succeeded payments.' },
+  { name: 'Customers', description: 'Customers a payment may name.' },
+  { name: 'Events', description: 'Every change of a payment, refund or customer, and its webhook deliveries.' },
+  { name: 'Webhook endpoints', description: 'Where Switchyard sends your events (Standard Webhooks).' },
+  { name: 'Health', description: 'Whether the service can reach its storage.' },
+  {
+    name: 'Processor webhooks',
+    description: "The processors' inbound route: Paystack, Flutterwave, Stripe and the sandbox post their events here.",
+  },
+  {
+    name: 'Payer pages',
+    description:
+      'Public pages the payer is sent to (authentication steps, the return route). The payment id is the capability; no api-key.',
+  },
+  {
+    name: 'Sandbox',
+    description: "The sandbox connector's hosted pages (3-D Secure challenge, checkout), where a person approves or declines.",
+  },
+  { name: 'Reference', description: 'This document and its rendered reference.' },
+] as const;
+
+/** One of {@link OPENAPI_TAGS}. */
+export type OperationTag = (typeof OPENAPI_TAGS)[number]['name'];
+
+/** HTTP statuses the API answers with its error object (or, on HTML routes, an error page). */
+export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
+
+/** The error codes an operation can answer, by status (documented in the response's description). */
+export type ErrorCodes = Partial<Record<ErrorStatus, readonly string[]>>;
+
+/** A named example of a JSON body: what the README walk-through sends or receives. */
+export interface BodyExample {
+  summary: string;
+  value: unknown;
+}
+
+/** A request body: its schema (the handler's own), media type and whether it may be absent. */
+export interface OperationBody {
+  /** The zod schema the handler validates with (documented with `io: 'input'`). */
+  schema: z.ZodType;
+  /** False when an absent body counts as `{}` (every field optional). */
+  required: boolean;
+  mediaType: 'application/json' | 'application/x-www-form-urlencoded';
+  description: string;
+  /**
+   * Descriptions of the body's fields by dotted path (`payment_method_data.card.card_number`): the
+   * request schemas carry rules and messages, these say what each field means. The generator fails
+   * on a path the schema does not have.
+   */
+  fields?: Readonly<Record<string, string>>;
+  examples?: Readonly<Record<string, BodyExample>>;
+}
+
+/** A response header the generator knows (components/headers). */
+export type ResponseHeaderName = 'Location' | 'Retry-After' | 'ETag' | 'Cache-Control' | 'Idempotent-Replayed';
+
+/** What a success answer holds. */
+export type SuccessContent =
+  | { kind: 'json'; schema: z.ZodType; examples?: Readonly<Record<string, BodyExample>> }
+  | { kind: 'html' }
+  | { kind: 'javascript' }
+  | { kind: 'none' };
+
+/** A non-error answer of an operation (200, and 303/304/308/503-health where they apply). */
+export interface SuccessResponse {
+  description: string;
+  content: SuccessContent;
+  headers?: readonly ResponseHeaderName[];
+}
+
+/** A request header a processor sends (the inbound webhook route). */
+export interface RequestHeaderDoc {
+  name: string;
+  description: string;
+}
+
+/** Everything the document says about one route. */
+export interface OperationMetadata {
+  /** Unique, lowerCamelCase: the SDK's method name. */
+  operationId: string;
+  tag: OperationTag;
+  summary: string;
+  description: string;
+  /** Path parameter → description, for every `{name}` of the route's path. */
+  pathParams?: Readonly<Record<string, string>>;
+  /** The handler's query schema (a zod object, or a list query built by `listQuerySchema`). */
+  query?: z.ZodType;
+  /** Query parameter → description (and, for list parameters, the default). */
+  queryDocs?: Readonly<Record<string, { description: string; default?: number }>>;
+  body?: OperationBody;
+  /** The handler honours `Idempotency-Key` (`idempotent: true` in its apiHandler spec). */
+  idempotent: boolean;
+  /**
+   * Answered through `apiHandler` (JSON, `request-id` and `Switchyard-Version` on every answer,
+   * the version check): false for the HTML pages and the static documents.
+   */
+  apiHandler: boolean;
+  /** Media type of the error answers: the API's error object, or an HTML page. */
+  errorFormat: 'json' | 'html';
+  /** Success (non-error) answers by status. */
+  responses: Readonly<Record<number, SuccessResponse>>;
+  /** Every error status the route can answer, with its codes. */
+  errors: ErrorCodes;
+  /** Request headers besides the API's own (processor signatures). */
+  requestHeaders?: readonly RequestHeaderDoc[];
+}
+
+/**
+ * Merges error-code tables: statuses in ascending order, codes in first-seen order, no duplicates.
+ * @param parts the tables to merge
+ * @returns one table
+ */
+export function mergeErrors(...parts: readonly ErrorCodes[]): ErrorCodes {
+  const merged = new Map<ErrorStatus, string[]>();
+  for (const part of parts) {
+    for (const [status, codes] of Object.entries(part) as [string, readonly string[]][]) {
+      const list = merged.get(Number(status) as ErrorStatus) ?? [];
+      for (const code of codes) if (!list.includes(code)) list.push(code);
+      merged.set(Number(status) as ErrorStatus, list);
+    }
+  }
+  return Object.fromEntries([...merged.entries()].sort(([a], [b]) => a - b)) as ErrorCodes;
+}
+
+/**
+ * What any route wrapped by `apiHandler` can answer: 400 `api_version_invalid` (a `Switchyard-Version`
+ * other than API_VERSION) and `idempotency_key_invalid` (checked on every route), 413 (the body size
+ * limit runs on every route), 500.
+ */
+export const JSON_ROUTE: ErrorCodes = {
+  400: ['api_version_invalid', 'idempotency_key_invalid'],
+  413: ['body_too_large'],
+  500: ['internal_error'],
+};
+
+/** An `api-key` route: 401 (one body for missing, malformed, unknown, revoked keys); the key lookup reads DynamoDB (503). */
+export const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 503: ['service_unavailable'] };
+
+/** A route with a JSON body schema: 415 for another media type, 400 for JSON that does not parse or does not validate. */
+export const JSON_BODY: ErrorCodes = {
+  400: ['invalid_json', 'parameter_missing', 'parameter_invalid_type', 'parameter_invalid', 'parameter_unknown'],
+  415: ['unsupported_media_type'],
+};
+
+/** A body that may hold a card (`payment_method_data.card`): the card fields' own codes (as Stripe's). */
+export const CARD_BODY: ErrorCodes = { 400: ['invalid_number', 'invalid_expiry_month', 'invalid_expiry_year', 'invalid_cvc'] };
+
+/** A route with a query schema: unknown or invalid parameters. */
+export const QUERY: ErrorCodes = { 400: ['parameter_invalid', 'parameter_invalid_type', 'parameter_unknown'] };
+
+/** A list: the query, plus an unknown `starting_after` (400 `resource_missing`). */
+export const LIST: ErrorCodes = mergeErrors(QUERY, { 400: ['resource_missing'] });
+
+/** `Idempotency-Key` honoured: a retry while the first runs (409), the same key with another body (422). */
+export const IDEMPOTENT: ErrorCodes = { 409: ['idempotency_key_in_use'], 422: ['idempotency_key_reused'] };
+
+/** An id in the path that does not exist for this merchant. */
+export const NOT_FOUND: ErrorCodes = { 404: ['resource_missing'] };
+
+/** A DynamoDB transaction cancelled by a concurrent one: nothing written, retry. */
+export const CONCURRENT_WRITE: ErrorCodes = { 409: ['concurrent_update'] };
+
+/** An operation not allowed in the payment's status (or a lost race, or a processor call in flight). */
+export const PAYMENT_STATE: ErrorCodes = { 409: ['payment_unexpected_state'] };
+
+/**
+ * A route that may call a processor to move money: 502 when the connector is not configured or the
+ * processor refused (its own code, e.g. `card_declined`, as `code`), 503 `outcome_unknown` when the
+ * call was made and its answer could not be recorded (with `Retry-After`).
+ */
+export const MONEY_CALL: ErrorCodes = { 502: ['connector_unavailable', '<processor code>'], 503: ['outcome_unknown'] };
+
+/** A `force_sync` read: the processor could not be reached (502), nothing changed. */
+export const SYNC_CALL: ErrorCodes = { 502: ['connector_unavailable', 'connector_unreachable'] };
+
+/** The description of the list parameters every list shares (docs/api.md "Lists"). */
+export const LIST_QUERY_DOCS = {
+  limit: { description: `How many items to return, 1 to ${LIST_LIMIT_MAX}.`, default: LIST_LIMIT_DEFAULT },
+  offset: { description: `How many items to skip, 0 to ${LIST_OFFSET_MAX}. Not with \`starting_after\`.` },
+  starting_after: {
+    description: 'An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`.',
+  },
+  created: {
+    description:
+      'Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`.',
+  },
+} as const;
+
+const PAYMENT_ID = { payment_id: 'The payment id (`pay_…`).' };
+const REFUND_ID = { refund_id: 'The refund id (`ref_…`).' };
+const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
+const ENDPOINT_ID = { webhook_endpoint_id: 'The webhook endpoint id (`we_…`).' };
+const EVENT_ID = { event_id: 'The event id (`evt_…`).' };
+const FORCE_SYNC = {
+  force_sync: { description: '`true` first asks the connector for the current state of an unsettled resource and applies it.' },
+};
+
+const json = (schema: z.ZodType, description: string, examples?: Readonly<Record<string, BodyExample>>): SuccessResponse => ({
+  description,
+  content: { kind: 'json', schema, ...(examples ? { examples } : {}) },
+});
+
+const jsonBody = (
+  schema: z.ZodType,
+  required: boolean,
+  description: string,
+  fields: Readonly<Record<string, string>>,
+  examples?: Readonly<Record<string, BodyExample>>,
+): OperationBody => ({ schema, required, mediaType: 'application/json', description, fields, ...(examples ? { examples } : {}) });
+
+// ---------------------------------------------------------------------------------------------
+// Field descriptions of the request bodies (docs/api.md "Validation" and the endpoints).
+// ---------------------------------------------------------------------------------------------
+
+const CARD_FIELDS = {
+  card: 'Card details, used for this call only: the card number and CVC are never stored, logged or returned (the payment keeps a summary: last4, brand, expiry, fingerprint).',
+  'card.card_number': '12 to 19 digits, no spaces, passing the Luhn check.',
+  'card.card_exp_month': 'Expiry month `1`–`12` (a leading zero is allowed), as a string.',
+  'card.card_exp_year': 'Expiry year, 2 or 4 digits (`30` is 2030), as a string; the expiry (end of that month, UTC) must not be past.',
+  'card.card_cvc': '3 or 4 digits, as a string.',
+} as const;
+
+/** The `payment_method_data` fields under a prefix (e.g. `payment_method_data.`). */
+function methodDataFields(prefix: string): Record<string, string> {
+  return {
+    [`${prefix}payment_method_data`]: 'Exactly one of `card` or `ussd`.',
+    ...Object.fromEntries(Object.entries(CARD_FIELDS).map(([k, v]) => [`${prefix}payment_method_data.${k}`, v])),
+    [`${prefix}payment_method_data.ussd`]: "The payer's bank for a USSD payment (without one, `058`, Guaranty Trust Bank).",
+    [`${prefix}payment_method_data.ussd.bank_code`]:
+      'A Nigerian (CBN) bank code; a bank no configured connector serves → 400 `no_connector_available` (docs/connectors.md).',
+  };
+}
+
+const PAYMENT_METHOD_FIELD = {
+  payment_method: '`card`, `bank_transfer`, `ussd` or `mobile_money`; implied by `payment_method_data` when absent.',
+};
+
+const RETURN_URL_FIELD = {
+  return_url:
+    'Where the payer is sent back (303, with `payment_id` and `status` added to its query) after 3-D Secure, a hosted page or a step: an absolute URL of at most 2,048 characters without credentials; `https:` on deployed stages.',
+};
+
+const BILLING_FIELDS = {
+  billing: 'Billing details, echoed in the payment.',
+  'billing.address': 'The billing address; every field optional.',
+  'billing.address.first_name': 'At most 200 characters.',
+  'billing.address.last_name': 'At most 200 characters.',
+  'billing.address.line1': 'At most 200 characters.',
+  'billing.address.city': 'At most 200 characters.',
+  'billing.address.state': 'At most 200 characters.',
+  'billing.address.zip': 'At most 40 characters.',
+  'billing.address.country': 'ISO 3166-1 alpha-2, upper case (`NG`).',
+};
+
+const CREATE_PAYMENT_FIELDS = {
+  amount:
+    'What to collect, an integer in minor units from 1 to 99,999,999,999 (`150000` NGN is ₦1,500.00). Strings and fractions are refused.',
+  currency: 'ISO 4217, upper case: `NGN`, `USD`, `GHS`, `ZAR` or `KES`.',
+  confirm: 'Process the payment now (default false: it waits in `RequiresConfirmation` for `POST /payments/{payment_id}/confirm`).',
+  capture_method: '`automatic` (default) captures at confirm; `manual` stops at `RequiresCapture`.',
+  ...PAYMENT_METHOD_FIELD,
+  ...methodDataFields(''),
+  'payment_method_data.card': `${CARD_FIELDS.card} Only with \`confirm: true\`.`,
+  description: 'At most 1000 characters; no card number.',
+  email: "The payer's e-mail address, at most 254 characters.",
+  customer_id: 'A customer of yours (`cus_…`); an unknown one → 400 `resource_missing`.',
+  metadata: 'Your own key/value pairs, echoed (at most 50 keys of 1–40 characters, values of at most 500 characters).',
+  ...BILLING_FIELDS,
+  ...RETURN_URL_FIELD,
+};
+
+const CUSTOMER_FIELDS = {
+  email: 'E-mail address, at most 254 characters.',
+  name: 'At most 256 characters.',
+  phone: 'E.164: `+` then 7 to 15 digits, e.g. `+2348012345678`.',
+  description: 'At most 1000 characters.',
+  metadata: 'Your own key/value pairs (replaces the whole map on update).',
+};
+
+const ENDPOINT_FIELDS = {
+  url: 'Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials).',
+  enabled_events: 'Event types to send, or `["*"]` for all (the default).',
+  description: 'At most 1000 characters.',
+};
+
+/** Idempotent replays carry `Idempotent-Replayed: true`. */
+const replayed = (response: SuccessResponse): SuccessResponse => ({
+  ...response,
+  headers: [...(response.headers ?? []), 'Idempotent-Replayed'],
+});
+
+// ---------------------------------------------------------------------------------------------
+// Examples: the README walk-through (steps 1, 2 and 4), with ids of the shape the API hands out.
+// No card data: a card payment's summary shows last4 and brand only.
+// ---------------------------------------------------------------------------------------------
+
+const EXAMPLE_CUSTOMER_ID = 'cus_4f1c2b8e9a7d4e3fb2c1a0d9e8f7a6b5';
+const EXAMPLE_PAYMENT_ID = 'pay_9b2e4c6a8d0f4e1a3c5b7d9f1e3a5c7b';
+const EXAMPLE_REFUND_ID = 'ref_1a3c5e7b9d2f4a6c8e0b1d3f5a7c9e2b';
+
+/** README step 2: a payment of NGN 1,500.00 (150000 kobo) for a customer, not yet confirmed. */
+export const EXAMPLE_CREATE_PAYMENT_REQUEST = {
+  amount: 150000,
+  currency: 'NGN',
+  payment_method: 'card',
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  description: 'Order 42',
+} satisfies z.input<typeof createPaymentBodySchema>;
+
+/** The answer to {@link EXAMPLE_CREATE_PAYMENT_REQUEST}: `RequiresConfirmation`. */
+export const EXAMPLE_CREATED_PAYMENT = {
+  payment_id: EXAMPLE_PAYMENT_ID,
+  status: 'RequiresConfirmation',
+  pending_operation: null,
+  amount: 150000,
+  currency: 'NGN',
+  amount_captured: 0,
+  amount_refunded: 0,
+  capture_method: 'automatic',
+  payment_method: 'card',
+  payment_method_data: null,
+  connector: 'sandbox',
+  connector_transaction_id: null,
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  description: 'Order 42',
+  email: null,
+  metadata: {},
+  billing: null,
+  next_action: null,
+  return_url: null,
+  cancellation_reason: null,
+  error_code: null,
+  error_message: null,
+  attempts: [],
+  created_at: '2026-11-24T10:00:00.000Z',
+  updated_at: '2026-11-24T10:00:00.000Z',
+} satisfies z.output<typeof PaymentResource>;
+
+/** README step 3's answer: the same payment confirmed with a sandbox card, `Succeeded` (card summary only). */
+export const EXAMPLE_SUCCEEDED_PAYMENT = {
+  ...EXAMPLE_CREATED_PAYMENT,
+  status: 'Succeeded',
+  amount_captured: 150000,
+  payment_method_data: {
+    card: { last4: '4242', brand: 'visa', exp_month: 12, exp_year: 2030, fingerprint: 'fp_3d9c1e7a5b2f4c6e8a0d1b3f5c7e9a2d' },
+  },
+  connector_transaction_id: 'sbx_9b2e4c6a8d0f4e1a3c5b7d9f1e3a5c7b',
+  attempts: [
+    {
+      attempt_id: 'att_5c7e9a1b3d5f4a2c6e8b0d2f4a6c8e1b',
+      connector: 'sandbox',
+      status: 'Succeeded',
+      connector_transaction_id: 'sbx_9b2e4c6a8d0f4e1a3c5b7d9f1e3a5c7b',
+      error_code: null,
+      error_message: null,
+      created_at: '2026-11-24T10:00:05.000Z',
+    },
+  ],
+  updated_at: '2026-11-24T10:00:05.200Z',
+} satisfies z.output<typeof PaymentResource>;
+
+/** README step 4: refund NGN 500.00 of it. */
+export const EXAMPLE_REFUND_REQUEST = { amount: 50000, reason: 'damaged item' } satisfies z.input<typeof refundPaymentBodySchema>;
+
+/** The answer to {@link EXAMPLE_REFUND_REQUEST}. */
+export const EXAMPLE_REFUND = {
+  refund_id: EXAMPLE_REFUND_ID,
+  payment_id: EXAMPLE_PAYMENT_ID,
+  amount: 50000,
+  currency: 'NGN',
+  status: 'Succeeded',
+  pending_operation: null,
+  reason: 'damaged item',
+  connector: 'sandbox',
+  connector_refund_id: 'sbx_re_1a3c5e7b9d2f4a6c8e0b1d3f5a7c9e2b',
+  error_code: null,
+  error_message: null,
+  created_at: '2026-11-24T10:05:00.000Z',
+  updated_at: '2026-11-24T10:05:00.150Z',
+} satisfies z.output<typeof RefundResource>;
+
+/** README step 1: a customer. */
+export const EXAMPLE_CREATE_CUSTOMER_REQUEST = {
+  email: 'ada@example.com',
+  name: 'Ada Obi',
+  phone: '+2348012345678',
+} satisfies z.input<typeof customerBodySchema>;
+
+/** The answer to {@link EXAMPLE_CREATE_CUSTOMER_REQUEST}. */
+export const EXAMPLE_CUSTOMER = {
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  email: 'ada@example.com',
+  name: 'Ada Obi',
+  phone: '+2348012345678',
+  description: null,
+  metadata: {},
+  created_at: '2026-11-24T09:59:00.000Z',
+  updated_at: '2026-11-24T09:59:00.000Z',
+} satisfies z.output<typeof CustomerResource>;
+
+/** README step 6: a 3-D Secure card confirmed at create waits for the payer on the sandbox's hosted page. */
+export const EXAMPLE_REQUIRES_ACTION_PAYMENT = {
+  ...EXAMPLE_CREATED_PAYMENT,
+  payment_id: 'pay_2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c',
+  status: 'RequiresAction',
+  amount: 250000,
+  customer_id: null,
+  description: null,
+  payment_method_data: {
+    card: { last4: '3220', brand: 'visa', exp_month: 12, exp_year: 2030, fingerprint: 'fp_8e0a2c4e6b1d3f5a7c9e1b3d5f7a9c2e' },
+  },
+  connector_transaction_id: 'sbx_2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c',
+  next_action: {
+    type: 'redirect_to_url',
+    redirect_to_url: 'http://localhost:3000/sandbox/3ds/pay_2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c',
+  },
+  attempts: [
+    {
+      attempt_id: 'att_7e9b1d3f5a2c4e6b8d0f1a3c5e7b9d2f',
+      connector: 'sandbox',
+      status: 'RequiresAction',
+      connector_transaction_id: 'sbx_2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c',
+      error_code: null,
+      error_message: null,
+      created_at: '2026-11-24T10:10:00.000Z',
+    },
+  ],
+  created_at: '2026-11-24T10:10:00.000Z',
+  updated_at: '2026-11-24T10:10:00.300Z',
+} satisfies z.output<typeof PaymentResource>;
+
+/** The `payment.succeeded` event of README step 3's payment, as `GET /events/{id}` answers and webhooks deliver it. */
+export const EXAMPLE_PAYMENT_SUCCEEDED_EVENT = {
+  event_id: 'evt_019ab5f0c6e8000001a3c5e7b9d1f2a4',
+  type: 'payment.succeeded',
+  created_at: '2026-11-24T10:00:05.200Z',
+  data: EXAMPLE_SUCCEEDED_PAYMENT,
+} satisfies z.output<typeof EventResource>;
+
+/** The `refund.succeeded` event of README step 4's refund. */
+export const EXAMPLE_REFUND_SUCCEEDED_EVENT = {
+  event_id: 'evt_019ab5f5a2f0000002b4d6f8a0c2e4f6',
+  type: 'refund.succeeded',
+  created_at: '2026-11-24T10:05:00.150Z',
+  data: EXAMPLE_REFUND,
+} satisfies z.output<typeof EventResource>;
+
+/** The `customer.created` event of README step 1's customer. */
+export const EXAMPLE_CUSTOMER_CREATED_EVENT = {
+  event_id: 'evt_019ab5efdb60000003c5e7a9b1d3f5a7',
+  type: 'customer.created',
+  created_at: '2026-11-24T09:59:00.000Z',
+  data: EXAMPLE_CUSTOMER,
+} satisfies z.output<typeof EventResource>;
+
+/** Example bodies of the OpenAPI `webhooks`, by event type (the others have none). */
+export const WEBHOOK_EXAMPLES: Readonly<Partial<Record<EventType, BodyExample>>> = {
+  'payment.succeeded': { summary: "README step 3's payment succeeded", value: EXAMPLE_PAYMENT_SUCCEEDED_EVENT },
+  'refund.succeeded': { summary: "README step 4's refund succeeded", value: EXAMPLE_REFUND_SUCCEEDED_EVENT },
+  'customer.created': { summary: "README step 1's customer", value: EXAMPLE_CUSTOMER_CREATED_EVENT },
+};
+
+/** An error: a create without `amount` (docs/api.md "Errors"). */
+export const EXAMPLE_MISSING_AMOUNT_ERROR = {
+  error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'Missing required parameter: amount.', param: 'amount' },
+} as const;
+
+const PAYMENT_BODY_ERRORS = mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, CARD_BODY, IDEMPOTENT);
+
+/** The metadata of every route, keyed by its ROUTES `name`. */
+export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
+  CreatePayment: {
+    operationId: 'createPayment',
+    tag: 'Payments',
+    summary: 'Create a payment',
+    description:
+      "Creates a payment intent, routed to a connector by the stage's rules. With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.",
+    body: jsonBody(createPaymentBodySchema, true, 'The payment to create. Amounts in minor units.', CREATE_PAYMENT_FIELDS, {
+      walkthrough: {
+        summary: 'NGN 1,500.00 by card for a customer, confirmed later (README step 2)',
+        value: EXAMPLE_CREATE_PAYMENT_REQUEST,
+      },
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(PaymentResource, 'The payment (`RequiresConfirmation`, or the outcome of the confirm).', {
+          walkthrough: { summary: 'Created, waiting for confirm (README step 2)', value: EXAMPLE_CREATED_PAYMENT },
+        }),
+      ),
+    },
+    errors: mergeErrors(
+      PAYMENT_BODY_ERRORS,
+      { 400: ['resource_missing', 'no_connector_available'], 409: ['payment_unexpected_state'] },
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+    ),
+  },
+  ListPayments: {
+    operationId: 'listPayments',
+    tag: 'Payments',
+    summary: 'List payments',
+    description:
+      "The merchant's payments, newest first, optionally of one `status` and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
+    query: listPaymentsQuerySchema,
+    queryDocs: { ...LIST_QUERY_DOCS, status: { description: 'Only payments in this status.' } },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(PaymentListResource, 'One page of payments.', {
+        walkthrough: {
+          summary: '`?limit=5&status=Succeeded` (README step 5)',
+          value: { data: [EXAMPLE_SUCCEEDED_PAYMENT], has_more: false },
+        },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetPayment: {
+    operationId: 'getPayment',
+    tag: 'Payments',
+    summary: 'Retrieve a payment',
+    description:
+      'The payment. `?force_sync=true` first asks the connector for the state of a `Processing` or `RequiresAction` payment, or of its unsettled `pending_operation`, and applies it (what the reconciler does in the background); terminal statuses never change by a sync.',
+    pathParams: PAYMENT_ID,
+    query: forceSyncQuerySchema,
+    queryDocs: FORCE_SYNC,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(PaymentResource, 'The payment.', {
+        succeeded: { summary: 'A confirmed card payment (README step 3): card summary only', value: EXAMPLE_SUCCEEDED_PAYMENT },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, QUERY, NOT_FOUND, CONCURRENT_WRITE, SYNC_CALL),
+  },
+  ConfirmPayment: {
+    operationId: 'confirmPayment',
+    tag: 'Payments',
+    summary: 'Confirm a payment',
+    description:
+      'Runs a `RequiresConfirmation` payment through its connector (routing may fall back to the next one when the first provably does not hold it). A decline is a 200 with `status: Failed` and `error_code`; a processor timeout is a 200 `Processing` with `pending_operation`, settled by the reconciler.',
+    pathParams: PAYMENT_ID,
+    body: jsonBody(
+      confirmPaymentBodySchema,
+      false,
+      'All optional: the method defaults to the one given at create; `return_url` replaces it.',
+      {
+        ...PAYMENT_METHOD_FIELD,
+        ...methodDataFields(''),
+        ...RETURN_URL_FIELD,
+      },
+    ),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(PaymentResource, 'The updated payment.', {
+          succeeded: {
+            summary: 'Confirmed with a sandbox card: Succeeded, card summary only (README step 3)',
+            value: EXAMPLE_SUCCEEDED_PAYMENT,
+          },
+          three_d_secure: {
+            summary: 'A 3-D Secure card: the payer must visit redirect_to_url (README step 6)',
+            value: EXAMPLE_REQUIRES_ACTION_PAYMENT,
+          },
+        }),
+      ),
+    },
+    errors: mergeErrors(PAYMENT_BODY_ERRORS, { 400: ['no_connector_available'] }, NOT_FOUND, PAYMENT_STATE, CONCURRENT_WRITE, MONEY_CALL),
+  },
+  AuthenticatePayment: {
+    operationId: 'authenticatePayment',
+    tag: 'Payments',
+    summary: "Answer a payment's authentication step",
+    description:
+      "Relays the payer's answer to the step in `next_action` (`submit_pin`, `submit_otp`, `submit_phone`, `submit_birthday`, `submit_address`) to the processor: exactly one of `pin`, `otp`, `phone`, `birthday`, `address`, and the same card again only when `next_action.card_required` is true. The payment may ask for the next step. **No `Idempotency-Key`** is honoured here: a PIN or OTP never rests in an idempotency record, and a step is only accepted while the payment asks for it. Values are never stored, logged or echoed.",
+    pathParams: PAYMENT_ID,
+    body: jsonBody(authenticatePaymentBodySchema, true, 'Exactly one answer to the step.', {
+      pin: 'The 4-digit card PIN (`submit_pin`).',
+      otp: 'The one-time code, 4 to 12 letters or digits (`submit_otp`; also a mobile-money voucher).',
+      phone: 'The phone number, digits with an optional `+` (`submit_phone`).',
+      birthday: 'A past date, `YYYY-MM-DD` (`submit_birthday`).',
+      address: 'The address the processor asks for (`submit_address`).',
+      'address.line1': 'Street address, 1 to 200 characters.',
+      'address.city': '1 to 100 characters.',
+      'address.state': '1 to 100 characters.',
+      'address.zip': '1 to 20 characters.',
+      'address.country': 'ISO 3166-1 alpha-2, upper case (`NG`).',
+      payment_method_data: 'Only when `next_action.card_required` is true: the same card again.',
+      ...Object.fromEntries(Object.entries(CARD_FIELDS).map(([k, v]) => [`payment_method_data.${k}`, v])),
+    }),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PaymentResource, 'The updated payment (next step, `Succeeded`, `RequiresCapture` or `Failed`).') },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      CARD_BODY,
+      { 402: ['authentication_failed'] },
+      NOT_FOUND,
+      PAYMENT_STATE,
+      CONCURRENT_WRITE,
+      { 502: ['connector_unavailable'], 503: ['connector_unreachable', 'outcome_unknown'] },
+    ),
+  },
+  CancelPayment: {
+    operationId: 'cancelPayment',
+    tag: 'Payments',
+    summary: 'Cancel a payment',
+    description:
+      'From `RequiresConfirmation`, `RequiresAction`, `Processing` or `RequiresCapture` → `Cancelled`; a held authorization is voided at the connector first. A payment whose authorization outcome is unknown is reconciled first.',
+    pathParams: PAYMENT_ID,
+    body: jsonBody(cancelPaymentBodySchema, false, 'Optional `cancellation_reason`, echoed.', {
+      cancellation_reason: 'Why, at most 500 characters; echoed in the payment.',
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(PaymentResource, 'The cancelled payment.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT, NOT_FOUND, PAYMENT_STATE, CONCURRENT_WRITE, MONEY_CALL),
+  },
+  CapturePayment: {
+    operationId: 'capturePayment',
+    tag: 'Payments',
+    summary: 'Capture a payment',
+    description: 'Captures a manual-capture payment: `RequiresCapture` → `Succeeded`, `amount_captured` set.',
+    pathParams: PAYMENT_ID,
+    body: jsonBody(capturePaymentBodySchema, false, 'Optional `amount_to_capture` (minor units, at most the amount; default the amount).', {
+      amount_to_capture: 'Minor units to capture, at most the amount (default: the amount); above it → 400 `amount_too_large`.',
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(PaymentResource, 'The captured payment.')) },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 400: ['amount_too_large'] },
+      IDEMPOTENT,
+      NOT_FOUND,
+      PAYMENT_STATE,
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+    ),
+  },
+  RefundPayment: {
+    operationId: 'refundPayment',
+    tag: 'Refunds',
+    summary: 'Refund a payment',
+    description:
+      'Refunds all or part of a `Succeeded` payment (it stays `Succeeded`; its `amount_refunded` grows). The amount is reserved in the same transaction that writes the refund, so refunds never exceed what was captured. A processor timeout leaves the refund `Pending` with its `pending_operation`.',
+    pathParams: PAYMENT_ID,
+    body: jsonBody(
+      refundPaymentBodySchema,
+      false,
+      'Optional `amount` (minor units; default all that is left) and `reason`.',
+      {
+        amount: 'Minor units to refund (default: all that is left); above what is left → 400 `refund_exceeds_amount`.',
+        reason: 'Why, at most 500 characters; echoed in the refund.',
+      },
+      {
+        walkthrough: { summary: 'Refund NGN 500.00 (README step 4)', value: EXAMPLE_REFUND_REQUEST },
+      },
+    ),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(RefundResource, 'The refund (`Succeeded`, `Pending` or `Failed`).', {
+          walkthrough: { summary: 'NGN 500.00 refunded (README step 4)', value: EXAMPLE_REFUND },
+        }),
+      ),
+    },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 400: ['refund_exceeds_amount'] },
+      IDEMPOTENT,
+      NOT_FOUND,
+      PAYMENT_STATE,
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+    ),
+  },
+  ListPaymentRefunds: {
+    operationId: 'listPaymentRefunds',
+    tag: 'Refunds',
+    summary: "List a payment's refunds",
+    description: 'The refunds of one payment, newest first.',
+    pathParams: PAYMENT_ID,
+    query: plainListQuerySchema,
+    queryDocs: LIST_QUERY_DOCS,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RefundListResource, 'One page of refunds.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST, NOT_FOUND),
+  },
+  GetRefund: {
+    operationId: 'getRefund',
+    tag: 'Refunds',
+    summary: 'Retrieve a refund',
+    description:
+      'One refund. `?force_sync=true` first asks the connector about a `Pending` refund: `Succeeded` is recorded; `Failed`, or no such refund at the processor, gives its amount back to the payment.',
+    pathParams: REFUND_ID,
+    query: forceSyncQuerySchema,
+    queryDocs: FORCE_SYNC,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RefundResource, 'The refund.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, QUERY, NOT_FOUND, CONCURRENT_WRITE, SYNC_CALL),
+  },
+  CreateCustomer: {
+    operationId: 'createCustomer',
+    tag: 'Customers',
+    summary: 'Create a customer',
+    description: 'Every field optional. No field may hold a card number.',
+    body: jsonBody(customerBodySchema, false, "The customer's fields (all optional).", CUSTOMER_FIELDS, {
+      walkthrough: { summary: 'Ada Obi (README step 1)', value: EXAMPLE_CREATE_CUSTOMER_REQUEST },
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(CustomerResource, 'The customer.', { walkthrough: { summary: 'Ada Obi (README step 1)', value: EXAMPLE_CUSTOMER } }),
+      ),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT, CONCURRENT_WRITE),
+  },
+  ListCustomers: {
+    operationId: 'listCustomers',
+    tag: 'Customers',
+    summary: 'List customers',
+    description: "The merchant's customers, newest first; `email` finds one by exact address (case-insensitive).",
+    query: listCustomersQuerySchema,
+    queryDocs: { ...LIST_QUERY_DOCS, email: { description: 'Only customers with this e-mail address (exact match, case-insensitive).' } },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(CustomerListResource, 'One page of customers.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetCustomer: {
+    operationId: 'getCustomer',
+    tag: 'Customers',
+    summary: 'Retrieve a customer',
+    description: 'The customer; 404 once deleted.',
+    pathParams: CUSTOMER_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(CustomerResource, 'The customer.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  UpdateCustomer: {
+    operationId: 'updateCustomer',
+    tag: 'Customers',
+    summary: 'Update a customer',
+    description:
+      'Sets the fields given (`metadata` replaces the whole map). Fields cannot be cleared (`null` is refused); an empty body changes only `updated_at`.',
+    pathParams: CUSTOMER_ID,
+    body: jsonBody(customerBodySchema, false, 'The fields to set.', CUSTOMER_FIELDS),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(CustomerResource, 'The updated customer.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  DeleteCustomer: {
+    operationId: 'deleteCustomer',
+    tag: 'Customers',
+    summary: 'Delete a customer',
+    description:
+      'Deletes the customer: afterwards it answers 404 and new payments cannot name it; its payments stay and answer `customer_id: null`. A delete interrupted before its payments were unlinked is resumed by a retried DELETE (same answer) or by the reconciler.',
+    pathParams: CUSTOMER_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(DeletedCustomerResource, '`{customer_id, deleted: true}`.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  CreateWebhookEndpoint: {
+    operationId: 'createWebhookEndpoint',
+    tag: 'Webhook endpoints',
+    summary: 'Create a webhook endpoint',
+    description:
+      "Registers where your events are sent. The answer holds the signing `secret`, shown only here and in `rotate_secret`'s answer (a retry with the same `Idempotency-Key` replays it for 24 h). Deployed stages accept only `https://` URLs to public addresses.",
+    body: jsonBody(
+      createWebhookEndpointSchema,
+      true,
+      '`url` required; `enabled_events` (default `["*"]`) and `description` optional.',
+      ENDPOINT_FIELDS,
+    ),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(WebhookEndpointWithSecretResource, 'The endpoint, `enabled`, with its `secret`.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['url_not_allowed'] }, IDEMPOTENT, CONCURRENT_WRITE),
+  },
+  ListWebhookEndpoints: {
+    operationId: 'listWebhookEndpoints',
+    tag: 'Webhook endpoints',
+    summary: 'List webhook endpoints',
+    description: "The merchant's endpoints, newest first; never any secret.",
+    query: plainListQuerySchema,
+    queryDocs: LIST_QUERY_DOCS,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(WebhookEndpointListResource, 'One page of endpoints.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetWebhookEndpoint: {
+    operationId: 'getWebhookEndpoint',
+    tag: 'Webhook endpoints',
+    summary: 'Retrieve a webhook endpoint',
+    description: 'The endpoint, without its secret.',
+    pathParams: ENDPOINT_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(WebhookEndpointResource, 'The endpoint.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  UpdateWebhookEndpoint: {
+    operationId: 'updateWebhookEndpoint',
+    tag: 'Webhook endpoints',
+    summary: 'Update a webhook endpoint',
+    description:
+      'Sets the fields given (`url`, `enabled_events`, `description`, `status`); setting `status` clears `disabled_reason`. The secret is unchanged.',
+    pathParams: ENDPOINT_ID,
+    body: jsonBody(updateWebhookEndpointSchema, false, 'The fields to set (all optional, `null` refused).', {
+      ...ENDPOINT_FIELDS,
+      status: '`enabled` or `disabled`; clears `disabled_reason`.',
+    }),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(WebhookEndpointResource, 'The updated endpoint.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['url_not_allowed'] }, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  DeleteWebhookEndpoint: {
+    operationId: 'deleteWebhookEndpoint',
+    tag: 'Webhook endpoints',
+    summary: 'Delete a webhook endpoint',
+    description: 'It receives nothing afterwards, and every route of it answers 404.',
+    pathParams: ENDPOINT_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(DeletedWebhookEndpointResource, '`{webhook_endpoint_id, deleted: true}`.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  RotateWebhookEndpointSecret: {
+    operationId: 'rotateWebhookEndpointSecret',
+    tag: 'Webhook endpoints',
+    summary: "Rotate a webhook endpoint's secret",
+    description:
+      'Gives the endpoint a new `secret`. The previous one keeps signing beside it for 24 hours (deliveries then carry two `v1,` signatures); rotating again within them drops the older at once.',
+    pathParams: ENDPOINT_ID,
+    body: jsonBody(rotateSecretSchema, false, 'No fields: send nothing or `{}`.', {}),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(WebhookEndpointWithSecretResource, 'The endpoint with its new `secret`.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  ListEvents: {
+    operationId: 'listEvents',
+    tag: 'Events',
+    summary: 'List events',
+    description: "The merchant's events of the last 30 days, newest first, optionally of one `type`.",
+    query: listEventsQuerySchema,
+    queryDocs: { ...LIST_QUERY_DOCS, type: { description: 'Only events of this type.' } },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(EventListResource, 'One page of events.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetEvent: {
+    operationId: 'getEvent',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    description: "One event; 404 when unknown, another merchant's, or older than 30 days.",
+    pathParams: EVENT_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(EventResource, 'The event, exactly as webhooks deliver it.', {
+        payment_succeeded: { summary: 'payment.succeeded', value: EXAMPLE_PAYMENT_SUCCEEDED_EVENT },
+        customer_deleted: {
+          summary: 'customer.deleted',
+          value: {
+            event_id: 'evt_019ab6a2c3d4000004d6f8b0c2e4a6b8',
+            type: 'customer.deleted',
+            created_at: '2026-11-24T12:00:00.000Z',
+            data: { customer_id: EXAMPLE_CUSTOMER_ID, deleted: true },
+          },
+        },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  ListEventDeliveries: {
+    operationId: 'listEventDeliveries',
+    tag: 'Events',
+    summary: "List an event's deliveries",
+    description: 'One delivery per endpoint the event was sent to, each with every attempt (`has_more` is always false).',
+    pathParams: EVENT_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(WebhookDeliveryListResource, 'The deliveries.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  RedeliverEvent: {
+    operationId: 'redeliverEvent',
+    tag: 'Events',
+    summary: 'Redeliver an event',
+    description:
+      "Makes one attempt now to the given endpoint (it must be enabled), or to every enabled endpoint subscribed to the event's type, and answers the deliveries concerned after the attempt. A failed attempt is retried on the schedule.",
+    pathParams: EVENT_ID,
+    body: jsonBody(redeliverEventBodySchema, false, 'Optionally one endpoint.', {
+      webhook_endpoint_id:
+        'Only this endpoint (`we_…`; it must be enabled, it need not subscribe to the type). Absent: every enabled endpoint subscribed to the type.',
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(WebhookDeliveryListResource, 'The deliveries concerned, after the attempt.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['endpoint_disabled'] }, IDEMPOTENT, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  GetHealth: {
+    operationId: 'getHealth',
+    tag: 'Health',
+    summary: 'Check health',
+    description: 'Whether the DynamoDB table answers. Needs no api-key.',
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(HealthResource, 'The table answers: `{"status": "ok", "dynamodb": "ok", "time"}`.'),
+      503: json(HealthResource, 'The table does not answer: `{"status": "unavailable", "dynamodb": "unreachable", "time"}`.'),
+    },
+    errors: JSON_ROUTE,
+  },
+  ReceiveWebhook: {
+    operationId: 'receiveWebhook',
+    tag: 'Processor webhooks',
+    summary: "Receive a processor's webhook",
+    description:
+      "The processors' inbound route (no api-key: the connector's own signature authenticates it, verified over the raw body before it is parsed). Applied once: a redelivered event changes nothing, a terminal payment never changes. 409 `payment_busy` asks the processor to deliver again. Not for merchants.",
+    pathParams: { connector: 'The connector that sends the event: `sandbox`, `paystack`, `flutterwave` or `stripe`.' },
+    body: {
+      schema: z.record(z.string(), z.unknown()).describe("The processor's event, as it sends it."),
+      required: true,
+      mediaType: 'application/json',
+      description: "The processor's event JSON, signed by the processor.",
+    },
+    requestHeaders: [
+      { name: 'x-paystack-signature', description: 'Paystack: HMAC-SHA512 of the raw body with the secret key.' },
+      { name: 'verif-hash', description: "Flutterwave: the dashboard's secret hash." },
+      { name: 'stripe-signature', description: 'Stripe: `t=…,v1=…` over the raw body.' },
+      { name: 'x-sandbox-signature', description: 'The sandbox: hex HMAC-SHA256 of `sandbox-webhook:` + the raw body.' },
+    ],
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(WebhookReceiptResource, 'The event was verified and taken (applied or not).') },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      { 400: ['invalid_json', 'parameter_missing', 'parameter_invalid_type', 'parameter_invalid'] },
+      { 401: ['invalid_signature'] },
+      { 404: ['resource_missing'] },
+      { 409: ['payment_busy'] },
+      CONCURRENT_WRITE,
+      { 503: ['connector_unreachable', 'service_unavailable', 'outcome_unknown'] },
+    ),
+  },
+  AuthenticationPage: {
+    operationId: 'authenticationPage',
+    tag: 'Payer pages',
+    summary: 'Authentication step page',
+    description:
+      "Switchyard's hosted page for the payment's PIN, OTP, phone, birthday or address step (`next_action.redirect_to_url`), so a merchant's server never touches a PIN. A payment no longer asking for a step shows its result.",
+    pathParams: PAYMENT_ID,
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: { 200: { description: 'The step form, or the result page.', content: { kind: 'html' } } },
+    errors: { 404: ['resource_missing'], 500: ['internal_error'], 503: ['service_unavailable'] },
+  },
+  SubmitAuthenticationPage: {
+    operationId: 'submitAuthenticationPage',
+    tag: 'Payer pages',
+    summary: 'Submit the authentication step form',
+    description:
+      'The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route.',
+    pathParams: PAYMENT_ID,
+    body: {
+      schema: z
+        .strictObject({
+          pin: z.string().optional(),
+          otp: z.string().optional(),
+          phone: z.string().optional(),
+          birthday: z.string().optional(),
+          address_line1: z.string().optional(),
+          address_city: z.string().optional(),
+          address_state: z.string().optional(),
+          address_zip: z.string().optional(),
+          address_country: z.string().optional(),
+          card_number: z.string().optional(),
+          card_exp_month: z.string().optional(),
+          card_exp_year: z.string().optional(),
+          card_cvc: z.string().optional(),
+        })
+        .describe('The step form: the one answer the step asks for, and the card fields only when the step needs the card again.'),
+      required: true,
+      mediaType: 'application/x-www-form-urlencoded',
+      description: 'The step form (UTF-8), each field at most once.',
+      fields: {
+        pin: 'The 4-digit card PIN.',
+        otp: 'The one-time code (or mobile-money voucher).',
+        phone: 'The phone number.',
+        birthday: 'The date of birth, `YYYY-MM-DD`.',
+        address_line1: 'Street address.',
+        address_city: 'City.',
+        address_state: 'State.',
+        address_zip: 'Postal code.',
+        address_country: 'ISO 3166-1 alpha-2 country code.',
+        card_number: 'Only when the step needs the card again: the card number (used for this call only, never stored).',
+        card_exp_month: 'Only with the card: expiry month.',
+        card_exp_year: 'Only with the card: expiry year.',
+        card_cvc: 'Only with the card: the CVC (never stored).',
+      },
+    },
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: {
+      200: { description: "The next step's form.", content: { kind: 'html' } },
+      303: { description: 'To 3-D Secure, or to the return route.', content: { kind: 'html' }, headers: ['Location'] },
+    },
+    errors: {
+      400: ['parameter_invalid', 'parameter_missing'],
+      402: ['authentication_failed'],
+      404: ['resource_missing'],
+      409: ['payment_unexpected_state'],
+      500: ['internal_error'],
+      502: ['connector_unavailable'],
+      503: ['service_unavailable', 'connector_unreachable', 'outcome_unknown'],
+    },
+  },
+  PayerReturn: {
+    operationId: 'payerReturn',
+    tag: 'Payer pages',
+    summary: 'Payer return route',
+    description:
+      "Where every processor sends the payer back. Syncs the payment with its processor (best effort), then redirects (303) to the payment's `return_url` with `payment_id` and `status` added to its query, sends a payer still asked for a step to its page, or shows a plain result page. Fulfil orders from `GET /payments/{payment_id}` or the `payment.succeeded` event, never from the query.",
+    pathParams: PAYMENT_ID,
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: {
+      200: { description: 'The result page (the payment has no `return_url`).', content: { kind: 'html' } },
+      303: { description: "To the merchant's `return_url`, or to the step page.", content: { kind: 'html' }, headers: ['Location'] },
+    },
+    errors: { 404: ['resource_missing'], 500: ['internal_error'], 503: ['service_unavailable'] },
+  },
+  SandboxHostedPage: {
+    operationId: 'sandboxHostedPage',
+    tag: 'Sandbox',
+    summary: 'Sandbox hosted page',
+    description:
+      "The sandbox's hosted page a `redirect_to_url` points to: a 3-D Secure challenge (`3ds`) or a checkout page (`checkout`), with Approve and Decline.",
+    pathParams: { kind: '`3ds` or `checkout`.', ...PAYMENT_ID },
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: { 200: { description: 'The page.', content: { kind: 'html' } } },
+    errors: { 404: ['resource_missing'], 500: ['internal_error'], 503: ['service_unavailable'] },
+  },
+  SandboxCompletePage: {
+    operationId: 'sandboxCompletePage',
+    tag: 'Sandbox',
+    summary: 'Approve or decline on the sandbox page',
+    description:
+      "The payer's decision: the sandbox delivers its signed webhook to `POST /webhooks/sandbox`, then sends the payer (303) to the payment's return route.",
+    pathParams: { kind: '`3ds` or `checkout`.', ...PAYMENT_ID },
+    body: {
+      schema: z.strictObject({ decision: z.enum(['approve', 'decline']).describe("The payer's decision.") }),
+      required: true,
+      mediaType: 'application/x-www-form-urlencoded',
+      description: "The page's form.",
+      fields: { decision: "The payer's decision: `approve` or `decline`." },
+    },
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: { 303: { description: 'To the return route.', content: { kind: 'html' }, headers: ['Location'] } },
+    errors: {
+      400: ['parameter_invalid'],
+      404: ['resource_missing'],
+      409: ['payment_unexpected_state'],
+      500: ['internal_error'],
+      503: ['service_unavailable'],
+    },
+  },
+  OpenApiDocument: {
+    operationId: 'getOpenApiDocument',
+    tag: 'Reference',
+    summary: 'This OpenAPI document',
+    description:
+      'The OpenAPI 3.1 document of the API (docs/openapi.json), byte for byte. Public; cacheable for 5 minutes, then revalidated by its `ETag`.',
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'json',
+    responses: {
+      200: {
+        description: 'The document.',
+        content: { kind: 'json', schema: z.record(z.string(), z.unknown()).describe('An OpenAPI 3.1 document.') },
+        headers: ['ETag', 'Cache-Control'],
+      },
+      304: { description: '`If-None-Match` named the current `ETag`.', content: { kind: 'none' }, headers: ['ETag', 'Cache-Control'] },
+    },
+    errors: { 500: ['internal_error'] },
+  },
+  ApiReference: {
+    operationId: 'getApiReference',
+    tag: 'Reference',
+    summary: 'API reference page',
+    description: 'This document rendered by Redoc, with its script served by this API (no CDN). Public.',
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: {
+      200: { description: 'The reference page.', content: { kind: 'html' }, headers: ['Cache-Control'] },
+      308: { description: 'Asked for as `/docs/`: to `/docs`.', content: { kind: 'html' }, headers: ['Location'] },
+    },
+    errors: { 500: ['internal_error'] },
+  },
+  ApiReferenceScript: {
+    operationId: 'getApiReferenceScript',
+    tag: 'Reference',
+    summary: "API reference page's script",
+    description:
+      "Redoc's standalone bundle, served by this API so the reference page loads nothing from a CDN. Cached for a year (`immutable`).",
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'json',
+    responses: {
+      200: { description: 'The script.', content: { kind: 'javascript' }, headers: ['ETag', 'Cache-Control'] },
+      304: { description: '`If-None-Match` named the current `ETag`.', content: { kind: 'none' }, headers: ['ETag', 'Cache-Control'] },
+    },
+    errors: { 500: ['internal_error'] },
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * The event resource as `GET /events`, `GET /events/{id}` answer it and webhooks deliver it, and
+ * its `data` union: the one definition of their shape. shared/domain/events.ts derives `ApiEvent`
+ * and `EventData` from it (`import type`). docs/api.md "Events".
+ *
+ * `Event` is a union discriminated by `type` (JSON Schema 2020-12 `oneOf` of four families): `payment.*`
+ * events carry a `Payment`, `refund.*` a `Refund`, `customer.created`/`customer.updated` a `Customer`,
+ * `customer.deleted` a `DeletedCustomer`; so a client can narrow `data` by `type`.
+ */
+import * as z from 'zod';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../domain/events';
+import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
+import { PaymentResource } from './payment-resource-schema';
+import { RefundResource } from './refund-resource-schema';
+import { idField, timestampField } from './resource-fields';
+
+/** The catalogue's types of one family, as a non-empty tuple for `z.enum`. */
+function typesOf<T extends EventType>(keep: (type: EventType) => type is T): [T, ...T[]] {
+  return EVENT_TYPES.filter(keep) as [T, ...T[]];
+}
+
+/** `payment.*` event types. */
+export type PaymentEventType = Extract<EventType, `payment.${string}`>;
+/** `refund.*` event types. */
+export type RefundEventType = Extract<EventType, `refund.${string}`>;
+/** `customer.created` and `customer.updated`. */
+export type CustomerEventType = Exclude<Extract<EventType, `customer.${string}`>, 'customer.deleted'>;
+
+/** Every `payment.*` type, in catalogue order. */
+export const PAYMENT_EVENT_TYPES = typesOf((t): t is PaymentEventType => t.startsWith('payment.'));
+/** Every `refund.*` type, in catalogue order. */
+export const REFUND_EVENT_TYPES = typesOf((t): t is RefundEventType => t.startsWith('refund.'));
+/** `customer.created`, `customer.updated`. */
+export const CUSTOMER_EVENT_TYPES = typesOf((t): t is CustomerEventType => t.startsWith('customer.') && t !== 'customer.deleted');
+
+/** A catalogue's table of its types, for a description. */
+function listed(types: readonly EventType[]): string {
+  return types.map((t) => `\`${t}\`: ${EVENT_CATALOGUE[t]}`).join(' ');
+}
+
+const eventFields = {
+  event_id: idField('evt', 'The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it)'),
+  created_at: timestampField('When the change happened.'),
+};
+
+/** Component `PaymentEvent`: a `payment.*` event; `data` is the payment after the change. */
+export const PaymentEventResource = z
+  .strictObject({
+    event_id: eventFields.event_id,
+    type: z.enum(PAYMENT_EVENT_TYPES).describe(listed(PAYMENT_EVENT_TYPES)),
+    created_at: eventFields.created_at,
+    data: PaymentResource.describe('The payment after the change, exactly as `GET /payments/{payment_id}` answered then.'),
+  })
+  .meta({ id: 'PaymentEvent', description: 'A change of a payment.' });
+
+/** Component `RefundEvent`: a `refund.*` event; `data` is the refund after the change. */
+export const RefundEventResource = z
+  .strictObject({
+    event_id: eventFields.event_id,
+    type: z.enum(REFUND_EVENT_TYPES).describe(listed(REFUND_EVENT_TYPES)),
+    created_at: eventFields.created_at,
+    data: RefundResource.describe('The refund after the change, exactly as `GET /refunds/{refund_id}` answered then.'),
+  })
+  .meta({ id: 'RefundEvent', description: 'A change of a refund.' });
+
+/** Component `CustomerEvent`: `customer.created` / `customer.updated`; `data` is the customer. */
+export const CustomerEventResource = z
+  .strictObject({
+    event_id: eventFields.event_id,
+    type: z.enum(CUSTOMER_EVENT_TYPES).describe(listed(CUSTOMER_EVENT_TYPES)),
+    created_at: eventFields.created_at,
+    data: CustomerResource.describe('The customer after the change, exactly as `GET /customers/{customer_id}` answered then.'),
+  })
+  .meta({ id: 'CustomerEvent', description: 'A customer was created or updated.' });
+
+/** Component `CustomerDeletedEvent`: `customer.deleted`; `data` is `{customer_id, deleted: true}`. */
+export const CustomerDeletedEventResource = z
+  .strictObject({
+    event_id: eventFields.event_id,
+    type: z.literal('customer.deleted').describe(`\`customer.deleted\`: ${EVENT_CATALOGUE['customer.deleted']}`),
+    created_at: eventFields.created_at,
+    data: DeletedCustomerResource,
+  })
+  .meta({ id: 'CustomerDeletedEvent', description: 'A customer was deleted.' });
+
+/** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
+export function eventResourceOf(type: EventType) {
+  if (type === 'customer.deleted') return CustomerDeletedEventResource;
+  if (type.startsWith('payment.')) return PaymentEventResource;
+  if (type.startsWith('refund.')) return RefundEventResource;
+  return CustomerEventResource;
+}
+
+/** Component `Event`: any event, discriminated by `type`. */
+export const EventResource = z
+  .discriminatedUnion('type', [PaymentEventResource, RefundEventResource, CustomerEventResource, CustomerDeletedEventResource])
+  .meta({
+    id: 'Event',
+    description:
+      'A change of a payment, refund or customer, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
+  });
+
+/** What an event's `data` holds: a payment, a refund, a customer, or a deleted customer's id. */
+export const EventDataResource = z.union([PaymentResource, RefundResource, CustomerResource, DeletedCustomerResource]);
