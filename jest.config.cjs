@@ -7,7 +7,7 @@
  */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  roots: ['<rootDir>/test', '<rootDir>/clients/typescript/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.[tj]s$': [

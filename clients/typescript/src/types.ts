@@ -1,0 +1,126 @@
+/**
+ * The SDK's resource types, each looked up in the types generated from `docs/openapi.json`
+ * (`src/generated/schema.ts`, openapi-typescript) by path and method — never written by hand, so
+ * they change when the spec does. Type-only module: nothing here exists at run time.
+ */
+import type { Client, ClientPathsWithMethod, MethodResponse } from 'openapi-fetch';
+import type { components, paths } from './generated/schema.js';
+
+/** The HTTP methods the SDK calls, as openapi-typescript keys them (lower case). */
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** Every path of the API, as written in the spec (`/payments/{payment_id}`). */
+export type ApiPath = keyof paths;
+
+/** The operation object generated for `METHOD path`. */
+export type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[P][M]>;
+
+/**
+ * The JSON request body of `METHOD path` (what the handler's zod schema accepts), or `never`
+ * when the operation takes none.
+ */
+export type RequestBody<P extends ApiPath, M extends Method> =
+  Operation<P, M> extends { requestBody?: infer B }
+    ? NonNullable<B> extends { content: { 'application/json': infer J } }
+      ? J
+      : never
+    : never;
+
+/** The openapi-fetch client typed by the generated `paths`. */
+export type ApiClient = Client<paths>;
+
+/**
+ * The JSON body of the `2xx` answer of `METHOD path`, as openapi-fetch types the `data` it returns
+ * (its `Readable` view of the generated type: e.g. a one-item tuple `["*"]` reads as `"*"[]`).
+ */
+export type ResponseBody<P extends ClientPathsWithMethod<ApiClient, M>, M extends Method> = MethodResponse<ApiClient, M, P>;
+
+/** The query parameters of `METHOD path` (`limit`, `starting_after`, `created[gte]`, filters…). */
+export type QueryParams<P extends ApiPath, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/**
+ * The API versions the spec accepts in `Switchyard-Version` (its parameter's `enum`): before 1.0,
+ * one date. The SDK's `API_VERSION` must be one of them, or the package does not compile.
+ */
+export type ApiVersion = components['parameters']['SwitchyardVersion'];
+
+/** A payment intent, as `GET /payments/{payment_id}` answers it. */
+export type Payment = ResponseBody<'/payments/{payment_id}', 'get'>;
+/** A payment's status (`RequiresConfirmation`, `Processing`, `Succeeded`, …). */
+export type PaymentStatus = Payment['status'];
+/** Body of `POST /payments`: `amount` (minor units) and `currency` required. */
+export type PaymentCreateParams = RequestBody<'/payments', 'post'>;
+/** Query of `GET /payments/{payment_id}` (`force_sync`). */
+export type PaymentRetrieveParams = QueryParams<'/payments/{payment_id}', 'get'>;
+/** Query of `GET /payments` (`limit`, `offset`, `starting_after`, `created`, `status`). */
+export type PaymentListParams = QueryParams<'/payments', 'get'>;
+/** A page of payments: `{ data, has_more }`, newest first. */
+export type PaymentList = ResponseBody<'/payments', 'get'>;
+/** Body of `POST /payments/{payment_id}/confirm`. */
+export type PaymentConfirmParams = RequestBody<'/payments/{payment_id}/confirm', 'post'>;
+/** Body of `POST /payments/{payment_id}/authenticate`: exactly one of `pin`, `otp`, `phone`, `birthday`, `address`. */
+export type PaymentAuthenticateParams = RequestBody<'/payments/{payment_id}/authenticate', 'post'>;
+/** Body of `POST /payments/{payment_id}/capture` (`amount_to_capture`, minor units). */
+export type PaymentCaptureParams = RequestBody<'/payments/{payment_id}/capture', 'post'>;
+/** Body of `POST /payments/{payment_id}/cancel` (`cancellation_reason`). */
+export type PaymentCancelParams = RequestBody<'/payments/{payment_id}/cancel', 'post'>;
+/** Body of `POST /payments/{payment_id}/refund` (`amount` in minor units, default all that is left; `reason`). */
+export type RefundCreateParams = RequestBody<'/payments/{payment_id}/refund', 'post'>;
+/** Query of `GET /payments/{payment_id}/refunds`. */
+export type RefundListParams = QueryParams<'/payments/{payment_id}/refunds', 'get'>;
+/** A page of a payment's refunds. */
+export type RefundList = ResponseBody<'/payments/{payment_id}/refunds', 'get'>;
+
+/** A refund, as `GET /refunds/{refund_id}` answers it. */
+export type Refund = ResponseBody<'/refunds/{refund_id}', 'get'>;
+/** Query of `GET /refunds/{refund_id}` (`force_sync`). */
+export type RefundRetrieveParams = QueryParams<'/refunds/{refund_id}', 'get'>;
+
+/** A customer. */
+export type Customer = ResponseBody<'/customers/{customer_id}', 'get'>;
+/** Body of `POST /customers` (every field optional). */
+export type CustomerCreateParams = RequestBody<'/customers', 'post'>;
+/** Body of `PUT /customers/{customer_id}` (the fields to set). */
+export type CustomerUpdateParams = RequestBody<'/customers/{customer_id}', 'put'>;
+/** Query of `GET /customers` (paging, `created`, `email`). */
+export type CustomerListParams = QueryParams<'/customers', 'get'>;
+/** A page of customers. */
+export type CustomerList = ResponseBody<'/customers', 'get'>;
+/** The answer of `DELETE /customers/{customer_id}`: `{ customer_id, deleted: true }`. */
+export type DeletedCustomer = ResponseBody<'/customers/{customer_id}', 'delete'>;
+
+/** A webhook endpoint (never with its secret). */
+export type WebhookEndpoint = ResponseBody<'/webhook_endpoints/{webhook_endpoint_id}', 'get'>;
+/** The answer of `POST /webhook_endpoints`: the endpoint and its signing `secret` (`whsec_…`), shown only here and on rotation. */
+export type WebhookEndpointWithSecret = ResponseBody<'/webhook_endpoints', 'post'>;
+/** Body of `POST /webhook_endpoints`: `url`, `enabled_events` (default `["*"]`), `description`. */
+export type WebhookEndpointCreateParams = RequestBody<'/webhook_endpoints', 'post'>;
+/** Body of `PUT /webhook_endpoints/{webhook_endpoint_id}`: the fields to set. */
+export type WebhookEndpointUpdateParams = RequestBody<'/webhook_endpoints/{webhook_endpoint_id}', 'put'>;
+/** Query of `GET /webhook_endpoints`. */
+export type WebhookEndpointListParams = QueryParams<'/webhook_endpoints', 'get'>;
+/** A page of webhook endpoints. */
+export type WebhookEndpointList = ResponseBody<'/webhook_endpoints', 'get'>;
+/** The answer of `DELETE /webhook_endpoints/{webhook_endpoint_id}`. */
+export type DeletedWebhookEndpoint = ResponseBody<'/webhook_endpoints/{webhook_endpoint_id}', 'delete'>;
+/** The answer of `POST /webhook_endpoints/{webhook_endpoint_id}/rotate_secret`: the endpoint with its new `secret`. */
+export type WebhookEndpointRotated = ResponseBody<'/webhook_endpoints/{webhook_endpoint_id}/rotate_secret', 'post'>;
+
+/** An event (`payment.succeeded`, …), as `GET /events/{event_id}` answers it and as a webhook delivers it, byte for byte. */
+export type Event = ResponseBody<'/events/{event_id}', 'get'>;
+/** An event's type (`payment.created`, `refund.succeeded`, …). */
+export type EventType = Event['type'];
+/** Query of `GET /events` (paging, `created`, `type`). */
+export type EventListParams = QueryParams<'/events', 'get'>;
+/** A page of events. */
+export type EventList = ResponseBody<'/events', 'get'>;
+/** The answer of `GET /events/{event_id}/deliveries`: the event's deliveries and their attempts. */
+export type EventDeliveryList = ResponseBody<'/events/{event_id}/deliveries', 'get'>;
+/** Body of `POST /events/{event_id}/redeliver` (`webhook_endpoint_id`, optional). */
+export type EventRedeliverParams = RequestBody<'/events/{event_id}/redeliver', 'post'>;
+/** The answer of `POST /events/{event_id}/redeliver`: the deliveries attempted. */
+export type EventRedeliverResult = ResponseBody<'/events/{event_id}/redeliver', 'post'>;
+
+/** The answer of `GET /health`. */
+export type Health = ResponseBody<'/health', 'get'>;

@@ -1,0 +1,318 @@
+/**
+ * The SDK against the local stack (the gateway `npm start` serves, DynamoDB Local from jest's global
+ * setup): the README walk-through through typed methods, and its retry policy proven through a
+ * loopback stand-in placed in front of the API (test/helpers/api-stand-in.ts) that loses answers,
+ * hangs, or answers 429/503/409 itself.
+ */
+import { card, type LocalApi, startLocalApi } from '../../../test/helpers/local-api';
+import {
+  API_VERSION,
+  ApiError,
+  AuthenticationError,
+  IdempotencyError,
+  InvalidRequestError,
+  isSwitchyardError,
+  type Payment,
+  parseRetryAfter,
+  retryDelayMs,
+  Switchyard,
+  SwitchyardConnectionError,
+  SwitchyardError,
+  type SwitchyardOptions,
+} from '../src/index';
+import { type ApiStandIn, type StandInRequest, startApiStandIn } from './helpers/api-stand-in';
+
+let api: LocalApi;
+let standIn: ApiStandIn;
+
+beforeAll(async () => {
+  api = await startLocalApi();
+  standIn = await startApiStandIn(api.url);
+});
+afterAll(async () => {
+  await standIn?.close();
+  await api?.close();
+});
+
+/** A client through the stand-in, with short backoff so retries cost milliseconds. */
+function client(options: Partial<SwitchyardOptions> = {}): Switchyard {
+  return new Switchyard({ apiKey: api.apiKey, baseUrl: standIn.url, retryDelay: { initialMs: 10, maxMs: 40 }, ...options });
+}
+
+/** The requests the stand-in got since `from` (an index into its log). */
+const since = (from: number): StandInRequest[] => standIn.requests.slice(from);
+
+/** Catches what `promise` rejects with, failing the test when it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<SwitchyardError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (isSwitchyardError(err)) return err;
+    throw err;
+  }
+  throw new Error('expected the call to throw');
+}
+
+const sandboxCard = (number: string) =>
+  card(number) as { card: { card_number: string; card_exp_month: string; card_exp_year: string; card_cvc: string } };
+
+test('the README walk-through through the SDK: customer, payment, confirm, retrieve, refund, lists', async () => {
+  const switchyard = client();
+  const from = standIn.requests.length;
+  const customer = await switchyard.customers.create({ email: 'ada@example.com', name: 'Ada Obi', phone: '+2348012345678' });
+  expect(customer.customer_id).toMatch(/^cus_/);
+
+  const created = await switchyard.payments.create({
+    amount: 150000,
+    currency: 'NGN',
+    payment_method: 'card',
+    customer_id: customer.customer_id,
+    description: 'Order 42',
+  });
+  expect((await switchyard.payments.retrieve(created.payment_id)).status).toBe('RequiresConfirmation');
+
+  const confirmed = await switchyard.payments.confirm(created.payment_id, { payment_method_data: sandboxCard('4242424242424242') });
+  expect(confirmed.status).toBe('Succeeded');
+  expect(confirmed.payment_method_data).toMatchObject({ card: { last4: '4242' } });
+
+  const refund = await switchyard.payments.refund(created.payment_id, { amount: 50000, reason: 'damaged item' });
+  expect(refund).toMatchObject({ payment_id: created.payment_id, amount: 50000 });
+  expect((await switchyard.refunds.retrieve(refund.refund_id)).refund_id).toBe(refund.refund_id);
+  expect((await switchyard.payments.retrieve(created.payment_id)).amount_refunded).toBe(50000);
+
+  const succeeded = await switchyard.payments.list({ limit: 5, status: 'Succeeded' });
+  expect(succeeded.data.map((p: Payment) => p.payment_id)).toContain(created.payment_id);
+  expect((await switchyard.payments.listRefunds(created.payment_id)).data.map((r) => r.refund_id)).toEqual([refund.refund_id]);
+  expect((await switchyard.customers.list({ email: 'ADA@example.com' })).data.map((c) => c.customer_id)).toEqual([customer.customer_id]);
+
+  // Every request carried the key and the version; every POST a key of its own, no GET one.
+  const sent = since(from);
+  expect(sent.length).toBe(10);
+  for (const r of sent) {
+    expect(r.headers['switchyard-version']).toBe(API_VERSION);
+    expect(r.headers['api-key']).toBe(api.apiKey);
+    expect(r.headers['user-agent']).toMatch(/^switchyard-typescript\//);
+  }
+  const posts = sent.filter((r) => r.method === 'POST');
+  expect(posts).toHaveLength(4);
+  const keys = posts.map((r) => r.headers['idempotency-key']);
+  for (const k of keys) expect(k).toMatch(/^[0-9a-f-]{36}$/);
+  expect(new Set(keys).size).toBe(4);
+  for (const r of sent.filter((x) => x.method === 'GET')) expect(r.headers['idempotency-key']).toBeUndefined();
+
+  // The raw typed client (same transport) gives the response too: the API answers in the version asked for.
+  const { data, response } = await switchyard.api.GET('/payments/{payment_id}', { params: { path: { payment_id: created.payment_id } } });
+  expect(data?.amount_refunded).toBe(50000);
+  expect(response.headers.get('switchyard-version')).toBe(API_VERSION);
+});
+
+test('an answer lost after the API ran: the POST is re-sent with the same Idempotency-Key and the payment exists once', async () => {
+  const key = await api.newMerchantKey();
+  const switchyard = client({ apiKey: key });
+  const from = standIn.requests.length;
+  standIn.next(['drop-after-forward']);
+  const payment = await switchyard.payments.create({
+    amount: 7000,
+    currency: 'NGN',
+    confirm: true,
+    payment_method_data: sandboxCard('4242424242424242'),
+  });
+  expect(payment.status).toBe('Succeeded');
+
+  const [first, second] = since(from);
+  expect(first?.behaviour).toBe('drop-after-forward');
+  expect(first?.upstream).toEqual({ status: 200, replayed: null });
+  expect(second?.headers['idempotency-key']).toBe(first?.headers['idempotency-key']);
+  expect(second?.body).toBe(first?.body);
+  expect(second?.upstream).toEqual({ status: 200, replayed: 'true' });
+  const all = await switchyard.payments.list();
+  expect(all.data.map((p) => p.payment_id)).toEqual([payment.payment_id]);
+});
+
+test('429 and 503 are retried (Retry-After honoured) with the same key; a proxy 502 too; the payment is created once', async () => {
+  const key = await api.newMerchantKey();
+  const switchyard = client({ apiKey: key, maxRetries: 3 });
+  const from = standIn.requests.length;
+  standIn.next([
+    { status: 429, headers: { 'retry-after': '0' }, body: { message: 'Too Many Requests' } },
+    {
+      status: 503,
+      headers: { 'retry-after': '0' },
+      body: { error: { type: 'api_error', code: 'service_unavailable', message: 'Nothing was changed.' } },
+    },
+    { status: 502, text: 'Bad Gateway' },
+  ]);
+  const payment = await switchyard.payments.create({ amount: 2500, currency: 'NGN' });
+  const sent = since(from);
+  expect(sent.map((r) => r.upstream?.status ?? (r.behaviour as { status: number }).status)).toEqual([429, 503, 502, 200]);
+  expect(new Set(sent.map((r) => r.headers['idempotency-key'])).size).toBe(1);
+  expect((await switchyard.payments.list()).data.map((p) => p.payment_id)).toEqual([payment.payment_id]);
+});
+
+test('409 idempotency_key_in_use is retried; after the last retry it is thrown as an IdempotencyError with the key', async () => {
+  const switchyard = client({ maxRetries: 1 });
+  const inUse = {
+    status: 409,
+    body: { error: { type: 'idempotency_error', code: 'idempotency_key_in_use', message: 'Still being processed.' } },
+  };
+  let from = standIn.requests.length;
+  standIn.next([inUse]);
+  const customer = await switchyard.customers.create({ name: 'Retry Once' });
+  expect(customer.name).toBe('Retry Once');
+  expect(since(from)).toHaveLength(2);
+
+  from = standIn.requests.length;
+  standIn.next([inUse, inUse]);
+  const err = await rejection(switchyard.customers.create({ name: 'Never' }, { idempotencyKey: 'order-never-1' }));
+  expect(err).toBeInstanceOf(IdempotencyError);
+  expect(err).toMatchObject({
+    status: 409,
+    type: 'idempotency_error',
+    code: 'idempotency_key_in_use',
+    idempotencyKey: 'order-never-1',
+    attempts: 2,
+  });
+  expect(since(from).map((r) => r.headers['idempotency-key'])).toEqual(['order-never-1', 'order-never-1']);
+});
+
+test('a 409 payment_unexpected_state is a decision: thrown at once, typed, never retried', async () => {
+  const switchyard = client();
+  const paid = await switchyard.payments.create({
+    amount: 1000,
+    currency: 'NGN',
+    confirm: true,
+    payment_method_data: sandboxCard('4242424242424242'),
+  });
+  const from = standIn.requests.length;
+  const err = await rejection(switchyard.payments.confirm(paid.payment_id, { payment_method_data: sandboxCard('4242424242424242') }));
+  expect(err).toBeInstanceOf(InvalidRequestError);
+  expect(err).toMatchObject({ status: 409, type: 'invalid_request_error', code: 'payment_unexpected_state', attempts: 1 });
+  expect(err.message).toMatch(/Succeeded/);
+  expect(err.requestId).toEqual(expect.any(String));
+  expect(err.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  expect(since(from)).toHaveLength(1);
+});
+
+test('a 400 is thrown at once with type, code, message, param and request id; a 401 is an AuthenticationError', async () => {
+  const switchyard = client();
+  const from = standIn.requests.length;
+  const err = await rejection(switchyard.payments.create({ amount: 100, currency: 'NGN', email: 'not-an-email' }));
+  expect(err).toBeInstanceOf(InvalidRequestError);
+  expect(err).toMatchObject({ status: 400, type: 'invalid_request_error', code: 'parameter_invalid', param: 'email', attempts: 1 });
+  expect(err.message).toEqual(expect.any(String));
+  expect(err.requestId).toBe(err.headers?.get('request-id'));
+  expect(err.body).toMatchObject({ error: { code: 'parameter_invalid', param: 'email' } });
+  expect(since(from)).toHaveLength(1);
+
+  const unauthenticated = await rejection(client({ apiKey: 'sk_test_not_a_key' }).payments.list());
+  expect(unauthenticated).toBeInstanceOf(AuthenticationError);
+  expect(unauthenticated).toMatchObject({ status: 401, type: 'authentication_error', code: 'invalid_api_key' });
+});
+
+test('a 500 is not retried; a caller key wins and replays the first answer', async () => {
+  const switchyard = client();
+  let from = standIn.requests.length;
+  standIn.next([{ status: 500, body: { error: { type: 'api_error', code: 'internal_error', message: 'Something went wrong.' } } }]);
+  const err = await rejection(switchyard.customers.create({ name: 'x' }));
+  expect(err).toBeInstanceOf(ApiError);
+  expect(err).toMatchObject({ status: 500, code: 'internal_error', attempts: 1 });
+  expect(since(from)).toHaveLength(1);
+
+  from = standIn.requests.length;
+  const key = `order-${Date.now()}`;
+  const a = await switchyard.payments.create({ amount: 3000, currency: 'NGN' }, { idempotencyKey: key });
+  const b = await switchyard.payments.create({ amount: 3000, currency: 'NGN' }, { idempotencyKey: key });
+  expect(b.payment_id).toBe(a.payment_id);
+  expect(since(from).map((r) => [r.headers['idempotency-key'], r.upstream?.replayed])).toEqual([
+    [key, null],
+    [key, 'true'],
+  ]);
+});
+
+test("a timed-out attempt is retried with the same key; the caller's abort is not; no answer at all ends in a SwitchyardConnectionError", async () => {
+  const switchyard = client({ timeoutMs: 300 });
+  const from = standIn.requests.length;
+  standIn.next(['hang']);
+  const customer = await switchyard.customers.create({ name: 'After a timeout' });
+  expect(customer.name).toBe('After a timeout');
+  const sent = since(from);
+  expect(sent).toHaveLength(2);
+  expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key']);
+
+  // The caller's signal ends the call at once, between or during attempts, and is never retried.
+  const before = standIn.requests.length;
+  standIn.next(['hang']);
+  const aborted = switchyard.customers.create({ name: 'aborted' }, { signal: AbortSignal.timeout(100) });
+  await expect(aborted).rejects.toMatchObject({ name: 'TimeoutError' });
+  expect(since(before)).toHaveLength(1);
+
+  const closed = new Switchyard({ apiKey: api.apiKey, baseUrl: 'http://127.0.0.1:9', retryDelay: { initialMs: 1, maxMs: 1 } });
+  const err = await rejection(closed.customers.create({ name: 'nobody home' }));
+  expect(err).toBeInstanceOf(SwitchyardConnectionError);
+  expect(err).toMatchObject({ type: 'connection_error', code: 'network_error', status: undefined, attempts: 3 });
+  expect(err.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+test('authenticate carries no key: re-sent only on answers saying nothing was done, never after a lost answer or outcome_unknown', async () => {
+  const switchyard = client();
+  const verve = await switchyard.payments.create({
+    amount: 150000,
+    currency: 'NGN',
+    confirm: true,
+    payment_method_data: sandboxCard('5060666666666666666'),
+  });
+  expect(verve.next_action).toMatchObject({ type: 'submit_pin' });
+  const apiError = (code: string) => ({
+    status: 503,
+    headers: { 'retry-after': '0' },
+    body: { error: { type: 'api_error', code, message: code } },
+  });
+
+  // outcome_unknown: the step may have reached the processor, and no key would replay it → thrown.
+  let from = standIn.requests.length;
+  standIn.next([apiError('outcome_unknown')]);
+  const unknown = await rejection(switchyard.payments.authenticate(verve.payment_id, { pin: '1234' }));
+  expect(unknown).toMatchObject({ status: 503, code: 'outcome_unknown', attempts: 1, idempotencyKey: undefined });
+  expect(since(from)).toHaveLength(1);
+
+  // service_unavailable: nothing was changed → re-sent, and the PIN goes through.
+  from = standIn.requests.length;
+  standIn.next([apiError('service_unavailable')]);
+  const afterPin = await switchyard.payments.authenticate(verve.payment_id, { pin: '1234' });
+  expect(afterPin.next_action).toMatchObject({ type: 'submit_otp' });
+  expect(since(from)).toHaveLength(2);
+
+  // A lost answer: not re-sent (the OTP went through once).
+  from = standIn.requests.length;
+  standIn.next(['drop-after-forward']);
+  const lost = await rejection(switchyard.payments.authenticate(verve.payment_id, { otp: '123456' }));
+  expect(lost).toBeInstanceOf(SwitchyardConnectionError);
+  expect(lost).toMatchObject({ code: 'network_error', attempts: 1, idempotencyKey: undefined });
+  const sent = since(from);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]?.upstream?.status).toBe(200);
+  expect(sent[0]?.headers['idempotency-key']).toBeUndefined();
+  expect((await switchyard.payments.retrieve(verve.payment_id)).status).toBe('Succeeded');
+});
+
+test('backoff: full jitter under a doubling, capped ceiling, never below Retry-After; Retry-After parsing', () => {
+  const delay = { initialMs: 100, maxMs: 1000 };
+  expect(retryDelayMs(0, delay, undefined, () => 0.999)).toBe(99);
+  expect(retryDelayMs(2, delay, undefined, () => 0.999)).toBe(399);
+  expect(retryDelayMs(10, delay, undefined, () => 0.999)).toBe(999);
+  expect(retryDelayMs(3, delay, undefined, () => 0)).toBe(0);
+  expect(retryDelayMs(0, delay, 5000, () => 0.5)).toBe(5000);
+  expect(retryDelayMs(0, {}, undefined, () => 0.999)).toBe(499);
+  expect(parseRetryAfter('5')).toBe(5000);
+  expect(parseRetryAfter(new Date(Date.UTC(2030, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(10_000);
+  expect(parseRetryAfter('soon')).toBeUndefined();
+  expect(parseRetryAfter(null)).toBeUndefined();
+});
+
+test('the constructor refuses a missing key or base URL; a path id must be an id', async () => {
+  expect(() => new Switchyard({ apiKey: '', baseUrl: 'http://localhost:3000' })).toThrow(TypeError);
+  expect(() => new Switchyard({ apiKey: 'sk_test_x', baseUrl: 'localhost:3000' })).toThrow(TypeError);
+  expect(() => new Switchyard({ apiKey: 'sk_test_x', baseUrl: 'http://localhost:3000', maxRetries: -1 })).toThrow(TypeError);
+  await expect(client().payments.retrieve('..')).rejects.toThrow(TypeError);
+  expect(new SwitchyardError('api_error', { code: 'x', message: 'y' })).toBeInstanceOf(Error);
+});
