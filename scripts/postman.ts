@@ -5,6 +5,24 @@
  *   clients/postman/switchyard.postman_collection.json   (Postman Collection v2.1)
  *   clients/postman/local.postman_environment.json       (baseUrl http://localhost:3000, apiKey empty)
  *
+ * The collection holds what a merchant calls with an API key, once each, so that it stays small
+ * (about 170 KB instead of 1.2 MB): the converter repeats a request's URL, headers and body under
+ * every response example, and every operation documents about ten error answers. Before the
+ * conversion the spec is pruned ({@link merchantSpec}):
+ * - routes a merchant does not call are left out ({@link EXCLUDED_ROUTES}): the payer's pages
+ *   (`/pay/…`), the sandbox's pages (`/sandbox/…`), the processors' inbound webhooks
+ *   (`/webhooks/{connector}`) and the reference routes (`/docs…`, `/openapi.json`: the document
+ *   itself, imported into Postman by its URL rather than sent as a request);
+ * - each operation keeps only its success answer (its first 2xx, the `200` everywhere today), so
+ *   each request carries one example response; the error answers are in the reference (`/docs`,
+ *   docs/api.md "Errors");
+ * - tags no operation uses any more are dropped (no empty folders).
+ * After it, each example's copy of its request (`originalRequest`) loses the descriptions the
+ * request itself carries ({@link slimExamples}).
+ * openapi-to-postmanv2's `requestParametersResolution` / `exampleParametersResolution` are options
+ * of its v1 `convert` only; `convertV2` has `parametersResolution` (here `Example`), and no option
+ * to leave responses out, hence the pruning of the spec.
+ *
  * The conversion is openapi-to-postmanv2 6.3.3 (`convertV2`: folders by tag, request and response
  * bodies from the spec's examples, faked from the schema where it has none). Its output is made
  * deterministic, so the committed files can be checked against a fresh conversion
@@ -41,6 +59,63 @@ const CONVERTER_OPTIONS = {
   alwaysInheritAuthentication: true,
   includeDeprecated: true,
 } as const;
+
+/**
+ * Routes left out of the collection, each with the reason: none is called by a merchant with an API
+ * key. A spec path is left out when it equals `path` or lies under it (`/pay` covers `/pay/{payment_id}/return`).
+ */
+export const EXCLUDED_ROUTES: readonly { path: string; why: string }[] = [
+  { path: '/pay', why: "payer pages: HTML forms for the payer's browser (3-D Secure, PIN/OTP, return)" },
+  { path: '/sandbox', why: "sandbox pages: the sandbox connector's stand-in for a bank's page" },
+  { path: '/webhooks', why: 'processor webhooks: sent by Paystack, Flutterwave and Stripe, signed with their secrets' },
+  { path: '/docs', why: 'the rendered reference (Redoc) and its script: pages for a browser' },
+  { path: '/openapi.json', why: 'the OpenAPI document itself: import it into Postman by its URL instead' },
+];
+
+/** Whether the spec path `path` is one of {@link EXCLUDED_ROUTES} or under one. */
+export function isExcludedRoute(path: string): boolean {
+  return EXCLUDED_ROUTES.some((r) => path === r.path || path.startsWith(`${r.path}/`));
+}
+
+/** The HTTP methods of an OpenAPI path item (its other keys are `parameters`, `summary`, …). */
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** The parts of an OpenAPI document {@link merchantSpec} reads. */
+interface OpenApiDocument {
+  info?: { title?: string; version?: string };
+  tags?: { name: string }[];
+  paths?: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+/**
+ * The spec the collection is converted from: `spec` without {@link EXCLUDED_ROUTES}, each operation
+ * with only its first success answer (the lowest `2xx`; none when it has none), and without the tags
+ * no remaining operation uses. `spec` is not changed.
+ * @param spec the parsed OpenAPI document
+ * @returns a pruned copy
+ */
+export function merchantSpec(spec: OpenApiDocument): OpenApiDocument {
+  const pruned = structuredClone(spec);
+  const paths: Record<string, Record<string, unknown>> = {};
+  const usedTags = new Set<string>();
+  for (const [path, item] of Object.entries(pruned.paths ?? {})) {
+    if (isExcludedRoute(path)) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method) || typeof operation !== 'object' || operation === null) continue;
+      const op = operation as { responses?: Record<string, unknown>; tags?: string[] };
+      const success = Object.keys(op.responses ?? {})
+        .filter((status) => /^2\d\d$/.test(status))
+        .sort()[0];
+      op.responses = success !== undefined && op.responses ? { [success]: op.responses[success] } : {};
+      for (const tag of op.tags ?? []) usedTags.add(tag);
+    }
+    paths[path] = item;
+  }
+  pruned.paths = paths;
+  if (pruned.tags) pruned.tags = pruned.tags.filter((t) => usedTags.has(t.name));
+  return pruned;
+}
 
 /** Seed of the generator that stands in for `Math.random` during the conversion. */
 const FAKER_SEED = 0x5317c4;
@@ -128,6 +203,37 @@ function normalise(node: unknown): void {
   for (const v of Object.values(o)) normalise(v);
 }
 
+/** Removes every `description` at any depth, in place. */
+function dropDescriptions(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const n of node) dropDescriptions(n);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const o = node as Record<string, unknown>;
+  delete o.description;
+  for (const v of Object.values(o)) dropDescriptions(v);
+}
+
+/**
+ * Slims each example response, in place, at any depth of folders: its `originalRequest` (the
+ * converter's copy of the request) loses the descriptions of the request and of its parameters and
+ * headers, which the request itself shows; the response's headers lose their empty descriptions.
+ */
+function slimExamples(items: unknown): void {
+  if (!Array.isArray(items)) return;
+  for (const item of items as { item?: unknown; response?: { originalRequest?: unknown; header?: unknown }[] }[]) {
+    slimExamples(item.item);
+    for (const response of item.response ?? []) {
+      dropDescriptions(response.originalRequest);
+      if (!Array.isArray(response.header)) continue;
+      for (const h of response.header as { description?: { content?: string } }[]) {
+        if (h.description?.content === '') delete h.description;
+      }
+    }
+  }
+}
+
 /** The two files' contents, as written (2-space JSON, final newline). */
 export interface PostmanFiles {
   collection: string;
@@ -135,18 +241,20 @@ export interface PostmanFiles {
 }
 
 /**
- * Converts an OpenAPI document into the collection and the local environment.
+ * Converts an OpenAPI document into the collection (of its merchant-facing operations, with their
+ * success example: {@link merchantSpec}) and the local environment.
  * @param specText the OpenAPI 3.1 document (JSON text), e.g. `docs/openapi.json`
  * @returns both files' text; the same input always gives the same output
  * @throws Error when the document is not JSON or the converter refuses it
  */
 export async function buildPostmanFiles(specText: string): Promise<PostmanFiles> {
-  const spec = JSON.parse(specText) as { info?: { title?: string; version?: string } };
+  const spec = JSON.parse(specText) as OpenApiDocument;
   const version = spec.info?.version ?? '';
   // The faker's "now": the version's date (2026-11-24), so the output changes only with the spec.
   const versionDate = Date.parse(version);
-  const collection = await convert(specText, Number.isNaN(versionDate) ? 0 : versionDate);
+  const collection = await convert(JSON.stringify(merchantSpec(spec)), Number.isNaN(versionDate) ? 0 : versionDate);
   normalise(collection);
+  slimExamples(collection.item);
   collection.event = [
     {
       listen: 'prerequest',
