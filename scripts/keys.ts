@@ -4,6 +4,10 @@
  *   create --merchant <mer_id> [--name <label>]   issue a key (printed once; only its SHA-256 is stored)
  *   list   --merchant <mer_id>                    prefixes, names, created / last-used / revoked times
  *   revoke <prefix>                               revoke a key (401 within the auth cache bound, 10 s)
+ *   shards <mer_id> <n> [--phase read|write|both] raise the merchant's list shard count to n (docs/sharding.md):
+ *                                                 `both` (default) sets read = n on every key, waits longer than
+ *                                                 the key cache (API_KEY_CACHE_SECONDS + 5 s, or --wait-seconds),
+ *                                                 then sets write = n; it refuses to lower a count
  *
  * Where: beside a running `npm start` it finds that stack's DynamoDB by itself
  * (.data/local-stack.json). Against a deployed stage: `--stage dev|prod` (table
@@ -13,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { stageConfig } from '../lib/config/stage-config';
-import { listApiKeys, putApiKey, revokeApiKey } from '../shared/storage/api-keys-repository';
+import { type ListShardPhase, listApiKeys, putApiKey, raiseListShards, revokeApiKey } from '../shared/storage/api-keys-repository';
 import { destroyDocumentClient } from '../shared/storage/client';
 import { readLocalStackInfo } from './local/local-stack-file';
 
@@ -21,6 +25,7 @@ const USAGE = `usage:
   npm run keys -- create --merchant mer_<id> [--name <label>] [--stage dev|prod] [--table <name>]
   npm run keys -- list --merchant mer_<id> [--stage dev|prod] [--table <name>]
   npm run keys -- revoke <prefix> [--stage dev|prod] [--table <name>]
+  npm run keys -- shards mer_<id> <n> [--phase read|write|both] [--wait-seconds <s>] [--stage dev|prod] [--table <name>]
 Without --stage, the running local stack (npm start) is used.`;
 
 function fail(message: string): never {
@@ -50,7 +55,14 @@ async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { merchant: { type: 'string' }, name: { type: 'string' }, stage: { type: 'string' }, table: { type: 'string' } },
+    options: {
+      merchant: { type: 'string' },
+      name: { type: 'string' },
+      stage: { type: 'string' },
+      table: { type: 'string' },
+      phase: { type: 'string' },
+      'wait-seconds': { type: 'string' },
+    },
   });
   const [command, arg] = positionals;
   const merchantOk = values.merchant !== undefined && /^mer_[A-Za-z0-9_]{1,64}$/.test(values.merchant);
@@ -69,7 +81,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${keys.length} key(s) of ${values.merchant} in ${where}:\n`);
     for (const k of keys) {
       process.stdout.write(
-        `  ${k.prefix}…  ${(k.name ?? '').padEnd(24)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}\n`,
+        `  ${k.prefix}…  ${(k.name ?? '').padEnd(24)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}  list shards read ${k.list_shards.read} write ${k.list_shards.write}\n`,
       );
     }
   } else if (command === 'revoke') {
@@ -79,6 +91,24 @@ async function main(): Promise<void> {
     process.stdout.write(
       `Revoked ${record.prefix}… of ${record.merchant_id} at ${record.revoked_at}. Requests with it answer 401 within 10 s.\n`,
     );
+  } else if (command === 'shards') {
+    const merchant = arg;
+    const n = Number(positionals[2]);
+    if (!merchant || !/^mer_[A-Za-z0-9_]{1,64}$/.test(merchant)) fail('shards needs the merchant id (mer_<id>).');
+    if (!Number.isInteger(n) || n < 1) fail('shards needs the new shard count, an integer ≥ 1.');
+    const phase = values.phase ?? 'both';
+    if (!['read', 'write', 'both'].includes(phase)) fail('--phase is read, write or both.');
+    const { where } = target(values.stage, values.table);
+    const waitSeconds = Number(values['wait-seconds'] ?? Number(process.env.API_KEY_CACHE_SECONDS ?? 10) + 5);
+    const phases: ListShardPhase[] = phase === 'both' ? ['read', 'write'] : [phase as ListShardPhase];
+    for (const [i, p] of phases.entries()) {
+      if (i > 0) {
+        process.stdout.write(`Waiting ${waitSeconds} s, longer than the API key cache, so every container lists ${n} shards…\n`);
+        await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000));
+      }
+      const keys = await raiseListShards(merchant, p, n);
+      process.stdout.write(`${merchant} in ${where}: ${p} shard count ${n} on ${keys.length} key(s).\n`);
+    }
   } else {
     fail(`unknown command ${command ?? '(none)'}.`);
   }

@@ -4,5 +4,5 @@ import { customerBodySchema } from '../../shared/schemas/customer-schemas';
 
 /** `POST /customers`: creates a customer (every field optional); 200 with it. */
 export const handler = apiHandler({ body: customerBodySchema, idempotent: true }, async (req) => ({
-  body: await createCustomer(req.merchantId, req.body),
+  body: await createCustomer(req.merchantId, req.body, req.operation.listShards),
 }));

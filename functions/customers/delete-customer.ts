@@ -2,4 +2,6 @@ import { apiHandler } from '../../shared/http/api-handler';
 import { deleteCustomer } from '../../shared/operations/customer-operations';
 
 /** `DELETE /customers/{customer_id}`: `{customer_id, deleted: true}`; its payments stay, unlinked. */
-export const handler = apiHandler({}, async (req) => ({ body: await deleteCustomer(req.merchantId, req.path.customer_id ?? '') }));
+export const handler = apiHandler({}, async (req) => ({
+  body: await deleteCustomer(req.merchantId, req.path.customer_id ?? '', req.operation.listShards),
+}));

@@ -5,5 +5,5 @@ import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 /** `GET /customers`: `{data, has_more}`, newest first; filter `email` (exact, case-insensitive), `created[...]`. */
 export const handler = apiHandler({ query: listCustomersQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({
-  body: await listCustomers(req.merchantId, req.query.list, req.query.filters),
+  body: await listCustomers(req.merchantId, req.query.list, req.query.filters, req.operation.listShards?.read),
 }));

@@ -4,5 +4,5 @@ import { customerBodySchema } from '../../shared/schemas/customer-schemas';
 
 /** `PUT /customers/{customer_id}`: sets the fields given (metadata replaces the map); 200 with the customer. */
 export const handler = apiHandler({ body: customerBodySchema }, async (req) => ({
-  body: await updateCustomer(req.merchantId, req.path.customer_id ?? '', req.body),
+  body: await updateCustomer(req.merchantId, req.path.customer_id ?? '', req.body, req.operation.listShards),
 }));

@@ -6,5 +6,10 @@ import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 /** `GET /events`: `{data, has_more}`, newest first; filters `type`, `created[...]`; paging `limit`, `offset`, `starting_after`. */
 export const handler = apiHandler({ query: listEventsQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({
-  body: await listEvents(req.merchantId, req.query.list, req.query.filters as { type?: (typeof EVENT_TYPES)[number] }),
+  body: await listEvents(
+    req.merchantId,
+    req.query.list,
+    req.query.filters as { type?: (typeof EVENT_TYPES)[number] },
+    req.operation.listShards?.read,
+  ),
 }));

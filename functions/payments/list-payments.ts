@@ -5,5 +5,5 @@ import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 /** `GET /payments`: `{data, has_more}`, newest first; filters `status`, `created[...]`; paging `limit`, `offset`, `starting_after`. */
 export const handler = apiHandler({ query: listPaymentsQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({
-  body: await listPayments(req.merchantId, req.query.list, req.query.filters),
+  body: await listPayments(req.merchantId, req.query.list, req.query.filters, req.operation.listShards?.read),
 }));

@@ -133,6 +133,7 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
     const headers = { 'request-id': event.requestContext.requestId };
     const input = (context as ValidatedContext).validatedInput ?? { body: undefined, query: undefined };
     const merchantId = (context as Partial<AuthenticatedContext>).merchantId ?? '';
+    const listShards = (context as Partial<AuthenticatedContext>).listShards;
     const baseUrl = publicBaseUrl(event);
     const idempotencyKey = event.headers?.['idempotency-key'];
     try {
@@ -146,6 +147,7 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
         operation: {
           merchantId,
           publicBaseUrl: baseUrl,
+          ...(listShards ? { listShards } : {}),
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
           deadlineMs: requestDeadline(
             typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : API_TIMEOUT_FALLBACK_MS,

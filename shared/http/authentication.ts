@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { authenticationFailed } from '../domain/errors';
 import { type ApiKeyRecord, findApiKey, touchApiKey } from '../storage/api-keys-repository';
+import type { ListShards } from '../storage/list-shards';
 
 /** How long a key lookup is remembered in the function's memory: revocation takes effect within this bound. */
 export const API_KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
@@ -11,6 +12,11 @@ const cache = new Map<string, { record: ApiKeyRecord | undefined; until: number 
 /** The merchant a request acts for, set by {@link apiKeyAuth}. */
 export interface AuthenticatedContext extends Context {
   merchantId: string;
+  /**
+   * The merchant's list shard counts, from its API-key item as cached (so at most
+   * {@link API_KEY_CACHE_MS} old): lists read `read` shards, new items go to `write` (docs/sharding.md).
+   */
+  listShards: ListShards;
 }
 
 async function lookup(key: string): Promise<ApiKeyRecord | undefined> {
@@ -27,7 +33,7 @@ async function lookup(key: string): Promise<ApiKeyRecord | undefined> {
 /**
  * Authenticates the `api-key` header: one read of the key's hash (cached for
  * {@link API_KEY_CACHE_MS}, so a revocation takes effect within that bound),
- * then puts the owning merchant on the context. On a cache miss it also notes
+ * then puts the owning merchant and its list shard counts on the context. On a cache miss it also notes
  * the key's last use (a conditional write, at most once a minute).
  * @throws ApiError 401 `invalid_api_key`, the same body for a missing, malformed, unknown or revoked key
  */
@@ -39,6 +45,7 @@ export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEventV2, unknown, Err
       const record = await lookup(key);
       if (!record || record.revoked_at) throw authenticationFailed();
       request.context.merchantId = record.merchant_id;
+      request.context.listShards = record.list_shards;
       // Where a Lambda authorizer would put it, so event-level tools (idempotency keys) can scope by merchant.
       (request.event.requestContext as { authorizer?: unknown }).authorizer = { lambda: { merchant_id: record.merchant_id } };
     },

@@ -11,21 +11,29 @@ import {
   createCustomer as storeCustomer,
   updateCustomer as writeCustomer,
 } from '../storage/customers-repository';
+import type { ListShards } from '../storage/list-shards';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
 
-/** Creates a customer; every field optional. */
-export async function createCustomer(merchantId: string, fields: CustomerFields): Promise<Customer> {
+/**
+ * Creates a customer; every field optional.
+ * @param shards the merchant's list shard counts (RequestContext.listShards); default one shard
+ */
+export async function createCustomer(merchantId: string, fields: CustomerFields, shards?: ListShards): Promise<Customer> {
   const now = new Date().toISOString();
-  return storeCustomer(merchantId, {
-    customer_id: newId('customer'),
-    email: fields.email ?? null,
-    name: fields.name ?? null,
-    phone: fields.phone ?? null,
-    description: fields.description ?? null,
-    metadata: fields.metadata ?? {},
-    created_at: now,
-    updated_at: now,
-  });
+  return storeCustomer(
+    merchantId,
+    {
+      customer_id: newId('customer'),
+      email: fields.email ?? null,
+      name: fields.name ?? null,
+      phone: fields.phone ?? null,
+      description: fields.description ?? null,
+      metadata: fields.metadata ?? {},
+      created_at: now,
+      updated_at: now,
+    },
+    shards,
+  );
 }
 
 /**
@@ -40,10 +48,16 @@ export async function getCustomer(merchantId: string, customerId: string): Promi
 
 /**
  * Sets the given fields (metadata replaces the whole map).
+ * @param shards the merchant's list shard counts (its event is spread over `write`); default one shard
  * @throws ApiError 404 when the customer does not exist
  */
-export async function updateCustomer(merchantId: string, customerId: string, fields: CustomerFields): Promise<Customer> {
-  const customer = isIdOf('customer', customerId) ? await writeCustomer(merchantId, customerId, fields) : undefined;
+export async function updateCustomer(
+  merchantId: string,
+  customerId: string,
+  fields: CustomerFields,
+  shards?: ListShards,
+): Promise<Customer> {
+  const customer = isIdOf('customer', customerId) ? await writeCustomer(merchantId, customerId, fields, shards?.write) : undefined;
   if (!customer) throw resourceNotFound('customer', 'customer_id');
   return customer;
 }
@@ -63,8 +77,12 @@ export const UNLINK_BUDGET_MS = 10_000;
  * @returns `{customer_id, deleted: true}`
  * @throws ApiError 404 when the customer does not exist (or its delete already completed)
  */
-export async function deleteCustomer(merchantId: string, customerId: string): Promise<{ customer_id: string; deleted: true }> {
-  const state = isIdOf('customer', customerId) ? await markCustomerDeleting(merchantId, customerId) : 'missing';
+export async function deleteCustomer(
+  merchantId: string,
+  customerId: string,
+  shards?: ListShards,
+): Promise<{ customer_id: string; deleted: true }> {
+  const state = isIdOf('customer', customerId) ? await markCustomerDeleting(merchantId, customerId, shards?.write) : 'missing';
   if (state !== 'deleting') throw resourceNotFound('customer', 'customer_id');
   const { complete } = await unlinkCustomerPayments(merchantId, customerId, Date.now() + UNLINK_BUDGET_MS);
   if (complete) await markCustomerUnlinked(merchantId, customerId);
@@ -87,9 +105,15 @@ export async function finishCustomerDelete(merchantId: string, customerId: strin
 
 /**
  * Lists customers, newest first, optionally by exact e-mail (case-insensitive).
+ * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
  * @throws ApiError 400 `resource_missing` for an unknown `starting_after`
  */
-export async function listCustomers(merchantId: string, query: ListQuery, filters: { email?: string }): Promise<ListPage<Customer>> {
+export async function listCustomers(
+  merchantId: string,
+  query: ListQuery,
+  filters: { email?: string },
+  readShards = 1,
+): Promise<ListPage<Customer>> {
   let after: Customer | undefined;
   if (query.startingAfter) {
     after = isIdOf('customer', query.startingAfter) ? await readCustomer(merchantId, query.startingAfter) : undefined;
@@ -100,5 +124,5 @@ export async function listCustomers(merchantId: string, query: ListQuery, filter
         'starting_after',
       );
   }
-  return queryCustomers(merchantId, query, filters, after);
+  return queryCustomers(merchantId, query, filters, after, readShards);
 }

@@ -16,9 +16,15 @@ export async function getEvent(merchantId: string, eventId: string): Promise<Api
 
 /**
  * Lists the merchant's events, newest first, optionally of one type.
+ * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
  * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
  */
-export async function listEvents(merchantId: string, query: ListQuery, filters: { type?: EventType }): Promise<ListPage<ApiEvent>> {
+export async function listEvents(
+  merchantId: string,
+  query: ListQuery,
+  filters: { type?: EventType },
+  readShards = 1,
+): Promise<ListPage<ApiEvent>> {
   let after: ApiEvent | undefined;
   if (query.startingAfter) {
     after = isIdOf('event', query.startingAfter) ? await readEvent(merchantId, query.startingAfter) : undefined;
@@ -29,5 +35,5 @@ export async function listEvents(merchantId: string, query: ListQuery, filters: 
         'starting_after',
       );
   }
-  return queryEvents(merchantId, query, filters, after);
+  return queryEvents(merchantId, query, filters, after, readShards);
 }

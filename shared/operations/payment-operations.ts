@@ -122,7 +122,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   let stored: StoredPayment;
   try {
     const claim = body.confirm ? startPendingOperation('authorize', payment.connector, payment.payment_id, payment.amount) : undefined;
-    stored = await storeNewPayment(ctx.merchantId, payment, claim);
+    stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards);
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {
       throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
@@ -197,9 +197,15 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
 
 /**
  * Lists the merchant's payments, newest first.
+ * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
  * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
  */
-export async function listPayments(merchantId: string, query: ListQuery, filters: { status?: PaymentStatus }): Promise<ListPage<Payment>> {
+export async function listPayments(
+  merchantId: string,
+  query: ListQuery,
+  filters: { status?: PaymentStatus },
+  readShards = 1,
+): Promise<ListPage<Payment>> {
   let after: Payment | undefined;
   if (query.startingAfter) {
     after = isIdOf('payment', query.startingAfter) ? (await readPayment(merchantId, query.startingAfter))?.payment : undefined;
@@ -210,5 +216,5 @@ export async function listPayments(merchantId: string, query: ListQuery, filters
         'starting_after',
       );
   }
-  return queryPayments(merchantId, query, filters, after);
+  return queryPayments(merchantId, query, filters, after, readShards);
 }

@@ -89,7 +89,7 @@ export async function refundPayment(
   };
   const claim = startPendingOperation('refund', p.connector, refundId, refund.amount, Date.parse(now));
   try {
-    await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim);
+    await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim, ctx.listShards);
   } catch (err) {
     if (err instanceof ItemExistsError) return sameRefundOrConflict(await getRefund(ctx.merchantId, refund.refund_id), requested);
     if (err instanceof RefundReservationError) {
@@ -115,7 +115,12 @@ export async function refundPayment(
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
       try {
-        await releaseFailedRefund(ctx.merchantId, refund, { code: maskCardNumbers(err.code), message: maskCardNumbers(err.message) });
+        await releaseFailedRefund(
+          ctx.merchantId,
+          refund,
+          { code: maskCardNumbers(err.code), message: maskCardNumbers(err.message) },
+          ctx.listShards?.write,
+        );
       } catch (releaseErr) {
         // The refund stays Pending until its lease ends; the reconciler finds nothing at the processor and releases it.
         if (!isStorageUnavailable(releaseErr)) throw releaseErr;
@@ -138,17 +143,26 @@ export async function refundPayment(
   recordRefund(refund);
   try {
     if (result.status === 'Failed') {
-      return await releaseFailedRefund(ctx.merchantId, refund, {
-        code: maskCardNumbers(result.errorCode ?? 'refund_failed'),
-        message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.'),
-      });
+      return await releaseFailedRefund(
+        ctx.merchantId,
+        refund,
+        {
+          code: maskCardNumbers(result.errorCode ?? 'refund_failed'),
+          message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.'),
+        },
+        ctx.listShards?.write,
+      );
     }
     // Pending: the processor settles it later; its refund id is kept for the webhook or a sync.
     // A Pending answer may carry the processor's note (e.g. Paystack's needs-attention): the merchant sees it.
-    return await settleRefund(ctx.merchantId, refund, result.status, result.connectorRefundId, {
-      code: maskOptionalText(result.errorCode),
-      message: maskOptionalText(result.errorMessage),
-    });
+    return await settleRefund(
+      ctx.merchantId,
+      refund,
+      result.status,
+      result.connectorRefundId,
+      { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) },
+      ctx.listShards?.write,
+    );
   } catch (err) {
     // Any failure after the processor answered (storage, a transaction conflict, a bug) leaves the refund Pending: unknown.
     throw unknown(err);

@@ -69,23 +69,40 @@ export async function reconcileRefund(
     throw err;
   }
   if (result === null) {
-    const failed = await releaseFailedRefund(ctx.merchantId, refund, {
-      code: 'refund_not_found',
-      message: `${refund.connector} has no record of this refund: nothing was refunded, and the amount can be refunded again.`,
-    });
+    const failed = await releaseFailedRefund(
+      ctx.merchantId,
+      refund,
+      {
+        code: 'refund_not_found',
+        message: `${refund.connector} has no record of this refund: nothing was refunded, and the amount can be refunded again.`,
+      },
+      stored.listShards,
+    );
     return { refund: failed, outcome: 'failed' };
   }
   if (result.status === 'Succeeded') {
     return {
-      refund: await settleRefund(ctx.merchantId, refund, 'Succeeded', result.connectorRefundId ?? refund.connector_refund_id),
+      refund: await settleRefund(
+        ctx.merchantId,
+        refund,
+        'Succeeded',
+        result.connectorRefundId ?? refund.connector_refund_id,
+        undefined,
+        stored.listShards,
+      ),
       outcome: 'succeeded',
     };
   }
   if (result.status === 'Failed') {
-    const failed = await releaseFailedRefund(ctx.merchantId, refund, {
-      code: maskCardNumbers(result.errorCode ?? 'refund_failed'),
-      message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.'),
-    });
+    const failed = await releaseFailedRefund(
+      ctx.merchantId,
+      refund,
+      {
+        code: maskCardNumbers(result.errorCode ?? 'refund_failed'),
+        message: maskCardNumbers(result.errorMessage ?? 'The connector declined the refund.'),
+      },
+      stored.listShards,
+    );
     return { refund: failed, outcome: 'failed' };
   }
   const note = { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) };
@@ -93,7 +110,14 @@ export async function reconcileRefund(
   if ((result.connectorRefundId && (stored.pendingOperation || !refund.connector_refund_id)) || noteChanged) {
     // Still Pending: its processor id, and the processor's note when it has one (e.g. Paystack's needs-attention).
     return {
-      refund: await settleRefund(ctx.merchantId, refund, 'Pending', result.connectorRefundId ?? refund.connector_refund_id, note),
+      refund: await settleRefund(
+        ctx.merchantId,
+        refund,
+        'Pending',
+        result.connectorRefundId ?? refund.connector_refund_id,
+        note,
+        stored.listShards,
+      ),
       outcome: 'recorded',
     };
   }

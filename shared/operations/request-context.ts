@@ -1,6 +1,15 @@
+import type { ListShards } from '../storage/list-shards';
+
 /** Per-request facts an operation may need that do not come from the body. */
 export interface RequestContext {
   merchantId: string;
+  /**
+   * The merchant's list shard counts, from its API key (shared/http/authentication.ts): lists read
+   * `read` shards, items created by the request go to one of `write` shards (docs/sharding.md).
+   * Undefined without a request (reconciler, connector webhooks, payer pages): one shard for new
+   * items, while changes to an existing payment or refund use the count kept on it.
+   */
+  listShards?: ListShards;
   /** Public base URL of the API, for redirect URLs. */
   publicBaseUrl: string;
   /** The request's `Idempotency-Key`, when sent: created resources take ids derived from it. */

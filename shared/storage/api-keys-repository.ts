@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client';
 import { listPartition, primaryKey } from './item-keys';
+import { LIST_SHARDS_MAX, type ListShards, listShards } from './list-shards';
 import { tableName } from './table-definition';
 
 /** How many leading characters of a key are kept in clear, for people to tell keys apart (`sk_test_` + 8). */
@@ -20,6 +21,11 @@ export interface ApiKeyRecord {
   last_used_at: string | null;
   /** ISO 8601 UTC when revoked, or null while the key works. */
   revoked_at: string | null;
+  /**
+   * The merchant's list shard counts (`list_shards_read`, `list_shards_write` on the item; absent = 1),
+   * the same on every key of the merchant: docs/sharding.md, shared/storage/list-shards.ts.
+   */
+  list_shards: ListShards;
 }
 
 /** SHA-256 of an API key, hex: the only form in which a key is stored or looked up. */
@@ -37,16 +43,27 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     created_at: String(item.created_at),
     last_used_at: (item.last_used_at as string | undefined) ?? null,
     revoked_at: (item.revoked_at as string | undefined) ?? null,
+    list_shards: listShards({ read: item.list_shards_read as number | undefined, write: item.list_shards_write as number | undefined }),
   };
 }
 
+/** The largest shard counts over some key records (a new key joins its merchant's current counts). */
+function highestShards(records: readonly ApiKeyRecord[]): ListShards {
+  return listShards({
+    read: Math.max(1, ...records.map((r) => r.list_shards.read)),
+    write: Math.max(1, ...records.map((r) => r.list_shards.write)),
+  });
+}
+
 /**
- * Stores an API key for a merchant, as its SHA-256 plus the visible prefix
- * (one write). Storing the same key again overwrites its record (used to seed
- * the local development key on every start).
+ * Stores an API key for a merchant, as its SHA-256 plus the visible prefix. Storing the same key
+ * again overwrites its record (used to seed the local development key on every start). The key
+ * carries its merchant's list shard counts: the highest over the merchant's keys (one Query on GSI1
+ * before the write), so a new key never reads fewer shards than the others.
  * @returns the stored record (no secret in it)
  */
 export async function putApiKey(key: string, merchantId: string, name: string | null): Promise<ApiKeyRecord> {
+  const shards = highestShards(await listApiKeys(merchantId));
   const record: ApiKeyRecord = {
     merchant_id: merchantId,
     prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
@@ -54,6 +71,7 @@ export async function putApiKey(key: string, merchantId: string, name: string | 
     created_at: new Date().toISOString(),
     last_used_at: null,
     revoked_at: null,
+    list_shards: shards,
   };
   await documentClient().send(
     new PutCommand({
@@ -68,6 +86,8 @@ export async function putApiKey(key: string, merchantId: string, name: string | 
         merchant_id: record.merchant_id,
         prefix: record.prefix,
         created_at: record.created_at,
+        ...(shards.read > 1 ? { list_shards_read: shards.read } : {}),
+        ...(shards.write > 1 ? { list_shards_write: shards.write } : {}),
         // name, last_used_at and revoked_at are absent until set: conditions test for their existence.
         ...(record.name !== null ? { name: record.name } : {}),
       },
@@ -102,18 +122,87 @@ export async function touchApiKey(key: string, now: Date = new Date()): Promise<
   }
 }
 
-/** The merchant's keys, newest first (Query on GSI1); no secrets, only prefixes. */
+/** The merchant's keys, newest first (Query on GSI1, every page); no secrets, only prefixes. */
 export async function listApiKeys(merchantId: string): Promise<ApiKeyRecord[]> {
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': listPartition.apiKeys(merchantId) },
-      ScanIndexForward: false,
-    }),
-  );
-  return (out.Items ?? []).map(toRecord);
+  return (await apiKeyItems(merchantId)).map(toRecord);
+}
+
+async function apiKeyItems(merchantId: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': listPartition.apiKeys(merchantId) },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** Which of a merchant's two shard counts {@link raiseListShards} sets. */
+export type ListShardPhase = 'read' | 'write';
+
+/**
+ * Raises one of a merchant's list shard counts on every one of its API-key items (revoked ones
+ * too, so a key created later inherits the highest): one conditional UpdateItem per key, each
+ * refusing to lower the count, and for `write` refusing to pass the key's `read` count. The two
+ * phases of a raise (docs/sharding.md "Raising N"): first `read` = n, then — after more than the
+ * key cache's lifetime (`API_KEY_CACHE_SECONDS`), so every container lists n shards — `write` = n.
+ * Containers pick the new counts up when their cached key record expires.
+ * @param n the new count, an integer in 1..{@link LIST_SHARDS_MAX}
+ * @returns the merchant's keys after the change
+ * @throws Error when n is out of range, the merchant has no key, a key's count is already above n
+ *   (counts never go down), or (for `write`) a key's `read` count is below n
+ */
+export async function raiseListShards(merchantId: string, phase: ListShardPhase, n: number): Promise<ApiKeyRecord[]> {
+  if (!Number.isInteger(n) || n < 1 || n > LIST_SHARDS_MAX) throw new Error(`A shard count is an integer from 1 to ${LIST_SHARDS_MAX}.`);
+  const items = await apiKeyItems(merchantId);
+  if (items.length === 0) throw new Error(`The merchant ${merchantId} has no API key.`);
+  const attr = phase === 'read' ? 'list_shards_read' : 'list_shards_write';
+  const out: ApiKeyRecord[] = [];
+  for (const item of items) {
+    const current = toRecord(item).list_shards;
+    if (current[phase] > n)
+      throw new Error(`The ${phase} shard count of ${merchantId} is ${current[phase]}: shard counts are never lowered.`);
+    if (phase === 'write' && current.read < n) {
+      throw new Error(`Raise the read shard count to ${n} first, and wait longer than the API key cache (API_KEY_CACHE_SECONDS).`);
+    }
+    if (current[phase] === n) {
+      out.push(toRecord(item)); // already there: a re-run changes nothing
+      continue;
+    }
+    try {
+      const updated = await documentClient().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET #count = :n',
+          // Never lower a count (absent = 1), and never let write pass read: checked by DynamoDB at write time.
+          ConditionExpression:
+            phase === 'read'
+              ? 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :n)'
+              : 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :n) AND list_shards_read >= :n',
+          ExpressionAttributeNames: { '#count': attr },
+          ExpressionAttributeValues: { ':n': n },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      out.push(toRecord(updated.Attributes ?? {}));
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException)
+        throw new Error(`The ${phase} shard count of ${merchantId} changed meanwhile; run again.`);
+      throw err;
+    }
+  }
+  return out;
 }
 
 /**

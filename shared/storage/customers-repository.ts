@@ -7,6 +7,7 @@ import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { type ListShards, SINGLE_LIST_SHARD, shardCount, shardOf, shardPartition } from './list-shards';
 import { orderedMap, storableMap } from './storable-map';
 import { tableName } from './table-definition';
 
@@ -19,9 +20,15 @@ const toCustomer = (item: Record<string, unknown>): Customer => {
 const emailIndexKeys = (merchantId: string, c: Pick<Customer, 'email' | 'created_at' | 'customer_id'>) =>
   c.email ? { GSI2PK: listPartition.customersByEmail(merchantId, c.email), GSI2SK: listSortKey(c.created_at, c.customer_id) } : {};
 
-/** Writes a new customer and its `customer.created` event, in one transaction (the outbox). */
-export async function createCustomer(merchantId: string, input: Customer): Promise<Customer> {
+/**
+ * Writes a new customer and its `customer.created` event, in one transaction (the outbox).
+ * Its GSI1 entry (all customers) goes to list shard `shardOf(customer_id, shards.write)`; the e-mail
+ * index (GSI2, one partition per address) is not sharded.
+ * @param shards the merchant's list shard counts (the request's); default one shard
+ */
+export async function createCustomer(merchantId: string, input: Customer, shards: ListShards = SINGLE_LIST_SHARD): Promise<Customer> {
   const customer = { ...input, metadata: orderedMap(input.metadata) };
+  const writeShards = shardCount(shards.write);
   await documentClient().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -30,18 +37,19 @@ export async function createCustomer(merchantId: string, input: Customer): Promi
             TableName: tableName(),
             Item: {
               ...primaryKey.customer(merchantId, customer.customer_id),
-              GSI1PK: listPartition.customers(merchantId),
+              GSI1PK: shardPartition(listPartition.customers(merchantId), shardOf(customer.customer_id, writeShards)),
               GSI1SK: listSortKey(customer.created_at, customer.customer_id),
               ...emailIndexKeys(merchantId, customer),
               entity: 'customer',
               merchant_id: merchantId,
+              ...(writeShards > 1 ? { list_shards: writeShards } : {}),
               ...customer,
               metadata: storableMap(customer.metadata),
             },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
-        eventWrite(merchantId, 'customer.created', customer, customer.created_at).put,
+        eventWrite(merchantId, 'customer.created', customer, customer.created_at, writeShards).put,
       ],
     }),
   );
@@ -64,9 +72,15 @@ const UPDATE_ATTEMPTS = 3;
  * keeps the e-mail index in step, and writes `customer.updated` with the customer after
  * the change — one read, then one transaction conditional on the customer not having
  * changed since the read (retried on a concurrent update).
+ * @param eventShards how many list shards `customer.updated` is spread over (the request's `write` count); default 1
  * @returns the customer after the write, or undefined when it does not exist (or is being deleted)
  */
-export async function updateCustomer(merchantId: string, customerId: string, fields: CustomerFields): Promise<Customer | undefined> {
+export async function updateCustomer(
+  merchantId: string,
+  customerId: string,
+  fields: CustomerFields,
+  eventShards = 1,
+): Promise<Customer | undefined> {
   for (let attempt = 1; ; attempt += 1) {
     const before = await getCustomer(merchantId, customerId);
     if (!before) return undefined;
@@ -105,7 +119,7 @@ export async function updateCustomer(merchantId: string, customerId: string, fie
                 ExpressionAttributeValues: values,
               },
             },
-            eventWrite(merchantId, 'customer.updated', after, now).put,
+            eventWrite(merchantId, 'customer.updated', after, now, eventShards).put,
           ],
         }),
       );
@@ -129,8 +143,9 @@ export type CustomerDeleteState = 'missing' | 'deleting' | 'unlinked';
  * @returns `deleting` when the customer is marked (now or before) and its unlink not yet
  *   complete; `unlinked` when a DELETE already completed (the record only waits for the
  *   reconciler's last pass); `missing` when it does not exist
+ * @param eventShards how many list shards `customer.deleted` is spread over (the request's `write` count); default 1
  */
-export async function markCustomerDeleting(merchantId: string, customerId: string): Promise<CustomerDeleteState> {
+export async function markCustomerDeleting(merchantId: string, customerId: string, eventShards = 1): Promise<CustomerDeleteState> {
   const now = new Date().toISOString();
   const open = openIndexKeys(customerId, nextCheckAt(0));
   const mark = {
@@ -152,7 +167,7 @@ export async function markCustomerDeleting(merchantId: string, customerId: strin
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
-          eventWrite(merchantId, 'customer.deleted', { customer_id: customerId, deleted: true }, now).put,
+          eventWrite(merchantId, 'customer.deleted', { customer_id: customerId, deleted: true }, now, eventShards).put,
         ],
       }),
     );
@@ -208,19 +223,22 @@ export async function removeDeletedCustomer(merchantId: string, customerId: stri
 }
 
 /**
- * Lists a merchant's customers, newest first: Query on GSI1, or on GSI2 for an
- * exact, case-insensitive e-mail filter.
+ * Lists a merchant's customers, newest first: Query on GSI1 (one per shard 0..readShards−1, in
+ * parallel, merged by `created_at#id`), or on GSI2 for an exact, case-insensitive e-mail filter
+ * (one partition per address: not sharded).
  * @param startingAfter the customer named by `starting_after`, already read by the caller
+ * @param readShards the merchant's list shard `read` count (the request's); default 1
  */
 export async function listCustomers(
   merchantId: string,
   query: ListQuery,
   filters: { email?: string },
   startingAfter?: Customer,
+  readShards = 1,
 ): Promise<ListPage<Customer>> {
   const location: ListLocation = filters.email
     ? { indexName: 'GSI2', partitionValue: listPartition.customersByEmail(merchantId, filters.email) }
-    : { indexName: 'GSI1', partitionValue: listPartition.customers(merchantId) };
+    : { indexName: 'GSI1', partitionValue: listPartition.customers(merchantId), readShards };
   if (startingAfter) {
     location.startAfter = {
       key: primaryKey.customer(merchantId, startingAfter.customer_id),

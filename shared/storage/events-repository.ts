@@ -5,6 +5,7 @@ import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
 import { type ListLocation, queryListPage } from './list-items';
+import { shardOf, shardPartition } from './list-shards';
 import { tableName } from './table-definition';
 
 let sequence = 0;
@@ -35,7 +36,12 @@ export const EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
  * that is served and delivered (`body`), so a signature over it never depends on
  * re-serialisation.
  * @param data the resource after the change, exactly as its GET answers (card summary only)
+ * The event's list entries (GSI1 all events, GSI2 events of its type) go to list shard
+ * `shardOf(event_id, writeShards)` (shared/storage/list-shards.ts).
  * @param createdAt ISO 8601 UTC (default now)
+ * @param writeShards how many shards the event may go to: the request's `write` count, or for a
+ *   change made without a request (webhook, reconciler) the subject's `list_shards` (the count when
+ *   the payment or refund was created, never above what every reader reads); default 1 (shard 0)
  * @returns the event and the `Put` for a TransactWriteItems list
  */
 export function eventWrite(
@@ -43,9 +49,11 @@ export function eventWrite(
   type: EventType,
   data: EventData,
   createdAt = new Date().toISOString(),
+  writeShards = 1,
 ): { event: ApiEvent; put: EventPut } {
   const event: ApiEvent = { event_id: eventId(createdAt), type, created_at: createdAt, data };
   const sk = listSortKey(createdAt, event.event_id);
+  const k = shardOf(event.event_id, writeShards);
   return {
     event,
     put: {
@@ -53,9 +61,9 @@ export function eventWrite(
         TableName: tableName(),
         Item: {
           ...primaryKey.event(merchantId, event.event_id),
-          GSI1PK: listPartition.events(merchantId),
+          GSI1PK: shardPartition(listPartition.events(merchantId), k),
           GSI1SK: sk,
-          GSI2PK: listPartition.eventsByType(merchantId, type),
+          GSI2PK: shardPartition(listPartition.eventsByType(merchantId, type), k),
           GSI2SK: sk,
           entity: 'event',
           merchant_id: merchantId,
@@ -84,18 +92,21 @@ export async function getEvent(merchantId: string, eventId: string): Promise<Api
 }
 
 /**
- * Lists a merchant's events, newest first: Query on GSI1, or on GSI2 for one type.
+ * Lists a merchant's events, newest first: Query on GSI1, or on GSI2 for one type — one Query
+ * per shard 0..readShards−1, in parallel, merged by `created_at#event_id`.
  * @param startingAfter the event named by `starting_after`, already read by the caller
+ * @param readShards the merchant's list shard `read` count (the request's); default 1
  */
 export async function listEvents(
   merchantId: string,
   query: ListQuery,
   filters: { type?: EventType },
   startingAfter?: ApiEvent,
+  readShards = 1,
 ): Promise<ListPage<ApiEvent>> {
   const location: ListLocation = filters.type
-    ? { indexName: 'GSI2', partitionValue: listPartition.eventsByType(merchantId, filters.type) }
-    : { indexName: 'GSI1', partitionValue: listPartition.events(merchantId) };
+    ? { indexName: 'GSI2', partitionValue: listPartition.eventsByType(merchantId, filters.type), readShards }
+    : { indexName: 'GSI1', partitionValue: listPartition.events(merchantId), readShards };
   if (startingAfter) {
     location.startAfter = {
       key: primaryKey.event(merchantId, startingAfter.event_id),

@@ -36,7 +36,11 @@ export const primaryKey = {
   health: () => ({ PK: 'HEALTH', SK: 'HEALTH' }),
 };
 
-/** Partition values of the list indexes. */
+/**
+ * Partition values of the list indexes. `payments`, `paymentsByStatus`, `customers`, `events` and
+ * `eventsByType` are shard 0 of a sharded list: shard k ≥ 1 is `shardPartition(value, k)`
+ * (shared/storage/list-shards.ts); the others are never sharded (docs/sharding.md).
+ */
 export const listPartition = {
   /** GSI1: all payments of a merchant. */
   payments: (merchantId: string) => `${m(merchantId)}#PAYMENTS`,

@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { CreatedRange, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
 import { listSortKey } from './item-keys';
+import { shardPartitions } from './list-shards';
 import { tableName } from './table-definition';
 
 /** Sorts after every `#<id>` suffix (ids are `[A-Za-z0-9_]`, all below `~`). */
@@ -24,18 +25,83 @@ export function sortKeyBounds(created: CreatedRange | undefined): { lower?: stri
   return { lower, upper, empty: lower !== undefined && upper !== undefined && lower > upper };
 }
 
-/** Where a list reads: one index and one partition value in it. */
+/** Where a list reads: one index and one partition value in it (sharded or not). */
 export interface ListLocation {
   indexName: 'GSI1' | 'GSI2' | 'GSI3';
+  /** The list's partition value; for a sharded list, shard 0's (shards k ≥ 1 are `<value>#S<k>`: shared/storage/list-shards.ts). */
   partitionValue: string;
+  /** How many shards to read (the merchant's `read` count): 0..readShards−1. Default 1 (unsharded lists). */
+  readShards?: number;
   /** For `starting_after`: the item to start after (its table key and list sort key parts). */
   startAfter?: { key: { PK: string; SK: string }; createdAt: string; id: string };
 }
 
+/** The sort key condition of a list read, shared by every shard. */
+interface KeyRange {
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
 /**
- * Reads one page of a list with DynamoDB Query on an index (never a Scan),
- * newest first. Offsets are read and dropped, so the read covers
- * `offset + limit + 1` items (the extra one answers `has_more`).
+ * Reads the newest `wanted` items of one partition (after the start key, within the range):
+ * one Query, more only when DynamoDB's 1 MB page limit cut it short.
+ */
+async function queryPartition(
+  indexName: ListLocation['indexName'],
+  partitionValue: string,
+  range: KeyRange,
+  wanted: number,
+  startAfter: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let startKey = startAfter && { ...startAfter, [`${indexName}PK`]: partitionValue };
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: indexName,
+        KeyConditionExpression: range.condition,
+        ExpressionAttributeNames: range.names,
+        ExpressionAttributeValues: { ...range.values, ':pk': partitionValue },
+        ScanIndexForward: false,
+        Limit: Math.min(wanted - items.length, 1000),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < wanted);
+  return items;
+}
+
+/**
+ * Merges per-shard pages, each newest first, into one list newest first by the index's sort
+ * key (`created_at#id`, unique per item, so the order is total and the same on every read).
+ * @param sortKey the sort key attribute (`GSI1SK`, …)
+ * @returns at most `wanted` items
+ */
+export function mergeNewestFirst(pages: Record<string, unknown>[][], sortKey: string, wanted: number): Record<string, unknown>[] {
+  if (pages.length === 1) return (pages[0] ?? []).slice(0, wanted);
+  const all = pages.flat();
+  all.sort((a, b) => {
+    const x = String(a[sortKey]);
+    const y = String(b[sortKey]);
+    return x < y ? 1 : x > y ? -1 : 0;
+  });
+  return all.slice(0, wanted);
+}
+
+/**
+ * Reads one page of a list with DynamoDB Query on an index (never a Scan), newest first.
+ * A sharded list makes one Query per shard, all in parallel, each for the newest
+ * `offset + limit + 1` items of its shard after the cursor, then merges them by `created_at#id`:
+ * the page's items and the one after it (which answers `has_more`) are among those, since no
+ * shard can hold more of the newest `offset + limit + 1` than that. Offsets are read and dropped,
+ * so each shard's read covers `offset + limit + 1` items.
+ * `starting_after` applies in every shard as "sort key below the cursor's" (an ExclusiveStartKey
+ * at the cursor's `created_at#id` in that shard's partition), so the page is the same whichever
+ * shard holds the cursor.
  * @returns raw items (keys included) and whether more exist after them
  */
 export async function queryListPage(
@@ -47,7 +113,7 @@ export async function queryListPage(
   const pk = `${location.indexName}PK`;
   const sk = `${location.indexName}SK`;
   let condition = '#pk = :pk';
-  const values: Record<string, unknown> = { ':pk': location.partitionValue };
+  const values: Record<string, unknown> = {};
   if (bounds.lower !== undefined && bounds.upper !== undefined) {
     condition += ' AND #sk BETWEEN :lower AND :upper';
     values[':lower'] = bounds.lower;
@@ -64,10 +130,8 @@ export async function queryListPage(
 
   const offset = query.offset ?? 0;
   const wanted = offset + query.limit + 1;
-  const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined = location.startAfter && {
     ...location.startAfter.key,
-    [pk]: location.partitionValue,
     [sk]: listSortKey(location.startAfter.createdAt, location.startAfter.id),
   };
   // DynamoDB refuses a start key outside the key condition's range. Newest first, the page
@@ -78,22 +142,10 @@ export async function queryListPage(
     if (bounds.lower !== undefined && startSort <= bounds.lower) return { items: [], hasMore: false };
     if (bounds.upper !== undefined && startSort > bounds.upper) startKey = undefined;
   }
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: location.indexName,
-        KeyConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: Math.min(wanted - items.length, 1000),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < wanted);
+  const range = { condition, names, values };
+  const partitions = shardPartitions(location.partitionValue, location.readShards ?? 1);
+  const pages = await Promise.all(partitions.map((p) => queryPartition(location.indexName, p, range, wanted, startKey)));
+  const items = mergeNewestFirst(pages, sk, wanted);
   return { items: items.slice(offset, offset + query.limit), hasMore: items.length > offset + query.limit };
 }
 

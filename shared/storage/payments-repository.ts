@@ -13,6 +13,7 @@ import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, unmatchedWebhookKey, webhookEventKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { type ListShards, SINGLE_LIST_SHARD, shardCount, shardOf, shardPartition } from './list-shards';
 import { getStoredRefund, refundItem } from './refunds-repository';
 import { orderedMap, orderedValue, storableMap } from './storable-map';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
@@ -28,6 +29,12 @@ export interface StoredPayment {
   pendingOperation: PendingOperation | null;
   /** How many times the reconciler checked this payment while it stayed open. */
   reconcileChecks: number;
+  /**
+   * The merchant's list shard `write` count when the payment was created (`list_shards`, absent = 1):
+   * its list entries stay in shard `shardOf(payment_id, listShards)` for good, and the events its
+   * later changes write are spread over as many shards (shared/storage/list-shards.ts).
+   */
+  listShards: number;
 }
 
 /**
@@ -72,15 +79,18 @@ function toStored(item: Record<string, unknown>): StoredPayment {
     version: Number(item.version),
     pendingOperation,
     reconcileChecks: Number(item.reconcile_checks ?? 0),
+    listShards: shardCount(item.list_shards),
   };
 }
 
-function indexKeys(merchantId: string, p: Payment): Record<string, string> {
+/** The list index keys of a payment: GSI1 and GSI2 in its shard, GSI3 (per customer, unsharded) when linked. */
+function indexKeys(merchantId: string, p: Payment, writeShards: number): Record<string, string> {
   const sk = listSortKey(p.created_at, p.payment_id);
+  const k = shardOf(p.payment_id, writeShards);
   return {
-    GSI1PK: listPartition.payments(merchantId),
+    GSI1PK: shardPartition(listPartition.payments(merchantId), k),
     GSI1SK: sk,
-    GSI2PK: listPartition.paymentsByStatus(merchantId, p.status),
+    GSI2PK: shardPartition(listPartition.paymentsByStatus(merchantId, p.status), k),
     GSI2SK: sk,
     ...(p.customer_id ? { GSI3PK: listPartition.paymentsByCustomer(merchantId, p.customer_id), GSI3SK: sk } : {}),
   };
@@ -97,19 +107,24 @@ export interface UpdateGuard {
 }
 
 /**
- * Creates a payment item with its `payment.created` event, in one `TransactWriteItems`
- * (the outbox); with a `customer_id` the same transaction also checks the customer
- * exists and is not being deleted, so a payment can never be linked to a missing customer.
- * A payment created already claimed (create with confirm) is an open operation (GSI5) from its first write.
- * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
- * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist (or is being deleted) for the merchant
- * @throws ItemExistsError when a payment with this id already exists (an idempotent retry)
+ * What creating a payment writes: the payment item (its keys in its list shard) and its
+ * `payment.created` event (the outbox), as {@link createPayment} puts them in one transaction.
+ * Exported for tests that load many payments with BatchWriteItem.
+ * @param shards the merchant's list shard counts; the payment keeps `shards.write` (when above 1)
+ * @returns the payment as its GET answers it, its item, the event write and the kept shard count
  */
-export async function createPayment(merchantId: string, payment: Payment, pendingOperation?: PendingOperation): Promise<StoredPayment> {
+export function paymentCreationWrites(
+  merchantId: string,
+  payment: Payment,
+  pendingOperation?: PendingOperation,
+  shards: ListShards = SINGLE_LIST_SHARD,
+): { payment: Payment; item: Record<string, unknown>; event: ReturnType<typeof eventWrite>; listShards: number } {
   const { pending_operation: _view, ...fields } = payment;
+  const writeShards = shardCount(shards.write);
   const item = {
     ...primaryKey.payment(merchantId, payment.payment_id),
-    ...indexKeys(merchantId, payment),
+    ...indexKeys(merchantId, payment, writeShards),
+    ...(writeShards > 1 ? { list_shards: writeShards } : {}),
     ...idLookup.payment(payment.payment_id),
     ...(pendingOperation
       ? { ...openIndexKeys(payment.payment_id, pendingOperation.lease_expires_at), open_since: payment.created_at }
@@ -121,7 +136,6 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     ...(pendingOperation ? { pending_operation: pendingOperation } : {}),
     metadata: storableMap(payment.metadata),
   };
-  const put = { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' };
   const created = {
     ...payment,
     metadata: orderedMap(payment.metadata),
@@ -129,8 +143,34 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     next_action: orderedValue(payment.next_action),
     pending_operation: viewPendingOperation(pendingOperation ?? null),
   };
+  const event = eventWrite(merchantId, 'payment.created', created, payment.created_at, writeShards);
+  return { payment: created, item, event, listShards: writeShards };
+}
+
+/**
+ * Creates a payment item with its `payment.created` event, in one `TransactWriteItems`
+ * (the outbox); with a `customer_id` the same transaction also checks the customer
+ * exists and is not being deleted, so a payment can never be linked to a missing customer.
+ * A payment created already claimed (create with confirm) is an open operation (GSI5) from its first write.
+ * The payment's list entries (GSI1, GSI2) go to shard `shardOf(payment_id, shards.write)` and it keeps
+ * `shards.write` as `list_shards` (only when above 1), so every later status change rewrites its GSI2
+ * key in the same shard; `payment.created` is spread over `shards.write` shards too.
+ * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
+ * @param shards the merchant's list shard counts (the request's, from its API key); default one shard
+ * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist (or is being deleted) for the merchant
+ * @throws ItemExistsError when a payment with this id already exists (an idempotent retry)
+ */
+export async function createPayment(
+  merchantId: string,
+  payment: Payment,
+  pendingOperation?: PendingOperation,
+  shards: ListShards = SINGLE_LIST_SHARD,
+): Promise<StoredPayment> {
+  const writes = paymentCreationWrites(merchantId, payment, pendingOperation, shards);
+  const created = writes.payment;
+  const put = { TableName: tableName(), Item: writes.item, ConditionExpression: 'attribute_not_exists(PK)' };
   // The outbox: `payment.created` is written with the payment, in the same transaction.
-  const event = eventWrite(merchantId, 'payment.created', created, payment.created_at).put;
+  const event = writes.event.put;
   const customerCheck = payment.customer_id
     ? [
         {
@@ -150,7 +190,7 @@ export async function createPayment(merchantId: string, payment: Payment, pendin
     if (payment.customer_id && reasons?.[2]?.Code === 'ConditionalCheckFailed') throw new LinkedCustomerMissingError(payment.customer_id);
     throw err;
   }
-  return { payment: created, version: 1, pendingOperation: pendingOperation ?? null, reconcileChecks: 0 };
+  return { payment: created, version: 1, pendingOperation: pendingOperation ?? null, reconcileChecks: 0, listShards: writes.listShards };
 }
 
 /** One strongly consistent read of a payment; undefined when it does not exist for this merchant. */
@@ -167,7 +207,8 @@ function paymentUpdate(
   paymentId: string,
   guard: UpdateGuard,
   set: Partial<Payment>,
-  pendingOperation?: PendingOperation | null,
+  pendingOperation: PendingOperation | null | undefined,
+  listShards: number,
 ) {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':expected': guard.expectedVersion, ':next': guard.expectedVersion + 1 };
@@ -176,7 +217,8 @@ function paymentUpdate(
   const now = new Date().toISOString();
   const fields: Record<string, unknown> = { ...set, updated_at: set.updated_at ?? now };
   delete fields.pending_operation; // the API view; the stored record is the pendingOperation argument
-  if (set.status) fields.GSI2PK = listPartition.paymentsByStatus(merchantId, set.status);
+  // The status index entry stays in the shard the payment was created in.
+  if (set.status) fields.GSI2PK = shardPartition(listPartition.paymentsByStatus(merchantId, set.status), shardOf(paymentId, listShards));
   // The open-operations index (GSI5): a claim is due when its lease ends; an open status after the minimum age.
   let open: { dueAt: string } | false | undefined;
   if (pendingOperation) open = { dueAt: pendingOperation.lease_expires_at };
@@ -247,6 +289,7 @@ function afterUpdate(
     version: before.version + 1,
     pendingOperation: op,
     reconcileChecks: stillOpen ? before.reconcileChecks : 0,
+    listShards: before.listShards,
   };
 }
 
@@ -281,6 +324,7 @@ export async function updatePayment(
     { ...guard, expectedVersion: before.version },
     { ...set, updated_at: updatedAt },
     pendingOperation,
+    before.listShards,
   );
   const type = set.status ? paymentStatusEvent(before.payment.status, set.status) : undefined;
   try {
@@ -295,7 +339,7 @@ export async function updatePayment(
       new TransactWriteCommand({
         TransactItems: [
           { Update: { ...params, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-          eventWrite(merchantId, type, after.payment, updatedAt).put,
+          eventWrite(merchantId, type, after.payment, updatedAt, before.listShards).put,
         ],
       }),
     );
@@ -314,18 +358,20 @@ export async function updatePayment(
 
 /**
  * Lists a merchant's payments, newest first: Query on GSI1, or on GSI2 when
- * filtered by status.
+ * filtered by status — one Query per shard 0..readShards−1, in parallel, merged by `created_at#id`.
  * @param startingAfter the payment named by `starting_after`, already read by the caller
+ * @param readShards the merchant's list shard `read` count (the request's); default 1
  */
 export async function listPayments(
   merchantId: string,
   query: ListQuery,
   filters: { status?: PaymentStatus },
   startingAfter?: Payment,
+  readShards = 1,
 ): Promise<ListPage<Payment>> {
   const location: ListLocation = filters.status
-    ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status) }
-    : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId) };
+    ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status), readShards }
+    : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId), readShards };
   if (startingAfter) {
     location.startAfter = {
       key: primaryKey.payment(merchantId, startingAfter.payment_id),
@@ -410,6 +456,8 @@ export async function unlinkCustomerPayments(
  * the captured amount), and writes the refund record.
  * The refund record carries its pending `refund` operation (written before the processor call).
  * @param amountCaptured the payment's captured amount in minor units (fixed once Succeeded)
+ * @param shards the merchant's list shard counts (the request's): `refund.created` and the refund's
+ *   later events are spread over `shards.write` shards (kept on the refund as `list_shards`)
  * @throws RefundReservationError carrying the current payment when the condition fails
  * @throws ItemExistsError when the refund id already exists (an idempotent retry)
  */
@@ -418,7 +466,9 @@ export async function reserveRefund(
   refund: Refund,
   amountCaptured: number,
   pendingOperation: PendingOperation,
+  shards: ListShards = SINGLE_LIST_SHARD,
 ): Promise<void> {
+  const writeShards = shardCount(shards.write);
   try {
     await documentClient().send(
       new TransactWriteCommand({
@@ -443,7 +493,7 @@ export async function reserveRefund(
           {
             Put: {
               TableName: tableName(),
-              Item: refundItem(merchantId, refund, pendingOperation),
+              Item: refundItem(merchantId, refund, pendingOperation, writeShards),
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -453,6 +503,7 @@ export async function reserveRefund(
             'refund.created',
             { ...refund, pending_operation: viewPendingOperation(pendingOperation) },
             refund.created_at,
+            writeShards,
           ).put,
         ],
       }),
@@ -473,8 +524,15 @@ export async function reserveRefund(
  * Settles a refund the connector declined (or that it does not know): marks it `Failed`,
  * gives its amount back to the payment's refundable remainder and writes `refund.failed`,
  * in one transaction.
+ * @param eventShards how many list shards `refund.failed` is spread over: the refund's `list_shards`
+ *   (StoredRefund.listShards) or the request's `write` count; default 1 (shard 0, always read)
  */
-export async function releaseFailedRefund(merchantId: string, refund: Refund, error: { code: string; message: string }): Promise<Refund> {
+export async function releaseFailedRefund(
+  merchantId: string,
+  refund: Refund,
+  error: { code: string; message: string },
+  eventShards = 1,
+): Promise<Refund> {
   const now = new Date().toISOString();
   try {
     await documentClient().send(
@@ -510,6 +568,7 @@ export async function releaseFailedRefund(merchantId: string, refund: Refund, er
             'refund.failed',
             { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now },
             now,
+            eventShards,
           ).put,
         ],
       }),
@@ -572,7 +631,9 @@ export async function applyPaymentWebhook(
   const paymentId = before.payment.payment_id;
   const updatedAt = new Date().toISOString();
   const type = paymentStatusEvent(before.payment.status, set.status);
-  const outbox = type ? [eventWrite(merchantId, type, afterUpdate(before, set, updatedAt, null).payment, updatedAt).put] : [];
+  const outbox = type
+    ? [eventWrite(merchantId, type, afterUpdate(before, set, updatedAt, null).payment, updatedAt, before.listShards).put]
+    : [];
   try {
     await documentClient().send(
       new TransactWriteCommand({
@@ -591,6 +652,7 @@ export async function applyPaymentWebhook(
               { ...guard, expectedVersion: before.version },
               { ...set, updated_at: updatedAt },
               null,
+              before.listShards,
             ),
           },
           ...outbox,

@@ -9,14 +9,23 @@ import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { shardCount } from './list-shards';
 import { tableName } from './table-definition';
 
 /**
  * The stored item of a refund (keys + the API object). Written by the refund
  * reservation transaction, before the processor is called: it carries the
  * pending `refund` operation and is an open operation (GSI5) due when its lease ends.
+ * Its own list (the refunds of one payment, GSI1) is not sharded; `list_shards` (kept when above 1)
+ * is how many list shards its later events are spread over.
+ * @param writeShards the merchant's list shard `write` count at the reservation
  */
-export function refundItem(merchantId: string, refund: Refund, pendingOperation: PendingOperation): Record<string, unknown> {
+export function refundItem(
+  merchantId: string,
+  refund: Refund,
+  pendingOperation: PendingOperation,
+  writeShards = 1,
+): Record<string, unknown> {
   const { pending_operation: _view, ...fields } = refund;
   return {
     ...primaryKey.refund(merchantId, refund.refund_id),
@@ -27,6 +36,7 @@ export function refundItem(merchantId: string, refund: Refund, pendingOperation:
     open_since: refund.created_at,
     entity: 'refund',
     merchant_id: merchantId,
+    ...(writeShards > 1 ? { list_shards: writeShards } : {}),
     ...fields,
     pending_operation: pendingOperation,
   };
@@ -38,13 +48,21 @@ export interface StoredRefund {
   pendingOperation: PendingOperation | null;
   merchantId: string;
   reconcileChecks: number;
+  /** How many list shards the refund's events go to (`list_shards` at its creation; absent = 1). */
+  listShards: number;
 }
 
 function toStoredRefund(item: Record<string, unknown>): StoredRefund {
   const pendingOperation = (item.pending_operation as PendingOperation | undefined) ?? null;
   const refund = pickFields<Refund>(item, REFUND_FIELDS);
   refund.pending_operation = viewPendingOperation(pendingOperation);
-  return { refund, pendingOperation, merchantId: String(item.merchant_id), reconcileChecks: Number(item.reconcile_checks ?? 0) };
+  return {
+    refund,
+    pendingOperation,
+    merchantId: String(item.merchant_id),
+    reconcileChecks: Number(item.reconcile_checks ?? 0),
+    listShards: shardCount(item.list_shards),
+  };
 }
 
 const toRefund = (item: Record<string, unknown>) => toStoredRefund(item).refund;
@@ -72,6 +90,8 @@ export async function getRefund(merchantId: string, refundId: string): Promise<R
  * writes `refund.succeeded` in the same transaction (the outbox); a `Pending` answer with
  * the processor's id stays in the index, due after the minimum age (one UpdateItem, no event).
  * @param before the refund as the caller read it (the event's data is it with the settlement applied)
+ * @param eventShards how many list shards its event is spread over: the refund's `list_shards`
+ *   (StoredRefund.listShards) or the request's `write` count; default 1 (shard 0, always read)
  * @returns the refund after the write
  */
 export async function settleRefund(
@@ -80,9 +100,10 @@ export async function settleRefund(
   status: RefundStatus,
   connectorRefundId: string | null,
   note: { code: string | null; message: string | null } = { code: null, message: null },
+  eventShards = 1,
 ): Promise<Refund> {
   try {
-    return await writeSettlement(merchantId, before, status, connectorRefundId, note);
+    return await writeSettlement(merchantId, before, status, connectorRefundId, note, eventShards);
   } catch (err) {
     // Settled meanwhile by a concurrent sync or webhook: that settlement stands.
     const lost =
@@ -99,6 +120,7 @@ async function writeSettlement(
   status: RefundStatus,
   connectorRefundId: string | null,
   note: { code: string | null; message: string | null },
+  eventShards: number,
 ): Promise<Refund> {
   const now = new Date().toISOString();
   const update = {
@@ -158,7 +180,7 @@ async function writeSettlement(
             },
           },
         },
-        ...(type ? [eventWrite(merchantId, type, after, now).put] : []),
+        ...(type ? [eventWrite(merchantId, type, after, now, eventShards).put] : []),
       ],
     }),
   );

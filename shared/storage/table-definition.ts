@@ -31,6 +31,8 @@ export interface TableDefinition {
  * - `PK`/`SK`: one item per entity, keyed by merchant (see the repositories).
  * - `GSI1`: every entity of a kind for a merchant (or refunds of a payment), sorted by `created_at#id`.
  * - `GSI2`: the same, filtered by one attribute (payment status, customer e-mail).
+ * - A busy merchant's payments, events and customers partitions of GSI1/GSI2 are spread over
+ *   list shards (`<partition>#S<k>`, shared/storage/list-shards.ts, docs/sharding.md).
  * - `GSI3`: payments of one customer (sparse: only linked payments).
  * - `GSI4`: a payment or refund by its bare id, across merchants — only for connector
  *   webhooks, which name our payment id but not the merchant.
