@@ -1,5 +1,5 @@
 import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
-import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -8,8 +8,7 @@ import { maskCardData, maskCardNumbers } from '../domain/card-mask';
 import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { keyedHash } from '../security/keyed-hash';
-import { baseClient } from '../storage/client';
-import { TABLE_DEFINITION, tableName } from '../storage/table-definition';
+import { SpreadIdempotencyPersistence } from '../storage/idempotency-persistence';
 
 /** How long a stored response is replayed: 24 hours. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
@@ -92,15 +91,9 @@ export function checkIdempotencyKeyHeader(event: APIGatewayProxyEventV2): void {
 let persistence: DynamoDBPersistenceLayer | undefined;
 
 function persistenceLayer(): DynamoDBPersistenceLayer {
-  // Records live in the single table: PK = "idempotency#<function name>", SK = hash of the key
-  // selection; `expires_at` is the table's TTL attribute.
-  persistence ??= new DynamoDBPersistenceLayer({
-    tableName: tableName(),
-    keyAttr: TABLE_DEFINITION.partitionKey.name,
-    sortKeyAttr: TABLE_DEFINITION.sortKey.name,
-    expiryAttr: TABLE_DEFINITION.timeToLiveAttribute,
-    awsSdkV3Client: baseClient(),
-  });
+  // One partition per record in the single table (shared/storage/idempotency-persistence.ts);
+  // `expires_at` is the table's TTL attribute.
+  persistence ??= new SpreadIdempotencyPersistence();
   return persistence;
 }
 

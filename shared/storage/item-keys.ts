@@ -114,3 +114,10 @@ export const openDeliveryIndexKeys = (id: string, dueAt: string) => ({
 
 /** Every GSI5 partition of webhook deliveries. */
 export const openDeliveryShards = (): string[] => openShards().map((s) => s.replace('OPEN#', 'OPENWH#'));
+
+/**
+ * An idempotency record's key: one partition per record (Powertools' layout for tables without a
+ * sort key), so keyed requests spread over the table instead of one partition per function.
+ * @param idempotencyKey Powertools' hashed key, `<function prefix>#<hash>`
+ */
+export const idempotencyRecordKey = (idempotencyKey: string) => ({ PK: `idempotency#${idempotencyKey}`, SK: 'IDEMPOTENCY' });
