@@ -59,6 +59,9 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
     expect((await count(() => api.request('GET', '/payments?limit=5'))).made).toEqual(['Query']);
   });
 
+  // Confirm and refund stay at 3, their floor while a status change and its event are one transaction:
+  // a TransactWriteItems returns no item, and the claim/reservation and its event are built from the
+  // payment's fields (docs/money-safety.md, "DynamoDB round trips per request").
   test('confirm: one read, then a conditional claim and a conditional outcome write around the connector call (each with its status event)', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
     const c = await count(() =>
@@ -66,6 +69,29 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
     );
     expect(c.result.body.status).toBe('Succeeded');
     expect(c.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
+    // A refused confirm is the read alone.
+    const again = await count(() => api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body: {} }));
+    expectError(again.result, 409, 'payment_unexpected_state');
+    expect(again.made).toEqual(['GetItem']);
+  });
+
+  test('confirm: the loser of a race learns why from its failed claim (ALL_OLD), with no second read', async () => {
+    const p = await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', payment_method: 'card' } });
+    const body = { payment_method_data: card('4242424242424242') };
+    const race = await count(() =>
+      Promise.all([
+        api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body }),
+        api.request('POST', `/payments/${p.body.payment_id}/confirm`, { body }),
+      ]),
+    );
+    const statuses = race.result.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    expectError(race.result.find((r) => r.status === 409)!, 409, 'payment_unexpected_state');
+    // Winner: read, claim, outcome. Loser: its read, and its claim when it read before the winner
+    // claimed (a failed claim answers from the item it returns) — never a second read.
+    expect(race.made.filter((c) => c === 'GetItem')).toHaveLength(2);
+    expect(race.made.filter((c) => c !== 'GetItem').every((c) => c === 'TransactWriteItems')).toBe(true);
+    expect(race.made.length).toBeLessThanOrEqual(5);
   });
 
   test('refund: one read, one transaction (reserve + record + refund.created), one settle transaction (with refund.succeeded)', async () => {
@@ -75,6 +101,10 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
     const r = await count(() => api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 10 } }));
     expect(r.result.status).toBe(200);
     expect(r.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
+    // A refund above what is left is refused by the read alone: nothing is reserved.
+    const tooMuch = await count(() => api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 991 } }));
+    expectError(tooMuch.result, 400, 'refund_exceeds_amount');
+    expect(tooMuch.made).toEqual(['GetItem']);
   });
 
   test('an Idempotency-Key adds exactly the record write and its completion; a replay is one read-back', async () => {
