@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client';
 import { listPartition, primaryKey } from './item-keys';
+import { queryAllItems } from './list-items';
 import { LIST_SHARDS_MAX, type ListShards, listShards } from './list-shards';
 import { tableName } from './table-definition';
 
@@ -128,23 +129,12 @@ export async function listApiKeys(merchantId: string): Promise<ApiKeyRecord[]> {
 }
 
 async function apiKeyItems(merchantId: string): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': listPartition.apiKeys(merchantId) },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAllItems({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': listPartition.apiKeys(merchantId) },
+    ScanIndexForward: false,
+  });
 }
 
 /** Which of a merchant's two shard counts {@link raiseListShards} sets. */

@@ -13,10 +13,11 @@
  * leave the index. Holds no secret, no API key and no card data (the body is read from the event).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryAttempt } from '../webhooks/delivery';
 import { documentClient } from './client';
 import { openDeliveryIndexKeys, primaryKey } from './item-keys';
+import { queryAllItems } from './list-items';
 import { tableName } from './table-definition';
 
 /** Status of a delivery: `pending` (being attempted or retried), `delivered` (a 2xx came), `failed` (given up). */
@@ -304,22 +305,12 @@ export async function recordAttempt(
  * `DELIVERY#`, strongly consistent), by endpoint id.
  */
 export async function listDeliveries(merchantId: string, eventId: string): Promise<StoredDelivery[]> {
-  const out: StoredDelivery[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-        ExpressionAttributeValues: { ':pk': primaryKey.event(merchantId, eventId).PK, ':sk': SK_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(toStored));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return out;
+  const items = await queryAllItems({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+    ExpressionAttributeValues: { ':pk': primaryKey.event(merchantId, eventId).PK, ':sk': SK_PREFIX },
+    ConsistentRead: true,
+  });
+  return items.map(toStored);
 }
 
 /** The stored event a delivery sends: its exact JSON text, type and TTL. */

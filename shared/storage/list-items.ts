@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CreatedRange, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
 import { listSortKey } from './item-keys';
@@ -157,4 +157,18 @@ export function pickFields<T>(item: Record<string, unknown>, fields: readonly (k
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f as string] = item[f as string] ?? null;
   return out as T;
+}
+
+/**
+ * Every item a Query matches, following `LastEvaluatedKey` page after page with the SDK's own
+ * paginator (`paginateQuery` of @aws-sdk/lib-dynamodb). For small, bounded collections only (a
+ * merchant's API keys or webhook endpoints, an event's deliveries): the whole result is held in memory.
+ * @param input the Query without `TableName` (this table) or `ExclusiveStartKey`
+ * @returns the items, in the Query's order
+ */
+export async function queryAllItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for await (const page of paginateQuery({ client: documentClient() }, { ...input, TableName: tableName() }))
+    items.push(...(page.Items ?? []));
+  return items;
 }

@@ -1,13 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  type BatchGetCommandOutput,
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
@@ -19,7 +11,7 @@ import {
 } from '../domain/webhook-endpoint';
 import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { type ListLocation, pickFields, queryAllItems, queryListPage } from './list-items';
 import { tableName } from './table-definition';
 
 /** The sealed-secret attributes a stored endpoint carries beside its API fields. */
@@ -265,23 +257,13 @@ const BATCH_GET_LIMIT = 100;
  * @returns the endpoints; open their secrets with `signingSecrets()` (shared/webhooks/endpoint-secrets.ts)
  */
 export async function listEndpointsForDelivery(merchantId: string, eventType?: EventType): Promise<StoredWebhookEndpoint[]> {
-  const keys: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': listPartition.webhookEndpoints(merchantId) },
-        ProjectionExpression: 'PK, SK',
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    keys.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  const keys = await queryAllItems({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': listPartition.webhookEndpoints(merchantId) },
+    ProjectionExpression: 'PK, SK',
+    ScanIndexForward: false,
+  });
   const endpoints: StoredWebhookEndpoint[] = [];
   for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) {
     let request: Record<string, unknown>[] | undefined = keys.slice(i, i + BATCH_GET_LIMIT);

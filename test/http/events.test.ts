@@ -50,7 +50,7 @@ async function eventsOf(id: string, key?: string): Promise<Ev[]> {
 const typesOf = async (id: string) => (await eventsOf(id)).map((e) => e.type);
 
 async function waitFor(id: string, status: string): Promise<void> {
-  const until = Date.now() + 5000;
+  const until = Date.now() + 20_000;
   while ((await api.request('GET', `/payments/${id}`)).body.status !== status && Date.now() < until)
     await new Promise((r) => setTimeout(r, 50));
 }
