@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 import { FALLBACK_ROUTE, ROUTES, type TableAccess } from '../shared/api/routes';
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import type { StageConfig } from './config/stage-config';
+import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT, FUNCTION_NODE_OPTIONS } from './function-runtime';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { ReconcilerSchedule } from './reconciler-schedule';
 import { ServiceMonitoring } from './service-monitoring';
@@ -124,7 +125,10 @@ export const WEBHOOK_DELIVERY_STREAM = {
 
 /**
  * esbuild bundling of every function of the stack (NodejsFunction, local esbuild or its Docker image):
- * one minified ESM file `index.mjs` for Node.js 22 with a source map and the AWS SDK inside. A
+ * one minified ESM file `index.mjs` for Node.js 22 with a source map (mappings only, no
+ * `sourcesContent`) and the AWS SDK inside, its default credential chain replaced by the
+ * environment-only provider Lambda needs (`BUNDLE_ALIASES`, `BUNDLE_SOURCES_CONTENT` in
+ * lib/function-runtime.ts; measured in docs/benchmarks.md, "Cold start (issue 15)"). A
  * function whose route lists `assets` (shared/api/routes.ts) gets each file copied next to
  * `index.mjs` under its base name once esbuild has run (`commandHooks.afterBundling`; `inputDir` is
  * the project root, `outputDir` the asset directory), where the handler reads it
@@ -136,12 +140,15 @@ export function functionBundling(assets: readonly string[] = []): BundlingOption
   return {
     minify: true,
     sourceMap: true,
+    sourcesContent: BUNDLE_SOURCES_CONTENT,
     format: OutputFormat.ESM,
     target: 'node22',
     mainFields: ['module', 'main'],
     bundleAwsSDK: true,
     // ESM bundles still meet CommonJS dependencies that call require().
     banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    // Rendered by CDK as `--alias:<package>=<path>` (paths from the project root, esbuild's working directory).
+    esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
     ...(assets.length
       ? {
           commandHooks: {
@@ -262,7 +269,8 @@ export class ApiStack extends Stack {
           POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
           POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
           POWERTOOLS_LOG_LEVEL: 'INFO',
-          NODE_OPTIONS: '--enable-source-maps',
+          // No --enable-source-maps: logged errors are mapped lazily (lib/function-runtime.ts).
+          ...(FUNCTION_NODE_OPTIONS ? { NODE_OPTIONS: FUNCTION_NODE_OPTIONS } : {}),
           ...spec.environment,
         },
         bundling: functionBundling(spec.assets),

@@ -11,7 +11,11 @@
  *    list: drives the endpoint with autocannon (10 connections, then 1), each
  *    run followed by the same DynamoDB calls made directly with the document
  *    client against the same DynamoDB Local (10 loops, then 1).
- * 4. Stops everything and prints a markdown report on stdout (progress on stderr).
+ * 4. Counts the DynamoDB round trips of one request of each operation (handlers run
+ *    in this process, the client hooked as test/http/round-trips-and-faults.test.ts does).
+ * 5. Stops everything and prints a markdown report on stdout (progress on stderr),
+ *    ending with one line per target of issue 15 (cold start, warm overhead, round
+ *    trips): the measured value and whether it is met. A report, not a test: nothing fails.
  *
  * Tunables (environment, seconds unless noted): BENCH_CONNECTIONS (10),
  * BENCH_DB_WARMUP_SECONDS (8), BENCH_WARMUP_SECONDS (1), BENCH_HTTP_SECONDS (5),
@@ -21,6 +25,7 @@
 import './bench/env';
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { FUNCTION_NODE_OPTIONS } from '../lib/function-runtime';
 import { FALLBACK_ROUTE, ROUTES } from '../shared/api/routes';
 import { destroyDocumentClient } from '../shared/storage/client';
 import {
@@ -37,6 +42,7 @@ import {
 } from './bench/bare-dynamodb';
 import { type BundleResult, measureBundles } from './bench/bundles';
 import { type HttpLoadResult, type HttpLoadSpec, runHttpLoad } from './bench/http-load';
+import { countRoundTrips, type RoundTripCount } from './bench/round-trips';
 import {
   BENCH_API_KEY,
   BENCH_MERCHANT_ID,
@@ -76,6 +82,13 @@ const REFUND_POOL = 200;
 const BARE_WARMUP_MS = 300;
 /** The bundle every handler bundle is compared with. */
 const BASELINE = { name: 'DynamoDBDocumentClient only (baseline)', entry: 'scripts/bench/dynamodb-client-baseline.ts' };
+/** Issue 15's targets. */
+const TARGETS = {
+  /** Each bundle's import under the stack's NODE_OPTIONS ÷ the baseline's under the same. */
+  coldStartRatio: 1.25,
+  /** 1-connection p50 − bare p50, ms. */
+  warmOverheadMs: 0.5,
+};
 
 const CREATE_BODY = JSON.stringify({
   amount: PAYMENT_AMOUNT,
@@ -449,6 +462,9 @@ function endpointReport(rows: EndpointRow[], gatewayStderr: string[]): string {
 
 const signed = (value: number, decimals = 1) => (Number.isFinite(value) && value >= 0 ? `+${fmt(value, decimals)}` : fmt(value, decimals));
 
+/** How the report names the stack's NODE_OPTIONS. */
+const stackNodeOptionsLabel = FUNCTION_NODE_OPTIONS ? `NODE_OPTIONS=${FUNCTION_NODE_OPTIONS}` : 'no NODE_OPTIONS';
+
 function bundleReport(results: BundleResult[]): string {
   const baseline = results.find((r) => r.name === BASELINE.name);
   const rows = results.map((r) => [
@@ -457,6 +473,10 @@ function bundleReport(results: BundleResult[]): string {
     baseline ? `${fmt(r.bytes / baseline.bytes, 2)}×` : 'n/a',
     fmt(r.importMs, 1),
     baseline && r !== baseline ? signed(r.importMs - baseline.importMs) : '',
+    ...(FUNCTION_NODE_OPTIONS ? [fmt(r.importStackMs, 1)] : []),
+    baseline ? `${fmt(r.importStackMs / baseline.importStackMs, 2)}×` : 'n/a',
+    fmt(r.importStackCpuMs, 1),
+    baseline ? `${fmt(r.importStackCpuMs / baseline.importStackCpuMs, 2)}×` : 'n/a',
     fmt(r.importWithSourceMapsMs, 1),
     r.largest
       .slice(0, 4)
@@ -471,17 +491,88 @@ function bundleReport(results: BundleResult[]): string {
         '× baseline',
         `Import ms (median of ${CONFIG.importRuns})`,
         'vs baseline ms',
+        ...(FUNCTION_NODE_OPTIONS ? [`Import ms, ${stackNodeOptionsLabel} (median of ${CONFIG.importRuns})`] : []),
+        `Import ÷ baseline, ${stackNodeOptionsLabel}`,
+        'Import CPU ms (same runs)',
+        'CPU ÷ baseline',
         `Import ms, --enable-source-maps (median of ${CONFIG.importRunsSourceMaps})`,
         'Largest parts (KB)',
       ],
       rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['l', 'r', 'r', 'r', 'r', ...(FUNCTION_NODE_OPTIONS ? (['r'] as const) : []), 'r', 'r', 'r', 'r', 'l'],
     ),
     '',
-    'Bundled with the esbuild options of lib/api-stack.ts (ESM, node22, minified, source map, AWS SDK bundled, main fields module/main, createRequire banner); ' +
-      'entries from shared/api/routes.ts (ROUTES and the fallback). Size: index.mjs without its .map. ' +
-      'Import: `await import()` of the bundle in a fresh `node` (start-up excluded), in rounds over all bundles; the stack also sets NODE_OPTIONS=--enable-source-maps.',
+    'Bundled with the esbuild options of lib/api-stack.ts and lib/function-runtime.ts (ESM, node22, minified, source map without sourcesContent, ' +
+      'AWS SDK bundled with the environment-only credential provider, main fields module/main, createRequire banner); ' +
+      'entries from shared/api/routes.ts (ROUTES and the fallback); the baseline is bundled the same way. Size: index.mjs without its .map. ' +
+      'Import: `await import()` of the bundle in a fresh `node` (start-up excluded), in rounds over all bundles, the NODE_OPTIONS variants interleaved. ' +
+      `The stack sets ${FUNCTION_NODE_OPTIONS ? `NODE_OPTIONS=${FUNCTION_NODE_OPTIONS}` : 'no NODE_OPTIONS'} (lib/function-runtime.ts); ` +
+      'the --enable-source-maps column is the setting before issue 15, for comparison.',
   ].join('\n');
+}
+
+/** The bundles over the cold-start target, the five worst named (sorted worst first by the caller). */
+function overList(over: readonly { name: string; ratio: number }[]): string {
+  if (over.length === 0) return 'none over';
+  const named = over.slice(0, 5).map((h) => `${h.name} ${fmt(h.ratio, 2)}×`);
+  return `${over.length} over, worst: ${named.join(', ')}${over.length > 5 ? ', …' : ''}`;
+}
+
+/** `met` / `not met`. */
+const verdict = (met: boolean) => (met ? '**met**' : '**not met**');
+
+/**
+ * One line per target of issue 15 with the measured value and whether it is met: cold start per
+ * bundle, warm overhead per endpoint, DynamoDB round trips per operation.
+ */
+function targetsReport(bundles: BundleResult[], rows: EndpointRow[], roundTrips: RoundTripCount[] | string): string {
+  const lines: string[] = [];
+  const baseline = bundles.find((b) => b.name === BASELINE.name);
+  if (baseline) {
+    const handlers = bundles
+      .filter((b) => b !== baseline)
+      .map((b) => ({
+        name: b.name,
+        ratio: b.importStackMs / baseline.importStackMs,
+        ms: b.importStackMs,
+        cpuRatio: b.importStackCpuMs / baseline.importStackCpuMs,
+      }))
+      .sort((a, b) => b.ratio - a.ratio);
+    const worst = handlers[0];
+    const within = handlers.filter((h) => h.ratio <= TARGETS.coldStartRatio).length;
+    lines.push(
+      `- Cold start, every handler bundle's import ≤ ${TARGETS.coldStartRatio}× the baseline's (${stackNodeOptionsLabel}, the stack's): ` +
+        (worst
+          ? `worst ${worst.name} ${fmt(worst.ratio, 2)}× (${fmt(worst.ms, 1)} ms vs ${fmt(baseline.importStackMs, 1)} ms; CPU time ${fmt(worst.cpuRatio, 2)}×); ` +
+            `${within} of ${handlers.length} bundles within; ${overList(handlers.filter((h) => h.ratio > TARGETS.coldStartRatio))} — ` +
+            verdict(within === handlers.length)
+          : 'no handler bundle measured — **not measured**'),
+    );
+  } else {
+    lines.push(
+      `- Cold start, every handler bundle's import ≤ ${TARGETS.coldStartRatio}× the baseline's: not measured (BENCH_SKIP_BUNDLES=1)`,
+    );
+  }
+  const overheads = rows.map((r) => ({ name: r.name, ms: r.httpSerial.p50 - r.bareSerial.p50 }));
+  const worstOverhead = [...overheads].sort((a, b) => b.ms - a.ms)[0];
+  lines.push(
+    `- Warm overhead, 1-connection p50 − bare p50 ≤ ${TARGETS.warmOverheadMs} ms per endpoint: ` +
+      `${overheads.map((o) => `${o.name} ${fmt(o.ms, 2)}`).join(', ')} ms; worst ${worstOverhead?.name ?? 'n/a'} — ` +
+      verdict(overheads.length > 0 && overheads.every((o) => Number.isFinite(o.ms) && o.ms <= TARGETS.warmOverheadMs)),
+  );
+  if (typeof roundTrips === 'string') {
+    lines.push(`- Round trips per operation at the floor: not counted (${roundTrips})`);
+  } else {
+    const parts = roundTrips.map((c) => {
+      const n = c.made.length;
+      const floor = c.allowed > c.floor ? `floor ${c.floor}, ${c.allowed} allowed when not atomic in ${c.floor}` : `floor ${c.floor}`;
+      const bad = c.status < 200 || c.status > 299 ? `, HTTP ${c.status}` : '';
+      return `${c.name} ${n} (${c.made.join(' + ') || 'none'}; ${floor}${bad})${n <= c.allowed ? '' : ' ✗'}`;
+    });
+    const met = roundTrips.every((c) => c.made.length <= c.allowed && c.status >= 200 && c.status <= 299);
+    lines.push(`- Round trips per operation at the floor (list: the bench merchant has one shard): ${parts.join('; ')} — ${verdict(met)}`);
+  }
+  return lines.join('\n');
 }
 
 /** `git describe`-like revision of the working tree, or undefined outside git. */
@@ -517,6 +608,7 @@ async function main(): Promise<void> {
     bundles = await measureBundles(
       entries,
       { plain: CONFIG.importRuns, withSourceMaps: CONFIG.importRunsSourceMaps },
+      FUNCTION_NODE_OPTIONS,
       process.env,
       progress,
     );
@@ -540,11 +632,19 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal);
 
   let rows: EndpointRow[];
+  let roundTrips: RoundTripCount[] | string;
   try {
     db = await startBenchDatabase();
     gateway = await startGatewayProcess();
     progress(`gateway at ${gateway.url}, DynamoDB Local at ${db.endpoint}, table ${process.env.TABLE_NAME}`);
     rows = await benchmarkEndpoints(gateway);
+    progress('counting DynamoDB round trips: one request of each operation, handlers in this process');
+    roundTrips = await countRoundTrips({
+      apiKey: BENCH_API_KEY,
+      createBody: CREATE_BODY,
+      confirmBody: CONFIRM_BODY,
+      refundBody: REFUND_BODY,
+    }).catch((err: unknown) => `failed: ${(err as Error).message}`);
   } finally {
     await stop();
   }
@@ -565,6 +665,10 @@ async function main(): Promise<void> {
     endpointReport(rows, gateway?.stderr ?? []),
     '',
     ...(bundles.length ? ['### Bundles', '', bundleReport(bundles), ''] : []),
+    '### Targets (issue 15)',
+    '',
+    targetsReport(bundles, rows, roundTrips),
+    '',
   ].join('\n');
   process.stdout.write(`${report}\n`);
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT } from '../../lib/function-runtime';
 import { median } from './stats';
 
 /** What is bundled: a name and an entry file relative to the repository root. */
@@ -23,9 +24,19 @@ export interface BundleResult extends BundleEntry {
   bytes: number;
   /** Size of `index.mjs.map`, in bytes. */
   mapBytes: number;
-  /** Median time of `await import(bundle)` in a fresh `node`, in ms. */
+  /** Median time of `await import(bundle)` in a fresh `node` without NODE_OPTIONS, in ms. */
   importMs: number;
-  /** The same with `--enable-source-maps` (the stack sets it in NODE_OPTIONS), in ms; NaN when not measured. */
+  /**
+   * The same under the stack's `NODE_OPTIONS` (lib/function-runtime.ts `FUNCTION_NODE_OPTIONS`), in ms:
+   * what a cold start of the function pays. Equal to {@link importMs} when the stack sets none.
+   */
+  importStackMs: number;
+  /**
+   * CPU time (user + system, all threads) of the importing process during {@link importStackMs}'s
+   * import, median, in ms: steadier than wall time on a machine shared with other work.
+   */
+  importStackCpuMs: number;
+  /** The same with `NODE_OPTIONS=--enable-source-maps` (the stack's setting before issue 15), in ms; NaN when not measured. */
   importWithSourceMapsMs: number;
   warnings: number;
   /** The biggest contributors to the bundle: npm package (or `(own code)`) and bytes in the output, largest first. */
@@ -35,8 +46,10 @@ export interface BundleResult extends BundleEntry {
 /**
  * The esbuild options NodejsFunction derives from lib/api-stack.ts's `bundling`
  * (`--bundle --target=node22 --platform=node --format=esm --minify --sourcemap
- * --main-fields=module,main --banner:js=…`, nothing external because
- * `bundleAwsSDK: true`).
+ * --sources-content=false --main-fields=module,main --banner:js=… --alias:…`, nothing external
+ * because `bundleAwsSDK: true`); the aliases and `sourcesContent` come from lib/function-runtime.ts,
+ * as the stack's do. Alias targets are paths from the repository root (esbuild's working directory
+ * there, `absWorkingDir` here).
  */
 export const STACK_BUNDLING = {
   bundle: true,
@@ -45,6 +58,8 @@ export const STACK_BUNDLING = {
   format: 'esm',
   minify: true,
   sourcemap: true,
+  sourcesContent: BUNDLE_SOURCES_CONTENT,
+  alias: BUNDLE_ALIASES,
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   logLevel: 'silent',
@@ -62,6 +77,8 @@ export async function bundle(
   const file = join(outDir, 'index.mjs');
   const out = await build({
     ...STACK_BUNDLING,
+    alias: { ...STACK_BUNDLING.alias },
+    absWorkingDir: process.cwd(),
     mainFields: [...STACK_BUNDLING.mainFields],
     entryPoints: [resolve(process.cwd(), entry)],
     outfile: file,
@@ -90,55 +107,78 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   });
 }
 
+/** One cold import: wall time and the importing process's CPU time, in ms. */
+export interface ImportSample {
+  wallMs: number;
+  cpuMs: number;
+}
+
 /**
- * Cold import time of an ES module bundle: in a fresh `node` process each run,
- * `performance.now()` around `await import(<file URL>)` (process start-up not
- * included), median of `runs`.
- * @param extraNodeArgs e.g. `['--enable-source-maps']`
- * @param env the child's environment (NODE_OPTIONS is removed from it)
+ * One cold import of an ES module bundle in a fresh `node` process: `performance.now()` and
+ * `process.cpuUsage()` around `await import(<file URL>)` (process start-up not included).
+ * @param nodeOptions the child's NODE_OPTIONS (e.g. `--enable-source-maps`); undefined: none
+ * @param env the child's environment (its own NODE_OPTIONS is replaced)
  */
-export async function coldImportMs(file: string, runs: number, extraNodeArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function coldImport(file: string, nodeOptions: string | undefined, env: NodeJS.ProcessEnv): Promise<ImportSample> {
   const url = pathToFileURL(file).href;
-  const code = `const t = performance.now(); await import(${JSON.stringify(url)}); console.log(performance.now() - t);`;
+  const code =
+    `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(url)}); ` +
+    'const w = performance.now() - t; const u = process.cpuUsage(c); console.log(w, (u.user + u.system) / 1000);';
   const childEnv = { ...env };
   delete childEnv.NODE_OPTIONS;
+  if (nodeOptions) childEnv.NODE_OPTIONS = nodeOptions;
+  const out = await run(['--input-type=module', '-e', code], childEnv);
+  const [wallMs, cpuMs] = (out.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+  return { wallMs: wallMs ?? Number.NaN, cpuMs: cpuMs ?? Number.NaN };
+}
+
+/**
+ * Cold import time of an ES module bundle ({@link coldImport}), median wall time of `runs`.
+ * @param nodeOptions the child's NODE_OPTIONS; undefined: none
+ */
+export async function coldImportMs(file: string, runs: number, nodeOptions: string | undefined, env: NodeJS.ProcessEnv): Promise<number> {
   const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const out = await run([...extraNodeArgs, '--input-type=module', '-e', code], childEnv);
-    samples.push(Number(out.trim().split('\n').at(-1)));
-  }
+  for (let i = 0; i < runs; i += 1) samples.push((await coldImport(file, nodeOptions, env)).wallMs);
   return median(samples);
 }
 
 /**
  * Cold import times of several bundles, measured in rounds (each round imports
- * every bundle once, in order), so that a burst of load on the machine spreads
- * over all bundles instead of skewing one.
- * @returns per file, the median over `runs` rounds (empty samples give NaN)
+ * every bundle once, in order, once per NODE_OPTIONS variant), so that a burst of
+ * load on the machine spreads over all bundles and variants instead of skewing one.
+ * @param variants NODE_OPTIONS per variant (undefined: none) and its number of rounds
+ * @returns per variant, per file, the medians of wall and CPU time over its rounds (no rounds give NaN)
  */
 export async function coldImportRounds(
   files: readonly string[],
-  runs: number,
-  extraNodeArgs: string[],
+  variants: readonly { nodeOptions: string | undefined; runs: number }[],
   env: NodeJS.ProcessEnv,
-): Promise<number[]> {
-  const samples = files.map((): number[] => []);
-  for (let round = 0; round < runs; round += 1) {
-    for (const [i, file] of files.entries()) samples[i]?.push(await coldImportMs(file, 1, extraNodeArgs, env));
+): Promise<ImportSample[][]> {
+  const samples = variants.map(() => files.map((): ImportSample[] => []));
+  const rounds = Math.max(0, ...variants.map((v) => v.runs));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [i, file] of files.entries()) {
+      for (const [v, variant] of variants.entries()) {
+        if (round < variant.runs) samples[v]?.[i]?.push(await coldImport(file, variant.nodeOptions, env));
+      }
+    }
   }
-  return samples.map((s) => median(s));
+  return samples.map((perFile) => perFile.map((s) => ({ wallMs: median(s.map((x) => x.wallMs)), cpuMs: median(s.map((x) => x.cpuMs)) })));
 }
 
 /**
  * Bundles every entry into its own folder of a temporary directory (all builds
- * in parallel), then measures the cold import time of every bundle, plain and
- * with `--enable-source-maps`, one process at a time; removes the directory.
- * @param runs import rounds without and with source maps (median taken)
+ * in parallel), then measures the cold import time of every bundle, one process
+ * at a time, interleaved: without NODE_OPTIONS, under the stack's NODE_OPTIONS
+ * (when it sets any) and with `--enable-source-maps`; removes the directory.
+ * @param runs import rounds per variant (median taken); `withSourceMaps` 0 skips that variant
+ * @param stackNodeOptions the functions' NODE_OPTIONS (lib/function-runtime.ts), undefined when none
  * @param onProgress called with each phase's description
  */
 export async function measureBundles(
   entries: readonly BundleEntry[],
   runs: { plain: number; withSourceMaps: number },
+  stackNodeOptions: string | undefined,
   env: NodeJS.ProcessEnv,
   onProgress: (message: string) => void = () => undefined,
 ): Promise<BundleResult[]> {
@@ -152,14 +192,25 @@ export async function measureBundles(
       }),
     );
     const files = built.map((b) => b.file);
-    onProgress(`${built.length} bundles built; ${runs.plain} import rounds`);
-    const plain = await coldImportRounds(files, runs.plain, [], env);
-    onProgress(`${runs.withSourceMaps} import rounds with --enable-source-maps`);
-    const withMaps =
-      runs.withSourceMaps > 0
-        ? await coldImportRounds(files, runs.withSourceMaps, ['--enable-source-maps'], env)
-        : files.map(() => Number.NaN);
-    return built.map(({ file: _file, ...b }, i) => ({ ...b, importMs: plain[i] as number, importWithSourceMapsMs: withMaps[i] as number }));
+    const variants = [
+      { nodeOptions: undefined, runs: runs.plain },
+      ...(stackNodeOptions ? [{ nodeOptions: stackNodeOptions, runs: runs.plain }] : []),
+      { nodeOptions: '--enable-source-maps', runs: runs.withSourceMaps },
+    ];
+    onProgress(
+      `${built.length} bundles built; ${runs.plain} import rounds without NODE_OPTIONS${stackNodeOptions ? `, ${runs.plain} with the stack's (${stackNodeOptions})` : ''}, ` +
+        `${runs.withSourceMaps} with --enable-source-maps, interleaved`,
+    );
+    const [plain = [], ...rest] = await coldImportRounds(files, variants, env);
+    const stack = stackNodeOptions ? (rest[0] ?? []) : plain;
+    const withMaps = rest.at(-1) ?? [];
+    return built.map(({ file: _file, ...b }, i) => ({
+      ...b,
+      importMs: plain[i]?.wallMs ?? Number.NaN,
+      importStackMs: stack[i]?.wallMs ?? Number.NaN,
+      importStackCpuMs: stack[i]?.cpuMs ?? Number.NaN,
+      importWithSourceMapsMs: withMaps[i]?.wallMs ?? Number.NaN,
+    }));
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -1,5 +1,18 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { redactEvent, redactingReplacer } from './redaction';
+import { sourceMappedError } from './source-mapped-stack';
+
+/**
+ * The logger's JSON replacer: {@link redactingReplacer}, then errors get their stack mapped to the
+ * TypeScript sources in Lambda ({@link sourceMappedError}; the functions run without
+ * `--enable-source-maps`). Powertools then formats the error (name, location, message, stack, cause),
+ * and the formatted strings pass this replacer again.
+ * @returns the value to serialise in place of `value`
+ */
+export function loggerReplacer(key: string, value: unknown): unknown {
+  const redacted = redactingReplacer(key, value);
+  return redacted instanceof Error ? sourceMappedError(redacted) : redacted;
+}
 
 /**
  * Powertools Logger whose invocation-event logging (`POWERTOOLS_LOGGER_LOG_EVENT=true`, or
@@ -31,9 +44,10 @@ export class RedactingLogger extends Logger {
  * The service's structured JSON logger (Powertools for AWS Lambda). Level from
  * `POWERTOOLS_LOG_LEVEL` (tests set SILENT). Logged events are redacted after parsing
  * ({@link RedactingLogger}), and every record passes the redaction replacer, so card numbers,
- * CVCs and API keys never reach a log line, also when an error carries a body.
+ * CVCs and API keys never reach a log line, also when an error carries a body. Logged errors'
+ * stacks point at the TypeScript sources in Lambda ({@link loggerReplacer}).
  */
 export const logger = new RedactingLogger({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || 'switchyard',
-  jsonReplacerFn: redactingReplacer,
+  jsonReplacerFn: loggerReplacer,
 });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,10 +9,13 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { build } from 'esbuild';
 import { functionBundling, RECONCILER, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
+import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
 import { buildApp } from '../../lib/switchyard-app';
 import { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
+import { sourceMappedStack } from '../../shared/observability/source-mapped-stack';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
 import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY } from './synth-stage';
 
@@ -67,6 +70,10 @@ describe.each([
         POWERTOOLS_SERVICE_NAME: 'switchyard',
         POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       });
+      // Cold start (issue 15): no --enable-source-maps (Node would decode the whole map before the
+      // handler runs); logged errors are source-mapped lazily from index.mjs.map instead.
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe(FUNCTION_NODE_OPTIONS);
+      expect(String(fn.Properties.Environment.Variables.NODE_OPTIONS ?? '')).not.toContain('--enable-source-maps');
     }
   });
 
@@ -248,6 +255,64 @@ describe.each([
       t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});
     t.data.hasOutput('TableStreamArn', {});
+  });
+});
+
+describe('bundling (cold start, issue 15)', () => {
+  test('source maps without sourcesContent; the AWS SDK credential chain aliased to the environment-only provider', () => {
+    const bundling = functionBundling();
+    expect(bundling).toMatchObject({ minify: true, sourceMap: true, sourcesContent: false, bundleAwsSDK: true });
+    expect(bundling.esbuildArgs).toEqual({ '--alias': ['@aws-sdk/credential-provider-node=./lib/lambda-env-credentials.ts'] });
+    expect(BUNDLE_ALIASES).toEqual({ '@aws-sdk/credential-provider-node': './lib/lambda-env-credentials.ts' });
+  });
+
+  test('without --enable-source-maps, stack frames of a bundle are mapped back to the TypeScript source on demand', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-stack-map-'));
+    try {
+      const source = join(dir, 'failing.ts');
+      writeFileSync(source, 'export function fail(): never {\n  throw new Error("boom");\n}\n');
+      // The source map as the stack writes it: mappings only (sourcesContent false).
+      await build({
+        entryPoints: [source],
+        outfile: join(dir, 'index.mjs'),
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'node',
+        sourcemap: true,
+        sourcesContent: false,
+        logLevel: 'silent',
+      });
+      const run = promisify(execFile);
+      const { stdout } = await run(process.execPath, [
+        '--input-type=module',
+        '-e',
+        `import { fail } from ${JSON.stringify(join(dir, 'index.mjs'))}; try { fail(); } catch (e) { console.log(e.stack); }`,
+      ]);
+      expect(stdout).toMatch(/index\.mjs:1:\d+/);
+      expect(sourceMappedStack(stdout, dir)).toMatch(/failing\.ts:2:\d+/);
+      // Outside the given root (and outside Lambda, without LAMBDA_TASK_ROOT) nothing is rewritten.
+      expect(sourceMappedStack(stdout, join(dir, 'elsewhere'))).toBe(stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the environment-only provider reads the variables Lambda sets and refuses when they are missing', async () => {
+    const { defaultProvider } = await import('../../lib/lambda-env-credentials');
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' });
+      await expect(defaultProvider({})()).resolves.toMatchObject({
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'secret',
+        sessionToken: 'token',
+      });
+      delete process.env.AWS_ACCESS_KEY_ID;
+      await expect(defaultProvider({})()).rejects.toMatchObject({ name: 'CredentialsProviderError' });
+    } finally {
+      process.env = saved;
+    }
   });
 });
 
