@@ -618,12 +618,14 @@ async function main(): Promise<void> {
   let db: BenchDatabase | undefined;
   let gateway: GatewayProcess | undefined;
   let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> =>
-    (stopping ??= (async () => {
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
       await gateway?.stop();
       destroyDocumentClient();
       await db?.dynamo.stop();
-    })());
+    })();
+    return stopping;
+  };
   const onSignal = () => {
     progress('interrupted, stopping');
     void stop().then(() => process.exit(130));

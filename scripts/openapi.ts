@@ -42,11 +42,17 @@ import {
 } from '../shared/domain/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../shared/domain/events';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
-import { metadataSchema } from '../shared/schemas/common';
+import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema } from '../shared/schemas/common';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
 import { timestampParamSchema } from '../shared/schemas/list-query-schema';
-import { enabledEventsSchema } from '../shared/schemas/webhook-endpoint-schemas';
+import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
+import {
+  createWebhookEndpointSchema,
+  enabledEventsSchema,
+  MAX_ENABLED_EVENTS,
+  MAX_URL_LENGTH,
+} from '../shared/schemas/webhook-endpoint-schemas';
 
 /** A JSON Schema / OpenAPI object as plain JSON. */
 export type JsonObject = { [key: string]: unknown };
@@ -81,17 +87,89 @@ function rewriteRefs(value: unknown): unknown {
   return out;
 }
 
+/** The ISO 3166-1 alpha-2 codes `countrySchema` accepts (a set inside a refinement), enumerated once. */
+const COUNTRY_CODES: readonly string[] = (() => {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const codes: string[] = [];
+  for (const a of letters) for (const b of letters) if (countrySchema.safeParse(a + b).success) codes.push(a + b);
+  return codes;
+})();
+
+/**
+ * Components the overrides refer to (`#/$defs/<id>`) for schemas that carry no `id` of their own
+ * (request schemas live outside the resource-schema files), added to `components/schemas` when used.
+ */
+const OVERRIDE_COMPONENTS: Readonly<Record<string, JsonObject>> = {
+  CountryCode: {
+    type: 'string',
+    enum: [...COUNTRY_CODES],
+    description: 'An ISO 3166-1 alpha-2 country code (officially assigned), upper case: `NG`, `GH`, `KE`, `ZA`.',
+  },
+};
+
+/**
+ * `created[…]` values as the list handlers read them (shared/schemas/list-query-schema.ts
+ * `timestampParamSchema`): Unix seconds (1 to 11 digits), or an ISO 8601 date from 1970 on with an
+ * optional time and offset whose fields are in range (month 01–12, day 01–31, hour 00–23 or
+ * `24:00`, minute and second 00–59, offset hours 00–23). Left to the handler: a day past its
+ * month's end rolls over (as `Date.parse` reads `2026-02-30`), and an offset that moves the
+ * instant before 1970-01-01 or after 9999-12-31T00:00Z makes it refused.
+ */
+const TIMESTAMP_PATTERN =
+  '^(\\d{1,11}|(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T(([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?|24:00(:00(\\.0{1,9})?)?)(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?)$';
+
+/** An absolute `http:` or `https:` URL without credentials (shared/schemas/common.ts `returnUrlSchema`). */
+const RETURN_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+([/?#]\\S*)?$';
+
+/**
+ * `payment_method_data` and `payment_method` agree: card data with `card` (or no method), USSD data
+ * with `ussd` (shared/schemas/payment-schemas.ts `checkMethodData`). On create, a card also needs
+ * `confirm: true` (card details are never stored).
+ */
+function methodDataRules(cardNeedsConfirm: boolean): JsonObject {
+  return {
+    payment_method_data: {
+      anyOf: [
+        {
+          properties: {
+            payment_method_data: present('card'),
+            payment_method: { const: 'card' },
+            ...(cardNeedsConfirm ? { confirm: { const: true } } : {}),
+          },
+          ...(cardNeedsConfirm ? { required: ['confirm'] } : {}),
+        },
+        { properties: { payment_method_data: present('ussd'), payment_method: { const: 'ussd' } } },
+      ],
+    },
+  };
+}
+
+/** "`field` is present" as a subschema (the property named, so linters see it defined). */
+function present(field: string): JsonObject {
+  return { properties: { [field]: {} }, required: [field] };
+}
+
 /**
  * Adjusts zod's JSON Schema where it says less than the schema means (a `z.toJSONSchema` `override`):
- * - a `format` (date-time, email) says what a value is; zod also writes its own long regex as
- *   `pattern`, which only repeats it (and would differ from the format's RFC): dropped;
+ * - `format: date-time` says what a timestamp is; zod also writes its own long regex as `pattern`,
+ *   which only repeats it: dropped. An e-mail address keeps zod's `pattern` beside `format: email`:
+ *   it is the rule the API applies, stricter than RFC 5321 (no `/` or `!` in the local part);
  * - a pipe from `unknown` (metadata: checked for a `__proto__` key first) is documented as what it
  *   pipes into, since its input side is `{}` (anything);
- * - `enabled_events` entries: zod cannot express the refinement (a catalogue type or `*`); the enum does.
+ * - rules the request schemas hold in refinements, which zod cannot convert, written in JSON Schema
+ *   where it can say them (the contract check of the HTTP suites, test/helpers/contract-validator.ts,
+ *   holds the spec to them): `enabled_events` entries (catalogue types, or `*` alone), the
+ *   ISO 3166-1 country codes (component `CountryCode`), the `created[…]` timestamp forms, an
+ *   absolute http(s) `return_url` without credentials, an endpoint `url` as an absolute URI of at
+ *   most 2,048 characters, exactly one of `card`/`ussd` in `payment_method_data` and its agreement
+ *   with `payment_method` (and, on create, `confirm: true` with a card, and a method with
+ *   `confirm: true`), exactly one answer to an authentication step, a birthday that is a calendar
+ *   date, no `__proto__` metadata key. What JSON Schema cannot say is listed, with the reason, in
+ *   test/helpers/contract-validator.ts (`SPEC_CANNOT_EXPRESS`, `SERVER_ALSO_ACCEPTS`).
  */
 function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): void {
   const { jsonSchema } = ctx;
-  if (typeof jsonSchema.format === 'string' && ['date-time', 'email'].includes(jsonSchema.format)) delete jsonSchema.pattern;
+  if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
   const def = (ctx.zodSchema as { _zod?: { def?: { type?: string; in?: { _zod: { def: { type: string } } }; out?: z.ZodType } } })._zod
     ?.def;
   if (def?.type === 'pipe' && def.in && def.out && ['unknown', 'any'].includes(def.in._zod.def.type)) {
@@ -101,17 +179,53 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
   }
   if (ctx.zodSchema === metadataSchema) {
     jsonSchema.maxProperties = 50;
-    jsonSchema.propertyNames = { minLength: 1, maxLength: 40 };
+    jsonSchema.propertyNames = { minLength: 1, maxLength: 40, not: { const: '__proto__' } };
     jsonSchema.description = 'String key/value pairs: at most 50 keys of 1–40 characters, values of at most 500 characters. No card data.';
   }
   if (ctx.zodSchema === timestampParamSchema) {
     jsonSchema.description =
       'An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).';
+    jsonSchema.pattern = TIMESTAMP_PATTERN;
     jsonSchema.examples = ['2026-11-21T10:00:00Z'];
   }
   if (ctx.zodSchema === enabledEventsSchema) {
-    jsonSchema.items = { type: 'string', enum: [...EVENT_TYPES, ALL_EVENTS] };
+    delete jsonSchema.type;
+    delete jsonSchema.items;
+    delete jsonSchema.minItems;
+    delete jsonSchema.maxItems;
+    jsonSchema.anyOf = [
+      { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] }, minItems: 1, maxItems: MAX_ENABLED_EVENTS },
+      { type: 'array', prefixItems: [{ const: ALL_EVENTS }], items: false, minItems: 1 },
+    ];
     jsonSchema.description = 'Event types of the catalogue, or `["*"]` for every type (`*` only alone). Duplicates are dropped.';
+  }
+  if (ctx.zodSchema === countrySchema) {
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    jsonSchema.$ref = '#/$defs/CountryCode';
+  }
+  if (ctx.zodSchema === returnUrlSchema) jsonSchema.pattern = RETURN_URL_PATTERN;
+  if (ctx.zodSchema === createWebhookEndpointSchema.shape.url) {
+    jsonSchema.format = 'uri';
+    jsonSchema.maxLength = MAX_URL_LENGTH;
+  }
+  if (ctx.zodSchema === paymentMethodDataSchema) {
+    jsonSchema.minProperties = 1;
+    jsonSchema.maxProperties = 1;
+  }
+  if (ctx.zodSchema === createPaymentBodySchema) {
+    jsonSchema.dependentSchemas = {
+      ...methodDataRules(true),
+      // `confirm: true` processes the payment now: it needs a method (or data that implies one).
+      confirm: {
+        anyOf: [{ properties: { confirm: { const: false } } }, present('payment_method'), present('payment_method_data')],
+      },
+    };
+  }
+  if (ctx.zodSchema === confirmPaymentBodySchema) jsonSchema.dependentSchemas = methodDataRules(false);
+  // A real calendar date (`format: date`, RFC 3339 full-date); "in the past" is the handler's.
+  if (ctx.zodSchema === authenticatePaymentBodySchema.shape.birthday.unwrap()) jsonSchema.format = 'date';
+  if (ctx.zodSchema === authenticatePaymentBodySchema) {
+    jsonSchema.oneOf = ['pin', 'otp', 'phone', 'birthday', 'address'].map((field) => ({ required: [field] }));
   }
 }
 
@@ -131,6 +245,8 @@ class DocumentBuilder {
     const { $schema: _dialect, $defs, ...root } = converted;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, JsonObject>))
       this.addComponent(id, rewriteRefs(def) as JsonObject);
+    const text = JSON.stringify(converted);
+    for (const [id, def] of Object.entries(OVERRIDE_COMPONENTS)) if (text.includes(`"#/$defs/${id}"`)) this.addComponent(id, def);
     return rewriteRefs(root) as JsonObject;
   }
 

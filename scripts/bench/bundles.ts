@@ -100,8 +100,12 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString('utf8');
+    });
     child.once('error', fail);
     child.once('close', (code) => (code === 0 ? ok(out) : fail(new Error(`node exited with ${code}: ${err.trim()}`))));
   });

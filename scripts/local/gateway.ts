@@ -332,13 +332,29 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   return size > MAX_PAYLOAD_BYTES ? 'too_large' : Buffer.concat(chunks);
 }
 
-function answer(res: ServerResponse, status: keyof typeof GATEWAY_ANSWERS, requestId?: string): void {
+/** A response as the gateway wrote it (for {@link GatewayOptions.onExchange}). */
+export interface GatewayResponse {
+  status: number;
+  /** Header values by name as written (`set-cookie` as a list). */
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  /** `handler`: a route's (or the fallback's) Lambda result; `gateway`: the gateway's own answer (see GATEWAY_ANSWERS). */
+  answeredBy: 'handler' | 'gateway';
+}
+
+/** A response as written, its body as it was handed to `res.end` (turned into bytes only for an observer). */
+type Written = Omit<GatewayResponse, 'body'> & { body: string | Buffer };
+
+function answer(res: ServerResponse, status: keyof typeof GATEWAY_ANSWERS, requestId?: string): Written | undefined {
   if (res.headersSent) {
     res.destroy();
-    return;
+    return undefined;
   }
-  res.writeHead(status, { 'content-type': 'application/json', ...(requestId ? { 'apigw-requestid': requestId } : {}) });
-  res.end(JSON.stringify(GATEWAY_ANSWERS[status]));
+  const headers = { 'content-type': 'application/json', ...(requestId ? { 'apigw-requestid': requestId } : {}) };
+  const body = JSON.stringify(GATEWAY_ANSWERS[status]);
+  res.writeHead(status, headers);
+  res.end(body);
+  return { status, headers, body, answeredBy: 'gateway' };
 }
 
 /**
@@ -346,19 +362,23 @@ function answer(res: ServerResponse, status: keyof typeof GATEWAY_ANSWERS, reque
  * dropped, as the Lambda runtime's JSON serialisation drops it), `cookies` (one `set-cookie` each),
  * `body` (base64-decoded when `isBase64Encoded`). A result without `statusCode` is a 200 JSON body.
  */
-function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2, requestId: string): void {
+function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2, requestId: string): Written {
   if (typeof result === 'object' && result !== null && 'statusCode' in result) {
     const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
     const headers: Record<string, string | string[]> = { 'apigw-requestid': requestId };
     for (const [name, value] of Object.entries(result.headers ?? {}))
       if (value !== undefined && value !== null) headers[name] = String(value);
     if (result.cookies?.length) headers['set-cookie'] = result.cookies;
-    res.writeHead(result.statusCode ?? 200, headers);
+    const status = result.statusCode ?? 200;
+    res.writeHead(status, headers);
     res.end(body);
-    return;
+    return { status, headers, body, answeredBy: 'handler' };
   }
-  res.writeHead(200, { 'content-type': 'application/json', 'apigw-requestid': requestId });
-  res.end(typeof result === 'string' ? result : JSON.stringify(result));
+  const headers = { 'content-type': 'application/json', 'apigw-requestid': requestId };
+  const body = typeof result === 'string' ? result : JSON.stringify(result);
+  res.writeHead(200, headers);
+  res.end(body);
+  return { status: 200, headers, body, answeredBy: 'handler' };
 }
 
 function sourceIp(req: IncomingMessage): string {
@@ -371,21 +391,31 @@ async function serve(
   res: ServerResponse,
   origin: GatewayOrigin,
   load: (entry: string) => Promise<LambdaHandler>,
+  onExchange: ((exchange: GatewayExchange) => void) | undefined,
 ): Promise<void> {
   const body = await readBody(req);
-  if (body === 'too_large') return answer(res, 413);
-  const event = toEvent(
-    {
-      method: req.method ?? 'GET',
-      target: req.url ?? '/',
-      headers: req.headersDistinct as Record<string, string[]>,
-      body,
-      sourceIp: sourceIp(req),
-      httpVersion: req.httpVersion,
-    },
-    origin,
-  );
-  if (!event) return answer(res, 400);
+  const request: GatewayRequest = {
+    method: req.method ?? 'GET',
+    target: req.url ?? '/',
+    headers: req.headersDistinct as Record<string, string[]>,
+    body: body === 'too_large' ? Buffer.alloc(0) : body,
+    sourceIp: sourceIp(req),
+    httpVersion: req.httpVersion,
+  };
+  // Reported after the response is written, synchronously: a client in the same process reads the
+  // answer only on a later turn of the event loop, so the observer has always seen it by then.
+  const report = (written: Written | undefined): void => {
+    if (!onExchange || !written) return;
+    const response = { ...written, body: typeof written.body === 'string' ? Buffer.from(written.body) : written.body };
+    try {
+      onExchange({ request: { ...request, bodyDropped: body === 'too_large' }, response });
+    } catch (err) {
+      process.stderr.write(`gateway: onExchange failed: ${(err as Error).message}\n`);
+    }
+  };
+  if (body === 'too_large') return report(answer(res, 413));
+  const event = toEvent(request, origin);
+  if (!event) return report(answer(res, 400));
   const { route } = gatewayRoute(event.requestContext.http.method, event.rawPath);
   const entry = route?.entry ?? FALLBACK_ROUTE.entry;
   const name = route?.name ?? FALLBACK_ROUTE.name;
@@ -397,15 +427,17 @@ async function serve(
   } catch (err) {
     // What API Gateway answers when the integration fails.
     process.stderr.write(`gateway: ${name} failed: ${(err as Error).stack ?? String(err)}\n`);
-    return answer(res, 500, requestId);
+    return report(answer(res, 500, requestId));
   }
+  let written: Written | undefined;
   try {
-    writeResult(res, result, requestId);
+    written = writeResult(res, result, requestId);
   } catch (err) {
     // A result API Gateway could not turn into a response (e.g. an invalid header): 500, as on AWS.
     process.stderr.write(`gateway: ${name} returned an unusable result: ${(err as Error).message}\n`);
-    answer(res, 500, requestId);
+    written = answer(res, 500, requestId);
   }
+  report(written);
 }
 
 /** Answers on a raw socket (no ServerResponse exists for parse failures and CONNECT). */
@@ -433,6 +465,20 @@ export interface GatewayOptions {
    * the event, to see exactly what a Lambda would receive.
    */
   loadHandler?: (entry: string) => Promise<LambdaHandler>;
+  /**
+   * Sees every request the gateway answers and the response it wrote (the test harness checks each
+   * against docs/openapi.json: test/helpers/contract-validator.ts). Called synchronously after the
+   * response is written; an exception it throws is logged, never sent. Unset (as under `npm start`),
+   * nothing is captured. Not called for what never became a request (unparseable HTTP, CONNECT).
+   */
+  onExchange?: (exchange: GatewayExchange) => void;
+}
+
+/** One request and the answer the gateway wrote for it. */
+export interface GatewayExchange {
+  /** The request as received; `bodyDropped` when it was over 10 MB (its body is then not kept). */
+  request: GatewayRequest & { bodyDropped: boolean };
+  response: GatewayResponse;
 }
 
 /** A running local gateway. */
@@ -456,7 +502,7 @@ export async function startGateway(port: number, host = '127.0.0.1', options: Ga
   let origin: GatewayOrigin | undefined;
   const load = options.loadHandler ?? loadHandler;
   const server = createServer((req, res) => {
-    serve(req, res, origin as GatewayOrigin, load).catch((err: unknown) => {
+    serve(req, res, origin as GatewayOrigin, load, options.onExchange).catch((err: unknown) => {
       // The client went away mid-body, or the like: answer if still possible, never stop.
       process.stderr.write(`gateway: request failed: ${(err as Error).message}\n`);
       if (!res.writableEnded) answer(res, 500);

@@ -342,6 +342,16 @@ const ENDPOINT_FIELDS = {
   description: 'At most 1000 characters.',
 };
 
+/**
+ * A field of a payer page's form: empty (left out), or the value the JSON route takes, with the
+ * surrounding whitespace the page trims (shared/operations/payer-page-operations.ts).
+ */
+const formField = (value: RegExp) =>
+  z
+    .string()
+    .regex(new RegExp(`^\\s*(${value.source})?\\s*$`))
+    .optional();
+
 /** Idempotent replays carry `Idempotent-Replayed: true`. */
 const replayed = (response: SuccessResponse): SuccessResponse => ({
   ...response,
@@ -1074,19 +1084,31 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     body: {
       schema: z
         .strictObject({
-          pin: z.string().optional(),
-          otp: z.string().optional(),
-          phone: z.string().optional(),
-          birthday: z.string().optional(),
-          address_line1: z.string().optional(),
-          address_city: z.string().optional(),
-          address_state: z.string().optional(),
-          address_zip: z.string().optional(),
-          address_country: z.string().optional(),
-          card_number: z.string().optional(),
-          card_exp_month: z.string().optional(),
-          card_exp_year: z.string().optional(),
-          card_cvc: z.string().optional(),
+          pin: formField(/\d{4}/),
+          otp: formField(/[0-9A-Za-z]{4,12}/),
+          phone: formField(/\+?\d{7,15}/),
+          birthday: formField(/\d{4}-\d{2}-\d{2}/),
+          address_line1: z.string().max(200).optional(),
+          address_city: z.string().max(100).optional(),
+          address_state: z.string().max(100).optional(),
+          address_zip: z.string().max(20).optional(),
+          address_country: formField(/[A-Z]{2}/),
+          card_number: z
+            .string()
+            .regex(/^[\d\s]*$/)
+            .optional(),
+          card_exp_month: formField(/0?[1-9]|1[0-2]/),
+          card_exp_year: formField(/\d{2}|\d{4}/),
+          card_cvc: formField(/\d{3,4}/),
+        })
+        // Empty fields count as absent (the page's inputs are one form): some answer must be filled in,
+        // i.e. not every answer field absent or blank.
+        .meta({
+          not: {
+            properties: Object.fromEntries(
+              ['pin', 'otp', 'phone', 'birthday', 'address_line1'].map((field) => [field, { pattern: '^\\s*$' }]),
+            ),
+          },
         })
         .describe('The step form: the one answer the step asks for, and the card fields only when the step needs the card again.'),
       required: true,

@@ -131,7 +131,10 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
     },
   });
   let inner: ReturnType<typeof makeHandlerIdempotent> | undefined;
-  const middleware = () => (inner ??= makeHandlerIdempotent({ persistenceStore: persistenceLayer(), config }));
+  const middleware = () => {
+    inner ??= makeHandlerIdempotent({ persistenceStore: persistenceLayer(), config });
+    return inner;
+  };
   const OWNS = 'switchyard.ownsIdempotencyRecord';
   return {
     before: async (request) => {

@@ -48,15 +48,21 @@ const CREATED_KEY = /^created(?:\[(gt|gte|lt|lte)\]|\.(gt|gte|lt|lte))$/;
  * @param raw API Gateway's `queryStringParameters` (may be undefined)
  */
 export function nestCreatedParams(raw: Record<string, string | undefined> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a `__proto__` parameter stays a key (refused as unknown), not a prototype assignment.
+  const out: Record<string, unknown> = Object.create(null);
   const created: Record<string, string> = {};
   for (const [key, value] of Object.entries(raw ?? {})) {
     if (value === undefined) continue;
     const m = CREATED_KEY.exec(key);
-    if (m) created[(m[1] ?? m[2]) as string] = value;
-    else out[key] = value;
+    if (m) {
+      // One bound in both spellings is a repeated parameter: joined with a comma, as API Gateway joins
+      // a repeated name (and so refused), never one silently dropped.
+      const bound = (m[1] ?? m[2]) as string;
+      created[bound] = created[bound] === undefined ? value : `${created[bound]},${value}`;
+    } else out[key] = value;
   }
-  if (Object.keys(created).length > 0) out.created = created;
+  // A bare `created=` beside `created[gte]` is kept (and refused: not an object), never overwritten.
+  if (Object.keys(created).length > 0 && !Object.hasOwn(out, 'created')) out.created = created;
   return out;
 }
 

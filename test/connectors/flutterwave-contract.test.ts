@@ -238,17 +238,16 @@ describe("request bodies against flutterwave-node-v3 1.4.1's joi schemas", () =>
     expect(problems(create.chargeSchema, bodyOf(charge))).toEqual([]);
   });
 
-  test.each(FLUTTERWAVE_USSD_BANKS.map((code) => [code]))(
-    'USSD with bank %s (POST /v3/charges?type=ussd) passes ussdChargeSchema',
-    async (code) => {
-      const [charge] = await sent([ok(fixture('charge-ussd'))], (c) =>
-        c.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: code })),
-      );
-      expect(charge?.path).toBe('/v3/charges?type=ussd');
-      expect(bodyOf(charge).account_bank).toBe(code);
-      expect(problems(create.ussdChargeSchema, bodyOf(charge))).toEqual([]);
-    },
-  );
+  test.each(
+    FLUTTERWAVE_USSD_BANKS.map((code) => [code]),
+  )('USSD with bank %s (POST /v3/charges?type=ussd) passes ussdChargeSchema', async (code) => {
+    const [charge] = await sent([ok(fixture('charge-ussd'))], (c) =>
+      c.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: code })),
+    );
+    expect(charge?.path).toBe('/v3/charges?type=ussd');
+    expect(bodyOf(charge).account_bank).toBe(code);
+    expect(problems(create.ussdChargeSchema, bodyOf(charge))).toEqual([]);
+  });
 
   test.each([
     ['MTN', '+233241234567'],

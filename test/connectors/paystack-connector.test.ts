@@ -408,29 +408,28 @@ describe('authorize', () => {
     });
   });
 
-  test.each(Object.entries({ '058': '737', '033': '919', '232': '822', '057': '966' }))(
-    'ussd NGN, bank %s: ussd.type %s → display_ussd_code with the code Paystack returns',
-    async (bank, type) => {
-      server.reply({ status: 200, body: fixture('charge-ussd') });
-      const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: bank }));
-      expectCall(server.only(), 'POST', '/charge', {
-        email: 'payer@example.com',
-        amount: 150000,
-        currency: 'NGN',
-        reference: REFERENCE,
-        ussd: { type },
-      });
-      expect(result).toEqual({
-        status: 'RequiresAction',
-        connectorTransactionId: REFERENCE,
-        amountCaptured: 0,
-        nextAction: {
-          type: 'display_ussd_code',
-          ussd: { code: '*737*33*4*18791#', reference: REFERENCE, expires_at: '2024-04-02T10:00:00.000Z' },
-        },
-      });
-    },
-  );
+  test.each(
+    Object.entries({ '058': '737', '033': '919', '232': '822', '057': '966' }),
+  )('ussd NGN, bank %s: ussd.type %s → display_ussd_code with the code Paystack returns', async (bank, type) => {
+    server.reply({ status: 200, body: fixture('charge-ussd') });
+    const result = await paystack.authorize(authorizeRequest({ paymentMethod: 'ussd', card: undefined, ussdBankCode: bank }));
+    expectCall(server.only(), 'POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 150000,
+      currency: 'NGN',
+      reference: REFERENCE,
+      ussd: { type },
+    });
+    expect(result).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+      nextAction: {
+        type: 'display_ussd_code',
+        ussd: { code: '*737*33*4*18791#', reference: REFERENCE, expires_at: '2024-04-02T10:00:00.000Z' },
+      },
+    });
+  });
 
   test.each([
     ['another bank (Access Bank 044)', '044', 'ussd_bank_not_supported'],
@@ -617,16 +616,15 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
     submit_address: 'src/api/charges/submit-address/response.json',
   };
 
-  test.each(cases)(
-    "%s: POST %s with exactly the documented body; Paystack's success sample → Succeeded",
-    async (step, overrides, pathname, body) => {
-      const sample = official(samples[step] as string, '200');
-      server.reply({ status: 200, body: ours(sample) });
-      const result = await paystack.authenticate(authenticateRequest(overrides));
-      expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
-      expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount });
-    },
-  );
+  test.each(
+    cases,
+  )("%s: POST %s with exactly the documented body; Paystack's success sample → Succeeded", async (step, overrides, pathname, body) => {
+    const sample = official(samples[step] as string, '200');
+    server.reply({ status: 200, body: ours(sample) });
+    const result = await paystack.authenticate(authenticateRequest(overrides));
+    expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
+    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount });
+  });
 
   test('connectorTransactionId null (never recorded) → the reference derived from our payment id', async () => {
     server.reply({ status: 200, body: ours(official('src/api/charges/submit-otp/response.json', '200_pending')) });
@@ -646,16 +644,17 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
       { step: 'submit_address', pin: undefined, address: { line1: '1 Main St', city: 'Lagos', state: 'LA', zip: '', country: 'NG' } },
       'authentication_value_required',
     ],
-  ] as [string, Partial<AuthenticateRequest>, string][])(
-    '%s → %s, nothing sent, the value never in the message',
-    async (_label, overrides, code) => {
-      const err = await rejection(paystack.authenticate(authenticateRequest(overrides)));
-      expect(err).toBeInstanceOf(ConnectorRequestError);
-      expect((err as ConnectorRequestError).code).toBe(code);
-      expect(err.message).not.toContain('21/09/1961');
-      expect(server.requests).toHaveLength(0);
-    },
-  );
+  ] as [
+    string,
+    Partial<AuthenticateRequest>,
+    string,
+  ][])('%s → %s, nothing sent, the value never in the message', async (_label, overrides, code) => {
+    const err = await rejection(paystack.authenticate(authenticateRequest(overrides)));
+    expect(err).toBeInstanceOf(ConnectorRequestError);
+    expect((err as ConnectorRequestError).code).toBe(code);
+    expect(err.message).not.toContain('21/09/1961');
+    expect(server.requests).toHaveLength(0);
+  });
 });
 
 describe('authenticate: steps chain through the status table (a Verve-style card asking PIN, then OTP)', () => {
@@ -930,19 +929,21 @@ describe('mobile money: Ghana networks and the Telecel Cash voucher', () => {
 });
 
 describe('sync of a charge still waiting on a step', () => {
-  test.each(['ongoing', 'abandoned', 'send_pin', 'send_otp'])(
-    'verify status %s → RequiresAction without a next action (the payment keeps its own)',
-    async (status) => {
-      const body = fixture('transaction-verify');
-      body.data.status = status;
-      server.reply({ status: 200, body });
-      expect(await paystack.sync(syncRequest())).toEqual({
-        status: 'RequiresAction',
-        connectorTransactionId: REFERENCE,
-        amountCaptured: 0,
-      });
-    },
-  );
+  test.each([
+    'ongoing',
+    'abandoned',
+    'send_pin',
+    'send_otp',
+  ])('verify status %s → RequiresAction without a next action (the payment keeps its own)', async (status) => {
+    const body = fixture('transaction-verify');
+    body.data.status = status;
+    server.reply({ status: 200, body });
+    expect(await paystack.sync(syncRequest())).toEqual({
+      status: 'RequiresAction',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 0,
+    });
+  });
 });
 
 describe('refund needs-attention: never Succeeded, and a warning for operators', () => {

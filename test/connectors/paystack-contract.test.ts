@@ -1043,15 +1043,17 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
       );
     });
 
-    test.each(['refund-pending', 'refund-processing', 'refund-processed', 'refund-failed'])(
-      '%s (no id, a transaction reference this service did not create) → ignored without any lookup',
-      async (name) => {
-        const before = server.requests.length;
-        const event = await deliver(name);
-        expect(event.kind).toBe('ignored');
-        expect(server.requests.length).toBe(before);
-        expect(warn).not.toHaveBeenCalled();
-      },
-    );
+    test.each([
+      'refund-pending',
+      'refund-processing',
+      'refund-processed',
+      'refund-failed',
+    ])('%s (no id, a transaction reference this service did not create) → ignored without any lookup', async (name) => {
+      const before = server.requests.length;
+      const event = await deliver(name);
+      expect(event.kind).toBe('ignored');
+      expect(server.requests.length).toBe(before);
+      expect(warn).not.toHaveBeenCalled();
+    });
   });
 });

@@ -372,19 +372,18 @@ describe('StripeConnector', () => {
         ['a 2xx body that is not JSON', { status: 200, raw: '<html>upstream</html>' }],
         ['no id in the answer', { status: 200, body: { object: 'payment_method' } }],
         ['a timeout', 'hang'],
-      ] as Array<[string, Reply]>)(
-        'PaymentMethod %s → ConnectorTechnicalError with notSent; the intent is never requested',
-        async (_label, pm) => {
-          serveAuthorize(200, 'payment_intent.succeeded', pm);
-          const err = await connector({ timeoutMs: 200 })
-            .authorize(authorizeRequest())
-            .catch((e: unknown) => e);
-          expect(err).toBeInstanceOf(ConnectorTechnicalError);
-          expect((err as ConnectorTechnicalError).notSent).toBe(true);
-          expect((err as Error).message).not.toContain(PAN);
-          expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
-        },
-      );
+      ] as Array<
+        [string, Reply]
+      >)('PaymentMethod %s → ConnectorTechnicalError with notSent; the intent is never requested', async (_label, pm) => {
+        serveAuthorize(200, 'payment_intent.succeeded', pm);
+        const err = await connector({ timeoutMs: 200 })
+          .authorize(authorizeRequest())
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ConnectorTechnicalError);
+        expect((err as ConnectorTechnicalError).notSent).toBe(true);
+        expect((err as Error).message).not.toContain(PAN);
+        expect(requests.map((r) => r.url)).toEqual(['/v1/payment_methods']);
+      });
 
       test('PaymentMethod 409 (another authorize of this payment in flight) → ConnectorTechnicalError, notSent false', async () => {
         serveAuthorize(200, 'payment_intent.succeeded', { status: 409, body: fixture('error.idempotency_key_in_use') });

@@ -554,7 +554,9 @@ describe("(b) every documented response sample runs through the adapter's mappin
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
       let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
       req.on('end', () => {
         sent.push({ url: req.url ?? '', body });
         res.writeHead(200, { 'content-type': 'application/json' });

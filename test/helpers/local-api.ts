@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type LocalGateway, startGateway } from '../../scripts/local/gateway';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { destroyDocumentClient } from '../../shared/storage/client';
+import { ContractRecorder } from './contract-validator';
 
 /** A response as the tests see it: status, parsed JSON body (or raw text), headers. */
 export interface TestResponse {
@@ -25,19 +26,47 @@ export interface LocalApi {
   url: string;
   merchantId: string;
   apiKey: string;
+  /**
+   * Sends a request to the gateway.
+   * @throws ContractMismatchError when the exchange does not keep docs/openapi.json (test/helpers/contract-validator.ts)
+   */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Issues another merchant with its own key (for isolation tests). */
   newMerchantKey(): Promise<string>;
+  /**
+   * Stops the gateway and writes the file's contract coverage.
+   * @throws Error listing the exchanges made with a raw `fetch` that did not keep docs/openapi.json
+   */
   close(): Promise<void>;
+}
+
+/**
+ * Starts the local gateway with every exchange checked against docs/openapi.json
+ * (test/helpers/contract-validator.ts): for tests that talk to the gateway with `fetch` only.
+ * Its `close()` throws a report of the exchanges that broke the contract.
+ */
+export async function startCheckedGateway(): Promise<LocalGateway & { contract: ContractRecorder }> {
+  const contract = new ContractRecorder();
+  const gateway = await startGateway(0, '127.0.0.1', { onExchange: contract.observe });
+  return {
+    ...gateway,
+    contract,
+    close: async () => {
+      await gateway.close();
+      contract.finish();
+    },
+  };
 }
 
 /**
  * Starts the local gateway (the same code `npm start` serves) on a free port and
  * seeds a fresh merchant with its own API key, so each test file sees only its
- * own data in the shared DynamoDB Local.
+ * own data in the shared DynamoDB Local. Every exchange, raw `fetch` calls to `url` included, is
+ * checked against docs/openapi.json: `request` throws on a mismatch of its own exchange, `close`
+ * on those of the others.
  */
 export async function startLocalApi(): Promise<LocalApi> {
-  const gateway: LocalGateway = await startGateway(0);
+  const gateway = await startCheckedGateway();
   const newMerchantKey = async () => {
     const merchantId = `mer_${randomUUID().replace(/-/g, '')}`;
     const key = `sk_test_${randomUUID().replace(/-/g, '')}`;
@@ -57,6 +86,7 @@ export async function startLocalApi(): Promise<LocalApi> {
     }
     const res = await fetch(`${gateway.url}${path}`, { method, headers, body });
     const text = await res.text();
+    gateway.contract.claim(res.headers.get('apigw-requestid'));
     let parsed: unknown = text;
     try {
       parsed = JSON.parse(text);
@@ -72,8 +102,11 @@ export async function startLocalApi(): Promise<LocalApi> {
     request,
     newMerchantKey,
     close: async () => {
-      await gateway.close();
-      destroyDocumentClient();
+      try {
+        await gateway.close();
+      } finally {
+        destroyDocumentClient();
+      }
     },
   };
 }

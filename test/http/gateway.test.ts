@@ -360,12 +360,14 @@ describe('the domain name comes from configuration, never from the request', () 
     }
   });
 
-  test.each(['https://api.example.test/prod', 'ftp://api.example.test', 'https://u:p@api.example.test', 'not a url'])(
-    'a public base URL that is not an origin (%s) is refused at start',
-    async (url) => {
-      await expect(startGateway(0, '127.0.0.1', { publicBaseUrl: url })).rejects.toThrow();
-    },
-  );
+  test.each([
+    'https://api.example.test/prod',
+    'ftp://api.example.test',
+    'https://u:p@api.example.test',
+    'not a url',
+  ])('a public base URL that is not an origin (%s) is refused at start', async (url) => {
+    await expect(startGateway(0, '127.0.0.1', { publicBaseUrl: url })).rejects.toThrow();
+  });
 
   test('through the real handlers: a hosted page URL is built on the gateway, whatever Host the client sent', async () => {
     const res = await send(

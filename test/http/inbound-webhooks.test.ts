@@ -250,17 +250,16 @@ describe('a signed but malformed event → 400 with the error body, never 500', 
     ],
   ];
 
-  test.each(cases.map(([connector, what, rawBody, code, param]) => [connector, what, code, param, rawBody] as const))(
-    '%s: %s → 400 %s',
-    async (connector, _what, code, param, rawBody) => {
-      const res = await deliver(connector, rawBody);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({
-        error: { type: 'invalid_request_error', code, message: expect.any(String), ...(param ? { param } : {}) },
-      });
-      expect(res.text).not.toContain(MARKER);
-    },
-  );
+  test.each(
+    cases.map(([connector, what, rawBody, code, param]) => [connector, what, code, param, rawBody] as const),
+  )('%s: %s → 400 %s', async (connector, _what, code, param, rawBody) => {
+    const res = await deliver(connector, rawBody);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: { type: 'invalid_request_error', code, message: expect.any(String), ...(param ? { param } : {}) },
+    });
+    expect(res.text).not.toContain(MARKER);
+  });
 
   test('the signature is checked first: the same malformed body unsigned → 401', async () => {
     const rawBody = JSON.stringify({ id: 'evt_1', type: 'payment.succeeded' });

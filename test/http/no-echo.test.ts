@@ -90,15 +90,19 @@ describe('unknown parameter names are repeated only when they are plain field na
     expect(error).toMatchObject({ param: 'nickname', message: 'Received unknown parameter: nickname. Remove it and retry.' });
   });
 
-  test.each([VISA, `x${VISA}`, `card_${SPACED}`, `a-${VISA.slice(0, 8)}-${VISA.slice(8)}`, 'ｎｉｃｋ', 'a'.repeat(65)])(
-    'the unknown body parameter %j is not repeated',
-    async (name) => {
-      const error = expectNoEcho(await api.request('POST', '/customers', { body: { [name]: 'x' } }), 400, 'parameter_unknown');
-      expect(error.param).toBeUndefined();
-      expect(error.message).not.toContain(name);
-      expect(error.message).toMatch(/unknown parameter .*Remove it and retry/);
-    },
-  );
+  test.each([
+    VISA,
+    `x${VISA}`,
+    `card_${SPACED}`,
+    `a-${VISA.slice(0, 8)}-${VISA.slice(8)}`,
+    'ｎｉｃｋ',
+    'a'.repeat(65),
+  ])('the unknown body parameter %j is not repeated', async (name) => {
+    const error = expectNoEcho(await api.request('POST', '/customers', { body: { [name]: 'x' } }), 400, 'parameter_unknown');
+    expect(error.param).toBeUndefined();
+    expect(error.message).not.toContain(name);
+    expect(error.message).toMatch(/unknown parameter .*Remove it and retry/);
+  });
 
   test('inside an object, the enclosing field is named instead', async () => {
     const body = { amount: 100, currency: 'NGN', billing: { [VISA]: 'x' } };
@@ -147,14 +151,15 @@ describe('unknown parameter names are repeated only when they are plain field na
 });
 
 describe('paths are not repeated', () => {
-  test.each([`/${VISA}`, `/payments/x/${VISA}`, `/nowhere?card=${VISA}`])(
-    'an unknown route %s → 404 route_not_found without the path or method',
-    async (path) => {
-      const error = expectNoEcho(await api.request('PATCH', path), 404, 'route_not_found');
-      expect(error.message).not.toContain('PATCH');
-      expect(error.message).toContain('docs/api.md');
-    },
-  );
+  test.each([
+    `/${VISA}`,
+    `/payments/x/${VISA}`,
+    `/nowhere?card=${VISA}`,
+  ])('an unknown route %s → 404 route_not_found without the path or method', async (path) => {
+    const error = expectNoEcho(await api.request('PATCH', path), 404, 'route_not_found');
+    expect(error.message).not.toContain('PATCH');
+    expect(error.message).toContain('docs/api.md');
+  });
 });
 
 describe('stored answers hold no card data', () => {

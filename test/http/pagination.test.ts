@@ -486,13 +486,18 @@ describe('GET /payments/{id}/refunds', () => {
 // ---------------------------------------------------------------- bad list queries
 
 describe('bad list parameters → 400', () => {
-  test.each(['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'offset=-1', 'offset=x'])(
-    'GET /customers and /payments ?%s → 400',
-    async (qs) => {
-      expectError(await api.request('GET', `/customers?${qs}`), 400);
-      expectError(await api.request('GET', `/payments?${qs}`), 400);
-    },
-  );
+  test.each([
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=1.5',
+    'limit=-1',
+    'offset=-1',
+    'offset=x',
+  ])('GET /customers and /payments ?%s → 400', async (qs) => {
+    expectError(await api.request('GET', `/customers?${qs}`), 400);
+    expectError(await api.request('GET', `/payments?${qs}`), 400);
+  });
 
   test('unknown starting_after, and offset together with starting_after', async () => {
     expectError(await api.request('GET', '/customers?starting_after=cus_doesnotexist0000000000000000'), 400);

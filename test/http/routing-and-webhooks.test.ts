@@ -264,16 +264,17 @@ describe('completing payments that need action', () => {
     });
   });
 
-  test.each(['mobile_money', 'bank_transfer', 'ussd'])(
-    '%s becomes Succeeded by the sandbox webhook, without any client call',
-    async (method) => {
-      const p = await api.request('POST', '/payments', { body: { amount: 300, currency: 'KES', payment_method: method, confirm: true } });
-      expect(['Processing', 'RequiresAction']).toContain(p.body.status);
-      const settled = await waitForStatus(p.body.payment_id, 'Succeeded');
-      expect(settled.status).toBe('Succeeded');
-      expect(settled.attempts.at(-1)).toMatchObject({ connector: 'sandbox', status: 'Succeeded' });
-    },
-  );
+  test.each([
+    'mobile_money',
+    'bank_transfer',
+    'ussd',
+  ])('%s becomes Succeeded by the sandbox webhook, without any client call', async (method) => {
+    const p = await api.request('POST', '/payments', { body: { amount: 300, currency: 'KES', payment_method: method, confirm: true } });
+    expect(['Processing', 'RequiresAction']).toContain(p.body.status);
+    const settled = await waitForStatus(p.body.payment_id, 'Succeeded');
+    expect(settled.status).toBe('Succeeded');
+    expect(settled.attempts.at(-1)).toMatchObject({ connector: 'sandbox', status: 'Succeeded' });
+  });
 });
 
 describe('POST /webhooks/{connector}', () => {

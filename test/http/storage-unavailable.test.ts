@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
-import { type LocalGateway, startGateway } from '../../scripts/local/gateway';
+import type { LocalGateway } from '../../scripts/local/gateway';
 import { destroyDocumentClient } from '../../shared/storage/client';
+import { startCheckedGateway } from '../helpers/local-api';
 
 /** A port nothing listens on: bind, read the port, close. */
 async function closedPort(): Promise<number> {
@@ -17,7 +18,8 @@ const savedEndpoint = process.env.DYNAMODB_ENDPOINT;
 beforeAll(async () => {
   // This file's module registry builds its own DynamoDB client from this endpoint.
   process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${await closedPort()}`;
-  gateway = await startGateway(0);
+  // Checked against docs/openapi.json like every HTTP suite (close() reports mismatches).
+  gateway = await startCheckedGateway();
 });
 afterAll(async () => {
   await gateway.close();

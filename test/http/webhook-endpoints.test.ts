@@ -263,16 +263,17 @@ describe('DELETE and unknown ids', () => {
     expect(await getStoredWebhookEndpoint(api.merchantId, e.webhook_endpoint_id)).toBeUndefined();
   });
 
-  test.each(['we_doesnotexist0000000000000000000', 'not-an-endpoint', 'cus_0123456789abcdef0123456789abcdef'])(
-    'GET, PUT, DELETE and rotate_secret of %s → 404',
-    async (id) => {
-      const err = expectError(await api.request('GET', `/webhook_endpoints/${id}`), 404, 'resource_missing');
-      expect(err.param).toBe('webhook_endpoint_id');
-      expectError(await api.request('PUT', `/webhook_endpoints/${id}`, { body: { description: 'x' } }), 404);
-      expectError(await api.request('DELETE', `/webhook_endpoints/${id}`), 404);
-      expectError(await api.request('POST', `/webhook_endpoints/${id}/rotate_secret`), 404);
-    },
-  );
+  test.each([
+    'we_doesnotexist0000000000000000000',
+    'not-an-endpoint',
+    'cus_0123456789abcdef0123456789abcdef',
+  ])('GET, PUT, DELETE and rotate_secret of %s → 404', async (id) => {
+    const err = expectError(await api.request('GET', `/webhook_endpoints/${id}`), 404, 'resource_missing');
+    expect(err.param).toBe('webhook_endpoint_id');
+    expectError(await api.request('PUT', `/webhook_endpoints/${id}`, { body: { description: 'x' } }), 404);
+    expectError(await api.request('DELETE', `/webhook_endpoints/${id}`), 404);
+    expectError(await api.request('POST', `/webhook_endpoints/${id}/rotate_secret`), 404);
+  });
 
   test('requests without a valid api-key → 401', async () => {
     expectError(await api.request('GET', '/webhook_endpoints', { key: null }), 401, 'invalid_api_key');

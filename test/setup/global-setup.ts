@@ -2,15 +2,23 @@
  * Starts one in-memory DynamoDB Local for the whole test run and creates the
  * table from the shared definition. Workers inherit the endpoint through the
  * environment. Each test file isolates its data by using its own merchant.
+ * Also makes the directory where the HTTP suites record which (operation, status) pairs of
+ * docs/openapi.json they exercised (test/helpers/contract-validator.ts), read by global-teardown.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local';
 import { ensureTable } from '../../scripts/local/ensure-table';
+import { COVERAGE_DIR_ENV } from '../helpers/contract-validator';
 
+/** jest's global setup: DynamoDB Local, the table, the contract coverage directory. */
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'SILENT';
   process.env.TABLE_NAME = 'switchyard-test';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);

@@ -191,12 +191,17 @@ describe('address classification', () => {
     expect(nonPublicAddressKind(address)).toBe(kind);
   });
 
-  test.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    '%s is public',
-    (address) => {
-      expect(nonPublicAddressKind(address)).toBeUndefined();
-    },
-  );
+  test.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '169.255.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+  ])('%s is public', (address) => {
+    expect(nonPublicAddressKind(address)).toBeUndefined();
+  });
 });
 
 test('tunnel and deprecated ranges that can reach private networks are refused too (Teredo, site-local, 6to4 relay)', async () => {

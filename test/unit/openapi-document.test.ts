@@ -4,6 +4,10 @@
  * - every route of ROUTES is a path + method, and the operation metadata has exactly the ROUTES names;
  * - every error status an operation lists is answered with the error object (or an HTML page);
  * - every example validates against its schema (ajv, JSON Schema 2020-12, formats checked);
+ * - every object an operation answers is closed (`additionalProperties: false`), and every JSON
+ *   operation documents `Switchyard-Version` (request header, response header, 400 `api_version_invalid`);
+ * - the contract validator of the HTTP suites (test/helpers/contract-validator.ts) refuses what the
+ *   document does not say;
  * - `webhooks` covers exactly the event catalogue;
  * - the interfaces kept outside the schema files (CardSummary, PendingOperationView, DeliveryAttempt,
  *   WebhookDelivery, WebhookReceipt) equal the schemas' output types (checked by `tsc`).
@@ -13,6 +17,7 @@ import { resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type * as z from 'zod';
+import type { GatewayExchange } from '../../scripts/local/gateway';
 import { buildOpenApiDocument, type JsonObject, OPENAPI_FILE, serializeOpenApiDocument } from '../../scripts/openapi';
 import { API_VERSION } from '../../shared/api/api-version';
 import {
@@ -35,6 +40,7 @@ import { RefundResource } from '../../shared/schemas/refund-resource-schema';
 import type { WebhookReceiptResource } from '../../shared/schemas/webhook-receipt-schema';
 import type { WebhookDelivery } from '../../shared/storage/deliveries-repository';
 import type { DeliveryAttempt } from '../../shared/webhooks/delivery';
+import { ContractValidator } from '../helpers/contract-validator';
 
 /** `true` when A and B are the same type (each assignable to the other, invariantly). */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -179,6 +185,59 @@ describe('docs/openapi.json', () => {
     expect(validate(withoutPending)).not.toBeNull();
   });
 
+  it('answers closed objects: every object with properties that an operation answers says additionalProperties: false', () => {
+    const open: string[] = [];
+    const seen = new Set<unknown>();
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      const schema = node as JsonObject;
+      if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/components/schemas/')) {
+        const id = schema.$ref.slice('#/components/schemas/'.length);
+        visit(components.schemas[id], id);
+      }
+      if (schema.properties && schema.additionalProperties !== false) open.push(where);
+      for (const [key, child] of Object.entries(schema)) visit(child, `${where}/${key}`);
+    };
+    for (const { path, method, op } of operations())
+      for (const [status, response] of Object.entries(op.responses as Record<string, JsonObject>))
+        visit((response.content as Record<string, JsonObject> | undefined)?.['application/json']?.schema, `${method} ${path} ${status}`);
+    expect(open).toEqual([]);
+  });
+
+  it('documents Switchyard-Version on every JSON operation: the request header, the response header, 400 api_version_invalid', () => {
+    expect((document.components as { headers: Record<string, JsonObject> }).headers['Switchyard-Version']).toMatchObject({
+      required: true,
+      schema: { enum: [API_VERSION] },
+    });
+    for (const route of ROUTES) {
+      const meta = OPENAPI_OPERATIONS[route.name]!;
+      const op = paths[route.path]![route.method.toLowerCase()]!;
+      const responses = op.responses as Record<string, JsonObject>;
+      for (const [status, response] of Object.entries(responses)) {
+        const json = (response.content as Record<string, unknown> | undefined)?.['application/json'] !== undefined;
+        const header = (response.headers as Record<string, JsonObject> | undefined)?.['Switchyard-Version'];
+        if (json)
+          expect({ route: route.name, status, header }).toEqual({
+            route: route.name,
+            status,
+            header: { $ref: '#/components/headers/Switchyard-Version' },
+          });
+      }
+      if (!meta.apiHandler) continue;
+      const params = (op.parameters ?? []) as JsonObject[];
+      expect({ route: route.name, param: params.some((p) => p.$ref === '#/components/parameters/SwitchyardVersion') }).toEqual({
+        route: route.name,
+        param: true,
+      });
+      expect({ route: route.name, codes: meta.errors[400] }).toEqual({
+        route: route.name,
+        codes: expect.arrayContaining(['api_version_invalid']),
+      });
+      expect(String(responses['400']?.description)).toContain('`api_version_invalid`');
+    }
+  });
+
   it('has one webhook per event type of the catalogue, with the Standard Webhooks headers', () => {
     const hooks = document.webhooks as Record<string, { post: JsonObject }>;
     expect(Object.keys(hooks)).toEqual([...EVENT_TYPES]);
@@ -199,5 +258,132 @@ describe('docs/openapi.json', () => {
       const [kind, name] = ref.split('/') as [string, string];
       expect({ ref, exists: all[kind]?.[name] !== undefined }).toEqual({ ref, exists: true });
     }
+  });
+});
+
+const documentText = readFileSync(resolve(process.cwd(), OPENAPI_FILE), 'utf8');
+
+describe.each([
+  ['compiling its schemas itself', () => new ContractValidator(documentText)],
+  ['with the compiled module the HTTP suites load', () => new ContractValidator(documentText, ContractValidator.precompile(documentText))],
+])('the contract validator of the HTTP suites (test/helpers/contract-validator.ts), %s', (_how, build) => {
+  const validator = build();
+  const VERSION = { 'content-type': 'application/json', 'Switchyard-Version': API_VERSION };
+  const exchange = (
+    request: { method: string; target: string; headers?: Record<string, string>; body?: string },
+    response: { status: number; headers?: Record<string, string>; body?: unknown },
+  ): GatewayExchange => ({
+    request: {
+      method: request.method,
+      target: request.target,
+      headers: Object.fromEntries(Object.entries({ 'api-key': 'sk_test_x', ...request.headers }).map(([k, v]) => [k, [v]])),
+      body: Buffer.from(request.body ?? ''),
+      sourceIp: '127.0.0.1',
+      httpVersion: '1.1',
+      bodyDropped: false,
+    },
+    response: {
+      status: response.status,
+      headers: response.headers ?? VERSION,
+      body: Buffer.from(typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '')),
+      answeredBy: 'handler',
+    },
+  });
+  const problems = (...args: Parameters<typeof exchange>) => validator.check(exchange(...args)).problems;
+  const notFound = { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment.' } };
+  const invalid = (code: string, param: string) => ({ error: { type: 'invalid_request_error', code, message: 'Invalid.', param } });
+
+  it('passes a documented exchange', () => {
+    expect(problems({ method: 'GET', target: '/payments/pay_1' }, { status: 200, body: EXAMPLE_SUCCEEDED_PAYMENT })).toEqual([]);
+    expect(problems({ method: 'GET', target: '/payments/pay_1' }, { status: 404, body: notFound })).toEqual([]);
+  });
+
+  it('refuses an undocumented status, an unknown property, a missing required header, another media type', () => {
+    expect(problems({ method: 'GET', target: '/payments/pay_1' }, { status: 418, body: notFound })[0]).toMatch(
+      /status 418 is not documented/,
+    );
+    expect(
+      problems(
+        { method: 'GET', target: '/payments/pay_1' },
+        { status: 200, body: { ...EXAMPLE_SUCCEEDED_PAYMENT, card_number: '4242' } },
+      )[0],
+    ).toMatch(/must NOT have additional properties \(card_number\)/);
+    expect(
+      problems(
+        { method: 'GET', target: '/payments/pay_1' },
+        { status: 404, headers: { 'content-type': 'application/json' }, body: notFound },
+      ),
+    ).toEqual(['required header Switchyard-Version is missing']);
+    expect(
+      problems(
+        { method: 'GET', target: '/payments/pay_1' },
+        { status: 404, headers: { ...VERSION, 'content-type': 'text/html' }, body: notFound },
+      )[0],
+    ).toMatch(/content-type text\/html/);
+  });
+
+  it('holds the server and the spec to the same requests, JSON Schema 2020-12 keywords included', () => {
+    const post = (body: unknown) => ({
+      method: 'POST',
+      target: '/webhook_endpoints',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    // `["*", "*"]` fails the `prefixItems`/`items: false` branch and the catalogue branch: the spec rejects it.
+    expect(problems(post({ url: 'https://example.com/h', enabled_events: ['*', '*'] }), { status: 200, body: {} }).at(-1)).toMatch(
+      /the spec rejects the request .* but the server answered 200/,
+    );
+    expect(
+      problems(post({ url: 'https://example.com/h', enabled_events: ['*', '*'] }), {
+        status: 400,
+        body: invalid('parameter_invalid', 'enabled_events.1'),
+      }),
+    ).toEqual([]);
+    expect(
+      problems(post({ url: 'https://example.com/h', enabled_events: ['*'] }), {
+        status: 400,
+        body: invalid('parameter_invalid', 'enabled_events'),
+      })[0],
+    ).toMatch(/the spec accepts the request but the server refused it with 400 parameter_invalid/);
+    // The card-number detector is a rule the document cannot state (SPEC_CANNOT_EXPRESS).
+    const card = {
+      error: {
+        type: 'invalid_request_error',
+        code: 'parameter_invalid',
+        message: 'Invalid description: must not contain a card number: …',
+        param: 'description',
+      },
+    };
+    expect(problems(post({ url: 'https://example.com/h', description: '4242 4242 4242 4242' }), { status: 400, body: card })).toEqual([]);
+    // A missing api-key is rejected by the security scheme: 401 agrees.
+    const noKey = exchange({ method: 'GET', target: '/payments' }, { status: 200, body: { data: [], has_more: false } });
+    delete (noKey.request.headers as Record<string, string[]>)['api-key'];
+    expect(validator.check(noKey).problems.at(-1)).toMatch(/no api-key header/);
+  });
+
+  it('reads queries as OpenAPI and the gateway do: deepObject ranges, digits for integers, strict where declared', () => {
+    const list = { status: 200, body: { data: [], has_more: false } };
+    expect(problems({ method: 'GET', target: '/payments?limit=5&created%5Bgte%5D=2026-11-21' }, list)).toEqual([]);
+    expect(problems({ method: 'GET', target: '/payments?created.gte=2026-11-21' }, list)).toEqual([]);
+    expect(problems({ method: 'GET', target: '/payments?limit=%2B5' }, list)[0]).toMatch(/\/query\/limit/);
+    expect(problems({ method: 'GET', target: '/payments?created%5Bgte%5D=2026-13-45' }, list)[0]).toMatch(/created/);
+    expect(problems({ method: 'GET', target: '/payments?constructor=1' }, list)[0]).toMatch(/additional properties \(constructor\)/);
+    expect(
+      problems(
+        { method: 'GET', target: '/health?anything=1' },
+        { status: 200, headers: VERSION, body: { status: 'ok', dynamodb: 'ok', time: '2026-11-24T10:00:00.000Z' } },
+      ),
+    ).toEqual([]);
+  });
+
+  it('answers a route the document does not have with the error object', () => {
+    const routeNotFound = { error: { type: 'invalid_request_error', code: 'route_not_found', message: 'No endpoint.' } };
+    expect(validator.check(exchange({ method: 'GET', target: '/nowhere' }, { status: 404, body: routeNotFound }))).toMatchObject({
+      operation: '$default',
+      problems: [],
+    });
+    expect(problems({ method: 'GET', target: '/nowhere' }, { status: 404, body: { message: 'Not Found' } })[0]).toMatch(
+      /not the error object/,
+    );
   });
 });

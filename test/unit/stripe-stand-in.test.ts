@@ -480,28 +480,25 @@ describe('Stripe stand-in', () => {
     ['error_500_after_work', true],
     ['hang_after_work', true],
     ['reset_before_work', false],
-  ] as const)(
-    'PaymentMethod %s → ConnectorTechnicalError with notSent; no PaymentIntent requested, nothing charged',
-    async (fault, created) => {
-      const paymentId = newPaymentId();
-      standIn.failNext({ method: 'POST', path: '/v1/payment_methods' }, fault);
-      const err = await stripe()
-        .authorize(authorizeRequest(paymentId))
-        .catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ConnectorTechnicalError);
-      expect((err as ConnectorTechnicalError).notSent).toBe(true);
-      expect((err as Error).message).not.toContain(PAN);
-      expect(requestsTo('/v1/payment_intents')).toEqual([]);
-      expect(standIn.paymentMethods()).toHaveLength(created ? 1 : 0);
-      expect(standIn.ledger()).toEqual({});
-      // Search by our reference confirms it: no intent carries this payment id.
-      await expect(stripe().sync(syncRequest(paymentId, null))).resolves.toEqual({
-        status: 'Processing',
-        connectorTransactionId: null,
-        amountCaptured: 0,
-      });
-    },
-  );
+  ] as const)('PaymentMethod %s → ConnectorTechnicalError with notSent; no PaymentIntent requested, nothing charged', async (fault, created) => {
+    const paymentId = newPaymentId();
+    standIn.failNext({ method: 'POST', path: '/v1/payment_methods' }, fault);
+    const err = await stripe()
+      .authorize(authorizeRequest(paymentId))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectorTechnicalError);
+    expect((err as ConnectorTechnicalError).notSent).toBe(true);
+    expect((err as Error).message).not.toContain(PAN);
+    expect(requestsTo('/v1/payment_intents')).toEqual([]);
+    expect(standIn.paymentMethods()).toHaveLength(created ? 1 : 0);
+    expect(standIn.ledger()).toEqual({});
+    // Search by our reference confirms it: no intent carries this payment id.
+    await expect(stripe().sync(syncRequest(paymentId, null))).resolves.toEqual({
+      status: 'Processing',
+      connectorTransactionId: null,
+      amountCaptured: 0,
+    });
+  });
 
   test.each([
     ['4242424242424241', '12', '2031', '123', 'incorrect_number'],

@@ -19,12 +19,11 @@ export type Operation<P extends ApiPath, M extends Method> = NonNullable<paths[P
  * The JSON request body of `METHOD path` (what the handler's zod schema accepts), or `never`
  * when the operation takes none.
  */
-export type RequestBody<P extends ApiPath, M extends Method> =
-  Operation<P, M> extends { requestBody?: infer B }
-    ? NonNullable<B> extends { content: { 'application/json': infer J } }
-      ? J
-      : never
-    : never;
+export type RequestBody<P extends ApiPath, M extends Method> = Operation<P, M> extends { requestBody?: infer B }
+  ? NonNullable<B> extends { content: { 'application/json': infer J } }
+    ? J
+    : never
+  : never;
 
 /** The openapi-fetch client typed by the generated `paths`. */
 export type ApiClient = Client<paths>;
@@ -36,8 +35,9 @@ export type ApiClient = Client<paths>;
 export type ResponseBody<P extends ClientPathsWithMethod<ApiClient, M>, M extends Method> = MethodResponse<ApiClient, M, P>;
 
 /** The query parameters of `METHOD path` (`limit`, `starting_after`, `created[gte]`, filters…). */
-export type QueryParams<P extends ApiPath, M extends Method> =
-  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryParams<P extends ApiPath, M extends Method> = Operation<P, M> extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
 
 /**
  * The API versions the spec accepts in `Switchyard-Version` (its parameter's `enum`): before 1.0,

@@ -913,6 +913,11 @@ export interface components {
             fingerprint: string;
         };
         /**
+         * @description An ISO 3166-1 alpha-2 country code (officially assigned), upper case: `NG`, `GH`, `KE`, `ZA`.
+         * @enum {string}
+         */
+        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+        /**
          * @description Three-letter ISO 4217 currency code, upper case. Every supported currency has 2 decimal places (minor units).
          * @enum {string}
          */
@@ -1691,7 +1696,7 @@ export interface operations {
                             /** @description At most 40 characters. */
                             zip?: string;
                             /** @description ISO 3166-1 alpha-2, upper case (`NG`). */
-                            country?: string;
+                            country?: components["schemas"]["CountryCode"];
                         };
                     };
                     /** @description Where the payer is sent back (303, with `payment_id` and `status` added to its query) after 3-D Secure, a hosted page or a step: an absolute URL of at most 2,048 characters without credentials; `https:` on deployed stages. */
@@ -2152,7 +2157,10 @@ export interface operations {
                     otp?: string;
                     /** @description The phone number, digits with an optional `+` (`submit_phone`). */
                     phone?: string;
-                    /** @description A past date, `YYYY-MM-DD` (`submit_birthday`). */
+                    /**
+                     * Format: date
+                     * @description A past date, `YYYY-MM-DD` (`submit_birthday`).
+                     */
                     birthday?: string;
                     /** @description The address the processor asks for (`submit_address`). */
                     address?: {
@@ -2165,7 +2173,7 @@ export interface operations {
                         /** @description 1 to 20 characters. */
                         zip: string;
                         /** @description ISO 3166-1 alpha-2, upper case (`NG`). */
-                        country: string;
+                        country: components["schemas"]["CountryCode"];
                     };
                     /** @description Only when `next_action.card_required` is true: the same card again. */
                     payment_method_data?: {
@@ -2181,7 +2189,7 @@ export interface operations {
                             card_cvc: string;
                         };
                     };
-                };
+                } & (unknown | unknown | unknown | unknown | unknown);
             };
         };
         responses: {
@@ -3753,10 +3761,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials). */
+                    /**
+                     * Format: uri
+                     * @description Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials).
+                     */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "*")[];
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted")[] | [
+                        "*"
+                    ];
                     /** @description At most 1000 characters. */
                     description?: string;
                 };
@@ -3984,10 +3997,15 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials). */
+                    /**
+                     * Format: uri
+                     * @description Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials).
+                     */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "*")[];
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted")[] | [
+                        "*"
+                    ];
                     /** @description At most 1000 characters. */
                     description?: string;
                     /**
