@@ -57,7 +57,6 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_SERVICE_NAME: 'switchyard',
       POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       POWERTOOLS_LOG_LEVEL: 'INFO',
-      NODE_OPTIONS: '--enable-source-maps',
       CONNECTOR_SECRETS_ID: `switchyard-${stage}/connectors`,
       ROUTING_RULES: JSON.stringify(config.routingRules),
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,

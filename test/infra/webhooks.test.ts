@@ -93,7 +93,6 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_SERVICE_NAME: 'switchyard',
       POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       POWERTOOLS_LOG_LEVEL: 'INFO',
-      NODE_OPTIONS: '--enable-source-maps',
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
     });
