@@ -43,45 +43,45 @@ const eventFields = {
   created_at: timestampField('When the change happened.'),
 };
 
+/**
+ * One family of the `Event` union: the fields every event has, with this family's `type` and `data`.
+ * @param id the component name (`PaymentEvent`, …) and `description` its text, for the OpenAPI document
+ */
+function eventFamily<T extends z.ZodType, D extends z.ZodType>(type: T, data: D, id: string, description: string) {
+  return z.strictObject({ event_id: eventFields.event_id, type, created_at: eventFields.created_at, data }).meta({ id, description });
+}
+
 /** Component `PaymentEvent`: a `payment.*` event; `data` is the payment after the change. */
-export const PaymentEventResource = z
-  .strictObject({
-    event_id: eventFields.event_id,
-    type: z.enum(PAYMENT_EVENT_TYPES).describe(listed(PAYMENT_EVENT_TYPES)),
-    created_at: eventFields.created_at,
-    data: PaymentResource.describe('The payment after the change, exactly as `GET /payments/{payment_id}` answered then.'),
-  })
-  .meta({ id: 'PaymentEvent', description: 'A change of a payment.' });
+export const PaymentEventResource = eventFamily(
+  z.enum(PAYMENT_EVENT_TYPES).describe(listed(PAYMENT_EVENT_TYPES)),
+  PaymentResource.describe('The payment after the change, exactly as `GET /payments/{payment_id}` answered then.'),
+  'PaymentEvent',
+  'A change of a payment.',
+);
 
 /** Component `RefundEvent`: a `refund.*` event; `data` is the refund after the change. */
-export const RefundEventResource = z
-  .strictObject({
-    event_id: eventFields.event_id,
-    type: z.enum(REFUND_EVENT_TYPES).describe(listed(REFUND_EVENT_TYPES)),
-    created_at: eventFields.created_at,
-    data: RefundResource.describe('The refund after the change, exactly as `GET /refunds/{refund_id}` answered then.'),
-  })
-  .meta({ id: 'RefundEvent', description: 'A change of a refund.' });
+export const RefundEventResource = eventFamily(
+  z.enum(REFUND_EVENT_TYPES).describe(listed(REFUND_EVENT_TYPES)),
+  RefundResource.describe('The refund after the change, exactly as `GET /refunds/{refund_id}` answered then.'),
+  'RefundEvent',
+  'A change of a refund.',
+);
 
 /** Component `CustomerEvent`: `customer.created` / `customer.updated`; `data` is the customer. */
-export const CustomerEventResource = z
-  .strictObject({
-    event_id: eventFields.event_id,
-    type: z.enum(CUSTOMER_EVENT_TYPES).describe(listed(CUSTOMER_EVENT_TYPES)),
-    created_at: eventFields.created_at,
-    data: CustomerResource.describe('The customer after the change, exactly as `GET /customers/{customer_id}` answered then.'),
-  })
-  .meta({ id: 'CustomerEvent', description: 'A customer was created or updated.' });
+export const CustomerEventResource = eventFamily(
+  z.enum(CUSTOMER_EVENT_TYPES).describe(listed(CUSTOMER_EVENT_TYPES)),
+  CustomerResource.describe('The customer after the change, exactly as `GET /customers/{customer_id}` answered then.'),
+  'CustomerEvent',
+  'A customer was created or updated.',
+);
 
 /** Component `CustomerDeletedEvent`: `customer.deleted`; `data` is `{customer_id, deleted: true}`. */
-export const CustomerDeletedEventResource = z
-  .strictObject({
-    event_id: eventFields.event_id,
-    type: z.literal('customer.deleted').describe(`\`customer.deleted\`: ${EVENT_CATALOGUE['customer.deleted']}`),
-    created_at: eventFields.created_at,
-    data: DeletedCustomerResource,
-  })
-  .meta({ id: 'CustomerDeletedEvent', description: 'A customer was deleted.' });
+export const CustomerDeletedEventResource = eventFamily(
+  z.literal('customer.deleted').describe(`\`customer.deleted\`: ${EVENT_CATALOGUE['customer.deleted']}`),
+  DeletedCustomerResource,
+  'CustomerDeletedEvent',
+  'A customer was deleted.',
+);
 
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
