@@ -57,7 +57,40 @@ export const BUSINESS_METRICS = {
    * log line naming it).
    */
   unmatchedWebhooks: 'UnmatchedWebhooks',
+  /**
+   * Authorization attempts at a processor by result (Count), one per attempt (a confirm that falls
+   * back to a second connector counts two). Dimension sets: `{connector, outcome}` (what the
+   * success-rate alarms read) and `{connector, currency, payment_method, outcome}` (the dashboard's
+   * breakdown). `outcome` is one of {@link AUTHORIZATION_OUTCOMES}.
+   */
+  authorizations: 'Authorizations',
+  /**
+   * Processor calls (Count) by result, every operation (authorize, capture, void, refund, sync,
+   * customer…). Dimension sets `{connector, outcome}` and `{connector, operation, outcome}`;
+   * `outcome` is `ok` (the processor answered, a decline included) or `technical_error` (timeout,
+   * network failure, 5xx, unparseable answer: {@link CONNECTOR_CALL_OUTCOMES}).
+   */
+  connectorCalls: 'ConnectorCalls',
+  /**
+   * Refunds by the result the processor gave (Count), dimension sets `{connector, outcome}`;
+   * `outcome` is one of {@link REFUND_OUTCOMES}.
+   */
+  refundOutcomes: 'RefundOutcomes',
+  /**
+   * A connector's circuit breaker state as this container sees it (gauge, no unit): 0 closed,
+   * 1 half-open, 2 open; emitted on every change, dimension `connector`.
+   */
+  circuitState: 'CircuitState',
+  /** A connector skipped by routing because its circuit was open (Count), dimension `connector`. */
+  circuitSkips: 'CircuitSkips',
 } as const;
+
+/** Values of the `outcome` dimension of `Authorizations`. */
+export const AUTHORIZATION_OUTCOMES = ['succeeded', 'declined', 'technical_failure', 'unknown', 'requires_action'] as const;
+/** Values of the `outcome` dimension of `ConnectorCalls`. */
+export const CONNECTOR_CALL_OUTCOMES = ['ok', 'technical_error'] as const;
+/** Values of the `outcome` dimension of `RefundOutcomes`. */
+export const REFUND_OUTCOMES = ['succeeded', 'failed', 'pending', 'unknown'] as const;
 
 function emit(name: string, value: number, unit: (typeof MetricUnit)[keyof typeof MetricUnit], dimensions: Record<string, string>): void {
   const single = metrics.singleMetric();
