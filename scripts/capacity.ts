@@ -18,7 +18,9 @@
  * --list-per-second [5] and --event-list-per-second [1] (per merchant), --containers-per-key [50],
  * --api-key-cache-seconds [10], --shards [the least N that meets 50 %], --gsi-transaction-factor [1],
  * --drive-shards [1] (the list shard count the lifecycle is driven with: 1 measures today's keys; K > 1
- * measures the sharded code paths — entries on `…#S<k>`, one Query per shard — and folds them back).
+ * measures the sharded code paths — entries on `…#S<k>`, one Query per shard — and folds them back),
+ * --open-shards [the least that meets 50 %] (open-operations index partitions, the stage's `openIndexShards`),
+ * --delivery-containers [100] and --endpoint-cache-seconds [1] (fan-out reads of a merchant's webhook endpoints).
  * Report on stdout (markdown), progress on stderr.
  */
 import './capacity/env';
@@ -29,7 +31,7 @@ import { destroyDocumentClient } from '../shared/storage/client';
 import { tableName } from '../shared/storage/table-definition';
 import { type Recorder, startRecorder } from './capacity/access-patterns';
 import { driveLifecycle, LIST_PAGE_SIZE } from './capacity/drive';
-import { isIdempotencyPattern, patternScope } from './capacity/key-patterns';
+import { isIdempotencyPattern, OPEN_INDEX_SHARD_COUNT, patternScope } from './capacity/key-patterns';
 import { type Layout, type LoadSpec, minimumOpenShards, OPERATIONS, type UnitRecord } from './capacity/model';
 import { evaluate, indexBreakdown, itemSizeTable, layoutSection, operationTable, requiredShards } from './capacity/report';
 import { type DynamoDbLocalHandle, startDynamoDbLocal } from './local/dynamodb-local';
@@ -52,6 +54,9 @@ const NUMBER_OPTIONS = {
   shards: 0,
   'gsi-transaction-factor': 1,
   'drive-shards': 1,
+  'open-shards': 0,
+  'delivery-containers': 100,
+  'endpoint-cache-seconds': 1,
 } as const;
 
 type NumberOption = keyof typeof NUMBER_OPTIONS;
@@ -83,13 +88,19 @@ function readOptions(argv: string[]): Record<NumberOption, number> {
  */
 function modelRecords(recorder: Recorder, drivenShards: number): UnitRecord[] {
   const out: UnitRecord[] = [];
+  const fanOutSeen = new Set<string>();
   for (const recorded of recorder.records) {
     // Driven with K list shards, a list call made K Queries, one per shard: one shard sees 1/K of them.
     const perShard = recorded.kind === 'read' && patternScope(recorded.pattern) === 'merchant-list' && drivenShards > 1;
     const r = perShard
       ? { ...recorded, units: recorded.units / drivenShards, unitsKeysOnly: recorded.unitsKeysOnly / drivenShards }
       : recorded;
-    if (r.operation === 'auth probe') {
+    if (r.kind === 'read' && isFanOutEndpointRead(r.pattern)) {
+      // The delivery worker reads a merchant's endpoints once per cache period, not per event: the
+      // model keeps one read (the Query and its item read) and gives it the cache's rate.
+      if (!fanOutSeen.has(`${r.target}\u0000${r.pattern}`)) out.push({ ...r, operation: OPERATIONS.fanOutEndpoints });
+      fanOutSeen.add(`${r.target}\u0000${r.pattern}`);
+    } else if (r.operation === 'auth probe') {
       if (r.pattern.startsWith('APIKEY#')) out.push({ ...r, operation: r.kind === 'read' ? OPERATIONS.auth : OPERATIONS.authTouch });
     } else if (r.operation === 'idempotency probe') {
       // One record per keyed POST; today each function's records share a partition `idempotency#<function name>`.
@@ -104,10 +115,16 @@ function modelRecords(recorder: Recorder, drivenShards: number): UnitRecord[] {
   return out;
 }
 
+/** A read of a merchant's webhook endpoints (the GSI1 list or an endpoint item), as fan-out makes. */
+function isFanOutEndpointRead(pattern: string): boolean {
+  return pattern === 'MERCHANT#<m>#WEBHOOK_ENDPOINTS' || /^MERCHANT#<m>#WEBHOOK_ENDPOINT#/.test(pattern);
+}
+
 function callsByOperation(recorder: Recorder): Map<string, string[]> {
   const calls = new Map(recorder.calls);
   calls.set(OPERATIONS.auth, ['GetItem (APIKEY)']);
   calls.set(OPERATIONS.authTouch, ['UpdateItem (APIKEY)']);
+  calls.set(OPERATIONS.fanOutEndpoints, ['Query (GSI1 WEBHOOK_ENDPOINTS)', 'BatchGetItem (endpoint items)']);
   for (const op of [OPERATIONS.idempotencyCreate, OPERATIONS.idempotencyConfirm, OPERATIONS.idempotencyRefund]) {
     calls.set(op, ['PutItem + UpdateItem (idempotency record)']);
   }
@@ -145,6 +162,8 @@ async function main(): Promise<void> {
     eventListPerSecond: o['event-list-per-second'],
     containersPerKey: o['containers-per-key'],
     apiKeyCacheSeconds: o['api-key-cache-seconds'],
+    deliveryContainers: o['delivery-containers'],
+    endpointCacheSeconds: o['endpoint-cache-seconds'],
   };
 
   let dynamo: DynamoDbLocalHandle | undefined;
@@ -177,14 +196,25 @@ async function main(): Promise<void> {
     const needKeysOnly = requiredShards(records, load, 'KEYS_ONLY');
     const shards = o.shards > 0 ? Math.round(o.shards) : Number.isFinite(needAll) ? needAll : 1;
     const keysOnlyShards = o.shards > 0 ? Math.round(o.shards) : Number.isFinite(needKeysOnly) ? needKeysOnly : 1;
+    const needOpen = minimumOpenShards(
+      evaluate(records, load, { name: 'open', shards: 1, projection: 'ALL', idempotency: 'per-record' }).rows,
+    );
+    const openShards = o['open-shards'] > 0 ? Math.round(o['open-shards']) : Number.isFinite(needOpen) ? needOpen : OPEN_INDEX_SHARD_COUNT;
     const layouts: Layout[] = [
       { name: "Today's layout", shards: 1, projection: 'ALL', idempotency: 'per-function' },
-      { name: `Sharded lists (N = ${shards}), projection ALL`, shards, projection: 'ALL', idempotency: 'per-record' },
       {
-        name: `Sharded lists (N = ${keysOnlyShards}), projection KEYS_ONLY on GSI1/GSI2 + BatchGetItem hydration`,
+        name: `Sharded lists (N = ${shards}), projection ALL, open-operations index over ${openShards} shards`,
+        shards,
+        projection: 'ALL',
+        idempotency: 'per-record',
+        openShards,
+      },
+      {
+        name: `Sharded lists (N = ${keysOnlyShards}), projection KEYS_ONLY on GSI1/GSI2 + BatchGetItem hydration, open-operations index over ${openShards} shards`,
         shards: keysOnlyShards,
         projection: 'KEYS_ONLY',
         idempotency: 'per-record',
+        openShards,
       },
     ];
     const results = layouts.map((l) => evaluate(records, load, l));
@@ -197,7 +227,7 @@ async function main(): Promise<void> {
         `${load.webhookRatio} complete by connector webhook; refunds ${load.refundRatio}/payment; retrieves ${load.retrieveRatio}/payment; ` +
         `Idempotency-Key on ${load.idempotencyRatio} of POSTs; ${load.listPerSecond} payment list pages/s and ${load.eventListPerSecond} event list pages/s ` +
         `per merchant (${LIST_PAGE_SIZE} items a page); API key read by ${load.containersPerKey} containers every ${load.apiKeyCacheSeconds} s; ` +
-        `one webhook endpoint per merchant; GSI write factor in transactions ${o['gsi-transaction-factor']}; ` +
+        `one webhook endpoint per merchant, read for fan-out by ${load.deliveryContainers} delivery containers every ${load.endpointCacheSeconds} s; GSI write factor in transactions ${o['gsi-transaction-factor']}; ` +
         `lifecycle driven with ${Math.max(1, Math.round(o['drive-shards']))} list shard(s).`,
       '',
       '### Items as stored (DynamoDB item size rules)',
@@ -217,7 +247,7 @@ async function main(): Promise<void> {
       '',
       `- projection ALL: N = ${needAll} keeps every merchant-list partition at or under 50 % at this load;`,
       `- projection KEYS_ONLY on GSI1/GSI2 (+ BatchGetItem hydration of list pages): N = ${needKeysOnly};`,
-      `- open-operations index (GSI5, \`OPEN#<k>\`/\`OPENWH#<k>\`, today 16 shards): ${minimumOpenShards(results[1]?.rows ?? [])} shards keep it at or under 50 %.`,
+      `- open-operations index (GSI5, \`OPEN#<k>\`/\`OPENWH#<k>\`; ${OPEN_INDEX_SHARD_COUNT} shards by default, the stage's \`openIndexShards\` sets \`OPEN_INDEX_SHARDS\`): ${needOpen} shards keep it at or under 50 % at this load.`,
       '',
       `(model run in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     ];

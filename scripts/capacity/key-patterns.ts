@@ -2,9 +2,10 @@
  * Partition key values → patterns (`MERCHANT#mer_1#PAYMENT#pay_ab…` → `MERCHANT#<m>#PAYMENT#<pay>`),
  * and what a pattern's hottest partition is shared by (its scope). Pure functions.
  */
+import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';
 
-/** Partitions the open-operations index (GSI5) is spread over (shared/storage/item-keys.ts `OPEN_INDEX_SHARDS`). */
-export const OPEN_INDEX_SHARD_COUNT = 16;
+/** Partitions the open-operations index (GSI5) is spread over by default (shared/storage/item-keys.ts `DEFAULT_OPEN_INDEX_SHARDS`; a stage sets `OPEN_INDEX_SHARDS`). */
+export const OPEN_INDEX_SHARD_COUNT = DEFAULT_OPEN_INDEX_SHARDS;
 
 /**
  * Who shares the hottest partition of a pattern:

@@ -74,6 +74,14 @@ export interface LoadSpec {
   containersPerKey: number;
   /** The API key cache period (seconds; `API_KEY_CACHE_SECONDS`, default 10). */
   apiKeyCacheSeconds: number;
+  /**
+   * Warm delivery (stream) containers fanning one merchant's events out: each reads the merchant's
+   * webhook endpoints once per {@link LoadSpec.endpointCacheSeconds}. Default 100 (a stream of tens of
+   * shards at 2,000 payments/s, a few batches in parallel per shard).
+   */
+  deliveryContainers?: number;
+  /** The delivery worker's endpoint cache period (seconds; `WEBHOOK_ENDPOINT_CACHE_MS` ÷ 1,000, default 1; 0: no cache). */
+  endpointCacheSeconds?: number;
 }
 
 /** A layout the model is evaluated for. */
@@ -86,6 +94,11 @@ export interface Layout {
   projection: 'ALL' | 'KEYS_ONLY';
   /** Idempotency records: one partition per function (today) or one per record hash (planned). */
   idempotency: 'per-function' | 'per-record';
+  /**
+   * Partitions of the open-operations index (GSI5, `OPEN#<k>`/`OPENWH#<k>`): the stage's
+   * `OPEN_INDEX_SHARDS` (default {@link OPEN_INDEX_SHARD_COUNT}, the code's default).
+   */
+  openShards?: number;
 }
 
 /** Operations the model knows a rate for (the phases access-patterns.ts drives). */
@@ -104,6 +117,7 @@ export const OPERATIONS = {
   listPayments: 'list payments',
   listEvents: 'list events',
   reconciler: 'reconciler run',
+  fanOutEndpoints: 'webhook endpoints read for fan-out (cache miss)',
 } as const;
 
 /**
@@ -133,7 +147,21 @@ export function operationRates(load: LoadSpec): Record<string, number> {
     [OPERATIONS.listPayments]: load.listPerSecond * load.merchants,
     [OPERATIONS.listEvents]: load.eventListPerSecond * load.merchants,
     [OPERATIONS.reconciler]: 1 / 60,
+    [OPERATIONS.fanOutEndpoints]: fanOutEndpointReads(load, P),
   };
+}
+
+/**
+ * Reads of a merchant's webhook endpoints for fan-out per second, platform-wide: with the delivery
+ * worker's cache (shared/operations/fan-out-endpoint-cache.ts) one per container per cache period
+ * per merchant, never more than one per event; without it (period 0) one per event (about 4 events
+ * a payment: created, processing, succeeded, and a refund's).
+ */
+export function fanOutEndpointReads(load: LoadSpec, paymentsPerSecond: number): number {
+  const perEvent = paymentsPerSecond * 4;
+  const period = load.endpointCacheSeconds ?? 1;
+  if (period <= 0) return perEvent;
+  return Math.min(perEvent, (load.merchants * (load.deliveryContainers ?? 100)) / period);
 }
 
 /** One row of the report: a partition key pattern on the table or a GSI. */
@@ -160,10 +188,17 @@ export interface PartitionRow {
  * How many occurrences per second of an operation reach the hottest partition of a pattern:
  * `item` partitions see one occurrence (a single entity's lifecycle, taken as within one second — an
  * upper bound); `merchant`/`merchant-list`/`api-key` partitions a merchant's share; `global-sharded`
- * writes 1/16 of the platform's, its reads (a reconciler run reads every shard) all of them;
+ * writes 1/`openShards` of the platform's, its reads (a reconciler run reads every shard) all of them;
  * `global` all of them. List shards divide writes, never reads (each list call queries every shard).
  */
-function hottestShare(scope: PartitionScope, kind: 'write' | 'read', rate: number, load: LoadSpec, shards: number): number {
+function hottestShare(
+  scope: PartitionScope,
+  kind: 'write' | 'read',
+  rate: number,
+  load: LoadSpec,
+  shards: number,
+  openShards: number,
+): number {
   switch (scope) {
     case 'item':
       return rate > 0 ? 1 : 0;
@@ -173,7 +208,7 @@ function hottestShare(scope: PartitionScope, kind: 'write' | 'read', rate: numbe
     case 'merchant-list':
       return kind === 'write' ? rate / load.merchants / shards : rate / load.merchants;
     case 'global-sharded':
-      return kind === 'write' ? rate / OPEN_INDEX_SHARD_COUNT : rate;
+      return kind === 'write' ? rate / openShards : rate;
     case 'global':
       return rate;
   }
@@ -199,7 +234,7 @@ export function partitionLoad(records: readonly UnitRecord[], load: LoadSpec, la
     if (rate === undefined) throw new Error(`no rate for operation "${r.operation}"`);
     const { pattern, scope } = relayout(r, layout);
     const units = layout.projection === 'KEYS_ONLY' ? r.unitsKeysOnly : r.units;
-    const perSecond = units * hottestShare(scope, r.kind, rate, load, layout.shards);
+    const perSecond = units * hottestShare(scope, r.kind, rate, load, layout.shards, layout.openShards ?? OPEN_INDEX_SHARD_COUNT);
     if (perSecond === 0) continue;
     const key = `${r.target}\u0000${pattern}`;
     let row = rows.get(key);
@@ -296,19 +331,20 @@ export function totalUnits(records: readonly UnitRecord[], load: LoadSpec, layou
 }
 
 /**
- * The least number of open-operations index shards (today {@link OPEN_INDEX_SHARD_COUNT}, `OPEN#<k>`
- * and `OPENWH#<k>`) that keeps each at or under `target`: writes divide over the shards, the
- * reconciler's reads (every shard each run) do not.
- * @param rows {@link partitionLoad} at today's {@link OPEN_INDEX_SHARD_COUNT} shards
+ * The least number of open-operations index shards (`OPEN#<k>` and `OPENWH#<k>`) that keeps each
+ * at or under `target`: writes divide over the shards, the reconciler's reads (every shard each
+ * run) do not.
+ * @param rows {@link partitionLoad} rows computed with `openShards` shards
+ * @param openShards the shard count the rows were computed at (default {@link OPEN_INDEX_SHARD_COUNT})
  * @returns the least shard count ≥ 1, or `Infinity` when reads alone exceed the target
  */
-export function minimumOpenShards(rows: readonly PartitionRow[], target = TARGET_SHARE): number {
+export function minimumOpenShards(rows: readonly PartitionRow[], target = TARGET_SHARE, openShards = OPEN_INDEX_SHARD_COUNT): number {
   let n = 1;
   for (const row of rows) {
     if (row.scope !== 'global-sharded') continue;
     const room = target - row.rcu / PARTITION_RCU_LIMIT;
     if (room <= 0) return Number.POSITIVE_INFINITY;
-    n = Math.max(n, Math.ceil((row.wcu * OPEN_INDEX_SHARD_COUNT) / PARTITION_WCU_LIMIT / room - 1e-9));
+    n = Math.max(n, Math.ceil((row.wcu * openShards) / PARTITION_WCU_LIMIT / room - 1e-9));
   }
   return n;
 }

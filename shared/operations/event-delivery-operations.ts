@@ -39,6 +39,7 @@ import { type DeliveryAttempt, sendWebhook } from '../webhooks/delivery';
 import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
 import { DELIVERY_LEASE_SECONDS, retryScheduleSeconds } from '../webhooks/delivery-settings';
 import { signingSecrets } from '../webhooks/endpoint-secrets';
+import { endpointsForFanOut } from './fan-out-endpoint-cache';
 
 /** How one attempt ended, as counted: `delivered`, `retrying`, `failed` (given up), `gone` (410). */
 export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'gone';
@@ -146,14 +147,15 @@ export interface InsertedEvent {
 
 /**
  * Fans a new event out to every enabled endpoint of its merchant that subscribes to its
- * type and existed when the event happened (an endpoint never receives events from before its
+ * type (as this container last read them, at most `WEBHOOK_ENDPOINT_CACHE_MS` ago:
+ * {@link endpointsForFanOut}) and existed when the event happened (an endpoint never receives events from before its
  * creation, however late the stream is read): creates each delivery record (once, however
  * often the stream brings the event) and attempts it at once. Endpoints are handled concurrently.
  * @returns one outcome per delivery created now (records that existed are left to their worker or the reconciler)
  * @throws storage errors (the stream record is retried; records already created are not made twice)
  */
 export async function fanOutEvent(event: InsertedEvent): Promise<AttemptOutcome[]> {
-  const endpoints = (await listEndpointsForDelivery(event.merchant_id, event.type as EventType)).filter(
+  const endpoints = (await endpointsForFanOut(event.merchant_id, event.type as EventType)).filter(
     (e) => !(e.created_at > event.created_at),
   );
   const deliverable: DeliverableEvent = { eventId: event.event_id, type: event.type, body: event.body, expiresAt: event.expires_at };

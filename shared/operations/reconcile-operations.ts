@@ -41,6 +41,12 @@ export interface ReconcileOptions {
 export const MAX_DELIVERIES_PER_RUN = 200;
 
 /**
+ * Open payments, refunds and customer deletions one run reads at most, over all shards of the index
+ * (500 per shard at the default 16 shards; the per-shard read is this ÷ the shard count).
+ */
+export const MONEY_ITEMS_PER_RUN = 8_000;
+
+/**
  * The API's public base URL for the reconciler (`PUBLIC_BASE_URL`: the stack sets the HTTP API's endpoint;
  * `npm start` the local gateway's), so a sync that finds a payment waiting on a new authentication step can
  * point its `next_action` at the hosted step page. Unset → `{}` (the payment's own hosted-page URL is used).
@@ -94,12 +100,16 @@ async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: st
 export async function reconcileOpenOperations(options: ReconcileOptions): Promise<ReconcileReport> {
   const nowMs = Date.now();
   const nowIso = new Date(nowMs).toISOString();
-  const limit = options.perShardLimit ?? 500;
+  // Per-shard reads shrink as the shard count grows, so one run reads about as much however the
+  // index is spread (8,000 money items and 800 deliveries at most; the rest wait for the next run).
+  const shards = openShards();
+  const limit = options.perShardLimit ?? Math.max(1, Math.ceil(MONEY_ITEMS_PER_RUN / shards.length));
+  const deliveryLimit = Math.max(1, Math.ceil((MAX_DELIVERIES_PER_RUN * 4) / shards.length));
   // Money first, in partitions of its own; webhook deliveries in theirs, with their own workers
   // and a cap per run, so a flood of due retries never delays a payment's or refund's settlement.
   const [money, deliveries] = await Promise.all([
-    Promise.all(openShards().map((shard) => queryOpenItems(shard, limit))),
-    Promise.all(openDeliveryShards().map((shard) => queryOpenItems(shard, Math.ceil(MAX_DELIVERIES_PER_RUN / 4)))),
+    Promise.all(shards.map((shard) => queryOpenItems(shard, limit))),
+    Promise.all(openDeliveryShards().map((shard) => queryOpenItems(shard, deliveryLimit))),
   ]);
   const all = [...money, ...deliveries].flatMap((s) => s.items);
   const report: ReconcileReport = {

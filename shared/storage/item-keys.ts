@@ -82,10 +82,31 @@ export const unmatchedWebhookKey = (connector: string, eventId: string) => ({
   SK: 'UNMATCHED_WEBHOOK',
 });
 
-/** Number of partitions the open-operations index (GSI5) is spread over. */
-export const OPEN_INDEX_SHARDS = 16;
+/** Open-operations index partitions when `OPEN_INDEX_SHARDS` is not set (local runs, tests, dev). */
+export const DEFAULT_OPEN_INDEX_SHARDS = 16;
 
-/** The GSI5 partition of an item: `OPEN#<0..15>`, from a hash of its id, so no single partition takes every open item. */
+/**
+ * Number of partitions the open-operations index (GSI5) is spread over, from `OPEN_INDEX_SHARDS`
+ * (the stage config's `openIndexShards`; default {@link DEFAULT_OPEN_INDEX_SHARDS}). Writes divide
+ * over the shards, so the count is sized by `npm run capacity` (docs/capacity.md: 16 take about
+ * 2,000 payments/s at 80 % of a partition, prod needs ≥ 129 at 10,000/s). **Only ever raise it**:
+ * the reconciler reads shards `0..n-1`, so items written under a smaller count stay in reach, while
+ * lowering it would strand those above the new count until they next change. A value that is not a
+ * whole number from 1 to 1,000 is ignored (the default applies).
+ */
+export const OPEN_INDEX_SHARDS = openIndexShardCount(process.env.OPEN_INDEX_SHARDS);
+
+/**
+ * Parses an `OPEN_INDEX_SHARDS` value.
+ * @param raw the environment value (may be absent)
+ * @returns a whole number 1–1,000, or {@link DEFAULT_OPEN_INDEX_SHARDS}
+ */
+export function openIndexShardCount(raw: string | undefined): number {
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : DEFAULT_OPEN_INDEX_SHARDS;
+}
+
+/** The GSI5 partition of an item: `OPEN#<0..n-1>` ({@link OPEN_INDEX_SHARDS}), from a hash of its id, so no single partition takes every open item. */
 export function openShard(id: string): string {
   let h = 0;
   for (let i = 0; i < id.length; i += 1) h = (h * 31 + id.charCodeAt(i)) >>> 0;
@@ -103,7 +124,7 @@ export const openIndexKeys = (id: string, dueAt: string) => ({ GSI5PK: openShard
 
 /**
  * GSI5 keys of a webhook delivery awaiting a retry: the same index, but partitions of their
- * own (`OPENWH#<0..15>`), so a merchant whose endpoint is down (many deliveries due) never
+ * own (`OPENWH#<0..n-1>`), so a merchant whose endpoint is down (many deliveries due) never
  * fills the partitions the reconciler reads for payments and refunds.
  * @param dueAt ISO 8601 UTC: when the next attempt is due
  */

@@ -1,7 +1,14 @@
 import { CLAIM_LEASE_MS, leaseActive, startPendingOperation, viewPendingOperation } from '../../shared/domain/pending-operation';
 import { ANSWER_RESERVE_MS, API_GATEWAY_TIMEOUT_MS, requestDeadline } from '../../shared/operations/request-context';
 import { MAX_CHECK_INTERVAL_MS, nextCheckAt, reconcileMinAgeMs } from '../../shared/reconciliation/reconcile-settings';
-import { OPEN_INDEX_SHARDS, openIndexKeys, openShard, openShards } from '../../shared/storage/item-keys';
+import {
+  DEFAULT_OPEN_INDEX_SHARDS,
+  OPEN_INDEX_SHARDS,
+  openIndexKeys,
+  openIndexShardCount,
+  openShard,
+  openShards,
+} from '../../shared/storage/item-keys';
 
 describe('pending operations', () => {
   const t0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -66,5 +73,14 @@ describe('request budget', () => {
   test('processor calls end 3 s before API Gateway or the Lambda gives up, whichever is first', () => {
     expect(requestDeadline(29_000, 0)).toBe(29_000 - ANSWER_RESERVE_MS);
     expect(requestDeadline(120_000, 0)).toBe(API_GATEWAY_TIMEOUT_MS - ANSWER_RESERVE_MS);
+  });
+});
+
+describe('open-operations index shard count (OPEN_INDEX_SHARDS)', () => {
+  test('a whole number from 1 to 1,000 is taken; anything else falls back to the default', () => {
+    expect(openIndexShardCount('160')).toBe(160);
+    expect(openIndexShardCount('1')).toBe(1);
+    expect(openIndexShardCount('1000')).toBe(1000);
+    for (const bad of [undefined, '', '0', '-4', '2.5', '1001', 'many']) expect(openIndexShardCount(bad)).toBe(DEFAULT_OPEN_INDEX_SHARDS);
   });
 });

@@ -1,0 +1,60 @@
+import type { EventType } from '../domain/events';
+import { endpointReceives, type StoredWebhookEndpoint } from '../domain/webhook-endpoint';
+import { listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
+
+/**
+ * How long (ms) one delivery container reuses a merchant's enabled webhook endpoints when fanning
+ * events out: `WEBHOOK_ENDPOINT_CACHE_MS`, default 1,000; `0` reads them for every event.
+ *
+ * Why: without it every event of a merchant Queries the merchant's endpoint partition on GSI1 and
+ * reads each endpoint item, so one merchant at 2,000 payments/s (about 4 events a payment) puts
+ * ~3,200 RCU/s on one partition, above its 3,000 RCU/s limit (docs/capacity.md). With it the
+ * partition is read at most once a second per delivery container, whatever the event rate.
+ *
+ * What it costs (docs/api.md, "Webhook delivery"): a change to an endpoint reaches fan-out within this bound — an
+ * endpoint created, disabled, re-subscribed or pointed at a new URL in the last second may get (or
+ * miss) that second's new events as before the change, and a rotated secret signs for up to one
+ * more second (the previous secret stays valid 24 h after a rotation, so receivers still verify).
+ * Retries, redeliveries and the reconciler read the endpoint strongly consistently, never from here.
+ */
+export const FAN_OUT_ENDPOINT_CACHE_MS = cacheMs(process.env.WEBHOOK_ENDPOINT_CACHE_MS);
+
+function cacheMs(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isInteger(n) && n >= 0 && n <= 60_000 ? n : 1_000;
+}
+
+/** Most merchants remembered per container; the oldest entry goes first beyond it. */
+const MAX_MERCHANTS = 1_000;
+
+const cache = new Map<string, { endpoints: Promise<StoredWebhookEndpoint[]>; until: number }>();
+
+/**
+ * The merchant's enabled endpoints that subscribe to `eventType`, for fanning one new event out:
+ * from this container's cache when read less than {@link FAN_OUT_ENDPOINT_CACHE_MS} ago, else one
+ * read of all of them (`listEndpointsForDelivery`: a Query on GSI1 and a strongly consistent
+ * BatchGetItem). Concurrent events of one merchant share one read. A failed read is not remembered.
+ * @param nowMs current time, Unix ms (tests pass their own)
+ * @returns the endpoints, newest first (the caller filters by creation time)
+ * @throws whatever the storage read throws (the stream record is then retried)
+ */
+export async function endpointsForFanOut(merchantId: string, eventType: EventType, nowMs = Date.now()): Promise<StoredWebhookEndpoint[]> {
+  if (FAN_OUT_ENDPOINT_CACHE_MS === 0) return listEndpointsForDelivery(merchantId, eventType);
+  let entry = cache.get(merchantId);
+  if (!entry || entry.until <= nowMs) {
+    const endpoints = listEndpointsForDelivery(merchantId);
+    entry = { endpoints, until: nowMs + FAN_OUT_ENDPOINT_CACHE_MS };
+    cache.delete(merchantId);
+    cache.set(merchantId, entry);
+    if (cache.size > MAX_MERCHANTS) cache.delete(cache.keys().next().value as string);
+    endpoints.catch(() => {
+      if (cache.get(merchantId)?.endpoints === endpoints) cache.delete(merchantId);
+    });
+  }
+  return (await entry.endpoints).filter((e) => endpointReceives(e, eventType));
+}
+
+/** Forgets every cached endpoint list (tests; a container never needs it). */
+export function clearFanOutEndpointCache(): void {
+  cache.clear();
+}
