@@ -1,15 +1,21 @@
-import { ConnectorTechnicalError } from '../connectors/connector';
-import { timedConnectorCall } from '../observability/metrics';
+import { ConnectorRequestError, ConnectorTechnicalError } from '../connectors/connector';
+import { recordConnectorCall, timedConnectorCall } from '../observability/metrics';
+import { circuitFor } from '../routing/circuit-breaker';
 import type { RequestContext } from './request-context';
 
 /**
- * Runs one processor call within the request's time budget (`ctx.deadlineMs`) and
- * records its latency. The processor's own timeout still applies inside the call;
- * when the budget ends first the call is abandoned (it may still complete at the
- * processor) and a {@link ConnectorTechnicalError} is thrown: the outcome is unknown.
+ * Runs one processor call within the request's time budget (`ctx.deadlineMs`), records its
+ * latency (`ConnectorLatency`, the call alone) and its outcome (`ConnectorCalls`: `ok` when the
+ * processor answered — a result or a {@link ConnectorRequestError} refusal —, `technical_error`
+ * otherwise, the budget's end included), and feeds the connector's circuit breaker
+ * (shared/routing/circuit-breaker.ts: technical failures count, answers do not; an `authorize` meeting
+ * an open circuit is not sent). The processor's own timeout still applies inside the call; when the
+ * budget ends first the call is abandoned (it may still complete at the processor) and a
+ * {@link ConnectorTechnicalError} is thrown: the outcome is unknown.
  * @param operation metric label, e.g. `authorize`, `capture`, `sync`
  * @returns what `call` returns
- * @throws ConnectorTechnicalError when the budget is spent; whatever `call` throws
+ * @throws ConnectorTechnicalError when the budget is spent, or (with `notSent`) when an authorization
+ *   meets an open circuit; whatever `call` throws
  */
 export async function callWithinBudget<T>(
   ctx: Pick<RequestContext, 'deadlineMs'>,
@@ -17,9 +23,39 @@ export async function callWithinBudget<T>(
   operation: string,
   call: () => Promise<T>,
 ): Promise<T> {
+  // No call at all (our budget, not the processor's health): neither counted nor fed to the breaker.
+  if (ctx.deadlineMs !== undefined && ctx.deadlineMs - Date.now() <= 0) {
+    throw new ConnectorTechnicalError(connector, `No time was left in this request to call ${connector}.`);
+  }
+  return circuitFor(connector).run(operation, () => countedCall(ctx, connector, operation, call));
+}
+
+/** The call raced against the budget, with its `ConnectorCalls` outcome recorded. */
+async function countedCall<T>(
+  ctx: Pick<RequestContext, 'deadlineMs'>,
+  connector: string,
+  operation: string,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    const value = await budgeted(ctx, connector, operation, call);
+    recordConnectorCall(connector, operation, 'ok');
+    return value;
+  } catch (err) {
+    recordConnectorCall(connector, operation, err instanceof ConnectorRequestError ? 'ok' : 'technical_error');
+    throw err;
+  }
+}
+
+/** The timed call, abandoned with a {@link ConnectorTechnicalError} when the request's budget ends first. */
+async function budgeted<T>(
+  ctx: Pick<RequestContext, 'deadlineMs'>,
+  connector: string,
+  operation: string,
+  call: () => Promise<T>,
+): Promise<T> {
   if (ctx.deadlineMs === undefined) return timedConnectorCall(connector, operation, call);
-  const remaining = ctx.deadlineMs - Date.now();
-  if (remaining <= 0) throw new ConnectorTechnicalError(connector, `No time was left in this request to call ${connector}.`);
+  const remaining = Math.max(1, ctx.deadlineMs - Date.now());
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<never>((_, reject) => {
     timer = setTimeout(

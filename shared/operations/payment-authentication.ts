@@ -11,13 +11,14 @@ import {
 } from '../domain/payment';
 import { ALLOWED_FROM } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
-import { recordPaymentOutcome } from '../observability/metrics';
+import { recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
 import type { AuthenticatePaymentBody } from '../schemas/payment-schemas';
 import { cardFingerprint } from '../security/keyed-hash';
 import { updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
+import { authorizationOutcomeOf } from './payment-authorization';
 import { attemptOf, conflict, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
@@ -98,6 +99,10 @@ async function checkAnswer(p: Payment, action: AuthenticationAction, body: Authe
  *   refused the submission (nothing changed there; the step stays open); 503 `connector_unreachable` when
  *   the processor could not be reached at all (connection refused: nothing was sent, the step stays open)
  * @throws OutcomeUnknownError when the processor was called and its answer is not recorded
+ *
+ * Metrics: each submission that reaches the processor counts one `Authorizations` (its answer: the
+ * next step is `requires_action`, a wrong value the processor answers as a result is that result's
+ * outcome, a refusal `declined`; a timeout `unknown`; not sent `technical_failure`).
  */
 export async function authenticatePayment(ctx: RequestContext, paymentId: string, body: AuthenticatePaymentBody): Promise<Payment> {
   const stored = await loadPayment(ctx.merchantId, paymentId);
@@ -152,12 +157,15 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
   };
   const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
+  const count = (outcome: Parameters<typeof recordAuthorization>[3]) =>
+    recordAuthorization(p.connector, p.currency, request.paymentMethod, outcome);
   let result: Awaited<ReturnType<NonNullable<typeof connector.authenticate>>>;
   const startedAt = new Date().toISOString();
   try {
     result = await callWithinBudget(ctx, connector.name, 'authenticate', () => connector.authenticate!(request));
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
+      count('declined');
       // Refused: nothing happened at the processor; the step stays open, with the processor's reason.
       try {
         await updatePayment(
@@ -179,6 +187,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
       );
     }
     if (!(err instanceof ConnectorTechnicalError)) throw err;
+    count(err.notSent ? 'technical_failure' : 'unknown');
     if (err.notSent) {
       // The request provably never left (connection refused): nothing can have happened there.
       try {
@@ -197,6 +206,8 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     }
     throw unknown(err);
   }
+  // The processor's answer to the step: the next step (requires_action), or the outcome.
+  count(authorizationOutcomeOf(result));
   try {
     const fields = resultFields(result, p);
     // An outcome (not another step) is recorded in attempts, as a sync's or a webhook's is.

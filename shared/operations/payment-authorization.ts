@@ -5,7 +5,8 @@ import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { type AuthenticationAddress, type Payment, type PaymentMethod, processorReturnUrl } from '../domain/payment';
 import type { PaymentStatus } from '../domain/payment-status';
 import { type PendingOperation, startPendingOperation } from '../domain/pending-operation';
-import { recordPaymentOutcome } from '../observability/metrics';
+import { type AuthorizationOutcome, recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
+import type { CircuitSkip } from '../routing/routing';
 import { type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
@@ -23,8 +24,43 @@ export interface AuthorizationInput {
   phone: string | null;
   /** USSD: the payer's bank (CBN code). */
   ussdBankCode?: string | undefined;
-  /** Connectors in routing order (the claimed one first). */
-  candidates: Connector[];
+  /**
+   * Connectors in routing order (the claimed one first), as `routeCandidates` returns them: its
+   * `skipped` (connectors passed over because their circuit was open) become `circuit_open` attempts.
+   */
+  candidates: Connector[] & { readonly skipped?: readonly CircuitSkip[] };
+}
+
+/**
+ * The `Authorizations` outcome of a processor's answer (see `recordAuthorization` in
+ * shared/observability/metrics.ts): authorized → `succeeded`; `Failed`/`Cancelled` → `declined`; the
+ * payer must act → `requires_action`; `Processing` with nothing for the payer to do → `unknown`.
+ */
+export function authorizationOutcomeOf(result: Pick<PaymentResult, 'status' | 'nextAction'>): AuthorizationOutcome {
+  switch (result.status) {
+    case 'Succeeded':
+    case 'RequiresCapture':
+      return 'succeeded';
+    case 'Failed':
+    case 'Cancelled':
+      return 'declined';
+    case 'RequiresAction':
+      return 'requires_action';
+    case 'Processing':
+      return result.nextAction ? 'requires_action' : 'unknown';
+  }
+}
+
+/**
+ * The attempt recording a connector routing passed over because its circuit was open: `Failed`,
+ * `error_code: circuit_open`, no transaction id; the connector was not called.
+ */
+function circuitSkipAttempt(skip: CircuitSkip) {
+  return attemptOf(skip.connector, skip.at, {
+    status: 'Failed',
+    errorCode: 'circuit_open',
+    errorMessage: `${skip.connector} was not called: it failed repeatedly just before (timeouts or errors), so routing passed it over.`,
+  });
 }
 
 /** The billing address the merchant gave, in the shape processors' address checks take (fields it lacks are left out). */
@@ -81,13 +117,18 @@ async function probe(
  *   conditional write), so a crash during it is reconciled with the right processor. Otherwise
  *   the payment stays `Processing` with its claim (lease from the try's start; `outcome_unknown`
  *   once it ends) and `error_code: connector_unreachable`, and the reconciler settles it.
- * At most one processor can therefore hold money for a payment. Every try is in `attempts`.
+ * At most one processor can therefore hold money for a payment. Every try is in `attempts`, preceded
+ * by one `Failed` attempt with `error_code: circuit_open` per connector routing passed over because
+ * its circuit was open (never called). Each try counts one `Authorizations` (its outcome:
+ * `technical_failure` when the connector is known not to hold the payment, `unknown` when it may).
  * @throws ApiError 502 `connector_error` when the processor refused the request; 409 when a sync took the claim over
  * @throws OutcomeUnknownError when the outcome write failed after a processor call
  */
 export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayment, input: AuthorizationInput): Promise<Payment> {
   const p = claimed.payment;
-  const attempts = [...(p.attempts ?? [])];
+  const attempts = [...(p.attempts ?? []), ...(input.candidates.skipped ?? []).map(circuitSkipAttempt)];
+  const count = (connector: string, outcome: AuthorizationOutcome) =>
+    recordAuthorization(connector, p.currency, input.paymentMethod, outcome);
   let current = claimed;
   const write = async (connector: string, fields: Partial<Payment> & { status: PaymentStatus }, keep: PendingOperation | null) => {
     try {
@@ -136,10 +177,12 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
         }),
       );
+      count(connector.name, authorizationOutcomeOf(result));
       attempts.push(attemptOf(connector.name, startedAt, result));
       return await write(connector.name, resultFields(result, p), null);
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
+        count(connector.name, 'declined');
         attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
         await write(
           connector.name,
@@ -161,6 +204,7 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           ? await probe(ctx, connector, p, input.paymentMethod, startedAt)
           : undefined;
       if (hasNext && known?.notFound) {
+        count(connector.name, 'technical_failure');
         attempts.push(
           attemptOf(connector.name, startedAt, {
             status: 'Failed',
@@ -172,9 +216,12 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
       }
       if (known && !known.notFound && known.status !== 'Processing') {
         // The lookup found the payment at this connector: that is its outcome.
+        count(connector.name, authorizationOutcomeOf(known));
         attempts.push(attemptOf(connector.name, startedAt, known));
         return await write(connector.name, resultFields(known, p), null);
       }
+      // Nothing sent (and no next connector) is a known failure; anything else may have reached the processor.
+      count(connector.name, err.notSent ? 'technical_failure' : 'unknown');
       attempts.push(
         attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }),
       );

@@ -85,7 +85,11 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   }
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : null;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
-  const candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, { ussdBankCode });
+  // A create without confirm calls no processor: it names a connector whatever the circuits say.
+  const candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, {
+    ussdBankCode,
+    respectCircuits: Boolean(body.confirm),
+  });
   // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
   const phone =
     body.confirm && paymentMethod === 'mobile_money' && body.customer_id

@@ -7,7 +7,7 @@ import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
-import { recordRefund } from '../observability/metrics';
+import { recordRefund, recordRefundOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
 import { idempotentId } from '../security/keyed-hash';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
@@ -51,6 +51,9 @@ function refundTooLarge(requested: number | undefined, refundable: number, curre
  * @throws ApiError 404 unknown payment; 409 unless `Succeeded`; 400 `refund_exceeds_amount`;
  *   502 `connector_unavailable` when the payment's connector is not configured
  * @throws OutcomeUnknownError when the processor was called and its answer could not be recorded
+ *
+ * Metrics: `Refunds`/`RefundedAmountMinor` as before, and one `RefundOutcomes` per processor call
+ * (`succeeded`, `pending`, `failed` — declined or refused —, `unknown` — technical failure).
  */
 export async function refundPayment(
   ctx: RequestContext,
@@ -114,6 +117,7 @@ export async function refundPayment(
     );
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
+      recordRefundOutcome(p.connector, 'failed');
       try {
         await releaseFailedRefund(
           ctx.merchantId,
@@ -135,12 +139,14 @@ export async function refundPayment(
     if (err instanceof ConnectorTechnicalError) {
       // Outcome unknown: the refund stays Pending (its amount reserved) with its claim and lease (the
       // processor may still be working on it); then the reconciler finds it at the processor.
+      recordRefundOutcome(p.connector, 'unknown');
       recordRefund(refund);
       return { ...refund, pending_operation: viewPendingOperation(claim) };
     }
     throw err;
   }
   recordRefund(refund);
+  recordRefundOutcome(p.connector, result.status === 'Succeeded' ? 'succeeded' : result.status === 'Failed' ? 'failed' : 'pending');
   try {
     if (result.status === 'Failed') {
       return await releaseFailedRefund(

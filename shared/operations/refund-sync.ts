@@ -4,6 +4,7 @@ import { ApiError, resourceNotFound } from '../domain/errors';
 import { isIdOf } from '../domain/ids';
 import { leaseActive } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
+import { recordRefundOutcome } from '../observability/metrics';
 import { connectorByName } from '../routing/routing';
 import { getPayment, releaseFailedRefund } from '../storage/payments-repository';
 import { getStoredRefund, type StoredRefund, settleRefund } from '../storage/refunds-repository';
@@ -27,6 +28,7 @@ export type RefundReconcileOutcome = 'in_flight' | 'not_open' | 'unchanged' | 's
  * - still pending → its processor id is recorded (or nothing changes).
  * Never touches a refund whose lease is still running; every write is conditional on
  * the refund still being `Pending`, so two runs at once settle it once.
+ * Counts `RefundOutcomes` `succeeded` or `failed` when the processor's answer settles it (not while it stays pending).
  * @throws ApiError 502 `connector_error` when the processor cannot be asked
  */
 export async function reconcileRefund(
@@ -68,6 +70,10 @@ export async function reconcileRefund(
     }
     throw err;
   }
+  // A settled answer counts once more in RefundOutcomes (the refund call counted pending or unknown);
+  // a refund still pending there is not counted again on every check.
+  if (result === null || result.status === 'Failed') recordRefundOutcome(refund.connector, 'failed');
+  else if (result.status === 'Succeeded') recordRefundOutcome(refund.connector, 'succeeded');
   if (result === null) {
     const failed = await releaseFailedRefund(
       ctx.merchantId,

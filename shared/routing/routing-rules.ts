@@ -5,7 +5,8 @@ import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment';
 /**
  * One routing rule: payments matching `currency` and `payment_method` (absent =
  * any) go to the first of `connectors` that is configured and supports them; on
- * a technical failure at confirm, the next one is tried once.
+ * a technical failure at confirm, the next one is tried once. A connector whose circuit is open
+ * (repeated technical failures, shared/routing/circuit-breaker.ts) is passed over while another qualifies.
  */
 export interface RoutingRule {
   currency?: Currency;
