@@ -8,6 +8,9 @@
  *                                                 `both` (default) sets read = n on every key, waits longer than
  *                                                 the key cache (API_KEY_CACHE_SECONDS + 5 s, or --wait-seconds),
  *                                                 then sets write = n; it refuses to lower a count
+ *   limits <mer_id> [read=<n>] [write=<n>]        set the merchant's rate limits, requests per second per class
+ *                                                 (docs/rate-limits.md) on every key; `default` removes the merchant's
+ *                                                 own limit (the stage default applies again); effective within 10 s
  *
  * Where: beside a running `npm start` it finds that stack's DynamoDB by itself
  * (.data/local-stack.json). Against a deployed stage: `--stage dev|prod` (table
@@ -17,8 +20,17 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { stageConfig } from '../lib/config/stage-config';
-import { type ListShardPhase, listApiKeys, putApiKey, raiseListShards, revokeApiKey } from '../shared/storage/api-keys-repository';
+import {
+  type ListShardPhase,
+  listApiKeys,
+  putApiKey,
+  type RateLimitChange,
+  raiseListShards,
+  revokeApiKey,
+  setRateLimits,
+} from '../shared/storage/api-keys-repository';
 import { destroyDocumentClient } from '../shared/storage/client';
+import { isValidRateLimit, RATE_LIMIT_MAX } from '../shared/storage/rate-limit-repository';
 import { readLocalStackInfo } from './local/local-stack-file';
 
 const USAGE = `usage:
@@ -26,6 +38,7 @@ const USAGE = `usage:
   npm run keys -- list --merchant mer_<id> [--stage dev|prod] [--table <name>]
   npm run keys -- revoke <prefix> [--stage dev|prod] [--table <name>]
   npm run keys -- shards mer_<id> <n> [--phase read|write|both] [--wait-seconds <s>] [--stage dev|prod] [--table <name>]
+  npm run keys -- limits mer_<id> [read=<n>|default] [write=<n>|default] [--stage dev|prod] [--table <name>]
 Without --stage, the running local stack (npm start) is used.`;
 
 function fail(message: string): never {
@@ -81,7 +94,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${keys.length} key(s) of ${values.merchant} in ${where}:\n`);
     for (const k of keys) {
       process.stdout.write(
-        `  ${k.prefix}…  ${(k.name ?? '').padEnd(24)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}  list shards read ${k.list_shards.read} write ${k.list_shards.write}\n`,
+        `  ${k.prefix}…  ${(k.name ?? '').padEnd(24)}  created ${k.created_at}  last used ${k.last_used_at ?? 'never'}  ${k.revoked_at ? `REVOKED ${k.revoked_at}` : 'active'}  list shards read ${k.list_shards.read} write ${k.list_shards.write}  rate limits read ${k.rate_limits.read ?? 'default'} write ${k.rate_limits.write ?? 'default'}\n`,
       );
     }
   } else if (command === 'revoke') {
@@ -109,6 +122,24 @@ async function main(): Promise<void> {
       const keys = await raiseListShards(merchant, p, n);
       process.stdout.write(`${merchant} in ${where}: ${p} shard count ${n} on ${keys.length} key(s).\n`);
     }
+  } else if (command === 'limits') {
+    const merchant = arg;
+    if (!merchant || !/^mer_[A-Za-z0-9_]{1,64}$/.test(merchant)) fail('limits needs the merchant id (mer_<id>).');
+    const change: RateLimitChange = {};
+    for (const setting of positionals.slice(2)) {
+      const match = /^(read|write)=(\d+|default)$/.exec(setting);
+      if (!match) fail(`limits takes read=<n> and/or write=<n> (requests per second, 1 to ${RATE_LIMIT_MAX}) or =default.`);
+      const value = match[2] === 'default' ? null : Number(match[2]);
+      if (value !== null && !isValidRateLimit(value)) fail(`a rate limit is an integer from 1 to ${RATE_LIMIT_MAX} requests per second.`);
+      change[match[1] as 'read' | 'write'] = value;
+    }
+    if (change.read === undefined && change.write === undefined) fail('limits needs read=<n> and/or write=<n>.');
+    const { where } = target(values.stage, values.table);
+    const keys = await setRateLimits(merchant, change);
+    const now = keys[0]?.rate_limits ?? {};
+    process.stdout.write(
+      `${merchant} in ${where}: rate limits read ${now.read ?? 'default'} write ${now.write ?? 'default'} (requests per second) on ${keys.length} key(s); containers apply them within ${Number(process.env.API_KEY_CACHE_SECONDS ?? 10)} s.\n`,
+    );
   } else {
     fail(`unknown command ${command ?? '(none)'}.`);
   }

@@ -37,11 +37,13 @@ import {
   authenticationFailed,
   idempotencyKeyInUse,
   idempotencyKeyReused,
+  RateLimitExceededError,
   resourceNotFound,
   storageUnavailable,
 } from '../shared/domain/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../shared/domain/events';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
+import { DEFAULT_RATE_LIMITS, operationClassOf, RATE_LIMIT_WINDOW_SECONDS, rateLimitHeaders } from '../shared/http/rate-limit';
 import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema } from '../shared/schemas/common';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
@@ -271,6 +273,7 @@ const STATUS_TEXT: Readonly<Record<ErrorStatus, string>> = {
   413: 'The body is larger than 64 KiB',
   415: 'The body is not JSON',
   422: 'The Idempotency-Key was used with another request',
+  429: 'Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds',
   500: 'A bug on our side',
   502: 'The connector is not configured, or the processor refused',
   503: 'Storage or the processor could not be reached, or the outcome is unknown',
@@ -311,6 +314,14 @@ function errorExamples(
     examples.idempotency_key_in_use = { summary: 'The first request with this key still runs', value: idempotencyKeyInUse().toBody() };
   }
   if (status === 422) examples.idempotency_key_reused = { summary: 'Same key, another body', value: idempotencyKeyReused().toBody() };
+  if (status === 429 && codes.includes('rate_limit_exceeded')) {
+    const operationClass = operationClassOf(route.method);
+    const limit = DEFAULT_RATE_LIMITS[operationClass];
+    examples.rate_limit_exceeded = {
+      summary: `Over the default ${operationClass} limit (${limit} per second)`,
+      value: new RateLimitExceededError(operationClass, limit, rateLimitHeaders(operationClass, limit, 1)).toBody(),
+    };
+  }
   if (status === 503 && codes.includes('service_unavailable')) {
     examples.service_unavailable = { summary: 'Storage unreachable before anything was done', value: storageUnavailable().toBody() };
   }
@@ -371,11 +382,20 @@ function errorResponse(op: OperationMetadata, route: RouteDefinition, status: Er
   }
   const headers = ['request-id', API_VERSION_HEADER];
   if (status === 503 && codes.includes('outcome_unknown')) headers.push('Retry-After');
-  if (op.idempotent) headers.push('Idempotent-Replayed');
+  if (op.idempotent && status !== 429) headers.push('Idempotent-Replayed'); // a 429 is never stored, so never replayed
   const examples = exampleObjects(errorExamples(op, route, status, codes));
+  // A 429 always carries the three rate-limit headers (shared/http/rate-limit.ts `rateLimitHeaders`).
+  const rateLimited =
+    status === 429
+      ? {
+          'Retry-After': { $ref: '#/components/headers/RateLimitRetryAfter' },
+          RateLimit: { $ref: '#/components/headers/RateLimit' },
+          'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+        }
+      : {};
   return {
     description,
-    headers: responseHeaders(headers),
+    headers: { ...responseHeaders(headers), ...rateLimited },
     content: { 'application/json': { schema: { $ref: `${COMPONENT_REF}Error` }, ...(examples ? { examples } : {}) } },
   };
 }
@@ -567,6 +587,7 @@ This document is generated from the code (\`npm run openapi\`: the route table, 
 - **Amounts** are integers in minor units everywhere (\`150000\` NGN is ₦1,500.00). **Timestamps** are ISO 8601 UTC with milliseconds and \`Z\`.
 - **Errors** are \`{"error": {"type", "code", "message", "param"?}}\`; messages never repeat what you sent.
 - **Idempotency**: every create, confirm, capture, cancel and refund takes an \`Idempotency-Key\` (replayed for 24 hours with \`Idempotent-Replayed: true\`).
+- **Rate limits**: per merchant and second, ${DEFAULT_RATE_LIMITS.read} reads (GET) and ${DEFAULT_RATE_LIMITS.write} writes (the other methods) by default, or the merchant's own limits. Over a limit → 429 \`rate_limit_exceeded\` with \`Retry-After\` and the IETF \`RateLimit\` / \`RateLimit-Policy\` fields; nothing was done, so retry after the wait (with the same \`Idempotency-Key\`). docs/rate-limits.md.
 - **Versioning**: the API is versioned by date, as Stripe versions its API: send \`${API_VERSION_HEADER}: <date>\` to pin the version you built against, or leave it out to get the current one; every JSON answer names the version that produced it in the same header. Before 1.0 there is one version at a time, **${API_VERSION}**; any other value is refused with 400 \`api_version_invalid\`. A breaking change ships under a new date, announced in docs/api.md ("Versioning"), and after 1.0 a previous date keeps being served for at least 12 months.`;
 
 /**
@@ -675,6 +696,22 @@ export function buildOpenApiDocument(): JsonObject {
         'Retry-After': {
           description: 'Seconds to wait before retrying with the same Idempotency-Key, or reading the resource.',
           schema: { type: 'string', pattern: '^\\d+$' },
+        },
+        RateLimitRetryAfter: {
+          description:
+            'Seconds to wait before retrying (delay-seconds, RFC 9110 §10.2.3): until the current rate-limit window ends. Never earlier than `t` of `RateLimit`.',
+          required: true,
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
+        RateLimit: {
+          description: `The service limit of the policy the request was counted in, as draft-ietf-httpapi-ratelimit-headers-10 §4 writes it (a Structured Field list item): \`"<class>";r=<remaining>;t=<seconds until quota is made available again>\`, e.g. \`"write";r=0;t=1\`. Sent on 429.`,
+          required: true,
+          schema: { type: 'string', pattern: '^"(read|write)";r=\\d+;t=\\d+$' },
+        },
+        'RateLimit-Policy': {
+          description: `The quota policy the request was counted in, as draft-ietf-httpapi-ratelimit-headers-10 §3 writes it: \`"<class>";q=<requests>;w=<window seconds>\`, e.g. \`"write";q=${DEFAULT_RATE_LIMITS.write};w=${RATE_LIMIT_WINDOW_SECONDS}\` (the default write limit; a merchant's own limit when set). Sent on 429.`,
+          required: true,
+          schema: { type: 'string', pattern: '^"(read|write)";q=\\d+;w=\\d+$' },
         },
         Location: { description: 'Where the browser goes next.', required: true, schema: { type: 'string' } },
         ETag: { description: 'The strong entity tag of the content (RFC 9110 §8.8.3).', schema: { type: 'string' } },

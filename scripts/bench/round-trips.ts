@@ -6,13 +6,17 @@
  */
 
 import { baseClient } from '../../shared/storage/client';
+import { isRateLimitCounterKey } from '../../shared/storage/rate-limit-repository';
 import { startGateway } from '../local/gateway';
 
 /** One operation's count against its floor (issue 15). */
 export interface RoundTripCount {
   /** e.g. `create with a customer` */
   name: string;
-  /** The DynamoDB commands made, in order (`GetItem`, `TransactWriteItems`, …), API-key bookkeeping excluded. */
+  /**
+   * The DynamoDB commands made, in order (`GetItem`, `TransactWriteItems`, …), API-key bookkeeping and
+   * rate-limit lease writes (amortized over many requests: docs/rate-limits.md "Cost") excluded.
+   */
   made: string[];
   /** The floor the issue sets. */
   floor: number;
@@ -30,9 +34,15 @@ export interface RoundTripRequests {
   refundBody: string;
 }
 
-/** Whether a command's input concerns an API-key item (the cached key lookup and its last-used note). */
+/**
+ * Whether a command's input concerns an API-key item (the cached key lookup and its last-used note) or
+ * a rate-limit counter (a lease, amortized over the requests of a window).
+ */
 function isApiKeyCall(input: unknown): boolean {
-  return JSON.stringify((input as { Key?: unknown })?.Key ?? {}).includes('APIKEY#');
+  const key = (input as { Key?: { PK?: unknown } })?.Key;
+  const pk = key?.PK as unknown;
+  const pkText = typeof pk === 'object' && pk !== null && 'S' in pk ? (pk as { S: unknown }).S : pk;
+  return JSON.stringify(key ?? {}).includes('APIKEY#') || isRateLimitCounterKey(pkText);
 }
 
 let recording: string[] | undefined;

@@ -82,7 +82,7 @@ export const OPENAPI_TAGS = [
 export type OperationTag = (typeof OPENAPI_TAGS)[number]['name'];
 
 /** HTTP statuses the API answers with its error object (or, on HTML routes, an error page). */
-export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
 
 /** The error codes an operation can answer, by status (documented in the response's description). */
 export type ErrorCodes = Partial<Record<ErrorStatus, readonly string[]>>;
@@ -192,8 +192,13 @@ export const JSON_ROUTE: ErrorCodes = {
   500: ['internal_error'],
 };
 
-/** An `api-key` route: 401 (one body for missing, malformed, unknown, revoked keys); the key lookup reads DynamoDB (503). */
-export const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 503: ['service_unavailable'] };
+/**
+ * An `api-key` route: 401 (one body for missing, malformed, unknown, revoked keys); 429 when the
+ * merchant is over its requests-per-second limit for the route's class, `read` for GET and `write`
+ * otherwise (shared/http/rate-limit.ts, docs/rate-limits.md; the answer carries `Retry-After`,
+ * `RateLimit` and `RateLimit-Policy`); the key lookup reads DynamoDB (503).
+ */
+export const AUTHENTICATED: ErrorCodes = { 401: ['invalid_api_key'], 429: ['rate_limit_exceeded'], 503: ['service_unavailable'] };
 
 /** A route with a JSON body schema: 415 for another media type, 400 for JSON that does not parse or does not validate. */
 export const JSON_BODY: ErrorCodes = {

@@ -8,7 +8,7 @@ import type { ApiErrorResource, ApiErrorTypeResource } from '../schemas/error-sc
 
 /**
  * Error families, as in the reference APIs of this field (Stripe, Hyperswitch): `invalid_request_error`,
- * `authentication_error`, `idempotency_error`, `connector_error`, `api_error`. Derived from
+ * `authentication_error`, `idempotency_error`, `connector_error`, `rate_limit_error`, `api_error`. Derived from
  * `ApiErrorTypeResource` (shared/schemas/error-schema.ts).
  */
 export type ApiErrorType = z.output<typeof ApiErrorTypeResource>;
@@ -118,6 +118,39 @@ export function authenticationFailed(): ApiError {
     'invalid_api_key',
     'Missing or invalid API key. Send your secret key in the `api-key` header.',
   );
+}
+
+/**
+ * 429 `rate_limit_error` / `rate_limit_exceeded`: the merchant is over its requests-per-second limit
+ * for this operation class (shared/http/rate-limit.ts, docs/rate-limits.md). Stripe answers the same
+ * situation with 429 and error code `rate_limit` (https://stripe.com/docs/rate-limits). The message
+ * names the class and the merchant's own limit (nothing the caller sent) and what to do. It is
+ * {@link ApiError.transient}: never stored for Idempotency-Key replay, so a retry with the same key
+ * after the wait runs the request. The response carries {@link RateLimitExceededError.headers}
+ * (`Retry-After`, `RateLimit`, `RateLimit-Policy`), added by shared/http/api-handler.ts.
+ */
+export class RateLimitExceededError extends ApiError {
+  /**
+   * @param operationClass `read` (GET) or `write` (any other method)
+   * @param limit the merchant's limit for the class, requests per second
+   * @param headers the response headers of the refusal (shared/http/rate-limit.ts `rateLimitHeaders`)
+   */
+  constructor(
+    readonly operationClass: string,
+    readonly limit: number,
+    readonly headers: Readonly<Record<string, string>>,
+  ) {
+    super(
+      429,
+      'rate_limit_error',
+      'rate_limit_exceeded',
+      `Too many ${operationClass} requests for this account: the limit is ${limit} per second. Nothing was done. ` +
+        `Wait the number of seconds in the Retry-After header, then retry${operationClass === 'write' ? ' (with the same Idempotency-Key)' : ''}; ` +
+        'spread requests out, or ask for a higher limit if you need one.',
+    );
+    this.name = 'RateLimitExceededError';
+    this.asTransient();
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { API_VERSION, API_VERSION_HEADER } from '../api/api-version';
-import { ApiError, invalidRequest } from '../domain/errors';
+import { ApiError, invalidRequest, RateLimitExceededError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { tracer } from '../observability/tracer';
 import { type RequestContext, requestDeadline } from '../operations/request-context';
@@ -13,6 +13,7 @@ import { errorMapper } from './error-mapper';
 import { checkIdempotencyKeyHeader, idempotentRequests } from './idempotency';
 import { jsonResponse } from './json-response';
 import { publicBaseUrl } from './public-base-url';
+import { rateLimit, rateLimitSettled } from './rate-limit';
 import { bodySizeLimit, jsonBody } from './request-body';
 import { apiErrorFromZod, type InputLocation } from './zod-errors';
 
@@ -94,6 +95,21 @@ function apiVersioning(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyS
 }
 
 /**
+ * middy middleware whose `onError` runs after the error mapper's (it is registered before it; middy
+ * runs `onError` in reverse order): adds the headers a {@link RateLimitExceededError} carries
+ * (`Retry-After`, `RateLimit`, `RateLimit-Policy`) to the error response the mapper built, which it
+ * leaves as it is otherwise (shared/http/error-mapper.ts maps an ApiError to its status and body).
+ */
+function errorResponseHeaders(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+  return {
+    onError: async (request) => {
+      if (!(request.error instanceof RateLimitExceededError) || !request.response) return;
+      request.response.headers = { ...request.response.headers, ...request.error.headers };
+    },
+  };
+}
+
+/**
  * Validates the body and query with the endpoint's zod schemas (and the
  * Idempotency-Key header) before idempotency runs, so a rejected request never
  * stores anything.
@@ -117,9 +133,13 @@ function requestValidation(
  * Wraps an endpoint's domain call as an API Gateway HTTP API (payload 2.0)
  * Lambda handler with middy: Powertools tracer and logger context (business
  * metrics are emitted by the operations as Powertools single metrics), error mapping, the
- * `Switchyard-Version` check ({@link checkApiVersion}), 64 KiB body limit, api-key authentication, JSON body
- * parsing, zod validation of body and query, and (on POST) idempotency keys. Every answer, errors
- * included, carries `Switchyard-Version` ({@link jsonResponse}).
+ * `Switchyard-Version` check ({@link checkApiVersion}), 64 KiB body limit, api-key authentication, the
+ * merchant's rate limit (shared/http/rate-limit.ts: 429 `rate_limit_exceeded` before the body is
+ * parsed, so invalid requests count and a refusal stores no idempotency record), JSON body parsing,
+ * zod validation of body and query, and (on POST) idempotency keys. Every answer, errors included,
+ * carries `Switchyard-Version` ({@link jsonResponse}). The returned handler waits for the request's
+ * rate-limit lease, if one runs in parallel with it ({@link rateLimitSettled}), before it returns:
+ * Lambda freezes pending work once the handler has answered.
  * The handler stays a thin adapter: parse → domain call → JSON. A domain
  * {@link ApiError} becomes the response (and is what an idempotent retry
  * replays); any other error is mapped by the error middleware and stores nothing.
@@ -170,12 +190,23 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
     // after parsing (body decoded and parsed, names and values of query, headers and body): see
     // RedactingLogger in shared/observability/logger.ts. A body that later fails to parse is logged too.
     .use(injectLambdaContext(logger))
+    .use(errorResponseHeaders())
     .use(errorMapper())
     .use(apiVersioning())
     .use(bodySizeLimit());
-  if (spec.auth !== false) handler.use(apiKeyAuth() as never);
+  if (spec.auth !== false) {
+    handler.use(apiKeyAuth() as never);
+    handler.use(rateLimit() as never);
+  }
   if (spec.body) handler.use(jsonBody());
   handler.use(requestValidation(spec as never) as never);
   if (spec.idempotent) handler.use(idempotentRequests());
-  return handler;
+  // middy skips `after` when a middleware answers early (an idempotent replay): the lease is awaited here too.
+  return async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    try {
+      return await handler(event, context);
+    } finally {
+      await rateLimitSettled(context);
+    }
+  };
 }

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { authenticationFailed } from '../domain/errors';
 import { type ApiKeyRecord, findApiKey, touchApiKey } from '../storage/api-keys-repository';
 import type { ListShards } from '../storage/list-shards';
+import type { MerchantRateLimits } from '../storage/rate-limit-repository';
 
 /** How long a key lookup is remembered in the function's memory: revocation takes effect within this bound. */
 export const API_KEY_CACHE_MS = Number(process.env.API_KEY_CACHE_SECONDS ?? 10) * 1000;
@@ -17,6 +18,12 @@ export interface AuthenticatedContext extends Context {
    * {@link API_KEY_CACHE_MS} old): lists read `read` shards, new items go to `write` (docs/sharding.md).
    */
   listShards: ListShards;
+  /**
+   * The merchant's own rate limits (requests per second per class; an absent class uses the stage
+   * default), from its API-key item as cached, so a change takes effect within {@link API_KEY_CACHE_MS}:
+   * read by the rate-limit middleware (shared/http/rate-limit.ts, docs/rate-limits.md) at no extra read.
+   */
+  rateLimits: MerchantRateLimits;
 }
 
 async function lookup(key: string): Promise<ApiKeyRecord | undefined> {
@@ -33,7 +40,7 @@ async function lookup(key: string): Promise<ApiKeyRecord | undefined> {
 /**
  * Authenticates the `api-key` header: one read of the key's hash (cached for
  * {@link API_KEY_CACHE_MS}, so a revocation takes effect within that bound),
- * then puts the owning merchant and its list shard counts on the context. On a cache miss it also notes
+ * then puts the owning merchant, its list shard counts and its rate limits on the context. On a cache miss it also notes
  * the key's last use (a conditional write, at most once a minute).
  * @throws ApiError 401 `invalid_api_key`, the same body for a missing, malformed, unknown or revoked key
  */
@@ -46,6 +53,7 @@ export function apiKeyAuth(): MiddlewareObj<APIGatewayProxyEventV2, unknown, Err
       if (!record || record.revoked_at) throw authenticationFailed();
       request.context.merchantId = record.merchant_id;
       request.context.listShards = record.list_shards;
+      request.context.rateLimits = record.rate_limits;
       // Where a Lambda authorizer would put it, so event-level tools (idempotency keys) can scope by merchant.
       (request.event.requestContext as { authorizer?: unknown }).authorizer = { lambda: { merchant_id: record.merchant_id } };
     },

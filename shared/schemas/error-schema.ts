@@ -11,6 +11,7 @@ export const API_ERROR_TYPES = [
   'authentication_error',
   'idempotency_error',
   'connector_error',
+  'rate_limit_error',
   'api_error',
 ] as const;
 
@@ -18,7 +19,7 @@ export const API_ERROR_TYPES = [
 export const ApiErrorTypeResource = z.enum(API_ERROR_TYPES).meta({
   id: 'ErrorType',
   description:
-    '`invalid_request_error` (fix the request), `authentication_error` (the key or a signature), `idempotency_error` (Idempotency-Key misuse), `connector_error` (a processor refused or could not be reached), `api_error` (our side: retry).',
+    '`invalid_request_error` (fix the request), `authentication_error` (the key or a signature), `idempotency_error` (Idempotency-Key misuse), `connector_error` (a processor refused or could not be reached), `rate_limit_error` (over your requests-per-second limit: wait `Retry-After`, then retry), `api_error` (our side: retry).',
 });
 
 /** Component `Error`: the body of every error response. */
@@ -30,7 +31,7 @@ export const ApiErrorResource = z
         code: z
           .string()
           .describe(
-            'A stable machine-readable code, e.g. `parameter_missing`, `resource_missing`, `payment_unexpected_state`, `idempotency_key_in_use`, `outcome_unknown` (docs/api.md, "Errors"); a processor refusal carries the processor\'s code.',
+            'A stable machine-readable code, e.g. `parameter_missing`, `resource_missing`, `payment_unexpected_state`, `idempotency_key_in_use`, `rate_limit_exceeded`, `outcome_unknown` (docs/api.md, "Errors"); a processor refusal carries the processor\'s code.',
           ),
         message: z.string().describe('What went wrong and what to do, for people. Never repeats what you sent.'),
         param: z

@@ -5,6 +5,7 @@ import { documentClient } from './client';
 import { listPartition, primaryKey } from './item-keys';
 import { queryAllItems } from './list-items';
 import { LIST_SHARDS_MAX, type ListShards, listShards } from './list-shards';
+import { isValidRateLimit, type MerchantRateLimits, RATE_LIMIT_MAX } from './rate-limit-repository';
 import { tableName } from './table-definition';
 
 /** How many leading characters of a key are kept in clear, for people to tell keys apart (`sk_test_` + 8). */
@@ -27,6 +28,20 @@ export interface ApiKeyRecord {
    * the same on every key of the merchant: docs/sharding.md, shared/storage/list-shards.ts.
    */
   list_shards: ListShards;
+  /**
+   * The merchant's own rate limits, requests per second per class (`rate_limit_read`,
+   * `rate_limit_write` on the item; an absent class uses the stage default), the same on every key of
+   * the merchant: docs/rate-limits.md, shared/http/rate-limit.ts.
+   */
+  rate_limits: MerchantRateLimits;
+}
+
+/** The rate limits an item carries (only valid values; an invalid stored value counts as absent). */
+function itemRateLimits(item: Record<string, unknown>): MerchantRateLimits {
+  return {
+    ...(isValidRateLimit(item.rate_limit_read) ? { read: item.rate_limit_read } : {}),
+    ...(isValidRateLimit(item.rate_limit_write) ? { write: item.rate_limit_write } : {}),
+  };
 }
 
 /** SHA-256 of an API key, hex: the only form in which a key is stored or looked up. */
@@ -45,7 +60,22 @@ function toRecord(item: Record<string, unknown>): ApiKeyRecord {
     last_used_at: (item.last_used_at as string | undefined) ?? null,
     revoked_at: (item.revoked_at as string | undefined) ?? null,
     list_shards: listShards({ read: item.list_shards_read as number | undefined, write: item.list_shards_write as number | undefined }),
+    rate_limits: itemRateLimits(item),
   };
+}
+
+/**
+ * The rate limits a new key of a merchant takes: per class, the highest its existing keys carry
+ * (they are the same on every key unless a `limits` command was interrupted; a re-run evens them out).
+ */
+function highestRateLimits(records: readonly ApiKeyRecord[]): MerchantRateLimits {
+  const highest = (c: 'read' | 'write') => {
+    const set = records.map((r) => r.rate_limits[c]).filter((v): v is number => v !== undefined);
+    return set.length > 0 ? Math.max(...set) : undefined;
+  };
+  const read = highest('read');
+  const write = highest('write');
+  return { ...(read !== undefined ? { read } : {}), ...(write !== undefined ? { write } : {}) };
 }
 
 /** The largest shard counts over some key records (a new key joins its merchant's current counts). */
@@ -59,12 +89,15 @@ function highestShards(records: readonly ApiKeyRecord[]): ListShards {
 /**
  * Stores an API key for a merchant, as its SHA-256 plus the visible prefix. Storing the same key
  * again overwrites its record (used to seed the local development key on every start). The key
- * carries its merchant's list shard counts: the highest over the merchant's keys (one Query on GSI1
- * before the write), so a new key never reads fewer shards than the others.
+ * carries its merchant's list shard counts and rate limits: the highest over the merchant's keys (one
+ * Query on GSI1 before the write), so a new key never reads fewer shards than the others and keeps
+ * the merchant's limits.
  * @returns the stored record (no secret in it)
  */
 export async function putApiKey(key: string, merchantId: string, name: string | null): Promise<ApiKeyRecord> {
-  const shards = highestShards(await listApiKeys(merchantId));
+  const existing = await listApiKeys(merchantId);
+  const shards = highestShards(existing);
+  const rateLimits = highestRateLimits(existing);
   const record: ApiKeyRecord = {
     merchant_id: merchantId,
     prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
@@ -73,6 +106,7 @@ export async function putApiKey(key: string, merchantId: string, name: string | 
     last_used_at: null,
     revoked_at: null,
     list_shards: shards,
+    rate_limits: rateLimits,
   };
   await documentClient().send(
     new PutCommand({
@@ -89,6 +123,8 @@ export async function putApiKey(key: string, merchantId: string, name: string | 
         created_at: record.created_at,
         ...(shards.read > 1 ? { list_shards_read: shards.read } : {}),
         ...(shards.write > 1 ? { list_shards_write: shards.write } : {}),
+        ...(rateLimits.read !== undefined ? { rate_limit_read: rateLimits.read } : {}),
+        ...(rateLimits.write !== undefined ? { rate_limit_write: rateLimits.write } : {}),
         // name, last_used_at and revoked_at are absent until set: conditions test for their existence.
         ...(record.name !== null ? { name: record.name } : {}),
       },
@@ -191,6 +227,54 @@ export async function raiseListShards(merchantId: string, phase: ListShardPhase,
         throw new Error(`The ${phase} shard count of ${merchantId} changed meanwhile; run again.`);
       throw err;
     }
+  }
+  return out;
+}
+
+/** A class's new limit for {@link setRateLimits}: requests per second, or `null` to go back to the stage default. */
+export type RateLimitChange = { read?: number | null; write?: number | null };
+
+/**
+ * Sets a merchant's rate limits on every one of its API-key items (revoked ones too, so a key created
+ * later inherits them): one UpdateItem per key (`SET` a number, `REMOVE` for `null`; a class not named
+ * is left as it is). Unlike list shard counts, limits may go up or down in one step: a container
+ * picks the new value up when its cached key record expires (`API_KEY_CACHE_SECONDS`, 10 s), and until
+ * then enforces the old one (docs/rate-limits.md "Raising a merchant's limit").
+ * @param change per class: an integer in 1..{@link RATE_LIMIT_MAX}, or null for the stage default
+ * @returns the merchant's keys after the change
+ * @throws Error when a value is out of range, nothing is to change, or the merchant has no key
+ */
+export async function setRateLimits(merchantId: string, change: RateLimitChange): Promise<ApiKeyRecord[]> {
+  const entries = (['read', 'write'] as const).filter((c) => change[c] !== undefined);
+  if (entries.length === 0) throw new Error('Name at least one class to change: read=<n> and/or write=<n>.');
+  for (const c of entries) {
+    const v = change[c];
+    if (v !== null && !isValidRateLimit(v)) throw new Error(`A rate limit is an integer from 1 to ${RATE_LIMIT_MAX} requests per second.`);
+  }
+  const items = await apiKeyItems(merchantId);
+  if (items.length === 0) throw new Error(`The merchant ${merchantId} has no API key.`);
+  const sets = entries.filter((c) => change[c] !== null);
+  const removes = entries.filter((c) => change[c] === null);
+  const update = [
+    sets.length > 0 ? `SET ${sets.map((c) => `rate_limit_${c} = :${c}`).join(', ')}` : '',
+    removes.length > 0 ? `REMOVE ${removes.map((c) => `rate_limit_${c}`).join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const values = Object.fromEntries(sets.map((c) => [`:${c}`, change[c]]));
+  const out: ApiKeyRecord[] = [];
+  for (const item of items) {
+    const updated = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: item.PK, SK: item.SK },
+        UpdateExpression: update,
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(sets.length > 0 ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    out.push(toRecord(updated.Attributes ?? {}));
   }
   return out;
 }

@@ -1,11 +1,15 @@
+import { effectiveRateLimit, leaseSize, setRateLimitClock } from '../../shared/http/rate-limit';
 import { baseClient } from '../../shared/storage/client';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 /**
  * Counts (and can fail) the DynamoDB calls the handlers make, by hooking the
- * process-wide client the in-process gateway's handlers use.
+ * process-wide client the in-process gateway's handlers use. The rate limiter's lease writes
+ * (UpdateItem on a `RATELIMIT#…` counter, docs/rate-limits.md) are counted apart in `leases`: they
+ * are amortized over many requests, not part of an endpoint's own round trips.
  */
 const calls: string[] = [];
+const leases: string[] = [];
 let failNext: ((command: string, input: { Key?: { PK?: string }; TransactItems?: unknown[] }) => boolean) | undefined;
 
 /** Whether a command's input writes the payment (directly or as an item of a transaction). */
@@ -16,7 +20,9 @@ beforeAll(() => {
   baseClient().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName).replace(/Command$/, '');
-      calls.push(command);
+      const input = args.input as { Key?: unknown };
+      if (JSON.stringify(input.Key ?? {}).includes('"RATELIMIT#')) leases.push(command);
+      else calls.push(command);
       if (failNext?.(command, args.input as { Key?: { PK?: string }; TransactItems?: unknown[] })) {
         throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
       }
@@ -35,10 +41,11 @@ afterAll(async () => {
   await api.close();
 });
 
-async function count<T>(fn: () => Promise<T>): Promise<{ result: T; made: string[] }> {
+async function count<T>(fn: () => Promise<T>): Promise<{ result: T; made: string[]; leases: number }> {
   calls.length = 0;
+  leases.length = 0;
   const result = await fn();
-  return { result, made: [...calls] };
+  return { result, made: [...calls], leases: leases.length };
 }
 
 describe('DynamoDB round trips per endpoint (a test fails when one grows)', () => {
@@ -105,6 +112,32 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
     const tooMuch = await count(() => api.request('POST', `/payments/${p.body.payment_id}/refund`, { body: { amount: 991 } }));
     expectError(tooMuch.result, 400, 'refund_exceeds_amount');
     expect(tooMuch.made).toEqual(['GetItem']);
+  });
+
+  test('rate limit leases are amortized: once a container is warm, N sequential requests make at most ceil(N / n) + 1 lease writes', async () => {
+    // The limiter's clock, frozen per window so the bound is exact (docs/rate-limits.md "Cost").
+    let nowMs = (Math.floor(Date.now() / 1000) + 50_000) * 1000 + 100;
+    setRateLimitClock(() => nowMs);
+    try {
+      const N = 40;
+      const serve = () =>
+        count(async () => {
+          for (let i = 0; i < N; i++) expect((await api.request('POST', '/customers', { body: {} })).status).toBe(200);
+        });
+      const warmUp = await serve(); // the first window: leases grow from 1 as the container's traffic shows
+      expect(warmUp.leases).toBeLessThanOrEqual(N);
+      nowMs += 1000;
+      const warm = await serve();
+      const n = leaseSize(N, 1, effectiveRateLimit('write', undefined)); // a quarter of 40: 10 tokens a lease
+      expect(n).toBe(10);
+      expect(warm.leases).toBeGreaterThanOrEqual(1);
+      expect(warm.leases).toBeLessThanOrEqual(Math.ceil(N / n) + 1);
+      expect(warm.leases).toBeLessThanOrEqual(N / 8);
+      // The endpoint's own calls are unchanged: one transaction per create.
+      expect(warm.made).toEqual(Array.from({ length: N }, () => 'TransactWriteItems'));
+    } finally {
+      setRateLimitClock();
+    }
   });
 
   test('an Idempotency-Key adds exactly the record write and its completion; a replay is one read-back', async () => {

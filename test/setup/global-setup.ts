@@ -2,6 +2,7 @@
  * Starts one in-memory DynamoDB Local for the whole test run and creates the
  * table from the shared definition. Workers inherit the endpoint through the
  * environment. Each test file isolates its data by using its own merchant.
+ * Raises the per-merchant rate limit defaults for the run (docs/rate-limits.md).
  * Also makes the directory where the HTTP suites record which (operation, status) pairs of
  * docs/openapi.json they exercised (test/helpers/contract-validator.ts), read by global-teardown.
  */
@@ -18,6 +19,10 @@ export default async function globalSetup(): Promise<void> {
   process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'SILENT';
   process.env.TABLE_NAME = 'switchyard-test';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+  // The suites' merchants burst far above the per-merchant defaults (200 reads, 100 writes a second):
+  // the stage defaults are raised for the run; test/http/rate-limits.test.ts sets limits per merchant.
+  process.env.RATE_LIMIT_READ_PER_SECOND ||= '100000';
+  process.env.RATE_LIMIT_WRITE_PER_SECOND ||= '100000';
   process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;

@@ -16,6 +16,7 @@ export type SwitchyardErrorType =
   | 'authentication_error'
   | 'idempotency_error'
   | 'connector_error'
+  | 'rate_limit_error'
   | 'api_error'
   | 'connection_error';
 
@@ -46,7 +47,7 @@ export interface SwitchyardErrorFields {
 /**
  * Every failure a {@link Switchyard} method throws. `type` is the discriminant: each value has its
  * own subclass ({@link InvalidRequestError}, {@link AuthenticationError}, {@link IdempotencyError},
- * {@link ConnectorError}, {@link ApiError}, {@link SwitchyardConnectionError}), so both
+ * {@link ConnectorError}, {@link RateLimitError}, {@link ApiError}, {@link SwitchyardConnectionError}), so both
  * `err instanceof ConnectorError` and `switch (err.type)` work. `code` is the API's machine-readable
  * code (`parameter_missing`, `payment_unexpected_state`, …; docs/api.md, Errors).
  */
@@ -111,6 +112,8 @@ export class SwitchyardError extends Error {
         return new IdempotencyError(fields);
       case 'connector_error':
         return new ConnectorError(fields);
+      case 'rate_limit_error':
+        return new RateLimitError(fields);
       default:
         return new ApiError(fields);
     }
@@ -162,6 +165,21 @@ export class ConnectorError extends SwitchyardError {
 }
 
 /**
+ * 429 `rate_limit_exceeded`: over the merchant's requests-per-second limit for reads or writes
+ * (docs/rate-limits.md). Retried after `Retry-After` (its {@link SwitchyardError.retryAfterMs});
+ * thrown when every retry was refused. Nothing was done: call again later (a POST with the same
+ * {@link SwitchyardError.idempotencyKey}).
+ */
+export class RateLimitError extends SwitchyardError {
+  declare readonly type: 'rate_limit_error';
+  /** @param fields see {@link SwitchyardErrorFields} */
+  constructor(fields: SwitchyardErrorFields) {
+    super('rate_limit_error', fields);
+    this.name = 'RateLimitError';
+  }
+}
+
+/**
  * 409 `concurrent_update`, 500, 503 (`service_unavailable`, `outcome_unknown`), or any answer that
  * is not the API's error body (a proxy's 429/502/504). Thrown after the retries the policy allows.
  */
@@ -195,6 +213,7 @@ export type AnySwitchyardError =
   | AuthenticationError
   | IdempotencyError
   | ConnectorError
+  | RateLimitError
   | ApiError
   | SwitchyardConnectionError;
 

@@ -29,6 +29,7 @@ export {
   IdempotencyError,
   InvalidRequestError,
   isSwitchyardError,
+  RateLimitError,
   SwitchyardConnectionError,
   SwitchyardError,
   type SwitchyardErrorFields,
