@@ -15,11 +15,13 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { FALLBACK_ROUTE, ROUTES, type TableAccess } from '../shared/api/routes';
+import { FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '../shared/api/routes';
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
-import type { StageConfig } from './config/stage-config';
+import { SyntheticChecks } from './canaries';
+import { type StageConfig, stageConnectors } from './config/stage-config';
 import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT, FUNCTION_NODE_OPTIONS } from './function-runtime';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
+import { OperationsQueries } from './operations-queries';
 import { ReconcilerSchedule } from './reconciler-schedule';
 import { ServiceMonitoring } from './service-monitoring';
 
@@ -188,6 +190,18 @@ interface FunctionSpec {
 
 const SERVICE_NAME = 'switchyard';
 
+/** The sandbox's own routes (its hosted pages): deployed only on stages with `sandbox: true`. */
+export const isSandboxRoute = (route: Pick<RouteDefinition, 'path'>): boolean =>
+  route.path === '/sandbox' || route.path.startsWith('/sandbox/');
+
+/**
+ * The routes a stage deploys: every entry of shared/api/routes.ts, less the sandbox's own
+ * ({@link isSandboxRoute}) where the stage has no sandbox (`sandbox: false`, prod).
+ */
+export function stageRoutes(config: Pick<StageConfig, 'sandbox'>): readonly RouteDefinition[] {
+  return config.sandbox ? ROUTES : ROUTES.filter((route) => !isSandboxRoute(route));
+}
+
 /** Props of {@link ApiStack}. */
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
@@ -211,11 +225,13 @@ export interface ApiStackProps extends StackProps {
 }
 
 /**
- * The stateless stack: one NodejsFunction per route-table entry (plus the
- * `$default` 404 function), the HTTP API with stage throttling and JSON access
- * logs, the background reconciler function with its every-minute schedule and
- * dead-letter queue, the webhook delivery function fed by the table's stream
- * (with its on-failure queue), the alarm topic, and the dashboard and alarms.
+ * The stateless stack: one NodejsFunction per route-table entry the stage deploys
+ * ({@link stageRoutes}: no sandbox pages without the sandbox) plus the `$default` 404 function,
+ * the HTTP API with stage throttling and JSON access logs, the background reconciler function
+ * with its every-minute schedule and dead-letter queue, the webhook delivery function fed by the
+ * table's stream (with its on-failure queue), the alarm topic, the dashboard and alarms, the canaries
+ * (lib/canaries.ts), and the saved Logs Insights queries and Contributor Insights rule
+ * (lib/operations-queries.ts).
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
@@ -247,10 +263,13 @@ export class ApiStack extends Stack {
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
 
+    /** Each function's log group, by function name (the saved queries and the Contributor Insights rule read them). */
+    const logGroups = new Map<string, LogGroup>();
     /** Builds one function with the service's conventions; see {@link FunctionSpec}. */
     const makeFunction = (spec: FunctionSpec) => {
       const { name } = spec;
       const logGroup = new LogGroup(this, `${name}Logs`, { retention });
+      logGroups.set(name, logGroup);
       const fn = new NodejsFunction(this, name, {
         entry: resolve(root, spec.entry),
         handler: 'handler',
@@ -269,6 +288,8 @@ export class ApiStack extends Stack {
           POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
           POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
           POWERTOOLS_LOG_LEVEL: 'INFO',
+          // Partitions of the open-operations index (GSI5): shared/storage/item-keys.ts, docs/capacity.md.
+          OPEN_INDEX_SHARDS: String(config.openIndexShards),
           // No --enable-source-maps: logged errors are mapped lazily (lib/function-runtime.ts).
           ...(FUNCTION_NODE_OPTIONS ? { NODE_OPTIONS: FUNCTION_NODE_OPTIONS } : {}),
           ...spec.environment,
@@ -281,6 +302,8 @@ export class ApiStack extends Stack {
         // Processor keys and the stage's routing rules.
         fn.addEnvironment('CONNECTOR_SECRETS_ID', props.connectorSecretsName);
         fn.addEnvironment('ROUTING_RULES', JSON.stringify(config.routingRules));
+        // Stages without the sandbox (prod): shared/connectors/registry.ts treats `sandbox` as not configured.
+        if (!config.sandbox) fn.addEnvironment('SANDBOX_CONNECTOR_ENABLED', 'false');
         connectorSecrets.grantRead(fn);
       }
       if (spec.keyedHashes) {
@@ -289,12 +312,14 @@ export class ApiStack extends Stack {
         fingerprintKey.grantRead(fn);
       }
       if (spec.apiKeys) {
-        // The api-key check notes a key's last use: UpdateItem on API-key items only (leading key APIKEY#…).
+        // The api-key check notes a key's last use, and the rate limiter leases tokens from its
+        // per-second counters (shared/storage/rate-limit-repository.ts): UpdateItem on those items
+        // only (leading keys APIKEY#… and RATELIMIT#…), also for functions that otherwise only read.
         fn.addToRolePolicy(
           new PolicyStatement({
             actions: ['dynamodb:UpdateItem'],
             resources: [table.tableArn],
-            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } },
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*', 'RATELIMIT#*'] } },
           }),
         );
       }
@@ -331,7 +356,7 @@ export class ApiStack extends Stack {
     };
 
     const webhookRetrySchedule = config.webhookRetryScheduleSeconds.join(',');
-    const functions = ROUTES.map((route) => ({
+    const functions = stageRoutes(config).map((route) => ({
       route,
       fn: makeFunction({
         name: route.name,
@@ -400,6 +425,8 @@ export class ApiStack extends Stack {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
+      // The stage's limits; the account's regional API Gateway quota caps them (PROD_THROTTLE in
+      // lib/config/stage-config.ts). Per-merchant limits: docs/rate-limits.md.
       throttle: config.throttle,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
@@ -437,6 +464,7 @@ export class ApiStack extends Stack {
       },
     ]);
 
+    const canaries = new SyntheticChecks(this, 'SyntheticChecks', { config, apiUrl: this.api.apiEndpoint });
     const monitoring = new ServiceMonitoring(this, 'Observability', {
       config,
       api: this.api,
@@ -447,6 +475,13 @@ export class ApiStack extends Stack {
       alarmTopic,
       metricsNamespace,
       serviceName: SERVICE_NAME,
+      connectors: stageConnectors(config),
+      canaries: { health: canaries.health, sandboxPayment: canaries.sandboxPayment },
+    });
+    new OperationsQueries(this, 'OperationsQueries', {
+      stage: config.stage,
+      apiLogGroups: [...functions.map(({ route }) => logGroups.get(route.name)!), logGroups.get(FALLBACK_ROUTE.name)!],
+      backgroundLogGroups: [logGroups.get(RECONCILER.name)!],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });

@@ -1,13 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Canary } from 'aws-cdk-lib/aws-synthetics';
 import {
+  type CustomMetric,
   type CustomMetricSearch,
   type CustomMetricWithAlarm,
+  type CustomMetricWithAnomalyDetection,
   DefaultDashboardFactory,
   MetricStatistic,
   MonitoringFacade,
@@ -15,8 +18,59 @@ import {
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { CONNECTOR_FACTORIES } from '../shared/connectors/registry';
-import { BUSINESS_METRICS } from '../shared/observability/metrics';
+import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../shared/observability/metrics';
 import type { StageConfig } from './config/stage-config';
+
+/** The runbook every alarm description points to (an anchor of it per alarm: {@link RUNBOOK}). */
+export const RUNBOOK_DOC = 'docs/operations.md';
+
+/**
+ * Anchors of docs/operations.md, one runbook section per alarm (GitHub's heading slugs; the
+ * template tests check each exists in the file).
+ */
+export const RUNBOOK = {
+  connectorSuccessRate: 'connector-success-rate-below-its-usual-level',
+  connectorTechnicalErrors: 'connector-technical-error-rate-high',
+  openOperationAge: 'operation-open-longer-than-30-minutes',
+  webhookBacklog: 'webhook-deliveries-stuck',
+  refundFailures: 'refunds-failing-at-the-processor',
+  moneyMismatch: 'money-mismatch',
+  healthCanary: 'health-canary-failing',
+  sandboxPaymentCanary: 'sandbox-payment-canary-failing',
+} as const;
+
+/** `Runbook: docs/operations.md#<anchor>`, the last sentence of every business alarm's description. */
+export const runbookRef = (anchor: string): string => `Runbook: ${RUNBOOK_DOC}#${anchor}`;
+
+/**
+ * Evaluation of the business rate alarms (success rate, technical error rate, refund failures):
+ * 5-minute periods; a period without traffic (or below the volume guard) has no datapoint and is
+ * treated as not breaching. The success-rate band alarm needs 3 of 3 periods (a quarter hour),
+ * the technical error rate and refund failures 2 of 3.
+ */
+export const BUSINESS_ALARM_EVALUATION = {
+  period: Duration.minutes(5),
+  evaluationPeriods: 3,
+  treatMissingDataOverride: TreatMissingData.NOT_BREACHING,
+} as const;
+
+/**
+ * Titles of the dashboard widgets this file adds for issue 16 (what each shows and its unit); the
+ * per-connector ones take the connector's name.
+ */
+export const DASHBOARD_TITLES = {
+  paymentsPerMinute: 'Payments per minute by status (count/min, all currencies and connectors)',
+  successRateByConnector: 'Authorization success rate by connector (%, succeeded / all Authorizations outcomes, 5-min)',
+  openOperationsNow: 'Open operations by kind (count, latest reconciler run)',
+  oldestOpenNow: 'Oldest open operation by kind (seconds, maximum)',
+  webhookBacklog: 'Webhook backlog: oldest undelivered delivery (seconds since first failure, maximum)',
+  connectorSuccessRate: (c: string) => `${c}: authorization success rate (%, 5-min; alarm below the anomaly band)`,
+  connectorTechnicalErrors: (c: string) => `${c}: technical error rate (%, ConnectorCalls technical_error / all calls, 5-min)`,
+  connectorLatency: (c: string) => `${c}: processor call latency (ms, p50 and p99 by operation)`,
+  connectorCircuit: (c: string) => `${c}: circuit state (0 closed, 1 half-open, 2 open; maximum) and skips (count/min)`,
+  connectorRefundFailures: (c: string) => `${c}: refunds failed at the processor (count per 5 min)`,
+  canaries: 'Synthetic checks: success (%, per 5-minute run; alarm below 100)',
+} as const;
 
 /**
  * Values of the `kind` dimension of the reconciler's open-operation metrics that are alarmed on
@@ -81,10 +135,20 @@ export interface ServiceMonitoringProps {
   /** CloudWatch namespace of the business metrics (Powertools Metrics). */
   metricsNamespace: string;
   serviceName: string;
+  /** The connectors of the stage's routing rules (`stageConnectors`): one dashboard section and alarm set each. */
+  connectors: string[];
+  /** The stage's canaries (lib/canaries.ts), alarmed on failure. */
+  canaries?: { health: Canary; sandboxPayment?: Canary };
 }
 
 /**
- * The stage's CloudWatch dashboard and alarms, built with cdk-monitoring-constructs:
+ * The stage's CloudWatch dashboard and alarms, built with cdk-monitoring-constructs. First the
+ * business view (issue 16; runbooks in docs/operations.md, {@link RUNBOOK}): the "Is money
+ * flowing?" row (payments per minute by status, authorization success rate per connector, open
+ * operations and the oldest, the webhook backlog), one section per connector of the stage's
+ * routing rules (success rate with its anomaly band and alarm, technical error rate and its alarm,
+ * latency p50/p99 by operation, circuit state and skips, refunds failed at the processor and their
+ * alarm), and the canaries' success (alarmed). Then the technical panels:
  * API requests, 4xx/5xx, p50/p90/p99 latency; per function errors, duration p99,
  * throttles and concurrency (the reconciler's too); DynamoDB capacity, throttles and
  * latency; business metrics; open operations (the reconciler's metrics) and the
@@ -130,6 +194,9 @@ export class ServiceMonitoring extends Construct {
     });
 
     monitoring.addLargeHeader(`Switchyard ${config.stage}`);
+    this.addMoneyFlowingSection(monitoring, props);
+    for (const connector of props.connectors) this.addConnectorSection(monitoring, props, connector);
+    if (props.canaries) this.addCanariesSection(monitoring, props.canaries);
     monitoring.monitorApiGatewayV2HttpApi({
       api: props.api,
       alarmFriendlyName: 'Api',
@@ -243,7 +310,7 @@ export class ServiceMonitoring extends Construct {
         Critical: {
           threshold: config.alarms.openOperationMaxAgeSeconds,
           comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-          additionalDescription: `A ${kind} operation has been open for more than ${config.alarms.openOperationMaxAgeSeconds} s (OldestOpenOperationAgeSeconds, Maximum over 5 minutes): the reconciler cannot settle it. Look it up on GSI5 and in the reconciler's logs.`,
+          additionalDescription: `A ${kind} operation has been open for more than ${config.alarms.openOperationMaxAgeSeconds} s (OldestOpenOperationAgeSeconds, Maximum over 5 minutes): the reconciler cannot settle it. Look it up on GSI5 and in the reconciler's logs. ${runbookRef(RUNBOOK.openOperationAge)}`,
           ...RECONCILER_ALARM_EVALUATION,
         },
       },
@@ -286,8 +353,7 @@ export class ServiceMonitoring extends Construct {
                 Critical: {
                   threshold: 1,
                   comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                  additionalDescription:
-                    "A reconciler run failed as a whole (ReconcilerFailures, Sum over 5 minutes): see the reconciler's logs.",
+                  additionalDescription: `A reconciler run failed as a whole (ReconcilerFailures, Sum over 5 minutes): see the reconciler's logs. ${runbookRef(RUNBOOK.openOperationAge)}`,
                   ...RECONCILER_ALARM_EVALUATION,
                 },
               },
@@ -297,18 +363,22 @@ export class ServiceMonitoring extends Construct {
         {
           title:
             'Money mismatches: processor reports contradicting a closed payment or refund (count per minute, by connector; alarm at 1)',
-          metrics: Object.keys(CONNECTOR_FACTORIES).map((connector) => ({
-            metric: metric(BUSINESS_METRICS.moneyMismatch, MetricStatistic.SUM, { connector }, connector),
-            alarmFriendlyName: `MoneyMismatch-${connector}`,
-            addAlarm: {
-              Critical: {
-                threshold: 1,
-                comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-                additionalDescription: `${connector} reported money on a payment or refund we closed (MoneyMismatch): settle it at the processor (docs/money-safety.md, runbook "Duplicate money").`,
-                ...RECONCILER_ALARM_EVALUATION,
+          // Every connector the service knows (a stage may hold payments routed before a rule
+          // change), less the sandbox where it is switched off.
+          metrics: Object.keys(CONNECTOR_FACTORIES)
+            .filter((connector) => config.sandbox || connector !== 'sandbox')
+            .map((connector) => ({
+              metric: metric(BUSINESS_METRICS.moneyMismatch, MetricStatistic.SUM, { connector }, connector),
+              alarmFriendlyName: `MoneyMismatch-${connector}`,
+              addAlarm: {
+                Critical: {
+                  threshold: 1,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+                  additionalDescription: `${connector} reported money on a payment or refund we closed (MoneyMismatch): settle it at the processor (docs/money-safety.md, runbook "Duplicate money"). ${runbookRef(RUNBOOK.moneyMismatch)}`,
+                  ...RECONCILER_ALARM_EVALUATION,
+                },
               },
-            },
-          })),
+            })),
         },
       ],
     });
@@ -325,6 +395,318 @@ export class ServiceMonitoring extends Construct {
       },
     });
     if (props.webhookDelivery) this.addWebhooksSection(monitoring, props, props.webhookDelivery.failureQueue, metric, search);
+  }
+
+  /** A business metric of the stage's namespace (Powertools single metric: `service` plus `dims`). */
+  private businessMetric(
+    props: ServiceMonitoringProps,
+    metricName: string,
+    statistic: MetricStatistic,
+    dims: Record<string, string>,
+    label: string,
+    period = Duration.minutes(1),
+  ): Metric {
+    return new Metric({
+      namespace: props.metricsNamespace,
+      metricName,
+      dimensionsMap: { service: props.serviceName, ...dims },
+      statistic,
+      label,
+      period,
+    });
+  }
+
+  /**
+   * A connector's rate, in percent, of the `numerator` outcomes over all `outcomes` of a count
+   * metric with dimensions `{connector, outcome}` (metric math, 5-minute periods): each outcome's
+   * series is `FILL(…, 0)`ed (an outcome absent in a period counts 0), and the rate exists only in
+   * periods with at least `minVolume` events (`IF(total >= minVolume, …)`: a period with no or
+   * little traffic has no datapoint rather than a rate of 0 or 100: the two-argument form of IF,
+   * which returns nothing where the condition is false — the form cdk-monitoring-constructs 10.2.0
+   * itself builds for `minSampleCountToEvaluateDatapoint`, `IF(<count> > N, <metric>)`,
+   * lib/common/alarm/AlarmFactory.js). CloudWatch user guide, "Use metric math" (FILL, IF).
+   * @returns the expression (alarms read it; the dashboard charts it)
+   */
+  private outcomeRate(
+    props: ServiceMonitoringProps,
+    metricName: string,
+    connector: string,
+    outcomes: readonly string[],
+    numerator: readonly string[],
+    label: string,
+  ): MathExpression {
+    // Ids unique per connector and metric, so several rates can share a graph.
+    const ids = outcomes.map(
+      (_, i) =>
+        `${connector.replace(/[^a-z0-9]/g, '')}_${metricName
+          .toLowerCase()
+          .replace(/[^a-z]/g, '')
+          .slice(0, 8)}${i}`,
+    );
+    const usingMetrics: Record<string, IMetric> = {};
+    outcomes.forEach((outcome, i) => {
+      usingMetrics[ids[i]!] = this.businessMetric(
+        props,
+        metricName,
+        MetricStatistic.SUM,
+        { connector, outcome },
+        outcome,
+        BUSINESS_ALARM_EVALUATION.period,
+      );
+    });
+    const filled = (id: string) => `FILL(${id}, 0)`;
+    const total = `(${ids.map(filled).join(' + ')})`;
+    const part = `(${outcomes.flatMap((o, i) => (numerator.includes(o) ? [filled(ids[i]!)] : [])).join(' + ')})`;
+    return new MathExpression({
+      expression: `IF(${total} >= ${props.config.alarms.minRateVolumePerPeriod}, 100 * ${part} / ${total})`,
+      usingMetrics,
+      label,
+      period: BUSINESS_ALARM_EVALUATION.period,
+    });
+  }
+
+  /**
+   * The top row, "Is money flowing?": payments per minute by status, authorization success rate per
+   * connector, open operations and the oldest open one by kind, and (with webhook delivery) the
+   * webhook backlog. Charts only; the alarms are on the sections below.
+   */
+  private addMoneyFlowingSection(monitoring: MonitoringFacade, props: ServiceMonitoringProps): void {
+    const ns = props.metricsNamespace;
+    // A total over every currency/connector series: SUM of a SEARCH (CloudWatch user guide,
+    // "Use search expressions in graphs"); dashboards may search, alarms may not.
+    const total = (metricName: string, label: string) =>
+      new MathExpression({
+        expression: `SUM(SEARCH('{${ns},connector,currency,service} MetricName="${metricName}" service="${props.serviceName}"', 'Sum', 60))`,
+        usingMetrics: {},
+        label,
+        period: Duration.minutes(1),
+      });
+    const kinds = [...OPEN_OPERATION_KINDS, 'awaiting_payer'];
+    const metricGroups = [
+      {
+        title: DASHBOARD_TITLES.paymentsPerMinute,
+        graphWidgetAxis: { label: 'count/min', min: 0 },
+        metrics: [
+          total(BUSINESS_METRICS.paymentsCreated, 'created'),
+          total(BUSINESS_METRICS.paymentsSucceeded, 'succeeded'),
+          total(BUSINESS_METRICS.paymentsFailed, 'failed'),
+        ],
+      },
+      {
+        title: DASHBOARD_TITLES.successRateByConnector,
+        graphWidgetAxis: { label: '%', min: 0, max: 100 },
+        metrics: props.connectors.map((c) =>
+          this.outcomeRate(props, BUSINESS_METRICS.authorizations, c, AUTHORIZATION_OUTCOMES, ['succeeded'], c),
+        ),
+      },
+      {
+        title: DASHBOARD_TITLES.openOperationsNow,
+        graphWidgetAxis: { label: 'count', min: 0 },
+        metrics: kinds.map((kind) => this.businessMetric(props, BUSINESS_METRICS.openOperations, MetricStatistic.MAX, { kind }, kind)),
+      },
+      {
+        title: DASHBOARD_TITLES.oldestOpenNow,
+        graphWidgetAxis: { label: 'seconds', min: 0 },
+        metrics: kinds.map((kind) =>
+          this.businessMetric(props, BUSINESS_METRICS.oldestOpenOperationAge, MetricStatistic.MAX, { kind }, kind),
+        ),
+      },
+      ...(props.webhookDelivery
+        ? [
+            {
+              title: DASHBOARD_TITLES.webhookBacklog,
+              graphWidgetAxis: { label: 'seconds', min: 0 },
+              metrics: [
+                this.businessMetric(
+                  props,
+                  BUSINESS_METRICS.oldestOpenOperationAge,
+                  MetricStatistic.MAX,
+                  { kind: 'webhook_delivery' },
+                  'oldest undelivered',
+                ),
+              ],
+            },
+          ]
+        : []),
+    ];
+    monitoring.monitorCustom({
+      alarmFriendlyName: 'MoneyFlowing',
+      humanReadableName: 'Is money flowing?',
+      description: `Payments by status, each connector's authorization success rate, and what is still open. Runbooks: ${RUNBOOK_DOC}.`,
+      metricGroups,
+    });
+  }
+
+  /**
+   * One section per connector of the stage: authorization success rate (alarm: below its CloudWatch
+   * anomaly detection band), technical error rate (alarm: above `alarms.connectorTechnicalErrorRate`),
+   * latency p50/p99 by operation, circuit state and skips, and refunds failed at the processor
+   * (alarm: at or above `alarms.refundFailuresPerPeriod`).
+   *
+   * The success rate is a metric-math expression; CloudWatch anomaly detection accepts one as its
+   * input ("MetricMathAnomalyDetector": "the designated math expression must return a single time
+   * series", CloudWatch API reference / CloudFormation `AWS::CloudWatch::AnomalyDetector`), and
+   * cdk-monitoring-constructs 10.2.0 builds the alarm (`CustomMetricWithAnomalyDetection`,
+   * `AnomalyDetectionMathExpression`: `ANOMALY_DETECTION_BAND(<expression>, <stdDevs>)` as the
+   * alarm's `ThresholdMetricId`, comparison `LessThanLowerThreshold`), so the "usual level" is
+   * learned per connector instead of a fixed per-stage floor.
+   */
+  private addConnectorSection(monitoring: MonitoringFacade, props: ServiceMonitoringProps, connector: string): void {
+    const { alarms } = props.config;
+    const successRate = this.outcomeRate(
+      props,
+      BUSINESS_METRICS.authorizations,
+      connector,
+      AUTHORIZATION_OUTCOMES,
+      ['succeeded'],
+      'success rate',
+    );
+    const errorRate = this.outcomeRate(
+      props,
+      BUSINESS_METRICS.connectorCalls,
+      connector,
+      CONNECTOR_CALL_OUTCOMES,
+      ['technical_error'],
+      'technical errors',
+    );
+    const errorRatePercent = Math.round(alarms.connectorTechnicalErrorRate * 10_000) / 100;
+    const band: CustomMetricWithAnomalyDetection = {
+      metric: successRate,
+      anomalyDetectionStandardDeviationToRender: alarms.authorizationSuccessBandStdDevs,
+      alarmFriendlyName: 'AuthorizationSuccessRate',
+      addAlarmOnAnomaly: {
+        Critical: {
+          standardDeviationForAlarm: alarms.authorizationSuccessBandStdDevs,
+          alarmWhenAboveTheBand: false,
+          alarmWhenBelowTheBand: true,
+          additionalDescription: `${connector}'s authorization success rate (Authorizations succeeded / all outcomes, 5-minute periods with at least ${alarms.minRateVolumePerPeriod} attempts) is below its usual level (anomaly band of ${alarms.authorizationSuccessBandStdDevs} standard deviations) on 3 of 3 periods. ${runbookRef(RUNBOOK.connectorSuccessRate)}`,
+          ...BUSINESS_ALARM_EVALUATION,
+          datapointsToAlarm: 3,
+        },
+      },
+    };
+    const technical: CustomMetricWithAlarm = {
+      metric: errorRate,
+      alarmFriendlyName: 'TechnicalErrorRate',
+      addAlarm: {
+        Critical: {
+          threshold: errorRatePercent,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          additionalDescription: `More than ${errorRatePercent} % of the calls to ${connector} ended in a technical error (ConnectorCalls technical_error / all outcomes, 5-minute periods with at least ${alarms.minRateVolumePerPeriod} calls) on 2 of 3 periods. ${runbookRef(RUNBOOK.connectorTechnicalErrors)}`,
+          ...BUSINESS_ALARM_EVALUATION,
+          datapointsToAlarm: 2,
+        },
+      },
+    };
+    const refundFailures: CustomMetricWithAlarm = {
+      metric: this.businessMetric(
+        props,
+        BUSINESS_METRICS.refundOutcomes,
+        MetricStatistic.SUM,
+        { connector, outcome: 'failed' },
+        'failed refunds',
+        BUSINESS_ALARM_EVALUATION.period,
+      ),
+      alarmFriendlyName: 'RefundFailures',
+      addAlarm: {
+        Critical: {
+          threshold: alarms.refundFailuresPerPeriod,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          additionalDescription: `${connector} failed ${alarms.refundFailuresPerPeriod} or more refunds in 5 minutes (RefundOutcomes outcome=failed, Sum) on 2 of 3 periods. ${runbookRef(RUNBOOK.refundFailures)}`,
+          ...BUSINESS_ALARM_EVALUATION,
+          datapointsToAlarm: 2,
+        },
+      },
+    };
+    const latency = (statistic: MetricStatistic, stat: string): CustomMetricSearch => ({
+      namespace: props.metricsNamespace,
+      searchQuery: `MetricName="${BUSINESS_METRICS.connectorLatency}"`,
+      dimensionsMap: { service: props.serviceName, connector, operation: undefined } as unknown as Record<string, string>,
+      statistic,
+      // CloudWatch's dynamic label syntax (escaped, not a JS substitution): the series' operation.
+      label: `\${PROP('Dim.operation')} ${stat}`,
+    });
+    const metricGroups: { title: string; graphWidgetAxis?: { label: string; min: number; max?: number }; metrics: CustomMetric[] }[] = [
+      { title: DASHBOARD_TITLES.connectorSuccessRate(connector), graphWidgetAxis: { label: '%', min: 0, max: 100 }, metrics: [band] },
+      {
+        title: `${DASHBOARD_TITLES.connectorTechnicalErrors(connector)}; alarm above ${errorRatePercent} %`,
+        graphWidgetAxis: { label: '%', min: 0 },
+        metrics: [technical],
+      },
+      {
+        title: DASHBOARD_TITLES.connectorLatency(connector),
+        graphWidgetAxis: { label: 'ms', min: 0 },
+        metrics: [latency(MetricStatistic.P50, 'p50'), latency(MetricStatistic.P99, 'p99')],
+      },
+      {
+        title: DASHBOARD_TITLES.connectorCircuit(connector),
+        graphWidgetAxis: { label: 'state / count', min: 0 },
+        metrics: [
+          this.businessMetric(props, BUSINESS_METRICS.circuitState, MetricStatistic.MAX, { connector }, 'circuit state'),
+          this.businessMetric(props, BUSINESS_METRICS.circuitSkips, MetricStatistic.SUM, { connector }, 'skipped (circuit open)'),
+        ],
+      },
+      {
+        title: `${DASHBOARD_TITLES.connectorRefundFailures(connector)}; alarm at ${alarms.refundFailuresPerPeriod}`,
+        graphWidgetAxis: { label: 'count', min: 0 },
+        metrics: [refundFailures],
+      },
+    ];
+    monitoring.monitorCustom({
+      alarmFriendlyName: `Connector-${connector}`,
+      humanReadableName: `Connector: ${connector}`,
+      description: `Authorizations, processor calls, latency, circuit breaker and refunds of ${connector}. Runbooks: ${RUNBOOK_DOC}#${RUNBOOK.connectorSuccessRate}, #${RUNBOOK.connectorTechnicalErrors}, #${RUNBOOK.refundFailures}.`,
+      metricGroups,
+    });
+  }
+
+  /**
+   * The canaries' success (CloudWatchSynthetics `SuccessPercent`, Average per 5-minute run), each
+   * alarmed below 100 on 2 consecutive runs; a canary that stops reporting is breaching (the check
+   * itself is gone).
+   */
+  private addCanariesSection(monitoring: MonitoringFacade, canaries: { health: Canary; sandboxPayment?: Canary }): void {
+    const checks: { canary: Canary; name: string; anchor: string; what: string }[] = [
+      { canary: canaries.health, name: 'HealthCanary', anchor: RUNBOOK.healthCanary, what: 'GET /health' },
+      ...(canaries.sandboxPayment
+        ? [
+            {
+              canary: canaries.sandboxPayment,
+              name: 'SandboxPaymentCanary',
+              anchor: RUNBOOK.sandboxPaymentCanary,
+              what: 'creating and confirming a sandbox payment',
+            },
+          ]
+        : []),
+    ];
+    monitoring.monitorCustom({
+      alarmFriendlyName: 'Canaries',
+      humanReadableName: 'Synthetic checks',
+      description: `CloudWatch Synthetics canaries, every 5 minutes. Runbooks: ${RUNBOOK_DOC}.`,
+      metricGroups: [
+        {
+          title: DASHBOARD_TITLES.canaries,
+          graphWidgetAxis: { label: '%', min: 0, max: 100 },
+          metrics: checks.map(
+            ({ canary, name, anchor, what }): CustomMetricWithAlarm => ({
+              metric: canary.metricSuccessPercent({ period: Duration.minutes(5), statistic: 'Average', label: name }),
+              alarmFriendlyName: name,
+              addAlarm: {
+                Critical: {
+                  threshold: 100,
+                  comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+                  additionalDescription: `The synthetic check ${what} failed on 2 consecutive runs (SuccessPercent below 100). ${runbookRef(anchor)}`,
+                  period: Duration.minutes(5),
+                  evaluationPeriods: 2,
+                  datapointsToAlarm: 2,
+                  treatMissingDataOverride: TreatMissingData.BREACHING,
+                },
+              },
+            }),
+          ),
+        },
+      ],
+    });
   }
 
   /**
@@ -381,7 +763,7 @@ export class ServiceMonitoring extends Construct {
                 Critical: {
                   threshold: maxAge,
                   comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-                  additionalDescription: `A webhook delivery has stayed open more than ${maxAge} s — longer than its whole retry schedule (OldestOpenOperationAgeSeconds, kind webhook_delivery, Maximum over 5 minutes): the retry machinery is stuck; check the reconciler, the WebhookDelivery function and its on-failure queue.`,
+                  additionalDescription: `A webhook delivery has stayed open more than ${maxAge} s — longer than its whole retry schedule (OldestOpenOperationAgeSeconds, kind webhook_delivery, Maximum over 5 minutes): the retry machinery is stuck; check the reconciler, the WebhookDelivery function and its on-failure queue. ${runbookRef(RUNBOOK.webhookBacklog)}`,
                   ...RECONCILER_ALARM_EVALUATION,
                 },
               },

@@ -381,7 +381,7 @@ function errorResponse(op: OperationMetadata, route: RouteDefinition, status: Er
     };
   }
   const headers = ['request-id', API_VERSION_HEADER];
-  if (status === 503 && codes.includes('outcome_unknown')) headers.push('Retry-After');
+  if (status === 503 && (codes.includes('outcome_unknown') || codes.includes('connector_unavailable'))) headers.push('Retry-After');
   if (op.idempotent && status !== 429) headers.push('Idempotent-Replayed'); // a 429 is never stored, so never replayed
   const examples = exampleObjects(errorExamples(op, route, status, codes));
   // A 429 always carries the three rate-limit headers (shared/http/rate-limit.ts `rateLimitHeaders`).

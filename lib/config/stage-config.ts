@@ -21,8 +21,34 @@ export interface StageConfig {
   lambdaTimeoutSeconds: number;
   /** Retention of function and access logs, in days (a value CloudWatch Logs accepts). */
   logRetentionDays: 7 | 14 | 30 | 90 | 365;
-  /** API Gateway stage throttling: steady requests/second and burst. */
+  /**
+   * API Gateway stage throttling (the `$default` stage's default route settings): steady
+   * requests/second and burst, for the whole API. Per-merchant limits are a separate layer:
+   * docs/rate-limits.md. A stage limit above the account's regional quota is capped by that quota
+   * (see {@link PROD_THROTTLE}).
+   */
   throttle: { rateLimit: number; burstLimit: number };
+  /**
+   * Partitions of the open-operations index (GSI5), passed to every function as `OPEN_INDEX_SHARDS`
+   * (shared/storage/item-keys.ts). Sized by `npm run capacity` (docs/capacity.md: 26 at 2,000
+   * payments/s, 129 at 10,000/s keep each partition at or under 50 %). Only ever raise it.
+   */
+  openIndexShards: number;
+  /**
+   * Whether the sandbox connector exists on this stage. `false` (prod): the sandbox's hosted-page
+   * routes (`/sandbox/…`) and their functions are not deployed, and every function that calls
+   * connectors gets `SANDBOX_CONNECTOR_ENABLED=false`, so shared/connectors/registry.ts treats `sandbox` as not
+   * configured (routing answers `no_connector_available`, as for any connector without keys).
+   * The routing rules of such a stage must not name `sandbox` (checked by {@link stageConfig}).
+   */
+  sandbox: boolean;
+  /**
+   * CloudWatch Synthetics canaries (lib/canaries.ts; runbook docs/operations.md). The `/health`
+   * canary runs on every stage; `sandboxPayment` adds one that creates and confirms a sandbox
+   * payment every 5 minutes, with the API key an operator stores in the Secrets Manager secret
+   * `switchyard-<stage>/canary-api-key` (only on stages with `sandbox: true`).
+   */
+  canaries: { sandboxPayment: boolean };
   /** Alarm thresholds. */
   alarms: {
     /** 5xx responses as a fraction of requests (0.01 = 1 %). */
@@ -45,9 +71,47 @@ export interface StageConfig {
      * Bound, in seconds, on how long an event may wait for its webhook deliveries: the alarm
      * `…-Webhooks-OldestUndeliveredEventAge-Critical` fires when `OldestUndeliveredEventAgeSeconds`
      * (Maximum, series with only the `service` dimension) exceeds it on one 5-minute datapoint.
-     * Default 3600 (1 hour).
+     * Both stages: the whole retry schedule plus 1 hour (`UNDELIVERED_ALARM_SECONDS`): the age counts
+     * from a delivery's first failure, and a merchant endpoint that is down legitimately keeps its
+     * deliveries open for the whole schedule; an hour past it, our retry machinery is stuck.
      */
     undeliveredEventMaxAgeSeconds: number;
+    /**
+     * Business alarm (docs/operations.md, "Connector success rate below its usual level"): width,
+     * in standard deviations, of the CloudWatch anomaly detection band around each connector's
+     * authorization success rate (`Authorizations` succeeded / all outcomes, 5-minute periods); the
+     * alarm fires when the rate falls below the band on 3 of 3 periods. Source: CloudWatch's
+     * default band is 2 standard deviations ("Using CloudWatch anomaly detection"); a ratio of a
+     * few hundred attempts per period is noisier than a raw count, so 3 in prod (fewer false
+     * alarms on normal decline swings) and 4 on dev (sparse sandbox traffic).
+     */
+    authorizationSuccessBandStdDevs: number;
+    /**
+     * Volume guard of the rate alarms (success rate, technical error rate): a connector's rate is
+     * only computed, hence only alarmed on, in 5-minute periods with at least this many
+     * authorizations (resp. processor calls). Source: below about 20 attempts one decline moves
+     * the rate by 5 points or more, which is noise, not an incident; dev's canary makes 1 per
+     * period, so dev uses 1 (every period with traffic counts).
+     */
+    minRateVolumePerPeriod: number;
+    /**
+     * Business alarm (docs/operations.md, "Connector technical error rate high"): the fraction of a
+     * connector's processor calls that ended in a technical error (`ConnectorCalls`
+     * outcome=technical_error / all outcomes, 5-minute periods) above which it fires, on 2 of 3
+     * periods. Source: a confirm whose processor fails technically falls back to the next connector
+     * of its rule once, and other operations are settled later by the reconciler (docs/connectors.md), so isolated errors cost nothing; 5 % (1 call in 20) in
+     * prod is where fallbacks start carrying real traffic and the processor's status page usually
+     * shows an incident. Dev: 20 % (the sandbox never fails technically; only a broken deploy would).
+     */
+    connectorTechnicalErrorRate: number;
+    /**
+     * Business alarm (docs/operations.md, "Refunds failing at the processor"): refunds a connector
+     * reported failed (`RefundOutcomes` outcome=failed, Sum over 5 minutes) at or above which it
+     * fires. Source: a processor refuses single refunds for ordinary reasons (card closed,
+     * balance insufficient), which the merchant sees on the refund; 3 in 5 minutes for one
+     * connector is a pattern (an account or balance problem at the processor) in prod; 5 on dev.
+     */
+    refundFailuresPerPeriod: number;
   };
   /**
    * Background reconciler (functions/reconciler/reconcile.ts, run every minute by EventBridge
@@ -111,6 +175,20 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS: readonly number[] = DEFAULT
  */
 const UNDELIVERED_ALARM_SECONDS = DEFAULT_RETRY_SCHEDULE_SECONDS.reduce((a, b) => a + b, 0) + 3600;
 
+/**
+ * Prod's API Gateway stage throttle, sized from docs/capacity.md's model: 10,000 payments/s across
+ * merchants, each payment at least 2 requests (create and confirm; a retrieve or refund adds
+ * more), so about 20,000 requests/s steady, rounded up to 25,000 with a 5,000 burst. The account
+ * quota is lower by default: "Throttle quota per account, per Region across HTTP APIs, REST APIs,
+ * WebSocket APIs, and WebSocket callback APIs: 10,000 requests per second (RPS) with an
+ * additional burst capacity … maximum bucket capacity of 5,000 requests", raised through Service
+ * Quotas (quota code L-8A5B8E43); 2,500/1,250 in some Regions (Amazon API Gateway developer guide,
+ * "Amazon API Gateway quotas", https://docs.aws.amazon.com/apigateway/latest/developerguide/limits.html).
+ * Until that quota is raised, the account quota, not this setting, is the ceiling. Per-merchant
+ * limits: docs/rate-limits.md.
+ */
+export const PROD_THROTTLE = { rateLimit: 25_000, burstLimit: 5_000 } as const;
+
 /** The known stages. Add one here to deploy it with `-c stage=<name>`. */
 export const STAGES: Readonly<Record<string, StageConfig>> = {
   dev: {
@@ -119,6 +197,9 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 14,
     throttle: { rateLimit: 50, burstLimit: 100 },
+    openIndexShards: 16,
+    sandbox: true,
+    canaries: { sandboxPayment: true },
     alarms: {
       api5xxRate: 0.05,
       apiLatencyP99Ms: 3000,
@@ -127,6 +208,10 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       dynamoThrottles: 10,
       openOperationMaxAgeSeconds: 1800,
       undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS,
+      authorizationSuccessBandStdDevs: 4,
+      minRateVolumePerPeriod: 1,
+      connectorTechnicalErrorRate: 0.2,
+      refundFailuresPerPeriod: 5,
     },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
@@ -142,7 +227,11 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     lambdaMemoryMb: 1024,
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
-    throttle: { rateLimit: 500, burstLimit: 1000 },
+    throttle: { ...PROD_THROTTLE },
+    // 10,000 payments/s across merchants needs ≥ 129 (docs/capacity.md); 160 leaves room (39 %).
+    openIndexShards: 160,
+    sandbox: false,
+    canaries: { sandboxPayment: false },
     alarms: {
       api5xxRate: 0.01,
       apiLatencyP99Ms: 1500,
@@ -151,6 +240,10 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       dynamoThrottles: 1,
       openOperationMaxAgeSeconds: 1800,
       undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS,
+      authorizationSuccessBandStdDevs: 3,
+      minRateVolumePerPeriod: 20,
+      connectorTechnicalErrorRate: 0.05,
+      refundFailuresPerPeriod: 3,
     },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
@@ -170,7 +263,19 @@ export function stageConfig(stage: string): StageConfig {
   const config = STAGES[stage];
   if (!config)
     throw new Error(`Unknown stage '${stage}'. Known stages: ${Object.keys(STAGES).join(', ')} (see lib/config/stage-config.ts).`);
+  if (!config.sandbox && stageConnectors(config).includes('sandbox'))
+    throw new Error(`Stage '${stage}' has sandbox: false but its routing rules name the sandbox connector.`);
+  if (!config.sandbox && config.canaries.sandboxPayment)
+    throw new Error(`Stage '${stage}' has sandbox: false but enables the sandbox payment canary.`);
   return config;
+}
+
+/**
+ * The connectors a stage routes to, in first-seen order of its routing rules: the ones its
+ * dashboard charts and its per-connector business alarms watch.
+ */
+export function stageConnectors(config: Pick<StageConfig, 'routingRules'>): string[] {
+  return [...new Set(config.routingRules.flatMap((rule) => rule.connectors))];
 }
 
 /** Stack names: `Switchyard-<stage>-Data` (stateful) and `Switchyard-<stage>-Api` (stateless). */

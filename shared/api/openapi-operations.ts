@@ -234,6 +234,14 @@ export const PAYMENT_STATE: ErrorCodes = { 409: ['payment_unexpected_state'] };
  */
 export const MONEY_CALL: ErrorCodes = { 502: ['connector_unavailable', '<processor code>'], 503: ['outcome_unknown'] };
 
+/**
+ * Errors of an authorization's routing (create with `confirm: true`, confirm): 503
+ * `connector_unavailable` when every connector that could take the payment has its circuit open
+ * (shared/routing/routing.ts `ConnectorUnavailableError`; nothing changed or sent; with `Retry-After`).
+ * The 502 of the same code is another case: the payment's connector is not configured on the stage.
+ */
+export const ROUTING_CIRCUITS: ErrorCodes = { 503: ['connector_unavailable'] };
+
 /** A `force_sync` read: the processor could not be reached (502), nothing changed. */
 export const SYNC_CALL: ErrorCodes = { 502: ['connector_unavailable', 'connector_unreachable'] };
 
@@ -570,6 +578,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       { 400: ['resource_missing', 'no_connector_available'], 409: ['payment_unexpected_state'] },
       CONCURRENT_WRITE,
       MONEY_CALL,
+      ROUTING_CIRCUITS,
     ),
   },
   ListPayments: {
@@ -646,7 +655,15 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
         }),
       ),
     },
-    errors: mergeErrors(PAYMENT_BODY_ERRORS, { 400: ['no_connector_available'] }, NOT_FOUND, PAYMENT_STATE, CONCURRENT_WRITE, MONEY_CALL),
+    errors: mergeErrors(
+      PAYMENT_BODY_ERRORS,
+      { 400: ['no_connector_available'] },
+      NOT_FOUND,
+      PAYMENT_STATE,
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+      ROUTING_CIRCUITS,
+    ),
   },
   AuthenticatePayment: {
     operationId: 'authenticatePayment',

@@ -104,10 +104,22 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
 const cache = new Map<string, { connector: Connector | undefined; key: string }>();
 
 /**
+ * Whether the sandbox connector may be used: false only when `SANDBOX_CONNECTOR_ENABLED` is
+ * `false` (the stack sets it on stages with `sandbox: false`, i.e. prod; lib/config/stage-config.ts).
+ * Unset (local stack, tests) or any other value: enabled.
+ */
+export function sandboxConnectorEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SANDBOX_CONNECTOR_ENABLED?.trim().toLowerCase() !== 'false';
+}
+
+/**
  * The connector registered under `name`, built from the current settings
- * (rebuilt when they change), or undefined when unknown or not configured.
+ * (rebuilt when they change), or undefined when unknown or not configured. The sandbox is not
+ * configured where {@link sandboxConnectorEnabled} is false (routing then answers
+ * `no_connector_available`, as for any connector without keys).
  */
 export async function configuredConnector(name: string): Promise<Connector | undefined> {
+  if (name === 'sandbox' && !sandboxConnectorEnabled()) return undefined;
   const factory = Object.hasOwn(CONNECTOR_FACTORIES, name) ? CONNECTOR_FACTORIES[name] : undefined;
   if (!factory) return undefined;
   const s = await settings();

@@ -121,6 +121,20 @@ export function authenticationFailed(): ApiError {
 }
 
 /**
+ * The response headers an {@link ApiError} asks to be sent with it (e.g. `Retry-After` of a 429 or of a
+ * 503 `connector_unavailable`), or undefined when it carries none. An error carries them as a
+ * `headers` property holding a record of header name → value (see {@link RateLimitExceededError}).
+ * @param err any thrown value
+ * @returns the headers, or undefined for anything that is not an ApiError with headers
+ */
+export function errorResponseHeadersOf(err: unknown): Readonly<Record<string, string>> | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const headers = (err as { headers?: unknown }).headers;
+  if (!headers || typeof headers !== 'object') return undefined;
+  return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+/**
  * 429 `rate_limit_error` / `rate_limit_exceeded`: the merchant is over its requests-per-second limit
  * for this operation class (shared/http/rate-limit.ts, docs/rate-limits.md). Stripe answers the same
  * situation with 429 and error code `rate_limit` (https://stripe.com/docs/rate-limits). The message

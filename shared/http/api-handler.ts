@@ -4,8 +4,9 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { API_VERSION, API_VERSION_HEADER } from '../api/api-version';
-import { ApiError, invalidRequest, RateLimitExceededError } from '../domain/errors';
+import { ApiError, errorResponseHeadersOf, invalidRequest } from '../domain/errors';
 import { logger } from '../observability/logger';
+import { withRequestLog } from '../observability/request-log';
 import { tracer } from '../observability/tracer';
 import { type RequestContext, requestDeadline } from '../operations/request-context';
 import { type AuthenticatedContext, apiKeyAuth } from './authentication';
@@ -96,15 +97,17 @@ function apiVersioning(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyS
 
 /**
  * middy middleware whose `onError` runs after the error mapper's (it is registered before it; middy
- * runs `onError` in reverse order): adds the headers a {@link RateLimitExceededError} carries
- * (`Retry-After`, `RateLimit`, `RateLimit-Policy`) to the error response the mapper built, which it
- * leaves as it is otherwise (shared/http/error-mapper.ts maps an ApiError to its status and body).
+ * runs `onError` in reverse order): adds the headers an error carries ({@link errorResponseHeadersOf}:
+ * a `RateLimitExceededError`'s `Retry-After`, `RateLimit`, `RateLimit-Policy`; a 503
+ * `connector_unavailable`'s `Retry-After`) to the error response the mapper built, which it leaves as
+ * it is otherwise (shared/http/error-mapper.ts maps an ApiError to its status and body).
  */
 function errorResponseHeaders(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
   return {
     onError: async (request) => {
-      if (!(request.error instanceof RateLimitExceededError) || !request.response) return;
-      request.response.headers = { ...request.response.headers, ...request.error.headers };
+      const headers = errorResponseHeadersOf(request.error);
+      if (!headers || !request.response) return;
+      request.response.headers = { ...request.response.headers, ...headers };
     },
   };
 }
@@ -140,6 +143,8 @@ function requestValidation(
  * carries `Switchyard-Version` ({@link jsonResponse}). The returned handler waits for the request's
  * rate-limit lease, if one runs in parallel with it ({@link rateLimitSettled}), before it returns:
  * Lambda freezes pending work once the handler has answered.
+ * Every answer (Idempotency-Key replays and mapped errors included) is logged as one structured request
+ * line (shared/observability/request-log.ts `withRequestLog`: merchant, route, status, latency, ids, connector).
  * The handler stays a thin adapter: parse → domain call → JSON. A domain
  * {@link ApiError} becomes the response (and is what an idempotent retry
  * replays); any other error is mapped by the error middleware and stores nothing.
@@ -201,12 +206,13 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
   if (spec.body) handler.use(jsonBody());
   handler.use(requestValidation(spec as never) as never);
   if (spec.idempotent) handler.use(idempotentRequests());
-  // middy skips `after` when a middleware answers early (an idempotent replay): the lease is awaited here too.
-  return async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+  // middy skips `after` when a middleware answers early (an idempotent replay): the lease is awaited
+  // here too, and the request line (one per request, replays included) is written around the chain.
+  return withRequestLog(async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
       return await handler(event, context);
     } finally {
       await rateLimitSettled(context);
     }
-  };
+  });
 }

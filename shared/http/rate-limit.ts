@@ -34,12 +34,11 @@
  * metric `RateLimiterErrors` (Powertools single metric, Count) is emitted per failure. Rate limiting
  * never takes the API down.
  */
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { RateLimitExceededError } from '../domain/errors';
 import { logger } from '../observability/logger';
-import { metrics } from '../observability/metrics';
+import { BUSINESS_METRICS, recordRateLimiterError } from '../observability/metrics';
 import {
   type CounterRef,
   isValidRateLimit,
@@ -88,8 +87,8 @@ export const RATE_LIMIT_WINDOW_SECONDS = 1;
 export const RATE_LIMIT_LEASE_TIMEOUT_MS =
   Number(process.env.RATE_LIMIT_LEASE_TIMEOUT_MS) > 0 ? Number(process.env.RATE_LIMIT_LEASE_TIMEOUT_MS) : 1000;
 
-/** The metric counted on every failed lease (the request was admitted without one). Not in BUSINESS_METRICS: emitted here only. */
-export const RATE_LIMITER_ERRORS_METRIC = 'RateLimiterErrors';
+/** The metric counted on every failed lease (the request was admitted without one): `RateLimiterErrors` of BUSINESS_METRICS. */
+export const RATE_LIMITER_ERRORS_METRIC = BUSINESS_METRICS.rateLimiterErrors;
 
 /**
  * The operation class of an HTTP method: `read` for GET (and HEAD), `write` for every other one.
@@ -396,8 +395,7 @@ export class RateLimiter {
   /** The default {@link RateLimiterOptions.onLeaseError}: the metric every time, a warning once per window. */
   private reportLeaseError(err: unknown, context: { merchantId: string; operationClass: OperationClass; window: number }): void {
     try {
-      const metric = metrics.singleMetric();
-      metric.addMetric(RATE_LIMITER_ERRORS_METRIC, MetricUnit.Count, 1);
+      recordRateLimiterError();
     } catch {
       // A metric must never fail a request.
     }

@@ -85,6 +85,12 @@ export const BUSINESS_METRICS = {
   circuitState: 'CircuitState',
   /** A connector skipped by routing because its circuit was open (Count), dimension `connector`. */
   circuitSkips: 'CircuitSkips',
+  /**
+   * A rate-limit lease write that failed (Count, no dimension): the request was admitted without a
+   * lease (fail open, shared/http/rate-limit.ts; docs/rate-limits.md). Steady counts mean merchants are
+   * not being limited.
+   */
+  rateLimiterErrors: 'RateLimiterErrors',
 } as const;
 
 /** Values of the `outcome` dimension of `Authorizations`. */
@@ -308,4 +314,9 @@ export function recordCircuitState(connector: string, state: 0 | 1 | 2): void {
  */
 export function recordCircuitSkip(connector: string): void {
   emit(BUSINESS_METRICS.circuitSkips, 1, MetricUnit.Count, { connector });
+}
+
+/** Counts one failed rate-limit lease ({@link BUSINESS_METRICS.rateLimiterErrors}); the request it served was admitted. */
+export function recordRateLimiterError(): void {
+  emit(BUSINESS_METRICS.rateLimiterErrors, 1, MetricUnit.Count, {});
 }

@@ -224,7 +224,9 @@ export const AttemptResource = z
     connector: connectorField('The connector tried.'),
     status: PaymentStatusResource,
     connector_transaction_id: nullableText("The connector's transaction id, or null when it has none."),
-    error_code: nullableText('Why the try failed (e.g. `card_declined`, `connector_unreachable`), or null.'),
+    error_code: nullableText(
+      'Why the try failed (e.g. `card_declined`, `connector_unreachable`; `circuit_open`: routing passed over this connector, its circuit breaker open, and never called it), or null.',
+    ),
     error_message: nullableText('The reason in words, or null.'),
     created_at: timestampField('When the try started.'),
   })

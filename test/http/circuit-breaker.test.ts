@@ -218,6 +218,9 @@ describe('circuit breaker per connector', () => {
     expect(error.type).toBe('connector_error');
     expect(error.message).toMatch(/stripe/);
     expect(error.message).toMatch(/Nothing was changed/);
+    const retryAfterHeader = Number(refused.headers.get('retry-after'));
+    expect(retryAfterHeader).toBeGreaterThan(HALF_OPEN_AFTER_MS / 1000 - 10);
+    expect(retryAfterHeader).toBeLessThanOrEqual(HALF_OPEN_AFTER_MS / 1000);
     expect((await api.request('GET', '/payments', { key })).body.data).toEqual([]);
     expect(stripe.requests.length).toBe(callsBefore);
 

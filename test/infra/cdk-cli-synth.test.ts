@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROUTES } from '../../shared/api/routes';
+import { stageRoutes } from '../../lib/api-stack';
+import { STAGES } from '../../lib/config/stage-config';
 import { webhookDeliveryHandlerExists } from './synth-stage';
 
 const run = promisify(execFile);
@@ -22,8 +23,9 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
     const files = readdirSync(out);
     expect(files).toEqual(expect.arrayContaining(['Switchyard-prod-Data.template.json', 'Switchyard-prod-Api.template.json']));
     const bundles = files.filter((f) => f.startsWith('asset.'));
-    // + the $default 404 and the reconciler, + webhook delivery once its handler exists
-    expect(bundles.length).toBe(ROUTES.length + 2 + (webhookDeliveryHandlerExists() ? 1 : 0));
+    // prod's routes (no sandbox pages) + the $default 404 and the reconciler, + webhook delivery
+    // once its handler exists; the canaries' scripts are inline, not assets
+    expect(bundles.length).toBe(stageRoutes(STAGES.prod!).length + 2 + (webhookDeliveryHandlerExists() ? 1 : 0));
     const sample = readFileSync(join(out, bundles[0]!, 'index.mjs'), 'utf8');
     expect(sample).toContain('createRequire');
   } finally {

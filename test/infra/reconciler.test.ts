@@ -57,6 +57,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_SERVICE_NAME: 'switchyard',
       POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      OPEN_INDEX_SHARDS: String(config.openIndexShards),
       CONNECTOR_SECRETS_ID: `switchyard-${stage}/connectors`,
       ROUTING_RULES: JSON.stringify(config.routingRules),
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
@@ -65,6 +66,8 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
       // Hosted step pages of payments whose step a sync changes are built on the API's own endpoint.
       PUBLIC_BASE_URL: { 'Fn::GetAtt': [expect.stringMatching(/^HttpApi/), 'ApiEndpoint'] },
+      // Stages without the sandbox (prod): the sandbox connector is switched off.
+      ...(config.sandbox ? {} : { SANDBOX_CONNECTOR_ENABLED: 'false' }),
     });
     expect(RECONCILER.entry).toBe('functions/reconciler/reconcile.ts');
     t.api.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: reconcilerId }, MaximumRetryAttempts: 0 });

@@ -10,12 +10,13 @@ import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { functionBundling, RECONCILER, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
+import { functionBundling, RECONCILER, stageRoutes, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
 import { buildApp } from '../../lib/switchyard-app';
 import { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
 import { sourceMappedStack } from '../../shared/observability/source-mapped-stack';
+import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
 import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY } from './synth-stage';
 
@@ -32,7 +33,9 @@ describe.each([
   ['dev', dev],
   ['prod', prod],
 ])('%s stage', (stage, t) => {
-  test('one Lambda function and one route per route-table entry, plus the $default 404 (and the reconciler and webhook delivery functions)', () => {
+  /** The stage's routes: every route-table entry, less the sandbox pages where the stage has no sandbox (prod). */
+  const ROUTES = stageRoutes(STAGES[stage]!);
+  test('one Lambda function and one route per route-table entry the stage deploys, plus the $default 404 (and the reconciler and webhook delivery functions)', () => {
     t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + EXTRA_FUNCTIONS);
     t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
     for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
@@ -128,13 +131,14 @@ describe.each([
       const fnId = functionId(t.api, route.name);
       const dynamo = actionsOfRole(roleOf(fnId)).filter((a: string) => a.startsWith('dynamodb:'));
       expect(dynamo.sort()).toEqual([...TABLE_ACTIONS[route.access]].sort());
-      // Authenticated routes may also note a key's last use, on API-key items only.
+      // Authenticated routes may also note a key's last use and lease rate-limit tokens, on API-key
+      // and rate-limit counter items only (read-only routes included: a GET is rate limited too).
       const conditional = statementsOfRole(roleOf(fnId)).filter((s) => s.Condition);
       expect(conditional).toHaveLength(route.auth ? 1 : 0);
       if (route.auth) {
         expect(conditional[0]).toMatchObject({
           Action: 'dynamodb:UpdateItem',
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*'] } },
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APIKEY#*', 'RATELIMIT#*'] } },
         });
       }
     }
@@ -153,6 +157,21 @@ describe.each([
     );
     expect([...TABLE_ACTIONS.settle].sort()).toEqual(reconcilerDynamo);
     expect(statementsOfRole(reconcilerRole).filter((s) => s.Condition)).toHaveLength(0);
+  });
+
+  test('every function gets the stage open-operations index shard count; prod has room for 10,000 payments/s', () => {
+    for (const [stage, synth] of [
+      ['dev', dev],
+      ['prod', prod],
+    ] as const) {
+      const fns = Object.values(synth.api.findResources('AWS::Lambda::Function') as Record<string, Resource & { Properties: any }>);
+      const ours = fns.filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME);
+      expect(ours.length).toBeGreaterThan(20);
+      for (const f of ours) expect(f.Properties.Environment.Variables.OPEN_INDEX_SHARDS).toBe(String(STAGES[stage]!.openIndexShards));
+    }
+    // docs/capacity.md: 129 shards keep GSI5 at or under 50 % at 10,000 payments/s.
+    expect(STAGES.prod!.openIndexShards).toBeGreaterThanOrEqual(129);
+    expect(STAGES.dev!.openIndexShards).toBe(DEFAULT_OPEN_INDEX_SHARDS);
   });
 
   test('HTTP API stage: throttling from the stage config and JSON access logs with retention', () => {
@@ -221,7 +240,17 @@ describe.each([
     expect(fns[functionId(t.api, WEBHOOK_DELIVERY.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
       `switchyard-${stage}/card-fingerprint-key`,
     );
-    expect(JSON.stringify(t.api.toJSON())).not.toMatch(/SecretString|secretValue/);
+    // No secret value in the template. The sandbox payment canary's inline script (dev) reads its
+    // API key's SecretString at run time, by the secret's name: its code is checked on its own.
+    const template = JSON.parse(JSON.stringify(t.api.toJSON())); // a copy: the template is shared by the tests
+    const scripts: string[] = [];
+    for (const r of Object.values(template.Resources as Record<string, Resource>)) {
+      if (r.Type !== 'AWS::Synthetics::Canary') continue;
+      scripts.push(r.Properties.Code.Script);
+      r.Properties.Code.Script = '<canary script>';
+    }
+    expect(JSON.stringify(template)).not.toMatch(/SecretString|secretValue/);
+    for (const script of scripts) expect(script).not.toMatch(/sk_(test|live)_[A-Za-z0-9]|secretValue/);
   });
 
   test('functions that call connectors (the reconciler too) get the stage routing rules and the processors-keys secret; others do not', () => {

@@ -93,6 +93,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_SERVICE_NAME: 'switchyard',
       POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       POWERTOOLS_LOG_LEVEL: 'INFO',
+      OPEN_INDEX_SHARDS: String(config.openIndexShards),
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
       WEBHOOK_RETRY_SCHEDULE_SECONDS: '5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000,36000',
     });

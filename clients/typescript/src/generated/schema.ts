@@ -1145,7 +1145,7 @@ export interface components {
             status: components["schemas"]["PaymentStatus"];
             /** @description The connector's transaction id, or null when it has none. */
             connector_transaction_id: string | null;
-            /** @description Why the try failed (e.g. `card_declined`, `connector_unreachable`), or null. */
+            /** @description Why the try failed (e.g. `card_declined`, `connector_unreachable`; `circuit_open`: routing passed over this connector, its circuit breaker open, and never called it), or null. */
             error_code: string | null;
             /** @description The reason in words, or null. */
             error_message: string | null;
@@ -1847,7 +1847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`, `connector_unavailable`. */
             503: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2181,7 +2181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`, `connector_unavailable`. */
             503: {
                 headers: {
                     "request-id": components["headers"]["request-id"];

@@ -1,0 +1,105 @@
+import { Stack } from 'aws-cdk-lib';
+import { CfnInsightRule } from 'aws-cdk-lib/aws-cloudwatch';
+import { type ILogGroup, QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { REQUEST_LOG_FIELDS as F, REQUEST_LOG_MESSAGE } from '../shared/observability/request-log';
+
+/**
+ * Placeholders in the saved queries: Logs Insights query definitions hold no parameters, so the
+ * operator replaces the placeholder in the console before running (docs/operations.md, "Saved Logs
+ * Insights queries"); the time range (e.g. the last hour) is picked in the console too.
+ */
+export const QUERY_PLACEHOLDERS = { paymentId: 'pay_REPLACE_ME', connector: 'REPLACE_ME', merchantId: 'mer_REPLACE_ME' } as const;
+
+/**
+ * The saved CloudWatch Logs Insights queries, by key: name (`switchyard-<stage>/<name>`, shown in
+ * the console's "Saved queries" folder `switchyard-<stage>`) and query text. They read the fields
+ * of the request log line (shared/observability/request-log.ts, {@link F}) and the service's other
+ * structured log lines (Powertools Logger JSON: `level`, `message`, plus the line's own keys).
+ */
+export const SAVED_QUERIES = {
+  payment: {
+    name: 'everything-about-a-payment',
+    query: new QueryString({
+      fields: ['@timestamp', '@log', 'level', 'message', F.route, F.status, F.connector, F.refundId, F.merchantId, 'error', 'reason'],
+      filterStatements: [`${F.paymentId} = "${QUERY_PLACEHOLDERS.paymentId}" or @message like "${QUERY_PLACEHOLDERS.paymentId}"`],
+      sort: '@timestamp asc',
+      limit: 1000,
+    }),
+  },
+  connectorErrors: {
+    name: 'errors-of-a-connector',
+    query: new QueryString({
+      fields: ['@timestamp', '@log', 'level', 'message', F.route, F.status, F.paymentId, F.refundId, F.merchantId, 'error', 'reason'],
+      filterStatements: [`${F.connector} = "${QUERY_PLACEHOLDERS.connector}"`, `(level = "ERROR" or level = "WARN" or ${F.status} >= 500)`],
+      sort: '@timestamp desc',
+      limit: 1000,
+    }),
+  },
+  merchantRequests: {
+    name: 'requests-of-a-merchant',
+    query: new QueryString({
+      fields: ['@timestamp', F.route, F.status, F.latencyMs, F.paymentId, F.refundId, F.customerId, F.connector, F.requestId],
+      filterStatements: [`message = "${REQUEST_LOG_MESSAGE}"`, `${F.merchantId} = "${QUERY_PLACEHOLDERS.merchantId}"`],
+      sort: '@timestamp desc',
+      limit: 1000,
+    }),
+  },
+} as const;
+
+/** Props of {@link OperationsQueries}. */
+export interface OperationsQueriesProps {
+  stage: string;
+  /** Log groups of the API functions (one per route, the 404) — where request lines are written. */
+  apiLogGroups: ILogGroup[];
+  /** Further log groups searched by the payment and connector queries (the reconciler's). */
+  backgroundLogGroups: ILogGroup[];
+}
+
+/**
+ * The stage's saved Logs Insights queries ({@link SAVED_QUERIES}, aws-logs `QueryDefinition` over
+ * the log groups) and a Contributor Insights rule "top merchants by requests": CloudWatch Logs rule
+ * syntax with `LogFormat: JSON`, counting request lines (`$.message` = {@link REQUEST_LOG_MESSAGE})
+ * by `$.merchant_id` over the API functions' log groups (CloudWatch user guide, "Contributor
+ * Insights rule syntax in CloudWatch"; CloudFormation `AWS::CloudWatch::InsightRule`).
+ */
+export class OperationsQueries extends Construct {
+  /** Name of the Contributor Insights rule. */
+  readonly topMerchantsRuleName: string;
+
+  constructor(scope: Construct, id: string, props: OperationsQueriesProps) {
+    super(scope, id);
+    const folder = `switchyard-${props.stage}`;
+    const everything = [...props.apiLogGroups, ...props.backgroundLogGroups];
+    new QueryDefinition(this, 'PaymentQuery', {
+      queryDefinitionName: `${folder}/${SAVED_QUERIES.payment.name}`,
+      queryString: SAVED_QUERIES.payment.query,
+      logGroups: everything,
+    });
+    new QueryDefinition(this, 'ConnectorErrorsQuery', {
+      queryDefinitionName: `${folder}/${SAVED_QUERIES.connectorErrors.name}`,
+      queryString: SAVED_QUERIES.connectorErrors.query,
+      logGroups: everything,
+    });
+    new QueryDefinition(this, 'MerchantRequestsQuery', {
+      queryDefinitionName: `${folder}/${SAVED_QUERIES.merchantRequests.name}`,
+      queryString: SAVED_QUERIES.merchantRequests.query,
+      logGroups: props.apiLogGroups,
+    });
+    this.topMerchantsRuleName = `${folder}-top-merchants-by-requests`;
+    new CfnInsightRule(this, 'TopMerchantsRule', {
+      ruleName: this.topMerchantsRuleName,
+      ruleState: 'ENABLED',
+      ruleBody: Stack.of(this).toJsonString({
+        Schema: { Name: 'CloudWatchLogRule', Version: 1 },
+        LogGroupNames: props.apiLogGroups.map((g) => g.logGroupName),
+        LogFormat: 'JSON',
+        Contribution: {
+          Keys: [`$.${F.merchantId}`],
+          Filters: [{ Match: '$.message', In: [REQUEST_LOG_MESSAGE] }],
+        },
+        AggregateOn: 'Count',
+      }),
+    });
+  }
+}
