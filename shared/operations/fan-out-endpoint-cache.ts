@@ -16,13 +16,17 @@ import { listEndpointsForDelivery } from '../storage/webhook-endpoints-repositor
  * miss) that second's new events as before the change, and a rotated secret signs for up to one
  * more second (the previous secret stays valid 24 h after a rotation, so receivers still verify).
  * Retries, redeliveries and the reconciler read the endpoint strongly consistently, never from here.
+ * Read at each use (the environment of a container does not change; tests change it).
+ * @param raw the setting (default: the environment's)
+ * @returns milliseconds, 0 to 60,000
  */
-export const FAN_OUT_ENDPOINT_CACHE_MS = cacheMs(process.env.WEBHOOK_ENDPOINT_CACHE_MS);
-
-function cacheMs(raw: string | undefined): number {
+export function fanOutEndpointCacheMs(raw = process.env.WEBHOOK_ENDPOINT_CACHE_MS): number {
   const n = Number(raw);
-  return raw !== undefined && raw !== '' && Number.isInteger(n) && n >= 0 && n <= 60_000 ? n : 1_000;
+  return raw !== undefined && raw !== '' && Number.isInteger(n) && n >= 0 && n <= 60_000 ? n : DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS;
 }
+
+/** {@link fanOutEndpointCacheMs} when `WEBHOOK_ENDPOINT_CACHE_MS` is absent or not a whole number of ms from 0 to 60,000. */
+export const DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS = 1_000;
 
 /** Most merchants remembered per container; the oldest entry goes first beyond it. */
 const MAX_MERCHANTS = 1_000;
@@ -31,7 +35,7 @@ const cache = new Map<string, { endpoints: Promise<StoredWebhookEndpoint[]>; unt
 
 /**
  * The merchant's enabled endpoints that subscribe to `eventType`, for fanning one new event out:
- * from this container's cache when read less than {@link FAN_OUT_ENDPOINT_CACHE_MS} ago, else one
+ * from this container's cache when read less than {@link fanOutEndpointCacheMs} ago, else one
  * read of all of them (`listEndpointsForDelivery`: a Query on GSI1 and a strongly consistent
  * BatchGetItem). Concurrent events of one merchant share one read. A failed read is not remembered.
  * @param nowMs current time, Unix ms (tests pass their own)
@@ -39,11 +43,12 @@ const cache = new Map<string, { endpoints: Promise<StoredWebhookEndpoint[]>; unt
  * @throws whatever the storage read throws (the stream record is then retried)
  */
 export async function endpointsForFanOut(merchantId: string, eventType: EventType, nowMs = Date.now()): Promise<StoredWebhookEndpoint[]> {
-  if (FAN_OUT_ENDPOINT_CACHE_MS === 0) return listEndpointsForDelivery(merchantId, eventType);
+  const periodMs = fanOutEndpointCacheMs();
+  if (periodMs === 0) return listEndpointsForDelivery(merchantId, eventType);
   let entry = cache.get(merchantId);
   if (!entry || entry.until <= nowMs) {
     const endpoints = listEndpointsForDelivery(merchantId);
-    entry = { endpoints, until: nowMs + FAN_OUT_ENDPOINT_CACHE_MS };
+    entry = { endpoints, until: nowMs + periodMs };
     cache.delete(merchantId);
     cache.set(merchantId, entry);
     if (cache.size > MAX_MERCHANTS) cache.delete(cache.keys().next().value as string);

@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { clearFanOutEndpointCache, endpointsForFanOut, FAN_OUT_ENDPOINT_CACHE_MS } from '../../shared/operations/fan-out-endpoint-cache';
+import {
+  clearFanOutEndpointCache,
+  DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS,
+  endpointsForFanOut,
+  fanOutEndpointCacheMs,
+} from '../../shared/operations/fan-out-endpoint-cache';
 import { findApiKey } from '../../shared/storage/api-keys-repository';
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
@@ -13,11 +18,15 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 
 const table = `switchyard-fanout-cache-${randomUUID().slice(0, 8)}`;
 const savedTable = process.env.TABLE_NAME;
+const savedCache = process.env.WEBHOOK_ENDPOINT_CACHE_MS;
+/** The period under test: the default (the test setup turns the cache off for the other suites). */
+const FAN_OUT_ENDPOINT_CACHE_MS = DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS;
 let api: LocalApi;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   process.env.TABLE_NAME = table;
+  delete process.env.WEBHOOK_ENDPOINT_CACHE_MS;
   await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
   api = await startLocalApi();
   receiver = await startWebhookReceiver();
@@ -27,6 +36,8 @@ afterAll(async () => {
   await api?.close();
   if (savedTable === undefined) delete process.env.TABLE_NAME;
   else process.env.TABLE_NAME = savedTable;
+  if (savedCache === undefined) delete process.env.WEBHOOK_ENDPOINT_CACHE_MS;
+  else process.env.WEBHOOK_ENDPOINT_CACHE_MS = savedCache;
 });
 beforeEach(() => clearFanOutEndpointCache());
 
@@ -60,8 +71,25 @@ async function merchantWithEndpoint(events: string[]) {
   return { merchantId, create, first };
 }
 
-test('the default period is 1 s', () => {
-  expect(FAN_OUT_ENDPOINT_CACHE_MS).toBe(1000);
+test('the period: 1 s by default; a whole number of ms from 0 to 60,000 when set', () => {
+  expect(fanOutEndpointCacheMs()).toBe(1000);
+  expect(fanOutEndpointCacheMs('0')).toBe(0);
+  expect(fanOutEndpointCacheMs('2500')).toBe(2500);
+  for (const bad of ['', '-1', '1.5', '60001', 'soon']) expect(fanOutEndpointCacheMs(bad)).toBe(1000);
+});
+
+test('with the period 0 every call reads', async () => {
+  const { merchantId } = await merchantWithEndpoint(['*']);
+  process.env.WEBHOOK_ENDPOINT_CACHE_MS = '0';
+  try {
+    const reads = await countQueries(async () => {
+      await endpointsForFanOut(merchantId, 'payment.created');
+      await endpointsForFanOut(merchantId, 'payment.created');
+    });
+    expect(reads.queries).toBe(2);
+  } finally {
+    delete process.env.WEBHOOK_ENDPOINT_CACHE_MS;
+  }
 });
 
 test('one read per period per merchant, concurrent events share it; a new endpoint shows after the period', async () => {

@@ -23,6 +23,10 @@ export default async function globalSetup(): Promise<void> {
   // the stage defaults are raised for the run; test/http/rate-limits.test.ts sets limits per merchant.
   process.env.RATE_LIMIT_READ_PER_SECOND ||= '100000';
   process.env.RATE_LIMIT_WRITE_PER_SECOND ||= '100000';
+  // The delivery worker's endpoint cache (1 s by default) is off for the suites that change an
+  // endpoint and expect the next event to see it at once; test/http/fan-out-endpoint-cache.test.ts
+  // turns it on and tests it.
+  process.env.WEBHOOK_ENDPOINT_CACHE_MS ||= '0';
   process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
