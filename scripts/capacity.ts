@@ -95,7 +95,13 @@ function modelRecords(recorder: Recorder, drivenShards: number): UnitRecord[] {
     const r = perShard
       ? { ...recorded, units: recorded.units / drivenShards, unitsKeysOnly: recorded.unitsKeysOnly / drivenShards }
       : recorded;
-    if (r.kind === 'read' && isFanOutEndpointRead(r.pattern)) {
+    if (r.pattern.startsWith('RATELIMIT#')) {
+      // A lease write per request while driving (each request is a new window's first): the model
+      // keeps one lease per class and gives it the rate of leases (shared/http/rate-limit.ts).
+      const op = /#write#/.test(r.pattern) ? OPERATIONS.rateLimitLeaseWrite : OPERATIONS.rateLimitLeaseRead;
+      if (r.kind === 'write' && !fanOutSeen.has(op)) out.push({ ...r, operation: op });
+      fanOutSeen.add(op);
+    } else if (r.kind === 'read' && isFanOutEndpointRead(r.pattern)) {
       // The delivery worker reads a merchant's endpoints once per cache period, not per event: the
       // model keeps one read (the Query and its item read) and gives it the cache's rate.
       if (!fanOutSeen.has(`${r.target}\u0000${r.pattern}`)) out.push({ ...r, operation: OPERATIONS.fanOutEndpoints });
@@ -125,6 +131,8 @@ function callsByOperation(recorder: Recorder): Map<string, string[]> {
   calls.set(OPERATIONS.auth, ['GetItem (APIKEY)']);
   calls.set(OPERATIONS.authTouch, ['UpdateItem (APIKEY)']);
   calls.set(OPERATIONS.fanOutEndpoints, ['Query (GSI1 WEBHOOK_ENDPOINTS)', 'BatchGetItem (endpoint items)']);
+  calls.set(OPERATIONS.rateLimitLeaseWrite, ['UpdateItem (RATELIMIT counter)']);
+  calls.set(OPERATIONS.rateLimitLeaseRead, ['UpdateItem (RATELIMIT counter)']);
   for (const op of [OPERATIONS.idempotencyCreate, OPERATIONS.idempotencyConfirm, OPERATIONS.idempotencyRefund]) {
     calls.set(op, ['PutItem + UpdateItem (idempotency record)']);
   }

@@ -22,7 +22,8 @@ export type PartitionScope = 'item' | 'merchant' | 'merchant-list' | 'global' | 
 /**
  * Turns a partition key value into its pattern: the merchant id becomes `<m>`, `<prefix>_<id>` ids
  * `<prefix>`, long hex strings (hashes) `<hash>`, shard numbers `<k>` (`…#S3` → `…#S<k>`, `OPEN#7` →
- * `OPEN#<k>`). Status and event-type values stay: each is a partition of its own.
+ * `OPEN#<k>`), a rate-limit counter's window and shard `<window>#<k>`. Status and event-type values
+ * stay: each is a partition of its own.
  * @param merchantIds the merchant ids of the run (replaced by `<m>`)
  */
 export function keyPattern(value: string, merchantIds: readonly string[] = []): string {
@@ -32,7 +33,8 @@ export function keyPattern(value: string, merchantIds: readonly string[] = []): 
     .replace(/\b([a-z]{2,8})_[0-9A-Za-z]{12,}\b/g, '<$1>')
     .replace(/\b[0-9a-f]{32,}\b/gi, '<hash>')
     .replace(/#S\d+$/, '#S<k>')
-    .replace(/^(OPEN|OPENWH)#\d+/, '$1#<k>');
+    .replace(/^(OPEN|OPENWH)#\d+/, '$1#<k>')
+    .replace(/^RATELIMIT#(.+)#(read|write)#\d+#\d+$/, 'RATELIMIT#$1#$2#<window>#<k>');
 }
 
 const MERCHANT_LIST = /^MERCHANT#<m>#(PAYMENTS(#STATUS#[^#]+)?|EVENTS(#TYPE#[^#]+)?|CUSTOMERS)(#S<k>)?$/;
@@ -40,6 +42,9 @@ const MERCHANT_LIST = /^MERCHANT#<m>#(PAYMENTS(#STATUS#[^#]+)?|EVENTS(#TYPE#[^#]
 /** The scope of a pattern ({@link PartitionScope}). */
 export function patternScope(pattern: string): PartitionScope {
   if (pattern.startsWith('APIKEY#')) return 'api-key';
+  // One merchant's counter of one class in one second, on one of its shards: the model gives its
+  // operation the writes of the busiest such item, as for a merchant's own partition.
+  if (pattern.startsWith('RATELIMIT#')) return 'merchant';
   if (/^(OPEN|OPENWH)#<k>/.test(pattern)) return 'global-sharded';
   const withoutMerchant = pattern.replace(/<m>|<k>/g, '');
   if (/<[a-z_]+>/.test(withoutMerchant)) return 'item';

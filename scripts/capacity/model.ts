@@ -118,6 +118,8 @@ export const OPERATIONS = {
   listEvents: 'list events',
   reconciler: 'reconciler run',
   fanOutEndpoints: 'webhook endpoints read for fan-out (cache miss)',
+  rateLimitLeaseWrite: 'rate-limit lease (write class)',
+  rateLimitLeaseRead: 'rate-limit lease (read class)',
 } as const;
 
 /**
@@ -148,6 +150,8 @@ export function operationRates(load: LoadSpec): Record<string, number> {
     [OPERATIONS.listEvents]: load.eventListPerSecond * load.merchants,
     [OPERATIONS.reconciler]: 1 / 60,
     [OPERATIONS.fanOutEndpoints]: fanOutEndpointReads(load, P),
+    [OPERATIONS.rateLimitLeaseWrite]: load.merchants * hottestCounterLeases(load, writeRequestsPerMerchant(load)),
+    [OPERATIONS.rateLimitLeaseRead]: load.merchants * hottestCounterLeases(load, readRequestsPerMerchant(load)),
   };
 }
 
@@ -162,6 +166,32 @@ export function fanOutEndpointReads(load: LoadSpec, paymentsPerSecond: number): 
   const period = load.endpointCacheSeconds ?? 1;
   if (period <= 0) return perEvent;
   return Math.min(perEvent, (load.merchants * (load.deliveryContainers ?? 100)) / period);
+}
+
+/** Writes (create, confirm, refund) one merchant sends per second: its `write` rate-limit class. */
+export function writeRequestsPerMerchant(load: LoadSpec): number {
+  return (load.paymentsPerSecond / load.merchants) * (1 + load.confirmRatio + load.refundRatio);
+}
+
+/** Reads (retrieves, list pages) one merchant sends per second: its `read` rate-limit class. */
+export function readRequestsPerMerchant(load: LoadSpec): number {
+  return (load.paymentsPerSecond / load.merchants) * load.retrieveRatio + load.listPerSecond + load.eventListPerSecond;
+}
+
+/** Lease writes a busy container makes per second (shared/http/rate-limit.ts `leaseSize`: a quarter of its last window's requests per lease, plus the window's first lease). */
+export const LEASES_PER_CONTAINER_PER_SECOND = 5;
+
+/**
+ * Lease writes per second on the busiest rate-limit counter item of one merchant and class
+ * (shared/http/rate-limit.ts): the merchant's limit is at least its traffic, so its window is spread
+ * over `ceil(requests / 500)` counter shards; each of the merchant's containers (`containersPerKey`)
+ * leases about {@link LEASES_PER_CONTAINER_PER_SECOND} times a second, never more often than it has
+ * requests. Every window is a new item, so the load never accumulates on one partition beyond a second.
+ */
+export function hottestCounterLeases(load: LoadSpec, requestsPerSecond: number): number {
+  if (requestsPerSecond <= 0) return 0;
+  const shards = Math.max(1, Math.ceil(requestsPerSecond / 500));
+  return Math.min(requestsPerSecond, load.containersPerKey * LEASES_PER_CONTAINER_PER_SECOND) / shards;
 }
 
 /** One row of the report: a partition key pattern on the table or a GSI. */

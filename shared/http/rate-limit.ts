@@ -31,7 +31,7 @@
  * Fail open: a lease that fails (DynamoDB unreachable, throttled, slower than
  * {@link RATE_LIMIT_LEASE_TIMEOUT_MS}) admits the request and every later one of that merchant and
  * class in this container for the rest of the window; one warning per window is logged and the
- * metric `RateLimiterErrors` (Powertools single metric, Count) is emitted per failure. Rate limiting
+ * metric `RateLimiterErrors` (Count, shared/observability/metrics.ts) is emitted per failure. Rate limiting
  * never takes the API down.
  */
 import type { MiddlewareObj } from '@middy/core';
