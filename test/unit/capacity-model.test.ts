@@ -6,6 +6,7 @@
 import { itemSize, numberSize, projectedSize, readUnits, valueSize, writeUnits } from '../../scripts/capacity/item-size';
 import { keyPattern, listBase, patternScope } from '../../scripts/capacity/key-patterns';
 import {
+  hottestCounterLeases,
   type Layout,
   type LoadSpec,
   minimumOpenShards,
@@ -13,8 +14,10 @@ import {
   OPERATIONS,
   operationRates,
   partitionLoad,
+  readRequestsPerMerchant,
   totalUnits,
   type UnitRecord,
+  writeRequestsPerMerchant,
 } from '../../scripts/capacity/model';
 
 describe('item size rules (AWS "DynamoDB item sizes and formats")', () => {
@@ -114,6 +117,18 @@ describe('load and shards', () => {
     apiKeyCacheSeconds: 10,
   };
   const today: Layout = { name: 'today', shards: 1, projection: 'ALL', idempotency: 'per-function' };
+
+  test('rate-limit counters: ~5 leases a second per container, over ceil(requests / 500) shards, never more than the requests', () => {
+    expect(writeRequestsPerMerchant(load)).toBeCloseTo(4200);
+    expect(readRequestsPerMerchant(load)).toBeCloseTo(2006);
+    // 4,200 writes/s → 9 counter shards; 50 containers × 5 leases → 250 leases/s over 9.
+    expect(hottestCounterLeases(load, 4200)).toBeCloseTo(250 / 9);
+    // A quiet merchant: one lease per request at most, on one shard.
+    expect(hottestCounterLeases(load, 3)).toBe(3);
+    expect(hottestCounterLeases(load, 0)).toBe(0);
+    expect(keyPattern('RATELIMIT#mer_1#write#1795507835#3', ['mer_1'])).toBe('RATELIMIT#<m>#write#<window>#<k>');
+    expect(patternScope('RATELIMIT#<m>#write#<window>#<k>')).toBe('merchant');
+  });
   const rec = (r: Partial<UnitRecord> & Pick<UnitRecord, 'operation' | 'pattern' | 'kind' | 'units'>): UnitRecord => ({
     command: 'PutItem',
     target: 'GSI1',
