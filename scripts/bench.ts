@@ -82,6 +82,16 @@ const REFUND_POOL = 200;
 const BARE_WARMUP_MS = 300;
 /** The bundle every handler bundle is compared with. */
 const BASELINE = { name: 'DynamoDBDocumentClient only (baseline)', entry: 'scripts/bench/dynamodb-client-baseline.ts' };
+/**
+ * The floor the fixed choices set (scripts/bench/library-floor.ts): the baseline plus middy, zod and
+ * Powertools Logger and Metrics, without and with Powertools Tracer. Not handlers: reported beside
+ * the cold-start target, whose ratio no handler can beat without dropping one of these libraries.
+ */
+const FLOORS = [
+  { name: 'Floor: client + middy + zod + Logger + Metrics', entry: 'scripts/bench/library-floor.ts' },
+  { name: 'Floor: the same + Tracer (X-Ray SDK)', entry: 'scripts/bench/library-floor-tracer.ts' },
+] as const;
+const isFloor = (name: string) => FLOORS.some((f) => f.name === name);
 /** Issue 15's targets. */
 const TARGETS = {
   /** Each bundle's import under the stack's NODE_OPTIONS ÷ the baseline's under the same. */
@@ -530,7 +540,7 @@ function targetsReport(bundles: BundleResult[], rows: EndpointRow[], roundTrips:
   const baseline = bundles.find((b) => b.name === BASELINE.name);
   if (baseline) {
     const handlers = bundles
-      .filter((b) => b !== baseline)
+      .filter((b) => b !== baseline && !isFloor(b.name))
       .map((b) => ({
         name: b.name,
         ratio: b.importStackMs / baseline.importStackMs,
@@ -548,6 +558,19 @@ function targetsReport(bundles: BundleResult[], rows: EndpointRow[], roundTrips:
             verdict(within === handlers.length)
           : 'no handler bundle measured — **not measured**'),
     );
+    const floors = bundles.filter((b) => isFloor(b.name));
+    if (floors.length) {
+      lines.push(
+        `- Floor of the fixed choices (not a target; scripts/bench/library-floor.ts): ` +
+          floors
+            .map(
+              (f) =>
+                `${f.name} ${fmt(f.importStackMs / baseline.importStackMs, 2)}× (CPU ${fmt(f.importStackCpuMs / baseline.importStackCpuMs, 2)}×)`,
+            )
+            .join('; ') +
+          ` — a handler cannot import faster than the libraries it must load.`,
+      );
+    }
   } else {
     lines.push(
       `- Cold start, every handler bundle's import ≤ ${TARGETS.coldStartRatio}× the baseline's: not measured (BENCH_SKIP_BUNDLES=1)`,
@@ -603,6 +626,7 @@ async function main(): Promise<void> {
       ...ROUTES.map((r) => ({ name: r.name, entry: r.entry })),
       { name: FALLBACK_ROUTE.name, entry: FALLBACK_ROUTE.entry },
       BASELINE,
+      ...FLOORS,
     ];
     progress(`bundling ${entries.length} entries with esbuild, then timing cold imports`);
     bundles = await measureBundles(
