@@ -33,6 +33,7 @@ export const RUNBOOK = {
   connectorTechnicalErrors: 'connector-technical-error-rate-high',
   openOperationAge: 'operation-open-longer-than-30-minutes',
   webhookBacklog: 'webhook-deliveries-stuck',
+  webhookOverdue: 'webhook-deliveries-overdue',
   refundFailures: 'refunds-failing-at-the-processor',
   moneyMismatch: 'money-mismatch',
   healthCanary: 'health-canary-failing',
@@ -764,6 +765,24 @@ export class ServiceMonitoring extends Construct {
                   threshold: maxAge,
                   comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
                   additionalDescription: `A webhook delivery has stayed open more than ${maxAge} s — longer than its whole retry schedule (OldestOpenOperationAgeSeconds, kind webhook_delivery, Maximum over 5 minutes): the retry machinery is stuck; check the reconciler, the WebhookDelivery function and its on-failure queue. ${runbookRef(RUNBOOK.webhookBacklog)}`,
+                  ...RECONCILER_ALARM_EVALUATION,
+                },
+              },
+            },
+          ],
+        },
+        {
+          title: `Most overdue webhook delivery (seconds past its due time, maximum; alarm above ${props.config.alarms.overdueWebhookDeliverySeconds} s)`,
+          graphWidgetAxis: { label: 'seconds', min: 0 },
+          metrics: [
+            {
+              metric: metric(BUSINESS_METRICS.oldestOverdueWebhookDelivery, MetricStatistic.MAX, {}, 'overdue'),
+              alarmFriendlyName: 'OldestOverdueWebhookDelivery',
+              addAlarm: {
+                Critical: {
+                  threshold: props.config.alarms.overdueWebhookDeliverySeconds,
+                  comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+                  additionalDescription: `A webhook delivery has been due for more than ${props.config.alarms.overdueWebhookDeliverySeconds} s without being attempted (OldestOverdueWebhookDeliverySeconds, Maximum over 5 minutes): retries are not being sent — the reconciler or the WebhookDelivery function is stuck or behind. ${runbookRef(RUNBOOK.webhookOverdue)}`,
                   ...RECONCILER_ALARM_EVALUATION,
                 },
               },

@@ -261,7 +261,7 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
     gateway,
   );
   if (created.length === 0) throw new Error(`create returned no payment; first responses: ${JSON.stringify(create.http.errorSamples)}`);
-  rows.push({ name: 'create', route: 'POST /payments', calls: 'PutItem', ...create, notes: [] });
+  rows.push({ name: 'create', route: 'POST /payments', calls: 'TransactWriteItems (payment + event)', ...create, notes: [] });
 
   // retrieve: cycles through the created payments.
   let r = 0;
@@ -326,7 +326,7 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
   rows.push({
     name: 'confirm',
     route: 'POST /payments/{id}/confirm',
-    calls: 'GetItem + 2 × UpdateItem',
+    calls: 'GetItem + 2 × TransactWriteItems (update + event)',
     ...confirm,
     notes: reused ? [`the pool of fresh payments ran out: ${reused} confirm request(s) reused a payment (expect 409s)`] : [],
   });
@@ -346,7 +346,7 @@ async function benchmarkEndpoints(gateway: GatewayProcess): Promise<EndpointRow[
   rows.push({
     name: 'refund',
     route: 'POST /payments/{id}/refund',
-    calls: 'GetItem + TransactWriteItems + UpdateItem',
+    calls: 'GetItem + 2 × TransactWriteItems (with events)',
     ...refund,
     notes:
       httpRefundPool.length < REFUND_POOL

@@ -77,6 +77,15 @@ export interface StageConfig {
      */
     undeliveredEventMaxAgeSeconds: number;
     /**
+     * Bound, in seconds, on how long a due webhook delivery may wait for its attempt: the alarm
+     * `…-Webhooks-OldestOverdueWebhookDelivery-Critical` fires when the reconciler's
+     * `OldestOverdueWebhookDeliverySeconds` (Maximum) exceeds it on one 5-minute datapoint. 3600 (the
+     * issue's "undelivered webhooks older than 1 hour", measured from when the delivery was due, so a
+     * merchant's failing endpoint — retried on schedule — never trips it; a retry not sent within the
+     * hour it fell due means our delivery machinery is stuck or behind).
+     */
+    overdueWebhookDeliverySeconds: number;
+    /**
      * Business alarm (docs/operations.md, "Connector success rate below its usual level"): width,
      * in standard deviations, of the CloudWatch anomaly detection band around each connector's
      * authorization success rate (`Authorizations` succeeded / all outcomes, 5-minute periods); the
@@ -208,6 +217,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       dynamoThrottles: 10,
       openOperationMaxAgeSeconds: 1800,
       undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS,
+      overdueWebhookDeliverySeconds: 3600,
       authorizationSuccessBandStdDevs: 4,
       minRateVolumePerPeriod: 1,
       connectorTechnicalErrorRate: 0.2,
@@ -240,6 +250,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       dynamoThrottles: 1,
       openOperationMaxAgeSeconds: 1800,
       undeliveredEventMaxAgeSeconds: UNDELIVERED_ALARM_SECONDS,
+      overdueWebhookDeliverySeconds: 3600,
       authorizationSuccessBandStdDevs: 3,
       minRateVolumePerPeriod: 20,
       connectorTechnicalErrorRate: 0.05,

@@ -5,11 +5,13 @@
  * Powertools or the connector. Request shapes mirror the repositories
  * (shared/storage/*-repository.ts): same keys, conditions and return values.
  */
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventData, EventType } from '../../shared/domain/events';
 import { newId } from '../../shared/domain/ids';
 import { startPendingOperation } from '../../shared/domain/pending-operation';
 import type { Refund } from '../../shared/domain/refund';
 import { documentClient } from '../../shared/storage/client';
+import { eventWrite } from '../../shared/storage/events-repository';
 import { listPartition, listSortKey, primaryKey } from '../../shared/storage/item-keys';
 import { refundItem } from '../../shared/storage/refunds-repository';
 import { tableName } from '../../shared/storage/table-definition';
@@ -51,27 +53,39 @@ export async function readPaymentItem(merchantId: string, paymentId: string): Pr
 }
 
 /**
- * Create: one conditional PutItem of a new payment item (a copy of `template`
- * with a new id, keys and timestamps), as `createPayment` writes it.
+ * The outbox event the API writes in the same transaction as a status change (shared/storage/
+ * events-repository.ts `eventWrite`), with the payment (or refund) item as its data, so the bare
+ * transaction has the API's item count and sizes.
+ */
+function eventPut(merchantId: string, type: EventType, data: Record<string, unknown>) {
+  const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, GSI2PK: _g2, GSI2SK: _g2s, ...fields } = data;
+  return eventWrite(merchantId, type, fields as unknown as EventData).put;
+}
+
+/**
+ * Create: one TransactWriteItems — the conditional Put of a new payment item (a copy of `template`
+ * with a new id, keys and timestamps) and its `payment.created` event — as `createPayment` writes it.
  * @returns the new payment's id
  */
 export async function bareCreate(merchantId: string, template: PaymentItem): Promise<string> {
   const paymentId = newId('payment');
   const now = new Date().toISOString();
   const sk = listSortKey(now, paymentId);
+  const item = {
+    ...template,
+    ...primaryKey.payment(merchantId, paymentId),
+    GSI1SK: sk,
+    GSI2SK: sk,
+    payment_id: paymentId,
+    created_at: now,
+    updated_at: now,
+  };
   await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...template,
-        ...primaryKey.payment(merchantId, paymentId),
-        GSI1SK: sk,
-        GSI2SK: sk,
-        payment_id: paymentId,
-        created_at: now,
-        updated_at: now,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+        eventPut(merchantId, 'payment.created', item),
+      ],
     }),
   );
   return paymentId;
@@ -86,10 +100,11 @@ export async function bareRetrieve(merchantId: string, paymentId: string): Promi
 }
 
 /**
- * Confirm: GetItem, then the claiming conditional UpdateItem (RequiresConfirmation
- * → Processing, version + 1, `pending_operation`), then the conditional UpdateItem
- * recording a successful authorization (→ Succeeded, captured, operation released),
- * as `confirmPayment` does around the connector call.
+ * Confirm: GetItem, then the claim — one TransactWriteItems of the conditional update
+ * (RequiresConfirmation → Processing, version + 1, `pending_operation`) and its `payment.processing`
+ * event — then the outcome — one TransactWriteItems of the conditional update recording a successful
+ * authorization (→ Succeeded, captured, operation released) and its `payment.succeeded` event — as
+ * `confirmPayment` does around the connector call.
  * @throws when the payment is not RequiresConfirmation (a condition fails)
  */
 export async function bareConfirm(merchantId: string, paymentId: string): Promise<void> {
@@ -100,70 +115,83 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
   if (!item) throw new Error(`payment ${paymentId} not found`);
   const version = Number(item.version);
   const claimedAt = new Date().toISOString();
-  const claimed = await client.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression: 'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #pending = :pending',
-      ConditionExpression: 'attribute_exists(PK) AND #version = :expected AND #status IN (:s0) AND attribute_not_exists(pending_operation)',
-      ExpressionAttributeNames: {
-        '#version': 'version',
-        '#status': 'status',
-        '#pending': 'pending_operation',
-        '#f0': 'status',
-        '#f1': 'payment_method',
-        '#f2': 'payment_method_data',
-        '#f3': 'updated_at',
-        '#f4': 'GSI2PK',
-      },
-      ExpressionAttributeValues: {
-        ':expected': version,
-        ':next': version + 1,
-        ':s0': 'RequiresConfirmation',
-        ':f0': 'Processing',
-        ':f1': 'card',
-        ':f2': { card: BENCH_CARD_SUMMARY },
-        ':f3': claimedAt,
-        ':f4': listPartition.paymentsByStatus(merchantId, 'Processing'),
-        ':pending': 'confirm',
-      },
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  await client.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression: 'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #pending = :pending',
+            ConditionExpression:
+              'attribute_exists(PK) AND #version = :expected AND #status IN (:s0) AND attribute_not_exists(pending_operation)',
+            ExpressionAttributeNames: {
+              '#version': 'version',
+              '#status': 'status',
+              '#pending': 'pending_operation',
+              '#f0': 'status',
+              '#f1': 'payment_method',
+              '#f2': 'payment_method_data',
+              '#f3': 'updated_at',
+              '#f4': 'GSI2PK',
+            },
+            ExpressionAttributeValues: {
+              ':expected': version,
+              ':next': version + 1,
+              ':s0': 'RequiresConfirmation',
+              ':f0': 'Processing',
+              ':f1': 'card',
+              ':f2': { card: BENCH_CARD_SUMMARY },
+              ':f3': claimedAt,
+              ':f4': listPartition.paymentsByStatus(merchantId, 'Processing'),
+              ':pending': 'confirm',
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        eventPut(merchantId, 'payment.processing', { ...item, status: 'Processing', updated_at: claimedAt }),
+      ],
     }),
   );
-  const next = Number(claimed.Attributes?.version);
+  const next = version + 1;
   await client.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: key,
-      UpdateExpression:
-        'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7 REMOVE pending_operation',
-      ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
-      ExpressionAttributeNames: {
-        '#version': 'version',
-        '#f0': 'status',
-        '#f1': 'connector_transaction_id',
-        '#f2': 'amount_captured',
-        '#f3': 'next_action',
-        '#f4': 'error_code',
-        '#f5': 'error_message',
-        '#f6': 'updated_at',
-        '#f7': 'GSI2PK',
-      },
-      ExpressionAttributeValues: {
-        ':expected': next,
-        ':next': next + 1,
-        ':f0': 'Succeeded',
-        ':f1': `sbx_${paymentId.slice(4)}`,
-        ':f2': Number(item.amount),
-        ':f3': null,
-        ':f4': null,
-        ':f5': null,
-        ':f6': new Date().toISOString(),
-        ':f7': listPartition.paymentsByStatus(merchantId, 'Succeeded'),
-      },
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: key,
+            UpdateExpression:
+              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7 REMOVE pending_operation',
+            ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
+            ExpressionAttributeNames: {
+              '#version': 'version',
+              '#f0': 'status',
+              '#f1': 'connector_transaction_id',
+              '#f2': 'amount_captured',
+              '#f3': 'next_action',
+              '#f4': 'error_code',
+              '#f5': 'error_message',
+              '#f6': 'updated_at',
+              '#f7': 'GSI2PK',
+            },
+            ExpressionAttributeValues: {
+              ':expected': next,
+              ':next': next + 1,
+              ':f0': 'Succeeded',
+              ':f1': `sbx_${paymentId.slice(4)}`,
+              ':f2': Number(item.amount),
+              ':f3': null,
+              ':f4': null,
+              ':f5': null,
+              ':f6': new Date().toISOString(),
+              ':f7': listPartition.paymentsByStatus(merchantId, 'Succeeded'),
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+        eventPut(merchantId, 'payment.succeeded', { ...item, status: 'Succeeded', amount_captured: Number(item.amount) }),
+      ],
     }),
   );
 }
@@ -171,8 +199,8 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
 /**
  * Refund: GetItem of the payment, one TransactWriteItems (reserve the amount on
  * the payment under the "stays within the captured amount" condition + put the
- * Pending refund), then the conditional UpdateItem settling the refund, as
- * `refundPayment` does with a connector that accepts at once.
+ * Pending refund + its `refund.created` event), then one TransactWriteItems settling the refund with
+ * its `refund.succeeded` event, as `refundPayment` does with a connector that accepts at once.
  */
 export async function bareRefund(merchantId: string, paymentId: string, amount: number): Promise<void> {
   const client = documentClient();
@@ -224,23 +252,30 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
+        eventPut(merchantId, 'refund.created', { ...refund }),
       ],
     }),
   );
   await client.send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: primaryKey.refund(merchantId, refund.refund_id),
-      UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now',
-      ConditionExpression: '#status = :pending',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':status': 'Succeeded',
-        ':cref': `sbx_re_${refund.refund_id.slice(4)}`,
-        ':pending': 'Pending',
-        ':now': new Date().toISOString(),
-      },
-      ReturnValues: 'ALL_NEW',
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Update: {
+            TableName: tableName(),
+            Key: primaryKey.refund(merchantId, refund.refund_id),
+            UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now',
+            ConditionExpression: '#status = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':status': 'Succeeded',
+              ':cref': `sbx_re_${refund.refund_id.slice(4)}`,
+              ':pending': 'Pending',
+              ':now': new Date().toISOString(),
+            },
+          },
+        },
+        eventPut(merchantId, 'refund.succeeded', { ...refund, status: 'Succeeded' }),
+      ],
     }),
   );
 }

@@ -91,6 +91,14 @@ export const BUSINESS_METRICS = {
    * not being limited.
    */
   rateLimiterErrors: 'RateLimiterErrors',
+  /**
+   * How long past its due time the most overdue webhook delivery is (gauge, seconds, no dimension),
+   * from each reconciler run: the alarm "webhook deliveries overdue" reads it (docs/operations.md).
+   * Unlike `OldestOpenOperationAgeSeconds` of kind `webhook_delivery` (since the delivery opened,
+   * stretched by a merchant's failing endpoint over the whole retry schedule), it grows only when
+   * due retries are not being sent.
+   */
+  oldestOverdueWebhookDelivery: 'OldestOverdueWebhookDeliverySeconds',
 } as const;
 
 /** Values of the `outcome` dimension of `Authorizations`. */
@@ -319,4 +327,9 @@ export function recordCircuitSkip(connector: string): void {
 /** Counts one failed rate-limit lease ({@link BUSINESS_METRICS.rateLimiterErrors}); the request it served was admitted. */
 export function recordRateLimiterError(): void {
   emit(BUSINESS_METRICS.rateLimiterErrors, 1, MetricUnit.Count, {});
+}
+
+/** Records the reconciler's overdue gauge for webhook deliveries ({@link BUSINESS_METRICS.oldestOverdueWebhookDelivery}), seconds (0 when none is due). */
+export function recordOverdueWebhookDelivery(seconds: number): void {
+  emit(BUSINESS_METRICS.oldestOverdueWebhookDelivery, seconds, MetricUnit.Seconds, {});
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
-import { recordOpenOperations, recordOperationSettled } from '../observability/metrics';
+import { recordOpenOperations, recordOperationSettled, recordOverdueWebhookDelivery } from '../observability/metrics';
 import { nextCheckAt } from '../reconciliation/reconcile-settings';
 import {
   deferOpenItem,
@@ -25,6 +25,13 @@ export interface ReconcileReport {
   oldestAgeSeconds: Record<OpenItemKind, number>;
   /** Due items handled, by kind and outcome (e.g. `payment:settled`, `refund:failed`, `payment:error`). */
   outcomes: Record<string, number>;
+  /**
+   * How long past its due time the most overdue webhook delivery is (seconds; 0 when none is due):
+   * a retry not sent for long after it fell due means the delivery machinery (this reconciler, the
+   * delivery worker) is stuck or behind — unlike a delivery's age, which a merchant's failing
+   * endpoint legitimately stretches over the whole retry schedule.
+   */
+  oldestOverdueDeliverySeconds: number;
 }
 
 /** Options of {@link reconcileOpenOperations}. */
@@ -116,13 +123,19 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
     open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
     oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
     outcomes: {},
+    oldestOverdueDeliverySeconds: 0,
   };
   for (const item of all) {
     report.open[item.kind] += 1;
     const age = Math.max(0, Math.round((nowMs - Date.parse(item.openSince)) / 1000));
     if (Number.isFinite(age)) report.oldestAgeSeconds[item.kind] = Math.max(report.oldestAgeSeconds[item.kind], age);
+    if (item.kind === 'webhook_delivery' && item.dueAt <= nowIso) {
+      const overdue = Math.round((nowMs - Date.parse(item.dueAt)) / 1000);
+      if (Number.isFinite(overdue)) report.oldestOverdueDeliverySeconds = Math.max(report.oldestOverdueDeliverySeconds, overdue);
+    }
   }
   for (const kind of KINDS) recordOpenOperations(kind, report.open[kind], report.oldestAgeSeconds[kind]);
+  recordOverdueWebhookDelivery(report.oldestOverdueDeliverySeconds);
   const due = all.filter((item) => item.dueAt <= nowIso).sort((a, b) => a.dueAt.localeCompare(b.dueAt));
   const moneyQueue = due.filter((item) => item.kind !== 'webhook_delivery');
   const deliveryQueue = due.filter((item) => item.kind === 'webhook_delivery').slice(0, MAX_DELIVERIES_PER_RUN);

@@ -201,6 +201,12 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     const webhooks = alarmNamed('Webhooks-OldestUndeliveredEventAge-Critical');
     expect(webhooks.Threshold).toBe(config.alarms.undeliveredEventMaxAgeSeconds);
     expect(runbookOf(webhooks.AlarmDescription)).toBe(RUNBOOK.webhookBacklog);
+    // Undelivered webhooks older than 1 hour: a due delivery not attempted within the hour.
+    const overdue = alarmNamed('Webhooks-OldestOverdueWebhookDelivery-Critical');
+    expect(config.alarms.overdueWebhookDeliverySeconds).toBe(3600);
+    expect(overdue.Threshold).toBe(config.alarms.overdueWebhookDeliverySeconds);
+    expect(statsOf(overdue)[0]!.MetricName).toBe(BUSINESS_METRICS.oldestOverdueWebhookDelivery);
+    expect(runbookOf(overdue.AlarmDescription)).toBe(RUNBOOK.webhookOverdue);
     const mismatches = alarms.filter((a) => /-MoneyMismatch-/.test(a.Properties.AlarmName));
     expect(mismatches.length).toBeGreaterThan(0);
     for (const a of mismatches) expect(runbookOf(a.Properties.AlarmDescription)).toBe(RUNBOOK.moneyMismatch);
