@@ -7,7 +7,7 @@ import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-st
 import { startPendingOperation } from '../domain/pending-operation';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
 import { recordPaymentCreated } from '../observability/metrics';
-import { routeCandidates } from '../routing/routing';
+import { ConnectorUnavailableError, routeCandidates } from '../routing/routing';
 import type { PaymentMethodData } from '../schemas/common';
 import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '../schemas/payment-schemas';
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
@@ -49,7 +49,7 @@ function ussdBankOf(summary: PaymentMethodSummary | null, paymentMethod: Payment
  * A first attempt that died after its connector call is reconciled first.
  * @throws ApiError 422 when the retry asks for another amount or currency; 409 while the first still runs
  */
-async function existingForRetry(ctx: RequestContext, wanted: Payment): Promise<Payment> {
+async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'payment_id' | 'amount' | 'currency'>): Promise<Payment> {
   const existing = await loadPayment(ctx.merchantId, wanted.payment_id);
   const p = existing.payment;
   if (p.amount !== wanted.amount || p.currency !== wanted.currency) {
@@ -85,11 +85,23 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   }
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : null;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
-  // A create without confirm calls no processor: it names a connector whatever the circuits say.
-  const candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, {
-    ussdBankCode,
-    respectCircuits: Boolean(body.confirm),
-  });
+  const paymentId = ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment');
+  let candidates: Awaited<ReturnType<typeof routeCandidates>>;
+  try {
+    // A create without confirm calls no processor: it names a connector whatever the circuits say.
+    candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, {
+      ussdBankCode,
+      respectCircuits: Boolean(body.confirm),
+    });
+  } catch (err) {
+    // A retry (same Idempotency-Key) of a create whose first attempt already wrote the payment, and
+    // may have charged it (e.g. answered 503 outcome_unknown, so no idempotency record was kept), is
+    // answered from that payment — never refused with "nothing was changed" because circuits opened since.
+    if (err instanceof ConnectorUnavailableError && ctx.idempotencyKey && (await readPayment(ctx.merchantId, paymentId))) {
+      return existingForRetry(ctx, { payment_id: paymentId, amount: body.amount, currency: body.currency });
+    }
+    throw err;
+  }
   // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
   const phone =
     body.confirm && paymentMethod === 'mobile_money' && body.customer_id
@@ -97,7 +109,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
       : null;
   const now = new Date().toISOString();
   const payment: Payment = {
-    payment_id: ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment'),
+    payment_id: paymentId,
     status: body.confirm ? 'Processing' : 'RequiresConfirmation',
     pending_operation: null,
     amount: body.amount,

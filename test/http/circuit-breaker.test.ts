@@ -11,8 +11,11 @@
  * sleeping: a slow run cannot make a probe due early.
  */
 
+import { createPayment } from '../../shared/operations/payment-operations';
 import { circuitFor, resetCircuits } from '../../shared/routing/circuit-breaker';
 import { ConnectorUnavailableError, routeCandidates } from '../../shared/routing/routing';
+import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
+import { findApiKey } from '../../shared/storage/api-keys-repository';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { type StripeStandIn, startStripeStandIn, stripeEnv } from '../helpers/stripe-stand-in';
 
@@ -256,6 +259,27 @@ describe('circuit breaker per connector', () => {
       body: { amount: 7200, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') },
     });
     expect(probe.body).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
+  });
+
+  test('a retried create (same Idempotency-Key) whose payment exists is answered from it while every circuit is open, never refused as "nothing was changed"', async () => {
+    process.env.ROUTING_RULES = JSON.stringify(USD_CARD_STRIPE_ONLY);
+    const key = await api.newMerchantKey();
+    const merchantId = (await findApiKey(key))?.merchant_id as string;
+    const raw = { amount: 7300, currency: 'USD', confirm: true, payment_method_data: card('4242424242424242') };
+    const first = await api.request('POST', '/payments', { key, body: raw, headers: { 'Idempotency-Key': 'retry-after-unknown' } });
+    expect(first.body).toMatchObject({ status: 'Succeeded', connector: 'stripe' });
+    await failAtStripeOnly(THRESHOLD);
+    const callsBefore = stripe.requests.length;
+    // The retry as it runs when the first attempt kept no idempotency record (it answered 503
+    // outcome_unknown, which releases the record): the operation itself, with the same key.
+    const ctx = { merchantId, publicBaseUrl: 'http://127.0.0.1', idempotencyKey: 'retry-after-unknown', deadlineMs: Date.now() + 20_000 };
+    const body = createPaymentBodySchema.parse(raw);
+    const again = await createPayment(ctx, body);
+    expect(again).toMatchObject({ payment_id: first.body.payment_id, status: 'Succeeded' });
+    expect(stripe.requests.length).toBe(callsBefore);
+    // A key with no payment behind it is refused as before: nothing exists, nothing was sent.
+    await expect(createPayment({ ...ctx, idempotencyKey: 'never-used' }, body)).rejects.toBeInstanceOf(ConnectorUnavailableError);
+    expect(stripe.requests.length).toBe(callsBefore);
   });
 
   test('routing hands the half-open probe to one request only', async () => {
