@@ -27,8 +27,22 @@ export async function callWithinBudget<T>(
   if (ctx.deadlineMs !== undefined && ctx.deadlineMs - Date.now() <= 0) {
     throw new ConnectorTechnicalError(connector, `No time was left in this request to call ${connector}.`);
   }
+  // A call started with little of the request's budget left can end by our deadline rather than the
+  // processor's slowness: it is made and counted, but not fed to the breaker (a slow table must not
+  // open a healthy processor's circuit).
+  if (ctx.deadlineMs !== undefined && ctx.deadlineMs - Date.now() < MIN_BUDGET_FOR_HEALTH_MS) {
+    return countedCall(ctx, connector, operation, call);
+  }
   return circuitFor(connector).run(operation, () => countedCall(ctx, connector, operation, call));
 }
+
+/**
+ * Least time (ms) left in the request's budget for a processor call to count toward its connector's
+ * circuit breaker: 1,000 ms. A call started with less is still made (and counted in `ConnectorCalls`),
+ * but its outcome says little about the processor, whose own timeouts are tens of seconds
+ * (docs/connectors.md "Timeouts").
+ */
+export const MIN_BUDGET_FOR_HEALTH_MS = 1_000;
 
 /** The call raced against the budget, with its `ConnectorCalls` outcome recorded. */
 async function countedCall<T>(

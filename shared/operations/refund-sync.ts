@@ -70,10 +70,9 @@ export async function reconcileRefund(
     }
     throw err;
   }
-  // A settled answer counts once more in RefundOutcomes (the refund call counted pending or unknown);
-  // a refund still pending there is not counted again on every check.
-  if (result === null || result.status === 'Failed') recordRefundOutcome(refund.connector, 'failed');
-  else if (result.status === 'Succeeded') recordRefundOutcome(refund.connector, 'succeeded');
+  // A settled answer counts once more in RefundOutcomes (the refund call counted pending or unknown),
+  // after its conditional write succeeded — a reconciler run and a force_sync racing count once; a
+  // refund still pending there is not counted again on every check.
   if (result === null) {
     const failed = await releaseFailedRefund(
       ctx.merchantId,
@@ -84,20 +83,20 @@ export async function reconcileRefund(
       },
       stored.listShards,
     );
+    recordRefundOutcome(refund.connector, 'failed');
     return { refund: failed, outcome: 'failed' };
   }
   if (result.status === 'Succeeded') {
-    return {
-      refund: await settleRefund(
-        ctx.merchantId,
-        refund,
-        'Succeeded',
-        result.connectorRefundId ?? refund.connector_refund_id,
-        undefined,
-        stored.listShards,
-      ),
-      outcome: 'succeeded',
-    };
+    const settled = await settleRefund(
+      ctx.merchantId,
+      refund,
+      'Succeeded',
+      result.connectorRefundId ?? refund.connector_refund_id,
+      undefined,
+      stored.listShards,
+    );
+    recordRefundOutcome(refund.connector, 'succeeded');
+    return { refund: settled, outcome: 'succeeded' };
   }
   if (result.status === 'Failed') {
     const failed = await releaseFailedRefund(
@@ -109,6 +108,7 @@ export async function reconcileRefund(
       },
       stored.listShards,
     );
+    recordRefundOutcome(refund.connector, 'failed');
     return { refund: failed, outcome: 'failed' };
   }
   const note = { code: maskOptionalText(result.errorCode), message: maskOptionalText(result.errorMessage) };

@@ -11,6 +11,8 @@
  * sleeping: a slow run cannot make a probe due early.
  */
 
+import { ConnectorTechnicalError } from '../../shared/connectors/connector';
+import { callWithinBudget, MIN_BUDGET_FOR_HEALTH_MS } from '../../shared/operations/connector-call';
 import { createPayment } from '../../shared/operations/payment-operations';
 import { circuitFor, resetCircuits } from '../../shared/routing/circuit-breaker';
 import { ConnectorUnavailableError, routeCandidates } from '../../shared/routing/routing';
@@ -280,6 +282,22 @@ describe('circuit breaker per connector', () => {
     // A key with no payment behind it is refused as before: nothing exists, nothing was sent.
     await expect(createPayment({ ...ctx, idempotencyKey: 'never-used' }, body)).rejects.toBeInstanceOf(ConnectorUnavailableError);
     expect(stripe.requests.length).toBe(callsBefore);
+  });
+
+  test('a call started with less than MIN_BUDGET_FOR_HEALTH_MS of the request left is made but does not count toward the circuit', async () => {
+    const fail = async () => {
+      throw new ConnectorTechnicalError('budgetcheck', 'timed out');
+    };
+    for (let i = 0; i < THRESHOLD + 2; i += 1) {
+      await expect(
+        callWithinBudget({ deadlineMs: Date.now() + MIN_BUDGET_FOR_HEALTH_MS / 2 }, 'budgetcheck', 'sync', fail),
+      ).rejects.toThrow('timed out');
+    }
+    expect(circuitFor('budgetcheck').routingView(Date.now(), false)).toBe('closed');
+    for (let i = 0; i < THRESHOLD; i += 1) {
+      await expect(callWithinBudget({ deadlineMs: Date.now() + 20_000 }, 'budgetcheck', 'sync', fail)).rejects.toThrow('timed out');
+    }
+    expect(circuitFor('budgetcheck').routingView(Date.now(), false)).toBe('open');
   });
 
   test('routing hands the half-open probe to one request only', async () => {
