@@ -32,7 +32,9 @@
  * {@link RATE_LIMIT_LEASE_TIMEOUT_MS}) admits the request and every later one of that merchant and
  * class in this container for the rest of the window; one warning per window is logged and the
  * metric `RateLimiterErrors` (Count, shared/observability/metrics.ts) is emitted per failure. Rate limiting
- * never takes the API down.
+ * never takes the API down. One exception: a container that refused this merchant and class in the
+ * previous window refuses the window whose lease fails (a flood throttling its own counter must not
+ * switch the limiter off); the window after fails open again.
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -190,12 +192,14 @@ interface Bucket {
   served: number;
   /** Requests admitted in the previous window (0 when there were none, or the bucket is older). */
   previousServed: number;
-  /** The last window in which a request was refused. */
+  /** The last window in which a request was refused because the counters said the window was full. */
   refusedWindow: number;
   /** Every shard of this window is spent. */
   exhausted: boolean;
   /** A lease failed in this window: admit without leasing until it ends. */
   failedOpen: boolean;
+  /** The window is refused because its lease failed after an over-limit window (not because the counter said full). */
+  failedClosed: boolean;
   /** A lease was started in this window. */
   leased: boolean;
   /** Shards found spent in this window. */
@@ -274,7 +278,9 @@ export class RateLimiter {
         return { allowed: true, settled: RESOLVED, retryAfterSeconds: 0 };
       }
       if (bucket.exhausted) {
-        bucket.refusedWindow = window;
+        // Only a window the counter said was full counts as over the limit (a failed-closed one does not,
+        // so an outage never keeps a merchant refused past one window).
+        if (!bucket.failedClosed) bucket.refusedWindow = window;
         return { allowed: false, settled: RESOLVED, retryAfterSeconds: Math.max(1, Math.ceil(((window + 1) * 1000 - now) / 1000)) };
       }
       if (bucket.pending) {
@@ -319,6 +325,7 @@ export class RateLimiter {
         refusedWindow: -1,
         exhausted: false,
         failedOpen: false,
+        failedClosed: false,
         leased: false,
         fullShards: new Set(),
         startFraction: 0,
@@ -338,6 +345,7 @@ export class RateLimiter {
     bucket.served = 0;
     bucket.exhausted = false;
     bucket.failedOpen = false;
+    bucket.failedClosed = false;
     bucket.leased = false;
     bucket.fullShards = new Set();
     bucket.startFraction = this.random();
@@ -380,8 +388,16 @@ export class RateLimiter {
         if (granted === 0) bucket.fullShards.add(shard);
       }
     } catch (err) {
-      if (bucket.window === at.window) bucket.failedOpen = true;
       this.onLeaseError(err, at);
+      if (bucket.window !== at.window) return;
+      // Over its limit a second ago: a flood is the likeliest reason the counter cannot be written
+      // (its own refused leases throttle the item), so this window is refused rather than opened —
+      // otherwise the limiter would switch itself off during the flood it is there to stop. Bounded to
+      // one window: the next one fails open again if the counter still cannot be reached.
+      if (bucket.refusedWindow === at.window - 1) {
+        bucket.exhausted = true;
+        bucket.failedClosed = true;
+      } else bucket.failedOpen = true;
       return;
     }
     if (bucket.window !== at.window) return; // the window ended meanwhile: its tokens are lost

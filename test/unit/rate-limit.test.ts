@@ -274,6 +274,32 @@ describe('one container', () => {
     expect(again).toEqual([true, false, false]);
   });
 
+  test('a container over the limit in the previous window refuses the window whose lease fails (a flood throttling its counter), then fails open again', async () => {
+    const clock = testClock();
+    let failing = false;
+    const store = memoryCounters();
+    const lease: LeaseFunction = async (...args) => {
+      if (failing)
+        throw Object.assign(new Error('ProvisionedThroughputExceededException'), { name: 'ProvisionedThroughputExceededException' });
+      return store.lease(...args);
+    };
+    const limiter = new RateLimiter({ clock: clock.now, lease, onLeaseError: () => undefined });
+    const window = async () => {
+      const allowed: boolean[] = [];
+      for (let i = 0; i < 3; i++) {
+        const d = await limiter.admit('mer_a', 'write', 1);
+        await d.settled;
+        allowed.push(d.allowed);
+      }
+      clock.set((clock.window() + 1) * 1000);
+      return allowed;
+    };
+    expect(await window()).toEqual([true, false, false]); // over the limit
+    failing = true;
+    expect(await window()).toEqual([false, false, false]); // the counter cannot be written: refused, not opened
+    expect(await window()).toEqual([true, true, true]); // not refused in the previous window: fails open
+  });
+
   test('a lease slower than the timeout fails open instead of holding the request', async () => {
     const clock = testClock();
     const errors: unknown[] = [];
