@@ -12,6 +12,7 @@
  */
 
 import { ConnectorTechnicalError } from '../../shared/connectors/connector';
+import { CLAIM_LEASE_MS } from '../../shared/domain/pending-operation';
 import { callWithinBudget, MIN_BUDGET_FOR_HEALTH_MS } from '../../shared/operations/connector-call';
 import { createPayment } from '../../shared/operations/payment-operations';
 import { circuitFor, resetCircuits } from '../../shared/routing/circuit-breaker';
@@ -203,6 +204,30 @@ describe('circuit breaker per connector', () => {
       ['stripe', 'Failed', 'circuit_open'],
       ['sandbox', 'Succeeded', null],
     ]);
+  });
+
+  test('timeouts after the processor did the work open the circuit; with it open each payment is still settled from the processor and matches its ledger', async () => {
+    // Stripe alone (with a fallback the lookup after the timeout would settle each payment at once).
+    process.env.ROUTING_RULES = JSON.stringify(USD_CARD_STRIPE_ONLY);
+    const ids: string[] = [];
+    for (let i = 0; i < THRESHOLD; i += 1) {
+      // Stripe charges, then never answers: the request times out with the money taken there.
+      stripe.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
+      const p = await pay(6200 + i);
+      expect(p.body).toMatchObject({ status: 'Processing', connector: 'stripe', error_code: 'connector_unreachable' });
+      ids.push(p.body.payment_id);
+    }
+    expect(circuitFor('stripe').routingView(Date.now(), false)).toBe('open');
+    // Past the claims' lease: a force_sync asks Stripe by our reference. Calls on a payment are never
+    // blocked by its connector's circuit (only routing is), so each settles to what Stripe holds.
+    clockOffset += CLAIM_LEASE_MS + 1_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => realNow() + clockOffset);
+    for (const id of ids) {
+      const synced = await api.request('GET', `/payments/${id}?force_sync=true`);
+      expect(synced.body).toMatchObject({ status: 'Succeeded', pending_operation: null });
+      expect(synced.body.amount_captured).toBe(stripe.ledger()[id]?.amountCaptured);
+      expect(stripe.ledger()[id]?.charges).toBe(1);
+    }
   });
 
   test('the only connector open and no probe due → 503 connector_unavailable, nothing created or sent', async () => {
