@@ -88,7 +88,7 @@ function readOptions(argv: string[]): Record<NumberOption, number> {
  */
 function modelRecords(recorder: Recorder, drivenShards: number): UnitRecord[] {
   const out: UnitRecord[] = [];
-  const fanOutSeen = new Set<string>();
+  const keptOnce = new Set<string>();
   for (const recorded of recorder.records) {
     // Driven with K list shards, a list call made K Queries, one per shard: one shard sees 1/K of them.
     const perShard = recorded.kind === 'read' && patternScope(recorded.pattern) === 'merchant-list' && drivenShards > 1;
@@ -99,13 +99,13 @@ function modelRecords(recorder: Recorder, drivenShards: number): UnitRecord[] {
       // A lease write per request while driving (each request is a new window's first): the model
       // keeps one lease per class and gives it the rate of leases (shared/http/rate-limit.ts).
       const op = /#write#/.test(r.pattern) ? OPERATIONS.rateLimitLeaseWrite : OPERATIONS.rateLimitLeaseRead;
-      if (r.kind === 'write' && !fanOutSeen.has(op)) out.push({ ...r, operation: op });
-      fanOutSeen.add(op);
+      if (r.kind === 'write' && !keptOnce.has(op)) out.push({ ...r, operation: op });
+      keptOnce.add(op);
     } else if (r.kind === 'read' && isFanOutEndpointRead(r.pattern)) {
       // The delivery worker reads a merchant's endpoints once per cache period, not per event: the
       // model keeps one read (the Query and its item read) and gives it the cache's rate.
-      if (!fanOutSeen.has(`${r.target}\u0000${r.pattern}`)) out.push({ ...r, operation: OPERATIONS.fanOutEndpoints });
-      fanOutSeen.add(`${r.target}\u0000${r.pattern}`);
+      if (!keptOnce.has(`${r.target}\u0000${r.pattern}`)) out.push({ ...r, operation: OPERATIONS.fanOutEndpoints });
+      keptOnce.add(`${r.target}\u0000${r.pattern}`);
     } else if (r.operation === 'auth probe') {
       if (r.pattern.startsWith('APIKEY#')) out.push({ ...r, operation: r.kind === 'read' ? OPERATIONS.auth : OPERATIONS.authTouch });
     } else if (r.operation === 'idempotency probe') {

@@ -40,7 +40,8 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { RateLimitExceededError } from '../domain/errors';
 import { logger } from '../observability/logger';
-import { BUSINESS_METRICS, recordRateLimiterError } from '../observability/metrics';
+import { recordRateLimiterError } from '../observability/metrics';
+import { wholeNumberSetting } from '../settings/whole-number-setting';
 import {
   type CounterRef,
   isValidRateLimit,
@@ -86,11 +87,7 @@ export const SHARD_TOKENS = 500;
 export const RATE_LIMIT_WINDOW_SECONDS = 1;
 
 /** How long a lease may take before the request is admitted without it (fail open), milliseconds: `RATE_LIMIT_LEASE_TIMEOUT_MS`, default 1,000. */
-export const RATE_LIMIT_LEASE_TIMEOUT_MS =
-  Number(process.env.RATE_LIMIT_LEASE_TIMEOUT_MS) > 0 ? Number(process.env.RATE_LIMIT_LEASE_TIMEOUT_MS) : 1000;
-
-/** The metric counted on every failed lease (the request was admitted without one): `RateLimiterErrors` of BUSINESS_METRICS. */
-export const RATE_LIMITER_ERRORS_METRIC = BUSINESS_METRICS.rateLimiterErrors;
+export const RATE_LIMIT_LEASE_TIMEOUT_MS = wholeNumberSetting(process.env.RATE_LIMIT_LEASE_TIMEOUT_MS, { min: 1 }, 1000);
 
 /**
  * The operation class of an HTTP method: `read` for GET (and HEAD), `write` for every other one.

@@ -1,5 +1,6 @@
 import type { EventType } from '../domain/events';
 import { endpointReceives, type StoredWebhookEndpoint } from '../domain/webhook-endpoint';
+import { wholeNumberSetting } from '../settings/whole-number-setting';
 import { listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
 
 /**
@@ -21,8 +22,7 @@ import { listEndpointsForDelivery } from '../storage/webhook-endpoints-repositor
  * @returns milliseconds, 0 to 60,000
  */
 export function fanOutEndpointCacheMs(raw = process.env.WEBHOOK_ENDPOINT_CACHE_MS): number {
-  const n = Number(raw);
-  return raw !== undefined && raw !== '' && Number.isInteger(n) && n >= 0 && n <= 60_000 ? n : DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS;
+  return wholeNumberSetting(raw, { min: 0, max: 60_000 }, DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS);
 }
 
 /** {@link fanOutEndpointCacheMs} when `WEBHOOK_ENDPOINT_CACHE_MS` is absent or not a whole number of ms from 0 to 60,000. */

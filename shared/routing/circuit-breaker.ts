@@ -28,6 +28,7 @@ import { BrokenCircuitError, type CircuitBreakerPolicy, CircuitState, Consecutiv
 import { ConnectorTechnicalError } from '../connectors/connector';
 import { logger } from '../observability/logger';
 import { recordCircuitState } from '../observability/metrics';
+import { wholeNumberSetting } from '../settings/whole-number-setting';
 
 /** Consecutive technical failures that open a connector's circuit when `CIRCUIT_FAILURE_THRESHOLD` is not set. */
 export const DEFAULT_CIRCUIT_FAILURE_THRESHOLD = 5;
@@ -58,10 +59,11 @@ export type CircuitGauge = 0 | 1 | 2;
 
 function positiveIntFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (Number.isInteger(value) && value > 0) return value;
-  logger.warn(`${name} is not a positive integer; the default is used`, { variable: name, default: fallback });
+  const value = wholeNumberSetting(raw, { min: 1 }, Number.NaN);
+  if (!Number.isNaN(value)) return value;
+  if (raw !== undefined && raw.trim() !== '') {
+    logger.warn(`${name} is not a positive integer; the default is used`, { variable: name, default: fallback });
+  }
   return fallback;
 }
 

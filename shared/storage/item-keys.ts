@@ -4,6 +4,8 @@
  * `MERCHANT#<merchant_id>`, so one merchant's key can never address another's item.
  */
 
+import { wholeNumberSetting } from '../settings/whole-number-setting';
+
 /** Sort key of an entity's own item. */
 export const ENTITY_SK = {
   payment: 'PAYMENT',
@@ -102,8 +104,7 @@ export const OPEN_INDEX_SHARDS = openIndexShardCount(process.env.OPEN_INDEX_SHAR
  * @returns a whole number 1–1,000, or {@link DEFAULT_OPEN_INDEX_SHARDS}
  */
 export function openIndexShardCount(raw: string | undefined): number {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : DEFAULT_OPEN_INDEX_SHARDS;
+  return wholeNumberSetting(raw, { min: 1, max: 1000 }, DEFAULT_OPEN_INDEX_SHARDS);
 }
 
 /** The GSI5 partition of an item: `OPEN#<0..n-1>` ({@link OPEN_INDEX_SHARDS}), from a hash of its id, so no single partition takes every open item. */

@@ -18,6 +18,7 @@ import { ensureTable } from '../../scripts/local/ensure-table';
 import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from './local-api';
+import { scopedEnv } from './scoped-env';
 import { type StripeStandIn, startStripeStandIn, stripeEnv } from './stripe-stand-in';
 
 /** How an injected storage fault shows itself. */
@@ -85,7 +86,7 @@ const STRIPE_STATUS: Record<string, string> = {
  */
 export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
   let fault: (StorageFault & { seen: number }) | undefined;
-  const savedEnv: Record<string, string | undefined> = {};
+  const scoped = scopedEnv();
   const table = `switchyard-faults-${randomUUID().slice(0, 8)}`;
   const harness = {
     api: undefined as unknown as LocalApi,
@@ -157,19 +158,13 @@ export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
       // (test/http/circuit-breaker.test.ts), so here it never opens.
       CIRCUIT_FAILURE_THRESHOLD: '1000000',
     };
-    for (const [k, v] of Object.entries(env)) {
-      savedEnv[k] = process.env[k];
-      process.env[k] = v;
-    }
+    scoped.set(env);
     harness.api = await startLocalApi();
   });
   afterAll(async () => {
     await harness.api.close();
     await harness.stripe.close();
-    for (const [k, v] of Object.entries(savedEnv)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    scoped.restore();
     process.env.TABLE_NAME = savedTable;
   });
   afterEach(() => {

@@ -11,6 +11,7 @@
  */
 import { resetCircuits } from '../../shared/routing/circuit-breaker';
 import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { scopedEnv } from '../helpers/scoped-env';
 import { type StripeStandIn, startStripeStandIn, stripeEnv } from '../helpers/stripe-stand-in';
 
 /** One EMF blob as Powertools writes it. */
@@ -24,19 +25,12 @@ interface Emf {
 
 let api: LocalApi;
 let stripe: StripeStandIn;
-const savedEnv: Record<string, string | undefined> = {};
+const env = scopedEnv();
 let captured: string[] = [];
-
-function setEnv(values: Record<string, string>): void {
-  for (const [k, v] of Object.entries(values)) {
-    if (!(k in savedEnv)) savedEnv[k] = process.env[k];
-    process.env[k] = v;
-  }
-}
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
-  setEnv({
+  env.set({
     POWERTOOLS_METRICS_DISABLED: 'false',
     ...stripeEnv(stripe, { timeoutMs: 400 }),
     ROUTING_RULES: JSON.stringify([
@@ -51,10 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
   await stripe.close();
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  env.restore();
   resetCircuits();
 });
 beforeEach(() => {

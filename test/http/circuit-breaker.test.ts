@@ -20,6 +20,7 @@ import { ConnectorUnavailableError, routeCandidates } from '../../shared/routing
 import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 import { findApiKey } from '../../shared/storage/api-keys-repository';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { scopedEnv } from '../helpers/scoped-env';
 import { type StripeStandIn, startStripeStandIn, stripeEnv } from '../helpers/stripe-stand-in';
 
 const THRESHOLD = 3;
@@ -33,18 +34,11 @@ const USD_CARD_STRIPE_ONLY = [{ currency: 'USD', payment_method: 'card', connect
 
 let api: LocalApi;
 let stripe: StripeStandIn;
-const savedEnv: Record<string, string | undefined> = {};
-
-function setEnv(values: Record<string, string>): void {
-  for (const [k, v] of Object.entries(values)) {
-    if (!(k in savedEnv)) savedEnv[k] = process.env[k];
-    process.env[k] = v;
-  }
-}
+const env = scopedEnv();
 
 beforeAll(async () => {
   stripe = await startStripeStandIn();
-  setEnv({
+  env.set({
     ...stripeEnv(stripe, { timeoutMs: 400 }),
     ROUTING_RULES: JSON.stringify(USD_CARD_TWO_CONNECTORS),
     CIRCUIT_FAILURE_THRESHOLD: String(THRESHOLD),
@@ -55,10 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
   await stripe.close();
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  env.restore();
   resetCircuits();
 });
 let clockOffset = 0;

@@ -28,6 +28,7 @@ import {
   startPaystackStandIn,
   TELECEL_VOUCHER_PROMPT,
 } from '../helpers/paystack-stand-in';
+import { scopedEnv } from '../helpers/scoped-env';
 
 /* ------------------------------------------------------------------ harness */
 
@@ -46,7 +47,7 @@ const table = `switchyard-paystack-${randomUUID().slice(0, 8)}`;
 let fault: (StorageFault & { seen: number }) | undefined;
 let api: LocalApi;
 let paystack: PaystackStandIn;
-const savedEnv: Record<string, string | undefined> = {};
+const scoped = scopedEnv();
 const savedTable = process.env.TABLE_NAME;
 
 /** Every item `PK` a command's input names. */
@@ -108,20 +109,14 @@ beforeAll(async () => {
       { connectors: ['sandbox'] },
     ]),
   };
-  for (const [k, v] of Object.entries(env)) {
-    savedEnv[k] = process.env[k];
-    process.env[k] = v;
-  }
+  scoped.set(env);
   api = await startLocalApi();
 });
 
 afterAll(async () => {
   await api.close();
   await paystack.close();
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
+  scoped.restore();
   process.env.TABLE_NAME = savedTable;
 });
 
