@@ -9,6 +9,8 @@ export const ID_PREFIXES = {
   attempt: 'att',
   event: 'evt',
   webhookEndpoint: 'we',
+  connectorAccount: 'mca',
+  routingAlgorithm: 'routing',
 } as const;
 
 /** A resource kind that has an identifier. */
