@@ -6,9 +6,25 @@
  * reset) before or after doing the work, so a test can compare our database with
  * the processor's truth after a fault.
  *
+ * Accounts: the secret key names the Stripe account a request acts on (https://docs.stripe.com/keys:
+ * "API keys … authenticate your requests" for one account), as each merchant connects its own account.
+ * The stand-in starts with the default account ({@link STAND_IN_SECRET_KEY}, or `options.secretKey`),
+ * plus one per key of `options.accounts`; `addAccount()` opens more at run time. Each account has its
+ * own PaymentMethods, PaymentIntents, refunds, idempotency keys and balance: an object created with
+ * one account's key is `404 resource_missing` ("No such payment_intent: 'pi_…'") with another's, and
+ * `ledgerOf(key)` holds only what was done with that key (`ledger()` is the default account's). A key
+ * that is no account's → 401 "Invalid API Key provided: sk_test_****…abcd" (masked as Stripe masks it).
+ * Each request records the account it acted on (`accountId`) and the masked key (`keyHint`), never the
+ * key. Faults, `setDown`, the request log and `reset()` are the server's (all accounts); a fault can be
+ * limited to one account's key (`match.secretKey`).
+ *
  * Wire behaviour, as Stripe documents it:
  * - form-encoded bodies (`card[number]`, `metadata[payment_id]`…),
  *   `Authorization: Bearer <secret key>` required (401 otherwise), JSON answers;
+ * - `GET /v1/balance` (https://docs.stripe.com/api/balance/balance_retrieve): the account's Balance object,
+ *   shaped as Stripe's OpenAPI fixture `resources.balance` (github.com/stripe/openapi `openapi/fixtures3.json`,
+ *   tag v2436, kept as fixtures/stripe/openapi-fixtures3/balance.extract.json); faults apply to it as to
+ *   every route, so a test can make one account's processor unreachable;
  * - a `Stripe-Version` header is required on every request (Stripe itself falls back to the
  *   account's default version; the stand-in answers 400 instead, so an adapter that stops pinning
  *   its version is caught) and recorded; a value that is not `YYYY-MM-DD[.name]` → 400;
@@ -90,6 +106,11 @@ export type StandInFault =
 export interface StandInFaultMatch {
   method?: string;
   path: string;
+  /**
+   * Only requests sent with this secret key (one account's; see {@link StripeStandIn.addAccount}).
+   * Any key, or none, when omitted.
+   */
+  secretKey?: string;
 }
 
 /** How often a fault applies (`times`, default 1) and, for `slow`, the delay in milliseconds (default 200). */
@@ -185,6 +206,16 @@ export interface StandInRequest {
   idempotencyKey: string | null;
   /** The `Stripe-Version` header, or null when the client sent none. */
   stripeVersion: string | null;
+  /**
+   * The account (`acct_…`) whose secret key the request was sent with, or null when the key was
+   * missing or is no account's (the request was answered 401).
+   */
+  accountId: string | null;
+  /**
+   * The secret key sent, masked as Stripe masks it in its 401 message (first 8 characters, `*`s,
+   * last 4: `sk_test_****…abcd`), or null when none was sent. The key itself is never kept.
+   */
+  keyHint: string | null;
   form: Record<string, string>;
   /** The injected fault that applied, or `'down'`, or null. */
   fault: StandInFault | 'down' | null;
@@ -199,8 +230,14 @@ export interface StandInRequest {
 
 /** Options of {@link startStripeStandIn}. */
 export interface StripeStandInOptions {
-  /** The only secret key accepted (default {@link STAND_IN_SECRET_KEY}). */
+  /** The default account's secret key (default {@link STAND_IN_SECRET_KEY}). */
   secretKey?: string;
+  /**
+   * More secret keys accepted, each naming an account of its own (own objects, ledger, idempotency
+   * keys, balance), as each merchant connects its own Stripe account. Each gets a generated account id
+   * and webhook secret ({@link StripeStandIn.accounts}).
+   */
+  accounts?: string[];
   /** The clock for `created` timestamps, in epoch milliseconds (default `Date.now`). */
   now?: () => number;
 }
@@ -209,16 +246,45 @@ export interface StripeStandInOptions {
 export interface StripeStandIn {
   /** Base URL, `http://127.0.0.1:<port>`, no trailing slash: the adapter's `baseUrl` / `STRIPE_BASE_URL`. */
   readonly url: string;
-  /** The secret key the stand-in accepts (fake, `sk_test_…`). */
+  /** The default account's secret key (fake, `sk_test_…`). */
   readonly secretKey: string;
-  /** A fake webhook signing secret (`whsec_…`) to configure the adapter with. */
+  /** The default account's fake webhook signing secret (`whsec_…`) to configure the adapter with. */
   readonly webhookSecret: string;
+  /** The default account's id (`acct_…`). */
+  readonly accountId: string;
   /** Every request received since start or the last `reset()`, in arrival order (live, redacted). */
   readonly requests: readonly StandInRequest[];
-  /** The processor's truth, keyed by our payment id (`metadata.payment_id`); a fresh snapshot each call. */
+  /**
+   * The default account's truth, keyed by our payment id (`metadata.payment_id`); a fresh snapshot
+   * each call. Same as `ledgerOf(secretKey)`.
+   */
   ledger(): Record<string, StandInLedgerEntry>;
-  /** Every PaymentMethod created since start or the last `reset()`, oldest first (a fresh snapshot). */
+  /**
+   * One account's truth (the account the secret key names), as {@link ledger}: only what was done
+   * with that key.
+   * @throws Error when the key is no account's
+   */
+  ledgerOf(secretKey: string): Record<string, StandInLedgerEntry>;
+  /** The default account's PaymentMethods since start or the last `reset()`, oldest first (a fresh snapshot). */
   paymentMethods(): StandInPaymentMethod[];
+  /**
+   * One account's PaymentMethods, as {@link paymentMethods}.
+   * @throws Error when the key is no account's
+   */
+  paymentMethodsOf(secretKey: string): StandInPaymentMethod[];
+  /**
+   * Opens another account (a merchant's own Stripe account): a fresh `sk_test_…` key, webhook
+   * secret and `acct_…` id; from now on requests with that key act on that account only.
+   */
+  addAccount(): StripeStandInAccount;
+  /**
+   * Closes an account (e.g. a merchant rolled its key): its key is answered 401 from now on, and its
+   * objects are forgotten.
+   * @throws Error for the default account's key or a key that is no account's
+   */
+  removeAccount(secretKey: string): void;
+  /** Every account, the default one first, then in the order opened. */
+  accounts(): StripeStandInAccount[];
   /**
    * Arms a fault for the next matching request (or the next `options.times`).
    * Faults apply in the order armed; a request takes at most one.
@@ -228,10 +294,23 @@ export interface StripeStandIn {
   pendingFaults(): StandInPendingFault[];
   /** While down, every request's socket is destroyed on arrival (connection reset) and nothing is done. */
   setDown(down: boolean): void;
-  /** Forgets everything: payment methods, intents, refunds, idempotency keys, faults, requests, `down`; destroys hanging sockets. */
+  /**
+   * Forgets everything: every account's payment methods, intents, refunds and idempotency keys,
+   * faults, requests, `down`; destroys hanging sockets. The accounts themselves (keys) are kept.
+   */
   reset(): void;
   /** Destroys hanging sockets, stops pending delays and closes the server. */
   close(): Promise<void>;
+}
+
+/** One account of the stand-in: its secret key names it. Fake values, not real Stripe keys. */
+export interface StripeStandInAccount {
+  /** `acct_…`. */
+  accountId: string;
+  /** `sk_test_…`: requests with it act on this account only. */
+  secretKey: string;
+  /** `whsec_…`: the account's webhook signing secret (the stand-in sends no webhooks). */
+  webhookSecret: string;
 }
 
 /** The fake secret key the stand-in accepts by default. Not a real Stripe key. */
@@ -261,6 +340,8 @@ const REFUND_TEMPLATE = template('refund.succeeded');
 const SEARCH_TEMPLATE = template('search_result.empty');
 const DECLINE_TEMPLATE = (template('error.card_declined').error ?? {}) as Json;
 const PAYMENT_METHOD_TEMPLATE = ((template('openapi.fixtures3.extract').resources as Json).payment_method ?? {}) as Json;
+/** Stripe's OpenAPI fixture `resources.balance` (stripe/openapi v2436; source in the file). */
+const BALANCE_TEMPLATE = ((template('openapi-fixtures3/balance.extract').resources as Json).balance ?? {}) as Json;
 
 /** Stripe-Version dates: from 2026-09-30 `payment_method_types` is refused; from 2026-07-29 `allowed_payment_method_types` exists. */
 const PAYMENT_METHOD_TYPES_REMOVED = '2026-09-30';
@@ -288,6 +369,19 @@ function redact(form: URLSearchParams): Record<string, string> {
     else out[key] = value;
   }
   return out;
+}
+
+/**
+ * A secret key as Stripe shows it in its 401 message: the first 8 characters, `*`s, the last 4
+ * (`sk_test_****…abcd`); `****` for a key of 12 characters or fewer. Never the key itself.
+ */
+function maskKey(key: string): string {
+  return key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '****';
+}
+
+/** The key of an `Authorization: Bearer <key>` header, or null. */
+function bearerKey(authorization: string | undefined): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? null;
 }
 
 /** `metadata[key]=value` fields → `{key: value}`. */
@@ -434,6 +528,31 @@ interface IdempotencyEntry {
   answer?: Answer;
 }
 
+/** One account's state: everything a request made with its key can see or change. */
+interface Account {
+  id: string;
+  secretKey: string;
+  webhookSecret: string;
+  paymentMethods: Map<string, PaymentMethodRecord>;
+  intents: Map<string, Intent>;
+  refunds: Map<string, Refund>;
+  /** Idempotency keys are scoped to the account, as at Stripe. */
+  idempotency: Map<string, IdempotencyEntry>;
+}
+
+const newAccount = (id: string, secretKey: string, webhookSecret: string): Account => ({
+  id,
+  secretKey,
+  webhookSecret,
+  paymentMethods: new Map(),
+  intents: new Map(),
+  refunds: new Map(),
+  idempotency: new Map(),
+});
+
+/** The default account's id. Fake. */
+const DEFAULT_ACCOUNT_ID = 'acct_1StandInDefault00';
+
 interface ArmedFault extends StandInPendingFault {
   delayMs: number;
 }
@@ -449,6 +568,13 @@ interface Context {
   idempotencyKey: string | null;
 }
 
+/** What `#execute` did: the answer, whether it is an idempotent replay, the idempotency entry saved. */
+interface Executed {
+  answer: Answer;
+  replayed: boolean;
+  entry: IdempotencyEntry | null;
+}
+
 const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing'];
 
 /* ------------------------------------------------------------------- the server */
@@ -456,14 +582,14 @@ const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_con
 class StandIn implements StripeStandIn {
   readonly secretKey: string;
   readonly webhookSecret = STAND_IN_WEBHOOK_SECRET;
+  readonly accountId = DEFAULT_ACCOUNT_ID;
   url = '';
   readonly #server: Server;
   readonly #now: () => number;
   #requests: StandInRequest[] = [];
-  #paymentMethods = new Map<string, PaymentMethodRecord>();
-  #intents = new Map<string, Intent>();
-  #refunds = new Map<string, Refund>();
-  #idempotency = new Map<string, IdempotencyEntry>();
+  /** Every account by secret key, the default one first. */
+  readonly #accounts = new Map<string, Account>();
+  readonly #default: Account;
   #faults: ArmedFault[] = [];
   #down = false;
   #hanging = new Set<ServerResponse>();
@@ -472,6 +598,13 @@ class StandIn implements StripeStandIn {
 
   constructor(options: StripeStandInOptions) {
     this.secretKey = options.secretKey ?? STAND_IN_SECRET_KEY;
+    this.#default = newAccount(DEFAULT_ACCOUNT_ID, this.secretKey, STAND_IN_WEBHOOK_SECRET);
+    this.#accounts.set(this.secretKey, this.#default);
+    for (const key of options.accounts ?? []) {
+      if (!/^\S+$/.test(key)) throw new Error('Stripe stand-in: an account key must be a non-empty string without spaces');
+      if (this.#accounts.has(key)) throw new Error(`Stripe stand-in: two accounts with the key ${maskKey(key)}`);
+      this.#accounts.set(key, newAccount(stripeId('acct', 16), key, `whsec_${stripeId('x', 32).slice(2)}`));
+    }
     this.#now = options.now ?? Date.now;
     this.#server = createServer((req, res) => {
       res.on('error', () => undefined);
@@ -505,13 +638,41 @@ class StandIn implements StripeStandIn {
     this.#down = down;
   }
 
+  addAccount(): StripeStandInAccount {
+    let key: string;
+    do key = `sk_test_${stripeId('x', 99).slice(2)}`;
+    while (this.#accounts.has(key));
+    const account = newAccount(stripeId('acct', 16), key, `whsec_${stripeId('x', 32).slice(2)}`);
+    this.#accounts.set(key, account);
+    return { accountId: account.id, secretKey: account.secretKey, webhookSecret: account.webhookSecret };
+  }
+
+  removeAccount(secretKey: string): void {
+    const account = this.#account(secretKey);
+    if (account === this.#default) throw new Error('Stripe stand-in: the default account cannot be removed');
+    this.#accounts.delete(secretKey);
+  }
+
+  accounts(): StripeStandInAccount[] {
+    return [...this.#accounts.values()].map((a) => ({ accountId: a.id, secretKey: a.secretKey, webhookSecret: a.webhookSecret }));
+  }
+
+  /** The account a key names. @throws Error when none */
+  #account(secretKey: string): Account {
+    const account = this.#accounts.get(secretKey);
+    if (!account) throw new Error(`Stripe stand-in: no account has the key ${maskKey(secretKey)}`);
+    return account;
+  }
+
   reset(): void {
     this.#generation += 1;
     this.#requests.length = 0;
-    this.#paymentMethods.clear();
-    this.#intents.clear();
-    this.#refunds.clear();
-    this.#idempotency.clear();
+    for (const a of this.#accounts.values()) {
+      a.paymentMethods.clear();
+      a.intents.clear();
+      a.refunds.clear();
+      a.idempotency.clear();
+    }
     this.#faults = [];
     this.#down = false;
     this.#dropPending();
@@ -525,7 +686,11 @@ class StandIn implements StripeStandIn {
   }
 
   paymentMethods(): StandInPaymentMethod[] {
-    return [...this.#paymentMethods.values()].map((pm) => ({
+    return this.paymentMethodsOf(this.secretKey);
+  }
+
+  paymentMethodsOf(secretKey: string): StandInPaymentMethod[] {
+    return [...this.#account(secretKey).paymentMethods.values()].map((pm) => ({
       id: pm.id,
       paymentId: pm.metadata.payment_id ?? null,
       brand: pm.brand,
@@ -537,8 +702,13 @@ class StandIn implements StripeStandIn {
   }
 
   ledger(): Record<string, StandInLedgerEntry> {
+    return this.ledgerOf(this.secretKey);
+  }
+
+  ledgerOf(secretKey: string): Record<string, StandInLedgerEntry> {
+    const account = this.#account(secretKey);
     const byPayment = new Map<string, Intent[]>();
-    for (const intent of this.#intents.values()) {
+    for (const intent of account.intents.values()) {
       const paymentId = intent.metadata.payment_id;
       if (paymentId === undefined) continue;
       const list = byPayment.get(paymentId) ?? [];
@@ -550,7 +720,7 @@ class StandIn implements StripeStandIn {
       const authorized = intents.filter((i) => i.authorized);
       const primary = authorized[0] ?? intents[intents.length - 1]!;
       const ids = new Set(intents.map((i) => i.id));
-      const refunds = [...this.#refunds.values()]
+      const refunds = [...account.refunds.values()]
         .filter((r) => ids.has(r.paymentIntentId))
         .map((r): StandInLedgerRefund => ({ id: r.id, amount: r.amount, status: 'succeeded', metadata: { ...r.metadata } }));
       out[paymentId] = {
@@ -590,10 +760,11 @@ class StandIn implements StripeStandIn {
     });
   }
 
-  #takeFault(method: string, path: string, pathWithQuery: string): ArmedFault | null {
+  #takeFault(method: string, path: string, pathWithQuery: string, key: string | null): ArmedFault | null {
     const index = this.#faults.findIndex(
       (f) =>
         (!f.match.method || f.match.method.toUpperCase() === method) &&
+        (f.match.secretKey === undefined || f.match.secretKey === key) &&
         (f.match.path.includes('?') ? pathWithQuery : path).startsWith(f.match.path),
     );
     if (index < 0) return null;
@@ -610,6 +781,7 @@ class StandIn implements StripeStandIn {
       const v = req.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
+    const key = bearerKey(header('authorization'));
     const record: StandInRequest = {
       seq: this.#requests.length + 1,
       method,
@@ -617,6 +789,8 @@ class StandIn implements StripeStandIn {
       query: url.search,
       idempotencyKey: header('idempotency-key') ?? null,
       stripeVersion: header('stripe-version') ?? null,
+      accountId: key === null ? null : (this.#accounts.get(key)?.id ?? null),
+      keyHint: key === null ? null : maskKey(key),
       form: {},
       fault: null,
       outcome: 'pending',
@@ -673,7 +847,7 @@ class StandIn implements StripeStandIn {
   }
 
   async #serve(ctx: Context, res: ServerResponse, generation: number): Promise<void> {
-    const fault = this.#takeFault(ctx.method, ctx.path, ctx.path + ctx.query);
+    const fault = this.#takeFault(ctx.method, ctx.path, ctx.path + ctx.query, bearerKey(ctx.authorization));
     ctx.record.fault = fault?.fault ?? null;
     switch (fault?.fault) {
       case 'hang_before_work':
@@ -715,23 +889,20 @@ class StandIn implements StripeStandIn {
   }
 
   /** Authentication, idempotency and the endpoint. Null when reset/closed meanwhile. */
-  async #execute(
-    ctx: Context,
-    delayMs: number,
-    generation: number,
-  ): Promise<{ answer: Answer; replayed: boolean; entry: IdempotencyEntry | null } | null> {
-    const auth = this.#authenticate(ctx.authorization);
-    if (auth) return { answer: auth, replayed: false, entry: null };
+  async #execute(ctx: Context, delayMs: number, generation: number): Promise<Executed | null> {
+    const account = this.#authenticate(ctx.authorization);
+    if (!('secretKey' in account)) return { answer: account, replayed: false, entry: null };
     const version = this.#checkVersion(ctx.record.stripeVersion);
     if (version) return { answer: version, replayed: false, entry: null };
     const key = ctx.idempotencyKey;
     if (!key) {
       if (delayMs) await this.#sleep(delayMs);
       if (generation !== this.#generation) return null;
-      return { answer: this.#route(ctx), replayed: false, entry: null };
+      return { answer: this.#route(account, ctx), replayed: false, entry: null };
     }
+    const idempotency = account.idempotency;
     const fingerprint = JSON.stringify(Object.entries(redact(ctx.params)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const existing = this.#idempotency.get(key);
+    const existing = idempotency.get(key);
     if (existing) {
       if (existing.method !== ctx.method || existing.path !== ctx.path || existing.fingerprint !== fingerprint) {
         const answer = stripeError(
@@ -760,22 +931,23 @@ class StandIn implements StripeStandIn {
       return { answer: existing.answer!, replayed: true, entry: existing };
     }
     const entry: IdempotencyEntry = { method: ctx.method, path: ctx.path, fingerprint, state: 'running' };
-    this.#idempotency.set(key, entry);
+    idempotency.set(key, entry);
     if (delayMs) await this.#sleep(delayMs);
     if (generation !== this.#generation) return null;
-    const answer = this.#route(ctx);
+    const answer = this.#route(account, ctx);
     if (answer.save) {
       entry.state = 'done';
       entry.answer = answer;
     } else {
-      this.#idempotency.delete(key);
+      idempotency.delete(key);
     }
     return { answer, replayed: false, entry: answer.save ? entry : null };
   }
 
-  #authenticate(authorization: string | undefined): Answer | null {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!m?.[1]) {
+  /** The account the request's key names, or Stripe's 401 answer. */
+  #authenticate(authorization: string | undefined): Account | Answer {
+    const given = bearerKey(authorization);
+    if (!given) {
       return stripeError(
         401,
         {
@@ -786,12 +958,9 @@ class StandIn implements StripeStandIn {
         false,
       );
     }
-    if (m[1] !== this.secretKey) {
-      const given = m[1];
-      const masked = given.length > 12 ? `${given.slice(0, 8)}${'*'.repeat(given.length - 12)}${given.slice(-4)}` : '****';
-      return stripeError(401, { message: `Invalid API Key provided: ${masked}`, type: 'invalid_request_error' }, false);
-    }
-    return null;
+    const account = this.#accounts.get(given);
+    if (!account) return stripeError(401, { message: `Invalid API Key provided: ${maskKey(given)}`, type: 'invalid_request_error' }, false);
+    return account;
   }
 
   /** The stand-in requires `Stripe-Version` (see the file header); Stripe refuses a malformed one. */
@@ -811,7 +980,7 @@ class StandIn implements StripeStandIn {
     return null;
   }
 
-  #route(ctx: Context): Answer {
+  #route(a: Account, ctx: Context): Answer {
     const { method, path, params } = ctx;
     const segments = path
       .split('/')
@@ -819,21 +988,22 @@ class StandIn implements StripeStandIn {
       .map((s) => decodeURIComponent(s));
     const [v1, resource, id, action, ...rest] = segments;
     if (v1 === 'v1' && rest.length === 0) {
+      if (resource === 'balance' && method === 'GET' && id === undefined) return this.#balance(a);
       if (resource === 'payment_methods') {
-        if (method === 'POST' && id === undefined) return this.#createPaymentMethod(params, ctx.idempotencyKey);
-        if (method === 'GET' && id && action === undefined) return this.#retrievePaymentMethod(id);
+        if (method === 'POST' && id === undefined) return this.#createPaymentMethod(a, params, ctx.idempotencyKey);
+        if (method === 'GET' && id && action === undefined) return this.#retrievePaymentMethod(a, id);
       }
       if (resource === 'payment_intents') {
-        if (method === 'POST' && id === undefined) return this.#createIntent(params, ctx.record.stripeVersion ?? '');
-        if (method === 'GET' && id === 'search' && action === undefined) return this.#searchIntents(params);
-        if (method === 'GET' && id && action === undefined) return this.#retrieveIntent(id);
-        if (method === 'POST' && id && action === 'capture') return this.#capture(id, params);
-        if (method === 'POST' && id && action === 'cancel') return this.#cancel(id, params);
+        if (method === 'POST' && id === undefined) return this.#createIntent(a, params, ctx.record.stripeVersion ?? '');
+        if (method === 'GET' && id === 'search' && action === undefined) return this.#searchIntents(a, params);
+        if (method === 'GET' && id && action === undefined) return this.#retrieveIntent(a, id);
+        if (method === 'POST' && id && action === 'capture') return this.#capture(a, id, params);
+        if (method === 'POST' && id && action === 'cancel') return this.#cancel(a, id, params);
       }
       if (resource === 'refunds') {
-        if (method === 'POST' && id === undefined) return this.#createRefund(params);
-        if (method === 'GET' && id === undefined) return this.#listRefunds(params);
-        if (method === 'GET' && id && action === undefined) return this.#retrieveRefund(id);
+        if (method === 'POST' && id === undefined) return this.#createRefund(a, params);
+        if (method === 'GET' && id === undefined) return this.#listRefunds(a, params);
+        if (method === 'GET' && id && action === undefined) return this.#retrieveRefund(a, id);
       }
     }
     return stripeError(
@@ -932,12 +1102,38 @@ class StandIn implements StripeStandIn {
   /* ------------------------------------------------------------ endpoints */
 
   /**
+   * GET /v1/balance (https://docs.stripe.com/api/balance/balance_retrieve): the Balance object of the
+   * account the key names, in the shape of Stripe's OpenAPI fixture `resources.balance` (stripe/openapi
+   * v2436, test/connectors/fixtures/stripe/openapi-fixtures3/balance.extract.json). One entry per
+   * currency the account took money in (the fixture's `usd` zeros while it took none): what it
+   * captured less what it refunded, all `pending` with `source_types.card`; `available` and
+   * `connect_reserved` stay 0. Stand-in simplification: no fees, no payout schedule moving pending
+   * funds to available (Stripe takes refunds from the available balance; here from pending).
+   */
+  #balance(a: Account): Answer {
+    const t = clone(BALANCE_TEMPLATE);
+    const net = new Map<string, number>();
+    for (const i of a.intents.values()) if (i.authorized) net.set(i.currency, (net.get(i.currency) ?? 0) + i.amountReceived);
+    for (const r of a.refunds.values()) net.set(r.currency, (net.get(r.currency) ?? 0) - r.amount);
+    if (net.size === 0) return ok({ ...t, livemode: false, object: 'balance' });
+    const currencies = [...net.keys()].sort();
+    return ok({
+      ...t,
+      available: currencies.map((currency) => ({ amount: 0, currency, source_types: { card: 0 } })),
+      connect_reserved: currencies.map((currency) => ({ amount: 0, currency })),
+      livemode: false,
+      object: 'balance',
+      pending: currencies.map((currency) => ({ amount: net.get(currency)!, currency, source_types: { card: net.get(currency)! } })),
+    });
+  }
+
+  /**
    * POST /v1/payment_methods (https://docs.stripe.com/api/payment_methods/create): `type=card` with
    * `card[number|exp_month|exp_year|cvc]`, optional `billing_details[…]` and `metadata[…]`. The card is
    * checked as Stripe's test mode does for invalid data (402 `card_error`, nothing created); the PAN is
    * reduced to its summary and whether it is one of {@link STAND_IN_DECLINED_CARDS}.
    */
-  #createPaymentMethod(form: URLSearchParams, idempotencyKey: string | null): Answer {
+  #createPaymentMethod(a: Account, form: URLSearchParams, idempotencyKey: string | null): Answer {
     const type = form.get('type');
     if (!type) return invalid('parameter_missing', 'Missing required param: type.', 'type');
     if (type !== 'card') return invalid('parameter_invalid_string', `The stand-in only creates card PaymentMethods, not ${type}.`, 'type');
@@ -980,13 +1176,13 @@ class StandIn implements StripeStandIn {
       decline: STAND_IN_DECLINED_CARDS[number] ?? null,
       idempotencyKey,
     };
-    this.#paymentMethods.set(pm.id, pm);
+    a.paymentMethods.set(pm.id, pm);
     return ok(this.#renderPaymentMethod(pm));
   }
 
   /** GET /v1/payment_methods/:id. */
-  #retrievePaymentMethod(id: string): Answer {
-    const pm = this.#paymentMethods.get(id);
+  #retrievePaymentMethod(a: Account, id: string): Answer {
+    const pm = a.paymentMethods.get(id);
     return pm ? ok(this.#renderPaymentMethod(pm)) : missing('payment_method', id, 'payment_method');
   }
 
@@ -995,7 +1191,7 @@ class StandIn implements StripeStandIn {
    * rules of the `version` given (see the file header): `payment_method=pm_…` of a PaymentMethod
    * created here, `confirm=true` authorizes it (or declines it, 402, for a declined test card).
    */
-  #createIntent(form: URLSearchParams, version: string): Answer {
+  #createIntent(a: Account, form: URLSearchParams, version: string): Answer {
     const date = STRIPE_VERSION.exec(version)?.[1] ?? '';
     const keys = [...form.keys()];
     const has = (prefix: string) => keys.some((k) => k === prefix || k.startsWith(`${prefix}[`));
@@ -1040,7 +1236,7 @@ class StandIn implements StripeStandIn {
     }
     const confirm = form.get('confirm') === 'true';
     const pmId = form.get('payment_method');
-    const pm = pmId ? this.#paymentMethods.get(pmId) : undefined;
+    const pm = pmId ? a.paymentMethods.get(pmId) : undefined;
     if (pmId && !pm) return missing('payment_method', pmId, 'payment_method', 400);
     if (confirm && !pm) {
       return invalid(
@@ -1072,7 +1268,7 @@ class StandIn implements StripeStandIn {
       authorized: false,
       declined: false,
     };
-    this.#intents.set(id, intent);
+    a.intents.set(id, intent);
     if (!confirm || !pm) return ok(this.#renderIntent(intent));
 
     if (pm.decline) {
@@ -1114,8 +1310,8 @@ class StandIn implements StripeStandIn {
   }
 
   /** GET /v1/payment_intents/:id. */
-  #retrieveIntent(id: string): Answer {
-    const intent = this.#intents.get(id);
+  #retrieveIntent(a: Account, id: string): Answer {
+    const intent = a.intents.get(id);
     return intent ? ok(this.#renderIntent(intent)) : missing('payment_intent', id, 'intent');
   }
 
@@ -1123,7 +1319,7 @@ class StandIn implements StripeStandIn {
    * GET /v1/payment_intents/search: only `metadata['key']:'value'` queries (quotes
    * and backslashes escaped with a backslash), newest first, `limit` (default 10).
    */
-  #searchIntents(params: URLSearchParams): Answer {
+  #searchIntents(a: Account, params: URLSearchParams): Answer {
     const query = params.get('query');
     if (!query) return invalid('parameter_missing', 'Missing required param: query.', 'query');
     const m = /^\s*metadata\[(['"])(.+?)\1\]\s*:\s*(['"])((?:\\.|(?!\3)[^\\])*)\3\s*$/.exec(query);
@@ -1142,7 +1338,7 @@ class StandIn implements StripeStandIn {
     const value = m[4]!.replace(/\\(.)/g, '$1');
     const limit = this.#limit(params);
     if (isAnswer(limit)) return limit;
-    const found = [...this.#intents.values()].filter((i) => i.metadata[key] === value).reverse();
+    const found = [...a.intents.values()].filter((i) => i.metadata[key] === value).reverse();
     return ok({
       ...clone(SEARCH_TEMPLATE),
       object: 'search_result',
@@ -1154,8 +1350,8 @@ class StandIn implements StripeStandIn {
   }
 
   /** POST /v1/payment_intents/:id/capture (`amount_to_capture`, default all of `amount_capturable`). */
-  #capture(id: string, form: URLSearchParams): Answer {
-    const intent = this.#intents.get(id);
+  #capture(a: Account, id: string, form: URLSearchParams): Answer {
+    const intent = a.intents.get(id);
     if (!intent) return missing('payment_intent', id, 'intent');
     const amount = amountParam(form, 'amount_to_capture');
     if (isAnswer(amount)) return amount;
@@ -1181,8 +1377,8 @@ class StandIn implements StripeStandIn {
   }
 
   /** POST /v1/payment_intents/:id/cancel (optional `cancellation_reason`). */
-  #cancel(id: string, form: URLSearchParams): Answer {
-    const intent = this.#intents.get(id);
+  #cancel(a: Account, id: string, form: URLSearchParams): Answer {
+    const intent = a.intents.get(id);
     if (!intent) return missing('payment_intent', id, 'intent');
     if (!CANCELABLE.includes(intent.status)) {
       return this.#unexpectedState(
@@ -1198,7 +1394,7 @@ class StandIn implements StripeStandIn {
   }
 
   /** POST /v1/refunds (`payment_intent` or `charge`, optional `amount` = what is left, `metadata[…]`, `reason`). */
-  #createRefund(form: URLSearchParams): Answer {
+  #createRefund(a: Account, form: URLSearchParams): Answer {
     const piId = form.get('payment_intent');
     const chargeId = form.get('charge');
     if (!piId && !chargeId) {
@@ -1208,7 +1404,7 @@ class StandIn implements StripeStandIn {
         'payment_intent',
       );
     }
-    const intent = piId ? this.#intents.get(piId) : [...this.#intents.values()].find((i) => i.chargeId === chargeId);
+    const intent = piId ? a.intents.get(piId) : [...a.intents.values()].find((i) => i.chargeId === chargeId);
     if (!intent) return piId ? missing('payment_intent', piId, 'payment_intent', 400) : missing('charge', chargeId!, 'charge', 400);
     const amount = amountParam(form, 'amount');
     if (isAnswer(amount)) return amount;
@@ -1216,7 +1412,7 @@ class StandIn implements StripeStandIn {
       // Approximation: Stripe refuses to refund an intent without a captured charge (cancel it instead).
       return this.#unexpectedState(intent, `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`);
     }
-    const refunded = [...this.#refunds.values()].filter((r) => r.paymentIntentId === intent.id).reduce((s, r) => s + r.amount, 0);
+    const refunded = [...a.refunds.values()].filter((r) => r.paymentIntentId === intent.id).reduce((s, r) => s + r.amount, 0);
     const left = intent.amountReceived - refunded;
     if (left <= 0) return invalid('charge_already_refunded', `Charge ${intent.chargeId} has already been refunded.`, null, true);
     const toRefund = amount ?? left;
@@ -1240,13 +1436,13 @@ class StandIn implements StripeStandIn {
       balanceTransaction: stripeId('txn'),
       reference: String(randomBytes(6).readUIntBE(0, 6) % 1_000_000_000_000).padStart(12, '0'),
     };
-    this.#refunds.set(refund.id, refund);
+    a.refunds.set(refund.id, refund);
     return ok(this.#renderRefund(refund));
   }
 
   /** GET /v1/refunds/:id. */
-  #retrieveRefund(id: string): Answer {
-    const refund = this.#refunds.get(id);
+  #retrieveRefund(a: Account, id: string): Answer {
+    const refund = a.refunds.get(id);
     return refund ? ok(this.#renderRefund(refund)) : missing('refund', id, 'id');
   }
 
@@ -1254,20 +1450,18 @@ class StandIn implements StripeStandIn {
    * GET /v1/refunds: a list object, newest first, filtered by `payment_intent` and/or
    * `charge`, paginated by `limit` (1–100, default 10) and `starting_after` / `ending_before`.
    */
-  #listRefunds(params: URLSearchParams): Answer {
+  #listRefunds(a: Account, params: URLSearchParams): Answer {
     const limit = this.#limit(params);
     if (isAnswer(limit)) return limit;
     const pi = params.get('payment_intent');
     const charge = params.get('charge');
-    const all = [...this.#refunds.values()]
-      .filter((r) => (!pi || r.paymentIntentId === pi) && (!charge || r.chargeId === charge))
-      .reverse();
+    const all = [...a.refunds.values()].filter((r) => (!pi || r.paymentIntentId === pi) && (!charge || r.chargeId === charge)).reverse();
     let page: Refund[];
     let hasMore: boolean;
     const after = params.get('starting_after');
     const before = params.get('ending_before');
     const cursor = after ?? before;
-    if (cursor && !this.#refunds.has(cursor)) return missing('refund', cursor, after ? 'starting_after' : 'ending_before', 400);
+    if (cursor && !a.refunds.has(cursor)) return missing('refund', cursor, after ? 'starting_after' : 'ending_before', 400);
     if (after) {
       const i = all.findIndex((r) => r.id === after);
       const rest = i < 0 ? [] : all.slice(i + 1);
@@ -1316,17 +1510,19 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
  * The environment variables the connector registry (`shared/connectors/registry.ts`)
  * reads to build the Stripe connector against the stand-in: `STRIPE_SECRET_KEY`
  * (the stand-in's fake `sk_test_…`), `STRIPE_BASE_URL` (its URL) and
- * `STRIPE_WEBHOOK_SECRET` (a fake `whsec_…`); plus `CONNECTOR_TIMEOUT_MS` (string
- * milliseconds; note it applies to every connector) when `options.timeoutMs` is given.
+ * `STRIPE_WEBHOOK_SECRET` (a fake `whsec_…`) — the default account's, or `options.account`'s (one of
+ * {@link StripeStandIn.accounts}); plus `CONNECTOR_TIMEOUT_MS` (string milliseconds; note it applies
+ * to every connector) when `options.timeoutMs` is given.
  */
 export function stripeEnv(
   standIn: Pick<StripeStandIn, 'url' | 'secretKey' | 'webhookSecret'>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; account?: Pick<StripeStandInAccount, 'secretKey' | 'webhookSecret'> } = {},
 ): { STRIPE_SECRET_KEY: string; STRIPE_BASE_URL: string; STRIPE_WEBHOOK_SECRET: string; CONNECTOR_TIMEOUT_MS?: string } {
+  const account = options.account ?? standIn;
   const env: { STRIPE_SECRET_KEY: string; STRIPE_BASE_URL: string; STRIPE_WEBHOOK_SECRET: string; CONNECTOR_TIMEOUT_MS?: string } = {
-    STRIPE_SECRET_KEY: standIn.secretKey,
+    STRIPE_SECRET_KEY: account.secretKey,
     STRIPE_BASE_URL: standIn.url,
-    STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
+    STRIPE_WEBHOOK_SECRET: account.webhookSecret,
   };
   if (options.timeoutMs !== undefined) env.CONNECTOR_TIMEOUT_MS = String(options.timeoutMs);
   return env;

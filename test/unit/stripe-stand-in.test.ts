@@ -673,3 +673,286 @@ describe('Stripe stand-in', () => {
     }
   });
 });
+
+/* ------------------------------------------------------------------ accounts and balance */
+
+/** The Balance of Stripe's OpenAPI fixtures (stripe/openapi v2436 `resources.balance`), as kept in the fixtures. */
+const BALANCE_FIXTURE = (
+  JSON.parse(readFileSync(join(FIXTURES, 'openapi-fixtures3', 'balance.extract.json'), 'utf8')) as {
+    source: Record<string, string>;
+    resources: { balance: Record<string, unknown> };
+  }
+).resources.balance;
+
+describe('Stripe stand-in: one account per secret key (merchant connector accounts)', () => {
+  const MERCHANT_B_KEY = 'sk_test_51MerchantBFakeKeyNotARealStripeKey0000000000000000000000000000bbbb';
+
+  test('payments made with two keys land in their own account ledgers and nowhere else', async () => {
+    const b = standIn.addAccount();
+    expect(b).toEqual({
+      accountId: expect.stringMatching(/^acct_[A-Za-z0-9]{16}$/),
+      secretKey: expect.stringMatching(/^sk_test_[A-Za-z0-9]{99}$/),
+      webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9]{32}$/),
+    });
+    expect(b.secretKey).not.toBe(standIn.secretKey);
+    const payA = newPaymentId();
+    const payB = newPaymentId();
+    const a = await stripe().authorize(authorizeRequest(payA));
+    const onB = await stripe({ secretKey: b.secretKey, webhookSecret: b.webhookSecret }).authorize(
+      authorizeRequest(payB, { amount: 4200, currency: 'USD' }),
+    );
+    expect([a.status, onB.status]).toEqual(['Succeeded', 'Succeeded']);
+
+    expect(Object.keys(standIn.ledger())).toEqual([payA]);
+    expect(standIn.ledgerOf(standIn.secretKey)).toEqual(standIn.ledger());
+    expect(standIn.ledgerOf(b.secretKey)).toEqual({
+      [payB]: expect.objectContaining({ paymentIntentId: onB.connectorTransactionId, amountCaptured: 4200, currency: 'usd', charges: 1 }),
+    });
+    expect(standIn.paymentMethods().map((pm) => pm.paymentId)).toEqual([payA]);
+    expect(standIn.paymentMethodsOf(b.secretKey).map((pm) => pm.paymentId)).toEqual([payB]);
+
+    // Each request records the account it acted on and the masked key, never the key.
+    expect(standIn.requests.map((r) => r.accountId)).toEqual([standIn.accountId, standIn.accountId, b.accountId, b.accountId]);
+    expect(standIn.requests.map((r) => r.keyHint)).toEqual([
+      `sk_test_${'*'.repeat(standIn.secretKey.length - 12)}${standIn.secretKey.slice(-4)}`,
+      expect.any(String),
+      `sk_test_${'*'.repeat(b.secretKey.length - 12)}${b.secretKey.slice(-4)}`,
+      expect.any(String),
+    ]);
+    expect(JSON.stringify(standIn.requests)).not.toContain(b.secretKey);
+    expect(JSON.stringify(standIn.requests)).not.toContain(standIn.secretKey);
+  });
+
+  test("another account's objects are 404 resource_missing, as Stripe answers; the adapter sees resource_missing", async () => {
+    const b = standIn.addAccount();
+    const payA = newPaymentId();
+    const pi = (await stripe().authorize(authorizeRequest(payA))).connectorTransactionId!;
+    const refund = await stripe().refund({ paymentId: payA, connectorTransactionId: pi, currency: 'NGN', amount: 1000, refundId: 'ref_a' });
+    const pm = standIn.paymentMethods()[0]!.id;
+
+    expect(await rawGet(`/v1/payment_intents/${pi}`, b.secretKey)).toMatchObject({
+      status: 404,
+      body: {
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such payment_intent: '${pi}'`, param: 'intent' },
+      },
+    });
+    expect(await rawGet(`/v1/refunds/${refund.connectorRefundId}`, b.secretKey)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'resource_missing', message: `No such refund: '${refund.connectorRefundId}'` } },
+    });
+    expect(await rawGet(`/v1/payment_methods/${pm}`, b.secretKey)).toMatchObject({
+      status: 404,
+      body: { error: { code: 'resource_missing' } },
+    });
+    expect((await rawGet(`/v1/refunds?payment_intent=${pi}`, b.secretKey)).body).toMatchObject({ data: [], has_more: false });
+    const search = await rawGet(`/v1/payment_intents/search?query=${encodeURIComponent(`metadata['payment_id']:'${payA}'`)}`, b.secretKey);
+    expect(search.body).toMatchObject({ object: 'search_result', data: [] });
+
+    const asB = stripe({ secretKey: b.secretKey, webhookSecret: b.webhookSecret });
+    await expect(asB.sync(syncRequest(payA, pi))).rejects.toMatchObject({ name: 'ConnectorRequestError', code: 'resource_missing' });
+    await expect(
+      asB.refund({ paymentId: payA, connectorTransactionId: pi, currency: 'NGN', amount: 1000, refundId: 'ref_b' }),
+    ).rejects.toMatchObject({
+      code: 'resource_missing',
+    });
+    await expect(asB.capture({ paymentId: payA, connectorTransactionId: pi, currency: 'NGN', amount: 1000 })).rejects.toMatchObject({
+      code: 'resource_missing',
+    });
+    // Nothing happened on either side.
+    expect(standIn.ledgerOf(b.secretKey)).toEqual({});
+    expect(standIn.ledger()[payA]).toMatchObject({
+      amountCaptured: 150000,
+      amountRefunded: 1000,
+      refunds: [expect.objectContaining({ id: refund.connectorRefundId })],
+    });
+  });
+
+  test('idempotency keys are scoped to the account: the same key on two accounts does the work twice, once on each', async () => {
+    const b = standIn.addAccount();
+    const paymentId = newPaymentId();
+    const onA = await stripe().authorize(authorizeRequest(paymentId));
+    const onB = await stripe({ secretKey: b.secretKey }).authorize(authorizeRequest(paymentId));
+    expect(onB.connectorTransactionId).not.toBe(onA.connectorTransactionId);
+    expect(standIn.requests.map((r) => r.outcome)).toEqual(['answered', 'answered', 'answered', 'answered']);
+    expect(standIn.ledger()[paymentId]).toMatchObject({ charges: 1, paymentIntentIds: [onA.connectorTransactionId] });
+    expect(standIn.ledgerOf(b.secretKey)[paymentId]).toMatchObject({ charges: 1, paymentIntentIds: [onB.connectorTransactionId] });
+  });
+
+  test('options.accounts: extra keys are accounts from the start; a wrong key is 401; a removed account is 401; reset keeps accounts', async () => {
+    const server = await startStripeStandIn({ accounts: [MERCHANT_B_KEY] });
+    try {
+      const accounts = server.accounts();
+      expect(accounts).toEqual([
+        { accountId: server.accountId, secretKey: STAND_IN_SECRET_KEY, webhookSecret: server.webhookSecret },
+        { accountId: expect.stringMatching(/^acct_/), secretKey: MERCHANT_B_KEY, webhookSecret: expect.stringMatching(/^whsec_/) },
+      ]);
+      const asB = new StripeConnector({
+        baseUrl: server.url,
+        secretKey: MERCHANT_B_KEY,
+        webhookSecret: accounts[1]!.webhookSecret,
+        timeoutMs: TIMEOUT_MS,
+      });
+      const paymentId = newPaymentId();
+      await expect(asB.authorize(authorizeRequest(paymentId))).resolves.toMatchObject({ status: 'Succeeded' });
+      expect(Object.keys(server.ledgerOf(MERCHANT_B_KEY))).toEqual([paymentId]);
+      expect(server.ledger()).toEqual({});
+
+      const get = async (key: string) => {
+        const res = await fetch(`${server.url}/v1/balance`, {
+          headers: { authorization: `Bearer ${key}`, 'stripe-version': STRIPE_API_VERSION },
+        });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      const wrong = 'sk_test_51NoSuchAccountFakeKey00000000000000000000000000000000000000000000zzzz';
+      const refused = await get(wrong);
+      expect(refused).toEqual({
+        status: 401,
+        body: {
+          error: { message: `Invalid API Key provided: sk_test_${'*'.repeat(wrong.length - 12)}zzzz`, type: 'invalid_request_error' },
+        },
+      });
+      expect(JSON.stringify(refused.body)).not.toContain(wrong);
+      expect(server.requests.at(-1)).toMatchObject({ accountId: null, keyHint: expect.stringMatching(/^sk_test_\*+zzzz$/), status: 401 });
+      expect(() => server.ledgerOf(wrong)).toThrow(/no account has the key sk_test_\*+zzzz/);
+      expect(() => server.ledgerOf(wrong)).not.toThrow(wrong);
+
+      server.reset();
+      expect(server.accounts()).toHaveLength(2);
+      expect(server.ledgerOf(MERCHANT_B_KEY)).toEqual({});
+
+      server.removeAccount(MERCHANT_B_KEY);
+      expect((await get(MERCHANT_B_KEY)).status).toBe(401);
+      await expect(asB.authorize(authorizeRequest(newPaymentId()))).rejects.toBeInstanceOf(ConnectorRequestError);
+      expect(() => server.removeAccount(STAND_IN_SECRET_KEY)).toThrow(/default account/);
+      expect(() => server.removeAccount(MERCHANT_B_KEY)).toThrow(/no account/);
+      expect(server.accounts().map((a) => a.secretKey)).toEqual([STAND_IN_SECRET_KEY]);
+    } finally {
+      await server.close();
+    }
+    await expect(startStripeStandIn({ accounts: [STAND_IN_SECRET_KEY] })).rejects.toThrow(/two accounts/);
+  });
+
+  test('a fault limited to one account key applies to that account only', async () => {
+    const b = standIn.addAccount();
+    standIn.failNext({ path: '/v1/payment_intents', secretKey: b.secretKey }, 'error_500_before_work');
+    expect(standIn.pendingFaults()).toEqual([
+      { match: { path: '/v1/payment_intents', secretKey: b.secretKey }, fault: 'error_500_before_work', remaining: 1 },
+    ]);
+    const payA = newPaymentId();
+    await expect(stripe().authorize(authorizeRequest(payA))).resolves.toMatchObject({ status: 'Succeeded' });
+    expect(standIn.pendingFaults()).toHaveLength(1);
+    const payB = newPaymentId();
+    await expect(stripe({ secretKey: b.secretKey }).authorize(authorizeRequest(payB))).rejects.toBeInstanceOf(ConnectorTechnicalError);
+    expect(standIn.pendingFaults()).toEqual([]);
+    expect(standIn.requests.filter((r) => r.fault).map((r) => [r.accountId, r.fault])).toEqual([[b.accountId, 'error_500_before_work']]);
+    expect(standIn.ledgerOf(b.secretKey)).toEqual({});
+  });
+
+  test('stripeEnv with options.account points the registry at that account', () => {
+    const b = standIn.addAccount();
+    expect(stripeEnv(standIn, { account: b })).toEqual({
+      STRIPE_SECRET_KEY: b.secretKey,
+      STRIPE_BASE_URL: standIn.url,
+      STRIPE_WEBHOOK_SECRET: b.webhookSecret,
+    });
+  });
+});
+
+describe('Stripe stand-in: GET /v1/balance', () => {
+  test("answers the account's Balance in the shape of Stripe's OpenAPI fixture; money taken shows per account and currency", async () => {
+    const b = standIn.addAccount();
+    const fresh = await rawGet('/v1/balance');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toEqual(BALANCE_FIXTURE);
+    // stripe-node 23.1.0 `Balance`: object, available, livemode and pending are required.
+    expect(fresh.body).toMatchObject({ object: 'balance', livemode: false });
+    expect([Array.isArray(fresh.body.available), Array.isArray(fresh.body.pending)]).toEqual([true, true]);
+
+    const payA = newPaymentId();
+    const pi = (await stripe().authorize(authorizeRequest(payA, { amount: 150000, currency: 'NGN' }))).connectorTransactionId!;
+    await stripe().refund({ paymentId: payA, connectorTransactionId: pi, currency: 'NGN', amount: 50000, refundId: 'ref_bal' });
+    await stripe().authorize(authorizeRequest(newPaymentId(), { amount: 2500, currency: 'USD' }));
+    await authorizeManual(newPaymentId(), 7000); // held, not captured: not in the balance
+
+    const balanceA = await rawGet('/v1/balance');
+    expect(Object.keys(balanceA.body).sort()).toEqual(Object.keys(BALANCE_FIXTURE).sort());
+    expect(balanceA.body).toEqual({
+      object: 'balance',
+      livemode: false,
+      available: [
+        { amount: 0, currency: 'ngn', source_types: { card: 0 } },
+        { amount: 0, currency: 'usd', source_types: { card: 0 } },
+      ],
+      connect_reserved: [
+        { amount: 0, currency: 'ngn' },
+        { amount: 0, currency: 'usd' },
+      ],
+      pending: [
+        { amount: 100000, currency: 'ngn', source_types: { card: 100000 } },
+        { amount: 2500, currency: 'usd', source_types: { card: 2500 } },
+      ],
+    });
+    // Account B took nothing: its balance is untouched.
+    expect((await rawGet('/v1/balance', b.secretKey)).body).toEqual(BALANCE_FIXTURE);
+    expect(standIn.requests.filter((r) => r.path === '/v1/balance').map((r) => r.accountId)).toEqual([
+      standIn.accountId,
+      standIn.accountId,
+      b.accountId,
+    ]);
+  });
+
+  test('a wrong or missing key is 401 with Stripe error bodies; the Stripe-Version rule applies too', async () => {
+    expect(await rawGet('/v1/balance', 'sk_test_notAnAccountKey00000000wxyz')).toMatchObject({
+      status: 401,
+      body: { error: { type: 'invalid_request_error', message: expect.stringMatching(/^Invalid API Key provided: sk_test_\*+wxyz$/) } },
+    });
+    expect(await rawGet('/v1/balance', null)).toMatchObject({
+      status: 401,
+      body: { error: { type: 'invalid_request_error', message: expect.stringContaining('You did not provide an API key') } },
+    });
+    expect(await rawGet('/v1/balance', standIn.secretKey, null)).toMatchObject({ status: 400 });
+    expect(await rawGet('/v1/balance/extra')).toMatchObject({
+      status: 404,
+      body: { error: { message: expect.stringContaining('Unrecognized request URL') } },
+    });
+  });
+
+  test('faults apply to it as to every route: 500, hang, reset and down make the processor unreachable', async () => {
+    standIn.failNext({ method: 'GET', path: '/v1/balance' }, 'error_500_before_work');
+    expect(await rawGet('/v1/balance')).toEqual({
+      status: 500,
+      headers: expect.anything(),
+      body: { error: { message: 'An unknown error occurred', type: 'api_error' } },
+    });
+
+    standIn.failNext({ method: 'GET', path: '/v1/balance' }, 'hang_before_work');
+    const hung = await fetch(`${standIn.url}/v1/balance`, {
+      headers: { authorization: `Bearer ${standIn.secretKey}`, 'stripe-version': STRIPE_API_VERSION },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }).catch((e: unknown) => e);
+    expect(hung).toMatchObject({ name: 'TimeoutError' });
+
+    standIn.failNext({ method: 'GET', path: '/v1/balance' }, 'reset_before_work');
+    await expect(rawGet('/v1/balance')).rejects.toThrow();
+
+    const b = standIn.addAccount();
+    standIn.failNext({ path: '/v1/balance', secretKey: b.secretKey }, 'error_500_before_work', { times: 2 });
+    expect((await rawGet('/v1/balance')).status).toBe(200);
+    expect((await rawGet('/v1/balance', b.secretKey)).status).toBe(500);
+
+    standIn.setDown(true);
+    await expect(rawGet('/v1/balance')).rejects.toThrow();
+    standIn.setDown(false);
+    expect((await rawGet('/v1/balance')).status).toBe(200);
+
+    expect(standIn.requests.filter((r) => r.path === '/v1/balance').map((r) => [r.fault, r.outcome, r.status])).toEqual([
+      ['error_500_before_work', 'answered', 500],
+      ['hang_before_work', 'hung', null],
+      ['reset_before_work', 'reset', null],
+      [null, 'answered', 200],
+      ['error_500_before_work', 'answered', 500],
+      ['down', 'reset', null],
+      [null, 'answered', 200],
+    ]);
+  });
+});
