@@ -219,6 +219,7 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
     pending_operation: null,
     reason: null,
     connector: item.connector as string,
+    merchant_connector_id: (item.merchant_connector_id as string | null | undefined) ?? null,
     connector_refund_id: null,
     error_code: null,
     error_message: null,

@@ -402,6 +402,7 @@ export const EXAMPLE_CREATED_PAYMENT = {
   payment_method: 'card',
   payment_method_data: null,
   connector: 'sandbox',
+  merchant_connector_id: null,
   connector_transaction_id: null,
   customer_id: EXAMPLE_CUSTOMER_ID,
   description: 'Order 42',
@@ -431,6 +432,7 @@ export const EXAMPLE_SUCCEEDED_PAYMENT = {
     {
       attempt_id: 'att_5c7e9a1b3d5f4a2c6e8b0d2f4a6c8e1b',
       connector: 'sandbox',
+      merchant_connector_id: null,
       status: 'Succeeded',
       connector_transaction_id: 'sbx_9b2e4c6a8d0f4e1a3c5b7d9f1e3a5c7b',
       error_code: null,
@@ -454,6 +456,7 @@ export const EXAMPLE_REFUND = {
   pending_operation: null,
   reason: 'damaged item',
   connector: 'sandbox',
+  merchant_connector_id: null,
   connector_refund_id: 'sbx_re_1a3c5e7b9d2f4a6c8e0b1d3f5a7c9e2b',
   error_code: null,
   error_message: null,
@@ -500,6 +503,7 @@ export const EXAMPLE_REQUIRES_ACTION_PAYMENT = {
     {
       attempt_id: 'att_7e9b1d3f5a2c4e6b8d0f1a3c5e7b9d2f',
       connector: 'sandbox',
+      merchant_connector_id: null,
       status: 'RequiresAction',
       connector_transaction_id: 'sbx_2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a1c',
       error_code: null,

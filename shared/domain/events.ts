@@ -23,6 +23,10 @@ export const EVENT_CATALOGUE = {
   'customer.created': 'A customer was created.',
   'customer.updated': 'A customer was updated.',
   'customer.deleted': 'A customer was deleted.',
+  'connector_account.created': 'A connector account was connected (its credentials verified at the processor).',
+  'connector_account.updated': 'A connector account was changed (label, credentials, enabled payment methods, metadata, or enabled again).',
+  'connector_account.disabled': 'A connector account was disabled or deleted: it takes no new payments.',
+  'routing.activated': 'A routing algorithm was activated (or the active one deactivated: `data.active` false).',
 } as const;
 
 /** One of the catalogue's event types. */

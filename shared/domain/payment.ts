@@ -168,6 +168,7 @@ export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
   'payment_method',
   'payment_method_data',
   'connector',
+  'merchant_connector_id',
   'connector_transaction_id',
   'customer_id',
   'description',
@@ -188,6 +189,7 @@ export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
 export const ATTEMPT_FIELDS: readonly (keyof Attempt)[] = [
   'attempt_id',
   'connector',
+  'merchant_connector_id',
   'status',
   'connector_transaction_id',
   'error_code',

@@ -22,6 +22,8 @@ export type PendingOperationKind = (typeof PENDING_OPERATION_KINDS)[number];
 export interface PendingOperation {
   operation: PendingOperationKind;
   connector: string;
+  /** The merchant connector account called (`mca_…`); null or absent for the stage's own account of the connector. */
+  merchant_connector_id?: string | null;
   reference: string;
   amount: number;
   started_at: string;
@@ -35,6 +37,7 @@ export interface PendingOperation {
  * reconciler is settling it).
  */
 export interface PendingOperationView extends PendingOperation {
+  merchant_connector_id: string | null;
   state: 'in_progress' | 'outcome_unknown';
 }
 
@@ -50,12 +53,13 @@ export const CLAIM_LEASE_MS = 120_000;
 
 /**
  * A new pending-operation record starting now.
+ * @param connector the connector's name (the stage's own account) or the account called ({@link ConnectorTarget})
  * @param amount minor units
  * @param leaseMs lease length in ms (default {@link CLAIM_LEASE_MS})
  */
 export function startPendingOperation(
   operation: PendingOperationKind,
-  connector: string,
+  connector: string | { readonly name: string; readonly merchantConnectorId: string | null },
   reference: string,
   amount: number,
   nowMs = Date.now(),
@@ -63,7 +67,8 @@ export function startPendingOperation(
 ): PendingOperation {
   return {
     operation,
-    connector,
+    connector: typeof connector === 'string' ? connector : connector.name,
+    merchant_connector_id: typeof connector === 'string' ? null : connector.merchantConnectorId,
     reference,
     amount,
     started_at: new Date(nowMs).toISOString(),
@@ -82,6 +87,7 @@ export function viewPendingOperation(op: PendingOperation | null, nowMs = Date.n
   return {
     operation: op.operation,
     connector: op.connector,
+    merchant_connector_id: op.merchant_connector_id ?? null,
     reference: op.reference,
     amount: op.amount,
     started_at: op.started_at,

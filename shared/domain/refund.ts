@@ -24,6 +24,7 @@ export const REFUND_FIELDS: readonly (keyof Refund)[] = [
   'pending_operation',
   'reason',
   'connector',
+  'merchant_connector_id',
   'connector_refund_id',
   'error_code',
   'error_message',

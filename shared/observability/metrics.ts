@@ -274,8 +274,26 @@ export function recordWebhookEndpointDisabled(reason: 'failing' | 'gone'): void 
  * @param currency ISO 4217 code of the payment
  * @param paymentMethod `card`, `bank_transfer`, `ussd` or `mobile_money`
  */
-export function recordAuthorization(connector: string, currency: string, paymentMethod: string, outcome: AuthorizationOutcome): void {
-  emitWithSets(BUSINESS_METRICS.authorizations, 1, MetricUnit.Count, { connector, outcome }, [{ currency, payment_method: paymentMethod }]);
+export function recordAuthorization(
+  connector: string,
+  currency: string,
+  paymentMethod: string,
+  outcome: AuthorizationOutcome,
+  merchantConnectorId: string | null = null,
+): void {
+  emitWithSets(BUSINESS_METRICS.authorizations, 1, MetricUnit.Count, { connector, outcome }, [
+    { currency, payment_method: paymentMethod },
+    ...accountSet(merchantConnectorId),
+  ]);
+}
+
+/**
+ * The extra dimension set `{merchant_connector_id}` (added to the common `{connector, outcome}`) of a
+ * call on a merchant's own connector account: per-account health for alarms and dashboards
+ * (lib/service-monitoring.ts); none for the stage's own (platform) accounts.
+ */
+function accountSet(merchantConnectorId: string | null): Record<string, string>[] {
+  return merchantConnectorId ? [{ merchant_connector_id: merchantConnectorId }] : [];
 }
 
 /**
@@ -287,8 +305,16 @@ export function recordAuthorization(connector: string, currency: string, payment
  * to `ConnectorLatency`; a call the circuit breaker did not let through is not a call and is not counted.
  * @param operation the call's label, e.g. `authorize`, `authenticate`, `capture`, `void`, `refund`, `sync`, `sync_refund`, `find_refund`
  */
-export function recordConnectorCall(connector: string, operation: string, outcome: ConnectorCallOutcome): void {
-  emitWithSets(BUSINESS_METRICS.connectorCalls, 1, MetricUnit.Count, { connector, outcome }, [{ operation }]);
+export function recordConnectorCall(
+  connector: string,
+  operation: string,
+  outcome: ConnectorCallOutcome,
+  merchantConnectorId: string | null = null,
+): void {
+  emitWithSets(BUSINESS_METRICS.connectorCalls, 1, MetricUnit.Count, { connector, outcome }, [
+    { operation },
+    ...accountSet(merchantConnectorId),
+  ]);
 }
 
 /**
@@ -309,8 +335,8 @@ export function recordRefundOutcome(connector: string, outcome: RefundOutcome): 
  * (routing skips it). Emitted on every change by shared/routing/circuit-breaker.ts; between changes the
  * last value holds (use the maximum over a period on a dashboard: any container that sees it open).
  */
-export function recordCircuitState(connector: string, state: 0 | 1 | 2): void {
-  emit(BUSINESS_METRICS.circuitState, state, MetricUnit.NoUnit, { connector });
+export function recordCircuitState(connector: string, state: 0 | 1 | 2, merchantConnectorId: string | null = null): void {
+  emitWithSets(BUSINESS_METRICS.circuitState, state, MetricUnit.NoUnit, { connector }, accountSet(merchantConnectorId));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ConnectorRequestError, ConnectorTechnicalError } from '../connectors/connector';
 import { recordConnectorCall, timedConnectorCall } from '../observability/metrics';
 import { circuitFor } from '../routing/circuit-breaker';
+import { type ConnectorTarget, targetAccount, targetName } from '../routing/connector-target';
 import type { RequestContext } from './request-context';
 
 /**
@@ -12,6 +13,8 @@ import type { RequestContext } from './request-context';
  * an open circuit is not sent). The processor's own timeout still applies inside the call; when the
  * budget ends first the call is abandoned (it may still complete at the processor) and a
  * {@link ConnectorTechnicalError} is thrown: the outcome is unknown.
+ * @param target the connector account called (its circuit and per-account metrics), or a connector
+ *   name for the stage's own account of that connector
  * @param operation metric label, e.g. `authorize`, `capture`, `sync`
  * @returns what `call` returns
  * @throws ConnectorTechnicalError when the budget is spent, or (with `notSent`) when an authorization
@@ -19,10 +22,12 @@ import type { RequestContext } from './request-context';
  */
 export async function callWithinBudget<T>(
   ctx: Pick<RequestContext, 'deadlineMs'>,
-  connector: string,
+  target: string | ConnectorTarget,
   operation: string,
   call: () => Promise<T>,
 ): Promise<T> {
+  const connector = targetName(target);
+  const account = targetAccount(target);
   // No call at all (our budget, not the processor's health): neither counted nor fed to the breaker.
   if (ctx.deadlineMs !== undefined && ctx.deadlineMs - Date.now() <= 0) {
     throw new ConnectorTechnicalError(connector, `No time was left in this request to call ${connector}.`);
@@ -31,9 +36,9 @@ export async function callWithinBudget<T>(
   // processor's slowness: it is made and counted, but not fed to the breaker (a slow table must not
   // open a healthy processor's circuit).
   if (ctx.deadlineMs !== undefined && ctx.deadlineMs - Date.now() < MIN_BUDGET_FOR_HEALTH_MS) {
-    return countedCall(ctx, connector, operation, call);
+    return countedCall(ctx, connector, account, operation, call);
   }
-  return circuitFor(connector).run(operation, () => countedCall(ctx, connector, operation, call));
+  return circuitFor(target).run(operation, () => countedCall(ctx, connector, account, operation, call));
 }
 
 /**
@@ -48,15 +53,16 @@ export const MIN_BUDGET_FOR_HEALTH_MS = 1_000;
 async function countedCall<T>(
   ctx: Pick<RequestContext, 'deadlineMs'>,
   connector: string,
+  account: string | null,
   operation: string,
   call: () => Promise<T>,
 ): Promise<T> {
   try {
     const value = await budgeted(ctx, connector, operation, call);
-    recordConnectorCall(connector, operation, 'ok');
+    recordConnectorCall(connector, operation, 'ok', account);
     return value;
   } catch (err) {
-    recordConnectorCall(connector, operation, err instanceof ConnectorRequestError ? 'ok' : 'technical_error');
+    recordConnectorCall(connector, operation, err instanceof ConnectorRequestError ? 'ok' : 'technical_error', account);
     throw err;
   }
 }

@@ -12,7 +12,7 @@ import {
 import { ALLOWED_FROM } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
-import { connectorByName } from '../routing/routing';
+import { connectorForTarget } from './accounts/account-connectors';
 import type { AuthenticatePaymentBody } from '../schemas/payment-schemas';
 import { cardFingerprint } from '../security/keyed-hash';
 import { updatePayment } from '../storage/payments-repository';
@@ -121,7 +121,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     throw unexpectedState('authenticate', p.status, ALLOWED_FROM.authenticate);
   }
   await checkAnswer(p, action, body);
-  const connector = await connectorByName(p.connector);
+  const connector = await connectorForTarget(ctx.merchantId, p.connector, p.merchant_connector_id ?? null);
   if (!connector.authenticate) {
     throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${p.connector} cannot take authentication steps.`);
   }
@@ -132,7 +132,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
       stored,
       { expectedStatuses: ALLOWED_FROM.authenticate, requireNoPendingOperation: true },
       {},
-      startPendingOperation('authorize', p.connector, p.payment_id, p.amount),
+      startPendingOperation('authorize', connector, p.payment_id, p.amount),
     );
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict('authenticate', err);
@@ -158,11 +158,11 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   };
   const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
   const count = (outcome: Parameters<typeof recordAuthorization>[3]) =>
-    recordAuthorization(p.connector, p.currency, request.paymentMethod, outcome);
+    recordAuthorization(p.connector, p.currency, request.paymentMethod, outcome, p.merchant_connector_id ?? null);
   let result: Awaited<ReturnType<NonNullable<typeof connector.authenticate>>>;
   const startedAt = new Date().toISOString();
   try {
-    result = await callWithinBudget(ctx, connector.name, 'authenticate', () => connector.authenticate!(request));
+    result = await callWithinBudget(ctx, connector, 'authenticate', () => connector.authenticate!(request));
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
       count('declined');
@@ -211,7 +211,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   try {
     const fields = resultFields(result, p);
     // An outcome (not another step) is recorded in attempts, as a sync's or a webhook's is.
-    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(p.connector, startedAt, result)];
+    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, startedAt, result)];
     const done = await updatePayment(ctx.merchantId, claimed, {}, fields, null);
     recordPaymentOutcome(done.payment);
     return done.payment;

@@ -1,4 +1,4 @@
-import { type Connector, ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
+import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
 import type { CardDetails } from '../domain/card';
 import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
@@ -6,6 +6,7 @@ import { type AuthenticationAddress, type Payment, type PaymentMethod, processor
 import type { PaymentStatus } from '../domain/payment-status';
 import { type PendingOperation, startPendingOperation } from '../domain/pending-operation';
 import { type AuthorizationOutcome, recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
+import type { RoutedConnector } from '../routing/connector-target';
 import type { CircuitSkip } from '../routing/routing';
 import { type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
@@ -28,7 +29,7 @@ export interface AuthorizationInput {
    * Connectors in routing order (the claimed one first), as `routeCandidates` returns them: its
    * `skipped` (connectors passed over because their circuit was open) become `circuit_open` attempts.
    */
-  candidates: Connector[] & { readonly skipped?: readonly CircuitSkip[] };
+  candidates: RoutedConnector[] & { readonly skipped?: readonly CircuitSkip[] };
 }
 
 /**
@@ -56,7 +57,7 @@ export function authorizationOutcomeOf(result: Pick<PaymentResult, 'status' | 'n
  * `error_code: circuit_open`, no transaction id; the connector was not called.
  */
 function circuitSkipAttempt(skip: CircuitSkip) {
-  return attemptOf(skip.connector, skip.at, {
+  return attemptOf({ name: skip.connector, merchantConnectorId: skip.merchantConnectorId }, skip.at, {
     status: 'Failed',
     errorCode: 'circuit_open',
     errorMessage: `${skip.connector} was not called: it failed repeatedly just before (timeouts or errors), so routing passed it over.`,
@@ -82,13 +83,13 @@ export function billingAddressOf(p: Payment): Partial<AuthenticationAddress> | n
  */
 async function probe(
   ctx: RequestContext,
-  connector: Connector,
+  connector: RoutedConnector,
   p: Payment,
   paymentMethod: PaymentMethod,
   sentAt: string,
 ): Promise<PaymentResult | undefined> {
   try {
-    return await callWithinBudget(ctx, connector.name, 'sync', () =>
+    return await callWithinBudget(ctx, connector, 'sync', () =>
       connector.sync({
         paymentId: p.payment_id,
         connectorTransactionId: null,
@@ -127,12 +128,19 @@ async function probe(
 export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayment, input: AuthorizationInput): Promise<Payment> {
   const p = claimed.payment;
   const attempts = [...(p.attempts ?? []), ...(input.candidates.skipped ?? []).map(circuitSkipAttempt)];
-  const count = (connector: string, outcome: AuthorizationOutcome) =>
-    recordAuthorization(connector, p.currency, input.paymentMethod, outcome);
+  const count = (connector: RoutedConnector, outcome: AuthorizationOutcome) =>
+    recordAuthorization(connector.name, p.currency, input.paymentMethod, outcome, connector.merchantConnectorId);
   let current = claimed;
-  const write = async (connector: string, fields: Partial<Payment> & { status: PaymentStatus }, keep: PendingOperation | null) => {
+  const write = async (target: RoutedConnector, fields: Partial<Payment> & { status: PaymentStatus }, keep: PendingOperation | null) => {
+    const connector = target.name;
     try {
-      const done = await updatePayment(ctx.merchantId, current, {}, { ...fields, connector, attempts }, keep);
+      const done = await updatePayment(
+        ctx.merchantId,
+        current,
+        {},
+        { ...fields, connector, merchant_connector_id: target.merchantConnectorId, attempts },
+        keep,
+      );
       recordPaymentOutcome(done.payment);
       return done.payment;
     } catch (err) {
@@ -151,8 +159,8 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           ctx.merchantId,
           current,
           {},
-          { connector: connector.name, attempts },
-          startPendingOperation('authorize', connector.name, p.payment_id, p.amount),
+          { connector: connector.name, merchant_connector_id: connector.merchantConnectorId, attempts },
+          startPendingOperation('authorize', connector, p.payment_id, p.amount),
         );
       } catch (err) {
         if (err instanceof ConditionFailedError) throw conflict('confirm', err);
@@ -161,7 +169,7 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
     }
     const startedAt = new Date().toISOString();
     try {
-      const result = await callWithinBudget(ctx, connector.name, 'authorize', () =>
+      const result = await callWithinBudget(ctx, connector, 'authorize', () =>
         connector.authorize({
           paymentId: p.payment_id,
           amount: p.amount,
@@ -177,15 +185,15 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
         }),
       );
-      count(connector.name, authorizationOutcomeOf(result));
-      attempts.push(attemptOf(connector.name, startedAt, result));
-      return await write(connector.name, resultFields(result, p), null);
+      count(connector, authorizationOutcomeOf(result));
+      attempts.push(attemptOf(connector, startedAt, result));
+      return await write(connector, resultFields(result, p), null);
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
-        count(connector.name, 'declined');
-        attempts.push(attemptOf(connector.name, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
+        count(connector, 'declined');
+        attempts.push(attemptOf(connector, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
         await write(
-          connector.name,
+          connector,
           { status: 'Failed', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message), next_action: null },
           null,
         );
@@ -204,9 +212,9 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           ? await probe(ctx, connector, p, input.paymentMethod, startedAt)
           : undefined;
       if (hasNext && known?.notFound) {
-        count(connector.name, 'technical_failure');
+        count(connector, 'technical_failure');
         attempts.push(
-          attemptOf(connector.name, startedAt, {
+          attemptOf(connector, startedAt, {
             status: 'Failed',
             errorCode: 'connector_unreachable',
             errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.`,
@@ -216,20 +224,20 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
       }
       if (known && !known.notFound && known.status !== 'Processing') {
         // The lookup found the payment at this connector: that is its outcome.
-        count(connector.name, authorizationOutcomeOf(known));
-        attempts.push(attemptOf(connector.name, startedAt, known));
-        return await write(connector.name, resultFields(known, p), null);
+        count(connector, authorizationOutcomeOf(known));
+        attempts.push(attemptOf(connector, startedAt, known));
+        return await write(connector, resultFields(known, p), null);
       }
       // Nothing sent (and no next connector) is a known failure; anything else may have reached the processor.
-      count(connector.name, err.notSent ? 'technical_failure' : 'unknown');
+      count(connector, err.notSent ? 'technical_failure' : 'unknown');
       attempts.push(
-        attemptOf(connector.name, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }),
+        attemptOf(connector, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }),
       );
       // Keep the claim, with its lease from when this try was sent: the processor may still be
       // working on it; after the lease GET shows outcome_unknown and the reconciler asks.
-      const unknown = startPendingOperation('authorize', connector.name, p.payment_id, p.amount, Date.parse(startedAt));
+      const unknown = startPendingOperation('authorize', connector, p.payment_id, p.amount, Date.parse(startedAt));
       return await write(
-        connector.name,
+        connector,
         {
           status: 'Processing',
           next_action: null,

@@ -5,11 +5,11 @@ import type { Payment } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
-import { connectorByName } from '../routing/routing';
+import { connectorForTarget } from './accounts/account-connectors';
 import { type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
-import { conflict, loadPayment, resultFields } from './payment-state';
+import { conflict, loadPayment, resultFields, targetOf } from './payment-state';
 import { settledFirst } from './payment-sync';
 import type { RequestContext } from './request-context';
 
@@ -33,7 +33,7 @@ async function runClaimed(
   const unknown = (cause: unknown) => new OutcomeUnknownError('payment', p.payment_id, p.connector, `/payments/${p.payment_id}`, { cause });
   let result: PaymentResult;
   try {
-    result = await callWithinBudget(ctx, p.connector, operation, call);
+    result = await callWithinBudget(ctx, targetOf(p), operation, call);
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
       try {
@@ -95,14 +95,14 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
     if (!p.connector_transaction_id) {
       return (await updatePayment(ctx.merchantId, stored, guard, cancelled)).payment;
     }
-    const connector = await connectorByName(p.connector);
+    const connector = await connectorForTarget(ctx.merchantId, p.connector, p.merchant_connector_id ?? null);
     const transactionId = p.connector_transaction_id;
     const claimed = await updatePayment(
       ctx.merchantId,
       stored,
       guard,
       {},
-      startPendingOperation('void', p.connector, p.payment_id, p.amount),
+      startPendingOperation('void', targetOf(p), p.payment_id, p.amount),
     );
     return await runClaimed(
       ctx,
@@ -139,14 +139,14 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
       'amount_to_capture',
     );
   }
-  const connector = await connectorByName(p.connector);
+  const connector = await connectorForTarget(ctx.merchantId, p.connector, p.merchant_connector_id ?? null);
   try {
     const claimed = await updatePayment(
       ctx.merchantId,
       stored,
       { expectedStatuses: ['RequiresCapture'], requireNoPendingOperation: true },
       {},
-      startPendingOperation('capture', p.connector, p.payment_id, amount),
+      startPendingOperation('capture', targetOf(p), p.payment_id, amount),
     );
     return await runClaimed(
       ctx,

@@ -7,7 +7,8 @@ import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-st
 import { startPendingOperation } from '../domain/pending-operation';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
 import { recordPaymentCreated } from '../observability/metrics';
-import { ConnectorUnavailableError, routeCandidates } from '../routing/routing';
+import type { RoutingFacts } from '../domain/connector-account';
+import { ConnectorUnavailableError, type RoutedCandidates } from '../routing/routing';
 import type { PaymentMethodData } from '../schemas/common';
 import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '../schemas/payment-schemas';
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
@@ -23,6 +24,7 @@ import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } fro
 import { authorizeClaimed } from './payment-authorization';
 import { claimInFlight, conflict, loadPayment } from './payment-state';
 import { reconcilePayment } from './payment-sync';
+import { routePayment } from './routing/route-payment';
 import type { RequestContext } from './request-context';
 
 export type { RequestContext } from './request-context';
@@ -35,6 +37,23 @@ export async function methodSummary(data: PaymentMethodData): Promise<PaymentMet
   if (data.card) return { card: summarizeCard(data.card, await cardFingerprint(data.card.card_number)) };
   const code = data.ussd!.bank_code;
   return { ussd: { bank_code: code, bank_name: USSD_BANKS[code] ?? code } };
+}
+
+/** What routing decides on for a payment (docs/api.md "Routing": `lhs` values of advanced rules). */
+function routingFacts(
+  p: Pick<Payment, 'payment_id' | 'amount' | 'currency' | 'metadata' | 'billing'>,
+  paymentMethod: PaymentMethod | undefined,
+  summary: PaymentMethodSummary | null,
+): RoutingFacts {
+  return {
+    payment_id: p.payment_id,
+    amount: p.amount,
+    currency: p.currency,
+    payment_method: paymentMethod,
+    card_network: summary && 'card' in summary ? summary.card.brand : null,
+    billing_country: p.billing?.address?.country ?? null,
+    metadata: p.metadata ?? null,
+  };
 }
 
 /** The USSD bank chosen for a payment (its stored summary), else the default bank {@link DEFAULT_USSD_BANK_CODE}. */
@@ -86,13 +105,18 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : null;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
   const paymentId = ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment');
-  let candidates: Awaited<ReturnType<typeof routeCandidates>>;
+  let candidates: RoutedCandidates;
   try {
     // A create without confirm calls no processor: it names a connector whatever the circuits say.
-    candidates = await routeCandidates(body.currency, paymentMethod, undefined, undefined, {
-      ussdBankCode,
-      respectCircuits: Boolean(body.confirm),
-    });
+    candidates = await routePayment(
+      ctx.merchantId,
+      routingFacts(
+        { payment_id: paymentId, amount: body.amount, currency: body.currency, metadata: body.metadata ?? {}, billing: body.billing ?? null },
+        paymentMethod,
+        summary,
+      ),
+      { ussdBankCode, pinned: body.merchant_connector_id, respectCircuits: Boolean(body.confirm) },
+    );
   } catch (err) {
     // A retry (same Idempotency-Key) of a create whose first attempt already wrote the payment, and
     // may have charged it (e.g. answered 503 outcome_unknown, so no idempotency record was kept), is
@@ -120,6 +144,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     payment_method: paymentMethod ?? null,
     payment_method_data: summary,
     connector: candidates[0].name,
+    merchant_connector_id: candidates[0].merchantConnectorId,
     connector_transaction_id: null,
     customer_id: body.customer_id ?? null,
     description: body.description ?? null,
@@ -137,7 +162,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   };
   let stored: StoredPayment;
   try {
-    const claim = body.confirm ? startPendingOperation('authorize', payment.connector, payment.payment_id, payment.amount) : undefined;
+    const claim = body.confirm ? startPendingOperation('authorize', candidates[0], payment.payment_id, payment.amount) : undefined;
     stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards);
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {
@@ -186,7 +211,11 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
-  const candidates = await routeCandidates(p.currency, paymentMethod, p.connector, undefined, { ussdBankCode });
+  const candidates = await routePayment(ctx.merchantId, routingFacts(p, paymentMethod, summary), {
+    ussdBankCode,
+    pinned: body.merchant_connector_id,
+    preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
+  });
   const phone =
     paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   let claimed: StoredPayment;
@@ -198,11 +227,12 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
       {
         status: 'Processing',
         connector: candidates[0].name,
+        merchant_connector_id: candidates[0].merchantConnectorId,
         payment_method: paymentMethod,
         payment_method_data: summary,
         ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
       },
-      startPendingOperation('authorize', candidates[0].name, p.payment_id, p.amount),
+      startPendingOperation('authorize', candidates[0], p.payment_id, p.amount),
     );
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);

@@ -5,6 +5,7 @@ import { isIdOf, newId } from '../domain/ids';
 import type { Attempt, Payment } from '../domain/payment';
 import { ALLOWED_FROM, type PaymentOperation, type PaymentStatus } from '../domain/payment-status';
 import { leaseActive } from '../domain/pending-operation';
+import { type ConnectorTarget, targetAccount, targetName } from '../routing/connector-target';
 import { getPayment as readPayment, type StoredPayment } from '../storage/payments-repository';
 import type { ConditionFailedError } from '../storage/storage-errors';
 
@@ -59,15 +60,21 @@ export function resultFields(result: PaymentResult, payment: Payment): Partial<P
   };
 }
 
+/** The connector account a payment is on: its `connector` and `merchant_connector_id` (null: the stage's own account). */
+export function targetOf(p: Pick<Payment, 'connector' | 'merchant_connector_id'>): ConnectorTarget {
+  return { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null };
+}
+
 /** One attempt record for the payment's `attempts` (the processor's error code and message masked of card numbers). */
 export function attemptOf(
-  connector: string,
+  connector: string | ConnectorTarget,
   startedAt: string,
   outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null },
 ): Attempt {
   return {
     attempt_id: newId('attempt'),
-    connector,
+    connector: targetName(connector),
+    merchant_connector_id: targetAccount(connector),
     status: outcome.status,
     connector_transaction_id: outcome.connectorTransactionId ?? null,
     error_code: maskOptionalText(outcome.errorCode),

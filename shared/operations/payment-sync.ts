@@ -4,7 +4,7 @@ import { type Payment, publicBaseUrlOf } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import type { PendingOperationKind } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
-import { connectorByName } from '../routing/routing';
+import { connectorForTarget } from './accounts/account-connectors';
 import { type StoredPayment, type UpdateGuard, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
@@ -83,14 +83,17 @@ export async function reconcilePayment(
   const op = stored.pendingOperation;
   const kind: PendingOperationKind | undefined = op?.operation ?? (canApply('connector_update', p.status) ? 'authorize' : undefined);
   if (!kind) return { payment: p, outcome: 'not_open' };
+  // A claim names the account it called (a fallback may have moved it); else the payment's own.
   const connectorName = op?.connector ?? p.connector;
-  const connector = await connectorByName(connectorName);
+  const accountId = op ? (op.merchant_connector_id ?? null) : (p.merchant_connector_id ?? null);
+  const connector = await connectorForTarget(ctx.merchantId, connectorName, accountId);
   let result: PaymentResult;
   try {
-    result = await callWithinBudget(ctx, connectorName, 'sync', () =>
+    result = await callWithinBudget(ctx, connector, 'sync', () =>
       connector.sync({
         paymentId: p.payment_id,
-        connectorTransactionId: p.connector === connectorName ? p.connector_transaction_id : null,
+        connectorTransactionId:
+          p.connector === connectorName && (p.merchant_connector_id ?? null) === accountId ? p.connector_transaction_id : null,
         amount: p.amount,
         currency: p.currency,
         paymentMethod: p.payment_method,

@@ -8,7 +8,7 @@ import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
 import { recordRefund, recordRefundOutcome } from '../observability/metrics';
-import { connectorByName } from '../routing/routing';
+import { connectorForTarget } from './accounts/account-connectors';
 import { idempotentId } from '../security/keyed-hash';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
 import { listRefunds as queryRefunds, getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
@@ -73,7 +73,7 @@ export async function refundPayment(
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
   // Resolved before anything is reserved: a connector that is not configured leaves nothing behind.
-  const connector = await connectorByName(p.connector);
+  const connector = await connectorForTarget(ctx.merchantId, p.connector, p.merchant_connector_id ?? null);
   const now = new Date().toISOString();
   const refund: Refund = {
     refund_id: refundId,
@@ -84,13 +84,14 @@ export async function refundPayment(
     pending_operation: null,
     reason: reason ?? null,
     connector: p.connector,
+    merchant_connector_id: p.merchant_connector_id ?? null,
     connector_refund_id: null,
     error_code: null,
     error_message: null,
     created_at: now,
     updated_at: now,
   };
-  const claim = startPendingOperation('refund', p.connector, refundId, refund.amount, Date.parse(now));
+  const claim = startPendingOperation('refund', connector, refundId, refund.amount, Date.parse(now));
   try {
     await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim, ctx.listShards);
   } catch (err) {
@@ -106,7 +107,7 @@ export async function refundPayment(
   const unknown = (cause: unknown) => new OutcomeUnknownError('refund', refundId, p.connector, `/refunds/${refundId}`, { cause });
   let result: RefundResult;
   try {
-    result = await callWithinBudget(ctx, p.connector, 'refund', () =>
+    result = await callWithinBudget(ctx, connector, 'refund', () =>
       connector.refund({
         paymentId: p.payment_id,
         connectorTransactionId: p.connector_transaction_id ?? '',

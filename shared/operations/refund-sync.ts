@@ -5,7 +5,7 @@ import { isIdOf } from '../domain/ids';
 import { leaseActive } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
 import { recordRefundOutcome } from '../observability/metrics';
-import { connectorByName } from '../routing/routing';
+import { connectorForTarget } from './accounts/account-connectors';
 import { getPayment, releaseFailedRefund } from '../storage/payments-repository';
 import { getStoredRefund, type StoredRefund, settleRefund } from '../storage/refunds-repository';
 import { callWithinBudget } from './connector-call';
@@ -38,17 +38,17 @@ export async function reconcileRefund(
   const refund = stored.refund;
   if (refund.status !== 'Pending') return { refund, outcome: 'not_open' };
   if (stored.pendingOperation && leaseActive(stored.pendingOperation)) return { refund, outcome: 'in_flight' };
-  const connector = await connectorByName(refund.connector);
+  const connector = await connectorForTarget(ctx.merchantId, refund.connector, refund.merchant_connector_id ?? null);
   let result: RefundResult | null;
   try {
     const connectorRefundId = refund.connector_refund_id;
     if (connectorRefundId) {
-      result = await callWithinBudget(ctx, refund.connector, 'sync_refund', () =>
+      result = await callWithinBudget(ctx, connector, 'sync_refund', () =>
         connector.syncRefund({ refundId: refund.refund_id, connectorRefundId, currency: refund.currency }),
       );
     } else {
       const payment = (await getPayment(ctx.merchantId, refund.payment_id))?.payment;
-      result = await callWithinBudget(ctx, refund.connector, 'find_refund', () =>
+      result = await callWithinBudget(ctx, connector, 'find_refund', () =>
         connector.findRefund({
           refundId: refund.refund_id,
           paymentId: refund.payment_id,

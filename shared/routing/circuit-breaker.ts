@@ -26,6 +26,7 @@
  */
 import { BrokenCircuitError, type CircuitBreakerPolicy, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import { ConnectorTechnicalError } from '../connectors/connector';
+import { type ConnectorTarget, healthKey, targetAccount, targetName } from './connector-target';
 import { logger } from '../observability/logger';
 import { recordCircuitState } from '../observability/metrics';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
@@ -103,18 +104,26 @@ export class ConnectorCircuit {
   /**
    * @param connector the connector's name (metric dimension, log field)
    * @param settings threshold and half-open delay
+   * @param merchantConnectorId the merchant connector account this circuit guards, or null for the
+   *   stage's own (platform) account of the connector
    */
   constructor(
     readonly connector: string,
     readonly settings: CircuitSettings,
+    readonly merchantConnectorId: string | null = null,
   ) {
     this.policy = circuitBreaker(
       handleWhen((err) => isTechnicalFailure(err)),
       { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.failureThreshold) },
     );
     this.policy.onStateChange((state) => {
-      recordCircuitState(connector, gaugeOf(state));
-      const fields = { connector, state: CircuitState[state], failure_threshold: settings.failureThreshold };
+      recordCircuitState(connector, gaugeOf(state), merchantConnectorId);
+      const fields = {
+        connector,
+        ...(merchantConnectorId ? { merchant_connector_id: merchantConnectorId } : {}),
+        state: CircuitState[state],
+        failure_threshold: settings.failureThreshold,
+      };
       if (state === CircuitState.Open)
         logger.warn('connector circuit opened: routing skips it', { ...fields, half_open_after_ms: settings.halfOpenAfterMs });
       else logger.info('connector circuit changed state', fields);
@@ -216,14 +225,17 @@ export class ConnectorCircuit {
 const circuits = new Map<string, ConnectorCircuit>();
 
 /**
- * The circuit of a connector in this container, created on first use with {@link circuitSettings}.
- * @param connector the connector's name
+ * The circuit of a connector account in this container, created on first use with {@link circuitSettings}.
+ * One circuit per merchant connector account (one merchant's failing account never opens another's),
+ * and one per connector for the stage's own (platform) accounts.
+ * @param target the connector's name (its platform account) or a {@link ConnectorTarget}
  */
-export function circuitFor(connector: string): ConnectorCircuit {
-  let circuit = circuits.get(connector);
+export function circuitFor(target: string | ConnectorTarget): ConnectorCircuit {
+  const key = healthKey(target);
+  let circuit = circuits.get(key);
   if (!circuit) {
-    circuit = new ConnectorCircuit(connector, circuitSettings());
-    circuits.set(connector, circuit);
+    circuit = new ConnectorCircuit(targetName(target), circuitSettings(), targetAccount(target));
+    circuits.set(key, circuit);
   }
   return circuit;
 }

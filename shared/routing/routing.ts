@@ -1,10 +1,10 @@
-import type { Connector } from '../connectors/connector';
 import { configuredConnector } from '../connectors/registry';
 import { ApiError } from '../domain/errors';
 import type { Currency } from '../domain/money';
 import type { PaymentMethod } from '../domain/payment';
 import { recordCircuitSkip } from '../observability/metrics';
 import { circuitFor } from './circuit-breaker';
+import { RoutedConnector } from './connector-target';
 import { connectorsFor, type RoutingRule } from './routing-rules';
 
 export type { RoutingRule } from './routing-rules';
@@ -13,6 +13,8 @@ export type { RoutingRule } from './routing-rules';
 export interface CircuitSkip {
   /** The connector's name; it was not called. */
   connector: string;
+  /** The connector account passed over (`mca_…`), or null for the stage's own account. */
+  merchantConnectorId: string | null;
   /** ISO 8601 UTC: when routing decided. */
   at: string;
   /** Milliseconds until a probe may be sent to it (its half-open delay left). */
@@ -24,7 +26,7 @@ export interface CircuitSkip {
  * connectors passed over because their circuit was open, in routing order (empty when none):
  * `authorizeClaimed` records each as an attempt with `error_code: circuit_open`.
  */
-export type RoutedCandidates = [Connector, ...Connector[]] & { readonly skipped: readonly CircuitSkip[] };
+export type RoutedCandidates = [RoutedConnector, ...RoutedConnector[]] & { readonly skipped: readonly CircuitSkip[] };
 
 /**
  * 503 `connector_error/connector_unavailable`: every connector that could take the payment has its
@@ -93,10 +95,10 @@ export async function routeCandidates(
   const bank = options.ussdBankCode ? { ussdBankCode: options.ussdBankCode } : undefined;
   const names = connectorsFor(currency, paymentMethod, rules);
   const ordered = preferred && names.includes(preferred) ? [preferred, ...names.filter((n) => n !== preferred)] : names;
-  const out: Connector[] = [];
+  const out: RoutedConnector[] = [];
   for (const name of ordered) {
     const connector = await configuredConnector(name);
-    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod, bank))) out.push(connector);
+    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod, bank))) out.push(new RoutedConnector(connector, null));
   }
   if (!out[0]) {
     throw new ApiError(
@@ -109,24 +111,27 @@ export async function routeCandidates(
       bank ? 'payment_method_data.ussd.bank_code' : paymentMethod ? 'payment_method' : 'currency',
     );
   }
-  return withoutOpenCircuits(out as [Connector, ...Connector[]], options.respectCircuits ?? true);
+  return withoutOpenCircuits(out as [RoutedConnector, ...RoutedConnector[]], options.respectCircuits ?? true);
 }
 
 /**
- * Passes over the connectors whose circuit is open (see {@link routeCandidates}).
+ * Passes over the connector accounts whose circuit is open (see {@link routeCandidates}): one circuit
+ * per merchant connector account, one per connector for the stage's own accounts.
+ * @param qualifying the accounts that can take the payment, in routing order
+ * @param respect false to keep them all (a routing that calls no processor)
  * @throws ConnectorUnavailableError when all are open and none is due for its probe
  */
-function withoutOpenCircuits(qualifying: [Connector, ...Connector[]], respect: boolean): RoutedCandidates {
+export function withoutOpenCircuits(qualifying: [RoutedConnector, ...RoutedConnector[]], respect: boolean): RoutedCandidates {
   if (!respect) return Object.assign(qualifying, { skipped: [] as CircuitSkip[] });
   const now = Date.now();
   const at = new Date(now).toISOString();
-  const kept: Connector[] = [];
+  const kept: RoutedConnector[] = [];
   const skipped: CircuitSkip[] = [];
   for (const connector of qualifying) {
-    const circuit = circuitFor(connector.name);
+    const circuit = circuitFor(connector);
     // The probe is handed out only to the request that will call this connector first.
     if (circuit.routingView(now, kept.length === 0) === 'open')
-      skipped.push({ connector: connector.name, at, retryAfterMs: circuit.retryAfterMs(now) });
+      skipped.push({ connector: connector.name, merchantConnectorId: connector.merchantConnectorId, at, retryAfterMs: circuit.retryAfterMs(now) });
     else kept.push(connector);
   }
   for (const skip of skipped) recordCircuitSkip(skip.connector);
@@ -138,15 +143,5 @@ function withoutOpenCircuits(qualifying: [Connector, ...Connector[]], respect: b
       Math.max(1, Math.ceil(soonest / 1000)),
     );
   }
-  return Object.assign([first, ...rest] as [Connector, ...Connector[]], { skipped });
-}
-
-/**
- * The adapter registered under `name`, for operations on an existing payment.
- * @throws ApiError 502 `connector_unavailable` when it is not configured (any more)
- */
-export async function connectorByName(name: string): Promise<Connector> {
-  const connector = await configuredConnector(name);
-  if (!connector) throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${name} is not configured on this stage.`);
-  return connector;
+  return Object.assign([first, ...rest] as [RoutedConnector, ...RoutedConnector[]], { skipped });
 }

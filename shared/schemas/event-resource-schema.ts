@@ -9,9 +9,11 @@
  */
 import * as z from 'zod';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../domain/events';
+import { ConnectorAccountResource } from './connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
+import { RoutingActivationResource } from './routing-activation-schema';
 import { idField, timestampField } from './resource-fields';
 
 /** The catalogue's types of one family, as a non-empty tuple for `z.enum`. */
@@ -25,6 +27,8 @@ export type PaymentEventType = Extract<EventType, `payment.${string}`>;
 export type RefundEventType = Extract<EventType, `refund.${string}`>;
 /** `customer.created` and `customer.updated`. */
 export type CustomerEventType = Exclude<Extract<EventType, `customer.${string}`>, 'customer.deleted'>;
+/** `connector_account.*` event types. */
+export type ConnectorAccountEventType = Extract<EventType, `connector_account.${string}`>;
 
 /** Every `payment.*` type, in catalogue order. */
 export const PAYMENT_EVENT_TYPES = typesOf((t): t is PaymentEventType => t.startsWith('payment.'));
@@ -32,6 +36,8 @@ export const PAYMENT_EVENT_TYPES = typesOf((t): t is PaymentEventType => t.start
 export const REFUND_EVENT_TYPES = typesOf((t): t is RefundEventType => t.startsWith('refund.'));
 /** `customer.created`, `customer.updated`. */
 export const CUSTOMER_EVENT_TYPES = typesOf((t): t is CustomerEventType => t.startsWith('customer.') && t !== 'customer.deleted');
+/** Every `connector_account.*` type, in catalogue order. */
+export const CONNECTOR_ACCOUNT_EVENT_TYPES = typesOf((t): t is ConnectorAccountEventType => t.startsWith('connector_account.'));
 
 /** A catalogue's table of its types, for a description. */
 function listed(types: readonly EventType[]): string {
@@ -83,8 +89,28 @@ export const CustomerDeletedEventResource = eventFamily(
   'A customer was deleted.',
 );
 
+/** Component `ConnectorAccountEvent`: a `connector_account.*` event; `data` is the account (credentials masked). */
+export const ConnectorAccountEventResource = eventFamily(
+  z.enum(CONNECTOR_ACCOUNT_EVENT_TYPES).describe(listed(CONNECTOR_ACCOUNT_EVENT_TYPES)),
+  ConnectorAccountResource.describe(
+    'The connector account after the change, exactly as `GET /connector_accounts/{merchant_connector_id}` answered then (credentials masked).',
+  ),
+  'ConnectorAccountEvent',
+  'A change of a connector account.',
+);
+
+/** Component `RoutingEvent`: `routing.activated`; `data` says which algorithm is active now. */
+export const RoutingEventResource = eventFamily(
+  z.literal('routing.activated').describe(`\`routing.activated\`: ${EVENT_CATALOGUE['routing.activated']}`),
+  RoutingActivationResource,
+  'RoutingEvent',
+  'The active routing algorithm changed.',
+);
+
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
+  if (type === 'routing.activated') return RoutingEventResource;
+  if (type.startsWith('connector_account.')) return ConnectorAccountEventResource;
   if (type === 'customer.deleted') return CustomerDeletedEventResource;
   if (type.startsWith('payment.')) return PaymentEventResource;
   if (type.startsWith('refund.')) return RefundEventResource;
@@ -93,12 +119,26 @@ export function eventResourceOf(type: EventType) {
 
 /** Component `Event`: any event, discriminated by `type`. */
 export const EventResource = z
-  .discriminatedUnion('type', [PaymentEventResource, RefundEventResource, CustomerEventResource, CustomerDeletedEventResource])
+  .discriminatedUnion('type', [
+    PaymentEventResource,
+    RefundEventResource,
+    CustomerEventResource,
+    CustomerDeletedEventResource,
+    ConnectorAccountEventResource,
+    RoutingEventResource,
+  ])
   .meta({
     id: 'Event',
     description:
-      'A change of a payment, refund or customer, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
+      'A change of a payment, refund, customer, connector account or routing, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
   });
 
 /** What an event's `data` holds: a payment, a refund, a customer, or a deleted customer's id. */
-export const EventDataResource = z.union([PaymentResource, RefundResource, CustomerResource, DeletedCustomerResource]);
+export const EventDataResource = z.union([
+  PaymentResource,
+  RefundResource,
+  CustomerResource,
+  DeletedCustomerResource,
+  ConnectorAccountResource,
+  RoutingActivationResource,
+]);

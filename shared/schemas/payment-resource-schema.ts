@@ -13,6 +13,7 @@ import { PendingOperationResource } from './pending-operation-resource-schema';
 import {
   CurrencyResource,
   connectorField,
+  merchantConnectorIdField,
   idField,
   MetadataResource,
   minorUnitsField,
@@ -222,6 +223,7 @@ export const AttemptResource = z
   .strictObject({
     attempt_id: idField('att', 'The attempt'),
     connector: connectorField('The connector tried.'),
+    merchant_connector_id: merchantConnectorIdField('The connector account tried'),
     status: PaymentStatusResource,
     connector_transaction_id: nullableText("The connector's transaction id, or null when it has none."),
     error_code: nullableText(
@@ -253,7 +255,10 @@ export const PaymentResource = z
     payment_method_data: PaymentMethodSummaryResource.nullable().describe(
       "What is kept of the method's details (never a card number or CVC), or null.",
     ),
-    connector: connectorField('The connector routing chose at create (`sandbox` by default).'),
+    connector: connectorField('The connector routing chose (`sandbox` by default).'),
+    merchant_connector_id: merchantConnectorIdField(
+      'The connector account routing chose; every later operation (capture, void, refund, sync, webhooks) uses its credentials',
+    ),
     connector_transaction_id: nullableText("The connector's transaction id; null until the connector has a transaction."),
     customer_id: idField('cus', 'The customer').nullable().describe('The customer, or null when none (or after the customer was deleted).'),
     description: nullableText('Echoed from create, or null.'),

@@ -16,6 +16,14 @@ import {
   text,
 } from './common';
 
+/**
+ * `merchant_connector_id`: pins the payment to one of the merchant's connector accounts (`mca_…`),
+ * overriding routing (docs/api.md "Routing").
+ */
+const merchantConnectorIdSchema = z
+  .string({ error: 'must be a connector account id (mca_…)' })
+  .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' });
+
 /** The method a `payment_method_data` implies: `card` or `ussd`. */
 export function methodOfData(data: PaymentMethodData): 'card' | 'ussd' {
   return data.card ? 'card' : 'ussd';
@@ -47,6 +55,7 @@ export const createPaymentBodySchema = z
     metadata: metadataSchema.optional(),
     billing: billingSchema.optional(),
     return_url: returnUrlSchema.optional(),
+    merchant_connector_id: merchantConnectorIdSchema.optional(),
   })
   .superRefine((body, ctx) => {
     if (body.payment_method_data?.card && !body.confirm) {
@@ -68,6 +77,7 @@ export const confirmPaymentBodySchema = z
     payment_method: paymentMethodSchema.optional(),
     payment_method_data: paymentMethodDataSchema.optional(),
     return_url: returnUrlSchema.optional(),
+    merchant_connector_id: merchantConnectorIdSchema.optional(),
   })
   .superRefine(checkMethodData);
 

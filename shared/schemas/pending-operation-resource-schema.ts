@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { PENDING_OPERATION_KINDS } from '../domain/pending-operation';
-import { connectorField, minorUnitsField, timestampField } from './resource-fields';
+import { connectorField, merchantConnectorIdField, minorUnitsField, timestampField } from './resource-fields';
 
 /** `in_progress` while the call's lease runs, `outcome_unknown` after it. */
 export const PENDING_OPERATION_STATES = ['in_progress', 'outcome_unknown'] as const;
@@ -21,6 +21,7 @@ export const PendingOperationResource = z
       .enum(PENDING_OPERATION_KINDS)
       .describe('The processor call: `authorize`, `capture`, `void` (on payments) or `refund` (on refunds).'),
     connector: connectorField('The processor called.'),
+    merchant_connector_id: merchantConnectorIdField('The connector account called'),
     reference: z.string().describe('Our id sent to the processor as its reference (the payment or refund id).'),
     amount: minorUnitsField('What the call moves.'),
     started_at: timestampField('When the call was recorded, just before it was sent.'),

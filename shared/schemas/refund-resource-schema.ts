@@ -7,7 +7,15 @@
 import * as z from 'zod';
 import { REFUND_STATUSES } from '../domain/refund';
 import { PendingOperationResource } from './pending-operation-resource-schema';
-import { CurrencyResource, connectorField, idField, minorUnitsField, nullableText, timestampField } from './resource-fields';
+import {
+  CurrencyResource,
+  connectorField,
+  idField,
+  merchantConnectorIdField,
+  minorUnitsField,
+  nullableText,
+  timestampField,
+} from './resource-fields';
 
 /** Component `RefundStatus`: Pending, Succeeded, Failed. */
 export const RefundStatusResource = z.enum(REFUND_STATUSES).meta({
@@ -29,6 +37,7 @@ export const RefundResource = z
     ),
     reason: nullableText('Echoed from the request, or null.'),
     connector: connectorField("The payment's connector, which makes the refund."),
+    merchant_connector_id: merchantConnectorIdField("The payment's connector account, whose credentials make the refund"),
     connector_refund_id: nullableText("The connector's refund id, or null until it has one."),
     error_code: nullableText(
       'Why the connector declined it (its amount is released), or a note it left on a pending refund; null otherwise.',

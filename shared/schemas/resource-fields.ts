@@ -65,6 +65,19 @@ export function connectorField(description: string) {
   return z.string().describe(`${description} One of \`sandbox\`, \`paystack\`, \`flutterwave\`, \`stripe\`.`);
 }
 
+/**
+ * The merchant connector account (`mca_…`) a payment, attempt, refund or claim is on, or null when it is
+ * on the stage's own account of its connector (merchants without accounts of their own).
+ * @param description what the account did
+ */
+export function merchantConnectorIdField(description: string) {
+  return z
+    .string()
+    .regex(/^mca_[0-9A-Za-z]+$/)
+    .nullable()
+    .describe(`${description} (\`mca_…\`), or null when the stage's own account of the connector was used.`);
+}
+
 /** Free-form string map echoed from the request (`{}` when none): at most 50 keys of 1–40 characters, values of at most 500 characters. */
 export const MetadataResource = z.record(z.string(), z.string()).meta({
   id: 'Metadata',

@@ -66,10 +66,34 @@ export const listPartition = {
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
 };
 
-/** GSI4: a payment or refund found by its id alone (connector webhooks carry no merchant). */
+/** GSI4: a payment, refund or connector account found by its id alone (connector webhooks carry no merchant). */
 export const idLookup = {
   payment: (paymentId: string) => ({ GSI4PK: `PAYMENT#${paymentId}`, GSI4SK: ENTITY_SK.payment }),
   refund: (refundId: string) => ({ GSI4PK: `REFUND#${refundId}`, GSI4SK: ENTITY_SK.refund }),
+  connectorAccount: (merchantConnectorId: string) => ({ GSI4PK: `MCA#${merchantConnectorId}`, GSI4SK: 'MCA' }),
+};
+
+/**
+ * A merchant's connector configuration partition: its connector accounts (`MCA#<id>`), their label
+ * claims (`LABEL#<label>`, uniqueness per merchant) and its routing profile (`PROFILE`: the active
+ * algorithm's copy and the default fallback list). Small and bounded (docs/api.md "Connector
+ * accounts": at most 100 accounts), written only when a merchant changes its setup, read whole by
+ * one Query and cached per container, so routing a payment costs no read of its own.
+ */
+export const connectorConfig = {
+  partition: (merchantId: string) => `${m(merchantId)}#CONNECTOR_CONFIG`,
+  account: (merchantId: string, merchantConnectorId: string) => ({
+    PK: `${m(merchantId)}#CONNECTOR_CONFIG`,
+    SK: `MCA#${merchantConnectorId}`,
+  }),
+  label: (merchantId: string, label: string) => ({ PK: `${m(merchantId)}#CONNECTOR_CONFIG`, SK: `LABEL#${label}` }),
+  profile: (merchantId: string) => ({ PK: `${m(merchantId)}#CONNECTOR_CONFIG`, SK: 'PROFILE' }),
+};
+
+/** A merchant's routing algorithms: one partition, one item each (`ALGORITHM#<id>`), bounded (at most 100). */
+export const routingAlgorithmKeys = {
+  partition: (merchantId: string) => `${m(merchantId)}#ROUTING_ALGORITHMS`,
+  algorithm: (merchantId: string, algorithmId: string) => ({ PK: `${m(merchantId)}#ROUTING_ALGORITHMS`, SK: `ALGORITHM#${algorithmId}` }),
 };
 
 /** The record of one applied connector webhook event (idempotent application). */

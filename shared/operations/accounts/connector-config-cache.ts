@@ -1,0 +1,54 @@
+import { wholeNumberSetting } from '../../settings/whole-number-setting';
+import { type ConnectorConfig, readConnectorConfig } from '../../storage/connector-accounts-repository';
+
+/**
+ * Per-container cache of merchants' connector configurations (accounts and routing profile), so
+ * routing a payment costs no DynamoDB read of its own: a merchant's configuration is read at most
+ * once per {@link connectorConfigCacheMs} per container (one Query).
+ *
+ * Staleness, bounded by the period (docs/api.md "Connector accounts"): an account created, changed,
+ * disabled or deleted, or an algorithm activated, reaches containers that cached the merchant's
+ * configuration within the period; the container that made the change sees it at once (its entry
+ * is dropped). A deleted account can never take a payment after its delete: an authorization's claim
+ * checks the account item in the same transaction (shared/storage/payments-repository.ts).
+ */
+
+/** Default cache period: 5,000 ms. */
+export const DEFAULT_CONNECTOR_CONFIG_CACHE_MS = 5_000;
+
+/** Most merchants held at once per container; the oldest entry is dropped beyond it. */
+const MAX_ENTRIES = 1_000;
+
+/**
+ * The cache period in ms from `CONNECTOR_CONFIG_CACHE_MS` (read at each use; 0 turns caching off), else
+ * {@link DEFAULT_CONNECTOR_CONFIG_CACHE_MS}.
+ */
+export function connectorConfigCacheMs(): number {
+  return wholeNumberSetting(process.env.CONNECTOR_CONFIG_CACHE_MS, { min: 0, max: 300_000 }, DEFAULT_CONNECTOR_CONFIG_CACHE_MS);
+}
+
+const entries = new Map<string, { at: number; config: Promise<ConnectorConfig> }>();
+
+/**
+ * The merchant's connector configuration, from this container's cache when read less than the period
+ * ago, else read (one Query) and cached. Concurrent requests of one container share one read.
+ * @throws whatever the read throws (nothing is cached then)
+ */
+export async function merchantConnectorConfig(merchantId: string, nowMs = Date.now()): Promise<ConnectorConfig> {
+  const period = connectorConfigCacheMs();
+  const hit = entries.get(merchantId);
+  if (hit && period > 0 && nowMs - hit.at < period) return hit.config;
+  const config = readConnectorConfig(merchantId);
+  if (period > 0) {
+    entries.delete(merchantId);
+    entries.set(merchantId, { at: nowMs, config });
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+    config.catch(() => entries.get(merchantId)?.config === config && entries.delete(merchantId));
+  }
+  return config;
+}
+
+/** Drops a merchant's cached configuration (after this container changed it). */
+export function forgetConnectorConfig(merchantId: string): void {
+  entries.delete(merchantId);
+}

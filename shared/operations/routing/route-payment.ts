@@ -1,0 +1,109 @@
+import { accountEnables, type RoutingFacts } from '../../domain/connector-account';
+import { invalidRequest } from '../../domain/errors';
+import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
+import type { RoutedConnector } from '../../routing/connector-target';
+import { type RoutedCandidates, routeCandidates, withoutOpenCircuits } from '../../routing/routing';
+import type { StoredConnectorAccount } from '../../storage/connector-accounts-repository';
+import { accountConnector } from '../accounts/account-connectors';
+import { merchantConnectorConfig } from '../accounts/connector-config-cache';
+import { evaluateAlgorithm } from './evaluate-algorithm';
+
+/** What routing a payment needs beyond its facts. */
+export interface PaymentRoutingOptions {
+  /** USSD: the payer's bank (CBN code); accounts whose connector does not serve it are passed over. */
+  ussdBankCode?: string | undefined;
+  /** An explicit `merchant_connector_id` from the request: that account only. */
+  pinned?: string | undefined;
+  /**
+   * The target chosen earlier (at create) for this payment: kept first when it still qualifies, so a
+   * confirm goes where create said (and a retried confirm where the first one went).
+   */
+  preferred?: { name: string; merchantConnectorId: string | null } | undefined;
+  /** Whether accounts with an open circuit are passed over (default true); false for a create without confirm. */
+  respectCircuits?: boolean;
+}
+
+/**
+ * Routes a payment (docs/api.md "Routing", precedence in this order):
+ * 1. an explicit `merchant_connector_id` on create/confirm (that account only);
+ * 2. the merchant's active routing algorithm (single, priority, volume_split, advanced), its choice
+ *    first and its other accounts as fallbacks;
+ * 3. the merchant's default fallback list (its accounts in creation order when it set none);
+ * 4. for a merchant with no connector accounts at all, the stage's platform rules (`ROUTING_RULES`),
+ *    as before merchants could connect their own.
+ * An ineligible account (disabled or being deleted, currency/method/amount not enabled, its connector
+ * not serving the currency, method or USSD bank, the sandbox on a stage without it, its circuit open)
+ * is passed over, never an error. Reads the merchant's configuration from the per-container cache
+ * (shared/operations/accounts/connector-config-cache.ts): no DynamoDB round trip of its own while warm.
+ * @returns the connector accounts to try, in order (at least one), with those skipped for open circuits
+ * @throws ApiError 400 `resource_missing` (param `merchant_connector_id`) for a pinned account that does not exist;
+ *   400 `no_connector_available` when no account (or no platform connector) can take the payment
+ * @throws ConnectorUnavailableError (503) when every account that could take it has its circuit open
+ */
+export async function routePayment(
+  merchantId: string,
+  facts: RoutingFacts,
+  options: PaymentRoutingOptions = {},
+): Promise<RoutedCandidates> {
+  const config = await merchantConnectorConfig(merchantId);
+  const respect = options.respectCircuits ?? true;
+  if (config.accounts.length === 0 && !options.pinned) {
+    const preferred = options.preferred?.merchantConnectorId === null ? options.preferred.name : undefined;
+    return routeCandidates(facts.currency, facts.payment_method, preferred, undefined, {
+      ussdBankCode: options.ussdBankCode,
+      respectCircuits: respect,
+    });
+  }
+  const byId = new Map(config.accounts.map((a) => [a.merchant_connector_id, a]));
+  let order: string[];
+  if (options.pinned) {
+    if (!byId.has(options.pinned)) {
+      throw invalidRequest('resource_missing', 'No such connector account (check merchant_connector_id).', 'merchant_connector_id');
+    }
+    order = [options.pinned];
+  } else {
+    const chosen = config.profile?.active_algorithm
+      ? evaluateAlgorithm(config.profile.active_algorithm.algorithm as RoutingAlgorithm, facts)
+      : [];
+    const fallback = config.profile?.default_fallback ?? config.accounts.map((a) => a.merchant_connector_id);
+    order = [...new Set([...chosen, ...fallback])];
+    const pref = options.preferred?.merchantConnectorId;
+    if (pref && order.includes(pref)) order = [pref, ...order.filter((id) => id !== pref)];
+  }
+  const eligible: RoutedConnector[] = [];
+  for (const id of order) {
+    const account = byId.get(id);
+    if (!account || !accountTakesPayments(account, facts)) continue;
+    const connector = await accountConnector(account);
+    if (!connector) continue;
+    if (facts.payment_method !== undefined) {
+      const bank = options.ussdBankCode ? { ussdBankCode: options.ussdBankCode } : undefined;
+      if (!connector.supports(facts.currency, facts.payment_method, bank)) continue;
+    }
+    eligible.push(connector);
+  }
+  const [first, ...rest] = eligible;
+  if (!first) {
+    throw invalidRequest(
+      'no_connector_available',
+      options.pinned
+        ? 'The connector account in merchant_connector_id cannot take this payment (disabled, or its payment_methods_enabled do not cover this currency, method and amount).'
+        : `None of your connector accounts can take ${facts.currency}${facts.payment_method ? ` ${facts.payment_method}` : ''} payments of this amount: enable one (PUT /connector_accounts/{id} payment_methods_enabled) or connect another.`,
+      options.pinned ? 'merchant_connector_id' : facts.payment_method ? 'payment_method' : 'currency',
+    );
+  }
+  return withoutOpenCircuits([first, ...rest], respect);
+}
+
+/** Whether an account may take a new payment with these facts (not disabled or being deleted; method, currency and amount enabled). */
+export function accountTakesPayments(
+  account: StoredConnectorAccount,
+  facts: Pick<RoutingFacts, 'currency' | 'payment_method' | 'amount'>,
+): boolean {
+  return (
+    !account.disabled &&
+    !account.deleting_since &&
+    Boolean(account.credentials_encrypted) &&
+    accountEnables(account, facts.currency, facts.payment_method, facts.amount)
+  );
+}

@@ -1,0 +1,153 @@
+/**
+ * Request and resource shapes of merchant connector accounts (`/connector_accounts`), built from the
+ * vocabulary in shared/domain/connector-account.ts. Names follow Hyperswitch's merchant connector
+ * account (https://api-reference.hyperswitch.io/api-reference/merchant-connector-account/merchant-connector--create).
+ */
+import * as z from 'zod';
+import { CONNECTOR_ACCOUNT_STATUSES, CONNECTOR_NAMES } from '../domain/connector-account';
+import { CURRENCIES } from '../domain/money';
+import { PAYMENT_METHODS } from '../domain/payment';
+import { currencySchema, metadataSchema, paymentMethodSchema } from './common';
+import { listQuerySchema } from './list-query-schema';
+import { CurrencyResource, deletedAnswer, idField, MetadataResource, timestampField } from './resource-fields';
+
+/** Most connector accounts a merchant may hold at once (deleted ones do not count): 50. */
+export const MAX_CONNECTOR_ACCOUNTS = 50;
+
+/** Longest `connector_label`: 64 characters. */
+export const MAX_CONNECTOR_LABEL_LENGTH = 64;
+
+/** Longest credential value accepted: 512 characters (processors' keys are under 200). */
+const MAX_CREDENTIAL_LENGTH = 512;
+
+/** `connector_name`: one of {@link CONNECTOR_NAMES}. */
+export const connectorNameSchema = z.enum(CONNECTOR_NAMES, { error: `must be one of ${CONNECTOR_NAMES.join(', ')}` });
+
+/** A secret credential value: 1–512 printable ASCII characters, no spaces (never echoed in errors). */
+const credentialValue = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_CREDENTIAL_LENGTH, { error: `must be at most ${MAX_CREDENTIAL_LENGTH} characters` })
+  .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces (copy the key exactly as the processor shows it)' });
+
+/** `connector_label`: 1–64 characters of letters, digits, spaces, `-`, `_`, `.`; unique per merchant (case-insensitive). */
+const labelSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_CONNECTOR_LABEL_LENGTH, { error: `must be at most ${MAX_CONNECTOR_LABEL_LENGTH} characters` })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, { error: 'must start with a letter or digit and hold only letters, digits, spaces, ".", "_" and "-"' });
+
+/** `connector_account_details`: `api_key` (required on create) and `key1` (Flutterwave's encryption key). */
+const accountDetailsSchema = z.strictObject({
+  auth_type: z.enum(['HeaderKey', 'BodyKey'], { error: 'must be HeaderKey or BodyKey' }).optional(),
+  api_key: credentialValue,
+  key1: credentialValue.optional(),
+});
+
+/** `connector_webhook_details`: `merchant_secret` (Stripe's signing secret, Flutterwave's secret hash). */
+const webhookDetailsSchema = z.strictObject({ merchant_secret: credentialValue });
+
+/** One `payment_methods_enabled` entry: a method, its currencies and optional amount bounds (minor units). */
+const enabledMethodSchema = z
+  .strictObject({
+    payment_method: paymentMethodSchema,
+    currencies: z.array(currencySchema).min(1, { error: 'must list at least one currency' }).max(CURRENCIES.length),
+    minimum_amount: z.int({ error: 'must be an integer in minor units' }).min(0).nullable().optional(),
+    maximum_amount: z.int({ error: 'must be an integer in minor units' }).min(1).nullable().optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.minimum_amount != null && m.maximum_amount != null && m.minimum_amount > m.maximum_amount) {
+      ctx.addIssue({ code: 'custom', path: ['maximum_amount'], message: 'must not be below minimum_amount' });
+    }
+  })
+  .transform((m) => ({ ...m, currencies: [...new Set(m.currencies)] }));
+
+/** `payment_methods_enabled`: 1–4 entries, one per payment method. */
+const enabledMethodsSchema = z
+  .array(enabledMethodSchema)
+  .min(1, { error: 'must list at least one payment method (omit the field for everything the connector supports)' })
+  .max(PAYMENT_METHODS.length)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((m, i) => {
+      if (seen.has(m.payment_method)) ctx.addIssue({ code: 'custom', path: [i, 'payment_method'], message: 'is listed twice' });
+      seen.add(m.payment_method);
+    });
+  });
+
+/** Body of `POST /connector_accounts`. */
+export const createConnectorAccountSchema = z.strictObject({
+  connector_name: connectorNameSchema,
+  connector_label: labelSchema.optional(),
+  connector_account_details: accountDetailsSchema.optional(),
+  connector_webhook_details: webhookDetailsSchema.optional(),
+  payment_methods_enabled: enabledMethodsSchema.optional(),
+  disabled: z.boolean({ error: 'must be true or false' }).optional(),
+  metadata: metadataSchema.optional(),
+});
+
+/** Body of `PUT /connector_accounts/{merchant_connector_id}`: every field optional; `connector_name` cannot change. */
+export const updateConnectorAccountSchema = z.strictObject({
+  connector_label: labelSchema.optional(),
+  connector_account_details: accountDetailsSchema.optional(),
+  connector_webhook_details: webhookDetailsSchema.optional(),
+  payment_methods_enabled: enabledMethodsSchema.optional(),
+  disabled: z.boolean({ error: 'must be true or false' }).optional(),
+  metadata: metadataSchema.optional(),
+});
+
+/** `GET /connector_accounts`: the list parameters, `connector_name` and `disabled`. */
+export const listConnectorAccountsQuerySchema = listQuerySchema({
+  connector_name: connectorNameSchema.optional(),
+  disabled: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+});
+
+/** Parsed create body. */
+export type CreateConnectorAccountBody = z.infer<typeof createConnectorAccountSchema>;
+/** Parsed update body. */
+export type UpdateConnectorAccountBody = z.infer<typeof updateConnectorAccountSchema>;
+
+/** Component `EnabledPaymentMethod`. */
+export const EnabledPaymentMethodResource = z
+  .strictObject({
+    payment_method: z.enum(PAYMENT_METHODS).describe('The payment method.'),
+    currencies: z.array(CurrencyResource).describe('Currencies this account may be routed for this method.'),
+    minimum_amount: z.int().min(0).nullable().optional().describe('Smallest amount routed here, minor units (null: none).'),
+    maximum_amount: z.int().min(1).nullable().optional().describe('Largest amount routed here, minor units (null: none).'),
+  })
+  .meta({ id: 'EnabledPaymentMethod', description: 'A payment method this account may be routed, with its currencies and amount bounds.' });
+
+/** Component `ConnectorAccount`: a merchant connector account as the API shows it (credentials masked). */
+export const ConnectorAccountResource = z
+  .strictObject({
+    merchant_connector_id: idField('mca', 'The connector account'),
+    connector_name: z.enum(CONNECTOR_NAMES).describe('The processor.'),
+    connector_label: z.string().describe('Your name for the account, unique among your accounts (case-insensitive).'),
+    connector_account_details: z
+      .strictObject({
+        api_key: z.string().describe('The secret key, masked: its prefix and last 4 characters only.'),
+        key1: z.string().nullable().describe("Flutterwave's encryption key, masked; null when none."),
+      })
+      .describe('The credentials, masked. They are write-only: never answered in clear.'),
+    connector_webhook_details: z
+      .strictObject({ merchant_secret_set: z.boolean().describe('Whether a webhook signing secret is held (it is never shown).') })
+      .describe('Webhook verification settings.'),
+    payment_methods_enabled: z.array(EnabledPaymentMethodResource).describe('What routing may send to this account.'),
+    disabled: z.boolean().describe('A disabled account takes no new payments; it still captures, voids, refunds and reconciles those it holds.'),
+    status: z.enum(CONNECTOR_ACCOUNT_STATUSES).describe('`active`, or `inactive` while disabled.'),
+    test_mode: z.boolean().describe("Whether the credentials are the processor's test keys."),
+    webhook_url: z.string().describe("Where to point the processor's webhooks for this account (`…/webhooks/{connector_name}/{merchant_connector_id}`)."),
+    metadata: MetadataResource,
+    created_at: timestampField('When the account was connected.'),
+    updated_at: timestampField('When the account last changed.'),
+  })
+  .meta({
+    id: 'ConnectorAccount',
+    description: 'A processor account of yours (merchant connector account): routing sends your payments to it, with its own credentials.',
+  });
+
+/** Component `DeletedConnectorAccount`: the answer of `DELETE /connector_accounts/{id}`. */
+export const DeletedConnectorAccountResource = deletedAnswer('merchant_connector_id', 'mca', 'connector account', 'DeletedConnectorAccount');
+
+/** The account resource type. */
+export type ConnectorAccountView = z.output<typeof ConnectorAccountResource>;
