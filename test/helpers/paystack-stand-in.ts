@@ -37,6 +37,18 @@
  * {@link PAYSTACK_STAND_IN_MESSAGES} / {@link PAYSTACK_STAND_IN_LIMITS} (marked "stand-in"): tests
  * must not treat those texts as Paystack's.
  *
+ * Accounts: the secret key names the Paystack account (integration) a request acts on, as each merchant
+ * connects its own account. The default account ({@link PAYSTACK_STAND_IN_SECRET_KEY} or `options.secretKey`,
+ * integration 412829), one per key of `options.accounts`, more with `addAccount()`. Each has its own
+ * transactions, refunds, ledger (`ledgerOf(key)`; `ledger()` / `entry()` are the default account's) and
+ * balance: a reference or refund id of one account is unknown with another's key (Paystack's not-found
+ * answers). A key that is no account's → 401 `{"status": false, "message": "Invalid key"}` ([OAS]
+ * `components/responses/Unauthorized.yaml` example, the 401 of every path including `paths/balance.yaml`).
+ * Each request records the integration it acted on and the masked key (`keyHint`), never the key. Faults,
+ * `setDown`, the log and `reset()` are the server's; a fault can be limited to one key (`match.secretKey`).
+ * - GET /balance ([OAS] `paths/balance.yaml`, `components/schemas/BalanceCheckResponse{,Array}.yaml`; the
+ *   [DCS] sample `src/api/transfers-control/balance/response.json` `200`): see `#balance`.
+ *
  * Ledger: one entry per transaction reference ({@link PaystackLedgerEntry}): the Charge API status,
  * the step it waits on, the amount captured, the refunds, and which steps were submitted (never their
  * values: a PIN, OTP or card number is compared in memory and dropped; the request log keeps `[REDACTED]`).
@@ -82,6 +94,8 @@ export type PaystackStandInFault =
 export interface PaystackFaultMatch {
   method?: string;
   path: string;
+  /** Only requests sent with this secret key (one account's; see {@link PaystackStandIn.addAccount}). Any key, or none, when omitted. */
+  secretKey?: string;
 }
 
 /** A fault still armed. */
@@ -177,8 +191,12 @@ export interface PaystackStandInRequest {
   method: string;
   path: string;
   query: string;
-  /** The `Authorization` header was `Bearer <the stand-in's key>`. */
+  /** The `Authorization` header was `Bearer <the key of one of the stand-in's accounts>`. */
   authorized: boolean;
+  /** The integration (account) id the key names, or null when the key was missing or is no account's (401). */
+  integration: number | null;
+  /** The key sent, masked (first 8 characters, `*`s, last 4), or null when none was sent. The key itself is never kept. */
+  keyHint: string | null;
   body: Record<string, unknown> | null;
   /** ajv's errors when the body did not match the endpoint's [OAS] schema, else null. */
   schemaErrors: string[] | null;
@@ -190,26 +208,58 @@ export interface PaystackStandInRequest {
 
 /** Options of {@link startPaystackStandIn}. */
 export interface PaystackStandInOptions {
-  /** The only secret key accepted (default {@link PAYSTACK_STAND_IN_SECRET_KEY}). */
+  /** The default account's secret key (default {@link PAYSTACK_STAND_IN_SECRET_KEY}). */
   secretKey?: string;
+  /**
+   * More secret keys accepted, each naming an account (a Paystack integration) of its own: own
+   * transactions, refunds, ledger and balance, as each merchant connects its own Paystack account.
+   */
+  accounts?: string[];
   /** Clock in epoch milliseconds, for timestamps and the OTP lock (default `Date.now`). */
   now?: () => number;
   /** Status of a new refund (default `pending`, as POST /refund answers "queued for processing"). */
   refundStatusOnCreate?: PaystackRefundState;
 }
 
+/** One account (integration) of the stand-in: its secret key names it. Fake values. */
+export interface PaystackStandInAccount {
+  /** Paystack's integration id of the account (6 digits; the default account's is 412829). */
+  integration: number;
+  /** `sk_test_…`: requests with it act on this account only (it also signs the account's webhooks at Paystack). */
+  secretKey: string;
+}
+
 /** A running stand-in. Obtain one with {@link startPaystackStandIn}; `close()` it in `afterAll`. */
 export interface PaystackStandIn {
   /** `http://127.0.0.1:<port>`: the adapter's `PAYSTACK_BASE_URL`. */
   readonly url: string;
-  /** The fake `sk_test_…` key the stand-in accepts. */
+  /** The default account's fake `sk_test_…` key. */
   readonly secretKey: string;
   /** Every request since start or `reset()`, in arrival order (live, redacted). */
   readonly requests: readonly PaystackStandInRequest[];
-  /** The ledger by reference; a fresh snapshot each call. */
+  /** The default account's ledger by reference; a fresh snapshot each call. Same as `ledgerOf(secretKey)`. */
   ledger(): Record<string, PaystackLedgerEntry>;
-  /** One reference's ledger entry (a snapshot), or undefined when Paystack never saw it. */
+  /**
+   * One account's ledger (the account the key names), as {@link ledger}: only what was done with that key.
+   * @throws Error when the key is no account's
+   */
+  ledgerOf(secretKey: string): Record<string, PaystackLedgerEntry>;
+  /** One reference's ledger entry in the default account (a snapshot), or undefined when that account never saw it. */
   entry(reference: string): PaystackLedgerEntry | undefined;
+  /**
+   * One reference's ledger entry in the account the key names, as {@link entry}.
+   * @throws Error when the key is no account's
+   */
+  entryOf(secretKey: string, reference: string): PaystackLedgerEntry | undefined;
+  /** Opens another account (integration): a fresh `sk_test_…` key (40 hex digits, as Paystack's) and integration id. */
+  addAccount(): PaystackStandInAccount;
+  /**
+   * Closes an account (e.g. a merchant rolled its key): its key is answered 401 from now on, its transactions forgotten.
+   * @throws Error for the default account's key or a key that is no account's
+   */
+  removeAccount(secretKey: string): void;
+  /** Every account, the default one first, then in the order opened. */
+  accounts(): PaystackStandInAccount[];
   /** Arms a fault for the next matching request (or the next `times`); faults apply in the order armed. */
   failNext(match: PaystackFaultMatch, fault: PaystackStandInFault, options?: { times?: number }): void;
   /** Faults armed and not used up. */
@@ -222,13 +272,14 @@ export interface PaystackStandIn {
   /**
    * The payer finishes a charge that waits off-line (`pay_offline` mobile money / USSD,
    * `pending_bank_transfer`, `open_url` 3-D Secure, an `abandoned` checkout): `success` takes the
-   * money, `failed` declines it.
-   * @throws Error when the reference is unknown or not waiting off-line
+   * money, `failed` declines it. The charge is looked up in the account `secretKey` names when given,
+   * else in the default account, else in the only account that has the reference.
+   * @throws Error when the reference is unknown (or in several accounts without `secretKey`) or not waiting off-line
    */
-  completeOffline(reference: string, outcome: 'success' | 'failed'): void;
-  /** Moves a refund to a status (e.g. `processed`, `needs-attention`), as Paystack does later. */
+  completeOffline(reference: string, outcome: 'success' | 'failed', secretKey?: string): void;
+  /** Moves a refund (of any account: refund ids are unique) to a status (e.g. `processed`, `needs-attention`), as Paystack does later. */
   setRefundStatus(id: number, status: PaystackRefundState): void;
-  /** Forgets everything (ledger, faults, requests, `down`); destroys hanging sockets. */
+  /** Forgets everything (every account's transactions and refunds, faults, requests, `down`); destroys hanging sockets. The accounts (keys) are kept. */
   reset(): void;
   /** Destroys hanging sockets and closes the server. */
   close(): Promise<void>;
@@ -436,6 +487,8 @@ interface Templates {
   refundCreate: Json;
   refundFetch: Json;
   pwt: Json;
+  /** The [DCS] Check Balance sample (the envelope). */
+  balance: Json;
   /** `display_text` of an MTN / AT mobile-money prompt. */
   momoPrompt: string;
   validators: Record<string, ValidateFunction>;
@@ -468,6 +521,7 @@ function loadTemplates(): Templates {
     refundCreate: (sample('src/api/refunds/create/response.json', '200').data ?? {}) as Json,
     refundFetch: (sample('src/api/refunds/fetch/response.json', '200').data ?? {}) as Json,
     pwt: (page('src/doc/payments/payment-methods/pwt/index.json').data ?? {}) as Json,
+    balance: sample('src/api/transfers-control/balance/response.json', '200'),
     momoPrompt: String((page('src/doc/payments/payment-methods/mobile-airtel-mtn/index.json').data as Json).display_text),
     validators,
   };
@@ -545,6 +599,8 @@ const USSD_ROOT: Record<string, string> = { '737': '*737*33*4', '919': '*919*4',
 /* ------------------------------------------------------------------------ state */
 
 interface Charge {
+  /** The account whose key created it. */
+  account: Account;
   reference: string;
   id: number;
   channel: PaystackLedgerEntry['channel'];
@@ -571,6 +627,8 @@ interface Charge {
 }
 
 interface RefundRecord {
+  /** The account whose key created it. */
+  account: Account;
   id: number;
   reference: string;
   transactionId: number;
@@ -588,6 +646,35 @@ interface Answer {
 }
 
 type ArmedFault = PaystackPendingFault;
+
+/** One account's state: what a request made with its key can see or change. */
+interface Account {
+  secretKey: string;
+  /** Paystack's integration (account) id. */
+  integration: number;
+  charges: Map<string, Charge>;
+  refunds: Map<number, RefundRecord>;
+}
+
+const newAccount = (secretKey: string, integration: number): Account => ({
+  secretKey,
+  integration,
+  charges: new Map(),
+  refunds: new Map(),
+});
+
+/** The default account's integration id (the one the stand-in always printed on refunds). */
+const DEFAULT_INTEGRATION = 412829;
+
+/** A secret key shown without itself: the first 8 characters, `*`s, the last 4 (`****` when 12 characters or fewer). */
+function maskKey(key: string): string {
+  return key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '****';
+}
+
+/** The key of an `Authorization: Bearer <key>` header, or null. */
+function bearerKey(authorization: string | undefined): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] ?? null;
+}
 
 const ok = (message: string, data: unknown): Answer => ({ status: 200, body: { status: true, message, data } });
 const refusal = (status: number, message: string): Answer => ({ status, body: { status: false, message } });
@@ -622,8 +709,9 @@ class StandIn implements PaystackStandIn {
   readonly #t: Templates;
   #port = 0;
   #requests: PaystackStandInRequest[] = [];
-  #charges = new Map<string, Charge>();
-  #refunds = new Map<number, RefundRecord>();
+  /** Every account by secret key, the default one first. */
+  readonly #accounts = new Map<string, Account>();
+  readonly #default: Account;
   #faults: ArmedFault[] = [];
   #down: false | 'reset' | 'refuse' = false;
   #hanging = new Set<ServerResponse>();
@@ -634,6 +722,13 @@ class StandIn implements PaystackStandIn {
 
   constructor(options: PaystackStandInOptions) {
     this.secretKey = options.secretKey ?? PAYSTACK_STAND_IN_SECRET_KEY;
+    this.#default = newAccount(this.secretKey, DEFAULT_INTEGRATION);
+    this.#accounts.set(this.secretKey, this.#default);
+    for (const key of options.accounts ?? []) {
+      if (!/^\S+$/.test(key)) throw new Error('Paystack stand-in: an account key must be a non-empty string without spaces');
+      if (this.#accounts.has(key)) throw new Error(`Paystack stand-in: two accounts with the key ${maskKey(key)}`);
+      this.#accounts.set(key, newAccount(key, this.#newIntegration()));
+    }
     this.#now = options.now ?? Date.now;
     this.#refundStatusOnCreate = options.refundStatusOnCreate ?? 'pending';
     this.#t = loadTemplates();
@@ -691,9 +786,8 @@ class StandIn implements PaystackStandIn {
     }
   }
 
-  completeOffline(reference: string, outcome: 'success' | 'failed'): void {
-    const c = this.#charges.get(reference);
-    if (!c) throw new Error(`Paystack stand-in: no charge ${reference}`);
+  completeOffline(reference: string, outcome: 'success' | 'failed', secretKey?: string): void {
+    const c = this.#findCharge(reference, secretKey);
     if (!['pay_offline', 'pending_bank_transfer', 'open_url', 'abandoned'].includes(c.status)) {
       throw new Error(`Paystack stand-in: charge ${reference} is ${c.status}, not waiting off-line`);
     }
@@ -702,16 +796,72 @@ class StandIn implements PaystackStandIn {
   }
 
   setRefundStatus(id: number, status: PaystackRefundState): void {
-    const r = this.#refunds.get(id);
+    const r = [...this.#accounts.values()].map((a) => a.refunds.get(id)).find((x) => x !== undefined);
     if (!r) throw new Error(`Paystack stand-in: no refund ${id}`);
     r.status = status;
+  }
+
+  addAccount(): PaystackStandInAccount {
+    let key: string;
+    do key = `sk_test_${randomBytes(20).toString('hex')}`;
+    while (this.#accounts.has(key));
+    const account = newAccount(key, this.#newIntegration());
+    this.#accounts.set(key, account);
+    return { integration: account.integration, secretKey: key };
+  }
+
+  removeAccount(secretKey: string): void {
+    const account = this.#account(secretKey);
+    if (account === this.#default) throw new Error('Paystack stand-in: the default account cannot be removed');
+    this.#accounts.delete(secretKey);
+  }
+
+  accounts(): PaystackStandInAccount[] {
+    return [...this.#accounts.values()].map((a) => ({ integration: a.integration, secretKey: a.secretKey }));
+  }
+
+  /** The account a key names. @throws Error when none */
+  #account(secretKey: string): Account {
+    const account = this.#accounts.get(secretKey);
+    if (!account) throw new Error(`Paystack stand-in: no account has the key ${maskKey(secretKey)}`);
+    return account;
+  }
+
+  /** A fresh integration id (6 digits, as Paystack's), unused by the other accounts. */
+  #newIntegration(): number {
+    const used = new Set([...this.#accounts.values()].map((a) => a.integration));
+    let id: number;
+    do id = 100_000 + (randomBytes(4).readUInt32BE(0) % 900_000);
+    while (used.has(id));
+    return id;
+  }
+
+  /**
+   * The charge of a reference: in the account `secretKey` names when given, else in the default
+   * account, else in the only account that has it.
+   * @throws Error when no account (or more than one, without `secretKey`) has it
+   */
+  #findCharge(reference: string, secretKey: string | undefined): Charge {
+    if (secretKey !== undefined) {
+      const c = this.#account(secretKey).charges.get(reference);
+      if (!c) throw new Error(`Paystack stand-in: no charge ${reference} in the account of ${maskKey(secretKey)}`);
+      return c;
+    }
+    const own = this.#default.charges.get(reference);
+    if (own) return own;
+    const found = [...this.#accounts.values()].map((a) => a.charges.get(reference)).filter((c): c is Charge => c !== undefined);
+    if (found.length === 0) throw new Error(`Paystack stand-in: no charge ${reference}`);
+    if (found.length > 1) throw new Error(`Paystack stand-in: several accounts have a charge ${reference}: pass the secret key`);
+    return found[0]!;
   }
 
   reset(): void {
     this.#generation += 1;
     this.#requests.length = 0;
-    this.#charges.clear();
-    this.#refunds.clear();
+    for (const a of this.#accounts.values()) {
+      a.charges.clear();
+      a.refunds.clear();
+    }
     this.#faults = [];
     this.#dropPending();
     if (this.#down === 'refuse') void this.setDown(false);
@@ -727,13 +877,21 @@ class StandIn implements PaystackStandIn {
   }
 
   ledger(): Record<string, PaystackLedgerEntry> {
+    return this.ledgerOf(this.secretKey);
+  }
+
+  ledgerOf(secretKey: string): Record<string, PaystackLedgerEntry> {
     const out: Record<string, PaystackLedgerEntry> = {};
-    for (const reference of this.#charges.keys()) out[reference] = this.entry(reference)!;
+    for (const reference of this.#account(secretKey).charges.keys()) out[reference] = this.entryOf(secretKey, reference)!;
     return out;
   }
 
   entry(reference: string): PaystackLedgerEntry | undefined {
-    const c = this.#charges.get(reference);
+    return this.entryOf(this.secretKey, reference);
+  }
+
+  entryOf(secretKey: string, reference: string): PaystackLedgerEntry | undefined {
+    const c = this.#account(secretKey).charges.get(reference);
     if (!c) return undefined;
     const refunds = this.#refundsOf(c);
     return {
@@ -768,7 +926,7 @@ class StandIn implements PaystackStandIn {
   /* ---------------------------------------------------------------- plumbing */
 
   #refundsOf(c: Charge): RefundRecord[] {
-    return [...this.#refunds.values()].filter((r) => r.transactionId === c.id);
+    return [...c.account.refunds.values()].filter((r) => r.transactionId === c.id);
   }
 
   #dropPending(): void {
@@ -776,9 +934,12 @@ class StandIn implements PaystackStandIn {
     this.#hanging.clear();
   }
 
-  #takeFault(method: string, path: string): ArmedFault | null {
+  #takeFault(method: string, path: string, key: string | null): ArmedFault | null {
     const index = this.#faults.findIndex(
-      (f) => (!f.match.method || f.match.method.toUpperCase() === method) && path.startsWith(f.match.path),
+      (f) =>
+        (!f.match.method || f.match.method.toUpperCase() === method) &&
+        (f.match.secretKey === undefined || f.match.secretKey === key) &&
+        path.startsWith(f.match.path),
     );
     if (index < 0) return null;
     const fault = this.#faults[index]!;
@@ -790,13 +951,16 @@ class StandIn implements PaystackStandIn {
   #onRequest(req: IncomingMessage, res: ServerResponse): void {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://stand-in.invalid');
-    const authorization = req.headers.authorization;
+    const key = bearerKey(req.headers.authorization);
+    const account = key === null ? null : (this.#accounts.get(key) ?? null);
     const record: PaystackStandInRequest = {
       seq: this.#requests.length + 1,
       method,
       path: url.pathname,
       query: url.search,
-      authorized: /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1] === this.secretKey,
+      authorized: account !== null,
+      integration: account?.integration ?? null,
+      keyHint: key === null ? null : maskKey(key),
       body: null,
       schemaErrors: null,
       fault: null,
@@ -828,7 +992,7 @@ class StandIn implements PaystackStandIn {
         }
       }
       record.body = redact(body);
-      this.#serve({ method, path: url.pathname, params: url.searchParams, body, unparseable, record }, res, generation);
+      this.#serve({ method, path: url.pathname, params: url.searchParams, body, unparseable, record, account, key }, res, generation);
     });
   }
 
@@ -847,7 +1011,7 @@ class StandIn implements PaystackStandIn {
   }
 
   #serve(ctx: RequestContext, res: ServerResponse, generation: number): void {
-    const fault = this.#takeFault(ctx.method, ctx.path);
+    const fault = this.#takeFault(ctx.method, ctx.path, ctx.key);
     ctx.record.fault = fault?.fault ?? null;
     switch (fault?.fault) {
       case 'hang_before_work':
@@ -885,7 +1049,8 @@ class StandIn implements PaystackStandIn {
 
   /** Authentication, body validation and the endpoint. */
   #execute(ctx: RequestContext): Answer {
-    if (!ctx.record.authorized) return refusal(401, PAYSTACK_STAND_IN_MESSAGES.invalidKey);
+    const a = ctx.account;
+    if (!a) return refusal(401, PAYSTACK_STAND_IN_MESSAGES.invalidKey);
     if (ctx.unparseable) return validationError('Invalid JSON body');
     const { method, path } = ctx;
     const segments = path
@@ -904,17 +1069,18 @@ class StandIn implements PaystackStandIn {
           return validationError(errors.join('; '));
         }
       }
-      if (path === '/charge') return this.#createCharge(ctx.body ?? {});
-      if (SUBMIT_FIELD[path]) return this.#submit(SUBMIT_FIELD[path]!, ctx.body ?? {});
-      if (path === '/refund') return this.#createRefund(ctx.body ?? {});
-      if (path === '/transaction/initialize') return this.#initialize(ctx.body ?? {});
+      if (path === '/charge') return this.#createCharge(a, ctx.body ?? {});
+      if (SUBMIT_FIELD[path]) return this.#submit(a, SUBMIT_FIELD[path]!, ctx.body ?? {});
+      if (path === '/refund') return this.#createRefund(a, ctx.body ?? {});
+      if (path === '/transaction/initialize') return this.#initialize(a, ctx.body ?? {});
     }
     if (method === 'GET') {
-      const [a, b, c, d] = segments;
-      if (a === 'charge' && b && c === undefined) return this.#checkCharge(b);
-      if (a === 'transaction' && b === 'verify' && c && d === undefined) return this.#verify(c);
-      if (a === 'refund' && b === undefined) return this.#listRefunds(ctx.params);
-      if (a === 'refund' && b && c === undefined) return this.#fetchRefund(b);
+      const [s1, s2, s3, s4] = segments;
+      if (s1 === 'balance' && s2 === undefined) return this.#balance(a);
+      if (s1 === 'charge' && s2 && s3 === undefined) return this.#checkCharge(a, s2);
+      if (s1 === 'transaction' && s2 === 'verify' && s3 && s4 === undefined) return this.#verify(a, s3);
+      if (s1 === 'refund' && s2 === undefined) return this.#listRefunds(a, ctx.params);
+      if (s1 === 'refund' && s2 && s3 === undefined) return this.#fetchRefund(a, s2);
     }
     return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
   }
@@ -1000,7 +1166,7 @@ class StandIn implements PaystackStandIn {
    * RefundListResponseArray, which require more fields than the sample prints).
    */
   #renderRefund(r: RefundRecord, shape: 'create' | 'fetch' | 'list'): Json {
-    const c = this.#charges.get(r.reference)!;
+    const c = r.account.charges.get(r.reference)!;
     const channel = c.channel === 'checkout' ? 'card' : c.channel;
     const processed = r.status === 'processed';
     const notes = {
@@ -1039,7 +1205,7 @@ class StandIn implements PaystackStandIn {
       ...clone(this.#t.refundFetch),
       ...notes,
       id: r.id,
-      integration: 412829,
+      integration: r.account.integration,
       transaction: c.id,
       transaction_reference: c.reference,
       transaction_amount: c.amount,
@@ -1114,8 +1280,27 @@ class StandIn implements PaystackStandIn {
 
   /* ------------------------------------------------------------ endpoints */
 
+  /**
+   * GET /balance ("Fetch Balance", https://paystack.com/docs/api/transfer-control/#balance; [OAS]
+   * `paths/balance.yaml` → `BalanceCheckResponse`; body the [DCS] `transfers-control/balance` sample): the
+   * account's balance per currency, `{currency, balance}` in subunits. Stand-in simplification: the money of
+   * its successful transactions less their refunds that are not `failed`, at once (no fees, no settlement
+   * delay); the sample's currency (NGN) at 0 while the account took nothing.
+   */
+  #balance(a: Account): Answer {
+    const t = clone(this.#t.balance);
+    const net = new Map<string, number>();
+    for (const c of a.charges.values()) if (c.status === 'success') net.set(c.currency, (net.get(c.currency) ?? 0) + c.amount);
+    for (const r of a.refunds.values()) if (r.status !== 'failed') net.set(r.currency, (net.get(r.currency) ?? 0) - r.amount);
+    const sampleCurrency = String(((t.data as Json[] | undefined)?.[0] as Json | undefined)?.currency ?? 'NGN');
+    const data = net.size
+      ? [...net.keys()].sort().map((currency) => ({ currency, balance: net.get(currency)! }))
+      : [{ currency: sampleCurrency, balance: 0 }];
+    return { status: 200, body: { ...t, data } };
+  }
+
   /** POST /charge (card, mobile_money, ussd, bank_transfer). */
-  #createCharge(body: Json): Answer {
+  #createCharge(a: Account, body: Json): Answer {
     const M = PAYSTACK_STAND_IN_MESSAGES;
     const currency = typeof body.currency === 'string' ? body.currency : 'NGN';
     if (!CURRENCIES.includes(currency)) return refusal(400, M.currencyNotSupported);
@@ -1130,9 +1315,10 @@ class StandIn implements PaystackStandIn {
     const reference = typeof body.reference === 'string' && body.reference ? body.reference : randomCode(15);
     if (!/^[A-Za-z0-9.=-]+$/.test(reference))
       return validationError('Invalid transaction reference: only -, ., = and alphanumeric characters allowed');
-    if (this.#charges.has(reference)) return this.#duplicate();
+    if (a.charges.has(reference)) return this.#duplicate();
     const now = this.#now();
     const c: Charge = {
+      account: a,
       reference,
       id: this.#nextTransactionId++,
       channel: instruments[0] as Charge['channel'],
@@ -1173,7 +1359,7 @@ class StandIn implements PaystackStandIn {
         c.cardLast4 = number.slice(-4);
         c.cardBin = number.slice(0, 6);
         c.steps = [...c.card.steps];
-        this.#charges.set(reference, c);
+        a.charges.set(reference, c);
         this.#advance(c);
         break;
       }
@@ -1183,7 +1369,7 @@ class StandIn implements PaystackStandIn {
         if (typeof mm?.phone !== 'string' || !mm.phone || !(MOBILE_MONEY_PROVIDERS[currency] ?? []).includes(provider))
           return refusal(400, M.invalidProvider);
         c.provider = provider;
-        this.#charges.set(reference, c);
+        a.charges.set(reference, c);
         if (provider === 'vod') {
           c.steps = ['otp'];
           this.#advance(c);
@@ -1199,7 +1385,7 @@ class StandIn implements PaystackStandIn {
         c.status = 'pay_offline';
         c.ussdCode = `${USSD_ROOT[type]}*${String(c.id).slice(-5)}#`;
         c.displayText = `Please dial ${c.ussdCode} on your mobile phone to complete the transaction`;
-        this.#charges.set(reference, c);
+        a.charges.set(reference, c);
         break;
       }
       case 'bank_transfer': {
@@ -1207,7 +1393,7 @@ class StandIn implements PaystackStandIn {
         const expires = (body.bank_transfer as Json | undefined)?.account_expires_at;
         c.status = 'pending_bank_transfer';
         c.accountExpiresAt = typeof expires === 'string' ? expires : isoAt(now + 30 * 60_000);
-        this.#charges.set(reference, c);
+        a.charges.set(reference, c);
         break;
       }
       default:
@@ -1231,9 +1417,9 @@ class StandIn implements PaystackStandIn {
   }
 
   /** POST /charge/submit_pin|otp|phone|birthday|address. */
-  #submit(step: PaystackStep, body: Json): Answer {
+  #submit(a: Account, step: PaystackStep, body: Json): Answer {
     const M = PAYSTACK_STAND_IN_MESSAGES;
-    const c = this.#charges.get(String(body.reference));
+    const c = a.charges.get(String(body.reference));
     if (!c) return refusal(400, M.referenceInvalid);
     if (c.steps[0] !== step) return refusal(400, M.notWaitingFor(step));
     if (step === 'otp' && c.otpLockedUntil > this.#now()) {
@@ -1278,27 +1464,28 @@ class StandIn implements PaystackStandIn {
   }
 
   /** GET /charge/:reference (Check pending charge). */
-  #checkCharge(reference: string): Answer {
-    const c = this.#charges.get(reference);
+  #checkCharge(a: Account, reference: string): Answer {
+    const c = a.charges.get(reference);
     if (!c || c.channel === 'checkout') return refusal(400, PAYSTACK_STAND_IN_MESSAGES.referenceInvalid);
     return ok(c.status === 'failed' ? 'Reference check successful' : 'Charge attempted', this.#renderCharge(c));
   }
 
   /** GET /transaction/verify/:reference. */
-  #verify(reference: string): Answer {
-    const c = this.#charges.get(reference);
+  #verify(a: Account, reference: string): Answer {
+    const c = a.charges.get(reference);
     if (!c) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
     return ok('Verification successful', this.#renderTransaction(c, this.#t.verify));
   }
 
   /** POST /transaction/initialize (hosted checkout). */
-  #initialize(body: Json): Answer {
+  #initialize(a: Account, body: Json): Answer {
     const currency = typeof body.currency === 'string' ? body.currency : 'NGN';
     const reference = typeof body.reference === 'string' && body.reference ? body.reference : randomCode(10);
-    if (this.#charges.has(reference)) return this.#duplicate();
+    if (a.charges.has(reference)) return this.#duplicate();
     const now = this.#now();
     const accessCode = randomCode(15);
-    this.#charges.set(reference, {
+    a.charges.set(reference, {
+      account: a,
       reference,
       id: this.#nextTransactionId++,
       channel: 'checkout',
@@ -1330,10 +1517,10 @@ class StandIn implements PaystackStandIn {
   }
 
   /** POST /refund (`transaction`: reference or id; `amount` default: what is left). */
-  #createRefund(body: Json): Answer {
+  #createRefund(a: Account, body: Json): Answer {
     const M = PAYSTACK_STAND_IN_MESSAGES;
     const key = String(body.transaction);
-    const c = this.#charges.get(key) ?? [...this.#charges.values()].find((x) => String(x.id) === key);
+    const c = a.charges.get(key) ?? [...a.charges.values()].find((x) => String(x.id) === key);
     if (!c) return refusal(404, M.notFound);
     if (c.status !== 'success') return refusal(400, M.refundUnsuccessful);
     if (typeof body.currency === 'string' && body.currency !== c.currency) return refusal(400, M.currencyMismatch);
@@ -1345,6 +1532,7 @@ class StandIn implements PaystackStandIn {
     const amount = body.amount === undefined ? left : (body.amount as number);
     if (!Number.isSafeInteger(amount) || amount <= 0 || amount > left) return refusal(400, M.refundTooLarge);
     const r: RefundRecord = {
+      account: a,
       id: this.#nextRefundId++,
       reference: c.reference,
       transactionId: c.id,
@@ -1355,26 +1543,26 @@ class StandIn implements PaystackStandIn {
       customerNote: typeof body.customer_note === 'string' ? body.customer_note : null,
       createdAt: this.#now(),
     };
-    this.#refunds.set(r.id, r);
+    a.refunds.set(r.id, r);
     return ok('Refund has been queued for processing', this.#renderRefund(r, 'create'));
   }
 
   /** GET /refund/:id. */
-  #fetchRefund(id: string): Answer {
-    const r = /^\d+$/.test(id) ? this.#refunds.get(Number(id)) : undefined;
+  #fetchRefund(a: Account, id: string): Answer {
+    const r = /^\d+$/.test(id) ? a.refunds.get(Number(id)) : undefined;
     if (!r) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
     return ok('Refund retrieved', this.#renderRefund(r, 'fetch'));
   }
 
   /** GET /refund: `transaction` (id or reference), `currency`, `from`/`to`, `perPage` (default 50), `page`; newest first. */
-  #listRefunds(params: URLSearchParams): Answer {
+  #listRefunds(a: Account, params: URLSearchParams): Answer {
     const transaction = params.get('transaction');
     const currency = params.get('currency');
     const from = params.get('from') ? Date.parse(params.get('from')!) : null;
     const to = params.get('to') ? Date.parse(params.get('to')!) : null;
     const perPage = Math.max(1, Number(params.get('perPage') ?? 50) || 50);
     const pageNo = Math.max(1, Number(params.get('page') ?? 1) || 1);
-    const all = [...this.#refunds.values()]
+    const all = [...a.refunds.values()]
       .filter((r) => !transaction || String(r.transactionId) === transaction || r.reference === transaction)
       .filter((r) => !currency || r.currency === currency)
       .filter((r) => (from === null || r.createdAt >= from) && (to === null || r.createdAt <= to))
@@ -1401,6 +1589,10 @@ interface RequestContext {
   body: Record<string, unknown> | null;
   unparseable: boolean;
   record: PaystackStandInRequest;
+  /** The account the key names, or null (answered 401). */
+  account: Account | null;
+  /** The bearer key sent, or null; never logged. */
+  key: string | null;
 }
 
 /* ------------------------------------------------------------------- entry points */
@@ -1423,16 +1615,16 @@ export async function startPaystackStandIn(options: PaystackStandInOptions = {})
 
 /**
  * The environment the connector registry (`shared/connectors/registry.ts`) reads to build the
- * Paystack connector against the stand-in: `PAYSTACK_SECRET_KEY` (the stand-in's fake key, also the
- * webhook key), `PAYSTACK_BASE_URL`; plus `CONNECTOR_TIMEOUT_MS` (every connector's) when
+ * Paystack connector against the stand-in: `PAYSTACK_SECRET_KEY` (the default account's fake key, or
+ * `options.account`'s; also the webhook key), `PAYSTACK_BASE_URL`; plus `CONNECTOR_TIMEOUT_MS` (every connector's) when
  * `options.timeoutMs` is given.
  */
 export function paystackEnv(
   standIn: Pick<PaystackStandIn, 'url' | 'secretKey'>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; account?: Pick<PaystackStandInAccount, 'secretKey'> } = {},
 ): { PAYSTACK_SECRET_KEY: string; PAYSTACK_BASE_URL: string; CONNECTOR_TIMEOUT_MS?: string } {
   const env: { PAYSTACK_SECRET_KEY: string; PAYSTACK_BASE_URL: string; CONNECTOR_TIMEOUT_MS?: string } = {
-    PAYSTACK_SECRET_KEY: standIn.secretKey,
+    PAYSTACK_SECRET_KEY: (options.account ?? standIn).secretKey,
     PAYSTACK_BASE_URL: standIn.url,
   };
   if (options.timeoutMs !== undefined) env.CONNECTOR_TIMEOUT_MS = String(options.timeoutMs);

@@ -11,6 +11,7 @@ import {
   expectedPaymentStatus,
   PAYSTACK_STAND_IN_LIMITS,
   PAYSTACK_STAND_IN_MESSAGES,
+  PAYSTACK_STAND_IN_SECRET_KEY,
   PAYSTACK_STAND_IN_VOUCHER,
   PAYSTACK_TEST_CARDS,
   type PaystackStandIn,
@@ -565,5 +566,253 @@ describe('fault hooks', () => {
       CONNECTOR_TIMEOUT_MS: '300',
     });
     expect(paystackEnv(standIn)).not.toHaveProperty('CONNECTOR_TIMEOUT_MS');
+  });
+});
+
+describe('one account per secret key (merchant connector accounts)', () => {
+  const momoBody = (reference: string) => ({
+    email: 'payer@example.com',
+    amount: 2500,
+    currency: 'GHS',
+    reference,
+    mobile_money: { phone: '0551234987', provider: 'mtn' },
+  });
+
+  test('charges made with two keys land in their own account ledgers and nowhere else', async () => {
+    const b = standIn.addAccount();
+    expect(b).toEqual({ integration: expect.any(Number), secretKey: expect.stringMatching(/^sk_test_[0-9a-f]{40}$/) });
+    expect(b.integration).toBeGreaterThanOrEqual(100_000);
+    expect(standIn.accounts()).toEqual([{ integration: 412829, secretKey: standIn.secretKey }, b]);
+    const onA = newReference();
+    const onB = newReference();
+    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, onA))).body.data.status).toBe('success');
+    const charged = await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, onB, 7000), { key: b.secretKey });
+    expect(charged.body.data).toMatchObject({ status: 'success', amount: 7000, reference: onB });
+
+    expect(Object.keys(standIn.ledger())).toEqual([onA]);
+    expect(standIn.ledgerOf(standIn.secretKey)).toEqual(standIn.ledger());
+    expect(Object.keys(standIn.ledgerOf(b.secretKey))).toEqual([onB]);
+    expect(standIn.entryOf(b.secretKey, onB)).toMatchObject({ status: 'success', amountCaptured: 7000 });
+    expect(standIn.entry(onB)).toBeUndefined();
+    expect(standIn.entryOf(b.secretKey, onA)).toBeUndefined();
+
+    // The same reference is free in another account (references are unique per integration).
+    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, onA, 300), { key: b.secretKey })).status).toBe(200);
+    expect(standIn.entry(onA)).toMatchObject({ amount: 150000 });
+    expect(standIn.entryOf(b.secretKey, onA)).toMatchObject({ amount: 300 });
+    expect(standIn.entryOf(b.secretKey, onA)!.transactionId).not.toBe(standIn.entry(onA)!.transactionId);
+
+    // Each request records the integration it acted on and the masked key, never the key.
+    expect(standIn.requests.map((r) => [r.authorized, r.integration])).toEqual([
+      [true, 412829],
+      [true, b.integration],
+      [true, b.integration],
+    ]);
+    expect(standIn.requests[1]!.keyHint).toBe(`sk_test_${'*'.repeat(b.secretKey.length - 12)}${b.secretKey.slice(-4)}`);
+    expect(JSON.stringify(standIn.requests)).not.toContain(b.secretKey);
+    expect(JSON.stringify(standIn.requests)).not.toContain(standIn.secretKey);
+  });
+
+  test("another account's transactions and refunds are Paystack's not-found answers; nothing changes on either side", async () => {
+    const b = standIn.addAccount();
+    const reference = newReference();
+    await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, reference, 10000));
+    const refund = await call('POST', '/refund', { transaction: reference, amount: 1000 });
+    const { transactionId } = standIn.entry(reference)!;
+    const asB = { key: b.secretKey };
+    const notFound = { status: 404, body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notFound } };
+    expect(await call('GET', `/transaction/verify/${reference}`, undefined, asB)).toEqual(notFound);
+    expect(await call('GET', `/charge/${reference}`, undefined, asB)).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.referenceInvalid },
+    });
+    expect(await call('POST', '/refund', { transaction: reference }, asB)).toEqual(notFound);
+    expect(await call('POST', '/refund', { transaction: String(transactionId) }, asB)).toEqual(notFound);
+    expect(await call('GET', `/refund/${refund.body.data.id}`, undefined, asB)).toEqual(notFound);
+    expect((await call('GET', `/refund?transaction=${transactionId}`, undefined, asB)).body).toMatchObject({
+      data: [],
+      meta: { total: 0 },
+    });
+    expect(await call('POST', '/charge/submit_pin', { pin: '1234', reference }, asB)).toEqual({
+      status: 400,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.referenceInvalid },
+    });
+    expect(standIn.ledgerOf(b.secretKey)).toEqual({});
+    expect(standIn.entry(reference)).toMatchObject({
+      amountCaptured: 10000,
+      amountRefunded: 1000,
+      refunds: [expect.objectContaining({ id: refund.body.data.id })],
+    });
+    // The refund carries its own account's integration id.
+    expect((await call('GET', `/refund/${refund.body.data.id}`)).body.data.integration).toBe(412829);
+  });
+
+  test('completeOffline and setRefundStatus find the charge / refund of any account; an ambiguous reference needs the key', async () => {
+    const b = standIn.addAccount();
+    const onB = newReference();
+    await call('POST', '/charge', momoBody(onB), { key: b.secretKey });
+    standIn.completeOffline(onB, 'success'); // only account B has it
+    expect(standIn.entryOf(b.secretKey, onB)).toMatchObject({ status: 'success', amountCaptured: 2500 });
+
+    const shared = newReference();
+    await call('POST', '/charge', momoBody(shared));
+    await call('POST', '/charge', momoBody(shared), { key: b.secretKey });
+    standIn.completeOffline(shared, 'failed', b.secretKey);
+    expect(standIn.entryOf(b.secretKey, shared)).toMatchObject({ status: 'failed' });
+    expect(standIn.entry(shared)).toMatchObject({ status: 'pay_offline' });
+    standIn.completeOffline(shared, 'success'); // the default account's first
+    expect(standIn.entry(shared)).toMatchObject({ status: 'success' });
+    expect(() => standIn.completeOffline('nowhere', 'success')).toThrow(/no charge nowhere/);
+    expect(() => standIn.completeOffline(onB, 'success', standIn.secretKey)).toThrow(/no charge/);
+
+    const refund = await call('POST', '/refund', { transaction: onB }, { key: b.secretKey });
+    standIn.setRefundStatus(refund.body.data.id, 'processed');
+    expect(standIn.entryOf(b.secretKey, onB)).toMatchObject({
+      transactionStatus: 'reversed',
+      refunds: [expect.objectContaining({ status: 'processed' })],
+    });
+  });
+
+  test('options.accounts: extra keys are accounts from the start; a wrong key is 401; a removed account is 401; reset keeps accounts', async () => {
+    const merchantB = 'sk_test_0123456789abcdef0123456789abcdef0123bbbb';
+    const server = await startPaystackStandIn({ accounts: [merchantB] });
+    try {
+      expect(server.accounts()).toEqual([
+        { integration: 412829, secretKey: PAYSTACK_STAND_IN_SECRET_KEY },
+        { integration: expect.any(Number), secretKey: merchantB },
+      ]);
+      const get = async (path: string, key: string) => {
+        const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+        return { status: res.status, body: (await res.json()) as unknown };
+      };
+      expect(await get('/balance', merchantB)).toMatchObject({ status: 200, body: { status: true } });
+      const invalid = { status: 401, body: { status: false, message: 'Invalid key' } };
+      expect(await get('/balance', 'sk_test_ffffffffffffffffffffffffffffffffffffffff')).toEqual(invalid);
+      expect(server.requests.at(-1)).toMatchObject({
+        authorized: false,
+        integration: null,
+        keyHint: `sk_test_${'*'.repeat(36)}ffff`,
+      });
+      expect(() => server.ledgerOf('sk_test_nope_nope_nope')).toThrow(/no account has the key sk_test_\*+nope/);
+
+      server.reset();
+      expect(server.accounts()).toHaveLength(2);
+      server.removeAccount(merchantB);
+      expect(await get('/balance', merchantB)).toEqual(invalid);
+      expect(() => server.removeAccount(PAYSTACK_STAND_IN_SECRET_KEY)).toThrow(/default account/);
+      expect(() => server.removeAccount(merchantB)).toThrow(/no account/);
+    } finally {
+      await server.close();
+    }
+    await expect(startPaystackStandIn({ accounts: [PAYSTACK_STAND_IN_SECRET_KEY] })).rejects.toThrow(/two accounts/);
+  });
+
+  test('a fault limited to one account key applies to that account only', async () => {
+    const b = standIn.addAccount();
+    standIn.failNext({ method: 'POST', path: '/charge', secretKey: b.secretKey }, 'error_500_before_work');
+    const onA = newReference();
+    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, onA))).status).toBe(200);
+    expect(standIn.pendingFaults()).toHaveLength(1);
+    const onB = newReference();
+    expect((await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, onB), { key: b.secretKey })).status).toBe(500);
+    expect(standIn.pendingFaults()).toEqual([]);
+    expect(standIn.ledgerOf(b.secretKey)).toEqual({});
+    expect(Object.keys(standIn.ledger())).toEqual([onA]);
+  });
+
+  test('paystackEnv with options.account points the registry at that account', () => {
+    const b = standIn.addAccount();
+    expect(paystackEnv(standIn, { account: b })).toEqual({ PAYSTACK_SECRET_KEY: b.secretKey, PAYSTACK_BASE_URL: standIn.url });
+  });
+});
+
+describe('GET /balance', () => {
+  test("answers the account's balances in Paystack's documented shape; money taken shows per account and currency", async () => {
+    const b = standIn.addAccount();
+    const fresh = await call('GET', '/balance');
+    expect(fresh).toEqual({ status: 200, body: { status: true, message: 'Balances retrieved', data: [{ currency: 'NGN', balance: 0 }] } });
+    expectSchema('BalanceCheckResponse.yaml', fresh.body);
+
+    const ngn = newReference();
+    await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.noValidation, ngn, 150000));
+    await call('POST', '/refund', { transaction: ngn, amount: 50000 });
+    const failedRefund = await call('POST', '/refund', { transaction: ngn, amount: 10000 });
+    standIn.setRefundStatus(failedRefund.body.data.id, 'failed'); // a failed refund gives the money back
+    await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.declined, newReference(), 9000)); // declined: nothing taken
+    const ghs = newReference();
+    await call('POST', '/charge', {
+      email: 'payer@example.com',
+      amount: 2500,
+      currency: 'GHS',
+      reference: ghs,
+      mobile_money: { phone: '0551234987', provider: 'mtn' },
+    });
+    standIn.completeOffline(ghs, 'success');
+    await call('POST', '/charge', cardBody(PAYSTACK_TEST_CARDS.vervePinOtp, newReference(), 4000)); // waits on a PIN: nothing taken
+
+    const balance = await call('GET', '/balance');
+    expect(balance).toEqual({
+      status: 200,
+      body: {
+        status: true,
+        message: 'Balances retrieved',
+        data: [
+          { currency: 'GHS', balance: 2500 },
+          { currency: 'NGN', balance: 100000 },
+        ],
+      },
+    });
+    expectSchema('BalanceCheckResponse.yaml', balance.body);
+    // Account B took nothing.
+    expect((await call('GET', '/balance', undefined, { key: b.secretKey })).body.data).toEqual([{ currency: 'NGN', balance: 0 }]);
+    expect(standIn.requests.filter((r) => r.path === '/balance').map((r) => r.integration)).toEqual([412829, 412829, b.integration]);
+  });
+
+  test('a wrong or missing key is 401 {"status": false, "message": "Invalid key"} (the documented Unauthorized example)', async () => {
+    const unauthorized = (paystackOpenApiSchema('paths/balance.yaml') as { get: { responses: Record<string, unknown> } }).get.responses[
+      '401'
+    ] as {
+      content: { 'application/json': { example: unknown } };
+    };
+    const documented = unauthorized.content['application/json'].example;
+    expect(documented).toEqual({ status: false, message: 'Invalid key' });
+    for (const key of [null, 'sk_test_not_an_account_key']) {
+      expect(await call('GET', '/balance', undefined, { key })).toEqual({ status: 401, body: documented });
+    }
+    expect(await call('GET', '/balance/ledger')).toEqual({
+      status: 404,
+      body: { status: false, message: PAYSTACK_STAND_IN_MESSAGES.notFound },
+    });
+  });
+
+  test('faults apply to it as to every route: 500, hang, reset and refuse make Paystack unreachable', async () => {
+    standIn.failNext({ method: 'GET', path: '/balance' }, 'error_500_before_work');
+    expect(await call('GET', '/balance')).toEqual({
+      status: 500,
+      body: { status: false, message: 'An error occurred', type: 'api_error', code: 'unknown' },
+    });
+    standIn.failNext({ method: 'GET', path: '/balance' }, 'hang_before_work');
+    expect(await call('GET', '/balance', undefined, { timeoutMs: 300 }).catch((e: Error) => e.name)).toBe('TimeoutError');
+    standIn.failNext({ method: 'GET', path: '/balance' }, 'reset_before_work');
+    expect(await call('GET', '/balance').catch((e: Error) => e.name)).toBe('TypeError');
+
+    const b = standIn.addAccount();
+    standIn.failNext({ path: '/balance', secretKey: b.secretKey }, 'error_500_before_work');
+    expect((await call('GET', '/balance')).status).toBe(200);
+    expect((await call('GET', '/balance', undefined, { key: b.secretKey })).status).toBe(500);
+
+    await standIn.setDown('refuse');
+    const refused = await call('GET', '/balance').catch((e: Error & { cause?: { code?: string } }) => e);
+    expect((refused as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    await standIn.setDown(false);
+    expect((await call('GET', '/balance')).status).toBe(200);
+    expect(standIn.requests.filter((r) => r.path === '/balance').map((r) => [r.fault, r.outcome, r.status])).toEqual([
+      ['error_500_before_work', 'answered', 500],
+      ['hang_before_work', 'hung', null],
+      ['reset_before_work', 'reset', null],
+      [null, 'answered', 200],
+      ['error_500_before_work', 'answered', 500],
+      [null, 'answered', 200],
+    ]);
   });
 });
