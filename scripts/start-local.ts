@@ -6,10 +6,14 @@
  * 3. the development merchant's API key (API_KEY, or the documented default);
  * 4. the local API Gateway on PORT (default 3000), invoking the real handlers;
  * 5. the reconciler on a timer, and the table's stream read into the webhook delivery
- *    handler (scripts/local/event-stream.ts), as the stream event source does on AWS.
+ *    handler (scripts/local/event-stream.ts), as the stream event source does on AWS;
+ * 6. the local key of connector account credentials (CONNECTOR_ACCOUNTS_LOCAL_KEY, or
+ *    .data/connector-accounts.key, made on first start: see {@link localCredentialsKey}).
  * Ctrl-C stops the gateway and DynamoDB Local.
  */
-import { resolve } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { isLocalWrappingKey, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../shared/security/credential-encryption';
 import { putApiKey } from '../shared/storage/api-keys-repository';
 import { DEFAULT_TABLE_NAME } from '../shared/storage/table-definition';
 import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
@@ -20,8 +24,33 @@ import { startGateway } from './local/gateway';
 import { removeLocalStackInfo, writeLocalStackInfo } from './local/local-stack-file';
 import { startReconcilerTimer } from './local/reconciler-timer';
 
+/** Where `npm start` keeps the local key of connector account credentials (kept with the data it protects). */
+const CREDENTIALS_KEY_FILE = '.data/connector-accounts.key';
+
+/**
+ * The local wrapping key of connector account credentials (shared/security/credential-encryption.ts):
+ * the content of {@link CREDENTIALS_KEY_FILE}, made (base64 of 32 random bytes, mode 0600) when missing.
+ * Deleting the file makes the connector accounts stored under it undecryptable.
+ * @throws Error when the file does not hold such a key (its content is not repeated)
+ */
+function localCredentialsKey(): string {
+  const file = resolve(process.cwd(), CREDENTIALS_KEY_FILE);
+  mkdirSync(dirname(file), { recursive: true });
+  try {
+    writeFileSync(file, `${newLocalWrappingKey()}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  if (statSync(file).mode & 0o077) chmodSync(file, 0o600);
+  const key = readFileSync(file, 'utf8').trim();
+  if (!isLocalWrappingKey(key)) throw new Error(`${file} does not hold base64 of 32 bytes; delete it to make a new key.`);
+  return key;
+}
+
 async function main(): Promise<void> {
   process.env.TABLE_NAME ||= DEFAULT_TABLE_NAME;
+  // Read first (a bad key file stops the start), put in the environment after DynamoDB Local is spawned (it inherits the environment).
+  const credentialsKey = process.env[LOCAL_KEY_VARIABLE] || localCredentialsKey();
   process.env.POWERTOOLS_LOG_LEVEL ||= 'WARN';
   process.env.POWERTOOLS_METRICS_DISABLED ||= 'true';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ||= 'true';
@@ -35,6 +64,7 @@ async function main(): Promise<void> {
     dynamo = await startDynamoDbLocal({ dbPath });
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   }
+  process.env[LOCAL_KEY_VARIABLE] = credentialsKey;
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   const created = await ensureTable(endpoint, process.env.TABLE_NAME);
   await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');

@@ -5,15 +5,20 @@
  * Raises the per-merchant rate limit defaults for the run (docs/rate-limits.md).
  * Also makes the directory where the HTTP suites record which (operation, status) pairs of
  * docs/openapi.json they exercised (test/helpers/contract-validator.ts), read by global-teardown.
+ * Connector account credentials are encrypted under a fresh local key per run, never KMS
+ * (shared/security/credential-encryption.ts): jest starts its workers after this returns and they
+ * inherit process.env (as DYNAMODB_ENDPOINT reaches them); test/unit/credential-encryption.test.ts
+ * checks the key arrives.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local';
 import { ensureTable } from '../../scripts/local/ensure-table';
+import { KMS_KEY_ARN_VARIABLE, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../../shared/security/credential-encryption';
 import { COVERAGE_DIR_ENV } from '../helpers/contract-validator';
 
-/** jest's global setup: DynamoDB Local, the table, the contract coverage directory. */
+/** jest's global setup: DynamoDB Local, the table, the contract coverage directory, the credentials key. */
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'SILENT';
@@ -30,6 +35,8 @@ export default async function globalSetup(): Promise<void> {
   process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  delete process.env[KMS_KEY_ARN_VARIABLE];
+  process.env[LOCAL_KEY_VARIABLE] = newLocalWrappingKey();
   await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
   (globalThis as { __dynamo?: { stop(): Promise<void> } }).__dynamo = dynamo;
 }
