@@ -296,6 +296,20 @@ export interface Connector {
   /** The connector's current view of a refund. */
   syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult>;
   /**
+   * Checks that the processor accepts this adapter's credentials, as when a merchant connects an account: one
+   * read-only, authenticated call (a balance read: Stripe `GET /v1/balance`, Paystack `GET /balance`,
+   * Flutterwave `GET /v3/balances`; the sandbox calls nothing and always resolves). Nothing is created or changed
+   * at the processor, so a failure leaves no unknown outcome. Timeout: the adapter table's `verifyCredentials`
+   * entry (10 s; `CREDENTIAL_CHECK_TIMEOUT_MS` in connector-http.ts).
+   * @returns when the processor answered with the documented body
+   * @throws ConnectorRequestError with code `invalid_credentials` when the processor says the key is wrong (HTTP
+   *   401 or 403, or Paystack's `Invalid key`); its message never contains the key
+   * @throws ConnectorRequestError with the processor's code for any other refusal (4xx)
+   * @throws ConnectorTechnicalError when the processor is unreachable, times out, answers 5xx, or answers
+   *   something other than the documented body (the key could not be checked)
+   */
+  verifyCredentials(): Promise<void>;
+  /**
    * Verifies an inbound webhook's signature and maps it.
    * @throws WebhookSignatureError when the signature is missing or wrong
    * @throws WebhookPayloadError when the signature verifies but the body is not an event the adapter can read

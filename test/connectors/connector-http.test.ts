@@ -137,6 +137,7 @@ describe('timeouts', () => {
     syncRefund: 30_000,
     findRefund: 30_000,
     webhook: 30_000,
+    verifyCredentials: 10_000,
   };
 
   test("timeoutFor: the table's value per operation, replaced by a positive override", () => {

@@ -1112,8 +1112,10 @@ describe('409 and timeouts', () => {
     ).rejects.toBeInstanceOf(ConnectorTechnicalError);
   });
 
-  test("every operation waits 35 s (Flutterwave's 28 s server wait plus a margin) unless overridden", async () => {
-    expect(Object.values(FLUTTERWAVE_TIMEOUTS_MS)).toEqual(Array(8).fill(35_000));
+  test("every operation on a payment or refund waits 35 s (Flutterwave's 28 s server wait plus a margin) unless overridden (the credential check: 10 s)", async () => {
+    const { verifyCredentials, ...operations } = FLUTTERWAVE_TIMEOUTS_MS;
+    expect(Object.values(operations)).toEqual(Array(8).fill(35_000));
+    expect(verifyCredentials).toBe(10_000);
     const spy = jest.spyOn(AbortSignal, 'timeout');
     try {
       reply(ok(fixture('verify-transaction')), ok(fixture('verify-transaction')));
@@ -1209,6 +1211,19 @@ describe('webhooks', () => {
     ['no verif-hash', null],
   ])('%s → WebhookSignatureError, nothing called', async (_what, hash) => {
     await expect(connector().parseWebhook(signed(fixture('webhook-charge-completed'), hash))).rejects.toBeInstanceOf(WebhookSignatureError);
+    expect(requests).toHaveLength(0);
+  });
+
+  test.each([
+    ['an empty verif-hash', ''],
+    ['no verif-hash', null],
+    ['any verif-hash', 'anything'],
+  ])('no secret hash configured (optional at Flutterwave): %s → WebhookSignatureError, nothing called', async (_what, hash) => {
+    const err = await connector({ webhookSecret: '' })
+      .parseWebhook(signed(fixture('webhook-charge-completed'), hash))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WebhookSignatureError);
+    expect((err as Error).message).toMatch(/No Flutterwave secret hash is configured/);
     expect(requests).toHaveLength(0);
   });
 

@@ -14,11 +14,12 @@
  *    guide, whose own SDK sample sends it). The SDK has no preauthorization calls: capture and preauth-refund bodies
  *    are validated with ajv against fixtures/flutterwave/request-schemas.json, transcribed from Flutterwave's API
  *    reference (sources in fixtures/SOURCES.md).
- * 2. Responses. Every "Sample Response" of the SDK's documentation/collections.md and documentation/transactions.md
- *    (read from node_modules at test time) runs through the adapter's mapping with an asserted outcome, or is listed
- *    with the reason it is not a payment or refund state (the SDK's 14 other documentation files document APIs the
- *    adapter never calls; a test classifies every file); so do the other official samples kept as fixtures
- *    (validate-charge, preauth refund, void; sources in fixtures/SOURCES.md).
+ *    The credential check (`GET /v3/balances`) is compared with what the SDK's own `Misc.bal()` sends.
+ * 2. Responses. Every "Sample Response" of the SDK's documentation/collections.md, documentation/transactions.md and
+ *    documentation/misc.md (read from node_modules at test time) runs through the adapter's mapping with an asserted
+ *    outcome, or is listed with the reason it is not an answer the adapter reads (the SDK's 13 other documentation
+ *    files document APIs the adapter never calls; a test classifies every file); so do the other official samples
+ *    kept as fixtures (validate-charge, preauth refund, void; sources in fixtures/SOURCES.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,12 +27,14 @@ import Ajv from 'ajv';
 import type { AuthenticateRequest, AuthorizeRequest, PaymentResult } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
 import {
+  FLUTTERWAVE_BALANCES_PATH,
   FLUTTERWAVE_GHANA_NETWORKS,
   FLUTTERWAVE_USSD_BANKS,
   type FlutterwaveChargeType,
   type FlutterwaveRefund,
   type FlutterwaveResponse,
   type FlutterwaveTransaction,
+  isFlutterwaveBalances,
   paymentResultFromCharge,
   paymentResultFromTransaction,
   paymentResultFromValidation,
@@ -360,6 +363,14 @@ describe("request bodies against flutterwave-node-v3 1.4.1's joi schemas", () =>
     expect(problems(base.fetchSchema, { id: '75923' })).toEqual([]);
   });
 
+  test("credential check: GET /v3/balances with no query nor body, as the SDK's Misc.bal() sends it (services/misc/rave.balances.js)", async () => {
+    const sdkService = readFileSync(join(SDK_DIR, 'services', 'misc', 'rave.balances.js'), 'utf8');
+    expect(sdkService).toContain('`/v3/balances?`'); // handleEmptyFetch: a GET of that URI, no parameters
+    const checked = await sent([ok(sdkSamples('misc.md').get('Get all wallet balances'))], (c) => c.verifyCredentials());
+    expect(checked).toHaveLength(1);
+    expect(checked[0]).toMatchObject({ method: 'GET', path: FLUTTERWAVE_BALANCES_PATH, body: '' });
+  });
+
   test('the schemas are not vacuous: a body missing what Flutterwave requires is refused by each', () => {
     expect(
       problems(create.cardChargeSchema, {
@@ -413,7 +424,8 @@ const SDK_DOC_FILES: Record<string, string> = {
   'beneficiary.md': 'transfer beneficiaries: never called',
   'billPayments.md': 'bill payments: never called',
   'ebills.md': 'ebills: never called',
-  'misc.md': 'balances, account resolution, BVN: never called',
+  'misc.md':
+    'read: GET /v3/balances ("Get all wallet balances", the credential check); balance per currency, account resolution, BVN: never called',
   'otp.md': "Flutterwave's standalone OTP service (/v3/otps), not validate-charge: never called",
   'payment-plan.md': 'payment plans: never called',
   'settlements.md': 'settlements: never called',
@@ -601,6 +613,31 @@ describe('flutterwave-node-v3 1.4.1 documentation/transactions.md: every sample 
       connectorTransactionId: '8415006',
       amountCaptured: 250000,
     });
+  });
+});
+
+describe('flutterwave-node-v3 1.4.1 documentation/misc.md: the wallet balances sample is what the credential check accepts', () => {
+  const samples = sdkSamples('misc.md');
+  const notRead: Record<string, string> = {
+    'Get balances per currency': 'GET /v3/balances/{currency}: one wallet (`data` an object); the adapter reads all wallets',
+    'Resolve account details': 'account resolution (POST /v3/accounts/resolve): never called',
+    'Initiate BVN Consent': 'BVN consent (POST /v3/bvn/verifications): never called',
+    'Verify BVN consent': 'BVN details (GET /v3/bvn/verifications/{reference}): never called',
+  };
+
+  test('every sample of the file is either read or listed as not read', () => {
+    expect([...samples.keys()].sort()).toEqual(['Get all wallet balances', ...Object.keys(notRead)].sort());
+  });
+
+  test('Get all wallet balances → recognised, and verifyCredentials resolves on it', async () => {
+    const sample = samples.get('Get all wallet balances');
+    expect(isFlutterwaveBalances(sample)).toBe(true);
+    fw.reply(ok(sample));
+    await expect(connector().verifyCredentials()).resolves.toBeUndefined();
+  });
+
+  test('the per-currency sample (one wallet) is not the answer of GET /v3/balances', () => {
+    expect(isFlutterwaveBalances(samples.get('Get balances per currency'))).toBe(false);
   });
 });
 

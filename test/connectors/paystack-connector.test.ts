@@ -1389,7 +1389,7 @@ describe('409 and timeouts', () => {
     ).toBeInstanceOf(ConnectorTechnicalError);
   });
 
-  test('the per-operation table applies without an override (60 s writes, 30 s reads)', async () => {
+  test('the per-operation table applies without an override (60 s writes, 30 s reads, 10 s credential check)', async () => {
     expect(PAYSTACK_TIMEOUTS_MS).toEqual({
       authorize: 60_000,
       refund: 60_000,
@@ -1399,6 +1399,7 @@ describe('409 and timeouts', () => {
       syncRefund: 30_000,
       findRefund: 30_000,
       webhook: 30_000,
+      verifyCredentials: 10_000,
     });
     const tabled = new PaystackConnector({ baseUrl: server.url, secretKey: SECRET, webhookSecret: SECRET, now: () => NOW });
     const spy = jest.spyOn(AbortSignal, 'timeout');

@@ -5,7 +5,7 @@
  * - fixtures/paystack/openapi/: the PaystackOSS/openapi files (commit 9678dea922a900b2485969592055ccf634460352)
  *   of every endpoint the adapter calls — paths/charge.yaml, charge_submit_{pin,otp,phone,birthday,address}.yaml,
  *   charge_{reference}.yaml, transaction_initialize.yaml, transaction_verify_{reference}.yaml, refund.yaml,
- *   refund_{id}.yaml — with every component they reference, unchanged.
+ *   refund_{id}.yaml, balance.yaml (the credential check) — with every component they reference, unchanged.
  * - fixtures/paystack/doc-code-snippets/: Paystack's response samples (PaystackOSS/doc-code-snippets commit
  *   94af513d752dfc9f85dd0718301e7257091eb7f2), unchanged, and the removed `card` request sample
  *   (doc/payments/charge/request/index.json at a0ac6a3dea0071749e394caf201a19a543c18217, the parent of
@@ -109,6 +109,7 @@ const ENDPOINTS: readonly { template: string; file: string }[] = [
   { template: '/transaction/verify/{reference}', file: 'transaction_verify_{reference}' },
   { template: '/refund', file: 'refund' },
   { template: '/refund/{id}', file: 'refund_{id}' },
+  { template: '/balance', file: 'balance' },
 ];
 
 /** The endpoint a concrete path belongs to (literal templates win over parameterised ones). */
@@ -453,6 +454,11 @@ const FLOWS: readonly { name: string; replies: Reply[]; run: (p: PaystackConnect
     ],
     run: (p) => p.void({ paymentId: PAYMENT_ID, connectorTransactionId: REFERENCE, currency: 'NGN' }),
   },
+  {
+    name: 'verifyCredentials',
+    replies: [ok(official('src/api/transfers-control/balance/response.json', '200'))],
+    run: (p) => p.verifyCredentials(),
+  },
 ];
 
 describe('the validator itself (so that a passing body means something)', () => {
@@ -733,6 +739,11 @@ describe('every response example of the PaystackOSS/openapi fixtures', () => {
     'refund GET 404': { before: [verified], call: findRefund, outcome: refused('entity_not_found', 'Entity not found') },
     'refund_{id} GET 401': { call: syncRefund, outcome: refused('invalid_key', 'Invalid key') },
     'refund_{id} GET 404': { call: syncRefund, outcome: refused('entity_not_found', 'Entity not found') },
+    'balance GET 401': {
+      call: () => paystack.verifyCredentials(),
+      outcome: refused('invalid_credentials', 'paystack did not accept the API key (HTTP 401).'),
+    },
+    'balance GET 404': { call: () => paystack.verifyCredentials(), outcome: refused('entity_not_found', 'Entity not found') },
   };
 
   test('the expectations cover every example the fixtures hold (and nothing else)', () => {
@@ -790,9 +801,12 @@ const failed = (reference: string, errorCode: string, errorMessage: string): Pay
   errorMessage,
 });
 
-type Expectation = PaymentResult | RefundResult | WebhookEvent | { refused: string };
+type Expectation = PaymentResult | RefundResult | WebhookEvent | { refused: string } | { verified: true };
 
-/** `response.json` files of the Charge API: which adapter call reaches them, and each sample's outcome. */
+/**
+ * `response.json` files of the endpoints the adapter calls (Charge, Transaction, Refund, and Check Balance for the
+ * credential check): which adapter call reaches them, and each sample's outcome.
+ */
 const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<unknown>; outcomes: Record<string, Expectation> }>> = {
   'src/api/charges/create/response.json': {
     call: (key) =>
@@ -903,6 +917,13 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
     call: () => paystack.syncRefund({ refundId: 'ref_1', connectorRefundId: '1', currency: 'NGN' }),
     outcomes: { '200': { status: 'Succeeded', connectorRefundId: '1' } },
   },
+  'src/api/transfers-control/balance/response.json': {
+    call: async () => {
+      await paystack.verifyCredentials();
+      return { verified: true };
+    },
+    outcomes: { '200': { verified: true } },
+  },
 };
 
 function expectOutcome(result: unknown, expected: Expectation): void {
@@ -918,6 +939,14 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
   test('the expectations cover every sample of every file', () => {
     for (const [file, spec] of Object.entries(CHARGE_SAMPLES))
       expect(Object.keys(spec.outcomes).sort()).toEqual(Object.keys(official(file)).sort());
+  });
+
+  test('the Check Balance sample is the `200` answer PaystackOSS/openapi declares for GET /balance (what verifyCredentials accepts)', () => {
+    const schema = (pathItem('balance') as any).get.responses['200'].content['application/json'].schema;
+    const validate = ajv.compile(schema);
+    const sample = official('src/api/transfers-control/balance/response.json', '200');
+    if (!validate(sample)) throw new Error(ajv.errorsText(validate.errors));
+    expect(validate({ status: true, message: 'Balances retrieved' })).toBe(false);
   });
 
   const cases = Object.entries(CHARGE_SAMPLES).flatMap(([file, spec]) => Object.keys(spec.outcomes).map((key) => [file, key] as const));

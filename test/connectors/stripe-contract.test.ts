@@ -21,7 +21,8 @@
  * (b) Responses. Every documented response sample — the `payment_intent`, `refund`,
  *     `payment_method` and `event` objects of Stripe's OpenAPI fixtures (stripe/openapi
  *     `openapi/fixtures3.json`, commit f6c2a48fbac2819d1feba8143d942ffc65e1c0d2, kept as
- *     fixtures/stripe/openapi.fixtures3.extract.json) and every recorded fixture of
+ *     fixtures/stripe/openapi.fixtures3.extract.json; its `balance` object, the credential check's answer, in
+ *     fixtures/stripe/openapi-fixtures3/balance.extract.json) and every recorded fixture of
  *     test/connectors/fixtures/stripe/ (sources in fixtures/SOURCES.md) — runs through the adapter's
  *     mapping with an asserted outcome; a fixture file without one fails the test.
  */
@@ -34,6 +35,7 @@ import type { AuthorizeRequest, PaymentResult, RefundResult, WebhookEvent } from
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import {
   declineFromErrorBody,
+  isStripeBalance,
   paymentResultFromIntent,
   refundResultFromRefund,
   type StripeList,
@@ -490,6 +492,28 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
   'search_result.found.json': { items: [paymentOf('Succeeded', { amountCaptured: 150000 }).payment] },
 };
 
+/** `verifyCredentials` of an adapter whose `GET /v1/balance` answers `balance` (a one-request loopback server). */
+async function verifyCredentialsAgainst(balance: unknown): Promise<'resolved'> {
+  const { createServer } = await import('node:http');
+  const server = createServer((req, res) => {
+    res.writeHead(req.method === 'GET' && req.url === '/v1/balance' ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(balance));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (server.address() as { port: number }).port;
+    await new StripeConnector({
+      baseUrl: `http://127.0.0.1:${port}`,
+      secretKey: 'sk_test_contract',
+      webhookSecret: '',
+    }).verifyCredentials();
+    return 'resolved';
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
 /** Runs one fixture through the adapter's mapping, the way the adapter meets that kind of body. */
 async function outcomeOf(file: string, expected: Outcome): Promise<unknown> {
   const body = fixture(file);
@@ -524,6 +548,17 @@ describe("(b) every documented response sample runs through the adapter's mappin
   test('every fixture file of test/connectors/fixtures/stripe has an expected outcome here', () => {
     const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
     expect(Object.keys(EXPECTED).sort()).toEqual(files.sort());
+  });
+
+  test("the credential check's answer: the OpenAPI fixtures' `balance` (openapi-fixtures3/balance.extract.json) is a Balance object, and verifyCredentials resolves on it", async () => {
+    const extract = fixture('openapi-fixtures3/balance.extract.json') as {
+      source: Record<string, string>;
+      resources: { balance: unknown };
+    };
+    expect(extract.source).toMatchObject({ repository: 'github.com/stripe/openapi', path: 'openapi/fixtures3.json' });
+    expect(isStripeBalance(extract.resources.balance)).toBe(true);
+    await expect(verifyCredentialsAgainst(extract.resources.balance)).resolves.toBe('resolved');
+    expect(isStripeBalance(fixture('payment_intent.succeeded.json'))).toBe(false);
   });
 
   test('the OpenAPI extract names its source and holds the objects Stripe documents', () => {

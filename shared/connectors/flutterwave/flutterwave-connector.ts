@@ -15,7 +15,7 @@ import {
   type WebhookEvent,
   WebhookSignatureError,
 } from '../connector';
-import { type ConnectorOperation, connectorFetch, timeoutFor } from '../connector-http';
+import { type ConnectorOperation, connectorFetch, timeoutFor, verifyCredentialsFetch } from '../connector-http';
 import {
   MAX_WEBHOOK_ID_LENGTH,
   optionalString,
@@ -36,6 +36,7 @@ import {
   type ChargeContext,
   cardStepReference,
   dataOf,
+  FLUTTERWAVE_BALANCES_PATH,
   FLUTTERWAVE_CONNECTOR_NAME,
   FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
@@ -56,6 +57,7 @@ import {
   ignoredEventId,
   isCardStepReference,
   isCompleteAvsAddress,
+  isFlutterwaveBalances,
   isFlutterwaveUssdBank,
   isTransactionNotFound,
   majorToMinor,
@@ -84,7 +86,12 @@ export interface FlutterwaveConnectorConfig {
   baseUrl: string;
   /** The secret key (`FLWSECK-…`), sent as `Authorization: Bearer`. */
   secretKey: string;
-  /** The webhook "secret hash" set in the dashboard, which Flutterwave sends back in `verif-hash`. */
+  /**
+   * The webhook "secret hash" set in the dashboard, which Flutterwave sends back in `verif-hash`. Setting one is
+   * optional at Flutterwave ("When enabling webhooks, you have the option to set a secret hash",
+   * https://flutterwaveinc.mintlify.app/webhooks "Verifying Webhook Signatures"); empty, every webhook is refused
+   * ({@link FlutterwaveConnector.parseWebhook}) and payments are settled by sync alone.
+   */
   webhookSecret: string;
   /** The dashboard's encryption key (24 characters): the 3DES key of card charges. */
   encryptionKey: string;
@@ -137,17 +144,17 @@ export class FlutterwaveConnector implements Connector {
   readonly #now: () => number;
 
   /**
-   * @throws Error when a key is missing or the encryption key is not 24 bytes (the key itself is never echoed)
+   * @throws Error when the base URL or secret key is missing or the encryption key is not 24 bytes (the key itself
+   *   is never echoed). An empty `webhookSecret` is allowed: webhooks are then refused.
    */
   constructor(config: FlutterwaveConnectorConfig) {
     if (!config.baseUrl) throw new Error('Flutterwave baseUrl is not configured.');
     if (!config.secretKey) throw new Error('Flutterwave secretKey is not configured.');
-    if (!config.webhookSecret) throw new Error('Flutterwave webhookSecret (the dashboard secret hash) is not configured.');
     if (Buffer.byteLength(config.encryptionKey ?? '', 'utf8') !== 24)
       throw new Error('Flutterwave encryptionKey must be the 24-character key from the dashboard.');
     this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.#secretKey = config.secretKey;
-    this.#webhookSecret = config.webhookSecret;
+    this.#webhookSecret = config.webhookSecret ?? '';
     this.#encryptionKey = config.encryptionKey;
     this.#timeoutMs = config.timeoutMs;
     this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
@@ -616,6 +623,31 @@ export class FlutterwaveConnector implements Connector {
   }
 
   /**
+   * Checks that Flutterwave accepts the secret key: one read-only `GET /v3/balances` (Get all wallet balances,
+   * https://developer.flutterwave.com/v3.0.0/reference/get-all-wallet-balances) with `Authorization: Bearer`, no
+   * body, timeout `FLUTTERWAVE_TIMEOUTS_MS.verifyCredentials` (10 s; `timeoutMs` overrides). Nothing changes at
+   * Flutterwave. The encryption key and secret hash are not checked (Flutterwave has no call that reads them back).
+   * @returns when Flutterwave answers 2xx with its balances envelope ({@link isFlutterwaveBalances})
+   * @throws ConnectorRequestError `invalid_credentials` on 401 ("when you don't provide your secret key … or when
+   *   the key provided isn't correct. They come with a 401 Unauthorized status code",
+   *   https://developer.flutterwave.com/docs/integration-guides/errors) or 403; the message never holds the key
+   * @throws ConnectorRequestError with Flutterwave's message slug for any other 4xx (the key masked out)
+   * @throws ConnectorTechnicalError on timeout, network error, 5xx, or a 2xx that is not the balances envelope
+   */
+  async verifyCredentials(): Promise<void> {
+    await verifyCredentialsFetch({
+      connector: this.name,
+      url: `${this.#baseUrl}${FLUTTERWAVE_BALANCES_PATH}`,
+      headers: { Authorization: `Bearer ${this.#secretKey}`, Accept: 'application/json' },
+      timeoutMs: timeoutFor(FLUTTERWAVE_TIMEOUTS_MS, 'verifyCredentials', this.#timeoutMs),
+      secret: this.#secretKey,
+      errorOf: flutterwaveErrorOf,
+      accepts: isFlutterwaveBalances,
+      expected: 'its balances envelope',
+    });
+  }
+
+  /**
    * Verifies and maps a webhook. `verif-hash` must equal the configured secret hash (constant-time).
    * A `charge.completed` event (or a legacy flat `*_TRANSACTION` body) is then re-read with
    * `GET /v3/transactions/{id}/verify` — the payload's own status is not trusted — and mapped:
@@ -623,12 +655,15 @@ export class FlutterwaveConnector implements Connector {
    * still waiting (pending, awaiting validation), a reference
    * mismatch, an unknown transaction and every other event are `ignored`. The event id is built
    * from event, transaction id and status (stable across redeliveries).
-   * @throws WebhookSignatureError when `verif-hash` is missing or wrong
+   * @throws WebhookSignatureError when no secret hash is configured (every webhook is refused then), or
+   *   `verif-hash` is missing or wrong
    * @throws WebhookPayloadError (a `SyntaxError`) when a correctly signed body is not a JSON object, or a
    *   charge event lacks a field it is read by (`data.id`, `data.tx_ref`, `data.status`) — nothing is called
    * @throws ConnectorTechnicalError when the verify call fails technically (Flutterwave redelivers on a non-2xx answer)
    */
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
+    if (!this.#webhookSecret)
+      throw new WebhookSignatureError(this.name, 'No Flutterwave secret hash is configured: webhooks cannot be verified.');
     const problem = webhookHashProblem(webhook.headers[FLUTTERWAVE_WEBHOOK_HEADER], this.#webhookSecret);
     if (problem === 'missing') throw new WebhookSignatureError(this.name, 'The webhook has no verif-hash header.');
     if (problem === 'mismatch')

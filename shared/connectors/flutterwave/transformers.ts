@@ -19,7 +19,7 @@ import {
   type PaymentResult,
   type RefundResult,
 } from '../connector';
-import type { ConnectorTimeouts } from '../connector-http';
+import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
 /**
  * Flutterwave v3 wire types, request builders and the status tables of the
@@ -470,7 +470,9 @@ export const FLUTTERWAVE_SERVER_TIMEOUT_MS = 28_000;
 
 /**
  * Timeout of one Flutterwave call per operation, in milliseconds: {@link FLUTTERWAVE_SERVER_TIMEOUT_MS}
- * plus 7 s for every operation (Flutterwave states one server-side wait for all endpoints).
+ * plus 7 s for every operation on a payment or refund (Flutterwave states one server-side wait for all
+ * endpoints), and `CREDENTIAL_CHECK_TIMEOUT_MS` (10 s) for the credential check (`GET /v3/balances`): a
+ * balance read waits on no provider, a merchant waits on it, and it changes nothing (see that constant).
  * `CONNECTOR_TIMEOUT_MS` overrides all of them.
  */
 export const FLUTTERWAVE_TIMEOUTS_MS: ConnectorTimeouts = {
@@ -482,6 +484,7 @@ export const FLUTTERWAVE_TIMEOUTS_MS: ConnectorTimeouts = {
   syncRefund: 35_000,
   findRefund: 35_000,
   webhook: 35_000,
+  verifyCredentials: CREDENTIAL_CHECK_TIMEOUT_MS,
 };
 
 // ---------------------------------------------------------------------------
@@ -826,6 +829,24 @@ export function flutterwaveErrorOf(httpStatus: number, body: unknown): { code: s
         ? slugOf(b.message)
         : `http_${httpStatus}`;
   return { code, message };
+}
+
+/**
+ * The read of the credential check: Get all wallet balances, `GET /v3/balances`
+ * (https://developer.flutterwave.com/v3.0.0/reference/get-all-wallet-balances, "Query the balances for your wallet in
+ * all currencies", authorised by the secret key as a bearer token; the SDK's `Misc.bal()`, flutterwave-node-v3 1.4.1
+ * `services/misc/rave.balances.js`: `GET /v3/balances`). No parameters, changes nothing.
+ */
+export const FLUTTERWAVE_BALANCES_PATH = '/v3/balances';
+
+/**
+ * Whether a body is the answer of `GET /v3/balances`: `{status: "success", message: "Wallet balances fetched",
+ * data: [{currency, available_balance, ledger_balance}, …]}` (flutterwave-node-v3 1.4.1 `documentation/misc.md`
+ * "Get all wallet balances", Sample Response). Only the envelope is read.
+ */
+export function isFlutterwaveBalances(body: unknown): boolean {
+  const b = body as { status?: unknown; data?: unknown } | null;
+  return !!b && typeof b === 'object' && b.status === 'success' && Array.isArray(b.data);
 }
 
 /**

@@ -28,6 +28,8 @@
  * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
  *   compared in constant time; charge.success and refund.* (including refund.needs-attention) are
  *   mapped, every other event ignored.
+ * - verifyCredentials: GET /balance (Check Balance), read-only; 401/403 or Paystack's `Invalid key` →
+ *   `invalid_credentials`.
  * - secrets: PINs and OTPs are sent once and never logged, stored, returned or put in an error message.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
@@ -49,7 +51,7 @@ import {
   type WebhookEvent,
   WebhookSignatureError,
 } from '../connector';
-import { type ConnectorOperation, connectorFetch, timeoutFor } from '../connector-http';
+import { type ConnectorOperation, connectorFetch, timeoutFor, verifyCredentialsFetch } from '../connector-http';
 import {
   MAX_WEBHOOK_ID_LENGTH,
   optionalId,
@@ -74,9 +76,12 @@ import {
   declinedChargeOf,
   fromPaystackAmount,
   hasMoreRefundPages,
+  isInvalidKeyAnswer,
+  isPaystackBalanceResponse,
   isReferenceNotFound,
   jsonWithoutSecrets,
   ourPaystackRefund,
+  PAYSTACK_BALANCE_PATH,
   PAYSTACK_CONNECTOR_NAME,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
   PAYSTACK_REFUND_LIST_MAX_PAGES,
@@ -620,6 +625,31 @@ export class PaystackConnector implements Connector {
       connectorRefundId,
       result: about(connectorRefundId),
     };
+  }
+
+  /**
+   * Checks that Paystack accepts the secret key: one read-only `GET /balance` ("Check Balance",
+   * https://paystack.com/docs/api/transfer-control/; PaystackOSS/openapi `paths/balance.yaml`) with
+   * `Authorization: Bearer`, no body, timeout `PAYSTACK_TIMEOUTS_MS.verifyCredentials` (10 s; `timeoutMs`
+   * overrides). Nothing changes at Paystack.
+   * @returns when Paystack answers 2xx with its balance envelope ({@link isPaystackBalanceResponse})
+   * @throws ConnectorRequestError `invalid_credentials` on 401 or 403, or Paystack's `{"status": false, "message":
+   *   "Invalid key"}` with any 4xx ({@link isInvalidKeyAnswer}); the message never holds the key
+   * @throws ConnectorRequestError with Paystack's code and message for any other 4xx (the key masked out)
+   * @throws ConnectorTechnicalError on timeout, network error, 5xx, or a 2xx that is not the balance envelope
+   */
+  async verifyCredentials(): Promise<void> {
+    await verifyCredentialsFetch({
+      connector: this.name,
+      url: `${this.baseUrl}${PAYSTACK_BALANCE_PATH}`,
+      headers: { Authorization: `Bearer ${this.secretKey}` },
+      timeoutMs: timeoutFor(PAYSTACK_TIMEOUTS_MS, 'verifyCredentials', this.timeoutMs),
+      secret: this.secretKey,
+      errorOf: paystackErrorOf,
+      keyRefused: isInvalidKeyAnswer,
+      accepts: isPaystackBalanceResponse,
+      expected: 'its balance envelope',
+    });
   }
 
   /**

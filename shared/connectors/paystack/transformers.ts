@@ -53,7 +53,7 @@ import {
   type PaymentResult,
   type RefundResult,
 } from '../connector';
-import type { ConnectorTimeouts } from '../connector-http';
+import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
 /** The connector name used in results, errors, routing rules and `POST /webhooks/paystack`. */
 export const PAYSTACK_CONNECTOR_NAME = 'paystack';
@@ -131,7 +131,9 @@ export function paystackSupports(currency: Currency, method: PaymentMethod, opti
  * - writes whose timeout leaves an unknown outcome (`POST /charge`, `/transaction/initialize`,
  *   `/refund`; their samples set no timeout) get 60 000 ms: waiting longer turns fewer charges and
  *   refunds into unknown outcomes, and an online request is cut by its own 30 s budget anyway;
- * - `capture` never calls Paystack (no separate capture), it keeps the read value.
+ * - `capture` never calls Paystack (no separate capture), it keeps the read value;
+ * - the credential check (`GET /balance`) uses `CREDENTIAL_CHECK_TIMEOUT_MS` (10 s): a merchant waits on it, and
+ *   the read changes nothing, so a shorter wait than the sample's 30 s costs only a retry (see that constant).
  * `CONNECTOR_TIMEOUT_MS` overrides all of them.
  */
 export const PAYSTACK_TIMEOUTS_MS: ConnectorTimeouts = {
@@ -143,6 +145,7 @@ export const PAYSTACK_TIMEOUTS_MS: ConnectorTimeouts = {
   syncRefund: 30_000,
   findRefund: 30_000,
   webhook: 30_000,
+  verifyCredentials: CREDENTIAL_CHECK_TIMEOUT_MS,
 };
 
 /* ------------------------------------------------------------------------------------------------
@@ -578,6 +581,42 @@ export function paystackErrorOf(status: number, body: unknown): { code: string; 
   const message = dataMessage || b.message || `Paystack refused the request (HTTP ${status}).`;
   const code = (typeof b.code === 'string' && b.code) || (b.message ? slug(b.message) : '') || `http_${status}`;
   return { code, message };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Credential check
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * The read of the credential check: Fetch Balance, `GET /balance` ("Check Balance" of the Transfers Control API,
+ * https://paystack.com/docs/api/transfer-control/; PaystackOSS/openapi commit 9678dea922a9
+ * `src/assets/openapi/openapi.yaml` mounts `/balance` on `paths/balance.yaml`: "Fetch the available balance on your
+ * integration", `200` `BalanceCheckResponse`, `401` `Unauthorized`). No parameters, changes nothing.
+ */
+export const PAYSTACK_BALANCE_PATH = '/balance';
+
+/**
+ * Whether a body is the `200` answer of `GET /balance`: `BalanceCheckResponse` of PaystackOSS/openapi (commit
+ * 9678dea922a9, `components/schemas/BalanceCheckResponse.yaml`: `status` boolean, `message`, `data` an array of
+ * `{currency, balance}`; required all three), with `status: true` as in Paystack's sample
+ * (PaystackOSS/doc-code-snippets commit 94af513d752d, `src/api/transfers-control/balance/response.json`).
+ */
+export function isPaystackBalanceResponse(body: unknown): boolean {
+  const b = body as { status?: unknown; data?: unknown } | null;
+  return !!b && typeof b === 'object' && b.status === true && Array.isArray(b.data);
+}
+
+/**
+ * Whether a 4xx answer is Paystack saying the secret key is not valid: its `Unauthorized` body
+ * `{"status": false, "message": "Invalid key"}` (PaystackOSS/openapi commit 9678dea922a9,
+ * `components/responses/Unauthorized.yaml`, answered with 401 by every path, `/balance` included), recognised
+ * by its message whatever the status (case-insensitive, trailing period ignored).
+ */
+export function isInvalidKeyAnswer(status: number, body: unknown): boolean {
+  if (status < 400 || status >= 500) return false;
+  const b = body as PaystackErrorBody | null;
+  if (!b || typeof b !== 'object' || b.status !== false || typeof b.message !== 'string') return false;
+  return b.message.trim().replace(/\.$/, '').toLowerCase() === 'invalid key';
 }
 
 /**

@@ -92,6 +92,9 @@ export class SandboxConnector implements Connector {
     return true;
   }
 
+  /** The sandbox takes no credentials and calls nothing: every account's check passes. */
+  async verifyCredentials(): Promise<void> {}
+
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     const id = transactionId();
     if (request.paymentMethod === 'mobile_money' && request.currency === 'GHS' && isTelecelGhanaPhone(request.phone)) {

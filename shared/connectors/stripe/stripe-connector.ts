@@ -14,7 +14,7 @@ import {
   type WebhookEvent,
   WebhookSignatureError,
 } from '../connector';
-import { type ConnectorOperation, connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES } from '../connector-http';
+import { type ConnectorOperation, connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, verifyCredentialsFetch } from '../connector-http';
 import {
   MAX_WEBHOOK_ID_LENGTH,
   optionalInteger,
@@ -33,6 +33,7 @@ import {
   buildRefundParams,
   declineFromErrorBody,
   encodeStripeForm,
+  isStripeBalance,
   ourRefundAmong,
   PAYMENT_ID_METADATA_KEY,
   PAYMENT_INTENT_SEND_WINDOW_MS,
@@ -44,6 +45,7 @@ import {
   refundResultFromRefund,
   SEARCH_PROPAGATION_MS,
   STRIPE_API_VERSION,
+  STRIPE_BALANCE_PATH,
   STRIPE_TIMEOUTS_MS,
   STRIPE_WEBHOOK_EVENTS,
   type StripeEvent,
@@ -396,6 +398,31 @@ export class StripeConnector implements Connector {
   async syncRefund(request: { refundId: string; connectorRefundId: string; currency: Currency }): Promise<RefundResult> {
     const refund = await this.#call<StripeRefund>('syncRefund', 'GET', `/v1/refunds/${encodeURIComponent(request.connectorRefundId)}`);
     return refundResultFromRefund(refund);
+  }
+
+  /**
+   * Checks that Stripe accepts the secret key: one read-only `GET /v1/balance` (Retrieve balance,
+   * https://docs.stripe.com/api/balance/balance_retrieve) with `Authorization: Bearer` and `Stripe-Version`, no
+   * parameters, timeout `STRIPE_TIMEOUTS_MS.verifyCredentials` (10 s; `timeoutMs` overrides). Nothing changes at
+   * Stripe. Any secret key may read the balance; a restricted key (`rk_…`) needs read access to it.
+   * @returns when Stripe answers 2xx with a Balance object ({@link isStripeBalance})
+   * @throws ConnectorRequestError `invalid_credentials` when Stripe answers 401 ("No valid API key provided":
+   *   unknown, revoked or expired key) or 403 ("The API key doesn't have permissions to perform the request",
+   *   https://docs.stripe.com/api/errors); the message never holds the key nor Stripe's text (which quotes part of it)
+   * @throws ConnectorRequestError with Stripe's code for any other 4xx (e.g. 429 `rate_limit`)
+   * @throws ConnectorTechnicalError on timeout, network error, 5xx, or a 2xx that is not a Balance object
+   */
+  async verifyCredentials(): Promise<void> {
+    await verifyCredentialsFetch({
+      connector: this.name,
+      url: `${this.#baseUrl}${STRIPE_BALANCE_PATH}`,
+      headers: { Authorization: `Bearer ${this.#secretKey}`, 'Stripe-Version': this.#apiVersion },
+      timeoutMs: timeoutFor(STRIPE_TIMEOUTS_MS, 'verifyCredentials', this.#timeoutMs),
+      secret: this.#secretKey,
+      errorOf: stripeErrorOf,
+      accepts: isStripeBalance,
+      expected: 'a Balance object',
+    });
   }
 
   /**

@@ -44,7 +44,7 @@ import type { Currency } from '../../domain/money';
 import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
 import { type AuthorizeRequest, ConnectorTechnicalError, type PaymentResult, type RefundResult, type WebhookEvent } from '../connector';
-import type { ConnectorTimeouts } from '../connector-http';
+import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
 /* ------------------------------------------------------------------ matrix */
 
@@ -77,7 +77,11 @@ export function stripeSupports(currency: Currency, paymentMethod: PaymentMethod)
  */
 export const STRIPE_DEFAULT_TIMEOUT_MS = 80_000;
 
-/** Timeout of one Stripe call per operation, in milliseconds (see {@link STRIPE_DEFAULT_TIMEOUT_MS}). */
+/**
+ * Timeout of one Stripe call per operation, in milliseconds: {@link STRIPE_DEFAULT_TIMEOUT_MS} for every call
+ * that moves or reads money, and `CREDENTIAL_CHECK_TIMEOUT_MS` (10 s) for the credential check, a balance read
+ * made while a merchant waits (see that constant in connector-http.ts).
+ */
 export const STRIPE_TIMEOUTS_MS: ConnectorTimeouts = {
   authorize: STRIPE_DEFAULT_TIMEOUT_MS,
   capture: STRIPE_DEFAULT_TIMEOUT_MS,
@@ -87,6 +91,7 @@ export const STRIPE_TIMEOUTS_MS: ConnectorTimeouts = {
   syncRefund: STRIPE_DEFAULT_TIMEOUT_MS,
   findRefund: STRIPE_DEFAULT_TIMEOUT_MS,
   webhook: STRIPE_DEFAULT_TIMEOUT_MS,
+  verifyCredentials: CREDENTIAL_CHECK_TIMEOUT_MS,
 };
 
 /**
@@ -634,6 +639,35 @@ export function stripeErrorOf(status: number, body: unknown): { code: string; me
     code: error?.code || error?.type || `http_${status}`,
     message: redactKeys(error?.message || `Stripe refused the request (HTTP ${status}).`),
   };
+}
+
+/* ------------------------------------------------------- credential check */
+
+/**
+ * The read of the credential check: Retrieve balance, `GET /v1/balance`
+ * (https://docs.stripe.com/api/balance/balance_retrieve): "Retrieves the current account balance, based on the
+ * authentication that was used to make the request". It takes no parameters the adapter sends (stripe-node
+ * 23.1.0 `BalanceRetrieveParams` has only `expand`), changes nothing, and any secret key may make it; a
+ * restricted key needs read access to the balance.
+ */
+export const STRIPE_BALANCE_PATH = '/v1/balance';
+
+/**
+ * Whether a body is the Balance object `GET /v1/balance` answers (https://docs.stripe.com/api/balance/balance_object;
+ * stripe-node 23.1.0 `resources/Balance.d.ts` `Balance`: `object: 'balance'`, `available` and `pending` arrays,
+ * `livemode`), e.g. `resources.balance` of Stripe's OpenAPI fixtures. Anything else (a proxy's page, another API
+ * behind a wrong base URL) is not an answer about the key.
+ */
+export function isStripeBalance(body: unknown): boolean {
+  const b = body as { object?: unknown; available?: unknown; pending?: unknown; livemode?: unknown } | null;
+  return (
+    !!b &&
+    typeof b === 'object' &&
+    b.object === 'balance' &&
+    Array.isArray(b.available) &&
+    Array.isArray(b.pending) &&
+    typeof b.livemode === 'boolean'
+  );
 }
 
 /**
