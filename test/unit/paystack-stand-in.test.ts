@@ -2,10 +2,21 @@
  * The Paystack stand-in's own behaviour (test/helpers/paystack-stand-in.ts), spoken to over HTTP the
  * way any client would: requests validated against PaystackOSS/openapi, answers in Paystack's
  * documented shapes (success answers checked against the published response schemas), the ledger,
- * the test cards' step sequences, wrong PIN / OTP / voucher, refunds, and the fault hooks.
+ * the test cards' step sequences, wrong PIN / OTP / voucher, refunds, the fault hooks, one account per
+ * secret key and GET /balance. At the end: the minimal Flutterwave stand-in (accounts, GET /v3/balances).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import {
+  FLUTTERWAVE_STAND_IN_ACCOUNT_ID,
+  FLUTTERWAVE_STAND_IN_MESSAGES,
+  FLUTTERWAVE_STAND_IN_SECRET_KEY,
+  type FlutterwaveStandIn,
+  flutterwaveEnv,
+  startFlutterwaveStandIn,
+} from '../helpers/flutterwave-stand-in';
 import {
   expectedNextStep,
   expectedPaymentStatus,
@@ -814,5 +825,159 @@ describe('GET /balance', () => {
       ['error_500_before_work', 'answered', 500],
       [null, 'answered', 200],
     ]);
+  });
+});
+
+/* --------------------------------------------------------------------------------------------------
+ * The minimal Flutterwave stand-in (test/helpers/flutterwave-stand-in.ts): accounts by secret key and
+ * GET /v3/balances only. Kept here beside its sibling until it has a test file of its own.
+ * ------------------------------------------------------------------------------------------------ */
+describe('Flutterwave stand-in: one account per secret key, GET /v3/balances', () => {
+  let flw: FlutterwaveStandIn;
+  beforeAll(async () => {
+    flw = await startFlutterwaveStandIn();
+  });
+  afterAll(async () => {
+    await flw.close();
+  });
+  afterEach(async () => {
+    await flw.setDown(false);
+    flw.reset();
+  });
+
+  const balances = async (key: string | null, timeoutMs = 2000): Promise<Reply> => {
+    const headers: Record<string, string> = {};
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    const res = await fetch(`${flw.url}/v3/balances`, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    return { status: res.status, body: await res.json() };
+  };
+  const FIXTURE = JSON.parse(readFileSync(join(__dirname, '..', 'connectors', 'fixtures', 'flutterwave', 'balances.json'), 'utf8')) as {
+    status: string;
+    message: string;
+    data: Array<{ currency: string }>;
+  };
+
+  test('the fixture is the Sample Response of flutterwave-node-v3 documentation/misc.md "Get all wallet balances", verbatim', () => {
+    const md = readFileSync(join(__dirname, '..', '..', 'node_modules', 'flutterwave-node-v3', 'documentation', 'misc.md'), 'utf8');
+    const section = md.split('## Get all wallet balances')[1] ?? '';
+    const sample = /Sample Response\s*```javascript\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(JSON.parse(sample ?? 'null')).toEqual(FIXTURE);
+  });
+
+  test("each key reads its own account's wallets in Flutterwave's envelope; setting one account's leaves the others", async () => {
+    const b = flw.addAccount();
+    expect(b).toEqual({
+      accountId: expect.any(Number),
+      secretKey: expect.stringMatching(/^FLWSECK_TEST-[0-9a-f]{32}-X$/),
+      encryptionKey: expect.stringMatching(/^FLWSECK_TEST[0-9a-f]{12}$/),
+      webhookHash: expect.any(String),
+    });
+    expect(flw.accounts()).toEqual([
+      {
+        accountId: FLUTTERWAVE_STAND_IN_ACCOUNT_ID,
+        secretKey: FLUTTERWAVE_STAND_IN_SECRET_KEY,
+        encryptionKey: expect.any(String),
+        webhookHash: expect.any(String),
+      },
+      b,
+    ]);
+    const zeros = FIXTURE.data.map((w) => ({ currency: w.currency, available_balance: 0, ledger_balance: 0 }));
+    expect(await balances(flw.secretKey)).toEqual({
+      status: 200,
+      body: { status: 'success', message: 'Wallet balances fetched', data: zeros },
+    });
+
+    flw.setBalances(b.secretKey, [{ currency: 'NGN', available_balance: 1500.5, ledger_balance: 1700 }]);
+    expect((await balances(b.secretKey)).body).toEqual({
+      status: 'success',
+      message: FIXTURE.message,
+      data: [{ currency: 'NGN', available_balance: 1500.5, ledger_balance: 1700 }],
+    });
+    expect(flw.balances()).toEqual(zeros);
+    expect(flw.balancesOf(b.secretKey)).toEqual([{ currency: 'NGN', available_balance: 1500.5, ledger_balance: 1700 }]);
+    expect(flw.requests.map((r) => [r.authorized, r.accountId])).toEqual([
+      [true, FLUTTERWAVE_STAND_IN_ACCOUNT_ID],
+      [true, b.accountId],
+    ]);
+    expect(flw.requests[1]!.keyHint).toBe(`FLWSECK_${'*'.repeat(b.secretKey.length - 12)}${b.secretKey.slice(-4)}`);
+    expect(JSON.stringify(flw.requests)).not.toContain(b.secretKey);
+    flw.reset();
+    expect(flw.balancesOf(b.secretKey)).toEqual(zeros);
+  });
+
+  test("no key, a wrong key and a removed account are 401 in Flutterwave's error envelope; other paths are not served", async () => {
+    expect(await balances(null)).toEqual({
+      status: 401,
+      body: { status: 'error', message: FLUTTERWAVE_STAND_IN_MESSAGES.authorizationRequired, data: null },
+    });
+    const invalid = { status: 401, body: { status: 'error', message: 'Invalid authorization key', data: null } };
+    expect(await balances('FLWSECK_TEST-notAnAccountKey000000000000-X')).toEqual(invalid);
+    expect(flw.requests.at(-1)).toMatchObject({ authorized: false, accountId: null, keyHint: expect.stringMatching(/^FLWSECK_\*+00-X$/) });
+    const b = flw.addAccount();
+    flw.removeAccount(b.secretKey);
+    expect(await balances(b.secretKey)).toEqual(invalid);
+    expect(() => flw.removeAccount(flw.secretKey)).toThrow(/default account/);
+    expect(() => flw.balancesOf(b.secretKey)).toThrow(/no account has the key FLWSECK_\*+[0-9a-f]{2}-X$/);
+    const other = await fetch(`${flw.url}/v3/charges?type=card`, { method: 'POST', headers: { authorization: `Bearer ${flw.secretKey}` } });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ status: 'error', data: null });
+
+    const two = await startFlutterwaveStandIn({ accounts: ['FLWSECK_TEST-merchantB0000000000000000-X'] });
+    try {
+      expect(two.accounts().map((a) => a.secretKey)).toEqual([FLUTTERWAVE_STAND_IN_SECRET_KEY, 'FLWSECK_TEST-merchantB0000000000000000-X']);
+    } finally {
+      await two.close();
+    }
+    await expect(startFlutterwaveStandIn({ accounts: [FLUTTERWAVE_STAND_IN_SECRET_KEY] })).rejects.toThrow(/two accounts/);
+  });
+
+  test('faults make Flutterwave unreachable: 500 app_error, hang, reset, refuse; a fault can target one account', async () => {
+    flw.failNext({ method: 'GET', path: '/v3/balances' }, 'error_500_before_work');
+    expect(await balances(flw.secretKey)).toEqual({
+      status: 500,
+      body: { error_id: expect.stringMatching(/^ERRNO\d+T\d+$/), message: 'Application error. Please contact support', code: 'app_error' },
+    });
+    flw.failNext({ path: '/v3/balances' }, 'hang_before_work');
+    expect(await balances(flw.secretKey, 300).catch((e: Error) => e.name)).toBe('TimeoutError');
+    flw.failNext({ path: '/v3/balances' }, 'reset_after_work');
+    expect(await balances(flw.secretKey).catch((e: Error) => e.name)).toBe('TypeError');
+    const b = flw.addAccount();
+    flw.failNext({ path: '/v3/balances', secretKey: b.secretKey }, 'error_500_after_work');
+    expect((await balances(flw.secretKey)).status).toBe(200);
+    expect((await balances(b.secretKey)).status).toBe(500);
+    expect(flw.pendingFaults()).toEqual([]);
+    await flw.setDown('reset');
+    expect(await balances(flw.secretKey).catch((e: Error) => e.name)).toBe('TypeError');
+    await flw.setDown('refuse');
+    const refused = await balances(flw.secretKey).catch((e: Error & { cause?: { code?: string } }) => e);
+    expect((refused as { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    await flw.setDown(false);
+    expect((await balances(flw.secretKey)).status).toBe(200);
+    expect(flw.requests.map((r) => [r.fault, r.outcome, r.status])).toEqual([
+      ['error_500_before_work', 'answered', 500],
+      ['hang_before_work', 'hung', null],
+      ['reset_after_work', 'reset', 200],
+      [null, 'answered', 200],
+      ['error_500_after_work', 'answered', 500],
+      ['down', 'reset', null],
+      [null, 'answered', 200],
+    ]);
+  });
+
+  test('flutterwaveEnv gives the registry the default account (or another) and the stand-in URL', () => {
+    const b = flw.addAccount();
+    expect(flutterwaveEnv(flw, { timeoutMs: 250 })).toEqual({
+      FLUTTERWAVE_SECRET_KEY: FLUTTERWAVE_STAND_IN_SECRET_KEY,
+      FLUTTERWAVE_ENCRYPTION_KEY: expect.stringMatching(/^.{24}$/),
+      FLUTTERWAVE_WEBHOOK_HASH: expect.any(String),
+      FLUTTERWAVE_BASE_URL: flw.url,
+      CONNECTOR_TIMEOUT_MS: '250',
+    });
+    expect(flutterwaveEnv(flw, { account: b })).toEqual({
+      FLUTTERWAVE_SECRET_KEY: b.secretKey,
+      FLUTTERWAVE_ENCRYPTION_KEY: b.encryptionKey,
+      FLUTTERWAVE_WEBHOOK_HASH: b.webhookHash,
+      FLUTTERWAVE_BASE_URL: flw.url,
+    });
   });
 });
