@@ -140,7 +140,7 @@ export const connectorSelectionSchema = z
     description: 'Where matching payments go: `{type: "priority", data: [...]}` or `{type: "volume_split", data: [...]}`.',
   });
 
-/** The `enum_variant` vocabulary of each enum `lhs`, with how to say it in an error. */
+/** The `enum_variant` vocabulary of each enum `lhs` but `billing_country` (checked by `countrySchema`). */
 const ENUM_VOCABULARY: Readonly<Record<'currency' | 'payment_method' | 'card_network', readonly string[]>> = {
   currency: CURRENCIES,
   payment_method: PAYMENT_METHODS,
@@ -382,8 +382,8 @@ export const routingAlgorithmSchema = z
 
 /** Body of `POST /routing`: `name` (1–64 characters), `description` (at most 1000) optional, `algorithm`. */
 export const createRoutingAlgorithmSchema = z.strictObject({
-  name: nameSchema,
-  description: text(MAX_DESCRIPTION_LENGTH).optional(),
+  name: nameSchema.describe(`Your name for the algorithm: 1 to ${MAX_NAME_LENGTH} characters.`),
+  description: text(MAX_DESCRIPTION_LENGTH).describe(`What it is for: at most ${MAX_DESCRIPTION_LENGTH} characters.`).optional(),
   algorithm: routingAlgorithmSchema,
 });
 

@@ -18,9 +18,12 @@
  * - each account a rule sends payments to can take at least one payment the rule can send it
  *   (currency, payment method, amount, under its `payment_methods_enabled` and, when given, its
  *   connector's own capabilities), and each currency or payment method a rule names explicitly
- *   is taken by at least one account of its selection — the part of Hyperswitch's constraint-graph
- *   analysis of a program against the merchant's enabled payment methods
- *   (crates/euclid/src/dssa/graph.rs) that applies here.
+ *   is taken by at least one account of its selection. Hyperswitch models what accounts take as a
+ *   constraint graph built from their enabled payment methods (crates/kgraph_utils/src/mca.rs
+ *   `make_mca_graph`), which euclid's analyzer can check a program against
+ *   (crates/euclid/src/dssa/analyzer.rs `analyze(program, knowledge_graph)`) and its router uses to
+ *   filter connectors per payment; here the check is made when the algorithm is created, on
+ *   currency, payment method and amount.
  * The analysis over-approximates what a rule can send (`not_equal` on an amount is ignored, a list
  * of amounts is read as its range), so it never reports an account that could in fact be reached.
  *
@@ -79,9 +82,13 @@ interface Constraint {
   enums: ReadonlyMap<string, EnumConstraint>;
 }
 
-/** A path through a rule down to a statement without `nested`, with its comparisons and their paths. */
+/**
+ * A path through a rule down to a statement without `nested` (at `path`; empty for the
+ * unconstrained leaf of a default or top-level list), with the comparisons on the way and their paths.
+ */
 interface Leaf {
   constraint: Constraint;
+  path: RoutingPath;
   comparisons: { comparison: RoutingComparison; path: RoutingPath }[];
 }
 
@@ -191,7 +198,7 @@ function collectLeaves(
       return;
     }
     if (statement.nested) collectLeaves(statement.nested, [...here, 'nested'], constraint, comparisons, leaves, problems);
-    else leaves.push({ constraint, comparisons });
+    else leaves.push({ constraint, path: here, comparisons });
   });
 }
 
@@ -223,7 +230,8 @@ function unservedBecause(entries: readonly EnabledPaymentMethod[], leaves: reado
   if (entries.length === 0) return 'it enables no payments (its payment_methods_enabled is empty, or its connector supports none of them)';
   if (!checks.some((c) => c.currency)) return 'none of the currencies it enables is one the conditions allow';
   if (!checks.some((c) => c.method)) return 'none of the payment methods it enables is one the conditions allow';
-  if (!checks.some((c) => c.amount)) return 'its minimum and maximum amounts exclude every amount the conditions allow';
+  if (checks.some((c) => c.currency && c.method))
+    return 'its minimum and maximum amounts exclude every amount the conditions allow for the currencies and payment methods it enables';
   return 'none of its payment_methods_enabled entries combines a currency, payment method and amount the conditions allow';
 }
 
@@ -279,11 +287,19 @@ function checkList(
   );
 }
 
+/** Whether one of `accounts` can take some payment a constraint allows. */
+function takenBy(accounts: readonly ConnectorAccount[], constraint: Constraint, capabilities: CapabilitiesOf | undefined): boolean {
+  return accounts.some((a) => effectiveEntries(a, capabilities).some((e) => meets(e, constraint).all));
+}
+
 /**
- * For each currency or payment method a rule names with `equal` / `in`, checks that at least one
- * account of its selection takes it, under the other conditions of each path it is on.
+ * For each path through a rule, checks that an account of its selection takes some of the payments
+ * it matches (else names the statement that ends it); on the paths that are taken, checks that each
+ * currency or payment method the rule names with `equal` / `in` is taken by an account too, under
+ * the path's other conditions (else names the value).
+ * @param accounts the accounts of the selection that take some payment of the rule
  */
-function checkNamedValues(
+function checkPaths(
   leaves: readonly Leaf[],
   accounts: readonly ConnectorAccount[],
   capabilities: CapabilitiesOf | undefined,
@@ -291,30 +307,31 @@ function checkNamedValues(
 ): void {
   const reported = new Set<string>();
   for (const leaf of leaves) {
+    if (!takenBy(accounts, leaf.constraint, capabilities)) {
+      problems.push({
+        param: routingParam([...leaf.path, 'condition']),
+        message:
+          "No connector account of this rule's connector_selection can take the payments this statement (with the statements it is nested in) matches: no currency, payment method and amount they allow is enabled together on one of them. Enable it on an account of the selection, add an account that takes it, or change the conditions.",
+      });
+      continue;
+    }
     for (const { comparison, path } of leaf.comparisons) {
       const field = routingLhsOf(comparison.lhs).field;
-      if (
-        (field !== 'currency' && field !== 'payment_method') ||
-        comparison.comparison === 'not_equal' ||
-        comparison.comparison === 'not_in'
-      )
-        continue;
-      const values = Array.isArray(comparison.value.value) ? comparison.value.value.map(String) : [String(comparison.value.value)];
+      if (field !== 'currency' && field !== 'payment_method') continue;
+      if (comparison.comparison === 'not_equal' || comparison.comparison === 'not_in') continue;
+      const vocabulary: readonly string[] = field === 'currency' ? CURRENCIES : PAYMENT_METHODS;
+      const isArray = Array.isArray(comparison.value.value);
+      const values = isArray ? (comparison.value.value as unknown[]).map(String) : [String(comparison.value.value)];
       values.forEach((value, i) => {
-        const param = routingParam(Array.isArray(comparison.value.value) ? [...path, 'value', 'value', i] : [...path, 'value', 'value']);
-        if (reported.has(param)) return;
-        const vocabulary: readonly string[] = field === 'currency' ? CURRENCIES : PAYMENT_METHODS;
-        if (!vocabulary.includes(value) || !allowed(leaf.constraint, field, vocabulary).has(value)) return;
+        const param = routingParam(isArray ? [...path, 'value', 'value', i] : [...path, 'value', 'value']);
+        if (reported.has(param) || !allowed(leaf.constraint, field, vocabulary).has(value)) return;
         const only = narrow(leaf.constraint, { lhs: field, comparison: 'equal', value: { type: 'enum_variant', value } });
-        const taken = accounts.some((a) => effectiveEntries(a, capabilities).some((e) => meets(e, only).all));
-        if (!taken) {
-          reported.add(param);
-          const what = field === 'currency' ? 'currency' : 'payment method';
-          problems.push({
-            param,
-            message: `No connector account of this rule's connector_selection takes this ${what} (with the statement's other conditions): enable it on one of them (payment_methods_enabled), add an account that takes it, or remove it from the condition.`,
-          });
-        }
+        if (takenBy(accounts, only, capabilities)) return;
+        reported.add(param);
+        problems.push({
+          param,
+          message: `No connector account of this rule's connector_selection takes this ${field === 'currency' ? 'currency' : 'payment method'} (with the other conditions of the statement): enable it on one of them (payment_methods_enabled), add an account that takes it, or remove it from the condition.`,
+        });
       });
     }
   }
@@ -339,7 +356,7 @@ export function validateAlgorithm(
   base: RoutingPath = ['algorithm'],
 ): RoutingProblem[] {
   const context: CheckContext = { byId: new Map(accounts.map((a) => [a.merchant_connector_id, a])), capabilities, problems: [] };
-  const anyPayment: Leaf[] = [{ constraint: UNCONSTRAINED, comparisons: [] }];
+  const anyPayment: Leaf[] = [{ constraint: UNCONSTRAINED, path: [], comparisons: [] }];
   const data = [...base, 'data'];
   switch (algorithm.type) {
     case 'single':
@@ -357,7 +374,7 @@ export function validateAlgorithm(
         if (leaves.length === 0) return; // the rule can never match: reported above
         const selection: ConnectorSelection = rule.connector_selection;
         const serving = checkList(selection.data, [...rulePath, 'connector_selection', 'data'], leaves, 'this rule', context);
-        if (serving.length > 0) checkNamedValues(leaves, serving, capabilities, context.problems);
+        if (serving.length > 0) checkPaths(leaves, serving, capabilities, context.problems);
       });
       const fallback = algorithm.data.default_selection;
       checkList(fallback.data, [...data, 'default_selection', 'data'], anyPayment, 'the default selection', context);
