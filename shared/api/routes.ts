@@ -368,6 +368,132 @@ export const ROUTES: readonly RouteDefinition[] = [
     connectors: false,
     assets: [REDOC_SCRIPT_FILE],
   },
+  {
+    method: 'POST',
+    path: '/webhooks/{connector}/{merchant_connector_id}',
+    entry: 'functions/webhooks/receive-account-webhook.ts',
+    name: 'ReceiveAccountWebhook',
+    access: 'write',
+    auth: false,
+    connectors: true,
+  },
+  {
+    method: 'POST',
+    path: '/connector_accounts',
+    entry: 'functions/connector-accounts/create-connector-account.ts',
+    name: 'CreateConnectorAccount',
+    access: 'write',
+    auth: true,
+    connectors: true,
+  },
+  {
+    method: 'GET',
+    path: '/connector_accounts',
+    entry: 'functions/connector-accounts/list-connector-accounts.ts',
+    name: 'ListConnectorAccounts',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/connector_accounts/{merchant_connector_id}',
+    entry: 'functions/connector-accounts/get-connector-account.ts',
+    name: 'GetConnectorAccount',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'PUT',
+    path: '/connector_accounts/{merchant_connector_id}',
+    entry: 'functions/connector-accounts/update-connector-account.ts',
+    name: 'UpdateConnectorAccount',
+    access: 'write',
+    auth: true,
+    connectors: true,
+  },
+  {
+    method: 'DELETE',
+    path: '/connector_accounts/{merchant_connector_id}',
+    entry: 'functions/connector-accounts/delete-connector-account.ts',
+    name: 'DeleteConnectorAccount',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'POST',
+    path: '/routing',
+    entry: 'functions/routing/create-routing-algorithm.ts',
+    name: 'CreateRoutingAlgorithm',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/routing',
+    entry: 'functions/routing/list-routing-algorithms.ts',
+    name: 'ListRoutingAlgorithms',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/routing/active',
+    entry: 'functions/routing/get-active-routing.ts',
+    name: 'GetActiveRouting',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/routing/default',
+    entry: 'functions/routing/get-default-fallback.ts',
+    name: 'GetDefaultFallback',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'PUT',
+    path: '/routing/default',
+    entry: 'functions/routing/set-default-fallback.ts',
+    name: 'SetDefaultFallback',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'POST',
+    path: '/routing/deactivate',
+    entry: 'functions/routing/deactivate-routing.ts',
+    name: 'DeactivateRouting',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/routing/{routing_algorithm_id}',
+    entry: 'functions/routing/get-routing-algorithm.ts',
+    name: 'GetRoutingAlgorithm',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'POST',
+    path: '/routing/{routing_algorithm_id}/activate',
+    entry: 'functions/routing/activate-routing-algorithm.ts',
+    name: 'ActivateRoutingAlgorithm',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
 ];
 
 /** The catch-all (`$default` in API Gateway): any unmatched method/path answers 404 in the API's error shape. */
@@ -389,6 +515,9 @@ export interface RouteMatch {
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
   const segments = path.split('/').filter(Boolean);
+  // API Gateway prefers the most specific route: a literal segment beats a `{param}` (`GET /routing/active`
+  // over `GET /routing/{routing_algorithm_id}`), whatever their order in the table.
+  let best: (RouteMatch & { params: number }) | undefined;
   for (const route of ROUTES) {
     if (route.method !== method) continue;
     const pattern = route.path.split('/').filter(Boolean);
@@ -406,7 +535,11 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
       }
       return p === seg;
     });
-    if (ok) return { route, routeKey: `${route.method} ${route.path}`, pathParameters: params };
+    const count = Object.keys(params).length;
+    if (ok && (!best || count < best.params))
+      best = { route, routeKey: `${route.method} ${route.path}`, pathParameters: params, params: count };
   }
-  return undefined;
+  if (!best) return undefined;
+  const { params: _count, ...match } = best;
+  return match;
 }

@@ -12,11 +12,11 @@ import {
 import { ALLOWED_FROM } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
-import { connectorForTarget } from './accounts/account-connectors';
 import type { AuthenticatePaymentBody } from '../schemas/payment-schemas';
 import { cardFingerprint } from '../security/keyed-hash';
 import { updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
+import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
 import { authorizationOutcomeOf } from './payment-authorization';
 import { attemptOf, conflict, loadPayment, resultFields } from './payment-state';

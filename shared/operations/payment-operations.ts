@@ -1,4 +1,5 @@
 import { summarizeCard } from '../domain/card';
+import type { RoutingFacts } from '../domain/connector-account';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
@@ -7,7 +8,6 @@ import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-st
 import { startPendingOperation } from '../domain/pending-operation';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
 import { recordPaymentCreated } from '../observability/metrics';
-import type { RoutingFacts } from '../domain/connector-account';
 import { ConnectorUnavailableError, type RoutedCandidates } from '../routing/routing';
 import type { PaymentMethodData } from '../schemas/common';
 import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '../schemas/payment-schemas';
@@ -24,8 +24,8 @@ import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } fro
 import { authorizeClaimed } from './payment-authorization';
 import { claimInFlight, conflict, loadPayment } from './payment-state';
 import { reconcilePayment } from './payment-sync';
-import { routePayment } from './routing/route-payment';
 import type { RequestContext } from './request-context';
+import { routePayment } from './routing/route-payment';
 
 export type { RequestContext } from './request-context';
 
@@ -111,7 +111,13 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     candidates = await routePayment(
       ctx.merchantId,
       routingFacts(
-        { payment_id: paymentId, amount: body.amount, currency: body.currency, metadata: body.metadata ?? {}, billing: body.billing ?? null },
+        {
+          payment_id: paymentId,
+          amount: body.amount,
+          currency: body.currency,
+          metadata: body.metadata ?? {},
+          billing: body.billing ?? null,
+        },
         paymentMethod,
         summary,
       ),

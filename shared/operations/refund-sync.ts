@@ -5,9 +5,9 @@ import { isIdOf } from '../domain/ids';
 import { leaseActive } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
 import { recordRefundOutcome } from '../observability/metrics';
-import { connectorForTarget } from './accounts/account-connectors';
 import { getPayment, releaseFailedRefund } from '../storage/payments-repository';
 import { getStoredRefund, type StoredRefund, settleRefund } from '../storage/refunds-repository';
+import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
 import type { RequestContext } from './request-context';
 

@@ -1,5 +1,5 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { PaymentResult } from '../connectors/connector';
+import type { Connector, PaymentResult } from '../connectors/connector';
 import {
   ConnectorRequestError,
   ConnectorTechnicalError,
@@ -14,6 +14,7 @@ import { isIdOf } from '../domain/ids';
 import { canApply, type PaymentStatus } from '../domain/payment-status';
 import { logger } from '../observability/logger';
 import { BUSINESS_METRICS, metrics, recordMoneyMismatch, recordPaymentOutcome } from '../observability/metrics';
+import { findConnectorAccount } from '../storage/connector-accounts-repository';
 import {
   acknowledgeUnmatchedWebhook,
   applyPaymentWebhook,
@@ -23,7 +24,8 @@ import {
   recordWebhookEvent,
 } from '../storage/payments-repository';
 import { findRefundOwner, getStoredRefund } from '../storage/refunds-repository';
-import { attemptOf, claimInFlight, resultFields } from './payment-state';
+import { accountConnector } from './accounts/account-connectors';
+import { attemptOf, claimInFlight, resultFields, targetOf } from './payment-state';
 import { reconcileRefund } from './refund-sync';
 
 /**
@@ -115,7 +117,12 @@ async function unmatchedEvent(connector: string, eventId: string, kind: 'payment
   return receipt;
 }
 
-async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent, { kind: 'payment' }>): Promise<WebhookReceipt> {
+async function applyPaymentEvent(
+  connector: string,
+  event: Extract<WebhookEvent, { kind: 'payment' }>,
+  account: WebhookAccount | null,
+): Promise<WebhookReceipt> {
+  const dedupe = dedupeNamespace(connector, account);
   const base = { received: true as const, event_id: event.eventId };
   const paymentId = event.paymentId;
   if (!paymentId || !isIdOf('payment', paymentId)) {
@@ -127,14 +134,19 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     // Ours by its shape but found nowhere: not visible yet (the id index is eventually consistent),
     // so the processor redelivers — until the bound, then it is acknowledged as unmatched. No
     // WEBHOOK# record is written, so a redelivery that finds the payment is still applied.
-    return unmatchedEvent(connector, event.eventId, 'payment', paymentId);
+    return unmatchedEvent(dedupe, event.eventId, 'payment', paymentId);
   }
+  // An account's webhook speaks only for that account's merchant.
+  if (account && merchantId !== account.merchantId)
+    return { ...base, applied: false, reason: 'no payment of this connector account with this reference' };
   for (let round = 0; round < 3; round += 1) {
     const stored = await getPayment(merchantId, paymentId);
     if (!stored) return { ...base, applied: false, reason: 'no payment with this reference' };
     const p = stored.payment;
     const done = { ...base, payment_id: p.payment_id, status: p.status };
     if (p.connector !== connector) return { ...done, applied: false, reason: `the payment is routed to ${p.connector}` };
+    if (!sameAccount(connector, p.merchant_connector_id ?? null, account))
+      return { ...done, applied: false, reason: 'the payment is on another connector account' };
     const r = event.result;
     // A request that called the processor has not written its outcome yet: let the processor redeliver.
     if (claimInFlight(stored)) throw paymentBusy('The payment is being updated.');
@@ -150,7 +162,7 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
         });
         recordMoneyMismatch(connector);
       }
-      await recordWebhookEvent(connector, event.eventId, paymentId);
+      await recordWebhookEvent(dedupe, event.eventId, paymentId);
       return { ...done, applied: false, reason: `the payment is ${p.status}; this event does not change it` };
     }
     const expected = p.status === 'RequiresCapture' ? p.amount : p.amount - p.amount_captured;
@@ -160,16 +172,16 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
         : r.amountCaptured === expected;
     if (r.status === 'Succeeded' && !amountOk) {
       // A success for another amount than the payment's is not applied: an operator must look at it.
-      await recordWebhookEvent(connector, event.eventId, paymentId);
+      await recordWebhookEvent(dedupe, event.eventId, paymentId);
       logger.warn('webhook amount does not match the payment; not applied', { connector, event_id: event.eventId, payment_id: paymentId });
       return { ...done, applied: false, reason: `the event reports ${r.amountCaptured} captured, the payment expects ${expected}` };
     }
     const outcome = await applyPaymentWebhook(
       merchantId,
       stored,
-      { connector, eventId: event.eventId },
+      { connector: dedupe, eventId: event.eventId },
       { expectedStatuses: [p.status] },
-      { ...resultFields(r, p), attempts: [...(p.attempts ?? []), attemptOf(connector, new Date().toISOString(), r)] },
+      { ...resultFields(r, p), attempts: [...(p.attempts ?? []), attemptOf(targetOf(p), new Date().toISOString(), r)] },
     );
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
     if (outcome === 'applied') {
@@ -179,6 +191,31 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
     // 'changed': the payment moved since it was read; read again and decide again.
   }
   throw paymentBusy('The payment kept changing while this event was applied.');
+}
+
+/** The connector account a webhook was received for (`/webhooks/{connector}/{merchant_connector_id}`). */
+interface WebhookAccount {
+  merchantId: string;
+  merchantConnectorId: string;
+}
+
+/**
+ * The namespace of an event's idempotency record (`WEBHOOK#<namespace>#<event id>`): the connector for the
+ * stage's own accounts, `<connector>/<merchant_connector_id>` for a merchant's, so two accounts' event ids never collide.
+ */
+function dedupeNamespace(connector: string, account: WebhookAccount | null): string {
+  return account ? `${connector}/${account.merchantConnectorId}` : connector;
+}
+
+/**
+ * Whether a webhook received for `account` (null: the stage's own account, `/webhooks/{connector}`) may
+ * change a payment or refund on `subjectAccount`: only its own. The sandbox keeps no credentials per
+ * account and always posts to `/webhooks/sandbox`, signed with the stage's sandbox secret, so its
+ * events apply to sandbox payments of any account.
+ */
+function sameAccount(connector: string, subjectAccount: string | null, account: WebhookAccount | null): boolean {
+  if (connector === 'sandbox') return true;
+  return subjectAccount === (account?.merchantConnectorId ?? null);
 }
 
 /**
@@ -194,8 +231,28 @@ async function applyPaymentEvent(connector: string, event: Extract<WebhookEvent,
  *   `payment_busy` when the processor should redeliver later (the payment's own request is still
  *   writing its outcome, or an id of ours is found nowhere yet — see {@link UNMATCHED_WEBHOOK_BOUND})
  */
-export async function receiveConnectorWebhook(connectorName: string, webhook: InboundWebhook): Promise<WebhookReceipt> {
-  const connector = await configuredConnector(connectorName);
+export async function receiveConnectorWebhook(
+  connectorName: string,
+  webhook: InboundWebhook,
+  merchantConnectorId?: string,
+): Promise<WebhookReceipt> {
+  let account: WebhookAccount | null = null;
+  let connector: Connector | undefined;
+  if (merchantConnectorId !== undefined) {
+    const found = isIdOf('connectorAccount', merchantConnectorId) ? await findConnectorAccount(merchantConnectorId) : undefined;
+    connector = found && found.connector_name === connectorName ? await accountConnector(found) : undefined;
+    if (!found || !connector)
+      throw new ApiError(
+        404,
+        'invalid_request_error',
+        'resource_missing',
+        'No such connector account here: check the webhook URL (it is the webhook_url of your connector account).',
+        'merchant_connector_id',
+      );
+    account = { merchantId: found.merchant_id, merchantConnectorId };
+  } else {
+    connector = await configuredConnector(connectorName);
+  }
   if (!connector)
     throw new ApiError(
       404,
@@ -233,8 +290,8 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
     throw err;
   }
   if (event.kind === 'ignored') return { received: true, event_id: event.eventId, applied: false, reason: event.reason };
-  if (event.kind === 'payment') return applyPaymentEvent(connectorName, event);
-  return applyRefundEvent(connectorName, event);
+  if (event.kind === 'payment') return applyPaymentEvent(connectorName, event, account);
+  return applyRefundEvent(connectorName, event, account);
 }
 
 /**
@@ -246,7 +303,12 @@ export async function receiveConnectorWebhook(connectorName: string, webhook: In
  * acknowledged as unmatched. A refund still running its own request is answered 409 so the
  * processor redelivers.
  */
-async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, { kind: 'refund' }>): Promise<WebhookReceipt> {
+async function applyRefundEvent(
+  connector: string,
+  event: Extract<WebhookEvent, { kind: 'refund' }>,
+  account: WebhookAccount | null,
+): Promise<WebhookReceipt> {
+  const dedupe = dedupeNamespace(connector, account);
   const base = { received: true as const, event_id: event.eventId };
   const refundId = event.refundId;
   if (!refundId || !isIdOf('refund', refundId))
@@ -256,9 +318,11 @@ async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, 
       reason: 'the event names no Switchyard refund; the reconciler settles refunds by their own reference',
     };
   const merchantId = await findRefundOwner(refundId);
-  if (!merchantId) return unmatchedEvent(connector, event.eventId, 'refund', refundId);
+  if (!merchantId) return unmatchedEvent(dedupe, event.eventId, 'refund', refundId);
+  if (account && merchantId !== account.merchantId)
+    return { ...base, applied: false, reason: 'no refund of this connector account with this reference' };
   const stored = await getStoredRefund(merchantId, refundId);
-  if (!stored || stored.refund.connector !== connector)
+  if (!stored || stored.refund.connector !== connector || !sameAccount(connector, stored.refund.merchant_connector_id ?? null, account))
     return { ...base, applied: false, reason: 'no refund of this connector with this reference' };
   if (stored.refund.status !== 'Pending') {
     if (stored.refund.status === 'Succeeded' && event.result.status === 'Failed') {
@@ -270,12 +334,12 @@ async function applyRefundEvent(connector: string, event: Extract<WebhookEvent, 
       });
       recordMoneyMismatch(connector);
     }
-    await recordWebhookEvent(connector, event.eventId, refundId);
+    await recordWebhookEvent(dedupe, event.eventId, refundId);
     return { ...base, applied: false, reason: `the refund is already ${stored.refund.status}` };
   }
   const { refund, outcome } = await reconcileRefund({ merchantId }, stored);
   if (outcome === 'in_flight') throw paymentBusy('The refund is being recorded.');
-  if (refund.status !== 'Pending') await recordWebhookEvent(connector, event.eventId, refundId);
+  if (refund.status !== 'Pending') await recordWebhookEvent(dedupe, event.eventId, refundId);
   return {
     ...base,
     applied: outcome === 'succeeded' || outcome === 'failed' || outcome === 'recorded',

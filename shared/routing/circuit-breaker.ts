@@ -26,10 +26,10 @@
  */
 import { BrokenCircuitError, type CircuitBreakerPolicy, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import { ConnectorTechnicalError } from '../connectors/connector';
-import { type ConnectorTarget, healthKey, targetAccount, targetName } from './connector-target';
 import { logger } from '../observability/logger';
 import { recordCircuitState } from '../observability/metrics';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
+import { type ConnectorTarget, healthKey, targetAccount, targetName } from './connector-target';
 
 /** Consecutive technical failures that open a connector's circuit when `CIRCUIT_FAILURE_THRESHOLD` is not set. */
 export const DEFAULT_CIRCUIT_FAILURE_THRESHOLD = 5;

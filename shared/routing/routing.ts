@@ -98,7 +98,8 @@ export async function routeCandidates(
   const out: RoutedConnector[] = [];
   for (const name of ordered) {
     const connector = await configuredConnector(name);
-    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod, bank))) out.push(new RoutedConnector(connector, null));
+    if (connector && (paymentMethod === undefined || connector.supports(currency, paymentMethod, bank)))
+      out.push(new RoutedConnector(connector, null));
   }
   if (!out[0]) {
     throw new ApiError(
@@ -131,7 +132,12 @@ export function withoutOpenCircuits(qualifying: [RoutedConnector, ...RoutedConne
     const circuit = circuitFor(connector);
     // The probe is handed out only to the request that will call this connector first.
     if (circuit.routingView(now, kept.length === 0) === 'open')
-      skipped.push({ connector: connector.name, merchantConnectorId: connector.merchantConnectorId, at, retryAfterMs: circuit.retryAfterMs(now) });
+      skipped.push({
+        connector: connector.name,
+        merchantConnectorId: connector.merchantConnectorId,
+        at,
+        retryAfterMs: circuit.retryAfterMs(now),
+      });
     else kept.push(connector);
   }
   for (const skip of skipped) recordCircuitSkip(skip.connector);

@@ -35,7 +35,9 @@ const labelSchema = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
   .max(MAX_CONNECTOR_LABEL_LENGTH, { error: `must be at most ${MAX_CONNECTOR_LABEL_LENGTH} characters` })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, { error: 'must start with a letter or digit and hold only letters, digits, spaces, ".", "_" and "-"' });
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, {
+    error: 'must start with a letter or digit and hold only letters, digits, spaces, ".", "_" and "-"',
+  });
 
 /** `connector_account_details`: `api_key` (required on create) and `key1` (Flutterwave's encryption key). */
 const accountDetailsSchema = z.strictObject({
@@ -133,10 +135,14 @@ export const ConnectorAccountResource = z
       .strictObject({ merchant_secret_set: z.boolean().describe('Whether a webhook signing secret is held (it is never shown).') })
       .describe('Webhook verification settings.'),
     payment_methods_enabled: z.array(EnabledPaymentMethodResource).describe('What routing may send to this account.'),
-    disabled: z.boolean().describe('A disabled account takes no new payments; it still captures, voids, refunds and reconciles those it holds.'),
+    disabled: z
+      .boolean()
+      .describe('A disabled account takes no new payments; it still captures, voids, refunds and reconciles those it holds.'),
     status: z.enum(CONNECTOR_ACCOUNT_STATUSES).describe('`active`, or `inactive` while disabled.'),
     test_mode: z.boolean().describe("Whether the credentials are the processor's test keys."),
-    webhook_url: z.string().describe("Where to point the processor's webhooks for this account (`…/webhooks/{connector_name}/{merchant_connector_id}`)."),
+    webhook_url: z
+      .string()
+      .describe("Where to point the processor's webhooks for this account (`…/webhooks/{connector_name}/{merchant_connector_id}`)."),
     metadata: MetadataResource,
     created_at: timestampField('When the account was connected.'),
     updated_at: timestampField('When the account last changed.'),
@@ -147,7 +153,12 @@ export const ConnectorAccountResource = z
   });
 
 /** Component `DeletedConnectorAccount`: the answer of `DELETE /connector_accounts/{id}`. */
-export const DeletedConnectorAccountResource = deletedAnswer('merchant_connector_id', 'mca', 'connector account', 'DeletedConnectorAccount');
+export const DeletedConnectorAccountResource = deletedAnswer(
+  'merchant_connector_id',
+  'mca',
+  'connector account',
+  'DeletedConnectorAccount',
+);
 
 /** The account resource type. */
 export type ConnectorAccountView = z.output<typeof ConnectorAccountResource>;

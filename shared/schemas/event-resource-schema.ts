@@ -13,8 +13,8 @@ import { ConnectorAccountResource } from './connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
-import { RoutingActivationResource } from './routing-activation-schema';
 import { idField, timestampField } from './resource-fields';
+import { RoutingActivationResource } from './routing-activation-schema';
 
 /** The catalogue's types of one family, as a non-empty tuple for `z.enum`. */
 function typesOf<T extends EventType>(keep: (type: EventType) => type is T): [T, ...T[]] {

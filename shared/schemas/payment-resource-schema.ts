@@ -13,9 +13,9 @@ import { PendingOperationResource } from './pending-operation-resource-schema';
 import {
   CurrencyResource,
   connectorField,
-  merchantConnectorIdField,
   idField,
   MetadataResource,
+  merchantConnectorIdField,
   minorUnitsField,
   nullableText,
   timestampField,

@@ -182,7 +182,9 @@ export async function readConnectorConfig(merchantId: string): Promise<Connector
     }
   }
   accounts.sort((a, b) =>
-    a.created_at === b.created_at ? a.merchant_connector_id.localeCompare(b.merchant_connector_id) : a.created_at.localeCompare(b.created_at),
+    a.created_at === b.created_at
+      ? a.merchant_connector_id.localeCompare(b.merchant_connector_id)
+      : a.created_at.localeCompare(b.created_at),
   );
   return { accounts, profile };
 }
@@ -251,7 +253,8 @@ export async function updateConnectorAccount(
     await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
     const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new ConditionFailedError(await getConnectorAccount(before.merchant_id, before.merchant_connector_id));
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed')
+      throw new ConditionFailedError(await getConnectorAccount(before.merchant_id, before.merchant_connector_id));
     if (labelChanged && reasons?.[1]?.Code === 'ConditionalCheckFailed') throw new LabelTakenError();
     throw err;
   }

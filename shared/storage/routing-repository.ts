@@ -64,7 +64,9 @@ export async function listRoutingAlgorithms(merchantId: string): Promise<StoredR
   return items
     .map(toAlgorithm)
     .sort((a, b) =>
-      a.created_at === b.created_at ? b.routing_algorithm_id.localeCompare(a.routing_algorithm_id) : b.created_at.localeCompare(a.created_at),
+      a.created_at === b.created_at
+        ? b.routing_algorithm_id.localeCompare(a.routing_algorithm_id)
+        : b.created_at.localeCompare(a.created_at),
     );
 }
 

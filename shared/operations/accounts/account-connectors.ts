@@ -3,7 +3,7 @@ import type { ConnectorCredentials } from '../../domain/connector-account';
 import { ApiError } from '../../domain/errors';
 import { RoutedConnector } from '../../routing/connector-target';
 import { decryptCredentials } from '../../security/credential-encryption';
-import { type StoredConnectorAccount, getConnectorAccount } from '../../storage/connector-accounts-repository';
+import { getConnectorAccount, type StoredConnectorAccount } from '../../storage/connector-accounts-repository';
 import { merchantConnectorConfig } from './connector-config-cache';
 
 /**
@@ -39,7 +39,9 @@ export async function accountConnector(account: StoredConnectorAccount, nowMs = 
     return adapter ? new RoutedConnector(adapter, account.merchant_connector_id) : undefined;
   })();
   adapters.set(account.merchant_connector_id, { key, at: nowMs, connector });
-  connector.catch(() => adapters.get(account.merchant_connector_id)?.connector === connector && adapters.delete(account.merchant_connector_id));
+  connector.catch(
+    () => adapters.get(account.merchant_connector_id)?.connector === connector && adapters.delete(account.merchant_connector_id),
+  );
   return connector;
 }
 
@@ -64,7 +66,8 @@ export async function connectorForTarget(
 ): Promise<RoutedConnector> {
   if (!merchantConnectorId) {
     const platform = await configuredConnector(connectorName);
-    if (!platform) throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${connectorName} is not configured on this stage.`);
+    if (!platform)
+      throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${connectorName} is not configured on this stage.`);
     return new RoutedConnector(platform, null);
   }
   const cached = (await merchantConnectorConfig(merchantId)).accounts.find((a) => a.merchant_connector_id === merchantConnectorId);

@@ -9,8 +9,10 @@ import { type ConnectorConfig, readConnectorConfig } from '../../storage/connect
  * Staleness, bounded by the period (docs/api.md "Connector accounts"): an account created, changed,
  * disabled or deleted, or an algorithm activated, reaches containers that cached the merchant's
  * configuration within the period; the container that made the change sees it at once (its entry
- * is dropped). A deleted account can never take a payment after its delete: an authorization's claim
- * checks the account item in the same transaction (shared/storage/payments-repository.ts).
+ * is dropped). A delete waits out the period after marking the account (`deleting_since`) before it
+ * looks for open operations, so no container can still route a new payment to it when it decides
+ * (shared/operations/accounts/connector-account-operations.ts). No claim re-reads the account item:
+ * that item would be read on every authorization of a busy account (a hot key).
  */
 
 /** Default cache period: 5,000 ms. */
