@@ -1,6 +1,8 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { ConnectorCredentials, ConnectorName } from '../domain/connector-account';
 import { logger } from '../observability/logger';
 import type { Connector } from './connector';
+import { usedCredentials } from './credential-mode';
 import { FlutterwaveConnector } from './flutterwave/flutterwave-connector';
 import { PaystackConnector } from './paystack/paystack-connector';
 import { SandboxConnector } from './sandbox/sandbox-connector';
@@ -16,7 +18,13 @@ import { stripeApiVersionProblem } from './stripe/transformers';
  */
 export type ConnectorSettings = Record<string, string | undefined>;
 
-async function settings(): Promise<ConnectorSettings> {
+/**
+ * The current connector settings: the environment, overlaid with the Secrets Manager secret named by
+ * `CONNECTOR_SECRETS_ID` when set (cached 5 minutes). What {@link configuredConnector} builds from; a caller of
+ * {@link connectorWithCredentials} whose stage keeps base URLs in that secret passes it too.
+ * @throws the Secrets Manager error when the secret cannot be read
+ */
+export async function connectorSettings(): Promise<ConnectorSettings> {
   const secretId = process.env.CONNECTOR_SECRETS_ID;
   if (!secretId) return process.env;
   const fromSecret = (await getSecret(secretId, { transform: 'json', maxAge: 300 })) as Record<string, string> | undefined;
@@ -66,40 +74,108 @@ export function stripeApiVersionOverride(s: ConnectorSettings): { apiVersion?: s
   return { apiVersion: raw };
 }
 
-/** Every connector the service knows, by routing name. */
-export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
+/**
+ * The stage settings an adapter is built with besides its credentials: each processor's base URL (default: its
+ * production API), the `CONNECTOR_TIMEOUT_MS` override and the `STRIPE_API_VERSION` override. The only names
+ * {@link CONNECTOR_BUILDERS} can see ({@link stageSettingsOf}), so no key of the platform's can reach an adapter
+ * built for a merchant's account.
+ */
+export const STAGE_CONNECTOR_SETTING_NAMES = [
+  'STRIPE_BASE_URL',
+  'PAYSTACK_BASE_URL',
+  'FLUTTERWAVE_BASE_URL',
+  'CONNECTOR_TIMEOUT_MS',
+  'STRIPE_API_VERSION',
+] as const;
+
+/** The settings named by {@link STAGE_CONNECTOR_SETTING_NAMES}, and nothing else. */
+export type StageConnectorSettings = Readonly<Partial<Record<(typeof STAGE_CONNECTOR_SETTING_NAMES)[number], string>>>;
+
+/** `s` narrowed to {@link STAGE_CONNECTOR_SETTING_NAMES} (unset ones left out). */
+function stageSettingsOf(s: ConnectorSettings): StageConnectorSettings {
+  const out: Partial<Record<(typeof STAGE_CONNECTOR_SETTING_NAMES)[number], string>> = {};
+  for (const name of STAGE_CONNECTOR_SETTING_NAMES) {
+    const value = s[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The one construction of each connector's adapter, from credentials (`api_key`, `key1`, `webhook_secret`) and the
+ * stage's settings. Both paths use it: {@link configuredConnector} with the platform's own keys
+ * ({@link PLATFORM_CREDENTIALS}), {@link connectorWithCredentials} with a merchant account's.
+ * Production base URLs: `https://api.stripe.com`, `https://api.paystack.co`, `https://api.flutterwave.com`.
+ * @throws Error / RangeError from the adapter's constructor when the credentials cannot make an adapter (e.g. a
+ *   Flutterwave encryption key that is not 24 characters); the messages name fields, never values
+ */
+const CONNECTOR_BUILDERS: Readonly<Record<ConnectorName, (c: ConnectorCredentials, stage: StageConnectorSettings) => Connector>> = {
   sandbox: () => new SandboxConnector(),
+  flutterwave: (c, stage) =>
+    new FlutterwaveConnector({
+      baseUrl: stage.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
+      secretKey: c.api_key,
+      encryptionKey: c.key1 ?? '',
+      // Optional: without a secret hash every webhook is refused.
+      webhookSecret: c.webhook_secret ?? '',
+      ...timeoutOverride(stage),
+    }),
+  paystack: (c, stage) =>
+    new PaystackConnector({
+      baseUrl: stage.PAYSTACK_BASE_URL || 'https://api.paystack.co',
+      secretKey: c.api_key,
+      // Paystack signs webhooks with the secret key itself.
+      webhookSecret: c.webhook_secret || c.api_key,
+      ...timeoutOverride(stage),
+    }),
+  stripe: (c, stage) =>
+    new StripeConnector({
+      baseUrl: stage.STRIPE_BASE_URL || 'https://api.stripe.com',
+      secretKey: c.api_key,
+      // Empty: every webhook is refused (signatureProblem: no secret configured).
+      webhookSecret: c.webhook_secret ?? '',
+      ...timeoutOverride(stage),
+      ...stripeApiVersionOverride(stage),
+    }),
+};
+
+/**
+ * The platform's own account of each connector, from the settings' keys: undefined when they are not configured
+ * (the connector is then not configured for the platform's routing). Flutterwave needs all three of
+ * `FLUTTERWAVE_SECRET_KEY`, `FLUTTERWAVE_ENCRYPTION_KEY` and `FLUTTERWAVE_WEBHOOK_HASH`; Paystack `PAYSTACK_SECRET_KEY`
+ * (`PAYSTACK_WEBHOOK_SECRET` replaces the secret key for webhooks when set); Stripe `STRIPE_SECRET_KEY`
+ * (`STRIPE_WEBHOOK_SECRET` optional). The sandbox takes none.
+ */
+const PLATFORM_CREDENTIALS: Readonly<Record<ConnectorName, (s: ConnectorSettings) => ConnectorCredentials | undefined>> = {
+  sandbox: () => ({ api_key: '' }),
   flutterwave: (s) =>
     s.FLUTTERWAVE_SECRET_KEY && s.FLUTTERWAVE_ENCRYPTION_KEY && s.FLUTTERWAVE_WEBHOOK_HASH
-      ? new FlutterwaveConnector({
-          baseUrl: s.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
-          secretKey: s.FLUTTERWAVE_SECRET_KEY,
-          encryptionKey: s.FLUTTERWAVE_ENCRYPTION_KEY,
-          webhookSecret: s.FLUTTERWAVE_WEBHOOK_HASH,
-          ...timeoutOverride(s),
-        })
+      ? { api_key: s.FLUTTERWAVE_SECRET_KEY, key1: s.FLUTTERWAVE_ENCRYPTION_KEY, webhook_secret: s.FLUTTERWAVE_WEBHOOK_HASH }
       : undefined,
   paystack: (s) =>
     s.PAYSTACK_SECRET_KEY
-      ? new PaystackConnector({
-          baseUrl: s.PAYSTACK_BASE_URL || 'https://api.paystack.co',
-          secretKey: s.PAYSTACK_SECRET_KEY,
-          // Paystack signs webhooks with the secret key itself.
-          webhookSecret: s.PAYSTACK_WEBHOOK_SECRET || s.PAYSTACK_SECRET_KEY,
-          ...timeoutOverride(s),
-        })
+      ? { api_key: s.PAYSTACK_SECRET_KEY, ...(s.PAYSTACK_WEBHOOK_SECRET ? { webhook_secret: s.PAYSTACK_WEBHOOK_SECRET } : {}) }
       : undefined,
   stripe: (s) =>
     s.STRIPE_SECRET_KEY
-      ? new StripeConnector({
-          baseUrl: s.STRIPE_BASE_URL || 'https://api.stripe.com',
-          secretKey: s.STRIPE_SECRET_KEY,
-          webhookSecret: s.STRIPE_WEBHOOK_SECRET ?? '',
-          ...timeoutOverride(s),
-          ...stripeApiVersionOverride(s),
-        })
+      ? { api_key: s.STRIPE_SECRET_KEY, ...(s.STRIPE_WEBHOOK_SECRET ? { webhook_secret: s.STRIPE_WEBHOOK_SECRET } : {}) }
       : undefined,
 };
+
+/**
+ * Every connector the service knows, by routing name, built for the platform's own account: the platform's keys
+ * ({@link PLATFORM_CREDENTIALS}) through the connector's one construction ({@link CONNECTOR_BUILDERS}); undefined
+ * when its keys are not configured.
+ */
+export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = Object.fromEntries(
+  (Object.keys(CONNECTOR_BUILDERS) as ConnectorName[]).map((name): [string, ConnectorFactory] => [
+    name,
+    (s) => {
+      const credentials = PLATFORM_CREDENTIALS[name](s);
+      return credentials ? CONNECTOR_BUILDERS[name](credentials, stageSettingsOf(s)) : undefined;
+    },
+  ]),
+);
 
 const cache = new Map<string, { connector: Connector | undefined; key: string }>();
 
@@ -122,7 +198,7 @@ export async function configuredConnector(name: string): Promise<Connector | und
   if (name === 'sandbox' && !sandboxConnectorEnabled()) return undefined;
   const factory = Object.hasOwn(CONNECTOR_FACTORIES, name) ? CONNECTOR_FACTORIES[name] : undefined;
   if (!factory) return undefined;
-  const s = await settings();
+  const s = await connectorSettings();
   const key = JSON.stringify(Object.entries(s).filter(([k]) => k.startsWith(name.toUpperCase()) || k === 'CONNECTOR_TIMEOUT_MS'));
   const hit = cache.get(name);
   if (hit && hit.key === key) return hit.connector;
@@ -136,4 +212,34 @@ export async function configuredConnector(name: string): Promise<Connector | und
   }
   cache.set(name, { connector, key });
   return connector;
+}
+
+/**
+ * A fresh adapter for a merchant's own account at a processor, built from the account's credentials (decrypted, in
+ * memory only) through the connector's one construction ({@link CONNECTOR_BUILDERS}), with the stage's base URL,
+ * `CONNECTOR_TIMEOUT_MS` and `STRIPE_API_VERSION` from `settings` ({@link STAGE_CONNECTOR_SETTING_NAMES}) and never
+ * the platform's keys. Only the pieces the connector uses are passed on (`usedCredentials`): for Paystack the
+ * webhook secret is the `api_key`; Stripe and Flutterwave without `webhook_secret` refuse every webhook of the
+ * account. Not cached: the caller keeps the adapter as long as it may hold the credentials.
+ * @param name the account's `connector_name`
+ * @param credentials the account's credentials (`api_key`; Flutterwave's `key1`; `webhook_secret`)
+ * @param settings the stage's connector settings (default `process.env`; pass {@link connectorSettings}'s when the
+ *   stage keeps base URLs in its Secrets Manager secret)
+ * @returns the adapter; undefined when `name` is not a connector, when it is the sandbox and
+ *   {@link sandboxConnectorEnabled} is false, or when the credentials cannot make an adapter (logged with the
+ *   connector and the reason, never a value; `credentialShapeProblem` refuses such credentials at connect time)
+ */
+export function connectorWithCredentials(
+  name: ConnectorName,
+  credentials: ConnectorCredentials,
+  settings: ConnectorSettings = process.env,
+): Connector | undefined {
+  if (!Object.hasOwn(CONNECTOR_BUILDERS, name)) return undefined;
+  if (name === 'sandbox' && !sandboxConnectorEnabled()) return undefined;
+  try {
+    return CONNECTOR_BUILDERS[name](usedCredentials(name, credentials), stageSettingsOf(settings));
+  } catch (err) {
+    logger.error('connector account credentials rejected; no adapter built', { connector: name, reason: (err as Error).message });
+    return undefined;
+  }
 }
