@@ -77,11 +77,17 @@ const labelKey = (label: string) => label.toLowerCase();
 
 /** The item of an account: config partition, GSI4 id lookup (live accounts only), entity `connector_account`. */
 function accountItem(account: StoredConnectorAccount): Record<string, unknown> {
+  // `deleted_at`, `deleting_since` and `credentials_encrypted` are written only when set: conditions test
+  // them with attribute_not_exists, which a stored NULL would fail.
+  const { deleted_at, deleting_since, credentials_encrypted, ...rest } = account;
   return {
     ...connectorConfig.account(account.merchant_id, account.merchant_connector_id),
-    ...(account.deleted_at ? {} : idLookup.connectorAccount(account.merchant_connector_id)),
+    ...(deleted_at ? {} : idLookup.connectorAccount(account.merchant_connector_id)),
     entity: 'connector_account',
-    ...account,
+    ...rest,
+    ...(deleted_at ? { deleted_at } : {}),
+    ...(deleting_since ? { deleting_since } : {}),
+    ...(credentials_encrypted ? { credentials_encrypted } : {}),
   };
 }
 
@@ -332,7 +338,6 @@ export async function finishDelete(
           ConditionExpression: 'version = :pv',
           ExpressionAttributeValues: { ':pv': profileVersion },
         };
-  const { credentials_encrypted: _gone, ...withoutCredentials } = after;
   try {
     await documentClient().send(
       new TransactWriteCommand({
@@ -340,11 +345,7 @@ export async function finishDelete(
           {
             Put: {
               TableName: tableName(),
-              Item: {
-                ...connectorConfig.account(account.merchant_id, account.merchant_connector_id),
-                entity: 'connector_account',
-                ...withoutCredentials,
-              },
+              Item: accountItem(after),
               ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
               ExpressionAttributeValues: { ':v': account.version },
             },
