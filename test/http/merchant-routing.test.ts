@@ -1,0 +1,214 @@
+/**
+ * Routing per merchant (issue 22), through the local gateway against DynamoDB Local, on merchants'
+ * own sandbox connector accounts (no processor needed): algorithms are validated when written (errors
+ * name the rule and field), `volume_split` lands within its tolerance and picks the same account for a
+ * retried confirm, `advanced` rules on amount, currency, method and metadata pick as written, an
+ * explicit `merchant_connector_id` wins, the default fallback list routes when nothing is active,
+ * ineligible accounts are passed over, and activation emits `routing.activated`.
+ */
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { scopedEnv } from '../helpers/scoped-env';
+
+let api: LocalApi;
+const env = scopedEnv();
+const ids: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };
+
+beforeAll(async () => {
+  env.set({ CONNECTOR_CONFIG_CACHE_MS: '0' });
+  api = await startLocalApi();
+  for (const [name, enabled] of [
+    ['a', undefined],
+    ['b', undefined],
+    ['c', [{ payment_method: 'card', currencies: ['NGN'] }]],
+  ] as const) {
+    const res = await api.request('POST', '/connector_accounts', {
+      body: { connector_name: 'sandbox', connector_label: `sandbox ${name}`, ...(enabled ? { payment_methods_enabled: enabled } : {}) },
+    });
+    expect(res.status).toBe(200);
+    ids[name] = res.body.merchant_connector_id;
+  }
+});
+afterAll(async () => {
+  await api.close();
+  env.restore();
+});
+
+async function createAlgorithm(algorithm: Record<string, unknown>, name = 'test algorithm') {
+  return api.request('POST', '/routing', { body: { name, algorithm } });
+}
+
+async function activate(algorithm: Record<string, unknown>) {
+  const created = await createAlgorithm(algorithm);
+  expect(created.status).toBe(200);
+  const active = await api.request('POST', `/routing/${created.body.routing_algorithm_id}/activate`, { body: {} });
+  expect(active.body).toMatchObject({ routing_algorithm_id: created.body.routing_algorithm_id, is_active: true });
+  return created.body.routing_algorithm_id as string;
+}
+
+/** A payment created without confirm: routing picks its account at create. */
+async function routed(body: Record<string, unknown> = {}) {
+  const res = await api.request('POST', '/payments', { body: { amount: 10_000, currency: 'NGN', payment_method: 'card', ...body } });
+  expect(res.status).toBe(200);
+  return res.body.merchant_connector_id as string;
+}
+
+describe('validation when written', () => {
+  test('an account that is not the merchant’s is named by its field', async () => {
+    const res = await createAlgorithm({ type: 'priority', data: [{ merchant_connector_id: ids.a }, { merchant_connector_id: 'mca_0123456789abcdef0123456789abcdef' }] });
+    const err = expectError(res, 400);
+    expect(err.param).toBe('algorithm.data.1.merchant_connector_id');
+    expect(err.message).not.toContain('mca_0123456789abcdef');
+  });
+
+  test('a rule that sends KES to an account enabling only NGN is refused, naming the rule', async () => {
+    const res = await createAlgorithm({
+      type: 'advanced',
+      data: {
+        default_selection: { type: 'priority', data: [{ merchant_connector_id: ids.a }] },
+        rules: [
+          {
+            name: 'kes to c',
+            connector_selection: { type: 'priority', data: [{ merchant_connector_id: ids.c }] },
+            statements: [{ condition: [{ lhs: 'currency', comparison: 'equal', value: { type: 'enum_variant', value: 'KES' } }] }],
+          },
+        ],
+      },
+    });
+    const err = expectError(res, 400);
+    expect(err.param).toMatch(/^algorithm\.data\.rules\.0\./);
+  });
+
+  test('volume splits must sum to 100', async () => {
+    const res = await createAlgorithm({
+      type: 'volume_split',
+      data: [
+        { split: 70, merchant_connector_id: ids.a },
+        { split: 20, merchant_connector_id: ids.b },
+      ],
+    });
+    expect(expectError(res, 400).param).toMatch(/^algorithm\.data/);
+  });
+});
+
+describe('decisions', () => {
+  test('single, then an explicit merchant_connector_id wins over the active algorithm', async () => {
+    await activate({ type: 'single', data: { merchant_connector_id: ids.b } });
+    expect(await routed()).toBe(ids.b);
+    expect(await routed({ merchant_connector_id: ids.a })).toBe(ids.a);
+    const active = await api.request('GET', '/routing/active');
+    expect(active.body).toMatchObject({ active: true, algorithm_type: 'single' });
+  });
+
+  test('priority passes over an ineligible first choice (KES is not enabled on c)', async () => {
+    await activate({ type: 'priority', data: [{ merchant_connector_id: ids.c }, { merchant_connector_id: ids.b }] });
+    expect(await routed()).toBe(ids.c);
+    expect(await routed({ currency: 'KES', payment_method: 'mobile_money' })).toBe(ids.b);
+  });
+
+  test('volume_split 70/30 over 300 payments lands within ±10 points, and a retried confirm keeps its account', async () => {
+    await activate({
+      type: 'volume_split',
+      data: [
+        { split: 70, merchant_connector_id: ids.a },
+        { split: 30, merchant_connector_id: ids.b },
+      ],
+    });
+    const picks: string[] = [];
+    for (let i = 0; i < 300; i += 1) picks.push(await routed());
+    const share = picks.filter((id) => id === ids.a).length / picks.length;
+    // σ of a 70 % share over 300 = √(0.7·0.3/300) ≈ 2.6 points: ±10 points is almost 4σ.
+    expect(share).toBeGreaterThan(0.6);
+    expect(share).toBeLessThan(0.8);
+    expect(new Set(picks)).toEqual(new Set([ids.a, ids.b]));
+    // The same payment is routed the same way on confirm (the choice is a hash of the payment id).
+    const created = await api.request('POST', '/payments', { body: { amount: 10_000, currency: 'NGN', payment_method: 'card' } });
+    const confirmed = await api.request('POST', `/payments/${created.body.payment_id}/confirm`, {
+      body: { payment_method_data: card('4242424242424242') },
+    });
+    expect(confirmed.body).toMatchObject({ status: 'Succeeded', merchant_connector_id: created.body.merchant_connector_id });
+  });
+
+  test('advanced rules on amount, currency, method and metadata pick as written', async () => {
+    const selection = (id: string) => ({ type: 'priority', data: [{ merchant_connector_id: id }] });
+    await activate({
+      type: 'advanced',
+      data: {
+        default_selection: selection(ids.a),
+        rules: [
+          {
+            name: 'large NGN to c',
+            connector_selection: selection(ids.c),
+            statements: [
+              {
+                condition: [
+                  { lhs: 'amount', comparison: 'greater_than', value: { type: 'number', value: 1_000_000 } },
+                  { lhs: 'currency', comparison: 'equal', value: { type: 'enum_variant', value: 'NGN' } },
+                ],
+              },
+            ],
+          },
+          {
+            name: 'ussd or gold to b',
+            connector_selection: selection(ids.b),
+            statements: [
+              { condition: [{ lhs: 'payment_method', comparison: 'in', value: { type: 'enum_variant_array', value: ['ussd', 'bank_transfer'] } }] },
+              { condition: [{ lhs: 'metadata.tier', comparison: 'equal', value: { type: 'str_value', value: 'gold' } }] },
+            ],
+          },
+        ],
+      },
+    });
+    expect(await routed({ amount: 2_000_000 })).toBe(ids.c);
+    expect(await routed({ amount: 2_000_000, currency: 'GHS', payment_method: 'mobile_money' })).toBe(ids.a);
+    expect(await routed({ payment_method: 'ussd' })).toBe(ids.b);
+    expect(await routed({ metadata: { tier: 'gold' } })).toBe(ids.b);
+    expect(await routed({ metadata: { tier: 'silver' } })).toBe(ids.a);
+    expect(await routed()).toBe(ids.a);
+  });
+
+  test('a disabled account is passed over; the default fallback routes when no algorithm is active', async () => {
+    const off = await api.request('PUT', `/connector_accounts/${ids.a}`, { body: { disabled: true } });
+    expect(off.body.disabled).toBe(true);
+    expect(await routed()).not.toBe(ids.a);
+    await api.request('PUT', `/connector_accounts/${ids.a}`, { body: { disabled: false } });
+
+    const deactivated = await api.request('POST', '/routing/deactivate', { body: {} });
+    expect(deactivated.body).toMatchObject({ active: false, routing_algorithm_id: null });
+    expectError(await api.request('POST', '/routing/deactivate', { body: {} }), 400, 'routing_not_active');
+    const implicit = await api.request('GET', '/routing/default');
+    expect(implicit.body).toMatchObject({ is_custom: false });
+    expect(implicit.body.default_fallback.map((e: { merchant_connector_id: string }) => e.merchant_connector_id)).toEqual([ids.a, ids.b, ids.c]);
+    expect(await routed()).toBe(ids.a);
+
+    const set = await api.request('PUT', '/routing/default', {
+      body: { default_fallback: [{ merchant_connector_id: ids.c }, { merchant_connector_id: ids.b }] },
+    });
+    expect(set.body).toMatchObject({ is_custom: true });
+    expect(await routed()).toBe(ids.c);
+    expect(await routed({ currency: 'USD' })).toBe(ids.b);
+    const unknown = await api.request('PUT', '/routing/default', { body: { default_fallback: [{ merchant_connector_id: 'mca_ffffffffffffffffffffffffffffffff' }] } });
+    expect(expectError(unknown, 400, 'resource_missing').param).toBe('default_fallback.0.merchant_connector_id');
+  });
+
+  test('an account named by the active algorithm cannot be deleted; activation is an event', async () => {
+    const id = await activate({ type: 'single', data: { merchant_connector_id: ids.b } });
+    expectError(await api.request('DELETE', `/connector_accounts/${ids.b}`), 409, 'connector_account_in_use');
+    const events = await api.request('GET', '/events?type=routing.activated&limit=1');
+    expect(events.body.data[0].data).toMatchObject({ active: true, routing_algorithm_id: id, algorithm_type: 'single' });
+    const list = await api.request('GET', '/routing?limit=100');
+    const active = list.body.data.filter((a: { is_active: boolean }) => a.is_active);
+    expect(active.map((a: { routing_algorithm_id: string }) => a.routing_algorithm_id)).toEqual([id]);
+    expect((await api.request('GET', `/routing/${id}`)).body.is_active).toBe(true);
+  });
+
+  test("another merchant sees none of this merchant's routing", async () => {
+    const other = await api.newMerchantKey();
+    expect((await api.request('GET', '/routing', { key: other })).body.data).toEqual([]);
+    expect((await api.request('GET', '/routing/active', { key: other })).body.active).toBe(false);
+    const list = await api.request('GET', '/routing?limit=1');
+    expectError(await api.request('GET', `/routing/${list.body.data[0].routing_algorithm_id}`, { key: other }), 404, 'resource_missing');
+    // A merchant without accounts stays on the stage's platform rules.
+    const p = await api.request('POST', '/payments', { key: other, body: { amount: 1000, currency: 'NGN' } });
+    expect(p.body).toMatchObject({ connector: 'sandbox', merchant_connector_id: null });
+  });
+});
