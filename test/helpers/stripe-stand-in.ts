@@ -7,7 +7,8 @@
  * the processor's truth after a fault.
  *
  * Accounts: the secret key names the Stripe account a request acts on (https://docs.stripe.com/keys:
- * "API keys … authenticate your requests" for one account), as each merchant connects its own account.
+ * "Stripe authenticates your API requests using your account's API keys"), as each merchant connects
+ * its own account.
  * The stand-in starts with the default account ({@link STAND_IN_SECRET_KEY}, or `options.secretKey`),
  * plus one per key of `options.accounts`; `addAccount()` opens more at run time. Each account has its
  * own PaymentMethods, PaymentIntents, refunds, idempotency keys and balance: an object created with
