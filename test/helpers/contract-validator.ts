@@ -139,6 +139,27 @@ const CARD_TEXT_OPERATIONS = [
  */
 export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
   {
+    operations: ['createRoutingAlgorithm', 'activateRoutingAlgorithm'],
+    code: 'parameter_invalid',
+    param: /^algorithm(\.|$)/,
+    message: /.+/,
+    why: "Whether an algorithm can be used depends on the merchant's connector accounts (that each named account is its own and enables what the rule can send it: state, not the request), and on rules across fields (volume splits adding up to 100, statements that contradict themselves) that a JSON Schema cannot state.",
+  },
+  {
+    operations: ['createConnectorAccount', 'updateConnectorAccount'],
+    code: 'parameter_invalid',
+    param: /^(payment_methods_enabled|connector_account_details)(\.|$|\[)/,
+    message: /.+/,
+    why: "Which methods and currencies an account may enable, and which credential pieces it takes and in what shape, depend on its connector_name (for an update, the stored account's): a rule across fields and state.",
+  },
+  {
+    operations: ['createConnectorAccount'],
+    code: 'parameter_missing',
+    param: /^connector_account_details$/,
+    message: /secret key/,
+    why: 'Credentials are required for every connector but the sandbox: a rule across fields (connector_name).',
+  },
+  {
     operations: CARD_TEXT_OPERATIONS,
     code: 'parameter_invalid',
     message: /must not contain a card number|must be a telephone number, not a card number/,

@@ -13,6 +13,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { logger } from '../../shared/observability/logger';
+import { circuitFor, resetCircuits } from '../../shared/routing/circuit-breaker';
 import { documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
@@ -35,8 +37,9 @@ beforeAll(async () => {
   env.set({
     ...stripeEnv(stripe, { timeoutMs: 1500 }),
     CONNECTOR_CONFIG_CACHE_MS: '0',
-    POWERTOOLS_LOG_LEVEL: 'DEBUG',
   });
+  // Every log line of this file is captured (and checked for secrets): the run's level is SILENT otherwise.
+  logger.setLogLevel('DEBUG');
   api = await startLocalApi();
   keyB = await api.newMerchantKey();
   const write = process.stdout.write.bind(process.stdout);
@@ -50,6 +53,7 @@ beforeAll(async () => {
   jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
 });
 afterAll(async () => {
+  logger.setLogLevel((process.env.POWERTOOLS_LOG_LEVEL as 'SILENT' | undefined) ?? 'SILENT');
   jest.restoreAllMocks();
   await api.close();
   await stripe.close();
@@ -208,6 +212,34 @@ describe('connecting accounts', () => {
     const events = await api.request('GET', '/events?type=connector_account.disabled');
     expect(events.body.data[0].data).toMatchObject({ merchant_connector_id: mcaA, disabled: true });
     expect((await api.request('PUT', `/connector_accounts/${mcaA}`, { body: { disabled: false } })).body.status).toBe('active');
+  });
+
+  test("one merchant's failing account opens only its own circuit: another merchant's account keeps taking payments", async () => {
+    resetCircuits();
+    env.set({ CIRCUIT_FAILURE_THRESHOLD: '2', CIRCUIT_HALF_OPEN_AFTER_MS: '600000' });
+    try {
+      // Merchant A's Stripe account fails technically (500 before doing anything) on every authorization.
+      stripe.failNext({ method: 'POST', path: '/v1/payment_methods', secretKey: accountA.secretKey }, 'error_500_before_work', {
+        times: 10,
+      });
+      for (let i = 0; i < 2; i += 1) {
+        // A 500 is a technical failure: the outcome is unknown, the payment stays Processing for the reconciler.
+        const res = await pay(api.apiKey);
+        expect(res.body).toMatchObject({ status: 'Processing', error_code: 'connector_unreachable', merchant_connector_id: mcaA });
+      }
+      expect(circuitFor({ name: 'stripe', merchantConnectorId: mcaA }).routingView(Date.now(), false)).toBe('open');
+      // A's only account is open: 503 with nothing sent.
+      const refused = await pay(api.apiKey);
+      expectError(refused, 503, 'connector_unavailable');
+      // B's account, at the same processor, is untouched.
+      expect(circuitFor({ name: 'stripe', merchantConnectorId: mcaB }).routingView(Date.now(), false)).toBe('closed');
+      const other = await pay(keyB);
+      expect(other.body).toMatchObject({ status: 'Succeeded', merchant_connector_id: mcaB });
+    } finally {
+      stripe.reset();
+      resetCircuits();
+      env.set({ CIRCUIT_FAILURE_THRESHOLD: '5' });
+    }
   });
 
   describe('webhooks per account', () => {

@@ -1,4 +1,4 @@
-import { configuredConnector, connectorWithCredentials } from '../../connectors/registry';
+import { configuredConnector, connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorCredentials } from '../../domain/connector-account';
 import { ApiError } from '../../domain/errors';
 import { RoutedConnector } from '../../routing/connector-target';
@@ -35,7 +35,7 @@ export async function accountConnector(account: StoredConnectorAccount, nowMs = 
       merchant_id: account.merchant_id,
       merchant_connector_id: account.merchant_connector_id,
     })) as unknown as ConnectorCredentials;
-    const adapter = connectorWithCredentials(account.connector_name, credentials);
+    const adapter = connectorWithCredentials(account.connector_name, credentials, await connectorSettings());
     return adapter ? new RoutedConnector(adapter, account.merchant_connector_id) : undefined;
   })();
   adapters.set(account.merchant_connector_id, { key, at: nowMs, connector });

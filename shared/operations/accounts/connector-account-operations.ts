@@ -1,7 +1,7 @@
 import { CONNECTOR_CAPABILITIES, defaultPaymentMethodsEnabled } from '../../connectors/capabilities';
 import { ConnectorRequestError, ConnectorTechnicalError } from '../../connectors/connector';
 import { credentialMode, credentialShapeProblem } from '../../connectors/credential-mode';
-import { connectorWithCredentials } from '../../connectors/registry';
+import { connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
 import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
@@ -132,7 +132,7 @@ async function verifiedMode(connector: ConnectorName, credentials: ConnectorCred
       'connector_account_details.api_key',
     );
   }
-  const adapter = connectorWithCredentials(connector, credentials);
+  const adapter = connectorWithCredentials(connector, credentials, await connectorSettings());
   if (!adapter) {
     throw invalidRequest('connector_not_available', `${connector} accounts cannot be connected on this stage.`, 'connector_name');
   }
