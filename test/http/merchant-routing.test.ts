@@ -54,7 +54,10 @@ async function routed(body: Record<string, unknown> = {}) {
 
 describe('validation when written', () => {
   test('an account that is not the merchant’s is named by its field', async () => {
-    const res = await createAlgorithm({ type: 'priority', data: [{ merchant_connector_id: ids.a }, { merchant_connector_id: 'mca_0123456789abcdef0123456789abcdef' }] });
+    const res = await createAlgorithm({
+      type: 'priority',
+      data: [{ merchant_connector_id: ids.a }, { merchant_connector_id: 'mca_0123456789abcdef0123456789abcdef' }],
+    });
     const err = expectError(res, 400);
     expect(err.param).toBe('algorithm.data.1.merchant_connector_id');
     expect(err.message).not.toContain('mca_0123456789abcdef');
@@ -151,7 +154,11 @@ describe('decisions', () => {
             name: 'ussd or gold to b',
             connector_selection: selection(ids.b),
             statements: [
-              { condition: [{ lhs: 'payment_method', comparison: 'in', value: { type: 'enum_variant_array', value: ['ussd', 'bank_transfer'] } }] },
+              {
+                condition: [
+                  { lhs: 'payment_method', comparison: 'in', value: { type: 'enum_variant_array', value: ['ussd', 'bank_transfer'] } },
+                ],
+              },
               { condition: [{ lhs: 'metadata.tier', comparison: 'equal', value: { type: 'str_value', value: 'gold' } }] },
             ],
           },
@@ -177,7 +184,11 @@ describe('decisions', () => {
     expectError(await api.request('POST', '/routing/deactivate', { body: {} }), 400, 'routing_not_active');
     const implicit = await api.request('GET', '/routing/default');
     expect(implicit.body).toMatchObject({ is_custom: false });
-    expect(implicit.body.default_fallback.map((e: { merchant_connector_id: string }) => e.merchant_connector_id)).toEqual([ids.a, ids.b, ids.c]);
+    expect(implicit.body.default_fallback.map((e: { merchant_connector_id: string }) => e.merchant_connector_id)).toEqual([
+      ids.a,
+      ids.b,
+      ids.c,
+    ]);
     expect(await routed()).toBe(ids.a);
 
     const set = await api.request('PUT', '/routing/default', {
@@ -186,7 +197,9 @@ describe('decisions', () => {
     expect(set.body).toMatchObject({ is_custom: true });
     expect(await routed()).toBe(ids.c);
     expect(await routed({ currency: 'USD' })).toBe(ids.b);
-    const unknown = await api.request('PUT', '/routing/default', { body: { default_fallback: [{ merchant_connector_id: 'mca_ffffffffffffffffffffffffffffffff' }] } });
+    const unknown = await api.request('PUT', '/routing/default', {
+      body: { default_fallback: [{ merchant_connector_id: 'mca_ffffffffffffffffffffffffffffffff' }] },
+    });
     expect(expectError(unknown, 400, 'resource_missing').param).toBe('default_fallback.0.merchant_connector_id');
   });
 
