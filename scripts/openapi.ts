@@ -33,6 +33,9 @@ import {
   WEBHOOK_EXAMPLES,
 } from '../shared/api/openapi-operations';
 import { ROUTES, type RouteDefinition } from '../shared/api/routes';
+import { CONNECTOR_CAPABILITIES } from '../shared/connectors/capabilities';
+import { CREDENTIAL_PIECES, FLUTTERWAVE_ENCRYPTION_KEY_LENGTH } from '../shared/connectors/credential-mode';
+import { CONNECTOR_NAMES, type ConnectorName } from '../shared/domain/connector-account';
 import {
   authenticationFailed,
   idempotencyKeyInUse,
@@ -42,13 +45,17 @@ import {
   storageUnavailable,
 } from '../shared/domain/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../shared/domain/events';
+import { CURRENCIES } from '../shared/domain/money';
+import { PAYMENT_METHODS } from '../shared/domain/payment';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
 import { DEFAULT_RATE_LIMITS, operationClassOf, RATE_LIMIT_WINDOW_SECONDS, rateLimitHeaders } from '../shared/http/rate-limit';
 import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema } from '../shared/schemas/common';
+import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
 import { timestampParamSchema } from '../shared/schemas/list-query-schema';
 import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
+import { priorityListSchema } from '../shared/schemas/routing-schemas';
 import {
   createWebhookEndpointSchema,
   enabledEventsSchema,
@@ -146,6 +153,52 @@ function methodDataRules(cardNeedsConfirm: boolean): JsonObject {
   };
 }
 
+/**
+ * Each processor's secret-key shapes, test or live (shared/connectors/credential-mode.ts `KEY_SHAPES`, which
+ * is not exported: the same expressions, the two modes joined). A key of neither shape is refused with 400
+ * `parameter_invalid` before any call; which mode the stage takes is the server's (`connector_credentials_mode`).
+ */
+const API_KEY_PATTERNS: Readonly<Record<Exclude<ConnectorName, 'sandbox'>, string>> = {
+  stripe: '^(sk|rk)_(test|live)_[A-Za-z0-9]+$',
+  paystack: '^sk_(test|live)_[A-Za-z0-9]+$',
+  flutterwave: '^FLWSECK(_TEST)?-[A-Za-z0-9-]+$',
+};
+
+/**
+ * What `POST /connector_accounts` takes for one connector (a branch of the body's `oneOf`), as the operation checks it before any call
+ * (shared/connectors/credential-mode.ts `credentialShapeProblem` and `CREDENTIAL_PIECES`;
+ * shared/operations/accounts/connector-account-operations.ts `credentialsOf`, `assertEnabledWithinCapabilities`):
+ * credentials required but for the sandbox; the key's shape; `key1` and the webhook secret only where the
+ * connector uses them (Flutterwave's `key1` 24 characters, Stripe's secret `whsec_…`); and
+ * `payment_methods_enabled` within what the connector takes (shared/connectors/capabilities.ts).
+ */
+function connectorAccountRules(name: ConnectorName): JsonObject {
+  const pieces = CREDENTIAL_PIECES[name];
+  const details: JsonObject = { properties: {} as JsonObject };
+  const detailProps = details.properties as JsonObject;
+  if (name !== 'sandbox') detailProps.api_key = { pattern: API_KEY_PATTERNS[name] };
+  if (pieces.key1 === 'unused') detailProps.key1 = false;
+  if (pieces.key1 === 'required') {
+    details.required = ['key1'];
+    detailProps.key1 = { minLength: FLUTTERWAVE_ENCRYPTION_KEY_LENGTH, maxLength: FLUTTERWAVE_ENCRYPTION_KEY_LENGTH };
+  }
+  const properties: JsonObject = { connector_account_details: details };
+  if (pieces.webhook_secret === 'unused') properties.connector_webhook_details = false;
+  if (name === 'stripe') properties.connector_webhook_details = { properties: { merchant_secret: { pattern: '^whsec_\\S+$' } } };
+  const capabilities = CONNECTOR_CAPABILITIES[name].payment_methods;
+  const everything = capabilities.length === PAYMENT_METHODS.length && capabilities.every((c) => c.currencies.length === CURRENCIES.length);
+  if (!everything) {
+    const entries = capabilities.map((c) => ({
+      properties: { payment_method: { const: c.payment_method }, currencies: { items: { enum: [...c.currencies] } } },
+    }));
+    properties.payment_methods_enabled = { items: entries.length === 1 ? entries[0] : { anyOf: entries } };
+  }
+  return {
+    properties: { connector_name: { const: name }, ...properties },
+    required: name === 'sandbox' ? ['connector_name'] : ['connector_name', 'connector_account_details'],
+  };
+}
+
 /** "`field` is present" as a subschema (the property named, so linters see it defined). */
 function present(field: string): JsonObject {
   return { properties: { [field]: {} }, required: [field] };
@@ -166,7 +219,9 @@ function present(field: string): JsonObject {
  *   most 2,048 characters, exactly one of `card`/`ussd` in `payment_method_data` and its agreement
  *   with `payment_method` (and, on create, `confirm: true` with a card, and a method with
  *   `confirm: true`), exactly one answer to an authentication step, a birthday that is a calendar
- *   date, no `__proto__` metadata key. What JSON Schema cannot say is listed, with the reason, in
+ *   date, no `__proto__` metadata key; a new connector account's credentials and enabled payment
+ *   methods as its connector takes them ({@link connectorAccountRules}), each payment method once in
+ *   `payment_methods_enabled`, and each account once in a `priority` list. What JSON Schema cannot say is listed, with the reason, in
  *   test/helpers/contract-validator.ts (`SPEC_CANNOT_EXPRESS`, `SERVER_ALSO_ACCEPTS`).
  */
 function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): void {
@@ -224,6 +279,19 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
     };
   }
   if (ctx.zodSchema === confirmPaymentBodySchema) jsonSchema.dependentSchemas = methodDataRules(false);
+  // One branch per connector (`connector_name` is required and one of them, so exactly one applies).
+  if (ctx.zodSchema === createConnectorAccountSchema) jsonSchema.oneOf = CONNECTOR_NAMES.map(connectorAccountRules);
+  // Each payment method once in `payment_methods_enabled` (its `superRefine`): at most one entry of each.
+  if (ctx.zodSchema === createConnectorAccountSchema.shape.payment_methods_enabled.unwrap()) {
+    jsonSchema.allOf = PAYMENT_METHODS.map((method) => ({
+      contains: { properties: { payment_method: { const: method } }, required: ['payment_method'] },
+      minContains: 0,
+      maxContains: 1,
+    }));
+  }
+  // A priority list names each account once (its entries hold nothing but the id).
+  if (ctx.zodSchema === priorityListSchema) jsonSchema.uniqueItems = true;
+
   // A real calendar date (`format: date`, RFC 3339 full-date); "in the past" is the handler's.
   if (ctx.zodSchema === authenticatePaymentBodySchema.shape.birthday.unwrap()) jsonSchema.format = 'date';
   if (ctx.zodSchema === authenticatePaymentBodySchema) {
@@ -286,6 +354,8 @@ const NOT_FOUND_RESOURCE: Readonly<Record<string, [string, string]>> = {
   customer_id: ['customer', 'customer_id'],
   webhook_endpoint_id: ['webhook endpoint', 'webhook_endpoint_id'],
   event_id: ['event', 'event_id'],
+  merchant_connector_id: ['connector account', 'merchant_connector_id'],
+  routing_algorithm_id: ['routing algorithm', 'routing_algorithm_id'],
 };
 
 /** An error example built by the code that answers it, so its message is the real one. */

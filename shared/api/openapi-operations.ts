@@ -16,6 +16,13 @@
 import * as z from 'zod';
 import type { EventType } from '../domain/events';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX } from '../domain/list-query';
+import {
+  ConnectorAccountResource,
+  createConnectorAccountSchema,
+  DeletedConnectorAccountResource,
+  listConnectorAccountsQuerySchema,
+  updateConnectorAccountSchema,
+} from '../schemas/connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import { customerBodySchema } from '../schemas/customer-schemas';
 import { EventResource } from '../schemas/event-resource-schema';
@@ -39,13 +46,17 @@ import {
 } from '../schemas/payment-schemas';
 import { RefundResource } from '../schemas/refund-resource-schema';
 import {
+  ConnectorAccountListResource,
   CustomerListResource,
   EventListResource,
   PaymentListResource,
   RefundListResource,
+  RoutingAlgorithmListResource,
   WebhookDeliveryListResource,
   WebhookEndpointListResource,
 } from '../schemas/resource-lists-schema';
+import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../schemas/routing-activation-schema';
+import { createRoutingAlgorithmSchema, RoutingAlgorithmResource } from '../schemas/routing-schemas';
 import {
   DeletedWebhookEndpointResource,
   WebhookEndpointResource,
@@ -61,10 +72,21 @@ export const OPENAPI_TAGS = [
   { name: 'Customers', description: 'Customers a payment may name.' },
   { name: 'Events', description: 'Every change of a payment, refund or customer, and its webhook deliveries.' },
   { name: 'Webhook endpoints', description: 'Where Switchyard sends your events (Standard Webhooks).' },
+  {
+    name: 'Connector accounts',
+    description:
+      'Your own processor accounts (Paystack, Flutterwave, Stripe, or the sandbox): credentials verified at the processor, stored encrypted, write-only.',
+  },
+  {
+    name: 'Routing',
+    description:
+      'Where your payments go: routing algorithms (single, priority, volume split, advanced rules), the active one, and your default fallback list.',
+  },
   { name: 'Health', description: 'Whether the service can reach its storage.' },
   {
     name: 'Processor webhooks',
-    description: "The processors' inbound route: Paystack, Flutterwave, Stripe and the sandbox post their events here.",
+    description:
+      "The processors' inbound routes: Paystack, Flutterwave, Stripe and the sandbox post their events here (the stage's own accounts), or to a connector account's own `webhook_url`.",
   },
   {
     name: 'Payer pages',
@@ -263,6 +285,8 @@ const REFUND_ID = { refund_id: 'The refund id (`ref_…`).' };
 const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
 const ENDPOINT_ID = { webhook_endpoint_id: 'The webhook endpoint id (`we_…`).' };
 const EVENT_ID = { event_id: 'The event id (`evt_…`).' };
+const CONNECTOR_ACCOUNT_ID = { merchant_connector_id: 'The connector account id (`mca_…`).' };
+const ROUTING_ALGORITHM_ID = { routing_algorithm_id: 'The routing algorithm id (`routing_…`).' };
 const FORCE_SYNC = {
   force_sync: { description: '`true` first asks the connector for the current state of an unsettled resource and applies it.' },
 };
@@ -307,6 +331,12 @@ const PAYMENT_METHOD_FIELD = {
   payment_method: '`card`, `bank_transfer`, `ussd` or `mobile_money`; implied by `payment_method_data` when absent.',
 };
 
+/** `merchant_connector_id` on create and confirm: a pin that overrides routing (docs/api.md "Routing"). */
+const PIN_FIELD = {
+  merchant_connector_id:
+    'Pins the payment to one of your connector accounts (`mca_…`), overriding routing: that account only, no fallback. An unknown one → 400 `resource_missing`; one that cannot take the payment (disabled, being deleted, this currency, method or amount not enabled) → 400 `no_connector_available` with `param: merchant_connector_id`.',
+};
+
 const RETURN_URL_FIELD = {
   return_url:
     'Where the payer is sent back (303, with `payment_id` and `status` added to its query) after 3-D Secure, a hosted page or a step: an absolute URL of at most 2,048 characters without credentials; `https:` on deployed stages.',
@@ -339,6 +369,7 @@ const CREATE_PAYMENT_FIELDS = {
   metadata: 'Your own key/value pairs, echoed (at most 50 keys of 1–40 characters, values of at most 500 characters).',
   ...BILLING_FIELDS,
   ...RETURN_URL_FIELD,
+  ...PIN_FIELD,
 };
 
 const CUSTOMER_FIELDS = {
@@ -353,6 +384,26 @@ const ENDPOINT_FIELDS = {
   url: 'Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials).',
   enabled_events: 'Event types to send, or `["*"]` for all (the default).',
   description: 'At most 1000 characters.',
+};
+
+const CONNECTOR_ACCOUNT_FIELDS = {
+  connector_label:
+    'Your name for the account, unique among your accounts (case-insensitive): 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit. Default on create: `<connector_name>_<n>`.',
+  connector_account_details:
+    "The account's credentials, **write-only**: verified at the processor (one read-only call) before anything is stored, stored encrypted, answered masked (prefix and last 4 characters). Required on create except for the sandbox.",
+  'connector_account_details.auth_type': "Accepted for Hyperswitch's shape (`HeaderKey` or `BodyKey`); ignored.",
+  'connector_account_details.api_key':
+    'The secret key: Stripe `sk_test_…`/`rk_test_…` (`sk_live_…`/`rk_live_…` on prod), Paystack `sk_test_…` (`sk_live_…`), Flutterwave `FLWSECK_TEST-…` (`FLWSECK-…`). Test keys on every stage but prod, live keys on prod only (400 `connector_credentials_mode`). The sandbox takes none.',
+  'connector_account_details.key1':
+    'Flutterwave only, and required there: the 24-character encryption key of its direct card charges. Refused for the other connectors.',
+  connector_webhook_details: "How the processor signs its webhooks to this account's `webhook_url`, **write-only**.",
+  'connector_webhook_details.merchant_secret':
+    "Stripe: the endpoint's signing secret (`whsec_…`); Flutterwave: the dashboard's secret hash. Optional (without it the account's webhooks are refused: its payments are settled by sync and the reconciler). Paystack signs with the secret key itself and the sandbox with the stage's own secret: refused for them.",
+  payment_methods_enabled:
+    'What routing may send to this account: one entry per payment method, `{payment_method, currencies, minimum_amount?, maximum_amount?}` (amounts in minor units, bounds inclusive). Only what the connector itself takes (docs/connectors.md); default on create: everything it takes, without bounds. Replaces the whole list on update.',
+  disabled:
+    'A disabled account takes no new payments; it still captures, voids, refunds and reconciles the payments it holds. Default false.',
+  metadata: 'Your own key/value pairs (replaces the whole map on update).',
 };
 
 /**
@@ -539,17 +590,199 @@ export const EXAMPLE_CUSTOMER_CREATED_EVENT = {
   data: EXAMPLE_CUSTOMER,
 } satisfies z.output<typeof EventResource>;
 
+// ---------------------------------------------------------------------------------------------
+// Examples of connector accounts and routing (README "Your own processor accounts and routing"):
+// a Paystack and a Flutterwave account of one merchant, a 70/30 volume split between them, and an
+// advanced program. The Paystack key is Paystack's own documentation sample (a test key).
+// ---------------------------------------------------------------------------------------------
+
+const EXAMPLE_PAYSTACK_ACCOUNT_ID = 'mca_4d0cb9dbe26449f8863e5ac7663e0928';
+const EXAMPLE_FLUTTERWAVE_ACCOUNT_ID = 'mca_8b0b874e3cb54c40b0d36eb47cb03708';
+const EXAMPLE_ROUTING_ALGORITHM_ID = 'routing_3f408b71eb4a422a89428b614c2a4d0c';
+
+/** Connects a Paystack test account. */
+export const EXAMPLE_CREATE_CONNECTOR_ACCOUNT_REQUEST = {
+  connector_name: 'paystack',
+  connector_label: 'paystack-ng',
+  connector_account_details: { api_key: 'sk_test_r3m3mb3r2pu70nasm1l3' },
+} satisfies z.input<typeof createConnectorAccountSchema>;
+
+/** The answer to {@link EXAMPLE_CREATE_CONNECTOR_ACCOUNT_REQUEST}: credentials masked, everything Paystack takes enabled. */
+export const EXAMPLE_CONNECTOR_ACCOUNT = {
+  merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID,
+  connector_name: 'paystack',
+  connector_label: 'paystack-ng',
+  connector_account_details: { api_key: 'sk_test_…m1l3', key1: null },
+  connector_webhook_details: { merchant_secret_set: false },
+  payment_methods_enabled: [
+    { payment_method: 'card', currencies: ['NGN', 'USD', 'GHS', 'ZAR', 'KES'] },
+    { payment_method: 'bank_transfer', currencies: ['NGN', 'KES'] },
+    { payment_method: 'ussd', currencies: ['NGN'] },
+    { payment_method: 'mobile_money', currencies: ['GHS', 'KES'] },
+  ],
+  disabled: false,
+  status: 'active',
+  test_mode: true,
+  webhook_url: `http://localhost:3000/webhooks/paystack/${EXAMPLE_PAYSTACK_ACCOUNT_ID}`,
+  metadata: {},
+  created_at: '2026-11-24T09:00:00.000Z',
+  updated_at: '2026-11-24T09:00:00.000Z',
+} satisfies z.output<typeof ConnectorAccountResource>;
+
+/** A 70/30 volume split between the Paystack and the Flutterwave account. */
+export const EXAMPLE_CREATE_VOLUME_SPLIT_REQUEST = {
+  name: 'NGN split',
+  description: '70 % Paystack, 30 % Flutterwave',
+  algorithm: {
+    type: 'volume_split',
+    data: [
+      { split: 70, merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID },
+      { split: 30, merchant_connector_id: EXAMPLE_FLUTTERWAVE_ACCOUNT_ID },
+    ],
+  },
+} satisfies z.input<typeof createRoutingAlgorithmSchema>;
+
+/** Rules: large NGN payments to Flutterwave first, `metadata.tier` `gold` to Paystack only, the rest split 70/30. */
+export const EXAMPLE_CREATE_ADVANCED_REQUEST = {
+  name: 'Large NGN to Flutterwave',
+  algorithm: {
+    type: 'advanced',
+    data: {
+      default_selection: EXAMPLE_CREATE_VOLUME_SPLIT_REQUEST.algorithm,
+      rules: [
+        {
+          name: 'large_ngn',
+          connector_selection: {
+            type: 'priority',
+            data: [{ merchant_connector_id: EXAMPLE_FLUTTERWAVE_ACCOUNT_ID }, { merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID }],
+          },
+          statements: [
+            {
+              condition: [
+                { lhs: 'currency', comparison: 'equal', value: { type: 'enum_variant', value: 'NGN' } },
+                { lhs: 'amount', comparison: 'greater_than', value: { type: 'number', value: 5000000 } },
+              ],
+            },
+          ],
+        },
+        {
+          name: 'gold_customers',
+          connector_selection: { type: 'priority', data: [{ merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID }] },
+          statements: [{ condition: [{ lhs: 'metadata.tier', comparison: 'equal', value: { type: 'str_value', value: 'gold' } }] }],
+        },
+      ],
+    },
+  },
+} satisfies z.input<typeof createRoutingAlgorithmSchema>;
+
+/** The answer to {@link EXAMPLE_CREATE_VOLUME_SPLIT_REQUEST}: created, not active yet. */
+export const EXAMPLE_ROUTING_ALGORITHM = {
+  routing_algorithm_id: EXAMPLE_ROUTING_ALGORITHM_ID,
+  name: 'NGN split',
+  description: '70 % Paystack, 30 % Flutterwave',
+  algorithm: EXAMPLE_CREATE_VOLUME_SPLIT_REQUEST.algorithm,
+  is_active: false,
+  created_at: '2026-11-24T09:05:00.000Z',
+  modified_at: '2026-11-24T09:05:00.000Z',
+} satisfies z.output<typeof RoutingAlgorithmResource>;
+
+/** `GET /routing/active` after the split was activated (and the `routing.activated` event's data). */
+export const EXAMPLE_ROUTING_ACTIVATION = {
+  active: true,
+  routing_algorithm_id: EXAMPLE_ROUTING_ALGORITHM_ID,
+  name: 'NGN split',
+  algorithm_type: 'volume_split',
+  activated_at: '2026-11-24T09:06:00.000Z',
+} satisfies z.output<typeof RoutingActivationResource>;
+
+/** `GET /routing/default` of a merchant that set no list: its accounts in the order it connected them. */
+export const EXAMPLE_DEFAULT_FALLBACK = {
+  default_fallback: [
+    { merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID, connector_name: 'paystack' },
+    { merchant_connector_id: EXAMPLE_FLUTTERWAVE_ACCOUNT_ID, connector_name: 'flutterwave' },
+  ],
+  is_custom: false,
+} satisfies z.output<typeof DefaultFallbackResource>;
+
+/** README step 2's payment routed by the split to the merchant's Paystack account and confirmed there. */
+export const EXAMPLE_OWN_ACCOUNT_PAYMENT = {
+  ...EXAMPLE_SUCCEEDED_PAYMENT,
+  connector: 'paystack',
+  merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID,
+  connector_transaction_id: '4099260516',
+  attempts: [
+    {
+      ...EXAMPLE_SUCCEEDED_PAYMENT.attempts[0]!,
+      connector: 'paystack',
+      merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID,
+      connector_transaction_id: '4099260516',
+    },
+  ],
+} satisfies z.output<typeof PaymentResource>;
+
 /** Example bodies of the OpenAPI `webhooks`, by event type (the others have none). */
 export const WEBHOOK_EXAMPLES: Readonly<Partial<Record<EventType, BodyExample>>> = {
   'payment.succeeded': { summary: "README step 3's payment succeeded", value: EXAMPLE_PAYMENT_SUCCEEDED_EVENT },
   'refund.succeeded': { summary: "README step 4's refund succeeded", value: EXAMPLE_REFUND_SUCCEEDED_EVENT },
   'customer.created': { summary: "README step 1's customer", value: EXAMPLE_CUSTOMER_CREATED_EVENT },
+  'connector_account.created': {
+    summary: 'A Paystack test account connected',
+    value: {
+      event_id: 'evt_019ab5a1f2c4000005e7a9c1b3d5f7a9',
+      type: 'connector_account.created',
+      created_at: '2026-11-24T09:00:00.000Z',
+      data: EXAMPLE_CONNECTOR_ACCOUNT,
+    } satisfies z.output<typeof EventResource>,
+  },
+  'routing.activated': {
+    summary: 'The 70/30 split activated',
+    value: {
+      event_id: 'evt_019ab5a6b8e0000006f8b0d2c4e6a8b0',
+      type: 'routing.activated',
+      created_at: '2026-11-24T09:06:00.000Z',
+      data: EXAMPLE_ROUTING_ACTIVATION,
+    } satisfies z.output<typeof EventResource>,
+  },
 };
 
 /** An error: a create without `amount` (docs/api.md "Errors"). */
 export const EXAMPLE_MISSING_AMOUNT_ERROR = {
   error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'Missing required parameter: amount.', param: 'amount' },
 } as const;
+
+/** The signature headers processors send on their webhooks (`POST /webhooks/{connector}[/{merchant_connector_id}]`). */
+const PROCESSOR_SIGNATURE_HEADERS: readonly RequestHeaderDoc[] = [
+  { name: 'x-paystack-signature', description: 'Paystack: HMAC-SHA512 of the raw body with the secret key.' },
+  { name: 'verif-hash', description: "Flutterwave: the dashboard's secret hash." },
+  { name: 'stripe-signature', description: 'Stripe: `t=…,v1=…` over the raw body.' },
+  { name: 'x-sandbox-signature', description: 'The sandbox: hex HMAC-SHA256 of `sandbox-webhook:` + the raw body.' },
+];
+
+/** What a processor's webhook can be answered (shared/operations/webhook-operations.ts `receiveConnectorWebhook`). */
+const PROCESSOR_WEBHOOK_ERRORS = mergeErrors(
+  JSON_ROUTE,
+  { 400: ['invalid_json', 'parameter_missing', 'parameter_invalid_type', 'parameter_invalid'] },
+  { 401: ['invalid_signature'] },
+  { 404: ['resource_missing'] },
+  { 409: ['payment_busy'] },
+  CONCURRENT_WRITE,
+  { 503: ['connector_unreachable', 'service_unavailable', 'outcome_unknown'] },
+);
+
+/**
+ * Connecting or changing a connector account's credentials (shared/operations/accounts/connector-account-operations.ts
+ * `verifiedMode`): a malformed key (400 `parameter_invalid`), a live key on a test stage or a test key on prod
+ * (`connector_credentials_mode`), a connector this stage cannot connect (`connector_not_available`: the sandbox on
+ * prod), the processor refusing them (`connector_credentials_invalid`), or not answering (503
+ * `connector_unreachable`). Nothing is stored in any of these cases.
+ */
+const CONNECTOR_CREDENTIALS: ErrorCodes = {
+  400: ['parameter_invalid', 'connector_credentials_mode', 'connector_not_available', 'connector_credentials_invalid'],
+  503: ['connector_unreachable'],
+};
+
+/** A change of the merchant's routing profile that lost a race with another (shared/operations/routing/routing-operations.ts): retry. */
+const ROUTING_RACE: ErrorCodes = { 409: ['routing_changed'] };
 
 const PAYMENT_BODY_ERRORS = mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, CARD_BODY, IDEMPOTENT);
 
@@ -560,11 +793,15 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Payments',
     summary: 'Create a payment',
     description:
-      "Creates a payment intent, routed to a connector by the stage's rules. With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.",
+      "Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.",
     body: jsonBody(createPaymentBodySchema, true, 'The payment to create. Amounts in minor units.', CREATE_PAYMENT_FIELDS, {
       walkthrough: {
         summary: 'NGN 1,500.00 by card for a customer, confirmed later (README step 2)',
         value: EXAMPLE_CREATE_PAYMENT_REQUEST,
+      },
+      pinned: {
+        summary: 'The same payment pinned to one of your connector accounts',
+        value: { ...EXAMPLE_CREATE_PAYMENT_REQUEST, merchant_connector_id: EXAMPLE_PAYSTACK_ACCOUNT_ID },
       },
     }),
     idempotent: true,
@@ -640,6 +877,8 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
         ...PAYMENT_METHOD_FIELD,
         ...methodDataFields(''),
         ...RETURN_URL_FIELD,
+        merchant_connector_id:
+          'Pins the confirm to one of your connector accounts (`mca_…`), overriding the account chosen at create and routing: that account only, no fallback. Unknown → 400 `resource_missing`; unable to take the payment → 400 `no_connector_available` with `param: merchant_connector_id`.',
       },
     ),
     idempotent: true,
@@ -656,12 +895,16 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
             summary: 'A 3-D Secure card: the payer must visit redirect_to_url (README step 6)',
             value: EXAMPLE_REQUIRES_ACTION_PAYMENT,
           },
+          own_account: {
+            summary: 'Routed to one of your connector accounts: `merchant_connector_id` beside `connector`',
+            value: EXAMPLE_OWN_ACCOUNT_PAYMENT,
+          },
         }),
       ),
     },
     errors: mergeErrors(
       PAYMENT_BODY_ERRORS,
-      { 400: ['no_connector_available'] },
+      { 400: ['resource_missing', 'no_connector_available'] },
       NOT_FOUND,
       PAYMENT_STATE,
       CONCURRENT_WRITE,
@@ -1067,25 +1310,12 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       mediaType: 'application/json',
       description: "The processor's event JSON, signed by the processor.",
     },
-    requestHeaders: [
-      { name: 'x-paystack-signature', description: 'Paystack: HMAC-SHA512 of the raw body with the secret key.' },
-      { name: 'verif-hash', description: "Flutterwave: the dashboard's secret hash." },
-      { name: 'stripe-signature', description: 'Stripe: `t=…,v1=…` over the raw body.' },
-      { name: 'x-sandbox-signature', description: 'The sandbox: hex HMAC-SHA256 of `sandbox-webhook:` + the raw body.' },
-    ],
+    requestHeaders: PROCESSOR_SIGNATURE_HEADERS,
     idempotent: false,
     apiHandler: true,
     errorFormat: 'json',
     responses: { 200: json(WebhookReceiptResource, 'The event was verified and taken (applied or not).') },
-    errors: mergeErrors(
-      JSON_ROUTE,
-      { 400: ['invalid_json', 'parameter_missing', 'parameter_invalid_type', 'parameter_invalid'] },
-      { 401: ['invalid_signature'] },
-      { 404: ['resource_missing'] },
-      { 409: ['payment_busy'] },
-      CONCURRENT_WRITE,
-      { 503: ['connector_unreachable', 'service_unavailable', 'outcome_unknown'] },
-    ),
+    errors: PROCESSOR_WEBHOOK_ERRORS,
   },
   AuthenticationPage: {
     operationId: 'authenticationPage',
@@ -1275,5 +1505,276 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       304: { description: '`If-None-Match` named the current `ETag`.', content: { kind: 'none' }, headers: ['ETag', 'Cache-Control'] },
     },
     errors: { 500: ['internal_error'] },
+  },
+  ReceiveAccountWebhook: {
+    operationId: 'receiveAccountWebhook',
+    tag: 'Processor webhooks',
+    summary: "Receive a processor's webhook for one of your connector accounts",
+    description:
+      "A connector account's own inbound route, its `webhook_url` (no api-key): verified with that account's secret only (Stripe: its `connector_webhook_details.merchant_secret`; Flutterwave: its secret hash; Paystack: its secret key), then applied once to that account's payment or refund, as `POST /webhooks/{connector}` applies the stage's. An event signed with another account's secret is 401 and changes nothing; an unknown (or deleted) account, or a `connector` that is not the account's, is 404. Point the processor's dashboard here. Not for merchants' code.",
+    pathParams: {
+      connector: "The account's connector: `paystack`, `flutterwave`, `stripe` or `sandbox`.",
+      ...CONNECTOR_ACCOUNT_ID,
+    },
+    body: {
+      schema: z.record(z.string(), z.unknown()).describe("The processor's event, as it sends it."),
+      required: true,
+      mediaType: 'application/json',
+      description: "The processor's event JSON, signed with the account's secret.",
+    },
+    requestHeaders: PROCESSOR_SIGNATURE_HEADERS,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(WebhookReceiptResource, 'The event was verified and taken (applied or not).') },
+    errors: PROCESSOR_WEBHOOK_ERRORS,
+  },
+  CreateConnectorAccount: {
+    operationId: 'createConnectorAccount',
+    tag: 'Connector accounts',
+    summary: 'Connect a processor account',
+    description:
+      "Connects one of your processor accounts (Hyperswitch's merchant connector account). The credentials are checked before anything is stored: their shape, the stage's mode (test keys everywhere but prod, live keys on prod only), then one read-only authenticated call at the processor (Stripe `GET /v1/balance`, Paystack `GET /balance`, Flutterwave `GET /v3/balances`; the sandbox takes no credentials and is not offered on prod). Refused, or the processor unreachable: nothing is stored. Then they are encrypted (AWS Encryption SDK, bound to your merchant and the account) and never answered again but masked. At most 50 accounts per merchant. Emits `connector_account.created`; routing may send payments to it within `CONNECTOR_CONFIG_CACHE_MS` (5 s).",
+    body: jsonBody(
+      createConnectorAccountSchema,
+      true,
+      '`connector_name` required; `connector_account_details` required except for the sandbox; everything else optional.',
+      {
+        connector_name:
+          'The processor: `paystack`, `flutterwave`, `stripe`, or `sandbox` (the built-in test processor: not on prod). Cannot change later.',
+        ...CONNECTOR_ACCOUNT_FIELDS,
+      },
+      { paystack: { summary: 'A Paystack test account', value: EXAMPLE_CREATE_CONNECTOR_ACCOUNT_REQUEST } },
+    ),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(ConnectorAccountResource, 'The account, credentials masked, with the `webhook_url` to give the processor.', {
+          paystack: { summary: 'A Paystack test account connected', value: EXAMPLE_CONNECTOR_ACCOUNT },
+        }),
+      ),
+    },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      CONNECTOR_CREDENTIALS,
+      { 400: ['connector_account_limit'], 409: ['connector_label_taken'] },
+      IDEMPOTENT,
+      CONCURRENT_WRITE,
+    ),
+  },
+  ListConnectorAccounts: {
+    operationId: 'listConnectorAccounts',
+    tag: 'Connector accounts',
+    summary: 'List connector accounts',
+    description:
+      'Your connector accounts, newest first, credentials masked; deleted ones are not listed. One read of your (at most 50) accounts.',
+    query: listConnectorAccountsQuerySchema,
+    queryDocs: {
+      ...LIST_QUERY_DOCS,
+      connector_name: { description: 'Only accounts of this connector (`paystack`, `flutterwave`, `stripe`, `sandbox`).' },
+      disabled: { description: '`true`: only disabled accounts; `false`: only enabled ones.' },
+    },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(ConnectorAccountListResource, 'One page of connector accounts.', {
+        one: { summary: 'One Paystack account', value: { data: [EXAMPLE_CONNECTOR_ACCOUNT], has_more: false } },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetConnectorAccount: {
+    operationId: 'getConnectorAccount',
+    tag: 'Connector accounts',
+    summary: 'Retrieve a connector account',
+    description: "The account, credentials masked. Another merchant's account, or a deleted one, is 404.",
+    pathParams: CONNECTOR_ACCOUNT_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(ConnectorAccountResource, 'The account.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  UpdateConnectorAccount: {
+    operationId: 'updateConnectorAccount',
+    tag: 'Connector accounts',
+    summary: 'Update a connector account',
+    description:
+      "Sets the fields given (`connector_name` cannot change). New credentials are verified at the processor like a new account's before anything is stored (pieces not sent are kept) and re-encrypted. `disabled: true` stops new payments at once in this container and within `CONNECTOR_CONFIG_CACHE_MS` (5 s) everywhere, and emits `connector_account.disabled`; any other change emits `connector_account.updated`.",
+    pathParams: CONNECTOR_ACCOUNT_ID,
+    body: jsonBody(updateConnectorAccountSchema, false, 'The fields to set (all optional, `null` refused).', CONNECTOR_ACCOUNT_FIELDS),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(ConnectorAccountResource, 'The updated account.') },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      CONNECTOR_CREDENTIALS,
+      NOT_FOUND,
+      { 409: ['connector_label_taken', 'connector_account_changed'] },
+      CONCURRENT_WRITE,
+    ),
+  },
+  DeleteConnectorAccount: {
+    operationId: 'deleteConnectorAccount',
+    tag: 'Connector accounts',
+    summary: 'Delete a connector account',
+    description:
+      'Refused (409 `connector_account_in_use`) while the active routing algorithm names the account, or while it holds open operations (payments processing, awaiting the payer or capture, a processor call unsettled, refunds pending): settle them, or disable it meanwhile. Otherwise the account is disabled, its credentials destroyed, and it answers 404 from then on; emits `connector_account.disabled`. The account is first marked (routing passes it over), then the delete waits out the configuration cache (`CONNECTOR_CONFIG_CACHE_MS`, 5 s) plus 1 s before it checks, so the answer takes about 6 s.',
+    pathParams: CONNECTOR_ACCOUNT_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(DeletedConnectorAccountResource, '`{merchant_connector_id, deleted: true}`.') },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      NOT_FOUND,
+      { 409: ['connector_account_in_use', 'connector_account_changed'] },
+      CONCURRENT_WRITE,
+    ),
+  },
+  CreateRoutingAlgorithm: {
+    operationId: 'createRoutingAlgorithm',
+    tag: 'Routing',
+    summary: 'Create a routing algorithm',
+    description:
+      "Stores a routing algorithm (Hyperswitch's routing API, snake_case): `single`, `priority`, `volume_split` or `advanced`. It routes nothing until activated. Checked when written: every account it names is one of yours (disabled ones allowed), and can take at least one payment the rule can send it; a rule naming a currency or method none of its accounts takes is refused. Errors name the rule and the field (`param`, e.g. `algorithm.data.rules.0.connector_selection.data.1.merchant_connector_id`). At most 100 algorithms per merchant; algorithms cannot be changed (create another).",
+    body: jsonBody(
+      createRoutingAlgorithmSchema,
+      true,
+      '`{name, description?, algorithm: {type, data}}`.',
+      {
+        name: 'Your name for the algorithm: 1 to 64 characters.',
+        description: 'What it is for: at most 1000 characters.',
+        algorithm:
+          '`{type, data}`: `single` `{merchant_connector_id}`, `priority` `[{merchant_connector_id}, …]`, `volume_split` `[{split, merchant_connector_id}, …]` (splits adding up to 100), or `advanced` `{default_selection, rules}`.',
+      },
+      {
+        volume_split: { summary: '70 % to Paystack, 30 % to Flutterwave', value: EXAMPLE_CREATE_VOLUME_SPLIT_REQUEST },
+        advanced: {
+          summary: 'Large NGN payments to Flutterwave first, gold customers to Paystack',
+          value: EXAMPLE_CREATE_ADVANCED_REQUEST,
+        },
+      },
+    ),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(RoutingAlgorithmResource, 'The algorithm (`is_active: false`).', {
+          volume_split: { summary: 'The 70/30 split', value: EXAMPLE_ROUTING_ALGORITHM },
+        }),
+      ),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['routing_algorithm_limit'] }, IDEMPOTENT),
+  },
+  ListRoutingAlgorithms: {
+    operationId: 'listRoutingAlgorithms',
+    tag: 'Routing',
+    summary: 'List routing algorithms',
+    description: 'Your routing algorithms, newest first, each with `is_active`.',
+    query: plainListQuerySchema,
+    queryDocs: LIST_QUERY_DOCS,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RoutingAlgorithmListResource, 'One page of routing algorithms.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetActiveRouting: {
+    operationId: 'getActiveRouting',
+    tag: 'Routing',
+    summary: 'Which routing algorithm is active',
+    description:
+      'The algorithm routing your payments now, or `active: false` (and nulls) when none is: then your default fallback list routes them.',
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(RoutingActivationResource, 'The active algorithm, or none.', {
+        active: { summary: 'The 70/30 split is active', value: EXAMPLE_ROUTING_ACTIVATION },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+  },
+  GetDefaultFallback: {
+    operationId: 'getDefaultFallback',
+    tag: 'Routing',
+    summary: 'Retrieve the default fallback list',
+    description:
+      "Your ordered fallback list: where payments go when no algorithm is active, and the accounts tried after the active algorithm's own. When you set none (`is_custom: false`), your accounts in the order you connected them.",
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(DefaultFallbackResource, 'The list.', {
+        connected_order: { summary: 'Not set: the accounts in the order they were connected', value: EXAMPLE_DEFAULT_FALLBACK },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+  },
+  SetDefaultFallback: {
+    operationId: 'setDefaultFallback',
+    tag: 'Routing',
+    summary: 'Set the default fallback list',
+    description:
+      'Replaces your ordered fallback list: 1 to 50 of your connector accounts, each once. Accounts you leave out are not fallbacks any more (an active algorithm still uses the accounts it names).',
+    body: jsonBody(defaultFallbackBodySchema, true, '`{default_fallback: [{merchant_connector_id}, …]}`, in the order to try them.', {
+      default_fallback:
+        'Your connector accounts in order (1 to 50, each once). An id that is not one of your accounts → 400 `resource_missing` naming the entry (`default_fallback.1.merchant_connector_id`).',
+    }),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(DefaultFallbackResource, 'The list as stored (`is_custom: true`).') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['resource_missing'] }, ROUTING_RACE),
+  },
+  DeactivateRouting: {
+    operationId: 'deactivateRouting',
+    tag: 'Routing',
+    summary: 'Deactivate routing',
+    description:
+      'No algorithm is active any more: your default fallback list routes your payments (within `CONNECTOR_CONFIG_CACHE_MS`, 5 s, everywhere). Emits `routing.activated` with `active: false`. No `Idempotency-Key` is kept: a second call answers 400 `routing_not_active`.',
+    body: jsonBody(rotateSecretSchema, false, 'No fields: send nothing or `{}`.', {}),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RoutingActivationResource, '`active: false`.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['routing_not_active'] }, ROUTING_RACE),
+  },
+  GetRoutingAlgorithm: {
+    operationId: 'getRoutingAlgorithm',
+    tag: 'Routing',
+    summary: 'Retrieve a routing algorithm',
+    description: 'One of your routing algorithms, with `is_active`.',
+    pathParams: ROUTING_ALGORITHM_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RoutingAlgorithmResource, 'The algorithm.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  ActivateRoutingAlgorithm: {
+    operationId: 'activateRoutingAlgorithm',
+    tag: 'Routing',
+    summary: 'Activate a routing algorithm',
+    description:
+      'Makes the algorithm route your payments, in place of the active one: its choice first, the other accounts it names next, then your default fallback list. Checked again against your accounts now (400 `parameter_invalid` naming the field when it no longer fits them), and refused with 409 `routing_changed` when an account it names is being deleted or your routing changed meanwhile. Containers pick it up within `CONNECTOR_CONFIG_CACHE_MS` (5 s). Emits `routing.activated` (activating the active algorithm again emits it again). No `Idempotency-Key` is kept: a retry activates it again, which changes nothing else.',
+    pathParams: ROUTING_ALGORITHM_ID,
+    body: jsonBody(rotateSecretSchema, false, 'No fields: send nothing or `{}`.', {}),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RoutingAlgorithmResource, 'The algorithm, `is_active: true`.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, ROUTING_RACE),
   },
 };

@@ -7,10 +7,12 @@ import createClient, { type Client } from 'openapi-fetch';
 import { SwitchyardError } from './errors.js';
 import type { paths } from './generated/schema.js';
 import { optional } from './internal/optional.js';
+import { ConnectorAccounts } from './resources/connector-accounts.js';
 import { Customers } from './resources/customers.js';
 import { Events } from './resources/events.js';
 import { Payments } from './resources/payments.js';
 import { Refunds } from './resources/refunds.js';
+import { Routing } from './resources/routing.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { DEFAULT_MAX_RETRIES, type RetryDelayOptions } from './retry-policy.js';
 import { type CallState, DEFAULT_TIMEOUT_MS, type FetchFunction, type RequestOptions, Transport } from './transport.js';
@@ -54,7 +56,7 @@ export type CallInit = {
  * Every method returns the resource (the JSON of the `200` answer, typed from the spec) or throws a
  * {@link SwitchyardError}. Every request carries `api-key`, `Switchyard-Version: API_VERSION`
  * and a `User-Agent`; every POST carries an `Idempotency-Key` (a UUID minted once per call, or the
- * caller's own), except `authenticate`, whose key the API ignores.
+ * caller's own), except `authenticate` and the routing activations, whose key the API ignores.
  *
  * **Retries** happen inside the transport (`transport.ts`) — never by calling the method again,
  * which would mint a new key and could charge twice — with the same headers and body on every
@@ -83,6 +85,10 @@ export class Switchyard {
   readonly webhookEndpoints: WebhookEndpoints;
   /** `/events` and their deliveries. */
   readonly events: Events;
+  /** `/connector_accounts`: the merchant's own processor accounts. */
+  readonly connectorAccounts: ConnectorAccounts;
+  /** `/routing`: routing algorithms, the active one, the default fallback list. */
+  readonly routing: Routing;
 
   readonly #transport: Transport;
 
@@ -116,6 +122,8 @@ export class Switchyard {
     this.customers = new Customers(this);
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.events = new Events(this);
+    this.connectorAccounts = new ConnectorAccounts(this);
+    this.routing = new Routing(this);
   }
 
   /** `GET /health` (no key needed): `{ status, dynamodb, time }`. */

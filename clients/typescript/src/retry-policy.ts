@@ -22,8 +22,17 @@ export const DEFAULT_MAX_RETRY_DELAY_MS = 5_000;
  */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** 409 codes that mean "try again": nothing was decided (docs/api.md, Errors). */
-export const RETRYABLE_CONFLICT_CODES: readonly string[] = ['idempotency_key_in_use', 'concurrent_update'];
+/**
+ * 409 codes that mean "try again": nothing was decided or changed (docs/api.md, Errors): the first request
+ * with the key still runs, a concurrent write won, or (connector accounts, routing) the account or the
+ * routing profile changed while the request was applied.
+ */
+export const RETRYABLE_CONFLICT_CODES: readonly string[] = [
+  'idempotency_key_in_use',
+  'concurrent_update',
+  'connector_account_changed',
+  'routing_changed',
+];
 
 /** Backoff settings, in milliseconds. */
 export interface RetryDelayOptions {
@@ -75,8 +84,9 @@ export interface RetryVerdict {
 
 /**
  * Whether an HTTP answer is retried (docs/api.md's Errors and Unknown outcomes tables):
- * - 409 `idempotency_key_in_use` / `concurrent_update`: nothing was decided → retry. Any other 409
- *   (`payment_unexpected_state`, `payment_busy`) is a decision → returned;
+ * - 409 {@link RETRYABLE_CONFLICT_CODES} (`idempotency_key_in_use`, `concurrent_update`,
+ *   `connector_account_changed`, `routing_changed`): nothing was decided → retry. Any other 409
+ *   (`payment_unexpected_state`, `payment_busy`, `connector_account_in_use`) is a decision → returned;
  * - 429 (API Gateway's throttle: the handler never ran) → retry;
  * - 503 `service_unavailable` (storage down before any processor call) and `connector_unreachable`
  *   (authenticate: nothing was sent) → retry; 503 `outcome_unknown` or a 503 that is not the API's

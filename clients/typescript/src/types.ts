@@ -122,5 +122,41 @@ export type EventRedeliverParams = RequestBody<'/events/{event_id}/redeliver', '
 /** The answer of `POST /events/{event_id}/redeliver`: the deliveries attempted. */
 export type EventRedeliverResult = ResponseBody<'/events/{event_id}/redeliver', 'post'>;
 
+/** A connector account of the merchant (credentials masked), as `GET /connector_accounts/{merchant_connector_id}` answers it. */
+export type ConnectorAccount = ResponseBody<'/connector_accounts/{merchant_connector_id}', 'get'>;
+/** A connector's name: `paystack`, `flutterwave`, `stripe` or `sandbox`. */
+export type ConnectorName = ConnectorAccount['connector_name'];
+/**
+ * Body of `POST /connector_accounts`: `connector_name`, and `connector_account_details` (write-only
+ * credentials) for every connector but the sandbox; a union by `connector_name`, so a piece the
+ * connector does not take (`key1` for Stripe) does not type-check.
+ */
+export type ConnectorAccountCreateParams = RequestBody<'/connector_accounts', 'post'>;
+/** Body of `PUT /connector_accounts/{merchant_connector_id}`: the fields to set. */
+export type ConnectorAccountUpdateParams = RequestBody<'/connector_accounts/{merchant_connector_id}', 'put'>;
+/** Query of `GET /connector_accounts` (paging, `created`, `connector_name`, `disabled`). */
+export type ConnectorAccountListParams = QueryParams<'/connector_accounts', 'get'>;
+/** A page of connector accounts. */
+export type ConnectorAccountList = ResponseBody<'/connector_accounts', 'get'>;
+/** The answer of `DELETE /connector_accounts/{merchant_connector_id}`: `{ merchant_connector_id, deleted: true }`. */
+export type DeletedConnectorAccount = ResponseBody<'/connector_accounts/{merchant_connector_id}', 'delete'>;
+
+/** A routing algorithm, as `GET /routing/{routing_algorithm_id}` answers it (with `is_active`). */
+export type RoutingAlgorithm = ResponseBody<'/routing/{routing_algorithm_id}', 'get'>;
+/** An algorithm's `{ type, data }`: `single`, `priority`, `volume_split` or `advanced`. */
+export type RoutingAlgorithmDefinition = components['schemas']['RoutingAlgorithmDefinition'];
+/** Body of `POST /routing`: `{ name, description?, algorithm }`. */
+export type RoutingAlgorithmCreateParams = RequestBody<'/routing', 'post'>;
+/** Query of `GET /routing` (paging, `created`). */
+export type RoutingAlgorithmListParams = QueryParams<'/routing', 'get'>;
+/** A page of routing algorithms. */
+export type RoutingAlgorithmList = ResponseBody<'/routing', 'get'>;
+/** Which algorithm is active: the answer of `GET /routing/active`, `POST /routing/deactivate`, and the `routing.activated` event's data. */
+export type RoutingActivation = ResponseBody<'/routing/active', 'get'>;
+/** The merchant's ordered fallback list, as `GET /routing/default` answers it. */
+export type DefaultFallback = ResponseBody<'/routing/default', 'get'>;
+/** Body of `PUT /routing/default`: `{ default_fallback: [{ merchant_connector_id }, …] }`. */
+export type DefaultFallbackParams = RequestBody<'/routing/default', 'put'>;
+
 /** The answer of `GET /health`. */
 export type Health = ResponseBody<'/health', 'get'>;

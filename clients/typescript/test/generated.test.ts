@@ -43,6 +43,10 @@ const SDK_POSTS = [
   '/webhook_endpoints',
   '/webhook_endpoints/{webhook_endpoint_id}/rotate_secret',
   '/events/{event_id}/redeliver',
+  '/connector_accounts',
+  '/routing',
+  '/routing/{routing_algorithm_id}/activate',
+  '/routing/deactivate',
 ];
 
 /**

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment
-         * @description Creates a payment intent, routed to a connector by the stage's rules. With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.
+         * @description Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.
          */
         post: operations["createPayment"];
         delete?: never;
@@ -560,6 +560,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{connector}/{merchant_connector_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a processor's webhook for one of your connector accounts
+         * @description A connector account's own inbound route, its `webhook_url` (no api-key): verified with that account's secret only (Stripe: its `connector_webhook_details.merchant_secret`; Flutterwave: its secret hash; Paystack: its secret key), then applied once to that account's payment or refund, as `POST /webhooks/{connector}` applies the stage's. An event signed with another account's secret is 401 and changes nothing; an unknown (or deleted) account, or a `connector` that is not the account's, is 404. Point the processor's dashboard here. Not for merchants' code.
+         */
+        post: operations["receiveAccountWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connector_accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connector accounts
+         * @description Your connector accounts, newest first, credentials masked; deleted ones are not listed. One read of your (at most 50) accounts.
+         */
+        get: operations["listConnectorAccounts"];
+        put?: never;
+        /**
+         * Connect a processor account
+         * @description Connects one of your processor accounts (Hyperswitch's merchant connector account). The credentials are checked before anything is stored: their shape, the stage's mode (test keys everywhere but prod, live keys on prod only), then one read-only authenticated call at the processor (Stripe `GET /v1/balance`, Paystack `GET /balance`, Flutterwave `GET /v3/balances`; the sandbox takes no credentials and is not offered on prod). Refused, or the processor unreachable: nothing is stored. Then they are encrypted (AWS Encryption SDK, bound to your merchant and the account) and never answered again but masked. At most 50 accounts per merchant. Emits `connector_account.created`; routing may send payments to it within `CONNECTOR_CONFIG_CACHE_MS` (5 s).
+         */
+        post: operations["createConnectorAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connector_accounts/{merchant_connector_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a connector account
+         * @description The account, credentials masked. Another merchant's account, or a deleted one, is 404.
+         */
+        get: operations["getConnectorAccount"];
+        /**
+         * Update a connector account
+         * @description Sets the fields given (`connector_name` cannot change). New credentials are verified at the processor like a new account's before anything is stored (pieces not sent are kept) and re-encrypted. `disabled: true` stops new payments at once in this container and within `CONNECTOR_CONFIG_CACHE_MS` (5 s) everywhere, and emits `connector_account.disabled`; any other change emits `connector_account.updated`.
+         */
+        put: operations["updateConnectorAccount"];
+        post?: never;
+        /**
+         * Delete a connector account
+         * @description Refused (409 `connector_account_in_use`) while the active routing algorithm names the account, or while it holds open operations (payments processing, awaiting the payer or capture, a processor call unsettled, refunds pending): settle them, or disable it meanwhile. Otherwise the account is disabled, its credentials destroyed, and it answers 404 from then on; emits `connector_account.disabled`. The account is first marked (routing passes it over), then the delete waits out the configuration cache (`CONNECTOR_CONFIG_CACHE_MS`, 5 s) plus 1 s before it checks, so the answer takes about 6 s.
+         */
+        delete: operations["deleteConnectorAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List routing algorithms
+         * @description Your routing algorithms, newest first, each with `is_active`.
+         */
+        get: operations["listRoutingAlgorithms"];
+        put?: never;
+        /**
+         * Create a routing algorithm
+         * @description Stores a routing algorithm (Hyperswitch's routing API, snake_case): `single`, `priority`, `volume_split` or `advanced`. It routes nothing until activated. Checked when written: every account it names is one of yours (disabled ones allowed), and can take at least one payment the rule can send it; a rule naming a currency or method none of its accounts takes is refused. Errors name the rule and the field (`param`, e.g. `algorithm.data.rules.0.connector_selection.data.1.merchant_connector_id`). At most 100 algorithms per merchant; algorithms cannot be changed (create another).
+         */
+        post: operations["createRoutingAlgorithm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which routing algorithm is active
+         * @description The algorithm routing your payments now, or `active: false` (and nulls) when none is: then your default fallback list routes them.
+         */
+        get: operations["getActiveRouting"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/default": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the default fallback list
+         * @description Your ordered fallback list: where payments go when no algorithm is active, and the accounts tried after the active algorithm's own. When you set none (`is_custom: false`), your accounts in the order you connected them.
+         */
+        get: operations["getDefaultFallback"];
+        /**
+         * Set the default fallback list
+         * @description Replaces your ordered fallback list: 1 to 50 of your connector accounts, each once. Accounts you leave out are not fallbacks any more (an active algorithm still uses the accounts it names).
+         */
+        put: operations["setDefaultFallback"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate routing
+         * @description No algorithm is active any more: your default fallback list routes your payments (within `CONNECTOR_CONFIG_CACHE_MS`, 5 s, everywhere). Emits `routing.activated` with `active: false`. No `Idempotency-Key` is kept: a second call answers 400 `routing_not_active`.
+         */
+        post: operations["deactivateRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/{routing_algorithm_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a routing algorithm
+         * @description One of your routing algorithms, with `is_active`.
+         */
+        get: operations["getRoutingAlgorithm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/{routing_algorithm_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a routing algorithm
+         * @description Makes the algorithm route your payments, in place of the active one: its choice first, the other accounts it names next, then your default fallback list. Checked again against your accounts now (400 `parameter_invalid` naming the field when it no longer fits them), and refused with 409 `routing_changed` when an account it names is being deleted or your routing changed meanwhile. Containers pick it up within `CONNECTOR_CONFIG_CACHE_MS` (5 s). Emits `routing.activated` (activating the active algorithm again emits it again). No `Idempotency-Key` is kept: a retry activates it again, which changes nothing else.
+         */
+        post: operations["activateRoutingAlgorithm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -822,6 +1022,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "connector_account.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * connector_account.created
+         * @description A connector account was connected (its credentials verified at the processor). Sent to every enabled endpoint subscribed to `connector_account.created` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["connectorAccountCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connector_account.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * connector_account.updated
+         * @description A connector account was changed (label, credentials, enabled payment methods, metadata, or enabled again). Sent to every enabled endpoint subscribed to `connector_account.updated` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["connectorAccountUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connector_account.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * connector_account.disabled
+         * @description A connector account was disabled or deleted: it takes no new payments. Sent to every enabled endpoint subscribed to `connector_account.disabled` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["connectorAccountDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "routing.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * routing.activated
+         * @description A routing algorithm was activated (or the active one deactivated: `data.active` false). Sent to every enabled endpoint subscribed to `routing.activated` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["routingActivatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -912,6 +1192,97 @@ export interface components {
             /** @description `fp_…`: a keyed hash of the card number, the same for the same card number across payments of this stage. */
             fingerprint: string;
         };
+        /** @description A processor account of yours (merchant connector account): routing sends your payments to it, with its own credentials. */
+        ConnectorAccount: {
+            /** @description The connector account (`mca_…`; opaque, do not parse). */
+            merchant_connector_id: string;
+            /**
+             * @description The processor.
+             * @enum {string}
+             */
+            connector_name: "paystack" | "flutterwave" | "stripe" | "sandbox";
+            /** @description Your name for the account, unique among your accounts (case-insensitive). */
+            connector_label: string;
+            /** @description The credentials, masked. They are write-only: never answered in clear. */
+            connector_account_details: {
+                /** @description The secret key, masked: its prefix and last 4 characters only. */
+                api_key: string;
+                /** @description Flutterwave's encryption key, masked; null when none. */
+                key1: string | null;
+            };
+            /** @description Webhook verification settings. */
+            connector_webhook_details: {
+                /** @description Whether a webhook signing secret is held (it is never shown). */
+                merchant_secret_set: boolean;
+            };
+            /** @description What routing may send to this account. */
+            payment_methods_enabled: components["schemas"]["EnabledPaymentMethod"][];
+            /** @description A disabled account takes no new payments; it still captures, voids, refunds and reconciles those it holds. */
+            disabled: boolean;
+            /**
+             * @description `active`, or `inactive` while disabled.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /** @description Whether the credentials are the processor's test keys. */
+            test_mode: boolean;
+            /** @description Where to point the processor's webhooks for this account (`…/webhooks/{connector_name}/{merchant_connector_id}`). */
+            webhook_url: string;
+            metadata: components["schemas"]["Metadata"];
+            /**
+             * Format: date-time
+             * @description When the account was connected. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the account last changed. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            updated_at: string;
+        };
+        /** @description A change of a connector account. */
+        ConnectorAccountEvent: {
+            /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
+            event_id: string;
+            /**
+             * @description `connector_account.created`: A connector account was connected (its credentials verified at the processor). `connector_account.updated`: A connector account was changed (label, credentials, enabled payment methods, metadata, or enabled again). `connector_account.disabled`: A connector account was disabled or deleted: it takes no new payments.
+             * @enum {string}
+             */
+            type: "connector_account.created" | "connector_account.updated" | "connector_account.disabled";
+            /**
+             * Format: date-time
+             * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /** @description The connector account after the change, exactly as `GET /connector_accounts/{merchant_connector_id}` answered then (credentials masked). */
+            data: components["schemas"]["ConnectorAccount"];
+        };
+        /** @description One page of connector accounts, newest first. */
+        ConnectorAccountList: {
+            /** @description The connector accounts of this page, newest first (at most `limit`). */
+            data: components["schemas"]["ConnectorAccount"][];
+            /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
+            has_more: boolean;
+        };
+        /** @description Where matching payments go: `{type: "priority", data: [...]}` or `{type: "volume_split", data: [...]}`. */
+        ConnectorSelection: {
+            /** @constant */
+            type: "priority";
+            /** @description Connector accounts in order of preference (1 to 10, each once): the first is tried first. */
+            data: components["schemas"]["RoutableConnectorChoice"][];
+        } | {
+            /** @constant */
+            type: "volume_split";
+            /** @description Shares of payments (1 to 10 accounts, each once, splits adding up to 100). Each payment goes first to one account, drawn by its payment_id (a retry draws the same), then to the others by descending split. */
+            data: components["schemas"]["ConnectorVolumeSplit"][];
+        };
+        /** @description One share of a volume split. */
+        ConnectorVolumeSplit: {
+            /** @description Percentage of payments sent first to this account: an integer from 1 to 100. */
+            split: number;
+            /** @description A connector account of yours (`mca_…`). */
+            merchant_connector_id: string;
+        };
         /**
          * @description An ISO 3166-1 alpha-2 country code (officially assigned), upper case: `NG`, `GH`, `KE`, `ZA`.
          * @enum {string}
@@ -986,6 +1357,28 @@ export interface components {
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
         };
+        /** @description Where payments go when no routing algorithm is active, and the fallbacks after the active algorithm's choice (docs/api.md "Routing"). */
+        DefaultFallback: {
+            /** @description Your accounts in the order routing falls back to them. */
+            default_fallback: {
+                /** @description A connector account (`mca_…`; opaque, do not parse). */
+                merchant_connector_id: string;
+                /** @description Its connector. */
+                connector_name: string;
+            }[];
+            /** @description Whether you set this list; when false it is your accounts in the order you connected them. */
+            is_custom: boolean;
+        };
+        /** @description The answer of deleting a connector account: its id and `deleted: true`. */
+        DeletedConnectorAccount: {
+            /** @description The deleted connector account's id (`mca_…`; opaque, do not parse). */
+            merchant_connector_id: string;
+            /**
+             * @description Always `true`.
+             * @constant
+             */
+            deleted: true;
+        };
         /** @description The answer of deleting a customer: its id and `deleted: true`. */
         DeletedCustomer: {
             /** @description The deleted customer's id (`cus_…`; opaque, do not parse). */
@@ -1010,6 +1403,20 @@ export interface components {
         EnabledEvents: components["schemas"]["EventType"][] | [
             "*"
         ];
+        /** @description A payment method this account may be routed, with its currencies and amount bounds. */
+        EnabledPaymentMethod: {
+            /**
+             * @description The payment method.
+             * @enum {string}
+             */
+            payment_method: "card" | "bank_transfer" | "ussd" | "mobile_money";
+            /** @description Currencies this account may be routed for this method. */
+            currencies: components["schemas"]["Currency"][];
+            /** @description Smallest amount routed here, minor units (null: none). */
+            minimum_amount?: number | null;
+            /** @description Largest amount routed here, minor units (null: none). */
+            maximum_amount?: number | null;
+        };
         /** @description The body of every error response. */
         Error: {
             /** @description The error. */
@@ -1028,8 +1435,8 @@ export interface components {
          * @enum {string}
          */
         ErrorType: "invalid_request_error" | "authentication_error" | "idempotency_error" | "connector_error" | "rate_limit_error" | "api_error";
-        /** @description A change of a payment, refund or customer, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
-        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"];
+        /** @description A change of a payment, refund, customer, connector account or routing, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
+        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"];
         /** @description One page of events, newest first. */
         EventList: {
             /** @description The events of this page, newest first (at most `limit`). */
@@ -1041,7 +1448,7 @@ export interface components {
          * @description A type of the event catalogue (docs/api.md, "Events").
          * @enum {string}
          */
-        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted";
+        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated";
         /** @description Whether the service can reach its storage. Needs no api-key. */
         Health: {
             /**
@@ -1100,8 +1507,10 @@ export interface components {
             payment_method: components["schemas"]["PaymentMethod"] | null;
             /** @description What is kept of the method's details (never a card number or CVC), or null. */
             payment_method_data: components["schemas"]["PaymentMethodSummary"] | null;
-            /** @description The connector routing chose at create (`sandbox` by default). One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
+            /** @description The connector routing chose (`sandbox` by default). One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
             connector: string;
+            /** @description The connector account routing chose; every later operation (capture, void, refund, sync, webhooks) uses its credentials (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
             /** @description The connector's transaction id; null until the connector has a transaction. */
             connector_transaction_id: string | null;
             /** @description The customer, or null when none (or after the customer was deleted). */
@@ -1142,6 +1551,8 @@ export interface components {
             attempt_id: string;
             /** @description The connector tried. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
             connector: string;
+            /** @description The connector account tried (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
             status: components["schemas"]["PaymentStatus"];
             /** @description The connector's transaction id, or null when it has none. */
             connector_transaction_id: string | null;
@@ -1200,6 +1611,8 @@ export interface components {
             operation: "authorize" | "capture" | "void" | "refund";
             /** @description The processor called. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
             connector: string;
+            /** @description The connector account called (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
             /** @description Our id sent to the processor as its reference (the payment or refund id). */
             reference: string;
             /** @description What the call moves. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
@@ -1246,6 +1659,8 @@ export interface components {
             reason: string | null;
             /** @description The payment's connector, which makes the refund. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
             connector: string;
+            /** @description The payment's connector account, whose credentials make the refund (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
             /** @description The connector's refund id, or null until it has one. */
             connector_refund_id: string | null;
             /** @description Why the connector declined it (its amount is released), or a note it left on a pending refund; null otherwise. */
@@ -1292,6 +1707,173 @@ export interface components {
          * @enum {string}
          */
         RefundStatus: "Pending" | "Succeeded" | "Failed";
+        /** @description One of your connector accounts, by its id. */
+        RoutableConnectorChoice: {
+            /** @description A connector account of yours (`mca_…`). */
+            merchant_connector_id: string;
+        };
+        /** @description The routing algorithm active for your payments after a change. */
+        RoutingActivation: {
+            /** @description Whether an algorithm is active now (false after a deactivation: the default fallback list routes). */
+            active: boolean;
+            /** @description The active algorithm, or null when none is. */
+            routing_algorithm_id: string | null;
+            /** @description Its name, or null. */
+            name: string | null;
+            /** @description Its type, or null. */
+            algorithm_type: ("single" | "priority" | "volume_split" | "advanced") | null;
+            /** @description When the change was made (ISO 8601 UTC), or null when routing was never set. */
+            activated_at: string | null;
+        };
+        /** @description A routing algorithm of yours: how payments are sent to your connector accounts. Creating one does not use it: activate it. Accounts it names that are disabled, or that cannot take a payment, are passed over when a payment is routed. */
+        RoutingAlgorithm: {
+            /** @description The routing algorithm (`routing_…`; opaque, do not parse). */
+            routing_algorithm_id: string;
+            /** @description Your name for it (1 to 64 characters). */
+            name: string;
+            /** @description Description, or null. */
+            description: string | null;
+            algorithm: components["schemas"]["RoutingAlgorithmDefinition"];
+            /** @description Whether it is the algorithm routing your payments now (your routing profile's active one). */
+            is_active: boolean;
+            /**
+             * Format: date-time
+             * @description When it was created. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed (algorithms are immutable: its creation). ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            modified_at: string;
+        };
+        /** @description How payments are routed: `single` (one account), `priority` (accounts in order), `volume_split` (shares of payments) or `advanced` (rules on amount, currency, payment method, card network, billing country and metadata, tried in order). */
+        RoutingAlgorithmDefinition: {
+            /** @constant */
+            type: "single";
+            data: components["schemas"]["RoutableConnectorChoice"];
+        } | {
+            /** @constant */
+            type: "priority";
+            /** @description Connector accounts in order of preference (1 to 10, each once): the first is tried first. */
+            data: components["schemas"]["RoutableConnectorChoice"][];
+        } | {
+            /** @constant */
+            type: "volume_split";
+            /** @description Shares of payments (1 to 10 accounts, each once, splits adding up to 100). Each payment goes first to one account, drawn by its payment_id (a retry draws the same), then to the others by descending split. */
+            data: components["schemas"]["ConnectorVolumeSplit"][];
+        } | {
+            /** @constant */
+            type: "advanced";
+            /** @description Rules in order, the first matching one deciding; none matching, `default_selection` decides. */
+            data: {
+                default_selection: components["schemas"]["ConnectorSelection"];
+                /** @description Rules tried in order; the first that matches decides (0 to 50). */
+                rules: components["schemas"]["RoutingRule"][];
+            };
+        };
+        /** @description One page of routing algorithms, newest first. */
+        RoutingAlgorithmList: {
+            /** @description The routing algorithms of this page, newest first (at most `limit`). */
+            data: components["schemas"]["RoutingAlgorithm"][];
+            /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
+            has_more: boolean;
+        };
+        /** @description One test of a payment fact. A fact the payment does not have (no card network yet, no billing country, a missing metadata key) makes `equal`, `in` and the ordering comparisons false, `not_equal` and `not_in` true. */
+        RoutingComparison: {
+            /** @description The payment fact tested: `amount` (minor units), `currency`, `payment_method`, `card_network`, `billing_country` (ISO 3166-1 alpha-2), `metadata.<key>` (one metadata value, with `str_value`) or `metadata` (with `metadata_variant`). */
+            lhs: string;
+            /**
+             * @description `equal`, `not_equal`; `less_than`, `less_than_equal`, `greater_than`, `greater_than_equal` (amount only); `in`, `not_in` (an array value; `equal` / `not_equal` with an array mean the same).
+             * @enum {string}
+             */
+            comparison: "equal" | "not_equal" | "less_than" | "less_than_equal" | "greater_than" | "greater_than_equal" | "in" | "not_in";
+            value: components["schemas"]["RoutingValue"];
+        };
+        /** @description The active routing algorithm changed. */
+        RoutingEvent: {
+            /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
+            event_id: string;
+            /**
+             * @description `routing.activated`: A routing algorithm was activated (or the active one deactivated: `data.active` false).
+             * @constant
+             */
+            type: "routing.activated";
+            /**
+             * Format: date-time
+             * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            data: components["schemas"]["RoutingActivation"];
+        };
+        /** @description Payments for which one of `statements` holds go to `connector_selection`. */
+        RoutingRule: {
+            /** @description The rule's name (1 to 64 characters). */
+            name: string;
+            connector_selection: components["schemas"]["ConnectorSelection"];
+            /** @description Statements of which at least one must hold (OR; 1 to 20). */
+            statements: {
+                /** @description Comparisons that must all hold (AND; 1 to 20). */
+                condition: components["schemas"]["RoutingComparison"][];
+                /** @description Further statements, at least one of which must hold too (OR among them, AND with this condition). At most 3 levels of nesting. */
+                nested?: {
+                    /** @description Comparisons that must all hold (AND; 1 to 20). */
+                    condition: components["schemas"]["RoutingComparison"][];
+                    /** @description Further statements, at least one of which must hold too (OR among them, AND with this condition). At most 3 levels of nesting. */
+                    nested?: {
+                        /** @description Comparisons that must all hold (AND; 1 to 20). */
+                        condition: components["schemas"]["RoutingComparison"][];
+                        /** @description Further statements, at least one of which must hold too (OR among them, AND with this condition). At most 3 levels of nesting. */
+                        nested?: {
+                            /** @description Comparisons that must all hold (AND; 1 to 20). */
+                            condition: components["schemas"]["RoutingComparison"][];
+                            /** @description Not allowed here: statements nest at most 3 levels deep. */
+                            nested?: unknown;
+                        }[];
+                    }[];
+                }[];
+            }[];
+        };
+        /** @description What the payment fact is compared with: `{type: "number", value: 500000}`, `{type: "enum_variant", value: "KES"}`, `{type: "enum_variant_array", value: ["visa", "verve"]}`, `{type: "str_value", value: "gold"}` (for `metadata.<key>`), `{type: "metadata_variant", value: {key, value}}` (for `metadata`), … */
+        RoutingValue: {
+            /** @constant */
+            type: "number";
+            /** @description An amount in minor units. */
+            value: number;
+        } | {
+            /** @constant */
+            type: "enum_variant";
+            /** @description A currency (`NGN`), payment method (`mobile_money`), card network (`visa`) or country (`KE`). */
+            value: string;
+        } | {
+            /** @constant */
+            type: "metadata_variant";
+            /** @description The payment metadata holds `key` with exactly this `value`. */
+            value: {
+                key: string;
+                value: string;
+            };
+        } | {
+            /** @constant */
+            type: "str_value";
+            /** @description A metadata value, compared exactly. */
+            value: string;
+        } | {
+            /** @constant */
+            type: "number_array";
+            /** @description Amounts in minor units (1 to 50). */
+            value: number[];
+        } | {
+            /** @constant */
+            type: "enum_variant_array";
+            /** @description Enum variants (1 to 50). */
+            value: string[];
+        } | {
+            /** @constant */
+            type: "str_value_array";
+            /** @description Metadata values (1 to 50). */
+            value: string[];
+        };
         /** @description The payer's bank chosen for a USSD payment. */
         UssdBankSummary: {
             /** @description The Nigerian (CBN) bank code, e.g. `058`. */
@@ -1721,6 +2303,8 @@ export interface operations {
                     };
                     /** @description Where the payer is sent back (303, with `payment_id` and `status` added to its query) after 3-D Secure, a hosted page or a step: an absolute URL of at most 2,048 characters without credentials; `https:` on deployed stages. */
                     return_url?: string;
+                    /** @description Pins the payment to one of your connector accounts (`mca_…`), overriding routing: that account only, no fallback. An unknown one → 400 `resource_missing`; one that cannot take the payment (disabled, being deleted, this currency, method or amount not enabled) → 400 `no_connector_available` with `param: merchant_connector_id`. */
+                    merchant_connector_id?: string;
                 };
             };
         };
@@ -2043,6 +2627,8 @@ export interface operations {
                     };
                     /** @description Where the payer is sent back (303, with `payment_id` and `status` added to its query) after 3-D Secure, a hosted page or a step: an absolute URL of at most 2,048 characters without credentials; `https:` on deployed stages. */
                     return_url?: string;
+                    /** @description Pins the confirm to one of your connector accounts (`mca_…`), overriding the account chosen at create and routing: that account only, no fallback. Unknown → 400 `resource_missing`; unable to take the payment → 400 `no_connector_available` with `param: merchant_connector_id`. */
+                    merchant_connector_id?: string;
                 };
             };
         };
@@ -2059,7 +2645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `invalid_number`, `invalid_expiry_month`, `invalid_expiry_year`, `invalid_cvc`, `no_connector_available`. */
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `invalid_number`, `invalid_expiry_month`, `invalid_expiry_year`, `invalid_cvc`, `resource_missing`, `no_connector_available`. */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -3997,7 +4583,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -4261,7 +4847,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -4700,7 +5286,7 @@ export interface operations {
                     lte?: string;
                 };
                 /** @description Only events of this type. */
-                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted";
+                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated";
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -5860,6 +6446,1822 @@ export interface operations {
             };
         };
     };
+    receiveAccountWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+                /** @description Paystack: HMAC-SHA512 of the raw body with the secret key. */
+                "x-paystack-signature"?: string;
+                /** @description Flutterwave: the dashboard's secret hash. */
+                "verif-hash"?: string;
+                /** @description Stripe: `t=…,v1=…` over the raw body. */
+                "stripe-signature"?: string;
+                /** @description The sandbox: hex HMAC-SHA256 of `sandbox-webhook:` + the raw body. */
+                "x-sandbox-signature"?: string;
+            };
+            path: {
+                /** @description The account's connector: `paystack`, `flutterwave`, `stripe` or `sandbox`. */
+                connector: string;
+                /** @description The connector account id (`mca_…`). */
+                merchant_connector_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The processor's event JSON, signed with the account's secret. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The event was verified and taken (applied or not). */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReceipt"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_signature`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `payment_busy`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `connector_unreachable`, `service_unavailable`, `outcome_unknown`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listConnectorAccounts: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: string;
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: string;
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: string;
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: string;
+                };
+                /** @description Only accounts of this connector (`paystack`, `flutterwave`, `stripe`, `sandbox`). */
+                connector_name?: "paystack" | "flutterwave" | "stripe" | "sandbox";
+                /** @description `true`: only disabled accounts; `false`: only enabled ones. */
+                disabled?: "true" | "false";
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of connector accounts. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorAccountList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createConnectorAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `connector_name` required; `connector_account_details` required except for the sandbox; everything else optional. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The processor: `paystack`, `flutterwave`, `stripe`, or `sandbox` (the built-in test processor: not on prod). Cannot change later.
+                     * @enum {string}
+                     */
+                    connector_name: "paystack" | "flutterwave" | "stripe" | "sandbox";
+                    /** @description Your name for the account, unique among your accounts (case-insensitive): 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit. Default on create: `<connector_name>_<n>`. */
+                    connector_label?: string;
+                    /** @description The account's credentials, **write-only**: verified at the processor (one read-only call) before anything is stored, stored encrypted, answered masked (prefix and last 4 characters). Required on create except for the sandbox. */
+                    connector_account_details?: {
+                        /**
+                         * @description Accepted for Hyperswitch's shape (`HeaderKey` or `BodyKey`); ignored.
+                         * @enum {string}
+                         */
+                        auth_type?: "HeaderKey" | "BodyKey";
+                        /** @description The secret key: Stripe `sk_test_…`/`rk_test_…` (`sk_live_…`/`rk_live_…` on prod), Paystack `sk_test_…` (`sk_live_…`), Flutterwave `FLWSECK_TEST-…` (`FLWSECK-…`). Test keys on every stage but prod, live keys on prod only (400 `connector_credentials_mode`). The sandbox takes none. */
+                        api_key: string;
+                        /** @description Flutterwave only, and required there: the 24-character encryption key of its direct card charges. Refused for the other connectors. */
+                        key1?: string;
+                    };
+                    /** @description How the processor signs its webhooks to this account's `webhook_url`, **write-only**. */
+                    connector_webhook_details?: {
+                        /** @description Stripe: the endpoint's signing secret (`whsec_…`); Flutterwave: the dashboard's secret hash. Optional (without it the account's webhooks are refused: its payments are settled by sync and the reconciler). Paystack signs with the secret key itself and the sandbox with the stage's own secret: refused for them. */
+                        merchant_secret: string;
+                    };
+                    /** @description What routing may send to this account: one entry per payment method, `{payment_method, currencies, minimum_amount?, maximum_amount?}` (amounts in minor units, bounds inclusive). Only what the connector itself takes (docs/connectors.md); default on create: everything it takes, without bounds. Replaces the whole list on update. */
+                    payment_methods_enabled?: {
+                        /** @enum {string} */
+                        payment_method: "card" | "bank_transfer" | "ussd" | "mobile_money";
+                        currencies: ("NGN" | "USD" | "GHS" | "ZAR" | "KES")[];
+                        minimum_amount?: number | null;
+                        maximum_amount?: number | null;
+                    }[] & (unknown & unknown & unknown & unknown);
+                    /** @description A disabled account takes no new payments; it still captures, voids, refunds and reconciles the payments it holds. Default false. */
+                    disabled?: boolean;
+                    /** @description Your own key/value pairs (replaces the whole map on update). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                } & ({
+                    /** @constant */
+                    connector_name: "paystack";
+                    connector_account_details: {
+                        api_key?: unknown;
+                        key1?: never;
+                    };
+                    connector_webhook_details?: never;
+                    payment_methods_enabled?: unknown;
+                } | {
+                    /** @constant */
+                    connector_name: "flutterwave";
+                    connector_account_details: {
+                        api_key?: unknown;
+                        key1: unknown;
+                    };
+                    payment_methods_enabled?: unknown;
+                } | {
+                    /** @constant */
+                    connector_name: "stripe";
+                    connector_account_details: {
+                        api_key?: unknown;
+                        key1?: never;
+                    };
+                    connector_webhook_details?: {
+                        merchant_secret?: unknown;
+                    };
+                    payment_methods_enabled?: unknown;
+                } | {
+                    /** @constant */
+                    connector_name: "sandbox";
+                    connector_account_details?: {
+                        key1?: never;
+                    };
+                    connector_webhook_details?: never;
+                });
+            };
+        };
+        responses: {
+            /** @description The account, credentials masked, with the `webhook_url` to give the processor. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorAccount"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `connector_credentials_mode`, `connector_not_available`, `connector_credentials_invalid`, `connector_account_limit`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `connector_label_taken`, `idempotency_key_in_use`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `connector_unreachable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConnectorAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The connector account id (`mca_…`). */
+                merchant_connector_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorAccount"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateConnectorAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The connector account id (`mca_…`). */
+                merchant_connector_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to set (all optional, `null` refused). */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Your name for the account, unique among your accounts (case-insensitive): 1 to 64 letters, digits, spaces, `.`, `_` or `-`, starting with a letter or digit. Default on create: `<connector_name>_<n>`. */
+                    connector_label?: string;
+                    /** @description The account's credentials, **write-only**: verified at the processor (one read-only call) before anything is stored, stored encrypted, answered masked (prefix and last 4 characters). Required on create except for the sandbox. */
+                    connector_account_details?: {
+                        /**
+                         * @description Accepted for Hyperswitch's shape (`HeaderKey` or `BodyKey`); ignored.
+                         * @enum {string}
+                         */
+                        auth_type?: "HeaderKey" | "BodyKey";
+                        /** @description The secret key: Stripe `sk_test_…`/`rk_test_…` (`sk_live_…`/`rk_live_…` on prod), Paystack `sk_test_…` (`sk_live_…`), Flutterwave `FLWSECK_TEST-…` (`FLWSECK-…`). Test keys on every stage but prod, live keys on prod only (400 `connector_credentials_mode`). The sandbox takes none. */
+                        api_key: string;
+                        /** @description Flutterwave only, and required there: the 24-character encryption key of its direct card charges. Refused for the other connectors. */
+                        key1?: string;
+                    };
+                    /** @description How the processor signs its webhooks to this account's `webhook_url`, **write-only**. */
+                    connector_webhook_details?: {
+                        /** @description Stripe: the endpoint's signing secret (`whsec_…`); Flutterwave: the dashboard's secret hash. Optional (without it the account's webhooks are refused: its payments are settled by sync and the reconciler). Paystack signs with the secret key itself and the sandbox with the stage's own secret: refused for them. */
+                        merchant_secret: string;
+                    };
+                    /** @description What routing may send to this account: one entry per payment method, `{payment_method, currencies, minimum_amount?, maximum_amount?}` (amounts in minor units, bounds inclusive). Only what the connector itself takes (docs/connectors.md); default on create: everything it takes, without bounds. Replaces the whole list on update. */
+                    payment_methods_enabled?: {
+                        /** @enum {string} */
+                        payment_method: "card" | "bank_transfer" | "ussd" | "mobile_money";
+                        currencies: ("NGN" | "USD" | "GHS" | "ZAR" | "KES")[];
+                        minimum_amount?: number | null;
+                        maximum_amount?: number | null;
+                    }[] & (unknown & unknown & unknown & unknown);
+                    /** @description A disabled account takes no new payments; it still captures, voids, refunds and reconciles the payments it holds. Default false. */
+                    disabled?: boolean;
+                    /** @description Your own key/value pairs (replaces the whole map on update). */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The updated account. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectorAccount"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `connector_credentials_mode`, `connector_not_available`, `connector_credentials_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `connector_label_taken`, `connector_account_changed`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `connector_unreachable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteConnectorAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The connector account id (`mca_…`). */
+                merchant_connector_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{merchant_connector_id, deleted: true}`. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedConnectorAccount"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `connector_account_in_use`, `connector_account_changed`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRoutingAlgorithms: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: string;
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: string;
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: string;
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: string;
+                };
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of routing algorithms. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingAlgorithmList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRoutingAlgorithm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{name, description?, algorithm: {type, data}}`. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your name for the algorithm: 1 to 64 characters. */
+                    name: string;
+                    /** @description What it is for: at most 1000 characters. */
+                    description?: string;
+                    /** @description `{type, data}`: `single` `{merchant_connector_id}`, `priority` `[{merchant_connector_id}, …]`, `volume_split` `[{split, merchant_connector_id}, …]` (splits adding up to 100), or `advanced` `{default_selection, rules}`. */
+                    algorithm: components["schemas"]["RoutingAlgorithmDefinition"];
+                };
+            };
+        };
+        responses: {
+            /** @description The algorithm (`is_active: false`). */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingAlgorithm"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `routing_algorithm_limit`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getActiveRouting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The active algorithm, or none. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingActivation"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDefaultFallback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefaultFallback"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setDefaultFallback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{default_fallback: [{merchant_connector_id}, …]}`, in the order to try them. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your connector accounts in order (1 to 50, each once). An id that is not one of your accounts → 400 `resource_missing` naming the entry (`default_fallback.1.merchant_connector_id`). */
+                    default_fallback: {
+                        merchant_connector_id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The list as stored (`is_custom: true`). */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefaultFallback"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `routing_changed`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivateRouting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description No fields: send nothing or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description `active: false`. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingActivation"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `routing_not_active`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `routing_changed`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoutingAlgorithm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The routing algorithm id (`routing_…`). */
+                routing_algorithm_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The algorithm. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingAlgorithm"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    activateRoutingAlgorithm: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The routing algorithm id (`routing_…`). */
+                routing_algorithm_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send nothing or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The algorithm, `is_active: true`. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoutingAlgorithm"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `routing_changed`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     paymentCreatedEvent: {
         parameters: {
             query?: never;
@@ -6444,6 +8846,194 @@ export interface operations {
                 "application/json": components["schemas"]["CustomerDeletedEvent"] & {
                     /** @constant */
                     type?: "customer.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    connectorAccountCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorAccountEvent"] & {
+                    /** @constant */
+                    type?: "connector_account.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    connectorAccountUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorAccountEvent"] & {
+                    /** @constant */
+                    type?: "connector_account.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    connectorAccountDisabledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectorAccountEvent"] & {
+                    /** @constant */
+                    type?: "connector_account.disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    routingActivatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RoutingEvent"] & {
+                    /** @constant */
+                    type?: "routing.activated";
                 };
             };
         };
