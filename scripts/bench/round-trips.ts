@@ -97,6 +97,9 @@ export async function countRoundTrips(requests: RoundTripRequests): Promise<Roun
   };
   try {
     await send('GET', '/payments?limit=1'); // warms the API-key cache
+    // Warms the merchant's routing configuration cache (one Query per container per
+    // CONNECTOR_CONFIG_CACHE_MS): what every later create and confirm of a warm container costs.
+    await send('POST', '/payments', requests.createBody);
     const created = await count('create', 1, 1, () => send('POST', '/payments', requests.createBody));
     const id = created.json.payment_id;
     if (typeof id !== 'string') throw new Error(`POST /payments answered ${created.status}`);
@@ -108,9 +111,52 @@ export async function countRoundTrips(requests: RoundTripRequests): Promise<Roun
     if (confirmed.json.status !== 'Succeeded') throw new Error(`confirm answered ${confirmed.status} ${String(confirmed.json.status)}`);
     await count('refund', 2, 3, () => send('POST', `/payments/${id}/refund`, requests.refundBody));
     await count('list', 1, 1, () => send('GET', '/payments?limit=20'));
+    await countWithActiveAlgorithm(send, count, requests);
     return counts;
   } finally {
     recording = undefined;
     await gateway.close();
   }
+}
+
+/**
+ * Issue 22: create and confirm for a merchant with its own connector accounts and an active routing
+ * algorithm (two sandbox accounts, `volume_split` 50/50) cost no DynamoDB round trip more than without:
+ * the accounts and the active algorithm come from the per-container configuration cache
+ * (shared/operations/accounts/connector-config-cache.ts), warmed by one create first.
+ * @throws when the setup requests (accounts, algorithm) do not succeed
+ */
+async function countWithActiveAlgorithm(
+  send: (method: string, path: string, body?: string) => Promise<{ status: number; json: Record<string, unknown> }>,
+  count: (
+    name: string,
+    floor: number,
+    allowed: number,
+    call: () => Promise<{ status: number; json: Record<string, unknown> }>,
+  ) => Promise<{ status: number; json: Record<string, unknown> }>,
+  requests: RoundTripRequests,
+): Promise<void> {
+  const ids: string[] = [];
+  for (const label of ['bench a', 'bench b']) {
+    const res = await send('POST', '/connector_accounts', JSON.stringify({ connector_name: 'sandbox', connector_label: label }));
+    if (typeof res.json.merchant_connector_id !== 'string') throw new Error(`POST /connector_accounts answered ${res.status}`);
+    ids.push(res.json.merchant_connector_id);
+  }
+  const algorithm = await send(
+    'POST',
+    '/routing',
+    JSON.stringify({
+      name: 'bench split',
+      algorithm: { type: 'volume_split', data: ids.map((id) => ({ split: 50, merchant_connector_id: id })) },
+    }),
+  );
+  const algorithmId = algorithm.json.routing_algorithm_id;
+  if (typeof algorithmId !== 'string') throw new Error(`POST /routing answered ${algorithm.status}`);
+  const activated = await send('POST', `/routing/${algorithmId}/activate`, '{}');
+  if (activated.status !== 200) throw new Error(`activate answered ${activated.status}`);
+  await send('POST', '/payments', requests.createBody); // warms the configuration cache
+  const created = await count('create (active algorithm)', 1, 1, () => send('POST', '/payments', requests.createBody));
+  const id = created.json.payment_id;
+  if (typeof id !== 'string') throw new Error(`POST /payments answered ${created.status}`);
+  await count('confirm (active algorithm)', 2, 2, () => send('POST', `/payments/${id}/confirm`, requests.confirmBody));
 }

@@ -83,6 +83,18 @@ async function pay(key: string, body: Record<string, unknown> = {}) {
   return res;
 }
 
+/** Every item of the table (a test's dump: Scan, page after page). */
+async function tableDump(): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
 function expectNoSecret(text: string) {
   for (const s of secrets()) expect(text).not.toContain(s);
 }
@@ -314,28 +326,16 @@ describe('connecting accounts', () => {
     const deleted = await api.request('DELETE', `/connector_accounts/${mcaB}`, { key: keyB });
     expect(deleted.body).toEqual({ merchant_connector_id: mcaB, deleted: true });
     expectError(await api.request('GET', `/connector_accounts/${mcaB}`, { key: keyB }), 404, 'resource_missing');
-    const item = await documentClient().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: 'merchant_connector_id = :id AND entity = :e',
-        ExpressionAttributeValues: { ':id': mcaB, ':e': 'connector_account' },
-      }),
-    );
-    expect(item.Items).toHaveLength(1);
-    expect(item.Items![0]!.credentials_encrypted).toBeUndefined();
-    expect(item.Items![0]!.deleted_at).toEqual(expect.any(String));
+    const items = (await tableDump()).filter((i) => i.merchant_connector_id === mcaB && i.entity === 'connector_account');
+    expect(items).toHaveLength(1);
+    expect(items[0]!.credentials_encrypted).toBeUndefined();
+    expect(items[0]!.deleted_at).toEqual(expect.any(String));
     // With no account left, merchant B is back on the platform's rules (the sandbox here).
     expect((await pay(keyB)).body).toMatchObject({ connector: 'sandbox', merchant_connector_id: null });
   });
 
   test('no secret in any table item, event or log line', async () => {
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await tableDump();
     expect(items.length).toBeGreaterThan(0);
     const accounts = items.filter((i) => i.entity === 'connector_account' && i.merchant_id === api.merchantId);
     expect(accounts.length).toBeGreaterThan(0);

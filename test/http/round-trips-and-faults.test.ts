@@ -1,6 +1,7 @@
 import { effectiveRateLimit, leaseSize, setRateLimitClock } from '../../shared/http/rate-limit';
 import { baseClient } from '../../shared/storage/client';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { scopedEnv } from '../helpers/scoped-env';
 
 /**
  * Counts (and can fail) the DynamoDB calls the handlers make, by hooking the
@@ -33,12 +34,20 @@ beforeAll(() => {
 });
 
 let api: LocalApi;
+const env = scopedEnv();
 beforeAll(async () => {
+  // The routing configuration stays cached for the whole file (a warm container), so each count below is
+  // the steady state whatever the file's pace; the default period is 5 s.
+  env.set({ CONNECTOR_CONFIG_CACHE_MS: '300000' });
   api = await startLocalApi();
   await api.request('GET', '/payments'); // warms the api-key cache: its one read is not counted below
+  // Warms the merchant's routing configuration (its connector accounts and active algorithm, none here):
+  // one Query per container per CONNECTOR_CONFIG_CACHE_MS (shared/operations/accounts/connector-config-cache.ts).
+  await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
 });
 afterAll(async () => {
   await api.close();
+  env.restore();
 });
 
 async function count<T>(fn: () => Promise<T>): Promise<{ result: T; made: string[]; leases: number }> {
@@ -58,6 +67,34 @@ describe('DynamoDB round trips per endpoint (a test fails when one grows)', () =
       api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN', customer_id: cus.body.customer_id } }),
     );
     expect(linked.made).toEqual(['TransactWriteItems']);
+  });
+
+  test('create and confirm with an active routing algorithm on own accounts: no round trip more (configuration cached per container)', async () => {
+    const key = await api.newMerchantKey();
+    const ids: string[] = [];
+    for (const label of ['a', 'b']) {
+      const res = await api.request('POST', '/connector_accounts', { key, body: { connector_name: 'sandbox', connector_label: label } });
+      ids.push(res.body.merchant_connector_id);
+    }
+    const algorithm = await api.request('POST', '/routing', {
+      key,
+      body: { name: 'split', algorithm: { type: 'volume_split', data: ids.map((id) => ({ split: 50, merchant_connector_id: id })) } },
+    });
+    expect((await api.request('POST', `/routing/${algorithm.body.routing_algorithm_id}/activate`, { key, body: {} })).status).toBe(200);
+    await api.request('POST', '/payments', { key, body: { amount: 100, currency: 'NGN' } }); // warms the configuration cache
+    const created = await count(() =>
+      api.request('POST', '/payments', { key, body: { amount: 100, currency: 'NGN', payment_method: 'card' } }),
+    );
+    expect(ids).toContain(created.result.body.merchant_connector_id);
+    expect(created.made).toEqual(['TransactWriteItems']);
+    const confirmed = await count(() =>
+      api.request('POST', `/payments/${created.result.body.payment_id}/confirm`, {
+        key,
+        body: { payment_method_data: card('4242424242424242') },
+      }),
+    );
+    expect(confirmed.result.body).toMatchObject({ status: 'Succeeded', merchant_connector_id: created.result.body.merchant_connector_id });
+    expect(confirmed.made).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
   });
 
   test('retrieve: one read; list: one query', async () => {

@@ -14,10 +14,17 @@ describe('pending operations', () => {
   const t0 = Date.parse('2026-11-24T10:00:00.000Z');
   const op = startPendingOperation('capture', 'stripe', 'pay_abc', 5000, t0);
 
+  test("a claim on a merchant's connector account records the account, and its view shows it", () => {
+    const claim = startPendingOperation('authorize', { name: 'stripe', merchantConnectorId: 'mca_abc' }, 'pay_abc', 5000, t0);
+    expect(claim).toMatchObject({ connector: 'stripe', merchant_connector_id: 'mca_abc' });
+    expect(viewPendingOperation(claim, t0)).toMatchObject({ merchant_connector_id: 'mca_abc', state: 'in_progress' });
+  });
+
   test('a claim records connector, reference, amount and a lease of CLAIM_LEASE_MS', () => {
     expect(op).toEqual({
       operation: 'capture',
       connector: 'stripe',
+      merchant_connector_id: null,
       reference: 'pay_abc',
       amount: 5000,
       started_at: '2026-11-24T10:00:00.000Z',
