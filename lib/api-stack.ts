@@ -1,12 +1,20 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { CfnOutput, Duration, Stack, type StackProps, Token } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import {
+  HttpApi,
+  HttpIntegrationType,
+  HttpMethod,
+  HttpRouteIntegration,
+  type HttpRouteIntegrationConfig,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -19,11 +27,12 @@ import { FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import { SyntheticChecks } from './canaries';
 import { type StageConfig, stageConnectors } from './config/stage-config';
+import { FALLBACK_GROUP, functionGroup, groupRoutes, routeFamily } from './function-groups';
 import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT, FUNCTION_NODE_OPTIONS } from './function-runtime';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { OperationsQueries } from './operations-queries';
 import { ReconcilerSchedule } from './reconciler-schedule';
-import { ServiceMonitoring } from './service-monitoring';
+import { FunctionGroupMonitoring, ServiceMonitoring } from './service-monitoring';
 
 /**
  * Table access levels: the route table's (shared/api/routes.ts, `none` included) plus `settle`, the
@@ -125,6 +134,73 @@ export const WEBHOOK_DELIVERY_STREAM = {
   failureQueueRetention: Duration.days(14),
 } as const;
 
+/** Environment variable naming the connector-accounts KMS key (key ARN) in the functions that use it. */
+export const CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE = 'CONNECTOR_ACCOUNTS_KMS_KEY_ARN';
+
+/**
+ * KMS actions on the connector-accounts key ({@link ConnectorAccountsKeyGrant}): exactly what the AWS
+ * Encryption SDK's KMS keyring calls with one key, the generator (shared/security/credential-encryption.ts:
+ * `KmsKeyringNode` with `generatorKeyId`). Encrypt calls `GenerateDataKey` on the generator key and
+ * `Encrypt` only on *additional* keys of the keyring, of which there are none; decrypt calls `Decrypt`.
+ * Sources: AWS Encryption SDK developer guide, "AWS KMS keyrings", section "Required permissions for
+ * AWS KMS keyrings" ("To encrypt with an AWS KMS keyring, you need kms:GenerateDataKey permission on
+ * the generator key. You need kms:Encrypt permission on all additional keys … To decrypt …
+ * kms:Decrypt", https://docs.aws.amazon.com/encryption-sdk/latest/developer-guide/use-kms-keyring.html),
+ * and the keyring itself, @aws-crypto/kms-keyring 5.0.2 `KmsKeyringClass._onEncrypt` (generateDataKey
+ * for the generator, encrypt for `keyIds`) and `_onDecrypt` (decrypt). `kms:Encrypt` is therefore not
+ * granted: a keyring given additional keys would need it on those keys, not on this one.
+ */
+export const CONNECTOR_ACCOUNTS_KEY_ACTIONS = ['kms:GenerateDataKey', 'kms:Decrypt'] as const;
+
+/**
+ * The encryption context every use of the key must carry: whose account the credentials are
+ * (shared/security/credential-encryption.ts, `CredentialContext`).
+ */
+export const CONNECTOR_ACCOUNTS_CONTEXT_KEYS = ['merchant_id', 'merchant_connector_id'] as const;
+
+/**
+ * Encryption-context keys the Encryption SDK adds itself: its default algorithm suite signs (ECDSA
+ * P-384), and the SDK then puts the verification key under `aws-crypto-public-key` in the context it
+ * sends to KMS with GenerateDataKey and Decrypt (Encryption SDK developer guide, "Concepts",
+ * #encryption-context; @aws-crypto/material-management-node 5.0.2
+ * `NodeDefaultCryptographicMaterialsManager._initializeEncryptionMaterial`, `ENCODED_SIGNER_KEY` of
+ * @aws-crypto/serialize).
+ */
+export const ENCRYPTION_SDK_CONTEXT_KEYS = ['aws-crypto-public-key'] as const;
+
+/**
+ * The statement a function's role gets on the connector-accounts key: {@link CONNECTOR_ACCOUNTS_KEY_ACTIONS}
+ * on that key only, and only when the request's encryption context names both an account's merchant and
+ * its id (`Null` … `false` on `kms:EncryptionContext:merchant_id` and `…:merchant_connector_id`) and holds
+ * no other key than those and the SDK's own (`ForAllValues:StringEquals` on `kms:EncryptionContextKeys`).
+ * Both are KMS condition keys for GenerateDataKey and Decrypt (KMS developer guide, "AWS KMS condition
+ * keys", kms:EncryptionContext:context-key and kms:EncryptionContextKeys,
+ * https://docs.aws.amazon.com/kms/latest/developerguide/conditions-kms.html). `ForAllValues` alone would
+ * also pass a request without any context (an empty set satisfies it), hence the `Null` checks.
+ */
+export function connectorAccountsKeyStatement(keyArn: string): PolicyStatement {
+  return new PolicyStatement({
+    actions: [...CONNECTOR_ACCOUNTS_KEY_ACTIONS],
+    resources: [keyArn],
+    conditions: {
+      Null: Object.fromEntries(CONNECTOR_ACCOUNTS_CONTEXT_KEYS.map((key) => [`kms:EncryptionContext:${key}`, 'false'])),
+      'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [...CONNECTOR_ACCOUNTS_CONTEXT_KEYS, ...ENCRYPTION_SDK_CONTEXT_KEYS] },
+    },
+  });
+}
+
+/** The processors' webhook receiver (`/webhooks/{connector}…`): decrypts the account's webhook secret. */
+export const isConnectorWebhookRoute = (route: Pick<RouteDefinition, 'path'>): boolean => routeFamily(route.path) === 'webhooks';
+
+/**
+ * Whether a route's function gets the connector-accounts key (its ARN and {@link connectorAccountsKeyStatement}):
+ * routes that call connectors (`connectors: true` in shared/api/routes.ts: they use a merchant's account,
+ * and the account routes store its credentials) and the processors' webhook receiver. The reconciler gets
+ * it too (lib/api-stack.ts); no other function does.
+ */
+export const usesConnectorAccountsKey = (route: Pick<RouteDefinition, 'path' | 'connectors'>): boolean =>
+  route.connectors || isConnectorWebhookRoute(route);
+
 /**
  * esbuild bundling of every function of the stack (NodejsFunction, local esbuild or its Docker image):
  * one minified ESM file `index.mjs` for Node.js 22 with a source map (mappings only, no
@@ -178,6 +254,8 @@ interface FunctionSpec {
   keyedHashes: boolean;
   /** Whether it calls connectors (gets `CONNECTOR_SECRETS_ID`, `ROUTING_RULES` and read on that secret). */
   connectors: boolean;
+  /** Whether it encrypts or decrypts connector account credentials (gets the key's ARN and {@link connectorAccountsKeyStatement}). */
+  connectorAccountsKey: boolean;
   /** Timeout in seconds; default the stage's `lambdaTimeoutSeconds`. */
   timeoutSeconds?: number;
   /** Lambda's retries of a failed asynchronous invocation (0–2); default Lambda's (2). */
@@ -217,11 +295,38 @@ export interface ApiStackProps extends StackProps {
    */
   tableStreamArnParameterName: string;
   /**
+   * Name of the SSM parameter holding the key ARN of the connector-accounts KMS key (from the data
+   * stack), resolved at deploy time like the stream ARN.
+   */
+  connectorAccountsKeyArnParameterName: string;
+  /**
    * The webhook delivery handler module, from the repository root. Default:
    * {@link WEBHOOK_DELIVERY}`.entry` if that file exists, else none. `false`: no webhook delivery
    * (no function, event source mapping, failure queue or webhook monitoring). Tests pass a stub.
    */
   webhookDeliveryEntry?: string | false;
+}
+
+/**
+ * A Lambda proxy integration (payload format 2.0) of an HTTP API route that adds no permission.
+ * `HttpLambdaIntegration` (aws-cdk-lib 2.276 `aws-apigatewayv2-integrations`) adds the function's
+ * invoke permission in the *route's* scope (`handler.addPermission(…, { scope: options.scope })`), so
+ * with the function in a nested stack every route would still bring a permission to the parent
+ * template; the stack declares the same permission next to the function instead (`allowApiInvoke`). The integration keeps `HttpLambdaIntegration`'s construct id (`<name>Integration`), hence
+ * its logical id: routes and integrations are updated in place, never recreated (a route key cannot
+ * exist twice in an API, so a recreated route would collide with the old one during the update).
+ */
+class LambdaProxyIntegration extends HttpRouteIntegration {
+  constructor(
+    id: string,
+    private readonly handler: IFunction,
+  ) {
+    super(id);
+  }
+
+  override bind(): HttpRouteIntegrationConfig {
+    return { type: HttpIntegrationType.AWS_PROXY, uri: this.handler.functionArn, payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 };
+  }
 }
 
 /**
@@ -232,9 +337,20 @@ export interface ApiStackProps extends StackProps {
  * table's stream (with its on-failure queue), the alarm topic, the dashboard and alarms, the canaries
  * (lib/canaries.ts), and the saved Logs Insights queries and Contributor Insights rule
  * (lib/operations-queries.ts).
+ *
+ * The route functions live in nested stacks, one per function group (lib/function-groups.ts): each
+ * function with its role, policy, log group and invoke permission, and a dashboard of the group's
+ * functions (`Switchyard-<stage>-Functions-<group>`). This stack keeps what has a fixed name or must
+ * stay in one place: the HTTP API, its routes and integrations, every alarm (their names are fixed,
+ * so they are never moved between stacks), the stage dashboard, the canaries, the saved queries, and
+ * the background functions (the reconciler, whose named schedule is here, and webhook delivery). It
+ * reads the functions only through their ARNs, names and log group names, which CloudFormation passes
+ * from each nested stack as outputs.
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;
+  /** The nested stack of each function group, by group name. */
+  readonly functionGroups: ReadonlyMap<string, NestedStack>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -249,6 +365,9 @@ export class ApiStack extends Stack {
       // time (only when something reads the stream).
       tableStreamArn: webhookDeliveryEntry ? StringParameter.valueForStringParameter(this, props.tableStreamArnParameterName) : undefined,
     });
+    // The connector-accounts key's ARN, from the data stack's SSM parameter (resolved at deploy time,
+    // once, here; CloudFormation passes it on to the nested stacks that use it as a parameter).
+    const connectorAccountsKeyArn = StringParameter.valueForStringParameter(this, props.connectorAccountsKeyArnParameterName);
     const metricsNamespace = `Switchyard/${config.stage}`;
     const retention =
       RetentionDays[
@@ -265,12 +384,12 @@ export class ApiStack extends Stack {
 
     /** Each function's log group, by function name (the saved queries and the Contributor Insights rule read them). */
     const logGroups = new Map<string, LogGroup>();
-    /** Builds one function with the service's conventions; see {@link FunctionSpec}. */
-    const makeFunction = (spec: FunctionSpec) => {
+    /** Builds one function with the service's conventions, in `scope` (this stack or a group's nested stack); see {@link FunctionSpec}. */
+    const makeFunction = (scope: Construct, spec: FunctionSpec) => {
       const { name } = spec;
-      const logGroup = new LogGroup(this, `${name}Logs`, { retention });
+      const logGroup = new LogGroup(scope, `${name}Logs`, { retention });
       logGroups.set(name, logGroup);
-      const fn = new NodejsFunction(this, name, {
+      const fn = new NodejsFunction(scope, name, {
         entry: resolve(root, spec.entry),
         handler: 'handler',
         projectRoot: root,
@@ -305,6 +424,12 @@ export class ApiStack extends Stack {
         // Stages without the sandbox (prod): shared/connectors/registry.ts treats `sandbox` as not configured.
         if (!config.sandbox) fn.addEnvironment('SANDBOX_CONNECTOR_ENABLED', 'false');
         connectorSecrets.grantRead(fn);
+      }
+      if (spec.connectorAccountsKey) {
+        // Merchants' connector account credentials: encrypted and decrypted with the stage's KMS key
+        // (shared/security/credential-encryption.ts), bound to the account by the encryption context.
+        fn.addEnvironment(CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE, connectorAccountsKeyArn);
+        fn.addToRolePolicy(connectorAccountsKeyStatement(connectorAccountsKeyArn));
       }
       if (spec.keyedHashes) {
         // Card fingerprints and idempotency body hashes need the HMAC key.
@@ -355,16 +480,29 @@ export class ApiStack extends Stack {
       return fn;
     };
 
+    // The route functions, by group: one nested stack per group (lib/function-groups.ts), the 404 in FALLBACK_GROUP.
+    const routes = stageRoutes(config);
+    const groups = groupRoutes(routes, { [FALLBACK_GROUP]: 1 });
+    const groupStacks = new Map<string, NestedStack>();
+    for (const group of groups.keys()) {
+      groupStacks.set(
+        group,
+        new NestedStack(this, `${group}Functions`, { description: `Switchyard ${config.stage}: ${group} functions of the HTTP API` }),
+      );
+    }
+    this.functionGroups = groupStacks;
     const webhookRetrySchedule = config.webhookRetryScheduleSeconds.join(',');
-    const functions = stageRoutes(config).map((route) => ({
+    const functions = routes.map((route) => ({
       route,
-      fn: makeFunction({
+      group: functionGroup(route),
+      fn: makeFunction(groupStacks.get(functionGroup(route))!, {
         name: route.name,
         entry: route.entry,
         access: route.access,
         apiKeys: route.auth,
         keyedHashes: route.method === 'POST',
         connectors: route.connectors,
+        connectorAccountsKey: usesConnectorAccountsKey(route),
         assets: route.assets,
         // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
         ...(route.path.startsWith('/events/') && route.method === 'POST'
@@ -372,23 +510,42 @@ export class ApiStack extends Stack {
           : {}),
       }),
     }));
-    const notFound = makeFunction({
+    const notFound = makeFunction(groupStacks.get(FALLBACK_GROUP)!, {
       name: FALLBACK_ROUTE.name,
       entry: FALLBACK_ROUTE.entry,
       access: 'none',
       apiKeys: false,
       keyedHashes: false,
       connectors: false,
+      connectorAccountsKey: false,
     });
+    this.api = new HttpApi(this, 'HttpApi', {
+      apiName: `switchyard-${config.stage}`,
+      createDefaultStage: false,
+      defaultIntegration: new LambdaProxyIntegration('NotFoundIntegration', notFound),
+    });
+    /**
+     * API Gateway's permission to invoke a route's function (`path`; none: the `$default` route), scoped
+     * as HttpLambdaIntegration scopes it (source ARN `…:<api id>/*\/*<path>`: any stage and method),
+     * but declared in the function's own stack: see LambdaProxyIntegration.
+     */
+    const allowApiInvoke = (fn: NodejsFunction, path?: string) =>
+      fn.addPermission('ApiInvoke', {
+        principal: new ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `*/*${path ?? ''}` }),
+      });
+    allowApiInvoke(notFound);
 
-    // The background reconciler: settles operations left open (GSI5), every minute.
-    const reconciler = makeFunction({
+    // The background reconciler: settles operations left open (GSI5), every minute. In this stack,
+    // beside its named schedule.
+    const reconciler = makeFunction(this, {
       name: RECONCILER.name,
       entry: RECONCILER.entry,
       access: 'settle',
       apiKeys: false,
       keyedHashes: true,
       connectors: true,
+      connectorAccountsKey: true,
       timeoutSeconds: config.reconcilerTimeoutSeconds,
       // A failed run is not retried by Lambda: the next scheduled run, a minute later, is the retry.
       asyncRetryAttempts: 0,
@@ -405,19 +562,15 @@ export class ApiStack extends Stack {
       ? this.addWebhookDelivery(makeFunction, table, webhookDeliveryEntry, webhookRetrySchedule)
       : undefined;
 
-    this.api = new HttpApi(this, 'HttpApi', {
-      apiName: `switchyard-${config.stage}`,
-      createDefaultStage: false,
-      defaultIntegration: new HttpLambdaIntegration('NotFoundIntegration', notFound),
-    });
     // The reconciler has no request to take the public URL from: a payment's hosted step page, should a
     // sync name a new step, is built on the API's own endpoint ($default stage: no stage path).
     reconciler.addEnvironment('PUBLIC_BASE_URL', this.api.apiEndpoint);
     for (const { route, fn } of functions) {
+      allowApiInvoke(fn, route.path);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${route.name}Integration`, fn),
+        integration: new LambdaProxyIntegration(`${route.name}Integration`, fn),
       });
     }
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention });
@@ -465,10 +618,19 @@ export class ApiStack extends Stack {
     ]);
 
     const canaries = new SyntheticChecks(this, 'SyntheticChecks', { config, apiUrl: this.api.apiEndpoint });
+    // Each group's dashboard and alarms of its functions, in the group's nested stack (see FunctionGroupMonitoring).
+    const groupFunctions = new Map<string, { name: string; fn: IFunction }[]>();
+    for (const { route, group, fn } of functions)
+      groupFunctions.set(group, [...(groupFunctions.get(group) ?? []), { name: route.name, fn }]);
+    groupFunctions.set(FALLBACK_GROUP, [...(groupFunctions.get(FALLBACK_GROUP) ?? []), { name: FALLBACK_ROUTE.name, fn: notFound }]);
+    const groupMonitoring = [...groupFunctions].map(
+      ([group, members]) =>
+        new FunctionGroupMonitoring(groupStacks.get(group)!, `${group}Monitoring`, { config, group, functions: members, alarmTopic }),
+    );
     const monitoring = new ServiceMonitoring(this, 'Observability', {
       config,
       api: this.api,
-      functions: [...functions.map(({ route, fn }) => ({ name: route.name, fn })), { name: FALLBACK_ROUTE.name, fn: notFound }],
+      functionDashboards: groupMonitoring.map((m) => m.dashboardName),
       reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
       webhookDelivery: webhookDelivery && { name: WEBHOOK_DELIVERY.name, ...webhookDelivery },
       table,
@@ -516,18 +678,19 @@ export class ApiStack extends Stack {
    * guide's "IAM policy to grant read access for a DynamoDB stream only").
    */
   private addWebhookDelivery(
-    makeFunction: (spec: FunctionSpec) => NodejsFunction,
+    makeFunction: (scope: Construct, spec: FunctionSpec) => NodejsFunction,
     table: ITableV2,
     entry: string,
     retrySchedule: string,
   ): { fn: NodejsFunction; failureQueue: Queue } {
-    const fn = makeFunction({
+    const fn = makeFunction(this, {
       name: WEBHOOK_DELIVERY.name,
       entry,
       access: 'deliver',
       apiKeys: false,
       keyedHashes: true,
       connectors: false,
+      connectorAccountsKey: false,
       timeoutSeconds: WEBHOOK_DELIVERY.timeoutSeconds,
       environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule },
     });

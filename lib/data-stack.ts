@@ -1,5 +1,6 @@
 import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type Attribute, AttributeType, Billing, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
@@ -15,6 +16,16 @@ const attribute = (k: KeyAttribute): Attribute => ({ name: k.name, type: k.type 
  */
 export const tableStreamArnParameterName = (stage: string) => `/switchyard/${stage}/table-stream-arn`;
 
+/**
+ * Name of the SSM parameter (String) holding the key ARN of the stage's connector-accounts KMS key,
+ * `/switchyard/<stage>/connector-accounts-kms-key-arn`: written by the data stack, resolved by the API
+ * stack at deploy time, like {@link tableStreamArnParameterName}.
+ */
+export const connectorAccountsKeyArnParameterName = (stage: string) => `/switchyard/${stage}/connector-accounts-kms-key-arn`;
+
+/** Alias of the stage's connector-accounts KMS key (for operators and CloudTrail; the functions use the key ARN). */
+export const connectorAccountsKeyAlias = (stage: string) => `alias/switchyard-${stage}/connector-accounts`;
+
 /** Props of {@link DataStack}. */
 export interface DataStackProps extends StackProps {
   config: StageConfig;
@@ -23,7 +34,9 @@ export interface DataStackProps extends StackProps {
 /**
  * The stateful stack: the single DynamoDB table, declared from the shared
  * table definition (keys, indexes, TTL). On-demand billing, point-in-time
- * recovery, AWS-managed encryption; RETAIN and deletion protection per stage.
+ * recovery, AWS-managed encryption; RETAIN and deletion protection per stage. Also the stage's
+ * secrets and the customer-managed KMS key of connector account credentials (its ARN in the SSM
+ * parameter {@link connectorAccountsKeyArnParameterName}).
  *
  * DynamoDB Streams is on with `NEW_IMAGE` records (TableV2 `dynamoStream`; aws-cdk-lib 2.276.0
  * `TablePropsV2.dynamoStream`, `StreamViewType`): the webhook delivery function reads new `event`
@@ -49,6 +62,13 @@ export class DataStack extends Stack {
   readonly connectorSecretsName: string;
   /** Name of the SSM parameter holding the table's stream ARN ({@link tableStreamArnParameterName}). */
   readonly tableStreamArnParameterName: string;
+  /**
+   * The customer-managed KMS key that wraps merchant connector accounts' processor credentials
+   * (shared/security/credential-encryption.ts: AWS Encryption SDK, KMS keyring with this key as generator).
+   */
+  readonly connectorAccountsKey: Key;
+  /** Name of the SSM parameter holding that key's ARN ({@link connectorAccountsKeyArnParameterName}). */
+  readonly connectorAccountsKeyArnParameterName: string;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -117,6 +137,30 @@ export class DataStack extends Stack {
     new CfnOutput(this, 'TableStreamArn', {
       value: this.table.tableStreamArn!,
       description: 'DynamoDB stream of the table (feeds webhook delivery)',
+    });
+    // The connector-accounts key: stateful like the table (what it wrapped is unreadable without it),
+    // so RETAIN where the table is retained (prod); on a stage that destroys its table, deleting the stack
+    // schedules the key's deletion (KMS waits the pending window, 30 days by default, before deleting).
+    // Automatic rotation (yearly by default) keeps the key ARN and decrypts what older key material
+    // wrapped, so stored credentials need no re-encryption (KMS developer guide, "Rotate AWS KMS keys";
+    // aws-cdk-lib 2.276 `aws-kms` `KeyProps.enableKeyRotation`). The default key policy lets the account's
+    // IAM policies grant use of the key, so each function's role gets exactly its own statement
+    // (lib/api-stack.ts, CONNECTOR_ACCOUNTS_KEY_ACTIONS) and nothing else can use it.
+    this.connectorAccountsKey = new Key(this, 'ConnectorAccountsKey', {
+      description: `Switchyard ${config.stage}: wraps merchant connector accounts' processor credentials (AWS Encryption SDK data keys)`,
+      enableKeyRotation: true,
+      alias: connectorAccountsKeyAlias(config.stage),
+      removalPolicy: config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.connectorAccountsKeyArnParameterName = connectorAccountsKeyArnParameterName(config.stage);
+    new StringParameter(this, 'ConnectorAccountsKeyArnParameter', {
+      parameterName: this.connectorAccountsKeyArnParameterName,
+      description: `Key ARN of the KMS key of connector account credentials (read by the Switchyard ${config.stage} API stack at deploy time)`,
+      stringValue: this.connectorAccountsKey.keyArn,
+    });
+    new CfnOutput(this, 'ConnectorAccountsKeyArn', {
+      value: this.connectorAccountsKey.keyArn,
+      description: 'KMS key wrapping connector account credentials',
     });
     new CfnOutput(this, 'ConnectorSecretsName', { value: this.connectorSecretsName, description: 'Put the processor keys here (JSON)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table of this stage' });

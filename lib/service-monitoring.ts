@@ -1,6 +1,17 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { ComparisonOperator, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  GraphWidget,
+  type IMetric,
+  LegendPosition,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -71,7 +82,44 @@ export const DASHBOARD_TITLES = {
   connectorCircuit: (c: string) => `${c}: circuit state (0 closed, 1 half-open, 2 open; maximum) and skips (count/min)`,
   connectorRefundFailures: (c: string) => `${c}: refunds failed at the processor (count per 5 min)`,
   canaries: 'Synthetic checks: success (%, per 5-minute run; alarm below 100)',
+  connectorAccountTechnicalErrors: 'Technical errors by connector account (count per 5 min, top accounts; alarm per account)',
+  functionDashboards: 'Function dashboards',
 } as const;
+
+/**
+ * The per-connector-account alarm (issue 22): one CloudWatch alarm on a Metrics Insights query with
+ * `GROUP BY merchant_connector_id`, a *multi time series* alarm: "For multi-time series queries, each
+ * returned time series becomes a contributor to the alarm … The alarm activates when any contributor
+ * enters the ALARM state" (CloudWatch user guide, "Create a CloudWatch alarm based on a Metrics Insights
+ * query", https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/Create_Metrics_Insights_Alarm.html,
+ * and "Create an alarm based on a Multi Time Series Metrics Insights query", multi-time-series-alarm.html:
+ * the query has GROUP BY and ORDER BY). So every account is watched without being named at synth time.
+ *
+ * It counts technical errors (`ConnectorCalls` with `outcome = 'technical_error'`, Sum per 5 minutes)
+ * per account, on the dimension set `{service, connector, outcome, merchant_connector_id}` the code adds
+ * for calls on a merchant's own account (shared/observability/metrics.ts, `recordConnectorCall`; `SCHEMA`
+ * restricts the query to series with exactly those dimensions). It is a count, not a rate: a Metrics
+ * Insights query aggregates one metric with one function (SELECT FUNCTION(metric) … WHERE …, "Query
+ * components and syntax in CloudWatch Metrics Insights"), so technical errors / all calls cannot be one
+ * query, and the documented multi-time-series alarm is on one query, not on math between two grouped
+ * ones. The per-connector rate alarms (`Connector-<c>-TechnicalErrorRate-Critical`) keep the rate.
+ * Limits: 200 Metrics Insights alarms per account and Region by default, the latest 3 hours of data,
+ * at most 100 contributors in ALARM, partial data past 500 series ("Limits", alarm-limits.html).
+ * aws-cdk-lib 2.276 declares it as an `Alarm` on a `MathExpression` whose expression is the query (its
+ * identifier check skips `SELECT` expressions), rendered as `Metrics[].Expression` with `Period`.
+ */
+export function connectorAccountTechnicalErrorsQuery(namespace: string, serviceName: string): string {
+  return [
+    `SELECT SUM(${BUSINESS_METRICS.connectorCalls})`,
+    `FROM SCHEMA("${namespace}", connector, merchant_connector_id, outcome, service)`,
+    `WHERE outcome = 'technical_error' AND service = '${serviceName}'`,
+    'GROUP BY connector, merchant_connector_id',
+    'ORDER BY SUM() DESC',
+  ].join(' ');
+}
+
+/** Name of a function group's dashboard: `Switchyard-<stage>-Functions-<group>`. */
+export const functionGroupDashboardName = (stage: string, group: string): string => `Switchyard-${stage}-Functions-${group}`;
 
 /**
  * Values of the `kind` dimension of the reconciler's open-operation metrics that are alarmed on
@@ -125,8 +173,11 @@ export const WEBHOOK_ITERATOR_AGE_ALARM_MS = 5 * 60 * 1000;
 export interface ServiceMonitoringProps {
   config: StageConfig;
   api: IHttpApi;
-  /** The API's functions (one per route, plus the 404). */
-  functions: { name: string; fn: IFunction }[];
+  /**
+   * Names of the function groups' dashboards, listed (with links) on the stage dashboard: the route
+   * functions' panels and alarms are in their groups' nested stacks ({@link FunctionGroupMonitoring}).
+   */
+  functionDashboards?: string[];
   /** The background reconciler and the dead-letter queue of its schedule. */
   reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
   /** The webhook delivery function (fed by the table's stream) and its on-failure queue, when deployed. */
@@ -197,6 +248,7 @@ export class ServiceMonitoring extends Construct {
     monitoring.addLargeHeader(`Switchyard ${config.stage}`);
     this.addMoneyFlowingSection(monitoring, props);
     for (const connector of props.connectors) this.addConnectorSection(monitoring, props, connector);
+    this.addConnectorAccountsSection(monitoring, props);
     if (props.canaries) this.addCanariesSection(monitoring, props.canaries);
     monitoring.monitorApiGatewayV2HttpApi({
       api: props.api,
@@ -204,15 +256,9 @@ export class ServiceMonitoring extends Construct {
       add5xxRateAlarm: { Critical: { maxErrorRate: config.alarms.api5xxRate } },
       addLatencyP99Alarm: { Warning: { maxLatency: Duration.millis(config.alarms.apiLatencyP99Ms) } },
     });
-    for (const { name, fn } of props.functions) {
-      monitoring.monitorLambdaFunction({
-        lambdaFunction: fn,
-        alarmFriendlyName: name,
-        humanReadableName: name,
-        addFaultCountAlarm: { Critical: { maxErrorCount: config.alarms.lambdaErrors } },
-        addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
-      });
-    }
+    // The route functions' panels and alarms are in their groups' nested stacks (FunctionGroupMonitoring);
+    // this dashboard links to their dashboards.
+    if (props.functionDashboards?.length) this.addFunctionDashboardsIndex(monitoring, props.functionDashboards);
     // The reconciler: the same panels and alarms, but its errors alarm fires on one error in
     // 5 minutes (it runs about once a minute, so the API functions' per-minute count never would).
     monitoring.monitorLambdaFunction({
@@ -662,6 +708,63 @@ export class ServiceMonitoring extends Construct {
   }
 
   /**
+   * Connector accounts (issue 22): technical errors per merchant connector account, charted (top
+   * accounts) and alarmed per account by one multi-time-series alarm
+   * ({@link connectorAccountTechnicalErrorsQuery}): `…-ConnectorAccounts-TechnicalErrors-Critical`, at or
+   * above `alarms.connectorAccountTechnicalErrors` in a 5-minute period on 2 of 3 periods; its runbook is
+   * the connector technical error one (the account's processor, seen through one account).
+   */
+  private addConnectorAccountsSection(monitoring: MonitoringFacade, props: ServiceMonitoringProps): void {
+    const { alarms, stage } = props.config;
+    const perAccount = new MathExpression({
+      expression: connectorAccountTechnicalErrorsQuery(props.metricsNamespace, props.serviceName),
+      usingMetrics: {},
+      period: BUSINESS_ALARM_EVALUATION.period,
+      label: 'technical errors',
+    });
+    const threshold = alarms.connectorAccountTechnicalErrors;
+    const alarm = new Alarm(this, 'ConnectorAccountTechnicalErrors', {
+      alarmName: `Switchyard-${stage}-ConnectorAccounts-TechnicalErrors-Critical`,
+      alarmDescription: `A merchant connector account had ${threshold} or more processor calls end in a technical error (timeout, network failure, 5xx, unreadable answer) in 5 minutes, on 2 of 3 periods (ConnectorCalls outcome=technical_error, Sum, per merchant_connector_id: one contributor per account; the alarm's contributors name the accounts). ${runbookRef(RUNBOOK.connectorTechnicalErrors)}`,
+      metric: perAccount,
+      threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: BUSINESS_ALARM_EVALUATION.evaluationPeriods,
+      datapointsToAlarm: 2,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    monitoring.addSmallHeader('Connector accounts');
+    monitoring.addWidget(
+      new GraphWidget({
+        title: `${DASHBOARD_TITLES.connectorAccountTechnicalErrors} at ${threshold}`,
+        width: 24,
+        height: 6,
+        left: [perAccount],
+        leftYAxis: { label: 'count', min: 0, showUnits: false },
+        legendPosition: LegendPosition.RIGHT,
+      }),
+    );
+  }
+
+  /**
+   * A text widget naming each function group's dashboard, linked (the route functions' panels are
+   * there: {@link FunctionGroupMonitoring}).
+   */
+  private addFunctionDashboardsIndex(monitoring: MonitoringFacade, dashboards: string[]): void {
+    const { region } = Stack.of(this);
+    const link = (name: string) =>
+      `[${name}](https://${region}.console.aws.amazon.com/cloudwatch/home?region=${region}#dashboards:name=${name})`;
+    monitoring.addWidget(
+      new TextWidget({
+        markdown: `### ${DASHBOARD_TITLES.functionDashboards}\nPanels of each API function (invocations, errors, latency, throttles, concurrency), one dashboard per function group; their alarms are on this stage's topic: ${dashboards.map(link).join(' · ')}`,
+        width: 24,
+        height: 2,
+      }),
+    );
+  }
+
+  /**
    * The canaries' success (CloudWatchSynthetics `SuccessPercent`, Average per 5-minute run), each
    * alarmed below 100 on 2 consecutive runs; a canary that stops reporting is breaching (the check
    * itself is gone).
@@ -807,5 +910,67 @@ export class ServiceMonitoring extends Construct {
         },
       },
     });
+  }
+}
+
+/** Props of {@link FunctionGroupMonitoring}. */
+export interface FunctionGroupMonitoringProps {
+  config: StageConfig;
+  /** The group's name (lib/function-groups.ts): its dashboard and alarm names carry it. */
+  group: string;
+  /** The group's functions. */
+  functions: { name: string; fn: IFunction }[];
+  /** The stage's alarm topic (in the parent API stack). */
+  alarmTopic: ITopic;
+}
+
+/**
+ * Monitoring of one function group (lib/function-groups.ts), in the group's nested stack, where the
+ * functions are: for each function, cdk-monitoring-constructs' Lambda panels (`monitorLambdaFunction`:
+ * a header, TPS, latency, error rate, rates, invocations, errors, iterator) on the group's dashboard
+ * ({@link functionGroupDashboardName}), and its errors and throttles alarms (the stage's
+ * `lambdaErrors` / `lambdaThrottles` bounds), named `Switchyard-<stage>-<group>-<function>-…`
+ * (`…-Fault-Count-Critical`, `…-Throttled-Count-Warning`) and notifying the stage's alarm topic.
+ *
+ * Why here and not with the stage's other alarms in the parent stack: each route adds 2 alarms, and
+ * with them the parent template would pass 80 % of CloudFormation's 500 resources before the API
+ * gained 45 more routes (test/infra/capacity.test.ts). The group is part of the alarm names because
+ * an alarm name is unique in an account and Region and CloudFormation creates a moved resource
+ * before deleting the old one: a name kept while the alarm moves stack would collide.
+ */
+export class FunctionGroupMonitoring extends Construct {
+  /** Name of the group's dashboard. */
+  readonly dashboardName: string;
+
+  constructor(scope: Construct, id: string, props: FunctionGroupMonitoringProps) {
+    super(scope, id);
+    const { config, group } = props;
+    this.dashboardName = functionGroupDashboardName(config.stage, group);
+    const monitoring = new MonitoringFacade(this, 'Monitoring', {
+      alarmFactoryDefaults: {
+        alarmNamePrefix: `Switchyard-${config.stage}-${group}`,
+        actionsEnabled: true,
+        action: new SnsAlarmActionStrategy({ onAlarmTopic: props.alarmTopic }),
+        datapointsToAlarm: 3,
+        evaluationPeriods: 5,
+      },
+      metricFactoryDefaults: { period: Duration.minutes(1) },
+      dashboardFactory: new DefaultDashboardFactory(this, 'Dashboards', {
+        dashboardNamePrefix: this.dashboardName,
+        createDashboard: true,
+        createSummaryDashboard: false,
+        createAlarmDashboard: false,
+      }),
+    });
+    monitoring.addLargeHeader(`Switchyard ${config.stage}: ${group} functions`);
+    for (const { name, fn } of props.functions) {
+      monitoring.monitorLambdaFunction({
+        lambdaFunction: fn,
+        alarmFriendlyName: name,
+        humanReadableName: name,
+        addFaultCountAlarm: { Critical: { maxErrorCount: config.alarms.lambdaErrors } },
+        addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
+      });
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { App } from 'aws-cdk-lib';
+import { type App, Tags } from 'aws-cdk-lib';
 import { ApiStack } from './api-stack';
 import { stackNames, stageConfig } from './config/stage-config';
 import { DataStack } from './data-stack';
@@ -13,10 +13,19 @@ export interface BuildAppOptions {
 }
 
 /**
+ * What bin/switchyard.ts applies to the whole app besides the stacks: the `service` tag on every
+ * resource that takes tags (tests that measure templates as deployed apply it too).
+ */
+export function tagApp(app: App): void {
+  Tags.of(app).add('service', 'switchyard');
+}
+
+/**
  * Adds one stage's stacks to the app: the stateful data stack and the
  * stateless API stack that depends on it. The API stack reads the data stack's
- * resources by name (table, secrets, the SSM parameter holding the stream ARN),
- * never through CloudFormation exports.
+ * resources by name (table, secrets, the SSM parameters holding the stream ARN and
+ * the connector-accounts key ARN), never through CloudFormation exports. The API
+ * stack's route functions are in nested stacks (lib/function-groups.ts).
  * @throws Error for an unknown stage
  * @returns both stacks (tests inspect their templates)
  */
@@ -32,6 +41,7 @@ export function buildApp(app: App, stage: string, options: BuildAppOptions = {})
     fingerprintSecretName: data.fingerprintSecretName,
     connectorSecretsName: data.connectorSecretsName,
     tableStreamArnParameterName: data.tableStreamArnParameterName,
+    connectorAccountsKeyArnParameterName: data.connectorAccountsKeyArnParameterName,
     webhookDeliveryEntry: options.webhookDeliveryEntry,
     env,
     description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms`,

@@ -121,6 +121,17 @@ export interface StageConfig {
      * connector is a pattern (an account or balance problem at the processor) in prod; 5 on dev.
      */
     refundFailuresPerPeriod: number;
+    /**
+     * Business alarm (issue 22; runbook docs/operations.md, "Connector technical error rate high"): technical
+     * errors of one merchant connector account (`ConnectorCalls` outcome=technical_error, Sum over 5
+     * minutes, per `merchant_connector_id`) at or above which the multi-time-series alarm
+     * `…-ConnectorAccounts-TechnicalErrors-Critical` fires for that account, on 2 of 3 periods. A count,
+     * not a rate (lib/service-monitoring.ts, `connectorAccountTechnicalErrorsQuery`). Source: a confirm
+     * whose processor call fails technically falls back once, and a single timeout costs nothing
+     * (see `connectorTechnicalErrorRate`); 5 in 5 minutes, twice in a quarter hour, is the platform bound
+     * (5 %) reached by an account doing 100 calls per period, and a failure pattern for a smaller one.
+     */
+    connectorAccountTechnicalErrors: number;
   };
   /**
    * Background reconciler (functions/reconciler/reconcile.ts, run every minute by EventBridge
@@ -222,6 +233,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       minRateVolumePerPeriod: 1,
       connectorTechnicalErrorRate: 0.2,
       refundFailuresPerPeriod: 5,
+      connectorAccountTechnicalErrors: 5,
     },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
@@ -255,6 +267,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       minRateVolumePerPeriod: 20,
       connectorTechnicalErrorRate: 0.05,
       refundFailuresPerPeriod: 3,
+      connectorAccountTechnicalErrors: 5,
     },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,

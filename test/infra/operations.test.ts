@@ -4,12 +4,18 @@ import { isSandboxRoute, RECONCILER, stageRoutes } from '../../lib/api-stack';
 import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
-import { DASHBOARD_TITLES, OPEN_OPERATION_KINDS, RUNBOOK, RUNBOOK_DOC } from '../../lib/service-monitoring';
+import {
+  connectorAccountTechnicalErrorsQuery,
+  DASHBOARD_TITLES,
+  OPEN_OPERATION_KINDS,
+  RUNBOOK,
+  RUNBOOK_DOC,
+} from '../../lib/service-monitoring';
 import { FALLBACK_ROUTE, ROUTES } from '../../shared/api/routes';
 import { configuredConnector, sandboxConnectorEnabled } from '../../shared/connectors/registry';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../../shared/observability/metrics';
 import { REQUEST_LOG_FIELDS, REQUEST_LOG_MESSAGE } from '../../shared/observability/request-log';
-import { functionId, type Resource, synthStage } from './synth-stage';
+import { functionId, type Resource, stageDashboard, synthStage } from './synth-stage';
 
 /**
  * Issue 16, operator side, on the synthesized templates of dev and prod (each synthesized once):
@@ -190,6 +196,36 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(runbookOf(a.AlarmDescription)).toBe(RUNBOOK.refundFailures);
   });
 
+  test('connector accounts: one multi-time-series alarm on a Metrics Insights query, technical errors per merchant_connector_id at or above the stage bound, 2 of 3 five-minute periods', () => {
+    const a = alarmNamed('ConnectorAccounts-TechnicalErrors-Critical');
+    expect(a).toMatchObject({
+      Threshold: config.alarms.connectorAccountTechnicalErrors,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    expect(a.MetricName).toBeUndefined();
+    // One query, no MetricStat: every series it returns (one per account) is a contributor of the alarm.
+    expect(a.Metrics).toEqual([
+      {
+        Id: expect.any(String),
+        Expression: connectorAccountTechnicalErrorsQuery(`Switchyard/${stage}`, 'switchyard'),
+        Label: 'technical errors',
+        Period: 300,
+        ReturnData: true,
+      },
+    ]);
+    expect(a.Metrics[0].Expression).toBe(
+      `SELECT SUM(ConnectorCalls) FROM SCHEMA("Switchyard/${stage}", connector, merchant_connector_id, outcome, service) WHERE outcome = 'technical_error' AND service = 'switchyard' GROUP BY connector, merchant_connector_id ORDER BY SUM() DESC`,
+    );
+    expect(BUSINESS_METRICS.connectorCalls).toBe('ConnectorCalls');
+    expect(CONNECTOR_CALL_OUTCOMES).toContain('technical_error');
+    expect(runbookOf(a.AlarmDescription)).toBe(RUNBOOK.connectorTechnicalErrors);
+    expect(config.alarms.connectorAccountTechnicalErrors).toBeGreaterThan(1);
+  });
+
   test('open operations older than 30 minutes, per kind; undelivered webhooks past their schedule; money mismatches: thresholds from the stage config, runbook anchors', () => {
     expect(config.alarms.openOperationMaxAgeSeconds).toBe(1800);
     for (const kind of OPEN_OPERATION_KINDS) {
@@ -361,7 +397,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   });
 
   test('dashboard: the "is money flowing" row first, then one section per connector, then the technical panels; titles and metric names', () => {
-    const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
+    const dashboard = stageDashboard(t.api, stage);
     const parts = dashboard.Properties.DashboardBody['Fn::Join'][1] as unknown[];
     const text = parts.map((p) => (typeof p === 'string' ? p : 'REF')).join('');
     const widgets = (JSON.parse(text) as { widgets: Widget[] }).widgets;
@@ -391,7 +427,10 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     // Order: the money row, then the connectors, then the API's own panels.
     expect(at('Is money flowing?')).toBeLessThan(at(`Connector: ${connectors[0]}`));
     expect(Math.max(...top.map(at))).toBeLessThan(at(DASHBOARD_TITLES.connectorSuccessRate(connectors[0]!)));
-    expect(at(DASHBOARD_TITLES.connectorRefundFailures(connectors.at(-1)!))).toBeLessThan(at('Api'));
+    expect(at(DASHBOARD_TITLES.connectorRefundFailures(connectors.at(-1)!))).toBeLessThan(
+      at(DASHBOARD_TITLES.connectorAccountTechnicalErrors),
+    );
+    expect(at(DASHBOARD_TITLES.connectorAccountTechnicalErrors)).toBeLessThan(at('API Gateway'));
     // Every title says its unit.
     for (const title of [...top, ...perConnector, DASHBOARD_TITLES.canaries]) expect(title).toMatch(/\((%|count|seconds|ms|0 closed)/);
     for (const metric of [

@@ -4,7 +4,7 @@ import { STAGES } from '../../lib/config/stage-config';
 import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { OPEN_OPERATION_KINDS } from '../../lib/service-monitoring';
 import { BUSINESS_METRICS } from '../../shared/observability/metrics';
-import { functionId, type Resource, synthStage } from './synth-stage';
+import { functionId, type Resource, stageDashboard, synthStage } from './synth-stage';
 
 /**
  * The background reconciler in the API stack, per stage: its function, its every-minute
@@ -61,6 +61,8 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       CONNECTOR_SECRETS_ID: `switchyard-${stage}/connectors`,
       ROUTING_RULES: JSON.stringify(config.routingRules),
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
+      // Merchants' connector account credentials: the stage's KMS key, its ARN resolved from SSM at deploy time.
+      CONNECTOR_ACCOUNTS_KMS_KEY_ARN: { Ref: expect.stringMatching(/^SsmParameterValueswitchyard.*connectoraccountskmskeyarn/) },
       RECONCILE_MIN_AGE_SECONDS: '60',
       // It sends the webhook retries that fall due, on the stage's schedule.
       WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
@@ -202,7 +204,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   });
 
   test('dashboard: an "Open operations" section with the four reconciler metrics, titles naming what and the unit', () => {
-    const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
+    const dashboard = stageDashboard(t.api, stage);
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
     expect(body).toContain('### Open operations');
     for (const metric of [

@@ -10,15 +10,29 @@ import { Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import { functionBundling, RECONCILER, stageRoutes, TABLE_ACTIONS, WEBHOOK_DELIVERY } from '../../lib/api-stack';
+import {
+  CONNECTOR_ACCOUNTS_KEY_ACTIONS,
+  CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
+  functionBundling,
+  isConnectorWebhookRoute,
+  RECONCILER,
+  stageRoutes,
+  TABLE_ACTIONS,
+  usesConnectorAccountsKey,
+  WEBHOOK_DELIVERY,
+} from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
+import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from '../../lib/data-stack';
+import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
+import { functionGroupDashboardName } from '../../lib/service-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
-import { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
+import { FALLBACK_ROUTE, OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
 import { sourceMappedStack } from '../../shared/observability/source-mapped-stack';
+import { KMS_KEY_ARN_VARIABLE } from '../../shared/security/credential-encryption';
 import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
-import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY } from './synth-stage';
+import { functionId, type Resource, stageDashboard, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY } from './synth-stage';
 
 /** Functions besides one per route: the `$default` 404, the background reconciler and webhook delivery (see synthStage). */
 const EXTRA_FUNCTIONS = 3;
@@ -113,6 +127,7 @@ describe.each([
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource & { Properties: any }>;
     const roleOf = (fnId: string) => fns[fnId]!.Properties.Role['Fn::GetAtt'][0];
     type Statement = { Action: string | string[]; Condition?: Record<string, any> };
+    const isDynamo = (s: Statement) => [s.Action].flat().every((a) => a.startsWith('dynamodb:'));
     const statementsOfRole = (roleId: string): Statement[] =>
       Object.values(policies)
         .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
@@ -133,7 +148,7 @@ describe.each([
       expect(dynamo.sort()).toEqual([...TABLE_ACTIONS[route.access]].sort());
       // Authenticated routes may also note a key's last use and lease rate-limit tokens, on API-key
       // and rate-limit counter items only (read-only routes included: a GET is rate limited too).
-      const conditional = statementsOfRole(roleOf(fnId)).filter((s) => s.Condition);
+      const conditional = statementsOfRole(roleOf(fnId)).filter((s) => s.Condition && isDynamo(s));
       expect(conditional).toHaveLength(route.auth ? 1 : 0);
       if (route.auth) {
         expect(conditional[0]).toMatchObject({
@@ -156,7 +171,7 @@ describe.each([
       ].sort(),
     );
     expect([...TABLE_ACTIONS.settle].sort()).toEqual(reconcilerDynamo);
-    expect(statementsOfRole(reconcilerRole).filter((s) => s.Condition)).toHaveLength(0);
+    expect(statementsOfRole(reconcilerRole).filter((s) => s.Condition && isDynamo(s))).toHaveLength(0);
   });
 
   test('every function gets the stage open-operations index shard count; prod has room for 10,000 payments/s', () => {
@@ -189,7 +204,15 @@ describe.each([
   });
 
   test('a dashboard, and alarms on 5xx rate, p99 latency, Lambda errors and throttles, DynamoDB throttles, all to the alarm topic', () => {
-    t.api.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    // The stage dashboard, and one per function group (lib/function-groups.ts) with its functions' panels.
+    const groups = new Set(ROUTES.map(functionGroup)).add(FALLBACK_GROUP);
+    t.api.resourceCountIs('AWS::CloudWatch::Dashboard', 1 + groups.size);
+    t.apiParent.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    for (const [group, template] of t.groups) {
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+      template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: functionGroupDashboardName(stage, group) });
+    }
+    expect([...t.groups.keys()].sort()).toEqual([...groups].sort());
     t.api.resourceCountIs('AWS::SNS::Topic', 1);
     const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
     const topicId = Object.keys(t.api.findResources('AWS::SNS::Topic'))[0];
@@ -201,8 +224,25 @@ describe.each([
     expect(count(/"MetricName":"Errors"/)).toBe(ROUTES.length + EXTRA_FUNCTIONS);
     expect(count(/"MetricName":"Throttles"/)).toBe(ROUTES.length + EXTRA_FUNCTIONS);
     expect(count(/"MetricName":"ReadThrottleEvents"|"MetricName":"WriteThrottleEvents"|ThrottledRequests/)).toBeGreaterThanOrEqual(2);
-    const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
-    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    // A route function's alarms are in its group's stack, named after the group (never moved between
+    // stacks under one name); the background functions' stay in the parent under their names.
+    const alarmNames = alarms.map((a) => String(a.Properties.AlarmName));
+    const routeFunctions = [
+      ...ROUTES.map((r) => ({ name: r.name, group: functionGroup(r) })),
+      { name: FALLBACK_ROUTE.name, group: FALLBACK_GROUP },
+    ];
+    for (const { name: fn, group } of routeFunctions) {
+      for (const suffix of ['Fault-Count-Critical', 'Throttled-Count-Warning']) {
+        const name = `Switchyard-${stage}-${group}-${fn}-${suffix}`;
+        expect(alarmNames).toContain(name);
+        t.groups.get(group)!.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: name });
+      }
+    }
+    for (const name of [RECONCILER.name, WEBHOOK_DELIVERY.name]) {
+      t.apiParent.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Switchyard-${stage}-${name}-Fault-Count-Critical` });
+    }
+    const body = (d: Resource) => JSON.stringify(d.Properties.DashboardBody);
+    const stageBody = body(stageDashboard(t.api, stage));
     for (const metric of [
       'PaymentsSucceeded',
       'PaymentsFailed',
@@ -219,7 +259,15 @@ describe.each([
       'p90',
       'p99',
     ]) {
-      expect(body).toContain(metric);
+      expect(stageBody).toContain(metric);
+    }
+    // The stage dashboard links every group dashboard; each group dashboard charts its functions.
+    for (const [group, template] of t.groups) {
+      expect(stageBody).toContain(`#dashboards:name=${functionGroupDashboardName(stage, group)}`);
+      const groupBody = body(Object.values(template.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource);
+      for (const metric of ['Invocations', 'Errors', 'Throttles', 'ConcurrentExecutions', 'Duration']) expect(groupBody).toContain(metric);
+      const members = ROUTES.filter((r) => functionGroup(r) === group).map((r) => r.name);
+      for (const name of group === FALLBACK_GROUP ? [...members, FALLBACK_ROUTE.name] : members) expect(groupBody).toContain(`**[${name}]`);
     }
   });
 
@@ -270,6 +318,84 @@ describe.each([
     expect(JSON.parse(reconcilerEnv.ROUTING_RULES)).toEqual(STAGES[stage]!.routingRules);
     expect(reconcilerEnv.CONNECTOR_SECRETS_ID).toBe(`switchyard-${stage}/connectors`);
     t.data.hasResourceProperties('AWS::SecretsManager::Secret', { Name: `switchyard-${stage}/connectors` });
+  });
+
+  test('the connector-accounts KMS key: a customer-managed key with rotation, retained where the table is, its ARN in an SSM parameter', () => {
+    const keys = t.data.findResources('AWS::KMS::Key') as Record<string, Resource & { UpdateReplacePolicy?: string }>;
+    expect(Object.keys(keys)).toHaveLength(1);
+    const [keyId, key] = Object.entries(keys)[0]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect([key.DeletionPolicy, key.UpdateReplacePolicy]).toEqual(stage === 'prod' ? ['Retain', 'Retain'] : ['Delete', 'Delete']);
+    expect(STAGES[stage]!.tableRemoval).toBe(stage === 'prod' ? 'RETAIN' : 'DESTROY');
+    t.data.hasResourceProperties('AWS::KMS::Alias', {
+      AliasName: connectorAccountsKeyAlias(stage),
+      TargetKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+    t.data.hasResourceProperties('AWS::SSM::Parameter', {
+      Name: connectorAccountsKeyArnParameterName(stage),
+      Type: 'String',
+      Value: { 'Fn::GetAtt': [keyId, 'Arn'] },
+    });
+    t.data.hasOutput('ConnectorAccountsKeyArn', { Value: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    // The API stack resolves that parameter at deploy time (no CloudFormation export).
+    expect(t.apiParent.toJSON().Parameters[keyParameterId(t.apiParent)]).toEqual({
+      Type: 'AWS::SSM::Parameter::Value<String>',
+      Default: connectorAccountsKeyArnParameterName(stage),
+    });
+  });
+
+  test("the connector-accounts key: its ARN and GenerateDataKey + Decrypt, bound to an account's encryption context, only for the functions that call connectors, the processors' webhook receivers and the reconciler", () => {
+    const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    const policies = Object.values(t.api.findResources('AWS::IAM::Policy')) as Resource[];
+    type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Condition?: unknown };
+    const statementsOf = (fnId: string): Statement[] => {
+      const role = fns[fnId]!.Properties.Role['Fn::GetAtt'][0];
+      return policies
+        .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement);
+    };
+    const isKms = (st: Statement) => [st.Action].flat().some((a) => a.startsWith('kms:'));
+    const keyArn = { Ref: keyParameterId(t.apiParent) };
+    const expected = {
+      Effect: 'Allow',
+      Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      Resource: keyArn,
+      Condition: {
+        Null: { 'kms:EncryptionContext:merchant_id': 'false', 'kms:EncryptionContext:merchant_connector_id': 'false' },
+        'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': ['merchant_id', 'merchant_connector_id', 'aws-crypto-public-key'] },
+      },
+    };
+    expect([...CONNECTOR_ACCOUNTS_KEY_ACTIONS]).toEqual(expected.Action);
+    // The name the credential code reads (shared/security/credential-encryption.ts).
+    expect(CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE).toBe('CONNECTOR_ACCOUNTS_KMS_KEY_ARN');
+    expect(CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE).toBe(KMS_KEY_ARN_VARIABLE);
+    // Who gets it: every route with connectors: true, the processors' webhook receivers, the reconciler.
+    const webhookReceivers = ROUTES.filter(isConnectorWebhookRoute);
+    expect(webhookReceivers.length).toBeGreaterThan(0);
+    const granted = new Set([
+      ...ROUTES.filter((r) => r.connectors).map((r) => r.name),
+      ...webhookReceivers.map((r) => r.name),
+      RECONCILER.name,
+    ]);
+    for (const route of ROUTES) expect(usesConnectorAccountsKey(route)).toBe(granted.has(route.name));
+    const everyFunction = [...ROUTES.map((r) => r.name), FALLBACK_ROUTE.name, RECONCILER.name, WEBHOOK_DELIVERY.name];
+    expect(Object.keys(fns)).toHaveLength(everyFunction.length);
+    for (const name of everyFunction) {
+      const fnId = functionId(t.api, name);
+      const env = fns[fnId]!.Properties.Environment.Variables;
+      const kms = statementsOf(fnId).filter(isKms);
+      if (granted.has(name)) {
+        expect([name, env.CONNECTOR_ACCOUNTS_KMS_KEY_ARN]).toEqual([name, keyArn]);
+        expect(kms).toEqual([expected]);
+      } else {
+        expect([name, env.CONNECTOR_ACCOUNTS_KMS_KEY_ARN]).toEqual([name, undefined]);
+        expect([name, kms]).toEqual([name, []]);
+      }
+    }
+    // No other role of the stage (canaries, the scheduler) has any KMS action; kms:Encrypt nowhere.
+    const allKms = policies.flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]).filter(isKms);
+    expect(allKms).toHaveLength(granted.size);
+    expect(allKms.flatMap((st) => [st.Action].flat())).not.toContain('kms:Encrypt');
   });
 
   test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue, webhook delivery's on-failure queue, the table stream", () => {
@@ -410,6 +536,13 @@ describe('the API reference routes in the route table', () => {
     }
   }, 120_000);
 });
+
+/** The parent API template's parameter resolving the connector-accounts key ARN from SSM. */
+function keyParameterId(apiParent: Template): string {
+  const ids = Object.keys(apiParent.toJSON().Parameters).filter((id) => /^SsmParameterValue.*connectoraccountskmskeyarn/i.test(id));
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
 
 /** Whether a logical id is the function `name`'s (construct id + 8 hex digits; not `name`Logs, nor a longer name's). */
 function functionIdMatches(id: string, name: string): boolean {

@@ -5,7 +5,14 @@ import { DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS, STAGES } from '../../lib/config
 import { tableStreamArnParameterName } from '../../lib/data-stack';
 import { WEBHOOK_DELIVERY_OUTCOMES, WEBHOOK_ITERATOR_AGE_ALARM_MS, WEBHOOK_METRICS } from '../../lib/service-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
-import { functionId, type Resource, synthStage, WEBHOOK_DELIVERY_STUB_ENTRY, webhookDeliveryHandlerExists } from './synth-stage';
+import {
+  functionId,
+  type Resource,
+  stageDashboard,
+  synthStage,
+  WEBHOOK_DELIVERY_STUB_ENTRY,
+  webhookDeliveryHandlerExists,
+} from './synth-stage';
 
 /**
  * Webhook delivery in the stacks, per stage: the table's stream (data stack) and how the API
@@ -43,7 +50,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId))
     .flatMap((p) => p.Properties.PolicyDocument.Statement) as { Action: string | string[]; Resource: unknown; Condition?: unknown }[];
   const queueId = Object.keys(t.api.findResources('AWS::SQS::Queue')).find((id) => id.startsWith('WebhookDeliveryFailureQueue'))!;
-  const streamParameterId = Object.keys(api.Parameters).find((id) => id.startsWith('SsmParameterValue'))!;
+  const streamParameterId = Object.keys(api.Parameters).find((id) => /^SsmParameterValue.*tablestreamarn/i.test(id))!;
   const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
   const alarmNamed = (name: string) => {
     const found = alarms.filter((a) => a.Properties.AlarmName === `Switchyard-${stage}-${name}`);
@@ -58,7 +65,8 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
     const tableId = Object.keys(t.data.findResources('AWS::DynamoDB::GlobalTable'))[0]!;
-    t.data.resourceCountIs('AWS::SSM::Parameter', 1);
+    // Two parameters: this one and the connector-accounts key's ARN (stacks.test.ts).
+    t.data.resourceCountIs('AWS::SSM::Parameter', 2);
     t.data.hasResourceProperties('AWS::SSM::Parameter', {
       Name: `/switchyard/${stage}/table-stream-arn`,
       Type: 'String',
@@ -253,7 +261,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   });
 
   test('dashboard: WebhookDelivery panels and a "Webhooks" section (deliveries by outcome, latency p50/p99, oldest undelivered event age)', () => {
-    const dashboard = Object.values(t.api.findResources('AWS::CloudWatch::Dashboard'))[0] as Resource;
+    const dashboard = stageDashboard(t.api, stage);
     // The body is an Fn::Join of JSON text and references: join it with placeholders and parse it.
     const parts = dashboard.Properties.DashboardBody['Fn::Join'][1] as unknown[];
     const widgets = (JSON.parse(parts.map((p) => (typeof p === 'string' ? p : 'REF')).join('')) as { widgets: Widget[] }).widgets;
@@ -316,7 +324,7 @@ test('without the handler module, the API stack has no webhook delivery: no func
   expect(Object.keys(t.api.findResources('AWS::Lambda::Function')).some((id) => id.startsWith(WEBHOOK_DELIVERY.name))).toBe(false);
   t.api.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
   t.api.resourceCountIs('AWS::SQS::Queue', 1); // the reconciler schedule's dead-letter queue
-  expect(Object.keys(api.Parameters).filter((id) => id.startsWith('SsmParameterValue'))).toHaveLength(0);
+  expect(Object.keys(api.Parameters).filter((id) => /^SsmParameterValue.*tablestreamarn/i.test(id))).toHaveLength(0);
   expect(JSON.stringify(api)).not.toMatch(/Webhooks|WebhookDelivery|OldestUndelivered/);
   const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
   expect(alarms.filter((a) => JSON.stringify(a.Properties.Metrics ?? '').includes('"MetricName":"IteratorAge"'))).toHaveLength(0);
