@@ -9,5 +9,5 @@ import { createConnectorAccountSchema } from '../../shared/schemas/connector-acc
  * 409 `connector_label_taken`, 503 `connector_unreachable` (nothing stored).
  */
 export const handler = apiHandler({ body: createConnectorAccountSchema, idempotent: true }, async (req) => ({
-  body: await createConnectorAccount(req.merchantId, req.body, req.publicBaseUrl),
+  body: await createConnectorAccount(req.merchantId, req.body, req.publicBaseUrl, req.operation.idempotencyKey),
 }));

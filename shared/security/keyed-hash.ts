@@ -57,6 +57,11 @@ export async function cardFingerprint(pan: string): Promise<string> {
  * idempotency record was released.
  * @returns `<prefix>_` + 32 hex characters of a keyed hash
  */
-export async function idempotentId(prefix: 'pay' | 'ref', merchantId: string, scope: string, idempotencyKey: string): Promise<string> {
+export async function idempotentId(
+  prefix: 'pay' | 'ref' | 'mca',
+  merchantId: string,
+  scope: string,
+  idempotencyKey: string,
+): Promise<string> {
   return `${prefix}_${(await keyedHash(`id:${prefix}:${merchantId}:${scope}:${idempotencyKey}`)).slice(0, 32)}`;
 }

@@ -7,7 +7,7 @@ import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { connectorConfig, idLookup } from './item-keys';
 import { queryAllItems } from './list-items';
-import { ConditionFailedError } from './storage-errors';
+import { ConditionFailedError, ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
 
 /**
@@ -100,6 +100,7 @@ function accountEvent(account: StoredConnectorAccount, type: EventType, view: Ev
  * Writes a new account, its label claim and its `connector_account.created` event in one
  * TransactWriteItems.
  * @param view the account as the API shows it (the event's data)
+ * @throws ItemExistsError when an account with this id exists (a retry with the same Idempotency-Key)
  * @throws LabelTakenError when the merchant already has an account with this label
  */
 export async function createConnectorAccount(account: StoredConnectorAccount, view: EventData): Promise<void> {
@@ -125,6 +126,7 @@ export async function createConnectorAccount(account: StoredConnectorAccount, vi
     );
   } catch (err) {
     const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
+    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new ItemExistsError(account.merchant_connector_id);
     if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw new LabelTakenError();
     throw err;
   }

@@ -15,7 +15,7 @@ import { createHmac } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../../shared/observability/logger';
 import { circuitFor, resetCircuits } from '../../shared/routing/circuit-breaker';
-import { documentClient } from '../../shared/storage/client';
+import { baseClient, documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
@@ -155,6 +155,42 @@ describe('connecting accounts', () => {
     expect(b.status).toBe(200);
     mcaB = b.body.merchant_connector_id;
     expect(mcaB).not.toBe(mcaA);
+  });
+
+  test('storage failing after the account was written: the retry with the same Idempotency-Key answers that account, connected once', async () => {
+    const extra = stripe.addAccount();
+    const merchant = await api.newMerchantKey();
+    let armed = true;
+    baseClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const lands = await next(args);
+        if (armed && context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes('#CONNECTOR_CONFIG')) {
+          armed = false;
+          // The write landed; its answer is lost (a timeout after the commit).
+          throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET', $metadata: {} });
+        }
+        return lands;
+      },
+      { step: 'initialize', name: 'accountWriteLost' },
+    );
+    try {
+      const headers = { 'Idempotency-Key': `connect-${Date.now()}` };
+      const body = { connector_name: 'stripe', connector_label: 'lost answer', connector_account_details: { api_key: extra.secretKey } };
+      const first = await api.request('POST', '/connector_accounts', { key: merchant, body, headers });
+      expect(expectError(first, 503, 'service_unavailable').message).toMatch(/may have been connected/);
+      const retry = await api.request('POST', '/connector_accounts', { key: merchant, body, headers });
+      expect(retry.status).toBe(200);
+      const list = await api.request('GET', '/connector_accounts', { key: merchant });
+      expect(list.body.data.map((a: { merchant_connector_id: string }) => a.merchant_connector_id)).toEqual([
+        retry.body.merchant_connector_id,
+      ]);
+      // And the account works: a payment lands in that account's ledger.
+      const paid = await pay(merchant);
+      expect(paid.body.merchant_connector_id).toBe(retry.body.merchant_connector_id);
+      expect(Object.keys(stripe.ledgerOf(extra.secretKey))).toEqual([paid.body.payment_id]);
+    } finally {
+      baseClient().middlewareStack.remove('accountWriteLost');
+    }
   });
 
   test('labels are unique per merchant, not across merchants', async () => {

@@ -15,6 +15,7 @@ import {
   type UpdateConnectorAccountBody,
 } from '../../schemas/connector-account-schemas';
 import { decryptCredentials, encryptCredentials } from '../../security/credential-encryption';
+import { idempotentId } from '../../security/keyed-hash';
 import {
   type ConnectorAccountChange,
   clearDeleting,
@@ -27,7 +28,7 @@ import {
   createConnectorAccount as storeAccount,
   updateConnectorAccount as writeAccount,
 } from '../../storage/connector-accounts-repository';
-import { ConditionFailedError } from '../../storage/storage-errors';
+import { ConditionFailedError, ItemExistsError, isStorageUnavailable } from '../../storage/storage-errors';
 import { algorithmAccountIds } from '../routing/algorithm-accounts';
 import { forgetAccountConnector } from './account-connectors';
 import { accountHasOpenOperations } from './account-open-operations';
@@ -199,6 +200,8 @@ const labelTaken = () =>
  * merchant_connector_id}`) and stores the account with its `connector_account.created` event.
  * Nothing is stored unless every check passed.
  * @param publicBaseUrl the API's origin, for `webhook_url`
+ * @param idempotencyKey the request's `Idempotency-Key`: the account's id is derived from it, so a retry
+ *   (even after a storage failure whose write may have landed) answers the account it connected
  * @returns the account (credentials masked)
  * @throws ApiError 400 (`parameter_missing`, `parameter_invalid`, `connector_credentials_mode`,
  *   `connector_credentials_invalid`, `connector_account_limit`), 409 `connector_label_taken`, 503
@@ -208,7 +211,15 @@ export async function createConnectorAccount(
   merchantId: string,
   body: CreateConnectorAccountBody,
   publicBaseUrl: string,
+  idempotencyKey?: string,
 ): Promise<ConnectorAccountView> {
+  // With an Idempotency-Key the id is derived from it: a retry after a failure that may have stored the
+  // account (a storage timeout after the write) finds it instead of connecting the account twice.
+  const id = idempotencyKey ? await idempotentId('mca', merchantId, 'connector_accounts', idempotencyKey) : newId('connectorAccount');
+  if (idempotencyKey) {
+    const earlier = await getConnectorAccount(merchantId, id);
+    if (earlier) return accountView(earlier, publicBaseUrl);
+  }
   const credentials = credentialsOf(body);
   const enabled = body.payment_methods_enabled ?? defaultPaymentMethodsEnabled(body.connector_name);
   assertEnabledWithinCapabilities(body.connector_name, enabled);
@@ -223,7 +234,6 @@ export async function createConnectorAccount(
     body.connector_label ?? `${body.connector_name}_${config.accounts.filter((a) => a.connector_name === body.connector_name).length + 1}`;
   if (config.accounts.some((a) => a.connector_label.toLowerCase() === label.toLowerCase())) throw labelTaken();
   const mode = await verifiedMode(body.connector_name, credentials);
-  const id = newId('connectorAccount');
   const now = new Date().toISOString();
   const account: StoredConnectorAccount = {
     merchant_connector_id: id,
@@ -251,6 +261,22 @@ export async function createConnectorAccount(
     await storeAccount(account, accountView(account, publicBaseUrl));
   } catch (err) {
     if (err instanceof LabelTakenError) throw labelTaken();
+    if (err instanceof ItemExistsError) {
+      // A concurrent retry with the same Idempotency-Key stored it first: answer that account.
+      const earlier = await getConnectorAccount(merchantId, id);
+      if (earlier) return accountView(earlier, publicBaseUrl);
+    }
+    if (isStorageUnavailable(err)) {
+      // The write may have landed (a timeout after the commit): never "nothing was changed".
+      throw new ApiError(
+        503,
+        'api_error',
+        'service_unavailable',
+        idempotencyKey
+          ? 'Storage failed while the account was being stored; it may have been connected. Retry with the same Idempotency-Key to get it.'
+          : 'Storage failed while the account was being stored; it may have been connected. List your connector accounts before connecting it again.',
+      ).asTransient();
+    }
     throw err;
   }
   forgetConnectorConfig(merchantId);
@@ -380,6 +406,14 @@ export async function updateConnectorAccount(
     });
   } catch (err) {
     if (err instanceof LabelTakenError) throw labelTaken();
+    if (isStorageUnavailable(err)) {
+      throw new ApiError(
+        503,
+        'api_error',
+        'service_unavailable',
+        'Storage failed while the account was being changed; the change may or may not have been applied. Read the account and retry if needed.',
+      ).asTransient();
+    }
     if (err instanceof ConditionFailedError) {
       if (!err.current) throw resourceNotFound('connector account', 'merchant_connector_id');
       throw new ApiError(
@@ -466,6 +500,14 @@ export async function deleteConnectorAccount(
     // The delete did not finish (a lost race, storage failing): the account takes payments again.
     await release();
     if (err instanceof ConditionFailedError) throw changed();
+    if (isStorageUnavailable(err)) {
+      throw new ApiError(
+        503,
+        'api_error',
+        'service_unavailable',
+        'Storage failed while the account was being deleted; the delete may or may not have happened. Retry: a deleted account answers 404.',
+      ).asTransient();
+    }
     throw err;
   }
   forgetConnectorConfig(merchantId);
