@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listRefunds } from '../../shared/operations/refund-operations';
+import { listRefunds } from '../../shared/operations/refunds/list-refunds';
 import { plainListQuerySchema } from '../../shared/schemas/handler-input-schemas';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listPayments } from '../../shared/operations/payment-operations';
+import { listPayments } from '../../shared/operations/payments/list-payments';
 import { listPaymentsQuerySchema } from '../../shared/schemas/handler-input-schemas';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 

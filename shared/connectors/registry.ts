@@ -167,15 +167,22 @@ const PLATFORM_CREDENTIALS: Readonly<Record<ConnectorName, (s: ConnectorSettings
  * ({@link PLATFORM_CREDENTIALS}) through the connector's one construction ({@link CONNECTOR_BUILDERS}); undefined
  * when its keys are not configured.
  */
-export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = Object.fromEntries(
-  (Object.keys(CONNECTOR_BUILDERS) as ConnectorName[]).map((name): [string, ConnectorFactory] => [
-    name,
-    (s) => {
-      const credentials = PLATFORM_CREDENTIALS[name](s);
-      return credentials ? CONNECTOR_BUILDERS[name](credentials, stageSettingsOf(s)) : undefined;
-    },
-  ]),
-);
+export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
+  sandbox: (s) => platformConnector('sandbox', s),
+  flutterwave: (s) => platformConnector('flutterwave', s),
+  paystack: (s) => platformConnector('paystack', s),
+  stripe: (s) => platformConnector('stripe', s),
+};
+
+/**
+ * The platform's adapter of one connector: its keys from the settings, built by the connector's one
+ * construction. A function, not a table built at import, so a bundle whose handler never reaches the
+ * registry's functions tree-shakes every adapter away (esbuild keeps a top-level call's result).
+ */
+function platformConnector(name: ConnectorName, s: ConnectorSettings): Connector | undefined {
+  const credentials = PLATFORM_CREDENTIALS[name](s);
+  return credentials ? CONNECTOR_BUILDERS[name](credentials, stageSettingsOf(s)) : undefined;
+}
 
 const cache = new Map<string, { connector: Connector | undefined; key: string }>();
 

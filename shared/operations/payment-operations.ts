@@ -2,9 +2,8 @@ import { summarizeCard } from '../domain/card';
 import type { RoutingFacts } from '../domain/connector-account';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
-import type { ListPage, ListQuery } from '../domain/list-query';
 import type { Payment, PaymentMethod, PaymentMethodSummary } from '../domain/payment';
-import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
+import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
 import { recordPaymentCreated } from '../observability/metrics';
@@ -14,7 +13,6 @@ import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '.
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
 import { getCustomer } from '../storage/customers-repository';
 import {
-  listPayments as queryPayments,
   getPayment as readPayment,
   type StoredPayment,
   createPayment as storeNewPayment,
@@ -245,28 +243,4 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     throw err;
   }
   return authorizeClaimed(ctx, claimed, { paymentMethod, card: body.payment_method_data?.card, phone, ussdBankCode, candidates });
-}
-
-/**
- * Lists the merchant's payments, newest first.
- * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
- * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
- */
-export async function listPayments(
-  merchantId: string,
-  query: ListQuery,
-  filters: { status?: PaymentStatus },
-  readShards = 1,
-): Promise<ListPage<Payment>> {
-  let after: Payment | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('payment', query.startingAfter) ? (await readPayment(merchantId, query.startingAfter))?.payment : undefined;
-    if (!after)
-      throw invalidRequest(
-        'resource_missing',
-        'No such payment for starting_after: it must be a payment id from a previous page.',
-        'starting_after',
-      );
-  }
-  return queryPayments(merchantId, query, filters, after, readShards);
 }

@@ -4,6 +4,7 @@ import { type Payment, publicBaseUrlOf } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
 import type { PendingOperationKind } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
+import type { ConnectorTarget } from '../routing/connector-target';
 import { type StoredPayment, type UpdateGuard, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
@@ -31,7 +32,7 @@ interface Decision {
  * operation is open. Terminal statuses are never left: the guards only allow the
  * statuses the operation started from.
  */
-function decide(kind: PendingOperationKind, stored: StoredPayment, result: PaymentResult, connector: string): Decision | undefined {
+function decide(kind: PendingOperationKind, stored: StoredPayment, result: PaymentResult, target: ConnectorTarget): Decision | undefined {
   const p = stored.payment;
   const guard: Omit<UpdateGuard, 'expectedVersion'> = {};
   if (kind === 'authorize' || kind === 'refund') {
@@ -45,8 +46,13 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
       return undefined;
     if (result.notYetKnown && stored.pendingOperation) return undefined;
     const fields = resultFields(result, p);
-    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, new Date().toISOString(), result)];
-    return { guard: { ...guard, expectedStatuses: ALLOWED_FROM.connector_update }, fields: { ...fields, connector }, outcome: 'settled' };
+    // The attempt names the account asked (merchant_connector_id beside connector), as the request's own attempts do.
+    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(target, new Date().toISOString(), result)];
+    return {
+      guard: { ...guard, expectedStatuses: ALLOWED_FROM.connector_update },
+      fields: { ...fields, connector: target.name, merchant_connector_id: target.merchantConnectorId },
+      outcome: 'settled',
+    };
   }
   const moved =
     kind === 'capture'
@@ -115,7 +121,7 @@ export async function reconcilePayment(
       `Could not reach ${connectorName} to reconcile this payment; it keeps status ${p.status}. Retry later.`,
     );
   }
-  const decision = decide(kind, stored, result, connectorName);
+  const decision = decide(kind, stored, result, connector);
   if (!decision) return { payment: p, outcome: 'unchanged' };
   try {
     const done = await updatePayment(ctx.merchantId, stored, decision.guard, decision.fields, null);

@@ -2,7 +2,6 @@ import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } fro
 import { maskCardNumbers, maskOptionalText } from '../domain/card-mask';
 import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
-import type { ListPage, ListQuery } from '../domain/list-query';
 import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
@@ -10,7 +9,7 @@ import type { Refund } from '../domain/refund';
 import { recordRefund, recordRefundOutcome } from '../observability/metrics';
 import { idempotentId } from '../security/keyed-hash';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
-import { listRefunds as queryRefunds, getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
+import { getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
 import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
@@ -184,26 +183,6 @@ export async function getRefund(merchantId: string, refundId: string): Promise<R
   const refund = isIdOf('refund', refundId) ? await readRefund(merchantId, refundId) : undefined;
   if (!refund) throw resourceNotFound('refund', 'refund_id');
   return refund;
-}
-
-/**
- * Lists the refunds of one payment, newest first.
- * @throws ApiError 404 unknown payment; 400 `resource_missing` for an unknown `starting_after`
- */
-export async function listRefunds(merchantId: string, paymentId: string, query: ListQuery): Promise<ListPage<Refund>> {
-  await loadPayment(merchantId, paymentId);
-  let after: Refund | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
-    if (!after || after.payment_id !== paymentId) {
-      throw invalidRequest(
-        'resource_missing',
-        'No such refund of this payment for starting_after: it must be a refund id from a previous page.',
-        'starting_after',
-      );
-    }
-  }
-  return queryRefunds(merchantId, paymentId, query, after);
 }
 
 export { syncRefund } from './refund-sync';
