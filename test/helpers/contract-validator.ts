@@ -120,7 +120,15 @@ export interface SpecGap {
 }
 
 /** The list operations (their query: `limit`, `offset`, `starting_after`, `created[…]`). */
-const LIST_OPERATIONS = ['listPayments', 'listPaymentRefunds', 'listCustomers', 'listWebhookEndpoints', 'listEvents'];
+const LIST_OPERATIONS = [
+  'listPayments',
+  'listPaymentRefunds',
+  'listCustomers',
+  'listWebhookEndpoints',
+  'listEvents',
+  'listConnectorAccounts',
+  'listRoutingAlgorithms',
+];
 /** The operations whose body holds stored free text, searched for card numbers. */
 const CARD_TEXT_OPERATIONS = [
   'createPayment',
@@ -131,6 +139,9 @@ const CARD_TEXT_OPERATIONS = [
   'updateCustomer',
   'createWebhookEndpoint',
   'updateWebhookEndpoint',
+  'createConnectorAccount',
+  'updateConnectorAccount',
+  'createRoutingAlgorithm',
 ];
 
 /**
@@ -148,7 +159,7 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
   {
     operations: ['createConnectorAccount', 'updateConnectorAccount'],
     code: 'parameter_invalid',
-    param: /^(payment_methods_enabled|connector_account_details)(\.|$|\[)/,
+    param: /^(payment_methods_enabled|connector_account_details|connector_webhook_details)(\.|$)/,
     message: /.+/,
     why: "Which methods and currencies an account may enable, and which credential pieces it takes and in what shape, depend on its connector_name (for an update, the stored account's): a rule across fields and state.",
   },

@@ -123,6 +123,17 @@ describe('connecting accounts', () => {
     expect((await api.request('GET', '/connector_accounts')).body.data).toEqual([]);
   });
 
+  test('the sandbox cannot be an account on a stage without it (prod): 400 connector_not_available', async () => {
+    env.set({ SANDBOX_CONNECTOR_ENABLED: 'false', STAGE: 'prod' });
+    try {
+      const res = await api.request('POST', '/connector_accounts', { body: { connector_name: 'sandbox' } });
+      expect(expectError(res, 400, 'connector_not_available').param).toBe('connector_name');
+    } finally {
+      env.set({ SANDBOX_CONNECTOR_ENABLED: 'true', STAGE: 'local' });
+    }
+    expect((await api.request('GET', '/connector_accounts')).body.data).toEqual([]);
+  });
+
   test('an unreachable processor stores nothing: 503', async () => {
     stripe.setDown(true);
     try {

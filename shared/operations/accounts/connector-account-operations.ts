@@ -85,7 +85,7 @@ export function accountView(account: ConnectorAccount, publicBaseUrl: string): C
 
 /**
  * Checks `payment_methods_enabled` against what the connector can take (shared/connectors/capabilities.ts).
- * @throws ApiError 400 `parameter_invalid` naming the entry (`payment_methods_enabled[i].currencies`, …)
+ * @throws ApiError 400 `parameter_invalid` naming the entry (`payment_methods_enabled.<i>.currencies`, …)
  */
 function assertEnabledWithinCapabilities(connector: ConnectorName, enabled: EnabledPaymentMethod[]): void {
   const capabilities = CONNECTOR_CAPABILITIES[connector].payment_methods;
@@ -95,7 +95,7 @@ function assertEnabledWithinCapabilities(connector: ConnectorName, enabled: Enab
       throw invalidRequest(
         'parameter_invalid',
         `${connector} does not take ${entry.payment_method} payments here; enable only methods it supports (docs/connectors.md).`,
-        `payment_methods_enabled[${i}].payment_method`,
+        `payment_methods_enabled.${i}.payment_method`,
       );
     }
     const unsupported = entry.currencies.filter((c) => !capability.currencies.includes(c));
@@ -103,7 +103,7 @@ function assertEnabledWithinCapabilities(connector: ConnectorName, enabled: Enab
       throw invalidRequest(
         'parameter_invalid',
         `${connector} takes ${entry.payment_method} only in ${capability.currencies.join(', ')}; remove ${unsupported.join(', ')}.`,
-        `payment_methods_enabled[${i}].currencies`,
+        `payment_methods_enabled.${i}.currencies`,
       );
     }
   });
@@ -121,8 +121,19 @@ function assertEnabledWithinCapabilities(connector: ConnectorName, enabled: Enab
  */
 async function verifiedMode(connector: ConnectorName, credentials: ConnectorCredentials): Promise<'test' | 'live'> {
   const problem = credentialShapeProblem(connector, credentials);
-  if (problem) throw invalidRequest('parameter_invalid', `${problem} Nothing was stored.`, 'connector_account_details');
-  const mode = connector === 'sandbox' ? 'test' : (credentialMode(connector, credentials.api_key) ?? 'test');
+  if (problem) {
+    // Name the part at fault: the webhook secret when the keys alone are right.
+    const { webhook_secret: _secret, ...keys } = credentials;
+    const param =
+      credentialShapeProblem(connector, keys) === null ? 'connector_webhook_details.merchant_secret' : 'connector_account_details';
+    throw invalidRequest('parameter_invalid', `${problem} Nothing was stored.`, param);
+  }
+  const adapter = connectorWithCredentials(connector, credentials, await connectorSettings());
+  if (!adapter) {
+    throw invalidRequest('connector_not_available', `${connector} accounts cannot be connected on this stage.`, 'connector_name');
+  }
+  // The sandbox holds no key: it has no mode to check (it is off on prod, above).
+  const mode = connector === 'sandbox' ? requiredMode() : (credentialMode(connector, credentials.api_key) ?? 'test');
   const wanted = requiredMode();
   if (mode !== wanted) {
     throw invalidRequest(
@@ -132,10 +143,6 @@ async function verifiedMode(connector: ConnectorName, credentials: ConnectorCred
         : `This stage takes ${connector} live keys only; use your live secret key. Nothing was stored.`,
       'connector_account_details.api_key',
     );
-  }
-  const adapter = connectorWithCredentials(connector, credentials, await connectorSettings());
-  if (!adapter) {
-    throw invalidRequest('connector_not_available', `${connector} accounts cannot be connected on this stage.`, 'connector_name');
   }
   try {
     await adapter.verifyCredentials();
@@ -179,9 +186,12 @@ function credentialsOf(
   };
 }
 
-/** The masked details shown for credentials. */
-function maskedDetails(credentials: ConnectorCredentials): ConnectorAccount['connector_account_details'] {
-  return { api_key: maskSecret(credentials.api_key), key1: credentials.key1 ? maskSecret(credentials.key1) : null };
+/** The masked details shown for credentials (the sandbox's placeholder key is shown as empty: it has none). */
+function maskedDetails(connector: ConnectorName, credentials: ConnectorCredentials): ConnectorAccount['connector_account_details'] {
+  return {
+    api_key: connector === 'sandbox' ? '' : maskSecret(credentials.api_key),
+    key1: credentials.key1 ? maskSecret(credentials.key1) : null,
+  };
 }
 
 /** The 409 of a label already used by another account of the merchant. */
@@ -240,7 +250,7 @@ export async function createConnectorAccount(
     merchant_id: merchantId,
     connector_name: body.connector_name,
     connector_label: label,
-    connector_account_details: maskedDetails(credentials),
+    connector_account_details: maskedDetails(body.connector_name, credentials),
     webhook_secret_set: Boolean(credentials.webhook_secret),
     payment_methods_enabled: enabled,
     disabled: body.disabled ?? false,
@@ -390,7 +400,7 @@ export async function updateConnectorAccount(
         : {}),
     };
     change.mode = await verifiedMode(before.connector_name, credentials);
-    change.connector_account_details = maskedDetails(credentials);
+    change.connector_account_details = maskedDetails(before.connector_name, credentials);
     change.webhook_secret_set = Boolean(credentials.webhook_secret);
     change.credentials_encrypted = await encryptCredentials(credentials as unknown as Record<string, string>, {
       merchant_id: merchantId,
