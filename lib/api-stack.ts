@@ -276,8 +276,8 @@ export const isSandboxRoute = (route: Pick<RouteDefinition, 'path'>): boolean =>
  * The routes a stage deploys: every entry of shared/api/routes.ts, less the sandbox's own
  * ({@link isSandboxRoute}) where the stage has no sandbox (`sandbox: false`, prod).
  */
-export function stageRoutes(config: Pick<StageConfig, 'sandbox'>): readonly RouteDefinition[] {
-  return config.sandbox ? ROUTES : ROUTES.filter((route) => !isSandboxRoute(route));
+export function stageRoutes(config: Pick<StageConfig, 'sandbox'>, routes: readonly RouteDefinition[] = ROUTES): readonly RouteDefinition[] {
+  return config.sandbox ? routes : routes.filter((route) => !isSandboxRoute(route));
 }
 
 /** Props of {@link ApiStack}. */
@@ -305,6 +305,11 @@ export interface ApiStackProps extends StackProps {
    * (no function, event source mapping, failure queue or webhook monitoring). Tests pass a stub.
    */
   webhookDeliveryEntry?: string | false;
+  /**
+   * The route table to deploy, before the stage's sandbox filter ({@link stageRoutes}). Default:
+   * shared/api/routes.ts's `ROUTES`. Tests pass a longer one to check the stacks' room to grow.
+   */
+  routes?: readonly RouteDefinition[];
 }
 
 /**
@@ -481,7 +486,7 @@ export class ApiStack extends Stack {
     };
 
     // The route functions, by group: one nested stack per group (lib/function-groups.ts), the 404 in FALLBACK_GROUP.
-    const routes = stageRoutes(config);
+    const routes = stageRoutes(config, props.routes);
     const groups = groupRoutes(routes, { [FALLBACK_GROUP]: 1 });
     const groupStacks = new Map<string, NestedStack>();
     for (const group of groups.keys()) {

@@ -1,4 +1,5 @@
 import { type App, Tags } from 'aws-cdk-lib';
+import type { RouteDefinition } from '../shared/api/routes';
 import { ApiStack } from './api-stack';
 import { stackNames, stageConfig } from './config/stage-config';
 import { DataStack } from './data-stack';
@@ -10,6 +11,8 @@ export interface BuildAppOptions {
    * real one if its file exists; `false` for none; tests pass a stub.
    */
   webhookDeliveryEntry?: string | false;
+  /** The route table (see `ApiStackProps.routes`): default shared/api/routes.ts; tests pass a longer one. */
+  routes?: readonly RouteDefinition[];
 }
 
 /**
@@ -43,6 +46,7 @@ export function buildApp(app: App, stage: string, options: BuildAppOptions = {})
     tableStreamArnParameterName: data.tableStreamArnParameterName,
     connectorAccountsKeyArnParameterName: data.connectorAccountsKeyArnParameterName,
     webhookDeliveryEntry: options.webhookDeliveryEntry,
+    routes: options.routes,
     env,
     description: `Switchyard ${stage}: HTTP API, functions, dashboard and alarms`,
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { stageRoutes } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
+import { FALLBACK_GROUP, groupRoutes } from '../../lib/function-groups';
 import { webhookDeliveryHandlerExists } from './synth-stage';
 
 const run = promisify(execFile);
@@ -13,15 +14,20 @@ const run = promisify(execFile);
  * The done-criterion of the deploy issue, exercised for real: the pinned CDK CLI
  * synthesizes the prod stage (esbuild bundling of every function and cdk-nag
  * included) with no AWS credentials. The webhook delivery function is bundled when its
- * handler module exists (functions/webhook-delivery/stream-handler.ts).
+ * handler module exists (functions/webhook-delivery/stream-handler.ts). Bundling every function takes
+ * about a minute alone on 2 cores and up to two and a half while the other test files synthesize
+ * beside it (50 routes), hence the 240 s bound.
  */
 test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler, webhook delivery)', async () => {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
   try {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
-    await run('npx', ['cdk', 'synth', '-c', 'stage=prod', '--quiet', '--output', out], { env, timeout: 170_000 });
+    await run('npx', ['cdk', 'synth', '-c', 'stage=prod', '--quiet', '--output', out], { env, timeout: 240_000 });
     const files = readdirSync(out);
     expect(files).toEqual(expect.arrayContaining(['Switchyard-prod-Data.template.json', 'Switchyard-prod-Api.template.json']));
+    // One nested template per function group (lib/function-groups.ts).
+    const groups = groupRoutes(stageRoutes(STAGES.prod!), { [FALLBACK_GROUP]: 1 });
+    expect(files.filter((f) => f.endsWith('.nested.template.json'))).toHaveLength(groups.size);
     const bundles = files.filter((f) => f.startsWith('asset.'));
     // prod's routes (no sandbox pages) + the $default 404 and the reconciler, + webhook delivery
     // once its handler exists; the canaries' scripts are inline, not assets
@@ -31,4 +37,4 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-}, 180_000);
+}, 250_000);

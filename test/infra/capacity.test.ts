@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { FAMILY_GROUPS, functionGroup, MAX_FUNCTIONS_PER_GROUP } from '../../lib/function-groups';
+import { buildApp, tagApp } from '../../lib/switchyard-app';
+import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
+
+/**
+ * Room to grow (issue 22): every template of both stages, the API stack's nested stacks included
+ * (each template file counted on its own), stays under 80 % of CloudFormation's per-template quotas,
+ * with today's routes and with 45 more. "Resources: 500", "Outputs: 200", "Parameters: 200" per
+ * template, "Template body size in an Amazon S3 object: 1 MB" (CloudFormation user guide,
+ * "Understand CloudFormation quotas",
+ * https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html; the CDK
+ * uploads every template, nested ones included, to the bootstrap bucket, so the S3 limit applies).
+ * Bytes are those of the template file as the app writes it, which is what is uploaded.
+ *
+ * The app is synthesized as `npx cdk synth` runs it (cdk.json, bin/switchyard.ts): path metadata on
+ * every resource and the `AWS::CDK::Metadata` resource (the CLI's defaults), and the `service` tag.
+ * Bundling is skipped: it changes asset hashes, not sizes. The test names carry the measured numbers.
+ */
+
+const QUOTAS = { resources: 500, outputs: 200, parameters: 200, bytes: 1_000_000 } as const;
+const SHARE = 0.8;
+
+/** What the CDK CLI adds to the app's context when it runs it (path metadata, version reporting); no bundling. */
+const CLI_CONTEXT = { 'aws:cdk:enable-path-metadata': true, 'aws:cdk:version-reporting': true, 'aws:cdk:bundling-stacks': [] };
+
+/** One synthesized template file and its counts. */
+interface TemplateSize {
+  file: string;
+  resources: number;
+  outputs: number;
+  parameters: number;
+  bytes: number;
+  /** Whether it is shaped as `cdk synth` writes it: an `AWS::CDK::Metadata` resource, `aws:cdk:path` on every resource. */
+  cliShaped: boolean;
+}
+
+/** Synthesizes a stage as the CLI would and measures every template file of the assembly. */
+function measure(stage: string, routes?: readonly RouteDefinition[]): TemplateSize[] {
+  const app = new App({ context: CLI_CONTEXT });
+  buildApp(app, stage, { routes });
+  tagApp(app);
+  const { directory } = app.synth();
+  try {
+    return readdirSync(directory)
+      .filter((file) => file.endsWith('.template.json'))
+      .sort()
+      .map((file) => {
+        const text = readFileSync(join(directory, file), 'utf8');
+        const template = JSON.parse(text);
+        const resources = Object.values(template.Resources ?? {}) as { Type: string; Metadata?: Record<string, unknown> }[];
+        return {
+          file,
+          resources: Object.keys(template.Resources ?? {}).length,
+          outputs: Object.keys(template.Outputs ?? {}).length,
+          parameters: Object.keys(template.Parameters ?? {}).length,
+          bytes: Buffer.byteLength(text),
+          cliShaped:
+            resources.some((r) => r.Type === 'AWS::CDK::Metadata') &&
+            resources.every((r) => r.Type === 'AWS::CDK::Metadata' || typeof r.Metadata?.['aws:cdk:path'] === 'string'),
+        };
+      });
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const percent = (value: number, quota: number) => `${Math.round((100 * value) / quota)} %`;
+const describeSize = (t: TemplateSize) =>
+  `${t.file}: ${t.resources} resources (${percent(t.resources, QUOTAS.resources)}), ${t.bytes.toLocaleString('en-US')} bytes (${percent(t.bytes, QUOTAS.bytes)}), ${t.outputs} outputs, ${t.parameters} parameters`;
+
+/** Fails, naming the template and the count, when any template passes 80 % of a quota. */
+function expectWithinBudget(sizes: TemplateSize[]): void {
+  for (const t of sizes) {
+    for (const key of ['resources', 'outputs', 'parameters', 'bytes'] as const) {
+      expect({ template: t.file, [key]: t[key], within: t[key] <= QUOTAS[key] * SHARE }).toEqual({
+        template: t.file,
+        [key]: t[key],
+        within: true,
+      });
+    }
+  }
+}
+
+/**
+ * Today's route table plus `count` routes: first the `payments` family grows until its group holds
+ * {@link MAX_FUNCTIONS_PER_GROUP} functions (the largest a group may be), then a family that does not
+ * exist yet (`payouts`, a group of its own) takes the rest. Each added route is the heaviest kind: a
+ * POST that writes, checks API keys and calls connectors (every grant and environment variable).
+ */
+function grownRoutes(count: number): RouteDefinition[] {
+  const paymentsGroup = ROUTES.filter((r) => functionGroup(r) === FAMILY_GROUPS.payments).length;
+  const intoPayments = Math.min(count, MAX_FUNCTIONS_PER_GROUP - paymentsGroup);
+  const added = Array.from({ length: count }, (_, i): RouteDefinition => {
+    const family = i < intoPayments ? 'payments/{payment_id}' : 'payouts';
+    return {
+      method: 'POST',
+      path: `/${family}/growth_${i}`,
+      entry: 'functions/payments/confirm-payment.ts',
+      name: `Growth${i}`,
+      access: 'write',
+      auth: true,
+      connectors: true,
+    };
+  });
+  return [...ROUTES, ...added];
+}
+
+const GROWTH = 45;
+const measured = { dev: measure('dev'), prod: measure('prod') };
+const grown = measure('dev', grownRoutes(GROWTH));
+
+describe.each(['dev', 'prod'] as const)('%s: every template under 80 % of the per-template quotas', (stage) => {
+  test.each(measured[stage].map((t) => [describeSize(t), t] as const))('%s', (_name, size) => {
+    expectWithinBudget([size]);
+  });
+});
+
+describe(`dev with ${GROWTH} more routes (the payments group filled to ${MAX_FUNCTIONS_PER_GROUP} functions, the rest in a new family): still under 80 %`, () => {
+  test.each(grown.map((t) => [describeSize(t), t] as const))('%s', (_name, size) => {
+    expectWithinBudget([size]);
+  });
+
+  test('the added routes went where the grouping puts them: payments to its cap, the new family in a stack of its own', () => {
+    const routes = grownRoutes(GROWTH);
+    expect(routes.filter((r) => functionGroup(r) === 'Payments')).toHaveLength(MAX_FUNCTIONS_PER_GROUP);
+    expect(routes.filter((r) => functionGroup(r) === 'Payouts').length).toBeGreaterThan(0);
+    expect(grown.filter((t) => t.file.includes('PayoutsFunctions'))).toHaveLength(1);
+    expect(grown.length).toBe(measured.dev.length + 1);
+  });
+});
+
+test('the counts are of the deployed shape: one parent and one nested template per function group, besides the data stack', () => {
+  for (const stage of ['dev', 'prod'] as const) {
+    const files = measured[stage].map((t) => t.file);
+    expect(files).toContain(`Switchyard-${stage}-Data.template.json`);
+    expect(files).toContain(`Switchyard-${stage}-Api.template.json`);
+    expect(files.filter((f) => f.endsWith('.nested.template.json')).length).toBeGreaterThanOrEqual(4);
+    // Path metadata and version reporting, as `cdk synth` writes them.
+    for (const t of measured[stage]) expect([t.file, t.cliShaped]).toEqual([t.file, true]);
+  }
+});
