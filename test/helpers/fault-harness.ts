@@ -12,6 +12,21 @@
  * - The loopback Stripe stand-in with its ledger, routed for USD cards (then the sandbox).
  * - One reconciler pass "later" (the clock moved past leases and propagation windows),
  *   and the ledger invariant.
+ *
+ * Two modes, the same suites run in both (issue 22: "the fault suite of the reconciler runs with
+ * payments on merchants' own accounts"):
+ * - `platform` (default): the harness merchant has no connector account, so its payments go by the
+ *   stage's `ROUTING_RULES` (USD cards: Stripe, then the sandbox) to the platform's own Stripe account,
+ *   the stand-in's default one;
+ * - `merchantAccount: true`: after the API starts, the harness opens a stand-in account and connects it
+ *   for the harness merchant (`POST /connector_accounts`, credentials verified with `GET /v1/balance`),
+ *   then a sandbox account, so the merchant's default fallback (its accounts in creation order) is the
+ *   platform's order: its Stripe account, then its sandbox account. Every later call (capture, void,
+ *   refund, lookups, the reconciler) must use that account's key: {@link FaultHarness.expectConverged}
+ *   compares with that account's ledger and asserts that the platform's account saw no request and holds
+ *   nothing, and that every stand-in request about the payment was made with the key of an account the
+ *   payment was sent to (the one it is on, or the one it fell back from). `connectStripeAccount()` opens
+ *   and connects more Stripe accounts (last in the fallback order), e.g. to pin a payment to one.
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
@@ -19,7 +34,17 @@ import { type ReconcileReport, reconcileOpenOperations } from '../../shared/oper
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from './local-api';
 import { scopedEnv } from './scoped-env';
-import { type StripeStandIn, startStripeStandIn, stripeEnv } from './stripe-stand-in';
+import {
+  type StandInFault,
+  type StandInFaultMatch,
+  type StandInFaultOptions,
+  type StandInLedgerEntry,
+  type StandInRequest,
+  type StripeStandIn,
+  type StripeStandInAccount,
+  startStripeStandIn,
+  stripeEnv,
+} from './stripe-stand-in';
 
 /** How an injected storage fault shows itself. */
 export type FaultMode = 'outage' | 'killed';
@@ -41,10 +66,45 @@ export interface StorageFault {
   mode: FaultMode;
 }
 
+/** Options of {@link useFaultHarness}. */
+export interface FaultHarnessOptions {
+  /**
+   * Payments on the merchant's own connector accounts (a Stripe account of the stand-in, then a sandbox
+   * account) instead of the platform's (default false).
+   */
+  merchantAccount?: boolean;
+}
+
+/** A merchant's Stripe account the harness opened at the stand-in and connected. */
+export interface ConnectedStripeAccount extends StripeStandInAccount {
+  /** Its `mca_…`. */
+  merchantConnectorId: string;
+}
+
 /** A harness set up by {@link useFaultHarness} (its fields are ready in `beforeAll` and after). */
 export interface FaultHarness {
   readonly api: LocalApi;
   readonly stripe: StripeStandIn;
+  /** Whether the merchant's payments are on its own connector accounts ({@link FaultHarnessOptions}). */
+  readonly merchantAccount: boolean;
+  /** The Stripe secret key the merchant's payments are made with: the platform's, or its own account's. */
+  readonly stripeKey: string;
+  /**
+   * The `merchant_connector_id` a payment routed to each connector carries: the merchant's Stripe and
+   * sandbox accounts, or null for both (the platform's accounts).
+   */
+  readonly targets: { readonly stripe: string | null; readonly sandbox: string | null };
+  /** Where Stripe's events for the merchant's payments are posted and the secret they are signed with. */
+  readonly stripeWebhook: { readonly path: string; readonly secret: string };
+  /** The Stripe ledger of the account the merchant's payments are on ({@link stripeKey}). */
+  ledger(): Record<string, StandInLedgerEntry>;
+  /** `stripe.failNext` for the merchant's Stripe account only (any key in platform mode). */
+  failProcessor(match: Omit<StandInFaultMatch, 'secretKey'>, fault: StandInFault, options?: StandInFaultOptions): void;
+  /**
+   * Opens one more stand-in account and connects it for the merchant (after its others in the default
+   * fallback list, so routing does not change). Only in `merchantAccount` mode.
+   */
+  connectStripeAccount(): Promise<ConnectedStripeAccount>;
   /** Arms a storage fault (undefined clears it). */
   failStorage(fault: StorageFault | undefined): void;
   /** Runs one reconciler pass as if `aheadMs` (default 2 h) had passed; clears any storage fault first. */
@@ -53,7 +113,11 @@ export interface FaultHarness {
    * Asserts the ledger invariant for one payment: nothing open (no pending operation, not
    * `Processing`/`RequiresAction`, no `Pending` refund); `amount_captured` and
    * `amount_refunded` equal the processor's; our succeeded refunds are exactly the
-   * processor's refunds; at most one charge; the status matches the processor's.
+   * processor's refunds; at most one charge; the status matches the processor's. The ledger is the
+   * one of the account the payment is on. With `merchantAccount`: the payment, its attempts and refunds
+   * carry a merchant account of the harness's, every stand-in request about the payment was made with the
+   * key of an account it was sent to, and the platform's account received no request and holds nothing; without, they carry
+   * `merchant_connector_id: null`.
    * @returns the payment
    */
   expectConverged(paymentId: string): Promise<Record<string, any>>;
@@ -81,16 +145,59 @@ const STRIPE_STATUS: Record<string, string> = {
 };
 
 /**
+ * Whether a stand-in request is about one of our payments: it names the payment id (metadata, search
+ * query) or one of its PaymentIntents or refunds at the processor.
+ */
+function concerns(r: StandInRequest, paymentId: string, processorIds: string[]): boolean {
+  return (
+    Object.values(r.form).some((v) => v.includes(paymentId)) ||
+    processorIds.some((id) => r.path.includes(id) || Object.values(r.form).some((v) => v === id))
+  );
+}
+
+/**
  * Registers the harness's `beforeAll`/`afterAll`/`afterEach` in the calling test file.
  * @param connectorTimeoutMs the processors' timeout in this file (short, so hangs end fast)
  */
-export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
+export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessOptions = {}): FaultHarness {
+  const merchantAccount = options.merchantAccount ?? false;
   let fault: (StorageFault & { seen: number }) | undefined;
+  /** The merchant's Stripe accounts by `mca_…` (merchantAccount mode). */
+  const accounts = new Map<string, ConnectedStripeAccount>();
+  /** Connects one stand-in account (or a sandbox account) for the harness merchant; returns its `mca_…`. */
+  const connect = async (body: Record<string, unknown>): Promise<string> => {
+    const res = await harness.api.request('POST', '/connector_accounts', { body });
+    if (res.status !== 200) throw new Error(`connecting a ${String(body.connector_name)} account: ${res.status} ${res.text}`);
+    return res.body.merchant_connector_id as string;
+  };
+  const connectStripe = async (): Promise<ConnectedStripeAccount> => {
+    if (!merchantAccount) throw new Error('connectStripeAccount: the harness runs on the platform accounts');
+    const account = harness.stripe.addAccount();
+    const merchantConnectorId = await connect({
+      connector_name: 'stripe',
+      connector_account_details: { api_key: account.secretKey },
+      connector_webhook_details: { merchant_secret: account.webhookSecret },
+    });
+    const connected = { ...account, merchantConnectorId };
+    accounts.set(merchantConnectorId, connected);
+    return connected;
+  };
   const scoped = scopedEnv();
   const table = `switchyard-faults-${randomUUID().slice(0, 8)}`;
   const harness = {
     api: undefined as unknown as LocalApi,
     stripe: undefined as unknown as StripeStandIn,
+    merchantAccount,
+    stripeKey: '',
+    targets: { stripe: null as string | null, sandbox: null as string | null },
+    stripeWebhook: { path: '/webhooks/stripe', secret: '' },
+    ledger() {
+      return harness.stripe.ledgerOf(harness.stripeKey);
+    },
+    failProcessor(match: Omit<StandInFaultMatch, 'secretKey'>, f: StandInFault, o?: StandInFaultOptions) {
+      harness.stripe.failNext(merchantAccount ? { ...match, secretKey: harness.stripeKey } : match, f, o);
+    },
+    connectStripeAccount: connectStripe,
     failStorage(f: StorageFault | undefined) {
       fault = f ? { ...f, seen: 0 } : undefined;
     },
@@ -107,8 +214,30 @@ export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
     async expectConverged(paymentId: string) {
       const { api, stripe } = harness;
       const p = (await api.request('GET', `/payments/${paymentId}`)).body;
-      const entry = stripe.ledger()[paymentId];
       const refunds = (await api.request('GET', `/payments/${paymentId}/refunds?limit=100`)).body.data as Record<string, any>[];
+      const attemptTargets = (p.attempts as { merchant_connector_id: string | null }[]).map((a) => a.merchant_connector_id);
+      const targets = [p.merchant_connector_id, ...attemptTargets, ...refunds.map((r) => r.merchant_connector_id)];
+      // The Stripe accounts the payment was sent to (the one it is on, or the one tried before a fallback).
+      const tried = [...new Set([p.merchant_connector_id, ...attemptTargets])].flatMap((id) => accounts.get(id) ?? []);
+      const entry = stripe.ledgerOf(tried[0]?.secretKey ?? harness.stripeKey)[paymentId];
+      if (!merchantAccount) {
+        expect(new Set(targets)).toEqual(new Set([null]));
+      } else {
+        if (p.connector === 'sandbox') expect(p.merchant_connector_id).toBe(harness.targets.sandbox);
+        else expect([...accounts.keys()]).toContain(p.merchant_connector_id);
+        const known = new Set([harness.targets.sandbox, ...accounts.keys()]);
+        expect(targets.filter((t) => !known.has(t))).toEqual([]);
+        expect(refunds.filter((r) => r.merchant_connector_id !== p.merchant_connector_id)).toEqual([]);
+        // The platform's own account is never called for a merchant with accounts, and holds nothing.
+        expect(stripe.requests.filter((r) => r.accountId === stripe.accountId)).toEqual([]);
+        expect(stripe.ledger()).toEqual({});
+        // Every request about this payment (create, capture, void, refund, lookups) used the key of an account it was sent to.
+        const ids = [...(entry?.paymentIntentIds ?? []), ...(entry?.refunds ?? []).map((r) => r.id)];
+        const about = stripe.requests.filter((r) => concerns(r, paymentId, ids));
+        if (entry) expect(about.length).toBeGreaterThan(0);
+        const allowed = new Set(tried.map((a) => a.accountId));
+        expect(about.filter((r) => !allowed.has(r.accountId ?? '')).map((r) => `${r.method} ${r.path} ${r.accountId}`)).toEqual([]);
+      }
       expect(p.pending_operation).toBeNull();
       expect(['Processing', 'RequiresAction']).not.toContain(p.status);
       expect(refunds.filter((r) => r.status === 'Pending' || r.pending_operation !== null)).toEqual([]);
@@ -160,6 +289,20 @@ export function useFaultHarness(connectorTimeoutMs = 400): FaultHarness {
     };
     scoped.set(env);
     harness.api = await startLocalApi();
+    harness.stripeKey = harness.stripe.secretKey;
+    harness.stripeWebhook = { path: '/webhooks/stripe', secret: harness.stripe.webhookSecret };
+    if (merchantAccount) {
+      const own = await connectStripe();
+      harness.stripeKey = own.secretKey;
+      harness.targets = { stripe: own.merchantConnectorId, sandbox: await connect({ connector_name: 'sandbox' }) };
+      harness.stripeWebhook = { path: `/webhooks/stripe/${own.merchantConnectorId}`, secret: own.webhookSecret };
+      // No algorithm, no custom list: the merchant's accounts in creation order, as the platform's [stripe, sandbox].
+      const fallback = (await harness.api.request('GET', '/routing/default')).body;
+      const order = (fallback.default_fallback as { merchant_connector_id: string }[]).map((e) => e.merchant_connector_id);
+      if (fallback.is_custom !== false || order.join() !== [harness.targets.stripe, harness.targets.sandbox].join()) {
+        throw new Error(`the merchant's default fallback is not [its Stripe account, its sandbox account]: ${JSON.stringify(fallback)}`);
+      }
+    }
   });
   afterAll(async () => {
     await harness.api.close();
