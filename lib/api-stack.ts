@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { CfnOutput, Duration, NestedStack, Stack, type StackProps, Token } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -17,7 +17,7 @@ import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -27,7 +27,7 @@ import { FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import { SyntheticChecks } from './canaries';
 import { type StageConfig, stageConnectors } from './config/stage-config';
-import { FALLBACK_GROUP, functionGroup, groupRoutes, routeFamily } from './function-groups';
+import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup, groupRoutes, routeFamily } from './function-groups';
 import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT, FUNCTION_NODE_OPTIONS } from './function-runtime';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { OperationsQueries } from './operations-queries';
@@ -387,13 +387,29 @@ export class ApiStack extends Stack {
     const account = Token.isUnresolved(this.account) ? '<AWS::AccountId>' : this.account;
     const indexArnPattern = `arn:<AWS::Partition>:dynamodb:${region}:${account}:table/${props.tableName}/index/*`;
 
-    /** Each function's log group, by function name (the saved queries and the Contributor Insights rule read them). */
-    const logGroups = new Map<string, LogGroup>();
-    /** Builds one function with the service's conventions, in `scope` (this stack or a group's nested stack); see {@link FunctionSpec}. */
-    const makeFunction = (scope: Construct, spec: FunctionSpec) => {
+    /**
+     * Each function's log group, by function name, as this stack sees it (the saved queries and the
+     * Contributor Insights rule read them): a route function's by its name, known at synth time, so the
+     * nested stack needs no output for it.
+     */
+    const logGroups = new Map<string, ILogGroup>();
+    /**
+     * Builds one function with the service's conventions, in `scope` (this stack or a group's nested
+     * stack); see {@link FunctionSpec}. `group`: the route function's group, whose functions' log groups
+     * are named under {@link apiLogGroupPrefix} (removed with the stack where the stage destroys its table,
+     * like dev; retained elsewhere, as unnamed log groups are); none: a background function's log group
+     * (generated name).
+     */
+    const makeFunction = (scope: Construct, spec: FunctionSpec, group?: string) => {
       const { name } = spec;
-      const logGroup = new LogGroup(scope, `${name}Logs`, { retention });
-      logGroups.set(name, logGroup);
+      const logGroupName = group === undefined ? undefined : apiFunctionLogGroupName(config.stage, group, name);
+      const logGroup = new LogGroup(scope, `${name}Logs`, {
+        retention,
+        ...(logGroupName
+          ? { logGroupName, removalPolicy: config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY }
+          : {}),
+      });
+      logGroups.set(name, logGroupName ? LogGroup.fromLogGroupName(this, `${name}LogGroupName`, logGroupName) : logGroup);
       const fn = new NodejsFunction(scope, name, {
         entry: resolve(root, spec.entry),
         handler: 'handler',
@@ -500,30 +516,38 @@ export class ApiStack extends Stack {
     const functions = routes.map((route) => ({
       route,
       group: functionGroup(route),
-      fn: makeFunction(groupStacks.get(functionGroup(route))!, {
-        name: route.name,
-        entry: route.entry,
-        access: route.access,
-        apiKeys: route.auth,
-        keyedHashes: route.method === 'POST',
-        connectors: route.connectors,
-        connectorAccountsKey: usesConnectorAccountsKey(route),
-        assets: route.assets,
-        // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
-        ...(route.path.startsWith('/events/') && route.method === 'POST'
-          ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } }
-          : {}),
-      }),
+      fn: makeFunction(
+        groupStacks.get(functionGroup(route))!,
+        {
+          name: route.name,
+          entry: route.entry,
+          access: route.access,
+          apiKeys: route.auth,
+          keyedHashes: route.method === 'POST',
+          connectors: route.connectors,
+          connectorAccountsKey: usesConnectorAccountsKey(route),
+          assets: route.assets,
+          // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
+          ...(route.path.startsWith('/events/') && route.method === 'POST'
+            ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } }
+            : {}),
+        },
+        functionGroup(route),
+      ),
     }));
-    const notFound = makeFunction(groupStacks.get(FALLBACK_GROUP)!, {
-      name: FALLBACK_ROUTE.name,
-      entry: FALLBACK_ROUTE.entry,
-      access: 'none',
-      apiKeys: false,
-      keyedHashes: false,
-      connectors: false,
-      connectorAccountsKey: false,
-    });
+    const notFound = makeFunction(
+      groupStacks.get(FALLBACK_GROUP)!,
+      {
+        name: FALLBACK_ROUTE.name,
+        entry: FALLBACK_ROUTE.entry,
+        access: 'none',
+        apiKeys: false,
+        keyedHashes: false,
+        connectors: false,
+        connectorAccountsKey: false,
+      },
+      FALLBACK_GROUP,
+    );
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: `switchyard-${config.stage}`,
       createDefaultStage: false,
@@ -648,6 +672,7 @@ export class ApiStack extends Stack {
     new OperationsQueries(this, 'OperationsQueries', {
       stage: config.stage,
       apiLogGroups: [...functions.map(({ route }) => logGroups.get(route.name)!), logGroups.get(FALLBACK_ROUTE.name)!],
+      apiLogGroupPrefix: apiLogGroupPrefix(config.stage),
       backgroundLogGroups: [logGroups.get(RECONCILER.name)!],
     });
 

@@ -104,3 +104,21 @@ export function groupRoutes(
   }
   return groups;
 }
+
+/**
+ * Prefix of the log group names of a stage's route functions (and its 404): `/switchyard/<stage>/api/`.
+ * The Contributor Insights rule over the request log lines names the prefix with a wildcard
+ * (lib/operations-queries.ts): a rule definition is at most 8,192 characters (CloudWatch API reference,
+ * `PutInsightRule` `RuleDefinition`), which the generated names of 50 functions' log groups in nested
+ * stacks (each about 160 characters: parent stack, nested stack and resource names) would pass.
+ */
+export const apiLogGroupPrefix = (stage: string): string => `/switchyard/${stage}/api/`;
+
+/**
+ * The log group name of a route function, `/switchyard/<stage>/api/<group>/<function>`. Named after its
+ * group too: a log group name is unique in an account and Region, and a function whose family moved to
+ * another group would otherwise bring its log group's name into a new nested stack before the old one
+ * is deleted.
+ */
+export const apiFunctionLogGroupName = (stage: string, group: string, name: string): string =>
+  `${apiLogGroupPrefix(stage)}${group}/${name}`;

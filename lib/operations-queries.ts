@@ -52,6 +52,13 @@ export interface OperationsQueriesProps {
   stage: string;
   /** Log groups of the API functions (one per route, the 404) — where request lines are written. */
   apiLogGroups: ILogGroup[];
+  /**
+   * The prefix every API function's log group name starts with, and no other's: the Contributor
+   * Insights rule names it with a trailing `*` ("you can optionally use * at the end of a string to
+   * include all log groups with names that start with that prefix", CloudWatch user guide,
+   * "Contributor Insights rule syntax in CloudWatch"), so its definition does not grow with the routes.
+   */
+  apiLogGroupPrefix: string;
   /** Further log groups searched by the payment and connector queries (the reconciler's). */
   backgroundLogGroups: ILogGroup[];
 }
@@ -60,7 +67,7 @@ export interface OperationsQueriesProps {
  * The stage's saved Logs Insights queries ({@link SAVED_QUERIES}, aws-logs `QueryDefinition` over
  * the log groups) and a Contributor Insights rule "top merchants by requests": CloudWatch Logs rule
  * syntax with `LogFormat: JSON`, counting request lines (`$.message` = {@link REQUEST_LOG_MESSAGE})
- * by `$.merchant_id` over the API functions' log groups (CloudWatch user guide, "Contributor
+ * by `$.merchant_id` over the API functions' log groups, named by their prefix (CloudWatch user guide, "Contributor
  * Insights rule syntax in CloudWatch"; CloudFormation `AWS::CloudWatch::InsightRule`).
  */
 export class OperationsQueries extends Construct {
@@ -92,7 +99,7 @@ export class OperationsQueries extends Construct {
       ruleState: 'ENABLED',
       ruleBody: Stack.of(this).toJsonString({
         Schema: { Name: 'CloudWatchLogRule', Version: 1 },
-        LogGroupNames: props.apiLogGroups.map((g) => g.logGroupName),
+        LogGroupNames: [`${props.apiLogGroupPrefix}*`],
         LogFormat: 'JSON',
         Contribution: {
           Keys: [`$.${F.merchantId}`],

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { isSandboxRoute, RECONCILER, stageRoutes } from '../../lib/api-stack';
 import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
+import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
 import {
   connectorAccountTechnicalErrorsQuery,
@@ -363,7 +364,21 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       expect(ids).toHaveLength(1);
       return ids[0]!;
     };
-    const apiGroups = [...stageRoutes(config).map((r) => r.name), FALLBACK_ROUTE.name].map((n) => ({ Ref: logGroupId(n) }));
+    // The route functions' log groups are named `/switchyard/<stage>/api/<group>/<function>`, so the
+    // queries name them as strings; the reconciler's keeps its generated name.
+    const routeFunctions = [
+      ...stageRoutes(config).map((r) => ({ name: r.name, group: functionGroup(r) })),
+      { name: FALLBACK_ROUTE.name, group: FALLBACK_GROUP },
+    ];
+    const apiGroups = routeFunctions.map(({ name, group }) => apiFunctionLogGroupName(stage, group, name));
+    for (const { name, group } of routeFunctions) {
+      expect(t.api.toJSON().Resources[logGroupId(name)].Properties.LogGroupName).toBe(`/switchyard/${stage}/api/${group}/${name}`);
+    }
+    // Only they are under the prefix the Contributor Insights rule reads (not the background functions' or access logs).
+    const underPrefix = (Object.values(t.api.findResources('AWS::Logs::LogGroup')) as Resource[]).filter((g) =>
+      String(g.Properties.LogGroupName ?? '').startsWith(apiLogGroupPrefix(stage)),
+    );
+    expect(underPrefix).toHaveLength(routeFunctions.length);
     const byName = (name: string) => queries.find((q) => q.Properties.Name === `switchyard-${stage}/${name}`)!.Properties;
     const payment = byName(SAVED_QUERIES.payment.name);
     expect(payment.LogGroupNames).toEqual([...apiGroups, { Ref: logGroupId(RECONCILER.name) }]);
@@ -384,12 +399,14 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(rules).toHaveLength(1);
     const { RuleName, RuleState, RuleBody } = rules[0]!.Properties;
     expect([RuleName, RuleState]).toEqual([`switchyard-${stage}-top-merchants-by-requests`, 'ENABLED']);
-    // The body is JSON text with the log group names as references: join with placeholders and parse.
-    const parts = RuleBody['Fn::Join'][1] as unknown[];
-    const body = JSON.parse(parts.map((p) => (typeof p === 'string' ? p : 'REF')).join(''));
+    // The body is JSON text naming the API functions' log groups by their prefix (a rule definition is at
+    // most 8,192 characters: it does not grow with the routes).
+    const body = JSON.parse(RuleBody);
+    expect(RuleBody.length).toBeLessThan(1000);
+    expect(apiLogGroupPrefix(stage)).toBe(`/switchyard/${stage}/api/`);
     expect(body).toEqual({
       Schema: { Name: 'CloudWatchLogRule', Version: 1 },
-      LogGroupNames: Array(stageRoutes(config).length + 1).fill('REF'),
+      LogGroupNames: [`/switchyard/${stage}/api/*`],
       LogFormat: 'JSON',
       Contribution: { Keys: [`$.${REQUEST_LOG_FIELDS.merchantId}`], Filters: [{ Match: '$.message', In: [REQUEST_LOG_MESSAGE] }] },
       AggregateOn: 'Count',
