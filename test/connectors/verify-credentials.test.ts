@@ -199,7 +199,8 @@ describe.each(PROCESSORS)('$name verifyCredentials', (p) => {
     try {
       reply = { status: 200, body: p.ok() };
       await p.adapter(baseUrl).verifyCredentials();
-      expect(spy).toHaveBeenLastCalledWith(10_000);
+      // Any call, not the last: other work of the worker process (a client socket timeout) may arm its own timer meanwhile.
+      expect(spy).toHaveBeenCalledWith(10_000);
     } finally {
       spy.mockRestore();
     }
