@@ -344,13 +344,17 @@ class LambdaProxyIntegration extends HttpRouteIntegration {
  * (lib/operations-queries.ts).
  *
  * The route functions live in nested stacks, one per function group (lib/function-groups.ts): each
- * function with its role, policy, log group and invoke permission, and a dashboard of the group's
- * functions (`Switchyard-<stage>-Functions-<group>`). This stack keeps what has a fixed name or must
- * stay in one place: the HTTP API, its routes and integrations, every alarm (their names are fixed,
- * so they are never moved between stacks), the stage dashboard, the canaries, the saved queries, and
- * the background functions (the reconciler, whose named schedule is here, and webhook delivery). It
- * reads the functions only through their ARNs, names and log group names, which CloudFormation passes
- * from each nested stack as outputs.
+ * function with its role, policy, log group (`/switchyard/<stage>/api/<group>/<function>`) and invoke
+ * permission, and the group's monitoring (lib/service-monitoring.ts, FunctionGroupMonitoring): a
+ * dashboard of its functions (`Switchyard-<stage>-Functions-<group>`) and their errors and throttles
+ * alarms (`Switchyard-<stage>-<group>-<function>-…`). This stack keeps what has a fixed name or must
+ * stay in one place: the HTTP API, its routes and integrations (their logical ids unchanged by the
+ * split, so they are updated in place), the stage dashboard and the business and background alarms
+ * (fixed names: never moved between stacks), the canaries, the saved queries, the Contributor Insights
+ * rule, and the background functions (the reconciler, whose named schedule is here, and webhook
+ * delivery). It reads the route functions only through their ARNs (integrations), which
+ * CloudFormation passes from each nested stack as outputs; the nested stacks get the API's id, the
+ * alarm topic and the SSM-resolved key ARN as parameters. Sizes per template: test/infra/capacity.test.ts.
  */
 export class ApiStack extends Stack {
   readonly api: HttpApi;

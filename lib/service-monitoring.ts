@@ -200,13 +200,15 @@ export interface ServiceMonitoringProps {
  * operations and the oldest, the webhook backlog), one section per connector of the stage's
  * routing rules (success rate with its anomaly band and alarm, technical error rate and its alarm,
  * latency p50/p99 by operation, circuit state and skips, refunds failed at the processor and their
- * alarm), and the canaries' success (alarmed). Then the technical panels:
- * API requests, 4xx/5xx, p50/p90/p99 latency; per function errors, duration p99,
- * throttles and concurrency (the reconciler's too); DynamoDB capacity, throttles and
- * latency; business metrics; open operations (the reconciler's metrics) and the
- * reconciler schedule's dead-letter queue. Alarms (5xx rate, p99 latency, Lambda errors
- * and throttles, DynamoDB throttles; an operation open too long, per kind; reconciler
- * failures and errors; undelivered reconciler invocations) notify the alarm topic.
+ * alarm), connector accounts (technical errors per merchant connector account, with one
+ * multi-time-series alarm: {@link connectorAccountTechnicalErrorsQuery}), and the canaries' success
+ * (alarmed). Then the technical panels: API requests, 4xx/5xx, p50/p90/p99 latency; links to the
+ * function groups' dashboards, where each route function's panels and errors/throttles alarms are
+ * ({@link FunctionGroupMonitoring}, in the groups' nested stacks); the reconciler's errors, duration
+ * p99, throttles and concurrency; DynamoDB capacity, throttles and latency; business metrics; open
+ * operations (the reconciler's metrics) and the reconciler schedule's dead-letter queue. Alarms (5xx
+ * rate, p99 latency, the reconciler's errors and throttles, DynamoDB throttles; an operation open too
+ * long, per kind; reconciler failures; undelivered reconciler invocations) notify the alarm topic.
  * With webhook delivery: its function's panels (iterator age included), a "Webhooks" section
  * ({@link WEBHOOK_METRICS}), and alarms on the undelivered backlog, on its stream lag
  * (`IteratorAge`) and on its on-failure queue holding messages.
