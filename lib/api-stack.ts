@@ -317,9 +317,10 @@ export interface ApiStackProps extends StackProps {
  * `HttpLambdaIntegration` (aws-cdk-lib 2.276 `aws-apigatewayv2-integrations`) adds the function's
  * invoke permission in the *route's* scope (`handler.addPermission(…, { scope: options.scope })`), so
  * with the function in a nested stack every route would still bring a permission to the parent
- * template; the stack declares the same permission next to the function instead (`allowApiInvoke`). The integration keeps `HttpLambdaIntegration`'s construct id (`<name>Integration`), hence
- * its logical id: routes and integrations are updated in place, never recreated (a route key cannot
- * exist twice in an API, so a recreated route would collide with the old one during the update).
+ * template; the stack declares the same permission next to the function instead (`allowApiInvoke`).
+ * The integration keeps `HttpLambdaIntegration`'s construct id (`<name>Integration`), hence its logical
+ * id: routes and integrations are updated in place, never recreated (a route key cannot exist twice in
+ * an API, so a recreated route would collide with the old one during the update).
  */
 class LambdaProxyIntegration extends HttpRouteIntegration {
   constructor(
