@@ -676,7 +676,11 @@ export class ApiStack extends Stack {
     });
     new OperationsQueries(this, 'OperationsQueries', {
       stage: config.stage,
-      apiLogGroups: [...functions.map(({ route }) => logGroups.get(route.name)!), logGroups.get(FALLBACK_ROUTE.name)!],
+      apiLogGroups: functions.filter(({ route }) => route.auth).map(({ route }) => logGroups.get(route.name)!),
+      paymentLogGroups: functions
+        .filter(({ route }) => /^\/(payments|refunds|pay|sandbox|webhooks)(\/|$)/.test(route.path))
+        .map(({ route }) => logGroups.get(route.name)!),
+      connectorLogGroups: functions.filter(({ route }) => route.connectors).map(({ route }) => logGroups.get(route.name)!),
       apiLogGroupPrefix: apiLogGroupPrefix(config.stage),
       backgroundLogGroups: [logGroups.get(RECONCILER.name)!],
     });

@@ -50,7 +50,7 @@ export const SAVED_QUERIES = {
 /** Props of {@link OperationsQueries}. */
 export interface OperationsQueriesProps {
   stage: string;
-  /** Log groups of the API functions (one per route, the 404) — where request lines are written. */
+  /** Log groups of the API functions that take a merchant's API key (`auth: true`): the merchant query's. */
   apiLogGroups: ILogGroup[];
   /**
    * The prefix every API function's log group name starts with, and no other's: the Contributor
@@ -61,6 +61,28 @@ export interface OperationsQueriesProps {
   apiLogGroupPrefix: string;
   /** Further log groups searched by the payment and connector queries (the reconciler's). */
   backgroundLogGroups: ILogGroup[];
+  /**
+   * The log groups of the routes a payment's story is told in (`/payments…`, `/refunds…`, `/pay/…`,
+   * `/sandbox/…`, `/webhooks/…`): the payment query's, with the background ones.
+   */
+  paymentLogGroups: ILogGroup[];
+  /** The log groups of the routes that call processors (`connectors: true`): the connector query's, with the background ones. */
+  connectorLogGroups: ILogGroup[];
+}
+
+/**
+ * Most log groups one Logs Insights query may read: 50 ("You can include up to 50 log groups", CloudWatch
+ * Logs API reference, StartQuery `logGroupNames`). The API has more functions than that, so each saved
+ * query names only the functions its question concerns ({@link OperationsQueriesProps}).
+ * @throws Error at synth when a query would name more
+ */
+export const MAX_QUERY_LOG_GROUPS = 50;
+
+function withinQueryLimit(name: string, groups: ILogGroup[]): ILogGroup[] {
+  if (groups.length > MAX_QUERY_LOG_GROUPS) {
+    throw new Error(`Saved query ${name} would read ${groups.length} log groups; Logs Insights reads at most ${MAX_QUERY_LOG_GROUPS}.`);
+  }
+  return groups;
 }
 
 /**
@@ -77,21 +99,20 @@ export class OperationsQueries extends Construct {
   constructor(scope: Construct, id: string, props: OperationsQueriesProps) {
     super(scope, id);
     const folder = `switchyard-${props.stage}`;
-    const everything = [...props.apiLogGroups, ...props.backgroundLogGroups];
     new QueryDefinition(this, 'PaymentQuery', {
       queryDefinitionName: `${folder}/${SAVED_QUERIES.payment.name}`,
       queryString: SAVED_QUERIES.payment.query,
-      logGroups: everything,
+      logGroups: withinQueryLimit(SAVED_QUERIES.payment.name, [...props.paymentLogGroups, ...props.backgroundLogGroups]),
     });
     new QueryDefinition(this, 'ConnectorErrorsQuery', {
       queryDefinitionName: `${folder}/${SAVED_QUERIES.connectorErrors.name}`,
       queryString: SAVED_QUERIES.connectorErrors.query,
-      logGroups: everything,
+      logGroups: withinQueryLimit(SAVED_QUERIES.connectorErrors.name, [...props.connectorLogGroups, ...props.backgroundLogGroups]),
     });
     new QueryDefinition(this, 'MerchantRequestsQuery', {
       queryDefinitionName: `${folder}/${SAVED_QUERIES.merchantRequests.name}`,
       queryString: SAVED_QUERIES.merchantRequests.query,
-      logGroups: props.apiLogGroups,
+      logGroups: withinQueryLimit(SAVED_QUERIES.merchantRequests.name, props.apiLogGroups),
     });
     this.topMerchantsRuleName = `${folder}-top-merchants-by-requests`;
     new CfnInsightRule(this, 'TopMerchantsRule', {

@@ -4,7 +4,7 @@ import { isSandboxRoute, RECONCILER, stageRoutes } from '../../lib/api-stack';
 import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
-import { QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
+import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
 import {
   connectorAccountTechnicalErrorsQuery,
   DASHBOARD_TITLES,
@@ -380,14 +380,30 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     );
     expect(underPrefix).toHaveLength(routeFunctions.length);
     const byName = (name: string) => queries.find((q) => q.Properties.Name === `switchyard-${stage}/${name}`)!.Properties;
+    // Each query names only the functions its question concerns: Logs Insights reads at most 50 log groups.
+    const groupsOf = (keep: (r: { path: string; auth: boolean; connectors: boolean }) => boolean) =>
+      stageRoutes(config)
+        .filter(keep)
+        .map((r) => apiFunctionLogGroupName(stage, functionGroup(r), r.name));
     const payment = byName(SAVED_QUERIES.payment.name);
-    expect(payment.LogGroupNames).toEqual([...apiGroups, { Ref: logGroupId(RECONCILER.name) }]);
+    expect(payment.LogGroupNames).toEqual([
+      ...groupsOf((r) => /^\/(payments|refunds|pay|sandbox|webhooks)(\/|$)/.test(r.path)),
+      { Ref: logGroupId(RECONCILER.name) },
+    ]);
+    expect(payment.LogGroupNames).toContain(
+      apiFunctionLogGroupName(
+        stage,
+        functionGroup(stageRoutes(config).find((r) => r.name === 'ReceiveAccountWebhook')!),
+        'ReceiveAccountWebhook',
+      ),
+    );
     expect(payment.QueryString).toContain(`${REQUEST_LOG_FIELDS.paymentId} = "${QUERY_PLACEHOLDERS.paymentId}"`);
     const errors = byName(SAVED_QUERIES.connectorErrors.name);
-    expect(errors.LogGroupNames).toEqual([...apiGroups, { Ref: logGroupId(RECONCILER.name) }]);
+    expect(errors.LogGroupNames).toEqual([...groupsOf((r) => r.connectors), { Ref: logGroupId(RECONCILER.name) }]);
     expect(errors.QueryString).toContain(`${REQUEST_LOG_FIELDS.connector} = "${QUERY_PLACEHOLDERS.connector}"`);
     const merchant = byName(SAVED_QUERIES.merchantRequests.name);
-    expect(merchant.LogGroupNames).toEqual(apiGroups);
+    expect(merchant.LogGroupNames).toEqual(groupsOf((r) => r.auth));
+    for (const q of queries) expect((q.Properties.LogGroupNames as unknown[]).length).toBeLessThanOrEqual(MAX_QUERY_LOG_GROUPS);
     expect(merchant.QueryString).toContain(`${REQUEST_LOG_FIELDS.merchantId} = "${QUERY_PLACEHOLDERS.merchantId}"`);
     expect(merchant.QueryString).toContain(`message = "${REQUEST_LOG_MESSAGE}"`);
     // No webhook delivery log group in the API queries (it logs no requests).
