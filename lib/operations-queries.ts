@@ -72,17 +72,25 @@ export interface OperationsQueriesProps {
 
 /**
  * Most log groups one Logs Insights query may read: 50 ("You can include up to 50 log groups", CloudWatch
- * Logs API reference, StartQuery `logGroupNames`). The API has more functions than that, so each saved
- * query names only the functions its question concerns ({@link OperationsQueriesProps}).
- * @throws Error at synth when a query would name more
+ * Logs API reference, StartQuery `logGroupNames`). Each saved query names only the functions its question
+ * concerns ({@link OperationsQueriesProps}); when those are more than 50 it is saved as several definitions
+ * over 50 log groups each, named `<name> (k of n)`.
  */
 export const MAX_QUERY_LOG_GROUPS = 50;
 
-function withinQueryLimit(name: string, groups: ILogGroup[]): ILogGroup[] {
-  if (groups.length > MAX_QUERY_LOG_GROUPS) {
-    throw new Error(`Saved query ${name} would read ${groups.length} log groups; Logs Insights reads at most ${MAX_QUERY_LOG_GROUPS}.`);
+/**
+ * Saves one query over `groups`, split into definitions of at most {@link MAX_QUERY_LOG_GROUPS} log groups.
+ * @param id the construct id (a `k` suffix is added from the second part on)
+ */
+function savedQuery(scope: Construct, id: string, name: string, queryString: QueryString, groups: ILogGroup[]): void {
+  const parts = Math.max(1, Math.ceil(groups.length / MAX_QUERY_LOG_GROUPS));
+  for (let k = 0; k < parts; k += 1) {
+    new QueryDefinition(scope, k === 0 ? id : `${id}${k + 1}`, {
+      queryDefinitionName: parts === 1 ? name : `${name} (${k + 1} of ${parts})`,
+      queryString,
+      logGroups: groups.slice(k * MAX_QUERY_LOG_GROUPS, (k + 1) * MAX_QUERY_LOG_GROUPS),
+    });
   }
-  return groups;
 }
 
 /**
@@ -99,21 +107,21 @@ export class OperationsQueries extends Construct {
   constructor(scope: Construct, id: string, props: OperationsQueriesProps) {
     super(scope, id);
     const folder = `switchyard-${props.stage}`;
-    new QueryDefinition(this, 'PaymentQuery', {
-      queryDefinitionName: `${folder}/${SAVED_QUERIES.payment.name}`,
-      queryString: SAVED_QUERIES.payment.query,
-      logGroups: withinQueryLimit(SAVED_QUERIES.payment.name, [...props.paymentLogGroups, ...props.backgroundLogGroups]),
-    });
-    new QueryDefinition(this, 'ConnectorErrorsQuery', {
-      queryDefinitionName: `${folder}/${SAVED_QUERIES.connectorErrors.name}`,
-      queryString: SAVED_QUERIES.connectorErrors.query,
-      logGroups: withinQueryLimit(SAVED_QUERIES.connectorErrors.name, [...props.connectorLogGroups, ...props.backgroundLogGroups]),
-    });
-    new QueryDefinition(this, 'MerchantRequestsQuery', {
-      queryDefinitionName: `${folder}/${SAVED_QUERIES.merchantRequests.name}`,
-      queryString: SAVED_QUERIES.merchantRequests.query,
-      logGroups: withinQueryLimit(SAVED_QUERIES.merchantRequests.name, props.apiLogGroups),
-    });
+    savedQuery(this, 'PaymentQuery', `${folder}/${SAVED_QUERIES.payment.name}`, SAVED_QUERIES.payment.query, [
+      ...props.paymentLogGroups,
+      ...props.backgroundLogGroups,
+    ]);
+    savedQuery(this, 'ConnectorErrorsQuery', `${folder}/${SAVED_QUERIES.connectorErrors.name}`, SAVED_QUERIES.connectorErrors.query, [
+      ...props.connectorLogGroups,
+      ...props.backgroundLogGroups,
+    ]);
+    savedQuery(
+      this,
+      'MerchantRequestsQuery',
+      `${folder}/${SAVED_QUERIES.merchantRequests.name}`,
+      SAVED_QUERIES.merchantRequests.query,
+      props.apiLogGroups,
+    );
     this.topMerchantsRuleName = `${folder}-top-merchants-by-requests`;
     new CfnInsightRule(this, 'TopMerchantsRule', {
       ruleName: this.topMerchantsRuleName,

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { FAMILY_GROUPS, functionGroup, MAX_FUNCTIONS_PER_GROUP } from '../../lib/function-groups';
+import { MAX_QUERY_LOG_GROUPS, SAVED_QUERIES } from '../../lib/operations-queries';
 import { buildApp, tagApp } from '../../lib/switchyard-app';
 import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
 
@@ -121,6 +123,22 @@ describe.each(['dev', 'prod'] as const)('%s: every template under 80 % of the pe
 describe(`dev with ${GROWTH} more routes (the payments group filled to ${MAX_FUNCTIONS_PER_GROUP} functions, the rest in a new family): still under 80 %`, () => {
   test.each(grown.map((t) => [describeSize(t), t] as const))('%s', (_name, size) => {
     expectWithinBudget([size]);
+  });
+
+  test('a saved query over more than 50 log groups is split into parts of at most 50 (Logs Insights reads at most 50)', () => {
+    const app = new App({ context: CLI_CONTEXT });
+    const { api } = buildApp(app, 'dev', { routes: grownRoutes(GROWTH) });
+    const queries = Object.values(Template.fromStack(api).findResources('AWS::Logs::QueryDefinition')) as {
+      Properties: { Name: string; LogGroupNames: unknown[] };
+    }[];
+    for (const q of queries) expect(q.Properties.LogGroupNames.length).toBeLessThanOrEqual(MAX_QUERY_LOG_GROUPS);
+    const connectorParts = queries.filter((q) => q.Properties.Name.startsWith(`switchyard-dev/${SAVED_QUERIES.connectorErrors.name}`));
+    expect(connectorParts.map((q) => q.Properties.Name).sort()).toEqual([
+      `switchyard-dev/${SAVED_QUERIES.connectorErrors.name} (1 of 2)`,
+      `switchyard-dev/${SAVED_QUERIES.connectorErrors.name} (2 of 2)`,
+    ]);
+    const named = connectorParts.flatMap((q) => q.Properties.LogGroupNames.map((g) => JSON.stringify(g)));
+    expect(new Set(named).size).toBe(named.length);
   });
 
   test('the added routes went where the grouping puts them: payments to its cap, the new family in a stack of its own', () => {
