@@ -7,7 +7,7 @@ import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
 import { recordPaymentCreated } from '../observability/metrics';
-import { ConnectorUnavailableError, type RoutedCandidates } from '../routing/routing';
+import type { RoutedCandidates } from '../routing/routing';
 import type { PaymentMethodData } from '../schemas/common';
 import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '../schemas/payment-schemas';
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
@@ -124,8 +124,10 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   } catch (err) {
     // A retry (same Idempotency-Key) of a create whose first attempt already wrote the payment, and
     // may have charged it (e.g. answered 503 outcome_unknown, so no idempotency record was kept), is
-    // answered from that payment — never refused with "nothing was changed" because circuits opened since.
-    if (err instanceof ConnectorUnavailableError && ctx.idempotencyKey && (await readPayment(ctx.merchantId, paymentId))) {
+    // answered from that payment — never refused with "nothing was changed" because routing would now
+    // answer otherwise (circuits opened, its connector account disabled or deleted since). Read only on
+    // this error path: a routed create costs no read of its own.
+    if (ctx.idempotencyKey && (await readPayment(ctx.merchantId, paymentId))) {
       return existingForRetry(ctx, { payment_id: paymentId, amount: body.amount, currency: body.currency });
     }
     throw err;
@@ -167,7 +169,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   let stored: StoredPayment;
   try {
     const claim = body.confirm ? startPendingOperation('authorize', candidates[0], payment.payment_id, payment.amount) : undefined;
-    stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards);
+    stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards, { routingPinned: Boolean(body.merchant_connector_id) });
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {
       throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
@@ -215,9 +217,12 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
+  // Routed again with what is known now (the method and card given at confirm decide rules the create
+  // could not), unless the create pinned its account: a pin holds until the confirm names another.
+  const pinned = body.merchant_connector_id ?? (stored.routingPinned ? (p.merchant_connector_id ?? undefined) : undefined);
   const candidates = await routePayment(ctx.merchantId, routingFacts(p, paymentMethod, summary), {
     ussdBankCode,
-    pinned: body.merchant_connector_id,
+    pinned,
     preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
   });
   const phone =

@@ -30,6 +30,11 @@ export interface StoredPayment {
   /** How many times the reconciler checked this payment while it stayed open. */
   reconcileChecks: number;
   /**
+   * Whether the payment's connector account was pinned by an explicit `merchant_connector_id` at create
+   * (`routing_pinned`): its confirm then goes to that account only, as the create asked.
+   */
+  routingPinned: boolean;
+  /**
    * The merchant's list shard `write` count when the payment was created (`list_shards`, absent = 1):
    * its list entries stay in shard `shardOf(payment_id, listShards)` for good, and the events its
    * later changes write are spread over as many shards (shared/storage/list-shards.ts).
@@ -79,6 +84,7 @@ function toStored(item: Record<string, unknown>): StoredPayment {
     version: Number(item.version),
     pendingOperation,
     reconcileChecks: Number(item.reconcile_checks ?? 0),
+    routingPinned: item.routing_pinned === true,
     listShards: shardCount(item.list_shards),
   };
 }
@@ -118,6 +124,7 @@ export function paymentCreationWrites(
   payment: Payment,
   pendingOperation?: PendingOperation,
   shards: ListShards = SINGLE_LIST_SHARD,
+  options: { routingPinned?: boolean } = {},
 ): { payment: Payment; item: Record<string, unknown>; event: ReturnType<typeof eventWrite>; listShards: number } {
   const { pending_operation: _view, ...fields } = payment;
   const writeShards = shardCount(shards.write);
@@ -132,6 +139,7 @@ export function paymentCreationWrites(
     entity: 'payment',
     merchant_id: merchantId,
     version: 1,
+    ...(options.routingPinned ? { routing_pinned: true } : {}),
     ...fields,
     ...(pendingOperation ? { pending_operation: pendingOperation } : {}),
     metadata: storableMap(payment.metadata),
@@ -157,6 +165,8 @@ export function paymentCreationWrites(
  * key in the same shard; `payment.created` is spread over `shards.write` shards too.
  * @param pendingOperation set when the payment is created already claimed for a connector call (create with confirm)
  * @param shards the merchant's list shard counts (the request's, from its API key); default one shard
+ * @param options `routingPinned`: the create named its connector account (`merchant_connector_id`), kept as
+ *   `routing_pinned` so the confirm goes there only
  * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist (or is being deleted) for the merchant
  * @throws ItemExistsError when a payment with this id already exists (an idempotent retry)
  */
@@ -165,8 +175,9 @@ export async function createPayment(
   payment: Payment,
   pendingOperation?: PendingOperation,
   shards: ListShards = SINGLE_LIST_SHARD,
+  options: { routingPinned?: boolean } = {},
 ): Promise<StoredPayment> {
-  const writes = paymentCreationWrites(merchantId, payment, pendingOperation, shards);
+  const writes = paymentCreationWrites(merchantId, payment, pendingOperation, shards, options);
   const created = writes.payment;
   const put = { TableName: tableName(), Item: writes.item, ConditionExpression: 'attribute_not_exists(PK)' };
   // The outbox: `payment.created` is written with the payment, in the same transaction.
@@ -190,7 +201,14 @@ export async function createPayment(
     if (payment.customer_id && reasons?.[2]?.Code === 'ConditionalCheckFailed') throw new LinkedCustomerMissingError(payment.customer_id);
     throw err;
   }
-  return { payment: created, version: 1, pendingOperation: pendingOperation ?? null, reconcileChecks: 0, listShards: writes.listShards };
+  return {
+    payment: created,
+    version: 1,
+    pendingOperation: pendingOperation ?? null,
+    reconcileChecks: 0,
+    routingPinned: Boolean(options.routingPinned),
+    listShards: writes.listShards,
+  };
 }
 
 /** One strongly consistent read of a payment; undefined when it does not exist for this merchant. */
@@ -289,6 +307,7 @@ function afterUpdate(
     version: before.version + 1,
     pendingOperation: op,
     reconcileChecks: stillOpen ? before.reconcileChecks : 0,
+    routingPinned: before.routingPinned,
     listShards: before.listShards,
   };
 }

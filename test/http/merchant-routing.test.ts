@@ -6,6 +6,8 @@
  * explicit `merchant_connector_id` wins, the default fallback list routes when nothing is active,
  * ineligible accounts are passed over, and activation emits `routing.activated`.
  */
+import { CLAIM_LEASE_MS } from '../../shared/domain/pending-operation';
+import { baseClient } from '../../shared/storage/client';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 
@@ -173,6 +175,38 @@ describe('decisions', () => {
     expect(await routed()).toBe(ids.a);
   });
 
+  test('confirm routes again with what it knows: a card_network rule applies to a card given at confirm; a pin at create holds', async () => {
+    const selection = (id: string) => ({ type: 'priority', data: [{ merchant_connector_id: id }] });
+    await activate({
+      type: 'advanced',
+      data: {
+        default_selection: selection(ids.a),
+        rules: [
+          {
+            name: 'visa to b',
+            connector_selection: selection(ids.b),
+            statements: [{ condition: [{ lhs: 'card_network', comparison: 'equal', value: { type: 'enum_variant', value: 'visa' } }] }],
+          },
+        ],
+      },
+    });
+    const twoStep = await api.request('POST', '/payments', { body: { amount: 10_000, currency: 'NGN', payment_method: 'card' } });
+    expect(twoStep.body.merchant_connector_id).toBe(ids.a); // no card yet: the default
+    const confirmed = await api.request('POST', `/payments/${twoStep.body.payment_id}/confirm`, {
+      body: { payment_method_data: card('4242424242424242') },
+    });
+    expect(confirmed.body).toMatchObject({ status: 'Succeeded', merchant_connector_id: ids.b });
+    // Pinned at create to c (which the rule would not choose): the confirm goes to c.
+    const pinned = await api.request('POST', '/payments', {
+      body: { amount: 10_000, currency: 'NGN', payment_method: 'card', merchant_connector_id: ids.c },
+    });
+    expect(pinned.body.merchant_connector_id).toBe(ids.c);
+    const pinnedConfirm = await api.request('POST', `/payments/${pinned.body.payment_id}/confirm`, {
+      body: { payment_method_data: card('4242424242424242') },
+    });
+    expect(pinnedConfirm.body).toMatchObject({ status: 'Succeeded', merchant_connector_id: ids.c });
+  });
+
   test('a disabled account is passed over; the default fallback routes when no algorithm is active', async () => {
     const off = await api.request('PUT', `/connector_accounts/${ids.a}`, { body: { disabled: true } });
     expect(off.body.disabled).toBe(true);
@@ -212,6 +246,51 @@ describe('decisions', () => {
     const active = list.body.data.filter((a: { is_active: boolean }) => a.is_active);
     expect(active.map((a: { routing_algorithm_id: string }) => a.routing_algorithm_id)).toEqual([id]);
     expect((await api.request('GET', `/routing/${id}`)).body.is_active).toBe(true);
+  });
+
+  test('a create retried with its Idempotency-Key after routing changed answers the payment it made, never "nothing was created"', async () => {
+    await activate({ type: 'single', data: { merchant_connector_id: ids.c } });
+    let armed = true;
+    baseClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = JSON.stringify(args.input);
+        // The authorization's outcome write fails after the (sandbox) processor call: 503 outcome_unknown.
+        if (armed && context.commandName === 'TransactWriteItemsCommand' && input.includes('"payment.succeeded"')) {
+          armed = false;
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'outcomeWriteFails' },
+    );
+    const headers = { 'Idempotency-Key': `retry-${Date.now()}` };
+    const body = { amount: 7_000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') };
+    try {
+      const first = await api.request('POST', '/payments', { body, headers });
+      expect(first.status).toBe(503);
+    } finally {
+      baseClient().middlewareStack.remove('outcomeWriteFails');
+    }
+    // The account it went to is disabled since, and the merchant's fallback list names only it: routing
+    // alone would refuse the retry with 400 no_connector_available ("nothing was created").
+    await api.request('PUT', `/connector_accounts/${ids.c}`, { body: { disabled: true } });
+    await api.request('PUT', '/routing/default', { body: { default_fallback: [{ merchant_connector_id: ids.c }] } });
+    try {
+      // While the first request's claim may still be running: 409, transient.
+      expectError(await api.request('POST', '/payments', { body, headers }), 409, 'idempotency_key_in_use');
+      // Once its lease has run out: the payment it made, settled with its account.
+      const realNow = Date.now.bind(Date);
+      jest.spyOn(Date, 'now').mockImplementation(() => realNow() + CLAIM_LEASE_MS + 1_000);
+      const retry = await api.request('POST', '/payments', { body, headers });
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ merchant_connector_id: ids.c, amount: 7_000, status: 'Succeeded', pending_operation: null });
+    } finally {
+      jest.restoreAllMocks();
+      await api.request('PUT', `/connector_accounts/${ids.c}`, { body: { disabled: false } });
+      await api.request('PUT', '/routing/default', {
+        body: { default_fallback: [ids.a, ids.b, ids.c].map((id) => ({ merchant_connector_id: id })) },
+      });
+    }
   });
 
   test("another merchant sees none of this merchant's routing", async () => {

@@ -15,8 +15,10 @@ export interface PaymentRoutingOptions {
   /** An explicit `merchant_connector_id` from the request: that account only. */
   pinned?: string | undefined;
   /**
-   * The target chosen earlier (at create) for this payment: kept first when it still qualifies, so a
-   * confirm goes where create said (and a retried confirm where the first one went).
+   * The target chosen earlier (at create) for this payment. Kept first on the stage's platform rules
+   * (as before merchants had accounts); a merchant's own routing decides again at confirm with what is
+   * known then (the method and card: rules on them could not apply at create), a `volume_split` choosing
+   * the same account for the same payment. A create's explicit pin is passed as `pinned` instead.
    */
   preferred?: { name: string; merchantConnectorId: string | null } | undefined;
   /** Whether accounts with an open circuit are passed over (default true); false for a create without confirm. */
@@ -67,8 +69,6 @@ export async function routePayment(
       : [];
     const fallback = config.profile?.default_fallback ?? config.accounts.map((a) => a.merchant_connector_id);
     order = [...new Set([...chosen, ...fallback])];
-    const pref = options.preferred?.merchantConnectorId;
-    if (pref && order.includes(pref)) order = [pref, ...order.filter((id) => id !== pref)];
   }
   const eligible: RoutedConnector[] = [];
   for (const id of order) {
