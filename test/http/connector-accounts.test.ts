@@ -255,6 +255,10 @@ describe('connecting accounts', () => {
       expect(ledgerB[pb.body.payment_id]).toMatchObject({ amount: 40_000, amountCaptured: 30_000 });
       expect(ledgerB[pb.body.payment_id]!.refunds).toEqual([]);
       expectNoSecret(JSON.stringify([pa.body, pb.body, captured.body, refund.body]));
+      // Every call went with the key of the payment's own account: none with the platform's.
+      const calls = stripe.requests.slice(before);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(new Set(calls.map((c) => c.accountId))).toEqual(new Set([accountA.accountId, accountB.accountId]));
     });
   });
 

@@ -370,7 +370,6 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       ...stageRoutes(config).map((r) => ({ name: r.name, group: functionGroup(r) })),
       { name: FALLBACK_ROUTE.name, group: FALLBACK_GROUP },
     ];
-    const apiGroups = routeFunctions.map(({ name, group }) => apiFunctionLogGroupName(stage, group, name));
     for (const { name, group } of routeFunctions) {
       expect(t.api.toJSON().Resources[logGroupId(name)].Properties.LogGroupName).toBe(`/switchyard/${stage}/api/${group}/${name}`);
     }
