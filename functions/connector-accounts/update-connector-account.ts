@@ -7,5 +7,11 @@ import { updateConnectorAccountSchema } from '../../shared/schemas/connector-acc
  * first), webhook secret, `payment_methods_enabled`, `disabled`, metadata. 200 with the account.
  */
 export const handler = apiHandler({ body: updateConnectorAccountSchema }, async (req) => ({
-  body: await updateConnectorAccount(req.merchantId, req.path.merchant_connector_id ?? '', req.body, req.publicBaseUrl),
+  body: await updateConnectorAccount(
+    req.merchantId,
+    req.path.merchant_connector_id ?? '',
+    req.body,
+    req.publicBaseUrl,
+    req.operation.listShards?.read ?? 1,
+  ),
 }));

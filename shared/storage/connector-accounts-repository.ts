@@ -235,7 +235,8 @@ export async function updateConnectorAccount(
       Put: {
         TableName: tableName(),
         Item: accountItem(after),
-        ConditionExpression: 'attribute_exists(PK) AND version = :v AND attribute_not_exists(deleted_at)',
+        ConditionExpression:
+          'attribute_exists(PK) AND version = :v AND attribute_not_exists(deleted_at) AND attribute_not_exists(deleting_since)',
         ExpressionAttributeValues: { ':v': before.version },
       },
     },
@@ -293,16 +294,20 @@ export async function markDeleting(before: StoredConnectorAccount): Promise<Stor
   return { ...before, deleting_since: now, version: before.version + 1 };
 }
 
-/** Removes `deleting_since` (a refused delete): the account takes payments again as before. Never throws on a lost race. */
+/**
+ * Removes `deleting_since` (a refused or failed delete) when it is still this delete's mark (whatever else
+ * changed meanwhile): the account takes payments again as before. Never throws on a lost race.
+ */
 export async function clearDeleting(account: StoredConnectorAccount): Promise<void> {
+  if (!account.deleting_since) return;
   try {
     await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: connectorConfig.account(account.merchant_id, account.merchant_connector_id),
         UpdateExpression: 'REMOVE deleting_since SET version = version + :one',
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':one': 1, ':v': account.version },
+        ConditionExpression: 'deleting_since = :mark AND attribute_not_exists(deleted_at)',
+        ExpressionAttributeValues: { ':one': 1, ':mark': account.deleting_since },
       }),
     );
   } catch (err) {

@@ -366,6 +366,42 @@ describe('connecting accounts', () => {
     });
   });
 
+  test('a key change is refused while payments are in flight and the current key works; allowed once it is revoked', async () => {
+    const old = stripe.addAccount();
+    const next = stripe.addAccount();
+    const merchant = await api.newMerchantKey();
+    const connected = await connect(old, merchant, { connector_label: 'rolling' });
+    const mca = connected.body.merchant_connector_id;
+    const held = await pay(merchant, { capture_method: 'manual' });
+    expect(held.body).toMatchObject({ status: 'RequiresCapture', merchant_connector_id: mca });
+    const change = { connector_account_details: { api_key: next.secretKey } };
+    const refused = await api.request('PUT', `/connector_accounts/${mca}`, { key: merchant, body: change });
+    expect(expectError(refused, 409, 'connector_account_in_use').param).toBe('connector_account_details.api_key');
+    // The old key revoked at the processor: nothing can be settled with it, so it may be replaced.
+    stripe.removeAccount(old.secretKey);
+    const replaced = await api.request('PUT', `/connector_accounts/${mca}`, { key: merchant, body: change });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.connector_account_details.api_key).toBe(`sk_test_…${next.secretKey.slice(-4)}`);
+    const paid = await pay(merchant);
+    expect(Object.keys(stripe.ledgerOf(next.secretKey))).toEqual([paid.body.payment_id]);
+  });
+
+  test('an update while a delete runs is refused (409), and the delete finishes', async () => {
+    const merchant = await api.newMerchantKey();
+    const first = await connect(stripe.addAccount(), merchant);
+    expect(first.body.connector_label).toBe('stripe_1');
+    expect((await connect(stripe.addAccount(), merchant)).body.connector_label).toBe('stripe_2');
+    const mca = first.body.merchant_connector_id;
+    const deleting = api.request('DELETE', `/connector_accounts/${mca}`, { key: merchant });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the delete waits its settle period after marking
+    const update = await api.request('PUT', `/connector_accounts/${mca}`, { key: merchant, body: { metadata: { k: 'v' } } });
+    expectError(update, 409, 'connector_account_changed');
+    expect((await deleting).body).toEqual({ merchant_connector_id: mca, deleted: true });
+    // Its default label is free again: the next unlabelled Stripe account takes stripe_1 (stripe_2 is taken).
+    const again = await connect(stripe.addAccount(), merchant);
+    expect(again.body.connector_label).toBe('stripe_1');
+  });
+
   test('delete is refused while the account holds an authorized payment; then its credentials are destroyed', async () => {
     const held = await pay(keyB, { capture_method: 'manual' });
     expect(held.body.status).toBe('RequiresCapture');

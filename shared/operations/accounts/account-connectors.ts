@@ -38,11 +38,21 @@ export async function accountConnector(account: StoredConnectorAccount, nowMs = 
     const adapter = connectorWithCredentials(account.connector_name, credentials, await connectorSettings());
     return adapter ? new RoutedConnector(adapter, account.merchant_connector_id) : undefined;
   })();
+  sweep(nowMs);
   adapters.set(account.merchant_connector_id, { key, at: nowMs, connector });
   connector.catch(
     () => adapters.get(account.merchant_connector_id)?.connector === connector && adapters.delete(account.merchant_connector_id),
   );
   return connector;
+}
+
+/** Most adapters a container keeps at once: 500 (the oldest go first). */
+const MAX_ADAPTERS = 500;
+
+/** Drops expired adapters, and the oldest beyond {@link MAX_ADAPTERS}: decrypted credentials never outlive their period. */
+function sweep(nowMs: number): void {
+  for (const [id, entry] of adapters) if (nowMs - entry.at >= ACCOUNT_ADAPTER_TTL_MS) adapters.delete(id);
+  while (adapters.size >= MAX_ADAPTERS) adapters.delete(adapters.keys().next().value as string);
 }
 
 /** Drops an account's cached adapter in this container (after its credentials changed or it was deleted). */

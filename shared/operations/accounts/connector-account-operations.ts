@@ -1,9 +1,10 @@
 import { CONNECTOR_CAPABILITIES, defaultPaymentMethodsEnabled } from '../../connectors/capabilities';
 import { ConnectorRequestError, ConnectorTechnicalError } from '../../connectors/connector';
+import { INVALID_CREDENTIALS_CODE } from '../../connectors/connector-http';
 import { credentialMode, credentialShapeProblem } from '../../connectors/credential-mode';
 import { connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
-import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
+import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
 import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { Metadata } from '../../domain/payment';
@@ -30,6 +31,7 @@ import {
 } from '../../storage/connector-accounts-repository';
 import { ConditionFailedError, ItemExistsError, isStorageUnavailable } from '../../storage/storage-errors';
 import { algorithmAccountIds } from '../routing/algorithm-accounts';
+import { beingDeleted } from '../routing/route-payment';
 import { forgetAccountConnector } from './account-connectors';
 import { accountHasOpenOperations } from './account-open-operations';
 import { connectorConfigCacheMs, forgetConnectorConfig } from './connector-config-cache';
@@ -147,6 +149,15 @@ async function verifiedMode(connector: ConnectorName, credentials: ConnectorCred
   try {
     await adapter.verifyCredentials();
   } catch (err) {
+    if (err instanceof ConnectorRequestError && err.code !== INVALID_CREDENTIALS_CODE) {
+      // Another refusal of a read-only call (a rate limit, an account restriction): not a verdict on the key.
+      throw new ApiError(
+        503,
+        'connector_error',
+        'connector_unreachable',
+        `${connector} could not verify these credentials right now. Nothing was stored; retry shortly.`,
+      ).asTransient();
+    }
     if (err instanceof ConnectorRequestError) {
       throw invalidRequest(
         'connector_credentials_invalid',
@@ -240,8 +251,10 @@ export async function createConnectorAccount(
       `You already have ${MAX_CONNECTOR_ACCOUNTS} connector accounts; delete one you no longer use first.`,
     );
   }
-  const label =
-    body.connector_label ?? `${body.connector_name}_${config.accounts.filter((a) => a.connector_name === body.connector_name).length + 1}`;
+  // Without a label: `<connector>_<n>` with the first n free among the merchant's labels.
+  const taken = new Set(config.accounts.map((a) => a.connector_label.toLowerCase()));
+  let label = body.connector_label;
+  for (let n = 1; label === undefined; n += 1) if (!taken.has(`${body.connector_name}_${n}`)) label = `${body.connector_name}_${n}`;
   if (config.accounts.some((a) => a.connector_label.toLowerCase() === label.toLowerCase())) throw labelTaken();
   const mode = await verifiedMode(body.connector_name, credentials);
   const now = new Date().toISOString();
@@ -275,6 +288,8 @@ export async function createConnectorAccount(
       // A concurrent retry with the same Idempotency-Key stored it first: answer that account.
       const earlier = await getConnectorAccount(merchantId, id);
       if (earlier) return accountView(earlier, publicBaseUrl);
+      // The key connected an account that was deleted since: it cannot connect another.
+      throw idempotencyKeyReused();
     }
     if (isStorageUnavailable(err)) {
       // The write may have landed (a timeout after the commit): never "nothing was changed".
@@ -365,17 +380,28 @@ export async function listConnectorAccounts(
  * Changes an account: label, credentials (verified again at the processor before anything is stored, and
  * re-encrypted), webhook secret, `payment_methods_enabled`, `disabled`, metadata. Emits
  * `connector_account.disabled` when it disables the account, `connector_account.updated` otherwise.
+ * @param readShards the merchant's list shard `read` count (its payments-by-status partitions, for an `api_key` change)
  * @throws ApiError 404; 409 `connector_label_taken`; 409 `connector_account_changed` when a concurrent change
- *   won (retry); the errors of {@link verifiedMode} on a credential change
+ *   won or a delete runs (retry); 409 `connector_account_in_use` for an `api_key` change while open operations
+ *   exist and the current key works ({@link assertKeyMayChange}); the errors of {@link verifiedMode} on a credential change
  */
 export async function updateConnectorAccount(
   merchantId: string,
   merchantConnectorId: string,
   body: UpdateConnectorAccountBody,
   publicBaseUrl: string,
+  readShards = 1,
 ): Promise<ConnectorAccountView> {
   if (!isIdOf('connectorAccount', merchantConnectorId)) throw resourceNotFound('connector account', 'merchant_connector_id');
   const before = await loadAccount(merchantId, merchantConnectorId);
+  if (beingDeleted(before)) {
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'connector_account_changed',
+      'This connector account is being deleted; retry in a few seconds (a deleted account answers 404).',
+    ).asTransient();
+  }
   if (body.payment_methods_enabled) assertEnabledWithinCapabilities(before.connector_name, body.payment_methods_enabled);
   const change: ConnectorAccountChange = {
     connector_label: body.connector_label,
@@ -399,6 +425,7 @@ export async function updateConnectorAccount(
         ? { webhook_secret: body.connector_webhook_details?.merchant_secret ?? current.webhook_secret }
         : {}),
     };
+    if (credentials.api_key !== current.api_key) await assertKeyMayChange(before, current, readShards);
     change.mode = await verifiedMode(before.connector_name, credentials);
     change.connector_account_details = maskedDetails(before.connector_name, credentials);
     change.webhook_secret_set = Boolean(credentials.webhook_secret);
@@ -438,6 +465,42 @@ export async function updateConnectorAccount(
   forgetConnectorConfig(merchantId);
   forgetAccountConnector(merchantConnectorId);
   return accountView(after, publicBaseUrl);
+}
+
+/**
+ * Whether an account's secret key may be replaced now. The new key is checked to be a working key of the
+ * connector, but no processor tells (from a balance read) whether it is a key of the *same* account: a key of
+ * another account would send the syncs of payments in flight to an account that never saw them, which
+ * would answer "not found" and close them as failed. So while the account holds open operations, its key
+ * may only be replaced when the current one no longer works (revoked or rolled at the processor: nothing
+ * can be settled with it anyway); otherwise settle them first, or connect the other account as a new one.
+ * @throws ApiError 409 `connector_account_in_use` (open operations and the current key still works);
+ *   503 `connector_unreachable` (the processor could not say; nothing changed)
+ */
+async function assertKeyMayChange(account: StoredConnectorAccount, current: ConnectorCredentials, readShards: number): Promise<void> {
+  if (!(await accountHasOpenOperations(account.merchant_id, account.merchant_connector_id, readShards))) return;
+  const adapter = connectorWithCredentials(account.connector_name, current, await connectorSettings());
+  try {
+    await adapter?.verifyCredentials();
+  } catch (err) {
+    if (err instanceof ConnectorRequestError && err.code === INVALID_CREDENTIALS_CODE) return; // revoked: replace it
+    if (err instanceof ConnectorRequestError || err instanceof ConnectorTechnicalError) {
+      throw new ApiError(
+        503,
+        'connector_error',
+        'connector_unreachable',
+        `${account.connector_name} could not be reached to check the current key. Nothing was changed; retry shortly.`,
+      ).asTransient();
+    }
+    throw err;
+  }
+  throw new ApiError(
+    409,
+    'invalid_request_error',
+    'connector_account_in_use',
+    "This account's current key still works and it holds open operations (payments processing, awaiting the payer or capture, refunds pending): settle them before changing api_key, or connect the other processor account as a new connector account.",
+    'connector_account_details.api_key',
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { accountEnables, type RoutingFacts } from '../../domain/connector-account';
 import { invalidRequest } from '../../domain/errors';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
+import { logger } from '../../observability/logger';
 import type { RoutedConnector } from '../../routing/connector-target';
 import { type RoutedCandidates, routeCandidates, withoutOpenCircuits } from '../../routing/routing';
 import type { StoredConnectorAccount } from '../../storage/connector-accounts-repository';
@@ -74,7 +75,18 @@ export async function routePayment(
   for (const id of order) {
     const account = byId.get(id);
     if (!account || !accountTakesPayments(account, facts)) continue;
-    const connector = await accountConnector(account);
+    let connector: RoutedConnector | undefined;
+    try {
+      connector = await accountConnector(account);
+    } catch (err) {
+      // One account whose credentials cannot be read now (a KMS throttle or outage, a damaged item) is
+      // passed over like any ineligible one: it must not fail the merchant's other accounts.
+      logger.error('connector account credentials unreadable; account passed over', {
+        merchant_connector_id: account.merchant_connector_id,
+        error: (err as Error).name,
+      });
+      continue;
+    }
     if (!connector) continue;
     if (facts.payment_method !== undefined) {
       const bank = options.ussdBankCode ? { ussdBankCode: options.ussdBankCode } : undefined;
@@ -95,6 +107,19 @@ export async function routePayment(
   return withoutOpenCircuits([first, ...rest], respect);
 }
 
+/**
+ * How long a delete's mark (`deleting_since`) keeps an account out of routing: 60,000 ms — longer than a
+ * delete can run (the configuration cache period, its 1 s settle and the checks, within the function's
+ * 29 s timeout). A mark older than that belongs to a delete that died before it could finish or clear it
+ * (a crash, a timeout), and is ignored.
+ */
+export const DELETE_MARK_MAX_AGE_MS = 60_000;
+
+/** Whether a delete of the account is under way now (a mark younger than {@link DELETE_MARK_MAX_AGE_MS}). */
+export function beingDeleted(account: Pick<StoredConnectorAccount, 'deleting_since'>, nowMs = Date.now()): boolean {
+  return Boolean(account.deleting_since) && nowMs - Date.parse(account.deleting_since ?? '') < DELETE_MARK_MAX_AGE_MS;
+}
+
 /** Whether an account may take a new payment with these facts (not disabled or being deleted; method, currency and amount enabled). */
 export function accountTakesPayments(
   account: StoredConnectorAccount,
@@ -102,7 +127,7 @@ export function accountTakesPayments(
 ): boolean {
   return (
     !account.disabled &&
-    !account.deleting_since &&
+    !beingDeleted(account) &&
     Boolean(account.credentials_encrypted) &&
     accountEnables(account, facts.currency, facts.payment_method, facts.amount)
   );
