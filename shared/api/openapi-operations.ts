@@ -1605,7 +1605,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Connector accounts',
     summary: 'Update a connector account',
     description:
-      "Sets the fields given (`connector_name` cannot change). New credentials are verified at the processor like a new account's before anything is stored (pieces not sent are kept) and re-encrypted. `disabled: true` stops new payments at once in this container and within `CONNECTOR_CONFIG_CACHE_MS` (5 s) everywhere, and emits `connector_account.disabled`; any other change emits `connector_account.updated`.",
+      'Sets the fields given (`connector_name` cannot change). New credentials are verified at the processor like a new account\'s before anything is stored (pieces not sent are kept) and re-encrypted. `disabled: true` stops new payments at once in this container and within `CONNECTOR_CONFIG_CACHE_MS` (5 s) everywhere, and emits `connector_account.disabled`; any other change emits `connector_account.updated`. A new `api_key` is refused with 409 `connector_account_in_use` while the account holds open operations and its current key still works (docs/api.md "Changing the key"); any update while a delete of the account runs is 409 `connector_account_changed`.',
     pathParams: CONNECTOR_ACCOUNT_ID,
     body: jsonBody(updateConnectorAccountSchema, false, 'The fields to set (all optional, `null` refused).', CONNECTOR_ACCOUNT_FIELDS),
     idempotent: false,
@@ -1618,7 +1618,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       JSON_BODY,
       CONNECTOR_CREDENTIALS,
       NOT_FOUND,
-      { 409: ['connector_label_taken', 'connector_account_changed'] },
+      { 409: ['connector_label_taken', 'connector_account_changed', 'connector_account_in_use'] },
       CONCURRENT_WRITE,
     ),
   },

@@ -618,7 +618,7 @@ export interface paths {
         get: operations["getConnectorAccount"];
         /**
          * Update a connector account
-         * @description Sets the fields given (`connector_name` cannot change). New credentials are verified at the processor like a new account's before anything is stored (pieces not sent are kept) and re-encrypted. `disabled: true` stops new payments at once in this container and within `CONNECTOR_CONFIG_CACHE_MS` (5 s) everywhere, and emits `connector_account.disabled`; any other change emits `connector_account.updated`.
+         * @description Sets the fields given (`connector_name` cannot change). New credentials are verified at the processor like a new account's before anything is stored (pieces not sent are kept) and re-encrypted. `disabled: true` stops new payments at once in this container and within `CONNECTOR_CONFIG_CACHE_MS` (5 s) everywhere, and emits `connector_account.disabled`; any other change emits `connector_account.updated`. A new `api_key` is refused with 409 `connector_account_in_use` while the account holds open operations and its current key still works (docs/api.md "Changing the key"); any update while a delete of the account runs is 409 `connector_account_changed`.
          */
         put: operations["updateConnectorAccount"];
         post?: never;
@@ -7120,7 +7120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `connector_label_taken`, `connector_account_changed`, `concurrent_update`. */
+            /** @description Conflict with the current state: `connector_label_taken`, `connector_account_changed`, `connector_account_in_use`, `concurrent_update`. */
             409: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
