@@ -70,8 +70,10 @@ export function resultPage(payment: Payment): string {
     : payment.status === 'Failed' || payment.status === 'Cancelled'
       ? 'Payment not completed'
       : 'Payment pending';
+  // Why a failed payment failed (e.g. too many wrong answers to a step): the processor's or Switchyard's message.
+  const reason = payment.status === 'Failed' && payment.error_message ? `<p>${escapeHtml(payment.error_message)}</p>` : '';
   return htmlPage(
     text,
-    `<h1>${escapeHtml(text)}</h1><div class="box"><p><b>${escapeHtml(formatMinorUnits(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)} · ${escapeHtml(payment.status)}</small></p><p><small>You can close this window and return to the merchant.</small></p></div>`,
+    `<h1>${escapeHtml(text)}</h1><div class="box"><p><b>${escapeHtml(formatMinorUnits(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)} · ${escapeHtml(payment.status)}</small></p>${reason}<p><small>You can close this window and return to the merchant.</small></p></div>`,
   );
 }

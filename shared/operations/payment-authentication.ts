@@ -14,7 +14,7 @@ import { startPendingOperation } from '../domain/pending-operation';
 import { recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
 import type { AuthenticatePaymentBody } from '../schemas/payment-schemas';
 import { cardFingerprint } from '../security/keyed-hash';
-import { updatePayment } from '../storage/payments-repository';
+import { type AuthAnswers, type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
@@ -30,6 +30,43 @@ export const STEP_FIELD: Readonly<Record<AuthenticationStep, 'pin' | 'otp' | 'ph
   submit_birthday: 'birthday',
   submit_address: 'address',
 };
+
+/**
+ * Wrong answers a payment step takes at most (issue 23): the third answer to the same step that the
+ * processor does not accept fails the payment with `error_code: authentication_failed`. A processor
+ * that stops earlier (an issuer blocking after one wrong PIN) fails the payment itself, and its outcome
+ * is recorded as it comes.
+ */
+export const MAX_WRONG_ANSWERS_PER_STEP = 3;
+
+/**
+ * Lower limits some processors document for a step, by connector name (none known yet: the adapters'
+ * processors fail the payment themselves when they stop taking answers). The limit used is the lowest.
+ */
+const PROCESSOR_WRONG_ANSWER_LIMITS: Readonly<Partial<Record<string, number>>> = {};
+
+/** The wrong answers a step of a payment on `connector` may take: {@link MAX_WRONG_ANSWERS_PER_STEP} or the processor's own limit if lower. */
+export function wrongAnswerLimit(connector: string): number {
+  return Math.min(MAX_WRONG_ANSWERS_PER_STEP, PROCESSOR_WRONG_ANSWER_LIMITS[connector] ?? MAX_WRONG_ANSWERS_PER_STEP);
+}
+
+/** Answers already counted against `step` (stored `auth_answers`, which counts one step at a time). */
+function answersCounted(stored: StoredPayment, step: string): number {
+  return stored.authAnswers?.step === step ? stored.authAnswers.count : 0;
+}
+
+/** The payment's error once its step took its last wrong answer (never naming or echoing a value). */
+function tooManyAnswers(step: AuthenticationStep, limit: number): { error_code: string; error_message: string } {
+  return {
+    error_code: 'authentication_failed',
+    error_message: `Too many wrong answers to the ${step} step (${limit}): the payment has failed. Start a new payment to try again.`,
+  };
+}
+
+/** The connector-result form of the payment's error fields. */
+function toErrorFields(e: { error_code: string; error_message: string }) {
+  return { nextAction: null, errorCode: e.error_code, errorMessage: e.error_message };
+}
 
 /** Whether a `next_action` is an authentication step (`submit_*`). */
 export function isAuthenticationAction(action: NextAction | null): action is AuthenticationAction {
@@ -92,11 +129,20 @@ async function checkAnswer(p: Payment, action: AuthenticationAction, body: Authe
  * are held in memory only: never stored, logged, echoed nor put in an idempotency record (the
  * route takes no `Idempotency-Key`; a retry of an accepted step answers 400/409 naming the
  * payment's current step).
+ *
+ * Wrong answers (issue 23): each answer sent is counted against its step in the claim write
+ * (`auth_answers`, the step and the count — never the value); the processor asking for the same step
+ * again, or refusing the answer, leaves it counted, any other answer clears it. The answer that reaches
+ * {@link wrongAnswerLimit} and is not accepted fails the payment (`error_code: authentication_failed`);
+ * no processor call cancels anything: a step still open there holds no money and can only be answered
+ * through Switchyard, so the charge lapses at the processor. A count left at the limit by a result that was
+ * never recorded fails the payment on the next answer, without a processor call.
  * @returns the payment after the processor's answer
  * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless the payment asks for
  *   an authentication step (or while another call on it is in flight); 400 when the body does not
  *   answer that step (see {@link checkAnswer}); 402 `authentication_failed` when the processor
- *   refused the submission (nothing changed there; the step stays open); 503 `connector_unreachable` when
+ *   refused the submission (nothing changed there; the step stays open, or the payment failed when that
+ *   was the step's last allowed answer); 503 `connector_unreachable` when
  *   the processor could not be reached at all (connection refused: nothing was sent, the step stays open)
  * @throws OutcomeUnknownError when the processor was called and its answer is not recorded
  *
@@ -125,6 +171,34 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   if (!connector.authenticate) {
     throw new ApiError(502, 'connector_error', 'connector_unavailable', `Connector ${p.connector} cannot take authentication steps.`);
   }
+  const limit = wrongAnswerLimit(p.connector);
+  const counted = answersCounted(stored, action.type);
+  if (counted >= limit) {
+    // The step's last answer was counted but its result never recorded (the reconciler reopened the
+    // step): no further answer goes to the processor; the payment fails now.
+    let failed: StoredPayment;
+    try {
+      failed = await updatePayment(
+        ctx.merchantId,
+        stored,
+        { expectedStatuses: ['RequiresAction'], requireNoPendingOperation: true },
+        { status: 'Failed', next_action: null, ...tooManyAnswers(action.type, limit) },
+        undefined,
+        null,
+      );
+    } catch (err) {
+      if (err instanceof ConditionFailedError) throw conflict('authenticate', err);
+      throw err;
+    }
+    recordPaymentOutcome(failed.payment);
+    return failed.payment;
+  }
+  // The answer is counted in the claim itself (one conditional write, before the processor sees it), so
+  // a result that is never recorded still counts, and no step ever reaches the processor more than
+  // `limit` times. A right answer clears the count; a provably unsent one gives it back.
+  const before: AuthAnswers | null = counted > 0 ? { step: action.type, count: counted } : null;
+  const sent: AuthAnswers = { step: action.type, count: counted + 1 };
+  const lastTry = sent.count >= limit;
   let claimed: Awaited<ReturnType<typeof updatePayment>>;
   try {
     claimed = await updatePayment(
@@ -133,6 +207,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
       { expectedStatuses: ALLOWED_FROM.authenticate, requireNoPendingOperation: true },
       {},
       startPendingOperation('authorize', connector, p.payment_id, p.amount),
+      sent,
     );
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict('authenticate', err);
@@ -166,18 +241,31 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   } catch (err) {
     if (err instanceof ConnectorRequestError) {
       count('declined');
-      // Refused: nothing happened at the processor; the step stays open, with the processor's reason.
+      // Refused: nothing happened at the processor; the step stays open, with the processor's reason —
+      // unless that was the step's last allowed answer: then the payment fails (nothing is held there).
       try {
-        await updatePayment(
+        const failed = await updatePayment(
           ctx.merchantId,
           claimed,
           {},
-          { status: 'RequiresAction', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message) },
+          lastTry
+            ? { status: 'Failed', next_action: null, ...tooManyAnswers(action.type, limit) }
+            : { status: 'RequiresAction', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message) },
           null,
         );
+        if (lastTry) recordPaymentOutcome(failed.payment);
       } catch (releaseErr) {
-        // The claim stays until its lease ends; the reconciler then asks the processor and reopens the step.
+        // The claim stays until its lease ends; the reconciler then asks the processor and reopens the step
+        // (whose count, written with the claim, then fails the payment on its next answer).
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
+      }
+      if (lastTry) {
+        throw new ApiError(
+          402,
+          'connector_error',
+          'authentication_failed',
+          `${p.connector} refused the ${action.type} step. ${tooManyAnswers(action.type, limit).error_message}`,
+        );
       }
       throw new ApiError(
         402,
@@ -191,7 +279,8 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     if (err.notSent) {
       // The request provably never left (connection refused): nothing can have happened there.
       try {
-        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction' }, null);
+        // Nothing was sent: the answer is not counted.
+        await updatePayment(ctx.merchantId, claimed, {}, { status: 'RequiresAction' }, null, before);
       } catch (releaseErr) {
         if (!isStorageUnavailable(releaseErr) && !(releaseErr instanceof ConditionFailedError)) throw releaseErr;
         // The claim stays until its lease ends; the reconciler then reopens the step.
@@ -209,10 +298,14 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   // The processor's answer to the step: the next step (requires_action), or the outcome.
   count(authorizationOutcomeOf(result));
   try {
-    const fields = resultFields(result, p);
+    // The same step asked again is a wrong answer (it stays counted); any other answer moves on (cleared).
+    const wrong = result.status === 'RequiresAction' && result.nextAction?.type === action.type;
+    const outcome =
+      wrong && lastTry ? { ...result, status: 'Failed' as const, ...toErrorFields(tooManyAnswers(action.type, limit)) } : result;
+    const fields = resultFields(outcome, p);
     // An outcome (not another step) is recorded in attempts, as a sync's or a webhook's is.
-    if (result.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, startedAt, result)];
-    const done = await updatePayment(ctx.merchantId, claimed, {}, fields, null);
+    if (outcome.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, startedAt, outcome)];
+    const done = await updatePayment(ctx.merchantId, claimed, {}, fields, null, wrong ? undefined : null);
     recordPaymentOutcome(done.payment);
     return done.payment;
   } catch (err) {

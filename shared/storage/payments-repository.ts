@@ -40,6 +40,33 @@ export interface StoredPayment {
    * later changes write are spread over as many shards (shared/storage/list-shards.ts).
    */
   listShards: number;
+  /**
+   * Answers sent to the processor for the payment's current authentication step and not accepted
+   * (`auth_answers`: the step and the count; absent = none): counted in the claim write of each
+   * answer, cleared when the processor moves on (shared/operations/payment-authentication.ts).
+   * The step values themselves are never stored.
+   */
+  authAnswers?: AuthAnswers | null;
+  /**
+   * When the payer return route last asked the processor about this payment (`last_synced_at`,
+   * ISO time; absent = never): its cooldown ({@link claimReturnSync}).
+   */
+  lastSyncedAt?: string | null;
+}
+
+/** The answers counted against one authentication step (`auth_answers`). */
+export interface AuthAnswers {
+  /** The step they answered (`submit_pin`, `submit_otp`, …). */
+  step: string;
+  /** How many were sent to the processor and not accepted (including the one in flight). */
+  count: number;
+}
+
+/** Reads `auth_answers` (absent or malformed: none). */
+function storedAuthAnswers(raw: unknown): AuthAnswers | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const { step, count } = raw as Record<string, unknown>;
+  return typeof step === 'string' && Number.isInteger(Number(count)) ? { step, count: Number(count) } : null;
 }
 
 /**
@@ -86,6 +113,8 @@ function toStored(item: Record<string, unknown>): StoredPayment {
     reconcileChecks: Number(item.reconcile_checks ?? 0),
     routingPinned: item.routing_pinned === true,
     listShards: shardCount(item.list_shards),
+    authAnswers: storedAuthAnswers(item.auth_answers),
+    lastSyncedAt: typeof item.last_synced_at === 'string' ? item.last_synced_at : null,
   };
 }
 
@@ -227,6 +256,7 @@ function paymentUpdate(
   set: Partial<Payment>,
   pendingOperation: PendingOperation | null | undefined,
   listShards: number,
+  authAnswers?: AuthAnswers | null,
 ) {
   const names: Record<string, string> = { '#version': 'version' };
   const values: Record<string, unknown> = { ':expected': guard.expectedVersion, ':next': guard.expectedVersion + 1 };
@@ -267,6 +297,13 @@ function paymentUpdate(
   } else if (pendingOperation === null) {
     removes.push('pending_operation');
   }
+  if (authAnswers) {
+    names['#authAnswers'] = 'auth_answers';
+    values[':authAnswers'] = authAnswers;
+    sets.push('#authAnswers = :authAnswers');
+  } else if (authAnswers === null) {
+    removes.push('auth_answers');
+  }
   let condition = 'attribute_exists(PK) AND #version = :expected';
   if (guard.expectedStatuses) {
     names['#status'] = 'status';
@@ -293,6 +330,7 @@ function afterUpdate(
   set: Partial<Payment>,
   updatedAt: string,
   pendingOperation: PendingOperation | null | undefined,
+  authAnswers?: AuthAnswers | null,
 ): StoredPayment {
   const payment = { ...before.payment } as Record<string, unknown>;
   for (const [k, v] of Object.entries(set)) if (v !== undefined && k !== 'pending_operation') payment[k] = v;
@@ -309,6 +347,8 @@ function afterUpdate(
     reconcileChecks: stillOpen ? before.reconcileChecks : 0,
     routingPinned: before.routingPinned,
     listShards: before.listShards,
+    authAnswers: authAnswers === undefined ? (before.authAnswers ?? null) : authAnswers,
+    lastSyncedAt: before.lastSyncedAt ?? null,
   };
 }
 
@@ -325,6 +365,8 @@ function afterUpdate(
  * @param before the payment as the caller read it (its version is the guard's)
  * @param set fields to change (undefined values are ignored; null stores null); a release (pendingOperation null) must name the resulting `status`
  * @param pendingOperation a record claims the payment for a processor call; null releases it; undefined leaves it
+ * @param authAnswers the step answers counter (`auth_answers`) written with the change: a value sets it, null
+ *   removes it, undefined leaves it (so counting an answer costs no round trip of its own)
  * @returns the payment after the write
  * @throws ConditionFailedError carrying the current payment when the guard fails
  * @throws Error when a release names no status (a programming error)
@@ -335,6 +377,7 @@ export async function updatePayment(
   guard: Omit<UpdateGuard, 'expectedVersion'>,
   set: Partial<Payment>,
   pendingOperation?: PendingOperation | null,
+  authAnswers?: AuthAnswers | null,
 ): Promise<StoredPayment> {
   const updatedAt = new Date().toISOString();
   const params = paymentUpdate(
@@ -344,6 +387,7 @@ export async function updatePayment(
     { ...set, updated_at: updatedAt },
     pendingOperation,
     before.listShards,
+    authAnswers,
   );
   const type = set.status ? paymentStatusEvent(before.payment.status, set.status) : undefined;
   try {
@@ -353,7 +397,7 @@ export async function updatePayment(
       );
       return toStored(out.Attributes ?? {});
     }
-    const after = afterUpdate(before, set, updatedAt, pendingOperation);
+    const after = afterUpdate(before, set, updatedAt, pendingOperation, authAnswers);
     await documentClient().send(
       new TransactWriteCommand({
         TransactItems: [
@@ -371,6 +415,33 @@ export async function updatePayment(
       const old = err.CancellationReasons[0].Item;
       throw new ConditionFailedError(old ? toStored(unmarshall(old)) : undefined);
     }
+    throw err;
+  }
+}
+
+/**
+ * Takes the payer return route's turn to ask the processor about a payment: one conditional UpdateItem
+ * setting `last_synced_at` to `now` only when it is absent or at least `cooldownMs` old, so however many
+ * containers serve the route at once, at most one sync per payment per cooldown reaches the processor.
+ * Touches neither `version` nor any payment field (a marker beside the payment, not a change of it), so
+ * it never makes another writer's conditional write fail.
+ * @returns true when this caller may sync; false inside the cooldown (or when the payment is gone)
+ * @throws the SDK's error for anything but a failed condition
+ */
+export async function claimReturnSync(merchantId: string, paymentId: string, now: Date, cooldownMs: number): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.payment(merchantId, paymentId),
+        UpdateExpression: 'SET last_synced_at = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_synced_at) OR last_synced_at <= :cutoff)',
+        ExpressionAttributeValues: { ':now': now.toISOString(), ':cutoff': new Date(now.getTime() - cooldownMs).toISOString() },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
     throw err;
   }
 }

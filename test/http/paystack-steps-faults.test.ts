@@ -316,6 +316,25 @@ describe('Paystack authentication steps through the API', () => {
     await expectConverged(p.payment_id);
   });
 
+  test('5a. three wrong OTPs: Paystack saw exactly three, and the third fails the payment (authentication_failed); a fourth never reaches Paystack', async () => {
+    const p = await waitingForOtp();
+    for (const guess of ['918271', '918272']) {
+      const wrong = await authenticate(p.payment_id, { otp: guess });
+      expect([200, 402]).toContain(wrong.status);
+      expect((await getPayment(p.payment_id)).status).toBe('RequiresAction');
+    }
+    const third = await authenticate(p.payment_id, { otp: '918273' });
+    expect([200, 402]).toContain(third.status);
+    expect(third.text).not.toContain('918273');
+    const failed = await getPayment(p.payment_id);
+    expect(failed).toMatchObject({ status: 'Failed', error_code: 'authentication_failed', next_action: null, pending_operation: null });
+    expect(ledgerOf(p)).toMatchObject({ amountCaptured: 0 });
+    const fourth = await authenticate(p.payment_id, { otp: OTP });
+    expectError(fourth, 409, 'payment_unexpected_state');
+    expect(ledgerOf(p)).toMatchObject({ amountCaptured: 0 });
+    expect(stepCalls(p.connector_transaction_id).filter((c) => c.includes('otp'))).toHaveLength(3);
+  });
+
   test('5b. a wrong PIN: Paystack closes the charge ("Incorrect PIN") and so do we; nothing more can be submitted', async () => {
     const p = await confirmedCard();
     const wrong = await authenticate(p.payment_id, { pin: '9999' });
