@@ -1146,7 +1146,14 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     apiHandler: true,
     errorFormat: 'json',
     responses: { 200: replayed(json(WebhookEndpointWithSecretResource, 'The endpoint, `enabled`, with its `secret`.')) },
-    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['url_not_allowed'] }, IDEMPOTENT, CONCURRENT_WRITE),
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 400: ['url_not_allowed', 'webhook_endpoint_limit'] },
+      IDEMPOTENT,
+      CONCURRENT_WRITE,
+    ),
   },
   ListWebhookEndpoints: {
     operationId: 'listWebhookEndpoints',

@@ -182,6 +182,17 @@ export function storageUnavailable(): ApiError {
 }
 
 /**
+ * 503 `api_error/service_unavailable` for a resumable operation that had begun when storage failed:
+ * unlike {@link storageUnavailable} it never says "nothing was changed". Transient: a retry with the
+ * same `Idempotency-Key` runs again (and finishes the work) instead of replaying this answer.
+ * @param begun what was already done, in the caller's words (no caller input)
+ * @param finish how the rest gets done (a retry, the reconciler)
+ */
+export function storageUnavailableAfterPartialWork(begun: string, finish: string): ApiError {
+  return new ApiError(503, 'api_error', 'service_unavailable', `${begun} Then the service lost its storage. ${finish}`).asTransient();
+}
+
+/**
  * A processor was called (or may have been) but its answer could not be recorded
  * (storage failed after the call, or the request ran out of time). The payment or
  * refund keeps its `pending_operation` and the reconciler settles it with the

@@ -1,5 +1,5 @@
 import type { Customer, CustomerFields } from '../domain/customer';
-import { invalidRequest, resourceNotFound } from '../domain/errors';
+import { invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../storage/customers-repository';
 import type { ListShards } from '../storage/list-shards';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
+import { isStorageUnavailable } from '../storage/storage-errors';
 
 /**
  * Creates a customer; every field optional.
@@ -75,7 +76,8 @@ export const UNLINK_BUDGET_MS = 10_000;
  * deleted customer; the reconciler makes one last pass (the customer index is eventually
  * consistent) and removes the record.
  * @returns `{customer_id, deleted: true}`
- * @throws ApiError 404 when the customer does not exist (or its delete already completed)
+ * @throws ApiError 404 when the customer does not exist (or its delete already completed); 503
+ *   `service_unavailable` saying the delete began when storage failed after the mark
  */
 export async function deleteCustomer(
   merchantId: string,
@@ -84,8 +86,17 @@ export async function deleteCustomer(
 ): Promise<{ customer_id: string; deleted: true }> {
   const state = isIdOf('customer', customerId) ? await markCustomerDeleting(merchantId, customerId, shards?.write) : 'missing';
   if (state !== 'deleting') throw resourceNotFound('customer', 'customer_id');
-  const { complete } = await unlinkCustomerPayments(merchantId, customerId, Date.now() + UNLINK_BUDGET_MS);
-  if (complete) await markCustomerUnlinked(merchantId, customerId);
+  try {
+    const { complete } = await unlinkCustomerPayments(merchantId, customerId, Date.now() + UNLINK_BUDGET_MS);
+    if (complete) await markCustomerUnlinked(merchantId, customerId);
+  } catch (err) {
+    // The customer is already gone for the API: never "nothing was changed".
+    if (!isStorageUnavailable(err)) throw err;
+    throw storageUnavailableAfterPartialWork(
+      'The delete of this customer began: it is already gone for the API, and some of its payments may still show it.',
+      'Retry the DELETE shortly to finish it (it answers the same); otherwise the reconciler finishes it within minutes.',
+    );
+  }
   return { customer_id: customerId, deleted: true };
 }
 

@@ -13,7 +13,7 @@
  * at the end of its lease: no event is lost, some may be sent twice (receivers dedupe on
  * `webhook-id`).
  */
-import { invalidRequest, resourceNotFound } from '../domain/errors';
+import { invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
 import type { EventType } from '../domain/events';
 import { isIdOf } from '../domain/ids';
 import type { ListPage } from '../domain/list-query';
@@ -34,6 +34,7 @@ import {
   type StoredDelivery,
   type WebhookDelivery,
 } from '../storage/deliveries-repository';
+import { isStorageUnavailable } from '../storage/storage-errors';
 import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
 import { type DeliveryAttempt, sendWebhook } from '../webhooks/delivery';
 import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
@@ -43,6 +44,34 @@ import { endpointsForFanOut } from './fan-out-endpoint-cache';
 
 /** How one attempt ended, as counted: `delivered`, `retrying`, `failed` (given up), `gone` (410). */
 export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'gone';
+
+/** Most webhook POSTs one event's fan-out (or one redelivery) has in flight at once: 4. */
+export const FAN_OUT_CONCURRENCY = 4;
+
+/**
+ * Runs `fn` over `items` with at most `limit` calls in flight at once (a bounded loop: `limit`
+ * workers take the next item as each finishes), results in the items' order. After the first
+ * failure no further item is started; the calls already running finish, then that failure is thrown.
+ */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < items.length) {
+      const index = next;
+      next += 1;
+      try {
+        results[index] = await fn(items[index] as T);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failure) throw failure.error;
+  return results;
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const leaseFrom = (nowMs: number) => iso(nowMs + DELIVERY_LEASE_SECONDS * 1000);
@@ -69,6 +98,7 @@ async function attempt(
   endpoint: StoredWebhookEndpoint,
   event: DeliverableEvent,
   leaseUntil: string,
+  onSent?: () => void,
 ): Promise<{ delivery: StoredDelivery; outcome: AttemptOutcome }> {
   const nowMs = Date.now();
   let secrets: string[];
@@ -89,6 +119,7 @@ async function attempt(
           attempt: { attempted_at: iso(nowMs), http_status: null, error: 'signing failed', duration_ms: 0 } as DeliveryAttempt,
           outcome: 'failed' as const,
         };
+  if (secrets.length > 0) onSent?.();
   const schedule = retryScheduleSeconds();
   let next: DeliveryNext;
   let outcome: AttemptOutcome;
@@ -150,7 +181,9 @@ export interface InsertedEvent {
  * type (as this container last read them, at most `WEBHOOK_ENDPOINT_CACHE_MS` ago:
  * {@link endpointsForFanOut}) and existed when the event happened (an endpoint never receives events from before its
  * creation, however late the stream is read): creates each delivery record (once, however
- * often the stream brings the event) and attempts it at once. Endpoints are handled concurrently.
+ * often the stream brings the event) and attempts it at once. Endpoints are handled
+ * {@link FAN_OUT_CONCURRENCY} at a time; after a storage failure no further endpoint is started
+ * (the stream record is retried and creates the missing records).
  * @returns one outcome per delivery created now (records that existed are left to their worker or the reconciler)
  * @throws storage errors (the stream record is retried; records already created are not made twice)
  */
@@ -159,24 +192,22 @@ export async function fanOutEvent(event: InsertedEvent): Promise<AttemptOutcome[
     (e) => !(e.created_at > event.created_at),
   );
   const deliverable: DeliverableEvent = { eventId: event.event_id, type: event.type, body: event.body, expiresAt: event.expires_at };
-  const outcomes = await Promise.all(
-    endpoints.map(async (endpoint) => {
-      const nowMs = Date.now();
-      const leaseUntil = leaseFrom(nowMs);
-      const created = await createDelivery({
-        merchantId: event.merchant_id,
-        eventId: event.event_id,
-        eventType: event.type,
-        endpointId: endpoint.webhook_endpoint_id,
-        url: endpoint.url,
-        expiresAt: event.expires_at,
-        now: iso(nowMs),
-        leaseUntil,
-      });
-      if (!created) return undefined;
-      return (await attempt(created, endpoint, deliverable, leaseUntil)).outcome;
-    }),
-  );
+  const outcomes = await mapBounded(endpoints, FAN_OUT_CONCURRENCY, async (endpoint) => {
+    const nowMs = Date.now();
+    const leaseUntil = leaseFrom(nowMs);
+    const created = await createDelivery({
+      merchantId: event.merchant_id,
+      eventId: event.event_id,
+      eventType: event.type,
+      endpointId: endpoint.webhook_endpoint_id,
+      url: endpoint.url,
+      expiresAt: event.expires_at,
+      now: iso(nowMs),
+      leaseUntil,
+    });
+    if (!created) return undefined;
+    return (await attempt(created, endpoint, deliverable, leaseUntil)).outcome;
+  });
   return outcomes.filter((o): o is AttemptOutcome => o !== undefined);
 }
 
@@ -229,9 +260,12 @@ async function requireEvent(merchantId: string, eventId: string): Promise<Delive
  * every enabled endpoint that subscribes to its type. Each delivery is re-armed (`pending`,
  * retry schedule restarted, earlier attempts kept) and attempted once before answering;
  * a failed attempt is retried on the schedule like a first delivery.
+ * Endpoints are handled {@link FAN_OUT_CONCURRENCY} at a time.
  * @param endpointId when given, only this endpoint (it must be enabled; it need not subscribe to the type)
  * @returns the deliveries concerned, after the attempt
- * @throws ApiError 404 for an unknown event or endpoint; 400 `endpoint_disabled` for a disabled endpoint
+ * @throws ApiError 404 for an unknown event or endpoint; 400 `endpoint_disabled` for a disabled endpoint;
+ *   503 `service_unavailable` saying how many deliveries were re-armed and sent when storage failed after the first
+ *   re-arm (transient: a retry with the same Idempotency-Key runs again and finishes it)
  */
 export async function redeliverEvent(merchantId: string, eventId: string, endpointId?: string): Promise<ListPage<WebhookDelivery>> {
   const event = await requireEvent(merchantId, eventId);
@@ -250,8 +284,13 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
   } else {
     endpoints = await listEndpointsForDelivery(merchantId, event.type as EventType);
   }
-  const results = await Promise.all(
-    endpoints.map(async (endpoint) => {
+  let armedCount = 0;
+  let sentCount = 0;
+  const countSent = () => {
+    sentCount += 1;
+  };
+  try {
+    const results = await mapBounded(endpoints, FAN_OUT_CONCURRENCY, async (endpoint) => {
       const nowMs = Date.now();
       const leaseUntil = leaseFrom(nowMs);
       const armed = await armDelivery({
@@ -265,14 +304,23 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
         leaseUntil,
       });
       if (!armed) return undefined; // another worker is attempting it right now
-      return (await attempt(armed, endpoint, event, leaseUntil)).delivery;
-    }),
-  );
-  const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
-  const byEndpoint = new Map(results.filter((d): d is StoredDelivery => d !== undefined).map((d) => [d.webhook_endpoint_id, d]));
-  if (byEndpoint.size < touched.size) {
-    for (const d of await listDeliveries(merchantId, eventId))
-      if (touched.has(d.webhook_endpoint_id) && !byEndpoint.has(d.webhook_endpoint_id)) byEndpoint.set(d.webhook_endpoint_id, d);
+      armedCount += 1;
+      return (await attempt(armed, endpoint, event, leaseUntil, countSent)).delivery;
+    });
+    const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
+    const byEndpoint = new Map(results.filter((d): d is StoredDelivery => d !== undefined).map((d) => [d.webhook_endpoint_id, d]));
+    if (byEndpoint.size < touched.size) {
+      for (const d of await listDeliveries(merchantId, eventId))
+        if (touched.has(d.webhook_endpoint_id) && !byEndpoint.has(d.webhook_endpoint_id)) byEndpoint.set(d.webhook_endpoint_id, d);
+    }
+    return { data: [...byEndpoint.values()].map(publicDelivery), has_more: false };
+  } catch (err) {
+    // Deliveries were re-armed (and POSTs maybe sent) before storage failed: never "nothing was changed".
+    if (armedCount === 0 || !isStorageUnavailable(err)) throw err;
+    throw storageUnavailableAfterPartialWork(
+      `The redelivery began: ${armedCount} of the ${endpoints.length} deliveries concerned were re-armed and ${sentCount} of them sent.`,
+      'Retry the request to finish it: it sends to the deliveries left out (endpoints already reached may receive the event ' +
+        `again; receivers dedupe on webhook-id). A delivery whose attempt could not be recorded is retried on its schedule within ${DELIVERY_LEASE_SECONDS} s.`,
+    );
   }
-  return { data: [...byEndpoint.values()].map(publicDelivery), has_more: false };
 }

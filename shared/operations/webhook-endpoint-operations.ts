@@ -9,6 +9,7 @@ import {
   type WebhookEndpointWithSecret,
 } from '../domain/webhook-endpoint';
 import {
+  listWebhookEndpointIdsOldestFirst,
   listWebhookEndpoints as queryEndpoints,
   getWebhookEndpoint as readEndpoint,
   deleteWebhookEndpoint as removeEndpoint,
@@ -30,6 +31,17 @@ async function assertUrlAllowed(url: string): Promise<void> {
   throw invalidRequest(verdict.reason === 'invalid_url' ? 'parameter_invalid' : 'url_not_allowed', verdict.message, 'url');
 }
 
+/** Most webhook endpoints a merchant can have, as Stripe: 16. */
+export const MAX_WEBHOOK_ENDPOINTS = 16;
+
+/** 400 `webhook_endpoint_limit`: the merchant already has {@link MAX_WEBHOOK_ENDPOINTS} endpoints. */
+const endpointLimitReached = () =>
+  invalidRequest(
+    'webhook_endpoint_limit',
+    `You already have ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints, the most an account can have: delete one you no longer use, ` +
+      'or subscribe an existing endpoint to more event types (enabled_events).',
+  );
+
 /**
  * Registers a webhook endpoint: checks its URL, generates its signing secret (Standard
  * Webhooks `whsec_…`) and stores it sealed.
@@ -37,13 +49,17 @@ async function assertUrlAllowed(url: string): Promise<void> {
  * @returns the endpoint with `status: enabled`, `disabled_reason: null` and its `secret` — sealed
  *   in this value (so the idempotency record stores no secret in clear); the function's
  *   `revealingSecret` wrapper opens it for the client
- * @throws ApiError 400 `url_not_allowed` / `parameter_invalid` (param `url`)
+ * The merchant may have at most {@link MAX_WEBHOOK_ENDPOINTS}: checked before the write, and again after it
+ * so that concurrent creates cannot pass the cap together (of those beyond it, the newest are removed
+ * again and refused; the merchant's list index is eventually consistent, so this holds once it caught up).
+ * @throws ApiError 400 `url_not_allowed` / `parameter_invalid` (param `url`), `webhook_endpoint_limit`
  */
 export async function createWebhookEndpoint(
   merchantId: string,
   fields: WebhookEndpointFields & { url: string },
 ): Promise<WebhookEndpointWithSecret> {
   await assertUrlAllowed(fields.url);
+  if ((await listWebhookEndpointIdsOldestFirst(merchantId)).length >= MAX_WEBHOOK_ENDPOINTS) throw endpointLimitReached();
   const id = newId('webhookEndpoint');
   const secret = generateEndpointSecret();
   const now = new Date().toISOString();
@@ -62,6 +78,13 @@ export async function createWebhookEndpoint(
     previous_secret_expires_at: null,
     failing_since: null,
   });
+  const ids = await listWebhookEndpointIdsOldestFirst(merchantId);
+  const rank = ids.indexOf(id);
+  if (rank >= MAX_WEBHOOK_ENDPOINTS || (rank < 0 && ids.length >= MAX_WEBHOOK_ENDPOINTS)) {
+    // A concurrent create took the last place first: this one is withdrawn (it was never answered).
+    await removeEndpoint(merchantId, id);
+    throw endpointLimitReached();
+  }
   return answerWithSealedSecret(endpoint, secret);
 }
 

@@ -244,6 +244,22 @@ export async function listWebhookEndpoints(
   return { data: page.items.map(toEndpoint), has_more: page.hasMore };
 }
 
+/**
+ * The ids of a merchant's endpoints, oldest first (`created_at`, then id): a Query on GSI1 (never a
+ * Scan) projecting only the list sort key. The index is eventually consistent: an endpoint written a
+ * moment ago may be missing.
+ */
+export async function listWebhookEndpointIdsOldestFirst(merchantId: string): Promise<string[]> {
+  const items = await queryAllItems({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': listPartition.webhookEndpoints(merchantId) },
+    ProjectionExpression: 'GSI1SK',
+    ScanIndexForward: true,
+  });
+  return items.map((item) => String(item.GSI1SK ?? '').slice(String(item.GSI1SK ?? '').indexOf('#') + 1));
+}
+
 /** Most keys one BatchGetItem takes (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchGetItem.html). */
 const BATCH_GET_LIMIT = 100;
 
