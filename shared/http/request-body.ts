@@ -2,7 +2,9 @@ import { MIMEType } from 'node:util';
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError } from '../domain/errors';
+import { ApiError, invalidRequest } from '../domain/errors';
+import { isWellFormedText, WELL_FORMED_TEXT_MESSAGE } from '../schemas/common';
+import { isEchoableName } from './zod-errors';
 
 /** Largest accepted request body: 64 KiB (decoded). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -133,6 +135,84 @@ export function jsonBody(): MiddlewareObj<APIGatewayProxyEventV2> {
         event.isBase64Encoded = false;
       }
       await parser.before?.(request as never);
+      const bad = illFormedStringIn(event.body);
+      if (bad) throw illFormedTextError(bad);
     },
   };
+}
+
+/** Where {@link illFormedStringIn} found a string holding NUL or a lone surrogate. */
+export interface IllFormedString {
+  /** The path to the value (keys and array indices); for a key, the path to the object holding it. */
+  path: PropertyKey[];
+  /** Whether the string is a key (a property name) rather than a value. */
+  isKey: boolean;
+}
+
+/**
+ * Finds the first string, value or property name, anywhere in a parsed JSON body that holds NUL
+ * (U+0000) or a UTF-16 surrogate not in a pair (shared/schemas/common.ts `WELL_FORMED_TEXT`; JSON's
+ * `\u0000` and `\ud800` escapes make them). This one walk covers every field of every body, those
+ * an endpoint's schema reads and those it would refuse as unknown, before validation, so none is
+ * ever stored or sent out in an event or a webhook. Iterative: a deeply nested body (64 KiB of `[`)
+ * cannot exhaust the stack.
+ * @returns undefined when every string is well formed
+ */
+export function illFormedStringIn(body: unknown): IllFormedString | undefined {
+  // Each entry keeps its parent instead of a copy of its path: a path is built only for the string
+  // found, so the walk stays linear in the size of the body however deep it nests.
+  interface Node {
+    value: unknown;
+    key?: PropertyKey;
+    parent?: Node;
+  }
+  const pathOf = (node: Node): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let n: Node | undefined = node; n?.parent; n = n.parent) path.push(n.key as PropertyKey);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value: body }];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const { value } = node;
+    if (typeof value === 'string') {
+      if (!isWellFormedText(value)) return { path: pathOf(node), isKey: false };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i -= 1) stack.push({ value: value[i], key: i, parent: node });
+    } else if (value !== null && typeof value === 'object') {
+      const keys = Object.keys(value);
+      for (const key of keys) if (!isWellFormedText(key)) return { path: pathOf(node), isKey: true };
+      for (let i = keys.length - 1; i >= 0; i -= 1) {
+        const key = keys[i] as string;
+        stack.push({ value: (value as Record<string, unknown>)[key], key, parent: node });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * 400 `parameter_invalid` for {@link IllFormedString}: `param` is the dotted path of the field, as a
+ * validation error names it (shared/http/zod-errors.ts), up to the first caller-chosen name that is
+ * not plainly a field name ({@link isEchoableName}: it is not repeated, the enclosing field is named).
+ * The message says what to fix and never repeats the value.
+ */
+export function illFormedTextError(bad: IllFormedString): ApiError {
+  const segments: string[] = [];
+  let complete = true;
+  for (const segment of bad.path) {
+    if (!isEchoableName(segment)) {
+      complete = false;
+      break;
+    }
+    segments.push(String(segment));
+  }
+  const param = segments.join('.') || undefined;
+  const name = param ?? 'request body';
+  const detail = bad.isKey
+    ? `one of its keys is not accepted (keys ${WELL_FORMED_TEXT_MESSAGE})`
+    : complete
+      ? WELL_FORMED_TEXT_MESSAGE
+      : `one of its entries is invalid (${WELL_FORMED_TEXT_MESSAGE})`;
+  return invalidRequest('parameter_invalid', `Invalid ${name}: ${detail}.`, param);
 }

@@ -1,3 +1,4 @@
+import isEmail from 'validator/lib/isEmail';
 import * as z from 'zod';
 import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../domain/card';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
@@ -15,6 +16,26 @@ const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accep
 /** Refinement shared by every field that is stored, logged or echoed: no card number in it. */
 const noCardNumber = (s: string) => !containsCardNumber(s);
 
+/**
+ * Text a JSON parser anywhere can read: no NUL (U+0000) and no UTF-16 surrogate that is not half of a
+ * pair. With the `u` flag a lone surrogate is one code point in D800–DFFF (a pair is one code point
+ * above FFFF), so the class refuses exactly those; the same pattern is written into the OpenAPI
+ * document (ajv and other JSON Schema validators read patterns with `u`). Such strings would be stored
+ * and sent out in events and webhooks, where strict parsers reject them.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character refused.
+export const WELL_FORMED_TEXT = /^[^\u0000\uD800-\uDFFF]*$/u;
+
+/** The message of a string holding NUL or a lone surrogate: what to fix, never the value. */
+export const WELL_FORMED_TEXT_MESSAGE =
+  'must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates (U+D800 to U+DFFF not in a pair): send valid Unicode text';
+
+/** Whether a string holds NUL or a lone UTF-16 surrogate ({@link WELL_FORMED_TEXT}). */
+export const isWellFormedText = (s: string): boolean => WELL_FORMED_TEXT.test(s);
+
+/** A string refusing NUL and lone surrogates ({@link WELL_FORMED_TEXT}): the base of every free-text field. */
+const wellFormedString = () => z.string().regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE });
+
 /** An amount in minor units: an integer from 1 to 99,999,999,999. */
 export const amountSchema = z
   .int({ error: 'must be an integer amount in minor units (for example 10000 for 100.00)' })
@@ -27,8 +48,49 @@ export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURR
 /** One of card, bank_transfer, ussd, mobile_money. */
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
 
-/** An e-mail address (at most 254 characters, RFC 5321) holding no card number. */
-export const emailSchema = z.email({ error: 'must be a valid e-mail address' }).max(254).refine(noCardNumber, { error: NO_CARD_NUMBERS });
+/**
+ * The shape of an e-mail address the API takes, as the OpenAPI document states it (`pattern` beside
+ * `format: email`): a local part of 1 to 64 characters of letters, digits, `_`, `'`, `+`, `-` and
+ * dots (not first, last or doubled), then a domain of LDH labels (1–63 characters, no `-` first or
+ * last) ending in an alphabetic top-level label of 2 to 63 letters. Everything it matches is also
+ * accepted by `validator`'s `isEmail` (which decides), so the document never promises more than the
+ * API takes; a request the document refuses is refused by the API too.
+ */
+export const EMAIL_PATTERN =
+  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+/** `isEmail`'s options: a plain address (no display name, no IP-literal domain, no UTF-8 local part), with a top-level domain. */
+const IS_EMAIL_OPTIONS = {
+  allow_display_name: false,
+  allow_ip_domain: false,
+  allow_utf8_local_part: false,
+  require_tld: true,
+  ignore_max_length: false,
+} as const;
+
+/**
+ * `isEmail` on what {@link EMAIL_PATTERN} lets through (zod runs every check, even after the pattern
+ * failed): `isEmail` throws on a lone surrogate (`encodeURI`), and bad input is a 400, never a 5xx.
+ */
+function isValidEmail(s: string): boolean {
+  if (!EMAIL_PATTERN.test(s)) return false;
+  try {
+    return isEmail(s, IS_EMAIL_OPTIONS);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An e-mail address (at most 254 characters, RFC 5321) holding no card number: validated by the
+ * `validator` package's `isEmail` (RFC 5321/5322 lengths, domain labels as DNS takes them, so
+ * `ada@example-.com` is refused) within {@link EMAIL_PATTERN}, which the OpenAPI document states.
+ */
+export const emailSchema = z
+  .email({ pattern: EMAIL_PATTERN, error: 'must be a valid e-mail address, such as ada@example.com' })
+  .max(254)
+  .refine(isValidEmail, { error: 'must be a valid e-mail address, such as ada@example.com' })
+  .refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
 /**
  * A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164), which must not be a
@@ -39,10 +101,9 @@ export const phoneSchema = z
   .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' })
   .refine(noCardNumber, { error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card' });
 
-/** Free text of at most `max` characters, which must not carry a card number (it would be stored). */
+/** Free text of at most `max` characters, well formed ({@link WELL_FORMED_TEXT}), which must not carry a card number (it would be stored). */
 export const text = (max: number) =>
-  z
-    .string()
+  wellFormedString()
     .max(max, { error: `must be at most ${max} characters` })
     .refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
@@ -58,14 +119,13 @@ const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;
  * repeated.
  */
 export const referenceIdSchema = (max = 100) =>
-  z
-    .string()
+  wellFormedString()
     .max(max, { error: `must be at most ${max} characters` })
     .refine((s) => OWN_ID_SHAPE.test(s) || noCardNumber(s), { error: NO_CARD_NUMBERS });
 
 /**
  * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
- * 500 characters, no card number in a key or a value. A `__proto__` key is refused
+ * 500 characters, no card number, NUL or lone surrogate in a key or a value. A `__proto__` key is refused
  * (it could not be kept as given).
  */
 export const metadataSchema = z
@@ -78,13 +138,13 @@ export const metadataSchema = z
   .pipe(
     z
       .record(
-        z
-          .string()
+        wellFormedString()
           .min(1, { error: 'keys must not be empty' })
           .max(40, { error: 'keys must be at most 40 characters' })
           .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
         z
           .string({ error: 'values must be strings' })
+          .regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE })
           .max(500, { error: 'values must be at most 500 characters' })
           .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
       )
@@ -179,8 +239,7 @@ export type PaymentMethodData = z.infer<typeof paymentMethodDataSchema>;
  * stages (`STAGE` set and not `local`), `http:` also allowed on the local stack. No card number
  * in it, as written or percent-decoded.
  */
-export const returnUrlSchema = z
-  .string()
+export const returnUrlSchema = wellFormedString()
   .max(2048, { error: 'must be at most 2048 characters' })
   .superRefine((value, ctx) => {
     let url: URL;

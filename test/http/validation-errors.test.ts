@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isWellFormedText } from '../../shared/schemas/common';
 import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 /**
@@ -463,5 +464,74 @@ describe('nothing is written for a rejected request', () => {
     expect(ok.status).toBe(200);
     const after = await api.request('GET', '/customers', { key });
     expect(after.body.data.map((c: { customer_id: string }) => c.customer_id)).toEqual([ok.body.customer_id]);
+  });
+});
+
+describe('inputs (issue 23, item 7)', () => {
+  test('an impossible calendar date in a list filter → 400 naming the bound, never rolled over', async () => {
+    const cases: [string, string][] = [
+      ['/payments?created[gte]=2026-02-30', 'created.gte'],
+      ['/payments?created.lte=2026-04-31', 'created.lte'],
+      ['/payments?created[lt]=2027-02-29T00:00:00Z', 'created.lt'],
+      ['/payments?created[gt]=2100-02-29', 'created.gt'],
+      ['/customers?created[gte]=2026-06-31', 'created.gte'],
+    ];
+    for (const [path, param] of cases) {
+      const err = expect400(await api.request('GET', path), param, 'parameter_invalid');
+      expect(err.message).toMatch(/real calendar date/);
+      expect(err.message).not.toMatch(/2026-02-30|2026-04-31|2027-02-29|2100-02-29|2026-06-31/);
+    }
+    for (const query of ['created[gte]=2028-02-29', 'created[gte]=2000-02-29T12:00:00Z', 'created[lte]=2026-02-28']) {
+      const res = await api.request('GET', `/payments?${query}`);
+      expect({ query, status: res.status }).toEqual({ query, status: 200 });
+    }
+  });
+
+  test('NUL or a lone surrogate in a body field → 400 parameter_invalid naming it, the value never echoed', async () => {
+    const cases: [string, string, string][] = [
+      ['/customers', '{"name":"Ada\\u0000Lovelace"}', 'name'],
+      ['/customers', '{"description":"x\\ud800y"}', 'description'],
+      ['/customers', '{"description":"x\\udc00"}', 'description'],
+      ['/customers', '{"metadata":{"note":"\\u0000"}}', 'metadata.note'],
+      ['/payments', '{"amount":100,"currency":"NGN","description":"tail \\ud83d"}', 'description'],
+      [
+        '/payments',
+        '{"amount":100,"currency":"NGN","billing":{"address":{"line1":"1 Marina\\u0000","country":"NG"}}}',
+        'billing.address.line1',
+      ],
+    ];
+    for (const [path, raw, param] of cases) {
+      const res = await api.request('POST', path, { raw, headers: JSON_HEADERS });
+      const err = expect400(res, param, 'parameter_invalid');
+      expect(err.message).toMatch(/NUL characters \(U\+0000\) or unpaired UTF-16 surrogates/);
+      expect(err.message).not.toMatch(/Ada|Lovelace|Marina|tail/);
+      expect(isWellFormedText(err.message)).toBe(true);
+    }
+  });
+
+  test('a well-formed pair (an emoji) and non-ASCII text are accepted', async () => {
+    const res = await api.request('POST', '/customers', {
+      raw: '{"name":"Ọlá \\ud83d\\ude00","description":"naïve — ok"}',
+      headers: JSON_HEADERS,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.name).toBe('Ọlá 😀');
+  });
+
+  test('NUL in a query parameter → 400 naming it', async () => {
+    expect400(await api.request('GET', '/customers?starting_after=cus%00x'), 'starting_after', 'parameter_invalid');
+    expect400(await api.request('GET', '/customers?email=ada%00@example.com'), 'email', 'parameter_invalid');
+  });
+
+  test('e-mail addresses are validated by isEmail: an invalid domain label → 400 email', async () => {
+    for (const email of ['ada@example-.com', 'ada@-example.com', `${'a'.repeat(65)}@example.com`, 'ada@example.c0m']) {
+      const err = expect400(await api.request('POST', '/customers', { body: { email } }), 'email', 'parameter_invalid');
+      expect(err.message).not.toContain(email);
+      expect400(await api.request('GET', `/customers?email=${encodeURIComponent(email)}`), 'email');
+    }
+    for (const email of ['ada@example.com', 'x.y+z@sub.example.ng', "o'neil@example.co.za"]) {
+      const res = await api.request('POST', '/customers', { body: { email } });
+      expect({ email, status: res.status }).toEqual({ email, status: 200 });
+    }
   });
 });

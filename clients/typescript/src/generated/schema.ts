@@ -1281,7 +1281,7 @@ export interface components {
             /** @description Percentage of payments sent first to this account: an integer from 1 to 100. */
             split: number;
             /** @description A connector account of yours (`mca_…`). */
-            merchant_connector_id: string;
+            merchant_connector_id: string & (unknown & unknown);
         };
         /**
          * @description An ISO 3166-1 alpha-2 country code (officially assigned), upper case: `NG`, `GH`, `KE`, `ZA`.
@@ -1710,7 +1710,7 @@ export interface components {
         /** @description One of your connector accounts, by its id. */
         RoutableConnectorChoice: {
             /** @description A connector account of yours (`mca_…`). */
-            merchant_connector_id: string;
+            merchant_connector_id: string & (unknown & unknown);
         };
         /** @description The routing algorithm active for your payments after a change. */
         RoutingActivation: {
@@ -2096,22 +2096,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
                 /** @description Only payments in this status. */
                 status?: "RequiresConfirmation" | "RequiresAction" | "Processing" | "RequiresCapture" | "Succeeded" | "Failed" | "Cancelled";
@@ -3518,22 +3518,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
             };
             header?: {
@@ -3789,22 +3789,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
                 /** @description Only customers with this e-mail address (exact match, case-insensitive). */
                 email?: string;
@@ -4452,22 +4452,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
             };
             header?: {
@@ -5268,22 +5268,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
                 type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated";
@@ -6584,22 +6584,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
                 /** @description Only accounts of this connector (`paystack`, `flutterwave`, `stripe`, `sandbox`). */
                 connector_name?: "paystack" | "flutterwave" | "stripe" | "sandbox";
@@ -7325,22 +7325,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string;
+                    gt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string;
+                    gte?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string;
+                    lt?: string & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string;
+                    lte?: string & (unknown & unknown);
                 };
             };
             header?: {
