@@ -1,7 +1,43 @@
-import { deliverSandboxWebhook } from '../connectors/sandbox/sandbox-webhooks';
+import { deliverSandboxWebhook, duringSandboxPageDecision } from '../connectors/sandbox/sandbox-webhooks';
 import { ApiError } from '../domain/errors';
 import type { Payment } from '../domain/payment';
+import type { StoredPayment } from '../storage/payments-repository';
 import { payerPayment } from './payer-page-operations';
+import { claimInFlight } from './payment-state';
+
+/** The sandbox's hosted pages: a 3DS challenge (`3ds`) or a checkout page (`checkout`). */
+export type SandboxPageKind = '3ds' | 'checkout';
+
+const noSuchPayment = () =>
+  new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such sandbox payment. Check the link you followed.');
+
+/**
+ * The page kind of a `/sandbox/{kind}/…` path.
+ * @throws ApiError 404 for any other kind (no such page)
+ */
+export function sandboxPageKind(kind: string | undefined): SandboxPageKind {
+  if (kind === '3ds' || kind === 'checkout') return kind;
+  throw noSuchPayment();
+}
+
+/**
+ * Whether the payment waits on this very page: `RequiresAction` with a `redirect_to_url` next action
+ * pointing at `/sandbox/{kind}/{payment_id}`. A payment waiting on a PIN, an OTP, a bank transfer or
+ * the other sandbox page does not.
+ */
+export function waitsOnSandboxPage(payment: Payment, kind: SandboxPageKind): boolean {
+  const action = payment.next_action;
+  if (payment.status !== 'RequiresAction' || !action || action.type !== 'redirect_to_url') return false;
+  const url = 'redirect_to_url' in action ? action.redirect_to_url : undefined;
+  return typeof url === 'string' && url.endsWith(`/sandbox/${kind}/${payment.payment_id}`);
+}
+
+/** The stored sandbox payment behind a page, found by its id alone like a processor's page would. */
+async function sandboxPageStored(paymentId: string): Promise<StoredPayment> {
+  const { stored } = await payerPayment(paymentId);
+  if (stored.payment.connector !== 'sandbox') throw noSuchPayment();
+  return stored;
+}
 
 /**
  * The sandbox payment behind a hosted page (3DS challenge or checkout), found by
@@ -9,33 +45,55 @@ import { payerPayment } from './payer-page-operations';
  * @throws ApiError 404 when no sandbox payment has this id
  */
 export async function sandboxPagePayment(paymentId: string): Promise<Payment> {
-  const { stored } = await payerPayment(paymentId);
-  if (stored.payment.connector !== 'sandbox') {
-    throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such sandbox payment. Check the link you followed.');
-  }
-  return stored.payment;
+  return (await sandboxPageStored(paymentId)).payment;
 }
+
+const unexpectedState = (message: string) => new ApiError(409, 'invalid_request_error', 'payment_unexpected_state', message);
+const beingChanged = () =>
+  unexpectedState('This payment is being changed right now (for example cancelled); nothing was approved or declined. Reload the page.');
 
 /**
  * The payer's answer on a sandbox hosted page: the sandbox "processor" delivers
  * its signed webhook to the service (as a real one would), which completes the
- * payment; then the payment is read again.
+ * payment; then the payment is read again. The page acts only on the step it shows, and only on
+ * a payment that is open and not being changed: a payment waiting on another step (a PIN, an OTP,
+ * a bank transfer, the other page), closed, or under a claim of the API (a cancel, a capture, a sync
+ * calling the sandbox) is refused, so the sandbox never reports money on a payment the API closed.
+ * @param kind the page the payer answered on
  * @param decision `approve` or `decline`
  * @param publicBaseUrl where the service's `/webhooks/sandbox` endpoint is
  * @returns the payment after the webhook was applied
- * @throws ApiError 409 when the payment no longer waits for the payer
+ * @throws ApiError 404 when no sandbox payment has this id; 409 `payment_unexpected_state` when the
+ *   payment no longer waits for the payer on this page, or is being changed
  */
-export async function completeSandboxPage(paymentId: string, decision: 'approve' | 'decline', publicBaseUrl: string): Promise<Payment> {
-  const payment = await sandboxPagePayment(paymentId);
+export async function completeSandboxPage(
+  paymentId: string,
+  kind: SandboxPageKind,
+  decision: 'approve' | 'decline',
+  publicBaseUrl: string,
+): Promise<Payment> {
+  // One step of the sandbox "processor": a void of this payment waits for it (no approval after a void).
+  await duringSandboxPageDecision(paymentId, () => decideOnPage(paymentId, kind, decision, publicBaseUrl));
+  return sandboxPagePayment(paymentId);
+}
+
+/** Checks the payment and delivers the decision's webhook (see {@link completeSandboxPage}). */
+async function decideOnPage(
+  paymentId: string,
+  kind: SandboxPageKind,
+  decision: 'approve' | 'decline',
+  publicBaseUrl: string,
+): Promise<void> {
+  const stored = await sandboxPageStored(paymentId);
+  const payment = stored.payment;
   if (payment.status !== 'RequiresAction') {
-    throw new ApiError(
-      409,
-      'invalid_request_error',
-      'payment_unexpected_state',
-      `This payment is ${payment.status}; there is nothing left to approve.`,
-    );
+    throw unexpectedState(`This payment is ${payment.status}; there is nothing left to approve.`);
   }
-  await deliverSandboxWebhook(
+  if (!waitsOnSandboxPage(payment, kind)) {
+    throw unexpectedState('This payment waits on another step, not on this page: nothing was approved or declined.');
+  }
+  if (claimInFlight(stored)) throw beingChanged();
+  const status = await deliverSandboxWebhook(
     publicBaseUrl,
     {
       payment_id: payment.payment_id,
@@ -48,5 +106,6 @@ export async function completeSandboxPage(paymentId: string, decision: 'approve'
     },
     decision === 'approve' ? 'succeeded' : 'failed',
   );
-  return sandboxPagePayment(paymentId);
+  // 409: the API was changing the payment (a cancel's claim); the sandbox then approved nothing.
+  if (status === 409) throw beingChanged();
 }

@@ -25,6 +25,7 @@ import {
 import {
   SANDBOX_SIGNATURE_HEADER,
   type SandboxWebhookBody,
+  sandboxPageDecisionsSettled,
   sandboxWebhookDelayMs,
   scheduleSandboxWebhook,
   verifySandboxWebhook,
@@ -195,7 +196,9 @@ export class SandboxConnector implements Connector {
     return { status: 'Succeeded', connectorTransactionId: request.connectorTransactionId, amountCaptured: request.amount };
   }
 
-  async void(request: { connectorTransactionId: string }): Promise<PaymentResult> {
+  /** Voids at once, after any hosted-page decision on the payment still running (an approval and a void are ordered). */
+  async void(request: { paymentId: string; connectorTransactionId: string }): Promise<PaymentResult> {
+    await sandboxPageDecisionsSettled(request.paymentId);
     return { status: 'Cancelled', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
   }
 

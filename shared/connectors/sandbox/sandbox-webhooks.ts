@@ -72,3 +72,48 @@ export function scheduleSandboxWebhook(baseUrl: string, data: SandboxWebhookBody
   }, sandboxWebhookDelayMs());
   timer.unref();
 }
+
+/** Longest a sandbox void waits for a hosted-page decision on the same payment: 10 000 ms (twice the webhook timeout). */
+const DECISION_WAIT_MS = 10_000;
+
+/** The hosted-page decisions (check and webhook) running in this process, by payment id. */
+const decisionsInFlight = new Map<string, Promise<void>>();
+
+/**
+ * Runs a hosted-page decision (its check of the payment and its webhook) as one step of the sandbox
+ * "processor": a {@link sandboxPageDecisionsSettled} void of the same payment waits for it, so an approval
+ * and a void are ordered as at a real processor. Either the page read the payment before the void's
+ * claim was written, and its webhook then meets that claim (refused as busy) or lands first (the void's
+ * claim then fails); or it sees the claim or the closed payment and approves nothing. Never a money report
+ * on a payment the API closed. Within one process (the local stack); on a deployed stage the page and
+ * the cancel run in different functions, where only the page's own check guards the race.
+ */
+export async function duringSandboxPageDecision<T>(paymentId: string, decide: () => Promise<T>): Promise<T> {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const previous = decisionsInFlight.get(paymentId);
+  const all = previous ? Promise.all([previous, done]).then(() => undefined) : done;
+  decisionsInFlight.set(paymentId, all);
+  try {
+    return await decide();
+  } finally {
+    finish();
+    if (decisionsInFlight.get(paymentId) === all) decisionsInFlight.delete(paymentId);
+  }
+}
+
+/** Waits (at most {@link DECISION_WAIT_MS}) until no hosted-page decision on this payment runs in this process. */
+export async function sandboxPageDecisionsSettled(paymentId: string): Promise<void> {
+  const running = decisionsInFlight.get(paymentId);
+  if (!running) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    running,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, DECISION_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,110 @@
+/**
+ * Issue 23, item 8: the sandbox's hosted page acts only on the step it shows (a payment waiting on a
+ * PIN, an OTP, a bank transfer or the other page is neither approved nor declined there), and never
+ * reports money on a payment the API closed (an approve racing a cancel raises no money mismatch).
+ */
+import * as metrics from '../../shared/observability/metrics';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+
+let api: LocalApi;
+let mismatches: jest.SpyInstance;
+beforeAll(async () => {
+  // The sandbox's own delayed webhook for offline methods stays off: only the pages act here.
+  process.env.SANDBOX_WEBHOOKS = 'off';
+  mismatches = jest.spyOn(metrics, 'recordMoneyMismatch');
+  api = await startLocalApi();
+});
+afterAll(async () => {
+  mismatches.mockRestore();
+  delete process.env.SANDBOX_WEBHOOKS;
+  await api.close();
+});
+
+async function confirmed(body: Record<string, unknown>) {
+  const res = await api.request('POST', '/payments', { body: { amount: 900, currency: 'NGN', confirm: true, ...body } });
+  expect({ status: res.status, body: res.body }).toMatchObject({ status: 200, body: { status: 'RequiresAction' } });
+  return res.body as { payment_id: string; next_action: { type: string; redirect_to_url?: string } };
+}
+
+const page = (kind: string, paymentId: string) => `${api.url}/sandbox/${kind}/${paymentId}`;
+const decide = (kind: string, paymentId: string, decision: 'approve' | 'decline') =>
+  fetch(page(kind, paymentId), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `decision=${decision}`,
+  });
+const statusOf = async (paymentId: string) => (await api.request('GET', `/payments/${paymentId}`)).body;
+
+describe('the sandbox page acts only on the step it shows', () => {
+  test('a payment waiting on a PIN, an OTP or a bank transfer is neither approved nor declined by the 3DS or checkout page', async () => {
+    const waiting = [
+      await confirmed({ payment_method_data: card('5060666666666666666') }), // submit_pin
+      await confirmed({ payment_method_data: card('5060990000000000019') }), // submit_otp
+      await confirmed({ payment_method: 'bank_transfer' }),
+    ];
+    for (const p of waiting) {
+      const before = await statusOf(p.payment_id);
+      for (const kind of ['3ds', 'checkout'])
+        for (const decision of ['approve', 'decline'] as const) {
+          const res = await decide(kind, p.payment_id, decision);
+          expect(res.status).toBe(409);
+          expect(await res.text()).toContain('waits on another step');
+          const shown = await fetch(page(kind, p.payment_id));
+          expect(shown.status).toBe(200);
+          const html = await shown.text();
+          expect(html).not.toContain('name="decision"');
+          expect(html).toContain('waits on another step');
+        }
+      const after = await statusOf(p.payment_id);
+      expect(after.status).toBe('RequiresAction');
+      expect(after.next_action).toEqual(before.next_action);
+    }
+  });
+
+  test('a 3DS payment is approved on its 3DS page only, not on the checkout page; an unknown page kind is 404', async () => {
+    const p = await confirmed({ payment_method_data: card('4000000000003220') });
+    expect(p.next_action.redirect_to_url).toBe(page('3ds', p.payment_id));
+    expect((await decide('checkout', p.payment_id, 'approve')).status).toBe(409);
+    expect((await decide('other', p.payment_id, 'approve')).status).toBe(404);
+    expect((await fetch(page('other', p.payment_id))).status).toBe(404);
+    expect((await statusOf(p.payment_id)).status).toBe('RequiresAction');
+    expect(await (await fetch(page('3ds', p.payment_id))).text()).toContain('name="decision"');
+    expect((await decide('3ds', p.payment_id, 'approve')).status).toBe(303);
+    expect((await statusOf(p.payment_id)).status).toBe('Succeeded');
+  });
+});
+
+describe('the sandbox page never reports money on a payment the API closed', () => {
+  test('an approve after a cancel is refused; approves racing cancels raise no money mismatch', async () => {
+    const cancelledFirst = await confirmed({ payment_method_data: card('4000000000003220') });
+    expect((await api.request('POST', `/payments/${cancelledFirst.payment_id}/cancel`, { body: {} })).status).toBe(200);
+    const late = await decide('3ds', cancelledFirst.payment_id, 'approve');
+    expect(late.status).toBe(409);
+    expect((await statusOf(cancelledFirst.payment_id)).status).toBe('Cancelled');
+
+    mismatches.mockClear();
+    const payments = await Promise.all(Array.from({ length: 12 }, () => confirmed({ payment_method_data: card('4000000000003220') })));
+    await Promise.all(
+      payments.map(async (p, i) => {
+        const cancel = () => api.request('POST', `/payments/${p.payment_id}/cancel`, { body: {} });
+        const approve = () => decide('3ds', p.payment_id, 'approve');
+        const [first, second] = i % 2 === 0 ? [cancel, approve] : [approve, cancel];
+        await Promise.all([first(), second()]);
+      }),
+    );
+    for (const p of payments) expect(['Succeeded', 'Cancelled']).toContain((await statusOf(p.payment_id)).status);
+    expect(mismatches).not.toHaveBeenCalled();
+  });
+});
+
+test('the cancel answer to a payment the page is approving is an API error, never a 5xx', async () => {
+  const p = await confirmed({ payment_method_data: card('4000000000003220') });
+  const [approve, cancel] = await Promise.all([
+    decide('3ds', p.payment_id, 'approve'),
+    api.request('POST', `/payments/${p.payment_id}/cancel`, { body: {} }),
+  ]);
+  expect(approve.status).toBeLessThan(500);
+  expect(cancel.status).toBeLessThan(500);
+  if (cancel.status !== 200) expectError(cancel, cancel.status);
+});
