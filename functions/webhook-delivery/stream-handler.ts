@@ -33,7 +33,8 @@ async function recordHandler(record: DynamoDBRecord): Promise<void> {
  * AWS an event source mapping filtered to event INSERTs, locally scripts/local/event-stream.ts)
  * processing its batch with Powertools Batch (`BatchProcessor`, `EventType.DynamoDBStreams`,
  * records in parallel). For each new event: one delivery record per enabled, subscribed
- * endpoint, attempted at once (Standard Webhooks; see shared/operations/event-delivery-operations.ts).
+ * endpoint, attempted at once, at most `FAN_OUT_CONCURRENCY` (4) endpoints of one event at a time
+ * (Standard Webhooks; see shared/operations/event-delivery-operations.ts).
  * @returns `{ batchItemFailures: [{ itemIdentifier: <SequenceNumber> }] }` for the records that
  *   failed (storage errors): Lambda retries from the first of them. A whole failed batch is
  *   answered the same way (no throw), with every record listed.
