@@ -1335,7 +1335,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     apiHandler: false,
     errorFormat: 'html',
     responses: { 200: { description: 'The step form, or the result page.', content: { kind: 'html' } } },
-    errors: { 404: ['resource_missing'], 500: ['internal_error'], 503: ['service_unavailable'] },
+    errors: { 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'], 503: ['service_unavailable'] },
   },
   SubmitAuthenticationPage: {
     operationId: 'submitAuthenticationPage',
@@ -1405,6 +1405,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       402: ['authentication_failed'],
       404: ['resource_missing'],
       409: ['payment_unexpected_state'],
+      429: ['rate_limit_exceeded'],
       500: ['internal_error'],
       502: ['connector_unavailable'],
       503: ['service_unavailable', 'connector_unreachable', 'outcome_unknown'],
@@ -1424,7 +1425,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       200: { description: 'The result page (the payment has no `return_url`).', content: { kind: 'html' } },
       303: { description: "To the merchant's `return_url`, or to the step page.", content: { kind: 'html' }, headers: ['Location'] },
     },
-    errors: { 404: ['resource_missing'], 500: ['internal_error'], 503: ['service_unavailable'] },
+    errors: { 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'], 503: ['service_unavailable'] },
   },
   SandboxHostedPage: {
     operationId: 'sandboxHostedPage',
@@ -1437,7 +1438,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     apiHandler: false,
     errorFormat: 'html',
     responses: { 200: { description: 'The page.', content: { kind: 'html' } } },
-    errors: { 404: ['resource_missing'], 500: ['internal_error'], 503: ['service_unavailable'] },
+    errors: { 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'], 503: ['service_unavailable'] },
   },
   SandboxCompletePage: {
     operationId: 'sandboxCompletePage',
@@ -1461,6 +1462,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       400: ['parameter_invalid'],
       404: ['resource_missing'],
       409: ['payment_unexpected_state'],
+      429: ['rate_limit_exceeded'],
       500: ['internal_error'],
       503: ['service_unavailable'],
     },

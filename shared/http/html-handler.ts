@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { isStorageUnavailable } from '../storage/storage-errors';
+import { admitPage } from './page-rate-limit';
 import { isUtf8Charset, parseMediaType } from './request-body';
 
 /** Escapes text for HTML. */
@@ -47,7 +48,15 @@ export function htmlHandler(
 ) {
   const okHeaders = { ...pageHeaders, ...(options.cacheControl ? { 'cache-control': options.cacheControl } : {}) };
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    let settled: Promise<void> | undefined;
     try {
+      // The public pages of a payment (payer and sandbox pages) are rate-limited before anything runs
+      // (shared/http/page-rate-limit.ts): over a limit, a 429 page and no read, write or processor call.
+      if (event.pathParameters?.payment_id !== undefined) {
+        const admission = await admitPage(event);
+        settled = admission.settled;
+        if (!admission.allowed) return tooManyRequestsPage(admission.retryAfterSeconds);
+      }
       await parseForm(event);
       const { statusCode, html, headers } = await run(event, context);
       return { statusCode: statusCode ?? 200, headers: { ...okHeaders, ...(headers ?? {}) }, body: html };
@@ -61,6 +70,9 @@ export function htmlHandler(
             ? 'Your answer was sent, but its result is not known yet. Do not pay again; check back in a minute.'
             : 'Something went wrong. Try again shortly.';
       return { statusCode: status, headers: { ...pageHeaders }, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
+    } finally {
+      // Lambda freezes pending work once the handler returns: the request's lease is finished first.
+      if (settled) await settled;
     }
   };
   // The raw event is never logged here (POWERTOOLS_LOGGER_LOG_EVENT notwithstanding): a step form's body
@@ -68,6 +80,18 @@ export function htmlHandler(
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { logEvent: false }))
     .use(httpSecurityHeaders(options.securityHeaders ?? pageSecurityHeaders) as never);
+}
+
+/** The 429 page of a public page over its rate limit (`Retry-After` in seconds, RFC 9110 §10.2.3). */
+function tooManyRequestsPage(retryAfterSeconds: number): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: 429,
+    headers: { ...pageHeaders, 'retry-after': String(retryAfterSeconds) },
+    body: htmlPage(
+      'Too many requests',
+      `<h1>Too many requests</h1><p>This page was asked for too often. Nothing was done. Wait ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}, then reload it.</p>`,
+    ),
+  };
 }
 
 /**

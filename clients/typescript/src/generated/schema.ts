@@ -5976,6 +5976,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A bug on our side: `internal_error`. Shown as an HTML page. */
             500: {
                 headers: {
@@ -6095,6 +6104,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A bug on our side: `internal_error`. Shown as an HTML page. */
             500: {
                 headers: {
@@ -6164,6 +6182,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description A bug on our side: `internal_error`. Shown as an HTML page. */
             500: {
                 headers: {
@@ -6209,6 +6236,15 @@ export interface operations {
             };
             /** @description Not found: `resource_missing`. Shown as an HTML page. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6291,6 +6327,15 @@ export interface operations {
             };
             /** @description Conflict with the current state: `payment_unexpected_state`. Shown as an HTML page. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
