@@ -22,6 +22,8 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { isIdOf } from '../domain/ids';
+import { logger } from '../observability/logger';
+import { recordRateLimiterError } from '../observability/metrics';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
 import { RATE_LIMIT_MAX, RateLimiter } from './rate-limit';
 
@@ -43,8 +45,28 @@ let pageLimiter: RateLimiter | undefined;
 
 /** This container's page limiter (its own buckets; the same counters table as the API's). */
 export function pageRateLimiter(): RateLimiter {
-  pageLimiter ??= new RateLimiter();
+  pageLimiter ??= new RateLimiter({ onLeaseError: reportLeaseError });
   return pageLimiter;
+}
+
+let warnedWindow = -1;
+
+/**
+ * A failed page lease (the request is admitted: fail open): the `RateLimiterErrors` metric, and one warning
+ * per window naming the kind of key only — never the client address or the payment id.
+ */
+function reportLeaseError(err: unknown, context: { merchantId: string; window: number }): void {
+  try {
+    recordRateLimiterError();
+  } catch {
+    // A metric must never fail a request.
+  }
+  if (warnedWindow === context.window) return;
+  warnedWindow = context.window;
+  logger.warn('page rate limiter lease failed; page requests admitted without a lease for the rest of the window (fail open)', {
+    key_kind: context.merchantId.startsWith('page#ip#') ? 'client_address' : 'payment',
+    error: err as Error,
+  });
 }
 
 /** Replaces this container's page limiter (tests: a fresh one acts as a new container). */

@@ -89,6 +89,17 @@ describe('rate limits of the public pages', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(4);
   });
 
+  test('fails open: when the counters cannot be reached the pages are still served', async () => {
+    env.set({ PAGE_RATE_LIMIT_PER_PAYMENT: '1' });
+    const p = (await confirmWith(OTP_ONLY)).body;
+    h.failStorage({ command: 'UpdateItem', pk: 'RATELIMIT#page', nth: 1, times: 100, mode: 'outage' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await visit(`/pay/${p.payment_id}/authenticate`)).status).toBe(200);
+    } finally {
+      h.failStorage(undefined);
+    }
+  });
+
   test('the next window serves again', async () => {
     env.set({ PAGE_RATE_LIMIT_PER_PAYMENT: '1' });
     const p = (await confirmWith(OTP_ONLY)).body;
