@@ -298,8 +298,9 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
   // The processor's answer to the step: the next step (requires_action), or the outcome.
   count(authorizationOutcomeOf(result));
   try {
-    // The same step asked again is a wrong answer (it stays counted); any other answer moves on (cleared).
-    const wrong = result.status === 'RequiresAction' && result.nextAction?.type === action.type;
+    // The same step asked again (restated, or not restated: still waiting on it) is a wrong answer (it stays
+    // counted); any other answer moves on (cleared).
+    const wrong = result.status === 'RequiresAction' && (result.nextAction?.type ?? action.type) === action.type;
     const outcome =
       wrong && lastTry ? { ...result, status: 'Failed' as const, ...toErrorFields(tooManyAnswers(action.type, limit)) } : result;
     const fields = resultFields(outcome, p);
