@@ -49,7 +49,7 @@ import { CURRENCIES } from '../shared/domain/money';
 import { PAYMENT_METHODS } from '../shared/domain/payment';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
 import { DEFAULT_RATE_LIMITS, operationClassOf, RATE_LIMIT_WINDOW_SECONDS, rateLimitHeaders } from '../shared/http/rate-limit';
-import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema } from '../shared/schemas/common';
+import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema, WELL_FORMED_TEXT } from '../shared/schemas/common';
 import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
@@ -120,15 +120,20 @@ const OVERRIDE_COMPONENTS: Readonly<Record<string, JsonObject>> = {
  * `created[…]` values as the list handlers read them (shared/schemas/list-query-schema.ts
  * `timestampParamSchema`): Unix seconds (1 to 11 digits), or an ISO 8601 date from 1970 on with an
  * optional time and offset whose fields are in range (month 01–12, day 01–31, hour 00–23 or
- * `24:00`, minute and second 00–59, offset hours 00–23). Left to the handler: a day past its
- * month's end rolls over (as `Date.parse` reads `2026-02-30`), and an offset that moves the
- * instant before 1970-01-01 or after 9999-12-31T00:00Z makes it refused.
+ * `24:00`, minute and second 00–59, offset hours 00–23). A day past its month's end
+ * (`2026-02-30`) is refused by the schema's own calendar pattern, written beside this one; left to
+ * the handler: an offset that moves the instant before 1970-01-01 or after 9999-12-31T00:00Z.
  */
 const TIMESTAMP_PATTERN =
   '^(\\d{1,11}|(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T(([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?|24:00(:00(\\.0{1,9})?)?)(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?)$';
 
-/** An absolute `http:` or `https:` URL without credentials (shared/schemas/common.ts `returnUrlSchema`). */
-const RETURN_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s]+([/?#]\\S*)?$';
+/**
+ * An absolute `http:` or `https:` URL without credentials (shared/schemas/common.ts `returnUrlSchema`),
+ * holding no NUL and no lone UTF-16 surrogate (`WELL_FORMED_TEXT`; JSON Schema patterns are ECMA-262
+ * regular expressions, which ajv and OpenAPI tools compile with the `u` flag, where `\uD800-\uDFFF`
+ * matches only an unpaired surrogate).
+ */
+const RETURN_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s\\u0000\\uD800-\\uDFFF]+([/?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$';
 
 /**
  * `payment_method_data` and `payment_method` agree: card data with `card` (or no method), USSD data
@@ -236,7 +241,7 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
   }
   if (ctx.zodSchema === metadataSchema) {
     jsonSchema.maxProperties = 50;
-    jsonSchema.propertyNames = { minLength: 1, maxLength: 40, not: { const: '__proto__' } };
+    jsonSchema.propertyNames = { minLength: 1, maxLength: 40, pattern: WELL_FORMED_TEXT.source, not: { const: '__proto__' } };
     jsonSchema.description = 'String key/value pairs: at most 50 keys of 1–40 characters, values of at most 500 characters. No card data.';
   }
   if (ctx.zodSchema === timestampParamSchema) {

@@ -499,6 +499,9 @@ describe('inputs (issue 23, item 7)', () => {
         '{"amount":100,"currency":"NGN","billing":{"address":{"line1":"1 Marina\\u0000","country":"NG"}}}',
         'billing.address.line1',
       ],
+      // A metadata key and a return_url: their spec patterns refuse NUL too (scripts/openapi.ts).
+      ['/customers', '{"metadata":{"no\\u0000te":"x"}}', 'metadata'],
+      ['/payments', '{"amount":100,"currency":"NGN","return_url":"https://shop.example.com/done\\u0000"}', 'return_url'],
     ];
     for (const [path, raw, param] of cases) {
       const res = await api.request('POST', path, { raw, headers: JSON_HEADERS });
