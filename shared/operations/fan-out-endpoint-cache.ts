@@ -2,6 +2,7 @@ import type { EventType } from '../domain/events';
 import { endpointReceives, type StoredWebhookEndpoint } from '../domain/webhook-endpoint';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
 import { listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
+import { containerCache } from './container-cache';
 
 /**
  * How long (ms) one delivery container reuses a merchant's enabled webhook endpoints when fanning
@@ -31,7 +32,7 @@ export const DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS = 1_000;
 /** Most merchants remembered per container; the oldest entry goes first beyond it. */
 const MAX_MERCHANTS = 1_000;
 
-const cache = new Map<string, { endpoints: Promise<StoredWebhookEndpoint[]>; until: number }>();
+const cache = containerCache<StoredWebhookEndpoint[]>(MAX_MERCHANTS);
 
 /**
  * The merchant's enabled endpoints that subscribe to `eventType`, for fanning one new event out:
@@ -45,18 +46,8 @@ const cache = new Map<string, { endpoints: Promise<StoredWebhookEndpoint[]>; unt
 export async function endpointsForFanOut(merchantId: string, eventType: EventType, nowMs = Date.now()): Promise<StoredWebhookEndpoint[]> {
   const periodMs = fanOutEndpointCacheMs();
   if (periodMs === 0) return listEndpointsForDelivery(merchantId, eventType);
-  let entry = cache.get(merchantId);
-  if (!entry || entry.until <= nowMs) {
-    const endpoints = listEndpointsForDelivery(merchantId);
-    entry = { endpoints, until: nowMs + periodMs };
-    cache.delete(merchantId);
-    cache.set(merchantId, entry);
-    if (cache.size > MAX_MERCHANTS) cache.delete(cache.keys().next().value as string);
-    endpoints.catch(() => {
-      if (cache.get(merchantId)?.endpoints === endpoints) cache.delete(merchantId);
-    });
-  }
-  return (await entry.endpoints).filter((e) => endpointReceives(e, eventType));
+  const endpoints = await cache.get(merchantId, periodMs, () => listEndpointsForDelivery(merchantId), nowMs);
+  return endpoints.filter((e) => endpointReceives(e, eventType));
 }
 
 /** Forgets every cached endpoint list (tests; a container never needs it). */

@@ -17,6 +17,7 @@ import {
 } from '../../schemas/connector-account-schemas';
 import { decryptCredentials, encryptCredentials } from '../../security/credential-encryption';
 import { idempotentId } from '../../security/keyed-hash';
+import { accountHasOpenItems } from '../../storage/account-open-operations-repository';
 import {
   type ConnectorAccountChange,
   clearDeleting,
@@ -30,10 +31,10 @@ import {
   updateConnectorAccount as writeAccount,
 } from '../../storage/connector-accounts-repository';
 import { ConditionFailedError, ItemExistsError, isStorageUnavailable } from '../../storage/storage-errors';
+import { boundedListPage } from '../bounded-list-page';
 import { algorithmAccountIds } from '../routing/algorithm-accounts';
 import { beingDeleted } from '../routing/route-payment';
 import { forgetAccountConnector } from './account-connectors';
-import { accountHasOpenOperations } from './account-open-operations';
 import { connectorConfigCacheMs, forgetConnectorConfig } from './connector-config-cache';
 
 /**
@@ -343,37 +344,22 @@ export async function listConnectorAccounts(
   publicBaseUrl: string,
 ): Promise<ListPage<ConnectorAccountView>> {
   const { accounts } = await readConnectorConfig(merchantId);
-  const newestFirst = [...accounts].reverse();
-  let rows = newestFirst.filter(
+  const page = boundedListPage(
+    [...accounts].reverse(),
+    query,
+    (a) => a.merchant_connector_id,
+    (a) => a.created_at,
+    () =>
+      invalidRequest(
+        'resource_missing',
+        'No such connector account for starting_after: it must be a connector account id from a previous page.',
+        'starting_after',
+      ),
     (a) =>
       (filters.connector_name === undefined || a.connector_name === filters.connector_name) &&
       (filters.disabled === undefined || String(a.disabled) === filters.disabled),
   );
-  const c = query.created;
-  if (c) {
-    rows = rows.filter(
-      (a) =>
-        (c.gt === undefined || a.created_at > c.gt) &&
-        (c.gte === undefined || a.created_at >= c.gte) &&
-        (c.lt === undefined || a.created_at < c.lt) &&
-        (c.lte === undefined || a.created_at <= c.lte),
-    );
-  }
-  if (query.startingAfter) {
-    const cursor = newestFirst.findIndex((a) => a.merchant_connector_id === query.startingAfter);
-    if (cursor === -1) {
-      throw invalidRequest(
-        'resource_missing',
-        'No such connector account for starting_after: it must be a connector account id from a previous page.',
-        'starting_after',
-      );
-    }
-    const cursorAccount = newestFirst[cursor]!;
-    rows = rows.filter((a) => newestFirst.indexOf(a) > newestFirst.indexOf(cursorAccount));
-  }
-  const offset = query.offset ?? 0;
-  const page = rows.slice(offset, offset + query.limit);
-  return { data: page.map((a) => accountView(a, publicBaseUrl)), has_more: rows.length > offset + query.limit };
+  return { data: page.data.map((a) => accountView(a, publicBaseUrl)), has_more: page.has_more };
 }
 
 /**
@@ -478,7 +464,7 @@ export async function updateConnectorAccount(
  *   503 `connector_unreachable` (the processor could not say; nothing changed)
  */
 async function assertKeyMayChange(account: StoredConnectorAccount, current: ConnectorCredentials, readShards: number): Promise<void> {
-  if (!(await accountHasOpenOperations(account.merchant_id, account.merchant_connector_id, readShards))) return;
+  if (!(await accountHasOpenItems(account.merchant_id, account.merchant_connector_id, readShards))) return;
   const adapter = connectorWithCredentials(account.connector_name, current, await connectorSettings());
   try {
     await adapter?.verifyCredentials();
@@ -557,7 +543,7 @@ export async function deleteConnectorAccount(
       logger.error('could not clear deleting_since', { merchant_connector_id: merchantConnectorId, error: (err as Error).name }),
     );
   try {
-    if (await accountHasOpenOperations(merchantId, merchantConnectorId, readShards)) {
+    if (await accountHasOpenItems(merchantId, merchantConnectorId, readShards)) {
       await release();
       throw new ApiError(
         409,

@@ -1,5 +1,6 @@
 import { wholeNumberSetting } from '../../settings/whole-number-setting';
 import { type ConnectorConfig, readConnectorConfig } from '../../storage/connector-accounts-repository';
+import { containerCache } from '../container-cache';
 
 /**
  * Per-container cache of merchants' connector configurations (accounts and routing profile), so
@@ -29,7 +30,7 @@ export function connectorConfigCacheMs(): number {
   return wholeNumberSetting(process.env.CONNECTOR_CONFIG_CACHE_MS, { min: 0, max: 300_000 }, DEFAULT_CONNECTOR_CONFIG_CACHE_MS);
 }
 
-const entries = new Map<string, { at: number; config: Promise<ConnectorConfig> }>();
+const cache = containerCache<ConnectorConfig>(MAX_ENTRIES);
 
 /**
  * The merchant's connector configuration, from this container's cache when read less than the period
@@ -37,20 +38,10 @@ const entries = new Map<string, { at: number; config: Promise<ConnectorConfig> }
  * @throws whatever the read throws (nothing is cached then)
  */
 export async function merchantConnectorConfig(merchantId: string, nowMs = Date.now()): Promise<ConnectorConfig> {
-  const period = connectorConfigCacheMs();
-  const hit = entries.get(merchantId);
-  if (hit && period > 0 && nowMs - hit.at < period) return hit.config;
-  const config = readConnectorConfig(merchantId);
-  if (period > 0) {
-    entries.delete(merchantId);
-    entries.set(merchantId, { at: nowMs, config });
-    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
-    config.catch(() => entries.get(merchantId)?.config === config && entries.delete(merchantId));
-  }
-  return config;
+  return cache.get(merchantId, connectorConfigCacheMs(), () => readConnectorConfig(merchantId), nowMs);
 }
 
 /** Drops a merchant's cached configuration (after this container changed it). */
 export function forgetConnectorConfig(merchantId: string): void {
-  entries.delete(merchantId);
+  cache.forget(merchantId);
 }

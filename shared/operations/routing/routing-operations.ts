@@ -17,6 +17,7 @@ import {
 } from '../../storage/routing-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { forgetConnectorConfig } from '../accounts/connector-config-cache';
+import { boundedListPage } from '../bounded-list-page';
 import { algorithmAccountIds } from './algorithm-accounts';
 import { type CapabilitiesOf, validateAlgorithm } from './validate-algorithm';
 
@@ -104,33 +105,19 @@ export async function getRoutingAlgorithmView(merchantId: string, id: string): P
  */
 export async function listRoutingAlgorithmViews(merchantId: string, query: ListQuery): Promise<ListPage<RoutingAlgorithmView>> {
   const [all, config] = await Promise.all([listRoutingAlgorithms(merchantId), readConnectorConfig(merchantId)]);
-  let rows = all;
-  const c = query.created;
-  if (c) {
-    rows = rows.filter(
-      (a) =>
-        (c.gt === undefined || a.created_at > c.gt) &&
-        (c.gte === undefined || a.created_at >= c.gte) &&
-        (c.lt === undefined || a.created_at < c.lt) &&
-        (c.lte === undefined || a.created_at <= c.lte),
-    );
-  }
-  if (query.startingAfter) {
-    const at = all.findIndex((a) => a.routing_algorithm_id === query.startingAfter);
-    if (at === -1) {
-      throw invalidRequest(
+  const page = boundedListPage(
+    all,
+    query,
+    (a) => a.routing_algorithm_id,
+    (a) => a.created_at,
+    () =>
+      invalidRequest(
         'resource_missing',
         'No such routing algorithm for starting_after: it must be a routing algorithm id from a previous page.',
         'starting_after',
-      );
-    }
-    rows = rows.filter((a) => all.indexOf(a) > at);
-  }
-  const offset = query.offset ?? 0;
-  return {
-    data: rows.slice(offset, offset + query.limit).map((a) => view(a, config.profile)),
-    has_more: rows.length > offset + query.limit,
-  };
+      ),
+  );
+  return { data: page.data.map((a) => view(a, config.profile)), has_more: page.has_more };
 }
 
 /** The 409 of a routing change that lost a race with another change. */
