@@ -5,8 +5,9 @@
  * 2. the table from the shared definition, created if missing;
  * 3. the development merchant's API key (API_KEY, or the documented default);
  * 4. the local API Gateway on PORT (default 3000), invoking the real handlers;
- * 5. the reconciler on a timer, and the table's stream read into the webhook delivery
- *    handler (scripts/local/event-stream.ts), as the stream event source does on AWS;
+ * 5. the reconciler on a timer, the table's stream read into the webhook fan-out handler
+ *    (scripts/local/event-stream.ts), as the stream event source does on AWS, and the webhook
+ *    delivery queue with its worker (scripts/local/delivery-queue.ts, for SQS FIFO and its event source);
  * 6. the local key of connector account credentials (CONNECTOR_ACCOUNTS_LOCAL_KEY, or
  *    .data/connector-accounts.key, made on first start: see {@link localCredentialsKey}).
  * Ctrl-C stops the gateway and DynamoDB Local.
@@ -16,6 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { isLocalWrappingKey, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../shared/security/credential-encryption';
 import { putApiKey } from '../shared/storage/api-keys-repository';
 import { DEFAULT_TABLE_NAME } from '../shared/storage/table-definition';
+import { startDeliveryQueue } from './local/delivery-queue';
 import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
 import { type DynamoDbLocalHandle, startDynamoDbLocal } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
   // The in-process reconciler builds hosted step page URLs on this gateway (as the stack sets the API's endpoint).
   process.env.PUBLIC_BASE_URL ??= gateway.url;
+  const deliveryQueue = await startDeliveryQueue();
   const reconciler = startReconcilerTimer();
   const eventStream = await startEventStream();
   writeLocalStackInfo({ dynamodbEndpoint: endpoint, tableName: process.env.TABLE_NAME, baseUrl: gateway.url, pid: process.pid });
@@ -84,7 +87,7 @@ async function main(): Promise<void> {
       `  Merchant : ${DEV_MERCHANT_ID}`,
       `  DynamoDB : ${endpoint}  table ${process.env.TABLE_NAME}${created ? ' (created)' : ''}`,
       `  Reconciler: every ${reconciler.intervalSeconds} s (RECONCILE_INTERVAL_SECONDS), open operations older than ${process.env.RECONCILE_MIN_AGE_SECONDS ?? 60} s (RECONCILE_MIN_AGE_SECONDS)`,
-      `  Webhooks : delivered from the table's stream; retries ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ? `after ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS} s` : 'on the default schedule'} (WEBHOOK_RETRY_SCHEDULE_SECONDS); try  npm run webhooks:listen`,
+      `  Webhooks : recorded from the table's stream, sent by the delivery queue's worker (in-process stand-in for SQS FIFO); retries ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ? `after ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS} s` : 'on the default schedule'} (WEBHOOK_RETRY_SCHEDULE_SECONDS); try  npm run webhooks:listen`,
       '',
       `  Try: curl -s ${gateway.url}/health`,
       'Press Ctrl-C to stop.',
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
     removeLocalStackInfo();
     await reconciler.stop();
     await eventStream.stop();
+    await deliveryQueue.stop();
     await gateway.close();
     await dynamo?.stop();
     process.exit(0);

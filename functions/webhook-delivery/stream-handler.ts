@@ -9,15 +9,16 @@ import { fanOutEvent } from '../../shared/operations/event-delivery-operations';
 
 /**
  * One stream record: an INSERT of an event item (`entity = 'event'`, the outbox) is fanned
- * out to the merchant's subscribed endpoints ({@link fanOutEvent}); every other record
- * (updates, removals, other entities) is ignored. Throws on storage errors, so the record is
- * reported as a batch item failure and retried (creating a delivery twice is impossible).
+ * out to the merchant's subscribed endpoints ({@link fanOutEvent}: delivery records, handed to the
+ * delivery queue; no POST here); every other record (updates, removals, other entities) is ignored.
+ * Throws on storage and queue errors, so the record is reported as a batch item failure and retried
+ * (creating a delivery twice is impossible).
  */
 async function recordHandler(record: DynamoDBRecord): Promise<void> {
   if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return;
   const item = unmarshall(record.dynamodb.NewImage as unknown as Record<string, SdkAttributeValue>);
   if (item.entity !== 'event') return;
-  const outcomes = await fanOutEvent({
+  const fanOut = await fanOutEvent({
     merchant_id: String(item.merchant_id),
     event_id: String(item.event_id),
     type: String(item.type),
@@ -25,7 +26,7 @@ async function recordHandler(record: DynamoDBRecord): Promise<void> {
     body: String(item.body),
     expires_at: Number(item.expires_at),
   });
-  if (outcomes.length > 0) logger.debug('event fanned out', { event_id: item.event_id, outcomes });
+  if (fanOut.queued > 0) logger.debug('event fanned out', { event_id: item.event_id, ...fanOut });
 }
 
 /**
@@ -33,8 +34,9 @@ async function recordHandler(record: DynamoDBRecord): Promise<void> {
  * AWS an event source mapping filtered to event INSERTs, locally scripts/local/event-stream.ts)
  * processing its batch with Powertools Batch (`BatchProcessor`, `EventType.DynamoDBStreams`,
  * records in parallel). For each new event: one delivery record per enabled, subscribed
- * endpoint, attempted at once, at most `FAN_OUT_CONCURRENCY` (4) endpoints of one event at a time
- * (Standard Webhooks; see shared/operations/event-delivery-operations.ts).
+ * endpoint, handed to the delivery queue, whose worker (queue-handler.ts) sends it (Standard
+ * Webhooks; see shared/operations/event-delivery-operations.ts). A batch takes as long as its
+ * DynamoDB writes and queue calls, never as long as a merchant's slowest endpoint.
  * @returns `{ batchItemFailures: [{ itemIdentifier: <SequenceNumber> }] }` for the records that
  *   failed (storage errors): Lambda retries from the first of them. A whole failed batch is
  *   answered the same way (no throw), with every record listed.

@@ -2,7 +2,7 @@
  * Drives one realistic payment lifecycle through the project's own code: the local API Gateway
  * stand-in (scripts/local/gateway.ts, the real handlers, in this process), the sandbox connector, the
  * webhook delivery stream handler (functions/webhook-delivery/stream-handler.ts, fed the event items
- * as the table's stream would) and the reconciler (shared/operations/reconcile-operations.ts). Each
+ * as the table's stream would) with the delivery queue's worker (scripts/local/delivery-queue.ts) and the reconciler (shared/operations/reconcile-operations.ts). Each
  * step runs in a recorder phase named after the model's operation (scripts/capacity/model.ts
  * `OPERATIONS`), so its DynamoDB calls become that operation's unit records.
  */
@@ -18,6 +18,7 @@ import { hashApiKey, putApiKey } from '../../shared/storage/api-keys-repository'
 import { documentClient } from '../../shared/storage/client';
 import { primaryKey } from '../../shared/storage/item-keys';
 import { tableName } from '../../shared/storage/table-definition';
+import { startDeliveryQueue } from '../local/delivery-queue';
 import { startGateway } from '../local/gateway';
 import type { Recorder } from './access-patterns';
 import type { RawItem } from './item-size';
@@ -120,6 +121,9 @@ export async function driveLifecycle(options: DriveOptions): Promise<void> {
   }
   const receiver = await startReceiver();
   const gateway = await startGateway(0, '127.0.0.1');
+  // The delivery queue's worker sends what the stream handler queues; a step waits for it, so the
+  // worker's DynamoDB calls are the step's too.
+  const deliveryQueue = await startDeliveryQueue();
   try {
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
       const res = await fetch(`${gateway.url}${path}`, {
@@ -136,7 +140,10 @@ export async function driveLifecycle(options: DriveOptions): Promise<void> {
       recorder.phase(operation, async () => {
         const result = await fn();
         const events = recorder.takeNewEvents();
-        if (events.length > 0) await streamHandler(streamEvent(events), STREAM_CONTEXT);
+        if (events.length > 0) {
+          await streamHandler(streamEvent(events), STREAM_CONTEXT);
+          await deliveryQueue.drained();
+        }
         return result;
       });
 
@@ -177,6 +184,7 @@ export async function driveLifecycle(options: DriveOptions): Promise<void> {
     await step(OPERATIONS.listEvents, () => call('GET', `/events?limit=${LIST_PAGE_SIZE}`));
     await step(OPERATIONS.reconciler, () => reconcileOpenOperations({ deadlineMs: Date.now() + 20_000 }));
   } finally {
+    await deliveryQueue.stop();
     await gateway.close();
     await new Promise<void>((ok) => receiver.server.close(() => ok()));
   }

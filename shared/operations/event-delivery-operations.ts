@@ -4,14 +4,19 @@
  * retries, and the API's view of them (`GET /events/{id}/deliveries`,
  * `POST /events/{id}/redeliver`).
  *
- * Flow: the table's stream brings each inserted event item to {@link fanOutEvent}, which
- * creates one delivery record per subscribed enabled endpoint (conditional put, so a stream
- * record handled twice creates it once) and attempts it at once under a lease. A failed
+ * Flow (issue 23, "Delivery isolation": no POST on the stream's path or in the reconciler's run):
+ * the table's stream brings each inserted event item to {@link fanOutEvent}, which creates one
+ * delivery record per subscribed enabled endpoint (conditional put, so a stream record handled
+ * twice creates it once) and hands each to the delivery queue (shared/webhooks/delivery-queue.ts:
+ * message groups per endpoint lane, so a slow endpoint holds only its own lanes). The queue's
+ * worker calls {@link attemptQueuedDelivery}: it leases the record, attempts it through the
+ * endpoint's circuit (shared/webhooks/endpoint-circuits.ts) and records the attempt. A failed
  * attempt schedules the next (`WEBHOOK_RETRY_SCHEDULE_SECONDS`, `Retry-After` honoured,
- * bounded); the record waits in the open-operations index (GSI5) and the reconciler calls
- * {@link retryDelivery} when it is due. A worker dying mid-attempt leaves the record due
- * at the end of its lease: no event is lost, some may be sent twice (receivers dedupe on
- * `webhook-id`).
+ * bounded); the record waits in the open-operations index (GSI5) and, when it is due, the
+ * reconciler hands it to the queue again ({@link retryDelivery}). A record the queue did not get
+ * attempted within {@link HANDOFF_GRACE_SECONDS} (queue unreachable, worker dying mid-attempt: the
+ * end of its lease) is found due by the reconciler the same way: no event is lost, some may be sent
+ * twice (receivers dedupe on `webhook-id`).
  */
 import { invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
 import type { EventType } from '../domain/events';
@@ -26,7 +31,9 @@ import {
   createDelivery,
   type DeliverableEvent,
   type DeliveryNext,
+  deliveryId as deliveryIdOf,
   getDeliverableEvent,
+  handOffDelivery,
   listDeliveries,
   parseDeliveryId,
   publicDelivery,
@@ -36,9 +43,11 @@ import {
 } from '../storage/deliveries-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
 import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
-import { type DeliveryAttempt, sendWebhook } from '../webhooks/delivery';
+import { type DeliveryAttempt, type SendResult, sendWebhook } from '../webhooks/delivery';
 import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
-import { DELIVERY_LEASE_SECONDS, retryScheduleSeconds } from '../webhooks/delivery-settings';
+import { type DeliveryMessage, enqueueDeliveries } from '../webhooks/delivery-queue';
+import { DELIVERY_LEASE_SECONDS, HANDOFF_GRACE_SECONDS, retryScheduleSeconds } from '../webhooks/delivery-settings';
+import { CIRCUIT_OPEN_ERROR, sendThroughCircuit } from '../webhooks/endpoint-circuits';
 import { signingSecrets } from '../webhooks/endpoint-secrets';
 import { endpointsForFanOut } from './fan-out-endpoint-cache';
 
@@ -75,6 +84,14 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const leaseFrom = (nowMs: number) => iso(nowMs + DELIVERY_LEASE_SECONDS * 1000);
+const handOffFrom = (nowMs: number) => iso(nowMs + HANDOFF_GRACE_SECONDS * 1000);
+
+/**
+ * How far ahead of its own clock a worker takes a delivery as due, in ms (1 000): the stream
+ * handler that stamps a first attempt due "now" and the worker that takes it run on different
+ * hosts whose clocks may differ slightly; without it such a delivery would wait for the reconciler.
+ */
+const DUE_CLOCK_TOLERANCE_MS = 1_000;
 
 /** `created_at` of an event from its stored body, for the latency metric; undefined when unreadable. */
 function createdAtOf(body: string): string | undefined {
@@ -98,8 +115,9 @@ async function attempt(
   endpoint: StoredWebhookEndpoint,
   event: DeliverableEvent,
   leaseUntil: string,
-  onSent?: () => void,
+  options: { onSent?: () => void; circuit?: boolean } = {},
 ): Promise<{ delivery: StoredDelivery; outcome: AttemptOutcome }> {
+  const { onSent, circuit = false } = options;
   const nowMs = Date.now();
   let secrets: string[];
   try {
@@ -112,14 +130,19 @@ async function attempt(
     });
     secrets = [];
   }
-  const result =
-    secrets.length > 0
-      ? await sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets })
-      : {
-          attempt: { attempted_at: iso(nowMs), http_status: null, error: 'signing failed', duration_ms: 0 } as DeliveryAttempt,
-          outcome: 'failed' as const,
-        };
-  if (secrets.length > 0) onSent?.();
+  const notSent = (error: string) => ({
+    attempt: { attempted_at: iso(nowMs), http_status: null, error, duration_ms: 0 } as DeliveryAttempt,
+    outcome: 'failed' as const,
+  });
+  const send = () => sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets });
+  let result: SendResult;
+  if (secrets.length === 0) result = notSent('signing failed');
+  else if (!circuit) result = await send();
+  else {
+    const through = await sendThroughCircuit(endpoint.webhook_endpoint_id, send);
+    result = through === 'circuit_open' ? notSent(CIRCUIT_OPEN_ERROR) : through;
+  }
+  if (result.attempt.error !== CIRCUIT_OPEN_ERROR && secrets.length > 0) onSent?.();
   const schedule = retryScheduleSeconds();
   let next: DeliveryNext;
   let outcome: AttemptOutcome;
@@ -176,26 +199,28 @@ export interface InsertedEvent {
   expires_at: number;
 }
 
+/** Most delivery records one event's fan-out writes at once: 8 (an event has at most 16 endpoints). */
+export const FAN_OUT_WRITE_CONCURRENCY = 8;
+
 /**
  * Fans a new event out to every enabled endpoint of its merchant that subscribes to its
  * type (as this container last read them, at most `WEBHOOK_ENDPOINT_CACHE_MS` ago:
  * {@link endpointsForFanOut}) and existed when the event happened (an endpoint never receives events from before its
  * creation, however late the stream is read): creates each delivery record (once, however
- * often the stream brings the event) and attempts it at once. Endpoints are handled
- * {@link FAN_OUT_CONCURRENCY} at a time; after a storage failure no further endpoint is started
- * (the stream record is retried and creates the missing records).
- * @returns one outcome per delivery created now (records that existed are left to their worker or the reconciler)
- * @throws storage errors (the stream record is retried; records already created are not made twice)
+ * often the stream brings the event), then hands every one of them to the delivery queue
+ * (records that already existed too: a stream record retried after the queue refused it; the
+ * queue's deduplication and the worker's claim make a second message a no-op). Sends nothing itself.
+ * @returns how many delivery records were created now and how many messages were queued
+ * @throws storage errors (the stream record is retried; records already created are not made twice) and queue
+ *   errors (likewise; should the retries run out, the reconciler hands the records over after {@link HANDOFF_GRACE_SECONDS})
  */
-export async function fanOutEvent(event: InsertedEvent): Promise<AttemptOutcome[]> {
+export async function fanOutEvent(event: InsertedEvent): Promise<{ created: number; queued: number }> {
   const endpoints = (await endpointsForFanOut(event.merchant_id, event.type as EventType)).filter(
     (e) => !(e.created_at > event.created_at),
   );
-  const deliverable: DeliverableEvent = { eventId: event.event_id, type: event.type, body: event.body, expiresAt: event.expires_at };
-  const outcomes = await mapBounded(endpoints, FAN_OUT_CONCURRENCY, async (endpoint) => {
-    const nowMs = Date.now();
-    const leaseUntil = leaseFrom(nowMs);
-    const created = await createDelivery({
+  const nowMs = Date.now();
+  const created = await mapBounded(endpoints, FAN_OUT_WRITE_CONCURRENCY, async (endpoint) =>
+    createDelivery({
       merchantId: event.merchant_id,
       eventId: event.event_id,
       eventType: event.type,
@@ -203,26 +228,32 @@ export async function fanOutEvent(event: InsertedEvent): Promise<AttemptOutcome[
       url: endpoint.url,
       expiresAt: event.expires_at,
       now: iso(nowMs),
-      leaseUntil,
-    });
-    if (!created) return undefined;
-    return (await attempt(created, endpoint, deliverable, leaseUntil)).outcome;
-  });
-  return outcomes.filter((o): o is AttemptOutcome => o !== undefined);
+      handOffUntil: handOffFrom(nowMs),
+    }),
+  );
+  const messages: DeliveryMessage[] = endpoints.map((endpoint) => ({
+    merchant_id: event.merchant_id,
+    delivery_id: deliveryIdOf(event.event_id, endpoint.webhook_endpoint_id),
+    retry_step: 0,
+  }));
+  await enqueueDeliveries(messages);
+  return { created: created.filter((d) => d !== undefined).length, queued: messages.length };
 }
 
 /**
- * Retries one due delivery (the reconciler's `webhook_delivery` kind): takes it under a lease
- * and makes one attempt. A delivery whose endpoint was deleted or disabled, or whose event
+ * Attempts one delivery the queue handed to the worker (functions/webhook-delivery/queue-handler.ts):
+ * takes it under a lease when it is pending, due and not leased, and makes one attempt through
+ * the endpoint's circuit. A delivery whose endpoint was deleted or disabled, or whose event
  * expired, is settled as `failed` with that reason as its last attempt's error.
  * @param deliveryId `<event_id>:<webhook_endpoint_id>`
  * @returns the outcome; `skipped` when it was not due, already settled, or another worker holds it
- * @throws storage errors (it stays due and is retried at the next run)
+ *   (a duplicate message, or a retry not yet due)
+ * @throws storage errors (the message is retried by the queue; the record, if leased, is due again after the lease)
  */
-export async function retryDelivery(merchantId: string, deliveryId: string): Promise<AttemptOutcome | 'skipped'> {
+export async function attemptQueuedDelivery(merchantId: string, deliveryId: string): Promise<AttemptOutcome | 'skipped'> {
   const nowMs = Date.now();
   const leaseUntil = leaseFrom(nowMs);
-  const claimed = await claimDelivery(merchantId, deliveryId, iso(nowMs), leaseUntil);
+  const claimed = await claimDelivery(merchantId, deliveryId, iso(nowMs + DUE_CLOCK_TOLERANCE_MS), leaseUntil);
   if (!claimed) return 'skipped';
   const { eventId, endpointId } = parseDeliveryId(deliveryId);
   const giveUp = async (reason: string) => {
@@ -235,7 +266,24 @@ export async function retryDelivery(merchantId: string, deliveryId: string): Pro
   if (!event) return giveUp('event expired');
   if (!endpoint) return giveUp('endpoint deleted');
   if (endpoint.status !== 'enabled') return giveUp('endpoint disabled');
-  return (await attempt(claimed, endpoint, event, leaseUntil)).outcome;
+  return (await attempt(claimed, endpoint, event, leaseUntil, { circuit: true })).outcome;
+}
+
+/**
+ * Hands one due delivery to the queue again (the reconciler's `webhook_delivery` kind: a retry
+ * that fell due, or a record the queue did not get attempted in time): moves its due time
+ * {@link HANDOFF_GRACE_SECONDS} ahead ({@link handOffDelivery}), then queues it. Sends nothing itself,
+ * so one merchant's failing endpoints cannot hold the reconciler's run.
+ * @param deliveryId `<event_id>:<webhook_endpoint_id>`
+ * @returns `queued`; `skipped` when it was not due, already settled, or leased
+ * @throws storage and queue errors (it is due again at the next run, or after the grace when the queue failed)
+ */
+export async function retryDelivery(merchantId: string, deliveryId: string): Promise<'queued' | 'skipped'> {
+  const nowMs = Date.now();
+  const step = await handOffDelivery(merchantId, deliveryId, iso(nowMs), handOffFrom(nowMs));
+  if (step === undefined) return 'skipped';
+  await enqueueDeliveries([{ merchant_id: merchantId, delivery_id: deliveryId, retry_step: step }]);
+  return 'queued';
 }
 
 /**
@@ -305,7 +353,7 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
       });
       if (!armed) return undefined; // another worker is attempting it right now
       armedCount += 1;
-      return (await attempt(armed, endpoint, event, leaseUntil, countSent)).delivery;
+      return (await attempt(armed, endpoint, event, leaseUntil, { onSent: countSent })).delivery;
     });
     const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
     const byEndpoint = new Map(results.filter((d): d is StoredDelivery => d !== undefined).map((d) => [d.webhook_endpoint_id, d]));

@@ -9,8 +9,8 @@
  * `lease_until` (ISO UTC, only while a worker attempts it), `open_since`, `created_at`,
  * `updated_at`, `expires_at` (the event's TTL: deliveries expire with it, 30 days).
  * While pending, the record is an open item of GSI5 (`openDeliveryIndexKeys(delivery_id, due)`, partitions `OPENWH#n`: the
- * next attempt, or the end of a running lease), so the reconciler retries it; settled records
- * leave the index. Holds no secret, no API key and no card data (the body is read from the event).
+ * next attempt, the end of a running lease, or the end of the grace a queued hand-over is given), so the
+ * reconciler hands it to the delivery queue when due; settled records leave the index. Holds no secret, no API key and no card data (the body is read from the event).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -116,16 +116,26 @@ export interface DeliveryStart {
   leaseUntil: string;
 }
 
+/** What a new delivery record is made of (fan-out): due now, handed to the delivery queue. */
+export type NewDelivery = Omit<DeliveryStart, 'leaseUntil'> & {
+  /**
+   * ISO 8601 UTC: when the reconciler hands it over again should the queue not have had it
+   * attempted by then (its open-index due time; the first attempt itself is due at `now`).
+   */
+  handOffUntil: string;
+};
+
 /**
- * Creates a delivery record, leased to the caller for its first attempt (one conditional
- * put: a stream record seen twice creates it once).
- * @returns the record when created now; undefined when it already existed (someone else has it)
+ * Creates a delivery record for its first attempt: `pending`, due at `now`, no lease (the
+ * worker that takes it from the queue leases it), in the open index at `handOffUntil` (one
+ * conditional put: a stream record seen twice creates it once).
+ * @returns the record when created now; undefined when it already existed
  */
-export async function createDelivery(s: DeliveryStart): Promise<StoredDelivery | undefined> {
+export async function createDelivery(s: NewDelivery): Promise<StoredDelivery | undefined> {
   const id = deliveryId(s.eventId, s.endpointId);
   const item = {
     ...deliveryKey(s.merchantId, s.eventId, s.endpointId),
-    ...openDeliveryIndexKeys(id, s.leaseUntil),
+    ...openDeliveryIndexKeys(id, s.handOffUntil),
     entity: 'webhook_delivery',
     merchant_id: s.merchantId,
     delivery_id: id,
@@ -137,7 +147,6 @@ export async function createDelivery(s: DeliveryStart): Promise<StoredDelivery |
     attempts: [],
     next_attempt_at: s.now,
     retry_step: 0,
-    lease_until: s.leaseUntil,
     open_since: s.now,
     created_at: s.now,
     updated_at: s.now,
@@ -146,6 +155,36 @@ export async function createDelivery(s: DeliveryStart): Promise<StoredDelivery |
   try {
     await documentClient().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
     return toStored(item);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Hands a due delivery over to the queue (the reconciler, for retries that fell due): when it is
+ * pending, due and not leased, moves its open-index due time to `handOffUntil`, so the next
+ * reconciler runs leave it to the queue until then. One conditional update.
+ * @param now ISO 8601 UTC
+ * @param handOffUntil ISO 8601 UTC
+ * @returns its retry step (for the queue message), or undefined when it is missing, settled, not due or leased
+ */
+export async function handOffDelivery(merchantId: string, id: string, now: string, handOffUntil: string): Promise<number | undefined> {
+  const { eventId, endpointId } = parseDeliveryId(id);
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deliveryKey(merchantId, eventId, endpointId),
+        UpdateExpression: 'SET GSI5SK = :g5sk',
+        ConditionExpression:
+          'attribute_exists(PK) AND #status = :pending AND next_attempt_at <= :now AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':g5sk': openDeliveryIndexKeys(id, handOffUntil).GSI5SK, ':pending': 'pending', ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Number(out.Attributes?.retry_step ?? 0);
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return undefined;
     throw err;

@@ -28,6 +28,14 @@ export const MAX_RETRY_AFTER_SECONDS = 24 * 60 * 60;
  */
 export const DELIVERY_LEASE_SECONDS = 90;
 
+/**
+ * How long a delivery handed to the delivery queue is left to it before the reconciler hands it
+ * over again, in seconds (120: two reconciler periods; the queue normally has it attempted within
+ * a second). It covers a queue that refused or lost the message and a worker that died before
+ * leasing it; a worker that leased it holds it for {@link DELIVERY_LEASE_SECONDS} instead.
+ */
+export const HANDOFF_GRACE_SECONDS = 120;
+
 /** An endpoint whose deliveries have all failed for this long is disabled: 5 days, in milliseconds. */
 export const ENDPOINT_FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
 

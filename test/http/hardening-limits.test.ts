@@ -8,10 +8,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startDeliveryQueue } from '../../scripts/local/delivery-queue';
 import { FAN_OUT_CONCURRENCY, fanOutEvent } from '../../shared/operations/event-delivery-operations';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../shared/operations/webhook-endpoint-operations';
 import { baseClient } from '../../shared/storage/client';
 import { getDeliverableEvent } from '../../shared/storage/deliveries-repository';
+import { enqueueDeliveries, type QueuedDeliveryMessage, useDeliveryQueueTransport } from '../../shared/webhooks/delivery-queue';
 import { expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 type CommandInput = { Key?: unknown; ConditionExpression?: string; UpdateExpression?: string };
@@ -134,7 +136,7 @@ describe('webhook endpoints per merchant', () => {
 });
 
 describe('fan-out with bounded concurrency', () => {
-  test(`one event to 10 endpoints has at most ${FAN_OUT_CONCURRENCY} POSTs in flight; so has its redelivery`, async () => {
+  test(`one event to 10 endpoints: fan-out only queues (one lane group per endpoint), the worker sends; redelivery has at most ${FAN_OUT_CONCURRENCY} POSTs in flight`, async () => {
     expect(FAN_OUT_CONCURRENCY).toBe(4);
     // The file's own merchant (its id is known): no other test here gives it endpoints.
     for (let i = 0; i < 10; i += 1)
@@ -146,18 +148,36 @@ describe('fan-out with bounded concurrency', () => {
     expect(stored).toBeDefined();
     const before = receiver.received.length;
     receiver.reset();
-    const outcomes = await fanOutEvent({
+    const queued: QueuedDeliveryMessage[] = [];
+    const release = useDeliveryQueueTransport({ send: async (messages) => void queued.push(...messages) });
+    const inserted = {
       merchant_id: api.merchantId,
       event_id: eventId,
       type: 'customer.created',
       created_at: customer.body.created_at,
       body: stored?.body ?? '',
       expires_at: stored?.expiresAt ?? 0,
-    });
-    expect(outcomes).toEqual(Array(10).fill('delivered'));
+    };
+    try {
+      expect(await fanOutEvent(inserted)).toEqual({ created: 10, queued: 10 });
+      // A stream record handled again: no record made twice, the same messages again (the queue dedupes them).
+      expect(await fanOutEvent(inserted)).toEqual({ created: 0, queued: 10 });
+    } finally {
+      release();
+    }
+    expect(receiver.received.length - before).toBe(0); // nothing sent on the stream's path
+    expect(new Set(queued.slice(0, 10).map((m) => m.groupId)).size).toBe(10);
+    expect(new Set(queued.map((m) => m.deduplicationId)).size).toBe(10);
+    // The worker (through the local queue, at most 4 batches at once here) sends each once.
+    const queue = await startDeliveryQueue({ concurrency: 4 });
+    try {
+      await enqueueDeliveries(queued.map((m) => JSON.parse(m.body)));
+      await queue.drained();
+    } finally {
+      await queue.stop();
+    }
     expect(receiver.received.length - before).toBe(10);
-    expect(receiver.maxInFlight).toBeGreaterThan(1);
-    expect(receiver.maxInFlight).toBeLessThanOrEqual(FAN_OUT_CONCURRENCY);
+    expect(receiver.maxInFlight).toBeLessThanOrEqual(4);
 
     receiver.reset();
     const again = await request('POST', `/events/${eventId}/redeliver`, {});

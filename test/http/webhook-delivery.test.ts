@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { type LocalDeliveryQueue, startDeliveryQueue } from '../../scripts/local/delivery-queue';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { type EventStream, startEventStream } from '../../scripts/local/event-stream';
 import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
@@ -15,6 +16,7 @@ const table = `switchyard-deliveries-${randomUUID().slice(0, 8)}`;
 const saved = { TABLE_NAME: process.env.TABLE_NAME, WEBHOOK_RETRY_SCHEDULE_SECONDS: process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS };
 let api: LocalApi;
 let stream: EventStream;
+let queue: LocalDeliveryQueue;
 const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
@@ -22,10 +24,12 @@ beforeAll(async () => {
   process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,1';
   await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
   api = await startLocalApi();
+  queue = await startDeliveryQueue();
   stream = await startEventStream({ startingPosition: 'trim_horizon', intervalMs: 100 });
 });
 afterAll(async () => {
   await stream?.stop();
+  await queue?.stop();
   await Promise.all(receivers.map((r) => r.close()));
   await api?.close();
   for (const [k, v] of Object.entries(saved)) {
@@ -154,7 +158,7 @@ test('a receiver answering 500 then 200 gets the same webhook-id twice; the deli
   expect(pending.attempts[0]).toMatchObject({ http_status: 500, error: null });
   expect(pending.next_attempt_at).toEqual(expect.any(String));
   const report = await reconcilePass();
-  expect(report.outcomes['webhook_delivery:delivered']).toBe(1);
+  expect(report.outcomes['webhook_delivery:queued']).toBe(1); // the reconciler hands the retry to the queue
   await r.waitFor((x) => x.length === 2);
   expect(r.received[1]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);
   verified(r.received[1]!, secret);
@@ -333,8 +337,9 @@ test('the stream handler reports storage failures per record, and a record handl
   expect(dump).not.toMatch(/whsec_|sk_test_|4242424242424242/);
 });
 
-test('a delivery left by a worker that died mid-attempt is retried by the reconciler once its lease ends', async () => {
-  const { createDelivery } = await import('../../shared/storage/deliveries-repository');
+test('a delivery the queue never got, or whose worker died mid-attempt, is handed over again by the reconciler when due', async () => {
+  const { claimDelivery, createDelivery, deliveryId } = await import('../../shared/storage/deliveries-repository');
+  const { HANDOFF_GRACE_SECONDS, DELIVERY_LEASE_SECONDS } = await import('../../shared/webhooks/delivery-settings');
   const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
   const { documentClient } = await import('../../shared/storage/client');
   const m = await merchant();
@@ -351,34 +356,61 @@ test('a delivery left by a worker that died mid-attempt is retried by the reconc
     }),
   );
   const eventItem = found.Items![0]!;
-  // A second endpoint whose delivery of this event was created and leased by a worker that then died:
-  // the record is written (as fan-out's conditional put writes it) and never attempted.
-  const r2 = await receiver();
-  const second = await m.endpoint(r2.url, { enabled_events: ['customer.created'] });
+  const merchantId = String(eventItem.merchant_id);
+  // Two more endpoints whose deliveries of this event were created as fan-out creates them, but:
+  // (lost) the hand-off to the queue never happened (the stream handler died after the put);
+  // (died) a worker leased it and died before recording its attempt.
+  const [lost, died] = [await receiver(), await receiver()];
+  const lostEndpoint = await m.endpoint(lost.url, { enabled_events: ['customer.created'] });
+  const diedEndpoint = await m.endpoint(died.url, { enabled_events: ['customer.created'] });
   const now = Date.now();
-  const created = await createDelivery({
-    merchantId: String(eventItem.merchant_id),
-    eventId,
-    eventType: 'customer.created',
-    endpointId: second.webhook_endpoint_id,
-    url: r2.url,
-    expiresAt: Number(eventItem.expires_at),
-    now: new Date(now).toISOString(),
-    leaseUntil: new Date(now + 90_000).toISOString(),
-  });
-  expect(created).toBeDefined();
-  await reconcilePass(); // the lease still runs: nobody takes it over
-  expect(r2.received).toHaveLength(0);
-  const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 120_000); // the lease (90 s) has ended
-  try {
-    await reconcileOpenOperations({ deadlineMs: now + 140_000 });
-  } finally {
-    clock.mockRestore();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  for (const [endpoint, url] of [
+    [lostEndpoint, lost.url],
+    [diedEndpoint, died.url],
+  ] as const) {
+    const created = await createDelivery({
+      merchantId,
+      eventId,
+      eventType: 'customer.created',
+      endpointId: endpoint.webhook_endpoint_id,
+      url,
+      expiresAt: Number(eventItem.expires_at),
+      now: iso(now),
+      handOffUntil: iso(now + HANDOFF_GRACE_SECONDS * 1000),
+    });
+    expect(created).toBeDefined();
   }
-  await r2.waitFor((x) => x.length === 1);
-  expect(verified(r2.received[0]!, second.secret).event_id).toBe(eventId);
-  const d = await deliveryOf(m.request, eventId, second.webhook_endpoint_id, (x) => x.status === 'delivered');
-  expect(d.attempts).toHaveLength(1);
+  const leased = await claimDelivery(
+    merchantId,
+    deliveryId(eventId, diedEndpoint.webhook_endpoint_id),
+    iso(now),
+    iso(now + DELIVERY_LEASE_SECONDS * 1000),
+  );
+  expect(leased?.lease_until).toBe(iso(now + DELIVERY_LEASE_SECONDS * 1000));
+  const passAt = async (ms: number) => {
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(ms);
+    try {
+      await reconcileOpenOperations({ deadlineMs: ms + 20_000 });
+    } finally {
+      clock.mockRestore();
+    }
+    await queue.drained();
+  };
+  await passAt(now + 1_000); // neither is due: the hand-off's grace and the lease still run
+  expect(lost.received).toHaveLength(0);
+  expect(died.received).toHaveLength(0);
+  await passAt(now + (DELIVERY_LEASE_SECONDS + 1) * 1000); // the lease has ended, the grace has not
+  await died.waitFor((x) => x.length === 1);
+  expect(lost.received).toHaveLength(0);
+  await passAt(now + (HANDOFF_GRACE_SECONDS + 1) * 1000); // the grace has ended too
+  await lost.waitFor((x) => x.length === 1);
+  expect(verified(lost.received[0]!, lostEndpoint.secret).event_id).toBe(eventId);
+  expect(verified(died.received[0]!, diedEndpoint.secret).event_id).toBe(eventId);
+  for (const endpoint of [lostEndpoint, diedEndpoint]) {
+    const d = await deliveryOf(m.request, eventId, endpoint.webhook_endpoint_id, (x) => x.status === 'delivered');
+    expect(d.attempts).toHaveLength(1);
+  }
 });
 
 test('the retry schedule is a setting; Retry-After is parsed and bounded; signatures cover every live secret', async () => {
@@ -445,7 +477,8 @@ test('an endpoint whose deliveries have all failed for 5 days is disabled, unles
   const now = Date.now();
   jest.spyOn(Date, 'now').mockReturnValue(now + 5 * 24 * 3600_000 + 3600_000);
   try {
-    await reconcilePass();
+    await reconcilePass(); // hands the retry to the queue, whose worker attempts it, still five days on
+    await queue.drained();
   } finally {
     jest.restoreAllMocks();
   }

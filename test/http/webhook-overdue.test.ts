@@ -20,7 +20,7 @@ afterAll(() => {
   else process.env.TABLE_NAME = savedTable;
 });
 
-/** A delivery record opened `openedAgoMs` ago whose lease (its due time) ended `dueAgoMs` ago (negative: in the future). */
+/** A delivery record opened `openedAgoMs` ago whose hand-off grace (its due time) ended `dueAgoMs` ago (negative: in the future). */
 async function delivery(openedAgoMs: number, dueAgoMs: number): Promise<void> {
   const now = Date.now();
   const created = await createDelivery({
@@ -31,7 +31,7 @@ async function delivery(openedAgoMs: number, dueAgoMs: number): Promise<void> {
     url: 'https://merchant.example/hooks',
     expiresAt: Math.floor(now / 1000) + 86_400,
     now: new Date(now - openedAgoMs).toISOString(),
-    leaseUntil: new Date(now - dueAgoMs).toISOString(),
+    handOffUntil: new Date(now - dueAgoMs).toISOString(),
   });
   expect(created).toBeDefined();
 }

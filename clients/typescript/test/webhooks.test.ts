@@ -1,9 +1,10 @@
 /**
  * verifyWebhook on real deliveries: the local API, the table's stream read by the local stream
- * reader (the delivery handler deployed to Lambda), a loopback receiver. A table of this file's own,
+ * reader and the local delivery queue (the fan-out and worker handlers deployed to Lambda), a loopback receiver. A table of this file's own,
  * as test/http/webhook-delivery.test.ts does, so this file's stream reader delivers only its events.
  */
 import { randomUUID } from 'node:crypto';
+import { type LocalDeliveryQueue, startDeliveryQueue } from '../../../scripts/local/delivery-queue';
 import { ensureTable } from '../../../scripts/local/ensure-table';
 import { type EventStream, startEventStream } from '../../../scripts/local/event-stream';
 import { type LocalApi, startLocalApi } from '../../../test/helpers/local-api';
@@ -14,6 +15,7 @@ const table = `switchyard-sdk-webhooks-${randomUUID().slice(0, 8)}`;
 const savedTable = process.env.TABLE_NAME;
 let api: LocalApi;
 let stream: EventStream;
+let queue: LocalDeliveryQueue;
 let receiver: WebhookReceiver;
 let switchyard: Switchyard;
 
@@ -21,12 +23,14 @@ beforeAll(async () => {
   process.env.TABLE_NAME = table;
   await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
   api = await startLocalApi();
+  queue = await startDeliveryQueue();
   stream = await startEventStream({ startingPosition: 'trim_horizon', intervalMs: 100 });
   receiver = await startWebhookReceiver();
   switchyard = new Switchyard({ apiKey: api.apiKey, baseUrl: api.url });
 });
 afterAll(async () => {
   await stream?.stop();
+  await queue?.stop();
   await receiver?.close();
   await api?.close();
   if (savedTable === undefined) delete process.env.TABLE_NAME;

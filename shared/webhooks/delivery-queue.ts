@@ -1,0 +1,157 @@
+/**
+ * The webhook delivery queue: where the stream's fan-out and the reconciler hand deliveries
+ * to the delivery worker (functions/webhook-delivery/queue-handler.ts), so that no webhook
+ * POST is made on the stream's path or in the reconciler's run (issue 23, "Delivery isolation").
+ *
+ * On AWS it is an SQS FIFO queue (`WEBHOOK_DELIVERY_QUEUE_URL`), used for its message groups,
+ * not for order: SQS returns no message of a group while a message of that group is in flight
+ * ("Amazon SQS FIFO queue key terms", "Message group ID": "messages that belong to the same
+ * message group are always processed one by one"; Lambda developer guide, "Scaling behavior for
+ * FIFO queues": the event source mapping scales with the number of active message groups).
+ * Each endpoint's deliveries are spread over {@link deliveryLanes} groups (`<webhook_endpoint_id>.<lane>`),
+ * so one endpoint holds at most that many batches (≤ 10 messages each) in flight, however slow it is
+ * or however many events it has waiting; every other endpoint's group is served by the other
+ * pollers at once. Deduplication is per group (`DeduplicationScope: messageGroup`,
+ * `FifoThroughputLimit: perMessageGroupId`, high throughput mode) on `<delivery_id>.<retry_step>`:
+ * the same step of a delivery handed over twice within 5 minutes (a stream record retried, a
+ * reconciler run repeated) is queued once; outside that window the worker's conditional claim
+ * makes a second message a no-op.
+ *
+ * Locally (`npm start`, tests) scripts/local/delivery-queue.ts registers an in-process stand-in
+ * with the same group semantics through {@link useDeliveryQueueTransport}.
+ */
+import { createHash } from 'node:crypto';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { wholeNumberSetting } from '../settings/whole-number-setting';
+
+/** What one queue message asks the worker to do: attempt this delivery now if it is still due. */
+export interface DeliveryMessage {
+  merchant_id: string;
+  /** `<event_id>:<webhook_endpoint_id>` */
+  delivery_id: string;
+  /** The retry step the delivery was at when handed over (0: the first attempt); part of the deduplication id. */
+  retry_step: number;
+}
+
+/** A message as it is sent: the body and the FIFO attributes. */
+export interface QueuedDeliveryMessage {
+  /** JSON of a {@link DeliveryMessage}. */
+  body: string;
+  /** `<webhook_endpoint_id>.<lane>` (≤ 128 characters, SQS's limit for `MessageGroupId`). */
+  groupId: string;
+  /** `<delivery_id>.<retry_step>` (≤ 128 characters, SQS's limit for `MessageDeduplicationId`). */
+  deduplicationId: string;
+}
+
+/** Sends messages to the queue; throws when any of them was not accepted. */
+export interface DeliveryQueueTransport {
+  send(messages: readonly QueuedDeliveryMessage[]): Promise<void>;
+}
+
+/** Groups (lanes) per endpoint when `WEBHOOK_DELIVERY_LANES` is not set: 4 (at most 4 batches, 40 POSTs, in flight per endpoint). */
+export const DEFAULT_DELIVERY_LANES = 4;
+
+/** Most entries in one `SendMessageBatch` call: 10 (Amazon SQS quotas, "Batched message ID"/"Messages per batch"). */
+export const SQS_BATCH_LIMIT = 10;
+
+/**
+ * How many message groups (lanes) each endpoint's deliveries are spread over:
+ * `WEBHOOK_DELIVERY_LANES` (1–64), else {@link DEFAULT_DELIVERY_LANES}. It bounds how many batches
+ * one endpoint can hold in flight at once (so how many worker invocations a hanging endpoint can
+ * pin) and how fast a healthy endpoint's backlog drains (lanes × 10 POSTs at a time).
+ */
+export function deliveryLanes(env: NodeJS.ProcessEnv = process.env): number {
+  return wholeNumberSetting(env.WEBHOOK_DELIVERY_LANES, { min: 1, max: 64 }, DEFAULT_DELIVERY_LANES);
+}
+
+/** The lane of a delivery among its endpoint's {@link deliveryLanes}: a stable hash of the delivery id (SHA-256's first 4 bytes). */
+function laneOf(deliveryId: string, lanes: number): number {
+  return createHash('sha256').update(deliveryId).digest().readUInt32BE(0) % lanes;
+}
+
+/**
+ * The queue message of a delivery: group `<webhook_endpoint_id>.<lane>`, deduplication id
+ * `<delivery_id>.<retry_step>`.
+ */
+export function deliveryQueueMessage(message: DeliveryMessage, lanes = deliveryLanes()): QueuedDeliveryMessage {
+  const endpointId = message.delivery_id.split(':')[1] ?? message.delivery_id;
+  return {
+    body: JSON.stringify(message),
+    groupId: `${endpointId}.${laneOf(message.delivery_id, lanes)}`,
+    deduplicationId: `${message.delivery_id}.${message.retry_step}`,
+  };
+}
+
+/**
+ * Reads a queue message body back.
+ * @throws Error when it is not a {@link DeliveryMessage} (a poison message: the worker reports it failed)
+ */
+export function parseDeliveryMessage(body: string): DeliveryMessage {
+  const value = JSON.parse(body) as Partial<DeliveryMessage>;
+  if (typeof value.merchant_id !== 'string' || typeof value.delivery_id !== 'string' || !Number.isInteger(value.retry_step)) {
+    throw new Error('Not a webhook delivery message');
+  }
+  return { merchant_id: value.merchant_id, delivery_id: value.delivery_id, retry_step: Number(value.retry_step) };
+}
+
+/** The SQS transport: `SendMessageBatch` (10 entries per call, in parallel), any failed entry thrown. */
+function sqsTransport(queueUrl: string): DeliveryQueueTransport {
+  const client = new SQSClient({});
+  return {
+    async send(messages) {
+      const batches: QueuedDeliveryMessage[][] = [];
+      for (let i = 0; i < messages.length; i += SQS_BATCH_LIMIT) batches.push(messages.slice(i, i + SQS_BATCH_LIMIT));
+      await Promise.all(
+        batches.map(async (batch) => {
+          const out = await client.send(
+            new SendMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: batch.map((m, i) => ({
+                Id: `m${i}`,
+                MessageBody: m.body,
+                MessageGroupId: m.groupId,
+                MessageDeduplicationId: m.deduplicationId,
+              })),
+            }),
+          );
+          const failed = out.Failed ?? [];
+          if (failed.length > 0) {
+            throw new Error(`The delivery queue refused ${failed.length} of ${batch.length} messages (${failed[0]?.Code ?? 'unknown'})`);
+          }
+        }),
+      );
+    },
+  };
+}
+
+let registered: DeliveryQueueTransport | undefined;
+let sqs: { url: string; transport: DeliveryQueueTransport } | undefined;
+
+/**
+ * Registers the transport used instead of SQS: the local stand-in (scripts/local/delivery-queue.ts)
+ * in `npm start`, the benchmarks and the tests.
+ * @returns a function that removes it again (only if it is still the one registered)
+ */
+export function useDeliveryQueueTransport(transport: DeliveryQueueTransport): () => void {
+  registered = transport;
+  return () => {
+    if (registered === transport) registered = undefined;
+  };
+}
+
+/**
+ * Hands deliveries to the worker: the registered transport if any, else SQS at
+ * `WEBHOOK_DELIVERY_QUEUE_URL`.
+ * @throws Error when neither is configured (a deployment fault: the delivery records stay due and
+ *   the reconciler hands them over again), or when the queue refuses a message (SQS errors)
+ */
+export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const lanes = deliveryLanes();
+  const queued = messages.map((m) => deliveryQueueMessage(m, lanes));
+  if (registered) return registered.send(queued);
+  const url = process.env.WEBHOOK_DELIVERY_QUEUE_URL;
+  if (!url) throw new Error('No webhook delivery queue: WEBHOOK_DELIVERY_QUEUE_URL is not set');
+  if (sqs?.url !== url) sqs = { url, transport: sqsTransport(url) };
+  return sqs.transport.send(queued);
+}
