@@ -15,12 +15,12 @@ import {
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '../shared/api/routes';
@@ -91,6 +91,39 @@ export const WEBHOOK_DELIVERY = {
   name: 'WebhookDelivery',
   entry: 'functions/webhook-delivery/stream-handler.ts',
   timeoutSeconds: 60,
+} as const;
+
+/**
+ * The webhook delivery worker: its logical name, its handler module (an SQS batch handler
+ * exporting `handler`, Powertools Batch partial failures) and its timeout: one attempt's 15 s
+ * (`DEFAULT_DELIVERY_TIMEOUT_MS`) and its DynamoDB calls, with room. Fed by the delivery queue
+ * through {@link WEBHOOK_DELIVERY_QUEUE}.
+ */
+export const WEBHOOK_DELIVERY_WORKER = {
+  name: 'WebhookDeliveryWorker',
+  entry: 'functions/webhook-delivery/queue-handler.ts',
+  timeoutSeconds: 60,
+} as const;
+
+/**
+ * The webhook delivery queue (shared/webhooks/delivery-queue.ts) and its event source mapping
+ * (`Queue`, `SqsEventSource`, aws-cdk-lib 2.276.0; Amazon SQS developer guide, "FIFO queue
+ * high throughput"; Lambda developer guide, "Using Lambda with Amazon SQS"):
+ *
+ * - FIFO, `DeduplicationScope.MESSAGE_GROUP` and `FifoThroughputLimit.PER_MESSAGE_GROUP_ID` (high
+ *   throughput mode: the limits apply per message group, i.e. per endpoint lane);
+ * - `visibilityTimeout` 6 × the worker's timeout, as the Lambda guide advises for SQS sources, so a
+ *   batch is never handed out again while an invocation still works on it;
+ * - `maxReceiveCount` 5, then the message goes to a FIFO dead-letter queue (alarmed when not empty;
+ *   the delivery record itself stays due and the reconciler hands it over again);
+ * - `batchSize` 10 (the FIFO maximum), `reportBatchItemFailures`, and the stage's `maxConcurrency`.
+ */
+export const WEBHOOK_DELIVERY_QUEUE = {
+  batchSize: 10,
+  visibilityTimeout: Duration.seconds(6 * WEBHOOK_DELIVERY_WORKER.timeoutSeconds),
+  maxReceiveCount: 5,
+  retentionPeriod: Duration.days(4),
+  deadLetterRetention: Duration.days(14),
 } as const;
 
 /**
@@ -593,7 +626,7 @@ export class ApiStack extends Stack {
 
     // Webhook delivery: new event items (the outbox) from the table's stream, at least once.
     const webhookDelivery = webhookDeliveryEntry
-      ? this.addWebhookDelivery(makeFunction, table, webhookDeliveryEntry, webhookRetrySchedule)
+      ? this.addWebhookDelivery(makeFunction, table, webhookDeliveryEntry, webhookRetrySchedule, config, reconciler)
       : undefined;
 
     // The reconciler has no request to take the public URL from: a payment's hosted step page, should a
@@ -666,7 +699,15 @@ export class ApiStack extends Stack {
       api: this.api,
       functionDashboards: groupMonitoring.map((m) => m.dashboardName),
       reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
-      webhookDelivery: webhookDelivery && { name: WEBHOOK_DELIVERY.name, ...webhookDelivery },
+      webhookDelivery: webhookDelivery && {
+        name: WEBHOOK_DELIVERY.name,
+        fn: webhookDelivery.fn,
+        failureQueue: webhookDelivery.failureQueue,
+        workerName: WEBHOOK_DELIVERY_WORKER.name,
+        worker: webhookDelivery.worker,
+        workerLogGroup: logGroups.get(WEBHOOK_DELIVERY_WORKER.name)!,
+        deadLetterQueue: webhookDelivery.deadLetterQueue,
+      },
       table,
       alarmTopic,
       metricsNamespace,
@@ -700,6 +741,10 @@ export class ApiStack extends Stack {
       description: 'Reconciler invocations EventBridge Scheduler could not deliver (alarmed when not empty)',
     });
     if (webhookDelivery) {
+      new CfnOutput(this, 'WebhookDeliveryDeadLetterQueueUrl', {
+        value: webhookDelivery.deadLetterQueue.queueUrl,
+        description: 'Webhook delivery messages the worker failed 5 times (the deliveries stay due in the table; alarmed when not empty)',
+      });
       new CfnOutput(this, 'WebhookDeliveryFailureQueueUrl', {
         value: webhookDelivery.failureQueue.queueUrl,
         description: 'Stream records the webhook delivery function gave up on (shard and sequence ranges; alarmed when not empty)',
@@ -708,31 +753,86 @@ export class ApiStack extends Stack {
   }
 
   /**
-   * The `WebhookDelivery` function ({@link WEBHOOK_DELIVERY}) and its event source mapping on the
-   * table's stream ({@link WEBHOOK_DELIVERY_STREAM}), with an on-failure SQS queue (SSE-SQS,
-   * TLS only; `SqsDlq` grants the function `sqs:SendMessage` on it). Grants: the `deliver` table
-   * actions, read of the keyed-hash key (endpoint secrets are stored encrypted under it), and,
-   * through `DynamoEventSource`, stream read (`grantStreamRead`: DescribeStream, GetRecords,
-   * GetShardIterator and ListStreams, all on the stream's ARN only, as in the DynamoDB developer
-   * guide's "IAM policy to grant read access for a DynamoDB stream only").
+   * Webhook delivery (issue 23, "Delivery isolation"): the `WebhookDelivery` function
+   * ({@link WEBHOOK_DELIVERY}) on the table's stream ({@link WEBHOOK_DELIVERY_STREAM}, with an
+   * on-failure SQS queue), which records deliveries and queues them; the delivery queue and its
+   * dead-letter queue ({@link WEBHOOK_DELIVERY_QUEUE}); and the `WebhookDeliveryWorker` function
+   * ({@link WEBHOOK_DELIVERY_WORKER}) on that queue, which sends. Queues: SSE-SQS, TLS only.
+   * Grants: both functions the `deliver` table actions; the worker read of the keyed-hash key
+   * (endpoint secrets are stored encrypted under it) and consumption of the queue; the stream
+   * function and the reconciler `sqs:SendMessage` on the queue (`grantSendMessages`); the stream
+   * function, through `DynamoEventSource`, stream read (`grantStreamRead`: DescribeStream,
+   * GetRecords, GetShardIterator and ListStreams, on the stream's ARN only, as in the DynamoDB
+   * developer guide's "IAM policy to grant read access for a DynamoDB stream only").
    */
   private addWebhookDelivery(
     makeFunction: (scope: Construct, spec: FunctionSpec) => NodejsFunction,
     table: ITableV2,
     entry: string,
     retrySchedule: string,
-  ): { fn: NodejsFunction; failureQueue: Queue } {
+    config: StageConfig,
+    reconciler: NodejsFunction,
+  ): { fn: NodejsFunction; failureQueue: Queue; worker: NodejsFunction; queue: Queue; deadLetterQueue: Queue } {
+    const q = WEBHOOK_DELIVERY_QUEUE;
+    const deadLetterQueue = new Queue(this, 'WebhookDeliveryDeadLetterQueue', {
+      fifo: true,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: q.deadLetterRetention,
+    });
+    acknowledgeNagFindings(deadLetterQueue, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: "This queue is itself a dead-letter queue: the webhook delivery queue's, for messages its worker failed 5 times.",
+      },
+    ]);
+    const queue = new Queue(this, 'WebhookDeliveryQueue', {
+      fifo: true,
+      deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+      fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: q.visibilityTimeout,
+      retentionPeriod: q.retentionPeriod,
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: q.maxReceiveCount },
+    });
+    const queueEnvironment = {
+      WEBHOOK_DELIVERY_QUEUE_URL: queue.queueUrl,
+      WEBHOOK_DELIVERY_LANES: String(config.webhookDelivery.lanes),
+    };
     const fn = makeFunction(this, {
       name: WEBHOOK_DELIVERY.name,
       entry,
       access: 'deliver',
       apiKeys: false,
-      keyedHashes: true,
+      keyedHashes: false,
       connectors: false,
       connectorAccountsKey: false,
       timeoutSeconds: WEBHOOK_DELIVERY.timeoutSeconds,
+      environment: queueEnvironment,
+    });
+    const worker = makeFunction(this, {
+      name: WEBHOOK_DELIVERY_WORKER.name,
+      // The stream handler's own module means the real pair; a stub (tests) stands for both.
+      entry: entry === WEBHOOK_DELIVERY.entry ? WEBHOOK_DELIVERY_WORKER.entry : entry,
+      access: 'deliver',
+      apiKeys: false,
+      keyedHashes: true,
+      connectors: false,
+      connectorAccountsKey: false,
+      timeoutSeconds: WEBHOOK_DELIVERY_WORKER.timeoutSeconds,
       environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule },
     });
+    queue.grantSendMessages(fn);
+    queue.grantSendMessages(reconciler);
+    for (const [name, value] of Object.entries(queueEnvironment)) reconciler.addEnvironment(name, value);
+    worker.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: q.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.webhookDelivery.maxConcurrency,
+      }),
+    );
     const failureQueue = new Queue(this, 'WebhookDeliveryFailureQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -759,6 +859,6 @@ export class ApiStack extends Stack {
         filters: [...s.filters],
       }),
     );
-    return { fn, failureQueue };
+    return { fn, failureQueue, worker, queue, deadLetterQueue };
   }
 }

@@ -2,6 +2,7 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
+  CfnInsightRule,
   ComparisonOperator,
   GraphWidget,
   type IMetric,
@@ -14,6 +15,7 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ILogGroup } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Canary } from 'aws-cdk-lib/aws-synthetics';
@@ -30,6 +32,7 @@ import {
 import { Construct } from 'constructs';
 import { CONNECTOR_FACTORIES } from '../shared/connectors/registry';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../shared/observability/metrics';
+import { WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE } from '../shared/webhooks/delivery-settings';
 import type { StageConfig } from './config/stage-config';
 
 /** The runbook every alarm description points to (an anchor of it per alarm: {@link RUNBOOK}). */
@@ -45,6 +48,7 @@ export const RUNBOOK = {
   openOperationAge: 'operation-open-longer-than-30-minutes',
   webhookBacklog: 'webhook-deliveries-stuck',
   webhookOverdue: 'webhook-deliveries-overdue',
+  merchantWebhookFailures: 'a-merchants-webhook-endpoints-are-failing',
   refundFailures: 'refunds-failing-at-the-processor',
   moneyMismatch: 'money-mismatch',
   healthCanary: 'health-canary-failing',
@@ -180,8 +184,20 @@ export interface ServiceMonitoringProps {
   functionDashboards?: string[];
   /** The background reconciler and the dead-letter queue of its schedule. */
   reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
-  /** The webhook delivery function (fed by the table's stream) and its on-failure queue, when deployed. */
-  webhookDelivery?: { name: string; fn: IFunction; failureQueue: IQueue };
+  /**
+   * Webhook delivery, when deployed: the fan-out function (fed by the table's stream) and its
+   * on-failure queue; the delivery worker (fed by the delivery queue), its log group (the
+   * per-merchant failures rule reads it) and the delivery queue's dead-letter queue.
+   */
+  webhookDelivery?: {
+    name: string;
+    fn: IFunction;
+    failureQueue: IQueue;
+    workerName: string;
+    worker: IFunction;
+    workerLogGroup: ILogGroup;
+    deadLetterQueue: IQueue;
+  };
   table: ITableV2;
   alarmTopic: ITopic;
   /** CloudWatch namespace of the business metrics (Powertools Metrics). */
@@ -292,6 +308,13 @@ export class ServiceMonitoring extends Construct {
               'The webhook delivery function lags the table stream by more than 5 minutes (IteratorAge, Maximum): events wait for their first delivery. Look for errors, throttles or timeouts of the function.',
           },
         },
+      });
+      monitoring.monitorLambdaFunction({
+        lambdaFunction: props.webhookDelivery.worker,
+        alarmFriendlyName: props.webhookDelivery.workerName,
+        humanReadableName: `${props.webhookDelivery.workerName} (delivery queue)`,
+        addFaultCountAlarm: { Critical: { maxErrorCount: config.alarms.lambdaErrors } },
+        addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
       });
     }
     monitoring.monitorDynamoTable({
@@ -443,7 +466,84 @@ export class ServiceMonitoring extends Construct {
         },
       },
     });
-    if (props.webhookDelivery) this.addWebhooksSection(monitoring, props, props.webhookDelivery.failureQueue, metric, search);
+    if (props.webhookDelivery) {
+      this.addWebhooksSection(monitoring, props, props.webhookDelivery.failureQueue, metric, search);
+      this.addMerchantWebhookFailures(monitoring, props, props.webhookDelivery);
+    }
+  }
+
+  /**
+   * A merchant whose endpoints are failing (issue 23): a Contributor Insights rule counting the
+   * delivery worker's "webhook delivery attempt failed" log lines by `merchant_id` (CloudWatch Logs
+   * rule syntax, `LogFormat: JSON`; CloudWatch user guide, "Contributor Insights rule syntax in
+   * CloudWatch"), charted as its top contributors, and one alarm on the rule's
+   * `MaxContributorValue` (metric math `INSIGHT_RULE_METRIC`; user guide, "Setting an alarm on
+   * Contributor Insights data"): the merchant with the most failed attempts in 5 minutes at or
+   * above `alarms.merchantWebhookFailures`, on 3 of 3 periods. No metric per merchant: cardinality
+   * stays one series however many merchants there are; the rule's report names them. Also the
+   * delivery queue's dead-letter queue, alarmed when not empty.
+   */
+  private addMerchantWebhookFailures(
+    monitoring: MonitoringFacade,
+    props: ServiceMonitoringProps,
+    delivery: NonNullable<ServiceMonitoringProps['webhookDelivery']>,
+  ): void {
+    const { stage, alarms } = props.config;
+    const ruleName = `switchyard-${stage}-merchants-by-failed-webhook-attempts`;
+    const rule = new CfnInsightRule(this, 'MerchantWebhookFailuresRule', {
+      ruleName,
+      ruleState: 'ENABLED',
+      ruleBody: Stack.of(this).toJsonString({
+        Schema: { Name: 'CloudWatchLogRule', Version: 1 },
+        LogGroupNames: [delivery.workerLogGroup.logGroupName],
+        LogFormat: 'JSON',
+        Contribution: {
+          Keys: ['$.merchant_id'],
+          Filters: [{ Match: '$.message', In: [WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE] }],
+        },
+        AggregateOn: 'Count',
+      }),
+    });
+    const worst = new MathExpression({
+      expression: `INSIGHT_RULE_METRIC("${ruleName}", "MaxContributorValue")`,
+      usingMetrics: {},
+      period: BUSINESS_ALARM_EVALUATION.period,
+      label: 'failed attempts of the most failing merchant',
+    });
+    const threshold = alarms.merchantWebhookFailures;
+    const alarm = new Alarm(this, 'MerchantWebhookFailures', {
+      alarmName: `Switchyard-${stage}-Webhooks-MerchantFailures-Warning`,
+      alarmDescription: `One merchant's webhook endpoints failed ${threshold} or more attempts in 5 minutes, on 3 of 3 periods (Contributor Insights rule ${ruleName}, MaxContributorValue; the rule's report names the merchant). Other merchants' deliveries are not delayed by it (delivery isolation); tell the merchant. ${runbookRef(RUNBOOK.merchantWebhookFailures)}`,
+      metric: worst,
+      threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 3,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.node.addDependency(rule);
+    alarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    monitoring.addWidget(
+      new GraphWidget({
+        title: `Failed webhook attempts of the most failing merchant (per 5 minutes; alarm at ${threshold})`,
+        width: 24,
+        height: 6,
+        left: [worst],
+        leftYAxis: { label: 'count', min: 0, showUnits: false },
+      }),
+    );
+    monitoring.monitorSqsQueue({
+      queue: delivery.deadLetterQueue,
+      alarmFriendlyName: 'WebhookDeliveryDeadLetterQueue',
+      humanReadableName: 'Webhook delivery dead-letter queue (messages the worker failed 5 times)',
+      addQueueMaxSizeAlarm: {
+        Critical: {
+          maxMessageCount: 1,
+          comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+          ...RECONCILER_ALARM_EVALUATION,
+        },
+      },
+    });
   }
 
   /** A business metric of the stage's namespace (Powertools single metric: `service` plus `dims`). */

@@ -132,7 +132,26 @@ export interface StageConfig {
      * (5 %) reached by an account doing 100 calls per period, and a failure pattern for a smaller one.
      */
     connectorAccountTechnicalErrors: number;
+    /**
+     * Per-merchant alarm (issue 23; runbook docs/operations.md, "A merchant's webhook endpoints are
+     * failing"): failed webhook attempts of the single merchant with the most of them in 5 minutes
+     * (Contributor Insights rule over the delivery worker's log lines, `MaxContributorValue`: one
+     * alarm, no metric per merchant) at or above which `…-Webhooks-MerchantFailures-Warning` fires,
+     * on 3 of 3 periods. 100: one merchant's endpoint failing every attempt of a steady stream of
+     * events (the retry schedule alone makes a few failed attempts per event), for a quarter hour.
+     */
+    merchantWebhookFailures: number;
   };
+  /**
+   * Webhook delivery worker (issue 23, "Delivery isolation"; shared/webhooks/delivery-queue.ts):
+   * - `maxConcurrency`: the SQS event source mapping's maximum concurrency (2–1000, Lambda developer
+   *   guide, "Configuring maximum concurrency for Amazon SQS event sources"): batches (≤ 10 POSTs) in
+   *   flight at once over all endpoints. One endpoint holds at most `lanes` of them, so the worker
+   *   stays free for others while fewer than `maxConcurrency / lanes` endpoints hang at once.
+   * - `lanes`: message groups per endpoint (`WEBHOOK_DELIVERY_LANES`): at most `lanes × 10` POSTs to
+   *   one endpoint at a time, which is also a healthy endpoint's peak rate (`lanes × 10 / latency`).
+   */
+  webhookDelivery: { maxConcurrency: number; lanes: number };
   /**
    * Background reconciler (functions/reconciler/reconcile.ts, run every minute by EventBridge
    * Scheduler): operations younger than this many seconds are left to the request that opened
@@ -147,9 +166,9 @@ export interface StageConfig {
   reconcilerTimeoutSeconds: number;
   /**
    * Webhook retry schedule: the delays, in seconds, before each retry of a failed delivery (the
-   * first attempt is immediate, from the table's stream); after the last one the delivery is
+   * first attempt is immediate, through the delivery queue); after the last one the delivery is
    * marked failed. Passed, comma-separated, as `WEBHOOK_RETRY_SCHEDULE_SECONDS` to the
-   * `WebhookDelivery` function and to the reconciler (which sends the retries that fall due).
+   * `WebhookDeliveryWorker` function and to the reconciler (which hands the retries that fall due to the queue).
    * Default `[5, 300, 1800, 7200, 18000, 36000, 36000, 36000]`: 5 s, 5 min, 30 min, 2 h, 5 h,
    * then 10 h three times (about 37.6 hours in all).
    */
@@ -234,7 +253,9 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       connectorTechnicalErrorRate: 0.2,
       refundFailuresPerPeriod: 5,
       connectorAccountTechnicalErrors: 5,
+      merchantWebhookFailures: 100,
     },
+    webhookDelivery: { maxConcurrency: 20, lanes: 2 },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
     webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
@@ -268,7 +289,10 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       connectorTechnicalErrorRate: 0.05,
       refundFailuresPerPeriod: 3,
       connectorAccountTechnicalErrors: 5,
+      merchantWebhookFailures: 100,
     },
+    // 200 batches: 25 endpoints hanging at once (4 lanes each) still leave half the worker free.
+    webhookDelivery: { maxConcurrency: 200, lanes: 4 },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
     webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],

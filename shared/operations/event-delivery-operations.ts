@@ -46,7 +46,12 @@ import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDeliv
 import { type DeliveryAttempt, type SendResult, sendWebhook } from '../webhooks/delivery';
 import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
 import { type DeliveryMessage, enqueueDeliveries } from '../webhooks/delivery-queue';
-import { DELIVERY_LEASE_SECONDS, HANDOFF_GRACE_SECONDS, retryScheduleSeconds } from '../webhooks/delivery-settings';
+import {
+  DELIVERY_LEASE_SECONDS,
+  HANDOFF_GRACE_SECONDS,
+  retryScheduleSeconds,
+  WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE,
+} from '../webhooks/delivery-settings';
 import { CIRCUIT_OPEN_ERROR, sendThroughCircuit } from '../webhooks/endpoint-circuits';
 import { signingSecrets } from '../webhooks/endpoint-secrets';
 import { endpointsForFanOut } from './fan-out-endpoint-cache';
@@ -165,7 +170,7 @@ async function attempt(
   if (outcome !== 'delivered') {
     // One line per failed attempt, with the merchant: the per-merchant view of the undelivered
     // backlog is a Logs Insights query on it (a metric per merchant would be unbounded cardinality).
-    logger.warn('webhook delivery attempt failed', {
+    logger.warn(WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE, {
       merchant_id: delivery.merchant_id,
       webhook_endpoint_id: endpoint.webhook_endpoint_id,
       delivery_id: delivery.delivery_id,
