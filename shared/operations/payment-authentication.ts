@@ -19,7 +19,7 @@ import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-e
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
 import { authorizationOutcomeOf } from './payment-authorization';
-import { attemptOf, conflict, loadPayment, resultFields } from './payment-state';
+import { attemptOf, claimHolderOf, conflict, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
 /** The body field that answers each step. */
@@ -121,7 +121,7 @@ async function checkAnswer(p: Payment, action: AuthenticationAction, body: Authe
  * processor allows another try).
  *
  * Money safety (docs/money-safety.md): the call runs under a claim (`pending_operation`
- * authorize, lease `CLAIM_LEASE_MS`) written with a conditional write before the processor
+ * authorize, leased until the request's end plus `CLAIM_LEASE_MARGIN_MS`) written with a conditional write before the processor
  * is called, so two submissions never race and a crash leaves a trace; the outcome is written
  * conditionally on the claimed version. A technical failure keeps the claim (the processor may
  * have completed the charge) and answers 503 `outcome_unknown`; the reconciler then asks the
@@ -206,7 +206,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
       stored,
       { expectedStatuses: ALLOWED_FROM.authenticate, requireNoPendingOperation: true },
       {},
-      startPendingOperation('authorize', connector, p.payment_id, p.amount),
+      startPendingOperation('authorize', connector, p.payment_id, p.amount, Date.now(), claimHolderOf(ctx)),
       sent,
     );
   } catch (err) {

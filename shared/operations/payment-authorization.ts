@@ -11,7 +11,7 @@ import type { CircuitSkip } from '../routing/routing';
 import { type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
-import { attemptOf, conflict, resultFields } from './payment-state';
+import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
 /** How many connectors one confirm may try: the routed one and, when it is known not to hold the payment, the next one once. */
@@ -116,8 +116,10 @@ async function probe(
  *   the request never left (connection refused) or its lookup by our reference finds nothing
  *   after its propagation window. Before that call the claim moves to the next connector (one
  *   conditional write), so a crash during it is reconciled with the right processor. Otherwise
- *   the payment stays `Processing` with its claim (lease from the try's start; `outcome_unknown`
- *   once it ends) and `error_code: connector_unreachable`, and the reconciler settles it.
+ *   the payment stays `Processing` with its claim (leased until the request's end plus the lease margin;
+ *   `outcome_unknown` once it ends) and `error_code: connector_unreachable`, and the reconciler settles it.
+ * When storage fails after a processor call, a request with an `Idempotency-Key` hands its claim over before
+ * answering (`handOverAfterStorageFailure`), and answers the payment as stored if that shows the outcome recorded.
  * At most one processor can therefore hold money for a payment. Every try is in `attempts`, preceded
  * by one `Failed` attempt with `error_code: circuit_open` per connector routing passed over because
  * its circuit was open (never called). Each try counts one `Authorizations` (its outcome:
@@ -147,9 +149,14 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
       // A sync or the reconciler took over this claim meanwhile: its answer stands.
       if (err instanceof ConditionFailedError) throw conflict('confirm', err);
       // Any other failure after a processor call (storage, a transaction conflict, a bug) leaves the claim: unknown.
+      // A keyed request first hands its claim over, so its retry need not wait for the whole lease.
+      const recorded = await handOverAfterStorageFailure(ctx, current, err);
+      if (recorded) return recorded;
       throw new OutcomeUnknownError('payment', p.payment_id, connector, `/payments/${p.payment_id}`, { cause: err });
     }
   };
+  // Every claim of this authorization names the request that holds it (its end and, when keyed, its hash).
+  const holder = claimHolderOf(ctx, claimed.pendingOperation?.request);
   const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES);
   for (const [i, connector] of tries.entries()) {
     if (i > 0) {
@@ -160,10 +167,12 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           current,
           {},
           { connector: connector.name, merchant_connector_id: connector.merchantConnectorId, attempts },
-          startPendingOperation('authorize', connector, p.payment_id, p.amount),
+          startPendingOperation('authorize', connector, p.payment_id, p.amount, Date.now(), holder),
         );
       } catch (err) {
         if (err instanceof ConditionFailedError) throw conflict('confirm', err);
+        const recorded = await handOverAfterStorageFailure(ctx, current, err);
+        if (recorded) return recorded;
         throw new OutcomeUnknownError('payment', p.payment_id, tries[i - 1]!.name, `/payments/${p.payment_id}`, { cause: err });
       }
     }
@@ -233,9 +242,10 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
       attempts.push(
         attemptOf(connector, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }),
       );
-      // Keep the claim, with its lease from when this try was sent: the processor may still be
-      // working on it; after the lease GET shows outcome_unknown and the reconciler asks.
-      const unknown = startPendingOperation('authorize', connector, p.payment_id, p.amount, Date.parse(startedAt));
+      // Keep the claim, from when this try was sent and leased until this request's end: the processor may
+      // still be working on it (its lookup keeps the claim while it cannot tell yet); after the lease GET shows
+      // outcome_unknown and the reconciler asks.
+      const unknown = startPendingOperation('authorize', connector, p.payment_id, p.amount, Date.parse(startedAt), holder);
       return await write(
         connector,
         {

@@ -9,7 +9,16 @@ import { type StoredPayment, updatePayment } from '../storage/payments-repositor
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
-import { conflict, loadPayment, resultFields, targetOf } from './payment-state';
+import {
+  claimHolderOf,
+  claimInFlight,
+  conflict,
+  handOverAfterStorageFailure,
+  loadPayment,
+  requestToken,
+  resultFields,
+  targetOf,
+} from './payment-state';
 import { settledFirst } from './payment-sync';
 import type { RequestContext } from './request-context';
 
@@ -20,7 +29,9 @@ import type { RequestContext } from './request-context';
  * - it fails technically (timeout, 5xx, the request's budget) → the claim stays, with its lease
  *   (the processor may still be working on it), and the answer is 503 `outcome_unknown`: the
  *   processor may have acted; the reconciler finds out once the lease has ended;
- * - the outcome write fails → 503 `outcome_unknown` (the claim stays for the reconciler).
+ * - the outcome write fails → 503 `outcome_unknown` (the claim stays for the reconciler); a request with an
+ *   `Idempotency-Key` first hands the claim over (`handOverAfterStorageFailure`), and answers the payment as
+ *   stored when that shows the outcome recorded after all.
  */
 async function runClaimed(
   ctx: RequestContext,
@@ -61,6 +72,8 @@ async function runClaimed(
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict(operation === 'void' ? 'cancel' : 'capture', err);
     // Any other failure after the processor acted (storage, a transaction conflict, a bug) leaves the claim: unknown.
+    const recorded = await handOverAfterStorageFailure(ctx, claimed, err);
+    if (recorded) return recorded;
     throw unknown(err);
   }
 }
@@ -70,14 +83,18 @@ async function runClaimed(
  * or `RequiresCapture`. Where the connector holds a transaction it is voided first,
  * under a claim (`pending_operation` void) written before the call. A payment whose
  * authorization outcome is unknown is reconciled first; if it is still unknown the
- * cancel is refused (cancelling could lose a charge).
+ * cancel is refused (cancelling could lose a charge). A retry with the same `Idempotency-Key` of a cancel
+ * whose void ended without its answer answers the payment (200) once reconciled, when that void was its own
+ * first attempt (`last_request`).
  * @throws ApiError 404 unknown payment; 409 from any other status or when a concurrent operation won;
  *   502 when the connector is not configured or refuses
  * @throws OutcomeUnknownError when the void reached the processor and its outcome could not be recorded
  */
 export async function cancelPayment(ctx: RequestContext, paymentId: string, reason: string | undefined): Promise<Payment> {
+  const token = await requestToken(ctx, paymentId, 'cancel');
   const stored = await settledFirst(ctx, await loadPayment(ctx.merchantId, paymentId));
   const p = stored.payment;
+  if (token !== undefined && stored.lastRequest === token && !claimInFlight(stored) && !canApply('cancel', p.status)) return p;
   if (stored.pendingOperation) throw conflict('cancel', new ConditionFailedError(stored));
   if (!canApply('cancel', p.status)) throw unexpectedState('cancel', p.status, ALLOWED_FROM.cancel);
   const guard = { expectedStatuses: ALLOWED_FROM.cancel, requireNoPendingOperation: true };
@@ -102,7 +119,7 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
       stored,
       guard,
       {},
-      startPendingOperation('void', targetOf(p), p.payment_id, p.amount),
+      startPendingOperation('void', targetOf(p), p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
     );
     return await runClaimed(
       ctx,
@@ -120,7 +137,9 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
 /**
  * Captures a manual-capture payment (`RequiresCapture` → `Succeeded`), under a claim
  * (`pending_operation` capture with the amount) written before the processor call.
- * A previous capture or void whose outcome is unknown is reconciled first.
+ * A previous capture or void whose outcome is unknown is reconciled first. A retry with the same
+ * `Idempotency-Key` (and amount) of a capture that ended without its answer answers the payment (200) once
+ * reconciled, when that capture was its own first attempt (`last_request`).
  * @param amountToCapture minor units, at most the amount (default: the amount)
  * @throws ApiError 400 `amount_too_large` above the amount; 404; 409 unless `RequiresCapture`;
  *   502 when the connector is not configured (nothing is claimed) or refuses
@@ -129,9 +148,11 @@ export async function cancelPayment(ctx: RequestContext, paymentId: string, reas
 export async function capturePayment(ctx: RequestContext, paymentId: string, amountToCapture: number | undefined): Promise<Payment> {
   const stored = await settledFirst(ctx, await loadPayment(ctx.merchantId, paymentId));
   const p = stored.payment;
+  const amount = amountToCapture ?? p.amount;
+  const token = await requestToken(ctx, paymentId, `capture:${amount}`);
+  if (token !== undefined && stored.lastRequest === token && !claimInFlight(stored) && !canApply('capture', p.status)) return p;
   if (stored.pendingOperation) throw conflict('capture', new ConditionFailedError(stored));
   if (!canApply('capture', p.status)) throw unexpectedState('capture', p.status, ALLOWED_FROM.capture);
-  const amount = amountToCapture ?? p.amount;
   if (amount > p.amount) {
     throw invalidRequest(
       'amount_too_large',
@@ -146,7 +167,7 @@ export async function capturePayment(ctx: RequestContext, paymentId: string, amo
       stored,
       { expectedStatuses: ['RequiresCapture'], requireNoPendingOperation: true },
       {},
-      startPendingOperation('capture', targetOf(p), p.payment_id, amount),
+      startPendingOperation('capture', targetOf(p), p.payment_id, amount, Date.now(), claimHolderOf(ctx, token)),
     );
     return await runClaimed(
       ctx,

@@ -20,8 +20,8 @@ import {
 } from '../storage/payments-repository';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } from '../storage/storage-errors';
 import { authorizeClaimed } from './payment-authorization';
-import { claimInFlight, conflict, loadPayment } from './payment-state';
-import { reconcilePayment } from './payment-sync';
+import { claimHolderOf, claimInFlight, conflict, loadPayment, requestToken } from './payment-state';
+import { reconcilePayment, settledFirst } from './payment-sync';
 import type { RequestContext } from './request-context';
 import { routePayment } from './routing/route-payment';
 
@@ -168,7 +168,9 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   };
   let stored: StoredPayment;
   try {
-    const claim = body.confirm ? startPendingOperation('authorize', candidates[0], payment.payment_id, payment.amount) : undefined;
+    const claim = body.confirm
+      ? startPendingOperation('authorize', candidates[0], payment.payment_id, payment.amount, Date.now(), claimHolderOf(ctx))
+      : undefined;
     stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards, { routingPinned: Boolean(body.merchant_connector_id) });
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {
@@ -185,18 +187,26 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
 /**
  * Confirms a payment created with `confirm: false`: claims it (`Processing`, with its
  * `pending_operation`) with a conditional write, calls the connector, records the outcome.
+ * A retry with the same `Idempotency-Key` of a confirm that ended without its answer (503 `outcome_unknown`)
+ * reconciles the payment first once the claim is free, and answers it (200) when that confirm was its own
+ * first attempt (`last_request`, {@link requestToken}).
  * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless `RequiresConfirmation`
- *   (also when a concurrent confirm won the race); 400 when no payment method is known
+ *   (also when a concurrent confirm won the race, or while a claim is in flight); 400 when no payment method is known
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  */
 export async function confirmPayment(ctx: RequestContext, paymentId: string, body: ConfirmPaymentBody): Promise<Payment> {
-  const stored = await loadPayment(ctx.merchantId, paymentId);
-  const p = stored.payment;
-  if (!canApply('confirm', p.status)) {
+  const token = await requestToken(ctx, paymentId, 'confirm');
+  let stored = await loadPayment(ctx.merchantId, paymentId);
+  if (!canApply('confirm', stored.payment.status)) {
+    // A claim whose lease has ended (its request is over) is settled with the processor first.
+    stored = await settledFirst(ctx, stored);
+    // This request's own first attempt confirmed it (its answer was lost): the payment as it is now.
+    if (token !== undefined && stored.lastRequest === token && !claimInFlight(stored)) return stored.payment;
     // Its authorization is not settled yet (a retried confirm): a transient 409, never a stored one.
     if (stored.pendingOperation) throw conflict('confirm', new ConditionFailedError(stored));
-    throw unexpectedState('confirm', p.status, ALLOWED_FROM.confirm);
+    throw unexpectedState('confirm', stored.payment.status, ALLOWED_FROM.confirm);
   }
+  const p = stored.payment;
   const paymentMethod = body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : p.payment_method);
   if (!paymentMethod) {
     throw invalidRequest(
@@ -241,7 +251,7 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
         payment_method_data: summary,
         ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
       },
-      startPendingOperation('authorize', candidates[0], p.payment_id, p.amount),
+      startPendingOperation('authorize', candidates[0], p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
     );
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);

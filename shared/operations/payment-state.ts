@@ -4,10 +4,14 @@ import { ApiError, resourceNotFound, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { Attempt, Payment } from '../domain/payment';
 import { ALLOWED_FROM, type PaymentOperation, type PaymentStatus } from '../domain/payment-status';
-import { leaseActive } from '../domain/pending-operation';
+import { CLAIM_LEASE_MARGIN_MS, type ClaimHolder, leaseActive } from '../domain/pending-operation';
+import { logger } from '../observability/logger';
 import { type ConnectorTarget, targetAccount, targetName } from '../routing/connector-target';
-import { getPayment as readPayment, type StoredPayment } from '../storage/payments-repository';
-import type { ConditionFailedError } from '../storage/storage-errors';
+import { keyedHash } from '../security/keyed-hash';
+import { handOverClaim, getPayment as readPayment, type StoredPayment } from '../storage/payments-repository';
+import { type ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
+import { requestEndMs, storageRetryDeadline, untilStorageAnswers } from './connector-call';
+import type { RequestContext } from './request-context';
 
 /*
  * Reading a payment and expressing its changes: shared by the payment use cases
@@ -91,4 +95,69 @@ export function attemptOf(
  */
 export function claimInFlight(stored: StoredPayment): boolean {
   return stored.pendingOperation !== null && leaseActive(stored.pendingOperation);
+}
+
+/**
+ * The keyed-request hash a request with an `Idempotency-Key` puts on the claims it makes
+ * (`PendingOperation.request`, kept on the payment as `last_request`): a keyed hash (HMAC,
+ * shared/security/keyed-hash.ts) of the merchant, the payment, the operation (with what must match for a
+ * retry to be the same request, e.g. `capture:<amount>`) and the key. A retry with the same key computes the
+ * same value and so recognises what its first attempt did, also after the claim was settled.
+ * @param operation e.g. `confirm`, `capture:5000`, `cancel`
+ * @returns undefined for a request without `Idempotency-Key`
+ */
+export async function requestToken(
+  ctx: Pick<RequestContext, 'merchantId' | 'idempotencyKey'>,
+  paymentId: string,
+  operation: string,
+): Promise<string | undefined> {
+  if (ctx.idempotencyKey === undefined) return undefined;
+  return keyedHash(`request:${ctx.merchantId}:${paymentId}:${operation}:${ctx.idempotencyKey}`);
+}
+
+/**
+ * Who holds a claim a request makes now: the request's end (`requestEndMs`: the claim's lease ends
+ * `CLAIM_LEASE_MARGIN_MS` after it) and, for a keyed request, its {@link requestToken}.
+ */
+export function claimHolderOf(ctx: Pick<RequestContext, 'deadlineMs'>, request?: string): ClaimHolder {
+  return { holderEndMs: requestEndMs(ctx), ...(request ? { request } : {}) };
+}
+
+/**
+ * What a request with an `Idempotency-Key` does when storage failed after its processor call, before it answers
+ * `outcome_unknown` (issue 23, "Convergence"): it hands its claim over (`handOverClaim`: the lease is cut to now +
+ * `CLAIM_LEASE_MARGIN_MS`, the payment due then), trying until storage answers or its own time is up
+ * (`untilStorageAnswers` until `storageRetryDeadline`). So the retry its answer invites (`Retry-After: 5`) finds
+ * the claim free and reconciles the payment with the processor, instead of meeting `409` until the claim's
+ * whole lease has passed; and the idempotency layer, which releases the request's record after this, finds
+ * storage back too. A request without a key has no retry waiting on its claim: it does not wait (the reconciler
+ * takes over when the lease ends); nor does a request whose failure is not a storage outage (a bug, a crash:
+ * no further write).
+ * @param claimed the payment as the request claimed it
+ * @param cause the error of the failed write
+ * @returns the payment as stored when the hand-over finds the outcome recorded after all (the failed write had
+ *   been applied): the request answers it; undefined otherwise (the request answers `outcome_unknown`)
+ */
+export async function handOverAfterStorageFailure(
+  ctx: Pick<RequestContext, 'merchantId' | 'idempotencyKey' | 'deadlineMs'>,
+  claimed: StoredPayment,
+  cause: unknown,
+): Promise<Payment | undefined> {
+  if (ctx.idempotencyKey === undefined || !isStorageUnavailable(cause) || !claimed.pendingOperation) return undefined;
+  try {
+    const result = await untilStorageAnswers(storageRetryDeadline(ctx), (signal) =>
+      handOverClaim(ctx.merchantId, claimed, new Date(Date.now() + CLAIM_LEASE_MARGIN_MS).toISOString(), signal),
+    );
+    if (result.handedOver) return undefined;
+    const current = result.current;
+    // The claim is gone or another one: the outcome was recorded (by this request's write after all).
+    if (current && current.pendingOperation?.started_at !== claimed.pendingOperation.started_at) return current.payment;
+    return undefined;
+  } catch (err) {
+    logger.warn('claim could not be handed over before the answer; it is taken over when its lease ends', {
+      payment_id: claimed.payment.payment_id,
+      error: (err as Error).name,
+    });
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@ import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } fr
 import { ApiError } from '../domain/errors';
 import { type Payment, publicBaseUrlOf } from '../domain/payment';
 import { ALLOWED_FROM, canApply, type PaymentStatus } from '../domain/payment-status';
-import type { PendingOperationKind } from '../domain/pending-operation';
+import { type PendingOperationKind, PROCESSOR_WORK_WINDOW_MS } from '../domain/pending-operation';
 import { recordPaymentOutcome } from '../observability/metrics';
 import type { ConnectorTarget } from '../routing/connector-target';
 import { type StoredPayment, type UpdateGuard, updatePayment } from '../storage/payments-repository';
@@ -30,9 +30,18 @@ interface Decision {
 /**
  * Decides what the processor's current view means for a payment whose `kind` of
  * operation is open. Terminal statuses are never left: the guards only allow the
- * statuses the operation started from.
+ * statuses the operation started from. A capture or void the processor does not show yet is not taken as
+ * "never happened" while the processor may still be working on it (until `PROCESSOR_WORK_WINDOW_MS` after the
+ * call was sent): the claim stays, as an authorization's does while its lookup cannot tell yet.
+ * @returns undefined when nothing is to be written (the claim, if any, stays)
  */
-function decide(kind: PendingOperationKind, stored: StoredPayment, result: PaymentResult, target: ConnectorTarget): Decision | undefined {
+function decide(
+  kind: PendingOperationKind,
+  stored: StoredPayment,
+  result: PaymentResult,
+  target: ConnectorTarget,
+  nowMs = Date.now(),
+): Decision | undefined {
   const p = stored.payment;
   const guard: Omit<UpdateGuard, 'expectedVersion'> = {};
   if (kind === 'authorize' || kind === 'refund') {
@@ -58,7 +67,13 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
     kind === 'capture'
       ? result.status === 'Succeeded' || result.status === 'Cancelled'
       : result.status === 'Cancelled' || result.status === 'Succeeded';
-  if (!moved) return { guard, fields: { status: p.status }, outcome: 'released' };
+  if (!moved) {
+    // Not applied (yet): the processor may still apply a call it received shortly before; only after its
+    // work window is "not there" taken as "never there", and the claim released.
+    const sentAt = Date.parse(stored.pendingOperation?.started_at ?? '');
+    if (Number.isFinite(sentAt) && nowMs < sentAt + PROCESSOR_WORK_WINDOW_MS) return undefined;
+    return { guard, fields: { status: p.status }, outcome: 'released' };
+  }
   return {
     guard,
     fields: result.status === 'Cancelled' ? { status: 'Cancelled', next_action: null } : resultFields(result, p),
@@ -71,7 +86,8 @@ function decide(kind: PendingOperationKind, stored: StoredPayment, result: Payme
  * (`pending_operation`: authorize, capture or void) or, without one, a payment left
  * `Processing`/`RequiresAction`. Asks the processor by our reference (`sync`) and
  * applies the answer with a conditional write on the version read; a capture or void
- * the processor never acted on releases the claim. A payment waiting on an authentication step
+ * the processor has not acted on releases the claim once `PROCESSOR_WORK_WINDOW_MS` has passed since it was
+ * sent (before that the claim stays: `unchanged`). A payment waiting on an authentication step
  * takes the step the processor asks for now when the sync names one (`ctx.publicBaseUrl`, else the
  * base URL of the payment's hosted step page, lets the connector build it). Never moves a terminal status,
  * never touches a claim whose lease is still running, and is safe to run twice at

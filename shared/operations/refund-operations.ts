@@ -4,16 +4,24 @@ import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, re
 import { isIdOf, newId } from '../domain/ids';
 import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
-import { startPendingOperation, viewPendingOperation } from '../domain/pending-operation';
+import {
+  CLAIM_LEASE_MARGIN_MS,
+  leaseActive,
+  type PendingOperation,
+  startPendingOperation,
+  viewPendingOperation,
+} from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
+import { logger } from '../observability/logger';
 import { recordRefund, recordRefundOutcome } from '../observability/metrics';
 import { idempotentId } from '../security/keyed-hash';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
-import { getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
+import { getStoredRefund, handOverRefundClaim, getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
 import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
-import { callWithinBudget } from './connector-call';
-import { loadPayment } from './payment-state';
+import { callWithinBudget, storageRetryDeadline, untilStorageAnswers } from './connector-call';
+import { claimHolderOf, loadPayment } from './payment-state';
+import { reconcileRefund } from './refund-sync';
 import type { RequestContext } from './request-context';
 
 /** The refund an idempotent retry finds: returned when the retry asks for the same amount (or none). */
@@ -22,6 +30,56 @@ function sameRefundOrConflict(existing: Refund, requested: number | undefined): 
     throw idempotencyKeyReused();
   }
   return existing;
+}
+
+/**
+ * The refund a retry with the same `Idempotency-Key` finds, reconciled first when its first attempt ended without
+ * recording the processor's answer and the claim is free (its lease ended, or was handed over): the retry then
+ * answers what the processor did, not `Pending` with `outcome_unknown`. A refund whose processor cannot be asked
+ * now is answered as stored.
+ */
+async function existingRefundForRetry(ctx: RequestContext, refundId: string, requested: number | undefined): Promise<Refund | undefined> {
+  const stored = await getStoredRefund(ctx.merchantId, refundId);
+  if (!stored) return undefined;
+  const earlier = sameRefundOrConflict(stored.refund, requested);
+  if (earlier.status !== 'Pending' || !stored.pendingOperation || leaseActive(stored.pendingOperation)) return earlier;
+  try {
+    return (await reconcileRefund(ctx, stored)).refund;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return earlier;
+  }
+}
+
+/**
+ * What a refund request with an `Idempotency-Key` does when storage failed after the processor answered,
+ * before it answers `outcome_unknown` (the refund counterpart of `handOverAfterStorageFailure` in
+ * payment-state.ts): hands the refund's claim over (`handOverRefundClaim`, lease cut to now +
+ * `CLAIM_LEASE_MARGIN_MS`), trying until storage answers or the request's time is up, so its retry reconciles it
+ * at once. A request without a key, or a failure that is not a storage outage, does not wait.
+ * @returns the refund as stored when the hand-over finds it settled after all (the failed write had been
+ *   applied): the request answers it; undefined otherwise
+ */
+async function handOverRefundAfterStorageFailure(
+  ctx: RequestContext,
+  refundId: string,
+  claim: PendingOperation,
+  cause: unknown,
+): Promise<Refund | undefined> {
+  if (ctx.idempotencyKey === undefined || !isStorageUnavailable(cause)) return undefined;
+  try {
+    const result = await untilStorageAnswers(storageRetryDeadline(ctx), (signal) =>
+      handOverRefundClaim(ctx.merchantId, refundId, claim, new Date(Date.now() + CLAIM_LEASE_MARGIN_MS).toISOString(), signal),
+    );
+    if (result.handedOver) return undefined;
+    return result.current && result.current.refund.status !== 'Pending' ? result.current.refund : undefined;
+  } catch (err) {
+    logger.warn('refund claim could not be handed over before the answer; it is taken over when its lease ends', {
+      refund_id: refundId,
+      error: (err as Error).name,
+    });
+    return undefined;
+  }
 }
 
 function refundTooLarge(requested: number | undefined, refundable: number, currency: string): Error {
@@ -44,7 +102,8 @@ function refundTooLarge(requested: number | undefined, refundable: number, curre
  * - declined or refused → `Failed`, the reservation released;
  * - technical failure (timeout, 5xx, the request's budget) → the refund stays `Pending` with its
  *   `pending_operation` (`outcome_unknown` once the lease ends); the reconciler then finds it by our refund id;
- * - the settle write fails → 503 `outcome_unknown` (the same, without an answer).
+ * - the settle write fails → 503 `outcome_unknown` (the same, without an answer); a request with an
+ *   `Idempotency-Key` first hands the claim over, so its retry (same key: the same refund id) reconciles it at once.
  * @param requested minor units; undefined refunds all that is left
  * @returns the refund (`Succeeded`, `Pending` or `Failed`)
  * @throws ApiError 404 unknown payment; 409 unless `Succeeded`; 400 `refund_exceeds_amount`;
@@ -66,8 +125,8 @@ export async function refundPayment(
   const refundId = ctx.idempotencyKey ? await idempotentId('ref', ctx.merchantId, p.payment_id, ctx.idempotencyKey) : newId('refund');
   if (ctx.idempotencyKey) {
     // A retry whose first attempt already reserved (and maybe made) this refund gets that refund back.
-    const earlier = await readRefund(ctx.merchantId, refundId);
-    if (earlier) return sameRefundOrConflict(earlier, requested);
+    const earlier = await existingRefundForRetry(ctx, refundId, requested);
+    if (earlier) return earlier;
   }
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
@@ -90,7 +149,7 @@ export async function refundPayment(
     created_at: now,
     updated_at: now,
   };
-  const claim = startPendingOperation('refund', connector, refundId, refund.amount, Date.parse(now));
+  const claim = startPendingOperation('refund', connector, refundId, refund.amount, Date.parse(now), claimHolderOf(ctx));
   try {
     await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim, ctx.listShards);
   } catch (err) {
@@ -171,6 +230,9 @@ export async function refundPayment(
     );
   } catch (err) {
     // Any failure after the processor answered (storage, a transaction conflict, a bug) leaves the refund Pending: unknown.
+    // A keyed request first hands the refund's claim over, so its retry need not wait for the whole lease.
+    const recorded = await handOverRefundAfterStorageFailure(ctx, refundId, claim, err);
+    if (recorded) return recorded;
     throw unknown(err);
   }
 }

@@ -52,6 +52,12 @@ export interface StoredPayment {
    * ISO time; absent = never): its cooldown ({@link claimReturnSync}).
    */
   lastSyncedAt?: string | null;
+  /**
+   * The keyed-request hash of the last claim made by a request with an `Idempotency-Key` (`last_request`;
+   * absent = none): kept after the claim is released, so a retry of that request recognises what its first
+   * attempt did (`PendingOperation.request`; shared/operations/payment-state.ts `requestToken`).
+   */
+  lastRequest?: string | null;
 }
 
 /** The answers counted against one authentication step (`auth_answers`). */
@@ -115,6 +121,7 @@ function toStored(item: Record<string, unknown>): StoredPayment {
     listShards: shardCount(item.list_shards),
     authAnswers: storedAuthAnswers(item.auth_answers),
     lastSyncedAt: typeof item.last_synced_at === 'string' ? item.last_synced_at : null,
+    lastRequest: typeof item.last_request === 'string' ? item.last_request : null,
   };
 }
 
@@ -171,6 +178,7 @@ export function paymentCreationWrites(
     ...(options.routingPinned ? { routing_pinned: true } : {}),
     ...fields,
     ...(pendingOperation ? { pending_operation: pendingOperation } : {}),
+    ...(pendingOperation?.request ? { last_request: pendingOperation.request } : {}),
     metadata: storableMap(payment.metadata),
   };
   const created = {
@@ -237,6 +245,7 @@ export async function createPayment(
     reconcileChecks: 0,
     routingPinned: Boolean(options.routingPinned),
     listShards: writes.listShards,
+    lastRequest: pendingOperation?.request ?? null,
   };
 }
 
@@ -294,6 +303,12 @@ function paymentUpdate(
     names['#pending'] = 'pending_operation';
     values[':pending'] = pendingOperation;
     sets.push('#pending = :pending');
+    if (pendingOperation.request) {
+      // Kept after the claim is released: the keyed request's retry recognises its own call by it.
+      names['#lastRequest'] = 'last_request';
+      values[':lastRequest'] = pendingOperation.request;
+      sets.push('#lastRequest = :lastRequest');
+    }
   } else if (pendingOperation === null) {
     removes.push('pending_operation');
   }
@@ -349,6 +364,7 @@ function afterUpdate(
     listShards: before.listShards,
     authAnswers: authAnswers === undefined ? (before.authAnswers ?? null) : authAnswers,
     lastSyncedAt: before.lastSyncedAt ?? null,
+    lastRequest: op?.request ?? before.lastRequest ?? null,
   };
 }
 
@@ -367,6 +383,8 @@ function afterUpdate(
  * @param pendingOperation a record claims the payment for a processor call; null releases it; undefined leaves it
  * @param authAnswers the step answers counter (`auth_answers`) written with the change: a value sets it, null
  *   removes it, undefined leaves it (so counting an answer costs no round trip of its own)
+ * A failed condition that finds this very write applied (the version read + 1 and this write's `updated_at`:
+ * an attempt the SDK retried after a timeout or a 5xx had in fact been applied) is this write's success.
  * @returns the payment after the write
  * @throws ConditionFailedError carrying the current payment when the guard fails
  * @throws Error when a release names no status (a programming error)
@@ -408,13 +426,67 @@ export async function updatePayment(
     );
     return after;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) {
-      throw new ConditionFailedError(err.Item ? toStored(unmarshall(err.Item)) : undefined);
-    }
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+    let current: Record<string, unknown> | undefined;
+    if (err instanceof ConditionalCheckFailedException) current = err.Item ? unmarshall(err.Item) : undefined;
+    else if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
       const old = err.CancellationReasons[0].Item;
-      throw new ConditionFailedError(old ? toStored(unmarshall(old)) : undefined);
-    }
+      current = old ? unmarshall(old) : undefined;
+    } else throw err;
+    // An earlier attempt of this very write was applied (its answer was lost, the SDK retried): that is success.
+    if (current && Number(current.version) === before.version + 1 && current.updated_at === updatedAt) return toStored(current);
+    throw new ConditionFailedError(current ? toStored(current) : undefined);
+  }
+}
+
+/**
+ * Hands a claim over (issue 23, "Convergence"): the request that made it is ending without having recorded
+ * its processor's answer, so the claim's lease is cut to `leaseEndsAt` (its end plus the lease margin) and the
+ * payment becomes due in the open-operations index (GSI5) at that time: a retry, a sync or the reconciler
+ * takes the operation over then, instead of at the end of the request's whole time. One conditional
+ * `UpdateItem` on the version and the claim read (`started_at`), with no other change (not even the version:
+ * nobody else may write while the claim's lease runs, and no other writer's condition is disturbed).
+ * @param stored the payment as claimed by the request
+ * @param leaseEndsAt ISO 8601 UTC
+ * @param signal aborts the call (the request's own end)
+ * @returns `handedOver: true`, or, when the condition failed (the outcome write the request thought failed was
+ *   in fact applied, or the payment changed otherwise), the payment as stored now
+ * @throws the SDK's error for anything but a failed condition (storage unavailable)
+ */
+export async function handOverClaim(
+  merchantId: string,
+  stored: StoredPayment,
+  leaseEndsAt: string,
+  signal?: AbortSignal,
+): Promise<{ handedOver: true } | { handedOver: false; current: StoredPayment | undefined }> {
+  const claim = stored.pendingOperation;
+  if (!claim) return { handedOver: false, current: stored };
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.payment(merchantId, stored.payment.payment_id),
+        UpdateExpression: 'SET #pending.#lease = :lease, GSI5SK = :openSk',
+        ConditionExpression: '#version = :version AND #pending.#started = :started',
+        ExpressionAttributeNames: {
+          '#pending': 'pending_operation',
+          '#lease': 'lease_expires_at',
+          '#started': 'started_at',
+          '#version': 'version',
+        },
+        ExpressionAttributeValues: {
+          ':lease': leaseEndsAt,
+          ':openSk': openIndexKeys(stored.payment.payment_id, leaseEndsAt).GSI5SK,
+          ':version': stored.version,
+          ':started': claim.started_at,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+      signal ? { abortSignal: signal } : {},
+    );
+    return { handedOver: true };
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException)
+      return { handedOver: false, current: err.Item ? toStored(unmarshall(err.Item)) : undefined };
     throw err;
   }
 }

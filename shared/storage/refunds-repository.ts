@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { refundStatusEvent } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
@@ -185,6 +186,57 @@ async function writeSettlement(
     }),
   );
   return after;
+}
+
+/**
+ * Hands a refund's claim over (issue 23, "Convergence"): the request that made the refund call is ending
+ * without having recorded the processor's answer, so the claim's lease is cut to `leaseEndsAt` and the refund
+ * becomes due in the open-operations index (GSI5) then (see `handOverClaim` in payments-repository.ts). One
+ * conditional `UpdateItem`: the refund still `Pending` with the very claim read (`started_at`).
+ * @param claim the refund's claim as the request wrote it
+ * @param leaseEndsAt ISO 8601 UTC
+ * @param signal aborts the call (the request's own end)
+ * @returns `handedOver: true`, or, when the condition failed (the settle write the request thought failed was in
+ *   fact applied, or a webhook settled it), the refund as stored now
+ * @throws the SDK's error for anything but a failed condition (storage unavailable)
+ */
+export async function handOverRefundClaim(
+  merchantId: string,
+  refundId: string,
+  claim: PendingOperation,
+  leaseEndsAt: string,
+  signal?: AbortSignal,
+): Promise<{ handedOver: true } | { handedOver: false; current: StoredRefund | undefined }> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.refund(merchantId, refundId),
+        UpdateExpression: 'SET #pending.#lease = :lease, GSI5SK = :openSk',
+        ConditionExpression: '#status = :pendingStatus AND #pending.#started = :started',
+        ExpressionAttributeNames: {
+          '#status': 'status',
+          '#pending': 'pending_operation',
+          '#lease': 'lease_expires_at',
+          '#started': 'started_at',
+        },
+        ExpressionAttributeValues: {
+          ':pendingStatus': 'Pending',
+          ':lease': leaseEndsAt,
+          ':openSk': openIndexKeys(refundId, leaseEndsAt).GSI5SK,
+          ':started': claim.started_at,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+      signal ? { abortSignal: signal } : {},
+    );
+    return { handedOver: true };
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) {
+      return { handedOver: false, current: err.Item ? toStoredRefund(unmarshall(err.Item)) : undefined };
+    }
+    throw err;
+  }
 }
 
 /**
