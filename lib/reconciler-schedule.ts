@@ -5,6 +5,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { RECONCILER_SCHEDULE_PERIOD_MS } from '../shared/reconciliation/reconcile-settings';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 
 /**
@@ -13,8 +14,13 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
  * failing, e.g. throttled or not permitted), not errors of the function itself, which the
  * function's Errors alarm covers.
  *
- * - `rate`: one run a minute. Runs may overlap (a run can last up to the function's 5-minute
- *   timeout); that is harmless because every write of the reconciler is conditional.
+ * - `rate`: one run a minute (`RECONCILER_SCHEDULE_PERIOD_MS`, shared/reconciliation/reconcile-settings.ts),
+ *   Scheduler's shortest rate. Each run keeps taking over operations as they fall due for its minute and one
+ *   look more (a look every 5 s, `RECONCILER_RUN_SPAN_MS` = 65 s), so consecutive runs overlap by a few seconds
+ *   and a claim is settled within seconds of its lease's end, not at the next minute (issue 23, "Convergence").
+ *   Runs may overlap longer too (a run can last up to the function's 5-minute timeout); that is harmless because
+ *   every write of the reconciler is conditional. The function is therefore busy about all the time: one
+ *   invocation of about 65 s a minute.
  * - `retryAttempts` (count) and `maxEventAge`: kept small, since a delivery older than a couple
  *   of minutes is superseded by the next scheduled run anyway (Scheduler's minimum age is 60 s,
  *   its default 24 h and 185 attempts).
@@ -27,7 +33,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
  * invocation); EventBridge Scheduler user guide, "Managing a schedule" (retry policy and DLQ).
  */
 export const RECONCILER_SCHEDULE = {
-  rate: Duration.minutes(1),
+  rate: Duration.minutes(RECONCILER_SCHEDULE_PERIOD_MS / 60_000),
   retryAttempts: 2,
   maxEventAge: Duration.minutes(2),
   deadLetterRetention: Duration.days(14),

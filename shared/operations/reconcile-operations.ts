@@ -1,7 +1,7 @@
 import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { recordOpenOperations, recordOperationSettled, recordOverdueWebhookDelivery } from '../observability/metrics';
-import { nextCheckAt } from '../reconciliation/reconcile-settings';
+import { nextCheckAt, RECONCILE_PASS_INTERVAL_MS, RECONCILE_PASS_READ_PER_SHARD } from '../reconciliation/reconcile-settings';
 import {
   deferOpenItem,
   type OpenItem,
@@ -12,6 +12,7 @@ import {
 } from '../storage/open-items-repository';
 import { getPayment, OPEN_PAYMENT_STATUSES } from '../storage/payments-repository';
 import { getStoredRefund } from '../storage/refunds-repository';
+import { isStorageUnavailable } from '../storage/storage-errors';
 import { finishCustomerDelete } from './customer-operations';
 import { retryDelivery } from './event-delivery-operations';
 import { reconcilePayment } from './payment-sync';
@@ -90,6 +91,146 @@ async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: st
 }
 
 /**
+ * Money items (payments, refunds, customer deletes) being settled in this process right now, by
+ * `<kind>#<merchant>#<id>`: a look of {@link reconcileDueContinuously} never takes one a run's first pass (or
+ * an earlier look) is still settling. Across processes, the conditional writes keep a double take harmless.
+ */
+const settling = new Set<string>();
+
+/** The {@link settling} key of an item. */
+const settlingKey = (item: OpenItem) => `${item.kind}#${item.merchantId}#${item.id}`;
+
+/**
+ * Settles one due item and, when it stays open, defers its next check with back-off ({@link nextCheckAt}).
+ * A failure is logged and the item deferred too — except a money item whose failure is storage being
+ * unavailable: that one stays due, so the next look (seconds later) takes it as soon as storage is back, instead
+ * of a back-off meant for a processor that is down.
+ * @returns the outcome label (`error` on failure), or undefined when the item is already being settled here
+ */
+async function handleDueItem(item: OpenItem, deadlineMs: number): Promise<string | undefined> {
+  const money = item.kind !== 'webhook_delivery';
+  const key = settlingKey(item);
+  if (money) {
+    if (settling.has(key)) return undefined;
+    settling.add(key);
+  }
+  try {
+    const { outcome, stillOpen, checks } = await settle(item, deadlineMs);
+    if (stillOpen) await deferOpenItem(item, nextCheckAt(checks));
+    return outcome;
+  } catch (err) {
+    logger.warn('reconciliation of an open item failed; retried later', {
+      kind: item.kind,
+      id: item.id,
+      error: err instanceof ApiError ? err.code : (err as Error).name,
+    });
+    if (!(money && isStorageUnavailable(err))) {
+      try {
+        await deferOpenItem(item, nextCheckAt(item.checks));
+      } catch {
+        // Storage is failing too: the item stays due and is taken at the next run.
+      }
+    }
+    return 'error';
+  } finally {
+    if (money) settling.delete(key);
+  }
+}
+
+/** Options of {@link reconcileDueContinuously}. */
+export interface ContinuousReconcileOptions {
+  /** Epoch ms of the first look (default now). */
+  startMs?: number;
+  /** Epoch ms after which no new look starts (the run's span: `RECONCILER_RUN_SPAN_MS` after its start). */
+  untilMs: number;
+  /** Epoch ms by which no new item is taken (the Lambda's remaining time less a margin). */
+  deadlineMs: number;
+  /** Time between two looks in ms (default {@link RECONCILE_PASS_INTERVAL_MS}). */
+  intervalMs?: number;
+  /** Items read per shard per look (default {@link RECONCILE_PASS_READ_PER_SHARD}). */
+  perShardLimit?: number;
+  /** How many items are settled at once (default 4). */
+  concurrency?: number;
+}
+
+/**
+ * Keeps the reconciler taking over money items as they fall due, for the rest of a scheduled run (issue 23,
+ * "Convergence": EventBridge Scheduler runs the reconciler once a minute at most, but a claim's lease ends at any
+ * second). Every `intervalMs` until `untilMs` it reads the shards of the open-operations index (a Query each, due
+ * items first, at most `perShardLimit`) and hands every due payment, refund or customer delete it is not already
+ * settling to `concurrency` workers, which settle them as a run's first pass does ({@link handleDueItem}).
+ * Webhook deliveries are left to the run's first pass ({@link reconcileOpenOperations}) and its per-run cap. A
+ * look that cannot read the index (storage down) is skipped; the next one tries again.
+ * @returns due items handled, by `kind:outcome` (as {@link ReconcileReport.outcomes})
+ */
+export async function reconcileDueContinuously(options: ContinuousReconcileOptions): Promise<Record<string, number>> {
+  const intervalMs = Math.max(1, options.intervalMs ?? RECONCILE_PASS_INTERVAL_MS);
+  const limit = Math.max(1, options.perShardLimit ?? RECONCILE_PASS_READ_PER_SHARD);
+  const outcomes: Record<string, number> = {};
+  const queue: OpenItem[] = [];
+  const queued = new Set<string>();
+  let looking = true;
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const look = async () => {
+    const first = options.startMs ?? Date.now();
+    if (first > Date.now()) await new Promise((resolve) => setTimeout(resolve, Math.min(first, options.untilMs) - Date.now()));
+    for (let next = first; Date.now() < options.untilMs && Date.now() < options.deadlineMs; ) {
+      next += intervalMs;
+      try {
+        const nowIso = new Date(Date.now()).toISOString();
+        const shards = await Promise.all(openShards().map((shard) => queryOpenItems(shard, limit)));
+        for (const item of shards.flatMap((shard) => shard.items)) {
+          if (item.kind === 'webhook_delivery' || item.dueAt > nowIso) continue;
+          const key = settlingKey(item);
+          if (queued.has(key) || settling.has(key)) continue;
+          queued.add(key);
+          queue.push(item);
+        }
+        queue.sort((a, b) => a.dueAt.localeCompare(b.dueAt));
+        signal();
+      } catch (err) {
+        logger.warn('reconciler look at the open-operations index failed; the next one tries again', {
+          error: (err as Error).name,
+        });
+      }
+      const pause = Math.min(next, options.untilMs) - Date.now();
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+    looking = false;
+    signal();
+  };
+  const worker = async () => {
+    for (;;) {
+      const item = queue.shift();
+      if (!item) {
+        if (!looking) return;
+        await new Promise<void>((resolve) => {
+          const previous = wake;
+          wake = () => {
+            previous?.();
+            resolve();
+          };
+        });
+        continue;
+      }
+      queued.delete(settlingKey(item));
+      if (Date.now() > options.deadlineMs) continue;
+      const label = await handleDueItem(item, options.deadlineMs);
+      if (label === undefined) continue;
+      const key = `${item.kind}:${label}`;
+      outcomes[key] = (outcomes[key] ?? 0) + 1;
+      recordOperationSettled(item.kind, label);
+    }
+  };
+  await Promise.all([look(), ...Array.from({ length: options.concurrency ?? 4 }, worker)]);
+  return outcomes;
+}
+
+/**
  * One run of the background reconciler (scheduled every minute on deployed stages,
  * on a timer by `npm start`): reads every shard of the open-operations index (GSI5:
  * claims, `Processing`/`RequiresAction` payments, `Pending` refunds, interrupted
@@ -142,24 +283,8 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   const worker = (queue: OpenItem[]) => async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {
       if (Date.now() > options.deadlineMs) return;
-      let label: string;
-      try {
-        const { outcome, stillOpen, checks } = await settle(item, options.deadlineMs);
-        label = outcome;
-        if (stillOpen) await deferOpenItem(item, nextCheckAt(checks));
-      } catch (err) {
-        label = 'error';
-        logger.warn('reconciliation of an open item failed; retried later', {
-          kind: item.kind,
-          id: item.id,
-          error: err instanceof ApiError ? err.code : (err as Error).name,
-        });
-        try {
-          await deferOpenItem(item, nextCheckAt(item.checks));
-        } catch {
-          // Storage is failing too: the item stays due and is taken at the next run.
-        }
-      }
+      const label = await handleDueItem(item, options.deadlineMs);
+      if (label === undefined) continue;
       const key = `${item.kind}:${label}`;
       report.outcomes[key] = (report.outcomes[key] ?? 0) + 1;
       recordOperationSettled(item.kind, label);

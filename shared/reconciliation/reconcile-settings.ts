@@ -28,3 +28,61 @@ export function nextCheckAt(checks: number, nowMs = Date.now()): string {
   const delay = Math.min(MAX_CHECK_INTERVAL_MS, Math.max(1000, reconcileMinAgeMs()) * 2 ** Math.min(checks, 20));
   return new Date(nowMs + delay).toISOString();
 }
+
+/**
+ * How often the reconciler looks for open operations that have fallen due while a run lasts, in ms: 5 000.
+ * A claim's lease ends at most `CLAIM_LEASE_MS` (32 s) after it was written; the run takes it over within this
+ * interval of that end ("the reconciler takes over as soon as a lease ends", issue 23). Each look is one Query per
+ * shard of the open-operations index reading at most {@link RECONCILE_PASS_READ_PER_SHARD} items.
+ */
+export const RECONCILE_PASS_INTERVAL_MS = 5_000;
+
+/**
+ * Open items one look of a pass reads per shard of the open-operations index: 100, in due order (the due ones
+ * first). More due items than that in a shard wait for the next look, {@link RECONCILE_PASS_INTERVAL_MS} later.
+ */
+export const RECONCILE_PASS_READ_PER_SHARD = 100;
+
+/**
+ * The period of the reconciler's schedule, in ms: 60 000 (EventBridge Scheduler `rate(1 minute)`, its shortest
+ * rate: https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html; lib/reconciler-schedule.ts
+ * uses this constant).
+ */
+export const RECONCILER_SCHEDULE_PERIOD_MS = 60_000;
+
+/**
+ * How long one scheduled run of the reconciler keeps looking for due operations, in ms: the schedule's period
+ * plus one look interval, 65 000. Consecutive runs overlap by one look, so a run started a few seconds late by
+ * the scheduler leaves no gap; two runs taking the same item are harmless (every write is conditional), and
+ * within one run an item is never taken twice at once.
+ */
+export const RECONCILER_RUN_SPAN_MS = RECONCILER_SCHEDULE_PERIOD_MS + RECONCILE_PASS_INTERVAL_MS;
+
+/**
+ * The convergence bound of issue 23, in ms: 60 000. After any single storage or processor fault, payments and
+ * refunds equal the processor's ledger within this time of storage returning (of the fault's end, for a
+ * processor fault or a crash) — for everything the processor did; a call the processor may still be working on
+ * is only taken as "not done" after that processor's own window (docs/money-safety.md, "Convergence").
+ * Its parts: a claim is due at most `CLAIM_LEASE_MARGIN_MS` + `FINAL_ANSWER_RESERVE_MS` (5 s) after storage
+ * returns (or `CLAIM_LEASE_MS` after the faulted request started); a look of the running reconciler takes it
+ * within {@link RECONCILE_PASS_INTERVAL_MS}; what is left ({@link RECONCILE_SETTLE_ALLOWANCE_MS} and more) is for
+ * one processor lookup and one conditional write, and for the scheduler starting a run late.
+ */
+export const CONVERGENCE_BOUND_MS = 60_000;
+
+/**
+ * Time the convergence bound leaves for settling one due item once a look has taken it, in ms: 15 000 (a GetItem,
+ * one processor lookup — a healthy processor answers in about a second — and one conditional write). The fault
+ * suites run their reconciler pass this long before {@link CONVERGENCE_BOUND_MS} after the fault ends.
+ */
+export const RECONCILE_SETTLE_ALLOWANCE_MS = 15_000;
+
+/**
+ * The keyed-retry bound of issue 23, in ms: 10 000. A retry with the same `Idempotency-Key` of a request that
+ * ended in `outcome_unknown`, sent this long after storage returned, gets the reconciled answer (not `409`):
+ * the request hands its claim over once storage answers (lease cut to `CLAIM_LEASE_MARGIN_MS` later), or, when
+ * storage came back only after the request gave up, the claim's lease ends at most `CLAIM_LEASE_MARGIN_MS` +
+ * `FINAL_ANSWER_RESERVE_MS` after that; the idempotency record is released by the request or expires at the
+ * request's end (docs/money-safety.md, "Convergence").
+ */
+export const KEYED_RETRY_BOUND_MS = 10_000;
