@@ -3,23 +3,30 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger';
-import { attemptQueuedDelivery } from '../../shared/operations/event-delivery-operations';
-import { parseDeliveryMessage } from '../../shared/webhooks/delivery-queue';
+import { attemptQueuedDelivery, fanOutEvent } from '../../shared/operations/event-delivery-operations';
+import { parseQueueMessage } from '../../shared/webhooks/delivery-queue';
 
 /**
- * One queue message: attempts the delivery it names ({@link attemptQueuedDelivery}). Throws on
- * storage errors and unreadable messages, so the message is reported as a batch item failure
- * and comes back after the queue's visibility timeout (up to the redrive policy's receive count).
+ * One queue message: a fan-out ({@link fanOutEvent}: the event's delivery records, queued) or a
+ * delivery ({@link attemptQueuedDelivery}: one attempt). Throws on storage and queue errors and on
+ * unreadable messages, so the message is reported as a batch item failure and comes back after the
+ * queue's visibility timeout (up to the redrive policy's receive count).
  */
 async function recordHandler(record: SQSRecord): Promise<void> {
-  const message = parseDeliveryMessage(record.body);
+  const message = parseQueueMessage(record.body);
+  if (message.kind === 'fan_out') {
+    const { kind: _kind, ...event } = message;
+    const fanOut = await fanOutEvent(event);
+    logger.debug('event fanned out', { event_id: message.event_id, ...fanOut });
+    return;
+  }
   const outcome = await attemptQueuedDelivery(message.merchant_id, message.delivery_id);
   logger.debug('queued delivery handled', { delivery_id: message.delivery_id, outcome });
 }
 
 /**
  * The webhook delivery worker: an SQS handler (the delivery queue, FIFO, message groups per
- * endpoint lane: shared/webhooks/delivery-queue.ts; on AWS an event source mapping, locally
+ * merchant fan-out lane and per endpoint lane: shared/webhooks/delivery-queue.ts; on AWS an event source mapping, locally
  * scripts/local/delivery-queue.ts) processing its batch with Powertools Batch (`BatchProcessor`,
  * `EventType.SQS`, records in parallel: webhook order is not promised, as Stripe's is not, so a
  * batch's POSTs run at once rather than one after the other).

@@ -5,10 +5,11 @@
  * `POST /events/{id}/redeliver`).
  *
  * Flow (issue 23, "Delivery isolation": no POST on the stream's path or in the reconciler's run):
- * the table's stream brings each inserted event item to {@link fanOutEvent}, which creates one
- * delivery record per subscribed enabled endpoint (conditional put, so a stream record handled
- * twice creates it once) and hands each to the delivery queue (shared/webhooks/delivery-queue.ts:
- * message groups per endpoint lane, so a slow endpoint holds only its own lanes). The queue's
+ * the table's stream brings each inserted event item to the stream handler, which queues a fan-out
+ * message for it ({@link queueFanOuts}; shared/webhooks/delivery-queue.ts, in its merchant's fan-out
+ * lanes); the queue's worker runs {@link fanOutEvent}, which creates one delivery record per subscribed
+ * enabled endpoint (conditional put, so a fan-out handled twice creates it once) and queues each
+ * (message groups per endpoint lane, so a slow endpoint holds only its own lanes). The queue's
  * worker calls {@link attemptQueuedDelivery}: it leases the record, attempts it through the
  * endpoint's circuit (shared/webhooks/endpoint-circuits.ts) and records the attempt. A failed
  * attempt schedules the next (`WEBHOOK_RETRY_SCHEDULE_SECONDS`, `Retry-After` honoured,
@@ -198,17 +199,25 @@ export interface InsertedEvent {
   type: string;
   /** ISO 8601 UTC: when the event happened. */
   created_at: string;
-  /** The exact JSON text to deliver. */
-  body: string;
   /** Unix seconds (TTL). */
   expires_at: number;
+}
+
+/**
+ * Queues the fan-out of new events (the stream handler's whole work): one message per event, in its
+ * merchant's fan-out lanes, so the shared stream does the same small work per event whatever the
+ * merchant's endpoints; the worker then runs {@link fanOutEvent} for each.
+ * @throws queue errors (the stream records are retried; the queue dedupes a fan-out queued twice within 5 minutes)
+ */
+export async function queueFanOuts(events: readonly InsertedEvent[]): Promise<void> {
+  await enqueueDeliveries(events.map((e) => ({ kind: 'fan_out' as const, ...e })));
 }
 
 /** Most delivery records one event's fan-out writes at once: 8 (an event has at most 16 endpoints). */
 export const FAN_OUT_WRITE_CONCURRENCY = 8;
 
 /**
- * Fans a new event out to every enabled endpoint of its merchant that subscribes to its
+ * Fans a new event out (the worker, for a fan-out message) to every enabled endpoint of its merchant that subscribes to its
  * type (as this container last read them, at most `WEBHOOK_ENDPOINT_CACHE_MS` ago:
  * {@link endpointsForFanOut}) and existed when the event happened (an endpoint never receives events from before its
  * creation, however late the stream is read): creates each delivery record (once, however
@@ -216,8 +225,8 @@ export const FAN_OUT_WRITE_CONCURRENCY = 8;
  * (records that already existed too: a stream record retried after the queue refused it; the
  * queue's deduplication and the worker's claim make a second message a no-op). Sends nothing itself.
  * @returns how many delivery records were created now and how many messages were queued
- * @throws storage errors (the stream record is retried; records already created are not made twice) and queue
- *   errors (likewise; should the retries run out, the reconciler hands the records over after {@link HANDOFF_GRACE_SECONDS})
+ * @throws storage errors (the fan-out message is retried; records already created are not made twice) and queue
+ *   errors (likewise; should the retries run out, the reconciler hands the records made over after {@link HANDOFF_GRACE_SECONDS})
  */
 export async function fanOutEvent(event: InsertedEvent): Promise<{ created: number; queued: number }> {
   const endpoints = (await endpointsForFanOut(event.merchant_id, event.type as EventType)).filter(

@@ -8,6 +8,9 @@
  * ("Amazon SQS FIFO queue key terms", "Message group ID": "messages that belong to the same
  * message group are always processed one by one"; Lambda developer guide, "Scaling behavior for
  * FIFO queues": the event source mapping scales with the number of active message groups).
+ * Two kinds of message: a fan-out per new event (from the stream handler; groups
+ * `<merchant_id>.fan-out.<lane>`, {@link FAN_OUT_LANES} per merchant), which the worker turns into
+ * delivery records and delivery messages; and a delivery per (event, endpoint) attempt.
  * Each endpoint's deliveries are spread over {@link deliveryLanes} groups (`<webhook_endpoint_id>.<lane>`),
  * so one endpoint holds at most that many batches (≤ 10 messages each) in flight, however slow it is
  * or however many events it has waiting; every other endpoint's group is served by the other
@@ -24,8 +27,9 @@ import { createHash } from 'node:crypto';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
 
-/** What one queue message asks the worker to do: attempt this delivery now if it is still due. */
+/** A queue message asking the worker to attempt this delivery now, if it is still due. */
 export interface DeliveryMessage {
+  kind?: 'delivery';
   merchant_id: string;
   /** `<event_id>:<webhook_endpoint_id>` */
   delivery_id: string;
@@ -33,13 +37,36 @@ export interface DeliveryMessage {
   retry_step: number;
 }
 
+/**
+ * A queue message asking the worker to fan a new event out: create its delivery records and queue
+ * them (the stream handler's only work per event, so a merchant with many endpoints costs the shared
+ * stream no more than one with one).
+ */
+export interface FanOutMessage {
+  kind: 'fan_out';
+  merchant_id: string;
+  event_id: string;
+  /** The event type (`payment.succeeded`, …): which endpoints subscribe. */
+  type: string;
+  /** ISO 8601 UTC: when the event happened (endpoints created later do not receive it). */
+  created_at: string;
+  /** The event's TTL, Unix seconds: its deliveries expire with it. */
+  expires_at: number;
+}
+
+/** Any message of the delivery queue. */
+export type WebhookQueueMessage = DeliveryMessage | FanOutMessage;
+
 /** A message as it is sent: the body and the FIFO attributes. */
 export interface QueuedDeliveryMessage {
-  /** JSON of a {@link DeliveryMessage}. */
+  /** JSON of a {@link WebhookQueueMessage}. */
   body: string;
-  /** `<webhook_endpoint_id>.<lane>` (≤ 128 characters, SQS's limit for `MessageGroupId`). */
+  /**
+   * Deliveries: `<webhook_endpoint_id>.<lane>`; fan-outs: `<merchant_id>.fan-out.<lane>` (≤ 128
+   * characters, SQS's limit for `MessageGroupId`).
+   */
   groupId: string;
-  /** `<delivery_id>.<retry_step>` (≤ 128 characters, SQS's limit for `MessageDeduplicationId`). */
+  /** Deliveries: `<delivery_id>.<retry_step>`; fan-outs: `<event_id>.fan-out` (≤ 128 characters, SQS's limit for `MessageDeduplicationId`). */
   deduplicationId: string;
 }
 
@@ -50,6 +77,12 @@ export interface DeliveryQueueTransport {
 
 /** Groups (lanes) per endpoint when `WEBHOOK_DELIVERY_LANES` is not set: 4 (at most 4 batches, 40 POSTs, in flight per endpoint). */
 export const DEFAULT_DELIVERY_LANES = 4;
+
+/**
+ * Fan-out groups (lanes) per merchant: 2. At most 2 batches of one merchant's new events (≤ 20 events,
+ * their delivery records written) are fanned out at once, however many events it makes at once.
+ */
+export const FAN_OUT_LANES = 2;
 
 /** Most entries in one `SendMessageBatch` call: 10 (Amazon SQS quotas, "Batched message ID"/"Messages per batch"). */
 export const SQS_BATCH_LIMIT = 10;
@@ -70,13 +103,21 @@ function laneOf(deliveryId: string, lanes: number): number {
 }
 
 /**
- * The queue message of a delivery: group `<webhook_endpoint_id>.<lane>`, deduplication id
- * `<delivery_id>.<retry_step>`.
+ * The queue message of a delivery (group `<webhook_endpoint_id>.<lane>`, deduplication id
+ * `<delivery_id>.<retry_step>`) or of a fan-out (group `<merchant_id>.fan-out.<lane>`, deduplication
+ * id `<event_id>.fan-out`).
  */
-export function deliveryQueueMessage(message: DeliveryMessage, lanes = deliveryLanes()): QueuedDeliveryMessage {
+export function deliveryQueueMessage(message: WebhookQueueMessage, lanes = deliveryLanes()): QueuedDeliveryMessage {
+  if (message.kind === 'fan_out') {
+    return {
+      body: JSON.stringify(message),
+      groupId: `${message.merchant_id}.fan-out.${laneOf(message.event_id, FAN_OUT_LANES)}`,
+      deduplicationId: `${message.event_id}.fan-out`,
+    };
+  }
   const endpointId = message.delivery_id.split(':')[1] ?? message.delivery_id;
   return {
-    body: JSON.stringify(message),
+    body: JSON.stringify({ kind: 'delivery', ...message }),
     groupId: `${endpointId}.${laneOf(message.delivery_id, lanes)}`,
     deduplicationId: `${message.delivery_id}.${message.retry_step}`,
   };
@@ -84,14 +125,32 @@ export function deliveryQueueMessage(message: DeliveryMessage, lanes = deliveryL
 
 /**
  * Reads a queue message body back.
- * @throws Error when it is not a {@link DeliveryMessage} (a poison message: the worker reports it failed)
+ * @throws Error when it is neither a {@link DeliveryMessage} nor a {@link FanOutMessage} (a poison
+ *   message: the worker reports it failed, and after 5 receives it is in the dead-letter queue)
  */
-export function parseDeliveryMessage(body: string): DeliveryMessage {
-  const value = JSON.parse(body) as Partial<DeliveryMessage>;
-  if (typeof value.merchant_id !== 'string' || typeof value.delivery_id !== 'string' || !Number.isInteger(value.retry_step)) {
-    throw new Error('Not a webhook delivery message');
+export function parseQueueMessage(body: string): WebhookQueueMessage {
+  const value = JSON.parse(body) as Record<string, unknown>;
+  const str = (k: string) => typeof value[k] === 'string' && (value[k] as string).length > 0;
+  if (value.kind === 'fan_out') {
+    if (str('merchant_id') && str('event_id') && str('type') && str('created_at') && Number.isInteger(value.expires_at)) {
+      return {
+        kind: 'fan_out',
+        merchant_id: String(value.merchant_id),
+        event_id: String(value.event_id),
+        type: String(value.type),
+        created_at: String(value.created_at),
+        expires_at: Number(value.expires_at),
+      };
+    }
+  } else if (str('merchant_id') && str('delivery_id') && Number.isInteger(value.retry_step)) {
+    return {
+      kind: 'delivery',
+      merchant_id: String(value.merchant_id),
+      delivery_id: String(value.delivery_id),
+      retry_step: Number(value.retry_step),
+    };
   }
-  return { merchant_id: value.merchant_id, delivery_id: value.delivery_id, retry_step: Number(value.retry_step) };
+  throw new Error('Not a webhook queue message');
 }
 
 /** The SQS transport: `SendMessageBatch` (10 entries per call, in parallel), any failed entry thrown. */
@@ -130,22 +189,23 @@ let sqs: { url: string; transport: DeliveryQueueTransport } | undefined;
 /**
  * Registers the transport used instead of SQS: the local stand-in (scripts/local/delivery-queue.ts)
  * in `npm start`, the benchmarks and the tests.
- * @returns a function that removes it again (only if it is still the one registered)
+ * @returns a function that puts back the transport registered before (only if this one is still registered)
  */
 export function useDeliveryQueueTransport(transport: DeliveryQueueTransport): () => void {
+  const previous = registered;
   registered = transport;
   return () => {
-    if (registered === transport) registered = undefined;
+    if (registered === transport) registered = previous;
   };
 }
 
 /**
- * Hands deliveries to the worker: the registered transport if any, else SQS at
+ * Hands deliveries (or fan-outs) to the worker: the registered transport if any, else SQS at
  * `WEBHOOK_DELIVERY_QUEUE_URL`.
  * @throws Error when neither is configured (a deployment fault: the delivery records stay due and
  *   the reconciler hands them over again), or when the queue refuses a message (SQS errors)
  */
-export async function enqueueDeliveries(messages: readonly DeliveryMessage[]): Promise<void> {
+export async function enqueueDeliveries(messages: readonly WebhookQueueMessage[]): Promise<void> {
   if (messages.length === 0) return;
   const lanes = deliveryLanes();
   const queued = messages.map((m) => deliveryQueueMessage(m, lanes));

@@ -287,7 +287,7 @@ test('sending refuses a URL the stage forbids and times out a receiver that neve
   }
 });
 
-test('the stream handler reports storage failures per record, and a record handled again delivers once', async () => {
+test('the stream handler reports queue failures per record, the worker storage failures per message, and an event handled again delivers once', async () => {
   const { handler } = await import('../../functions/webhook-delivery/stream-handler');
   const { marshall } = await import('@aws-sdk/util-dynamodb');
   const { GetCommand, ScanCommand } = await import('@aws-sdk/lib-dynamodb');
@@ -317,15 +317,46 @@ test('the stream handler reports storage failures per record, and a record handl
     dynamodb: { SequenceNumber: seq, NewImage: marshall(stored.Item!) as never, StreamViewType: 'NEW_IMAGE' as const },
   });
   const context = { functionName: 'WebhookDelivery', awsRequestId: 'test', getRemainingTimeInMillis: () => 60_000 } as never;
-  // The same record again (a retried batch): the delivery exists, nothing is sent twice.
+  // The same record again (a retried batch): queued again, but the queue dedupes it and the record exists: nothing is sent twice.
   expect(await handler({ Records: [record('1')] }, context)).toEqual({ batchItemFailures: [] });
-  // Storage failing (a table that does not exist): the record is reported for retry.
-  process.env.TABLE_NAME = 'switchyard-no-such-table';
+  await queue.drained();
+  // The queue refusing: the record is reported for retry.
+  const { useDeliveryQueueTransport } = await import('../../shared/webhooks/delivery-queue');
+  const release = useDeliveryQueueTransport({
+    send: async () => {
+      throw new Error('queue unavailable');
+    },
+  });
   try {
     expect(await handler({ Records: [record('2')] }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: '2' }] });
   } finally {
+    release();
+  }
+  // The worker's fan-out with storage failing (a table that does not exist): the message is reported for retry.
+  const { handler: worker } = await import('../../functions/webhook-delivery/queue-handler');
+  const fanOut = {
+    kind: 'fan_out',
+    merchant_id: String(stored.Item!.merchant_id),
+    event_id: event.event_id,
+    type: 'customer.created',
+    created_at: String(stored.Item!.created_at),
+    expires_at: Number(stored.Item!.expires_at),
+  };
+  const sqsRecord = (id: string, body: unknown) =>
+    ({ messageId: id, body: JSON.stringify(body), attributes: {}, messageAttributes: {} }) as never;
+  process.env.TABLE_NAME = 'switchyard-no-such-table';
+  try {
+    expect(await worker({ Records: [sqsRecord('m1', fanOut)] }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+  } finally {
     process.env.TABLE_NAME = table;
   }
+  // An unreadable message is reported too (after 5 receives it lands in the dead-letter queue).
+  expect(await worker({ Records: [sqsRecord('m2', { kind: 'fan_out' })] }, context)).toEqual({
+    batchItemFailures: [{ itemIdentifier: 'm2' }],
+  });
+  // The fan-out handled once more (storage back): the record exists, nothing more is sent.
+  expect(await worker({ Records: [sqsRecord('m3', fanOut)] }, context)).toEqual({ batchItemFailures: [] });
+  await queue.drained();
   await new Promise((res) => setTimeout(res, 300));
   expect(r.received).toHaveLength(1);
   // No secret, API key or card number in any delivery record.
