@@ -13,12 +13,13 @@ const run = promisify(execFile);
 /**
  * The done-criterion of the deploy issue, exercised for real: the pinned CDK CLI
  * synthesizes the prod stage (esbuild bundling of every function and cdk-nag
- * included) with no AWS credentials. The webhook delivery function is bundled when its
+ * included) with no AWS credentials. The webhook delivery functions (the stream fan-out and the
+ * delivery queue's worker, functions/webhook-delivery/queue-handler.ts) are bundled when the stream
  * handler module exists (functions/webhook-delivery/stream-handler.ts). Bundling every function takes
  * about a minute alone on 2 cores and up to two and a half while the other test files synthesize
  * beside it (50 routes), hence the 240 s bound.
  */
-test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler, webhook delivery)', async () => {
+test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler, webhook delivery and its worker)', async () => {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
   try {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
@@ -29,9 +30,10 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
     const groups = groupRoutes(stageRoutes(STAGES.prod!), { [FALLBACK_GROUP]: 1 });
     expect(files.filter((f) => f.endsWith('.nested.template.json'))).toHaveLength(groups.size);
     const bundles = files.filter((f) => f.startsWith('asset.'));
-    // prod's routes (no sandbox pages) + the $default 404 and the reconciler, + webhook delivery
-    // once its handler exists; the canaries' scripts are inline, not assets
-    expect(bundles.length).toBe(stageRoutes(STAGES.prod!).length + 2 + (webhookDeliveryHandlerExists() ? 1 : 0));
+    // prod's routes (no sandbox pages) + the $default 404 and the reconciler, + webhook delivery's
+    // stream function and queue worker (two handler modules) once its handler exists; the canaries'
+    // scripts are inline, not assets
+    expect(bundles.length).toBe(stageRoutes(STAGES.prod!).length + 2 + (webhookDeliveryHandlerExists() ? 2 : 0));
     const sample = readFileSync(join(out, bundles[0]!, 'index.mjs'), 'utf8');
     expect(sample).toContain('createRequire');
   } finally {

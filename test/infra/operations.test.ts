@@ -405,14 +405,20 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     for (const q of queries) expect((q.Properties.LogGroupNames as unknown[]).length).toBeLessThanOrEqual(MAX_QUERY_LOG_GROUPS);
     expect(merchant.QueryString).toContain(`${REQUEST_LOG_FIELDS.merchantId} = "${QUERY_PLACEHOLDERS.merchantId}"`);
     expect(merchant.QueryString).toContain(`message = "${REQUEST_LOG_MESSAGE}"`);
-    // No webhook delivery log group in the API queries (it logs no requests).
+    // No webhook delivery log group in the API queries (they log no requests).
     expect(JSON.stringify(merchant)).not.toContain('WebhookDeliveryLogs');
+    expect(JSON.stringify(merchant)).not.toContain('WebhookDeliveryWorkerLogs');
   });
 
   test("Contributor Insights: top merchants by requests, JSON log format over the API functions' log groups", () => {
     const rules = Object.values(t.api.findResources('AWS::CloudWatch::InsightRule')) as Resource[];
-    expect(rules).toHaveLength(1);
-    const { RuleName, RuleState, RuleBody } = rules[0]!.Properties;
+    // Two rules: this one, and the webhook delivery worker's failed attempts by merchant (webhooks.test.ts).
+    expect(rules.map((r) => r.Properties.RuleName).sort()).toEqual(
+      [`switchyard-${stage}-merchants-by-failed-webhook-attempts`, `switchyard-${stage}-top-merchants-by-requests`].sort(),
+    );
+    const requests = rules.filter((r) => r.Properties.RuleName === `switchyard-${stage}-top-merchants-by-requests`);
+    expect(requests).toHaveLength(1);
+    const { RuleName, RuleState, RuleBody } = requests[0]!.Properties;
     expect([RuleName, RuleState]).toEqual([`switchyard-${stage}-top-merchants-by-requests`, 'ENABLED']);
     // The body is JSON text naming the API functions' log groups by their prefix (a rule definition is at
     // most 8,192 characters: it does not grow with the routes).

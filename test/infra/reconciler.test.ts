@@ -64,8 +64,11 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       // Merchants' connector account credentials: the stage's KMS key, its ARN resolved from SSM at deploy time.
       CONNECTOR_ACCOUNTS_KMS_KEY_ARN: { Ref: expect.stringMatching(/^SsmParameterValueswitchyard.*connectoraccountskmskeyarn/) },
       RECONCILE_MIN_AGE_SECONDS: '60',
-      // It sends the webhook retries that fall due, on the stage's schedule.
+      // It hands the webhook retries that fall due, on the stage's schedule, to the delivery queue
+      // (in the stage's lanes per endpoint), whose worker sends them.
       WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
+      WEBHOOK_DELIVERY_QUEUE_URL: { Ref: expect.stringMatching(/^WebhookDeliveryQueue[0-9A-F]{8}$/) },
+      WEBHOOK_DELIVERY_LANES: String(config.webhookDelivery.lanes),
       // Hosted step pages of payments whose step a sync changes are built on the API's own endpoint.
       PUBLIC_BASE_URL: { 'Fn::GetAtt': [expect.stringMatching(/^HttpApi/), 'ApiEndpoint'] },
       // Stages without the sandbox (prod): the sandbox connector is switched off.

@@ -20,6 +20,7 @@ import {
   TABLE_ACTIONS,
   usesConnectorAccountsKey,
   WEBHOOK_DELIVERY,
+  WEBHOOK_DELIVERY_WORKER,
 } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from '../../lib/data-stack';
@@ -41,8 +42,11 @@ import {
   webhookDeliveryHandlerExists,
 } from './synth-stage';
 
-/** Functions besides one per route: the `$default` 404, the background reconciler and webhook delivery (see synthStage). */
-const EXTRA_FUNCTIONS = 3;
+/**
+ * Functions besides one per route: the `$default` 404, the background reconciler, and webhook delivery's
+ * two (the stream fan-out `WebhookDelivery` and the queue's `WebhookDeliveryWorker`; see synthStage).
+ */
+const EXTRA_FUNCTIONS = 4;
 
 const dev = synthStage('dev');
 const prod = synthStage('prod');
@@ -56,7 +60,7 @@ describe.each([
 ])('%s stage', (stage, t) => {
   /** The stage's routes: every route-table entry, less the sandbox pages where the stage has no sandbox (prod). */
   const ROUTES = stageRoutes(STAGES[stage]!);
-  test('one Lambda function and one route per route-table entry the stage deploys, plus the $default 404 (and the reconciler and webhook delivery functions)', () => {
+  test('one Lambda function and one route per route-table entry the stage deploys, plus the $default 404 (and the reconciler and the two webhook delivery functions)', () => {
     t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + EXTRA_FUNCTIONS);
     t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
     for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
@@ -245,8 +249,10 @@ describe.each([
         t.groups.get(group)!.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: name });
       }
     }
-    for (const name of [RECONCILER.name, WEBHOOK_DELIVERY.name]) {
-      t.apiParent.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Switchyard-${stage}-${name}-Fault-Count-Critical` });
+    for (const name of [RECONCILER.name, WEBHOOK_DELIVERY.name, WEBHOOK_DELIVERY_WORKER.name]) {
+      for (const suffix of ['Fault-Count-Critical', 'Throttled-Count-Warning']) {
+        t.apiParent.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Switchyard-${stage}-${name}-${suffix}` });
+      }
     }
     const body = (d: Resource) => JSON.stringify(d.Properties.DashboardBody);
     const stageBody = body(stageDashboard(t.api, stage));
@@ -278,7 +284,7 @@ describe.each([
     }
   });
 
-  test('the keyed-hash key is a generated secret, readable only by the POST functions, the reconciler and webhook delivery', () => {
+  test('the keyed-hash key is a generated secret, readable only by the POST functions, the reconciler and the webhook delivery worker', () => {
     t.data.hasResourceProperties('AWS::SecretsManager::Secret', {
       Name: `switchyard-${stage}/card-fingerprint-key`,
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
@@ -292,9 +298,35 @@ describe.each([
     expect(fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
       `switchyard-${stage}/card-fingerprint-key`,
     );
-    expect(fns[functionId(t.api, WEBHOOK_DELIVERY.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
+    // The worker signs (endpoint secrets are stored encrypted under the key); the stream fan-out only queues.
+    expect(fns[functionId(t.api, WEBHOOK_DELIVERY_WORKER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
       `switchyard-${stage}/card-fingerprint-key`,
     );
+    expect(fns[functionId(t.api, WEBHOOK_DELIVERY.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBeUndefined();
+    // Read grants of the key: exactly the functions that name it in their environment.
+    const policies = Object.values(t.api.findResources('AWS::IAM::Policy')) as Resource[];
+    const readsKey = (fn: Resource) => {
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      return policies
+        .filter((p) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === role))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .some(
+          (st) =>
+            [st.Action].flat().includes('secretsmanager:GetSecretValue') &&
+            JSON.stringify(st.Resource).includes(`:secret:switchyard-${stage}/card-fingerprint-key-??????`),
+        );
+    };
+    const readers = Object.entries(fns)
+      .filter(([, fn]) => readsKey(fn))
+      .map(([id]) => id)
+      .sort();
+    const named = Object.entries(fns)
+      .filter(([, fn]) => fn.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID)
+      .map(([id]) => id)
+      .sort();
+    expect(readers).toEqual(named);
+    expect(readers).toContain(functionId(t.api, WEBHOOK_DELIVERY_WORKER.name));
+    expect(readers).not.toContain(functionId(t.api, WEBHOOK_DELIVERY.name));
     // No secret value in the template. The sandbox payment canary's inline script (dev) reads its
     // API key's SecretString at run time, by the secret's name: its code is checked on its own.
     const template = JSON.parse(JSON.stringify(t.api.toJSON())); // a copy: the template is shared by the tests
@@ -385,7 +417,13 @@ describe.each([
       RECONCILER.name,
     ]);
     for (const route of ROUTES) expect(usesConnectorAccountsKey(route)).toBe(granted.has(route.name));
-    const everyFunction = [...ROUTES.map((r) => r.name), FALLBACK_ROUTE.name, RECONCILER.name, WEBHOOK_DELIVERY.name];
+    const everyFunction = [
+      ...ROUTES.map((r) => r.name),
+      FALLBACK_ROUTE.name,
+      RECONCILER.name,
+      WEBHOOK_DELIVERY.name,
+      WEBHOOK_DELIVERY_WORKER.name,
+    ];
     expect(Object.keys(fns)).toHaveLength(everyFunction.length);
     for (const name of everyFunction) {
       const fnId = functionId(t.api, name);
@@ -405,7 +443,7 @@ describe.each([
     expect(allKms.flatMap((st) => [st.Action].flat())).not.toContain('kms:Encrypt');
   });
 
-  test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue, webhook delivery's on-failure queue, the table stream", () => {
+  test("outputs: API URL, dashboard URL, alarm topic, table name, the reconciler schedule's dead-letter queue, webhook delivery's on-failure and dead-letter queues, the table stream", () => {
     for (const name of [
       'ApiUrl',
       'DashboardUrl',
@@ -413,6 +451,7 @@ describe.each([
       'TableName',
       'ReconcilerDeadLetterQueueUrl',
       'WebhookDeliveryFailureQueueUrl',
+      'WebhookDeliveryDeadLetterQueueUrl',
     ])
       t.api.hasOutput(name, {});
     t.data.hasOutput('TableName', {});
