@@ -758,9 +758,10 @@ export class ApiStack extends Stack {
    * on-failure SQS queue), which records deliveries and queues them; the delivery queue and its
    * dead-letter queue ({@link WEBHOOK_DELIVERY_QUEUE}); and the `WebhookDeliveryWorker` function
    * ({@link WEBHOOK_DELIVERY_WORKER}) on that queue, which sends. Queues: SSE-SQS, TLS only.
-   * Grants: both functions the `deliver` table actions; the worker read of the keyed-hash key
-   * (endpoint secrets are stored encrypted under it) and consumption of the queue; the stream
-   * function and the reconciler `sqs:SendMessage` on the queue (`grantSendMessages`); the stream
+   * Grants: the worker the `deliver` table actions, read of the keyed-hash key (endpoint secrets
+   * are stored encrypted under it) and consumption of the queue; the stream function no table
+   * access; the stream function, the worker (its fan-outs queue deliveries) and the reconciler
+   * `sqs:SendMessage` on the queue (`grantSendMessages`); the stream
    * function, through `DynamoEventSource`, stream read (`grantStreamRead`: DescribeStream,
    * GetRecords, GetShardIterator and ListStreams, on the stream's ARN only, as in the DynamoDB
    * developer guide's "IAM policy to grant read access for a DynamoDB stream only").
@@ -803,13 +804,14 @@ export class ApiStack extends Stack {
     const fn = makeFunction(this, {
       name: WEBHOOK_DELIVERY.name,
       entry,
-      access: 'deliver',
+      // It only queues one fan-out message per event: no table access.
+      access: 'none',
       apiKeys: false,
       keyedHashes: false,
       connectors: false,
       connectorAccountsKey: false,
       timeoutSeconds: WEBHOOK_DELIVERY.timeoutSeconds,
-      environment: queueEnvironment,
+      environment: { WEBHOOK_DELIVERY_QUEUE_URL: queue.queueUrl },
     });
     const worker = makeFunction(this, {
       name: WEBHOOK_DELIVERY_WORKER.name,
@@ -821,9 +823,11 @@ export class ApiStack extends Stack {
       connectors: false,
       connectorAccountsKey: false,
       timeoutSeconds: WEBHOOK_DELIVERY_WORKER.timeoutSeconds,
-      environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule },
+      // Its fan-outs queue the deliveries they make: it sends to its own queue too.
+      environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule, ...queueEnvironment },
     });
     queue.grantSendMessages(fn);
+    queue.grantSendMessages(worker);
     queue.grantSendMessages(reconciler);
     for (const [name, value] of Object.entries(queueEnvironment)) reconciler.addEnvironment(name, value);
     worker.addEventSource(

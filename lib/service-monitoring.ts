@@ -937,7 +937,7 @@ export class ServiceMonitoring extends Construct {
       alarmFriendlyName: 'Webhooks',
       humanReadableName: 'Webhooks',
       description:
-        'Deliveries of events to merchant endpoints (first attempts from the table stream, retries from the reconciler), their latency, and the oldest event still waiting for a delivery. A backlog past the bound alarms.',
+        'Deliveries of events to merchant endpoints (all sent by the WebhookDeliveryWorker from the delivery queue: first attempts fanned out from the table stream, retries handed over by the reconciler), their latency, and the oldest event still waiting for a delivery. A backlog past the bound alarms.',
       metricGroups: [
         {
           title: 'Webhook deliveries by outcome (count per minute)',
@@ -969,7 +969,7 @@ export class ServiceMonitoring extends Construct {
                 Critical: {
                   threshold: maxAge,
                   comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-                  additionalDescription: `A webhook delivery has stayed open more than ${maxAge} s — longer than its whole retry schedule (OldestOpenOperationAgeSeconds, kind webhook_delivery, Maximum over 5 minutes): the retry machinery is stuck; check the reconciler, the WebhookDelivery function and its on-failure queue. ${runbookRef(RUNBOOK.webhookBacklog)}`,
+                  additionalDescription: `A webhook delivery has stayed open more than ${maxAge} s — longer than its whole retry schedule (OldestOpenOperationAgeSeconds, kind webhook_delivery, Maximum over 5 minutes): the retry machinery is stuck; check the reconciler, the WebhookDelivery and WebhookDeliveryWorker functions, the on-failure and dead-letter queues. ${runbookRef(RUNBOOK.webhookBacklog)}`,
                   ...RECONCILER_ALARM_EVALUATION,
                 },
               },
@@ -987,7 +987,7 @@ export class ServiceMonitoring extends Construct {
                 Critical: {
                   threshold: props.config.alarms.overdueWebhookDeliverySeconds,
                   comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-                  additionalDescription: `A webhook delivery has been due for more than ${props.config.alarms.overdueWebhookDeliverySeconds} s without being attempted (OldestOverdueWebhookDeliverySeconds, Maximum over 5 minutes): retries are not being sent — the reconciler or the WebhookDelivery function is stuck or behind. ${runbookRef(RUNBOOK.webhookOverdue)}`,
+                  additionalDescription: `A webhook delivery has been due for more than ${props.config.alarms.overdueWebhookDeliverySeconds} s without being attempted (OldestOverdueWebhookDeliverySeconds, Maximum over 5 minutes): retries are not being handed to the delivery queue — the reconciler is stuck or behind. ${runbookRef(RUNBOOK.webhookOverdue)}`,
                   ...RECONCILER_ALARM_EVALUATION,
                 },
               },

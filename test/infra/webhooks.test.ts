@@ -131,7 +131,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(JSON.stringify(t.data.toJSON().Outputs)).not.toContain('Export');
   });
 
-  test('the WebhookDelivery function: Node.js 22 arm64 with tracing, 60 s timeout, stage memory, its environment (the delivery queue and lanes; no keyed-hash key)', () => {
+  test('the WebhookDelivery function: Node.js 22 arm64 with tracing, 60 s timeout, stage memory, its environment (the delivery queue; no keyed-hash key)', () => {
     expect(fn.Properties).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
@@ -148,22 +148,15 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       OPEN_INDEX_SHARDS: String(config.openIndexShards),
       // It hands new events to the delivery queue (the worker fans them out and sends); it neither signs
-      // (no keyed-hash key) nor schedules retries.
+      // (no keyed-hash key) nor schedules retries, and its fan-out lanes are fixed (FAN_OUT_LANES).
       WEBHOOK_DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
-      WEBHOOK_DELIVERY_LANES: String(config.webhookDelivery.lanes),
     });
     expect(WEBHOOK_DELIVERY.entry).toBe('functions/webhook-delivery/stream-handler.ts');
   });
 
-  test('least privilege: GetItem, BatchGetItem (consistent endpoint reads), Query, PutItem, UpdateItem on the table and its indexes; read of the stream; send to the delivery queue and to its on-failure queue; no keyed-hash key; X-Ray', () => {
+  test('least privilege: no table access (it only queues a fan-out per event); read of the stream; send to the delivery queue and to its on-failure queue; no keyed-hash key; X-Ray', () => {
     const actions = statements.flatMap((s) => [s.Action].flat());
-    expect(actions.filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)).sort()).toEqual([
-      'dynamodb:BatchGetItem',
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ]);
+    expect(actions.filter((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a))).toEqual([]);
     expect([...TABLE_ACTIONS.deliver].sort()).toEqual([
       'dynamodb:BatchGetItem',
       'dynamodb:GetItem',
@@ -173,15 +166,10 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     ]);
     expect(actions.sort()).toEqual(
       [
-        'dynamodb:BatchGetItem',
         'dynamodb:DescribeStream',
-        'dynamodb:GetItem',
         'dynamodb:GetRecords',
         'dynamodb:GetShardIterator',
         'dynamodb:ListStreams',
-        'dynamodb:PutItem',
-        'dynamodb:Query',
-        'dynamodb:UpdateItem',
         // grantSendMessages, once on the delivery queue and once on the on-failure queue (SqsDlq).
         'sqs:GetQueueAttributes',
         'sqs:GetQueueAttributes',
@@ -321,7 +309,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     ]);
   });
 
-  test('the WebhookDeliveryWorker function: Node.js 22 arm64 with tracing, 60 s timeout, stage memory, its own log group, its environment (retry schedule, keyed-hash key), in the parent API stack', () => {
+  test('the WebhookDeliveryWorker function: Node.js 22 arm64 with tracing, 60 s timeout, stage memory, its own log group, its environment (retry schedule, keyed-hash key, the queue and lanes), in the parent API stack', () => {
     expect(worker.Properties).toMatchObject({
       Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
@@ -341,9 +329,12 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       POWERTOOLS_LOG_LEVEL: 'INFO',
       OPEN_INDEX_SHARDS: String(config.openIndexShards),
-      // It signs (endpoint secrets are stored encrypted under the keyed-hash key) and schedules retries.
+      // It signs (endpoint secrets are stored encrypted under the keyed-hash key), schedules retries, and
+      // queues the deliveries of the events it fans out (the queue and the lanes per endpoint).
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
       WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
+      WEBHOOK_DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
+      WEBHOOK_DELIVERY_LANES: String(config.webhookDelivery.lanes),
     });
     expect(WEBHOOK_DELIVERY_WORKER).toEqual({
       name: 'WebhookDeliveryWorker',
@@ -356,7 +347,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(Object.keys(t.apiParent.findResources('AWS::Lambda::Function'))).toContain(workerId);
   });
 
-  test("the worker's least privilege: the deliver table actions on the table and its indexes, read of the keyed-hash key, consumption of the delivery queue only, X-Ray; nothing else", () => {
+  test("the worker's least privilege: the deliver table actions on the table and its indexes, read of the keyed-hash key, consumption of and sending to the delivery queue only, X-Ray; nothing else", () => {
     expect(workerStatements.flatMap(actionsOf).sort()).toEqual(
       [
         ...TABLE_ACTIONS.deliver,
@@ -365,8 +356,11 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
         'sqs:ChangeMessageVisibility',
         'sqs:DeleteMessage',
         'sqs:GetQueueAttributes',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
         'sqs:GetQueueUrl',
         'sqs:ReceiveMessage',
+        'sqs:SendMessage',
         'xray:PutTelemetryRecords',
         'xray:PutTraceSegments',
       ].sort(),
@@ -381,17 +375,15 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(secrets).toHaveLength(1);
     expect(JSON.stringify(secrets[0]!.Resource)).toContain(`:secret:switchyard-${stage}/card-fingerprint-key-??????`);
     expect(JSON.stringify(workerStatements)).not.toContain(`switchyard-${stage}/connectors`);
-    // SQS: consume the delivery queue, on its ARN only (as the stack grants today: no send, see the failing test below);
-    // nothing on the other queues.
+    // SQS: consume and send to the delivery queue, on its ARN only; nothing on the other queues.
     const sqs = workerStatements.filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
-    expect(sqs).toHaveLength(1);
-    expect(sqs[0]!.Resource).toEqual({ 'Fn::GetAtt': [deliveryQueueId, 'Arn'] });
-    expect(workerStatements.flatMap(actionsOf)).not.toContain('sqs:SendMessage');
+    expect(sqs).toHaveLength(2);
+    for (const statement of sqs) expect(statement.Resource).toEqual({ 'Fn::GetAtt': [deliveryQueueId, 'Arn'] });
     expect(JSON.stringify(workerStatements)).not.toContain(deadLetterQueueId);
     expect(JSON.stringify(workerStatements)).not.toContain(queueId);
   });
 
-  test('who may touch the delivery queues: send the stream function and the reconciler, consume only the worker; no role touches the dead-letter queue', () => {
+  test('who may touch the delivery queues: send the stream function, the worker and the reconciler, consume only the worker; no role touches the dead-letter queue', () => {
     const grants = policies.flatMap((p) =>
       (p.Properties.PolicyDocument.Statement as Statement[]).map((s) => ({ roles: p.Properties.Roles as { Ref: string }[], s })),
     );
@@ -400,19 +392,13 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
         .filter(({ s }) => actionsOf(s).includes(action) && JSON.stringify(s.Resource).includes(queue))
         .flatMap(({ roles }) => roles.map((r) => r.Ref))
         .sort();
-    expect(rolesWith('sqs:SendMessage', deliveryQueueId)).toEqual([roleOf(fnId), roleOf(reconcilerId)].sort());
+    expect(rolesWith('sqs:SendMessage', deliveryQueueId)).toEqual([roleOf(fnId), roleOf(reconcilerId), roleOf(workerId)].sort());
     expect(rolesWith('sqs:ReceiveMessage', deliveryQueueId)).toEqual([roleOf(workerId)]);
     expect(rolesWith('sqs:DeleteMessage', deliveryQueueId)).toEqual([roleOf(workerId)]);
     expect(grants.filter(({ s }) => JSON.stringify(s.Resource).includes(deadLetterQueueId))).toEqual([]);
   });
 
-  // KNOWN STACK GAP (since 569b5f4, "Fan-out leaves the shared stream too"): the worker now runs the fan-out of a
-  // new event (functions/webhook-delivery/queue-handler.ts → fanOutEvent), which queues the event's delivery
-  // messages through enqueueDeliveries, so it needs WEBHOOK_DELIVERY_QUEUE_URL, WEBHOOK_DELIVERY_LANES and
-  // sqs:SendMessage on the delivery queue; lib/api-stack.ts gives it none of them. Marked `failing` so the suite
-  // stays green on the stack as committed: once the stack is fixed, this turns red — make it a plain `test`
-  // and update the worker's environment and least-privilege assertions above.
-  test.failing('the worker, which queues the deliveries of the events it fans out, knows the delivery queue and may send to it', () => {
+  test('the worker, which queues the deliveries of the events it fans out, knows the delivery queue and may send to it', () => {
     expect(worker.Properties.Environment.Variables).toMatchObject({
       WEBHOOK_DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
       WEBHOOK_DELIVERY_LANES: String(config.webhookDelivery.lanes),
