@@ -1278,7 +1278,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Events',
     summary: 'Redeliver an event',
     description:
-      "Makes one attempt now to the given endpoint (it must be enabled), or to every enabled endpoint subscribed to the event's type, and answers the deliveries concerned after the attempt. A failed attempt is retried on the schedule.",
+      "To the given endpoint (it must be enabled): makes one attempt now and answers the delivery after it. Without one: re-arms the delivery of every enabled endpoint subscribed to the event's type and hands them to the delivery queue, whose worker sends them within seconds; the answer shows them `pending`, due now. A failed attempt is retried on the schedule.",
     pathParams: EVENT_ID,
     body: jsonBody(redeliverEventBodySchema, false, 'Optionally one endpoint.', {
       webhook_endpoint_id:
@@ -1287,7 +1287,11 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     idempotent: true,
     apiHandler: true,
     errorFormat: 'json',
-    responses: { 200: replayed(json(WebhookDeliveryListResource, 'The deliveries concerned, after the attempt.')) },
+    responses: {
+      200: replayed(
+        json(WebhookDeliveryListResource, 'The deliveries concerned: after the attempt (one endpoint), or as handed to the queue (all).'),
+      ),
+    },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['endpoint_disabled'] }, IDEMPOTENT, NOT_FOUND, CONCURRENT_WRITE),
   },
   GetHealth: {

@@ -19,7 +19,7 @@
  * end of its lease) is found due by the reconciler the same way: no event is lost, some may be sent
  * twice (receivers dedupe on `webhook-id`).
  */
-import { invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
+import { ApiError, invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
 import type { EventType } from '../domain/events';
 import { isIdOf } from '../domain/ids';
 import type { ListPage } from '../domain/list-query';
@@ -38,6 +38,7 @@ import {
   listDeliveries,
   parseDeliveryId,
   publicDelivery,
+  rearmDeliveryForQueue,
   recordAttempt,
   type StoredDelivery,
   type WebhookDelivery,
@@ -121,9 +122,9 @@ async function attempt(
   endpoint: StoredWebhookEndpoint,
   event: DeliverableEvent,
   leaseUntil: string,
-  options: { onSent?: () => void; circuit?: boolean } = {},
+  options: { circuit?: boolean } = {},
 ): Promise<{ delivery: StoredDelivery; outcome: AttemptOutcome }> {
-  const { onSent, circuit = false } = options;
+  const { circuit = false } = options;
   const nowMs = Date.now();
   let secrets: string[];
   try {
@@ -148,7 +149,6 @@ async function attempt(
     const through = await sendThroughCircuit(endpoint.webhook_endpoint_id, send);
     result = through === 'circuit_open' ? notSent(CIRCUIT_OPEN_ERROR) : through;
   }
-  if (result.attempt.error !== CIRCUIT_OPEN_ERROR && secrets.length > 0) onSent?.();
   const schedule = retryScheduleSeconds();
   let next: DeliveryNext;
   let outcome: AttemptOutcome;
@@ -294,9 +294,11 @@ export async function attemptQueuedDelivery(merchantId: string, deliveryId: stri
  */
 export async function retryDelivery(merchantId: string, deliveryId: string): Promise<'queued' | 'skipped'> {
   const nowMs = Date.now();
-  const step = await handOffDelivery(merchantId, deliveryId, iso(nowMs), handOffFrom(nowMs));
-  if (step === undefined) return 'skipped';
-  await enqueueDeliveries([{ merchant_id: merchantId, delivery_id: deliveryId, retry_step: step }]);
+  const handed = await handOffDelivery(merchantId, deliveryId, iso(nowMs), handOffFrom(nowMs));
+  if (handed === undefined) return 'skipped';
+  await enqueueDeliveries([
+    { merchant_id: merchantId, delivery_id: deliveryId, retry_step: handed.retryStep, attempts_made: handed.attemptsMade },
+  ]);
   return 'queued';
 }
 
@@ -318,20 +320,23 @@ async function requireEvent(merchantId: string, eventId: string): Promise<Delive
 }
 
 /**
- * Delivers an event again now (`POST /events/{event_id}/redeliver`): to one endpoint, or to
- * every enabled endpoint that subscribes to its type. Each delivery is re-armed (`pending`,
- * retry schedule restarted, earlier attempts kept) and attempted once before answering;
- * a failed attempt is retried on the schedule like a first delivery.
- * Endpoints are handled {@link FAN_OUT_CONCURRENCY} at a time.
+ * Delivers an event again (`POST /events/{event_id}/redeliver`). Each delivery concerned is re-armed
+ * (`pending`, retry schedule restarted, earlier attempts kept); a failed attempt is retried on the
+ * schedule like a first delivery.
+ * - To one endpoint (`endpointId`): attempted once now, before answering (one POST, at most the
+ *   15 s delivery timeout: well inside the API's 29 s).
+ * - To every enabled endpoint that subscribes to its type (at most 16): handed to the delivery
+ *   queue, whose worker sends them within seconds, as it sends first attempts (one merchant's
+ *   redelivery to hanging endpoints never holds this request, nor anyone else's deliveries); the answer
+ *   shows them `pending`, due now. Re-armed {@link FAN_OUT_CONCURRENCY} at a time.
  * @param endpointId when given, only this endpoint (it must be enabled; it need not subscribe to the type)
- * @returns the deliveries concerned, after the attempt
+ * @returns the deliveries concerned: after the attempt (one endpoint), or as handed over (all)
  * @throws ApiError 404 for an unknown event or endpoint; 400 `endpoint_disabled` for a disabled endpoint;
- *   503 `service_unavailable` saying how many deliveries were re-armed and sent when storage failed after the first
- *   re-arm (transient: a retry with the same Idempotency-Key runs again and finishes it)
+ *   503 `service_unavailable` saying how many deliveries were re-armed when storage or the queue failed after
+ *   the first re-arm (transient: a retry with the same Idempotency-Key runs again and finishes it)
  */
 export async function redeliverEvent(merchantId: string, eventId: string, endpointId?: string): Promise<ListPage<WebhookDelivery>> {
   const event = await requireEvent(merchantId, eventId);
-  let endpoints: StoredWebhookEndpoint[];
   if (endpointId !== undefined) {
     const endpoint = isIdOf('webhookEndpoint', endpointId) ? await getStoredWebhookEndpoint(merchantId, endpointId) : undefined;
     if (!endpoint) throw resourceNotFound('webhook endpoint', 'webhook_endpoint_id');
@@ -342,20 +347,14 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
         'webhook_endpoint_id',
       );
     }
-    endpoints = [endpoint];
-  } else {
-    endpoints = await listEndpointsForDelivery(merchantId, event.type as EventType);
+    return redeliverNow(merchantId, event, endpoint);
   }
+  const endpoints = await listEndpointsForDelivery(merchantId, event.type as EventType);
+  const nowMs = Date.now();
   let armedCount = 0;
-  let sentCount = 0;
-  const countSent = () => {
-    sentCount += 1;
-  };
   try {
-    const results = await mapBounded(endpoints, FAN_OUT_CONCURRENCY, async (endpoint) => {
-      const nowMs = Date.now();
-      const leaseUntil = leaseFrom(nowMs);
-      const armed = await armDelivery({
+    const armed = await mapBounded(endpoints, FAN_OUT_CONCURRENCY, async (endpoint) => {
+      const rearmed = await rearmDeliveryForQueue({
         merchantId,
         eventId,
         eventType: event.type,
@@ -363,26 +362,65 @@ export async function redeliverEvent(merchantId: string, eventId: string, endpoi
         url: endpoint.url,
         expiresAt: event.expiresAt,
         now: iso(nowMs),
-        leaseUntil,
+        handOffUntil: handOffFrom(nowMs),
       });
-      if (!armed) return undefined; // another worker is attempting it right now
-      armedCount += 1;
-      return (await attempt(armed, endpoint, event, leaseUntil, { onSent: countSent })).delivery;
+      if (rearmed) armedCount += 1;
+      return rearmed; // undefined: a worker is attempting it right now
     });
-    const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
-    const byEndpoint = new Map(results.filter((d): d is StoredDelivery => d !== undefined).map((d) => [d.webhook_endpoint_id, d]));
-    if (byEndpoint.size < touched.size) {
+    const handed = armed.filter((d): d is StoredDelivery => d !== undefined);
+    await enqueueDeliveries(
+      handed.map((d) => ({ merchant_id: merchantId, delivery_id: d.delivery_id, retry_step: 0, attempts_made: d.attempts.length })),
+    );
+    const byEndpoint = new Map(handed.map((d) => [d.webhook_endpoint_id, d]));
+    if (byEndpoint.size < endpoints.length) {
+      const touched = new Set(endpoints.map((e) => e.webhook_endpoint_id));
       for (const d of await listDeliveries(merchantId, eventId))
         if (touched.has(d.webhook_endpoint_id) && !byEndpoint.has(d.webhook_endpoint_id)) byEndpoint.set(d.webhook_endpoint_id, d);
     }
     return { data: [...byEndpoint.values()].map(publicDelivery), has_more: false };
   } catch (err) {
-    // Deliveries were re-armed (and POSTs maybe sent) before storage failed: never "nothing was changed".
-    if (armedCount === 0 || !isStorageUnavailable(err)) throw err;
+    // Deliveries were re-armed before storage or the queue failed: never "nothing was changed".
+    // Storage or the queue failing (an SDK error, not an answer of ours) after the first re-arm.
+    const transient = isStorageUnavailable(err) || !(err instanceof ApiError);
+    if (armedCount === 0 || !transient) throw err;
     throw storageUnavailableAfterPartialWork(
-      `The redelivery began: ${armedCount} of the ${endpoints.length} deliveries concerned were re-armed and ${sentCount} of them sent.`,
-      'Retry the request to finish it: it sends to the deliveries left out (endpoints already reached may receive the event ' +
-        `again; receivers dedupe on webhook-id). A delivery whose attempt could not be recorded is retried on its schedule within ${DELIVERY_LEASE_SECONDS} s.`,
+      `The redelivery began: ${armedCount} of the ${endpoints.length} deliveries concerned were re-armed.`,
+      `Re-armed deliveries are sent within ${HANDOFF_GRACE_SECONDS + 60} s even if nothing more is done; retry the request to ` +
+        'finish the others now (endpoints may receive the event twice; receivers dedupe on webhook-id).',
+    );
+  }
+}
+
+/** Re-arms one endpoint's delivery under a lease and attempts it now (a redelivery to that endpoint). */
+async function redeliverNow(
+  merchantId: string,
+  event: DeliverableEvent,
+  endpoint: StoredWebhookEndpoint,
+): Promise<ListPage<WebhookDelivery>> {
+  const nowMs = Date.now();
+  const leaseUntil = leaseFrom(nowMs);
+  let armed: StoredDelivery | undefined;
+  try {
+    armed = await armDelivery({
+      merchantId,
+      eventId: event.eventId,
+      eventType: event.type,
+      endpointId: endpoint.webhook_endpoint_id,
+      url: endpoint.url,
+      expiresAt: event.expiresAt,
+      now: iso(nowMs),
+      leaseUntil,
+    });
+    const delivery = armed
+      ? (await attempt(armed, endpoint, event, leaseUntil)).delivery
+      : (await listDeliveries(merchantId, event.eventId)).find((d) => d.webhook_endpoint_id === endpoint.webhook_endpoint_id);
+    return { data: delivery ? [publicDelivery(delivery)] : [], has_more: false };
+  } catch (err) {
+    if (armed === undefined || !isStorageUnavailable(err)) throw err;
+    throw storageUnavailableAfterPartialWork(
+      'The redelivery began: the delivery was re-armed and may have been sent, but its attempt could not be recorded.',
+      `Its attempt is made again within ${DELIVERY_LEASE_SECONDS + 60} s even if nothing more is done (the receiver may get the event twice; ` +
+        'receivers dedupe on webhook-id); a retry of the request with its Idempotency-Key answers its state.',
     );
   }
 }

@@ -167,9 +167,14 @@ export async function createDelivery(s: NewDelivery): Promise<StoredDelivery | u
  * reconciler runs leave it to the queue until then. One conditional update.
  * @param now ISO 8601 UTC
  * @param handOffUntil ISO 8601 UTC
- * @returns its retry step (for the queue message), or undefined when it is missing, settled, not due or leased
+ * @returns its retry step and attempts so far (for the queue message), or undefined when it is missing, settled, not due or leased
  */
-export async function handOffDelivery(merchantId: string, id: string, now: string, handOffUntil: string): Promise<number | undefined> {
+export async function handOffDelivery(
+  merchantId: string,
+  id: string,
+  now: string,
+  handOffUntil: string,
+): Promise<{ retryStep: number; attemptsMade: number } | undefined> {
   const { eventId, endpointId } = parseDeliveryId(id);
   try {
     const out = await documentClient().send(
@@ -184,7 +189,10 @@ export async function handOffDelivery(merchantId: string, id: string, now: strin
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Number(out.Attributes?.retry_step ?? 0);
+    return {
+      retryStep: Number(out.Attributes?.retry_step ?? 0),
+      attemptsMade: ((out.Attributes?.attempts as unknown[] | undefined) ?? []).length,
+    };
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return undefined;
     throw err;
@@ -223,6 +231,53 @@ export async function armDelivery(s: DeliveryStart): Promise<StoredDelivery | un
           ':now': s.now,
           ':zero': 0,
           ':lease': s.leaseUntil,
+          ':exp': s.expiresAt,
+          ':g5pk': gsi.GSI5PK,
+          ':g5sk': gsi.GSI5SK,
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toStored(out.Attributes ?? {});
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Creates or re-arms a delivery for the queue (a redelivery to every endpoint): `pending`, the retry
+ * schedule restarted, due now, no lease (the worker that takes it from the queue leases it), in the
+ * open index at `handOffUntil`; attempts so far are kept. One conditional update.
+ * @returns the record, or undefined when a worker's lease on it still runs
+ */
+export async function rearmDeliveryForQueue(s: NewDelivery): Promise<StoredDelivery | undefined> {
+  const id = deliveryId(s.eventId, s.endpointId);
+  const gsi = openDeliveryIndexKeys(id, s.handOffUntil);
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: deliveryKey(s.merchantId, s.eventId, s.endpointId),
+        UpdateExpression:
+          'SET entity = :entity, merchant_id = :m, delivery_id = :id, event_id = :e, event_type = :t, webhook_endpoint_id = :we, #url = :url, ' +
+          '#status = :pending, attempts = if_not_exists(attempts, :empty), next_attempt_at = :now, retry_step = :zero, ' +
+          'open_since = :now, created_at = if_not_exists(created_at, :now), updated_at = :now, expires_at = :exp, GSI5PK = :g5pk, GSI5SK = :g5sk ' +
+          'REMOVE lease_until',
+        ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now',
+        ExpressionAttributeNames: { '#url': 'url', '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':entity': 'webhook_delivery',
+          ':m': s.merchantId,
+          ':id': id,
+          ':e': s.eventId,
+          ':t': s.eventType,
+          ':we': s.endpointId,
+          ':url': s.url,
+          ':pending': 'pending',
+          ':empty': [],
+          ':now': s.now,
+          ':zero': 0,
           ':exp': s.expiresAt,
           ':g5pk': gsi.GSI5PK,
           ':g5sk': gsi.GSI5SK,

@@ -15,7 +15,7 @@
  * so one endpoint holds at most that many batches (≤ 10 messages each) in flight, however slow it is
  * or however many events it has waiting; every other endpoint's group is served by the other
  * pollers at once. Deduplication is per group (`DeduplicationScope: messageGroup`,
- * `FifoThroughputLimit: perMessageGroupId`, high throughput mode) on `<delivery_id>.<retry_step>`:
+ * `FifoThroughputLimit: perMessageGroupId`, high throughput mode) on `<delivery_id>.<retry_step>.<attempts_made>`:
  * the same step of a delivery handed over twice within 5 minutes (a stream record retried, a
  * reconciler run repeated) is queued once; outside that window the worker's conditional claim
  * makes a second message a no-op.
@@ -35,6 +35,11 @@ export interface DeliveryMessage {
   delivery_id: string;
   /** The retry step the delivery was at when handed over (0: the first attempt); part of the deduplication id. */
   retry_step: number;
+  /**
+   * Attempts recorded when handed over (absent: 0); part of the deduplication id, so a redelivery
+   * (its retry step back at 0) is never taken for the first attempt's message.
+   */
+  attempts_made?: number;
 }
 
 /**
@@ -66,7 +71,10 @@ export interface QueuedDeliveryMessage {
    * characters, SQS's limit for `MessageGroupId`).
    */
   groupId: string;
-  /** Deliveries: `<delivery_id>.<retry_step>`; fan-outs: `<event_id>.fan-out` (≤ 128 characters, SQS's limit for `MessageDeduplicationId`). */
+  /**
+   * Deliveries: `<delivery_id>.<retry_step>.<attempts_made>`; fan-outs: `<event_id>.fan-out` (≤ 128 characters,
+   * SQS's limit for `MessageDeduplicationId`).
+   */
   deduplicationId: string;
 }
 
@@ -104,7 +112,7 @@ function laneOf(deliveryId: string, lanes: number): number {
 
 /**
  * The queue message of a delivery (group `<webhook_endpoint_id>.<lane>`, deduplication id
- * `<delivery_id>.<retry_step>`) or of a fan-out (group `<merchant_id>.fan-out.<lane>`, deduplication
+ * `<delivery_id>.<retry_step>.<attempts_made>`) or of a fan-out (group `<merchant_id>.fan-out.<lane>`, deduplication
  * id `<event_id>.fan-out`).
  */
 export function deliveryQueueMessage(message: WebhookQueueMessage, lanes = deliveryLanes()): QueuedDeliveryMessage {
@@ -119,7 +127,7 @@ export function deliveryQueueMessage(message: WebhookQueueMessage, lanes = deliv
   return {
     body: JSON.stringify({ kind: 'delivery', ...message }),
     groupId: `${endpointId}.${laneOf(message.delivery_id, lanes)}`,
-    deduplicationId: `${message.delivery_id}.${message.retry_step}`,
+    deduplicationId: `${message.delivery_id}.${message.retry_step}.${message.attempts_made ?? 0}`,
   };
 }
 

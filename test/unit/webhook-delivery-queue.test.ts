@@ -35,6 +35,8 @@ describe('delivery queue messages', () => {
     const first = deliveryQueueMessage(delivery('evt_1', 'we_a', 0));
     expect(deliveryQueueMessage(delivery('evt_1', 'we_a', 0)).deduplicationId).toBe(first.deduplicationId);
     expect(deliveryQueueMessage(delivery('evt_1', 'we_a', 1)).deduplicationId).not.toBe(first.deduplicationId);
+    // A redelivery restarts the schedule (step 0) after attempts were made: a new message, not the first one again.
+    expect(deliveryQueueMessage({ ...delivery('evt_1', 'we_a', 0), attempts_made: 3 }).deduplicationId).not.toBe(first.deduplicationId);
     for (const m of [
       first,
       deliveryQueueMessage({ kind: 'fan_out', merchant_id: 'mer_1', event_id: 'evt_1', type: 't', created_at: 'c', expires_at: 1 }),
