@@ -93,13 +93,14 @@ function decide(
  * never touches a claim whose lease is still running, and is safe to run twice at
  * once (the second write loses its condition and the current payment is returned).
  * @param ctx the merchant and, for API callers, the request's time budget
- * @returns the payment after reconciliation and what was done
+ * @returns the payment after reconciliation and what was done; `recheckAt` (ISO 8601 UTC) when a capture or void
+ *   claim is kept inside its work window: when the answer can be final
  * @throws ApiError 502 `connector_error` when the processor cannot be asked (not configured, unreachable)
  */
 export async function reconcilePayment(
   ctx: Pick<RequestContext, 'merchantId' | 'deadlineMs'> & { publicBaseUrl?: string },
   stored: StoredPayment,
-): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome }> {
+): Promise<{ payment: Payment; outcome: PaymentReconcileOutcome; recheckAt?: string }> {
   const p = stored.payment;
   if (claimInFlight(stored)) return { payment: p, outcome: 'in_flight' };
   const op = stored.pendingOperation;
@@ -138,7 +139,12 @@ export async function reconcilePayment(
     );
   }
   const decision = decide(kind, stored, result, connector);
-  if (!decision) return { payment: p, outcome: 'unchanged' };
+  if (!decision) {
+    // A capture or void kept inside its work window is looked at again when the window ends, not after a back-off.
+    const sentAt = Date.parse(op?.started_at ?? '');
+    const kept = (kind === 'capture' || kind === 'void') && Number.isFinite(sentAt);
+    return { payment: p, outcome: 'unchanged', ...(kept ? { recheckAt: new Date(sentAt + PROCESSOR_WORK_WINDOW_MS).toISOString() } : {}) };
+  }
   try {
     const done = await updatePayment(ctx.merchantId, stored, decision.guard, decision.fields, null);
     if (decision.outcome === 'settled') recordPaymentOutcome(done.payment);

@@ -67,14 +67,17 @@ function reconcilerBaseUrl(): { publicBaseUrl?: string } {
 const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete', 'webhook_delivery'];
 
 /** Settles one due item; returns the outcome label, whether it is still open, and how often it was checked before. */
-async function settle(item: OpenItem, deadlineMs: number): Promise<{ outcome: string; stillOpen: boolean; checks: number }> {
+async function settle(
+  item: OpenItem,
+  deadlineMs: number,
+): Promise<{ outcome: string; stillOpen: boolean; checks: number; recheckAt?: string }> {
   const ctx = { merchantId: item.merchantId, ...reconcilerBaseUrl() };
   if (item.kind === 'payment' || item.kind === 'awaiting_payer') {
     const stored = await getPayment(item.merchantId, item.id);
     if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
-    const { payment, outcome } = await reconcilePayment(ctx, stored);
+    const { payment, outcome, recheckAt } = await reconcilePayment(ctx, stored);
     const open = OPEN_PAYMENT_STATUSES.includes(payment.status) || payment.pending_operation !== null;
-    return { outcome, stillOpen: open && outcome !== 'in_flight', checks: stored.reconcileChecks };
+    return { outcome, stillOpen: open && outcome !== 'in_flight', checks: stored.reconcileChecks, ...(recheckAt ? { recheckAt } : {}) };
   }
   if (item.kind === 'refund') {
     const stored = await getStoredRefund(item.merchantId, item.id);
@@ -101,7 +104,8 @@ const settling = new Set<string>();
 const settlingKey = (item: OpenItem) => `${item.kind}#${item.merchantId}#${item.id}`;
 
 /**
- * Settles one due item and, when it stays open, defers its next check with back-off ({@link nextCheckAt}).
+ * Settles one due item and, when it stays open, defers its next check with back-off ({@link nextCheckAt}), or to
+ * the time the answer can be final when that is sooner (a capture or void kept inside its processor's work window).
  * A failure is logged and the item deferred too — except a money item whose failure is storage being
  * unavailable: that one stays due, so the next look (seconds later) takes it as soon as storage is back, instead
  * of a back-off meant for a processor that is down.
@@ -115,8 +119,11 @@ async function handleDueItem(item: OpenItem, deadlineMs: number): Promise<string
     settling.add(key);
   }
   try {
-    const { outcome, stillOpen, checks } = await settle(item, deadlineMs);
-    if (stillOpen) await deferOpenItem(item, nextCheckAt(checks));
+    const { outcome, stillOpen, checks, recheckAt } = await settle(item, deadlineMs);
+    if (stillOpen) {
+      const next = nextCheckAt(checks);
+      await deferOpenItem(item, recheckAt && recheckAt < next ? recheckAt : next);
+    }
     return outcome;
   } catch (err) {
     logger.warn('reconciliation of an open item failed; retried later', {

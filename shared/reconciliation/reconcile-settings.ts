@@ -80,9 +80,11 @@ export const RECONCILE_SETTLE_ALLOWANCE_MS = 15_000;
 /**
  * The keyed-retry bound of issue 23, in ms: 10 000. A retry with the same `Idempotency-Key` of a request that
  * ended in `outcome_unknown`, sent this long after storage returned, gets the reconciled answer (not `409`):
- * the request hands its claim over once storage answers (lease cut to `CLAIM_LEASE_MARGIN_MS` later), or, when
- * storage came back only after the request gave up, the claim's lease ends at most `CLAIM_LEASE_MARGIN_MS` +
- * `FINAL_ANSWER_RESERVE_MS` after that; the idempotency record is released by the request or expires at the
- * request's end (docs/money-safety.md, "Convergence").
+ * the request hands its claim over once storage answers — within `STORAGE_RETRY_MAX_WAIT_MS` (1 s) of it, or
+ * the client's 5 s request timeout for an attempt that hung — with the lease cut to `CLAIM_LEASE_MARGIN_MS` (3 s)
+ * later: ≤ 8.1 s; or, when storage came back only after the request gave up (its last try at most
+ * `FINAL_ANSWER_RESERVE_MS` + `STORAGE_RETRY_MAX_WAIT_MS` before its end), the claim's lease ends at most 2 + 1
+ * + 3 = 6 s after that. The idempotency record is released by the request once storage is back, or expires at the
+ * request's end, earlier still (docs/money-safety.md, "Convergence").
  */
 export const KEYED_RETRY_BOUND_MS = 10_000;
