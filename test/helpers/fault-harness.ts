@@ -10,8 +10,12 @@
  *   how an unreachable or throttled table reaches the SDK) or as the process dying there
  *   (an error no handler code expects, so nothing after that point runs).
  * - The loopback Stripe stand-in with its ledger, routed for USD cards (then the sandbox).
- * - One reconciler pass "later" (the clock moved past leases and propagation windows),
- *   and the ledger invariant.
+ * - A controllable clock ({@link FaultHarness.clock}: `Date.now` = the real time + an offset the test moves)
+ *   and virtual waits: a request retrying storage after its processor call waits by moving that clock
+ *   (`storageRetryTimer` of shared/operations/connector-call.ts), so an outage that outlasts a request's whole
+ *   budget takes milliseconds, and the bounds are checked with the real configured leases and deadlines.
+ * - One reconciler pass "later" (the clock moved past leases and propagation windows), one pass at the
+ *   convergence bound after a fault ({@link FaultHarness.reconcileWithinBound}), and the ledger invariant.
  *
  * Two modes, the same suites run in both (issue 22: "the fault suite of the reconciler runs with
  * payments on merchants' own accounts"):
@@ -30,7 +34,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
+import { storageRetryTimer } from '../../shared/operations/connector-call';
 import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/reconciliation/reconcile-settings';
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from './local-api';
 import { scopedEnv } from './scoped-env';
@@ -64,6 +70,24 @@ export interface StorageFault {
   /** … and the next `times - 1` (default 1); `Infinity` = until cleared. */
   times?: number;
   mode: FaultMode;
+  /**
+   * From its first failure on, every storage call fails (any command, any item), as when the whole table is
+   * unreachable — the idempotency layer's own writes included — until the fault has failed `times` calls or is
+   * cleared ({@link FaultHarness.storageReturns}).
+   */
+  wholeTable?: boolean;
+}
+
+/** The harness's clock: `Date.now()` is the real time plus an offset that only the test moves. */
+export interface HarnessClock {
+  /** The harness's now (epoch ms). */
+  now(): number;
+  /** Moves the clock `ms` forward. */
+  advance(ms: number): void;
+  /** Sets the clock to `epochMs` (forward or back). */
+  set(epochMs: number): void;
+  /** Back to the real time (the processor stand-ins keep real time: a clock hours ahead of theirs is no real case). */
+  reset(): void;
 }
 
 /** Options of {@link useFaultHarness}. */
@@ -105,10 +129,24 @@ export interface FaultHarness {
    * fallback list, so routing does not change). Only in `merchantAccount` mode.
    */
   connectStripeAccount(): Promise<ConnectedStripeAccount>;
+  /** The controllable clock (installed on first use in a test; back to the real time after each test). */
+  readonly clock: HarnessClock;
   /** Arms a storage fault (undefined clears it). */
   failStorage(fault: StorageFault | undefined): void;
+  /**
+   * Storage is back: clears the fault and answers when storage came back — the harness time of the first call
+   * let through after the fault failed its `times` calls, or now when it was still failing.
+   */
+  storageReturns(): number;
   /** Runs one reconciler pass as if `aheadMs` (default 2 h) had passed; clears any storage fault first. */
   reconcileLater(aheadMs?: number): Promise<ReconcileReport>;
+  /**
+   * Runs one reconciler pass at `faultEndedMs` + `CONVERGENCE_BOUND_MS` − `RECONCILE_SETTLE_ALLOWANCE_MS` (45 s;
+   * shared/reconciliation/reconcile-settings.ts) and leaves the clock there: what the fault left open must be due
+   * by then, and that pass settles it (leaving the allowance for the settling itself). `faultEndedMs`: when
+   * storage returned ({@link storageReturns}), or, for a processor fault or a crash, when the faulted request started.
+   */
+  reconcileWithinBound(faultEndedMs: number): Promise<ReconcileReport>;
   /**
    * Asserts the ledger invariant for one payment: nothing open (no pending operation, not
    * `Processing`/`RequiresAction`, no `Pending` refund); `amount_captured` and
@@ -161,7 +199,41 @@ function concerns(r: StandInRequest, paymentId: string, processorIds: string[]):
  */
 export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessOptions = {}): FaultHarness {
   const merchantAccount = options.merchantAccount ?? false;
-  let fault: (StorageFault & { seen: number }) | undefined;
+  let fault: (StorageFault & { seen: number; failed: number; down: boolean }) | undefined;
+  /** When the last fault let a call through again after failing (harness time). */
+  let storageBackAt: number | undefined;
+  const realNow = Date.now.bind(Date);
+  let offset = 0;
+  let clockSpy: jest.SpyInstance<number, []> | undefined;
+  const ensureClock = () => {
+    if (!clockSpy || Date.now !== (clockSpy as unknown as () => number)) {
+      clockSpy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+    }
+  };
+  const clock: HarnessClock = {
+    now: () => realNow() + offset,
+    advance: (ms) => {
+      ensureClock();
+      offset += ms;
+    },
+    set: (epochMs) => {
+      ensureClock();
+      offset = epochMs - realNow();
+    },
+    reset: () => {
+      offset = 0;
+    },
+  };
+  /** Runs `fn` with the clock at `epochMs`, then puts it back where it was. */
+  const at = async <T>(epochMs: number, fn: () => Promise<T>): Promise<T> => {
+    const saved = offset;
+    clock.set(epochMs);
+    try {
+      return await fn();
+    } finally {
+      offset = saved;
+    }
+  };
   /** The merchant's Stripe accounts by `mca_…` (merchantAccount mode). */
   const accounts = new Map<string, ConnectedStripeAccount>();
   /** Connects one stand-in account (or a sandbox account) for the harness merchant; returns its `mca_…`. */
@@ -182,6 +254,7 @@ export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessO
     accounts.set(merchantConnectorId, connected);
     return connected;
   };
+  const realWait = storageRetryTimer.wait;
   const scoped = scopedEnv();
   const table = `switchyard-faults-${randomUUID().slice(0, 8)}`;
   const harness = {
@@ -198,18 +271,26 @@ export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessO
       harness.stripe.failNext(merchantAccount ? { ...match, secretKey: harness.stripeKey } : match, f, o);
     },
     connectStripeAccount: connectStripe,
+    clock,
     failStorage(f: StorageFault | undefined) {
-      fault = f ? { ...f, seen: 0 } : undefined;
+      if (!f && fault?.down) storageBackAt = clock.now();
+      fault = f ? { ...f, seen: 0, failed: 0, down: false } : undefined;
+      if (f) storageBackAt = undefined;
+    },
+    storageReturns() {
+      harness.failStorage(undefined);
+      return storageBackAt ?? clock.now();
     },
     async reconcileLater(aheadMs = 2 * 60 * 60 * 1000) {
-      fault = undefined;
-      const now = Date.now();
-      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + aheadMs);
-      try {
-        return await reconcileOpenOperations({ deadlineMs: now + aheadMs + 60_000 });
-      } finally {
-        clock.mockRestore();
-      }
+      harness.failStorage(undefined);
+      const later = clock.now() + aheadMs;
+      return at(later, () => reconcileOpenOperations({ deadlineMs: later + 60_000 }));
+    },
+    async reconcileWithinBound(faultEndedMs: number) {
+      harness.failStorage(undefined);
+      const pass = faultEndedMs + CONVERGENCE_BOUND_MS - RECONCILE_SETTLE_ALLOWANCE_MS;
+      clock.set(pass);
+      return reconcileOpenOperations({ deadlineMs: pass + 60_000 });
     },
     async expectConverged(paymentId: string) {
       const { api, stripe } = harness;
@@ -263,17 +344,28 @@ export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessO
       (next, context) => async (args) => {
         const command = String(context.commandName).replace(/Command$/, '');
         const matchesCommand = fault && (fault.command === command || (fault.command === 'write' && WRITES.has(command)));
-        if (fault && matchesCommand && (!fault.pk || itemKeys(args.input).some((pk) => pk.includes(fault!.pk as string)))) {
-          fault.seen += 1;
-          if (fault.seen >= fault.nth && fault.seen < fault.nth + (fault.times ?? 1)) {
-            if (fault.mode === 'killed') throw new Error('the process died here (injected)');
-            throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
+        const matches = fault && matchesCommand && (!fault.pk || itemKeys(args.input).some((pk) => pk.includes(fault!.pk as string)));
+        if (fault && (matches || (fault.wholeTable && fault.down))) {
+          if (matches && !fault.down) fault.seen += 1;
+          if (fault.down || fault.seen >= fault.nth) {
+            if (fault.failed < (fault.times ?? 1)) {
+              fault.failed += 1;
+              fault.down = true;
+              if (fault.mode === 'killed') throw new Error('the process died here (injected)');
+              throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
+            }
+            if (fault.down) {
+              fault.down = false;
+              storageBackAt = clock.now();
+            }
           }
         }
         return next(args);
       },
       { step: 'initialize', name: 'storageFaultHook' },
     );
+    // A request retrying storage after its processor call waits on the harness's clock, not on real time.
+    storageRetryTimer.wait = async (ms: number) => clock.advance(ms);
     harness.stripe = await startStripeStandIn();
     const env = {
       ...stripeEnv(harness.stripe, { timeoutMs: connectorTimeoutMs }),
@@ -305,6 +397,7 @@ export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessO
     }
   });
   afterAll(async () => {
+    storageRetryTimer.wait = realWait;
     await harness.api.close();
     await harness.stripe.close();
     scoped.restore();
@@ -312,6 +405,9 @@ export function useFaultHarness(connectorTimeoutMs = 400, options: FaultHarnessO
   });
   afterEach(() => {
     fault = undefined;
+    storageBackAt = undefined;
+    offset = 0;
+    clockSpy = undefined;
     jest.restoreAllMocks();
   });
   return harness;

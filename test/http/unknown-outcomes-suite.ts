@@ -10,6 +10,14 @@
  * nothing charged or refunded twice, and no answer saying "nothing was changed" when
  * the processor did something.
  *
+ * The bounds of issue 23 ("Convergence"), with the real configured leases, deadlines and margins and the
+ * harness's clock moved instead of waited on: whatever the processor did is recorded by a reconciler pass run at
+ * the convergence bound after the fault (`reconcileWithinBound`: 60 s less the settling allowance, after storage
+ * returned or after the faulted request started); a call the processor may still be working on is not taken as
+ * "not done" then, only after that processor's own window (`reconcileLater`); a keyed retry of a request that
+ * answered `outcome_unknown`, sent `KEYED_RETRY_BOUND_MS` (10 s) after storage returned, gets the reconciled
+ * answer — whether storage came back while the request was still waiting on it or only after it gave up.
+ *
  * Parts, all real: the local gateway and handlers, DynamoDB Local (a table of this
  * file's own, so the reconciler sees only this file's items), the Stripe adapter
  * against the loopback Stripe stand-in (test/helpers/stripe-stand-in.ts) that keeps a
@@ -26,8 +34,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CLAIM_LEASE_MARGIN_MS, CLAIM_LEASE_MS, PROCESSOR_WORK_WINDOW_MS } from '../../shared/domain/pending-operation';
 import { forgetAccountConnector } from '../../shared/operations/accounts/account-connectors';
-import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { FINAL_ANSWER_RESERVE_MS, STORAGE_RETRY_MAX_WAIT_MS } from '../../shared/operations/connector-call';
+import { reconcileDueContinuously, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { API_GATEWAY_TIMEOUT_MS } from '../../shared/operations/request-context';
+import { KEYED_RETRY_BOUND_MS, RECONCILE_PASS_INTERVAL_MS } from '../../shared/reconciliation/reconcile-settings';
 import { type FaultHarnessOptions, type StorageFault, useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type LocalApi, type TestResponse } from '../helpers/local-api';
 import type { StripeStandIn } from '../helpers/stripe-stand-in';
@@ -45,7 +57,24 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
   const failStorage = (f: StorageFault) => h.failStorage(f);
   const clearFault = () => h.failStorage(undefined);
   const reconcileLater = (aheadMs?: number) => h.reconcileLater(aheadMs);
+  /** One reconciler pass at the convergence bound after a fault that ended (or a faulted request that started) at `from`. */
+  const reconcileWithinBound = (from: number) => h.reconcileWithinBound(from);
   const expectConverged = (id: string) => h.expectConverged(id);
+  const now = () => h.clock.now();
+  /**
+   * A storage outage from a request's write after its processor call (`nth` write on the item's `pk`) that takes
+   * the whole table down: it lasts `times` failed calls (then storage is back while the request still waits on it),
+   * or, with `Infinity`, until the test says storage returned — after the request gave up (its waits run on the
+   * harness clock, so its whole budget passes in milliseconds).
+   */
+  const outageAfterCall = (pk: string, nth: number, times: number): StorageFault => ({
+    command: 'write',
+    pk,
+    nth,
+    times,
+    mode: 'outage',
+    wholeTable: true,
+  });
   let api: LocalApi;
   let stripe: StripeStandIn;
   beforeAll(() => {
@@ -104,6 +133,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
         (await import('../../shared/connectors/sandbox/sandbox-connector')).SandboxConnector.prototype,
         'authorize',
       );
+      const t0 = now();
       const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -111,9 +141,14 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
         ...onStripe(),
         pending_operation: { operation: 'authorize', ...onStripe(), state: 'in_progress' },
       });
+      // Leased until the request's end (API Gateway's 30 s at most) plus the margin, not minutes.
+      const claim = res.body.pending_operation;
+      expect(Date.parse(claim.lease_expires_at)).toBeLessThanOrEqual(
+        Date.parse(claim.started_at) + API_GATEWAY_TIMEOUT_MS + CLAIM_LEASE_MARGIN_MS,
+      );
       expect(h.ledger()[res.body.payment_id]?.charges).toBe(1);
       expect(sandboxCalls).not.toHaveBeenCalled(); // never a second processor while the first may hold the charge
-      const report = await reconcileLater();
+      const report = await reconcileWithinBound(t0);
       expect(report.outcomes['payment:settled']).toBeGreaterThanOrEqual(1);
       expect(await expectConverged(res.body.payment_id)).toMatchObject({ status: 'Succeeded', ...onStripe() });
     });
@@ -121,9 +156,18 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     test('processor times out without charging → the reconciler fails the payment once Stripe search has had its window', async () => {
       h.failProcessor({ method: 'POST', path: '/v1/payment_intents' }, 'hang_before_work');
       h.failProcessor({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work');
+      const t0 = now();
       const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
       expect(res.body).toMatchObject({ status: 'Processing', pending_operation: { state: 'in_progress' } });
       expect(h.ledger()[res.body.payment_id]).toBeUndefined();
+      // At the bound Stripe's search cannot tell yet whether the charge exists (its window is an hour): the
+      // payment is never failed then, it stays Processing with its outcome unknown (nothing was charged either).
+      await reconcileWithinBound(t0);
+      expect((await api.request('GET', `/payments/${res.body.payment_id}`)).body).toMatchObject({
+        status: 'Processing',
+        amount_captured: 0,
+        pending_operation: { operation: 'authorize', state: 'outcome_unknown' },
+      });
       await reconcileLater();
       expect(await expectConverged(res.body.payment_id)).toMatchObject({ status: 'Failed', error_code: 'payment_intent_not_found' });
     });
@@ -131,34 +175,68 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     test('outcome write fails after the charge → 503 outcome_unknown (never "nothing was changed"); a keyed retry gets the reconciled payment', async () => {
       const key = randomUUID();
       const body = usdCard({ confirm: true, metadata: { test_key: key } });
+      // One failed write: the outcome's. The table is back for the request's hand-over.
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
       const res = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
       const error = expectError(res, 503, 'outcome_unknown');
       expect(error.message).not.toMatch(/nothing was changed/i);
       expect(error.message).toMatch(/Idempotency-Key/);
       expect(res.headers.get('retry-after')).toBe('5');
+      const back = h.storageReturns();
       const id = await pidFromKey(key);
       expect(h.ledger()[id as string]?.charges).toBe(1);
       const stuck = (await api.request('GET', `/payments/${id}`)).body;
       expect(stuck).toMatchObject({ status: 'Processing', pending_operation: { operation: 'authorize', ...onStripe() } });
-      // Once the claim's lease has passed, the retry with the same key reconciles and answers the truth.
-      jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
+      // The request handed its claim over before answering: free a lease margin later, not at the end of its time.
+      expect(Date.parse(stuck.pending_operation.lease_expires_at)).toBeLessThanOrEqual(back + CLAIM_LEASE_MARGIN_MS + 1_000);
+      // The retry its Retry-After invites, within the keyed-retry bound, reconciles and answers the truth.
+      h.clock.set(back + KEYED_RETRY_BOUND_MS);
       const retry = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
       expect(retry.status).toBe(200);
       expect(retry.body).toMatchObject({ payment_id: id, status: 'Succeeded' });
-      jest.restoreAllMocks();
       expect(h.ledger()[id as string]?.charges).toBe(1);
       await expectConverged(id as string);
+    });
+
+    test.each([
+      ['while the request still waits on it (it hands its claim over then)', 3],
+      ['only after the request gave up', Infinity],
+    ])('storage down from the outcome write, back %s: a keyed retry 10 s later gets the reconciled payment, never 409', async (_when, times) => {
+      const key = randomUUID();
+      const body = usdCard({ confirm: true, metadata: { test_key: key } });
+      failStorage(outageAfterCall('#PAYMENT#', 2, times));
+      const t0 = now();
+      const res = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
+      expectError(res, 503, 'outcome_unknown');
+      const back = h.storageReturns();
+      // The request waited on storage for at most its own time (virtual here): never past API Gateway's 30 s.
+      expect(back - t0).toBeLessThan(API_GATEWAY_TIMEOUT_MS);
+      const id = (await pidFromKey(key)) as string;
+      expect(h.ledger()[id]?.charges).toBe(1);
+      const claim = (await api.request('GET', `/payments/${id}`)).body.pending_operation;
+      // The arithmetic of the bound: handed over (a margin after storage answered) or, when storage came back only
+      // after the request gave up (its last try at most a wait before its answer reserve), leased until the
+      // request's end plus the margin — either way free well before the retry.
+      expect(Date.parse(claim.lease_expires_at)).toBeLessThanOrEqual(
+        back + CLAIM_LEASE_MARGIN_MS + FINAL_ANSWER_RESERVE_MS + STORAGE_RETRY_MAX_WAIT_MS,
+      );
+      h.clock.set(back + KEYED_RETRY_BOUND_MS);
+      const retry = await api.request('POST', '/payments', { body, headers: { 'Idempotency-Key': key } });
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ payment_id: id, status: 'Succeeded', pending_operation: null });
+      expect(h.ledger()[id]?.charges).toBe(1);
+      await expectConverged(id);
     });
 
     test('the process dies between the charge and its write → the reconciler records the charge', async () => {
       const key = randomUUID();
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
+      const t0 = now();
       const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
       expect(res.status).toBeGreaterThanOrEqual(500);
       const id = (await pidFromKey(key)) as string;
       expect(h.ledger()[id]?.charges).toBe(1);
-      await reconcileLater();
+      await reconcileWithinBound(t0);
       expect(await expectConverged(id)).toMatchObject({ status: 'Succeeded' });
     });
 
@@ -168,9 +246,9 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, times: Infinity, mode: 'outage' });
       const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
       expectError(res, 503, 'outcome_unknown');
-      clearFault();
+      const back = h.storageReturns();
       const id = (await pidFromKey(key)) as string;
-      await reconcileLater();
+      await reconcileWithinBound(back);
       expect(await expectConverged(id)).toMatchObject({ status: 'Succeeded' });
     });
   });
@@ -191,7 +269,31 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
         'outcome_unknown',
       );
       expect(h.ledger()[id]?.charges).toBe(1);
-      await reconcileLater();
+      await reconcileWithinBound(h.storageReturns());
+      await expectConverged(id);
+    });
+
+    test('a keyed confirm whose outcome write met an outage: its retry 10 s after storage returns gets the confirmed payment (200), not 409', async () => {
+      const created = await api.request('POST', '/payments', { body: { amount: 5200, currency: 'USD', payment_method: 'card' } });
+      const id = created.body.payment_id as string;
+      const confirm = () =>
+        api.request('POST', `/payments/${id}/confirm`, {
+          body: { payment_method_data: card('4242424242424242') },
+          headers: { 'Idempotency-Key': `confirm-${id}` },
+        });
+      failStorage(outageAfterCall('#PAYMENT#', 2, Infinity));
+      expectError(await confirm(), 503, 'outcome_unknown');
+      const back = h.storageReturns();
+      expect(h.ledger()[id]?.charges).toBe(1);
+      h.clock.set(back + KEYED_RETRY_BOUND_MS);
+      const retry = await confirm();
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ payment_id: id, status: 'Succeeded', pending_operation: null });
+      // The same key is still this confirm: answered again, never charged again.
+      expect((await confirm()).body).toMatchObject({ payment_id: id, status: 'Succeeded' });
+      expect(h.ledger()[id]?.charges).toBe(1);
+      // Another confirm (no key) is refused as ever.
+      expectError(await api.request('POST', `/payments/${id}/confirm`, { body: {} }), 409, 'payment_unexpected_state');
       await expectConverged(id);
     });
   });
@@ -200,6 +302,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     test('processor captures then times out → outcome_unknown; the reconciler records the capture', async () => {
       const p = await manualPayment();
       h.failProcessor({ method: 'POST', path: `/v1/payment_intents/${p.connector_transaction_id}/capture` }, 'hang_after_work');
+      const t0 = now();
       const res = await api.request('POST', `/payments/${p.payment_id}/capture`);
       expect(expectError(res, 503, 'outcome_unknown').message).not.toMatch(/nothing was changed/i);
       expect((await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation).toMatchObject({
@@ -209,15 +312,27 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       });
       // While the claim is there, refund and cancel refuse (no double movement) …
       expectError(await api.request('POST', `/payments/${p.payment_id}/cancel`), 409);
-      await reconcileLater();
+      await reconcileWithinBound(t0);
       expect(await expectConverged(p.payment_id)).toMatchObject({ status: 'Succeeded', amount_captured: p.amount });
     });
 
-    test('processor times out without capturing → the reconciler releases the claim; a capture then works', async () => {
+    test('processor times out without capturing → the claim stays while Stripe may still apply it, then the reconciler releases it; a capture then works', async () => {
       const p = await manualPayment();
       h.failProcessor({ method: 'POST', path: `/v1/payment_intents/${p.connector_transaction_id}/capture` }, 'hang_before_work');
+      const t0 = now();
       expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 503, 'outcome_unknown');
-      const report = await reconcileLater();
+      const claim = (await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation;
+      // At the bound, Stripe shows no capture, but it may still apply the call it received: kept, not released
+      // (the money is the ledger's: nothing captured on either side).
+      expect((await reconcileWithinBound(t0)).outcomes['payment:unchanged']).toBeGreaterThanOrEqual(1);
+      expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({
+        status: 'RequiresCapture',
+        amount_captured: 0,
+        pending_operation: { operation: 'capture', state: 'outcome_unknown' },
+      });
+      expect(h.ledger()[p.payment_id]?.amountCaptured).toBe(0);
+      // Once the processor's work window has passed since the call was sent, "not captured" is final.
+      const report = await reconcileLater(Date.parse(claim.started_at) + PROCESSOR_WORK_WINDOW_MS - now());
       expect(report.outcomes['payment:released']).toBeGreaterThanOrEqual(1);
       expect(await expectConverged(p.payment_id)).toMatchObject({ status: 'RequiresCapture', pending_operation: null });
       expect((await api.request('POST', `/payments/${p.payment_id}/capture`)).body.status).toBe('Succeeded');
@@ -238,12 +353,32 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
 
       const killed = await manualPayment();
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
+      const t0 = now();
       expect((await api.request('POST', `/payments/${killed.payment_id}/capture`)).status).toBeGreaterThanOrEqual(500);
 
-      await reconcileLater();
+      await reconcileWithinBound(t0);
       await expectConverged(before.payment_id);
       expect(await expectConverged(after.payment_id)).toMatchObject({ status: 'Succeeded' });
       expect(await expectConverged(killed.payment_id)).toMatchObject({ status: 'Succeeded' });
+    });
+
+    test.each([
+      ['capture', 'Succeeded'],
+      ['cancel', 'Cancelled'],
+    ])('a keyed %s whose outcome write met an outage: its retry 10 s after storage returns gets the payment it made (200), not 409', async (op, status) => {
+      const p = await manualPayment();
+      const send = () =>
+        api.request('POST', `/payments/${p.payment_id}/${op}`, { headers: { 'Idempotency-Key': `${op}-${p.payment_id}` } });
+      failStorage(outageAfterCall('#PAYMENT#', 2, Infinity));
+      expectError(await send(), 503, 'outcome_unknown');
+      const back = h.storageReturns();
+      h.clock.set(back + KEYED_RETRY_BOUND_MS);
+      const retry = await send();
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ payment_id: p.payment_id, status, pending_operation: null });
+      // Another request (no key) meets the payment's state as ever.
+      expectError(await api.request('POST', `/payments/${p.payment_id}/${op}`), 409, 'payment_unexpected_state');
+      expect(await expectConverged(p.payment_id)).toMatchObject({ status });
     });
 
     if (!merchantAccount) {
@@ -290,8 +425,9 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       expectError(await api.request('POST', `/payments/${hung.payment_id}/cancel`), 503, 'outcome_unknown');
       const lost = await manualPayment();
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
+      const t0 = now();
       expectError(await api.request('POST', `/payments/${lost.payment_id}/cancel`), 503, 'outcome_unknown');
-      await reconcileLater();
+      await reconcileWithinBound(t0);
       expect(await expectConverged(hung.payment_id)).toMatchObject({ status: 'Cancelled' });
       expect(await expectConverged(lost.payment_id)).toMatchObject({ status: 'Cancelled' });
     });
@@ -301,6 +437,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     test('processor refunds then times out → Pending with outcome_unknown; the reconciler finds it by our refund id', async () => {
       const p = await succeededPayment();
       h.failProcessor({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
+      const t0 = now();
       const res = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 700 } });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -310,7 +447,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       });
       // The reserved amount cannot be refunded again meanwhile.
       expect((await api.request('GET', `/payments/${p.payment_id}`)).body.amount_refunded).toBe(700);
-      const report = await reconcileLater();
+      const report = await reconcileWithinBound(t0);
       expect(report.outcomes['refund:succeeded']).toBeGreaterThanOrEqual(1);
       await expectConverged(p.payment_id);
       expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({
@@ -322,8 +459,17 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     test('processor times out without refunding → the reconciler fails the refund and releases its amount', async () => {
       const p = await succeededPayment();
       h.failProcessor({ method: 'POST', path: '/v1/refunds' }, 'hang_before_work');
+      const t0 = now();
       const res = await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 300 } });
       expect(res.body.status).toBe('Pending');
+      // At the bound Stripe shows no such refund, but a refund request may still be executing there: the
+      // refund stays Pending (its amount reserved), never failed then.
+      await reconcileWithinBound(t0);
+      expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({
+        status: 'Pending',
+        pending_operation: { operation: 'refund', state: 'outcome_unknown' },
+      });
+      expect(h.ledger()[p.payment_id]?.refunds).toEqual([]);
       await reconcileLater();
       await expectConverged(p.payment_id);
       expect((await api.request('GET', `/refunds/${res.body.refund_id}`)).body).toMatchObject({
@@ -345,11 +491,32 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       expect(h.ledger()[p.payment_id]?.refunds).toHaveLength(1);
 
       failStorage({ command: 'write', pk: '#REFUND#', nth: 2, mode: 'killed' });
+      const t0 = now();
       expect((await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 300 } })).status).toBeGreaterThanOrEqual(500);
       expect(h.ledger()[p.payment_id]?.refunds).toHaveLength(2);
 
-      await reconcileLater();
+      await reconcileWithinBound(t0);
       expect(await expectConverged(p.payment_id)).toMatchObject({ amount_refunded: 500 });
+    });
+
+    test('a keyed refund whose settle write met an outage: its retry 10 s after storage returns gets the reconciled refund (Succeeded)', async () => {
+      const p = await succeededPayment();
+      const send = () =>
+        api.request('POST', `/payments/${p.payment_id}/refund`, {
+          body: { amount: 450 },
+          headers: { 'Idempotency-Key': `ref-${p.payment_id}` },
+        });
+      // write 1 = the reservation, write 2 = the settlement.
+      failStorage(outageAfterCall('#REFUND#', 2, Infinity));
+      expect(expectError(await send(), 503, 'outcome_unknown').message).toMatch(/\/refunds\/ref_/);
+      const back = h.storageReturns();
+      expect(h.ledger()[p.payment_id]?.refunds).toHaveLength(1);
+      h.clock.set(back + KEYED_RETRY_BOUND_MS);
+      const retry = await send();
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ amount: 450, status: 'Succeeded', pending_operation: null });
+      expect(h.ledger()[p.payment_id]?.refunds).toHaveLength(1);
+      expect(await expectConverged(p.payment_id)).toMatchObject({ amount_refunded: 450 });
     });
 
     if (!merchantAccount) {
@@ -468,7 +635,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       // While the refund request's lease runs, the event asks for redelivery (not recorded as handled) …
       expectError(await sendStripeEvent(event), 409, 'payment_busy');
       // … the processor's redelivery after it is applied.
-      jest.spyOn(Date, 'now').mockReturnValue(Date.now() + 180_000);
+      h.clock.advance(CLAIM_LEASE_MS + 1_000);
       const res = await sendStripeEvent(event);
       expect(res.body).toMatchObject({ applied: true, status: 'Succeeded' });
       expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body).toMatchObject({
@@ -608,19 +775,22 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       const p = await manualPayment();
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
       expectError(await api.request('POST', `/payments/${p.payment_id}/capture`), 503, 'outcome_unknown');
-      // 30 s later the capture request may still be running (lease 60 s): left alone.
-      await reconcileLater(30_000);
+      const claim = (await api.request('GET', `/payments/${p.payment_id}`)).body.pending_operation;
+      const leaseEnd = Date.parse(claim.lease_expires_at);
+      // The lease follows the request's own end (API Gateway's 30 s at most) plus the margin: not minutes.
+      expect(leaseEnd).toBeLessThanOrEqual(Date.parse(claim.started_at) + API_GATEWAY_TIMEOUT_MS + CLAIM_LEASE_MARGIN_MS);
+      expect(leaseEnd).toBeGreaterThanOrEqual(Date.parse(claim.started_at) + CLAIM_LEASE_MARGIN_MS);
+      // Up to its last millisecond the capture request may still be running: left alone.
+      await h.reconcileLater(leaseEnd - 1 - now());
       expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({
         status: 'RequiresCapture',
         pending_operation: { operation: 'capture', state: 'in_progress' },
       });
-      const now = Date.now();
-      jest.spyOn(Date, 'now').mockReturnValue(now + 180_000);
+      h.clock.set(leaseEnd);
       const [a, b] = await Promise.all([
-        reconcileOpenOperations({ deadlineMs: now + 300_000 }),
-        reconcileOpenOperations({ deadlineMs: now + 300_000 }),
+        reconcileOpenOperations({ deadlineMs: leaseEnd + 300_000 }),
+        reconcileOpenOperations({ deadlineMs: leaseEnd + 300_000 }),
       ]);
-      jest.restoreAllMocks();
       const settledRuns = [a, b].filter((r) => (r.outcomes['payment:settled'] ?? 0) > 0).length;
       expect(settledRuns).toBeGreaterThanOrEqual(1);
       const after = await expectConverged(p.payment_id);
@@ -640,15 +810,14 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       h.failProcessor({ method: 'POST', path: '/v1/refunds' }, 'hang_after_work');
       const refund = (await api.request('POST', `/payments/${p.payment_id}/refund`, { body: { amount: 400 } })).body;
       expect(refund.status).toBe('Pending');
-      const now = Date.now();
-      jest.spyOn(Date, 'now').mockReturnValue(now + 180_000);
+      const later = now() + CLAIM_LEASE_MS + 1_000;
+      h.clock.set(later);
       // The processor is asked (a read), then every write that would record its answer fails.
       failStorage({ command: 'write', pk: 'MERCHANT#', nth: 1, times: Infinity, mode: 'outage' });
-      const failed = await reconcileOpenOperations({ deadlineMs: now + 300_000 });
+      const failed = await reconcileOpenOperations({ deadlineMs: later + 300_000 });
       clearFault();
       expect(failed.outcomes['payment:error']).toBeGreaterThanOrEqual(1);
       expect(failed.outcomes['refund:error']).toBeGreaterThanOrEqual(1);
-      jest.restoreAllMocks();
       expect((await api.request('GET', `/payments/${paid.body.payment_id}`)).body).toMatchObject({
         status: 'Processing',
         pending_operation: { operation: 'authorize' },
@@ -657,11 +826,41 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
         status: 'Pending',
         pending_operation: { operation: 'refund' },
       });
-      await reconcileLater();
+      // A failure of storage is no reason to back off: the items stay due, and the very next look takes them.
+      await reconcileLater(RECONCILE_PASS_INTERVAL_MS);
       expect(await expectConverged(paid.body.payment_id)).toMatchObject({ status: 'Succeeded' });
       await expectConverged(p.payment_id);
       expect((await api.request('GET', `/refunds/${refund.refund_id}`)).body.status).toBe('Succeeded');
     });
+
+    // A run of about 2 s of real time: once, on the platform's accounts.
+    (merchantAccount ? test.skip : test)(
+      'a run keeps looking: a claim whose lease ends during the run is settled within a look of its end, not at the next scheduled run',
+      async () => {
+        h.failProcessor({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
+        h.failProcessor({ method: 'GET', path: '/v1/payment_intents/search' }, 'reset_before_work');
+        const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true }) });
+        expect(res.body).toMatchObject({ status: 'Processing', pending_operation: { operation: 'authorize' } });
+        const id = res.body.payment_id as string;
+        const leaseEnd = Date.parse(res.body.pending_operation.lease_expires_at);
+        const searches = () =>
+          stripe.requests.filter((r) => r.path === '/v1/payment_intents/search' && JSON.stringify(r.form).includes(id)).length;
+        const asked = searches();
+        // Looks before the lease ends leave the claim alone (its request may still run).
+        h.clock.set(leaseEnd - 1_500);
+        await reconcileDueContinuously({ untilMs: now() + 500, deadlineMs: now() + 60_000, intervalMs: 100 });
+        expect((await api.request('GET', `/payments/${id}`)).body).toMatchObject({
+          status: 'Processing',
+          pending_operation: { state: 'in_progress' },
+        });
+        expect(searches()).toBe(asked);
+        // The same run, going on past the lease's end (the clock runs on in real time): a look takes it over then.
+        const outcomes = await reconcileDueContinuously({ untilMs: now() + 2_000, deadlineMs: now() + 60_000, intervalMs: 100 });
+        expect(outcomes['payment:settled']).toBeGreaterThanOrEqual(1);
+        expect(searches()).toBe(asked + 1);
+        expect(await expectConverged(id)).toMatchObject({ status: 'Succeeded', ...onStripe() });
+      },
+    );
 
     test('sandbox bank transfer, USSD and mobile money complete through the reconciler where no webhook timer runs (a deployed stage)', async () => {
       const saved = process.env.SANDBOX_WEBHOOKS;
