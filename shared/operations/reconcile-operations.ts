@@ -164,8 +164,11 @@ export interface ContinuousReconcileOptions {
  * Keeps the reconciler taking over money items as they fall due, for the rest of a scheduled run (issue 23,
  * "Convergence": EventBridge Scheduler runs the reconciler once a minute at most, but a claim's lease ends at any
  * second). Every `intervalMs` until `untilMs` it reads the shards of the open-operations index (a Query each, due
- * items first, at most `perShardLimit`) and hands every due payment, refund or customer delete it is not already
+ * items first, at most `perShardLimit`; a shard whose page is all due is read again up to a run's per-shard
+ * share of {@link MONEY_ITEMS_PER_RUN}) and hands every due payment, refund or customer delete it is not already
  * settling to `concurrency` workers, which settle them as a run's first pass does ({@link handleDueItem}).
+ * Cost: a look reads at most `perShardLimit` items per shard while nothing is backlogged, due or not (the index
+ * is ordered by due time, but the repository's Query has no bound on it).
  * Webhook deliveries are left to the run's first pass ({@link reconcileOpenOperations}) and its per-run cap. A
  * look that cannot read the index (storage down) is skipped; the next one tries again.
  * @returns due items handled, by `kind:outcome` (as {@link ReconcileReport.outcomes})
@@ -189,7 +192,17 @@ export async function reconcileDueContinuously(options: ContinuousReconcileOptio
       next += intervalMs;
       try {
         const nowIso = new Date(Date.now()).toISOString();
-        const shards = await Promise.all(openShards().map((shard) => queryOpenItems(shard, limit)));
+        const shardList = openShards();
+        const shards = await Promise.all(
+          shardList.map(async (shard) => {
+            // A small page in due order is enough while few items are due; a page full of due items is read
+            // again as far as a run reads, so a backlog is taken at once.
+            const page = await queryOpenItems(shard, limit);
+            const last = page.items.at(-1);
+            if (!page.more || !last || last.dueAt > nowIso) return page;
+            return queryOpenItems(shard, Math.max(limit, Math.ceil(MONEY_ITEMS_PER_RUN / shardList.length)));
+          }),
+        );
         for (const item of shards.flatMap((shard) => shard.items)) {
           if (item.kind === 'webhook_delivery' || item.dueAt > nowIso) continue;
           const key = settlingKey(item);

@@ -38,10 +38,11 @@ export function nextCheckAt(checks: number, nowMs = Date.now()): string {
 export const RECONCILE_PASS_INTERVAL_MS = 5_000;
 
 /**
- * Open items one look of a pass reads per shard of the open-operations index: 100, in due order (the due ones
- * first). More due items than that in a shard wait for the next look, {@link RECONCILE_PASS_INTERVAL_MS} later.
+ * Open items one look reads per shard of the open-operations index: 20, in due order (the due ones first). It
+ * bounds what an idle look costs (the items read are not all due: 20 × 16 shards, about 320 reads of ~2 KB, at
+ * most, every 5 s); a shard whose 20 are all due is read further at once (shared/operations/reconcile-operations.ts).
  */
-export const RECONCILE_PASS_READ_PER_SHARD = 100;
+export const RECONCILE_PASS_READ_PER_SHARD = 20;
 
 /**
  * The period of the reconciler's schedule, in ms: 60 000 (EventBridge Scheduler `rate(1 minute)`, its shortest
