@@ -15,6 +15,7 @@ import { getStoredRefund } from '../storage/refunds-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
 import { finishCustomerDelete } from './customer-operations';
 import { retryDelivery } from './event-delivery-operations';
+import { interleaveByMerchant } from './merchant-fair-order';
 import { reconcilePayment } from './payment-sync';
 import { reconcileRefund } from './refund-sync';
 
@@ -45,8 +46,11 @@ export interface ReconcileOptions {
   concurrency?: number;
 }
 
-/** Most webhook retries one run sends (each may take up to 15 s); the rest wait for the next run. */
-export const MAX_DELIVERIES_PER_RUN = 200;
+/**
+ * Most webhook deliveries one run hands to the delivery queue (a conditional update and a queue message
+ * each, milliseconds: the worker sends them); the rest wait for the next run.
+ */
+export const MAX_DELIVERIES_PER_RUN = 2_000;
 
 /**
  * Open payments, refunds and customer deletions one run reads at most, over all shards of the index
@@ -299,7 +303,8 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   recordOverdueWebhookDelivery(report.oldestOverdueDeliverySeconds);
   const due = all.filter((item) => item.dueAt <= nowIso).sort((a, b) => a.dueAt.localeCompare(b.dueAt));
   const moneyQueue = due.filter((item) => item.kind !== 'webhook_delivery');
-  const deliveryQueue = due.filter((item) => item.kind === 'webhook_delivery').slice(0, MAX_DELIVERIES_PER_RUN);
+  // Round-robin by merchant: one merchant's flood of due retries takes one turn per round (issue 23).
+  const deliveryQueue = interleaveByMerchant(due.filter((item) => item.kind === 'webhook_delivery')).slice(0, MAX_DELIVERIES_PER_RUN);
   const worker = (queue: OpenItem[]) => async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {
       if (Date.now() > options.deadlineMs) return;
