@@ -16,7 +16,7 @@ export interface StageConfig {
    * Lambda timeout in seconds (29: API Gateway HTTP APIs wait at most 30 s). Processor calls of
    * a request are raced against its own budget (30 s less 3 s, shared/operations/request-context.ts),
    * so a processor slower than that leaves an unknown outcome for the reconciler instead of a
-   * cut connection; claims' 60 s lease outlasts this timeout.
+   * cut connection; a claim's lease ends 3 s after the request that holds it (docs/money-safety.md, "Convergence").
    */
   lambdaTimeoutSeconds: number;
   /** Retention of function and access logs, in days (a value CloudWatch Logs accepts). */

@@ -1,7 +1,9 @@
 import { deliverSandboxWebhook, duringSandboxPageDecision } from '../connectors/sandbox/sandbox-webhooks';
 import { ApiError } from '../domain/errors';
 import type { Payment } from '../domain/payment';
+import { logger } from '../observability/logger';
 import type { StoredPayment } from '../storage/payments-repository';
+import { decideSandboxPayment } from '../storage/sandbox-decisions-repository';
 import { payerPayment } from './payer-page-operations';
 import { claimInFlight } from './payment-state';
 
@@ -58,7 +60,9 @@ const beingChanged = () =>
  * payment; then the payment is read again. The page acts only on the step it shows, and only on
  * a payment that is open and not being changed: a payment waiting on another step (a PIN, an OTP,
  * a bank transfer, the other page), closed, or under a claim of the API (a cancel, a capture, a sync
- * calling the sandbox) is refused, so the sandbox never reports money on a payment the API closed.
+ * calling the sandbox) is refused, so the sandbox never reports money on a payment the API closed. The
+ * decision is recorded by the sandbox first (once; a void recorded before it wins, and one after it is
+ * answered with it), so the same holds across Lambda containers.
  * @param kind the page the payer answered on
  * @param decision `approve` or `decline`
  * @param publicBaseUrl where the service's `/webhooks/sandbox` endpoint is
@@ -93,6 +97,16 @@ async function decideOnPage(
     throw unexpectedState('This payment waits on another step, not on this page: nothing was approved or declined.');
   }
   if (claimInFlight(stored)) throw beingChanged();
+  // The sandbox records the decision first, once (its own ledger, a conditional write): a void that
+  // reached it before wins, and then nothing is approved; a void after it finds the payment decided.
+  const mine = decision === 'approve' ? 'approved' : 'declined';
+  const standing = await decideSandboxPayment(payment.payment_id, {
+    decision: mine,
+    amount: payment.amount,
+    captureMethod: payment.capture_method,
+  });
+  if (standing.decision === 'voided') throw unexpectedState('This payment was cancelled; nothing was approved or declined.');
+  if (standing.decision !== mine) throw unexpectedState(`This payment was already ${standing.decision} on this page.`);
   const status = await deliverSandboxWebhook(
     publicBaseUrl,
     {
@@ -106,6 +120,8 @@ async function decideOnPage(
     },
     decision === 'approve' ? 'succeeded' : 'failed',
   );
-  // 409: the API was changing the payment (a cancel's claim); the sandbox then approved nothing.
-  if (status === 409) throw beingChanged();
+  // 409: the API was changing the payment (a cancel's claim, a sync). The decision stands at the sandbox:
+  // the void finds it (and answers it), or the next sync (the reconciler's, a retrieve) applies it.
+  if (status === 409)
+    logger.info('sandbox page decision recorded; its webhook met a claim, a sync applies it', { payment_id: payment.payment_id });
 }

@@ -26,7 +26,7 @@ export const PendingOperationResource = z
     amount: minorUnitsField('What the call moves.'),
     started_at: timestampField('When the call was recorded, just before it was sent.'),
     lease_expires_at: timestampField(
-      'Until when the request that made the call may still act (120 s after it); after it the reconciler settles the operation.',
+      'Until when the request that made the call may still act (its own end, at most 29 s after it began, plus 3 s); after it the reconciler settles the operation.',
     ),
     state: z
       .enum(PENDING_OPERATION_STATES)

@@ -36,6 +36,12 @@ export const primaryKey = {
     SK: ENTITY_SK.webhookEndpoint,
   }),
   health: () => ({ PK: 'HEALTH', SK: 'HEALTH' }),
+  /**
+   * The sandbox "processor's" own record of a payer's decision on its hosted page (or of a void that
+   * came first): processor-side data, keyed by the payment id (unique across merchants), like a
+   * real processor's ledger entry.
+   */
+  sandboxDecision: (paymentId: string) => ({ PK: `SANDBOX#${paymentId}`, SK: 'DECISION' }),
 };
 
 /**

@@ -98,6 +98,57 @@ describe('the sandbox page never reports money on a payment the API closed', () 
   });
 });
 
+describe('across processes (a deployed stage: the page and the cancel in different containers), the sandbox record orders them', () => {
+  test('an approval recorded by the page before the void: the cancel finds the payment approved (no money on a cancelled payment); its webhook then agrees', async () => {
+    const { decideSandboxPayment } = await import('../../shared/storage/sandbox-decisions-repository');
+    const { deliverSandboxWebhook } = await import('../../shared/connectors/sandbox/sandbox-webhooks');
+    mismatches.mockClear();
+    const p = await confirmed({ payment_method_data: card('4000000000003220') });
+    // The page, in another container, has recorded the payer's approval; its webhook has not arrived yet.
+    await decideSandboxPayment(p.payment_id, { decision: 'approved', amount: 900, captureMethod: 'automatic' });
+    const cancel = await api.request('POST', `/payments/${p.payment_id}/cancel`, { body: {} });
+    expect(cancel.status).toBe(200);
+    expect(cancel.body).toMatchObject({ status: 'Succeeded', amount_captured: 900 });
+    const status = await deliverSandboxWebhook(
+      api.url,
+      { payment_id: p.payment_id, transaction_id: `sbx_${p.payment_id.slice(4)}`, amount: 900, capture_method: 'automatic' },
+      'succeeded',
+    );
+    expect(status).toBe(200);
+    expect((await statusOf(p.payment_id)).status).toBe('Succeeded');
+    expect(mismatches).not.toHaveBeenCalled();
+  });
+
+  test('a void recorded before the page decides: the page approves nothing, and a sync closes the payment as cancelled', async () => {
+    const { decideSandboxPayment } = await import('../../shared/storage/sandbox-decisions-repository');
+    mismatches.mockClear();
+    const p = await confirmed({ payment_method_data: card('4000000000003220') });
+    // A cancel, in another container, reached the sandbox first; its write to the payment is not visible yet.
+    await decideSandboxPayment(p.payment_id, { decision: 'voided', amount: 0, captureMethod: 'automatic' });
+    const late = await decide('3ds', p.payment_id, 'approve');
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain('This payment was cancelled; nothing was approved or declined.');
+    expect((await statusOf(p.payment_id)).status).toBe('RequiresAction');
+    // The processor's truth is "voided": a sync (here the retrieve's force_sync) applies it.
+    const synced = await api.request('GET', `/payments/${p.payment_id}?force_sync=true`);
+    expect(synced.body.status).toBe('Cancelled');
+    expect(mismatches).not.toHaveBeenCalled();
+  });
+
+  test('a double approval (two submits of the page) approves once; a decline after an approval is refused', async () => {
+    const p = await confirmed({ payment_method_data: card('4000000000003220') });
+    const [a, b] = await Promise.all([decide('3ds', p.payment_id, 'approve'), decide('3ds', p.payment_id, 'approve')]);
+    expect([a.status, b.status]).toContain(303);
+    expect((await statusOf(p.payment_id)).status).toBe('Succeeded');
+    const q = await confirmed({ payment_method_data: card('4000000000003220') });
+    const { decideSandboxPayment } = await import('../../shared/storage/sandbox-decisions-repository');
+    await decideSandboxPayment(q.payment_id, { decision: 'approved', amount: 900, captureMethod: 'automatic' });
+    const decline = await decide('3ds', q.payment_id, 'decline');
+    expect(decline.status).toBe(409);
+    expect(await decline.text()).toContain('This payment was already approved on this page.');
+  });
+});
+
 test('the cancel answer to a payment the page is approving is an API error, never a 5xx', async () => {
   const p = await confirmed({ payment_method_data: card('4000000000003220') });
   const [approve, cancel] = await Promise.all([

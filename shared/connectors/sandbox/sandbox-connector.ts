@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authenticationAction, type NextAction } from '../../domain/payment';
+import { decideSandboxPayment, getSandboxDecision, type SandboxDecision } from '../../storage/sandbox-decisions-repository';
 import {
   type AuthenticateRequest,
   type AuthorizeRequest,
@@ -85,6 +86,24 @@ function offlineInstructions(request: AuthorizeRequest, reference: string): Next
  * The built-in sandbox processor: deterministic outcomes from test card numbers
  * and payment methods, no network. The default route locally and in tests.
  */
+
+/** The sandbox's answer for a payment it recorded a decision on (see `decideSandboxPayment`). */
+function decidedResult(decided: SandboxDecision, connectorTransactionId: string): PaymentResult {
+  if (decided.decision === 'voided') return { status: 'Cancelled', connectorTransactionId, amountCaptured: 0 };
+  if (decided.decision === 'declined') {
+    return {
+      status: 'Failed',
+      connectorTransactionId,
+      amountCaptured: 0,
+      errorCode: 'authentication_failed',
+      errorMessage: 'The payer declined the payment on the sandbox page.',
+    };
+  }
+  return decided.captureMethod === 'manual'
+    ? { status: 'RequiresCapture', connectorTransactionId, amountCaptured: 0 }
+    : { status: 'Succeeded', connectorTransactionId, amountCaptured: decided.amount };
+}
+
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
 
@@ -196,14 +215,22 @@ export class SandboxConnector implements Connector {
     return { status: 'Succeeded', connectorTransactionId: request.connectorTransactionId, amountCaptured: request.amount };
   }
 
-  /** Voids at once, after any hosted-page decision on the payment still running (an approval and a void are ordered). */
+  /**
+   * Voids at once, unless the payer's decision on the hosted page came first: the void and a page
+   * decision are ordered by the sandbox's own record ({@link decideSandboxPayment}, one conditional
+   * write, so across containers too). An approval that came first is answered as the processor would:
+   * the payment is not voided but succeeded (or authorized, for manual capture); a decline, failed.
+   * Waits first for a page decision still running in this process.
+   */
   async void(request: { paymentId: string; connectorTransactionId: string }): Promise<PaymentResult> {
     await sandboxPageDecisionsSettled(request.paymentId);
-    return { status: 'Cancelled', connectorTransactionId: request.connectorTransactionId, amountCaptured: 0 };
+    const standing = await decideSandboxPayment(request.paymentId, { decision: 'voided', amount: 0, captureMethod: 'automatic' });
+    return decidedResult(standing, request.connectorTransactionId);
   }
 
   /**
-   * The sandbox's view of a pending payment, deterministic from what we know of it, so
+   * The sandbox's view of a pending payment: the decision it recorded, if any ({@link getSandboxDecision});
+   * else deterministic from what we know of it, so
    * that it answers the same in every Lambda instance of a deployed stage:
    * - a card payment left `Processing` (its authorize timed out) went through;
    * - a mobile-money payment is approved once {@link mobileMoneyApprovalSeconds} have passed
@@ -215,6 +242,9 @@ export class SandboxConnector implements Connector {
    */
   async sync(request: SyncRequest): Promise<PaymentResult> {
     const reference = request.connectorTransactionId ?? `sbx_${request.paymentId.replace(/^pay_/, '')}`;
+    // A decision the sandbox recorded (the payer on its page, or a void) is its answer from then on.
+    const decided = await getSandboxDecision(request.paymentId);
+    if (decided) return decidedResult(decided, reference);
     const settled: PaymentResult =
       request.captureMethod === 'manual'
         ? { status: 'RequiresCapture', connectorTransactionId: reference, amountCaptured: 0 }

@@ -85,8 +85,9 @@ const decisionsInFlight = new Map<string, Promise<void>>();
  * and a void are ordered as at a real processor. Either the page read the payment before the void's
  * claim was written, and its webhook then meets that claim (refused as busy) or lands first (the void's
  * claim then fails); or it sees the claim or the closed payment and approves nothing. Never a money report
- * on a payment the API closed. Within one process (the local stack); on a deployed stage the page and
- * the cancel run in different functions, where only the page's own check guards the race.
+ * on a payment the API closed. Within one process (the local stack); across processes (a deployed stage,
+ * where the page and the cancel run in different functions) the sandbox's decision record orders them
+ * (shared/storage/sandbox-decisions-repository.ts: the first of the approval and the void wins).
  */
 export async function duringSandboxPageDecision<T>(paymentId: string, decide: () => Promise<T>): Promise<T> {
   let finish!: () => void;

@@ -383,7 +383,7 @@ export interface paths {
         put?: never;
         /**
          * Redeliver an event
-         * @description Makes one attempt now to the given endpoint (it must be enabled), or to every enabled endpoint subscribed to the event's type, and answers the deliveries concerned after the attempt. A failed attempt is retried on the schedule.
+         * @description To the given endpoint (it must be enabled): makes one attempt now and answers the delivery after it. Without one: re-arms the delivery of every enabled endpoint subscribed to the event's type and hands them to the delivery queue, whose worker sends them within seconds; the answer shows them `pending`, due now. A failed attempt is retried on the schedule.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -1624,7 +1624,7 @@ export interface components {
             started_at: string;
             /**
              * Format: date-time
-             * @description Until when the request that made the call may still act (120 s after it); after it the reconciler settles the operation. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             * @description Until when the request that made the call may still act (its own end, at most 29 s after it began, plus 3 s); after it the reconciler settles the operation. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
              */
             lease_expires_at: string;
             /**
@@ -5620,7 +5620,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The deliveries concerned, after the attempt. */
+            /** @description The deliveries concerned: after the attempt (one endpoint), or as handed to the queue (all). */
             200: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
