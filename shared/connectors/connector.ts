@@ -52,6 +52,93 @@ export interface AuthorizeRequest {
    * merchant's `return_url` directly (the route syncs the payment first, then redirects).
    */
   returnUrl: string;
+  /**
+   * Issue 24: the merchant asked to save the payment method for later (`setup_future_usage`, Stripe's
+   * vocabulary): `on_session` (the payer present again) or `off_session` (merchant-initiated charges).
+   * The adapter asks its processor for a reusable token where the processor needs to be told (Stripe:
+   * `setup_future_usage` on the PaymentIntent with a processor customer), and returns it in
+   * {@link PaymentResult.savedMethod} when the payment succeeds. Absent/null: nothing to save.
+   */
+  setupFutureUsage?: SetupFutureUsage | null;
+  /**
+   * Our customer the payment belongs to, when it has one: its id, its e-mail, and the processor's own
+   * customer id under this account when one was made before (Stripe `cus_…`, from an earlier saved
+   * method); an adapter that needs a processor customer to save a method creates one when it is null.
+   */
+  customer?: ProcessorCustomerRef | null;
+  /**
+   * Issue 24: charge a payment method saved earlier instead of a card or a payer's phone: the
+   * processor's reusable token (decrypted in memory only; never log, store or echo it) and its
+   * processor customer. Paystack `POST /transaction/charge_authorization`, Flutterwave
+   * `POST /v3/tokenized-charges`, Stripe a PaymentIntent with `payment_method` (+ `customer`).
+   */
+  savedMethod?: SavedMethodCharge | null;
+  /**
+   * With {@link savedMethod}: the payer is not present (a merchant-initiated charge, e.g. a renewal):
+   * Stripe `off_session=true, confirm=true`. A processor that still needs the payer answers
+   * `RequiresAction` with a `next_action` (Stripe `authentication_required`), never a silent failure.
+   */
+  offSession?: boolean;
+}
+
+/** `setup_future_usage` values (Stripe, Hyperswitch): who will be present when the saved method is charged again. */
+export type SetupFutureUsage = 'on_session' | 'off_session';
+
+/** Our customer as an adapter sees it (issue 24). */
+export interface ProcessorCustomerRef {
+  /** Our customer id (`cus_…`). */
+  customerId: string;
+  email?: string | null;
+  /** The processor's customer id under this account, when one exists (Stripe `cus_…` at Stripe). */
+  processorCustomerId?: string | null;
+}
+
+/** A saved payment method to charge (issue 24). `token` is secret: memory only. */
+export interface SavedMethodCharge {
+  /** Paystack `authorization_code`, Flutterwave card `token`, Stripe `pm_…`. */
+  token: string;
+  /** The processor customer the token belongs to (Stripe: required with the PaymentMethod); null when none. */
+  processorCustomerId?: string | null;
+  /** The e-mail the processor tied the token to (Paystack and Flutterwave charge it with the same e-mail). */
+  email?: string | null;
+}
+
+/**
+ * A reusable payment method a processor returned with a successful payment (issue 24). `token` is secret:
+ * it is encrypted before it is stored, and never logged or returned.
+ */
+export interface SavedMethodToken {
+  /** Paystack `authorization.authorization_code` (only when `authorization.reusable`), Flutterwave `card.token`, Stripe `payment_method` (`pm_…`). */
+  token: string;
+  /** The processor customer it belongs to (Stripe `cus_…`; Paystack `customer.customer_code`); null when none. */
+  processorCustomerId?: string | null;
+  /** The e-mail the processor tied it to, needed to charge it again (Paystack, Flutterwave). */
+  email?: string | null;
+  /**
+   * The card's identity at the processor, the same across tokens of one card: Paystack
+   * `authorization.signature`, Stripe `card.fingerprint`; null when the processor gives none (a
+   * fingerprint of ours is used then). Saved methods of one customer are deduplicated on it.
+   */
+  fingerprint?: string | null;
+  /** The card as the processor describes it; null when not a card. */
+  card?: SavedCardDetails | null;
+  /** ISO 8601 UTC: when the token stops working at the processor (Flutterwave: a year after it was issued); null when the card's expiry is the only limit. */
+  expiresAt?: string | null;
+}
+
+/** A saved card as shown (never the PAN): the processor's brand, last four digits, expiry, BIN and issuer country where given. */
+export interface SavedCardDetails {
+  /** Lower-case brand (`visa`, `mastercard`, `verve`, `amex`, …). */
+  brand: string;
+  last4: string;
+  /** 1–12. */
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  /** First 6 digits, where the processor gives them (Paystack `bin`, Flutterwave `first_6digits`). */
+  bin?: string | null;
+  /** ISO 3166-1 alpha-2 of the issuer, where the processor gives it (Paystack `country_code`, Flutterwave `card.country`, Stripe `card.country`). */
+  issuerCountry?: string | null;
 }
 
 /**
@@ -112,6 +199,12 @@ export interface PaymentResult {
    * a claim (`pending_operation`) on the payment must be kept, not settled, on this answer.
    */
   notYetKnown?: boolean;
+  /**
+   * Issue 24: the reusable payment method the processor returned with this (successful) payment, when it
+   * returned one (authorize, authenticate, sync or a webhook alike). The core saves it only for a payment
+   * whose `setup_future_usage` asked for it; an adapter returns it whenever the processor's answer has one.
+   */
+  savedMethod?: SavedMethodToken | null;
 }
 
 /** A connector's answer about a refund. */
@@ -309,6 +402,13 @@ export interface Connector {
    *   something other than the documented body (the key could not be checked)
    */
   verifyCredentials(): Promise<void>;
+  /**
+   * Issue 24: makes a saved method unusable at the processor (a customer detaching it, or being deleted):
+   * Paystack `POST /customer/deactivate_authorization`, Stripe `POST /v1/payment_methods/{id}/detach`;
+   * absent where the processor has no such call (Flutterwave: the token is forgotten on our side only).
+   * @throws ConnectorTechnicalError (unknown: retried) / ConnectorRequestError (refused; e.g. already detached)
+   */
+  detachSavedMethod?(request: SavedMethodCharge): Promise<void>;
   /**
    * Verifies an inbound webhook's signature and maps it.
    * @throws WebhookSignatureError when the signature is missing or wrong
