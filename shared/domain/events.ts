@@ -27,6 +27,8 @@ export const EVENT_CATALOGUE = {
   'connector_account.updated': 'A connector account was changed (label, credentials, enabled payment methods, metadata, or enabled again).',
   'connector_account.disabled': 'A connector account was disabled or deleted: it takes no new payments.',
   'routing.activated': 'A routing algorithm was activated (or the active one deactivated: `data.active` false).',
+  'payment_method.attached': 'A payment method was saved on a customer (a payment with setup_future_usage succeeded).',
+  'payment_method.detached': 'A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged.',
 } as const;
 
 /** One of the catalogue's event types. */

@@ -11,6 +11,7 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'we',
   connectorAccount: 'mca',
   routingAlgorithm: 'routing',
+  paymentMethod: 'pm',
 } as const;
 
 /** A resource kind that has an identifier. */

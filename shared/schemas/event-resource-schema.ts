@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../domain/events';
 import { ConnectorAccountResource } from './connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
+import { PaymentMethodResource } from './payment-method-resource-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
 import { idField, timestampField } from './resource-fields';
@@ -107,9 +108,22 @@ export const RoutingEventResource = eventFamily(
   'The active routing algorithm changed.',
 );
 
+/** `payment_method.*` event types. */
+export type PaymentMethodEventType = Extract<EventType, `payment_method.${string}`>;
+const PAYMENT_METHOD_EVENT_TYPES = typesOf((t): t is PaymentMethodEventType => t.startsWith('payment_method.'));
+
+/** Component `PaymentMethodEvent`: a `payment_method.*` event; `data` is the saved method (never its token). */
+export const PaymentMethodEventResource = eventFamily(
+  z.enum(PAYMENT_METHOD_EVENT_TYPES).describe(listed(PAYMENT_METHOD_EVENT_TYPES)),
+  PaymentMethodResource,
+  'PaymentMethodEvent',
+  'A saved payment method was attached or detached.',
+);
+
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
   if (type === 'routing.activated') return RoutingEventResource;
+  if (type.startsWith('payment_method.')) return PaymentMethodEventResource;
   if (type.startsWith('connector_account.')) return ConnectorAccountEventResource;
   if (type === 'customer.deleted') return CustomerDeletedEventResource;
   if (type.startsWith('payment.')) return PaymentEventResource;
@@ -126,6 +140,7 @@ export const EventResource = z
     CustomerDeletedEventResource,
     ConnectorAccountEventResource,
     RoutingEventResource,
+    PaymentMethodEventResource,
   ])
   .meta({
     id: 'Event',
@@ -141,4 +156,5 @@ export const EventDataResource = z.union([
   DeletedCustomerResource,
   ConnectorAccountResource,
   RoutingActivationResource,
+  PaymentMethodResource,
 ]);

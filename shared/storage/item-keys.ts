@@ -42,6 +42,19 @@ export const primaryKey = {
    * real processor's ledger entry.
    */
   sandboxDecision: (paymentId: string) => ({ PK: `SANDBOX#${paymentId}`, SK: 'DECISION' }),
+  /** A saved payment method (issue 24). */
+  paymentMethod: (merchantId: string, paymentMethodId: string) => ({
+    PK: `${m(merchantId)}#PAYMENT_METHOD#${paymentMethodId}`,
+    SK: 'PAYMENT_METHOD',
+  }),
+  /**
+   * The guard that keeps one saved method per card per customer per connector account (issue 24): holds
+   * the method's id under the card's fingerprint.
+   */
+  paymentMethodFingerprint: (merchantId: string, customerId: string, account: string, fingerprint: string) => ({
+    PK: `${m(merchantId)}#CUSTOMER#${customerId}#PM_FINGERPRINT#${account}#${fingerprint}`,
+    SK: 'PM_FINGERPRINT',
+  }),
 };
 
 /**
@@ -56,6 +69,8 @@ export const listPartition = {
   paymentsByStatus: (merchantId: string, status: string) => `${m(merchantId)}#PAYMENTS#STATUS#${status}`,
   /** GSI3: payments linked to one customer. */
   paymentsByCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYMENTS`,
+  /** GSI1: the saved payment methods of one customer (issue 24). */
+  paymentMethodsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYMENT_METHODS`,
   /** GSI1: all customers of a merchant. */
   customers: (merchantId: string) => `${m(merchantId)}#CUSTOMERS`,
   /** GSI2: customers of a merchant with one e-mail (lower-cased). */

@@ -1,0 +1,35 @@
+/**
+ * Saved payment methods (issue 24; Stripe's and Hyperswitch's vocabulary): a card a customer
+ * agreed to have kept, saved when a payment with `setup_future_usage` succeeded, charged again
+ * later through the connector account that issued its token (the processor's reusable token:
+ * Paystack `authorization_code`, Flutterwave card `token`, Stripe `pm_…`), which is stored
+ * encrypted and never returned.
+ */
+import type * as z from 'zod';
+import type { SetupFutureUsage } from '../connectors/connector';
+import type { PaymentMethodResource as PaymentMethodResourceSchema } from '../schemas/payment-method-resource-schema';
+
+/** `setup_future_usage` values, in the order the API documents them. */
+export const SETUP_FUTURE_USAGES = ['on_session', 'off_session'] as const satisfies readonly SetupFutureUsage[];
+
+/** `customer_acceptance.acceptance_type` values (Hyperswitch's mandate acceptance). */
+export const ACCEPTANCE_TYPES = ['online', 'offline'] as const;
+
+/**
+ * The payer's agreement to have the method charged later without them (required with
+ * `setup_future_usage: off_session`): Hyperswitch's `customer_acceptance`. Timestamps ISO 8601 UTC.
+ */
+export interface CustomerAcceptance {
+  acceptance_type: (typeof ACCEPTANCE_TYPES)[number];
+  accepted_at: string;
+  /** For `online`: where the payer accepted. */
+  online?: { ip_address: string; user_agent: string } | null;
+}
+
+/** A saved payment method as the API shows it (derived from component `PaymentMethod`). */
+export type PaymentMethodResource = z.output<typeof PaymentMethodResourceSchema>;
+
+/** The end of a card's expiry month, ISO 8601 UTC (the last millisecond of its last day). */
+export function cardExpiryEnd(expMonth: number, expYear: number): string {
+  return new Date(Date.UTC(expYear, expMonth, 1) - 1).toISOString();
+}

@@ -1,0 +1,272 @@
+/**
+ * Saved payment methods (issue 24): one item per method, `PK = MERCHANT#m#PAYMENT_METHOD#pm`,
+ * `SK = PAYMENT_METHOD`, listed per customer on GSI1 (`MERCHANT#m#CUSTOMER#c#PAYMENT_METHODS`,
+ * `created_at#id`) while attached. Attributes: the API fields (`PaymentMethodResource`) plus
+ * `token_ciphertext` (the processor's reusable token, encrypted with the credentials' envelope
+ * encryption: shared/security/credential-encryption.ts; never in clear), `processor_customer_id` and
+ * `token_email` (what a charge of the token needs). A guard item per (customer, connector account,
+ * fingerprint) keeps one saved method per card per customer: saving the same card again updates the
+ * existing method's token instead of adding a second one (Paystack's `signature`, Stripe's
+ * `fingerprint`).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import type { PaymentMethodResource } from '../domain/payment-method';
+import { documentClient } from './client';
+import { eventWrite } from './events-repository';
+import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { queryListPage } from './list-items';
+import { ConditionFailedError } from './storage-errors';
+import { tableName } from './table-definition';
+
+/** The API fields, in the order answers list them. */
+export const PAYMENT_METHOD_FIELDS: readonly (keyof PaymentMethodResource)[] = [
+  'payment_method_id',
+  'customer_id',
+  'type',
+  'card',
+  'connector',
+  'merchant_connector_id',
+  'recurring_enabled',
+  'status',
+  'default',
+  'payment_id',
+  'created_at',
+  'last_used_at',
+  'expires_at',
+];
+
+/** A saved method with what charging it needs (never returned by the API). */
+export interface StoredPaymentMethod {
+  method: PaymentMethodResource;
+  /** The encrypted token (base64 Encryption SDK message); null once detached. */
+  tokenCiphertext: string | null;
+  /** The processor's customer id under the issuing account (Stripe `cus_…`); null when none. */
+  processorCustomerId: string | null;
+  /** The e-mail the processor tied the token to; null when none. */
+  tokenEmail: string | null;
+}
+
+const toResource = (item: Record<string, unknown>): PaymentMethodResource => {
+  const out: Record<string, unknown> = {};
+  for (const f of PAYMENT_METHOD_FIELDS) out[f] = item[f] ?? null;
+  out.default = Boolean(item.default);
+  out.recurring_enabled = Boolean(item.recurring_enabled);
+  return out as unknown as PaymentMethodResource;
+};
+
+const toStored = (item: Record<string, unknown>): StoredPaymentMethod => ({
+  method: toResource(item),
+  tokenCiphertext: (item.token_ciphertext as string | undefined) ?? null,
+  processorCustomerId: (item.processor_customer_id as string | undefined) ?? null,
+  tokenEmail: (item.token_email as string | undefined) ?? null,
+});
+
+/** The account key a fingerprint is scoped to: the merchant connector account, or the stage's connector. */
+const accountKey = (m: Pick<PaymentMethodResource, 'merchant_connector_id' | 'connector'>) =>
+  m.merchant_connector_id ?? `platform:${m.connector}`;
+
+/** What attaching needs: the resource as it will be and the secret parts. */
+export interface NewPaymentMethod {
+  method: PaymentMethodResource & { customer_id: string };
+  tokenCiphertext: string;
+  processorCustomerId: string | null;
+  tokenEmail: string | null;
+}
+
+/**
+ * Saves a method on its customer with its `payment_method.attached` event (one transaction), unless the
+ * customer already has this card under this account (the fingerprint guard) or this method exists (a
+ * retried attach: its id is derived from the payment that saved it). Then the existing method gets the
+ * new token (the processor issued a fresh one for the same card) and is answered.
+ * @returns the method, and whether it was created now
+ * @throws storage errors
+ */
+export async function attachPaymentMethod(
+  merchantId: string,
+  input: NewPaymentMethod,
+): Promise<{ method: PaymentMethodResource; created: boolean }> {
+  const m = input.method;
+  const guardKey = primaryKey.paymentMethodFingerprint(merchantId, m.customer_id, accountKey(m), m.card.fingerprint);
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: {
+                ...primaryKey.paymentMethod(merchantId, m.payment_method_id),
+                GSI1PK: listPartition.paymentMethodsOfCustomer(merchantId, m.customer_id),
+                GSI1SK: listSortKey(m.created_at, m.payment_method_id),
+                entity: 'payment_method',
+                merchant_id: merchantId,
+                ...m,
+                token_ciphertext: input.tokenCiphertext,
+                ...(input.processorCustomerId ? { processor_customer_id: input.processorCustomerId } : {}),
+                ...(input.tokenEmail ? { token_email: input.tokenEmail } : {}),
+              },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...guardKey, entity: 'payment_method_fingerprint', merchant_id: merchantId, payment_method_id: m.payment_method_id },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          eventWrite(merchantId, 'payment_method.attached', m, m.created_at).put,
+        ],
+      }),
+    );
+    return { method: m, created: true };
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    const reasons = err.CancellationReasons ?? [];
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') {
+      const existing = await getStoredPaymentMethod(merchantId, m.payment_method_id);
+      if (existing) return { method: existing.method, created: false };
+    }
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') {
+      const guard = await documentClient().send(new GetCommand({ TableName: tableName(), Key: guardKey, ConsistentRead: true }));
+      const existingId = guard.Item?.payment_method_id as string | undefined;
+      if (existingId) {
+        const refreshed = await refreshToken(merchantId, existingId, input);
+        if (refreshed) return { method: refreshed.method, created: false };
+      }
+    }
+    throw err;
+  }
+}
+
+/** Gives an active saved method the newest token the processor issued for the same card. */
+async function refreshToken(
+  merchantId: string,
+  paymentMethodId: string,
+  input: NewPaymentMethod,
+): Promise<StoredPaymentMethod | undefined> {
+  try {
+    const out = await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.paymentMethod(merchantId, paymentMethodId),
+        UpdateExpression: 'SET token_ciphertext = :t, expires_at = :e, recurring_enabled = recurring_enabled OR :r',
+        ConditionExpression: '#status = :active',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':t': input.tokenCiphertext,
+          ':e': input.method.expires_at,
+          ':r': input.method.recurring_enabled,
+          ':active': 'active',
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toStored(out.Attributes ?? {});
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One consistent read of a saved method of the merchant.
+ * @returns undefined when it does not exist for this merchant
+ */
+export async function getStoredPaymentMethod(merchantId: string, paymentMethodId: string): Promise<StoredPaymentMethod | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({ TableName: tableName(), Key: primaryKey.paymentMethod(merchantId, paymentMethodId), ConsistentRead: true }),
+  );
+  return out.Item ? toStored(out.Item) : undefined;
+}
+
+/** A page of a customer's attached methods, newest first (Query on GSI1). */
+export async function listCustomerPaymentMethods(
+  merchantId: string,
+  customerId: string,
+  query: ListQuery,
+): Promise<ListPage<PaymentMethodResource>> {
+  const { items, hasMore } = await queryListPage(
+    { indexName: 'GSI1', partitionValue: listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
+    query,
+  );
+  return { data: items.map(toResource), has_more: hasMore };
+}
+
+/** Whether the customer has any attached method (one item read from GSI1). */
+export async function customerHasPaymentMethods(merchantId: string, customerId: string): Promise<boolean> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
+      Limit: 1,
+    }),
+  );
+  return (out.Items ?? []).length > 0;
+}
+
+/**
+ * Detaches an attached method with its `payment_method.detached` event (one transaction): `status:
+ * detached`, out of its customer's list, its token destroyed, its fingerprint guard removed.
+ * @returns the method after the change
+ * @throws ConditionFailedError when it is not attached any more (already detached); storage errors
+ */
+export async function detachPaymentMethod(merchantId: string, stored: StoredPaymentMethod, at: string): Promise<PaymentMethodResource> {
+  const m = stored.method;
+  const after: PaymentMethodResource = { ...m, status: 'detached', default: false };
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: primaryKey.paymentMethod(merchantId, m.payment_method_id),
+              UpdateExpression: 'SET #status = :detached, #default = :false, detached_at = :at REMOVE GSI1PK, GSI1SK, token_ciphertext',
+              ConditionExpression: '#status = :active',
+              ExpressionAttributeNames: { '#status': 'status', '#default': 'default' },
+              ExpressionAttributeValues: { ':detached': 'detached', ':active': 'active', ':false': false, ':at': at },
+            },
+          },
+          ...(m.customer_id
+            ? [
+                {
+                  Delete: {
+                    TableName: tableName(),
+                    Key: primaryKey.paymentMethodFingerprint(merchantId, m.customer_id, accountKey(m), m.card.fingerprint),
+                  },
+                },
+              ]
+            : []),
+          eventWrite(merchantId, 'payment_method.detached', after, at).put,
+        ],
+      }),
+    );
+    return after;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
+      throw new ConditionFailedError<StoredPaymentMethod>(stored);
+    }
+    throw err;
+  }
+}
+
+/** Notes that a payment charged the method (`last_used_at`); a missing or detached method is left alone. */
+export async function markPaymentMethodUsed(merchantId: string, paymentMethodId: string, at: string): Promise<void> {
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.paymentMethod(merchantId, paymentMethodId),
+        UpdateExpression: 'SET last_used_at = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  } catch {
+    // Best effort: `last_used_at` is informative.
+  }
+}
