@@ -585,12 +585,30 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
   });
 });
 
+/**
+ * The saved card of verify-transaction.json (issue 24: its `data.card.token`; "NIGERIA NG" → NG, "02/23" → 2/2023,
+ * expiring a year after its `created_at`); mapping and sources in flutterwave-saved-methods.test.ts.
+ */
+const VERIFY_SAVED_METHOD = {
+  token: 'flw-t1nf-4676a40c7ddf5f12scr432aa12d471973-k3n',
+  processorCustomerId: null,
+  email: 'payer@example.com',
+  fingerprint: null,
+  card: { brand: 'verve', last4: '4567', expMonth: 2, expYear: 2023, bin: '232343', issuerCountry: 'NG' },
+  expiresAt: '2021-07-15T14:31:16.000Z',
+};
+
 describe('sync', () => {
   test('by transaction id: GET /v3/transactions/{id}/verify', async () => {
     reply(ok(fixture('verify-transaction')));
     const result = await connector().sync(syncRequest());
     expectRequest(requests[0], 'GET', '/v3/transactions/288200108/verify');
-    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: '288200108', amountCaptured: 10000 });
+    expect(result).toEqual({
+      status: 'Succeeded',
+      connectorTransactionId: '288200108',
+      amountCaptured: 10000,
+      savedMethod: VERIFY_SAVED_METHOD,
+    });
   });
 
   test('by our reference when authorize never answered: GET /v3/transactions/verify_by_reference?tx_ref=…', async () => {
@@ -615,6 +633,7 @@ describe('sync', () => {
       status: ours,
       connectorTransactionId: '288200108',
       amountCaptured: 0,
+      savedMethod: VERIFY_SAVED_METHOD, // the hold's card token (issue 24)
     });
   });
 
@@ -1145,7 +1164,7 @@ describe('webhooks', () => {
       eventId: 'flw_charge.completed_288200108_successful',
       paymentId: 'pay_flw_sync',
       connectorTransactionId: '288200108',
-      result: { status: 'Succeeded', connectorTransactionId: '288200108', amountCaptured: 10000 },
+      result: { status: 'Succeeded', connectorTransactionId: '288200108', amountCaptured: 10000, savedMethod: VERIFY_SAVED_METHOD },
     });
   });
 

@@ -431,7 +431,8 @@ const SDK_DOC_FILES: Record<string, string> = {
   'settlements.md': 'settlements: never called',
   'subaccount.md': 'subaccounts: never called',
   'subscription.md': 'subscriptions: never called',
-  'tokenization.md': 'tokenized charges (/v3/tokenized-charges): never called (Switchyard keeps no card token)',
+  'tokenization.md':
+    'tokenized charges (POST /v3/tokenized-charges, issue 24): its body and "Charge with token" sample are checked in flutterwave-saved-methods.test.ts; bulk charges and token updates: never called',
   'transfers.md': 'payouts: never called',
   'virtualAccount.md': 'virtual account numbers: never called',
   'virtualCard.md': 'virtual cards: never called',
@@ -607,11 +608,28 @@ describe('flutterwave-node-v3 1.4.1 documentation/transactions.md: every sample 
       status: 'Succeeded',
       connectorTransactionId: '288200108',
       amountCaptured: 10000,
+      // issue 24: the sample's data.card.token, a year after its created_at (flutterwave-saved-methods.test.ts)
+      savedMethod: {
+        token: 'flw-t1nf-4676a40c7ddf5f12scr432aa12d471973-k3n',
+        processorCustomerId: null,
+        email: 'user@gmail.com',
+        fingerprint: null,
+        card: { brand: 'verve', last4: '4567', expMonth: 2, expYear: 2023, bin: '232343', issuerCountry: 'NG' },
+        expiresAt: '2021-07-15T14:31:16.000Z',
+      },
     });
     expect(paymentResultFromTransaction(byRef, { preauthorized: false, pendingStatus: 'RequiresAction' })).toEqual({
       status: 'Succeeded',
       connectorTransactionId: '8415006',
       amountCaptured: 250000,
+      savedMethod: {
+        token: 'flw-t1nf-937086f0365b7334de60da246def40df-m03k',
+        processorCustomerId: null,
+        email: 'test@mailinator.com',
+        fingerprint: null,
+        card: { brand: 'visa', last4: '4246', expMonth: 9, expYear: 2032, bin: '418742', issuerCountry: 'NG' },
+        expiresAt: '2026-02-27T18:29:34.000Z',
+      },
     });
   });
 });

@@ -32,6 +32,7 @@ import {
   buildChargeRequest,
   buildPreauthRefundBody,
   buildRefundBody,
+  buildTokenizedCharge,
   buildValidateChargeBody,
   type ChargeContext,
   cardStepReference,
@@ -44,6 +45,7 @@ import {
   FLUTTERWAVE_REFUND_LIST_MAX_PAGES,
   FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
   FLUTTERWAVE_TIMEOUTS_MS,
+  FLUTTERWAVE_TOKENIZED_CHARGE_PATH,
   FLUTTERWAVE_WEBHOOK_HEADER,
   type FlutterwaveRefund,
   type FlutterwaveRefundList,
@@ -112,7 +114,10 @@ const NUMERIC_ID = /^\d+$/;
  * flow and step is written down in docs/connectors/flutterwave.md:
  * - authorize: `POST /v3/charges?type=card|bank_transfer|ussd|mobile_money_ghana|mpesa`
  *   with our payment id as `tx_ref` (card payloads 3DES-encrypted into `{ client }`;
- *   manual capture sends `preauthorize: true`; USSD sends the payer's bank as `account_bank`);
+ *   manual capture sends `preauthorize: true`; USSD sends the payer's bank as `account_bank`); a saved card
+ *   (`request.savedMethod`, issue 24): `POST /v3/tokenized-charges` with the token and our payment id as `tx_ref`;
+ *   every successful card answer carrying `data.card.token` returns it as `savedMethod` (authorize, authentication
+ *   steps, sync, webhooks); no `detachSavedMethod` (Flutterwave has no call that revokes a card token);
  * - authenticate (card steps): `submit_pin` / `submit_address` send the whole card charge again with
  *   `authorization` (the card comes again with the step: `card_required`); `submit_otp` reads the charge's
  *   `flw_ref` (`GET /v3/transactions/{id}/verify`) and sends `POST /v3/validate-charge`;
@@ -233,10 +238,13 @@ export class FlutterwaveConnector implements Connector {
    * `submit_otp`). When Flutterwave asks for the billing address and the merchant gave a complete one
    * (`request.billingAddress`), the charge is sent again with it at once (same `tx_ref`) instead of asking the
    * payer; if Flutterwave refuses that address the payer is asked (`submit_address` with Flutterwave's message).
+   * A successful card charge whose answer carries `data.card.token` returns it as `savedMethod` (issue 24). With
+   * `request.savedMethod`, the saved card is charged instead ({@link FlutterwaveConnector.#chargeSavedCard}).
    * @throws ConnectorRequestError when a required detail is missing (nothing sent) or Flutterwave refuses the request (4xx)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx (a sync by reference finds the outcome)
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
+    if (request.savedMethod) return this.#chargeSavedCard(request);
     const charge = buildChargeRequest(request, { encryptionKey: this.#encryptionKey });
     const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
       'authorize',
@@ -271,6 +279,37 @@ export class FlutterwaveConnector implements Connector {
       ); // Flutterwave has just answered that no charge exists yet: nothing to look up.
     }
     return result;
+  }
+
+  /**
+   * Charges a saved card (issue 24): `POST /v3/tokenized-charges` with the token, the e-mail it is tied to, the amount
+   * in major units and our payment id as `tx_ref` (`buildTokenizedCharge`), so a sync by reference
+   * (`verify_by_reference?tx_ref=<payment id>`) finds the charge when this answer is lost. The answer maps like a card
+   * charge (`paymentResultFromCharge`): `successful` → `Succeeded` (or `RequiresCapture` for `preauthorize`), with the
+   * card's token as `savedMethod`; `failed` → `Failed` with Flutterwave's `processor_response`; a charge Flutterwave
+   * wants the payer to authenticate (3DS, `meta.authorization.mode: "redirect"`, the default for subsequent charges)
+   * → `RequiresAction` with `redirect_to_url`, whether or not the payer is present (`offSession`): never a silent
+   * failure. The token never appears in a result or an error (masked out of any text Flutterwave echoes it in).
+   * Flutterwave documents no call that revokes a token, so this adapter has no `detachSavedMethod`: a detached method
+   * is forgotten on our side only (docs/connectors/flutterwave.md, "Saved cards").
+   * @throws ConnectorRequestError (nothing sent) `saved_method_required`, `unsupported_payment_method`, `email_required`;
+   *   or Flutterwave's refusal (4xx: an unknown or expired token, another e-mail), its code the slug of its message
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (outcome unknown: the sync by reference settles it)
+   */
+  async #chargeSavedCard(request: AuthorizeRequest): Promise<PaymentResult> {
+    const secrets = [request.savedMethod?.token];
+    try {
+      const body = buildTokenizedCharge(request);
+      const response = await this.#call<FlutterwaveResponse<FlutterwaveTransaction>>(
+        'authorize',
+        'POST',
+        FLUTTERWAVE_TOKENIZED_CHARGE_PATH,
+        body,
+      );
+      return maskResult(paymentResultFromCharge(response, { request, type: 'card', now: this.#now() }), secrets);
+    } catch (err) {
+      throw maskSecrets(err, secrets);
+    }
   }
 
   /**
@@ -357,7 +396,11 @@ export class FlutterwaveConnector implements Connector {
   async #validate(request: AuthenticateRequest): Promise<PaymentResult> {
     const tx = await this.#transactionOf('authorize', request);
     const ctx = this.#stepContext(request);
-    const now = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
+    const now = paymentResultFromTransaction(tx, {
+      preauthorized: preauthorizedOf(request, tx),
+      pendingStatus: 'RequiresAction',
+      now: this.#now(),
+    });
     if (now.status !== 'RequiresAction') return now; // settled meanwhile: the OTP is not sent
     const body = buildValidateChargeBody(request.otp, tx.flw_ref);
     try {
@@ -375,7 +418,11 @@ export class FlutterwaveConnector implements Connector {
    * OTP of its validation (`submit_otp`, the step that follows a PIN [CARD]).
    */
   #existingCharge(tx: FlutterwaveTransaction, request: AuthenticateRequest): PaymentResult {
-    const result = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
+    const result = paymentResultFromTransaction(tx, {
+      preauthorized: preauthorizedOf(request, tx),
+      pendingStatus: 'RequiresAction',
+      now: this.#now(),
+    });
     if (result.status !== 'RequiresAction') return result;
     if (tx.auth_url && /^https?:\/\//i.test(tx.auth_url))
       return { ...result, nextAction: { type: 'redirect_to_url', redirect_to_url: tx.auth_url } };
@@ -411,7 +458,11 @@ export class FlutterwaveConnector implements Connector {
         ...said,
       };
     }
-    const state = paymentResultFromTransaction(tx, { preauthorized: preauthorizedOf(request, tx), pendingStatus: 'RequiresAction' });
+    const state = paymentResultFromTransaction(tx, {
+      preauthorized: preauthorizedOf(request, tx),
+      pendingStatus: 'RequiresAction',
+      now: this.#now(),
+    });
     // Failed: why the charge failed (its processor_response) when Flutterwave gives it, else what it said to the submission.
     if (state.status === 'Failed') return tx.processor_response?.trim() ? state : { ...state, ...said };
     if (state.status !== 'RequiresAction') return state;
@@ -433,7 +484,7 @@ export class FlutterwaveConnector implements Connector {
       `/v3/charges/${encodeURIComponent(tx.flw_ref)}/capture`,
       buildCaptureBody(request.amount),
     );
-    return paymentResultFromCapture(response, request.amount);
+    return paymentResultFromCapture(response, request.amount, this.#now());
   }
 
   /**
@@ -560,6 +611,7 @@ export class FlutterwaveConnector implements Connector {
     return paymentResultFromTransaction(tx, {
       preauthorized: request.captureMethod === 'manual' || tx.charge_type === 'preauth',
       pendingStatus,
+      now: this.#now(),
     });
   }
 
@@ -689,7 +741,7 @@ export class FlutterwaveConnector implements Connector {
     if (tx.tx_ref !== charge.txRef)
       return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} belongs to reference ${tx.tx_ref}, not ${charge.txRef}.` };
     const preauthorized = (tx.charge_type ?? charge.chargeType) === 'preauth';
-    const result = paymentResultFromTransaction(tx, { preauthorized, pendingStatus: 'Processing' });
+    const result = paymentResultFromTransaction(tx, { preauthorized, pendingStatus: 'Processing', now: this.#now() });
     // Only outcomes settle a payment here; a still-waiting transaction would wipe the payer's instructions.
     if (result.status === 'Processing' || result.status === 'RequiresAction')
       return { kind: 'ignored', eventId, reason: `Transaction ${charge.id} is still ${tx.status} at Flutterwave.` };
@@ -732,14 +784,14 @@ function preauthorizedOf(
   return request.captureMethod === 'manual' || tx.charge_type === 'preauth';
 }
 
-/** `text` with every occurrence of the secrets (PIN, OTP; 3+ characters) replaced by `[redacted]`. */
+/** `text` with every occurrence of the secrets (PIN, OTP, a card token; 3+ characters) replaced by `[redacted]`. */
 function maskText(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let out = text;
   for (const secret of secrets) if (secret && secret.length >= 3) out = out.split(secret).join('[redacted]');
   return out;
 }
 
-/** A result whose error code and message cannot carry the PIN or OTP (should Flutterwave ever echo one). */
+/** A result whose error code and message cannot carry the PIN, OTP or card token (should Flutterwave ever echo one). */
 function maskResult(result: PaymentResult, secrets: ReadonlyArray<string | undefined>): PaymentResult {
   if (!result.errorCode && !result.errorMessage) return result;
   return {
@@ -750,7 +802,7 @@ function maskResult(result: PaymentResult, secrets: ReadonlyArray<string | undef
 }
 
 /**
- * An error of an authentication step with the PIN and OTP masked out of its code and message (the same class,
+ * An error of an authentication step or a tokenized charge with the PIN, OTP or card token masked out of its code and message (the same class,
  * so callers still tell a refusal from a technical failure). Other errors are returned as they are.
  */
 function maskSecrets(err: unknown, secrets: ReadonlyArray<string | undefined>): unknown {

@@ -18,6 +18,8 @@ import {
   ConnectorTechnicalError,
   type PaymentResult,
   type RefundResult,
+  type SavedCardDetails,
+  type SavedMethodToken,
 } from '../connector';
 import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
@@ -69,6 +71,20 @@ import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connecto
  *         not print the parameter names; `from`, `to`, `id` and `page` are the names Flutterwave uses on its
  *         other v3 list endpoints (e.g. GET /v3/transactions, GET /v3/payment-plans).
  *         Flutterwave/Node-v3 (v1.4.1, commit 537f9f4455f922a879e4f088cf0f596621c3517c) has no list-refunds call.
+ * - [TOK] Card tokenization (issue 24): https://developer.flutterwave.com/docs/tokenization (the same text at
+ *         https://developer.flutterwave.com/v3.0/docs/tokenization and /docs/recurring-payments/tokenization): "In the
+ *         verification response, you'll find a token field in the data.card object"; "Customer card tokens are valid for
+ *         one year only"; "The token is tied to the email address you specified on the first charge"; subsequent charges
+ *         use 3D Secure by default (NOAUTH only on request).
+ * - [TC]  Create a tokenized charge, `POST /v3/tokenized-charges`: https://developer.flutterwave.com/reference/endpoints/tokenized-charge/
+ *         (body `token`, `email`, `currency`, `country` "the ISO country code of the merchant", `amount`, `tx_ref`,
+ *         `narration`, `preauthorize`, …), https://flutterwaveinc.mintlify.app/api-reference/tokenized-charges/create-a-tokenized-charge
+ *         (required: token, currency, amount, email, tx_ref; 200 sample "Charge successful" with `data.card.token`), the 3DS
+ *         answer of https://flutterwaveinc.mintlify.app/other-features/recurring-payments/tokenization (`status: "pending"`,
+ *         `data.meta.authorization.mode: "redirect"`), and the SDK's `tokenSchema` (services/schema/create.js: `narration`
+ *         required, `redirect_url`, `preauthorize`) and documentation/tokenization.md ("Charge with token" sample). The
+ *         tokenization endpoints are create, bulk create, bulk status, bulk transactions and update token details
+ *         (`PUT /v3/tokens/{token}`): none revokes a token.
  *
  * Money: our amounts are integers in minor units; Flutterwave's wire amounts are in MAJOR units.
  * All five currencies we accept have two decimals, so the conversion is integer
@@ -139,6 +155,34 @@ export interface FlutterwaveTransaction {
   payment_code?: string;
   created_at?: string;
   meta?: FlutterwaveMeta | null;
+  /** The card charged (card transactions) [VER][TOK]: carries the reusable `token` once the charge is successful. */
+  card?: FlutterwaveCard | null;
+  /** The payer as Flutterwave recorded it; `email` is the one a card token is tied to [TOK]. */
+  customer?: FlutterwaveCustomer | null;
+}
+
+/**
+ * `data.card` of a card transaction [VER][TOK][TC]: `first_6digits` (BIN), `last_4digits`, `type` (`MASTERCARD`,
+ * `VISA`, `VERVE`, …), `expiry` as `MM/YY`, `country` (the issuer's: `NG`, or `NIGERIA NG` in some samples), `issuer`
+ * (free text) and `token` (`flw-t1nf-…`), the card's reusable token, valid for a year [TOK].
+ */
+export interface FlutterwaveCard {
+  first_6digits?: string | null;
+  last_4digits?: string | null;
+  issuer?: string | null;
+  country?: string | null;
+  type?: string | null;
+  expiry?: string | null;
+  token?: string | null;
+}
+
+/** `data.customer` of a transaction [VER][TC]: Flutterwave's numeric customer id, the e-mail and name given with the charge. */
+export interface FlutterwaveCustomer {
+  id?: number | string | null;
+  email?: string | null;
+  name?: string | null;
+  phone_number?: string | null;
+  created_at?: string | null;
 }
 
 /** Every v3 answer: `status` is `"success"` or `"error"` (a string, not a boolean), plus `message`, `data` and sometimes `meta` [SDK]. */
@@ -332,6 +376,26 @@ export interface FlutterwaveValidateChargeBody {
   otp: string;
   flw_ref: string;
   type: 'card';
+}
+
+/**
+ * Body of `POST /v3/tokenized-charges` [TC][SDK `tokenSchema`] (issue 24): the card `token` and the e-mail it is tied
+ * to [TOK], `amount` in major units as a decimal string (as every other body of this adapter: {@link minorToMajor}),
+ * our payment id as `tx_ref` (so `verify_by_reference` finds the charge after a lost answer), `narration` (required by
+ * the SDK's schema), `redirect_url` (where Flutterwave's 3DS page sends the payer back: subsequent charges use 3DS by
+ * default [TOK]), `country` for the currencies of {@link FLUTTERWAVE_TOKEN_CHARGE_COUNTRY}, and `preauthorize: true`
+ * for manual capture [TC].
+ */
+export interface FlutterwaveTokenizedCharge {
+  token: string;
+  currency: Currency;
+  country?: string;
+  amount: string;
+  email: string;
+  tx_ref: string;
+  narration: string;
+  redirect_url: string;
+  preauthorize?: true;
 }
 
 // ---------------------------------------------------------------------------
@@ -1187,6 +1251,63 @@ export function refundComment(refundId: string): string {
   return `Refund ${refundId}`;
 }
 
+/** Path of a tokenized charge, `POST /v3/tokenized-charges` [TC]. */
+export const FLUTTERWAVE_TOKENIZED_CHARGE_PATH = '/v3/tokenized-charges';
+
+/**
+ * `country` of a tokenized charge, by currency [TC]: Flutterwave's reference calls it "the ISO country code of the
+ * merchant" and the SDK's `tokenSchema` defaults it to `NG` (every official sample sends `NG` with `NGN`). Switchyard
+ * does not know the merchant's country, so the currency's own country is sent for the four local currencies (an
+ * account charging GHS, KES or ZAR is one of that country) and nothing for USD (Flutterwave's default applies).
+ */
+export const FLUTTERWAVE_TOKEN_CHARGE_COUNTRY: Readonly<Partial<Record<Currency, string>>> = {
+  NGN: 'NG',
+  GHS: 'GH',
+  KES: 'KE',
+  ZAR: 'ZA',
+};
+
+/** The `narration` of a tokenized charge (the SDK's `tokenSchema` requires one): `Payment <our payment id>`. */
+export function tokenizedChargeNarration(paymentId: string): string {
+  return `Payment ${paymentId}`;
+}
+
+/**
+ * Builds the body of `POST /v3/tokenized-charges` for a charge of a saved card (`request.savedMethod`, issue 24)
+ * [TC][TOK][SDK `tokenSchema`]: see {@link FlutterwaveTokenizedCharge}. The e-mail is the one the token is tied to
+ * (`savedMethod.email`), else the payment's. `offSession` changes nothing on the wire: Flutterwave's v3 tokenized
+ * charge has no such flag (its card-on-file `is_unscheduled`/`trace_id` fields need Flutterwave's approval); a charge
+ * Flutterwave wants the payer to authenticate answers a 3DS redirect, mapped to `RequiresAction`.
+ * The token is held in memory only: it travels in this body and nowhere else.
+ * @returns the body (amount in major units)
+ * @throws ConnectorRequestError (nothing sent) `saved_method_required` without a token, `unsupported_payment_method`
+ *   for anything but a card in a currency of `FLUTTERWAVE_CHARGE_TYPES.card`, `email_required` without an e-mail
+ */
+export function buildTokenizedCharge(request: AuthorizeRequest): FlutterwaveTokenizedCharge {
+  const token = request.savedMethod?.token?.trim();
+  if (!token) throw requestProblem('saved_method_required', 'A charge of a saved card at Flutterwave needs the card token.');
+  if (flutterwaveChargeType(request.currency, request.paymentMethod) !== 'card') {
+    throw requestProblem(
+      'unsupported_payment_method',
+      `Flutterwave charges saved cards only (card tokens), not ${request.paymentMethod} payments in ${request.currency}.`,
+    );
+  }
+  const email = (request.savedMethod?.email ?? request.email)?.trim();
+  if (!email) throw requestProblem('email_required', 'Flutterwave charges a card token with the e-mail address it is tied to.');
+  const country = FLUTTERWAVE_TOKEN_CHARGE_COUNTRY[request.currency];
+  return {
+    token,
+    currency: request.currency,
+    ...(country ? { country } : {}),
+    amount: minorToMajor(request.amount),
+    email,
+    tx_ref: request.paymentId,
+    narration: tokenizedChargeNarration(request.paymentId),
+    redirect_url: request.returnUrl,
+    ...(request.captureMethod === 'manual' ? { preauthorize: true as const } : {}),
+  };
+}
+
 // ---------------------------------------------------------------------------
 // Response mapping
 // ---------------------------------------------------------------------------
@@ -1219,6 +1340,130 @@ export function expiryOf(value: number | string | undefined, fallback: string): 
 export function declineOf(tx: Pick<FlutterwaveTransaction, 'processor_response'>): { errorCode: string; errorMessage: string } {
   const text = tx.processor_response?.trim();
   return { errorCode: (text && slugOf(text)) || 'payment_failed', errorMessage: text || 'Flutterwave reported the payment as failed.' };
+}
+
+// ---------------------------------------------------------------------------
+// Saved cards (issue 24)
+// ---------------------------------------------------------------------------
+
+/**
+ * How long a Flutterwave card token works, in years from the charge that issued it: "Customer card tokens are valid for
+ * one year only. To avoid transaction errors caused by expired tokens, it is important to re-tokenize the card before
+ * the existing token expires" [TOK].
+ */
+export const FLUTTERWAVE_CARD_TOKEN_VALIDITY_YEARS = 1;
+
+/** An ISO instant as Flutterwave writes it (`2020-06-01T01:31:59.000Z`; without a zone read as UTC), in epoch ms, or NaN. */
+function flutterwaveInstant(value: string | null | undefined): number {
+  const text = value?.trim();
+  if (!text) return Number.NaN;
+  return Date.parse(/(?:Z|[+-]\d{2}:?\d{2})$/i.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+}
+
+/**
+ * When a card token issued by a charge stops working [TOK]: {@link FLUTTERWAVE_CARD_TOKEN_VALIDITY_YEARS} calendar
+ * year after the charge (`created_at`), the same day and time of the next year in UTC (29 February → 28 February).
+ * @param chargedAt the transaction's `created_at`
+ * @param now epoch ms, used when `chargedAt` is missing or unreadable (the answer is then about a charge made now)
+ * @returns ISO 8601 UTC
+ */
+export function cardTokenExpiresAt(chargedAt: string | null | undefined, now: number): string {
+  const at = flutterwaveInstant(chargedAt);
+  const from = new Date(Number.isFinite(at) ? at : now);
+  const year = from.getUTCFullYear() + FLUTTERWAVE_CARD_TOKEN_VALIDITY_YEARS;
+  const month = from.getUTCMonth();
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      Math.min(from.getUTCDate(), lastDay),
+      from.getUTCHours(),
+      from.getUTCMinutes(),
+      from.getUTCSeconds(),
+      from.getUTCMilliseconds(),
+    ),
+  ).toISOString();
+}
+
+/**
+ * A card's `expiry` as Flutterwave writes it, `MM/YY` (`"09/32"`; `MM/YYYY` read too) [VER][TC].
+ * @returns the month (1–12) and the four-digit year, or null when unreadable
+ */
+export function cardExpiryOf(expiry: string | null | undefined): { expMonth: number; expYear: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(expiry ?? '');
+  if (!match) return null;
+  const expMonth = Number(match[1]);
+  const yearText = match[2] ?? '';
+  const expYear = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
+  return expMonth >= 1 && expMonth <= 12 ? { expMonth, expYear } : null;
+}
+
+/**
+ * The issuer's country from `card.country` [VER][TC]: `"NG"`, or the `"NIGERIA NG"` form of the verify and bulk-charge
+ * samples (flutterwave-node-v3 documentation/transactions.md, tokenization.md) — its last word when that is two letters.
+ * @returns ISO 3166-1 alpha-2, upper case, or null
+ */
+export function issuerCountryOf(country: string | null | undefined): string | null {
+  const match = /(?:^|\s)([A-Za-z]{2})$/.exec(country?.trim() ?? '');
+  return match?.[1] ? match[1].toUpperCase() : null;
+}
+
+/**
+ * The card of a saved method as Flutterwave describes it [VER][TC]: `brand` = `card.type` in lower case (`MASTERCARD`
+ * → `mastercard`; `unknown` without one), `last4` = `last_4digits`, `expMonth`/`expYear` from `expiry` ({@link
+ * cardExpiryOf}), `bin` = `first_6digits`, `issuerCountry` from `country` ({@link issuerCountryOf}).
+ * @returns the details, or null when the last four digits or the expiry are unreadable
+ */
+export function savedCardOf(card: FlutterwaveCard): SavedCardDetails | null {
+  const last4 = card.last_4digits?.trim() ?? '';
+  const expiry = cardExpiryOf(card.expiry);
+  if (!/^\d{4}$/.test(last4) || !expiry) return null;
+  const bin = card.first_6digits?.trim() ?? '';
+  return {
+    brand: card.type?.trim().toLowerCase() || 'unknown',
+    last4,
+    expMonth: expiry.expMonth,
+    expYear: expiry.expYear,
+    bin: /^\d{6,8}$/.test(bin) ? bin : null,
+    issuerCountry: issuerCountryOf(card.country),
+  };
+}
+
+/**
+ * The reusable card a successful Flutterwave transaction carries (issue 24) [TOK][TC]: present when `data.card.token`
+ * is. `token` = `card.token`; `email` = `customer.email` (the token is tied to it [TOK]); `card` from
+ * {@link savedCardOf}; `fingerprint` null (Flutterwave gives no card fingerprint; the core makes its own);
+ * `processorCustomerId` null (a tokenized charge names no customer id, only the e-mail); `expiresAt` =
+ * {@link cardTokenExpiresAt} of the transaction's `created_at`.
+ * @param now epoch ms, for a transaction without `created_at`
+ * @returns the saved method, or undefined when the transaction has no token
+ */
+export function savedMethodOf(
+  tx: Pick<FlutterwaveTransaction, 'card' | 'customer' | 'created_at'>,
+  now: number,
+): SavedMethodToken | undefined {
+  const token = tx.card?.token?.trim();
+  if (!tx.card || !token) return undefined;
+  return {
+    token,
+    processorCustomerId: null,
+    email: tx.customer?.email?.trim() || null,
+    fingerprint: null,
+    card: savedCardOf(tx.card),
+    expiresAt: cardTokenExpiresAt(tx.created_at, now),
+  };
+}
+
+/**
+ * `result` with {@link savedMethodOf} the transaction added when the transaction is `successful` (a payment, or a
+ * preauthorization's hold) and carries a card token; otherwise `result` as it is.
+ */
+export function withSavedMethod(result: PaymentResult, tx: FlutterwaveTransaction | null, now: number): PaymentResult {
+  if (!tx || tx.status?.toLowerCase() !== 'successful') return result;
+  if (result.status !== 'Succeeded' && result.status !== 'RequiresCapture') return result;
+  const savedMethod = savedMethodOf(tx, now);
+  return savedMethod ? { ...result, savedMethod } : result;
 }
 
 /** What mapping a charge response needs to know about the request. */
@@ -1330,7 +1575,9 @@ function nextActionFor(
  *   step ({@link authenticationStepResult}); without a mode, M-Pesa waits on the STK push (`Processing` +
  *   `await_mobile_money_approval`).
  * `connectorTransactionId` is Flutterwave's numeric `data.id` as a string; without `data`, {@link cardStepReference}
- * for a PIN/address step, else null.
+ * for a PIN/address step, else null. A successful card charge (or hold) whose `data.card` has a `token` carries it
+ * as `savedMethod` ({@link withSavedMethod}; issue 24). The answers of `POST /v3/tokenized-charges` [TC] are mapped
+ * here too (as `card`): `successful`, `failed`, or pending with a 3DS `redirect` mode.
  * @throws ConnectorRequestError when the envelope is an error without a transaction
  * @throws ConnectorTechnicalError when an amount in the answer is unreadable
  */
@@ -1342,9 +1589,11 @@ export function paymentResultFromCharge(response: FlutterwaveResponse<Flutterwav
   const preauthorized = ctx.request.captureMethod === 'manual' || data?.charge_type === 'preauth';
   if (data) {
     const status = paymentStatusOf(data.status, preauthorized);
-    if (status === 'Succeeded') return { status, connectorTransactionId, amountCaptured: majorToMinor(data.amount) };
+    if (status === 'Succeeded')
+      return withSavedMethod({ status, connectorTransactionId, amountCaptured: majorToMinor(data.amount) }, data, ctx.now);
     if (status === 'Failed') return { status, connectorTransactionId, amountCaptured: 0, ...declineOf(data) };
-    if (status !== 'Processing' && status !== 'RequiresAction') return { status, connectorTransactionId, amountCaptured: 0 };
+    if (status !== 'Processing' && status !== 'RequiresAction')
+      return withSavedMethod({ status, connectorTransactionId, amountCaptured: 0 }, data, ctx.now);
   }
   const mode = authorization?.mode?.toLowerCase();
   if (authorization && mode) {
@@ -1405,33 +1654,43 @@ export interface TransactionContext {
   preauthorized: boolean;
   /** What `pending` means for this payment ({@link FLUTTERWAVE_PENDING_STATUS}). */
   pendingStatus: 'RequiresAction' | 'Processing';
+  /** The clock in epoch ms, for a saved card's expiry when the transaction has no `created_at` (default: `Date.now()`). */
+  now?: number;
 }
 
 /**
  * Maps a verified transaction (`GET /v3/transactions/{id}/verify`, `…/verify_by_reference`,
  * or a webhook's `data`) [VER]: the status tables, `amountCaptured` = `amount` in minor
  * units when `Succeeded`, the decline text when `Failed`; `pending` → `ctx.pendingStatus`
- * without a next action (the one authorize gave stays on the payment).
+ * without a next action (the one authorize gave stays on the payment). A successful card transaction whose
+ * `card` has a `token` carries it as `savedMethod` ({@link withSavedMethod}; issue 24) [TOK].
  */
 export function paymentResultFromTransaction(tx: FlutterwaveTransaction, ctx: TransactionContext): PaymentResult {
   const connectorTransactionId = String(tx.id);
   const status = paymentStatusOf(tx.status, ctx.preauthorized);
-  if (status === 'Succeeded') return { status, connectorTransactionId, amountCaptured: majorToMinor(tx.amount) };
+  const now = ctx.now ?? Date.now();
+  if (status === 'Succeeded') return withSavedMethod({ status, connectorTransactionId, amountCaptured: majorToMinor(tx.amount) }, tx, now);
   if (status === 'Failed') return { status, connectorTransactionId, amountCaptured: 0, ...declineOf(tx) };
   if (status === 'Processing') return { status: ctx.pendingStatus, connectorTransactionId, amountCaptured: 0 };
-  return { status, connectorTransactionId, amountCaptured: 0 };
+  return withSavedMethod({ status, connectorTransactionId, amountCaptured: 0 }, tx, now);
 }
 
 /**
  * Maps the answer of `POST /v3/charges/{flw_ref}/capture` [PRE]: `successful` → `Succeeded`
  * with `amountCaptured` = the amount we asked to capture (Flutterwave's `data.amount` may be the
- * authorized amount); otherwise the transaction status table.
+ * authorized amount); otherwise the transaction status table. A captured card whose answer carries `card.token`
+ * carries it as `savedMethod` ({@link withSavedMethod}; `now` in epoch ms for an answer without `created_at`).
  * @throws ConnectorRequestError when the envelope is an error
  */
-export function paymentResultFromCapture(response: FlutterwaveResponse<FlutterwaveTransaction>, capturedAmount: number): PaymentResult {
+export function paymentResultFromCapture(
+  response: FlutterwaveResponse<FlutterwaveTransaction>,
+  capturedAmount: number,
+  now: number = Date.now(),
+): PaymentResult {
   const tx = dataOf(response);
   const status = paymentStatusOf(tx.status, false);
-  if (status === 'Succeeded') return { status, connectorTransactionId: String(tx.id), amountCaptured: capturedAmount };
+  if (status === 'Succeeded')
+    return withSavedMethod({ status, connectorTransactionId: String(tx.id), amountCaptured: capturedAmount }, tx, now);
   if (status === 'Failed') return { status, connectorTransactionId: String(tx.id), amountCaptured: 0, ...declineOf(tx) };
   return { status, connectorTransactionId: String(tx.id), amountCaptured: 0 };
 }
