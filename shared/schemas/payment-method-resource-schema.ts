@@ -21,7 +21,10 @@ const PaymentMethodCardResource = z.strictObject({
   issuer_country: z.string().nullable().describe('ISO 3166-1 alpha-2 country of the issuer, when the processor gave it; else null.'),
 });
 
-/** Component `PaymentMethod`. */
+/**
+ * Component `SavedPaymentMethod` (not `PaymentMethod`: that id is the payment's method enum, `card`,
+ * `bank_transfer`, … in shared/schemas/payment-resource-schema.ts; one id per component).
+ */
 export const PaymentMethodResource = z
   .strictObject({
     payment_method_id: idField('pm', 'The saved payment method'),
@@ -43,7 +46,7 @@ export const PaymentMethodResource = z
     expires_at: timestampField('When it stops working: the card’s expiry, or the processor’s token lifetime when shorter.').nullable(),
   })
   .meta({
-    id: 'PaymentMethod',
+    id: 'SavedPaymentMethod',
     description:
       "A payment method saved on a customer by a payment with `setup_future_usage`, charged again with `payment_method_id` (and `off_session: true` without the payer). The processor's token is kept encrypted and never shown.",
   });
