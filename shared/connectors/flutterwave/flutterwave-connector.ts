@@ -72,6 +72,7 @@ import {
   refundListQuery,
   refundResultFromPreauthRefund,
   refundResultFromRefund,
+  slugOf,
   webhookChargeOf,
   webhookEventId,
   webhookHashProblem,
@@ -791,12 +792,25 @@ function maskText(text: string, secrets: ReadonlyArray<string | undefined>): str
   return out;
 }
 
+/**
+ * An error code without the secrets: a code that is the slug of its message (`flutterwaveErrorOf`, `declineOf`) is the
+ * slug of the masked message (a slug turns a token's `-` into `_`, so masking the code itself would miss it); any
+ * other code has the secrets and their slugs replaced.
+ */
+function maskCode(code: string, message: string | null | undefined, secrets: ReadonlyArray<string | undefined>): string {
+  if (message && code === slugOf(message)) {
+    const masked = maskText(message, secrets);
+    return masked === message ? code : slugOf(masked) || 'redacted';
+  }
+  return maskText(code, [...secrets, ...secrets.map((secret) => (secret ? slugOf(secret) : undefined))]);
+}
+
 /** A result whose error code and message cannot carry the PIN, OTP or card token (should Flutterwave ever echo one). */
 function maskResult(result: PaymentResult, secrets: ReadonlyArray<string | undefined>): PaymentResult {
   if (!result.errorCode && !result.errorMessage) return result;
   return {
     ...result,
-    ...(result.errorCode ? { errorCode: maskText(result.errorCode, secrets) } : {}),
+    ...(result.errorCode ? { errorCode: maskCode(result.errorCode, result.errorMessage, secrets) } : {}),
     ...(result.errorMessage ? { errorMessage: maskText(result.errorMessage, secrets) } : {}),
   };
 }
@@ -807,7 +821,7 @@ function maskResult(result: PaymentResult, secrets: ReadonlyArray<string | undef
  */
 function maskSecrets(err: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
   if (err instanceof ConnectorRequestError) {
-    const code = maskText(err.code, secrets);
+    const code = maskCode(err.code, err.message, secrets);
     const message = maskText(err.message, secrets);
     return code === err.code && message === err.message ? err : new ConnectorRequestError(err.connector, code, message);
   }
