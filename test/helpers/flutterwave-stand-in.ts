@@ -5,10 +5,45 @@
  * failing on command (hang, 500, connection reset or refused) like the Stripe and Paystack stand-ins,
  * so a test can check a merchant's own Flutterwave credentials and make Flutterwave unreachable.
  *
- * Payments are not modelled here: the Flutterwave adapter's payment tests queue Flutterwave's
- * documented answers on test/connectors/fixtures/flutterwave/fixture-server.ts. This stand-in follows
+ * Card payments and saved cards (issue 24) are modelled when the stand-in is started with `payments: true`
+ * (off by default, so the balance-only behaviour stays exactly as it was): per account a ledger of card
+ * transactions and the card tokens the account issued. The Flutterwave adapter's other payment tests queue
+ * Flutterwave's documented answers on test/connectors/fixtures/flutterwave/fixture-server.ts. This stand-in follows
  * that server's conventions (Flutterwave's envelope `{status, message, data}`, `Authorization: Bearer
- * <secret key>`, JSON), and adds accounts, the request log without secrets, and faults.
+ * <secret key>`, JSON), and adds accounts, the request log without secrets (no body, no card, no token), and faults.
+ *
+ * Payments (`payments: true`):
+ * - `POST /v3/charges?type=card` `{client}`: the 3DES-ECB payload (https://developer.flutterwave.com/docs/integration-guides/encryption/,
+ *   flutterwave-node-v3 1.4.1 `services/charge/encryp.js`) decrypted with THE ACCOUNT's encryption key; the card is
+ *   charged at once (NOAUTH: no PIN, OTP or 3DS is modelled) and answered `{status: "success", message: "Charge initiated",
+ *   data}` in the shape of test/connectors/fixtures/flutterwave/charge-card-successful.json, `preauthorize: true` as a
+ *   hold (`charge_type: "preauth"`). A successful charge issues a card token (`flw-t1nf-<32 hex>-m03k`, the form of
+ *   every official sample) in `data.card.token`, stable for that charge (the charge's answer and every verify of it carry
+ *   the same token), tied to the charge's e-mail and belonging to the account that issued it: "In the verification
+ *   response, you'll find a token field in the data.card object", "The token is tied to the email address you specified
+ *   on the first charge" (https://developer.flutterwave.com/docs/tokenization).
+ * - `POST /v3/tokenized-charges` `{token, currency, amount, email, tx_ref, …}` (https://developer.flutterwave.com/reference/endpoints/tokenized-charge/;
+ *   required fields of https://flutterwaveinc.mintlify.app/api-reference/tokenized-charges/create-a-tokenized-charge):
+ *   charges a token of THAT account only, recorded in that account's ledger under `tx_ref`, answered like the "Charge
+ *   with token" Sample Response of flutterwave-node-v3 1.4.1 `documentation/tokenization.md` (`message: "Charge
+ *   successful"`, `data.card.token` the token charged). A token the account never issued (another account's, or none)
+ *   and a token charged with another e-mail are refused in Flutterwave's documented error envelope, HTTP 400
+ *   `{status: "error", message, data: null}` ("Flutterwave errors … are usually returned in this format with the 400 HTTP
+ *   status code", https://developer.flutterwave.com/docs/flutterwave-errors); Flutterwave publishes no message text for
+ *   either, so the texts of {@link FLUTTERWAVE_STAND_IN_MESSAGES} are the stand-in's own.
+ * - `declineNext()`: the next matching charge is declined (`data.status: "failed"`, `processor_response` default
+ *   "Insufficient Funds", the envelope of fixtures/flutterwave/charge-card-failed.json); `requireAuthenticationNext()`:
+ *   the next matching charge waits for 3DS (`status: "pending"`, `data.meta.authorization: {mode: "redirect",
+ *   redirect}`, the shape of the tokenized 3DS sample of https://flutterwaveinc.mintlify.app/other-features/recurring-payments/tokenization),
+ *   settled with `completeAuthentication()`; a charge that times out after doing the work is `failNext(…,
+ *   'hang_after_work')` (the charge is recorded, no answer is sent).
+ * - `GET /v3/transactions/{id}/verify`, `GET /v3/transactions/verify_by_reference?tx_ref=`: the account's own
+ *   transactions only, answered `{status: "success", message: "Transaction fetched successfully", data}` (the shape of
+ *   fixtures/flutterwave/verify-transaction.json); unknown → HTTP 400 "No transaction was found for this id"
+ *   (fixtures/flutterwave/error-not-found.json, its source in fixtures/SOURCES.md).
+ * - A `tx_ref` the account already used is refused (HTTP 400, "Oops! Duplicate transaction reference. Please check and
+ *   try again", the wording of https://www.flutterwave.com/eg/support/general/common-bank-transaction-errors), so a charge is
+ *   never made twice under one reference.
  *
  * Sources:
  * - `GET /v3/balances`: https://developer.flutterwave.com/reference/endpoints/misc/ ("Get multiple Wallet
@@ -34,11 +69,12 @@
  * documented sample at 0 until a test sets them (`setBalances`). Each request records the account it acted
  * on and the masked key (`keyHint`), never the key.
  *
- * Not modelled: charges, verify, refunds, transfers, `GET /v3/balances/{currency}`, webhooks.
+ * Not modelled: other charge types, PIN/AVS/OTP steps, validate-charge, capture, void, refunds, transfers,
+ * `GET /v3/balances/{currency}`, webhooks (a test builds a `charge.completed` body from the ledger), token expiry.
  *
  * Works under jest (CommonJS: the fixture is found through `__dirname`).
  */
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -122,7 +158,41 @@ export interface FlutterwaveStandInOptions {
   secretKey?: string;
   /** More secret keys accepted, each naming an account of its own (own balances). */
   accounts?: string[];
+  /**
+   * Serve card charges, tokenized charges and verify (see the file header); default false: only `GET /v3/balances`
+   * is served, every other path answered 404 as before.
+   */
+  payments?: boolean;
 }
+
+/**
+ * One transaction of an account's ledger (a copy). Amounts in major units, as Flutterwave writes them. `token` is the
+ * card token the charge issued (a card charge, once successful) or charged (a tokenized charge); null otherwise.
+ */
+export interface FlutterwaveLedgerEntry {
+  /** Flutterwave's numeric transaction id (`data.id`), unique across the stand-in's accounts. */
+  id: number;
+  /** The merchant's reference (`tx_ref`): Switchyard's payment id. */
+  txRef: string;
+  flwRef: string;
+  /** Major units. */
+  amount: number;
+  currency: string;
+  status: 'successful' | 'failed' | 'pending';
+  /** `preauth` for a hold (`preauthorize: true`). */
+  chargeType: 'normal' | 'preauth';
+  /** How the card was charged: its details (`POST /v3/charges?type=card`) or a token (`POST /v3/tokenized-charges`). */
+  via: 'card' | 'token';
+  token: string | null;
+  email: string;
+  last4: string;
+  processorResponse: string;
+  /** ISO 8601 UTC (`data.created_at`). */
+  createdAt: string;
+}
+
+/** What {@link FlutterwaveStandIn.declineNext} and {@link FlutterwaveStandIn.requireAuthenticationNext} apply to: as a fault's match (path prefix `/v3/charges` or `/v3/tokenized-charges`). */
+export type FlutterwaveChargeMatch = FlutterwaveFaultMatch;
 
 /** A running stand-in. Obtain one with {@link startFlutterwaveStandIn}; `close()` it in `afterAll`. */
 export interface FlutterwaveStandIn {
@@ -165,7 +235,37 @@ export interface FlutterwaveStandIn {
    * connections are refused (`ECONNREFUSED`); `false`: back to normal (same port).
    */
   setDown(mode: false | 'reset' | 'refuse'): Promise<void>;
-  /** Forgets the requests, faults and `down`, and puts every account's wallets back at 0; keeps the accounts. */
+  /**
+   * The default account's ledger (payments), oldest first (copies).
+   */
+  ledger(): FlutterwaveLedgerEntry[];
+  /**
+   * One account's ledger, oldest first (copies).
+   * @throws Error when the key is no account's
+   */
+  ledgerOf(secretKey: string): FlutterwaveLedgerEntry[];
+  /**
+   * The card tokens an account issued, oldest first.
+   * @throws Error when the key is no account's
+   */
+  tokensOf(secretKey: string): string[];
+  /**
+   * The next matching charge (card or tokenized; `times` of them) is declined: recorded `failed` with
+   * `processor_response` (default "Insufficient Funds"), answered 200 with `data.status: "failed"`; no token is issued.
+   */
+  declineNext(match: FlutterwaveChargeMatch, options?: { processorResponse?: string; times?: number }): void;
+  /**
+   * The next matching charge (`times` of them) waits for the payer's 3DS: recorded `pending`, answered 200 `{status:
+   * "success", message: "Charge initiated", data: {status: "pending", meta: {authorization: {mode: "redirect", redirect}}}}`.
+   */
+  requireAuthenticationNext(match: FlutterwaveChargeMatch, options?: { times?: number }): void;
+  /**
+   * The payer finished (or failed) the 3DS of a pending charge of this account: it becomes `successful` (a card charge
+   * issues its token then) or `failed`.
+   * @throws Error when the account has no pending transaction with that `tx_ref`
+   */
+  completeAuthentication(secretKey: string, txRef: string, outcome: 'successful' | 'failed'): FlutterwaveLedgerEntry;
+  /** Forgets the requests, faults, armed declines and `down`, every ledger and token, and puts every account's wallets back at 0; keeps the accounts. */
   reset(): void;
   /** Destroys hanging sockets and closes the server. */
   close(): Promise<void>;
@@ -190,6 +290,23 @@ export const FLUTTERWAVE_STAND_IN_MESSAGES = {
   serverError: 'Application error. Please contact support',
   /** Stand-in: a path it does not serve. */
   notServed: (method: string, path: string) => `The Flutterwave stand-in serves only GET /v3/balances, not ${method} ${path}`,
+  /** Stand-in with `payments: true`: a path it does not serve. */
+  notServedWithPayments: (method: string, path: string) =>
+    `The Flutterwave stand-in serves GET /v3/balances, POST /v3/charges?type=card, POST /v3/tokenized-charges and verify, not ${method} ${path}`,
+  /** verify and verify_by_reference of an unknown transaction: fixtures/flutterwave/error-not-found.json (HTTP 400; source in fixtures/SOURCES.md). */
+  transactionNotFound: 'No transaction was found for this id',
+  /** A validation error in the errors page's form ("Cardno is required"): a required field missing. */
+  required: (field: string) => `${field} is required`,
+  /** Stand-in: a `client` that the account's encryption key does not decrypt into a card payload. Flutterwave publishes no text. */
+  undecryptable: 'The card payload could not be decrypted with the encryption key of this account',
+  /** Stand-in: a token this account never issued (none, or another account's). Flutterwave publishes no text for it. */
+  unknownToken: 'Invalid card token: no token of this merchant',
+  /** Stand-in: a token charged with another e-mail than the one it is tied to (https://developer.flutterwave.com/docs/tokenization). Flutterwave publishes no text. */
+  tokenEmailMismatch: 'The token is tied to another email address',
+  /** A `tx_ref` used before: https://www.flutterwave.com/eg/support/general/common-bank-transaction-errors. */
+  duplicateReference: 'Oops! Duplicate transaction reference. Please check and try again',
+  /** `processor_response` of a declined charge: fixtures/flutterwave/charge-card-failed.json. */
+  declined: 'Insufficient Funds',
 } as const;
 
 /* ------------------------------------------------------------------- internals */
@@ -205,12 +322,58 @@ const BALANCES_SAMPLE = JSON.parse(
 const zeroBalances = (): FlutterwaveWalletBalance[] =>
   BALANCES_SAMPLE.data.map((w) => ({ currency: w.currency, available_balance: 0, ledger_balance: 0 }));
 
+/** The card of a transaction or token, as Flutterwave describes it in `data.card`. */
+interface CardInfo {
+  first6: string;
+  last4: string;
+  type: string;
+  issuer: string;
+  country: string;
+  /** `MM/YY`. */
+  expiry: string;
+}
+
+interface Tx {
+  id: number;
+  txRef: string;
+  flwRef: string;
+  amount: number;
+  currency: string;
+  status: 'successful' | 'failed' | 'pending';
+  chargeType: 'normal' | 'preauth';
+  via: 'card' | 'token';
+  token: string | null;
+  email: string;
+  customerId: number;
+  card: CardInfo;
+  processorResponse: string;
+  narration: string;
+  createdAt: string;
+  /** The 3DS page of a pending charge. */
+  redirect: string | null;
+}
+
+/** A card token an account issued: the card and the e-mail it is tied to. */
+interface TokenRecord {
+  card: CardInfo;
+  email: string;
+}
+
 interface Account {
   id: number;
   secretKey: string;
   encryptionKey: string;
   webhookHash: string;
   balances: FlutterwaveWalletBalance[];
+  ledger: Tx[];
+  tokens: Map<string, TokenRecord>;
+}
+
+/** An armed charge outcome ({@link FlutterwaveStandIn.declineNext}, {@link FlutterwaveStandIn.requireAuthenticationNext}). */
+interface ArmedOutcome {
+  match: FlutterwaveChargeMatch;
+  outcome: { kind: 'decline'; processorResponse: string } | { kind: 'authenticate' };
+  remaining: number;
 }
 
 interface Answer {
@@ -238,6 +401,50 @@ function bearerKey(authorization: string | undefined): string | null {
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
+/** Bodies larger than this are refused (a card charge is a few hundred bytes). */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** The card brand Flutterwave names in `card.type`, from the card number's leading digits (stand-in's table). */
+function cardType(number: string): string {
+  if (/^4/.test(number)) return 'VISA';
+  if (/^(506[01]|507[89]|6500)/.test(number)) return 'VERVE';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'MASTERCARD';
+  if (/^3[47]/.test(number)) return 'AMERICAN EXPRESS';
+  return 'CARD';
+}
+
+/** A card token in the form of every official sample (`flw-t1nf-<32 hex>-m03k`). */
+const newCardToken = () => `flw-t1nf-${hex(16)}-m03k`;
+
+/** A major-unit amount as a charge body may carry it (a JSON number, or a decimal string such as `"1500.00"`), or NaN. */
+function majorAmount(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\d+(?:\.\d+)?$/.test(value.trim())) return Number(value.trim());
+  return Number.NaN;
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+}
+
+function publicEntry(tx: Tx): FlutterwaveLedgerEntry {
+  return {
+    id: tx.id,
+    txRef: tx.txRef,
+    flwRef: tx.flwRef,
+    amount: tx.amount,
+    currency: tx.currency,
+    status: tx.status,
+    chargeType: tx.chargeType,
+    via: tx.via,
+    token: tx.token,
+    email: tx.email,
+    last4: tx.card.last4,
+    processorResponse: tx.processorResponse,
+    createdAt: tx.createdAt,
+  };
+}
+
 /* ------------------------------------------------------------------- the server */
 
 class StandIn implements FlutterwaveStandIn {
@@ -255,15 +462,22 @@ class StandIn implements FlutterwaveStandIn {
   #sockets = new Set<Socket>();
   #generation = 0;
   #nextAccountId = FLUTTERWAVE_STAND_IN_ACCOUNT_ID + 1;
+  readonly #payments: boolean;
+  #armed: ArmedOutcome[] = [];
+  #nextTransactionId = 7_000_001;
+  #nextCustomerId = 3_000_001;
 
   constructor(options: FlutterwaveStandInOptions) {
     this.secretKey = options.secretKey ?? FLUTTERWAVE_STAND_IN_SECRET_KEY;
+    this.#payments = options.payments === true;
     this.#default = {
       id: FLUTTERWAVE_STAND_IN_ACCOUNT_ID,
       secretKey: this.secretKey,
       encryptionKey: FLUTTERWAVE_STAND_IN_ENCRYPTION_KEY,
       webhookHash: FLUTTERWAVE_STAND_IN_WEBHOOK_HASH,
       balances: zeroBalances(),
+      ledger: [],
+      tokens: new Map(),
     };
     this.#accounts.set(this.secretKey, this.#default);
     for (const key of options.accounts ?? []) {
@@ -305,6 +519,8 @@ class StandIn implements FlutterwaveStandIn {
       encryptionKey: `FLWSECK_TEST${hex(6)}`,
       webhookHash: `standin-hash-${hex(8)}`,
       balances: zeroBalances(),
+      ledger: [],
+      tokens: new Map(),
     };
     this.#accounts.set(secretKey, account);
     return account;
@@ -354,6 +570,51 @@ class StandIn implements FlutterwaveStandIn {
     return this.#faults.map(({ match, fault, remaining }) => ({ match: { ...match }, fault, remaining }));
   }
 
+  ledger(): FlutterwaveLedgerEntry[] {
+    return this.ledgerOf(this.secretKey);
+  }
+
+  ledgerOf(secretKey: string): FlutterwaveLedgerEntry[] {
+    return this.#account(secretKey).ledger.map(publicEntry);
+  }
+
+  tokensOf(secretKey: string): string[] {
+    return [...this.#account(secretKey).tokens.keys()];
+  }
+
+  declineNext(match: FlutterwaveChargeMatch, options: { processorResponse?: string; times?: number } = {}): void {
+    this.#arm(
+      match,
+      { kind: 'decline', processorResponse: options.processorResponse ?? FLUTTERWAVE_STAND_IN_MESSAGES.declined },
+      options.times,
+    );
+  }
+
+  requireAuthenticationNext(match: FlutterwaveChargeMatch, options: { times?: number } = {}): void {
+    this.#arm(match, { kind: 'authenticate' }, options.times);
+  }
+
+  #arm(match: FlutterwaveChargeMatch, outcome: ArmedOutcome['outcome'], times = 1): void {
+    if (!Number.isSafeInteger(times) || times < 1) throw new RangeError('times must be a positive integer');
+    this.#armed.push({ match: { ...match }, outcome, remaining: times });
+  }
+
+  completeAuthentication(secretKey: string, txRef: string, outcome: 'successful' | 'failed'): FlutterwaveLedgerEntry {
+    const account = this.#account(secretKey);
+    const tx = account.ledger.find((t) => t.txRef === txRef && t.status === 'pending');
+    if (!tx) throw new Error(`Flutterwave stand-in: no pending transaction ${txRef} in account ${account.id}`);
+    tx.redirect = null;
+    if (outcome === 'failed') {
+      tx.status = 'failed';
+      tx.processorResponse = FLUTTERWAVE_STAND_IN_MESSAGES.declined;
+    } else {
+      tx.status = 'successful';
+      tx.processorResponse = 'Approved';
+      if (!tx.token) tx.token = this.#issueToken(account, tx.card, tx.email);
+    }
+    return publicEntry(tx);
+  }
+
   async setDown(mode: false | 'reset' | 'refuse'): Promise<void> {
     const wasRefusing = this.#down === 'refuse';
     this.#down = mode;
@@ -373,8 +634,13 @@ class StandIn implements FlutterwaveStandIn {
   reset(): void {
     this.#generation += 1;
     this.#requests.length = 0;
-    for (const a of this.#accounts.values()) a.balances = zeroBalances();
+    for (const a of this.#accounts.values()) {
+      a.balances = zeroBalances();
+      a.ledger = [];
+      a.tokens = new Map();
+    }
     this.#faults = [];
+    this.#armed = [];
     this.#dropPending();
     if (this.#down === 'refuse') void this.setDown(false);
     this.#down = false;
@@ -434,11 +700,17 @@ class StandIn implements FlutterwaveStandIn {
       return;
     }
     const generation = this.#generation;
-    req.resume(); // no body is read
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
     req.on('error', () => undefined);
     req.on('end', () => {
       if (generation !== this.#generation) return;
-      this.#serve(method, url.pathname, key, account, record, res);
+      const body = size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8');
+      this.#serve(method, url, key, account, record, res, body);
     });
   }
 
@@ -458,12 +730,14 @@ class StandIn implements FlutterwaveStandIn {
 
   #serve(
     method: string,
-    path: string,
+    url: URL,
     key: string | null,
     account: Account | null,
     record: FlutterwaveStandInRequest,
     res: ServerResponse,
+    body: string | null,
   ): void {
+    const path = url.pathname;
     const fault = this.#takeFault(method, path, key);
     record.fault = fault?.fault ?? null;
     switch (fault?.fault) {
@@ -480,7 +754,7 @@ class StandIn implements FlutterwaveStandIn {
       default:
         break;
     }
-    const answer = this.#execute(method, path, key, account);
+    const answer = this.#execute(method, url, key, account, body);
     switch (fault?.fault) {
       case 'hang_after_work':
         record.status = answer.status;
@@ -499,14 +773,218 @@ class StandIn implements FlutterwaveStandIn {
     }
   }
 
-  #execute(method: string, path: string, key: string | null, account: Account | null): Answer {
+  #execute(method: string, url: URL, key: string | null, account: Account | null, body: string | null): Answer {
+    const path = url.pathname;
     if (key === null) return refusal(401, FLUTTERWAVE_STAND_IN_MESSAGES.authorizationRequired);
     if (!account) return refusal(401, FLUTTERWAVE_STAND_IN_MESSAGES.invalidKey);
     if (method === 'GET' && path === '/v3/balances') {
-      const body: Json = { ...BALANCES_SAMPLE, data: account.balances.map((w) => ({ ...w })) };
-      return { status: 200, body };
+      const answer: Json = { ...BALANCES_SAMPLE, data: account.balances.map((w) => ({ ...w })) };
+      return { status: 200, body: answer };
     }
-    return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.notServed(method, path));
+    if (!this.#payments) return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.notServed(method, path));
+    if (method === 'POST' && path === '/v3/charges' && url.searchParams.get('type') === 'card') return this.#cardCharge(account, key, body);
+    if (method === 'POST' && path === '/v3/tokenized-charges') return this.#tokenizedCharge(account, key, body);
+    if (method === 'GET' && path === '/v3/transactions/verify_by_reference') {
+      const txRef = url.searchParams.get('tx_ref');
+      if (!txRef) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required('tx_ref'));
+      return this.#verified(account.ledger.findLast((t) => t.txRef === txRef));
+    }
+    const byId = /^\/v3\/transactions\/(\d+)\/verify$/.exec(path);
+    if (method === 'GET' && byId) return this.#verified(account.ledger.find((t) => t.id === Number(byId[1])));
+    return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.notServedWithPayments(method, path));
+  }
+
+  /* ---------------------------------------------------------------- payments */
+
+  #verified(tx: Tx | undefined): Answer {
+    if (!tx) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.transactionNotFound);
+    return { status: 200, body: { status: 'success', message: 'Transaction fetched successfully', data: this.#transaction(tx) } };
+  }
+
+  /** The armed outcome for this charge request, if one matches (used up as it is taken). */
+  #takeArmed(path: string, key: string): ArmedOutcome['outcome'] | null {
+    const index = this.#armed.findIndex(
+      (a) =>
+        (!a.match.method || a.match.method.toUpperCase() === 'POST') &&
+        (a.match.secretKey === undefined || a.match.secretKey === key) &&
+        path.startsWith(a.match.path),
+    );
+    if (index < 0) return null;
+    const armed = this.#armed[index]!;
+    armed.remaining -= 1;
+    if (armed.remaining <= 0) this.#armed.splice(index, 1);
+    return armed.outcome;
+  }
+
+  #issueToken(account: Account, card: CardInfo, email: string): string {
+    let token: string;
+    do token = newCardToken();
+    while (account.tokens.has(token));
+    account.tokens.set(token, { card, email });
+    return token;
+  }
+
+  /** Records a charge in the account's ledger with its outcome (successful unless an armed outcome says otherwise). */
+  #record(
+    account: Account,
+    key: string,
+    path: string,
+    charge: Omit<Tx, 'id' | 'flwRef' | 'status' | 'processorResponse' | 'createdAt' | 'redirect' | 'customerId'>,
+  ): Tx {
+    const armed = this.#takeArmed(path, key);
+    const id = this.#nextTransactionId++;
+    const flwRef = `FLW-MOCK-${hex(16)}`;
+    const tx: Tx = {
+      ...charge,
+      id,
+      flwRef,
+      status: armed?.kind === 'decline' ? 'failed' : armed?.kind === 'authenticate' ? 'pending' : 'successful',
+      processorResponse: armed?.kind === 'decline' ? armed.processorResponse : 'Approved',
+      createdAt: new Date().toISOString(),
+      redirect: armed?.kind === 'authenticate' ? `${this.url}/mockvbvpage?ref=${flwRef}&code=00&message=Approved` : null,
+      customerId: this.#nextCustomerId++,
+    };
+    if (tx.status !== 'successful') tx.token = charge.via === 'token' ? charge.token : null;
+    else if (charge.via === 'card') tx.token = this.#issueToken(account, charge.card, charge.email);
+    account.ledger.push(tx);
+    return tx;
+  }
+
+  /** The transaction as Flutterwave's answers carry it (fixtures charge-card-successful.json, verify-transaction.json). */
+  #transaction(tx: Tx): Json {
+    const card: Json = {
+      first_6digits: tx.card.first6,
+      last_4digits: tx.card.last4,
+      issuer: tx.card.issuer,
+      country: tx.card.country,
+      type: tx.card.type,
+      expiry: tx.card.expiry,
+    };
+    // The token shows on a successful charge only (a card charge issues it then; a tokenized charge echoes it).
+    if (tx.status === 'successful' && tx.token) card.token = tx.token;
+    return {
+      id: tx.id,
+      tx_ref: tx.txRef,
+      flw_ref: tx.flwRef,
+      device_fingerprint: 'N/A',
+      amount: tx.amount,
+      charged_amount: tx.amount,
+      app_fee: 0,
+      merchant_fee: 0,
+      processor_response: tx.processorResponse,
+      auth_model: tx.redirect ? 'VBVSECURECODE' : 'NOAUTH',
+      currency: tx.currency,
+      ip: '127.0.0.1',
+      narration: tx.narration,
+      status: tx.status,
+      auth_url: tx.redirect ?? 'N/A',
+      payment_type: 'card',
+      fraud_status: 'ok',
+      charge_type: tx.chargeType,
+      created_at: tx.createdAt,
+      account_id: this.#accountIdOf(tx),
+      customer: { id: tx.customerId, phone_number: null, name: 'Anonymous customer', email: tx.email, created_at: tx.createdAt },
+      card,
+      meta: tx.redirect ? { authorization: { mode: 'redirect', redirect: tx.redirect } } : null,
+    };
+  }
+
+  #accountIdOf(tx: Tx): number {
+    for (const a of this.#accounts.values()) if (a.ledger.includes(tx)) return a.id;
+    return 0;
+  }
+
+  /** The answer of a charge: `{status: "success", message, data}` (decline and 3DS included, as the official samples). */
+  #chargeAnswer(tx: Tx, message: string): Answer {
+    return {
+      status: 200,
+      body: { status: 'success', message: tx.status === 'successful' ? message : 'Charge initiated', data: this.#transaction(tx) },
+    };
+  }
+
+  /** `POST /v3/charges?type=card` `{client}`: decrypts with the account's key and charges the card (NOAUTH). */
+  #cardCharge(account: Account, key: string, body: string | null): Answer {
+    let client: unknown;
+    try {
+      client = (JSON.parse(body ?? '') as { client?: unknown }).client;
+    } catch {
+      client = undefined;
+    }
+    if (typeof client !== 'string' || !client) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required('client'));
+    let payload: Record<string, unknown>;
+    try {
+      const decipher = createDecipheriv('des-ede3', Buffer.from(account.encryptionKey, 'utf8'), null);
+      payload = JSON.parse(Buffer.concat([decipher.update(Buffer.from(client, 'base64')), decipher.final()]).toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+    } catch {
+      return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.undecryptable);
+    }
+    for (const field of ['card_number', 'cvv', 'expiry_month', 'expiry_year', 'currency', 'amount', 'email', 'tx_ref']) {
+      if (!text(payload[field])) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required(field));
+    }
+    const amount = majorAmount(payload.amount);
+    if (!(amount > 0)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required('amount'));
+    const txRef = text(payload.tx_ref);
+    if (account.ledger.some((t) => t.txRef === txRef)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.duplicateReference);
+    const number = text(payload.card_number).replace(/\s+/g, '');
+    const type = cardType(number);
+    const card: CardInfo = {
+      first6: number.slice(0, 6),
+      last4: number.slice(-4),
+      type,
+      issuer: `${type} STAND-IN BANK`,
+      country: 'NG',
+      expiry: `${text(payload.expiry_month).padStart(2, '0')}/${text(payload.expiry_year).slice(-2).padStart(2, '0')}`,
+    };
+    const tx = this.#record(account, key, '/v3/charges', {
+      txRef,
+      amount,
+      currency: text(payload.currency).toUpperCase(),
+      chargeType: payload.preauthorize === true ? 'preauth' : 'normal',
+      via: 'card',
+      token: null,
+      email: text(payload.email),
+      card,
+      narration: 'CARD Transaction ',
+    });
+    return this.#chargeAnswer(tx, 'Charge initiated');
+  }
+
+  /** `POST /v3/tokenized-charges`: charges a token THIS account issued, with the e-mail it is tied to. */
+  #tokenizedCharge(account: Account, key: string, body: string | null): Answer {
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(body ?? '') as Record<string, unknown>;
+    } catch {
+      payload = {};
+    }
+    if (!payload || typeof payload !== 'object') payload = {};
+    for (const field of ['token', 'currency', 'amount', 'email', 'tx_ref']) {
+      if (!text(payload[field])) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required(field));
+    }
+    const amount = majorAmount(payload.amount);
+    if (!(amount > 0)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required('amount'));
+    const token = text(payload.token);
+    const saved = account.tokens.get(token);
+    if (!saved) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.unknownToken);
+    const email = text(payload.email);
+    if (email.toLowerCase() !== saved.email.toLowerCase()) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.tokenEmailMismatch);
+    const txRef = text(payload.tx_ref);
+    if (account.ledger.some((t) => t.txRef === txRef)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.duplicateReference);
+    const tx = this.#record(account, key, '/v3/tokenized-charges', {
+      txRef,
+      amount,
+      currency: text(payload.currency).toUpperCase(),
+      chargeType: payload.preauthorize === true ? 'preauth' : 'normal',
+      via: 'token',
+      token,
+      email: saved.email,
+      card: saved.card,
+      narration: text(payload.narration) || 'Tokenized charge',
+    });
+    return this.#chargeAnswer(tx, 'Charge successful');
   }
 }
 
@@ -518,7 +996,8 @@ function publicAccount(a: Account): FlutterwaveStandInAccount {
 
 /**
  * Starts a Flutterwave stand-in on 127.0.0.1 at a free port.
- * @param options the default account's key and more accounts' keys (both optional)
+ * @param options the default account's key and more accounts' keys (both optional); `payments: true` to serve card
+ *   charges, tokenized charges and verify (see the file header)
  * @returns the running stand-in; `close()` it when done
  * @example
  *   const flutterwave = await startFlutterwaveStandIn();
