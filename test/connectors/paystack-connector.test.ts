@@ -255,7 +255,20 @@ describe('authorize', () => {
       reference: REFERENCE,
       card: { number: '4084084084084081', cvv: '408', expiry_month: '04', expiry_year: '27' },
     });
-    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 150000 });
+    // Issue 24: the fixture's authorization is reusable, so the result carries it as the saved method.
+    expect(result).toEqual({
+      status: 'Succeeded',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 150000,
+      savedMethod: {
+        token: 'AUTH_6tmt288t0o',
+        fingerprint: 'SIG_uSYN4fv1adlAuoij8QXh',
+        card: { brand: 'visa', last4: '4081', expMonth: 12, expYear: 2030, bin: '408408', issuerCountry: 'NG' },
+        processorCustomerId: 'CUS_hns72vhhtos0f0k',
+        email: 'payer@example.com',
+        expiresAt: '2030-12-31T23:59:59.999Z',
+      },
+    });
   });
 
   test('card with 3-D Secure: open_url → RequiresAction redirecting to data.url', async () => {
@@ -623,7 +636,21 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
     server.reply({ status: 200, body: ours(sample) });
     const result = await paystack.authenticate(authenticateRequest(overrides));
     expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
-    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount });
+    // Issue 24: only the submit-address sample's authorization is reusable (a card); the others are a bank's (`reusable: false`).
+    const savedMethod =
+      step === 'submit_address'
+        ? {
+            savedMethod: {
+              token: 'AUTH_82e26bc6yb',
+              fingerprint: 'SIG_5wBvKoAT64nwSJgZkHvQ',
+              card: { brand: 'visa', last4: '4633', expMonth: 8, expYear: 2024, bin: '440066', issuerCountry: 'US' },
+              processorCustomerId: 'CUS_bpy9ciomcstg55y',
+              email: 'ben@jude.com',
+              expiresAt: '2024-08-31T23:59:59.999Z',
+            },
+          }
+        : {};
+    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: sample.data.amount, ...savedMethod });
   });
 
   test('connectorTransactionId null (never recorded) → the reference derived from our payment id', async () => {
@@ -1131,7 +1158,19 @@ describe('sync', () => {
     server.reply({ status: 200, body: fixture('transaction-verify') });
     const result = await paystack.sync(syncRequest());
     expectCall(server.only(), 'GET', `/transaction/verify/${REFERENCE}`);
-    expect(result).toEqual({ status: 'Succeeded', connectorTransactionId: REFERENCE, amountCaptured: 150000 });
+    expect(result).toEqual({
+      status: 'Succeeded',
+      connectorTransactionId: REFERENCE,
+      amountCaptured: 150000,
+      savedMethod: {
+        token: 'AUTH_ahisucjkru',
+        fingerprint: 'SIG_yEXu7dLBeqG0kU7g95Ke',
+        card: { brand: 'visa', last4: '4081', expMonth: 12, expYear: 2030, bin: '408408', issuerCountry: 'NG' },
+        processorCustomerId: 'CUS_i5yosncbl8h2kvc',
+        email: 'payer@example.com',
+        expiresAt: '2030-12-31T23:59:59.999Z',
+      },
+    });
   });
 
   test('an authorize that timed out (connectorTransactionId null) is found by the reference derived from our payment id', async () => {

@@ -110,6 +110,9 @@ const ENDPOINTS: readonly { template: string; file: string }[] = [
   { template: '/refund', file: 'refund' },
   { template: '/refund/{id}', file: 'refund_{id}' },
   { template: '/balance', file: 'balance' },
+  // Issue 24: saved cards (mounted so by openapi.yaml; the deactivation path since commit ef89553d5bda).
+  { template: '/transaction/charge_authorization', file: 'transaction_charge_authorization' },
+  { template: '/customer/authorization/deactivate', file: 'customer_authorization_deactivate' },
 ];
 
 /** The endpoint a concrete path belongs to (literal templates win over parameterised ones). */
@@ -195,6 +198,11 @@ const DOCUMENTED_EXCEPTIONS: Readonly<Record<string, { fields: readonly string[]
     fields: ['card'],
     source:
       'DECISION (docs/connectors/paystack.md "Card details"): kept as a documented exception for integrations Paystack approved for card data — https://paystack.com/docs/payments/payment-channels/ "Cards" ("If you are PCI-DSS certified and would like to be able to send cardholder information directly to our APIs from your servers, reach out to us"); shape from the removed sample doc/payments/charge/request/index.json',
+  },
+  'POST /transaction/charge_authorization callback_url': {
+    fields: ['callback_url'],
+    source:
+      'Recurring Charges, Two-Factor Authentication (https://paystack.com/docs/payments/recurring-charges/): where Paystack sends a challenged payer back; doc-code-snippets src/doc/payments/recurring-charges/callback/index.json sends it with authorization_code, email and amount',
   },
   'GET /refund transaction': {
     fields: ['transaction'],
@@ -459,6 +467,19 @@ const FLOWS: readonly { name: string; replies: Reply[]; run: (p: PaystackConnect
     replies: [ok(official('src/api/transfers-control/balance/response.json', '200'))],
     run: (p) => p.verifyCredentials(),
   },
+  {
+    name: 'authorize a saved card (charge_authorization, off-session)',
+    replies: [ok(official('src/api/transactions/charge_authorization/response.json', '200'))],
+    run: (p) =>
+      p.authorize(
+        authorizeRequest({ card: undefined, savedMethod: { token: 'AUTH_uh8bcl3zbn', email: 'demo@test.com' }, offSession: true }),
+      ),
+  },
+  {
+    name: 'detachSavedMethod (deactivate authorization)',
+    replies: [ok(official('src/api/customers/deactivate-authorization/response.json', '200'))],
+    run: (p) => p.detachSavedMethod({ token: 'AUTH_uh8bcl3zbn' }),
+  },
 ];
 
 describe('the validator itself (so that a passing body means something)', () => {
@@ -471,6 +492,8 @@ describe('the validator itself (so that a passing body means something)', () => 
     ['/charge/submit_address', 'ChargeSubmitAddress.yaml'],
     ['/transaction/initialize', 'TransactionInitialize.yaml'],
     ['/refund', 'RefundCreate.yaml'],
+    ['/transaction/charge_authorization', 'TransactionChargeAuthorization.yaml'],
+    ['/customer/authorization/deactivate', 'CustomerDeactivateAuthorization.yaml'],
   ])("Paystack's own request example of %s (%s) passes", (template, schemaFile) => {
     const example = (loadYaml(path.join(OPENAPI, 'components', 'schemas', schemaFile)) as JsonObject).example;
     expect(example).toBeDefined();
@@ -485,6 +508,13 @@ describe('the validator itself (so that a passing body means something)', () => 
     ['/charge', { email: 'a@b.c', amount: '10000' }, 'the amount as a string'],
     ['/charge', { email: 'a@b.c', amount: 100, ussd: { type: '901' } }, 'a USSD type outside 737/919/822/966'],
     ['/refund', { transaction: 'x', currency: 'EUR' }, 'a currency Paystack does not refund in'],
+    ['/transaction/charge_authorization', { email: 'a@b.c', amount: 100 }, 'the authorization code missing'],
+    [
+      '/transaction/charge_authorization',
+      { email: 'a@b.c', amount: 100, authorization_code: 'AUTH_x', metadata: {} },
+      'metadata as an object',
+    ],
+    ['/customer/authorization/deactivate', {}, 'the authorization code missing'],
   ])('%s with %o (%s) fails', (template, body, _label) => {
     expect(requestValidator(template)(body)).toBe(false);
   });
@@ -531,7 +561,9 @@ describe('every request the adapter sends is valid against PaystackOSS/openapi',
       '/charge/submit_otp',
       '/charge/submit_phone',
       '/charge/submit_pin',
+      '/customer/authorization/deactivate',
       '/refund',
+      '/transaction/charge_authorization',
       '/transaction/initialize',
     ]);
     for (const { flow, request } of posts) {
@@ -744,6 +776,15 @@ describe('every response example of the PaystackOSS/openapi fixtures', () => {
       outcome: refused('invalid_credentials', 'paystack did not accept the API key (HTTP 401).'),
     },
     'balance GET 404': { call: () => paystack.verifyCredentials(), outcome: refused('entity_not_found', 'Entity not found') },
+    'transaction_charge_authorization POST 401': {
+      call: () =>
+        paystack.authorize(authorizeRequest({ card: undefined, savedMethod: { token: 'AUTH_uh8bcl3zbn', email: 'demo@test.com' } })),
+      outcome: refused('invalid_key', 'Invalid key'),
+    },
+    'customer_authorization_deactivate POST 401': {
+      call: () => paystack.detachSavedMethod({ token: 'AUTH_uh8bcl3zbn' }),
+      outcome: refused('invalid_key', 'Invalid key'),
+    },
   };
 
   test('the expectations cover every example the fixtures hold (and nothing else)', () => {
@@ -787,11 +828,32 @@ const action = (reference: string, nextAction: unknown): PaymentResult => ({
   amountCaptured: 0,
   nextAction: nextAction as PaymentResult['nextAction'],
 });
-const succeeded = (reference: string, amount: number): PaymentResult => ({
+const succeeded = (reference: string, amount: number, savedMethod?: PaymentResult['savedMethod']): PaymentResult => ({
   status: 'Succeeded',
   connectorTransactionId: reference,
   amountCaptured: amount,
+  ...(savedMethod ? { savedMethod } : {}),
 });
+/**
+ * Issue 24: the saved method of a sample whose `authorization.reusable` is true, as the sample prints it
+ * (token = `authorization_code`, fingerprint = `signature`, `exp_month`/`exp_year` strings → numbers, the
+ * customer's `customer_code` and `email`); `expiresAt` is the end of the expiry month.
+ */
+const saved = (
+  token: string,
+  fingerprint: string,
+  card: { brand: string; last4: string; expMonth: number; expYear: number; bin: string; issuerCountry: string },
+  customer: { code: string; email: string },
+  expiresAt: string,
+): PaymentResult['savedMethod'] => ({ token, fingerprint, card, processorCustomerId: customer.code, email: customer.email, expiresAt });
+/** [DCS] charges/create and charges/check `200`: `AUTH_6tmt288t0o`, visa 408408…4081, 12/2020, NG. */
+const CREATE_SAMPLE_SAVED = saved(
+  'AUTH_6tmt288t0o',
+  'SIG_uSYN4fv1adlAuoij8QXh',
+  { brand: 'visa', last4: '4081', expMonth: 12, expYear: 2020, bin: '408408', issuerCountry: 'NG' },
+  { code: 'CUS_hns72vhhtos0f0k', email: 'test@email.co' },
+  '2020-12-31T23:59:59.999Z',
+);
 const processing = (reference: string): PaymentResult => ({ status: 'Processing', connectorTransactionId: reference, amountCaptured: 0 });
 const failed = (reference: string, errorCode: string, errorMessage: string): PaymentResult => ({
   status: 'Failed',
@@ -801,7 +863,7 @@ const failed = (reference: string, errorCode: string, errorMessage: string): Pay
   errorMessage,
 });
 
-type Expectation = PaymentResult | RefundResult | WebhookEvent | { refused: string } | { verified: true };
+type Expectation = PaymentResult | RefundResult | WebhookEvent | { refused: string } | { verified: true } | { detached: true };
 
 /**
  * `response.json` files of the endpoints the adapter calls (Charge, Transaction, Refund, and Check Balance for the
@@ -818,7 +880,7 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
             : authorizeRequest(),
       ),
     outcomes: {
-      '200': succeeded('zuvbpizfcf2fs7y', 200),
+      '200': succeeded('zuvbpizfcf2fs7y', 200, CREATE_SAMPLE_SAVED),
       '200_otp': action('0t4gwo2ft6q0n9h', step('submit_otp', 'Please send OTP')),
       '200_pending': processing('5bwib5v6anhe9xa'),
       '200_pin': action('apg8mnjf5yg7zp8', step('submit_pin', null)),
@@ -883,7 +945,18 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
         }),
       ),
     outcomes: {
-      '200': succeeded('7c7rpkqpc0tijs8', 10000),
+      // `card_type: "visa DEBIT"`, `brand: "visa"` → `visa`; `country_code: "US"`.
+      '200': succeeded(
+        '7c7rpkqpc0tijs8',
+        10000,
+        saved(
+          'AUTH_82e26bc6yb',
+          'SIG_5wBvKoAT64nwSJgZkHvQ',
+          { brand: 'visa', last4: '4633', expMonth: 8, expYear: 2024, bin: '440066', issuerCountry: 'US' },
+          { code: 'CUS_bpy9ciomcstg55y', email: 'ben@jude.com' },
+          '2024-08-31T23:59:59.999Z',
+        ),
+      ),
       // HTTP 200 with `status: false` and a failed charge without a reference.
       '200_failed': failed(REFERENCE, 'failed', 'Insufficient funds'),
       '400': { refused: 'transaction_reference_is_invalid' },
@@ -906,7 +979,20 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
         captureMethod: 'automatic',
         createdAt: new Date(0).toISOString(),
       }),
-    outcomes: { '200': succeeded('re4lyvq3s3', 40333), '400': { refused: 'invalid_key' } },
+    outcomes: {
+      '200': succeeded(
+        're4lyvq3s3',
+        40333,
+        saved(
+          'AUTH_uh8bcl3zbn',
+          'SIG_yEXu7dLBeqG0kU7g95Ke',
+          { brand: 'visa', last4: '4081', expMonth: 12, expYear: 2030, bin: '408408', issuerCountry: 'NG' },
+          { code: 'CUS_1rkzaqsv4rrhqo6', email: 'demo@test.com' },
+          '2030-12-31T23:59:59.999Z',
+        ),
+      ),
+      '400': { refused: 'invalid_key' },
+    },
   },
   'src/api/refunds/create/response.json': {
     call: () =>
@@ -923,6 +1009,34 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
       return { verified: true };
     },
     outcomes: { '200': { verified: true } },
+  },
+  // Issue 24: a saved card charged again (the sample answers with the same reusable authorization).
+  'src/api/transactions/charge_authorization/response.json': {
+    call: () =>
+      paystack.authorize(
+        authorizeRequest({ card: undefined, savedMethod: { token: 'AUTH_uh8bcl3zbn', email: 'demo@test.com' }, offSession: true }),
+      ),
+    outcomes: {
+      '200': succeeded(
+        '0m7frfnr47ezyxl',
+        35247,
+        saved(
+          'AUTH_uh8bcl3zbn',
+          'SIG_yEXu7dLBeqG0kU7g95Ke',
+          { brand: 'visa', last4: '4081', expMonth: 12, expYear: 2030, bin: '408408', issuerCountry: 'NG' },
+          { code: 'CUS_1rkzaqsv4rrhqo6', email: 'demo@test.com' },
+          '2030-12-31T23:59:59.999Z',
+        ),
+      ),
+      '400': { refused: 'invalid_key' },
+    },
+  },
+  'src/api/customers/deactivate-authorization/response.json': {
+    call: async () => {
+      await paystack.detachSavedMethod({ token: 'AUTH_xxxIjkZVj5' });
+      return { detached: true };
+    },
+    outcomes: { '200': { detached: true }, '404': { refused: 'authorization_code_not_found' } },
   },
 };
 
@@ -967,7 +1081,7 @@ describe('every doc-code-snippets response sample of the endpoints the adapter c
       ussdExpiresAt: NOW.toISOString(),
     };
     const outcomes: Record<string, Expectation> = {
-      '200': succeeded('zuvbpizfcf2fs7y', 200),
+      '200': succeeded('zuvbpizfcf2fs7y', 200, CREATE_SAMPLE_SAVED),
       '200_otp': action('0t4gwo2ft6q0n9h', step('submit_otp', 'Please send OTP (none will be sent to your phone)')),
       '200_pending': processing('5bwib5v6anhe9xa'),
       '200_pin': action('apg8mnjf5yg7zp8', step('submit_pin', null)),

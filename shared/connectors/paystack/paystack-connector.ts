@@ -30,7 +30,12 @@
  *   mapped, every other event ignored.
  * - verifyCredentials: GET /balance (Check Balance), read-only; 401/403 or Paystack's `Invalid key` →
  *   `invalid_credentials`.
- * - secrets: PINs and OTPs are sent once and never logged, stored, returned or put in an error message.
+ * - saved methods (issue 24): a successful transaction whose `authorization.reusable` is true carries it as
+ *   `savedMethod` (authorize, authenticate, sync, `charge.success`); authorize with `savedMethod` charges it
+ *   with POST /transaction/charge_authorization under our reference; detachSavedMethod deactivates it with
+ *   POST /customer/authorization/deactivate (docs/connectors/paystack.md "Saved payment methods").
+ * - secrets: PINs, OTPs and authorization codes are sent once and never logged, stored, returned (but as
+ *   the result's `savedMethod.token`) or put in an error message.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Currency } from '../../domain/money';
@@ -46,6 +51,7 @@ import {
   type PaymentResult,
   type RefundLookupRequest,
   type RefundResult,
+  type SavedMethodCharge,
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
@@ -66,11 +72,14 @@ import {
   buildBankTransferCharge,
   buildCardCharge,
   buildCardCheckout,
+  buildChargeAuthorization,
+  buildDeactivateAuthorization,
   buildMobileMoneyCharge,
   buildRefund,
   buildSubmitRequest,
   buildUssdCharge,
   type ChargeContext,
+  chargeAuthorizationToPaymentResult,
   chargeDataOfErrorBody,
   chargeToPaymentResult,
   declinedChargeOf,
@@ -82,7 +91,9 @@ import {
   jsonWithoutSecrets,
   ourPaystackRefund,
   PAYSTACK_BALANCE_PATH,
+  PAYSTACK_CHARGE_AUTHORIZATION_PATH,
   PAYSTACK_CONNECTOR_NAME,
+  PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
   PAYSTACK_REFUND_LIST_MAX_PAGES,
   PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
@@ -202,6 +213,11 @@ export class PaystackConnector implements Connector {
    *   (`ussd_bank_required`, `ussd_bank_not_supported`); on a Paystack 4xx with Paystack's code (a 4xx
    *   that describes a failed charge is a Failed result instead)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx: the reference lets sync settle it
+   *
+   * With `request.savedMethod` the saved authorization is charged instead (see {@link chargeAuthorization});
+   * `setupFutureUsage`, `customer` and `offSession` change nothing that is sent: Paystack returns a reusable
+   * authorization with every successful card payment (the result's `savedMethod`), keys customers by e-mail,
+   * and has no merchant-initiated flag.
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     if (request.captureMethod === 'manual') {
@@ -218,6 +234,7 @@ export class PaystackConnector implements Connector {
         `Paystack does not offer ${request.paymentMethod} in ${request.currency}.`,
       );
     }
+    if (request.savedMethod) return this.chargeAuthorization(request, request.savedMethod);
     if (!request.email)
       throw new ConnectorRequestError(this.name, 'email_required', "Paystack needs the customer's email address to create a charge.");
     const ctx = this.chargeContext(request, paystackReference(request.paymentId));
@@ -311,6 +328,98 @@ export class PaystackConnector implements Connector {
       answer.data && typeof answer.data === 'object' ? answer.data : ({ status: '', reference: ctx.reference } as PaystackChargeData);
     const refusal = answer.status === false && typeof answer.message === 'string' ? answer.message : null;
     return chargeToPaymentResult(data, ctx, refusal);
+  }
+
+  /**
+   * Charges a saved method: POST /transaction/charge_authorization ({@link buildChargeAuthorization}: the
+   * authorization's e-mail — the saved method's, else the payment's —, the amount in subunits, the
+   * `authorization_code`, our reference `paystackReference(paymentId)`, the currency, stringified metadata
+   * and our return URL as `callback_url`), timed out like any charge (`PAYSTACK_TIMEOUTS_MS.authorize`, 60 s).
+   * The answer is mapped by `chargeAuthorizationToPaymentResult`: success → Succeeded (with `savedMethod`),
+   * failed → Failed with Paystack's `gateway_response` (a 4xx whose body is the failed charge too),
+   * a step or `open_url` or a Two-Factor challenge (`paused`) → RequiresAction with its next action, so a
+   * charge that needs the payer is never a silent failure, whether the payer is present or not.
+   * The authorization code is scrubbed from every text of Paystack's answer before a code or message is
+   * derived from it (`jsonWithoutSecrets`), so no error carries it.
+   * @throws ConnectorRequestError before any call: `saved_method_not_supported` for a method other than a
+   *   card (Paystack's authorizations are card authorizations: "This currently only works for card",
+   *   https://paystack.com/docs/payments/recurring-charges/), `email_required` without an e-mail,
+   *   `saved_method_invalid` for an unusable token; after the call, on a Paystack 4xx with Paystack's code
+   *   (e.g. `authorization_code_does_not_exist_or_has_been_deactivated`, or the e-mail not matching)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx: the charge may have happened;
+   *   `sync` finds it by our reference (GET /transaction/verify/:reference)
+   */
+  private async chargeAuthorization(request: AuthorizeRequest, savedMethod: SavedMethodCharge): Promise<PaymentResult> {
+    if (request.paymentMethod !== 'card') {
+      throw new ConnectorRequestError(
+        this.name,
+        'saved_method_not_supported',
+        `Paystack charges saved payment methods for cards only, not ${request.paymentMethod}.`,
+      );
+    }
+    const email = savedMethod.email || request.email;
+    if (!email)
+      throw new ConnectorRequestError(this.name, 'email_required', 'Paystack needs the e-mail the saved card belongs to, to charge it.');
+    const body = buildChargeAuthorization(request, savedMethod, email);
+    const secrets = [body.authorization_code];
+    const ctx = this.chargeContext(request, body.reference);
+    const seen: { declined: PaystackChargeData | null } = { declined: null };
+    try {
+      const raw = await this.call<PaystackEnvelope<PaystackChargeData>>(
+        'authorize',
+        'POST',
+        PAYSTACK_CHARGE_AUTHORIZATION_PATH,
+        body,
+        (status, errorBody) => {
+          const clean = jsonWithoutSecrets(errorBody, secrets);
+          seen.declined = declinedChargeOf(clean);
+          return paystackErrorOf(status, clean);
+        },
+      );
+      const answer = jsonWithoutSecrets(raw, secrets);
+      const data =
+        answer?.data && typeof answer.data === 'object' ? answer.data : ({ status: '', reference: ctx.reference } as PaystackChargeData);
+      return chargeAuthorizationToPaymentResult(data, ctx);
+    } catch (err) {
+      if (err instanceof ConnectorRequestError && seen.declined) return chargeAuthorizationToPaymentResult(seen.declined, ctx);
+      throw err;
+    }
+  }
+
+  /**
+   * Deactivates a saved method at Paystack: POST /customer/authorization/deactivate `{authorization_code}`
+   * ("Deactivate Authorization", https://paystack.com/docs/api/customer/#deactivate-authorization; [OAS]
+   * paths/customer_authorization_deactivate.yaml; [DCS] src/api/customers/deactivate-authorization: `200`
+   * `{"status": true, "message": "Authorization has been deactivated"}`, `404` `Authorization code not found.`).
+   * The path is the one Paystack documents now; the older `/customer/deactivate_authorization` was moved there
+   * (see `PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH`). Timeout: `PAYSTACK_TIMEOUTS_MS.void` (30 s; `ConnectorOperation`
+   * has no entry of its own for it — deactivating moves no money and may simply be sent again).
+   * @returns when Paystack answers 2xx with `status: true`
+   * @throws ConnectorRequestError before any call for an unusable token (`saved_method_invalid`); on a 4xx or a
+   *   2xx `status: false` with Paystack's code (e.g. `authorization_code_not_found` — unknown to this account,
+   *   or already deactivated); the code is scrubbed from Paystack's text first, so no message carries it
+   * @throws ConnectorTechnicalError on timeout, network error, 409, 5xx or a 2xx that is not Paystack's envelope
+   */
+  async detachSavedMethod(request: SavedMethodCharge): Promise<void> {
+    const body = buildDeactivateAuthorization(request);
+    const secrets = [body.authorization_code];
+    const errorOf = (status: number, errorBody: unknown) => paystackErrorOf(status, jsonWithoutSecrets(errorBody, secrets));
+    const answer = await this.call<{ status?: unknown; message?: unknown }>(
+      'void',
+      'POST',
+      PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
+      body,
+      errorOf,
+    );
+    if (answer?.status === true) return;
+    if (answer?.status === false) {
+      const { code, message } = errorOf(200, answer);
+      throw new ConnectorRequestError(this.name, code, message);
+    }
+    throw new ConnectorTechnicalError(
+      this.name,
+      'Paystack answered the authorization deactivation with something other than its envelope; the outcome is unknown.',
+    );
   }
 
   /**

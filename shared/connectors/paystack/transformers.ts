@@ -38,6 +38,14 @@
  *   `transaction_reference`, `merchant_note`, `meta.pageCount`)
  * - [DCS] PaystackOSS/doc-code-snippets at commit 94af513d752dfc9f85dd0718301e7257091eb7f2:
  *   src/api/transactions/verify/index.php and src/api/refunds/list/index.php (`CURLOPT_TIMEOUT => 30`)
+ * - Saved cards (issue 24): the Recurring Charges page https://paystack.com/docs/payments/recurring-charges/
+ *   (the `authorization` object, "This currently only works for card", the Two-Factor `paused` answer),
+ *   the errors page https://paystack.com/docs/api/errors/ ("Authorization code does not exist or has been
+ *   deactivated", "This authorization is not reusable", "You can only charge an authorization for the customer
+ *   who saved it"); [OAS] paths/transaction_charge_authorization.yaml, paths/customer_authorization_deactivate.yaml,
+ *   components/schemas/{TransactionChargeAuthorization,ChargeAuthorizationResponse,CustomerDeactivateAuthorization}.yaml;
+ *   [DCS] src/api/transactions/charge_authorization/response.json, src/api/customers/deactivate-authorization/response.json,
+ *   src/doc/payments/recurring-charges/{authorization,charge-authorization,two-factor,callback,sample-metadata}/index.json
  */
 
 import type { CardDetails } from '../../domain/card';
@@ -52,6 +60,9 @@ import {
   ConnectorTechnicalError,
   type PaymentResult,
   type RefundResult,
+  type SavedCardDetails,
+  type SavedMethodCharge,
+  type SavedMethodToken,
 } from '../connector';
 import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
@@ -417,6 +428,18 @@ export interface PaystackChargeData {
   transaction_reference?: string;
   /** `send_address` answers: the card's country (ISO 3166-1 alpha-2), [DCS] charges/create `200_address`. */
   country_code?: string;
+  /** A `success`/`failed` charge: the payment instrument (see {@link PaystackAuthorization}); a reusable one is a saved method. */
+  authorization?: PaystackAuthorization | null;
+  /** A `success`/`failed` charge: the Paystack customer the e-mail belongs to ({@link PaystackCustomer}). */
+  customer?: PaystackCustomer | null;
+  /**
+   * POST /transaction/charge_authorization on a challenged card (Two-Factor Authentication): `true`, with
+   * `authorization_url` where the payer completes the challenge and no `status` ([DCS]
+   * src/doc/payments/recurring-charges/two-factor/index.json; https://paystack.com/docs/payments/recurring-charges/).
+   */
+  paused?: boolean;
+  /** With {@link paused}: the checkout URL of the challenge (`https://checkout.paystack.com/resume/<access code>`). */
+  authorization_url?: string;
 }
 
 /**
@@ -441,6 +464,78 @@ export interface PaystackTransactionData {
   gateway_response?: string | null;
   message?: string | null;
   channel?: string;
+  /** The payment instrument ({@link PaystackAuthorization}); a reusable one is a saved method. */
+  authorization?: PaystackAuthorization | null;
+  /** The Paystack customer of the transaction ({@link PaystackCustomer}). */
+  customer?: PaystackCustomer | null;
+}
+
+/**
+ * The `authorization` object of a transaction (verify, `charge.success`, the Charge API's `success`
+ * answers, POST /transaction/charge_authorization): [OAS] components/schemas/ChargeAuthorizationResponse.yaml
+ * and VerifyResponse.yaml, every field a string except `reusable` (boolean) — `exp_month` "12",
+ * `exp_year` "2030", `bin` "408408" ([DCS] src/api/transactions/verify/response.json and
+ * src/api/transactions/charge_authorization/response.json; the Recurring Charges page,
+ * https://paystack.com/docs/payments/recurring-charges/, [DCS] src/doc/payments/recurring-charges/authorization/index.json).
+ * `authorization_code` charges the instrument again (POST /transaction/charge_authorization) when `reusable`
+ * is true; `signature` is the same for every authorization of one card. Typed loosely: it comes from
+ * webhooks too, and {@link paystackSavedMethod} checks every field before it uses it.
+ */
+export interface PaystackAuthorization {
+  authorization_code?: string | null;
+  bin?: string | null;
+  last4?: string | null;
+  exp_month?: string | number | null;
+  exp_year?: string | number | null;
+  channel?: string | null;
+  card_type?: string | null;
+  bank?: string | null;
+  country_code?: string | null;
+  brand?: string | null;
+  reusable?: boolean | null;
+  signature?: string | null;
+  account_name?: string | null;
+}
+
+/** The `customer` object of a transaction ([OAS] ChargeAuthorizationResponse.yaml `data.customer`): `customer_code` `CUS_…`, `email`. */
+export interface PaystackCustomer {
+  id?: number;
+  email?: string | null;
+  customer_code?: string | null;
+}
+
+/**
+ * POST /transaction/charge_authorization body ([OAS] components/schemas/TransactionChargeAuthorization.yaml:
+ * `email`, `amount` integer of subunits and `authorization_code` required; `reference`, `currency`,
+ * `metadata` — "Stringified JSON object of custom data" — optional), plus `callback_url`, a documented
+ * exception: where Paystack sends the payer back after a Two-Factor challenge ([DCS]
+ * src/doc/payments/recurring-charges/callback/index.json, the Recurring Charges page's 2FA section).
+ */
+export interface PaystackChargeAuthorizationRequest {
+  email: string;
+  amount: number;
+  authorization_code: string;
+  reference: string;
+  currency: Currency;
+  /** `JSON.stringify` of {@link PaystackChargeAuthorizationMetadata}. */
+  metadata: string;
+  callback_url: string;
+}
+
+/**
+ * What the `metadata` of a charge_authorization carries (stringified): our payment id, and `cancel_action`,
+ * the URL Paystack sends a payer who cancels a Two-Factor challenge to ([DCS]
+ * src/doc/payments/recurring-charges/sample-metadata/index.json, which shows it as an object; the schema
+ * asks for a string, which is what is sent).
+ */
+export interface PaystackChargeAuthorizationMetadata {
+  switchyard_payment_id: string;
+  cancel_action: string;
+}
+
+/** POST /customer/authorization/deactivate body ([OAS] components/schemas/CustomerDeactivateAuthorization.yaml). */
+export interface PaystackDeactivateAuthorizationRequest {
+  authorization_code: string;
 }
 
 /** POST /refund body. `amount` is an integer of subunits; `transaction` takes a reference or an id. */
@@ -1196,7 +1291,8 @@ export function chargeNextAction(data: PaystackChargeData, ctx: ChargeContext): 
  * Paystack endpoint takes it; pending answers carry no numeric id). `amountCaptured` is Paystack's
  * amount on `success`, else 0. A failure carries the slug of `gateway_response` (else the status) and
  * Paystack's `message` (e.g. "Error occured while enrolling you for OTP!", [DCS] submit-pin `200_failed`).
- * An unknown status (not in the table) → Processing, so a sync settles it.
+ * An unknown status (not in the table) → Processing, so a sync settles it. A `success` whose
+ * `authorization` is reusable carries it as `savedMethod` ({@link paystackSavedMethod}).
  * @param refusal the envelope's message when Paystack answered `status: false` (or a 4xx) with the
  *   charge still open on a step: kept as errorCode (slug) / errorMessage on the RequiresAction result,
  *   so the payer sees why their answer was not taken (e.g. a wrong mobile-money OTP, which Paystack's
@@ -1208,6 +1304,8 @@ export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeConte
   const result: PaymentResult = { status, connectorTransactionId: reference, amountCaptured: 0 };
   if (status === 'Succeeded') {
     result.amountCaptured = fromPaystackAmount(data.amount) ?? ctx.amount;
+    const saved = paystackSavedMethod(data);
+    if (saved) result.savedMethod = saved;
   } else if (status === 'RequiresAction') {
     result.nextAction = chargeNextAction(data, ctx);
     const reason = refusal?.trim();
@@ -1231,7 +1329,8 @@ export function chargeToPaymentResult(data: PaystackChargeData, ctx: ChargeConte
  * Charge API status instead (`send_otp`, `open_url`, …), it is mapped through {@link PAYSTACK_CHARGE_STATUS}
  * to the same RequiresAction. Neither carries a next action (verify does not say which step, nor does
  * the sync know our public URL): the caller keeps the payment's current `next_action`.
- * Any other unknown status → Processing.
+ * Any other unknown status → Processing. A `success` whose `authorization` is reusable carries it as
+ * `savedMethod` ({@link paystackSavedMethod}): verify, `charge.success` and sync alike.
  */
 export function transactionToPaymentResult(data: PaystackTransactionData): PaymentResult {
   const status = isKey(PAYSTACK_TRANSACTION_STATUS, data.status)
@@ -1240,7 +1339,11 @@ export function transactionToPaymentResult(data: PaystackTransactionData): Payme
       ? 'RequiresAction'
       : 'Processing';
   const result: PaymentResult = { status, connectorTransactionId: data.reference, amountCaptured: 0 };
-  if (status === 'Succeeded') result.amountCaptured = fromPaystackAmount(data.amount) ?? 0;
+  if (status === 'Succeeded') {
+    result.amountCaptured = fromPaystackAmount(data.amount) ?? 0;
+    const saved = paystackSavedMethod(data);
+    if (saved) result.savedMethod = saved;
+  }
   if (status === 'Failed') Object.assign(result, failure(data, 'failed'));
   if (status === 'Cancelled') {
     result.errorCode = 'reversed';
@@ -1273,4 +1376,206 @@ export function refundToRefundResult(status: string, connectorRefundId: string |
     result.errorMessage = 'Paystack could not process the refund; the amount was credited back to the merchant balance.';
   }
   return result;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Saved payment methods (issue 24): authorization codes
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * Charge Authorization: charges an `authorization_code` Paystack returned as `reusable` with an earlier
+ * successful payment ([OAS] paths/transaction_charge_authorization.yaml, mounted at this path by
+ * src/assets/openapi/openapi.yaml; https://paystack.com/docs/api/transaction/#charge-authorization and
+ * https://paystack.com/docs/payments/recurring-charges/).
+ */
+export const PAYSTACK_CHARGE_AUTHORIZATION_PATH = '/transaction/charge_authorization';
+
+/**
+ * Deactivate Authorization: makes an `authorization_code` unusable ([OAS]
+ * paths/customer_authorization_deactivate.yaml, mounted at `/customer/authorization/deactivate` by
+ * src/assets/openapi/openapi.yaml since PaystackOSS/openapi commit ef89553d5bdaf3c87f9ec16777fbd1ba78e5a203
+ * (2025-08-26), which moved it from `/customer/deactivate_authorization`; [DCS]
+ * src/api/customers/deactivate-authorization/index.sh calls the same URL since commit
+ * c04ba177108465c1510514f6e4e700239e30a6e8, 2024-01-22; https://paystack.com/docs/api/customer/#deactivate-authorization).
+ */
+export const PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH = '/customer/authorization/deactivate';
+
+/**
+ * A saved method's Paystack `authorization_code`, checked before it is sent: a non-empty string of at
+ * most 100 characters without whitespace (Paystack's codes are `AUTH_` and alphanumerics, e.g.
+ * `AUTH_uh8bcl3zbn`, [DCS] src/api/transactions/charge_authorization/response.json). The message of the
+ * error never contains the value.
+ * @throws ConnectorRequestError `saved_method_invalid` when the token is not such a string (nothing is sent)
+ */
+export function paystackAuthorizationCode(savedMethod: SavedMethodCharge): string {
+  const token = savedMethod.token;
+  if (typeof token !== 'string' || !/^\S{1,100}$/.test(token)) {
+    throw new ConnectorRequestError(
+      PAYSTACK_CONNECTOR_NAME,
+      'saved_method_invalid',
+      'The saved payment method has no usable Paystack authorization code.',
+    );
+  }
+  return token;
+}
+
+/**
+ * POST /transaction/charge_authorization body ({@link PaystackChargeAuthorizationRequest}) for a saved
+ * method: `email` (the one the authorization belongs to: "You can only charge an authorization for the
+ * customer who saved it", https://paystack.com/docs/api/errors/), `amount` in subunits (integer,
+ * {@link toPaystackAmount}), `authorization_code`, `reference` = {@link paystackReference} of our
+ * payment id (the same scheme as every other charge, so sync and the reconciler find a charge whose
+ * answer was lost), `currency`, `metadata` (stringified, as the schema types it: our payment id and
+ * `cancel_action`) and `callback_url` (our processor return route, where a payer Paystack challenges
+ * comes back). Paystack has no "merchant-initiated" flag: an off-session charge is the same call. The
+ * optional `queue` ("If you are making a scheduled charge call, it is a good idea to queue them") is not
+ * sent: a queued charge answers without an outcome, and the caller spreads its renewals itself.
+ * The token only lives in the returned body, serialized once by the caller; never log it.
+ * @param email the e-mail the authorization was issued to (the saved method's, else the payment's)
+ * @throws ConnectorRequestError `saved_method_invalid` ({@link paystackAuthorizationCode})
+ * @throws RangeError when the amount is not a non-negative safe integer
+ */
+export function buildChargeAuthorization(
+  request: AuthorizeRequest,
+  savedMethod: SavedMethodCharge,
+  email: string,
+): PaystackChargeAuthorizationRequest {
+  const metadata: PaystackChargeAuthorizationMetadata = { switchyard_payment_id: request.paymentId, cancel_action: request.returnUrl };
+  return {
+    email,
+    amount: toPaystackAmount(request.amount),
+    authorization_code: paystackAuthorizationCode(savedMethod),
+    reference: paystackReference(request.paymentId),
+    currency: request.currency,
+    metadata: JSON.stringify(metadata),
+    callback_url: request.returnUrl,
+  };
+}
+
+/**
+ * POST /customer/authorization/deactivate body: `{authorization_code}` ([OAS] CustomerDeactivateAuthorization.yaml).
+ * @throws ConnectorRequestError `saved_method_invalid` ({@link paystackAuthorizationCode})
+ */
+export function buildDeactivateAuthorization(savedMethod: SavedMethodCharge): PaystackDeactivateAuthorizationRequest {
+  return { authorization_code: paystackAuthorizationCode(savedMethod) };
+}
+
+/**
+ * The answer of POST /transaction/charge_authorization → our result. Its `data` is a transaction
+ * ([OAS] ChargeAuthorizationResponse.yaml; [DCS] src/api/transactions/charge_authorization/response.json),
+ * so it goes through the Charge API table like every charge ({@link chargeToPaymentResult}): `success` →
+ * Succeeded (with the reusable authorization as `savedMethod`), `failed` → Failed with the slug of
+ * `gateway_response` (e.g. `insufficient_funds`) and Paystack's `message`, else its `gateway_response`; a
+ * step (`send_otp`, `send_pin`, …) or `open_url` → RequiresAction with the step's hosted page or the
+ * 3-D Secure URL; `pending` and any status outside the table → Processing (a sync settles it).
+ * A challenged card (Two-Factor Authentication, [DCS] src/doc/payments/recurring-charges/two-factor/index.json:
+ * `data.paused: true` with `authorization_url`, no `status`) → RequiresAction, `redirect_to_url` =
+ * `authorization_url` ("redirect the user to the data.authorization_url to complete the authorization",
+ * https://paystack.com/docs/payments/recurring-charges/); paused without a URL → Processing. Whoever
+ * started the charge (the payer present or not), an answer that needs the payer is never a failure.
+ */
+export function chargeAuthorizationToPaymentResult(data: PaystackChargeData, ctx: ChargeContext): PaymentResult {
+  if (data.paused === true) {
+    const reference = data.reference || ctx.reference;
+    const url = typeof data.authorization_url === 'string' && data.authorization_url.trim() ? data.authorization_url : null;
+    if (!url) return { status: 'Processing', connectorTransactionId: reference, amountCaptured: 0 };
+    return {
+      status: 'RequiresAction',
+      connectorTransactionId: reference,
+      amountCaptured: 0,
+      nextAction: { type: 'redirect_to_url', redirect_to_url: url },
+    };
+  }
+  return chargeToPaymentResult(data, ctx);
+}
+
+/** Lower-case brand: `brand`, else `card_type` (trimmed, inner spaces collapsed, a trailing debit/credit/prepaid word dropped). */
+function cardBrand(authorization: PaystackAuthorization): string | null {
+  for (const raw of [authorization.brand, authorization.card_type]) {
+    if (typeof raw !== 'string') continue;
+    const text = raw
+      .trim()
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .replace(/ (debit|credit|prepaid)$/, '');
+    if (text) return text;
+  }
+  return null;
+}
+
+/** A Paystack month or year (a digit string, or a number) → integer, or null. */
+function wholeNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : null;
+  if (typeof value === 'string' && /^\d{1,4}$/.test(value.trim())) return Number(value.trim());
+  return null;
+}
+
+/**
+ * The last instant of a card's expiry month, ISO 8601 UTC (`2030-12-31T23:59:59.999Z` for 12/2030): a
+ * card is valid through the last day of the month printed on it.
+ * @param expMonth 1–12
+ * @param expYear four digits
+ */
+export function endOfExpiryMonth(expMonth: number, expYear: number): string {
+  return new Date(Date.UTC(expYear, expMonth, 1) - 1).toISOString();
+}
+
+/**
+ * The card of a Paystack authorization: lower-case brand (`brand`, else `card_type`; the [DCS] samples
+ * write `"card_type": "visa "`, `"brand": "visa"`), `last4` (four digits), `exp_month`/`exp_year` (strings
+ * in Paystack, "12"/"2030" → 12/2030; a two-digit year is taken as 20YY), `bin` and `country_code` (the
+ * issuer's country, ISO 3166-1 alpha-2) where given.
+ * @returns null when the authorization is not a card (`channel` other than `card`) or a field needed
+ *   (brand, last4, a month 1–12, a year) is missing or malformed
+ */
+export function paystackSavedCard(authorization: PaystackAuthorization): SavedCardDetails | null {
+  if (authorization.channel !== undefined && authorization.channel !== null && authorization.channel !== 'card') return null;
+  const brand = cardBrand(authorization);
+  const last4 = typeof authorization.last4 === 'string' && /^\d{4}$/.test(authorization.last4) ? authorization.last4 : null;
+  const expMonth = wholeNumber(authorization.exp_month);
+  const year = wholeNumber(authorization.exp_year);
+  const expYear = year !== null && year < 100 ? 2000 + year : year;
+  if (!brand || !last4 || expMonth === null || expMonth < 1 || expMonth > 12 || expYear === null || expYear < 1000 || expYear > 9999)
+    return null;
+  const bin = typeof authorization.bin === 'string' && authorization.bin.trim() ? authorization.bin.trim() : null;
+  const country =
+    typeof authorization.country_code === 'string' && /^[A-Za-z]{2}$/.test(authorization.country_code.trim())
+      ? authorization.country_code.trim().toUpperCase()
+      : null;
+  return { brand, last4, expMonth, expYear, bin, issuerCountry: country };
+}
+
+/**
+ * The saved method a Paystack transaction carries (issue 24), when its `authorization` is reusable:
+ * - only when `authorization.reusable === true` and `authorization_code` is a non-empty string ("Only
+ *   reusable authorizations can be used with our charge authorization endpoint", https://paystack.com/docs/api/errors/);
+ *   a `reusable: false` authorization (a bank or USSD payment, [DCS] src/api/charges/submit-otp/response.json
+ *   `200`) saves nothing;
+ * - `token` = `authorization_code`; `fingerprint` = `signature` (the same for every authorization of one card;
+ *   null when absent); `card` = {@link paystackSavedCard} (null for a non-card authorization);
+ *   `email` = `customer.email` and `processorCustomerId` = `customer.customer_code` (`CUS_…`; null when absent);
+ * - `expiresAt` = the end of the card's expiry month ({@link endOfExpiryMonth}): Paystack states no other limit
+ *   on an authorization; null without a card.
+ * Sources: [OAS] ChargeAuthorizationResponse.yaml / VerifyResponse.yaml `authorization` and `customer`;
+ * [DCS] src/api/transactions/verify/response.json, src/api/transactions/charge_authorization/response.json,
+ * src/doc/payments/recurring-charges/authorization/index.json.
+ * The token is secret: the caller encrypts it and never logs it.
+ * @returns the saved method, or null
+ */
+export function paystackSavedMethod(data: { authorization?: unknown; customer?: unknown }): SavedMethodToken | null {
+  const authorization = data.authorization;
+  if (!authorization || typeof authorization !== 'object') return null;
+  const a = authorization as PaystackAuthorization;
+  if (a.reusable !== true || typeof a.authorization_code !== 'string' || !a.authorization_code.trim()) return null;
+  const c = data.customer && typeof data.customer === 'object' ? (data.customer as PaystackCustomer) : null;
+  const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+  const card = paystackSavedCard(a);
+  return {
+    token: a.authorization_code,
+    processorCustomerId: text(c?.customer_code),
+    email: text(c?.email),
+    fingerprint: text(a.signature),
+    card,
+    expiresAt: card ? endOfExpiryMonth(card.expMonth, card.expYear) : null,
+  };
 }
