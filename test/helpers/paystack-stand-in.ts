@@ -53,13 +53,35 @@
  * the step it waits on, the amount captured, the refunds, and which steps were submitted (never their
  * values: a PIN, OTP or card number is compared in memory and dropped; the request log keeps `[REDACTED]`).
  *
- * Not modelled: authorization codes / recurring charges, bank (Pay with Bank), QR, EFT, splits,
- * webhooks, the 10 s "check pending charge" delay, amount limits, `pending` charges, the payer's own
- * pages (an `open_url` charge's URL is not served: the test completes it with `completeOffline`).
+ * Saved cards (issue 24): every card charge carries an `authorization` as Paystack's samples print it
+ * ([DCS] `src/api/transactions/{verify,charge_authorization}/response.json`: `authorization_code` one per
+ * transaction, `signature` the same for every charge of one card number, `exp_month`/`exp_year` strings,
+ * `reusable` true once the card charge succeeded — "All authorizations are inactive until one transaction
+ * succeeds on the card", https://paystack.com/docs/api/errors/ —, false for mobile money, USSD and transfers).
+ * A successful card charge registers its authorization in its account ({@link PaystackStandIn.authorizationsOf}).
+ * - POST /transaction/charge_authorization ([OAS] `paths/transaction_charge_authorization.yaml`, body
+ *   `TransactionChargeAuthorization`, answer `ChargeAuthorizationResponse`; sample [DCS]
+ *   `src/api/transactions/charge_authorization/response.json`): charges an active authorization of the
+ *   account the key names only, as a new ledger entry under the request's `reference`; an unknown (or
+ *   another account's) or deactivated code → 400 `Authorization code does not exist or has been
+ *   deactivated`, another e-mail → 400 `Email does not match Authorization code…` (Paystack's error pages,
+ *   {@link PAYSTACK_STAND_IN_MESSAGES}). What a later charge does is the card's `recurring`
+ *   ({@link PAYSTACK_TEST_CARDS}: `recurringDeclines`, `recurringOtp` → `send_otp`, `recurringChallenged` → the
+ *   documented Two-Factor answer `paused: true` with an `authorization_url`, [DCS]
+ *   `src/doc/payments/recurring-charges/two-factor/index.json`); every other card is charged.
+ * - POST /customer/authorization/deactivate ([OAS] `paths/customer_authorization_deactivate.yaml`; the path
+ *   before PaystackOSS/openapi `ef89553d5bda`, `/customer/deactivate_authorization`, is served too): marks the
+ *   account's authorization inactive, `{"status": true, "message": "Authorization has been deactivated"}`; an
+ *   unknown or already inactive code → 404 `Authorization code not found.` ([DCS]
+ *   `src/api/customers/deactivate-authorization/response.json` `200` / `404`).
+ *
+ * Not modelled: bank (Pay with Bank), QR, EFT, splits, queued charges, webhooks, the 10 s "check pending
+ * charge" delay, amount limits, `pending` charges, the payer's own pages (an `open_url` charge's URL and a
+ * Two-Factor `authorization_url` are not served: the test completes them with `completeOffline`).
  *
  * Works under jest (CommonJS: fixtures found through `__dirname`).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -180,6 +202,34 @@ export interface PaystackLedgerEntry {
   cardLast4: string | null;
   /** Mobile-money provider code (`mtn`, `vod`, `atl`, `mpesa`), or null. */
   provider: string | null;
+  /**
+   * The `authorization_code` of the transaction's `authorization` (issued by this charge, or the saved one a
+   * charge_authorization charged), or null for a checkout not paid yet. Test data: the stand-in's own value.
+   */
+  authorizationCode: string | null;
+  /** Whether the transaction was made by POST /transaction/charge_authorization (a saved card charged again). */
+  viaChargeAuthorization: boolean;
+}
+
+/** A saved card authorization of one account, as the stand-in keeps it (never the PAN). */
+export interface PaystackStandInAuthorization {
+  /** `authorization_code` (`AUTH_…`). */
+  code: string;
+  /** `signature` (`SIG_…`): the same for every authorization of one card number. */
+  signature: string;
+  /** The e-mail it was issued to: only that e-mail may charge it. */
+  email: string;
+  last4: string;
+  bin: string;
+  /** Lower-case, as Paystack's `brand`. */
+  brand: string;
+  /** `exp_month` / `exp_year` as Paystack prints them ("12", "2030"). */
+  expMonth: string;
+  expYear: string;
+  /** The reference of the charge that issued it. */
+  reference: string;
+  /** False once deactivated. */
+  active: boolean;
 }
 
 /**
@@ -251,6 +301,12 @@ export interface PaystackStandIn {
    * @throws Error when the key is no account's
    */
   entryOf(secretKey: string, reference: string): PaystackLedgerEntry | undefined;
+  /**
+   * The saved card authorizations of the account the key names (issued by its successful card charges), in
+   * the order issued, active or not (a snapshot).
+   * @throws Error when the key is no account's
+   */
+  authorizationsOf(secretKey: string): PaystackStandInAuthorization[];
   /** Opens another account (integration): a fresh `sk_test_…` key (40 hex digits, as Paystack's) and integration id. */
   addAccount(): PaystackStandInAccount;
   /**
@@ -304,6 +360,12 @@ export interface PaystackTestCard {
   failureMessage?: string;
   /** `send_address` answers carry the card's country. */
   countryCode?: string;
+  /**
+   * What a later charge of its saved authorization (POST /transaction/charge_authorization) does: `success`
+   * (default), `failed` (`Insufficient funds`), `send_otp` (the payer must give {@link otp}, then success),
+   * `paused` (Paystack's Two-Factor challenge: `authorization_url`; the test completes it with `completeOffline`).
+   */
+  recurring?: 'success' | 'failed' | 'send_otp' | 'paused';
   /** Where this card comes from. */
   source: 'paystack' | 'stand-in';
 }
@@ -349,6 +411,34 @@ export const PAYSTACK_TEST_CARDS = {
   bankAuthorization: { number: '4084080000000409', cvv: '000', steps: [], outcome: 'open_url', source: 'paystack' },
   birthday: { number: '4084080000000102', cvv: '408', steps: ['birthday'], outcome: 'success', source: 'stand-in' },
   address: { number: '4084080000000201', cvv: '408', steps: ['address'], outcome: 'success', countryCode: 'US', source: 'stand-in' },
+  /** Stand-in (Paystack lists no recurring test cards): paid at once; its saved authorization is declined later. */
+  recurringDeclines: {
+    number: '4084080000003015',
+    cvv: '408',
+    steps: [],
+    outcome: 'success',
+    recurring: 'failed',
+    source: 'stand-in',
+  },
+  /** Stand-in: paid at once; a later charge of its authorization asks for an OTP (`send_otp`, OTP 123456). */
+  recurringOtp: {
+    number: '4084080000003023',
+    cvv: '408',
+    steps: [],
+    otp: '123456',
+    outcome: 'success',
+    recurring: 'send_otp',
+    source: 'stand-in',
+  },
+  /** Stand-in: paid at once; a later charge of its authorization is challenged (Two-Factor: `paused`). */
+  recurringChallenged: {
+    number: '4084080000003031',
+    cvv: '408',
+    steps: [],
+    outcome: 'success',
+    recurring: 'paused',
+    source: 'stand-in',
+  },
 } as const satisfies Record<string, PaystackTestCard>;
 
 /**
@@ -405,6 +495,23 @@ export const PAYSTACK_STAND_IN_MESSAGES = {
   unsupportedInstrument: 'The Paystack stand-in models only card, mobile_money, ussd and bank_transfer charges',
   /** Stand-in. */
   invalidProvider: 'Invalid mobile money provider for this currency',
+  /**
+   * https://paystack.com/docs/api/errors/ (heading): an unknown or inactive authorization at charge_authorization
+   * ("All authorizations are inactive until one transaction succeeds on the card"). Status 400 (the page's
+   * "A validation or client side error occurred").
+   */
+  authorizationInactive: 'Authorization code does not exist or has been deactivated',
+  /** docs-v2.paystack.com/api/errors/charge (title): the e-mail is not the one the authorization belongs to. */
+  authorizationEmailMismatch:
+    'Email does not match Authorization code. Authorization may be inactive or belong to a different email. Please confirm.',
+  /** [DCS] src/api/customers/deactivate-authorization/response.json `404`. */
+  authorizationNotFound: 'Authorization code not found.',
+  /** [DCS] src/api/customers/deactivate-authorization/response.json `200`. */
+  authorizationDeactivated: 'Authorization has been deactivated',
+  /** [DCS] src/doc/payments/recurring-charges/two-factor/index.json (`paused: true`). */
+  twoFactorChallenge: 'Please, redirect your customer to the authorization url provided',
+  /** [DCS] src/api/charges/submit-address/response.json `200_failed` (a recurring decline's `gateway_response`). */
+  insufficientFunds: 'Insufficient funds',
 } as const;
 
 /** Stand-in limits where Paystack documents none. */
@@ -482,6 +589,8 @@ function requestSchema(pathFile: string): unknown {
 
 interface Templates {
   successCharge: Json;
+  /** `data` of the [DCS] charge_authorization `200` sample. */
+  chargeAuthorization: Json;
   verify: Json;
   initialize: Json;
   refundCreate: Json;
@@ -511,11 +620,15 @@ function loadTemplates(): Templates {
     '/charge/submit_address': 'charge_submit_address.yaml',
     '/refund': 'refund.yaml',
     '/transaction/initialize': 'transaction_initialize.yaml',
+    '/transaction/charge_authorization': 'transaction_charge_authorization.yaml',
+    '/customer/authorization/deactivate': 'customer_authorization_deactivate.yaml',
+    '/customer/deactivate_authorization': 'customer_authorization_deactivate.yaml',
   })) {
     validators[endpoint] = ajv.compile(requestSchema(file) as object);
   }
   templates = {
     successCharge: (sample('src/api/charges/submit-otp/response.json', '200').data ?? {}) as Json,
+    chargeAuthorization: (sample('src/api/transactions/charge_authorization/response.json', '200').data ?? {}) as Json,
     verify: (sample('src/api/transactions/verify/response.json', '200').data ?? {}) as Json,
     initialize: sample('src/api/transactions/initialize/response.json', '200'),
     refundCreate: (sample('src/api/refunds/create/response.json', '200').data ?? {}) as Json,
@@ -538,11 +651,41 @@ function randomCode(length: number): string {
   return out;
 }
 
+/** `length` characters of [A-Za-z0-9] drawn from a SHA-256 of `text` (stable: same text, same value). */
+function stableCode(text: string, length: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
+  let out = '';
+  for (const b of createHash('sha256').update(text, 'utf8').digest()) {
+    out += alphabet[b % alphabet.length];
+    if (out.length === length) break;
+  }
+  return out;
+}
+
+/** A card's `signature`: `SIG_` and 20 characters, the same for every charge of one card number (as Paystack's). */
+function cardSignature(number: string): string {
+  return `SIG_${stableCode(`paystack-stand-in card ${number}`, 20)}`;
+}
+
+/** A customer's `customer_code` in one integration: `CUS_` and 15 lower-case characters, stable per (integration, e-mail). */
+function customerCode(integration: number, email: string): string {
+  return `CUS_${stableCode(`paystack-stand-in customer ${integration} ${email.trim().toLowerCase()}`, 15, ALPHANUM)}`;
+}
+
+/** Paystack's lower-case `brand` for a card number (the stand-in's guess from the prefix). */
+function cardBrandOf(number: string): string {
+  if (/^4/.test(number)) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(number)) return 'mastercard';
+  if (/^(50[0-9]|65)/.test(number)) return 'verve';
+  if (/^3[47]/.test(number)) return 'american express';
+  return 'card';
+}
+
 /** Request bodies with secrets replaced (the log never holds a PIN, OTP, PAN or CVV). */
 function redact(body: Record<string, unknown> | null): Record<string, unknown> | null {
   if (!body) return body;
   const out: Record<string, unknown> = { ...body };
   for (const key of ['pin', 'otp']) if (key in out) out[key] = '[REDACTED]';
+  if (typeof out.authorization_code === 'string') out.authorization_code = `AUTH_****${out.authorization_code.slice(-4)}`;
   const card = out.card;
   if (card && typeof card === 'object') {
     const c = { ...(card as Json) };
@@ -624,6 +767,15 @@ interface Charge {
   otpLockedUntil: number;
   createdAt: number;
   paidAt: number | null;
+  /** `authorization.authorization_code` of the transaction (issued at creation, or the saved one charged). */
+  authorizationCode: string | null;
+  /** `exp_month` / `exp_year` of the card as Paystack prints them ("12", "2030"), or null. */
+  expMonth: string | null;
+  expYear: string | null;
+  /** Made by POST /transaction/charge_authorization. */
+  viaAuthorization: boolean;
+  /** A charge_authorization challenged by Two-Factor Authentication (answered `paused: true`). */
+  paused: boolean;
 }
 
 interface RefundRecord {
@@ -654,6 +806,8 @@ interface Account {
   integration: number;
   charges: Map<string, Charge>;
   refunds: Map<number, RefundRecord>;
+  /** Saved card authorizations by `authorization_code`. */
+  authorizations: Map<string, PaystackStandInAuthorization>;
 }
 
 const newAccount = (secretKey: string, integration: number): Account => ({
@@ -661,6 +815,7 @@ const newAccount = (secretKey: string, integration: number): Account => ({
   integration,
   charges: new Map(),
   refunds: new Map(),
+  authorizations: new Map(),
 });
 
 /** The default account's integration id (the one the stand-in always printed on refunds). */
@@ -791,8 +946,19 @@ class StandIn implements PaystackStandIn {
     if (!['pay_offline', 'pending_bank_transfer', 'open_url', 'abandoned'].includes(c.status)) {
       throw new Error(`Paystack stand-in: charge ${reference} is ${c.status}, not waiting off-line`);
     }
-    if (outcome === 'success') this.#succeed(c);
-    else this.#fail(c, 'Declined');
+    if (outcome === 'success') {
+      // A hosted checkout is limited to cards (`channels: ["card"]`): the stand-in takes it as paid with the
+      // card of Paystack's verify sample (408408…4081, 12/2030), which is `noValidation`.
+      if (c.channel === 'checkout' && !c.card) {
+        c.card = PAYSTACK_TEST_CARDS.noValidation;
+        c.cardLast4 = c.card.number.slice(-4);
+        c.cardBin = c.card.number.slice(0, 6);
+        c.expMonth = '12';
+        c.expYear = '2030';
+        c.authorizationCode ??= `AUTH_${randomCode(10)}`;
+      }
+      this.#succeed(c);
+    } else this.#fail(c, 'Declined');
   }
 
   setRefundStatus(id: number, status: PaystackRefundState): void {
@@ -818,6 +984,10 @@ class StandIn implements PaystackStandIn {
 
   accounts(): PaystackStandInAccount[] {
     return [...this.#accounts.values()].map((a) => ({ integration: a.integration, secretKey: a.secretKey }));
+  }
+
+  authorizationsOf(secretKey: string): PaystackStandInAuthorization[] {
+    return [...this.#account(secretKey).authorizations.values()].map((x) => ({ ...x }));
   }
 
   /** The account a key names. @throws Error when none */
@@ -861,6 +1031,7 @@ class StandIn implements PaystackStandIn {
     for (const a of this.#accounts.values()) {
       a.charges.clear();
       a.refunds.clear();
+      a.authorizations.clear();
     }
     this.#faults = [];
     this.#dropPending();
@@ -920,6 +1091,8 @@ class StandIn implements PaystackStandIn {
       failureMessage: c.failureMessage,
       cardLast4: c.cardLast4,
       provider: c.provider,
+      authorizationCode: c.authorizationCode,
+      viaChargeAuthorization: c.viaAuthorization,
     };
   }
 
@@ -1073,6 +1246,9 @@ class StandIn implements PaystackStandIn {
       if (SUBMIT_FIELD[path]) return this.#submit(a, SUBMIT_FIELD[path]!, ctx.body ?? {});
       if (path === '/refund') return this.#createRefund(a, ctx.body ?? {});
       if (path === '/transaction/initialize') return this.#initialize(a, ctx.body ?? {});
+      if (path === '/transaction/charge_authorization') return this.#chargeAuthorization(a, ctx.body ?? {});
+      if (path === '/customer/authorization/deactivate' || path === '/customer/deactivate_authorization')
+        return this.#deactivateAuthorization(a, ctx.body ?? {});
     }
     if (method === 'GET') {
       const [s1, s2, s3, s4] = segments;
@@ -1093,12 +1269,7 @@ class StandIn implements PaystackStandIn {
       case 'success': {
         // [OAS] ChargeSubmit*Response requires these, which the [DCS] sample lacks or types otherwise.
         const t = this.#renderTransaction(c, this.#t.successCharge);
-        return {
-          ...t,
-          redirect_url: null,
-          metadata: {},
-          authorization: { ...(t.authorization as Json), signature: `SIG_${c.id.toString(36)}` },
-        };
+        return { ...t, redirect_url: null, metadata: {} };
       }
       case 'failed':
         return { reference: c.reference, status: 'failed', message: c.failureMessage };
@@ -1150,13 +1321,46 @@ class StandIn implements PaystackStandIn {
       transaction_date: isoAt(c.createdAt),
       log: null,
       metadata: '',
-      authorization: {
-        ...authorization,
-        bin: c.cardBin ?? (c.channel === 'mobile_money' ? '0XXXXX' : authorization.bin),
-        last4: c.cardLast4 ?? 'X000',
-        channel: c.channel === 'checkout' ? 'card' : c.channel,
-      },
-      customer: { ...customer, email: c.email },
+      authorization: this.#renderAuthorization(c, authorization),
+      customer: { ...customer, email: c.email, customer_code: customerCode(c.account.integration, c.email) },
+    };
+  }
+
+  /**
+   * A transaction's `authorization`: `template`'s (a [DCS] sample's) with the charge's values. A card: its
+   * BIN, last 4, expiry ("MM", "YYYY"), brand, the card number's stable `signature`, `reusable` once the
+   * charge succeeded. Any other channel: `reusable: false` (cards only: "This currently only works for card",
+   * https://paystack.com/docs/payments/recurring-charges/), a per-transaction `signature` (the schemas type it a string).
+   */
+  #renderAuthorization(c: Charge, template: Json): Json {
+    const code = c.authorizationCode ?? `AUTH_${stableCode(`paystack-stand-in transaction ${c.id}`, 10, ALPHANUM)}`;
+    if (c.card && c.cardLast4) {
+      const brand = cardBrandOf(c.card.number);
+      return {
+        ...template,
+        authorization_code: code,
+        bin: c.cardBin,
+        last4: c.cardLast4,
+        exp_month: c.expMonth ?? '12',
+        exp_year: c.expYear ?? '2030',
+        channel: 'card',
+        card_type: `${brand} `,
+        bank: 'TEST BANK',
+        country_code: c.card.countryCode ?? 'NG',
+        brand,
+        reusable: c.status === 'success',
+        signature: cardSignature(c.card.number),
+        account_name: null,
+      };
+    }
+    return {
+      ...template,
+      authorization_code: code,
+      bin: c.cardBin ?? (c.channel === 'mobile_money' ? '0XXXXX' : template.bin),
+      last4: c.cardLast4 ?? 'X000',
+      channel: c.channel === 'checkout' ? 'card' : c.channel,
+      reusable: false,
+      signature: `SIG_${c.id.toString(36)}`,
     };
   }
 
@@ -1251,6 +1455,21 @@ class StandIn implements PaystackStandIn {
     c.steps = [];
     c.displayText = null;
     c.paidAt = this.#now();
+    // A card's first successful charge makes its authorization reusable (a charge_authorization reuses one).
+    if (c.card && c.cardLast4 && c.cardBin && c.authorizationCode && !c.viaAuthorization) {
+      c.account.authorizations.set(c.authorizationCode, {
+        code: c.authorizationCode,
+        signature: cardSignature(c.card.number),
+        email: c.email,
+        last4: c.cardLast4,
+        bin: c.cardBin,
+        brand: cardBrandOf(c.card.number),
+        expMonth: c.expMonth ?? '12',
+        expYear: c.expYear ?? '2030',
+        reference: c.reference,
+        active: true,
+      });
+    }
   }
 
   #fail(c: Charge, message: string): void {
@@ -1341,6 +1560,11 @@ class StandIn implements PaystackStandIn {
       otpLockedUntil: 0,
       createdAt: now,
       paidAt: null,
+      authorizationCode: `AUTH_${randomCode(10)}`,
+      expMonth: null,
+      expYear: null,
+      viaAuthorization: false,
+      paused: false,
     };
     switch (c.channel) {
       case 'card': {
@@ -1358,6 +1582,8 @@ class StandIn implements PaystackStandIn {
         c.card = known ?? { ...PAYSTACK_TEST_CARDS.noValidation, number };
         c.cardLast4 = number.slice(-4);
         c.cardBin = number.slice(0, 6);
+        c.expMonth = card.expiry_month.padStart(2, '0');
+        c.expYear = card.expiry_year.length === 2 ? `20${card.expiry_year}` : card.expiry_year;
         c.steps = [...c.card.steps];
         a.charges.set(reference, c);
         this.#advance(c);
@@ -1414,6 +1640,104 @@ class StandIn implements PaystackStandIn {
         errorCodeMappingNotFound: false,
       },
     };
+  }
+
+  /**
+   * POST /transaction/charge_authorization: charges an active authorization of this account (see the module
+   * comment). A new transaction under the request's `reference` (a random one when absent), with the
+   * authorization's card; what happens is the card's `recurring` (default: charged). Answers: the full
+   * transaction ([DCS] charge_authorization sample, valid against [OAS] ChargeAuthorizationResponse) when it
+   * succeeded or failed, the step (`send_otp`) as the Charge API prints it, or the Two-Factor `paused` answer.
+   */
+  #chargeAuthorization(a: Account, body: Json): Answer {
+    const M = PAYSTACK_STAND_IN_MESSAGES;
+    const currency = typeof body.currency === 'string' ? body.currency : 'NGN';
+    if (!CURRENCIES.includes(currency)) return refusal(400, M.currencyNotSupported);
+    const amount = body.amount as number;
+    if (!Number.isSafeInteger(amount) || amount <= 0) return validationError('Invalid Amount Sent');
+    const saved = a.authorizations.get(String(body.authorization_code));
+    if (!saved || !saved.active) return refusal(400, M.authorizationInactive);
+    if (String(body.email).trim().toLowerCase() !== saved.email.trim().toLowerCase()) return refusal(400, M.authorizationEmailMismatch);
+    const reference = typeof body.reference === 'string' && body.reference ? body.reference : randomCode(15);
+    if (!/^[A-Za-z0-9.=-]+$/.test(reference))
+      return validationError('Invalid transaction reference: only -, ., = and alphanumeric characters allowed');
+    if (a.charges.has(reference)) return this.#duplicate();
+    const card = a.charges.get(saved.reference)?.card ?? {
+      ...PAYSTACK_TEST_CARDS.noValidation,
+      number: `${saved.bin}000000${saved.last4}`,
+    };
+    const c: Charge = {
+      account: a,
+      reference,
+      id: this.#nextTransactionId++,
+      channel: 'card',
+      currency,
+      amount,
+      email: String(body.email),
+      status: 'failed',
+      steps: [],
+      card,
+      cardLast4: saved.last4,
+      cardBin: saved.bin,
+      provider: null,
+      displayText: null,
+      url: null,
+      ussdCode: null,
+      accountExpiresAt: null,
+      failureMessage: null,
+      submissions: [],
+      wrongOtps: 0,
+      otpLockedUntil: 0,
+      createdAt: this.#now(),
+      paidAt: null,
+      authorizationCode: saved.code,
+      expMonth: saved.expMonth,
+      expYear: saved.expYear,
+      viaAuthorization: true,
+      paused: false,
+    };
+    a.charges.set(reference, c);
+    switch (card.recurring ?? 'success') {
+      case 'failed':
+        this.#fail(c, M.insufficientFunds);
+        break;
+      case 'send_otp':
+        c.steps = ['otp'];
+        this.#advance(c);
+        return ok('Charge attempted', this.#renderCharge(c));
+      case 'paused': {
+        const accessCode = randomCode(15);
+        c.status = 'open_url';
+        c.paused = true;
+        c.url = `https://checkout.paystack.com/resume/${accessCode}`;
+        return {
+          status: 200,
+          body: {
+            status: true,
+            message: M.twoFactorChallenge,
+            data: { authorization_url: c.url, reference, access_code: accessCode, paused: true },
+          },
+        };
+      }
+      default:
+        this.#succeed(c);
+    }
+    const t = this.#renderTransaction(c, this.#t.chargeAuthorization);
+    const answer: Json = {};
+    // Exactly the sample's fields (ChargeAuthorizationResponse), with the charge's values.
+    for (const key of Object.keys(this.#t.chargeAuthorization)) answer[key] = t[key];
+    answer.metadata = typeof body.metadata === 'string' ? body.metadata : '';
+    answer.message = null; // as the sample: a decline's reason is its `gateway_response`
+    return ok('Charge attempted', answer);
+  }
+
+  /** POST /customer/authorization/deactivate (and the older /customer/deactivate_authorization). */
+  #deactivateAuthorization(a: Account, body: Json): Answer {
+    const M = PAYSTACK_STAND_IN_MESSAGES;
+    const saved = a.authorizations.get(String(body.authorization_code));
+    if (!saved || !saved.active) return refusal(404, M.authorizationNotFound);
+    saved.active = false;
+    return { status: 200, body: { status: true, message: M.authorizationDeactivated } };
   }
 
   /** POST /charge/submit_pin|otp|phone|birthday|address. */
@@ -1508,6 +1832,11 @@ class StandIn implements PaystackStandIn {
       otpLockedUntil: 0,
       createdAt: now,
       paidAt: null,
+      authorizationCode: null,
+      expMonth: null,
+      expYear: null,
+      viaAuthorization: false,
+      paused: false,
     });
     const t = clone(this.#t.initialize);
     return {
