@@ -136,6 +136,34 @@ const TIMESTAMP_PATTERN =
 const RETURN_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s\\u0000\\uD800-\\uDFFF]+([/?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$';
 
 /**
+ * The saved-method rules of create and confirm (issue 24; `checkSavedMethodFields` in
+ * shared/schemas/payment-schemas.ts): `setup_future_usage: off_session` needs `customer_acceptance`, which
+ * is taken only with it; `off_session` only with `payment_method_id`, which excludes `payment_method_data`,
+ * `setup_future_usage` and a method other than card; on create, `setup_future_usage` needs `customer_id` and
+ * `payment_method_id` excludes `merchant_connector_id`.
+ */
+function savedMethodRules(create: boolean): Record<string, Record<string, unknown>> {
+  return {
+    setup_future_usage: {
+      allOf: [
+        ...(create ? [{ required: ['customer_id'] }] : []),
+        { if: { properties: { setup_future_usage: { const: 'off_session' } } }, then: { required: ['customer_acceptance'] } },
+        { not: { required: ['payment_method_id'] } },
+      ],
+    },
+    customer_acceptance: { properties: { setup_future_usage: { const: 'off_session' } }, required: ['setup_future_usage'] },
+    off_session: { required: ['payment_method_id'] },
+    payment_method_id: {
+      allOf: [
+        { not: { required: ['payment_method_data'] } },
+        { not: { required: ['merchant_connector_id'] } },
+        { properties: { payment_method: { const: 'card' } } },
+      ],
+    },
+  };
+}
+
+/**
  * `payment_method_data` and `payment_method` agree: card data with `card` (or no method), USSD data
  * with `ussd` (shared/schemas/payment-schemas.ts `checkMethodData`). On create, a card also needs
  * `confirm: true` (card details are never stored).
@@ -277,13 +305,19 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
   if (ctx.zodSchema === createPaymentBodySchema) {
     jsonSchema.dependentSchemas = {
       ...methodDataRules(true),
-      // `confirm: true` processes the payment now: it needs a method (or data that implies one).
+      ...savedMethodRules(true),
+      // `confirm: true` processes the payment now: it needs a method (or data that implies one, or a saved method).
       confirm: {
-        anyOf: [{ properties: { confirm: { const: false } } }, present('payment_method'), present('payment_method_data')],
+        anyOf: [
+          { properties: { confirm: { const: false } } },
+          present('payment_method'),
+          present('payment_method_data'),
+          present('payment_method_id'),
+        ],
       },
     };
   }
-  if (ctx.zodSchema === confirmPaymentBodySchema) jsonSchema.dependentSchemas = methodDataRules(false);
+  if (ctx.zodSchema === confirmPaymentBodySchema) jsonSchema.dependentSchemas = { ...methodDataRules(false), ...savedMethodRules(false) };
   // One branch per connector (`connector_name` is required and one of them, so exactly one applies).
   if (ctx.zodSchema === createConnectorAccountSchema) jsonSchema.oneOf = CONNECTOR_NAMES.map(connectorAccountRules);
   // Each payment method once in `payment_methods_enabled` (its `superRefine`): at most one entry of each.

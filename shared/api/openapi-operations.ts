@@ -354,7 +354,25 @@ const BILLING_FIELDS = {
   'billing.address.country': 'ISO 3166-1 alpha-2, upper case (`NG`).',
 };
 
+/** The saved-method fields of create and confirm (issue 24; docs/api.md "Saved payment methods"). */
+const SAVED_METHOD_FIELDS = {
+  setup_future_usage:
+    "Save the card on the payment's customer once the payment succeeds: `on_session` (charged again with the payer present) or `off_session` (also without them: needs `customer_acceptance`). Needs a customer; not with `payment_method_id`.",
+  customer_acceptance:
+    "The payer's agreement to later charges without them; required with `setup_future_usage: off_session`, refused otherwise.",
+  'customer_acceptance.acceptance_type': '`online` (give `online`) or `offline`.',
+  'customer_acceptance.accepted_at': 'When the payer accepted: ISO 8601, a real date and time, not in the future.',
+  'customer_acceptance.online': 'Required for `online`: where the payer accepted.',
+  'customer_acceptance.online.ip_address': "The payer's IPv4 or IPv6 address.",
+  'customer_acceptance.online.user_agent': "The payer's browser user agent, at most 512 characters.",
+  payment_method_id:
+    "Charge a saved payment method of your customer's (`pm_…`) instead of new details, through the connector account that issued it (no routing). Unknown or detached → 400 `resource_missing`; another customer's → 400 `parameter_invalid`.",
+  off_session:
+    'With `payment_method_id`: the payer is not present (a merchant-initiated charge). The method must have been saved with `off_session`. A processor that still needs the payer answers `RequiresAction` with a `next_action`.',
+};
+
 const CREATE_PAYMENT_FIELDS = {
+  ...SAVED_METHOD_FIELDS,
   amount:
     'What to collect, an integer in minor units from 1 to 99,999,999,999 (`150000` NGN is ₦1,500.00). Strings and fractions are refused.',
   currency: 'ISO 4217, upper case: `NGN`, `USD`, `GHS`, `ZAR` or `KES`.',
@@ -452,6 +470,9 @@ export const EXAMPLE_CREATED_PAYMENT = {
   capture_method: 'automatic',
   payment_method: 'card',
   payment_method_data: null,
+  payment_method_id: null,
+  setup_future_usage: null,
+  customer_acceptance: null,
   connector: 'sandbox',
   merchant_connector_id: null,
   connector_transaction_id: null,
@@ -816,7 +837,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     },
     errors: mergeErrors(
       PAYMENT_BODY_ERRORS,
-      { 400: ['resource_missing', 'no_connector_available'], 409: ['payment_unexpected_state'] },
+      { 400: ['resource_missing', 'no_connector_available', 'payment_method_unusable'], 409: ['payment_unexpected_state'] },
       CONCURRENT_WRITE,
       MONEY_CALL,
       ROUTING_CIRCUITS,
@@ -877,6 +898,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
         ...PAYMENT_METHOD_FIELD,
         ...methodDataFields(''),
         ...RETURN_URL_FIELD,
+        ...SAVED_METHOD_FIELDS,
         merchant_connector_id:
           'Pins the confirm to one of your connector accounts (`mca_…`), overriding the account chosen at create and routing: that account only, no fallback. Unknown → 400 `resource_missing`; unable to take the payment → 400 `no_connector_available` with `param: merchant_connector_id`.',
       },
@@ -904,7 +926,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     },
     errors: mergeErrors(
       PAYMENT_BODY_ERRORS,
-      { 400: ['resource_missing', 'no_connector_available'] },
+      { 400: ['resource_missing', 'no_connector_available', 'payment_method_unusable', 'customer_required'] },
       NOT_FOUND,
       PAYMENT_STATE,
       CONCURRENT_WRITE,

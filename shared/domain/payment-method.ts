@@ -15,17 +15,6 @@ export const SETUP_FUTURE_USAGES = ['on_session', 'off_session'] as const satisf
 /** `customer_acceptance.acceptance_type` values (Hyperswitch's mandate acceptance). */
 export const ACCEPTANCE_TYPES = ['online', 'offline'] as const;
 
-/**
- * The payer's agreement to have the method charged later without them (required with
- * `setup_future_usage: off_session`): Hyperswitch's `customer_acceptance`. Timestamps ISO 8601 UTC.
- */
-export interface CustomerAcceptance {
-  acceptance_type: (typeof ACCEPTANCE_TYPES)[number];
-  accepted_at: string;
-  /** For `online`: where the payer accepted. */
-  online?: { ip_address: string; user_agent: string } | null;
-}
-
 /** A saved payment method as the API shows it (derived from component `PaymentMethod`). */
 export type PaymentMethodResource = z.output<typeof PaymentMethodResourceSchema>;
 

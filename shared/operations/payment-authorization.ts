@@ -1,4 +1,4 @@
-import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult } from '../connectors/connector';
+import { ConnectorRequestError, ConnectorTechnicalError, type PaymentResult, type SavedMethodCharge } from '../connectors/connector';
 import type { CardDetails } from '../domain/card';
 import { maskCardNumbers } from '../domain/card-mask';
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
@@ -8,9 +8,11 @@ import { type PendingOperation, startPendingOperation } from '../domain/pending-
 import { type AuthorizationOutcome, recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
 import type { RoutedConnector } from '../routing/connector-target';
 import type { CircuitSkip } from '../routing/routing';
-import { type StoredPayment, updatePayment } from '../storage/payments-repository';
+import { markPaymentMethodUsed } from '../storage/payment-methods-repository';
+import { getPayment as readPayment, type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
+import { trySaveMethodOfPayment } from './payment-methods/saved-methods';
 import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
@@ -30,6 +32,34 @@ export interface AuthorizationInput {
    * `skipped` (connectors passed over because their circuit was open) become `circuit_open` attempts.
    */
   candidates: RoutedConnector[] & { readonly skipped?: readonly CircuitSkip[] };
+  /** A saved payment method to charge (issue 24): its token, decrypted in memory only. */
+  savedMethod?: SavedMethodCharge;
+  /** With `savedMethod`: the payer is absent (a merchant-initiated charge). */
+  offSession?: boolean;
+}
+
+/**
+ * After a recorded authorization outcome (issue 24): saves the card when the payment asked for it
+ * (`setup_future_usage`) and the processor returned a reusable token, and names the method on the payment;
+ * notes a charged saved method's use. Never fails the payment's answer: a save that fails is logged and
+ * made by the payment's next sync.
+ */
+export async function afterAuthorization(ctx: RequestContext, done: Payment, result: PaymentResult): Promise<Payment> {
+  const authorized = done.status === 'Succeeded' || done.status === 'RequiresCapture';
+  if (authorized && done.payment_method_id && !done.setup_future_usage) {
+    await markPaymentMethodUsed(ctx.merchantId, done.payment_method_id, done.updated_at);
+    return done;
+  }
+  const method = await trySaveMethodOfPayment(ctx.merchantId, done, result.savedMethod);
+  if (!method) return done;
+  try {
+    const stored = await readPayment(ctx.merchantId, done.payment_id);
+    if (!stored || stored.payment.payment_method_id) return stored?.payment ?? done;
+    return (await updatePayment(ctx.merchantId, stored, {}, { payment_method_id: method.payment_method_id })).payment;
+  } catch {
+    // The method is saved (its event says so); the payment names it on its next change.
+    return { ...done, payment_method_id: method.payment_method_id };
+  }
 }
 
 /**
@@ -192,11 +222,14 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           billingAddress: billingAddressOf(p),
           publicBaseUrl: ctx.publicBaseUrl,
           returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
+          setupFutureUsage: p.setup_future_usage,
+          customer: p.customer_id ? { customerId: p.customer_id, email: p.email } : null,
+          ...(input.savedMethod ? { savedMethod: input.savedMethod, offSession: input.offSession ?? false } : {}),
         }),
       );
       count(connector, authorizationOutcomeOf(result));
       attempts.push(attemptOf(connector, startedAt, result));
-      return await write(connector, resultFields(result, p), null);
+      return await afterAuthorization(ctx, await write(connector, resultFields(result, p), null), result);
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
         count(connector, 'declined');
@@ -235,7 +268,7 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         // The lookup found the payment at this connector: that is its outcome.
         count(connector, authorizationOutcomeOf(known));
         attempts.push(attemptOf(connector, startedAt, known));
-        return await write(connector, resultFields(known, p), null);
+        return await afterAuthorization(ctx, await write(connector, resultFields(known, p), null), known);
       }
       // Nothing sent (and no next connector) is a known failure; anything else may have reached the processor.
       count(connector, err.notSent ? 'technical_failure' : 'unknown');

@@ -19,7 +19,9 @@ import {
   updatePayment,
 } from '../storage/payments-repository';
 import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } from '../storage/storage-errors';
+import { connectorForTarget } from './accounts/account-connectors';
 import { authorizeClaimed } from './payment-authorization';
+import { type SavedMethodToCharge, savedMethodToCharge } from './payment-methods/saved-methods';
 import { claimHolderOf, claimInFlight, conflict, loadPayment, requestToken } from './payment-state';
 import { reconcilePayment, settledFirst } from './payment-sync';
 import type { RequestContext } from './request-context';
@@ -88,8 +90,14 @@ async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'paym
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  */
 export async function createPayment(ctx: RequestContext, body: CreatePaymentBody): Promise<Payment> {
-  const paymentMethod: PaymentMethod | undefined =
-    body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : undefined);
+  // A saved method (issue 24) is read first: it decides the customer, the method and the account.
+  const saved = body.payment_method_id
+    ? await savedMethodToCharge(ctx.merchantId, body.payment_method_id, body.customer_id, body.off_session ?? false)
+    : undefined;
+  const paymentMethod: PaymentMethod | undefined = saved
+    ? 'card'
+    : (body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : undefined));
+  const customerId = body.customer_id ?? saved?.stored.method.customer_id ?? undefined;
   if (body.confirm && !paymentMethod) {
     throw invalidRequest(
       'parameter_missing',
@@ -97,7 +105,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
       'payment_method',
     );
   }
-  if (body.customer_id !== undefined && !isIdOf('customer', body.customer_id)) {
+  if (customerId !== undefined && !isIdOf('customer', customerId)) {
     throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
   }
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : null;
@@ -105,22 +113,25 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   const paymentId = ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment');
   let candidates: RoutedCandidates;
   try {
+    // A saved method is charged through the account that issued its token, nowhere else.
+    if (saved) candidates = await savedMethodCandidates(ctx.merchantId, saved);
     // A create without confirm calls no processor: it names a connector whatever the circuits say.
-    candidates = await routePayment(
-      ctx.merchantId,
-      routingFacts(
-        {
-          payment_id: paymentId,
-          amount: body.amount,
-          currency: body.currency,
-          metadata: body.metadata ?? {},
-          billing: body.billing ?? null,
-        },
-        paymentMethod,
-        summary,
-      ),
-      { ussdBankCode, pinned: body.merchant_connector_id, respectCircuits: Boolean(body.confirm) },
-    );
+    else
+      candidates = await routePayment(
+        ctx.merchantId,
+        routingFacts(
+          {
+            payment_id: paymentId,
+            amount: body.amount,
+            currency: body.currency,
+            metadata: body.metadata ?? {},
+            billing: body.billing ?? null,
+          },
+          paymentMethod,
+          summary,
+        ),
+        { ussdBankCode, pinned: body.merchant_connector_id, respectCircuits: Boolean(body.confirm) },
+      );
   } catch (err) {
     // A retry (same Idempotency-Key) of a create whose first attempt already wrote the payment, and
     // may have charged it (e.g. answered 503 outcome_unknown, so no idempotency record was kept), is
@@ -134,8 +145,8 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   }
   // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
   const phone =
-    body.confirm && paymentMethod === 'mobile_money' && body.customer_id
-      ? ((await getCustomer(ctx.merchantId, body.customer_id))?.phone ?? null)
+    body.confirm && paymentMethod === 'mobile_money' && customerId
+      ? ((await getCustomer(ctx.merchantId, customerId))?.phone ?? null)
       : null;
   const now = new Date().toISOString();
   const payment: Payment = {
@@ -149,10 +160,13 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     capture_method: body.capture_method,
     payment_method: paymentMethod ?? null,
     payment_method_data: summary,
+    payment_method_id: body.payment_method_id ?? null,
+    setup_future_usage: body.setup_future_usage ?? null,
+    customer_acceptance: acceptanceOf(body.customer_acceptance),
     connector: candidates[0].name,
     merchant_connector_id: candidates[0].merchantConnectorId,
     connector_transaction_id: null,
-    customer_id: body.customer_id ?? null,
+    customer_id: customerId ?? null,
     description: body.description ?? null,
     email: body.email ?? null,
     metadata: body.metadata ?? {},
@@ -171,7 +185,9 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     const claim = body.confirm
       ? startPendingOperation('authorize', candidates[0], payment.payment_id, payment.amount, Date.now(), claimHolderOf(ctx))
       : undefined;
-    stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards, { routingPinned: Boolean(body.merchant_connector_id) });
+    stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards, {
+      routingPinned: Boolean(body.merchant_connector_id || saved),
+    });
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {
       throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
@@ -181,7 +197,26 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   }
   recordPaymentCreated(stored.payment);
   if (!body.confirm || !paymentMethod) return stored.payment;
-  return authorizeClaimed(ctx, stored, { paymentMethod, card: body.payment_method_data?.card, phone, ussdBankCode, candidates });
+  return authorizeClaimed(ctx, stored, {
+    paymentMethod,
+    card: body.payment_method_data?.card,
+    phone,
+    ussdBankCode,
+    candidates,
+    ...(saved ? { savedMethod: saved.charge, offSession: body.off_session ?? false } : {}),
+  });
+}
+
+/** The one connector a saved method is charged through: the account that issued its token. */
+async function savedMethodCandidates(merchantId: string, saved: SavedMethodToCharge): Promise<RoutedCandidates> {
+  const m = saved.stored.method;
+  const only = await connectorForTarget(merchantId, m.connector, m.merchant_connector_id);
+  return Object.assign([only] as [typeof only], { skipped: [] });
+}
+
+/** The stored form of `customer_acceptance` (`online` null when not given). */
+function acceptanceOf(a: CreatePaymentBody['customer_acceptance']): Payment['customer_acceptance'] {
+  return a ? { acceptance_type: a.acceptance_type, accepted_at: a.accepted_at, online: a.online ?? null } : null;
 }
 
 /**
@@ -207,7 +242,28 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     throw unexpectedState('confirm', stored.payment.status, ALLOWED_FROM.confirm);
   }
   const p = stored.payment;
-  const paymentMethod = body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : p.payment_method);
+  if (body.setup_future_usage && !p.customer_id) {
+    throw invalidRequest(
+      'parameter_missing',
+      'setup_future_usage needs a customer: create the payment with customer_id.',
+      'setup_future_usage',
+    );
+  }
+  // A saved method (issue 24): named now, or at create.
+  const savedMethodId = body.payment_method_id ?? (body.payment_method_data ? undefined : (p.payment_method_id ?? undefined));
+  const saved = savedMethodId
+    ? await savedMethodToCharge(ctx.merchantId, savedMethodId, p.customer_id, body.off_session ?? false)
+    : undefined;
+  if (saved && p.setup_future_usage && body.setup_future_usage === undefined) {
+    throw invalidRequest(
+      'parameter_invalid',
+      'This payment saves its card (setup_future_usage): it cannot charge a saved method too.',
+      'payment_method_id',
+    );
+  }
+  const paymentMethod = saved
+    ? 'card'
+    : (body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : p.payment_method));
   if (!paymentMethod) {
     throw invalidRequest(
       'parameter_missing',
@@ -224,17 +280,20 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
   }
   // Details sent now replace those given at create; a card is never carried over to another method.
   const keptSummary =
-    p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
+    !saved && p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
   const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
   // Routed again with what is known now (the method and card given at confirm decide rules the create
-  // could not), unless the create pinned its account: a pin holds until the confirm names another.
+  // could not), unless the create pinned its account: a pin holds until the confirm names another. A saved
+  // method goes to the account that issued it.
   const pinned = body.merchant_connector_id ?? (stored.routingPinned ? (p.merchant_connector_id ?? undefined) : undefined);
-  const candidates = await routePayment(ctx.merchantId, routingFacts(p, paymentMethod, summary), {
-    ussdBankCode,
-    pinned,
-    preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
-  });
+  const candidates = saved
+    ? await savedMethodCandidates(ctx.merchantId, saved)
+    : await routePayment(ctx.merchantId, routingFacts(p, paymentMethod, summary), {
+        ussdBankCode,
+        pinned,
+        preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
+      });
   const phone =
     paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   let claimed: StoredPayment;
@@ -249,6 +308,10 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
         merchant_connector_id: candidates[0].merchantConnectorId,
         payment_method: paymentMethod,
         payment_method_data: summary,
+        payment_method_id: saved ? saved.stored.method.payment_method_id : null,
+        ...(body.setup_future_usage !== undefined
+          ? { setup_future_usage: body.setup_future_usage, customer_acceptance: acceptanceOf(body.customer_acceptance) }
+          : {}),
         ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
       },
       startPendingOperation('authorize', candidates[0], p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
@@ -257,5 +320,12 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);
     throw err;
   }
-  return authorizeClaimed(ctx, claimed, { paymentMethod, card: body.payment_method_data?.card, phone, ussdBankCode, candidates });
+  return authorizeClaimed(ctx, claimed, {
+    paymentMethod,
+    card: body.payment_method_data?.card,
+    phone,
+    ussdBankCode,
+    candidates,
+    ...(saved ? { savedMethod: saved.charge, offSession: body.off_session ?? false } : {}),
+  });
 }

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod';
 import { AUTHENTICATION_STEPS, CAPTURE_METHODS, PAYMENT_METHODS } from '../domain/payment';
+import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
 import { PAYMENT_STATUSES } from '../domain/payment-status';
 import { PendingOperationResource } from './pending-operation-resource-schema';
 import {
@@ -238,6 +239,21 @@ export const AttemptResource = z
       'One try of the payment at one connector (routing fallbacks, webhook and reconciler outcomes included). A try whose outcome is unknown is `Processing` with `error_code: connector_unreachable`.',
   });
 
+/** Component `CustomerAcceptance` (Hyperswitch's): the payer's agreement to have the method charged without them. */
+export const CustomerAcceptanceResource = z
+  .strictObject({
+    acceptance_type: z.enum(ACCEPTANCE_TYPES).describe('`online` (accepted on a page: give `online`) or `offline` (on paper, by phone).'),
+    accepted_at: timestampField('When the payer accepted.'),
+    online: z
+      .strictObject({
+        ip_address: z.string().max(45).describe("The payer's IP address (IPv4 or IPv6) when they accepted."),
+        user_agent: z.string().max(512).describe("The payer's browser user agent when they accepted."),
+      })
+      .nullable()
+      .describe('Where the payer accepted online; null for `offline`.'),
+  })
+  .meta({ id: 'CustomerAcceptance', description: "The payer's agreement to later charges without them (off-session)." });
+
 /** Component `Payment`: a payment intent. Fields in the order of `PAYMENT_FIELDS`. */
 export const PaymentResource = z
   .strictObject({
@@ -254,6 +270,18 @@ export const PaymentResource = z
     payment_method: PaymentMethodResource.nullable().describe('The method, or null until one is given.'),
     payment_method_data: PaymentMethodSummaryResource.nullable().describe(
       "What is kept of the method's details (never a card number or CVC), or null.",
+    ),
+    payment_method_id: idField('pm', 'The saved payment method')
+      .nullable()
+      .describe(
+        'The saved payment method this payment charges (`payment_method_id` at create or confirm), or the one it saved (`setup_future_usage`), or null.',
+      ),
+    setup_future_usage: z
+      .enum(SETUP_FUTURE_USAGES)
+      .nullable()
+      .describe('`on_session` or `off_session` when the card is to be saved on the customer once the payment succeeds; null otherwise.'),
+    customer_acceptance: CustomerAcceptanceResource.nullable().describe(
+      "The payer's agreement to later charges without them, as sent with `setup_future_usage: off_session`; null otherwise.",
     ),
     connector: connectorField('The connector routing chose (`sandbox` by default).'),
     merchant_connector_id: merchantConnectorIdField(

@@ -152,13 +152,14 @@ async function refreshToken(
       new UpdateCommand({
         TableName: tableName(),
         Key: primaryKey.paymentMethod(merchantId, paymentMethodId),
-        UpdateExpression: 'SET token_ciphertext = :t, expires_at = :e, recurring_enabled = recurring_enabled OR :r',
+        // A card saved again for off-session use becomes chargeable off-session; never the other way.
+        UpdateExpression: `SET token_ciphertext = :t, expires_at = :e${input.method.recurring_enabled ? ', recurring_enabled = :r' : ''}`,
         ConditionExpression: '#status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':t': input.tokenCiphertext,
           ':e': input.method.expires_at,
-          ':r': input.method.recurring_enabled,
+          ...(input.method.recurring_enabled ? { ':r': true } : {}),
           ':active': 'active',
         },
         ReturnValues: 'ALL_NEW',

@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { summarizeCard } from '../../domain/card';
 import { authenticationAction, type NextAction } from '../../domain/payment';
 import { decideSandboxPayment, getSandboxDecision, type SandboxDecision } from '../../storage/sandbox-decisions-repository';
 import {
   type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
+  ConnectorRequestError,
   ConnectorTechnicalError,
   type InboundWebhook,
   type PaymentResult,
@@ -38,6 +40,8 @@ import {
   SANDBOX_NEXT_STEP,
   SANDBOX_STEP_VALUES,
   sandboxCardOutcome,
+  sandboxToken,
+  sandboxTokenBehaviour,
   TELECEL_VOUCHER_PROMPT,
 } from './transformers';
 
@@ -117,6 +121,7 @@ export class SandboxConnector implements Connector {
 
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
     const id = transactionId();
+    if (request.savedMethod) return this.chargeSaved(request, id);
     if (request.paymentMethod === 'mobile_money' && request.currency === 'GHS' && isTelecelGhanaPhone(request.phone)) {
       // Telecel Cash: the payer generates a voucher (*110#) and submits it as the OTP; no webhook until then.
       return {
@@ -160,6 +165,62 @@ export class SandboxConnector implements Connector {
     }
     if (outcome.kind === 'three_ds') {
       return { status: 'RequiresAction', connectorTransactionId: id, amountCaptured: 0, nextAction: hostedPage(request, '3ds') };
+    }
+    const authorized: PaymentResult =
+      request.captureMethod === 'manual'
+        ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }
+        : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
+    if (!request.setupFutureUsage) return authorized;
+    // Saved for later (issue 24): a reusable token, as processors return one with the payment.
+    const summary = summarizeCard(request.card, '');
+    return {
+      ...authorized,
+      savedMethod: {
+        token: sandboxToken(outcome.savedCharges ?? 'ok', randomUUID().replace(/-/g, '')),
+        processorCustomerId: null,
+        email: request.customer?.email ?? request.email ?? null,
+        fingerprint: createHash('sha256').update(`sandbox-card:${request.card.card_number}`).digest('hex').slice(0, 24),
+        card: {
+          brand: summary.brand,
+          last4: summary.last4,
+          expMonth: summary.exp_month,
+          expYear: summary.exp_year,
+          bin: request.card.card_number.slice(0, 6),
+          issuerCountry: null,
+        },
+        expiresAt: null,
+      },
+    };
+  }
+
+  /**
+   * Charges a saved sandbox card (issue 24) by its token's behaviour ({@link sandboxTokenBehaviour}):
+   * `ok` succeeds, `decline` fails (`card_declined`), `authentication_required` asks for 3-D Secure on its
+   * hosted page when the payer is absent (off-session) and succeeds when present. A token that is not the
+   * sandbox's is refused, as a processor refuses another's token.
+   * @throws ConnectorRequestError `invalid_token` for a token the sandbox did not issue
+   */
+  private chargeSaved(request: AuthorizeRequest, id: string): PaymentResult {
+    const behaviour = sandboxTokenBehaviour(request.savedMethod?.token ?? '');
+    if (!behaviour) throw new ConnectorRequestError(this.name, 'invalid_token', 'The sandbox did not issue this payment method token.');
+    if (behaviour === 'decline') {
+      return {
+        status: 'Failed',
+        connectorTransactionId: id,
+        amountCaptured: 0,
+        errorCode: 'card_declined',
+        errorMessage: 'The card was declined by the issuer.',
+      };
+    }
+    if (behaviour === 'authentication_required' && request.offSession) {
+      return {
+        status: 'RequiresAction',
+        connectorTransactionId: id,
+        amountCaptured: 0,
+        nextAction: hostedPage(request, '3ds'),
+        errorCode: 'authentication_required',
+        errorMessage: 'The issuer requires the payer to authenticate this charge: bring them back to complete 3-D Secure.',
+      };
     }
     return request.captureMethod === 'manual'
       ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }

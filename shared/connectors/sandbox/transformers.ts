@@ -22,7 +22,31 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardOutcome>> = 
   '5060990000000000043': { kind: 'step', step: 'submit_address' },
   // Flutterwave-style PIN: the card must be sent again with the PIN (next_action.card_required), then OTP.
   '4000000000000317': { kind: 'step', step: 'submit_pin', cardRequired: true },
+  // Saved methods (issue 24), after Stripe's test cards (https://docs.stripe.com/testing): the first payment
+  // succeeds; later charges of the saved method decline (4000000000000341: "attaching succeeds, charges fail"),
+  // or need the payer when they are absent (4000002760003184: "requires authentication on all transactions").
+  '4000000000000341': { kind: 'success', savedCharges: 'decline' },
+  '4000002760003184': { kind: 'success', savedCharges: 'authentication_required' },
 };
+
+/**
+ * How the sandbox answers later charges of a saved card (issue 24): `ok` succeeds; `decline` fails
+ * (`card_declined`); `authentication_required` succeeds with the payer present and asks for 3-D Secure
+ * (the hosted page) when the charge is off-session. Carried in the sandbox's token, which holds nothing
+ * of the card: `sbxtok_<behaviour>_<32 hex>`.
+ */
+export type SandboxSavedChargeBehaviour = 'ok' | 'decline' | 'authentication_required';
+
+/** The sandbox's reusable token for a saved card of this behaviour (a new random one each time, as processors issue them). */
+export function sandboxToken(behaviour: SandboxSavedChargeBehaviour, random: string): string {
+  return `sbxtok_${behaviour}_${random}`;
+}
+
+/** The behaviour a sandbox token carries; undefined for anything that is not a sandbox token. */
+export function sandboxTokenBehaviour(token: string): SandboxSavedChargeBehaviour | undefined {
+  const m = /^sbxtok_(ok|decline|authentication_required)_[0-9a-f]{32}$/.exec(token);
+  return m ? (m[1] as SandboxSavedChargeBehaviour) : undefined;
+}
 
 /**
  * The values the sandbox accepts at each step: PIN `1234`, OTP (or mobile-money voucher) `123456`;
@@ -55,7 +79,8 @@ export const TELECEL_VOUCHER_PROMPT =
 
 /** What the sandbox does with a card. */
 export type SandboxCardOutcome =
-  | { kind: 'success' }
+  /** Succeeds; a card saved from it behaves as `savedCharges` later (default `ok`). */
+  | { kind: 'success'; savedCharges?: SandboxSavedChargeBehaviour }
   | { kind: 'decline'; code: string; message: string }
   | { kind: 'three_ds' }
   /** The sandbox does not answer authorize in time; a later sync finds the charge succeeded. */
