@@ -59,6 +59,11 @@ const CVC = '314';
 /** Stripe's documented PaymentMethod (OpenAPI fixtures3) and its id. */
 const PAYMENT_METHOD = (fixture('openapi.fixtures3.extract') as { resources: { payment_method: { id: string } } }).resources.payment_method;
 const PM_ID = PAYMENT_METHOD.id;
+/**
+ * The query of a sync's `GET /v1/payment_intents/{id}`: the PaymentMethod expanded (issue 24: a PaymentIntent that
+ * saved its card answers with the card summary in the same call; https://docs.stripe.com/api/expanding_objects).
+ */
+const EXPAND_PAYMENT_METHOD_QUERY = `?${new URLSearchParams([['expand[0]', 'payment_method']]).toString()}`;
 
 interface Recorded {
   method: string;
@@ -490,7 +495,7 @@ describe('StripeConnector', () => {
     test('every call carries Stripe-Version (GETs included); an empty override means the pinned version', async () => {
       serve(200, 'payment_intent.succeeded');
       await connector({ apiVersion: '' }).sync(syncRequest());
-      expectGet(only(), `/v1/payment_intents/${PI_ID}`);
+      expectGet(only(), `/v1/payment_intents/${PI_ID}${EXPAND_PAYMENT_METHOD_QUERY}`);
     });
 
     test.each([
@@ -580,13 +585,16 @@ describe('StripeConnector', () => {
     test.each(cases)('%s', async (name, expected) => {
       serve(200, name);
       const result = await connector().sync(syncRequest());
-      expectGet(only(), `/v1/payment_intents/${PI_ID}`);
+      expectGet(only(), `/v1/payment_intents/${PI_ID}${EXPAND_PAYMENT_METHOD_QUERY}`);
       expect(result).toEqual(expected);
     });
   });
 
   describe('sync by our reference when the authorize timed out (connectorTransactionId null)', () => {
-    const searchPath = `/v1/payment_intents/search?${new URLSearchParams([['query', `metadata['payment_id']:'${PAYMENT_ID}'`]]).toString()}`;
+    const searchPath = `/v1/payment_intents/search?${new URLSearchParams([
+      ['query', `metadata['payment_id']:'${PAYMENT_ID}'`],
+      ['expand[0]', 'data.payment_method'],
+    ]).toString()}`;
 
     test("GET /v1/payment_intents/search?query=metadata['payment_id']:'<id>' finds the intent", async () => {
       serve(200, 'search_result.found');
@@ -1073,7 +1081,7 @@ describe('StripeConnector', () => {
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectorRequestError);
       expect(err).toMatchObject({ connector: 'stripe', code: 'resource_missing', message: "No such payment_intent: 'pi_missing'" });
-      expectGet(only(), '/v1/payment_intents/pi_missing');
+      expectGet(only(), `/v1/payment_intents/pi_missing${EXPAND_PAYMENT_METHOD_QUERY}`);
     });
 
     test('a 401 without a code → the error type as code, with the key masked in the message', async () => {

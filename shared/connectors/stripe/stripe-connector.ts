@@ -9,6 +9,7 @@ import {
   type PaymentResult,
   type RefundLookupRequest,
   type RefundResult,
+  type SavedMethodCharge,
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
@@ -26,34 +27,45 @@ import {
   type WebhookObject,
 } from '../webhook-payload';
 import {
+  buildAuthenticationRecoveryParams,
   buildCancelParams,
   buildCaptureParams,
+  buildCustomerParams,
+  buildDetachParams,
   buildPaymentIntentParams,
   buildPaymentMethodParams,
   buildRefundParams,
+  buildSavedMethodIntentParams,
   declineFromErrorBody,
   encodeStripeForm,
+  isAuthenticationRequired,
   isStripeBalance,
   ourRefundAmong,
   PAYMENT_ID_METADATA_KEY,
   PAYMENT_INTENT_SEND_WINDOW_MS,
+  paymentMethodIdOf,
   paymentResultFromIntent,
   REFUND_ID_METADATA_KEY,
   REFUND_LIST_MAX_PAGES,
   REFUND_LOOKUP_SETTLE_MS,
   refundListParams,
   refundResultFromRefund,
+  retrieveIntentParams,
   SEARCH_PROPAGATION_MS,
   STRIPE_API_VERSION,
   STRIPE_BALANCE_PATH,
+  STRIPE_DETACH_TIMEOUT_MS,
   STRIPE_TIMEOUTS_MS,
   STRIPE_WEBHOOK_EVENTS,
+  type StripeCustomer,
+  type StripeErrorBody,
   type StripeEvent,
   type StripeList,
   type StripePaymentIntent,
   type StripePaymentMethod,
   type StripeRefund,
   type StripeSearchResult,
+  savedMethodFromIntent,
   searchParamsForPayment,
   signatureProblem,
   stripeApiVersionProblem,
@@ -61,6 +73,7 @@ import {
   stripeSupports,
   WEBHOOK_TOLERANCE_SECONDS,
   webhookEventFromStripe,
+  webhookIntentReread,
 } from './transformers';
 
 /**
@@ -151,20 +164,33 @@ export class StripeConnector implements Connector {
    *    `Idempotency-Key: <paymentId>:authorize` (https://docs.stripe.com/api/payment_intents/create).
    * A retry of the whole call replays both answers (the same PaymentMethod, then the same intent).
    *
-   * Faults: a PaymentMethod moves no money, and the intent is only requested once the PaymentMethod
-   * exists, so a technical failure (timeout, network error, 5xx, unparseable answer) of step 1 means no
+   * Saving the card (issue 24, `setupFutureUsage`, which needs `request.customer`): the intent also carries
+   * `setup_future_usage`, `customer=cus_…` and `expand[0]=payment_method`. The Stripe Customer is
+   * `customer.processorCustomerId` when the core has one for this account; otherwise it is made first,
+   * `POST /v1/customers` ({@link buildCustomerParams}: `email`, `metadata[customer_id]`) with
+   * `Idempotency-Key: <paymentId>:customer`, so a retried authorize gets the same Customer back, never a second one
+   * (https://docs.stripe.com/api/idempotent_requests). A `Succeeded` or `RequiresCapture` answer then carries
+   * `savedMethod` (the PaymentMethod id, the Customer, the card's fingerprint and summary; see
+   * `savedMethodFromIntent`); a 3DS answer (`RequiresAction`) carries it once a sync or webhook sees the intent
+   * succeed.
+   *
+   * Charging a saved method (`savedMethod`): see {@link #chargeSavedMethod}; no card is sent.
+   *
+   * Faults: a Customer and a PaymentMethod move no money, and the intent is only requested once they
+   * exist, so a technical failure (timeout, network error, 5xx, unparseable answer) of either means no
    * PaymentIntent exists for this payment: `ConnectorTechnicalError` with `notSent` true (routing may
    * fall back). That holds because Switchyard asks a connector to authorize a payment at most once (the
-   * confirm claim); a 409 on step 1 (another authorize of the same payment is in flight and may create
+   * confirm claim); a 409 on either (another authorize of the same payment is in flight and may create
    * the intent) keeps `notSent` false. Step 2 is only sent within {@link PAYMENT_INTENT_SEND_WINDOW_MS}
-   * of the start (a process suspended in between never sends it late; `notSent` true otherwise). A
-   * technical failure of step 2 is an unknown outcome (`notSent` false): `sync` finds the intent by our
-   * reference.
+   * of the start per call made before it (80 s, or 160 s when a Customer was made first; a process
+   * suspended in between never sends it late; `notSent` true otherwise). A technical failure of step 2 is
+   * an unknown outcome (`notSent` false): `sync` finds the intent by our reference.
    * @returns the intent mapped by the status table; a 402 `card_error` → `Failed` with the code and
    *   message (from step 1: an invalid number, expiry or CVC, no intent id; from step 2: a decline,
    *   with the intent id)
-   * @throws ConnectorRequestError for an unsupported currency/method, missing card details, or any
-   *   other 4xx (Stripe's `error.code`, e.g. an account without raw card data access)
+   * @throws ConnectorRequestError for an unsupported currency/method, missing card details,
+   *   `setupFutureUsage` without `customer` (`customer_required`), or any other 4xx (Stripe's `error.code`,
+   *   e.g. an account without raw card data access); nothing was charged
    * @throws ConnectorTechnicalError as described above
    */
   async authorize(request: AuthorizeRequest): Promise<PaymentResult> {
@@ -175,22 +201,40 @@ export class StripeConnector implements Connector {
         `Stripe is not configured for ${request.paymentMethod} in ${request.currency}.`,
       );
     }
+    if (request.savedMethod) return this.#chargeSavedMethod(request);
     if (!request.card)
       throw new ConnectorRequestError(this.name, 'missing_card_details', 'Stripe needs the card details to authorize a card payment.');
+    if (request.setupFutureUsage && !request.customer?.customerId) {
+      throw new ConnectorRequestError(
+        this.name,
+        'customer_required',
+        'Saving a card at Stripe needs the customer the payment belongs to; nothing was sent.',
+      );
+    }
     const startedAt = this.#now();
+    let callsBefore = 1;
+    let processorCustomerId: string | null = null;
+    if (request.setupFutureUsage) {
+      processorCustomerId = request.customer?.processorCustomerId || null;
+      if (!processorCustomerId) {
+        processorCustomerId = await this.#createCustomer(request);
+        callsBefore = 2;
+      }
+    }
     const step1 = await this.#createPaymentMethod(request);
     if (step1.failed) return step1.failed;
-    if (!(this.#now() - startedAt <= PAYMENT_INTENT_SEND_WINDOW_MS)) {
+    const windowMs = PAYMENT_INTENT_SEND_WINDOW_MS * callsBefore;
+    if (!(this.#now() - startedAt <= windowMs)) {
       throw new ConnectorTechnicalError(
         this.name,
-        `Stripe's PaymentMethod for this payment came back after ${PAYMENT_INTENT_SEND_WINDOW_MS} ms; the PaymentIntent was not requested.`,
+        `Stripe's PaymentMethod for this payment came back after ${windowMs} ms; the PaymentIntent was not requested.`,
         true,
       );
     }
     let errorBody: unknown;
     try {
       const intent = await this.#call<StripePaymentIntent>('authorize', 'POST', '/v1/payment_intents', {
-        params: buildPaymentIntentParams(request, step1.paymentMethodId),
+        params: buildPaymentIntentParams(request, step1.paymentMethodId, processorCustomerId),
         idempotencyKey: `${request.paymentId}:authorize`,
         onErrorBody: (body) => {
           errorBody = body;
@@ -204,6 +248,160 @@ export class StripeConnector implements Connector {
       }
       throw err;
     }
+  }
+
+  /**
+   * Charges a saved PaymentMethod (issue 24): one `POST /v1/payment_intents` ({@link buildSavedMethodIntentParams}:
+   * `payment_method=pm_…`, `customer=cus_…`, `confirm=true`, `off_session=true` when `offSession`, else
+   * `return_url`; `metadata[payment_id]`) with `Idempotency-Key: <paymentId>:authorize`
+   * (https://docs.stripe.com/payments/save-during-payment, "Charge the saved payment method later"). A lost answer
+   * is found by `sync` through the usual search on `metadata['payment_id']`.
+   *
+   * **The issuer asks for the payer** (off-session, 402 `card_error` `authentication_required`; the intent is left
+   * in `requires_payment_method`, https://docs.stripe.com/declines/codes): never answered as a plain failure. The
+   * adapter asks for the payer at once, in one more call on the same intent:
+   * `POST /v1/payment_intents/{id}/confirm` ({@link buildAuthenticationRecoveryParams}: the same `payment_method`,
+   * `off_session=false`, `return_url`) with `Idempotency-Key: <paymentId>:authenticate` — Stripe support's documented
+   * recovery, which brings the intent to `requires_action` with a `redirect_to_url` the payer can follow whenever
+   * the merchant brings them back (e-mail, app). The answer is then `RequiresAction` with
+   * `next_action: {type: 'redirect_to_url', redirect_to_url}`; completing it returns the payer through
+   * Switchyard's return route, whose sync finds the intent `succeeded`. When that call is refused (a 4xx, e.g. the
+   * card now declines on-session: its decline is answered) or its action is not one a payer can follow, or it
+   * would be sent more than {@link PAYMENT_INTENT_SEND_WINDOW_MS} after the charge started (a suspended process),
+   * the answer is `Failed` with `error_code: authentication_required` and Stripe's message — the merchant sees why
+   * and must bring the payer on-session. A technical failure of it throws (unknown outcome: `sync` reads the
+   * intent, `RequiresAction` if the confirm landed, else `Failed` `authentication_required`).
+   * @returns the intent mapped by the status table (on-session 3DS: `RequiresAction` with the redirect); a decline
+   *   (402) → `Failed` with Stripe's code and message
+   * @throws ConnectorRequestError `ambiguous_payment_method` (a card given too), `missing_processor_customer`, or
+   *   Stripe's refusal (4xx: e.g. `resource_missing` for a PaymentMethod of another account, a detached one); nothing
+   *   was charged
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (unknown outcome)
+   */
+  async #chargeSavedMethod(request: AuthorizeRequest): Promise<PaymentResult> {
+    const saved = request.savedMethod!;
+    if (request.card) {
+      throw new ConnectorRequestError(
+        this.name,
+        'ambiguous_payment_method',
+        'A payment charges either a card or a saved payment method, not both; nothing was sent.',
+      );
+    }
+    if (!saved.token || !saved.processorCustomerId) {
+      throw new ConnectorRequestError(
+        this.name,
+        'missing_processor_customer',
+        'A saved Stripe PaymentMethod is charged with the Stripe Customer it is attached to; none was given, nothing was sent.',
+      );
+    }
+    const startedAt = this.#now();
+    let errorBody: unknown;
+    try {
+      const intent = await this.#call<StripePaymentIntent>('authorize', 'POST', '/v1/payment_intents', {
+        params: buildSavedMethodIntentParams(request),
+        idempotencyKey: `${request.paymentId}:authorize`,
+        onErrorBody: (body) => {
+          errorBody = body;
+        },
+      });
+      const result = paymentResultFromIntent(intent);
+      if (request.offSession && result.status === 'Failed' && isAuthenticationRequired(intent.last_payment_error)) {
+        return this.#askPayerToAuthenticate(request, result, intent.id, startedAt);
+      }
+      return result;
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) {
+        const decline = declineFromErrorBody(errorBody);
+        const error = (errorBody as StripeErrorBody | null)?.error;
+        if (decline && request.offSession && isAuthenticationRequired(error)) {
+          return this.#askPayerToAuthenticate(request, decline, error?.payment_intent?.id ?? null, startedAt);
+        }
+        if (decline) return decline;
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * The second call of an off-session charge the issuer refused with `authentication_required`: see
+   * {@link #chargeSavedMethod}.
+   * @param failed the charge's own `Failed` result (answered when the payer cannot be asked)
+   * @param intentId the intent left in `requires_payment_method`, or null when Stripe named none
+   * @param startedAt when the charge started (epoch ms)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx of the confirm (unknown outcome)
+   */
+  async #askPayerToAuthenticate(
+    request: AuthorizeRequest,
+    failed: PaymentResult,
+    intentId: string | null,
+    startedAt: number,
+  ): Promise<PaymentResult> {
+    const asked: PaymentResult = { ...failed, errorCode: failed.errorCode || 'authentication_required' };
+    if (!intentId || !(this.#now() - startedAt <= PAYMENT_INTENT_SEND_WINDOW_MS)) return asked;
+    let errorBody: unknown;
+    try {
+      const intent = await this.#call<StripePaymentIntent>(
+        'authorize',
+        'POST',
+        `/v1/payment_intents/${encodeURIComponent(intentId)}/confirm`,
+        {
+          params: buildAuthenticationRecoveryParams(request.savedMethod!.token, request.returnUrl),
+          idempotencyKey: `${request.paymentId}:authenticate`,
+          onErrorBody: (body) => {
+            errorBody = body;
+          },
+        },
+      );
+      const result = paymentResultFromIntent(intent);
+      if (result.status === 'RequiresAction' && !result.nextAction) return asked;
+      return result;
+    } catch (err) {
+      if (err instanceof ConnectorRequestError) return declineFromErrorBody(errorBody) ?? asked;
+      throw err;
+    }
+  }
+
+  /**
+   * The Stripe Customer a card is saved on, made for this payment (see {@link authorize}): `POST /v1/customers`
+   * with `Idempotency-Key: <paymentId>:customer`.
+   * @returns its id (`cus_…`)
+   * @throws ConnectorRequestError on a 4xx; ConnectorTechnicalError with `notSent` true on a technical failure
+   *   other than a 409 (no PaymentIntent was requested), or when the answer has no id
+   */
+  async #createCustomer(request: AuthorizeRequest): Promise<string> {
+    let conflict = false;
+    let customer: StripeCustomer;
+    try {
+      customer = await this.#call<StripeCustomer>('authorize', 'POST', '/v1/customers', {
+        params: buildCustomerParams(request.customer!, request.email),
+        idempotencyKey: `${request.paymentId}:customer`,
+        onErrorBody: (_body, status) => {
+          if (UNKNOWN_OUTCOME_STATUSES.has(status)) conflict = true;
+        },
+      });
+    } catch (err) {
+      throw this.#beforeIntentFailure(err, conflict);
+    }
+    if (typeof customer?.id !== 'string' || !customer.id) {
+      throw new ConnectorTechnicalError(
+        this.name,
+        'Stripe answered the Customer request without an id; no PaymentIntent was requested.',
+        true,
+      );
+    }
+    return customer.id;
+  }
+
+  /**
+   * A failure of a call made before the PaymentIntent (Customer, PaymentMethod): a technical failure other than a
+   * 409 becomes `notSent` (no intent was requested, nothing charged); anything else is returned as is.
+   */
+  #beforeIntentFailure(err: unknown, conflict: boolean): unknown {
+    // A 409 whose body was not JSON never reaches onErrorBody; connectorFetch names its status.
+    if (err instanceof ConnectorTechnicalError && !err.notSent && !conflict && !/\bHTTP 409\b/.test(err.message)) {
+      return new ConnectorTechnicalError(this.name, `${err.message} No PaymentIntent was requested: nothing was charged.`, true);
+    }
+    return err;
   }
 
   /**
@@ -232,11 +430,7 @@ export class StripeConnector implements Connector {
         if (cardError) return { failed: cardError };
         throw err;
       }
-      // A 409 whose body was not JSON never reaches onErrorBody; connectorFetch names its status.
-      if (err instanceof ConnectorTechnicalError && !err.notSent && !conflict && !/\bHTTP 409\b/.test(err.message)) {
-        throw new ConnectorTechnicalError(this.name, `${err.message} No PaymentIntent was requested: nothing was charged.`, true);
-      }
-      throw err;
+      throw this.#beforeIntentFailure(err, conflict);
     }
     if (typeof paymentMethod?.id !== 'string' || !paymentMethod.id) {
       throw new ConnectorTechnicalError(
@@ -309,9 +503,11 @@ export class StripeConnector implements Connector {
 
   /**
    * Stripe's current view of a payment. With a `connectorTransactionId`:
-   * `GET /v1/payment_intents/{id}`. Without one (the authorize call timed out):
-   * `GET /v1/payment_intents/search?query=metadata['payment_id']:'<paymentId>'`
-   * (https://docs.stripe.com/api/payment_intents/search), first match. Search is
+   * `GET /v1/payment_intents/{id}?expand[0]=payment_method`. Without one (the authorize call timed out):
+   * `GET /v1/payment_intents/search?query=metadata['payment_id']:'<paymentId>'&expand[0]=data.payment_method`
+   * (https://docs.stripe.com/api/payment_intents/search), first match. The PaymentMethod is expanded
+   * (https://docs.stripe.com/api/expanding_objects) so an intent that saved its card answers with `savedMethod`
+   * in the same call (issue 24); it changes nothing else. Search is
    * eventually consistent, so when nothing is found the payment stays `Processing`
    * for {@link SEARCH_PROPAGATION_MS} after its creation and is `Failed` with `notFound: true`
    * (`payment_intent_not_found`: the request never reached Stripe, routing may fall back) after that.
@@ -325,6 +521,7 @@ export class StripeConnector implements Connector {
         'sync',
         'GET',
         `/v1/payment_intents/${encodeURIComponent(request.connectorTransactionId)}`,
+        { params: retrieveIntentParams() },
       );
       return paymentResultFromIntent(intent);
     }
@@ -401,6 +598,33 @@ export class StripeConnector implements Connector {
   }
 
   /**
+   * Makes a saved PaymentMethod unusable (issue 24): `POST /v1/payment_methods/{id}/detach` ({@link buildDetachParams},
+   * no parameters) with `Idempotency-Key: <pm id>:detach`, so a retry after a lost answer replays it instead of being
+   * refused as already detached. Stripe: "After a PaymentMethod is detached, it can no longer be used for a payment
+   * or re-attached to a Customer" (https://docs.stripe.com/api/payment_methods/detach). Timeout
+   * {@link STRIPE_DETACH_TIMEOUT_MS} (80 s; `timeoutMs` overrides). The token travels only in the path.
+   * @throws ConnectorRequestError `missing_saved_method` when no token is given (nothing sent), or Stripe's refusal
+   *   (4xx): `resource_missing` for a PaymentMethod this account does not have, a 400 for one not attached to a
+   *   Customer (already detached, beyond the idempotency window)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (unknown: retry), or an answer without
+   *   the PaymentMethod's id
+   */
+  async detachSavedMethod(request: SavedMethodCharge): Promise<void> {
+    if (!request.token) {
+      throw new ConnectorRequestError(this.name, 'missing_saved_method', 'No saved Stripe PaymentMethod to detach; nothing was sent.');
+    }
+    const detached = await this.#call<StripePaymentMethod>(
+      'detachSavedMethod',
+      'POST',
+      `/v1/payment_methods/${encodeURIComponent(request.token)}/detach`,
+      { params: buildDetachParams(), idempotencyKey: `${request.token}:detach` },
+    );
+    if (typeof detached?.id !== 'string' || !detached.id) {
+      throw new ConnectorTechnicalError(this.name, 'Stripe answered the detach request without the PaymentMethod; the outcome is unknown.');
+    }
+  }
+
+  /**
    * Checks that Stripe accepts the secret key: one read-only `GET /v1/balance` (Retrieve balance,
    * https://docs.stripe.com/api/balance/balance_retrieve) with `Authorization: Bearer` and `Stripe-Version`, no
    * parameters, timeout `STRIPE_TIMEOUTS_MS.verifyCredentials` (10 s; `timeoutMs` overrides). Nothing changes at
@@ -429,11 +653,20 @@ export class StripeConnector implements Connector {
    * Verifies `Stripe-Signature` (HMAC-SHA256 of `${t}.${rawBody}` with the endpoint
    * secret, constant-time, `|now − t|` within the tolerance;
    * https://docs.stripe.com/webhooks/signature) and maps the event.
+   *
+   * Two PaymentIntent events are completed by one read, `GET /v1/payment_intents/{id}?expand[0]=payment_method`
+   * (operation `webhook`; see `webhookIntentReread`; issue 24): a `succeeded` or `requires_capture` intent that
+   * saved its card (events carry `payment_method` as an id only), whose result then carries `savedMethod` read from
+   * the expanded PaymentMethod (status and amounts stay the event's); and an off-session attempt refused with
+   * `authentication_required`, whose result is the intent's current state (`RequiresAction` once the payer was
+   * asked, see {@link authorize}) instead of the failure the event shows. Every other event makes no call.
    * @throws WebhookSignatureError when the header is missing or malformed, no `v1`
    *   matches, or the timestamp is outside the tolerance
    * @throws WebhookPayloadError when the signed body is not an Event object (`id`, `type`,
    *   `data.object`), or an applied event's object lacks a field the mapping reads (see
    *   {@link checkStripeEventFields})
+   * @throws ConnectorTechnicalError / ConnectorRequestError when that read fails (the event is answered with a
+   *   redelivery request, nothing applied)
    */
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
     const problem = signatureProblem({
@@ -446,17 +679,35 @@ export class StripeConnector implements Connector {
     if (problem) throw new WebhookSignatureError(this.name, problem);
     const event = readWebhookJson(this.name, webhook.rawBody);
     checkStripeEventFields(this.name, event);
-    return webhookEventFromStripe(event as unknown as StripeEvent);
+    const mapped = webhookEventFromStripe(event as unknown as StripeEvent);
+    if (mapped.kind !== 'payment') return mapped;
+    const intent = (event as unknown as StripeEvent).data.object as unknown as StripePaymentIntent;
+    const reread = webhookIntentReread(intent);
+    if (!reread) return mapped;
+    const current = await this.#call<StripePaymentIntent>('webhook', 'GET', `/v1/payment_intents/${encodeURIComponent(intent.id)}`, {
+      params: retrieveIntentParams(),
+    });
+    if (current?.id !== intent.id) {
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Stripe answered the read of ${intent.id} with another object; the event is not applied.`,
+      );
+    }
+    if (reread === 'authentication') return { ...mapped, result: paymentResultFromIntent(current) };
+    if (paymentMethodIdOf(current) !== paymentMethodIdOf(intent)) return mapped;
+    const saved = savedMethodFromIntent({ ...intent, payment_method: current.payment_method ?? null });
+    return saved ? { ...mapped, result: { ...mapped.result, savedMethod: saved } } : mapped;
   }
 
   /**
    * One Stripe call: `Authorization: Bearer`, `Stripe-Version`, the typed `params` form-encoded
    * ({@link encodeStripeForm}) as the body of a POST or the query of a GET, the idempotency key, the
-   * operation's timeout and Stripe's error mapping. `onErrorBody` sees the parsed body and HTTP status
+   * operation's timeout (`detachSavedMethod`: {@link STRIPE_DETACH_TIMEOUT_MS}, with the same override rule as
+   * `timeoutFor`) and Stripe's error mapping. `onErrorBody` sees the parsed body and HTTP status
    * of every 4xx (409 included) answered with JSON.
    */
   #call<T>(
-    operation: ConnectorOperation,
+    operation: ConnectorOperation | 'detachSavedMethod',
     method: 'GET' | 'POST',
     path: string,
     options: { params?: object; idempotencyKey?: string; onErrorBody?: (body: unknown, status: number) => void } = {},
@@ -478,13 +729,32 @@ export class StripeConnector implements Connector {
       url,
       headers,
       body,
-      timeoutMs: timeoutFor(STRIPE_TIMEOUTS_MS, operation, this.#timeoutMs),
+      timeoutMs:
+        operation === 'detachSavedMethod'
+          ? timeoutFor({ ...STRIPE_TIMEOUTS_MS, void: STRIPE_DETACH_TIMEOUT_MS }, 'void', this.#timeoutMs)
+          : timeoutFor(STRIPE_TIMEOUTS_MS, operation, this.#timeoutMs),
       errorOf: (status, errorBody) => {
         options.onErrorBody?.(errorBody, status);
         return stripeErrorOf(status, errorBody);
       },
     });
   }
+}
+
+/**
+ * Checks an expandable field of a signed event's object (`customer`, `payment_method`; issue 24): absent, null, an id
+ * (a string of at most {@link MAX_WEBHOOK_ID_LENGTH} characters) or an object with a string `id`
+ * (https://docs.stripe.com/api/expanding_objects: an expandable field is an id, or the object once expanded).
+ * @throws WebhookPayloadError naming the field
+ */
+function optionalIdOrObject(connector: string, parent: WebhookObject, key: string, path: string): void {
+  const value = parent[key];
+  if (value === undefined || value === null || typeof value === 'string') {
+    optionalString(connector, parent, key, path, MAX_WEBHOOK_ID_LENGTH);
+    return;
+  }
+  const object = optionalObject(connector, parent, key, path);
+  if (object) requiredString(connector, object, 'id', `${path}.${key}`);
 }
 
 /**
@@ -514,6 +784,8 @@ function checkStripeEventFields(connector: string, event: WebhookObject): void {
         optionalString(connector, error, key, `${path}.last_payment_error`, MAX_WEBHOOK_ID_LENGTH);
       optionalString(connector, error, 'message', `${path}.last_payment_error`);
     }
+    optionalString(connector, object, 'setup_future_usage', path, MAX_WEBHOOK_ID_LENGTH);
+    for (const key of ['customer', 'payment_method']) optionalIdOrObject(connector, object, key, path);
     const next = optionalObject(connector, object, 'next_action', path);
     if (next) {
       optionalString(connector, next, 'type', `${path}.next_action`, MAX_WEBHOOK_ID_LENGTH);

@@ -33,6 +33,14 @@
  *   Stripe changelog entries cited at {@link STRIPE_API_VERSION} and {@link buildPaymentIntentParams}
  * - Raw cards: https://docs.stripe.com/api/payment_methods/create (`type=card`, `card[number|exp_month|
  *   exp_year|cvc]`, `billing_details`), available only to accounts with raw card data access
+ * - Saved payment methods (issue 24): https://docs.stripe.com/payments/save-during-payment (`setup_future_usage`
+ *   with a `customer`; charging the saved method later with `off_session=true, confirm=true`; the 402
+ *   `authentication_required` answer), https://docs.stripe.com/api/customers/create,
+ *   https://docs.stripe.com/api/payment_methods/detach, https://docs.stripe.com/api/payment_intents/confirm,
+ *   https://docs.stripe.com/api/expanding_objects (`expand[]`, `data.` for lists and search results),
+ *   https://docs.stripe.com/declines/codes (`authentication_required`) and Stripe support's "Manual confirmation
+ *   for off-session payments requiring Strong Customer Authentication (SCA)"
+ *   (https://support.stripe.com/questions/manual-confirmation-for-off-session-payments-requiring-strong-customer-authentication-sca)
  *
  * See docs/connectors/stripe.md for the decisions taken here.
  */
@@ -43,7 +51,15 @@ import { fullExpiryYear } from '../../domain/card';
 import type { Currency } from '../../domain/money';
 import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
-import { type AuthorizeRequest, ConnectorTechnicalError, type PaymentResult, type RefundResult, type WebhookEvent } from '../connector';
+import {
+  type AuthorizeRequest,
+  ConnectorTechnicalError,
+  type PaymentResult,
+  type ProcessorCustomerRef,
+  type RefundResult,
+  type SavedMethodToken,
+  type WebhookEvent,
+} from '../connector';
 import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
 /* ------------------------------------------------------------------ matrix */
@@ -208,18 +224,46 @@ export interface StripePaymentIntent {
   metadata?: Record<string, string> | null;
   latest_charge?: string | null;
   created?: number;
+  /**
+   * The PaymentMethod: its id (`pm_…`), or the object when the request asked `expand[]=payment_method`
+   * (https://docs.stripe.com/api/expanding_objects); null when none.
+   */
+  payment_method?: string | StripePaymentMethod | null;
+  /** The Customer (`cus_…`), or the object when expanded; null when none. */
+  customer?: string | { id: string; object?: string } | null;
+  /** `on_session` or `off_session` when the PaymentIntent saves its PaymentMethod on the Customer; null otherwise. */
+  setup_future_usage?: string | null;
 }
 
 /**
- * The fields of a PaymentMethod the adapter reads: only its `id` (`pm_…`), given to the PaymentIntent.
- * The card summary Stripe returns (`brand`, `last4`, `exp_month`, `exp_year`; never the number or CVC)
- * is not needed: Switchyard computes its own. https://docs.stripe.com/api/payment_methods/object
+ * The fields of a PaymentMethod the adapter reads (https://docs.stripe.com/api/payment_methods/object): its `id`
+ * (`pm_…`), given to the PaymentIntent; and, for a saved method (issue 24), the card summary Stripe returns —
+ * `brand`, `last4`, `exp_month`, `exp_year`, `country` (the issuer's, ISO 3166-1 alpha-2) and `fingerprint` (the
+ * same for every PaymentMethod of one card number in the account), never the number or CVC — its `customer`
+ * and `billing_details.email`.
  */
 export interface StripePaymentMethod {
   id: string;
   object: 'payment_method';
   type?: string;
-  card?: { brand?: string; last4?: string; exp_month?: number; exp_year?: number } | null;
+  card?: {
+    brand?: string;
+    last4?: string;
+    exp_month?: number;
+    exp_year?: number;
+    country?: string | null;
+    fingerprint?: string | null;
+  } | null;
+  customer?: string | { id: string } | null;
+  billing_details?: { email?: string | null } | null;
+  metadata?: Record<string, string> | null;
+}
+
+/** The fields of a Customer the adapter reads: its `id` (`cus_…`). https://docs.stripe.com/api/customers/object */
+export interface StripeCustomer {
+  id: string;
+  object: 'customer';
+  email?: string | null;
   metadata?: Record<string, string> | null;
 }
 
@@ -355,6 +399,8 @@ export function toStripeCurrency(currency: Currency): string {
 export const PAYMENT_ID_METADATA_KEY = 'payment_id';
 /** Metadata key carrying our refund id on Refunds. */
 export const REFUND_ID_METADATA_KEY = 'refund_id';
+/** Metadata key carrying our customer id (`cus_…` of Switchyard) on the Stripe Customers the adapter creates (issue 24). */
+export const CUSTOMER_ID_METADATA_KEY = 'customer_id';
 
 /**
  * Stripe's `capture_method` for ours (https://docs.stripe.com/api/payment_intents/create#create_payment_intent-capture_method).
@@ -480,10 +526,23 @@ export const STRIPE_ALLOWED_PAYMENT_METHOD_TYPES: readonly Stripe.PaymentIntentC
  * `allowed_payment_method_types[0]=card` (see {@link STRIPE_ALLOWED_PAYMENT_METHOD_TYPES}; never
  * `payment_method_types`), `return_url` (Switchyard's own return route for the payment, so 3DS answers
  * `redirect_to_url`) and `metadata[payment_id]` (our id, for search and webhooks). No card data.
- * @throws RangeError when the amount is not a non-negative integer
+ *
+ * Saving the card (issue 24, `request.setupFutureUsage`): also `setup_future_usage` (`on_session` |
+ * `off_session`), `customer=cus_…` (the Stripe Customer the PaymentMethod is attached to once the payment
+ * succeeds and any authentication is done: "If you provide a Customer with the PaymentIntent, you can use this
+ * parameter to attach the payment method to the Customer after the PaymentIntent is confirmed", [pkg]
+ * `PaymentIntentCreateParams.setup_future_usage`; https://docs.stripe.com/payments/save-during-payment) and
+ * `expand[0]=payment_method`, so the answer carries the PaymentMethod object (card summary and fingerprint)
+ * in the same call (https://docs.stripe.com/api/expanding_objects).
+ * @param processorCustomerId the Stripe Customer (`cus_…`); required with `setupFutureUsage`, ignored without
+ * @throws RangeError when the amount is not a non-negative integer, or `setupFutureUsage` comes without a Customer
  */
-export function buildPaymentIntentParams(request: AuthorizeRequest, paymentMethodId: string): Stripe.PaymentIntentCreateParams {
-  return {
+export function buildPaymentIntentParams(
+  request: AuthorizeRequest,
+  paymentMethodId: string,
+  processorCustomerId?: string | null,
+): Stripe.PaymentIntentCreateParams {
+  const params: Stripe.PaymentIntentCreateParams = {
     amount: toStripeAmount(request.amount),
     currency: toStripeCurrency(request.currency),
     confirm: true,
@@ -492,6 +551,195 @@ export function buildPaymentIntentParams(request: AuthorizeRequest, paymentMetho
     allowed_payment_method_types: [...STRIPE_ALLOWED_PAYMENT_METHOD_TYPES],
     return_url: request.returnUrl,
     metadata: { [PAYMENT_ID_METADATA_KEY]: request.paymentId },
+  };
+  if (request.setupFutureUsage) {
+    if (!processorCustomerId) throw new RangeError('Saving a card at Stripe needs a Stripe Customer.');
+    params.setup_future_usage = request.setupFutureUsage;
+    params.customer = processorCustomerId;
+    params.expand = [...EXPAND_PAYMENT_METHOD];
+  }
+  return params;
+}
+
+/* ------------------------------------------------------ saved methods (issue 24) */
+
+/**
+ * `expand[]` of a PaymentIntent request whose answer must carry the PaymentMethod object instead of its id:
+ * `payment_method` ("Many objects allow you to request additional information as an expanded response by using
+ * the `expand` request parameter", https://docs.stripe.com/api/expanding_objects; [pkg]
+ * `PaymentIntentCreateParams.expand`, `PaymentIntentRetrieveParams.expand`: `Array<string>`).
+ */
+export const EXPAND_PAYMENT_METHOD: readonly string[] = ['payment_method'];
+
+/**
+ * `expand[]` of a PaymentIntent search: the same field inside each result, `data.payment_method` (expanding in
+ * lists and search results goes through `data`, https://docs.stripe.com/api/expanding_objects; [pkg]
+ * `PaymentIntentSearchParams.expand`).
+ */
+export const EXPAND_SEARCH_PAYMENT_METHOD: readonly string[] = ['data.payment_method'];
+
+/**
+ * The parameters of `POST /v1/customers` (https://docs.stripe.com/api/customers/create) that makes the Stripe
+ * Customer a saved card is attached to: `email` (our customer's, else the payment's, when known) and
+ * `metadata[customer_id]` = our customer id, so an operator finds our customer from Stripe's dashboard.
+ * One Customer per our customer and account; the core keeps its id ({@link SavedMethodToken.processorCustomerId})
+ * and passes it back as `ProcessorCustomerRef.processorCustomerId`.
+ */
+export function buildCustomerParams(customer: ProcessorCustomerRef, email?: string | null): Stripe.CustomerCreateParams {
+  const params: Stripe.CustomerCreateParams = {};
+  const address = customer.email || email;
+  if (address) params.email = address;
+  params.metadata = { [CUSTOMER_ID_METADATA_KEY]: customer.customerId };
+  return params;
+}
+
+/**
+ * The parameters of `POST /v1/payment_intents` that charges a saved PaymentMethod (issue 24;
+ * https://docs.stripe.com/payments/save-during-payment, "Charge the saved payment method later"):
+ * `amount`, `currency`, `confirm=true`, `capture_method`, `payment_method=pm_…` (the saved token), `customer=cus_…`
+ * (required by Stripe for a PaymentMethod attached to a Customer: "If the payment method is attached to a Customer,
+ * you must also provide the ID of that Customer", [pkg] `PaymentIntentCreateParams.payment_method`),
+ * `allowed_payment_method_types[0]=card`, `metadata[payment_id]` (the same reference as every other intent of the
+ * adapter, so `sync` finds a charge whose answer was lost), and:
+ * - off-session (`request.offSession`): `off_session=true` ("the customer isn't in your checkout flow during this
+ *   payment attempt and can't authenticate", [pkg] `PaymentIntentCreateParams.off_session`), no `return_url`
+ *   (nothing to redirect; {@link buildAuthenticationRecoveryParams} carries it when the issuer asks for the payer);
+ * - on-session: `return_url`, so a 3DS the issuer asks for answers `redirect_to_url`.
+ * No `setup_future_usage`: the method is already saved.
+ * @throws RangeError when there is no saved method, no Stripe Customer, or the amount is not a non-negative integer
+ */
+export function buildSavedMethodIntentParams(request: AuthorizeRequest): Stripe.PaymentIntentCreateParams {
+  const saved = request.savedMethod;
+  if (!saved?.token) throw new RangeError('No saved payment method to charge.');
+  if (!saved.processorCustomerId) throw new RangeError('A saved Stripe PaymentMethod is charged with its Customer.');
+  const params: Stripe.PaymentIntentCreateParams = {
+    amount: toStripeAmount(request.amount),
+    currency: toStripeCurrency(request.currency),
+    confirm: true,
+    capture_method: toStripeCaptureMethod(request.captureMethod),
+    payment_method: saved.token,
+    customer: saved.processorCustomerId,
+    allowed_payment_method_types: [...STRIPE_ALLOWED_PAYMENT_METHOD_TYPES],
+    metadata: { [PAYMENT_ID_METADATA_KEY]: request.paymentId },
+  };
+  if (request.offSession) params.off_session = true;
+  else params.return_url = request.returnUrl;
+  return params;
+}
+
+/**
+ * The parameters of `POST /v1/payment_intents/{id}/confirm` that asks the payer to authenticate an off-session
+ * charge the issuer refused with `authentication_required` (https://docs.stripe.com/api/payment_intents/confirm):
+ * `payment_method` = the same saved PaymentMethod (the failed attempt left the intent in `requires_payment_method`
+ * without one), `off_session=false` and `return_url` = Switchyard's return route. Stripe support's documented way
+ * to bring such an intent to `requires_action` ("Use an update PaymentIntent API call to set payment_method to the
+ * same payment method ID that failed. Attempt confirmation with off_session set to false. Confirmation should fail
+ * with PaymentIntent in requires_action status", https://support.stripe.com/questions/manual-confirmation-for-off-session-payments-requiring-strong-customer-authentication-sca;
+ * `confirm` takes `payment_method` itself, so one call does both); with a `return_url` the action is
+ * `redirect_to_url`, a link the payer can follow whenever the merchant brings them back.
+ */
+export function buildAuthenticationRecoveryParams(paymentMethodId: string, returnUrl: string): Stripe.PaymentIntentConfirmParams {
+  return { payment_method: paymentMethodId, off_session: false, return_url: returnUrl };
+}
+
+/**
+ * The parameters of `GET /v1/payment_intents/{id}` of a sync: `expand[0]=payment_method`
+ * ({@link EXPAND_PAYMENT_METHOD}), so a PaymentIntent that saved its card answers with the card summary in the same
+ * call ([pkg] `PaymentIntentRetrieveParams`).
+ */
+export function retrieveIntentParams(): Stripe.PaymentIntentRetrieveParams {
+  return { expand: [...EXPAND_PAYMENT_METHOD] };
+}
+
+/**
+ * The parameters of `POST /v1/payment_methods/{id}/detach` (https://docs.stripe.com/api/payment_methods/detach:
+ * "Detaches a PaymentMethod object from a Customer. After a PaymentMethod is detached, it can no longer be used
+ * for a payment or re-attached to a Customer"): none ([pkg] `PaymentMethodDetachParams` has only `expand`).
+ */
+export function buildDetachParams(): Stripe.PaymentMethodDetachParams {
+  return {};
+}
+
+/**
+ * Timeout of `POST /v1/payment_methods/{id}/detach`, in milliseconds: {@link STRIPE_DEFAULT_TIMEOUT_MS}
+ * (stripe-node's default for every request; `CONNECTOR_TIMEOUT_MS` overrides it). Not in
+ * {@link STRIPE_TIMEOUTS_MS}: detaching is no payment operation of the shared table.
+ */
+export const STRIPE_DETACH_TIMEOUT_MS = STRIPE_DEFAULT_TIMEOUT_MS;
+
+/** The decline code (and error code) Stripe gives an off-session charge the issuer wants the payer to authenticate. */
+export const AUTHENTICATION_REQUIRED_CODE = 'authentication_required';
+
+/**
+ * Whether a Stripe error asks for the payer: `code` or `decline_code` `authentication_required` ("The card was
+ * declined because the transaction requires authentication such as 3D Secure … In some cases, such as off-session
+ * payments, you might need to request the customer to retry", https://docs.stripe.com/declines/codes; the 402 of
+ * an off-session charge, https://docs.stripe.com/payments/save-during-payment).
+ */
+export function isAuthenticationRequired(error: StripeApiError | null | undefined): boolean {
+  return error?.code === AUTHENTICATION_REQUIRED_CODE || error?.decline_code === AUTHENTICATION_REQUIRED_CODE;
+}
+
+/** The id of a PaymentIntent's `customer` (a string, or an expanded Customer), or null. */
+export function customerIdOf(intent: Pick<StripePaymentIntent, 'customer'>): string | null {
+  const customer = intent.customer;
+  if (typeof customer === 'string') return customer || null;
+  return customer && typeof customer.id === 'string' && customer.id ? customer.id : null;
+}
+
+/** The id of a PaymentIntent's `payment_method` (a string, or an expanded PaymentMethod), or null. */
+export function paymentMethodIdOf(intent: Pick<StripePaymentIntent, 'payment_method'>): string | null {
+  const pm = intent.payment_method;
+  if (typeof pm === 'string') return pm || null;
+  return pm && typeof pm.id === 'string' && pm.id ? pm.id : null;
+}
+
+/**
+ * Whether a PaymentIntent saved (or is saving) its PaymentMethod for reuse and has come far enough for the method
+ * to be attached: `setup_future_usage` set, a `customer`, a `payment_method`, and `succeeded` or `requires_capture`
+ * (the PaymentMethod "attaches to the Customer after the PaymentIntent has been confirmed and any required actions
+ * from the user are complete", [pkg] `PaymentIntentCreateParams.customer`).
+ */
+export function savesPaymentMethod(intent: StripePaymentIntent): boolean {
+  return (
+    (intent.status === 'succeeded' || intent.status === 'requires_capture') &&
+    !!intent.setup_future_usage &&
+    customerIdOf(intent) !== null &&
+    paymentMethodIdOf(intent) !== null
+  );
+}
+
+/**
+ * The saved method a PaymentIntent carries (issue 24), when {@link savesPaymentMethod} and its `payment_method` is
+ * the expanded object of a card: token = the PaymentMethod id (`pm_…`), `processorCustomerId` = the intent's
+ * Customer, `email` = the PaymentMethod's `billing_details.email`, `fingerprint` = `card.fingerprint`, `card` =
+ * `brand` (lower-case), `last4`, `exp_month`, `exp_year`, `country` as the issuer country (Stripe gives no BIN:
+ * `card.iin` is "For internal use only and not typically available", [pkg] `PaymentMethod.Card.iin`), `expiresAt`
+ * null (a saved Stripe PaymentMethod does not expire; the card's expiry is the limit).
+ * @returns the token, or null when the intent saves nothing or its PaymentMethod is not expanded (an id only: the
+ *   caller reads it, see `StripeConnector.parseWebhook`) or not a card with its summary
+ */
+export function savedMethodFromIntent(intent: StripePaymentIntent): SavedMethodToken | null {
+  if (!savesPaymentMethod(intent)) return null;
+  const pm = intent.payment_method;
+  if (!pm || typeof pm !== 'object') return null;
+  const card = pm.card;
+  if (!card || typeof card.brand !== 'string' || typeof card.last4 !== 'string') return null;
+  if (typeof card.exp_month !== 'number' || typeof card.exp_year !== 'number') return null;
+  return {
+    token: pm.id,
+    processorCustomerId: customerIdOf(intent),
+    email: pm.billing_details?.email ?? null,
+    fingerprint: card.fingerprint ?? null,
+    card: {
+      brand: card.brand.toLowerCase(),
+      last4: card.last4,
+      expMonth: card.exp_month,
+      expYear: card.exp_year,
+      bin: null,
+      issuerCountry: card.country ?? null,
+    },
+    expiresAt: null,
   };
 }
 
@@ -606,10 +854,12 @@ export function searchQueryForPayment(paymentId: string): string {
 
 /**
  * The parameters of `GET /v1/payment_intents/search` that find the PaymentIntent carrying our payment id
- * (https://docs.stripe.com/api/payment_intents/search): `query` = {@link searchQueryForPayment}.
+ * (https://docs.stripe.com/api/payment_intents/search): `query` = {@link searchQueryForPayment}, and
+ * `expand[0]=data.payment_method` ({@link EXPAND_SEARCH_PAYMENT_METHOD}: a found intent that saved its card
+ * answers with the card summary in the same call).
  */
 export function searchParamsForPayment(paymentId: string): Stripe.PaymentIntentSearchParams {
-  return { query: searchQueryForPayment(paymentId) };
+  return { query: searchQueryForPayment(paymentId), expand: [...EXPAND_SEARCH_PAYMENT_METHOD] };
 }
 
 /**
@@ -699,6 +949,8 @@ export function nextActionOf(nextAction: StripeNextAction | null | undefined): N
  * Maps a PaymentIntent to our result through {@link STRIPE_PAYMENT_STATUS}.
  * `amountCaptured` is `amount_received` (what Stripe has captured on the intent);
  * a `Failed` result carries `last_payment_error` (code via {@link stripeErrorCode}, message).
+ * A `Succeeded` or `RequiresCapture` intent that saved its card, with its PaymentMethod expanded, carries
+ * `savedMethod` ({@link savedMethodFromIntent}; issue 24); no other result has the key.
  */
 export function paymentResultFromIntent(intent: StripePaymentIntent): PaymentResult {
   const status = mapPaymentStatus(intent.status);
@@ -712,6 +964,8 @@ export function paymentResultFromIntent(intent: StripePaymentIntent): PaymentRes
     result.errorCode = stripeErrorCode(intent.last_payment_error);
     result.errorMessage = intent.last_payment_error?.message ? redactKeys(intent.last_payment_error.message) : null;
   }
+  const saved = savedMethodFromIntent(intent);
+  if (saved) result.savedMethod = saved;
   return result;
 }
 
@@ -746,6 +1000,22 @@ export function refundResultFromRefund(refund: StripeRefund): RefundResult {
     result.errorMessage = refund.status === 'canceled' ? 'The refund was canceled at Stripe.' : 'The refund failed at Stripe.';
   }
   return result;
+}
+
+/**
+ * Why a PaymentIntent carried by a webhook event must be read again before it is mapped (issue 24), or null:
+ * - `saved_method`: it saved its card ({@link savesPaymentMethod}) but events carry `payment_method` as an id,
+ *   never expanded, so the card summary and fingerprint are read with the intent
+ *   (`GET /v1/payment_intents/{id}?expand[0]=payment_method`, one call);
+ * - `authentication`: an off-session attempt the issuer refused with `authentication_required`
+ *   ({@link isAuthenticationRequired}), which the adapter answers by asking the payer
+ *   (`StripeConnector.authorize`): the intent has moved on to `requires_action` (or failed for good), and that
+ *   current state, not the failure the event shows, is what the payment must take.
+ */
+export function webhookIntentReread(intent: StripePaymentIntent): 'saved_method' | 'authentication' | null {
+  if (intent.status === 'requires_payment_method' && isAuthenticationRequired(intent.last_payment_error)) return 'authentication';
+  if (savesPaymentMethod(intent) && typeof intent.payment_method === 'string') return 'saved_method';
+  return null;
 }
 
 /* ------------------------------------------------------------------ webhooks */
