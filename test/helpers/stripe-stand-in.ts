@@ -59,14 +59,36 @@
  *   last 4 digits: the stand-in never keeps a PAN); while the first request is still
  *   running → 409 `idempotency_key_in_use`. Keys are ignored on GETs, as at Stripe.
  *
- * Not modelled: 3DS/`requires_action`, amount minimums, search lag (search is
+ * - saved payment methods (issue 24; https://docs.stripe.com/payments/save-during-payment): Customers per account
+ *   (`POST /v1/customers`, https://docs.stripe.com/api/customers/create, shaped as Stripe's OpenAPI fixture
+ *   `resources.customer`, fixtures/stripe/openapi-fixtures3/customer.extract.json; `GET /v1/customers/:id`); a
+ *   PaymentIntent with `setup_future_usage` and `customer` attaches its PaymentMethod to the Customer once authorized
+ *   (`off_session` also sets the card up for off-session use); a PaymentIntent with `payment_method` + `customer` +
+ *   `confirm=true` (and `off_session=true`) charges a saved one — an entry of the account's ledger under its
+ *   `metadata.payment_id`; a PaymentMethod attached to a Customer is refused without that Customer; a PaymentMethod
+ *   of another account is `resource_missing` ("No such payment_method"); `POST /v1/payment_methods/:id/detach`
+ *   (https://docs.stripe.com/api/payment_methods/detach) makes it unusable for good; every card has a `fingerprint`
+ *   (a keyed hash: the same number, the same fingerprint in one account);
+ * - 3D Secure with Stripe's test cards of {@link STAND_IN_AUTHENTICATION_CARDS} (https://docs.stripe.com/testing#regulatory-cards):
+ *   on-session → `requires_action` with `next_action.redirect_to_url` to the stand-in's page
+ *   ({@link THREE_D_SECURE_PATH}; `completeAuthentication()` does the same from a test), off-session → 402
+ *   `card_error` `authentication_required` with the intent in `requires_payment_method`
+ *   (https://docs.stripe.com/declines/codes); `POST /v1/payment_intents/:id/confirm`
+ *   (https://docs.stripe.com/api/payment_intents/confirm) confirms again (e.g. `off_session=false` to ask the payer);
+ *   `declineCharges()` makes a saved card decline from now on;
+ * - `expand[]` (https://docs.stripe.com/api/expanding_objects): `payment_method` and `customer` on PaymentIntent
+ *   create, confirm and retrieve, `data.payment_method` and `data.customer` on search; anything else → 400.
+ *
+ * Not modelled: amount minimums, search lag (search is
  * immediately consistent here; Stripe's may lag up to an hour), webhooks,
- * `expand[]`, refunds other than `succeeded`, the single use of a PaymentMethod that is not
- * attached to a Customer, accounts without raw card data access.
+ * refunds other than `succeeded`, the single use of a PaymentMethod that is not
+ * attached to a Customer, accounts without raw card data access, Customers' other fields and endpoints
+ * (update, delete, list), `PaymentMethod` attach, SetupIntents. Wording of the refusals marked "the stand-in's
+ * wording" is not Stripe's published text.
  *
  * Works under jest (CommonJS: the fixtures are found through `__dirname`).
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -191,6 +213,48 @@ export interface StandInPaymentMethod {
   idempotencyKey: string | null;
 }
 
+/** A Customer of one account (`POST /v1/customers`), as {@link StripeStandIn.customersOf} shows it. */
+export interface StandInCustomer {
+  /** `cus_…`. */
+  id: string;
+  email: string | null;
+  /** As sent (`customer_id`: our customer id). */
+  metadata: Record<string, string>;
+  /** PaymentMethods attached to it now (`pm_…`), oldest first. */
+  paymentMethodIds: string[];
+  /** PaymentMethods detached from it (unusable), oldest first. */
+  detachedPaymentMethodIds: string[];
+  /** The `Idempotency-Key` it was created under, or null. */
+  idempotencyKey: string | null;
+}
+
+/** One PaymentIntent of one account, as {@link StripeStandIn.paymentIntentsOf} shows it. Amounts in minor units. */
+export interface StandInPaymentIntent {
+  /** `pi_…`. */
+  id: string;
+  /** `metadata.payment_id` (our payment id), or null. */
+  paymentId: string | null;
+  /** Stripe's `status`. */
+  status: string;
+  amount: number;
+  /** Lower-case ISO 4217. */
+  currency: string;
+  /** `customer` (`cus_…`), or null. */
+  customer: string | null;
+  /** `payment_method` (`pm_…`), or null (none yet, or the last attempt failed). */
+  paymentMethod: string | null;
+  /** `setup_future_usage`, or null. */
+  setupFutureUsage: string | null;
+  /** Whether its last confirm was off-session. */
+  offSession: boolean;
+  /** The card was authorized (money held or taken). */
+  authorized: boolean;
+  /** `last_payment_error.code` (e.g. `authentication_required`, `card_declined`), or null. */
+  lastPaymentErrorCode: string | null;
+  /** `next_action.type` (`redirect_to_url`, `use_stripe_sdk`), or null. */
+  nextActionType: string | null;
+}
+
 /**
  * One request as the stand-in received it. `form` is the parsed body (POST) or
  * query (GET) with card numbers reduced to their last 4 digits (`****4242`) and
@@ -274,6 +338,33 @@ export interface StripeStandIn {
    */
   paymentMethodsOf(secretKey: string): StandInPaymentMethod[];
   /**
+   * One account's Customers (the default account's without a key), oldest first, with the PaymentMethods attached to
+   * and detached from each (issue 24).
+   * @throws Error when the key is no account's
+   */
+  customersOf(secretKey?: string): StandInCustomer[];
+  /**
+   * One account's PaymentIntents (the default account's without a key), oldest first: status, Customer,
+   * PaymentMethod, `setup_future_usage`, off-session or not (issue 24).
+   * @throws Error when the key is no account's
+   */
+  paymentIntentsOf(secretKey?: string): StandInPaymentIntent[];
+  /**
+   * The payer finishes the 3DS of an intent in `requires_action` (what following its `redirect_to_url`,
+   * {@link THREE_D_SECURE_PATH}, does): `succeeded` (default) authorizes it — unless its card declines — and attaches a
+   * card set up for future usage to the Customer; `failed` leaves it `requires_payment_method` with
+   * `payment_intent_authentication_failure`.
+   * @throws Error when the key is no account's, the intent is unknown there, or it is not `requires_action`
+   */
+  completeAuthentication(paymentIntentId: string, outcome?: 'succeeded' | 'failed', secretKey?: string): void;
+  /**
+   * From now on, confirms with this PaymentMethod are declined 402 `card_declined` with `declineCode` (a saved card
+   * the issuer starts to decline, e.g. `insufficient_funds` on a renewal; Stripe's test card `4000000000000341`
+   * behaves so once attached, https://docs.stripe.com/testing#declined-payments); null lifts it.
+   * @throws Error when the key is no account's or the PaymentMethod is unknown there
+   */
+  declineCharges(paymentMethodId: string, decline: { declineCode: string; message: string } | null, secretKey?: string): void;
+  /**
    * Opens another account (a merchant's own Stripe account): a fresh `sk_test_…` key, webhook
    * secret and `acct_…` id; from now on requests with that key act on that account only.
    */
@@ -330,6 +421,27 @@ export const STAND_IN_DECLINED_CARDS: Readonly<Record<string, { declineCode: str
   '4000000000009995': { declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
 };
 
+/** How a card of {@link STAND_IN_AUTHENTICATION_CARDS} asks for the payer. */
+export type StandInAuthentication = 'always' | 'unless_set_up';
+
+/**
+ * Stripe's 3D Secure test cards the stand-in models (https://docs.stripe.com/testing#regulatory-cards):
+ * - `4000002760003184` (`always`): "authentication required on all transactions, regardless of how the card is set
+ *   up" — every on-session confirm goes to `requires_action` (the hosted 3DS page), every off-session one is declined
+ *   402 `authentication_required`;
+ * - `4000002500003155` (`unless_set_up`): authentication is required until the card has been set up for off-session
+ *   use (a `setup_future_usage=off_session` PaymentIntent succeeded with it, 3DS done), after which no payment asks
+ *   for the payer again.
+ * Any other card never asks.
+ */
+export const STAND_IN_AUTHENTICATION_CARDS: Readonly<Record<string, StandInAuthentication>> = {
+  '4000002760003184': 'always',
+  '4000002500003155': 'unless_set_up',
+};
+
+/** Where the stand-in serves its 3DS page (the shape of Stripe's `https://hooks.stripe.com/3d_secure_2/hosted?…`). */
+export const THREE_D_SECURE_PATH = '/3d_secure_2/hosted';
+
 /* ------------------------------------------------------------------- templates */
 
 type Json = Record<string, unknown>;
@@ -343,6 +455,17 @@ const DECLINE_TEMPLATE = (template('error.card_declined').error ?? {}) as Json;
 const PAYMENT_METHOD_TEMPLATE = ((template('openapi.fixtures3.extract').resources as Json).payment_method ?? {}) as Json;
 /** Stripe's OpenAPI fixture `resources.balance` (stripe/openapi v2436; source in the file). */
 const BALANCE_TEMPLATE = ((template('openapi-fixtures3/balance.extract').resources as Json).balance ?? {}) as Json;
+/** Stripe's OpenAPI fixture `resources.customer` (stripe/openapi v2436; source in the file). */
+const CUSTOMER_TEMPLATE = ((template('openapi-fixtures3/customer.extract').resources as Json).customer ?? {}) as Json;
+/** A failed 3DS: `last_payment_error` of the recorded `requires_payment_method` intent (`payment_intent_authentication_failure`). */
+const AUTHENTICATION_FAILURE_TEMPLATE = (template('payment_intent.requires_payment_method').last_payment_error ?? {}) as Json;
+
+/** The decline (and error) code of an off-session charge whose card needs the payer (https://docs.stripe.com/declines/codes). */
+const AUTHENTICATION_REQUIRED = 'authentication_required';
+/** `setup_future_usage` values ([pkg] `PaymentIntentCreateParams.SetupFutureUsage`). */
+const SETUP_FUTURE_USAGES = ['on_session', 'off_session'];
+/** What a PaymentIntent request may expand (https://docs.stripe.com/api/expanding_objects): the stand-in renders these two. */
+const INTENT_EXPANDABLE = ['payment_method', 'customer'];
 
 /** Stripe-Version dates: from 2026-09-30 `payment_method_types` is refused; from 2026-07-29 `allowed_payment_method_types` exists. */
 const PAYMENT_METHOD_TYPES_REMOVED = '2026-09-30';
@@ -416,6 +539,18 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * `card.fingerprint` of a card number in one account: 16 base62 characters of an HMAC-SHA256 of the number under the
+ * account's random key (Stripe's fingerprints are 16 characters, e.g. `AOB934RVNwzk6xtn` in its OpenAPI fixture). The
+ * same number gives the same fingerprint in the account; the number itself is never kept.
+ */
+function fingerprintOf(key: Buffer, pan: string): string {
+  const digest = createHmac('sha256', key).update(pan).digest();
+  let out = '';
+  for (const b of digest.subarray(0, 16)) out += BASE62[b % 62];
+  return out;
+}
+
 /** `12345` minor units of `usd` → `123.45 usd`, for error messages (two-decimal currencies). */
 function money(minor: number, currency: string): string {
   return `${(minor / 100).toFixed(2)} ${currency}`;
@@ -470,6 +605,72 @@ function amountParam(form: URLSearchParams, name: string): number | undefined | 
 }
 const isAnswer = (v: unknown): v is Answer => typeof v === 'object' && v !== null && 'status' in v && 'save' in v;
 
+/**
+ * `expand[0]=…`, `expand[1]=…` (https://docs.stripe.com/api/expanding_objects), each one of `allowed`; anything else
+ * → 400 "This property cannot be expanded (…)".
+ */
+function expandParam(form: URLSearchParams, allowed: readonly string[]): string[] | Answer {
+  const out: string[] = [];
+  for (const [key, value] of form) {
+    if (!/^expand\[\d+\]$/.test(key)) continue;
+    if (!allowed.includes(value)) return invalid('parameter_invalid_string', `This property cannot be expanded (${value}).`, key);
+    out.push(value);
+  }
+  return out;
+}
+
+/**
+ * `off_session` ([pkg] `boolean | 'one_off' | 'recurring'`): true for `true`, `one_off`, `recurring`; only with a
+ * confirm ("This parameter can only be used with confirm=true"; the stand-in's wording).
+ */
+function offSessionParam(form: URLSearchParams, confirming: boolean): boolean | Answer {
+  const raw = form.get('off_session');
+  if (raw === null || raw === 'false') return false;
+  if (!['true', 'one_off', 'recurring'].includes(raw))
+    return invalid('parameter_invalid_boolean', `Invalid boolean: ${raw}`, 'off_session');
+  if (!confirming) return invalid('parameter_invalid_boolean', 'off_session can only be used with confirm=true.', 'off_session');
+  return true;
+}
+
+/**
+ * Why a PaymentMethod cannot be used by an intent of `customerId`, or null:
+ * - detached from a Customer: "The provided PaymentMethod was previously used with a PaymentIntent without Customer
+ *   attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may
+ *   not be used again. …" (Stripe's message as quoted in public threads: github.com/liberapay/liberapay.com issue
+ *   2686, github.com/stripe/stripe-react-native issue 1170);
+ * - attached to a Customer the intent does not name (Stripe: "If the payment method is attached to a Customer, you
+ *   must also provide the ID of that Customer", [pkg] `PaymentIntentCreateParams.payment_method`; the stand-in's
+ *   wording).
+ */
+function paymentMethodRefusal(pm: PaymentMethodRecord, customerId: string | null): Answer | null {
+  if (pm.detachedFrom) {
+    return stripeError(
+      400,
+      {
+        message:
+          'The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may not be used again. To use a PaymentMethod multiple times, you must attach it to a Customer first.',
+        param: 'payment_method',
+        type: 'invalid_request_error',
+      },
+      false,
+    );
+  }
+  if (pm.customerId && pm.customerId !== customerId) {
+    return stripeError(
+      400,
+      {
+        message: customerId
+          ? `The provided PaymentMethod belongs to another Customer than ${customerId}.`
+          : 'The provided PaymentMethod is attached to a Customer: provide that Customer as customer.',
+        param: 'payment_method',
+        type: 'invalid_request_error',
+      },
+      false,
+    );
+  }
+  return null;
+}
+
 /* ------------------------------------------------------------------------ state */
 
 interface Intent {
@@ -492,6 +693,16 @@ interface Intent {
   /** The card was authorized (money held or taken). */
   authorized: boolean;
   declined: boolean;
+  /** `customer` (`cus_…`), or null. */
+  customerId: string | null;
+  /** `setup_future_usage` (`on_session` | `off_session`), or null. */
+  setupFutureUsage: string | null;
+  /** Whether the last confirm was off-session (`off_session=true`). */
+  offSession: boolean;
+  /** The `return_url` of the last confirm that gave one. */
+  returnUrl: string | null;
+  /** `next_action` while `requires_action` (the hosted 3DS page), else null. */
+  nextAction: Json | null;
 }
 
 interface PaymentMethodRecord {
@@ -503,8 +714,33 @@ interface PaymentMethodRecord {
   created: number;
   metadata: Record<string, string>;
   billingDetails: Json;
-  /** The decline its card gets on confirm (from {@link STAND_IN_DECLINED_CARDS}), decided at creation: the PAN is not kept. */
+  /**
+   * The decline its card gets on confirm (from {@link STAND_IN_DECLINED_CARDS}), decided at creation: the PAN is not
+   * kept; {@link StripeStandIn.declineCharges} changes it later.
+   */
   decline: { declineCode: string; message: string } | null;
+  idempotencyKey: string | null;
+  /** Whether its card asks for the payer ({@link STAND_IN_AUTHENTICATION_CARDS}), decided at creation. */
+  authentication: 'none' | StandInAuthentication;
+  /** `card.fingerprint`: a keyed hash of the number, the same for every PaymentMethod of one card in the account. */
+  fingerprint: string;
+  /** The Customer it is attached to (`cus_…`), or null. */
+  customerId: string | null;
+  /** The Customer it was detached from; a detached PaymentMethod can never be used again. */
+  detachedFrom: string | null;
+  /** Set up for off-session use (a `setup_future_usage=off_session` intent succeeded with it). */
+  setUp: boolean;
+}
+
+/** A Customer of one account (`POST /v1/customers`). */
+interface CustomerRecord {
+  id: string;
+  created: number;
+  email: string | null;
+  name: string | null;
+  phone: string | null;
+  description: string | null;
+  metadata: Record<string, string>;
   idempotencyKey: string | null;
 }
 
@@ -537,8 +773,12 @@ interface Account {
   paymentMethods: Map<string, PaymentMethodRecord>;
   intents: Map<string, Intent>;
   refunds: Map<string, Refund>;
+  /** Customers (issue 24): a saved PaymentMethod belongs to one of them, in this account only. */
+  customers: Map<string, CustomerRecord>;
   /** Idempotency keys are scoped to the account, as at Stripe. */
   idempotency: Map<string, IdempotencyEntry>;
+  /** Keys the card fingerprints of this account (random per account). */
+  fingerprintKey: Buffer;
 }
 
 const newAccount = (id: string, secretKey: string, webhookSecret: string): Account => ({
@@ -548,7 +788,9 @@ const newAccount = (id: string, secretKey: string, webhookSecret: string): Accou
   paymentMethods: new Map(),
   intents: new Map(),
   refunds: new Map(),
+  customers: new Map(),
   idempotency: new Map(),
+  fingerprintKey: randomBytes(32),
 });
 
 /** The default account's id. Fake. */
@@ -577,6 +819,8 @@ interface Executed {
 }
 
 const CANCELABLE = ['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action', 'processing'];
+/** Statuses `POST /v1/payment_intents/:id/confirm` takes (https://docs.stripe.com/api/payment_intents/confirm). */
+const CONFIRMABLE = ['requires_payment_method', 'requires_confirmation', 'requires_action'];
 
 /* ------------------------------------------------------------------- the server */
 
@@ -672,6 +916,7 @@ class StandIn implements StripeStandIn {
       a.paymentMethods.clear();
       a.intents.clear();
       a.refunds.clear();
+      a.customers.clear();
       a.idempotency.clear();
     }
     this.#faults = [];
@@ -700,6 +945,55 @@ class StandIn implements StripeStandIn {
       expYear: pm.expYear,
       idempotencyKey: pm.idempotencyKey,
     }));
+  }
+
+  customersOf(secretKey: string = this.secretKey): StandInCustomer[] {
+    const account = this.#account(secretKey);
+    const pms = [...account.paymentMethods.values()];
+    return [...account.customers.values()].map((c) => ({
+      id: c.id,
+      email: c.email,
+      metadata: { ...c.metadata },
+      paymentMethodIds: pms.filter((pm) => pm.customerId === c.id).map((pm) => pm.id),
+      detachedPaymentMethodIds: pms.filter((pm) => pm.detachedFrom === c.id).map((pm) => pm.id),
+      idempotencyKey: c.idempotencyKey,
+    }));
+  }
+
+  paymentIntentsOf(secretKey: string = this.secretKey): StandInPaymentIntent[] {
+    return [...this.#account(secretKey).intents.values()].map((i) => ({
+      id: i.id,
+      paymentId: i.metadata.payment_id ?? null,
+      status: i.status,
+      amount: i.amount,
+      currency: i.currency,
+      customer: i.customerId,
+      paymentMethod: i.paymentMethodId,
+      setupFutureUsage: i.setupFutureUsage,
+      offSession: i.offSession,
+      authorized: i.authorized,
+      lastPaymentErrorCode: typeof i.lastPaymentError?.code === 'string' ? i.lastPaymentError.code : null,
+      nextActionType: typeof i.nextAction?.type === 'string' ? i.nextAction.type : null,
+    }));
+  }
+
+  completeAuthentication(paymentIntentId: string, outcome: 'succeeded' | 'failed' = 'succeeded', secretKey: string = this.secretKey): void {
+    const account = this.#account(secretKey);
+    const intent = account.intents.get(paymentIntentId);
+    if (!intent) throw new Error(`Stripe stand-in: no PaymentIntent ${paymentIntentId} in account ${account.id}`);
+    const problem = this.#finishThreeDSecure(account, intent, outcome);
+    if (problem) throw new Error(`Stripe stand-in: ${problem}`);
+  }
+
+  declineCharges(
+    paymentMethodId: string,
+    decline: { declineCode: string; message: string } | null,
+    secretKey: string = this.secretKey,
+  ): void {
+    const account = this.#account(secretKey);
+    const pm = account.paymentMethods.get(paymentMethodId);
+    if (!pm) throw new Error(`Stripe stand-in: no PaymentMethod ${paymentMethodId} in account ${account.id}`);
+    pm.decline = decline ? { ...decline } : null;
   }
 
   ledger(): Record<string, StandInLedgerEntry> {
@@ -804,6 +1098,10 @@ class StandIn implements StripeStandIn {
       req.socket.destroy();
       return;
     }
+    if (method === 'GET' && url.pathname === THREE_D_SECURE_PATH) {
+      this.#hostedThreeDSecure(url, record, res);
+      return;
+    }
     const generation = this.#generation;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -824,6 +1122,47 @@ class StandIn implements StripeStandIn {
       };
       void this.#serve(ctx, res, generation);
     });
+  }
+
+  /**
+   * `GET /3d_secure_2/hosted?payment_intent=pi_…&payment_intent_client_secret=…[&outcome=failed]`: the payer's
+   * browser at the 3DS page of a `redirect_to_url` (no API key: the client secret is the capability, as on Stripe's
+   * page). The challenge is passed at once (`outcome=failed` fails it), then the payer is sent back: 302 to the
+   * intent's `return_url` with `payment_intent`, `payment_intent_client_secret` and `redirect_status` (`succeeded` or
+   * `failed`) added to its query, as Stripe returns a payer; 200 when it has none; 404 for an unknown intent or
+   * secret, 409 when it does not wait for 3DS. No fault applies to it.
+   */
+  #hostedThreeDSecure(url: URL, record: StandInRequest, res: ServerResponse): void {
+    const id = url.searchParams.get('payment_intent') ?? '';
+    const secret = url.searchParams.get('payment_intent_client_secret') ?? '';
+    const outcome = url.searchParams.get('outcome') === 'failed' ? 'failed' : 'succeeded';
+    const account = [...this.#accounts.values()].find((a) => a.intents.get(id)?.clientSecret === secret);
+    const intent = account?.intents.get(id);
+    const answer = (status: number, text: string, location?: string) => {
+      record.status = status;
+      record.outcome = 'answered';
+      res.writeHead(status, location ? { location, 'content-type': 'text/plain' } : { 'content-type': 'text/plain' });
+      res.end(text);
+    };
+    if (!account || !intent || !secret) {
+      answer(404, 'No such PaymentIntent.');
+      return;
+    }
+    record.accountId = account.id;
+    const problem = this.#finishThreeDSecure(account, intent, outcome);
+    if (problem) {
+      answer(409, problem);
+      return;
+    }
+    if (!intent.returnUrl) {
+      answer(200, `3D Secure ${outcome}.`);
+      return;
+    }
+    const back = new URL(intent.returnUrl);
+    back.searchParams.set('payment_intent', intent.id);
+    back.searchParams.set('payment_intent_client_secret', intent.clientSecret);
+    back.searchParams.set('redirect_status', outcome);
+    answer(302, `3D Secure ${outcome}.`, back.toString());
   }
 
   #hang(res: ServerResponse, record: StandInRequest): void {
@@ -993,13 +1332,19 @@ class StandIn implements StripeStandIn {
       if (resource === 'payment_methods') {
         if (method === 'POST' && id === undefined) return this.#createPaymentMethod(a, params, ctx.idempotencyKey);
         if (method === 'GET' && id && action === undefined) return this.#retrievePaymentMethod(a, id);
+        if (method === 'POST' && id && action === 'detach') return this.#detach(a, id, params);
+      }
+      if (resource === 'customers') {
+        if (method === 'POST' && id === undefined) return this.#createCustomer(a, params, ctx.idempotencyKey);
+        if (method === 'GET' && id && action === undefined) return this.#retrieveCustomer(a, id);
       }
       if (resource === 'payment_intents') {
         if (method === 'POST' && id === undefined) return this.#createIntent(a, params, ctx.record.stripeVersion ?? '');
         if (method === 'GET' && id === 'search' && action === undefined) return this.#searchIntents(a, params);
-        if (method === 'GET' && id && action === undefined) return this.#retrieveIntent(a, id);
+        if (method === 'GET' && id && action === undefined) return this.#retrieveIntent(a, id, params);
         if (method === 'POST' && id && action === 'capture') return this.#capture(a, id, params);
         if (method === 'POST' && id && action === 'cancel') return this.#cancel(a, id, params);
+        if (method === 'POST' && id && action === 'confirm') return this.#confirm(a, id, params);
       }
       if (resource === 'refunds') {
         if (method === 'POST' && id === undefined) return this.#createRefund(a, params);
@@ -1019,7 +1364,13 @@ class StandIn implements StripeStandIn {
 
   /* ------------------------------------------------------------ rendering */
 
-  #renderIntent(i: Intent): Json {
+  /**
+   * A PaymentIntent in the shape of the recorded fixture; `expand` (`payment_method`, `customer`) renders those
+   * fields as objects of account `a` (https://docs.stripe.com/api/expanding_objects).
+   */
+  #renderIntent(i: Intent, expand: readonly string[] = [], a?: Account): Json {
+    const pm = i.paymentMethodId && a ? a.paymentMethods.get(i.paymentMethodId) : undefined;
+    const customer = i.customerId && a ? a.customers.get(i.customerId) : undefined;
     return {
       ...clone(PAYMENT_INTENT_TEMPLATE),
       id: i.id,
@@ -1033,14 +1384,36 @@ class StandIn implements StripeStandIn {
       client_secret: i.clientSecret,
       created: i.created,
       currency: i.currency,
+      customer: expand.includes('customer') && customer ? this.#renderCustomer(customer) : i.customerId,
       last_payment_error: i.lastPaymentError ? clone(i.lastPaymentError) : null,
       latest_charge: i.chargeId,
       livemode: false,
       metadata: { ...i.metadata },
-      next_action: null,
-      payment_method: i.paymentMethodId,
+      next_action: i.nextAction ? clone(i.nextAction) : null,
+      payment_method: expand.includes('payment_method') && pm ? this.#renderPaymentMethod(pm) : i.paymentMethodId,
       payment_method_types: [...i.paymentMethodTypes],
+      setup_future_usage: i.setupFutureUsage,
       status: i.status,
+    };
+  }
+
+  /** A Customer in the shape of Stripe's OpenAPI fixture `resources.customer` (a new Customer: no discount, no currency yet). */
+  #renderCustomer(c: CustomerRecord): Json {
+    return {
+      ...clone(CUSTOMER_TEMPLATE),
+      created: c.created,
+      currency: null,
+      description: c.description,
+      discount: null,
+      email: c.email,
+      id: c.id,
+      invoice_prefix: c.id.slice(4, 12).toUpperCase(),
+      livemode: false,
+      metadata: { ...c.metadata },
+      name: c.name,
+      object: 'customer',
+      phone: c.phone,
+      shipping: null,
     };
   }
 
@@ -1062,14 +1435,14 @@ class StandIn implements StripeStandIn {
         display_brand: pm.brand,
         exp_month: pm.expMonth,
         exp_year: pm.expYear,
-        fingerprint: `standin${pm.last4}`,
+        fingerprint: pm.fingerprint,
         last4: pm.last4,
         generated_from: null,
         networks: { available: [pm.brand], preferred: null },
         wallet: null,
       },
       created: pm.created,
-      customer: null,
+      customer: pm.customerId,
       livemode: false,
       metadata: { ...pm.metadata },
       type: 'card',
@@ -1176,9 +1549,72 @@ class StandIn implements StripeStandIn {
       billingDetails: billing,
       decline: STAND_IN_DECLINED_CARDS[number] ?? null,
       idempotencyKey,
+      authentication: STAND_IN_AUTHENTICATION_CARDS[number] ?? 'none',
+      fingerprint: fingerprintOf(a.fingerprintKey, number),
+      customerId: null,
+      detachedFrom: null,
+      setUp: false,
     };
     a.paymentMethods.set(pm.id, pm);
     return ok(this.#renderPaymentMethod(pm));
+  }
+
+  /**
+   * POST /v1/payment_methods/:id/detach (https://docs.stripe.com/api/payment_methods/detach): the PaymentMethod is
+   * no longer attached to its Customer and can never be used again ("After a PaymentMethod is detached, it can no
+   * longer be used for a payment or re-attached to a Customer"). Only `expand[]` is taken. One not attached to a
+   * Customer → 400 (the stand-in's wording).
+   */
+  #detach(a: Account, id: string, form: URLSearchParams): Answer {
+    for (const key of form.keys()) {
+      if (!/^expand\[\d+\]$/.test(key)) return invalid('parameter_unknown', `Received unknown parameter: ${key}`, key);
+    }
+    const pm = a.paymentMethods.get(id);
+    if (!pm) return missing('payment_method', id, 'payment_method');
+    if (!pm.customerId) {
+      return stripeError(
+        400,
+        {
+          message: 'The payment method you provided is not attached to a customer so detachment is impossible.',
+          type: 'invalid_request_error',
+        },
+        true,
+      );
+    }
+    pm.detachedFrom = pm.customerId;
+    pm.customerId = null;
+    return ok(this.#renderPaymentMethod(pm));
+  }
+
+  /**
+   * POST /v1/customers (https://docs.stripe.com/api/customers/create): `email`, `name`, `phone`, `description`,
+   * `metadata[…]`; any other parameter → 400 `parameter_unknown`; an e-mail without `@` → 400 `email_invalid`.
+   */
+  #createCustomer(a: Account, form: URLSearchParams, idempotencyKey: string | null): Answer {
+    for (const key of form.keys()) {
+      if (!/^(email|name|phone|description|metadata\[[^\]]+\])$/.test(key))
+        return invalid('parameter_unknown', `Received unknown parameter: ${key}`, key);
+    }
+    const email = form.get('email');
+    if (email !== null && !/^[^@\s]+@[^@\s]+$/.test(email)) return invalid('email_invalid', `Invalid email address: ${email}`, 'email');
+    const customer: CustomerRecord = {
+      id: stripeId('cus', 14),
+      created: Math.floor(this.#now() / 1000),
+      email,
+      name: form.get('name'),
+      phone: form.get('phone'),
+      description: form.get('description'),
+      metadata: metadataOf(form),
+      idempotencyKey,
+    };
+    a.customers.set(customer.id, customer);
+    return ok(this.#renderCustomer(customer));
+  }
+
+  /** GET /v1/customers/:id. */
+  #retrieveCustomer(a: Account, id: string): Answer {
+    const customer = a.customers.get(id);
+    return customer ? ok(this.#renderCustomer(customer)) : missing('customer', id, 'id');
   }
 
   /** GET /v1/payment_methods/:id. */
@@ -1246,6 +1682,24 @@ class StandIn implements StripeStandIn {
         'payment_method',
       );
     }
+    const customerId = form.get('customer');
+    if (customerId !== null && !a.customers.has(customerId)) return missing('customer', customerId, 'customer', 400);
+    const setupFutureUsage = form.get('setup_future_usage');
+    if (setupFutureUsage !== null && !SETUP_FUTURE_USAGES.includes(setupFutureUsage)) {
+      return invalid(
+        'parameter_invalid_string',
+        `Invalid setup_future_usage: must be one of ${SETUP_FUTURE_USAGES.join(' or ')}`,
+        'setup_future_usage',
+      );
+    }
+    const offSession = offSessionParam(form, confirm);
+    if (isAnswer(offSession)) return offSession;
+    const expand = expandParam(form, INTENT_EXPANDABLE);
+    if (isAnswer(expand)) return expand;
+    if (pm) {
+      const refusal = paymentMethodRefusal(pm, customerId);
+      if (refusal) return refusal;
+    }
     const indexed = (name: string) => [...form.entries()].filter(([k]) => new RegExp(`^${name}\\[\\d+\\]$`).test(k)).map(([, v]) => v);
     const types = [...indexed('allowed_payment_method_types'), ...indexed('payment_method_types')];
     const id = stripeId('pi');
@@ -1268,57 +1722,201 @@ class StandIn implements StripeStandIn {
       lastPaymentError: null,
       authorized: false,
       declined: false,
+      customerId,
+      setupFutureUsage,
+      offSession: false,
+      returnUrl: form.get('return_url'),
+      nextAction: null,
     };
     a.intents.set(id, intent);
-    if (!confirm || !pm) return ok(this.#renderIntent(intent));
-
-    if (pm.decline) {
-      const chargeId = stripeId('ch');
-      const error: Json = {
-        ...clone(DECLINE_TEMPLATE),
-        charge: chargeId,
-        code: 'card_declined',
-        decline_code: pm.decline.declineCode,
-        doc_url: 'https://stripe.com/docs/error-codes/card-declined',
-        message: pm.decline.message,
-        payment_method: {
-          id: pm.id,
-          object: 'payment_method',
-          type: 'card',
-          card: { brand: pm.brand, last4: pm.last4, exp_month: pm.expMonth, exp_year: pm.expYear, country: 'US', funding: 'credit' },
-        },
-        type: 'card_error',
-      };
-      if (pm.decline.declineCode !== 'insufficient_funds') delete error.advice_code;
-      delete error.payment_intent;
-      intent.status = 'requires_payment_method';
-      intent.paymentMethodId = null;
-      intent.lastPaymentError = error;
-      intent.declined = true;
-      return stripeError(402, { ...clone(error), payment_intent: this.#renderIntent(intent) }, true);
-    }
-
-    intent.authorized = true;
-    intent.chargeId = stripeId('ch');
-    if (captureMethod === 'manual') {
-      intent.status = 'requires_capture';
-      intent.amountCapturable = amount;
-    } else {
-      intent.status = 'succeeded';
-      intent.amountReceived = amount;
-    }
-    return ok(this.#renderIntent(intent));
+    if (!confirm || !pm) return ok(this.#renderIntent(intent, expand, a));
+    return this.#confirmIntent(a, intent, pm, offSession, expand);
   }
 
-  /** GET /v1/payment_intents/:id. */
-  #retrieveIntent(a: Account, id: string): Answer {
+  /**
+   * Confirms an intent with its PaymentMethod (create with `confirm=true`, or `POST …/confirm`): the card's decline
+   * (402 `card_declined`, {@link STAND_IN_DECLINED_CARDS} or {@link StripeStandIn.declineCharges}); a card of
+   * {@link STAND_IN_AUTHENTICATION_CARDS} that needs the payer: off-session → 402 `authentication_required` (the
+   * intent left in `requires_payment_method`), on-session → `requires_action` with the hosted 3DS page; otherwise
+   * authorized (`succeeded`, or `requires_capture` for manual capture), and a PaymentMethod set up for future usage
+   * attached to the intent's Customer.
+   */
+  #confirmIntent(a: Account, intent: Intent, pm: PaymentMethodRecord, offSession: boolean, expand: readonly string[]): Answer {
+    intent.paymentMethodId = pm.id;
+    intent.offSession = offSession;
+    intent.lastPaymentError = null;
+    intent.nextAction = null;
+    if (pm.decline) return this.#decline(a, intent, pm, 'card_declined', pm.decline.declineCode, pm.decline.message, expand);
+    const needsPayer = pm.authentication === 'always' || (pm.authentication === 'unless_set_up' && !pm.setUp);
+    if (needsPayer && offSession) {
+      return this.#decline(
+        a,
+        intent,
+        pm,
+        AUTHENTICATION_REQUIRED,
+        AUTHENTICATION_REQUIRED,
+        'Your card was declined. This transaction requires authentication.',
+        expand,
+      );
+    }
+    if (needsPayer) {
+      intent.status = 'requires_action';
+      intent.nextAction = this.#threeDSecureAction(intent);
+      return ok(this.#renderIntent(intent, expand, a));
+    }
+    this.#authorize(a, intent, pm);
+    return ok(this.#renderIntent(intent, expand, a));
+  }
+
+  /** The card is authorized: money held (`requires_capture`) or taken (`succeeded`); a card set up for future usage is attached. */
+  #authorize(a: Account, intent: Intent, pm: PaymentMethodRecord): void {
+    intent.authorized = true;
+    intent.chargeId = stripeId('ch');
+    intent.nextAction = null;
+    if (intent.captureMethod === 'manual') {
+      intent.status = 'requires_capture';
+      intent.amountCapturable = intent.amount;
+    } else {
+      intent.status = 'succeeded';
+      intent.amountReceived = intent.amount;
+    }
+    if (intent.setupFutureUsage && intent.customerId && a.customers.has(intent.customerId)) {
+      pm.customerId = intent.customerId;
+      if (intent.setupFutureUsage === 'off_session') pm.setUp = true;
+    }
+  }
+
+  /**
+   * A 402 `card_error` on confirm (https://docs.stripe.com/api/errors): the intent is left in `requires_payment_method`
+   * without a PaymentMethod, with the error as `last_payment_error`; the answer carries the intent.
+   */
+  #decline(
+    a: Account,
+    intent: Intent,
+    pm: PaymentMethodRecord,
+    code: string,
+    declineCode: string,
+    message: string,
+    expand: readonly string[],
+  ): Answer {
+    const chargeId = stripeId('ch');
+    const error: Json = {
+      ...clone(DECLINE_TEMPLATE),
+      charge: chargeId,
+      code,
+      decline_code: declineCode,
+      doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, '-')}`,
+      message,
+      payment_method: {
+        id: pm.id,
+        object: 'payment_method',
+        type: 'card',
+        card: { brand: pm.brand, last4: pm.last4, exp_month: pm.expMonth, exp_year: pm.expYear, country: 'US', funding: 'credit' },
+      },
+      type: 'card_error',
+    };
+    if (declineCode !== 'insufficient_funds') delete error.advice_code;
+    delete error.payment_intent;
+    intent.status = 'requires_payment_method';
+    intent.paymentMethodId = null;
+    intent.lastPaymentError = error;
+    intent.declined = true;
+    return stripeError(402, { ...clone(error), payment_intent: this.#renderIntent(intent, expand, a) }, true);
+  }
+
+  /**
+   * `next_action` of an intent waiting for 3DS: `redirect_to_url` to the stand-in's hosted page
+   * (`GET /3d_secure_2/hosted`, shaped as Stripe's `hooks.stripe.com/3d_secure_2/hosted?…`) with the `return_url`
+   * when the confirm gave one; `use_stripe_sdk` with the same page as `stripe_js` otherwise.
+   */
+  #threeDSecureAction(intent: Intent): Json {
+    const url = `${this.url}${THREE_D_SECURE_PATH}?${new URLSearchParams([
+      ['payment_intent', intent.id],
+      ['payment_intent_client_secret', intent.clientSecret],
+    ]).toString()}`;
+    if (intent.returnUrl) return { type: 'redirect_to_url', redirect_to_url: { return_url: intent.returnUrl, url } };
+    return { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: url } };
+  }
+
+  /**
+   * Ends the 3DS of an intent in `requires_action`: `succeeded` authorizes it (unless the card declines), `failed`
+   * leaves it in `requires_payment_method` with `payment_intent_authentication_failure` (the error of
+   * fixtures/stripe/payment_intent.requires_payment_method.json).
+   * @returns null, or why it cannot be done
+   */
+  #finishThreeDSecure(a: Account, intent: Intent, outcome: 'succeeded' | 'failed'): string | null {
+    if (intent.status !== 'requires_action') return `PaymentIntent ${intent.id} is ${intent.status}, not requires_action.`;
+    const pm = intent.paymentMethodId ? a.paymentMethods.get(intent.paymentMethodId) : undefined;
+    if (!pm) return `PaymentIntent ${intent.id} has no PaymentMethod.`;
+    intent.nextAction = null;
+    if (outcome === 'failed') {
+      intent.status = 'requires_payment_method';
+      intent.paymentMethodId = null;
+      intent.lastPaymentError = {
+        ...clone(AUTHENTICATION_FAILURE_TEMPLATE),
+        payment_method: { id: pm.id, object: 'payment_method', type: 'card' },
+      };
+      return null;
+    }
+    if (pm.decline) {
+      this.#decline(a, intent, pm, 'card_declined', pm.decline.declineCode, pm.decline.message, []);
+      return null;
+    }
+    this.#authorize(a, intent, pm);
+    return null;
+  }
+
+  /**
+   * POST /v1/payment_intents/:id/confirm (https://docs.stripe.com/api/payment_intents/confirm): `payment_method`
+   * (default: the intent's), `off_session`, `return_url`, `expand[]`. From `requires_payment_method`,
+   * `requires_confirmation` or `requires_action`; then as a create with `confirm=true`.
+   */
+  #confirm(a: Account, id: string, form: URLSearchParams): Answer {
+    for (const key of form.keys()) {
+      if (!/^(payment_method|off_session|return_url|expand\[\d+\])$/.test(key))
+        return invalid('parameter_unknown', `Received unknown parameter: ${key}`, key);
+    }
     const intent = a.intents.get(id);
-    return intent ? ok(this.#renderIntent(intent)) : missing('payment_intent', id, 'intent');
+    if (!intent) return missing('payment_intent', id, 'intent');
+    if (!CONFIRMABLE.includes(intent.status)) {
+      return this.#unexpectedState(
+        intent,
+        `You cannot confirm this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be confirmed: ${CONFIRMABLE.join(', ')}.`,
+      );
+    }
+    const pmId = form.get('payment_method') ?? intent.paymentMethodId;
+    const pm = pmId ? a.paymentMethods.get(pmId) : undefined;
+    if (pmId && !pm) return missing('payment_method', pmId, 'payment_method', 400);
+    if (!pm) {
+      return invalid(
+        'payment_intent_unexpected_state',
+        'You cannot confirm this PaymentIntent because it is missing a payment method.',
+        'payment_method',
+      );
+    }
+    const offSession = offSessionParam(form, true);
+    if (isAnswer(offSession)) return offSession;
+    const expand = expandParam(form, INTENT_EXPANDABLE);
+    if (isAnswer(expand)) return expand;
+    const refusal = paymentMethodRefusal(pm, intent.customerId);
+    if (refusal) return refusal;
+    const returnUrl = form.get('return_url');
+    if (returnUrl !== null) intent.returnUrl = returnUrl;
+    return this.#confirmIntent(a, intent, pm, offSession, expand);
+  }
+
+  /** GET /v1/payment_intents/:id (`expand[]`: `payment_method`, `customer`). */
+  #retrieveIntent(a: Account, id: string, params: URLSearchParams): Answer {
+    const expand = expandParam(params, INTENT_EXPANDABLE);
+    if (isAnswer(expand)) return expand;
+    const intent = a.intents.get(id);
+    return intent ? ok(this.#renderIntent(intent, expand, a)) : missing('payment_intent', id, 'intent');
   }
 
   /**
    * GET /v1/payment_intents/search: only `metadata['key']:'value'` queries (quotes
-   * and backslashes escaped with a backslash), newest first, `limit` (default 10).
+   * and backslashes escaped with a backslash), newest first, `limit` (default 10), `expand[]`
+   * (`data.payment_method`, `data.customer`).
    */
   #searchIntents(a: Account, params: URLSearchParams): Answer {
     const query = params.get('query');
@@ -1339,11 +1937,17 @@ class StandIn implements StripeStandIn {
     const value = m[4]!.replace(/\\(.)/g, '$1');
     const limit = this.#limit(params);
     if (isAnswer(limit)) return limit;
+    const expanded = expandParam(
+      params,
+      INTENT_EXPANDABLE.map((f) => `data.${f}`),
+    );
+    if (isAnswer(expanded)) return expanded;
+    const expand = expanded.map((f) => f.slice('data.'.length));
     const found = [...a.intents.values()].filter((i) => i.metadata[key] === value).reverse();
     return ok({
       ...clone(SEARCH_TEMPLATE),
       object: 'search_result',
-      data: found.slice(0, limit).map((i) => this.#renderIntent(i)),
+      data: found.slice(0, limit).map((i) => this.#renderIntent(i, expand, a)),
       has_more: found.length > limit,
       next_page: null,
       url: '/v1/payment_intents/search',
