@@ -18,6 +18,12 @@
  *     reachable here (stripe/openapi, commit f6c2a48fbac2, tag v2436) does not carry the file's
  *     content, and it predates the package's spec version.
  *
+ * (a') Saved payment methods (issue 24). The requests of saving a card, charging it off- and on-session, asking the
+ *     payer after an off-session `authentication_required` and detaching it are captured and checked the same way,
+ *     with the three param types they add (`CustomerCreateParams`, `PaymentIntentConfirmParams`,
+ *     `PaymentMethodDetachParams`). Their response samples (fixtures/stripe/saved-methods/) are asserted in
+ *     stripe-saved-methods.test.ts.
+ *
  * (b) Responses. Every documented response sample — the `payment_intent`, `refund`,
  *     `payment_method` and `event` objects of Stripe's OpenAPI fixtures (stripe/openapi
  *     `openapi/fixtures3.json`, commit f6c2a48fbac2819d1feba8143d942ffc65e1c0d2, kept as
@@ -75,6 +81,17 @@ const PARAM_TYPES: Readonly<Record<string, string>> = {
   'GET /v1/payment_intents/{id}': 'PaymentIntentRetrieveParams',
   'GET /v1/refunds': 'RefundListParams',
   'GET /v1/refunds/{id}': 'RefundRetrieveParams',
+};
+
+/**
+ * The `stripe` param types of the requests of saved payment methods (issue 24) that are not in {@link PARAM_TYPES}:
+ * the Customer, the confirm that asks the payer after an off-session `authentication_required`, the detach
+ * (stripe-node 23.1.0 `resources/Customers.d.ts`, `PaymentIntents.d.ts`, `PaymentMethods.d.ts`).
+ */
+const SAVED_METHOD_PARAM_TYPES: Readonly<Record<string, string>> = {
+  'POST /v1/customers': 'CustomerCreateParams',
+  'POST /v1/payment_intents/{id}/confirm': 'PaymentIntentConfirmParams',
+  'POST /v1/payment_methods/{id}/detach': 'PaymentMethodDetachParams',
 };
 
 /** `POST /v1/payment_intents/pi_…/capture` → `POST /v1/payment_intents/{id}/capture` (`search` is a path, not an id). */
@@ -214,7 +231,7 @@ let paramTypes: ReturnType<typeof loadParamTypes>;
 
 beforeAll(async () => {
   standIn = await startStripeStandIn();
-  paramTypes = loadParamTypes([...new Set(Object.values(PARAM_TYPES))]);
+  paramTypes = loadParamTypes([...new Set([...Object.values(PARAM_TYPES), ...Object.values(SAVED_METHOD_PARAM_TYPES)])]);
 });
 afterAll(async () => {
   await standIn.close();
@@ -340,6 +357,104 @@ describe("(a) every request the adapter sends fits the stripe package's param ty
     ]);
     expect(problems({ ...base, 'metadata[anything]': 'x', 'allowed_payment_method_types[0]': 'card' })).toEqual([]);
     expect(problems({ ...base, 'allowed_payment_method_types[x]': 'card' })).toEqual([expect.stringContaining('not an array index')]);
+  });
+});
+
+/**
+ * Drives every request of saved payment methods (issue 24) once: a first payment that saves the card (Customer,
+ * PaymentMethod, PaymentIntent with `setup_future_usage`, `customer`, `expand`), an off-session and an on-session
+ * charge of it, Stripe's "always authenticate" card (`4000002760003184`, https://docs.stripe.com/testing#regulatory-cards)
+ * whose off-session charge is refused `authentication_required` and confirmed on-session, a sync by id (expanded),
+ * and the detach.
+ * @returns the requests, in order
+ */
+async function exerciseSavedMethodRequests(): Promise<StandInRequest[]> {
+  standIn.reset();
+  const adapter = stripe();
+  const customer = { customerId: 'cus_ours_contract', email: 'payer@example.com', processorCustomerId: null };
+  const saved = await adapter.authorize(authorizeRequest('pay_contract_save', { setupFutureUsage: 'off_session', customer }));
+  const token = { token: saved.savedMethod!.token, processorCustomerId: saved.savedMethod!.processorCustomerId ?? null };
+  const charge = (paymentId: string, over: Partial<AuthorizeRequest> = {}): AuthorizeRequest => ({
+    ...authorizeRequest(paymentId, { card: undefined, email: null, phone: null, billingAddress: null }),
+    savedMethod: token,
+    offSession: true,
+    ...over,
+  });
+  await adapter.authorize(charge('pay_contract_off_session'));
+  await adapter.authorize(charge('pay_contract_on_session', { offSession: false }));
+  const asked = await adapter.authorize(
+    authorizeRequest('pay_contract_3ds', {
+      card: { card_number: '4000002760003184', card_exp_month: '07', card_exp_year: '31', card_cvc: '314' },
+      setupFutureUsage: 'off_session',
+      customer: { ...customer, processorCustomerId: token.processorCustomerId },
+    }),
+  );
+  standIn.completeAuthentication(asked.connectorTransactionId!);
+  const synced = await adapter.sync({
+    paymentId: 'pay_contract_3ds',
+    connectorTransactionId: asked.connectorTransactionId,
+    amount: 150000,
+    currency: 'USD',
+    paymentMethod: 'card',
+    captureMethod: 'automatic',
+    createdAt: new Date().toISOString(),
+  });
+  const recovered = await adapter.authorize(
+    charge('pay_contract_authentication_required', {
+      savedMethod: { token: synced.savedMethod!.token, processorCustomerId: token.processorCustomerId },
+    }),
+  );
+  expect(recovered.status).toBe('RequiresAction');
+  await adapter.detachSavedMethod(token);
+  return [...standIn.requests];
+}
+
+describe("(a') the requests of saved payment methods (issue 24) fit the stripe package's param types", () => {
+  let captured: StandInRequest[] = [];
+  const types = { ...PARAM_TYPES, ...SAVED_METHOD_PARAM_TYPES };
+
+  beforeAll(async () => {
+    captured = await exerciseSavedMethodRequests();
+  });
+
+  test('they cover the new routes; each is answered 200 but the documented 402 authentication_required of the off-session charge', () => {
+    const routes = new Set(captured.map(routeOf));
+    for (const route of Object.keys(SAVED_METHOD_PARAM_TYPES)) expect(routes).toContain(route);
+    expect(captured.filter((r) => r.status !== 200).map((r) => `${r.status} ${routeOf(r)} ${r.form.off_session}`)).toEqual([
+      '402 POST /v1/payment_intents true',
+    ]);
+    expect(captured.some((r) => r.form.setup_future_usage === 'off_session' && r.form['expand[0]'] === 'payment_method')).toBe(true);
+    expect(captured.some((r) => routeOf(r) === 'GET /v1/payment_intents/{id}' && r.form['expand[0]'] === 'payment_method')).toBe(true);
+  });
+
+  test('each request decodes to an object of its param type (known keys, fitting values, required keys present)', () => {
+    const problems: string[] = [];
+    for (const r of captured) {
+      const name = types[routeOf(r)];
+      if (!name) {
+        problems.push(`${routeOf(r)}: no param type known`);
+        continue;
+      }
+      const { tree, errors } = decodeForm(r.form);
+      problems.push(
+        ...[...errors, ...checkAgainstType(paramTypes.checker, paramTypes.types.get(name)!, tree)].map(
+          (p) => `${routeOf(r)} (Stripe.${name}): ${p}`,
+        ),
+      );
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('the checker knows these types: an unknown Customer parameter, an object for a string on confirm, a detach parameter are caught', () => {
+    const check = (name: string, form: Record<string, string>) =>
+      checkAgainstType(paramTypes.checker, paramTypes.types.get(name)!, decodeForm(form).tree);
+    expect(check('CustomerCreateParams', { email: 'a@b.c', 'metadata[customer_id]': 'cus_1' })).toEqual([]);
+    expect(check('CustomerCreateParams', { customer_id: 'cus_1' })).toEqual([expect.stringContaining('customer_id is not a parameter')]);
+    // off_session is `boolean | 'one_off' | 'recurring' | OtherString` (an open enum: any string fits); an object does not.
+    expect(check('PaymentIntentConfirmParams', { 'payment_method[id]': 'pm_1' })).toEqual([
+      expect.stringContaining('payment_method is an object on the wire'),
+    ]);
+    expect(check('PaymentMethodDetachParams', { customer: 'cus_1' })).toEqual([expect.stringContaining('customer is not a parameter')]);
   });
 });
 
