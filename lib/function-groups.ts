@@ -26,6 +26,8 @@ export const FAMILY_GROUPS: Readonly<Record<string, string>> = {
   payments: 'Payments',
   refunds: 'Payments',
   customers: 'Customers',
+  // Saved payment methods belong to customers (`/customers/{id}/payment_methods` is in `customers` already).
+  payment_methods: 'Customers',
   webhook_endpoints: 'Events',
   events: 'Events',
   // Merchants' processor accounts, their routing, and the processors' webhooks into them.

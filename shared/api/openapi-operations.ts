@@ -35,6 +35,8 @@ import {
   redeliverEventBodySchema,
 } from '../schemas/handler-input-schemas';
 import { HealthResource } from '../schemas/health-schema';
+import { PaymentMethodResource } from '../schemas/payment-method-resource-schema';
+import { listPaymentMethodsQuerySchema, PaymentMethodListResource } from '../schemas/payment-method-schemas';
 import { PaymentResource } from '../schemas/payment-resource-schema';
 import {
   authenticatePaymentBodySchema,
@@ -70,6 +72,11 @@ export const OPENAPI_TAGS = [
   { name: 'Payments', description: 'Payment intents: create, confirm, authenticate, capture, cancel, list.' },
   { name: 'Refunds', description: 'Refunds of succeeded payments.' },
   { name: 'Customers', description: 'Customers a payment may name.' },
+  {
+    name: 'Payment methods',
+    description:
+      "Payment methods saved on a customer (a card a payment with `setup_future_usage` kept): list, retrieve, detach. The processor's token is stored encrypted and never shown.",
+  },
   { name: 'Events', description: 'Every change of a payment, refund or customer, and its webhook deliveries.' },
   { name: 'Webhook endpoints', description: 'Where Switchyard sends your events (Standard Webhooks).' },
   {
@@ -283,6 +290,7 @@ export const LIST_QUERY_DOCS = {
 const PAYMENT_ID = { payment_id: 'The payment id (`pay_…`).' };
 const REFUND_ID = { refund_id: 'The refund id (`ref_…`).' };
 const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
+const PAYMENT_METHOD_ID = { payment_method_id: 'The saved payment method id (`pm_…`).' };
 const ENDPOINT_ID = { webhook_endpoint_id: 'The webhook endpoint id (`we_…`).' };
 const EVENT_ID = { event_id: 'The event id (`evt_…`).' };
 const CONNECTOR_ACCOUNT_ID = { merchant_connector_id: 'The connector account id (`mca_…`).' };
@@ -554,6 +562,38 @@ export const EXAMPLE_CUSTOMER = {
   created_at: '2026-11-24T09:59:00.000Z',
   updated_at: '2026-11-24T09:59:00.000Z',
 } satisfies z.output<typeof CustomerResource>;
+
+/** A card saved on the README's customer by a payment with `setup_future_usage: off_session` (docs/api.md "Saved payment methods"). */
+export const EXAMPLE_PAYMENT_METHOD = {
+  payment_method_id: 'pm_6c8e0a2b4d6f4a1c3e5b7d9f2a4c6e8b',
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  type: 'card',
+  card: {
+    brand: 'visa',
+    last4: '4081',
+    exp_month: 12,
+    exp_year: 2030,
+    fingerprint: 'fp_1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f2a',
+    bin: '408408',
+    issuer_country: 'NG',
+  },
+  connector: 'paystack',
+  merchant_connector_id: 'mca_3e5a7c9b1d2f4e6a8c0b2d4f6a8c1e3b',
+  recurring_enabled: true,
+  status: 'active',
+  default: true,
+  payment_id: EXAMPLE_PAYMENT_ID,
+  created_at: '2026-11-24T10:00:05.300Z',
+  last_used_at: null,
+  expires_at: '2030-12-31T23:59:59.999Z',
+} satisfies z.output<typeof PaymentMethodResource>;
+
+/** {@link EXAMPLE_PAYMENT_METHOD} once `DELETE /payment_methods/{payment_method_id}` detached it. */
+export const EXAMPLE_DETACHED_PAYMENT_METHOD = {
+  ...EXAMPLE_PAYMENT_METHOD,
+  status: 'detached',
+  default: false,
+} satisfies z.output<typeof PaymentMethodResource>;
 
 /** README step 6: a 3-D Secure card confirmed at create waits for the payer on the sandbox's hosted page. */
 export const EXAMPLE_REQUIRES_ACTION_PAYMENT = {
@@ -1144,13 +1184,66 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Customers',
     summary: 'Delete a customer',
     description:
-      'Deletes the customer: afterwards it answers 404 and new payments cannot name it; its payments stay and answer `customer_id: null`. A delete interrupted before its payments were unlinked is resumed by a retried DELETE (same answer) or by the reconciler.',
+      'Deletes the customer: afterwards it answers 404 and new payments cannot name it; its payments stay and answer `customer_id: null`; its saved payment methods are detached (at their processors where they have such a call, as `DELETE /payment_methods/{payment_method_id}` does; `payment_method.detached` each). A delete interrupted before that work finished (a fault, its 10 s budget, a processor that could not detach a method) is resumed by a retried DELETE (same answer) or by the reconciler.',
     pathParams: CUSTOMER_ID,
     idempotent: false,
     apiHandler: true,
     errorFormat: 'json',
     responses: { 200: json(DeletedCustomerResource, '`{customer_id, deleted: true}`.') },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, CONCURRENT_WRITE),
+  },
+  ListCustomerPaymentMethods: {
+    operationId: 'listCustomerPaymentMethods',
+    tag: 'Payment methods',
+    summary: "List a customer's payment methods",
+    description:
+      "The customer's attached payment methods, newest first (detached ones are not listed). A DynamoDB Query on an index, never a scan; no total count. 404 for a customer that is not yours or was deleted.",
+    pathParams: CUSTOMER_ID,
+    query: listPaymentMethodsQuerySchema,
+    queryDocs: LIST_QUERY_DOCS,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(PaymentMethodListResource, 'One page of payment methods.', {
+        saved_card: { summary: 'A card saved by an off-session payment', value: { data: [EXAMPLE_PAYMENT_METHOD], has_more: false } },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST, NOT_FOUND),
+  },
+  GetPaymentMethod: {
+    operationId: 'getPaymentMethod',
+    tag: 'Payment methods',
+    summary: 'Retrieve a payment method',
+    description: "The saved payment method, attached (`status: active`) or detached; never its processor's token.",
+    pathParams: PAYMENT_METHOD_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(PaymentMethodResource, 'The payment method.', { saved_card: { summary: 'A saved card', value: EXAMPLE_PAYMENT_METHOD } }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  DeletePaymentMethod: {
+    operationId: 'deletePaymentMethod',
+    tag: 'Payment methods',
+    summary: 'Detach a payment method',
+    description:
+      "Detaches the method: first at its processor, through the connector account that issued it (Paystack `POST /customer/deactivate_authorization`, Stripe `POST /v1/payment_methods/{id}/detach`; Flutterwave has no such call: the token is forgotten here only), then here: `status: detached`, out of the customer's list, its token destroyed, `payment_method.detached` emitted. It can no longer be charged. A processor answering that it is already detached (or unknown) there does not stop the detach here. A processor that cannot be reached → 503 `connector_unreachable` and the method is still attached: retry. Already detached → 409 `payment_method_unexpected_state`. Like the other DELETEs, no `Idempotency-Key` is stored for replay: a retry after a lost answer gets the 409, and `GET` shows `status: detached`.",
+    pathParams: PAYMENT_METHOD_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(PaymentMethodResource, 'The payment method, `status: detached`.', {
+        detached: { summary: 'The saved card, detached', value: EXAMPLE_DETACHED_PAYMENT_METHOD },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, { 409: ['payment_method_unexpected_state'] }, CONCURRENT_WRITE, {
+      502: ['connector_unavailable'],
+      503: ['connector_unreachable'],
+    }),
   },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',

@@ -184,7 +184,36 @@ export const ROUTES: readonly RouteDefinition[] = [
     name: 'DeleteCustomer',
     access: 'write',
     auth: true,
+    // It detaches the customer's saved payment methods at their processors (the token decrypted for the call).
+    connectors: true,
+  },
+  {
+    method: 'GET',
+    path: '/customers/{customer_id}/payment_methods',
+    entry: 'functions/payment-methods/list-customer-payment-methods.ts',
+    name: 'ListCustomerPaymentMethods',
+    access: 'read',
+    auth: true,
     connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/payment_methods/{payment_method_id}',
+    entry: 'functions/payment-methods/get-payment-method.ts',
+    name: 'GetPaymentMethod',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'DELETE',
+    path: '/payment_methods/{payment_method_id}',
+    entry: 'functions/payment-methods/delete-payment-method.ts',
+    name: 'DeletePaymentMethod',
+    access: 'write',
+    auth: true,
+    // Detaches the method at its processor: the account's credentials and the token decrypted (KMS).
+    connectors: true,
   },
   {
     method: 'POST',

@@ -10,6 +10,7 @@ import { optional } from './internal/optional.js';
 import { ConnectorAccounts } from './resources/connector-accounts.js';
 import { Customers } from './resources/customers.js';
 import { Events } from './resources/events.js';
+import { PaymentMethods } from './resources/payment-methods.js';
 import { Payments } from './resources/payments.js';
 import { Refunds } from './resources/refunds.js';
 import { Routing } from './resources/routing.js';
@@ -81,6 +82,8 @@ export class Switchyard {
   readonly refunds: Refunds;
   /** `/customers`. */
   readonly customers: Customers;
+  /** `/payment_methods` and `/customers/{customer_id}/payment_methods`: the customers' saved payment methods. */
+  readonly paymentMethods: PaymentMethods;
   /** `/webhook_endpoints`. */
   readonly webhookEndpoints: WebhookEndpoints;
   /** `/events` and their deliveries. */
@@ -120,6 +123,7 @@ export class Switchyard {
     this.payments = new Payments(this);
     this.refunds = new Refunds(this);
     this.customers = new Customers(this);
+    this.paymentMethods = new PaymentMethods(this);
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.events = new Events(this);
     this.connectorAccounts = new ConnectorAccounts(this);

@@ -40,6 +40,7 @@ export { IDEMPOTENCY_KEY_HEADER, UNKEYED_POST_PATHS } from './idempotency.js';
 export { ConnectorAccounts } from './resources/connector-accounts.js';
 export { Customers } from './resources/customers.js';
 export { Events } from './resources/events.js';
+export { PaymentMethods } from './resources/payment-methods.js';
 export { Payments } from './resources/payments.js';
 export { Refunds } from './resources/refunds.js';
 export { Routing } from './resources/routing.js';

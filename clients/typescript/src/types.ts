@@ -90,6 +90,15 @@ export type CustomerList = ResponseBody<'/customers', 'get'>;
 /** The answer of `DELETE /customers/{customer_id}`: `{ customer_id, deleted: true }`. */
 export type DeletedCustomer = ResponseBody<'/customers/{customer_id}', 'delete'>;
 
+/** A payment method saved on a customer (never its processor token), as `GET /payment_methods/{payment_method_id}` answers it. */
+export type PaymentMethod = ResponseBody<'/payment_methods/{payment_method_id}', 'get'>;
+/** Query of `GET /customers/{customer_id}/payment_methods` (paging, `created`). */
+export type PaymentMethodListParams = QueryParams<'/customers/{customer_id}/payment_methods', 'get'>;
+/** A page of a customer's attached payment methods. */
+export type PaymentMethodList = ResponseBody<'/customers/{customer_id}/payment_methods', 'get'>;
+/** The answer of `DELETE /payment_methods/{payment_method_id}`: the method, `status: detached`. */
+export type DetachedPaymentMethod = ResponseBody<'/payment_methods/{payment_method_id}', 'delete'>;
+
 /** A webhook endpoint (never with its secret). */
 export type WebhookEndpoint = ResponseBody<'/webhook_endpoints/{webhook_endpoint_id}', 'get'>;
 /** The answer of `POST /webhook_endpoints`: the endpoint and its signing `secret` (`whsec_…`), shown only here and on rotation. */

@@ -232,9 +232,53 @@ export interface paths {
         post?: never;
         /**
          * Delete a customer
-         * @description Deletes the customer: afterwards it answers 404 and new payments cannot name it; its payments stay and answer `customer_id: null`. A delete interrupted before its payments were unlinked is resumed by a retried DELETE (same answer) or by the reconciler.
+         * @description Deletes the customer: afterwards it answers 404 and new payments cannot name it; its payments stay and answer `customer_id: null`; its saved payment methods are detached (at their processors where they have such a call, as `DELETE /payment_methods/{payment_method_id}` does; `payment_method.detached` each). A delete interrupted before that work finished (a fault, its 10 s budget, a processor that could not detach a method) is resumed by a retried DELETE (same answer) or by the reconciler.
          */
         delete: operations["deleteCustomer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{customer_id}/payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's payment methods
+         * @description The customer's attached payment methods, newest first (detached ones are not listed). A DynamoDB Query on an index, never a scan; no total count. 404 for a customer that is not yours or was deleted.
+         */
+        get: operations["listCustomerPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_methods/{payment_method_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment method
+         * @description The saved payment method, attached (`status: active`) or detached; never its processor's token.
+         */
+        get: operations["getPaymentMethod"];
+        put?: never;
+        post?: never;
+        /**
+         * Detach a payment method
+         * @description Detaches the method: first at its processor, through the connector account that issued it (Paystack `POST /customer/deactivate_authorization`, Stripe `POST /v1/payment_methods/{id}/detach`; Flutterwave has no such call: the token is forgotten here only), then here: `status: detached`, out of the customer's list, its token destroyed, `payment_method.detached` emitted. It can no longer be charged. A processor answering that it is already detached (or unknown) there does not stop the detach here. A processor that cannot be reached → 503 `connector_unreachable` and the method is still attached: retry. Already detached → 409 `payment_method_unexpected_state`. Like the other DELETEs, no `Idempotency-Key` is stored for replay: a retry after a lost answer gets the 409, and `GET` shows `status: detached`.
+         */
+        delete: operations["deletePaymentMethod"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1102,6 +1146,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment_method.attached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.attached
+         * @description A payment method was saved on a customer (a payment with setup_future_usage succeeded). Sent to every enabled endpoint subscribed to `payment_method.attached` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["paymentMethodAttachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_method.detached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.detached
+         * @description A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged. Sent to every enabled endpoint subscribed to `payment_method.detached` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["paymentMethodDetachedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1317,6 +1401,26 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description The payer's agreement to later charges without them (off-session). */
+        CustomerAcceptance: {
+            /**
+             * @description `online` (accepted on a page: give `online`) or `offline` (on paper, by phone).
+             * @enum {string}
+             */
+            acceptance_type: "online" | "offline";
+            /**
+             * Format: date-time
+             * @description When the payer accepted. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            accepted_at: string;
+            /** @description Where the payer accepted online; null for `offline`. */
+            online: {
+                /** @description The payer's IP address (IPv4 or IPv6) when they accepted. */
+                ip_address: string;
+                /** @description The payer's browser user agent when they accepted. */
+                user_agent: string;
+            } | null;
+        };
         /** @description A customer was deleted. */
         CustomerDeletedEvent: {
             /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
@@ -1436,7 +1540,7 @@ export interface components {
          */
         ErrorType: "invalid_request_error" | "authentication_error" | "idempotency_error" | "connector_error" | "rate_limit_error" | "api_error";
         /** @description A change of a payment, refund, customer, connector account or routing, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
-        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"];
+        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"];
         /** @description One page of events, newest first. */
         EventList: {
             /** @description The events of this page, newest first (at most `limit`). */
@@ -1448,7 +1552,7 @@ export interface components {
          * @description A type of the event catalogue (docs/api.md, "Events").
          * @enum {string}
          */
-        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated";
+        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached";
         /** @description Whether the service can reach its storage. Needs no api-key. */
         Health: {
             /**
@@ -1507,6 +1611,12 @@ export interface components {
             payment_method: components["schemas"]["PaymentMethod"] | null;
             /** @description What is kept of the method's details (never a card number or CVC), or null. */
             payment_method_data: components["schemas"]["PaymentMethodSummary"] | null;
+            /** @description The saved payment method this payment charges (`payment_method_id` at create or confirm), or the one it saved (`setup_future_usage`), or null. */
+            payment_method_id: string | null;
+            /** @description `on_session` or `off_session` when the card is to be saved on the customer once the payment succeeds; null otherwise. */
+            setup_future_usage: ("on_session" | "off_session") | null;
+            /** @description The payer's agreement to later charges without them, as sent with `setup_future_usage: off_session`; null otherwise. */
+            customer_acceptance: components["schemas"]["CustomerAcceptance"] | null;
             /** @description The connector routing chose (`sandbox` by default). One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
             connector: string;
             /** @description The connector account routing chose; every later operation (capture, void, refund, sync, webhooks) uses its credentials (`mca_…`), or null when the stage's own account of the connector was used. */
@@ -1595,6 +1705,22 @@ export interface components {
          * @enum {string}
          */
         PaymentMethod: "card" | "bank_transfer" | "ussd" | "mobile_money";
+        /** @description A saved payment method was attached or detached. */
+        PaymentMethodEvent: {
+            /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
+            event_id: string;
+            /**
+             * @description `payment_method.attached`: A payment method was saved on a customer (a payment with setup_future_usage succeeded). `payment_method.detached`: A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged.
+             * @enum {string}
+             */
+            type: "payment_method.attached" | "payment_method.detached";
+            /**
+             * Format: date-time
+             * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            data: components["schemas"]["SavedPaymentMethod"];
+        };
         /** @description What is kept of the method's details: `{card}` (a card summary) or `{ussd}` (the payer's bank). */
         PaymentMethodSummary: components["schemas"]["CardMethodSummary"] | components["schemas"]["UssdMethodSummary"];
         /**
@@ -1873,6 +1999,63 @@ export interface components {
             type: "str_value_array";
             /** @description Metadata values (1 to 50). */
             value: string[];
+        };
+        /** @description A payment method saved on a customer by a payment with `setup_future_usage`, charged again with `payment_method_id` (and `off_session: true` without the payer). The processor's token is kept encrypted and never shown. */
+        SavedPaymentMethod: {
+            /** @description The saved payment method (`pm_…`; opaque, do not parse). */
+            payment_method_id: string;
+            /** @description The customer it is saved on (`cus_…`); null once its customer was deleted. */
+            customer_id: string | null;
+            /**
+             * @description `card`.
+             * @constant
+             */
+            type: "card";
+            card: {
+                /** @description Lower-case brand: `visa`, `mastercard`, `verve`, `amex`, … */
+                brand: string;
+                /** @description The last four digits. */
+                last4: string;
+                /** @description Expiry month, 1–12. */
+                exp_month: number;
+                /** @description Expiry year, four digits. */
+                exp_year: number;
+                /** @description The card's identity among the merchant's saved methods of one connector account: the same card saved twice has the same fingerprint (and is saved once per customer). */
+                fingerprint: string;
+                /** @description The first six digits, when the processor gave them; else null. */
+                bin: string | null;
+                /** @description ISO 3166-1 alpha-2 country of the issuer, when the processor gave it; else null. */
+                issuer_country: string | null;
+            };
+            /** @description The connector whose token it holds. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
+            connector: string;
+            /** @description The merchant's connector account that issued the token (charges go through it); null for the stage's own account. (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
+            /** @description Whether it may be charged without the payer (`off_session`): saved with `setup_future_usage: off_session`. */
+            recurring_enabled: boolean;
+            /**
+             * @description `active`; `detached` once deleted (it can no longer be charged).
+             * @enum {string}
+             */
+            status: "active" | "detached";
+            /** @description Whether it is the customer's default payment method. */
+            default: boolean;
+            /** @description The payment that saved it (`pay_…`; opaque, do not parse). */
+            payment_id: string;
+            /**
+             * Format: date-time
+             * @description When it was saved. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            last_used_at: string | null;
+            expires_at: string | null;
+        };
+        /** @description One page of saved payment methods, newest first. */
+        SavedPaymentMethodList: {
+            /** @description The saved payment methods of this page, newest first (at most `limit`). */
+            data: components["schemas"]["SavedPaymentMethod"][];
+            /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
+            has_more: boolean;
         };
         /** @description The payer's bank chosen for a USSD payment. */
         UssdBankSummary: {
@@ -2305,6 +2488,35 @@ export interface operations {
                     return_url?: string;
                     /** @description Pins the payment to one of your connector accounts (`mca_…`), overriding routing: that account only, no fallback. An unknown one → 400 `resource_missing`; one that cannot take the payment (disabled, being deleted, this currency, method or amount not enabled) → 400 `no_connector_available` with `param: merchant_connector_id`. */
                     merchant_connector_id?: string;
+                    /**
+                     * @description Save the card on the payment's customer once the payment succeeds: `on_session` (charged again with the payer present) or `off_session` (also without them: needs `customer_acceptance`). Needs a customer; not with `payment_method_id`.
+                     * @enum {string}
+                     */
+                    setup_future_usage?: "on_session" | "off_session";
+                    /** @description The payer's agreement to later charges without them; required with `setup_future_usage: off_session`, refused otherwise. */
+                    customer_acceptance?: {
+                        /**
+                         * @description `online` (give `online`) or `offline`.
+                         * @enum {string}
+                         */
+                        acceptance_type: "online" | "offline";
+                        /**
+                         * Format: date-time
+                         * @description When the payer accepted: ISO 8601, a real date and time, not in the future.
+                         */
+                        accepted_at: string;
+                        /** @description Required for `online`: where the payer accepted. */
+                        online?: {
+                            /** @description The payer's IPv4 or IPv6 address. */
+                            ip_address: string;
+                            /** @description The payer's browser user agent, at most 512 characters. */
+                            user_agent: string;
+                        };
+                    };
+                    /** @description Charge a saved payment method of your customer's (`pm_…`) instead of new details, through the connector account that issued it (no routing). Unknown or detached → 400 `resource_missing`; another customer's → 400 `parameter_invalid`. */
+                    payment_method_id?: string;
+                    /** @description With `payment_method_id`: the payer is not present (a merchant-initiated charge). The method must have been saved with `off_session`. A processor that still needs the payer answers `RequiresAction` with a `next_action`. */
+                    off_session?: boolean;
                 };
             };
         };
@@ -2321,7 +2533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `invalid_number`, `invalid_expiry_month`, `invalid_expiry_year`, `invalid_cvc`, `resource_missing`, `no_connector_available`. */
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `invalid_number`, `invalid_expiry_month`, `invalid_expiry_year`, `invalid_cvc`, `resource_missing`, `no_connector_available`, `payment_method_unusable`. */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2629,6 +2841,35 @@ export interface operations {
                     return_url?: string;
                     /** @description Pins the confirm to one of your connector accounts (`mca_…`), overriding the account chosen at create and routing: that account only, no fallback. Unknown → 400 `resource_missing`; unable to take the payment → 400 `no_connector_available` with `param: merchant_connector_id`. */
                     merchant_connector_id?: string;
+                    /**
+                     * @description Save the card on the payment's customer once the payment succeeds: `on_session` (charged again with the payer present) or `off_session` (also without them: needs `customer_acceptance`). Needs a customer; not with `payment_method_id`.
+                     * @enum {string}
+                     */
+                    setup_future_usage?: "on_session" | "off_session";
+                    /** @description The payer's agreement to later charges without them; required with `setup_future_usage: off_session`, refused otherwise. */
+                    customer_acceptance?: {
+                        /**
+                         * @description `online` (give `online`) or `offline`.
+                         * @enum {string}
+                         */
+                        acceptance_type: "online" | "offline";
+                        /**
+                         * Format: date-time
+                         * @description When the payer accepted: ISO 8601, a real date and time, not in the future.
+                         */
+                        accepted_at: string;
+                        /** @description Required for `online`: where the payer accepted. */
+                        online?: {
+                            /** @description The payer's IPv4 or IPv6 address. */
+                            ip_address: string;
+                            /** @description The payer's browser user agent, at most 512 characters. */
+                            user_agent: string;
+                        };
+                    };
+                    /** @description Charge a saved payment method of your customer's (`pm_…`) instead of new details, through the connector account that issued it (no routing). Unknown or detached → 400 `resource_missing`; another customer's → 400 `parameter_invalid`. */
+                    payment_method_id?: string;
+                    /** @description With `payment_method_id`: the payer is not present (a merchant-initiated charge). The method must have been saved with `off_session`. A processor that still needs the payer answers `RequiresAction` with a `next_action`. */
+                    off_session?: boolean;
                 };
             };
         };
@@ -2645,7 +2886,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `invalid_number`, `invalid_expiry_month`, `invalid_expiry_year`, `invalid_cvc`, `resource_missing`, `no_connector_available`. */
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `invalid_number`, `invalid_expiry_month`, `invalid_expiry_year`, `invalid_cvc`, `resource_missing`, `no_connector_available`, `payment_method_unusable`, `customer_required`. */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -4437,6 +4678,382 @@ export interface operations {
             };
         };
     };
+    listCustomerPaymentMethods: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: string & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: string & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: string & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: string & (unknown & unknown);
+                };
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The customer id (`cus_…`). */
+                customer_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payment methods. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedPaymentMethodList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The saved payment method id (`pm_…`). */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment method. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedPaymentMethod"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The saved payment method id (`pm_…`). */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment method, `status: detached`. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedPaymentMethod"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `payment_method_unexpected_state`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `connector_unreachable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -4583,7 +5200,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -4847,7 +5464,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -5286,7 +5903,7 @@ export interface operations {
                     lte?: string & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
-                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated";
+                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached";
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -9079,6 +9696,100 @@ export interface operations {
                 "application/json": components["schemas"]["RoutingEvent"] & {
                     /** @constant */
                     type?: "routing.activated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentMethodAttachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodEvent"] & {
+                    /** @constant */
+                    type?: "payment_method.attached";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentMethodDetachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodEvent"] & {
+                    /** @constant */
+                    type?: "payment_method.detached";
                 };
             };
         };
