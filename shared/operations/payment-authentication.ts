@@ -18,7 +18,7 @@ import { type AuthAnswers, type StoredPayment, updatePayment } from '../storage/
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
-import { authorizationOutcomeOf } from './payment-authorization';
+import { afterAuthorization, authorizationOutcomeOf } from './payment-authorization';
 import { attemptOf, claimHolderOf, conflict, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
@@ -308,7 +308,7 @@ export async function authenticatePayment(ctx: RequestContext, paymentId: string
     if (outcome.status !== p.status) fields.attempts = [...p.attempts, attemptOf(connector, startedAt, outcome)];
     const done = await updatePayment(ctx.merchantId, claimed, {}, fields, null, wrong ? undefined : null);
     recordPaymentOutcome(done.payment);
-    return done.payment;
+    return await afterAuthorization(ctx, done.payment, outcome);
   } catch (err) {
     if (err instanceof ConditionFailedError) throw conflict('authenticate', err);
     throw unknown(err);

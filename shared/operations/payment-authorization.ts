@@ -8,7 +8,7 @@ import { type PendingOperation, startPendingOperation } from '../domain/pending-
 import { type AuthorizationOutcome, recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
 import type { RoutedConnector } from '../routing/connector-target';
 import type { CircuitSkip } from '../routing/routing';
-import { markPaymentMethodUsed } from '../storage/payment-methods-repository';
+import { markPaymentMethodUsed, processorCustomerIdOf } from '../storage/payment-methods-repository';
 import { getPayment as readPayment, type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
 import { callWithinBudget } from './connector-call';
@@ -41,10 +41,10 @@ export interface AuthorizationInput {
 /**
  * After a recorded authorization outcome (issue 24): saves the card when the payment asked for it
  * (`setup_future_usage`) and the processor returned a reusable token, and names the method on the payment;
- * notes a charged saved method's use. Never fails the payment's answer: a save that fails is logged and
- * made by the payment's next sync.
+ * notes a charged saved method's use. Never fails the payment's answer: a save that fails (storage) is logged and
+ * counted, and the payment keeps `payment_method_id: null` (docs/api.md "Saved payment methods").
  */
-export async function afterAuthorization(ctx: RequestContext, done: Payment, result: PaymentResult): Promise<Payment> {
+export async function afterAuthorization(ctx: Pick<RequestContext, 'merchantId'>, done: Payment, result: PaymentResult): Promise<Payment> {
   const authorized = done.status === 'Succeeded' || done.status === 'RequiresCapture';
   if (authorized && done.payment_method_id && !done.setup_future_usage) {
     await markPaymentMethodUsed(ctx.merchantId, done.payment_method_id, done.updated_at);
@@ -206,6 +206,14 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         throw new OutcomeUnknownError('payment', p.payment_id, tries[i - 1]!.name, `/payments/${p.payment_id}`, { cause: err });
       }
     }
+    // A processor customer made when an earlier card of this customer was saved at this account (issue 24).
+    const processorCustomerId =
+      p.customer_id && p.setup_future_usage && !input.savedMethod
+        ? await processorCustomerIdOf(ctx.merchantId, p.customer_id, {
+            connector: connector.name,
+            merchant_connector_id: connector.merchantConnectorId,
+          })
+        : null;
     const startedAt = new Date().toISOString();
     try {
       const result = await callWithinBudget(ctx, connector, 'authorize', () =>
@@ -223,7 +231,13 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
           publicBaseUrl: ctx.publicBaseUrl,
           returnUrl: processorReturnUrl(ctx.publicBaseUrl, p.payment_id),
           setupFutureUsage: p.setup_future_usage,
-          customer: p.customer_id ? { customerId: p.customer_id, email: p.email } : null,
+          customer: p.customer_id
+            ? {
+                customerId: p.customer_id,
+                email: p.email,
+                processorCustomerId,
+              }
+            : null,
           ...(input.savedMethod ? { savedMethod: input.savedMethod, offSession: input.offSession ?? false } : {}),
         }),
       );

@@ -9,6 +9,7 @@ import { type StoredPayment, type UpdateGuard, updatePayment } from '../storage/
 import { ConditionFailedError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
+import { afterAuthorization } from './payment-authorization';
 import { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
@@ -148,7 +149,10 @@ export async function reconcilePayment(
   try {
     const done = await updatePayment(ctx.merchantId, stored, decision.guard, decision.fields, null);
     if (decision.outcome === 'settled') recordPaymentOutcome(done.payment);
-    return { payment: done.payment, outcome: decision.outcome };
+    // An authorization settled here (3-D Secure completed, a lost answer found) saves the card it was asked to (issue 24).
+    const payment =
+      kind === 'authorize' && decision.outcome === 'settled' ? await afterAuthorization(ctx, done.payment, result) : done.payment;
+    return { payment, outcome: decision.outcome };
   } catch (err) {
     // Someone else changed it meanwhile (a webhook, the request itself, another run): their write wins.
     if (err instanceof ConditionFailedError)

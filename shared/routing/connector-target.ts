@@ -6,6 +6,7 @@ import type {
   PaymentResult,
   RefundLookupRequest,
   RefundResult,
+  SavedMethodCharge,
   SyncRequest,
   TransactionRef,
   WebhookEvent,
@@ -49,6 +50,9 @@ export class RoutedConnector implements Connector, ConnectorTarget {
   /** Present only when the adapter takes authentication steps. */
   readonly authenticate?: (request: AuthenticateRequest) => Promise<PaymentResult>;
 
+  /** Present only when the adapter can detach a saved method at its processor (issue 24; see `Connector.detachSavedMethod`). */
+  readonly detachSavedMethod?: (request: SavedMethodCharge) => Promise<void>;
+
   /**
    * @param adapter the connector adapter holding the account's credentials
    * @param merchantConnectorId the account (`mca_…`), or null for the platform account
@@ -58,6 +62,7 @@ export class RoutedConnector implements Connector, ConnectorTarget {
     readonly merchantConnectorId: string | null,
   ) {
     if (adapter.authenticate) this.authenticate = (request) => adapter.authenticate!(request);
+    if (adapter.detachSavedMethod) this.detachSavedMethod = (request) => adapter.detachSavedMethod!(request);
   }
 
   /** The connector's name (`stripe`, …). */

@@ -210,6 +210,31 @@ export async function customerHasPaymentMethods(merchantId: string, customerId: 
 }
 
 /**
+ * The processor's customer id (Stripe `cus_…`) of the customer's saved methods under one account, if any:
+ * a second card saved for the same customer reuses it instead of making another processor customer.
+ * One Query of the customer's methods (GSI1; a customer has few).
+ */
+export async function processorCustomerIdOf(
+  merchantId: string,
+  customerId: string,
+  owner: Pick<PaymentMethodResource, 'connector' | 'merchant_connector_id'>,
+): Promise<string | null> {
+  const out = await documentClient().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
+      Limit: 50,
+    }),
+  );
+  const same = (out.Items ?? []).find(
+    (i) => i.connector === owner.connector && (i.merchant_connector_id ?? null) === owner.merchant_connector_id && i.processor_customer_id,
+  );
+  return (same?.processor_customer_id as string | undefined) ?? null;
+}
+
+/**
  * Detaches an attached method with its `payment_method.detached` event (one transaction): `status:
  * detached`, out of its customer's list, its token destroyed, its fingerprint guard removed.
  * @returns the method after the change

@@ -7,7 +7,12 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../../shared/storage/client';
 import { getStoredPaymentMethod } from '../../shared/storage/payment-methods-repository';
 import { tableName } from '../../shared/storage/table-definition';
-import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
+
+/** The error answer, its code and the parameter it names. */
+function expectRefused(res: TestResponse, status: number, code: string, param: string): void {
+  expect(expectError(res, status, code).param).toBe(param);
+}
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -110,18 +115,23 @@ test('the same card saved twice on a customer is one method; its later charges f
 test('the fields’ rules: a customer to save on, the payer’s acceptance for off-session, a saved method of this merchant and customer', async () => {
   const m = await merchant();
   const base = { amount: 5000, currency: 'NGN', confirm: true, payment_method_data: card('4242424242424242') };
-  expectError(await m.request('POST', '/payments', { ...base, setup_future_usage: 'on_session' }), 400, 'parameter_missing', 'customer_id');
-  expectError(
+  expectRefused(
+    await m.request('POST', '/payments', { ...base, setup_future_usage: 'on_session' }),
+    400,
+    'parameter_missing',
+    'customer_id',
+  );
+  expectRefused(
     await m.request('POST', '/payments', { ...base, customer_id: m.customer, setup_future_usage: 'off_session' }),
     400,
     'parameter_missing',
     'customer_acceptance',
   );
   const onSessionOnly = (await m.save('4242424242424242', 'on_session')).payment_method_id as string;
-  expectError(await m.charge(onSessionOnly, { off_session: true }), 400, 'payment_method_unusable', 'off_session');
+  expectRefused(await m.charge(onSessionOnly, { off_session: true }), 400, 'payment_method_unusable', 'off_session');
   expect((await m.charge(onSessionOnly)).body.status).toBe('Succeeded');
-  expectError(await m.request('POST', '/payments', { ...base, off_session: true }), 400, 'parameter_invalid', 'off_session');
-  expectError(
+  expectRefused(await m.request('POST', '/payments', { ...base, off_session: true }), 400, 'parameter_invalid', 'off_session');
+  expectRefused(
     await m.request('POST', '/payments', { ...base, payment_method_id: onSessionOnly }),
     400,
     'parameter_invalid',
@@ -130,10 +140,10 @@ test('the fields’ rules: a customer to save on, the payer’s acceptance for o
   // Another merchant's method, or an unknown one, does not exist here; another customer's is refused.
   const other = await merchant();
   const theirs = (await other.save('4242424242424242')).payment_method_id as string;
-  expectError(await m.charge(theirs), 400, 'resource_missing', 'payment_method_id');
-  expectError(await m.charge('pm_doesnotexist'), 400, 'resource_missing', 'payment_method_id');
+  expectRefused(await m.charge(theirs), 400, 'resource_missing', 'payment_method_id');
+  expectRefused(await m.charge('pm_doesnotexist'), 400, 'resource_missing', 'payment_method_id');
   const second = (await m.request('POST', '/customers', { name: 'Bola' })).body.customer_id as string;
-  expectError(await m.charge(onSessionOnly, { customer_id: second }), 400, 'payment_method_unusable', 'payment_method_id');
+  expectRefused(await m.charge(onSessionOnly, { customer_id: second }), 400, 'payment_method_unusable', 'payment_method_id');
 });
 
 test('the token is stored encrypted: no sandbox token in clear in any table item', async () => {

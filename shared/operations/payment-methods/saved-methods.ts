@@ -93,8 +93,8 @@ export async function saveMethodOfPayment(
 
 /**
  * {@link saveMethodOfPayment} for a payment already recorded: a failure is logged (never the token) and
- * answered undefined — the payment's outcome stands; its card is saved the next time the payment is synced
- * with its processor (a retrieve with `force_sync`), which returns the token again.
+ * answered undefined — the payment's outcome stands and it keeps `payment_method_id: null` (the card is not
+ * saved; a later payment with `setup_future_usage` saves it).
  */
 export async function trySaveMethodOfPayment(
   merchantId: string,
@@ -104,7 +104,7 @@ export async function trySaveMethodOfPayment(
   try {
     return await saveMethodOfPayment(merchantId, payment, saved);
   } catch (err) {
-    logger.error('saving the payment method of a succeeded payment failed; a sync of the payment saves it', {
+    logger.error('saving the payment method of a succeeded payment failed; the payment keeps payment_method_id null', {
       payment_id: payment.payment_id,
       error: (err as Error).name,
     });
