@@ -147,7 +147,8 @@ function savedMethodRules(create: boolean): Record<string, Record<string, unknow
     setup_future_usage: {
       allOf: [
         ...(create ? [{ required: ['customer_id'] }] : []),
-        { if: { properties: { setup_future_usage: { const: 'off_session' } } }, then: { required: ['customer_acceptance'] } },
+        // off_session needs the payer's acceptance: not off_session, or customer_acceptance present.
+        { anyOf: [{ not: { properties: { setup_future_usage: { const: 'off_session' } } } }, { required: ['customer_acceptance'] }] },
         { not: { required: ['payment_method_id'] } },
       ],
     },

@@ -15,7 +15,7 @@ export const SETUP_FUTURE_USAGES = ['on_session', 'off_session'] as const satisf
 /** `customer_acceptance.acceptance_type` values (Hyperswitch's mandate acceptance). */
 export const ACCEPTANCE_TYPES = ['online', 'offline'] as const;
 
-/** A saved payment method as the API shows it (derived from component `PaymentMethod`). */
+/** A saved payment method as the API shows it (derived from component `SavedPaymentMethod`). */
 export type PaymentMethodResource = z.output<typeof PaymentMethodResourceSchema>;
 
 /** The end of a card's expiry month, ISO 8601 UTC (the last millisecond of its last day). */

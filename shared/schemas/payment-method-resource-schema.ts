@@ -28,7 +28,7 @@ const PaymentMethodCardResource = z.strictObject({
 export const PaymentMethodResource = z
   .strictObject({
     payment_method_id: idField('pm', 'The saved payment method'),
-    customer_id: z.string().nullable().describe('The customer it is saved on (`cus_…`); null once its customer was deleted.'),
+    customer_id: z.string().nullable().describe('The customer it is (or, once detached, was) saved on (`cus_…`).'),
     type: z.literal('card').describe('`card`.'),
     card: PaymentMethodCardResource,
     connector: connectorField('The connector whose token it holds.'),

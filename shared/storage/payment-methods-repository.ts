@@ -17,7 +17,7 @@ import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
 import { queryListPage } from './list-items';
-import { ConditionFailedError } from './storage-errors';
+import { ConditionFailedError, LinkedCustomerMissingError } from './storage-errors';
 import { tableName } from './table-definition';
 
 /** The API fields, in the order answers list them. */
@@ -81,7 +81,7 @@ export interface NewPaymentMethod {
  * retried attach: its id is derived from the payment that saved it). Then the existing method gets the
  * new token (the processor issued a fresh one for the same card) and is answered.
  * @returns the method, and whether it was created now
- * @throws storage errors
+ * @throws LinkedCustomerMissingError when the customer does not exist or is being deleted (nothing saved); storage errors
  */
 export async function attachPaymentMethod(
   merchantId: string,
@@ -117,6 +117,14 @@ export async function attachPaymentMethod(
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
+          // Only on a customer that exists and is not being deleted (a delete detaches its methods).
+          {
+            ConditionCheck: {
+              TableName: tableName(),
+              Key: primaryKey.customer(merchantId, m.customer_id),
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
+            },
+          },
           eventWrite(merchantId, 'payment_method.attached', m, m.created_at).put,
         ],
       }),
@@ -137,6 +145,7 @@ export async function attachPaymentMethod(
         if (refreshed) return { method: refreshed.method, created: false };
       }
     }
+    if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new LinkedCustomerMissingError(m.customer_id);
     throw err;
   }
 }

@@ -2004,7 +2004,7 @@ export interface components {
         SavedPaymentMethod: {
             /** @description The saved payment method (`pm_…`; opaque, do not parse). */
             payment_method_id: string;
-            /** @description The customer it is saved on (`cus_…`); null once its customer was deleted. */
+            /** @description The customer it is (or, once detached, was) saved on (`cus_…`). */
             customer_id: string | null;
             /**
              * @description `card`.
