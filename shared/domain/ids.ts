@@ -12,6 +12,8 @@ export const ID_PREFIXES = {
   connectorAccount: 'mca',
   routingAlgorithm: 'routing',
   paymentMethod: 'pm',
+  subscription: 'sub',
+  invoice: 'in',
 } as const;
 
 /** A resource kind that has an identifier. */

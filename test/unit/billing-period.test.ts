@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { MAX_INTERVAL_COUNT, nextPeriodEnd, periodBoundary, trialEnd } from '../../shared/domain/billing-period';
+
+const lastDay = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+
+describe('billing period arithmetic', () => {
+  test('anchored on the 31st: last day of shorter months, back to the 31st after', () => {
+    const anchor = '2026-01-31T10:00:00.000Z';
+    const ends = [1, 2, 3, 4, 5].map((n) => periodBoundary(anchor, 'month', 1, n));
+    expect(ends).toEqual([
+      '2026-02-28T10:00:00.000Z',
+      '2026-03-31T10:00:00.000Z',
+      '2026-04-30T10:00:00.000Z',
+      '2026-05-31T10:00:00.000Z',
+      '2026-06-30T10:00:00.000Z',
+    ]);
+    expect(periodBoundary('2024-02-29T00:00:00.000Z', 'year', 1, 1)).toBe('2025-02-28T00:00:00.000Z');
+    expect(periodBoundary('2024-02-29T00:00:00.000Z', 'year', 1, 4)).toBe('2028-02-29T00:00:00.000Z');
+    expect(periodBoundary('2026-01-01T00:00:00.000Z', 'week', 2, 1)).toBe('2026-01-15T00:00:00.000Z');
+    expect(periodBoundary('2026-12-15T00:00:00.000Z', 'month', 3, 1)).toBe('2027-03-15T00:00:00.000Z');
+    expect(nextPeriodEnd(anchor, 'month', 1, '2026-02-28T10:00:00.000Z')).toBe('2026-03-31T10:00:00.000Z');
+    expect(trialEnd('2026-01-01T00:00:00.000Z', 14)).toBe('2026-01-15T00:00:00.000Z');
+    expect(MAX_INTERVAL_COUNT).toEqual({ day: 365, week: 52, month: 12, year: 1 });
+  });
+
+  test('property: a monthly boundary keeps the anchor day, clamped to the month, and its time of day', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2090-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 60 }),
+        (date, count, n) => {
+          const anchor = date.toISOString();
+          const end = new Date(periodBoundary(anchor, 'month', count, n));
+          const months = date.getUTCFullYear() * 12 + date.getUTCMonth() + n * count;
+          expect(end.getUTCFullYear() * 12 + end.getUTCMonth()).toBe(months);
+          expect(end.getUTCDate()).toBe(Math.min(date.getUTCDate(), lastDay(end.getUTCFullYear(), end.getUTCMonth())));
+          expect(end.toISOString().slice(10)).toBe(anchor.slice(10));
+        },
+      ),
+    );
+  });
+
+  test('property: nextPeriodEnd is the first boundary strictly after the given time', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2080-01-01T00:00:00Z'), noInvalidDate: true }),
+        fc.constantFrom('day' as const, 'week' as const, 'month' as const, 'year' as const),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 0, max: 3_000 * 86_400_000 }),
+        (date, interval, rawCount, offset) => {
+          const count = Math.min(rawCount, { day: 365, week: 52, month: 12, year: 1 }[interval]);
+          const anchor = date.toISOString();
+          const at = new Date(date.getTime() + offset).toISOString();
+          const end = nextPeriodEnd(anchor, interval, count, at);
+          expect(end > at).toBe(true);
+          let n = 1;
+          while (periodBoundary(anchor, interval, count, n) !== end) n += 1;
+          expect(n === 1 || periodBoundary(anchor, interval, count, n - 1) <= at).toBe(true);
+        },
+      ),
+    );
+  });
+});
