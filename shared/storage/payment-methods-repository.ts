@@ -53,6 +53,17 @@ const toResource = (item: Record<string, unknown>): PaymentMethodResource => {
   for (const f of PAYMENT_METHOD_FIELDS) out[f] = item[f] ?? null;
   out.default = Boolean(item.default);
   out.recurring_enabled = Boolean(item.recurring_enabled);
+  // DynamoDB keeps no order inside a map: the card's fields in the documented order.
+  const c = (item.card ?? {}) as Record<string, unknown>;
+  out.card = {
+    brand: c.brand,
+    last4: c.last4,
+    exp_month: c.exp_month,
+    exp_year: c.exp_year,
+    fingerprint: c.fingerprint,
+    bin: c.bin ?? null,
+    issuer_country: c.issuer_country ?? null,
+  };
   return out as unknown as PaymentMethodResource;
 };
 
