@@ -154,3 +154,22 @@ test('the token is stored encrypted: no sandbox token in clear in any table item
   expect(dump).toContain('payment_method');
   expect(dump).not.toMatch(/sbxtok_[a-z_]+_[0-9a-f]{32}/);
 });
+
+test('storage failing while the card is saved: the payment still answers its outcome, names no method, and nothing half-saved is left', async () => {
+  const repository = await import('../../shared/storage/payment-methods-repository');
+  const m = await merchant();
+  // DynamoDB's answer when the table cannot take the write (the SDK's error name).
+  const unavailable = Object.assign(new Error('The service is unavailable.'), { name: 'InternalServerError' });
+  const failing = jest.spyOn(repository, 'attachPaymentMethod').mockRejectedValueOnce(unavailable);
+  try {
+    const paid = await m.save('4242424242424242');
+    expect(paid).toMatchObject({ status: 'Succeeded', amount_captured: 5000, payment_method_id: null, setup_future_usage: 'off_session' });
+    expect(failing).toHaveBeenCalledTimes(1);
+  } finally {
+    failing.mockRestore();
+  }
+  expect((await m.request('GET', `/customers/${m.customer}/payment_methods`)).body.data).toEqual([]);
+  expect((await m.request('GET', '/events?type=payment_method.attached')).body.data).toEqual([]);
+  // A later payment with setup_future_usage saves the card.
+  expect((await m.save('4242424242424242')).payment_method_id).toMatch(/^pm_/);
+});
