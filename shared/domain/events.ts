@@ -29,6 +29,14 @@ export const EVENT_CATALOGUE = {
   'routing.activated': 'A routing algorithm was activated (or the active one deactivated: `data.active` false).',
   'payment_method.attached': 'A payment method was saved on a customer (a payment with setup_future_usage succeeded).',
   'payment_method.detached': 'A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged.',
+  'subscription.created': 'A subscription was created (status incomplete, trialing or active).',
+  'subscription.updated':
+    'A subscription changed (its payment method, cancel_at_period_end, metadata, or its status to active or incomplete).',
+  'subscription.past_due': 'A renewal of a subscription could not be collected: it is past due (renewals are not yet built).',
+  'subscription.canceled': 'A subscription was canceled: it bills no more.',
+  'invoice.created': 'An invoice was created for a period of a subscription (status open, or paid for a trial).',
+  'invoice.paid': 'An invoice was paid.',
+  'invoice.payment_failed': 'A payment for an invoice failed; the invoice stays open.',
 } as const;
 
 /** One of the catalogue's event types. */

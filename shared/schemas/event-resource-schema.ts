@@ -16,6 +16,7 @@ import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
 import { idField, timestampField } from './resource-fields';
 import { RoutingActivationResource } from './routing-activation-schema';
+import { InvoiceResource, SubscriptionResource } from './subscription-resource-schema';
 
 /** The catalogue's types of one family, as a non-empty tuple for `z.enum`. */
 function typesOf<T extends EventType>(keep: (type: EventType) => type is T): [T, ...T[]] {
@@ -120,10 +121,35 @@ export const PaymentMethodEventResource = eventFamily(
   'A saved payment method was attached or detached.',
 );
 
+/** `subscription.*` event types. */
+export type SubscriptionEventType = Extract<EventType, `subscription.${string}`>;
+const SUBSCRIPTION_EVENT_TYPES = typesOf((t): t is SubscriptionEventType => t.startsWith('subscription.'));
+/** `invoice.*` event types. */
+export type InvoiceEventType = Extract<EventType, `invoice.${string}`>;
+const INVOICE_EVENT_TYPES = typesOf((t): t is InvoiceEventType => t.startsWith('invoice.'));
+
+/** Component `SubscriptionEvent`: a `subscription.*` event; `data` is the subscription after the change. */
+export const SubscriptionEventResource = eventFamily(
+  z.enum(SUBSCRIPTION_EVENT_TYPES).describe(listed(SUBSCRIPTION_EVENT_TYPES)),
+  SubscriptionResource.describe('The subscription after the change, exactly as `GET /subscriptions/{subscription_id}` answered then.'),
+  'SubscriptionEvent',
+  'A change of a subscription.',
+);
+
+/** Component `InvoiceEvent`: an `invoice.*` event; `data` is the invoice after the change. */
+export const InvoiceEventResource = eventFamily(
+  z.enum(INVOICE_EVENT_TYPES).describe(listed(INVOICE_EVENT_TYPES)),
+  InvoiceResource.describe('The invoice after the change, exactly as `GET /invoices/{invoice_id}` answered then.'),
+  'InvoiceEvent',
+  'A change of an invoice.',
+);
+
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
   if (type === 'routing.activated') return RoutingEventResource;
   if (type.startsWith('payment_method.')) return PaymentMethodEventResource;
+  if (type.startsWith('subscription.')) return SubscriptionEventResource;
+  if (type.startsWith('invoice.')) return InvoiceEventResource;
   if (type.startsWith('connector_account.')) return ConnectorAccountEventResource;
   if (type === 'customer.deleted') return CustomerDeletedEventResource;
   if (type.startsWith('payment.')) return PaymentEventResource;
@@ -141,11 +167,13 @@ export const EventResource = z
     ConnectorAccountEventResource,
     RoutingEventResource,
     PaymentMethodEventResource,
+    SubscriptionEventResource,
+    InvoiceEventResource,
   ])
   .meta({
     id: 'Event',
     description:
-      'A change of a payment, refund, customer, connector account or routing, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
+      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription or invoice, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
   });
 
 /** What an event's `data` holds: a payment, a refund, a customer, or a deleted customer's id. */
@@ -157,4 +185,6 @@ export const EventDataResource = z.union([
   ConnectorAccountResource,
   RoutingActivationResource,
   PaymentMethodResource,
+  SubscriptionResource,
+  InvoiceResource,
 ]);
