@@ -28,6 +28,9 @@ export const FAMILY_GROUPS: Readonly<Record<string, string>> = {
   customers: 'Customers',
   // Saved payment methods belong to customers (`/customers/{id}/payment_methods` is in `customers` already).
   payment_methods: 'Customers',
+  // Subscriptions and their invoices (issue 24).
+  subscriptions: 'Billing',
+  invoices: 'Billing',
   webhook_endpoints: 'Events',
   events: 'Events',
   // Merchants' processor accounts, their routing, and the processors' webhooks into them.

@@ -553,7 +553,7 @@ function queryParameters(builder: DocumentBuilder, op: OperationMetadata): JsonO
   if (!op.query) return [];
   const params: JsonObject[] = [];
   for (const [name, field] of Object.entries(queryShape(op.query))) {
-    const { inner } = unwrapOptional(field);
+    const { inner, optional } = unwrapOptional(field);
     const doc = op.queryDocs?.[name];
     if (!doc) throw new Error(`${op.operationId}: query parameter ${name} has no description in openapi-operations.ts.`);
     const schema = queryParamSchema(builder, inner);
@@ -563,7 +563,7 @@ function queryParameters(builder: DocumentBuilder, op: OperationMetadata): JsonO
       // `created[gte]=…` (RFC 6570-style deep object), what openapi-fetch and Postman send.
       params.push({ name, in: 'query', required: false, description: doc.description, style: 'deepObject', explode: true, schema });
     } else {
-      params.push({ name, in: 'query', required: false, description: doc.description, schema });
+      params.push({ name, in: 'query', required: !optional, description: doc.description, schema });
     }
   }
   return params;

@@ -51,14 +51,23 @@ import {
   ConnectorAccountListResource,
   CustomerListResource,
   EventListResource,
+  InvoiceListResource,
   PaymentListResource,
   RefundListResource,
   RoutingAlgorithmListResource,
+  SubscriptionListResource,
   WebhookDeliveryListResource,
   WebhookEndpointListResource,
 } from '../schemas/resource-lists-schema';
 import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../schemas/routing-activation-schema';
 import { createRoutingAlgorithmSchema, RoutingAlgorithmResource } from '../schemas/routing-schemas';
+import { InvoiceResource, SubscriptionResource } from '../schemas/subscription-resource-schema';
+import {
+  createSubscriptionBodySchema,
+  listInvoicesQuerySchema,
+  listSubscriptionsQuerySchema,
+  updateSubscriptionBodySchema,
+} from '../schemas/subscription-schemas';
 import {
   DeletedWebhookEndpointResource,
   WebhookEndpointResource,
@@ -76,6 +85,11 @@ export const OPENAPI_TAGS = [
     name: 'Payment methods',
     description:
       "Payment methods saved on a customer (a card a payment with `setup_future_usage` kept): list, retrieve, detach. The processor's token is stored encrypted and never shown.",
+  },
+  {
+    name: 'Subscriptions',
+    description:
+      "A customer's recurring charge, billed by Switchyard each period through the customer's saved payment method (off-session), and its invoices (one per period).",
   },
   { name: 'Events', description: 'Every change of a payment, refund or customer, and its webhook deliveries.' },
   { name: 'Webhook endpoints', description: 'Where Switchyard sends your events (Standard Webhooks).' },
@@ -291,6 +305,8 @@ const PAYMENT_ID = { payment_id: 'The payment id (`pay_…`).' };
 const REFUND_ID = { refund_id: 'The refund id (`ref_…`).' };
 const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
 const PAYMENT_METHOD_ID = { payment_method_id: 'The saved payment method id (`pm_…`).' };
+const SUBSCRIPTION_ID = { subscription_id: 'The subscription id (`sub_…`).' };
+const INVOICE_ID = { invoice_id: 'The invoice id (`in_…`).' };
 const ENDPOINT_ID = { webhook_endpoint_id: 'The webhook endpoint id (`we_…`).' };
 const EVENT_ID = { event_id: 'The event id (`evt_…`).' };
 const CONNECTOR_ACCOUNT_ID = { merchant_connector_id: 'The connector account id (`mca_…`).' };
@@ -406,6 +422,23 @@ const CUSTOMER_FIELDS = {
   metadata: 'Your own key/value pairs (replaces the whole map on update).',
 };
 
+const SUBSCRIPTION_FIELDS = {
+  customer_id: 'The customer to bill (`cus_…`).',
+  payment_method_id:
+    'A saved payment method of that customer (`pm_…`): active and saved with `setup_future_usage: off_session` (`recurring_enabled`); each period is charged off-session through it.',
+  amount: 'What each period costs, in minor units.',
+  currency: 'The currency of `amount`.',
+  interval: 'The unit of a period: `day`, `week`, `month` or `year`.',
+  interval_count: 'How many intervals make a period (default 1). A period is at most a year: 365 days, 52 weeks, 12 months, 1 year.',
+  trial_period_days:
+    'A free trial first, in days (1–730): the subscription starts `trialing`, nothing is charged, its first invoice is a paid one of 0.',
+  metadata: 'Your own key/value pairs.',
+};
+const UPDATE_SUBSCRIPTION_FIELDS = {
+  payment_method_id: 'Another saved payment method of the same customer, checked as at create.',
+  cancel_at_period_end: 'Whether to cancel at the end of the current period instead of renewing (renewals are not yet built).',
+  metadata: 'Your own key/value pairs (replaces the whole map).',
+};
 const ENDPOINT_FIELDS = {
   url: 'Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials).',
   enabled_events: 'Event types to send, or `["*"]` for all (the default).',
@@ -562,6 +595,59 @@ export const EXAMPLE_CUSTOMER = {
   created_at: '2026-11-24T09:59:00.000Z',
   updated_at: '2026-11-24T09:59:00.000Z',
 } satisfies z.output<typeof CustomerResource>;
+
+const EXAMPLE_SUBSCRIPTION_ID = 'sub_2b4d6f8a0c1e3a5c7e9b1d3f5a7c9e0b';
+const EXAMPLE_INVOICE_ID = 'in_7e9b1d3f5a7c9e0b2b4d6f8a0c1e3a5c';
+
+/** A monthly subscription of the README's customer on its saved card. */
+export const EXAMPLE_CREATE_SUBSCRIPTION_REQUEST = {
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  payment_method_id: 'pm_6c8e0a2b4d6f4a1c3e5b7d9f2a4c6e8b',
+  amount: 500000,
+  currency: 'NGN',
+  interval: 'month',
+} satisfies z.input<typeof createSubscriptionBodySchema>;
+
+/** The answer to {@link EXAMPLE_CREATE_SUBSCRIPTION_REQUEST}: its first invoice paid. */
+export const EXAMPLE_SUBSCRIPTION = {
+  subscription_id: EXAMPLE_SUBSCRIPTION_ID,
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  payment_method_id: 'pm_6c8e0a2b4d6f4a1c3e5b7d9f2a4c6e8b',
+  amount: 500000,
+  currency: 'NGN',
+  interval: 'month',
+  interval_count: 1,
+  trial_period_days: null,
+  status: 'active',
+  billing_cycle_anchor: '2026-01-31T10:00:00.000Z',
+  current_period_start: '2026-01-31T10:00:00.000Z',
+  current_period_end: '2026-02-28T10:00:00.000Z',
+  cancel_at_period_end: false,
+  canceled_at: null,
+  cancellation_details: null,
+  latest_invoice_id: EXAMPLE_INVOICE_ID,
+  metadata: {},
+  created_at: '2026-01-31T10:00:00.000Z',
+  updated_at: '2026-01-31T10:00:01.250Z',
+} satisfies z.output<typeof SubscriptionResource>;
+
+/** The first invoice of {@link EXAMPLE_SUBSCRIPTION}, paid. */
+export const EXAMPLE_INVOICE = {
+  invoice_id: EXAMPLE_INVOICE_ID,
+  subscription_id: EXAMPLE_SUBSCRIPTION_ID,
+  customer_id: EXAMPLE_CUSTOMER_ID,
+  amount_due: 500000,
+  amount_paid: 500000,
+  currency: 'NGN',
+  period_start: '2026-01-31T10:00:00.000Z',
+  period_end: '2026-02-28T10:00:00.000Z',
+  status: 'paid',
+  attempt_count: 1,
+  next_payment_attempt: null,
+  payment_ids: ['pay_3c5e7a9b1d2f4a6c8e0b2d4f6a8c0e1b'],
+  created_at: '2026-01-31T10:00:00.000Z',
+  updated_at: '2026-01-31T10:00:01.250Z',
+} satisfies z.output<typeof InvoiceResource>;
 
 /** A card saved on the README's customer by a payment with `setup_future_usage: off_session` (docs/api.md "Saved payment methods"). */
 export const EXAMPLE_PAYMENT_METHOD = {
@@ -1244,6 +1330,116 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       502: ['connector_unavailable'],
       503: ['connector_unreachable'],
     }),
+  },
+  CreateSubscription: {
+    operationId: 'createSubscription',
+    tag: 'Subscriptions',
+    summary: 'Create a subscription',
+    description:
+      "Checks the customer and that the saved method is its own, active and saved for off-session use. With `trial_period_days`: `trialing`, the trial is the first period, nothing is charged, and its invoice is a paid one of 0. Without: the first period's invoice is created (`open`) and charged at once, off-session, by a payment like `POST /payments` with `payment_method_id`, `off_session: true`, `confirm: true` and `metadata: {subscription_id, invoice_id}`: Succeeded → invoice `paid`, subscription `active`; Failed → invoice `open` with one attempt, subscription `incomplete`; RequiresAction or Processing → both stay so (settling them later is not yet built). A retry with the same `Idempotency-Key` answers the same subscription and never charges twice (the payment's own key is derived from the invoice).",
+    body: jsonBody(createSubscriptionBodySchema, true, 'The customer, its saved method, the price and the period.', SUBSCRIPTION_FIELDS, {
+      monthly: { summary: 'Monthly, on a saved card', value: EXAMPLE_CREATE_SUBSCRIPTION_REQUEST },
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: replayed(
+        json(SubscriptionResource, 'The subscription.', { active: { summary: 'First invoice paid', value: EXAMPLE_SUBSCRIPTION } }),
+      ),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT, CONCURRENT_WRITE, MONEY_CALL, {
+      400: ['resource_missing', 'payment_method_unusable'],
+    }),
+  },
+  ListSubscriptions: {
+    operationId: 'listSubscriptions',
+    tag: 'Subscriptions',
+    summary: 'List subscriptions',
+    description:
+      "The merchant's subscriptions, newest first; `customer_id` or `status` narrows them (one of the two: both → 400 `parameter_invalid`). A DynamoDB Query on an index, never a scan.",
+    query: listSubscriptionsQuerySchema,
+    queryDocs: {
+      ...LIST_QUERY_DOCS,
+      customer_id: { description: "Only this customer's subscriptions." },
+      status: { description: 'Only subscriptions in this status.' },
+    },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(SubscriptionListResource, 'One page of subscriptions.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetSubscription: {
+    operationId: 'getSubscription',
+    tag: 'Subscriptions',
+    summary: 'Retrieve a subscription',
+    description: 'The subscription.',
+    pathParams: SUBSCRIPTION_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(SubscriptionResource, 'The subscription.', { active: { summary: 'Active', value: EXAMPLE_SUBSCRIPTION } }) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  UpdateSubscription: {
+    operationId: 'updateSubscription',
+    tag: 'Subscriptions',
+    summary: 'Update a subscription',
+    description:
+      'Sets `payment_method_id` (checked as at create), `cancel_at_period_end` and/or `metadata`; `subscription.updated`. A canceled subscription → 409 `subscription_unexpected_state`.',
+    pathParams: SUBSCRIPTION_ID,
+    body: jsonBody(updateSubscriptionBodySchema, false, 'The fields to set.', UPDATE_SUBSCRIPTION_FIELDS),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(SubscriptionResource, 'The updated subscription.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE, {
+      400: ['resource_missing', 'payment_method_unusable'],
+      409: ['subscription_unexpected_state'],
+    }),
+  },
+  CancelSubscription: {
+    operationId: 'cancelSubscription',
+    tag: 'Subscriptions',
+    summary: 'Cancel a subscription',
+    description:
+      'Cancels it now: `status: canceled`, `canceled_at`, `cancellation_details.reason: cancellation_requested`; `subscription.canceled`. It bills no more. Already canceled → 409 `subscription_unexpected_state`.',
+    pathParams: SUBSCRIPTION_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(SubscriptionResource, 'The canceled subscription.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, CONCURRENT_WRITE, { 409: ['subscription_unexpected_state'] }),
+  },
+  ListInvoices: {
+    operationId: 'listInvoices',
+    tag: 'Subscriptions',
+    summary: "List a subscription's invoices",
+    description: 'The invoices of one subscription (`subscription_id`, required), newest first: one per period.',
+    query: listInvoicesQuerySchema,
+    queryDocs: { ...LIST_QUERY_DOCS, subscription_id: { description: 'The subscription (`sub_…`).' } },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(InvoiceListResource, 'One page of invoices.', {
+        paid: { summary: 'The first invoice, paid', value: { data: [EXAMPLE_INVOICE], has_more: false } },
+      }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST, { 400: ['parameter_missing'] }),
+  },
+  GetInvoice: {
+    operationId: 'getInvoice',
+    tag: 'Subscriptions',
+    summary: 'Retrieve an invoice',
+    description: 'The invoice, with the payments attempted for it.',
+    pathParams: INVOICE_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(InvoiceResource, 'The invoice.', { paid: { summary: 'Paid', value: EXAMPLE_INVOICE } }) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
   },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type * as z from 'zod';
 import type { InvoiceResource, SubscriptionResource } from '../schemas/subscription-resource-schema';
+import { ID_PREFIXES } from './ids';
 
 /** A subscription as the API returns it (component `Subscription`). */
 export type Subscription = z.output<typeof SubscriptionResource>;
@@ -53,3 +55,12 @@ export const INVOICE_FIELDS: readonly (keyof Invoice)[] = [
 
 /** Statuses in which a subscription is live (it has a period that ends, and will renew): the planned renewal index holds these. */
 export const LIVE_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+/**
+ * The id of the invoice of one period of a subscription: `in_` and 32 hex characters of a SHA-256 of
+ * (subscription_id, period_start). Derived, never random, so writing a period's invoice is a conditional
+ * put that succeeds once: a period is billed at most once, whoever (a retried create, a renewal) tries again.
+ */
+export function invoiceIdFor(subscriptionId: string, periodStart: string): string {
+  return `${ID_PREFIXES.invoice}_${createHash('sha256').update(`${subscriptionId}#${periodStart}`).digest('hex').slice(0, 32)}`;
+}

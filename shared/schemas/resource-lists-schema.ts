@@ -13,6 +13,7 @@ import { listEnvelope } from './list-envelope-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
 import { RoutingAlgorithmResource } from './routing-schemas';
+import { InvoiceResource, SubscriptionResource } from './subscription-resource-schema';
 import { WebhookEndpointResource } from './webhook-endpoint-resource-schema';
 
 /** Component `PaymentList`. */
@@ -31,3 +32,7 @@ export const WebhookDeliveryListResource = listEnvelope(WebhookDeliveryResource,
 export const ConnectorAccountListResource = listEnvelope(ConnectorAccountResource, 'ConnectorAccountList', 'connector accounts');
 /** Component `RoutingAlgorithmList`: the merchant's routing algorithms. */
 export const RoutingAlgorithmListResource = listEnvelope(RoutingAlgorithmResource, 'RoutingAlgorithmList', 'routing algorithms');
+/** Component `SubscriptionList`. */
+export const SubscriptionListResource = listEnvelope(SubscriptionResource, 'SubscriptionList', 'subscriptions');
+/** Component `InvoiceList`. */
+export const InvoiceListResource = listEnvelope(InvoiceResource, 'InvoiceList', 'invoices');

@@ -55,11 +55,18 @@ export const primaryKey = {
     PK: `${m(merchantId)}#CUSTOMER#${customerId}#PM_FINGERPRINT#${account}#${fingerprint}`,
     SK: 'PM_FINGERPRINT',
   }),
+  /** A subscription (issue 24, Subscriptions). */
+  subscription: (merchantId: string, subscriptionId: string) => ({
+    PK: `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}`,
+    SK: 'SUBSCRIPTION',
+  }),
+  /** An invoice of a subscription's period; its id is derived from (subscription, period start), so a period has one at most. */
+  invoice: (merchantId: string, invoiceId: string) => ({ PK: `${m(merchantId)}#INVOICE#${invoiceId}`, SK: 'INVOICE' }),
 };
 
 /**
- * Partition values of the list indexes. `payments`, `paymentsByStatus`, `customers`, `events` and
- * `eventsByType` are shard 0 of a sharded list: shard k ≥ 1 is `shardPartition(value, k)`
+ * Partition values of the list indexes. `payments`, `paymentsByStatus`, `customers`, `subscriptions`,
+ * `subscriptionsByStatus`, `events` and `eventsByType` are shard 0 of a sharded list: shard k ≥ 1 is `shardPartition(value, k)`
  * (shared/storage/list-shards.ts); the others are never sharded (docs/sharding.md).
  */
 export const listPartition = {
@@ -83,6 +90,14 @@ export const listPartition = {
   events: (merchantId: string) => `${m(merchantId)}#EVENTS`,
   /** GSI2: events of a merchant of one type. */
   eventsByType: (merchantId: string, type: string) => `${m(merchantId)}#EVENTS#TYPE#${type}`,
+  /** GSI1: all subscriptions of a merchant (sharded like customers). */
+  subscriptions: (merchantId: string) => `${m(merchantId)}#SUBSCRIPTIONS`,
+  /** GSI2: subscriptions of a merchant in one status (sharded; the entry moves when the status changes). */
+  subscriptionsByStatus: (merchantId: string, status: string) => `${m(merchantId)}#SUBSCRIPTIONS#STATUS#${status}`,
+  /** GSI3: subscriptions of one customer (not sharded, like a customer's payments). */
+  subscriptionsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#SUBSCRIPTIONS`,
+  /** GSI1: invoices of one subscription (one per period; not sharded). */
+  invoicesOfSubscription: (merchantId: string, subscriptionId: string) => `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}#INVOICES`,
   /** GSI1: webhook endpoints of a merchant. */
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
 };

@@ -224,6 +224,20 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     message: /^The signed webhook body/,
     why: "The body is the processor's own event, whose fields depend on the `{connector}` path parameter (Paystack's `event` and `data.reference`, Flutterwave's `txRef`/`data.tx_ref`, Stripe's `data.object`, the sandbox's `type` and `data.payment_id`): a body schema cannot depend on a path parameter, and the document does not restate four processors' formats (docs/connectors.md).",
   },
+  {
+    operations: ['createSubscription'],
+    code: 'parameter_invalid',
+    param: /^interval_count$/,
+    message: /a period is at most one year/,
+    why: 'The largest interval_count depends on the interval (365 days, 52 weeks, 12 months, 1 year): a rule across fields, stated in its description.',
+  },
+  {
+    operations: ['listSubscriptions'],
+    code: 'parameter_invalid',
+    param: /^status$/,
+    message: /not both/,
+    why: 'customer_id and status are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
+  },
 ];
 
 /**

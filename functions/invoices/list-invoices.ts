@@ -1,0 +1,9 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { listInvoices } from '../../shared/operations/subscription-operations';
+import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
+import { listInvoicesQuerySchema } from '../../shared/schemas/subscription-schemas';
+
+/** `GET /invoices?subscription_id=`: the subscription's invoices, `{data, has_more}`, newest first. */
+export const handler = apiHandler({ query: listInvoicesQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({
+  body: await listInvoices(req.merchantId, req.query.list, req.query.filters.subscription_id),
+}));

@@ -1,0 +1,7 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { cancelSubscription } from '../../shared/operations/subscription-operations';
+
+/** `POST /subscriptions/{subscription_id}/cancel`: cancels it now; 200 with it. */
+export const handler = apiHandler({}, async (req) => ({
+  body: await cancelSubscription(req.merchantId, req.path.subscription_id ?? ''),
+}));

@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { createSubscription } from '../../shared/operations/subscription-operations';
+import { createSubscriptionBodySchema } from '../../shared/schemas/subscription-schemas';
+
+/** `POST /subscriptions`: creates a subscription and bills its first period (or starts its trial). 200 with it. */
+export const handler = apiHandler({ body: createSubscriptionBodySchema, idempotent: true }, async (req) => ({
+  body: await createSubscription(req.operation, req.body),
+}));

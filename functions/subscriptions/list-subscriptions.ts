@@ -1,0 +1,9 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { listSubscriptions } from '../../shared/operations/subscription-operations';
+import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
+import { listSubscriptionsQuerySchema } from '../../shared/schemas/subscription-schemas';
+
+/** `GET /subscriptions`: `{data, has_more}`, newest first; filter `customer_id` or `status`, `created[...]`. */
+export const handler = apiHandler({ query: listSubscriptionsQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({
+  body: await listSubscriptions(req.merchantId, req.query.list, req.query.filters, req.operation.listShards?.read),
+}));

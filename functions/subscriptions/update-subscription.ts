@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { updateSubscription } from '../../shared/operations/subscription-operations';
+import { updateSubscriptionBodySchema } from '../../shared/schemas/subscription-schemas';
+
+/** `PUT /subscriptions/{subscription_id}`: sets `payment_method_id`, `cancel_at_period_end`, `metadata`; 200 with it. */
+export const handler = apiHandler({ body: updateSubscriptionBodySchema }, async (req) => ({
+  body: await updateSubscription(req.merchantId, req.path.subscription_id ?? '', req.body),
+}));

@@ -1,0 +1,388 @@
+/**
+ * Subscriptions (issue 24, Subscriptions): Stripe's model, owned by Switchyard. A subscription bills a
+ * customer a fixed amount each period by charging the customer's saved payment method off-session through
+ * `createPayment` (never a processor's plan API). docs/api.md "Subscriptions and invoices".
+ *
+ * This slice creates, reads, lists, updates and cancels subscriptions and bills the first period. Not
+ * built yet: renewals (a worker on a sparse due index), dunning, `past_due` → `unpaid`/`canceled`, and
+ * the settling of a first payment that was not final at create (RequiresAction/Processing): the
+ * payment's webhook or the reconciler settle the payment, but not yet its invoice.
+ */
+import { nextPeriodEnd, periodBoundary, trialEnd } from '../domain/billing-period';
+import { ApiError, invalidRequest, resourceNotFound } from '../domain/errors';
+import type { EventType } from '../domain/events';
+import { isIdOf, newId } from '../domain/ids';
+import type { ListPage, ListQuery } from '../domain/list-query';
+import type { Payment } from '../domain/payment';
+import { type Invoice, invoiceIdFor, type Subscription } from '../domain/subscription';
+import { createPaymentBodySchema } from '../schemas/payment-schemas';
+import type { CreateSubscriptionBody, UpdateSubscriptionBody } from '../schemas/subscription-schemas';
+import { keyedHash } from '../security/keyed-hash';
+import { getCustomer } from '../storage/customers-repository';
+import { shardCount } from '../storage/list-shards';
+import { ItemExistsError } from '../storage/storage-errors';
+import {
+  getStoredSubscription,
+  listInvoices as queryInvoices,
+  listSubscriptions as querySubscriptions,
+  getInvoice as readInvoice,
+  type StoredSubscription,
+  SubscriptionChangedError,
+  type SubscriptionWrite,
+  writeSubscriptionChange,
+} from '../storage/subscriptions-repository';
+import { savedMethodToCharge } from './payment-methods/saved-methods';
+import { createPayment } from './payment-operations';
+import type { RequestContext } from './request-context';
+
+/** Attempts of a change that lost its optimistic condition to a concurrent one. */
+const CHANGE_ATTEMPTS = 3;
+
+/** 409 `concurrent_update` (transient): other requests kept changing the subscription while this one tried. */
+function concurrentChange(): ApiError {
+  return new ApiError(
+    409,
+    'api_error',
+    'concurrent_update',
+    'Another request changed this subscription at the same moment; nothing was changed. Retry the request.',
+  ).asTransient();
+}
+
+/** 409 `subscription_unexpected_state`: the operation is not allowed in the subscription's status. */
+function subscriptionState(operation: string, status: string): ApiError {
+  return new ApiError(
+    409,
+    'invalid_request_error',
+    'subscription_unexpected_state',
+    `This subscription has status ${status}; ${operation} is not allowed on a canceled subscription.`,
+  );
+}
+
+/**
+ * Checks that the customer exists and that the saved method is its own, active and saved for off-session use.
+ * @throws ApiError 400 `resource_missing` (param `customer_id` or `payment_method_id`), `payment_method_unusable`
+ *   (param `payment_method_id`, or `off_session` for a method saved for on-session use only)
+ */
+async function checkMethod(merchantId: string, customerId: string, paymentMethodId: string): Promise<void> {
+  const customer = isIdOf('customer', customerId) ? await getCustomer(merchantId, customerId) : undefined;
+  if (!customer) throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
+  try {
+    await savedMethodToCharge(merchantId, paymentMethodId, customerId, true);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'payment_method_unusable' && err.param === 'off_session') {
+      throw invalidRequest(
+        'payment_method_unusable',
+        'This payment method was saved for on-session use only: a subscription charges it without the payer. Save it with setup_future_usage off_session.',
+        'payment_method_id',
+      );
+    }
+    throw err;
+  }
+}
+
+/** The subscription id of a create: derived from its Idempotency-Key when sent (a retried create finds the first). */
+async function subscriptionIdOf(ctx: RequestContext): Promise<string> {
+  if (!ctx.idempotencyKey) return newId('subscription');
+  return `sub_${(await keyedHash(`id:sub:${ctx.merchantId}:subscriptions:${ctx.idempotencyKey}`)).slice(0, 32)}`;
+}
+
+/**
+ * Creates a subscription. With a trial: `trialing`, its period the trial, a paid invoice of 0 for it and no
+ * charge (Stripe). Without: `incomplete` with an open invoice for the first period, then the invoice is
+ * charged off-session (`createPayment`, Idempotency-Key derived from the invoice id, so a retried create never
+ * charges twice): Succeeded → invoice `paid`, subscription `active`; Failed → invoice open with one attempt,
+ * subscription `incomplete`; RequiresAction / Processing → both stay so (not settled later yet).
+ * A retry with the same Idempotency-Key resumes the first (its charge, if it did not happen) and answers it.
+ * @throws ApiError 400 (see {@link checkMethod}); 422 `idempotency_key_reused` when the key was used for another body
+ * @throws OutcomeUnknownError (from createPayment) when the charge's outcome could not be recorded: a retry resumes
+ */
+export async function createSubscription(ctx: RequestContext, body: CreateSubscriptionBody): Promise<Subscription> {
+  await checkMethod(ctx.merchantId, body.customer_id, body.payment_method_id);
+  const subscriptionId = await subscriptionIdOf(ctx);
+  const now = new Date().toISOString();
+  const trial = body.trial_period_days !== undefined;
+  const anchor = trial ? trialEnd(now, body.trial_period_days ?? 0) : now;
+  const periodEnd = trial ? anchor : periodBoundary(anchor, body.interval, body.interval_count, 1);
+  const invoiceId = invoiceIdFor(subscriptionId, now);
+  const subscription: Subscription = {
+    subscription_id: subscriptionId,
+    customer_id: body.customer_id,
+    payment_method_id: body.payment_method_id,
+    amount: body.amount,
+    currency: body.currency,
+    interval: body.interval,
+    interval_count: body.interval_count,
+    trial_period_days: body.trial_period_days ?? null,
+    status: trial ? 'trialing' : 'incomplete',
+    billing_cycle_anchor: anchor,
+    current_period_start: now,
+    current_period_end: periodEnd,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    cancellation_details: null,
+    latest_invoice_id: invoiceId,
+    metadata: body.metadata ?? {},
+    created_at: now,
+    updated_at: now,
+  };
+  const invoice: Invoice = {
+    invoice_id: invoiceId,
+    subscription_id: subscriptionId,
+    customer_id: body.customer_id,
+    amount_due: trial ? 0 : body.amount,
+    amount_paid: 0,
+    currency: body.currency,
+    period_start: now,
+    period_end: periodEnd,
+    status: trial ? 'paid' : 'open',
+    attempt_count: 0,
+    next_payment_attempt: null,
+    payment_ids: [],
+    created_at: now,
+    updated_at: now,
+  };
+  const listShards = shardCount(ctx.listShards?.write ?? 1);
+  try {
+    await writeSubscriptionChange(ctx.merchantId, {
+      subscription: { after: subscription, readAt: undefined, listShards },
+      invoice: { after: invoice, readAt: undefined },
+      events: [
+        { type: 'subscription.created', data: subscription },
+        { type: 'invoice.created', data: invoice },
+        ...(trial ? [{ type: 'invoice.paid' as EventType, data: invoice }] : []),
+      ],
+    });
+  } catch (err) {
+    if (!(err instanceof ItemExistsError)) throw err;
+    return resumeCreate(ctx, subscriptionId, body);
+  }
+  if (trial) return subscription;
+  return chargeInvoice(ctx, { subscription, listShards }, invoice);
+}
+
+/** A retried create (same Idempotency-Key): the first one's subscription, its first invoice charged if it was not. */
+async function resumeCreate(ctx: RequestContext, subscriptionId: string, body: CreateSubscriptionBody): Promise<Subscription> {
+  const stored = await getStoredSubscription(ctx.merchantId, subscriptionId);
+  if (!stored) throw concurrentChange();
+  const s = stored.subscription;
+  if (s.amount !== body.amount || s.currency !== body.currency || s.customer_id !== body.customer_id) {
+    throw new ApiError(
+      422,
+      'idempotency_error',
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+    );
+  }
+  if (s.status !== 'incomplete' || !s.latest_invoice_id) return s;
+  const invoice = await readInvoice(ctx.merchantId, s.latest_invoice_id);
+  if (!invoice || invoice.status !== 'open') return s;
+  return chargeInvoice(ctx, stored, invoice);
+}
+
+/**
+ * Charges an open invoice once (attempt 1) through createPayment and records the outcome on the invoice and
+ * the subscription, with their events, in one conditional transaction. The payment's Idempotency-Key is
+ * derived from the invoice id and the attempt number: calling this again for the same attempt finds the same
+ * payment (never a second charge).
+ */
+async function chargeInvoice(ctx: RequestContext, stored: StoredSubscription, invoice: Invoice): Promise<Subscription> {
+  const attempt = 1;
+  const body = createPaymentBodySchema.parse({
+    amount: invoice.amount_due,
+    currency: invoice.currency,
+    customer_id: stored.subscription.customer_id,
+    payment_method_id: stored.subscription.payment_method_id,
+    off_session: true,
+    confirm: true,
+    metadata: { subscription_id: stored.subscription.subscription_id, invoice_id: invoice.invoice_id },
+  });
+  const payment = await createPayment({ ...ctx, idempotencyKey: `invoice:${invoice.invoice_id}:attempt:${attempt}` }, body);
+  return recordAttempt(ctx, stored, invoice, payment);
+}
+
+/** Records a payment attempted for an invoice (once: a payment already listed on it changes nothing). */
+async function recordAttempt(ctx: RequestContext, stored: StoredSubscription, first: Invoice, payment: Payment): Promise<Subscription> {
+  let sub = stored;
+  let invoice = first;
+  for (let tries = 1; ; tries += 1) {
+    if (invoice.payment_ids.includes(payment.payment_id) || invoice.status !== 'open') return sub.subscription;
+    const now = new Date().toISOString();
+    const paid = payment.status === 'Succeeded';
+    const invoiceAfter: Invoice = {
+      ...invoice,
+      status: paid ? 'paid' : 'open',
+      amount_paid: paid ? payment.amount : invoice.amount_paid,
+      attempt_count: invoice.attempt_count + 1,
+      payment_ids: [...invoice.payment_ids, payment.payment_id],
+      updated_at: now,
+    };
+    const activate = paid && sub.subscription.status === 'incomplete';
+    const subAfter: Subscription = activate ? { ...sub.subscription, status: 'active', updated_at: now } : sub.subscription;
+    const change: SubscriptionWrite = {
+      invoice: { after: invoiceAfter, readAt: invoice.updated_at },
+      events: [],
+    };
+    if (paid) change.events.push({ type: 'invoice.paid', data: invoiceAfter });
+    if (payment.status === 'Failed') change.events.push({ type: 'invoice.payment_failed', data: invoiceAfter });
+    if (activate) {
+      change.subscription = { after: subAfter, readAt: sub.subscription.updated_at, listShards: sub.listShards };
+      change.events.push({ type: 'subscription.updated', data: subAfter });
+    }
+    try {
+      await writeSubscriptionChange(ctx.merchantId, change);
+      return subAfter;
+    } catch (err) {
+      if (!(err instanceof SubscriptionChangedError)) throw err;
+      if (tries >= CHANGE_ATTEMPTS) throw concurrentChange();
+      const again = await getStoredSubscription(ctx.merchantId, sub.subscription.subscription_id);
+      const againInvoice = await readInvoice(ctx.merchantId, invoice.invoice_id);
+      if (!again || !againInvoice) throw err;
+      sub = again;
+      invoice = againInvoice;
+    }
+  }
+}
+
+/** Reads a subscription of the merchant. @throws ApiError 404 when it does not exist */
+export async function getSubscription(merchantId: string, subscriptionId: string): Promise<Subscription> {
+  return (await loadSubscription(merchantId, subscriptionId)).subscription;
+}
+
+async function loadSubscription(merchantId: string, subscriptionId: string): Promise<StoredSubscription> {
+  const stored = isIdOf('subscription', subscriptionId) ? await getStoredSubscription(merchantId, subscriptionId) : undefined;
+  if (!stored) throw resourceNotFound('subscription', 'subscription_id');
+  return stored;
+}
+
+/** Applies `change` to the subscription with a conditional write and `subscription.updated` (or the given event), retried on a concurrent change. */
+async function changeSubscription(
+  merchantId: string,
+  subscriptionId: string,
+  change: (s: Subscription, now: string) => Promise<Subscription | undefined>,
+  eventType: EventType,
+): Promise<Subscription> {
+  for (let tries = 1; ; tries += 1) {
+    const stored = await loadSubscription(merchantId, subscriptionId);
+    const now = new Date().toISOString();
+    const after = await change(stored.subscription, now);
+    if (!after) return stored.subscription;
+    try {
+      await writeSubscriptionChange(merchantId, {
+        subscription: { after, readAt: stored.subscription.updated_at, listShards: stored.listShards },
+        events: [{ type: eventType, data: after }],
+      });
+      return after;
+    } catch (err) {
+      if (!(err instanceof SubscriptionChangedError)) throw err;
+      if (tries >= CHANGE_ATTEMPTS) throw concurrentChange();
+    }
+  }
+}
+
+/**
+ * Sets the saved payment method (checked as at create), `cancel_at_period_end` and/or the metadata (replaced whole).
+ * @throws ApiError 404 unknown; 409 `subscription_unexpected_state` when canceled; 400 as at create for the method
+ */
+export async function updateSubscription(merchantId: string, subscriptionId: string, body: UpdateSubscriptionBody): Promise<Subscription> {
+  return changeSubscription(
+    merchantId,
+    subscriptionId,
+    async (s, now) => {
+      if (s.status === 'canceled') throw subscriptionState('an update', s.status);
+      if (body.payment_method_id !== undefined && body.payment_method_id !== s.payment_method_id) {
+        await checkMethod(merchantId, s.customer_id, body.payment_method_id);
+      }
+      return {
+        ...s,
+        ...(body.payment_method_id !== undefined ? { payment_method_id: body.payment_method_id } : {}),
+        ...(body.cancel_at_period_end !== undefined ? { cancel_at_period_end: body.cancel_at_period_end } : {}),
+        ...(body.metadata !== undefined ? { metadata: body.metadata } : {}),
+        updated_at: now,
+      };
+    },
+    'subscription.updated',
+  );
+}
+
+/**
+ * Cancels a subscription now: `canceled`, `canceled_at`, `cancellation_details.reason` `cancellation_requested`,
+ * and `subscription.canceled`. Its open invoice stays open (voiding it comes with renewals).
+ * @throws ApiError 404 unknown; 409 `subscription_unexpected_state` when already canceled
+ */
+export async function cancelSubscription(merchantId: string, subscriptionId: string): Promise<Subscription> {
+  return changeSubscription(
+    merchantId,
+    subscriptionId,
+    async (s, now) => {
+      if (s.status === 'canceled') throw subscriptionState('a cancel', s.status);
+      return {
+        ...s,
+        status: 'canceled',
+        canceled_at: now,
+        cancellation_details: { reason: 'cancellation_requested' },
+        updated_at: now,
+      };
+    },
+    'subscription.canceled',
+  );
+}
+
+/**
+ * Lists subscriptions newest first, of one customer or in one status (not both).
+ * @throws ApiError 400 `parameter_invalid` for both filters; `resource_missing` for an unknown `starting_after`
+ */
+export async function listSubscriptions(
+  merchantId: string,
+  query: ListQuery,
+  filters: { customer_id?: string; status?: Subscription['status'] },
+  readShards = 1,
+): Promise<ListPage<Subscription>> {
+  if (filters.customer_id && filters.status) {
+    throw invalidRequest('parameter_invalid', 'Filter by customer_id or by status, not both.', 'status');
+  }
+  let after: Subscription | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('subscription', query.startingAfter)
+      ? (await getStoredSubscription(merchantId, query.startingAfter))?.subscription
+      : undefined;
+    if (!after) {
+      throw invalidRequest(
+        'resource_missing',
+        'No such subscription for starting_after: it must be a subscription id from a previous page.',
+        'starting_after',
+      );
+    }
+  }
+  return querySubscriptions(merchantId, query, filters, after, readShards);
+}
+
+/** Reads an invoice of the merchant. @throws ApiError 404 when it does not exist */
+export async function getInvoice(merchantId: string, invoiceId: string): Promise<Invoice> {
+  const invoice = isIdOf('invoice', invoiceId) ? await readInvoice(merchantId, invoiceId) : undefined;
+  if (!invoice) throw resourceNotFound('invoice', 'invoice_id');
+  return invoice;
+}
+
+/**
+ * Lists the invoices of one subscription, newest first.
+ * @throws ApiError 400 `parameter_missing` without `subscription_id`; `resource_missing` for an unknown `starting_after`
+ */
+export async function listInvoices(merchantId: string, query: ListQuery, subscriptionId: string | undefined): Promise<ListPage<Invoice>> {
+  if (!subscriptionId) throw invalidRequest('parameter_missing', 'Missing required parameter: subscription_id.', 'subscription_id');
+  let after: Invoice | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('invoice', query.startingAfter) ? await readInvoice(merchantId, query.startingAfter) : undefined;
+    if (!after || after.subscription_id !== subscriptionId) {
+      throw invalidRequest(
+        'resource_missing',
+        'No such invoice for starting_after: it must be an invoice id from a previous page.',
+        'starting_after',
+      );
+    }
+  }
+  if (!isIdOf('subscription', subscriptionId)) return { data: [], has_more: false };
+  return queryInvoices(merchantId, subscriptionId, query, after);
+}
+
+/** For the renewal worker of a later session: the end of the period containing `at`. */
+export const periodEndAt = (s: Subscription, at: string): string => nextPeriodEnd(s.billing_cycle_anchor, s.interval, s.interval_count, at);

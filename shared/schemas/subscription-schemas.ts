@@ -1,0 +1,66 @@
+import * as z from 'zod';
+import { BILLING_INTERVALS, MAX_INTERVAL_COUNT } from '../domain/billing-period';
+import { amountSchema, currencySchema, metadataSchema } from './common';
+import { listQuerySchema } from './list-query-schema';
+import { SUBSCRIPTION_STATUSES } from './subscription-resource-schema';
+
+const idString = (what: string) =>
+  z
+    .string({ error: `must be ${what}` })
+    .min(1, { error: `must be ${what}` })
+    .max(100);
+
+/**
+ * Body of `POST /subscriptions`. A period (`interval_count` × `interval`) is at most one year: 365 days,
+ * 52 weeks, 12 months or 1 year (Stripe's bound).
+ */
+export const createSubscriptionBodySchema = z
+  .strictObject({
+    customer_id: idString('a customer id (cus_…)'),
+    payment_method_id: idString("a saved payment method id (pm_…) of the customer's"),
+    amount: amountSchema,
+    currency: currencySchema,
+    interval: z.enum(BILLING_INTERVALS, { error: `must be one of ${BILLING_INTERVALS.join(', ')}` }),
+    interval_count: z
+      .int({ error: 'must be a whole number of intervals' })
+      .min(1, { error: 'must be at least 1' })
+      .max(365, { error: 'must be at most 365' })
+      .default(1),
+    trial_period_days: z
+      .int({ error: 'must be a whole number of days' })
+      .min(1, { error: 'must be at least 1' })
+      .max(730, { error: 'must be at most 730' })
+      .optional(),
+    metadata: metadataSchema.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.interval_count > MAX_INTERVAL_COUNT[body.interval]) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['interval_count'],
+        message: `must be at most ${MAX_INTERVAL_COUNT[body.interval]} for interval ${body.interval}: a period is at most one year`,
+      });
+    }
+  });
+
+/** Parsed `POST /subscriptions` body. */
+export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBodySchema>;
+
+/** Body of `PUT /subscriptions/{subscription_id}`: every field optional. */
+export const updateSubscriptionBodySchema = z.strictObject({
+  payment_method_id: idString("a saved payment method id (pm_…) of the customer's").optional(),
+  cancel_at_period_end: z.boolean({ error: 'must be true or false' }).optional(),
+  metadata: metadataSchema.optional(),
+});
+
+/** Parsed `PUT /subscriptions/{subscription_id}` body. */
+export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBodySchema>;
+
+/** `GET /subscriptions`: the list parameters, `customer_id` or `status` (not both). */
+export const listSubscriptionsQuerySchema = listQuerySchema({
+  customer_id: idString('a customer id (cus_…)').optional(),
+  status: z.enum(SUBSCRIPTION_STATUSES, { error: `must be one of ${SUBSCRIPTION_STATUSES.join(', ')}` }).optional(),
+});
+
+/** `GET /invoices`: the list parameters and the (required) `subscription_id`. */
+export const listInvoicesQuerySchema = listQuerySchema({ subscription_id: idString('a subscription id (sub_…)') });

@@ -1,0 +1,236 @@
+/**
+ * Subscriptions (issue 24, Subscriptions) through the local API on the sandbox connector: a card saved
+ * off-session first, then a subscription bills its first period with one off-session payment (once, even
+ * when the create is retried with its Idempotency-Key); a declining saved card leaves it `incomplete`
+ * with an open invoice; a trial charges nothing; the checks of the customer and its method; lists,
+ * update, cancel; another merchant's 404.
+ */
+import { periodBoundary } from '../../shared/domain/billing-period';
+import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+
+let api: LocalApi;
+beforeAll(async () => {
+  api = await startLocalApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const acceptance = {
+  acceptance_type: 'online',
+  accepted_at: '2026-11-20T10:00:00Z',
+  online: { ip_address: '102.89.1.10', user_agent: 'Mozilla/5.0 (test)' },
+};
+
+async function merchant() {
+  const key = await api.newMerchantKey();
+  const request = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    api.request(method, path, { key, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
+  const newCustomer = async () => (await request('POST', '/customers', { name: 'Ada' })).body.customer_id as string;
+  const customer = await newCustomer();
+  const save = async (number: string, customerId = customer, usage: 'on_session' | 'off_session' = 'off_session') => {
+    const res = await request('POST', '/payments', {
+      amount: 5000,
+      currency: 'NGN',
+      confirm: true,
+      customer_id: customerId,
+      payment_method_data: card(number),
+      setup_future_usage: usage,
+      ...(usage === 'off_session' ? { customer_acceptance: acceptance } : {}),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.payment_method_id).toMatch(/^pm_/);
+    return res.body.payment_method_id as string;
+  };
+  const subscribe = (body: Record<string, unknown>, idempotencyKey?: string) =>
+    request(
+      'POST',
+      '/subscriptions',
+      { customer_id: customer, amount: 150000, currency: 'NGN', interval: 'month', ...body },
+      idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
+    );
+  const subscriptionPayments = async (subscriptionId: string) =>
+    ((await request('GET', '/payments?limit=100')).body.data as { metadata: Record<string, string> }[]).filter(
+      (p) => p.metadata.subscription_id === subscriptionId,
+    );
+  return { key, request, customer, newCustomer, save, subscribe, subscriptionPayments };
+}
+
+test('a subscription charges its first period once, off-session: payment with its metadata, invoice paid, active', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const res = await m.subscribe({ payment_method_id: pm, metadata: { plan: 'gold' } });
+  expect(res.status).toBe(200);
+  const sub = res.body;
+  expect(sub).toMatchObject({
+    subscription_id: expect.stringMatching(/^sub_/),
+    customer_id: m.customer,
+    payment_method_id: pm,
+    amount: 150000,
+    currency: 'NGN',
+    interval: 'month',
+    interval_count: 1,
+    trial_period_days: null,
+    status: 'active',
+    cancel_at_period_end: false,
+    canceled_at: null,
+    cancellation_details: null,
+    latest_invoice_id: expect.stringMatching(/^in_/),
+    metadata: { plan: 'gold' },
+  });
+  expect(sub.current_period_start).toBe(sub.created_at);
+  expect(sub.billing_cycle_anchor).toBe(sub.created_at);
+  expect(sub.current_period_end).toBe(periodBoundary(sub.created_at, 'month', 1, 1));
+
+  const payments = await m.subscriptionPayments(sub.subscription_id);
+  expect(payments).toHaveLength(1);
+  expect(payments[0]).toMatchObject({
+    status: 'Succeeded',
+    amount: 150000,
+    customer_id: m.customer,
+    payment_method_id: pm,
+    metadata: { subscription_id: sub.subscription_id, invoice_id: sub.latest_invoice_id },
+  });
+
+  const invoice = (await m.request('GET', `/invoices/${sub.latest_invoice_id}`)).body;
+  expect(invoice).toMatchObject({
+    invoice_id: sub.latest_invoice_id,
+    subscription_id: sub.subscription_id,
+    customer_id: m.customer,
+    amount_due: 150000,
+    amount_paid: 150000,
+    status: 'paid',
+    attempt_count: 1,
+    payment_ids: [(payments[0] as unknown as { payment_id: string }).payment_id],
+    period_start: sub.current_period_start,
+    period_end: sub.current_period_end,
+  });
+  expect((await m.request('GET', `/subscriptions/${sub.subscription_id}`)).body).toEqual(sub);
+  const invoices = (await m.request('GET', `/invoices?subscription_id=${sub.subscription_id}`)).body;
+  expect(invoices).toEqual({ data: [invoice], has_more: false });
+
+  const types = ((await m.request('GET', '/events?limit=100')).body.data as { type: string }[]).map((e) => e.type);
+  for (const t of ['subscription.created', 'invoice.created', 'invoice.paid', 'subscription.updated']) expect(types).toContain(t);
+});
+
+test('a retried create with the same Idempotency-Key answers the same subscription and charges once', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const first = await m.subscribe({ payment_method_id: pm, interval: 'week', interval_count: 2 }, 'sub-key-1');
+  const again = await m.subscribe({ payment_method_id: pm, interval: 'week', interval_count: 2 }, 'sub-key-1');
+  expect(first.status).toBe(200);
+  expect(again.body).toEqual(first.body);
+  expect(first.body.current_period_end).toBe(periodBoundary(first.body.created_at, 'week', 2, 1));
+  expect(await m.subscriptionPayments(first.body.subscription_id)).toHaveLength(1);
+  expect((await m.request('GET', '/subscriptions')).body.data).toHaveLength(1);
+});
+
+test('a declining saved card: incomplete, its invoice open with one failed attempt', async () => {
+  const m = await merchant();
+  const pm = await m.save('4000000000000341');
+  const res = await m.subscribe({ payment_method_id: pm });
+  expect(res.status).toBe(200);
+  expect(res.body.status).toBe('incomplete');
+  const payments = await m.subscriptionPayments(res.body.subscription_id);
+  expect(payments).toHaveLength(1);
+  expect(payments[0]).toMatchObject({ status: 'Failed' });
+  const invoice = (await m.request('GET', `/invoices/${res.body.latest_invoice_id}`)).body;
+  expect(invoice).toMatchObject({ status: 'open', attempt_count: 1, amount_paid: 0 });
+  const failed = (await m.request('GET', '/events?type=invoice.payment_failed')).body.data;
+  expect(failed).toHaveLength(1);
+});
+
+test('a trial: trialing, no payment, a paid invoice of 0 for the trial', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const res = await m.subscribe({ payment_method_id: pm, trial_period_days: 14 });
+  expect(res.status).toBe(200);
+  const sub = res.body;
+  expect(sub).toMatchObject({ status: 'trialing', trial_period_days: 14 });
+  expect(Date.parse(sub.current_period_end) - Date.parse(sub.current_period_start)).toBe(14 * 86_400_000);
+  expect(sub.billing_cycle_anchor).toBe(sub.current_period_end);
+  expect(await m.subscriptionPayments(sub.subscription_id)).toHaveLength(0);
+  const invoice = (await m.request('GET', `/invoices/${sub.latest_invoice_id}`)).body;
+  expect(invoice).toMatchObject({ status: 'paid', amount_due: 0, amount_paid: 0, attempt_count: 0, payment_ids: [] });
+});
+
+test("validation: another customer's method, an on-session-only method, an unknown customer, a period over a year", async () => {
+  const m = await merchant();
+  const other = await m.newCustomer();
+  const othersPm = await m.save('4242424242424242', other);
+  expect(expectError(await m.subscribe({ payment_method_id: othersPm }), 400, 'payment_method_unusable').param).toBe('payment_method_id');
+  const onSession = await m.save('5555555555554444', m.customer, 'on_session');
+  expect(expectError(await m.subscribe({ payment_method_id: onSession }), 400, 'payment_method_unusable').param).toBe('payment_method_id');
+  const pm = await m.save('4242424242424242');
+  expect(expectError(await m.subscribe({ payment_method_id: pm, customer_id: 'cus_nosuch' }), 400, 'resource_missing').param).toBe(
+    'customer_id',
+  );
+  expect(expectError(await m.subscribe({ payment_method_id: 'pm_nosuch' }), 400, 'resource_missing').param).toBe('payment_method_id');
+  expect(expectError(await m.subscribe({ payment_method_id: pm, interval_count: 13 }), 400, 'parameter_invalid').param).toBe(
+    'interval_count',
+  );
+  expect(await m.subscriptionPayments('')).toHaveLength(0);
+  expect((await m.request('GET', '/subscriptions')).body.data).toHaveLength(0);
+});
+
+test('lists by customer and status; update; cancel; another merchant gets 404', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const other = await m.newCustomer();
+  const otherPm = await m.save('4242424242424242', other);
+  const a = (await m.subscribe({ payment_method_id: pm })).body;
+  const b = (await m.subscribe({ payment_method_id: pm, trial_period_days: 7 })).body;
+  const c = (await m.subscribe({ payment_method_id: otherPm, customer_id: other })).body;
+  const ids = (path: string) =>
+    m.request('GET', path).then((r) => (r.body.data as { subscription_id: string }[]).map((s) => s.subscription_id));
+  expect(await ids('/subscriptions')).toEqual([c.subscription_id, b.subscription_id, a.subscription_id]);
+  expect(await ids(`/subscriptions?customer_id=${m.customer}`)).toEqual([b.subscription_id, a.subscription_id]);
+  expect(await ids('/subscriptions?status=active')).toEqual([c.subscription_id, a.subscription_id]);
+  expect(await ids('/subscriptions?status=trialing')).toEqual([b.subscription_id]);
+  expect(await ids('/subscriptions?limit=1')).toEqual([c.subscription_id]);
+  expect(await ids(`/subscriptions?starting_after=${c.subscription_id}&limit=1`)).toEqual([b.subscription_id]);
+  expectError(await m.request('GET', `/subscriptions?status=active&customer_id=${m.customer}`), 400, 'parameter_invalid');
+
+  const pm2 = await m.save('4242424242424242');
+  const updated = await m.request('PUT', `/subscriptions/${a.subscription_id}`, {
+    payment_method_id: pm2,
+    cancel_at_period_end: true,
+    metadata: { k: 'v' },
+  });
+  expect(updated.status).toBe(200);
+  expect(updated.body).toMatchObject({ payment_method_id: pm2, cancel_at_period_end: true, metadata: { k: 'v' }, status: 'active' });
+  expectError(
+    await m.request('PUT', `/subscriptions/${a.subscription_id}`, { payment_method_id: otherPm }),
+    400,
+    'payment_method_unusable',
+  );
+
+  const canceled = await m.request('POST', `/subscriptions/${a.subscription_id}/cancel`);
+  expect(canceled.status).toBe(200);
+  expect(canceled.body).toMatchObject({
+    status: 'canceled',
+    canceled_at: expect.any(String),
+    cancellation_details: { reason: 'cancellation_requested' },
+  });
+  expect(await ids('/subscriptions?status=active')).toEqual([c.subscription_id]);
+  expect(await ids('/subscriptions?status=canceled')).toEqual([a.subscription_id]);
+  expectError(await m.request('POST', `/subscriptions/${a.subscription_id}/cancel`), 409, 'subscription_unexpected_state');
+  expectError(await m.request('PUT', `/subscriptions/${a.subscription_id}`, { metadata: {} }), 409, 'subscription_unexpected_state');
+  const canceledEvents = (await m.request('GET', '/events?type=subscription.canceled')).body.data;
+  expect(canceledEvents.map((e: { data: { subscription_id: string } }) => e.data.subscription_id)).toEqual([a.subscription_id]);
+
+  const stranger = await api.newMerchantKey();
+  for (const [method, path] of [
+    ['GET', `/subscriptions/${a.subscription_id}`],
+    ['PUT', `/subscriptions/${a.subscription_id}`],
+    ['POST', `/subscriptions/${a.subscription_id}/cancel`],
+    ['GET', `/invoices/${a.latest_invoice_id}`],
+    ['GET', '/subscriptions/sub_nosuch'],
+    ['GET', '/invoices/in_nosuch'],
+  ] as const) {
+    expectError(await api.request(method, path, { key: stranger, ...(method === 'PUT' ? { body: {} } : {}) }), 404, 'resource_missing');
+  }
+  const strangers = await api.request('GET', `/invoices?subscription_id=${a.subscription_id}`, { key: stranger });
+  expect(strangers.body).toEqual({ data: [], has_more: false });
+  expectError(await m.request('GET', '/invoices'), 400, 'parameter_missing');
+});
