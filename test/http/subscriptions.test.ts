@@ -5,6 +5,7 @@
  * with an open invoice; a trial charges nothing; the checks of the customer and its method; lists,
  * update, cancel; another merchant's 404.
  */
+import { Switchyard } from '../../clients/typescript/src/index';
 import { periodBoundary } from '../../shared/domain/billing-period';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
@@ -233,4 +234,27 @@ test('lists by customer and status; update; cancel; another merchant gets 404', 
   const strangers = await api.request('GET', `/invoices?subscription_id=${a.subscription_id}`, { key: stranger });
   expect(strangers.body).toEqual({ data: [], has_more: false });
   expectError(await m.request('GET', '/invoices'), 400, 'parameter_missing');
+});
+
+test('the SDK: subscriptions.create/retrieve/list/update/cancel and invoices.retrieve/list', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const switchyard = new Switchyard({ apiKey: m.key, baseUrl: api.url, maxRetries: 0 });
+  const sub = await switchyard.subscriptions.create({
+    customer_id: m.customer,
+    payment_method_id: pm,
+    amount: 9900,
+    currency: 'NGN',
+    interval: 'year',
+  });
+  expect(sub).toMatchObject({ status: 'active', interval: 'year', current_period_end: periodBoundary(sub.created_at, 'year', 1, 1) });
+  expect(await switchyard.subscriptions.retrieve(sub.subscription_id)).toEqual(sub);
+  expect((await switchyard.subscriptions.list({ customer_id: m.customer })).data.map((s) => s.subscription_id)).toEqual([
+    sub.subscription_id,
+  ]);
+  expect((await switchyard.subscriptions.update(sub.subscription_id, { metadata: { a: 'b' } })).metadata).toEqual({ a: 'b' });
+  const invoice = await switchyard.invoices.retrieve(sub.latest_invoice_id ?? '');
+  expect(invoice.status).toBe('paid');
+  expect((await switchyard.invoices.list({ subscription_id: sub.subscription_id })).data).toEqual([invoice]);
+  expect((await switchyard.subscriptions.cancel(sub.subscription_id)).status).toBe('canceled');
 });

@@ -10,10 +10,12 @@ import { optional } from './internal/optional.js';
 import { ConnectorAccounts } from './resources/connector-accounts.js';
 import { Customers } from './resources/customers.js';
 import { Events } from './resources/events.js';
+import { Invoices } from './resources/invoices.js';
 import { PaymentMethods } from './resources/payment-methods.js';
 import { Payments } from './resources/payments.js';
 import { Refunds } from './resources/refunds.js';
 import { Routing } from './resources/routing.js';
+import { Subscriptions } from './resources/subscriptions.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { DEFAULT_MAX_RETRIES, type RetryDelayOptions } from './retry-policy.js';
 import { type CallState, DEFAULT_TIMEOUT_MS, type FetchFunction, type RequestOptions, Transport } from './transport.js';
@@ -84,6 +86,10 @@ export class Switchyard {
   readonly customers: Customers;
   /** `/payment_methods` and `/customers/{customer_id}/payment_methods`: the customers' saved payment methods. */
   readonly paymentMethods: PaymentMethods;
+  /** `/subscriptions`: recurring charges of a customer's saved payment method. */
+  readonly subscriptions: Subscriptions;
+  /** `/invoices`: the subscriptions' invoices, one per period. */
+  readonly invoices: Invoices;
   /** `/webhook_endpoints`. */
   readonly webhookEndpoints: WebhookEndpoints;
   /** `/events` and their deliveries. */
@@ -124,6 +130,8 @@ export class Switchyard {
     this.refunds = new Refunds(this);
     this.customers = new Customers(this);
     this.paymentMethods = new PaymentMethods(this);
+    this.subscriptions = new Subscriptions(this);
+    this.invoices = new Invoices(this);
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.events = new Events(this);
     this.connectorAccounts = new ConnectorAccounts(this);

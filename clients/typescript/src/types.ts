@@ -99,6 +99,23 @@ export type PaymentMethodList = ResponseBody<'/customers/{customer_id}/payment_m
 /** The answer of `DELETE /payment_methods/{payment_method_id}`: the method, `status: detached`. */
 export type DetachedPaymentMethod = ResponseBody<'/payment_methods/{payment_method_id}', 'delete'>;
 
+/** A subscription, as `GET /subscriptions/{subscription_id}` answers it. */
+export type Subscription = ResponseBody<'/subscriptions/{subscription_id}', 'get'>;
+/** Body of `POST /subscriptions`. */
+export type SubscriptionCreateParams = RequestBody<'/subscriptions', 'post'>;
+/** Body of `PUT /subscriptions/{subscription_id}` (the fields to set). */
+export type SubscriptionUpdateParams = RequestBody<'/subscriptions/{subscription_id}', 'put'>;
+/** Query of `GET /subscriptions` (paging, `created`, `customer_id` or `status`). */
+export type SubscriptionListParams = QueryParams<'/subscriptions', 'get'>;
+/** A page of subscriptions. */
+export type SubscriptionList = ResponseBody<'/subscriptions', 'get'>;
+/** An invoice of a subscription's period, as `GET /invoices/{invoice_id}` answers it. */
+export type Invoice = ResponseBody<'/invoices/{invoice_id}', 'get'>;
+/** Query of `GET /invoices` (`subscription_id`, paging, `created`). */
+export type InvoiceListParams = QueryParams<'/invoices', 'get'>;
+/** A page of a subscription's invoices. */
+export type InvoiceList = ResponseBody<'/invoices', 'get'>;
+
 /** A webhook endpoint (never with its secret). */
 export type WebhookEndpoint = ResponseBody<'/webhook_endpoints/{webhook_endpoint_id}', 'get'>;
 /** The answer of `POST /webhook_endpoints`: the endpoint and its signing `secret` (`whsec_…`), shown only here and on rotation. */
