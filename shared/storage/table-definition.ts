@@ -29,11 +29,11 @@ export interface TableDefinition {
 /**
  * The table:
  * - `PK`/`SK`: one item per entity, keyed by merchant (see the repositories).
- * - `GSI1`: every entity of a kind for a merchant (or refunds of a payment), sorted by `created_at#id`.
- * - `GSI2`: the same, filtered by one attribute (payment status, customer e-mail).
- * - A busy merchant's payments, events and customers partitions of GSI1/GSI2 are spread over
+ * - `GSI1`: every entity of a kind for a merchant (or refunds of a payment, invoices of a subscription), sorted by `created_at#id`.
+ * - `GSI2`: the same, filtered by one attribute (payment or subscription status, customer e-mail).
+ * - A busy merchant's payments, events, customers and subscriptions partitions of GSI1/GSI2 are spread over
  *   list shards (`<partition>#S<k>`, shared/storage/list-shards.ts, docs/sharding.md).
- * - `GSI3`: payments of one customer (sparse: only linked payments).
+ * - `GSI3`: payments and subscriptions of one customer (sparse: only linked payments).
  * - `GSI4`: a payment or refund by its bare id, across merchants — only for connector
  *   webhooks, which name our payment id but not the merchant.
  * - `GSI5`: open operations (sparse): payments in `Processing`/`RequiresAction` or holding a
