@@ -141,6 +141,20 @@ test('a declining saved card: incomplete, its invoice open with one failed attem
   expect(failed).toHaveLength(1);
 });
 
+test('a saved card whose off-session charge needs the payer: incomplete, the invoice open with the attempt', async () => {
+  const m = await merchant();
+  const pm = await m.save('4000002760003184');
+  const res = await m.subscribe({ payment_method_id: pm });
+  expect(res.status).toBe(200);
+  expect(res.body.status).toBe('incomplete');
+  const payments = await m.subscriptionPayments(res.body.subscription_id);
+  expect(payments).toHaveLength(1);
+  expect(payments[0]).toMatchObject({ status: 'RequiresAction' });
+  const invoice = (await m.request('GET', `/invoices/${res.body.latest_invoice_id}`)).body;
+  expect(invoice).toMatchObject({ status: 'open', attempt_count: 1, amount_paid: 0 });
+  expect((await m.request('GET', '/events?type=invoice.payment_failed')).body.data).toHaveLength(0);
+});
+
 test('a trial: trialing, no payment, a paid invoice of 0 for the trial', async () => {
   const m = await merchant();
   const pm = await m.save('4242424242424242');

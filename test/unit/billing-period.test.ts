@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { MAX_INTERVAL_COUNT, nextPeriodEnd, periodBoundary, trialEnd } from '../../shared/domain/billing-period';
+import { invoiceIdFor } from '../../shared/domain/subscription';
 
 const lastDay = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
 
@@ -60,5 +61,15 @@ describe('billing period arithmetic', () => {
         },
       ),
     );
+  });
+});
+
+describe('invoice ids', () => {
+  test('derived from (subscription, period start): the same period gives the same id, another period another', () => {
+    const a = invoiceIdFor('sub_1', '2026-01-31T10:00:00.000Z');
+    expect(a).toMatch(/^in_[0-9a-f]{32}$/);
+    expect(invoiceIdFor('sub_1', '2026-01-31T10:00:00.000Z')).toBe(a);
+    expect(invoiceIdFor('sub_1', '2026-02-28T10:00:00.000Z')).not.toBe(a);
+    expect(invoiceIdFor('sub_2', '2026-01-31T10:00:00.000Z')).not.toBe(a);
   });
 });
