@@ -5,9 +5,17 @@
  * with an open invoice; a trial charges nothing; the checks of the customer and its method; lists,
  * update, cancel; another merchant's 404.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Switchyard } from '../../clients/typescript/src/index';
 import { periodBoundary } from '../../shared/domain/billing-period';
+import { raiseListShards } from '../../shared/storage/api-keys-repository';
+import { documentClient } from '../../shared/storage/client';
+import { primaryKey } from '../../shared/storage/item-keys';
+import { tableName } from '../../shared/storage/table-definition';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+
+// No key cache in this file's handlers: a raised shard count is seen by the next request.
+process.env.API_KEY_CACHE_SECONDS = '0';
 
 let api: LocalApi;
 beforeAll(async () => {
@@ -271,4 +279,53 @@ test('the SDK: subscriptions.create/retrieve/list/update/cancel and invoices.ret
   expect(invoice.status).toBe('paid');
   expect((await switchyard.invoices.list({ subscription_id: sub.subscription_id })).data).toEqual([invoice]);
   expect((await switchyard.subscriptions.cancel(sub.subscription_id)).status).toBe('canceled');
+});
+
+test('a merchant with list shards: subscriptions spread over them, lists merged newest first, status entries move', async () => {
+  await raiseListShards(api.merchantId, 'read', 4);
+  await raiseListShards(api.merchantId, 'write', 4);
+  const request = (method: string, path: string, body?: unknown) => api.request(method, path, body !== undefined ? { body } : {});
+  const customer = (await request('POST', '/customers', { name: 'Sharded' })).body.customer_id as string;
+  const saved = await request('POST', '/payments', {
+    amount: 5000,
+    currency: 'NGN',
+    confirm: true,
+    customer_id: customer,
+    payment_method_data: card('4242424242424242'),
+    setup_future_usage: 'off_session',
+    customer_acceptance: acceptance,
+  });
+  const pm = saved.body.payment_method_id as string;
+  const ids: string[] = [];
+  for (let i = 0; i < 8; i += 1) {
+    const res = await request('POST', '/subscriptions', {
+      customer_id: customer,
+      payment_method_id: pm,
+      amount: 1000 + i,
+      currency: 'NGN',
+      interval: 'day',
+      interval_count: 30,
+      trial_period_days: 3,
+    });
+    expect(res.status).toBe(200);
+    ids.unshift(res.body.subscription_id);
+  }
+  const shards = new Set<string>();
+  for (const id of ids) {
+    const item = (await documentClient().send(new GetCommand({ TableName: tableName(), Key: primaryKey.subscription(api.merchantId, id) })))
+      .Item;
+    expect(item?.list_shards).toBe(4);
+    shards.add(String(item?.GSI1PK));
+  }
+  expect(shards.size).toBeGreaterThan(1);
+  const listed = async (path: string) =>
+    ((await request('GET', path)).body.data as { subscription_id: string }[]).map((s) => s.subscription_id);
+  expect(await listed('/subscriptions?limit=100')).toEqual(ids);
+  expect(await listed('/subscriptions?status=trialing&limit=100')).toEqual(ids);
+  expect([...(await listed('/subscriptions?limit=3')), ...(await listed(`/subscriptions?limit=100&starting_after=${ids[2]}`))]).toEqual(
+    ids,
+  );
+  await request('POST', `/subscriptions/${ids[3]}/cancel`);
+  expect(await listed('/subscriptions?status=canceled')).toEqual([ids[3]]);
+  expect(await listed('/subscriptions?status=trialing&limit=100')).toEqual(ids.filter((_, i) => i !== 3));
 });
