@@ -8,6 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Switchyard } from '../../clients/typescript/src/index';
 import { periodBoundary } from '../../shared/domain/billing-period';
+import * as paymentOperations from '../../shared/operations/payment-operations';
 import { raiseListShards } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { primaryKey } from '../../shared/storage/item-keys';
@@ -328,4 +329,27 @@ test('a merchant with list shards: subscriptions spread over them, lists merged 
   await request('POST', `/subscriptions/${ids[3]}/cancel`);
   expect(await listed('/subscriptions?status=canceled')).toEqual([ids[3]]);
   expect(await listed('/subscriptions?status=trialing&limit=100')).toEqual(ids.filter((_, i) => i !== 3));
+});
+
+test('a create that stopped after writing the subscription, before its charge: the retry with its key charges once', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const spy = jest.spyOn(paymentOperations, 'createPayment').mockRejectedValueOnce(new Error('the Lambda stopped here'));
+  const first = await m.subscribe({ payment_method_id: pm }, 'resume-key');
+  expect(first.status).toBe(500);
+  spy.mockRestore();
+  const listed = (await m.request('GET', '/subscriptions')).body.data;
+  expect(listed).toHaveLength(1);
+  expect(listed[0]).toMatchObject({ status: 'incomplete' });
+  expect(await m.subscriptionPayments(listed[0].subscription_id)).toHaveLength(0);
+
+  const retry = await m.subscribe({ payment_method_id: pm }, 'resume-key');
+  expect(retry.status).toBe(200);
+  expect(retry.body).toMatchObject({ subscription_id: listed[0].subscription_id, status: 'active' });
+  const again = await m.subscribe({ payment_method_id: pm }, 'resume-key');
+  expect(again.body).toEqual(retry.body);
+  expect(await m.subscriptionPayments(listed[0].subscription_id)).toHaveLength(1);
+  expect((await m.request('GET', `/invoices/${listed[0].latest_invoice_id}`)).body).toMatchObject({ status: 'paid', attempt_count: 1 });
+  // Another body with the same key is refused.
+  expectError(await m.subscribe({ payment_method_id: pm, amount: 1 }, 'resume-key'), 422, 'idempotency_key_reused');
 });
