@@ -11,6 +11,7 @@ import type { CircuitSkip } from '../routing/routing';
 import { markPaymentMethodUsed, processorCustomerIdOf } from '../storage/payment-methods-repository';
 import { getPayment as readPayment, type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
+import { trySettleInvoiceOfPayment } from './billing/invoice-settlement';
 import { callWithinBudget } from './connector-call';
 import { trySaveMethodOfPayment } from './payment-methods/saved-methods';
 import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
@@ -45,6 +46,8 @@ export interface AuthorizationInput {
  * counted, and the payment keeps `payment_method_id: null` (docs/api.md "Saved payment methods").
  */
 export async function afterAuthorization(ctx: Pick<RequestContext, 'merchantId'>, done: Payment, result: PaymentResult): Promise<Payment> {
+  // A subscription invoice's payment settling after its request (3-D Secure, a lost answer) moves its invoice.
+  if (done.metadata?.invoice_id) await trySettleInvoiceOfPayment(ctx.merchantId, done);
   const authorized = done.status === 'Succeeded' || done.status === 'RequiresCapture';
   if (authorized && done.payment_method_id && !done.setup_future_usage) {
     await markPaymentMethodUsed(ctx.merchantId, done.payment_method_id, done.updated_at);

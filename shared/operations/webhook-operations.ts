@@ -25,6 +25,7 @@ import {
 } from '../storage/payments-repository';
 import { findRefundOwner, getStoredRefund } from '../storage/refunds-repository';
 import { accountConnector } from './accounts/account-connectors';
+import { afterAuthorization } from './payment-authorization';
 import { attemptOf, claimInFlight, resultFields, targetOf } from './payment-state';
 import { reconcileRefund } from './refund-sync';
 
@@ -186,6 +187,11 @@ async function applyPaymentEvent(
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
     if (outcome === 'applied') {
       recordPaymentOutcome({ ...p, status: r.status });
+      // Issue 24: a card to save (setup_future_usage) or an invoice to settle follows the payment's outcome.
+      if (p.setup_future_usage || p.payment_method_id || p.metadata?.invoice_id) {
+        const after = await getPayment(merchantId, paymentId);
+        if (after) await afterAuthorization({ merchantId }, after.payment, r);
+      }
       return { ...done, status: r.status, applied: true };
     }
     // 'changed': the payment moved since it was read; read again and decide again.

@@ -353,3 +353,30 @@ test('a create that stopped after writing the subscription, before its charge: t
   // Another body with the same key is refused.
   expectError(await m.subscribe({ payment_method_id: pm, amount: 1 }, 'resume-key'), 422, 'idempotency_key_reused');
 });
+
+test('a first charge that needs the payer leaves the subscription incomplete; once the payer completes 3-D Secure the invoice is paid and the subscription active', async () => {
+  const m = await merchant();
+  const pm = await m.save('4000002760003184'); // off-session charges of this sandbox card ask for 3-D Secure
+  const res = await m.subscribe({ payment_method_id: pm });
+  expect(res.status).toBe(200);
+  expect(res.body.status).toBe('incomplete');
+  const invoiceId = res.body.latest_invoice_id as string;
+  const open = (await m.request('GET', `/invoices/${invoiceId}`)).body;
+  expect(open).toMatchObject({ status: 'open', attempt_count: 1, amount_paid: 0 });
+  const [payment] = await m.subscriptionPayments(res.body.subscription_id);
+  const paymentBody = (await m.request('GET', `/payments/${(payment as unknown as { payment_id: string }).payment_id}`)).body;
+  expect(paymentBody).toMatchObject({ status: 'RequiresAction', next_action: { type: 'redirect_to_url' } });
+  // The payer approves on the sandbox's 3-D Secure page: its webhook settles the payment, which settles the invoice.
+  const approved = await fetch(paymentBody.next_action.redirect_to_url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'decision=approve',
+  });
+  expect(approved.status).toBe(303);
+  expect((await m.request('GET', `/payments/${paymentBody.payment_id}`)).body.status).toBe('Succeeded');
+  expect((await m.request('GET', `/invoices/${invoiceId}`)).body).toMatchObject({ status: 'paid', amount_paid: 150000, attempt_count: 1 });
+  expect((await m.request('GET', `/subscriptions/${res.body.subscription_id}`)).body.status).toBe('active');
+  const paidEvents = (await m.request('GET', '/events?type=invoice.paid')).body.data as { data: { invoice_id: string } }[];
+  expect(paidEvents.map((e) => e.data.invoice_id)).toEqual([invoiceId]);
+});
