@@ -15,6 +15,7 @@ import type { ListShards } from '../storage/list-shards';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
 import { detachPaymentMethodsOfCustomer } from './payment-methods/payment-method-operations';
+import { cancelSubscriptionsOfCustomer } from './subscription-operations';
 
 /**
  * Creates a customer; every field optional.
@@ -72,16 +73,19 @@ export async function updateCustomer(
 export const UNLINK_BUDGET_MS = 10_000;
 
 /**
- * One pass of a customer delete's work: detaches the customer's saved payment methods (at their
+ * One pass of a customer delete's work: cancels and unlinks the customer's subscriptions
+ * (`customer_deleted`), detaches the customer's saved payment methods (at their
  * processors, then here: shared/operations/payment-methods/payment-method-operations.ts), then unlinks its
  * payments, both until `deadlineMs`.
  * @returns whether nothing was left (no method attached, no payment linked, as far as the indexes show)
  * @throws storage errors
  */
 async function releaseCustomer(merchantId: string, customerId: string, deadlineMs: number): Promise<boolean> {
+  // Subscriptions first: canceled before their saved methods go, so none renews in between (issue 24).
+  const subscriptions = await cancelSubscriptionsOfCustomer(merchantId, customerId, deadlineMs);
   const methods = await detachPaymentMethodsOfCustomer(merchantId, customerId, deadlineMs);
   const payments = await unlinkCustomerPayments(merchantId, customerId, deadlineMs);
-  return methods.complete && payments.complete;
+  return subscriptions && methods.complete && payments.complete;
 }
 
 /**

@@ -290,7 +290,8 @@ export async function updateSubscription(merchantId: string, subscriptionId: str
     async (s, now) => {
       if (s.status === 'canceled') throw subscriptionState('an update', s.status);
       if (body.payment_method_id !== undefined && body.payment_method_id !== s.payment_method_id) {
-        await checkMethod(merchantId, s.customer_id, body.payment_method_id);
+        // A subscription still updatable has its customer (a deleted customer's are canceled).
+        await checkMethod(merchantId, s.customer_id ?? '', body.payment_method_id);
       }
       return {
         ...s,
@@ -325,6 +326,44 @@ export async function cancelSubscription(merchantId: string, subscriptionId: str
     },
     'subscription.canceled',
   );
+}
+
+/**
+ * A customer delete's step (issue 24): every subscription of the customer is canceled
+ * (`cancellation_details.reason: customer_deleted`, `subscription.canceled`; one already canceled keeps its
+ * reason, `subscription.updated`) and unlinked (`customer_id: null`, out of the customer's list), so it
+ * never renews. Pages through the customer's list (GSI3) until it is empty or `deadlineMs` passes.
+ * @returns whether none is left linked (as far as the index shows)
+ * @throws storage errors (the delete stays open: a retried DELETE or the reconciler resumes it)
+ */
+export async function cancelSubscriptionsOfCustomer(merchantId: string, customerId: string, deadlineMs: number): Promise<boolean> {
+  for (;;) {
+    const page = await querySubscriptions(merchantId, { limit: 100 }, { customer_id: customerId }, undefined);
+    if (page.data.length === 0) return true;
+    for (const s of page.data) {
+      if (Date.now() > deadlineMs) return false;
+      const wasCanceled = s.status === 'canceled';
+      await changeSubscription(
+        merchantId,
+        s.subscription_id,
+        async (current, now) =>
+          current.customer_id !== customerId
+            ? undefined
+            : current.status === 'canceled'
+              ? { ...current, customer_id: null, updated_at: now }
+              : {
+                  ...current,
+                  customer_id: null,
+                  status: 'canceled',
+                  canceled_at: now,
+                  cancellation_details: { reason: 'customer_deleted' },
+                  updated_at: now,
+                },
+        wasCanceled ? 'subscription.updated' : 'subscription.canceled',
+      );
+    }
+    if (!page.has_more && page.data.length < 100) return true;
+  }
 }
 
 /**

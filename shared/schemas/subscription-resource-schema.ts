@@ -17,7 +17,9 @@ export const INVOICE_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as con
 export const SubscriptionResource = z
   .strictObject({
     subscription_id: idField('sub', 'The subscription'),
-    customer_id: idField('cus', 'The customer it bills'),
+    customer_id: idField('cus', 'The customer it bills')
+      .nullable()
+      .describe('The customer it bills (`cus_…`); null once that customer was deleted (the subscription is then canceled).'),
     payment_method_id: idField('pm', "The customer's saved payment method it charges off-session"),
     amount: minorUnitsField('What each period costs.', 0),
     currency: CurrencyResource,
@@ -41,7 +43,11 @@ export const SubscriptionResource = z
     cancel_at_period_end: z.boolean().describe('Whether it will be canceled at the end of the current period instead of renewing.'),
     canceled_at: timestampField('When it was canceled.').nullable(),
     cancellation_details: z
-      .strictObject({ reason: z.enum(['cancellation_requested']).describe('`cancellation_requested`: canceled through the API.') })
+      .strictObject({
+        reason: z
+          .enum(['cancellation_requested', 'customer_deleted'])
+          .describe('`cancellation_requested`: canceled through the API; `customer_deleted`: its customer was deleted.'),
+      })
       .nullable()
       .describe('Why it was canceled, or null.'),
     latest_invoice_id: idField('in', 'Its latest invoice').nullable(),

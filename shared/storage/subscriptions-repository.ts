@@ -54,8 +54,8 @@ function subscriptionItem(merchantId: string, s: Subscription, listShards: numbe
     GSI1SK: sk,
     GSI2PK: shardPartition(listPartition.subscriptionsByStatus(merchantId, s.status), k),
     GSI2SK: sk,
-    GSI3PK: listPartition.subscriptionsOfCustomer(merchantId, s.customer_id),
-    GSI3SK: sk,
+    // Listed under its customer while it has one (a deleted customer's subscriptions leave the list).
+    ...(s.customer_id ? { GSI3PK: listPartition.subscriptionsOfCustomer(merchantId, s.customer_id), GSI3SK: sk } : {}),
     entity: 'subscription',
     merchant_id: merchantId,
     ...(listShards > 1 ? { list_shards: listShards } : {}),

@@ -380,3 +380,32 @@ test('a first charge that needs the payer leaves the subscription incomplete; on
   const paidEvents = (await m.request('GET', '/events?type=invoice.paid')).body.data as { data: { invoice_id: string } }[];
   expect(paidEvents.map((e) => e.data.invoice_id)).toEqual([invoiceId]);
 });
+
+test('deleting a customer cancels its subscriptions (customer_deleted) and unlinks them; they are no longer listed under it', async () => {
+  const m = await merchant();
+  const pm = await m.save('4242424242424242');
+  const active = (await m.subscribe({ payment_method_id: pm })).body;
+  const canceledBefore = (await m.subscribe({ payment_method_id: pm })).body;
+  expect((await m.request('POST', `/subscriptions/${canceledBefore.subscription_id}/cancel`, {})).body.status).toBe('canceled');
+  expect((await m.request('DELETE', `/customers/${m.customer}`)).body).toEqual({ customer_id: m.customer, deleted: true });
+  const after = (await m.request('GET', `/subscriptions/${active.subscription_id}`)).body;
+  expect(after).toMatchObject({
+    customer_id: null,
+    status: 'canceled',
+    cancellation_details: { reason: 'customer_deleted' },
+    canceled_at: expect.any(String),
+  });
+  // One canceled before keeps its own reason; it is unlinked too.
+  expect((await m.request('GET', `/subscriptions/${canceledBefore.subscription_id}`)).body).toMatchObject({
+    customer_id: null,
+    cancellation_details: { reason: 'cancellation_requested' },
+  });
+  const canceledEvents = (await m.request('GET', '/events?type=subscription.canceled')).body.data as {
+    data: { subscription_id: string; cancellation_details: { reason: string } };
+  }[];
+  expect(
+    canceledEvents.filter((e) => e.data.cancellation_details.reason === 'customer_deleted').map((e) => e.data.subscription_id),
+  ).toEqual([active.subscription_id]);
+  // Its invoices stay; its subscriptions are no longer its.
+  expect((await m.request('GET', `/invoices?subscription_id=${active.subscription_id}`)).body.data).toHaveLength(1);
+});

@@ -2378,8 +2378,8 @@ export interface components {
         Subscription: {
             /** @description The subscription (`sub_…`; opaque, do not parse). */
             subscription_id: string;
-            /** @description The customer it bills (`cus_…`; opaque, do not parse). */
-            customer_id: string;
+            /** @description The customer it bills (`cus_…`); null once that customer was deleted (the subscription is then canceled). */
+            customer_id: string | null;
             /** @description The customer's saved payment method it charges off-session (`pm_…`; opaque, do not parse). */
             payment_method_id: string;
             /** @description What each period costs. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
@@ -2420,10 +2420,10 @@ export interface components {
             /** @description Why it was canceled, or null. */
             cancellation_details: {
                 /**
-                 * @description `cancellation_requested`: canceled through the API.
+                 * @description `cancellation_requested`: canceled through the API; `customer_deleted`: its customer was deleted.
                  * @enum {string}
                  */
-                reason: "cancellation_requested";
+                reason: "cancellation_requested" | "customer_deleted";
             } | null;
             latest_invoice_id: string | null;
             metadata: components["schemas"]["Metadata"];
