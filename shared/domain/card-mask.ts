@@ -77,8 +77,16 @@ export function maskCardData<T>(value: T): T {
 /** Nesting deeper than this is not walked further but replaced (a JSON body cannot be that deep in practice). */
 const MAX_DEPTH = 64;
 
+/**
+ * The identifiers this service generates: a lower-case prefix, `_`, 32 lower-case hex characters (`newId`,
+ * `idempotentId`, and the ids derived from them: `pm_`, `in_`, `sub_`, the sandbox's `sbx_` transactions).
+ * Random hex holds a run of 13–19 decimal digits passing the Luhn check now and then (about 1 id in a few
+ * hundred): such an id is not a card number, and masking it would corrupt the answer that names it.
+ */
+const GENERATED_ID = /^[a-z]{2,8}_[0-9a-f]{32}$/;
+
 function maskDeep(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') return maskCardNumbers(value);
+  if (typeof value === 'string') return GENERATED_ID.test(value) ? value : maskCardNumbers(value);
   if (typeof value === 'number')
     return Number.isInteger(value) && Math.abs(value) >= 1e11 && spansToMask(String(Math.abs(value))).length > 0 ? CARD_MASK : value;
   if (typeof value === 'bigint') return spansToMask(value.toString()).length > 0 ? CARD_MASK : value;
