@@ -205,44 +205,7 @@ export async function handOffDelivery(
  * @returns the record, or undefined when another worker's lease on it still runs
  */
 export async function armDelivery(s: DeliveryStart): Promise<StoredDelivery | undefined> {
-  const id = deliveryId(s.eventId, s.endpointId);
-  const gsi = openDeliveryIndexKeys(id, s.leaseUntil);
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: deliveryKey(s.merchantId, s.eventId, s.endpointId),
-        UpdateExpression:
-          'SET entity = :entity, merchant_id = :m, delivery_id = :id, event_id = :e, event_type = :t, webhook_endpoint_id = :we, #url = :url, ' +
-          '#status = :pending, attempts = if_not_exists(attempts, :empty), next_attempt_at = :now, retry_step = :zero, lease_until = :lease, ' +
-          'open_since = :now, created_at = if_not_exists(created_at, :now), updated_at = :now, expires_at = :exp, GSI5PK = :g5pk, GSI5SK = :g5sk',
-        ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now',
-        ExpressionAttributeNames: { '#url': 'url', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':entity': 'webhook_delivery',
-          ':m': s.merchantId,
-          ':id': id,
-          ':e': s.eventId,
-          ':t': s.eventType,
-          ':we': s.endpointId,
-          ':url': s.url,
-          ':pending': 'pending',
-          ':empty': [],
-          ':now': s.now,
-          ':zero': 0,
-          ':lease': s.leaseUntil,
-          ':exp': s.expiresAt,
-          ':g5pk': gsi.GSI5PK,
-          ':g5sk': gsi.GSI5SK,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toStored(out.Attributes ?? {});
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  return rearm(s, s.leaseUntil, s.leaseUntil);
 }
 
 /**
@@ -252,8 +215,17 @@ export async function armDelivery(s: DeliveryStart): Promise<StoredDelivery | un
  * @returns the record, or undefined when a worker's lease on it still runs
  */
 export async function rearmDeliveryForQueue(s: NewDelivery): Promise<StoredDelivery | undefined> {
+  return rearm(s, undefined, s.handOffUntil);
+}
+
+/** The one re-arm update: leased to the caller (`leaseUntil`) or not, due in the open index at `dueAt`. */
+async function rearm(
+  s: Omit<DeliveryStart, 'leaseUntil'>,
+  leaseUntil: string | undefined,
+  dueAt: string,
+): Promise<StoredDelivery | undefined> {
   const id = deliveryId(s.eventId, s.endpointId);
-  const gsi = openDeliveryIndexKeys(id, s.handOffUntil);
+  const gsi = openDeliveryIndexKeys(id, dueAt);
   try {
     const out = await documentClient().send(
       new UpdateCommand({
@@ -262,8 +234,8 @@ export async function rearmDeliveryForQueue(s: NewDelivery): Promise<StoredDeliv
         UpdateExpression:
           'SET entity = :entity, merchant_id = :m, delivery_id = :id, event_id = :e, event_type = :t, webhook_endpoint_id = :we, #url = :url, ' +
           '#status = :pending, attempts = if_not_exists(attempts, :empty), next_attempt_at = :now, retry_step = :zero, ' +
-          'open_since = :now, created_at = if_not_exists(created_at, :now), updated_at = :now, expires_at = :exp, GSI5PK = :g5pk, GSI5SK = :g5sk ' +
-          'REMOVE lease_until',
+          'open_since = :now, created_at = if_not_exists(created_at, :now), updated_at = :now, expires_at = :exp, GSI5PK = :g5pk, GSI5SK = :g5sk' +
+          (leaseUntil ? ', lease_until = :lease' : ' REMOVE lease_until'),
         ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now',
         ExpressionAttributeNames: { '#url': 'url', '#status': 'status' },
         ExpressionAttributeValues: {
@@ -281,6 +253,7 @@ export async function rearmDeliveryForQueue(s: NewDelivery): Promise<StoredDeliv
           ':exp': s.expiresAt,
           ':g5pk': gsi.GSI5PK,
           ':g5sk': gsi.GSI5SK,
+          ...(leaseUntil ? { ':lease': leaseUntil } : {}),
         },
         ReturnValues: 'ALL_NEW',
       }),
