@@ -606,21 +606,45 @@ export class StripeConnector implements Connector {
    * @throws ConnectorRequestError `missing_saved_method` when no token is given (nothing sent), or Stripe's refusal
    *   (4xx): `resource_missing` for a PaymentMethod this account does not have, a 400 for one not attached to a
    *   Customer (already detached, beyond the idempotency window)
-   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (unknown: retry), or an answer without
-   *   the PaymentMethod's id
+   *
+   * A technical failure of the detach is checked with one read, `GET /v1/payment_methods/{id}`
+   * (https://docs.stripe.com/api/payment_methods/retrieve): a PaymentMethod attached to no Customer any more is
+   * detached (the call did the work before its answer was lost), and the detach succeeded. This matters for a 500:
+   * Stripe saves it under the idempotency key ("including 500 errors", https://docs.stripe.com/api/idempotent_requests),
+   * so every retry with the same key would replay it for 24 h although the PaymentMethod is detached.
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (unknown: retry) when that read does not
+   *   show the PaymentMethod detached, or an answer without the PaymentMethod's id
    */
   async detachSavedMethod(request: SavedMethodCharge): Promise<void> {
     if (!request.token) {
       throw new ConnectorRequestError(this.name, 'missing_saved_method', 'No saved Stripe PaymentMethod to detach; nothing was sent.');
     }
-    const detached = await this.#call<StripePaymentMethod>(
-      'detachSavedMethod',
-      'POST',
-      `/v1/payment_methods/${encodeURIComponent(request.token)}/detach`,
-      { params: buildDetachParams(), idempotencyKey: `${request.token}:detach` },
-    );
+    const path = `/v1/payment_methods/${encodeURIComponent(request.token)}`;
+    let detached: StripePaymentMethod;
+    try {
+      detached = await this.#call<StripePaymentMethod>('detachSavedMethod', 'POST', `${path}/detach`, {
+        params: buildDetachParams(),
+        idempotencyKey: `${request.token}:detach`,
+      });
+    } catch (err) {
+      if (err instanceof ConnectorTechnicalError && (await this.#isDetached(path, request.token))) return;
+      throw err;
+    }
     if (typeof detached?.id !== 'string' || !detached.id) {
       throw new ConnectorTechnicalError(this.name, 'Stripe answered the detach request without the PaymentMethod; the outcome is unknown.');
+    }
+  }
+
+  /**
+   * Whether Stripe shows the PaymentMethod (`path`, `/v1/payment_methods/{id}`) attached to no Customer: one read
+   * (the `sync` timeout). False when the read fails or its answer is not that PaymentMethod.
+   */
+  async #isDetached(path: string, token: string): Promise<boolean> {
+    try {
+      const pm = await this.#call<StripePaymentMethod>('sync', 'GET', path);
+      return pm?.id === token && pm.customer === null;
+    } catch {
+      return false;
     }
   }
 

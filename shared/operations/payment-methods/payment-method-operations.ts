@@ -192,7 +192,8 @@ export async function detachStoredMethod(ctx: DetachContext, stored: StoredPayme
     if (outcome !== 'detached') throw err;
     if (isStorageUnavailable(err)) {
       throw storageUnavailableAfterPartialWork(
-        `${stored.method.connector} detached this payment method, but it is still shown attached here.`,
+        // The write may have landed with its answer lost: "may", never "is still attached".
+        `${stored.method.connector} detached this payment method, but recording it here failed: it may still show as attached.`,
         'Retry the DELETE shortly to finish it (the processor will answer that it is already detached).',
       );
     }
