@@ -12,6 +12,8 @@ import {
   LogGroupLogDestination,
   PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -81,6 +83,12 @@ export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>
  * repository root, exporting `handler`). Not an HTTP route; run by {@link ReconcilerSchedule}.
  */
 export const RECONCILER = { name: 'Reconciler', entry: 'functions/reconciler/reconcile.ts' } as const;
+
+/**
+ * The renewal worker (issue 24): renews subscriptions, retries failed renewals on the dunning schedule and sends
+ * payment method expiry notices, every minute. Not an HTTP route; run by its own {@link ReconcilerSchedule}.
+ */
+export const BILLING_WORKER = { name: 'BillingWorker', entry: 'functions/billing/renewal-worker.ts' } as const;
 
 /**
  * The webhook delivery function: its logical name, its handler module (a DynamoDB Streams batch
@@ -301,9 +309,9 @@ interface FunctionSpec {
 
 const SERVICE_NAME = 'switchyard';
 
-/** The sandbox's own routes (its hosted pages): deployed only on stages with `sandbox: true`. */
+/** The sandbox's own routes (its hosted pages) and the test helpers (test clocks): deployed only on stages with `sandbox: true`. */
 export const isSandboxRoute = (route: Pick<RouteDefinition, 'path'>): boolean =>
-  route.path === '/sandbox' || route.path.startsWith('/sandbox/');
+  route.path === '/sandbox' || route.path.startsWith('/sandbox/') || route.path.startsWith('/test_helpers/');
 
 /**
  * The routes a stage deploys: every entry of shared/api/routes.ts, less the sandbox's own
@@ -632,6 +640,35 @@ export class ApiStack extends Stack {
     // The reconciler has no request to take the public URL from: a payment's hosted step page, should a
     // sync name a new step, is built on the API's own endpoint ($default stage: no stage path).
     reconciler.addEnvironment('PUBLIC_BASE_URL', this.api.apiEndpoint);
+
+    // The renewal worker (issue 24): its own function and schedule, so billing's volume or failures never
+    // delay the reconciler's settling of open payments (and the reverse).
+    const billingWorker = makeFunction(this, {
+      name: BILLING_WORKER.name,
+      entry: BILLING_WORKER.entry,
+      access: 'settle',
+      apiKeys: false,
+      keyedHashes: true,
+      connectors: true,
+      connectorAccountsKey: true,
+      timeoutSeconds: config.reconcilerTimeoutSeconds,
+      asyncRetryAttempts: 0,
+      environment: {
+        PUBLIC_BASE_URL: this.api.apiEndpoint,
+        BILLING_RETRY_DAYS: config.billing.retryDays.join(','),
+        BILLING_DUNNING_FINAL: config.billing.dunningFinal,
+      },
+    });
+    const billingSchedule = new ReconcilerSchedule(this, 'BillingSchedule', {
+      fn: billingWorker,
+      stage: config.stage,
+      job: 'billing',
+      description: 'Runs the Switchyard renewal worker: renewals, dunning retries and payment method expiry notices that fell due.',
+    });
+    new CfnOutput(this, 'BillingDeadLetterQueueUrl', {
+      value: billingSchedule.deadLetterQueue.queueUrl,
+      description: 'Renewal worker invocations EventBridge Scheduler could not deliver',
+    });
     for (const { route, fn } of functions) {
       allowApiInvoke(fn, route.path);
       this.api.addRoutes({
@@ -683,6 +720,15 @@ export class ApiStack extends Stack {
         reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.',
       },
     ]);
+    new Alarm(this, 'BillingWorkerErrors', {
+      alarmName: `switchyard-${config.stage}-BillingWorker-Errors`,
+      alarmDescription:
+        'The renewal worker failed a run (it could not read the billing directory): renewals and retries wait for the next run. See docs/operations.md "Renewals".',
+      metric: billingWorker.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 3,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    }).addAlarmAction(new SnsAction(alarmTopic));
 
     const canaries = new SyntheticChecks(this, 'SyntheticChecks', { config, apiUrl: this.api.apiEndpoint });
     // Each group's dashboard and alarms of its functions, in the group's nested stack (see FunctionGroupMonitoring).

@@ -31,6 +31,7 @@ export const FAMILY_GROUPS: Readonly<Record<string, string>> = {
   // Subscriptions and their invoices (issue 24).
   subscriptions: 'Billing',
   invoices: 'Billing',
+  test_helpers: 'Billing',
   webhook_endpoints: 'Events',
   events: 'Events',
   // Merchants' processor accounts, their routing, and the processors' webhooks into them.

@@ -43,8 +43,12 @@ export const RECONCILER_SCHEDULE = {
 export interface ReconcilerScheduleProps {
   /** The reconciler function the schedule invokes. */
   fn: IFunction;
-  /** Stage name, part of the schedule's name `switchyard-<stage>-reconciler`. */
+  /** Stage name, part of the schedule's name `switchyard-<stage>-<job>`. */
   stage: string;
+  /** The job's name in the schedule's name and descriptions: `reconciler` (default), or e.g. `billing`. */
+  job?: string;
+  /** The schedule's description (default: the reconciler's). */
+  description?: string;
 }
 
 /**
@@ -84,7 +88,7 @@ export class ReconcilerSchedule extends Construct {
     ]);
 
     this.role = new Role(this, 'Role', {
-      description: `EventBridge Scheduler: invokes the Switchyard ${props.stage} reconciler`,
+      description: `EventBridge Scheduler: invokes the Switchyard ${props.stage} ${props.job ?? 'reconciler'}`,
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: {
@@ -96,8 +100,8 @@ export class ReconcilerSchedule extends Construct {
     });
 
     this.schedule = new Schedule(this, 'Schedule', {
-      scheduleName: `switchyard-${props.stage}-reconciler`,
-      description: 'Runs the Switchyard reconciler: settles payments, refunds and customer deletes left open.',
+      scheduleName: `switchyard-${props.stage}-${props.job ?? 'reconciler'}`,
+      description: props.description ?? 'Runs the Switchyard reconciler: settles payments, refunds and customer deletes left open.',
       schedule: ScheduleExpression.rate(RECONCILER_SCHEDULE.rate),
       target: new LambdaInvoke(props.fn, {
         role: this.role,

@@ -24,7 +24,7 @@ import { ensureTable } from './local/ensure-table';
 import { startEventStream } from './local/event-stream';
 import { startGateway } from './local/gateway';
 import { removeLocalStackInfo, writeLocalStackInfo } from './local/local-stack-file';
-import { startReconcilerTimer } from './local/reconciler-timer';
+import { startBillingTimer, startReconcilerTimer } from './local/reconciler-timer';
 
 /** Where `npm start` keeps the local key of connector account credentials (kept with the data it protects). */
 const CREDENTIALS_KEY_FILE = '.data/connector-accounts.key';
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   process.env.PUBLIC_BASE_URL ??= gateway.url;
   const deliveryQueue = await startDeliveryQueue();
   const reconciler = startReconcilerTimer();
+  const billing = startBillingTimer();
   const eventStream = await startEventStream();
   writeLocalStackInfo({ dynamodbEndpoint: endpoint, tableName: process.env.TABLE_NAME, baseUrl: gateway.url, pid: process.pid });
 
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
       `  Merchant : ${DEV_MERCHANT_ID}`,
       `  DynamoDB : ${endpoint}  table ${process.env.TABLE_NAME}${created ? ' (created)' : ''}`,
       `  Reconciler: every ${reconciler.intervalSeconds} s (RECONCILE_INTERVAL_SECONDS), open operations older than ${process.env.RECONCILE_MIN_AGE_SECONDS ?? 60} s (RECONCILE_MIN_AGE_SECONDS)`,
+      `  Billing  : renewals, dunning retries and expiry notices every ${billing.intervalSeconds} s (BILLING_INTERVAL_SECONDS); test clocks at POST /test_helpers/test_clocks`,
       `  Webhooks : recorded from the table's stream, sent by the delivery queue's worker (in-process stand-in for SQS FIFO); retries ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ? `after ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS} s` : 'on the default schedule'} (WEBHOOK_RETRY_SCHEDULE_SECONDS); try  npm run webhooks:listen`,
       '',
       `  Try: curl -s ${gateway.url}/health`,
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
     process.stdout.write('\nStopping ...\n');
     removeLocalStackInfo();
     await reconciler.stop();
+    await billing.stop();
     await eventStream.stop();
     await deliveryQueue.stop();
     await gateway.close();

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listInvoices } from '../../shared/operations/subscription-operations';
+import { listInvoices } from '../../shared/operations/billing/subscription-operations';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 import { listInvoicesQuerySchema } from '../../shared/schemas/subscription-schemas';
 

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { cancelSubscription } from '../../shared/operations/subscription-operations';
+import { cancelSubscription } from '../../shared/operations/billing/subscription-operations';
 
 /** `POST /subscriptions/{subscription_id}/cancel`: cancels it now; 200 with it. */
 export const handler = apiHandler({}, async (req) => ({

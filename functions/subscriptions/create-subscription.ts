@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { createSubscription } from '../../shared/operations/subscription-operations';
+import { createSubscription } from '../../shared/operations/billing/subscription-operations';
 import { createSubscriptionBodySchema } from '../../shared/schemas/subscription-schemas';
 
 /** `POST /subscriptions`: creates a subscription and bills its first period (or starts its trial). 200 with it. */

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listSubscriptions } from '../../shared/operations/subscription-operations';
+import { listSubscriptions } from '../../shared/operations/billing/subscription-operations';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 import { listSubscriptionsQuerySchema } from '../../shared/schemas/subscription-schemas';
 

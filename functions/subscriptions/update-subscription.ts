@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { updateSubscription } from '../../shared/operations/subscription-operations';
+import { updateSubscription } from '../../shared/operations/billing/subscription-operations';
 import { updateSubscriptionBodySchema } from '../../shared/schemas/subscription-schemas';
 
 /** `PUT /subscriptions/{subscription_id}`: sets `payment_method_id`, `cancel_at_period_end`, `metadata`; 200 with it. */

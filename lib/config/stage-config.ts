@@ -165,6 +165,13 @@ export interface StageConfig {
    */
   reconcilerTimeoutSeconds: number;
   /**
+   * Subscriptions' dunning (issue 24, shared/domain/dunning.ts): `retryDays`, the days after a renewal's first
+   * try when it is tried again (ascending, each 1–60; default 1, 3, 7: 4 tries over 7 days), and `dunningFinal`,
+   * what the subscription becomes when they are exhausted (`canceled`, Stripe's default, or `unpaid`). Passed to
+   * the renewal worker as `BILLING_RETRY_DAYS` and `BILLING_DUNNING_FINAL`.
+   */
+  billing: { retryDays: readonly number[]; dunningFinal: 'canceled' | 'unpaid' };
+  /**
    * Webhook retry schedule: the delays, in seconds, before each retry of a failed delivery (the
    * first attempt is immediate, through the delivery queue); after the last one the delivery is
    * marked failed. Passed, comma-separated, as `WEBHOOK_RETRY_SCHEDULE_SECONDS` to the
@@ -258,6 +265,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     webhookDelivery: { maxConcurrency: 20, lanes: 2 },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
+    billing: { retryDays: [1, 3, 7], dunningFinal: 'canceled' },
     webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
     tableRemoval: 'DESTROY',
     tableDeletionProtection: false,
@@ -295,6 +303,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     webhookDelivery: { maxConcurrency: 200, lanes: 4 },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
+    billing: { retryDays: [1, 3, 7], dunningFinal: 'canceled' },
     webhookRetryScheduleSeconds: [...DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS],
     tableRemoval: 'RETAIN',
     tableDeletionProtection: true,

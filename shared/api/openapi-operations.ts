@@ -24,7 +24,7 @@ import {
   updateConnectorAccountSchema,
 } from '../schemas/connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
-import { customerBodySchema } from '../schemas/customer-schemas';
+import { createCustomerBodySchema, customerBodySchema } from '../schemas/customer-schemas';
 import { EventResource } from '../schemas/event-resource-schema';
 import {
   forceSyncQuerySchema,
@@ -68,6 +68,7 @@ import {
   listSubscriptionsQuerySchema,
   updateSubscriptionBodySchema,
 } from '../schemas/subscription-schemas';
+import { advanceTestClockBodySchema, createTestClockBodySchema, TestClockResource } from '../schemas/test-clock-schemas';
 import {
   DeletedWebhookEndpointResource,
   WebhookEndpointResource,
@@ -90,6 +91,11 @@ export const OPENAPI_TAGS = [
     name: 'Subscriptions',
     description:
       "A customer's recurring charge, billed by Switchyard each period through the customer's saved payment method (off-session), and its invoices (one per period).",
+  },
+  {
+    name: 'Test clocks',
+    description:
+      'Stages with the sandbox only: a clock of its own for test customers; advancing it runs the renewals, retries and expiry notices that fall due, so months of billing can be watched in a minute.',
   },
   { name: 'Events', description: 'Every change of a payment, refund or customer, and its webhook deliveries.' },
   { name: 'Webhook endpoints', description: 'Where Switchyard sends your events (Standard Webhooks).' },
@@ -307,6 +313,7 @@ const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
 const PAYMENT_METHOD_ID = { payment_method_id: 'The saved payment method id (`pm_…`).' };
 const SUBSCRIPTION_ID = { subscription_id: 'The subscription id (`sub_…`).' };
 const INVOICE_ID = { invoice_id: 'The invoice id (`in_…`).' };
+const TEST_CLOCK_ID = { test_clock_id: 'The test clock id (`clock_…`).' };
 const ENDPOINT_ID = { webhook_endpoint_id: 'The webhook endpoint id (`we_…`).' };
 const EVENT_ID = { event_id: 'The event id (`evt_…`).' };
 const CONNECTOR_ACCOUNT_ID = { merchant_connector_id: 'The connector account id (`mca_…`).' };
@@ -421,6 +428,18 @@ const CUSTOMER_FIELDS = {
   description: 'At most 1000 characters.',
   metadata: 'Your own key/value pairs (replaces the whole map on update).',
 };
+const CREATE_CUSTOMER_FIELDS = {
+  ...CUSTOMER_FIELDS,
+  test_clock:
+    'Stages with the sandbox only: a test clock (`clock_…`) the customer lives on; its subscriptions and saved methods then take their times from it. Set on create only.',
+};
+const TEST_CLOCK_FIELDS = {
+  frozen_time: 'ISO 8601 UTC: where the clock starts.',
+  name: 'A name for it, at most 256 characters.',
+};
+const ADVANCE_TEST_CLOCK_FIELDS = {
+  frozen_time: 'ISO 8601 UTC: where the clock goes (later than its time, by at most 2 years).',
+};
 
 const SUBSCRIPTION_FIELDS = {
   customer_id: 'The customer to bill (`cus_…`).',
@@ -436,7 +455,7 @@ const SUBSCRIPTION_FIELDS = {
 };
 const UPDATE_SUBSCRIPTION_FIELDS = {
   payment_method_id: 'Another saved payment method of the same customer, checked as at create.',
-  cancel_at_period_end: 'Whether to cancel at the end of the current period instead of renewing (renewals are not yet built).',
+  cancel_at_period_end: 'Whether to cancel at the end of the current period instead of renewing.',
   metadata: 'Your own key/value pairs (replaces the whole map).',
 };
 const ENDPOINT_FIELDS = {
@@ -591,6 +610,7 @@ export const EXAMPLE_CUSTOMER = {
   name: 'Ada Obi',
   phone: '+2348012345678',
   description: null,
+  test_clock: null,
   metadata: {},
   created_at: '2026-11-24T09:59:00.000Z',
   updated_at: '2026-11-24T09:59:00.000Z',
@@ -626,10 +646,26 @@ export const EXAMPLE_SUBSCRIPTION = {
   canceled_at: null,
   cancellation_details: null,
   latest_invoice_id: EXAMPLE_INVOICE_ID,
+  test_clock: null,
   metadata: {},
   created_at: '2026-01-31T10:00:00.000Z',
   updated_at: '2026-01-31T10:00:01.250Z',
 } satisfies z.output<typeof SubscriptionResource>;
+
+/** A `POST /test_helpers/test_clocks` body. */
+export const EXAMPLE_CREATE_TEST_CLOCK_REQUEST = {
+  frozen_time: '2026-01-01T00:00:00.000Z',
+  name: 'Monthly plan, a year',
+} satisfies z.input<typeof createTestClockBodySchema>;
+
+/** The clock {@link EXAMPLE_CREATE_TEST_CLOCK_REQUEST} creates. */
+export const EXAMPLE_TEST_CLOCK = {
+  test_clock_id: 'clock_4f6a8c0e2b4d6f8a0c1e3a5c7e9b1d3f',
+  name: 'Monthly plan, a year',
+  frozen_time: '2026-01-01T00:00:00.000Z',
+  status: 'ready',
+  created_at: '2026-11-24T10:00:00.000Z',
+} satisfies z.output<typeof TestClockResource>;
 
 /** The first invoice of {@link EXAMPLE_SUBSCRIPTION}, paid. */
 export const EXAMPLE_INVOICE = {
@@ -1213,7 +1249,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Customers',
     summary: 'Create a customer',
     description: 'Every field optional. No field may hold a card number.',
-    body: jsonBody(customerBodySchema, false, "The customer's fields (all optional).", CUSTOMER_FIELDS, {
+    body: jsonBody(createCustomerBodySchema, false, "The customer's fields (all optional).", CREATE_CUSTOMER_FIELDS, {
       walkthrough: { summary: 'Ada Obi (README step 1)', value: EXAMPLE_CREATE_CUSTOMER_REQUEST },
     }),
     idempotent: true,
@@ -1336,7 +1372,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Subscriptions',
     summary: 'Create a subscription',
     description:
-      "Checks the customer and that the saved method is its own, active and saved for off-session use. With `trial_period_days`: `trialing`, the trial is the first period, nothing is charged, and its invoice is a paid one of 0. Without: the first period's invoice is created (`open`) and charged at once, off-session, by a payment like `POST /payments` with `payment_method_id`, `off_session: true`, `confirm: true` and `metadata: {subscription_id, invoice_id}`: Succeeded → invoice `paid`, subscription `active`; Failed → invoice `open` with one attempt, subscription `incomplete`; RequiresAction or Processing → both stay so (settling them later is not yet built). A retry with the same `Idempotency-Key` answers the same subscription and never charges twice (the payment's own key is derived from the invoice).",
+      "Checks the customer and that the saved method is its own, active and saved for off-session use. With `trial_period_days`: `trialing`, the trial is the first period, nothing is charged, and its invoice is a paid one of 0. Without: the first period's invoice is created (`open`) and charged at once, off-session, by a payment like `POST /payments` with `payment_method_id`, `off_session: true`, `confirm: true` and `metadata: {subscription_id, invoice_id}`: Succeeded → invoice `paid`, subscription `active`; Failed → invoice `open` with one attempt, subscription `incomplete` (not retried: the first charge needs a working method); RequiresAction or Processing → both stay so until the payment settles (3-D Secure completed, a sync, a webhook or the reconciler). Renewals follow at each period's end (the renewal worker). A retry with the same `Idempotency-Key` answers the same subscription and never charges twice (the payment's own key is derived from the invoice).",
     body: jsonBody(createSubscriptionBodySchema, true, 'The customer, its saved method, the price and the period.', SUBSCRIPTION_FIELDS, {
       monthly: { summary: 'Monthly, on a saved card', value: EXAMPLE_CREATE_SUBSCRIPTION_REQUEST },
     }),
@@ -1440,6 +1476,51 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     errorFormat: 'json',
     responses: { 200: json(InvoiceResource, 'The invoice.', { paid: { summary: 'Paid', value: EXAMPLE_INVOICE } }) },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  CreateTestClock: {
+    operationId: 'createTestClock',
+    tag: 'Test clocks',
+    summary: 'Create a test clock',
+    description:
+      'Stages with the sandbox only (absent on prod: 404). A clock at `frozen_time`; customers created with `test_clock` live on it.',
+    body: jsonBody(createTestClockBodySchema, true, 'Where the clock starts.', TEST_CLOCK_FIELDS, {
+      clock: { summary: 'Start of a year', value: EXAMPLE_CREATE_TEST_CLOCK_REQUEST },
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(TestClockResource, 'The test clock.', { ready: { summary: 'Ready', value: EXAMPLE_TEST_CLOCK } })) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT),
+  },
+  GetTestClock: {
+    operationId: 'getTestClock',
+    tag: 'Test clocks',
+    summary: 'Retrieve a test clock',
+    description: 'Stages with the sandbox only. The clock, its time and whether its last advance finished.',
+    pathParams: TEST_CLOCK_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(TestClockResource, 'The test clock.', { ready: { summary: 'Ready', value: EXAMPLE_TEST_CLOCK } }) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  AdvanceTestClock: {
+    operationId: 'advanceTestClock',
+    tag: 'Test clocks',
+    summary: 'Advance a test clock',
+    description:
+      "Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on.",
+    pathParams: TEST_CLOCK_ID,
+    body: jsonBody(advanceTestClockBodySchema, true, 'The time to advance to.', ADVANCE_TEST_CLOCK_FIELDS, {
+      month: { summary: 'One month on', value: { frozen_time: '2026-02-01T00:00:00.000Z' } },
+    }),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: {
+      200: json(TestClockResource, 'The test clock after the advance.', { ready: { summary: 'Ready', value: EXAMPLE_TEST_CLOCK } }),
+    },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE, { 400: ['parameter_invalid'] }),
   },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',

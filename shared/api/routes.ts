@@ -280,6 +280,35 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: true,
     connectors: false,
   },
+  // Test clocks (issue 24): on stages with the sandbox only, like the sandbox's pages (lib/api-stack.ts stageRoutes).
+  {
+    method: 'POST',
+    path: '/test_helpers/test_clocks',
+    entry: 'functions/test-clocks/create-test-clock.ts',
+    name: 'CreateTestClock',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/test_helpers/test_clocks/{test_clock_id}',
+    entry: 'functions/test-clocks/get-test-clock.ts',
+    name: 'GetTestClock',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'POST',
+    path: '/test_helpers/test_clocks/{test_clock_id}/advance',
+    entry: 'functions/test-clocks/advance-test-clock.ts',
+    name: 'AdvanceTestClock',
+    access: 'write',
+    auth: true,
+    // Runs the renewals that fall due: off-session charges of saved methods (createPayment).
+    connectors: true,
+  },
   {
     method: 'POST',
     path: '/webhook_endpoints',

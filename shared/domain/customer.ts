@@ -18,6 +18,8 @@ export interface CustomerFields {
   phone?: string;
   description?: string;
   metadata?: Metadata;
+  /** On create only (non-prod stages): the test clock the customer lives on. */
+  test_clock?: string;
 }
 
 /** The fields of a {@link Customer}, in the order responses list them. */
@@ -27,6 +29,7 @@ export const CUSTOMER_FIELDS: readonly (keyof Customer)[] = [
   'name',
   'phone',
   'description',
+  'test_clock',
   'metadata',
   'created_at',
   'updated_at',

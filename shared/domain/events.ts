@@ -29,14 +29,17 @@ export const EVENT_CATALOGUE = {
   'routing.activated': 'A routing algorithm was activated (or the active one deactivated: `data.active` false).',
   'payment_method.attached': 'A payment method was saved on a customer (a payment with setup_future_usage succeeded).',
   'payment_method.detached': 'A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged.',
+  'payment_method.expiring':
+    'A saved payment method stops working within 30 days (its card expires, or the processor token’s lifetime ends): ask the customer for a new one.',
   'subscription.created': 'A subscription was created (status incomplete, trialing or active).',
   'subscription.updated':
-    'A subscription changed (its payment method, cancel_at_period_end, metadata, or its status to active or incomplete).',
-  'subscription.past_due': 'A renewal of a subscription could not be collected: it is past due (renewals are not yet built).',
+    'A subscription changed (its payment method, cancel_at_period_end, metadata, a new period, or its status to active or unpaid).',
+  'subscription.past_due': 'A renewal of a subscription could not be collected: it is past due, and retried on the dunning schedule.',
   'subscription.canceled': 'A subscription was canceled: it bills no more.',
   'invoice.created': 'An invoice was created for a period of a subscription (status open, or paid for a trial).',
   'invoice.paid': 'An invoice was paid.',
-  'invoice.payment_failed': 'A payment for an invoice failed; the invoice stays open.',
+  'invoice.payment_failed':
+    'A payment for an invoice failed (or waits on the absent payer); `next_payment_attempt` says when it is tried again, null for never.',
 } as const;
 
 /** One of the catalogue's event types. */

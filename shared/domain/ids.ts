@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   paymentMethod: 'pm',
   subscription: 'sub',
   invoice: 'in',
+  testClock: 'clock',
 } as const;
 
 /** A resource kind that has an identifier. */

@@ -30,6 +30,7 @@ export const SUBSCRIPTION_FIELDS: readonly (keyof Subscription)[] = [
   'canceled_at',
   'cancellation_details',
   'latest_invoice_id',
+  'test_clock',
   'metadata',
   'created_at',
   'updated_at',
@@ -53,7 +54,7 @@ export const INVOICE_FIELDS: readonly (keyof Invoice)[] = [
   'updated_at',
 ];
 
-/** Statuses in which a subscription is live (it has a period that ends, and will renew): the planned renewal index holds these. */
+/** Statuses in which a subscription is live (it has a period that ends, and will renew or be retried). */
 export const LIVE_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
 
 /**

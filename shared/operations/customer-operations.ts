@@ -14,8 +14,9 @@ import {
 import type { ListShards } from '../storage/list-shards';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
+import { cancelSubscriptionsOfCustomer } from './billing/subscription-operations';
+import { clockTime } from './billing/test-clocks';
 import { detachPaymentMethodsOfCustomer } from './payment-methods/payment-method-operations';
-import { cancelSubscriptionsOfCustomer } from './subscription-operations';
 
 /**
  * Creates a customer; every field optional.
@@ -23,6 +24,7 @@ import { cancelSubscriptionsOfCustomer } from './subscription-operations';
  */
 export async function createCustomer(merchantId: string, fields: CustomerFields, shards?: ListShards): Promise<Customer> {
   const now = new Date().toISOString();
+  if (fields.test_clock !== undefined) await clockTime(merchantId, fields.test_clock);
   return storeCustomer(
     merchantId,
     {
@@ -31,6 +33,7 @@ export async function createCustomer(merchantId: string, fields: CustomerFields,
       name: fields.name ?? null,
       phone: fields.phone ?? null,
       description: fields.description ?? null,
+      test_clock: fields.test_clock ?? null,
       metadata: fields.metadata ?? {},
       created_at: now,
       updated_at: now,

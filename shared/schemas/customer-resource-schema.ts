@@ -15,6 +15,9 @@ export const CustomerResource = z
     name: nullableText('Name (at most 256 characters), or null.'),
     phone: nullableText('Telephone number in E.164 form (`+2348012345678`), or null.'),
     description: nullableText('Description (at most 1000 characters), or null.'),
+    test_clock: idField('clock', 'The test clock it lives on')
+      .nullable()
+      .describe('The test clock it lives on (`clock_…`, non-prod stages; set at create), or null.'),
     metadata: MetadataResource,
     created_at: timestampField('When the customer was created.'),
     updated_at: timestampField('When the customer last changed.'),

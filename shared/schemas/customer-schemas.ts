@@ -17,3 +17,15 @@ export const customerBodySchema = z.strictObject({
 
 /** Parsed customer body. */
 export type CustomerBody = z.infer<typeof customerBodySchema>;
+
+/**
+ * Body of `POST /customers`: {@link customerBodySchema} and `test_clock` (non-prod stages, Stripe's test clocks:
+ * the customer, its subscriptions and its payment methods then live by that clock; it cannot be changed later).
+ */
+export const createCustomerBodySchema = customerBodySchema.extend({
+  test_clock: z
+    .string({ error: 'must be a test clock id (clock_…)' })
+    .min(1, { error: 'must be a test clock id (clock_…)' })
+    .max(100)
+    .optional(),
+});

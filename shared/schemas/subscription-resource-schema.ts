@@ -33,7 +33,7 @@ export const SubscriptionResource = z
     status: z
       .enum(SUBSCRIPTION_STATUSES)
       .describe(
-        '`incomplete` (its first invoice is not paid yet), `trialing`, `active`, `past_due`, `unpaid` or `canceled` (final). `past_due` and `unpaid` come with renewals (not yet built).',
+        '`incomplete` (its first invoice is not paid yet), `trialing`, `active`, `past_due` (a renewal failed; it is retried on the dunning schedule), `unpaid` (the retries are exhausted; it bills no more until its payment method is replaced) or `canceled` (final).',
       ),
     billing_cycle_anchor: timestampField(
       'Where its periods are counted from (the end of the trial, or its creation): every period ends on the anchor’s day of the month, or the last day of a shorter month.',
@@ -45,12 +45,17 @@ export const SubscriptionResource = z
     cancellation_details: z
       .strictObject({
         reason: z
-          .enum(['cancellation_requested', 'customer_deleted'])
-          .describe('`cancellation_requested`: canceled through the API; `customer_deleted`: its customer was deleted.'),
+          .enum(['cancellation_requested', 'customer_deleted', 'payment_failed'])
+          .describe(
+            '`cancellation_requested`: canceled through the API (now, or at the end of its period); `customer_deleted`: its customer was deleted; `payment_failed`: a renewal could not be collected after every retry.',
+          ),
       })
       .nullable()
       .describe('Why it was canceled, or null.'),
     latest_invoice_id: idField('in', 'Its latest invoice').nullable(),
+    test_clock: idField('clock', 'The test clock its customer lives on')
+      .nullable()
+      .describe('The test clock its customer lives on (`clock_…`; its times are that clock’s), or null.'),
     metadata: MetadataResource,
     created_at: timestampField('When it was created.'),
     updated_at: timestampField('When it last changed.'),
@@ -74,11 +79,13 @@ export const InvoiceResource = z
     period_end: timestampField('End of the period it bills.'),
     status: z
       .enum(INVOICE_STATUSES)
-      .describe('`open` (not paid yet), `paid`, `void` or `uncollectible` (its retries are exhausted; not yet built).'),
+      .describe(
+        '`open` (not paid yet), `paid`, `void` (its subscription was canceled before it was paid) or `uncollectible` (its retries are exhausted and its subscription canceled).',
+      ),
     attempt_count: z.int().min(0).describe('How many payments were attempted for it.'),
     next_payment_attempt: timestampField('When the next payment attempt is due.')
       .nullable()
-      .describe('When the next payment attempt is due, or null (none planned: retries are not yet built).'),
+      .describe('When the next payment attempt is due (a renewal, or a retry on the dunning schedule), or null (none planned).'),
     payment_ids: z.array(idField('pay', 'A payment attempted for it')).describe('The payments attempted for it, oldest first.'),
     created_at: timestampField('When it was created.'),
     updated_at: timestampField('When it last changed.'),

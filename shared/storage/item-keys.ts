@@ -60,6 +60,10 @@ export const primaryKey = {
     PK: `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}`,
     SK: 'SUBSCRIPTION',
   }),
+  /** A test clock (issue 24, non-prod stages): its frozen time and state. */
+  testClock: (merchantId: string, testClockId: string) => ({ PK: `${m(merchantId)}#TEST_CLOCK#${testClockId}`, SK: 'TEST_CLOCK' }),
+  /** The merchant's entry in the billing directory: written once, when it first has billing work (see {@link billingDue}). */
+  billingMerchant: (merchantId: string) => ({ PK: `${m(merchantId)}#BILLING`, SK: 'BILLING' }),
   /** An invoice of a subscription's period; its id is derived from (subscription, period start), so a period has one at most. */
   invoice: (merchantId: string, invoiceId: string) => ({ PK: `${m(merchantId)}#INVOICE#${invoiceId}`, SK: 'INVOICE' }),
 };
@@ -203,3 +207,51 @@ export const openDeliveryShards = (): string[] => openShards().map((s) => s.repl
  * @param idempotencyKey Powertools' hashed key, `<function prefix>#<hash>`
  */
 export const idempotencyRecordKey = (idempotencyKey: string) => ({ PK: `idempotency#${idempotencyKey}`, SK: 'IDEMPOTENCY' });
+
+/** Partitions of a merchant's billing-due entries when `BILLING_DUE_SHARDS` is not set. */
+export const DEFAULT_BILLING_DUE_SHARDS = 4;
+/** Partitions of the billing directory (merchants with billing work). */
+export const BILLING_DIRECTORY_SHARDS = 4;
+
+function hashOf(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i += 1) h = (h * 31 + id.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+/**
+ * GSI5 keys of billing work that falls due (issue 24; sparse: only items with work due carry them): a live
+ * subscription's next renewal or retry, a saved payment method's expiry notice. Each merchant has partitions of
+ * its own (`<merchant>#BILLING_DUE#<0..n-1>`, n = `BILLING_DUE_SHARDS`, default 4), never the reconciler's
+ * `OPEN#` ones and never another merchant's, so one merchant's million renewals on the 1st are read, written and
+ * worked through in partitions no other merchant shares; the renewal worker finds merchants through the billing
+ * directory ({@link billingDirectoryKeys}). Items of a test clock's customers sit in that clock's own partition,
+ * due by the clock's time, and only its advance works them.
+ */
+export const billingDue = {
+  shards: (): number => wholeNumberSetting(process.env.BILLING_DUE_SHARDS, { min: 1, max: 100 }, DEFAULT_BILLING_DUE_SHARDS),
+  /**
+   * @param dueAt ISO 8601 UTC (real time, or the test clock's)
+   * @param testClockId the test clock the item lives on, if any
+   */
+  keys: (merchantId: string, id: string, dueAt: string, testClockId?: string | null) => ({
+    GSI5PK: testClockId
+      ? billingDue.clockPartition(merchantId, testClockId)
+      : `${m(merchantId)}#BILLING_DUE#${hashOf(id) % billingDue.shards()}`,
+    GSI5SK: `${dueAt}#${id}`,
+  }),
+  /** Every real-time due partition of a merchant, for the renewal worker's Queries. */
+  partitions: (merchantId: string): string[] => Array.from({ length: billingDue.shards() }, (_, i) => `${m(merchantId)}#BILLING_DUE#${i}`),
+  /** The due partition of a test clock. */
+  clockPartition: (merchantId: string, testClockId: string) => `${m(merchantId)}#TEST_CLOCK#${testClockId}#DUE`,
+};
+
+/** GSI5 keys of a merchant's billing directory entry: `BILLING_MERCHANTS#<0..3>`, sorted by merchant id. */
+export const billingDirectoryKeys = (merchantId: string) => ({
+  GSI5PK: `BILLING_MERCHANTS#${hashOf(merchantId) % BILLING_DIRECTORY_SHARDS}`,
+  GSI5SK: merchantId,
+});
+
+/** Every billing directory partition. */
+export const billingDirectoryPartitions = (): string[] =>
+  Array.from({ length: BILLING_DIRECTORY_SHARDS }, (_, i) => `BILLING_MERCHANTS#${i}`);

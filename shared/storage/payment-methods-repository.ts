@@ -13,9 +13,10 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import type { PaymentMethodResource } from '../domain/payment-method';
+import { registerBillingMerchant } from './billing-directory-repository';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
-import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { billingDue, listPartition, listSortKey, primaryKey } from './item-keys';
 import { queryListPage } from './list-items';
 import { ConditionFailedError, LinkedCustomerMissingError } from './storage-errors';
 import { tableName } from './table-definition';
@@ -84,7 +85,15 @@ export interface NewPaymentMethod {
   tokenCiphertext: string;
   processorCustomerId: string | null;
   tokenEmail: string | null;
+  /** The test clock its customer lives on (its expiry notice is then due by that clock), if any. */
+  testClock?: string | null;
 }
+
+/** How long before a saved method stops working its `payment_method.expiring` event is sent: 30 days (issue 24), in ms. */
+export const EXPIRING_NOTICE_MS = 30 * 86_400_000;
+
+/** When a method's expiry notice is due (ISO 8601 UTC): 30 days before it expires. */
+export const expiringNoticeAt = (expiresAt: string): string => new Date(new Date(expiresAt).getTime() - EXPIRING_NOTICE_MS).toISOString();
 
 /**
  * Saves a method on its customer with its `payment_method.attached` event (one transaction), unless the
@@ -111,6 +120,9 @@ export async function attachPaymentMethod(
                 ...primaryKey.paymentMethod(merchantId, m.payment_method_id),
                 GSI1PK: listPartition.paymentMethodsOfCustomer(merchantId, m.customer_id),
                 GSI1SK: listSortKey(m.created_at, m.payment_method_id),
+                // Its expiry notice, due 30 days before it expires (the renewal worker, or its test clock's advance).
+                ...(m.expires_at ? billingDue.keys(merchantId, m.payment_method_id, expiringNoticeAt(m.expires_at), input.testClock) : {}),
+                ...(input.testClock ? { test_clock: input.testClock } : {}),
                 entity: 'payment_method',
                 merchant_id: merchantId,
                 ...m,
@@ -140,6 +152,8 @@ export async function attachPaymentMethod(
         ],
       }),
     );
+    // Its expiry notice is billing work: the renewal worker finds the merchant through the directory.
+    if (m.expires_at && !input.testClock) await registerBillingMerchant(merchantId).catch(() => undefined);
     return { method: m, created: true };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;
@@ -167,18 +181,22 @@ async function refreshToken(
   paymentMethodId: string,
   input: NewPaymentMethod,
 ): Promise<StoredPaymentMethod | undefined> {
+  // A fresh token's expiry moves the notice (a notice already sent for the old one is not repeated for it).
+  const expiresAt = input.method.expires_at;
+  const due = expiresAt ? billingDue.keys(merchantId, paymentMethodId, expiringNoticeAt(expiresAt), input.testClock) : undefined;
   try {
     const out = await documentClient().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: primaryKey.paymentMethod(merchantId, paymentMethodId),
         // A card saved again for off-session use becomes chargeable off-session; never the other way.
-        UpdateExpression: `SET token_ciphertext = :t, expires_at = :e${input.method.recurring_enabled ? ', recurring_enabled = :r' : ''}`,
+        UpdateExpression: `SET token_ciphertext = :t, expires_at = :e${input.method.recurring_enabled ? ', recurring_enabled = :r' : ''}${due ? ', GSI5PK = :duePk, GSI5SK = :dueSk' : ''}`,
         ConditionExpression: '#status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':t': input.tokenCiphertext,
           ':e': input.method.expires_at,
+          ...(due ? { ':duePk': due.GSI5PK, ':dueSk': due.GSI5SK } : {}),
           ...(input.method.recurring_enabled ? { ':r': true } : {}),
           ':active': 'active',
         },
@@ -271,7 +289,8 @@ export async function detachPaymentMethod(merchantId: string, stored: StoredPaym
             Update: {
               TableName: tableName(),
               Key: primaryKey.paymentMethod(merchantId, m.payment_method_id),
-              UpdateExpression: 'SET #status = :detached, #default = :false, detached_at = :at REMOVE GSI1PK, GSI1SK, token_ciphertext',
+              UpdateExpression:
+                'SET #status = :detached, #default = :false, detached_at = :at REMOVE GSI1PK, GSI1SK, GSI5PK, GSI5SK, token_ciphertext',
               ConditionExpression: '#status = :active',
               ExpressionAttributeNames: { '#status': 'status', '#default': 'default' },
               ExpressionAttributeValues: { ':detached': 'detached', ':active': 'active', ':false': false, ':at': at },
@@ -315,4 +334,50 @@ export async function markPaymentMethodUsed(merchantId: string, paymentMethodId:
   } catch {
     // Best effort: `last_used_at` is informative.
   }
+}
+
+/**
+ * Sends a method's expiry notice once: removes its due entry (conditional on it still being the one read, and the
+ * method active) with a `payment_method.expiring` event, in one transaction.
+ * @param dueSk the GSI5 sort key read (`<due>#<id>`)
+ * @returns false when the entry changed or the method is not active any more (nothing written)
+ * @throws storage errors
+ */
+export async function sendExpiringNotice(merchantId: string, method: PaymentMethodResource, dueSk: string, at: string): Promise<boolean> {
+  try {
+    await documentClient().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: primaryKey.paymentMethod(merchantId, method.payment_method_id),
+              UpdateExpression: 'SET expiring_notified_at = :at REMOVE GSI5PK, GSI5SK',
+              ConditionExpression: '#status = :active AND GSI5SK = :sk',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':active': 'active', ':sk': dueSk, ':at': at },
+            },
+          },
+          eventWrite(merchantId, 'payment_method.expiring', method, at).put,
+        ],
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
+}
+
+/** The GSI5 sort key of a method's expiry notice entry (`<due>#<id>`), or undefined when it has none. */
+export async function expiringNoticeEntry(merchantId: string, paymentMethodId: string): Promise<string | undefined> {
+  const out = await documentClient().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: primaryKey.paymentMethod(merchantId, paymentMethodId),
+      ConsistentRead: true,
+      ProjectionExpression: 'GSI5SK',
+    }),
+  );
+  return typeof out.Item?.GSI5SK === 'string' ? out.Item.GSI5SK : undefined;
 }

@@ -4,10 +4,10 @@
  * status) and GSI3 (by customer, not sharded); an invoice on GSI1 under its subscription. Every change is
  * a conditional write (on the item's `updated_at` as read) in one transaction with its events (the outbox).
  *
- * Not written yet: the sparse due-time entry a renewal worker will read (docs/api.md "Subscriptions and
- * invoices": GSI5 partitions of their own, `RENEW#<n>`, sort key `<current_period_end>#<id>`). The
- * open-operations partitions (`OPEN#<n>`) are not used for it: the reconciler settles every due item it
- * finds there.
+ * A subscription with billing work ahead (a renewal, a retry, a charge to resume) also carries a sparse GSI5
+ * entry sorted by when that work is due (`billingDue`, shared/storage/item-keys.ts): the merchant's own
+ * partitions, or its test clock's. The reconciler's `OPEN#` partitions are not used for it (the reconciler
+ * settles every due item it finds there).
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,18 +16,24 @@ import type { ListPage, ListQuery } from '../domain/list-query';
 import { INVOICE_FIELDS, type Invoice, SUBSCRIPTION_FIELDS, type Subscription } from '../domain/subscription';
 import { documentClient } from './client';
 import { type EventPut, eventWrite } from './events-repository';
-import { listPartition, listSortKey, primaryKey } from './item-keys';
+import { billingDue, listPartition, listSortKey, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { shardCount, shardOf, shardPartition } from './list-shards';
 import { orderedMap, storableMap } from './storable-map';
 import { ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
 
-/** A subscription as stored: the resource and the list shard count it was created with. */
+/** A subscription as stored: the resource, the list shard count it was created with, and when its billing work is next due. */
 export interface StoredSubscription {
   subscription: Subscription;
   listShards: number;
+  /** When its next billing work is due (ISO 8601 UTC, real or its test clock's), or null: none (incomplete, unpaid, canceled). */
+  dueAt: string | null;
 }
+
+/** The due time held in an item's GSI5 sort key (`<due>#<id>`), or null. */
+const dueAtOf = (item: Record<string, unknown>): string | null =>
+  typeof item.GSI5SK === 'string' ? (item.GSI5SK.split('#')[0] ?? null) : null;
 
 /** A change lost to a concurrent one (the item's `updated_at` was not the one read). */
 export class SubscriptionChangedError extends Error {
@@ -45,7 +51,7 @@ const toSubscription = (item: Record<string, unknown>): Subscription => {
 
 const toInvoice = (item: Record<string, unknown>): Invoice => pickFields<Invoice>(item, INVOICE_FIELDS);
 
-function subscriptionItem(merchantId: string, s: Subscription, listShards: number): Record<string, unknown> {
+function subscriptionItem(merchantId: string, s: Subscription, listShards: number, dueAt: string | null): Record<string, unknown> {
   const k = shardOf(s.subscription_id, listShards);
   const sk = listSortKey(s.created_at, s.subscription_id);
   return {
@@ -56,6 +62,7 @@ function subscriptionItem(merchantId: string, s: Subscription, listShards: numbe
     GSI2SK: sk,
     // Listed under its customer while it has one (a deleted customer's subscriptions leave the list).
     ...(s.customer_id ? { GSI3PK: listPartition.subscriptionsOfCustomer(merchantId, s.customer_id), GSI3SK: sk } : {}),
+    ...(dueAt ? billingDue.keys(merchantId, s.subscription_id, dueAt, s.test_clock) : {}),
     entity: 'subscription',
     merchant_id: merchantId,
     ...(listShards > 1 ? { list_shards: listShards } : {}),
@@ -93,7 +100,8 @@ function put(item: Record<string, unknown>, readAt: string | undefined) {
 
 /** A change to write: the subscription and/or an invoice after it, each with the `updated_at` read (undefined: new). */
 export interface SubscriptionWrite {
-  subscription?: { after: Subscription; readAt: string | undefined; listShards: number };
+  /** `dueAt`: when its next billing work is due (ISO 8601 UTC), or null for none; the write replaces the stored one. */
+  subscription?: { after: Subscription; readAt: string | undefined; listShards: number; dueAt: string | null };
   invoice?: { after: Invoice; readAt: string | undefined };
   /** The events, each with its data (the resource after the change). */
   events: { type: EventType; data: Subscription | Invoice }[];
@@ -109,7 +117,8 @@ export async function writeSubscriptionChange(merchantId: string, change: Subscr
   const ids: string[] = [];
   const shards = change.subscription?.listShards ?? 1;
   if (change.subscription) {
-    items.push(put(subscriptionItem(merchantId, change.subscription.after, change.subscription.listShards), change.subscription.readAt));
+    const { after, listShards, dueAt, readAt } = change.subscription;
+    items.push(put(subscriptionItem(merchantId, after, listShards, dueAt), readAt));
     ids.push(change.subscription.after.subscription_id);
   }
   if (change.invoice) {
@@ -135,7 +144,9 @@ export async function getStoredSubscription(merchantId: string, subscriptionId: 
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: primaryKey.subscription(merchantId, subscriptionId), ConsistentRead: true }),
   );
-  return out.Item ? { subscription: toSubscription(out.Item), listShards: shardCount(out.Item.list_shards) } : undefined;
+  return out.Item
+    ? { subscription: toSubscription(out.Item), listShards: shardCount(out.Item.list_shards), dueAt: dueAtOf(out.Item) }
+    : undefined;
 }
 
 /** One consistent read of an invoice; undefined when it does not exist for this merchant. */

@@ -110,7 +110,17 @@ async function bulkCustomers(count: number, shards: ListShards): Promise<void> {
       const customer_id = `cus_${randomUUID().replace(/-/g, '')}`;
       await createCustomer(
         api.merchantId,
-        { customer_id, email, name: null, phone: null, description: null, metadata: {}, created_at, updated_at: created_at },
+        {
+          customer_id,
+          email,
+          name: null,
+          phone: null,
+          description: null,
+          test_clock: null,
+          metadata: {},
+          created_at,
+          updated_at: created_at,
+        },
         shards,
       );
       customers.set(customer_id, { id: customer_id, created_at, email });

@@ -20,6 +20,7 @@ import type { Payment } from '../../domain/payment';
 import { cardExpiryEnd, type PaymentMethodResource } from '../../domain/payment-method';
 import { logger } from '../../observability/logger';
 import { keyedHash } from '../../security/keyed-hash';
+import { getCustomer } from '../../storage/customers-repository';
 import {
   attachPaymentMethod,
   customerHasPaymentMethods,
@@ -58,6 +59,8 @@ export async function saveMethodOfPayment(
   const cardEnd = cardExpiryEnd(card.expMonth, card.expYear);
   const expiresAt = saved.expiresAt && saved.expiresAt < cardEnd ? saved.expiresAt : cardEnd;
   const hasOthers = await customerHasPaymentMethods(merchantId, payment.customer_id);
+  // A customer living on a test clock: the method's expiry notice is due by that clock.
+  const testClock = (await getCustomer(merchantId, payment.customer_id))?.test_clock ?? null;
   const now = new Date().toISOString();
   const method: PaymentMethodResource & { customer_id: string } = {
     payment_method_id: paymentMethodIdFor(payment.payment_id),
@@ -87,6 +90,7 @@ export async function saveMethodOfPayment(
     tokenCiphertext: await sealToken(saved.token, owner),
     processorCustomerId: saved.processorCustomerId ?? null,
     tokenEmail: saved.email ?? payment.email ?? null,
+    testClock,
   });
   return attached;
 }

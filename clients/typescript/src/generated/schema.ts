@@ -299,7 +299,7 @@ export interface paths {
         put?: never;
         /**
          * Create a subscription
-         * @description Checks the customer and that the saved method is its own, active and saved for off-session use. With `trial_period_days`: `trialing`, the trial is the first period, nothing is charged, and its invoice is a paid one of 0. Without: the first period's invoice is created (`open`) and charged at once, off-session, by a payment like `POST /payments` with `payment_method_id`, `off_session: true`, `confirm: true` and `metadata: {subscription_id, invoice_id}`: Succeeded → invoice `paid`, subscription `active`; Failed → invoice `open` with one attempt, subscription `incomplete`; RequiresAction or Processing → both stay so (settling them later is not yet built). A retry with the same `Idempotency-Key` answers the same subscription and never charges twice (the payment's own key is derived from the invoice).
+         * @description Checks the customer and that the saved method is its own, active and saved for off-session use. With `trial_period_days`: `trialing`, the trial is the first period, nothing is charged, and its invoice is a paid one of 0. Without: the first period's invoice is created (`open`) and charged at once, off-session, by a payment like `POST /payments` with `payment_method_id`, `off_session: true`, `confirm: true` and `metadata: {subscription_id, invoice_id}`: Succeeded → invoice `paid`, subscription `active`; Failed → invoice `open` with one attempt, subscription `incomplete` (not retried: the first charge needs a working method); RequiresAction or Processing → both stay so until the payment settles (3-D Secure completed, a sync, a webhook or the reconciler). Renewals follow at each period's end (the renewal worker). A retry with the same `Idempotency-Key` answers the same subscription and never charges twice (the payment's own key is derived from the invoice).
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -386,6 +386,66 @@ export interface paths {
         get: operations["getInvoice"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/test_clocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a test clock
+         * @description Stages with the sandbox only (absent on prod: 404). A clock at `frozen_time`; customers created with `test_clock` live on it.
+         */
+        post: operations["createTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/test_clocks/{test_clock_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a test clock
+         * @description Stages with the sandbox only. The clock, its time and whether its last advance finished.
+         */
+        get: operations["getTestClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/test_clocks/{test_clock_id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance a test clock
+         * @description Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on.
+         */
+        post: operations["advanceTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1294,6 +1354,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment_method.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.expiring
+         * @description A saved payment method stops working within 30 days (its card expires, or the processor token’s lifetime ends): ask the customer for a new one. Sent to every enabled endpoint subscribed to `payment_method.expiring` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["paymentMethodExpiringEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "subscription.created": {
         parameters: {
             query?: never;
@@ -1325,7 +1405,7 @@ export interface webhooks {
         put?: never;
         /**
          * subscription.updated
-         * @description A subscription changed (its payment method, cancel_at_period_end, metadata, or its status to active or incomplete). Sent to every enabled endpoint subscribed to `subscription.updated` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         * @description A subscription changed (its payment method, cancel_at_period_end, metadata, a new period, or its status to active or unpaid). Sent to every enabled endpoint subscribed to `subscription.updated` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
          */
         post: operations["subscriptionUpdatedEvent"];
         delete?: never;
@@ -1345,7 +1425,7 @@ export interface webhooks {
         put?: never;
         /**
          * subscription.past_due
-         * @description A renewal of a subscription could not be collected: it is past due (renewals are not yet built). Sent to every enabled endpoint subscribed to `subscription.past_due` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         * @description A renewal of a subscription could not be collected: it is past due, and retried on the dunning schedule. Sent to every enabled endpoint subscribed to `subscription.past_due` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
          */
         post: operations["subscriptionPastDueEvent"];
         delete?: never;
@@ -1425,7 +1505,7 @@ export interface webhooks {
         put?: never;
         /**
          * invoice.payment_failed
-         * @description A payment for an invoice failed; the invoice stays open. Sent to every enabled endpoint subscribed to `invoice.payment_failed` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         * @description A payment for an invoice failed (or waits on the absent payer); `next_payment_attempt` says when it is tried again, null for never. Sent to every enabled endpoint subscribed to `invoice.payment_failed` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
          */
         post: operations["invoicePaymentFailedEvent"];
         delete?: never;
@@ -1637,6 +1717,8 @@ export interface components {
             phone: string | null;
             /** @description Description (at most 1000 characters), or null. */
             description: string | null;
+            /** @description The test clock it lives on (`clock_…`, non-prod stages; set at create), or null. */
+            test_clock: string | null;
             metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
@@ -1800,7 +1882,7 @@ export interface components {
          * @description A type of the event catalogue (docs/api.md, "Events").
          * @enum {string}
          */
-        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed";
+        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed";
         /** @description Whether the service can reach its storage. Needs no api-key. */
         Health: {
             /**
@@ -1843,13 +1925,13 @@ export interface components {
              */
             period_end: string;
             /**
-             * @description `open` (not paid yet), `paid`, `void` or `uncollectible` (its retries are exhausted; not yet built).
+             * @description `open` (not paid yet), `paid`, `void` (its subscription was canceled before it was paid) or `uncollectible` (its retries are exhausted and its subscription canceled).
              * @enum {string}
              */
             status: "open" | "paid" | "void" | "uncollectible";
             /** @description How many payments were attempted for it. */
             attempt_count: number;
-            /** @description When the next payment attempt is due, or null (none planned: retries are not yet built). */
+            /** @description When the next payment attempt is due (a renewal, or a retry on the dunning schedule), or null (none planned). */
             next_payment_attempt: string | null;
             /** @description The payments attempted for it, oldest first. */
             payment_ids: string[];
@@ -1869,7 +1951,7 @@ export interface components {
             /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
             event_id: string;
             /**
-             * @description `invoice.created`: An invoice was created for a period of a subscription (status open, or paid for a trial). `invoice.paid`: An invoice was paid. `invoice.payment_failed`: A payment for an invoice failed; the invoice stays open.
+             * @description `invoice.created`: An invoice was created for a period of a subscription (status open, or paid for a trial). `invoice.paid`: An invoice was paid. `invoice.payment_failed`: A payment for an invoice failed (or waits on the absent payer); `next_payment_attempt` says when it is tried again, null for never.
              * @enum {string}
              */
             type: "invoice.created" | "invoice.paid" | "invoice.payment_failed";
@@ -2027,10 +2109,10 @@ export interface components {
             /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
             event_id: string;
             /**
-             * @description `payment_method.attached`: A payment method was saved on a customer (a payment with setup_future_usage succeeded). `payment_method.detached`: A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged.
+             * @description `payment_method.attached`: A payment method was saved on a customer (a payment with setup_future_usage succeeded). `payment_method.detached`: A saved payment method was detached (deleted, or its customer deleted): it can no longer be charged. `payment_method.expiring`: A saved payment method stops working within 30 days (its card expires, or the processor token’s lifetime ends): ask the customer for a new one.
              * @enum {string}
              */
-            type: "payment_method.attached" | "payment_method.detached";
+            type: "payment_method.attached" | "payment_method.detached" | "payment_method.expiring";
             /**
              * Format: date-time
              * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
@@ -2395,7 +2477,7 @@ export interface components {
             /** @description The trial it started with, in days, or null. */
             trial_period_days: number | null;
             /**
-             * @description `incomplete` (its first invoice is not paid yet), `trialing`, `active`, `past_due`, `unpaid` or `canceled` (final). `past_due` and `unpaid` come with renewals (not yet built).
+             * @description `incomplete` (its first invoice is not paid yet), `trialing`, `active`, `past_due` (a renewal failed; it is retried on the dunning schedule), `unpaid` (the retries are exhausted; it bills no more until its payment method is replaced) or `canceled` (final).
              * @enum {string}
              */
             status: "incomplete" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
@@ -2420,12 +2502,14 @@ export interface components {
             /** @description Why it was canceled, or null. */
             cancellation_details: {
                 /**
-                 * @description `cancellation_requested`: canceled through the API; `customer_deleted`: its customer was deleted.
+                 * @description `cancellation_requested`: canceled through the API (now, or at the end of its period); `customer_deleted`: its customer was deleted; `payment_failed`: a renewal could not be collected after every retry.
                  * @enum {string}
                  */
-                reason: "cancellation_requested" | "customer_deleted";
+                reason: "cancellation_requested" | "customer_deleted" | "payment_failed";
             } | null;
             latest_invoice_id: string | null;
+            /** @description The test clock its customer lives on (`clock_…`; its times are that clock’s), or null. */
+            test_clock: string | null;
             metadata: components["schemas"]["Metadata"];
             /**
              * Format: date-time
@@ -2443,7 +2527,7 @@ export interface components {
             /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
             event_id: string;
             /**
-             * @description `subscription.created`: A subscription was created (status incomplete, trialing or active). `subscription.updated`: A subscription changed (its payment method, cancel_at_period_end, metadata, or its status to active or incomplete). `subscription.past_due`: A renewal of a subscription could not be collected: it is past due (renewals are not yet built). `subscription.canceled`: A subscription was canceled: it bills no more.
+             * @description `subscription.created`: A subscription was created (status incomplete, trialing or active). `subscription.updated`: A subscription changed (its payment method, cancel_at_period_end, metadata, a new period, or its status to active or unpaid). `subscription.past_due`: A renewal of a subscription could not be collected: it is past due, and retried on the dunning schedule. `subscription.canceled`: A subscription was canceled: it bills no more.
              * @enum {string}
              */
             type: "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled";
@@ -2461,6 +2545,28 @@ export interface components {
             data: components["schemas"]["Subscription"][];
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
+        };
+        /** @description A clock of its own for test customers (non-prod stages only): advancing it runs every renewal, dunning retry and payment method expiry of its customers that falls due, in order, so a year of billing can be watched in a minute. */
+        TestClock: {
+            /** @description The test clock (`clock_…`; opaque, do not parse). */
+            test_clock_id: string;
+            /** @description A name for it, or null. */
+            name: string | null;
+            /**
+             * Format: date-time
+             * @description The time it shows: every subscription, invoice and payment method of its customers lives by it. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            frozen_time: string;
+            /**
+             * @description `ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.
+             * @enum {string}
+             */
+            status: "ready" | "advancing";
+            /**
+             * Format: date-time
+             * @description When it was created (real time). ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
         };
         /** @description The payer's bank chosen for a USSD payment. */
         UssdBankSummary: {
@@ -4577,6 +4683,8 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description Stages with the sandbox only: a test clock (`clock_…`) the customer lives on; its subscriptions and saved methods then take their times from it. Set on create only. */
+                    test_clock?: string;
                 };
             };
         };
@@ -5898,7 +6006,7 @@ export interface operations {
                 "application/json": {
                     /** @description Another saved payment method of the same customer, checked as at create. */
                     payment_method_id?: string;
-                    /** @description Whether to cancel at the end of the current period instead of renewing (renewals are not yet built). */
+                    /** @description Whether to cancel at the end of the current period instead of renewing. */
                     cancel_at_period_end?: boolean;
                     /** @description Your own key/value pairs (replaces the whole map). */
                     metadata?: {
@@ -6376,6 +6484,406 @@ export interface operations {
             };
         };
     };
+    createTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Where the clock starts. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC: where the clock starts.
+                     */
+                    frozen_time: string;
+                    /** @description A name for it, at most 256 characters. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The test clock. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The test clock id (`clock_…`). */
+                test_clock_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test clock. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The test clock id (`clock_…`). */
+                test_clock_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The time to advance to. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC: where the clock goes (later than its time, by at most 2 years).
+                     */
+                    frozen_time: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The test clock after the advance. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -6522,7 +7030,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -6786,7 +7294,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -7225,7 +7733,7 @@ export interface operations {
                     lte?: string & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
-                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed";
+                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed";
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -11112,6 +11620,53 @@ export interface operations {
                 "application/json": components["schemas"]["PaymentMethodEvent"] & {
                     /** @constant */
                     type?: "payment_method.detached";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentMethodExpiringEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodEvent"] & {
+                    /** @constant */
+                    type?: "payment_method.expiring";
                 };
             };
         };

@@ -3,24 +3,22 @@
  * customer a fixed amount each period by charging the customer's saved payment method off-session through
  * `createPayment` (never a processor's plan API). docs/api.md "Subscriptions and invoices".
  *
- * This slice creates, reads, lists, updates and cancels subscriptions and bills the first period. Not
- * built yet: renewals (a worker on a sparse due index), dunning, `past_due` → `unpaid`/`canceled`, and
- * the settling of a first payment that was not final at create (RequiresAction/Processing): the
- * payment's webhook or the reconciler settle the payment, but not yet its invoice.
+ * This module creates, reads, lists, updates and cancels subscriptions and bills the first period; renewals and
+ * dunning are the renewal worker's (./renewal.ts, ./renewal-worker.ts), collecting an invoice is
+ * ./invoice-collection.ts's. A subscription of a customer living on a test clock takes its times from the clock.
  */
-import { nextPeriodEnd, periodBoundary, trialEnd } from '../domain/billing-period';
-import { ApiError, invalidRequest, resourceNotFound } from '../domain/errors';
-import type { EventType } from '../domain/events';
-import { isIdOf, newId } from '../domain/ids';
-import type { ListPage, ListQuery } from '../domain/list-query';
-import type { Payment } from '../domain/payment';
-import { type Invoice, invoiceIdFor, type Subscription } from '../domain/subscription';
-import { createPaymentBodySchema } from '../schemas/payment-schemas';
-import type { CreateSubscriptionBody, UpdateSubscriptionBody } from '../schemas/subscription-schemas';
-import { keyedHash } from '../security/keyed-hash';
-import { getCustomer } from '../storage/customers-repository';
-import { shardCount } from '../storage/list-shards';
-import { ItemExistsError } from '../storage/storage-errors';
+import { periodBoundary, trialEnd } from '../../domain/billing-period';
+import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
+import type { EventType } from '../../domain/events';
+import { isIdOf, newId } from '../../domain/ids';
+import type { ListPage, ListQuery } from '../../domain/list-query';
+import { type Invoice, invoiceIdFor, type Subscription } from '../../domain/subscription';
+import type { CreateSubscriptionBody, UpdateSubscriptionBody } from '../../schemas/subscription-schemas';
+import { keyedHash } from '../../security/keyed-hash';
+import { registerBillingMerchant } from '../../storage/billing-directory-repository';
+import { getCustomer } from '../../storage/customers-repository';
+import { shardCount } from '../../storage/list-shards';
+import { ItemExistsError } from '../../storage/storage-errors';
 import {
   getStoredSubscription,
   listInvoices as queryInvoices,
@@ -30,23 +28,14 @@ import {
   SubscriptionChangedError,
   type SubscriptionWrite,
   writeSubscriptionChange,
-} from '../storage/subscriptions-repository';
-import { savedMethodToCharge } from './payment-methods/saved-methods';
-import { createPayment } from './payment-operations';
-import type { RequestContext } from './request-context';
+} from '../../storage/subscriptions-repository';
+import { savedMethodToCharge } from '../payment-methods/saved-methods';
+import type { RequestContext } from '../request-context';
+import { chargeInvoice, concurrentChange } from './invoice-collection';
+import { clockTime } from './test-clocks';
 
 /** Attempts of a change that lost its optimistic condition to a concurrent one. */
 const CHANGE_ATTEMPTS = 3;
-
-/** 409 `concurrent_update` (transient): other requests kept changing the subscription while this one tried. */
-function concurrentChange(): ApiError {
-  return new ApiError(
-    409,
-    'api_error',
-    'concurrent_update',
-    'Another request changed this subscription at the same moment; nothing was changed. Retry the request.',
-  ).asTransient();
-}
 
 /** 409 `subscription_unexpected_state`: the operation is not allowed in the subscription's status. */
 function subscriptionState(operation: string, status: string): ApiError {
@@ -63,9 +52,10 @@ function subscriptionState(operation: string, status: string): ApiError {
  * @throws ApiError 400 `resource_missing` (param `customer_id` or `payment_method_id`), `payment_method_unusable`
  *   (param `payment_method_id`, or `off_session` for a method saved for on-session use only)
  */
-async function checkMethod(merchantId: string, customerId: string, paymentMethodId: string): Promise<void> {
+async function checkMethod(merchantId: string, customerId: string, paymentMethodId: string): Promise<string | null> {
   const customer = isIdOf('customer', customerId) ? await getCustomer(merchantId, customerId) : undefined;
   if (!customer) throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
+  const testClock = customer.test_clock ?? null;
   try {
     await savedMethodToCharge(merchantId, paymentMethodId, customerId, true);
   } catch (err) {
@@ -78,6 +68,12 @@ async function checkMethod(merchantId: string, customerId: string, paymentMethod
     }
     throw err;
   }
+  return testClock;
+}
+
+/** The time of a change to a subscription: its test clock's, or real time. */
+export async function subscriptionNow(merchantId: string, s: Pick<Subscription, 'test_clock'>): Promise<string> {
+  return s.test_clock ? clockTime(merchantId, s.test_clock) : new Date().toISOString();
 }
 
 /** The subscription id of a create: derived from its Idempotency-Key when sent (a retried create finds the first). */
@@ -87,19 +83,21 @@ async function subscriptionIdOf(ctx: RequestContext): Promise<string> {
 }
 
 /**
- * Creates a subscription. With a trial: `trialing`, its period the trial, a paid invoice of 0 for it and no
- * charge (Stripe). Without: `incomplete` with an open invoice for the first period, then the invoice is
+ * Creates a subscription. A customer on a test clock gives it the clock's time and the clock. With a trial:
+ * `trialing`, its period the trial, a paid invoice of 0 for it and no charge (Stripe). Without: `incomplete` with an open invoice for the first period, then the invoice is
  * charged off-session (`createPayment`, Idempotency-Key derived from the invoice id, so a retried create never
  * charges twice): Succeeded → invoice `paid`, subscription `active`; Failed → invoice open with one attempt,
- * subscription `incomplete`; RequiresAction / Processing → both stay so (not settled later yet).
+ * subscription `incomplete`; RequiresAction / Processing → both stay so until the payment settles
+ * (./invoice-settlement.ts). Its renewal is then due at the end of its period (or trial).
  * A retry with the same Idempotency-Key resumes the first (its charge, if it did not happen) and answers it.
  * @throws ApiError 400 (see {@link checkMethod}); 422 `idempotency_key_reused` when the key was used for another body
  * @throws OutcomeUnknownError (from createPayment) when the charge's outcome could not be recorded: a retry resumes
  */
 export async function createSubscription(ctx: RequestContext, body: CreateSubscriptionBody): Promise<Subscription> {
-  await checkMethod(ctx.merchantId, body.customer_id, body.payment_method_id);
+  const testClock = await checkMethod(ctx.merchantId, body.customer_id, body.payment_method_id);
   const subscriptionId = await subscriptionIdOf(ctx);
-  const now = new Date().toISOString();
+  const now = testClock ? await clockTime(ctx.merchantId, testClock) : new Date().toISOString();
+  if (!testClock) await registerBillingMerchant(ctx.merchantId);
   const trial = body.trial_period_days !== undefined;
   const anchor = trial ? trialEnd(now, body.trial_period_days ?? 0) : now;
   const periodEnd = trial ? anchor : periodBoundary(anchor, body.interval, body.interval_count, 1);
@@ -121,6 +119,7 @@ export async function createSubscription(ctx: RequestContext, body: CreateSubscr
     canceled_at: null,
     cancellation_details: null,
     latest_invoice_id: invoiceId,
+    test_clock: testClock,
     metadata: body.metadata ?? {},
     created_at: now,
     updated_at: now,
@@ -144,7 +143,8 @@ export async function createSubscription(ctx: RequestContext, body: CreateSubscr
   const listShards = shardCount(ctx.listShards?.write ?? 1);
   try {
     await writeSubscriptionChange(ctx.merchantId, {
-      subscription: { after: subscription, readAt: undefined, listShards },
+      // A trial's end is due; a charged first period's end is set when its invoice is paid.
+      subscription: { after: subscription, readAt: undefined, listShards, dueAt: trial ? periodEnd : null },
       invoice: { after: invoice, readAt: undefined },
       events: [
         { type: 'subscription.created', data: subscription },
@@ -157,7 +157,7 @@ export async function createSubscription(ctx: RequestContext, body: CreateSubscr
     return resumeCreate(ctx, subscriptionId, body);
   }
   if (trial) return subscription;
-  return chargeInvoice(ctx, { subscription, listShards }, invoice);
+  return chargeInvoice(ctx, { subscription, listShards, dueAt: null }, invoice, now);
 }
 
 /** A retried create (same Idempotency-Key): the first one's subscription, its first invoice charged if it was not. */
@@ -175,72 +175,8 @@ async function resumeCreate(ctx: RequestContext, subscriptionId: string, body: C
   }
   if (s.status !== 'incomplete' || !s.latest_invoice_id) return s;
   const invoice = await readInvoice(ctx.merchantId, s.latest_invoice_id);
-  if (!invoice || invoice.status !== 'open') return s;
-  return chargeInvoice(ctx, stored, invoice);
-}
-
-/**
- * Charges an open invoice once (attempt 1) through createPayment and records the outcome on the invoice and
- * the subscription, with their events, in one conditional transaction. The payment's Idempotency-Key is
- * derived from the invoice id and the attempt number: calling this again for the same attempt finds the same
- * payment (never a second charge).
- */
-async function chargeInvoice(ctx: RequestContext, stored: StoredSubscription, invoice: Invoice): Promise<Subscription> {
-  const attempt = 1;
-  const body = createPaymentBodySchema.parse({
-    amount: invoice.amount_due,
-    currency: invoice.currency,
-    customer_id: stored.subscription.customer_id,
-    payment_method_id: stored.subscription.payment_method_id,
-    off_session: true,
-    confirm: true,
-    metadata: { subscription_id: stored.subscription.subscription_id, invoice_id: invoice.invoice_id },
-  });
-  const payment = await createPayment({ ...ctx, idempotencyKey: `invoice:${invoice.invoice_id}:attempt:${attempt}` }, body);
-  return recordAttempt(ctx, stored, invoice, payment);
-}
-
-/** Records a payment attempted for an invoice (once: a payment already listed on it changes nothing). */
-async function recordAttempt(ctx: RequestContext, stored: StoredSubscription, first: Invoice, payment: Payment): Promise<Subscription> {
-  let sub = stored;
-  let invoice = first;
-  for (let tries = 1; ; tries += 1) {
-    if (invoice.payment_ids.includes(payment.payment_id) || invoice.status !== 'open') return sub.subscription;
-    const now = new Date().toISOString();
-    const paid = payment.status === 'Succeeded';
-    const invoiceAfter: Invoice = {
-      ...invoice,
-      status: paid ? 'paid' : 'open',
-      amount_paid: paid ? payment.amount : invoice.amount_paid,
-      attempt_count: invoice.attempt_count + 1,
-      payment_ids: [...invoice.payment_ids, payment.payment_id],
-      updated_at: now,
-    };
-    const activate = paid && sub.subscription.status === 'incomplete';
-    const subAfter: Subscription = activate ? { ...sub.subscription, status: 'active', updated_at: now } : sub.subscription;
-    const change: SubscriptionWrite = {
-      invoice: { after: invoiceAfter, readAt: invoice.updated_at },
-      events: [],
-    };
-    if (paid) change.events.push({ type: 'invoice.paid', data: invoiceAfter });
-    if (payment.status === 'Failed') change.events.push({ type: 'invoice.payment_failed', data: invoiceAfter });
-    if (activate) {
-      change.subscription = { after: subAfter, readAt: sub.subscription.updated_at, listShards: sub.listShards };
-      change.events.push({ type: 'subscription.updated', data: subAfter });
-    }
-    try {
-      await writeSubscriptionChange(ctx.merchantId, change);
-      return subAfter;
-    } catch (err) {
-      if (!(err instanceof SubscriptionChangedError)) throw err;
-      if (tries >= CHANGE_ATTEMPTS) throw concurrentChange();
-      const again = await getStoredSubscription(ctx.merchantId, sub.subscription.subscription_id);
-      const againInvoice = await readInvoice(ctx.merchantId, invoice.invoice_id);
-      if (!again || !againInvoice) throw err;
-      sub = again;
-      invoice = againInvoice;
-    }
-  }
+  if (!invoice || invoice.status !== 'open' || invoice.attempt_count > 0) return s;
+  return chargeInvoice(ctx, stored, invoice, await subscriptionNow(ctx.merchantId, s));
 }
 
 /** Reads a subscription of the merchant. @throws ApiError 404 when it does not exist */
@@ -254,7 +190,13 @@ async function loadSubscription(merchantId: string, subscriptionId: string): Pro
   return stored;
 }
 
-/** Applies `change` to the subscription with a conditional write and `subscription.updated` (or the given event), retried on a concurrent change. */
+/**
+ * Applies `change` to the subscription with a conditional write and `subscription.updated` (or the given event),
+ * retried on a concurrent change, at the subscription's time (its test clock's, or real). Its billing work follows:
+ * a subscription that becomes `canceled` has none left and its open invoice is voided; one `past_due` or `unpaid`
+ * whose payment method was replaced has its open invoice tried again at once (the renewal worker, or its test
+ * clock's next advance); otherwise its due work is kept.
+ */
 async function changeSubscription(
   merchantId: string,
   subscriptionId: string,
@@ -263,14 +205,30 @@ async function changeSubscription(
 ): Promise<Subscription> {
   for (let tries = 1; ; tries += 1) {
     const stored = await loadSubscription(merchantId, subscriptionId);
-    const now = new Date().toISOString();
-    const after = await change(stored.subscription, now);
-    if (!after) return stored.subscription;
+    const before = stored.subscription;
+    const now = await subscriptionNow(merchantId, before);
+    const after = await change(before, now);
+    if (!after) return before;
+    if (after.updated_at <= before.updated_at) after.updated_at = new Date(new Date(before.updated_at).getTime() + 1).toISOString();
+    const write: SubscriptionWrite = {
+      subscription: { after, readAt: before.updated_at, listShards: stored.listShards, dueAt: stored.dueAt },
+      events: [{ type: eventType, data: after }],
+    };
+    const canceling = after.status === 'canceled' && before.status !== 'canceled';
+    const retryNow = (after.status === 'past_due' || after.status === 'unpaid') && after.payment_method_id !== before.payment_method_id;
+    if ((canceling || retryNow) && before.latest_invoice_id) {
+      const invoice = await readInvoice(merchantId, before.latest_invoice_id);
+      if (invoice?.status === 'open') {
+        const invoiceAfter: Invoice = canceling
+          ? { ...invoice, status: 'void', next_payment_attempt: null, updated_at: now }
+          : { ...invoice, next_payment_attempt: now, updated_at: now };
+        write.invoice = { after: invoiceAfter, readAt: invoice.updated_at };
+        if (retryNow && write.subscription) write.subscription.dueAt = now;
+      }
+    }
+    if (canceling && write.subscription) write.subscription.dueAt = null;
     try {
-      await writeSubscriptionChange(merchantId, {
-        subscription: { after, readAt: stored.subscription.updated_at, listShards: stored.listShards },
-        events: [{ type: eventType, data: after }],
-      });
+      await writeSubscriptionChange(merchantId, write);
       return after;
     } catch (err) {
       if (!(err instanceof SubscriptionChangedError)) throw err;
@@ -281,6 +239,8 @@ async function changeSubscription(
 
 /**
  * Sets the saved payment method (checked as at create), `cancel_at_period_end` and/or the metadata (replaced whole).
+ * A new method on a `past_due` or `unpaid` subscription has its open invoice tried again at once (Stripe retries
+ * on the new default method); `cancel_at_period_end: true` cancels it when its period ends instead of renewing.
  * @throws ApiError 404 unknown; 409 `subscription_unexpected_state` when canceled; 400 as at create for the method
  */
 export async function updateSubscription(merchantId: string, subscriptionId: string, body: UpdateSubscriptionBody): Promise<Subscription> {
@@ -307,7 +267,7 @@ export async function updateSubscription(merchantId: string, subscriptionId: str
 
 /**
  * Cancels a subscription now: `canceled`, `canceled_at`, `cancellation_details.reason` `cancellation_requested`,
- * and `subscription.canceled`. Its open invoice stays open (voiding it comes with renewals).
+ * and `subscription.canceled`. Its open invoice, if any, is voided (nothing collects it any more); no more billing.
  * @throws ApiError 404 unknown; 409 `subscription_unexpected_state` when already canceled
  */
 export async function cancelSubscription(merchantId: string, subscriptionId: string): Promise<Subscription> {
@@ -422,6 +382,3 @@ export async function listInvoices(merchantId: string, query: ListQuery, subscri
   if (!isIdOf('subscription', subscriptionId)) return { data: [], has_more: false };
   return queryInvoices(merchantId, subscriptionId, query, after);
 }
-
-/** For the renewal worker of a later session: the end of the period containing `at`. */
-export const periodEndAt = (s: Subscription, at: string): string => nextPeriodEnd(s.billing_cycle_anchor, s.interval, s.interval_count, at);

@@ -1,0 +1,7 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { getTestClock } from '../../shared/operations/billing/test-clocks';
+
+/** `GET /test_helpers/test_clocks/{test_clock_id}` (stages with the sandbox only): one test clock; 404 when unknown. */
+export const handler = apiHandler({}, async (req) => ({
+  body: await getTestClock(req.merchantId, req.path.test_clock_id ?? ''),
+}));

@@ -1,0 +1,8 @@
+import type * as z from 'zod';
+import type { TestClockResource } from '../schemas/test-clock-schemas';
+
+/** A test clock as the API returns it (component `TestClock`; issue 24, non-prod stages). */
+export type TestClock = z.output<typeof TestClockResource>;
+
+/** The fields of a {@link TestClock}, in the order responses list them. */
+export const TEST_CLOCK_FIELDS: readonly (keyof TestClock)[] = ['test_clock_id', 'name', 'frozen_time', 'status', 'created_at'];
