@@ -1423,7 +1423,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Subscriptions',
     summary: 'Update a subscription',
     description:
-      'Sets `payment_method_id` (checked as at create), `cancel_at_period_end` and/or `metadata`; `subscription.updated`. A canceled subscription → 409 `subscription_unexpected_state`.',
+      'Sets `payment_method_id` (checked as at create), `cancel_at_period_end` and/or `metadata`; `subscription.updated`. A new method on a `past_due` or `unpaid` subscription has its open invoice tried again at once (the renewal worker, or its test clock’s next advance). `cancel_at_period_end: true` cancels it when its period ends instead of renewing. A canceled subscription → 409 `subscription_unexpected_state`.',
     pathParams: SUBSCRIPTION_ID,
     body: jsonBody(updateSubscriptionBodySchema, false, 'The fields to set.', UPDATE_SUBSCRIPTION_FIELDS),
     idempotent: false,
@@ -1440,7 +1440,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Subscriptions',
     summary: 'Cancel a subscription',
     description:
-      'Cancels it now: `status: canceled`, `canceled_at`, `cancellation_details.reason: cancellation_requested`; `subscription.canceled`. It bills no more. Already canceled → 409 `subscription_unexpected_state`.',
+      'Cancels it now: `status: canceled`, `canceled_at`, `cancellation_details.reason: cancellation_requested`; `subscription.canceled`. It bills no more: its open invoice, if any, is voided. Already canceled → 409 `subscription_unexpected_state`.',
     pathParams: SUBSCRIPTION_ID,
     idempotent: false,
     apiHandler: true,
@@ -1520,7 +1520,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     responses: {
       200: json(TestClockResource, 'The test clock after the advance.', { ready: { summary: 'Ready', value: EXAMPLE_TEST_CLOCK } }),
     },
-    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE, { 400: ['parameter_invalid'] }),
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE, { 400: ['test_clock_time_invalid'] }),
   },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',

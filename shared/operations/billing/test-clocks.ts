@@ -65,7 +65,7 @@ export async function clockTime(merchantId: string, testClockId: string): Promis
 
 /**
  * Advances a clock to `frozen_time`, running the work that falls due on the way (see the module comment).
- * @throws ApiError 404 unknown clock; 400 `parameter_invalid` (param `frozen_time`) for a time not after the clock's,
+ * @throws ApiError 404 unknown clock; 400 `test_clock_time_invalid` (param `frozen_time`) for a time not after the clock's,
  *   or more than 2 years after it; 409 `concurrent_update` when another advance moved the clock meanwhile
  */
 export async function advanceTestClock(ctx: RequestContext, testClockId: string, body: AdvanceTestClockBody): Promise<TestClock> {
@@ -73,10 +73,10 @@ export async function advanceTestClock(ctx: RequestContext, testClockId: string,
   const target = new Date(body.frozen_time).toISOString();
   const from = clock.frozen_time;
   if (target <= from) {
-    throw invalidRequest('parameter_invalid', "frozen_time must be later than the clock's frozen_time.", 'frozen_time');
+    throw invalidRequest('test_clock_time_invalid', "frozen_time must be later than the clock's frozen_time.", 'frozen_time');
   }
   if (new Date(target).getTime() - new Date(from).getTime() > MAX_ADVANCE_MS) {
-    throw invalidRequest('parameter_invalid', 'A clock advances by at most 2 years at a time: advance in steps.', 'frozen_time');
+    throw invalidRequest('test_clock_time_invalid', 'A clock advances by at most 2 years at a time: advance in steps.', 'frozen_time');
   }
   const deadline = (ctx.deadlineMs ?? Date.now() + 25_000) - ADVANCE_RESERVE_MS;
   let reached = from;

@@ -322,7 +322,7 @@ export interface paths {
         get: operations["getSubscription"];
         /**
          * Update a subscription
-         * @description Sets `payment_method_id` (checked as at create), `cancel_at_period_end` and/or `metadata`; `subscription.updated`. A canceled subscription → 409 `subscription_unexpected_state`.
+         * @description Sets `payment_method_id` (checked as at create), `cancel_at_period_end` and/or `metadata`; `subscription.updated`. A new method on a `past_due` or `unpaid` subscription has its open invoice tried again at once (the renewal worker, or its test clock’s next advance). `cancel_at_period_end: true` cancels it when its period ends instead of renewing. A canceled subscription → 409 `subscription_unexpected_state`.
          */
         put: operations["updateSubscription"];
         post?: never;
@@ -343,7 +343,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a subscription
-         * @description Cancels it now: `status: canceled`, `canceled_at`, `cancellation_details.reason: cancellation_requested`; `subscription.canceled`. It bills no more. Already canceled → 409 `subscription_unexpected_state`.
+         * @description Cancels it now: `status: canceled`, `canceled_at`, `cancellation_details.reason: cancellation_requested`; `subscription.canceled`. It bills no more: its open invoice, if any, is voided. Already canceled → 409 `subscription_unexpected_state`.
          */
         post: operations["cancelSubscription"];
         delete?: never;
@@ -6780,7 +6780,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `test_clock_time_invalid`. */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
