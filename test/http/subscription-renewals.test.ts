@@ -15,13 +15,18 @@
  * 6. test clocks are not deployed on prod (no sandbox).
  */
 import { randomUUID } from 'node:crypto';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { stageRoutes } from '../../lib/api-stack';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { periodBoundary } from '../../shared/domain/billing-period';
 import * as renewal from '../../shared/operations/billing/renewal';
 import { runBillingWork } from '../../shared/operations/billing/renewal-worker';
+import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/reconciliation/reconcile-settings';
+import { documentClient } from '../../shared/storage/client';
 import { EXPIRING_NOTICE_MS } from '../../shared/storage/payment-methods-repository';
 import * as subscriptionsRepository from '../../shared/storage/subscriptions-repository';
+import { tableName } from '../../shared/storage/table-definition';
 import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 import { type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
@@ -243,6 +248,63 @@ test('the renewal worker bills each period once: two runs at once, then a run ki
   const victimCharges = Object.values(stripe.ledgerOf(m.account.secretKey)).filter((e) => e.amountCaptured === 2000);
   expect(victimCharges).toHaveLength(3);
   for (const s of subs.slice(1)) expect((await m.invoices(s.subscription_id)).map((i) => i.status)).toEqual(['paid', 'paid', 'paid']);
+});
+
+test('a renewal whose processor answer is lost: the try stays counted, the reconciler settles the payment and the invoice follows; no second charge', async () => {
+  const m = await merchant();
+  const clockId = await m.clock('2026-07-01T00:00:00.000Z');
+  const customer = await m.customer(clockId);
+  const pm = await m.save(customer);
+  const sub = await m.ok('POST', '/subscriptions', {
+    customer_id: customer,
+    payment_method_id: pm,
+    amount: 5100,
+    currency: 'USD',
+    interval: 'month',
+  });
+  stripe.failNext({ method: 'POST', path: '/v1/payment_intents', secretKey: m.account.secretKey }, 'hang_after_work');
+  const t0 = Date.now();
+  await m.advance(clockId, at(sub.current_period_end, 60_000));
+  let inv = (await m.invoices(sub.subscription_id))[1]!;
+  expect(inv).toMatchObject({ status: 'open', attempt_count: 1, next_payment_attempt: null });
+  const paymentId = inv.payment_ids[0] as string;
+  expect((await m.ok('GET', `/payments/${paymentId}`)).status).toBe('Processing');
+  // The processor charged it.
+  expect(m.ledger(paymentId)).toMatchObject({ charges: 1, amountCaptured: 5100 });
+  // Advancing the clock meanwhile neither charges again nor fails the invoice.
+  await m.advance(clockId, at(sub.current_period_end, 2 * 60_000));
+  expect((await m.invoices(sub.subscription_id))[1]!.payment_ids).toEqual([paymentId]);
+
+  const pass = t0 + CONVERGENCE_BOUND_MS - RECONCILE_SETTLE_ALLOWANCE_MS;
+  const realNow = Date.now.bind(Date);
+  const offset = Math.max(0, pass - realNow());
+  jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+  await reconcileOpenOperations({ deadlineMs: realNow() + offset + 60_000 });
+  jest.restoreAllMocks();
+  expect((await m.ok('GET', `/payments/${paymentId}`)).status).toBe('Succeeded');
+  inv = (await m.invoices(sub.subscription_id))[1]!;
+  expect(inv).toMatchObject({ status: 'paid', attempt_count: 1, amount_paid: 5100, payment_ids: [paymentId] });
+  expect((await m.ok('GET', `/subscriptions/${sub.subscription_id}`)).status).toBe('active');
+  expect(Object.values(stripe.ledgerOf(m.account.secretKey)).filter((e) => e.amountCaptured === 5100)).toHaveLength(2);
+});
+
+test('no token the processor issued, no card number and no CVC in any table item', async () => {
+  const m = await merchant();
+  const customer = await m.customer();
+  await m.save(customer, '4242424242424242');
+  const tokens = stripe.customersOf(m.account.secretKey).flatMap((c) => c.paymentMethodIds);
+  expect(tokens.length).toBeGreaterThan(0);
+  const dump: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await documentClient().send(new ScanCommand({ TableName: tableName(), ExclusiveStartKey: start }));
+    for (const item of out.Items ?? []) dump.push(JSON.stringify(item));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  const all = dump.join('\n');
+  for (const token of tokens) expect(all).not.toContain(token);
+  expect(all).not.toContain('4242424242424242');
+  expect(all).not.toMatch(/"card_cvc"|"cvc"/);
 });
 
 test('dunning: a declining card goes past_due and is retried at 1 and 3 days, then recovers on a replaced method', async () => {
