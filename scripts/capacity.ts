@@ -21,6 +21,7 @@
  * measures the sharded code paths — entries on `…#S<k>`, one Query per shard — and folds them back),
  * --open-shards [the least that meets 50 %] (open-operations index partitions, the stage's `openIndexShards`),
  * --delivery-containers [100] and --endpoint-cache-seconds [1] (fan-out reads of a merchant's webhook endpoints).
+ * 4. Prints the renewal worker's cost and one merchant's 1,000,000 renewals on the 1st (scripts/capacity/renewals.ts).
  * Report on stdout (markdown), progress on stderr.
  */
 import './capacity/env';
@@ -33,6 +34,7 @@ import { type Recorder, startRecorder } from './capacity/access-patterns';
 import { driveLifecycle, LIST_PAGE_SIZE } from './capacity/drive';
 import { isIdempotencyPattern, OPEN_INDEX_SHARD_COUNT, patternScope } from './capacity/key-patterns';
 import { type Layout, type LoadSpec, minimumOpenShards, OPERATIONS, type UnitRecord } from './capacity/model';
+import { renewalSection } from './capacity/renewals';
 import { evaluate, indexBreakdown, itemSizeTable, layoutSection, operationTable, requiredShards } from './capacity/report';
 import { type DynamoDbLocalHandle, startDynamoDbLocal } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
@@ -257,6 +259,7 @@ async function main(): Promise<void> {
       `- projection KEYS_ONLY on GSI1/GSI2 (+ BatchGetItem hydration of list pages): N = ${needKeysOnly};`,
       `- open-operations index (GSI5, \`OPEN#<k>\`/\`OPENWH#<k>\`; ${OPEN_INDEX_SHARD_COUNT} shards by default, the stage's \`openIndexShards\` sets \`OPEN_INDEX_SHARDS\`): ${needOpen} shards keep it at or under 50 % at this load.`,
       '',
+      renewalSection(),
       `(model run in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     ];
     process.stdout.write(`${out.join('\n')}\n`);
