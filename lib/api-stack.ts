@@ -12,8 +12,6 @@ import {
   LogGroupLogDestination,
   PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -720,15 +718,6 @@ export class ApiStack extends Stack {
         reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.',
       },
     ]);
-    new Alarm(this, 'BillingWorkerErrors', {
-      alarmName: `switchyard-${config.stage}-BillingWorker-Errors`,
-      alarmDescription:
-        'The renewal worker failed a run (it could not read the billing directory): renewals and retries wait for the next run. See docs/operations.md "Renewals".',
-      metric: billingWorker.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
-      threshold: 3,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    }).addAlarmAction(new SnsAction(alarmTopic));
 
     const canaries = new SyntheticChecks(this, 'SyntheticChecks', { config, apiUrl: this.api.apiEndpoint });
     // Each group's dashboard and alarms of its functions, in the group's nested stack (see FunctionGroupMonitoring).
@@ -745,6 +734,7 @@ export class ApiStack extends Stack {
       api: this.api,
       functionDashboards: groupMonitoring.map((m) => m.dashboardName),
       reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
+      billing: { name: BILLING_WORKER.name, fn: billingWorker, deadLetterQueue: billingSchedule.deadLetterQueue },
       webhookDelivery: webhookDelivery && {
         name: WEBHOOK_DELIVERY.name,
         fn: webhookDelivery.fn,

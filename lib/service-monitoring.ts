@@ -53,6 +53,7 @@ export const RUNBOOK = {
   moneyMismatch: 'money-mismatch',
   healthCanary: 'health-canary-failing',
   sandboxPaymentCanary: 'sandbox-payment-canary-failing',
+  renewals: 'renewals',
 } as const;
 
 /** `Runbook: docs/operations.md#<anchor>`, the last sentence of every business alarm's description. */
@@ -184,6 +185,8 @@ export interface ServiceMonitoringProps {
   functionDashboards?: string[];
   /** The background reconciler and the dead-letter queue of its schedule. */
   reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
+  /** The renewal worker (issue 24) and the dead-letter queue of its schedule: the reconciler's panels and alarms. */
+  billing?: { name: string; fn: IFunction; deadLetterQueue: IQueue };
   /**
    * Webhook delivery, when deployed: the fan-out function (fed by the table's stream) and its
    * on-failure queue; the delivery worker (fed by the delivery queue), its log group (the
@@ -454,6 +457,35 @@ export class ServiceMonitoring extends Construct {
         },
       ],
     });
+    if (props.billing) {
+      // The renewal worker: like the reconciler (one run a minute), its own alarms.
+      monitoring.monitorLambdaFunction({
+        lambdaFunction: props.billing.fn,
+        alarmFriendlyName: props.billing.name,
+        humanReadableName: `${props.billing.name} (every minute: renewals, dunning retries, expiry notices)`,
+        addFaultCountAlarm: {
+          Critical: {
+            maxErrorCount: 1,
+            comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            ...RECONCILER_ALARM_EVALUATION,
+            alarmDescriptionOverride: `The renewal worker failed a run (it could not read the billing directory): renewals, dunning retries and expiry notices wait for the next run. ${runbookRef(RUNBOOK.renewals)}`,
+          },
+        },
+        addThrottlesCountAlarm: { Warning: { maxErrorCount: config.alarms.lambdaThrottles } },
+      });
+      monitoring.monitorSqsQueue({
+        queue: props.billing.deadLetterQueue,
+        alarmFriendlyName: 'BillingScheduleDlq',
+        humanReadableName: 'Renewal worker schedule dead-letter queue (invocations not delivered)',
+        addQueueMaxSizeAlarm: {
+          Critical: {
+            maxMessageCount: 1,
+            comparisonOperatorOverride: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            ...RECONCILER_ALARM_EVALUATION,
+          },
+        },
+      });
+    }
     monitoring.monitorSqsQueue({
       queue: props.reconciler.deadLetterQueue,
       alarmFriendlyName: 'ReconcilerScheduleDlq',

@@ -19,7 +19,7 @@ const run = promisify(execFile);
  * about a minute alone on 2 cores and up to two and a half while the other test files synthesize
  * beside it (50 routes), hence the 240 s bound.
  */
-test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler, webhook delivery and its worker)', async () => {
+test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one asset per function (routes, 404, reconciler, renewal worker, webhook delivery and its worker)', async () => {
   const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
   try {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
@@ -30,10 +30,10 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
     const groups = groupRoutes(stageRoutes(STAGES.prod!), { [FALLBACK_GROUP]: 1 });
     expect(files.filter((f) => f.endsWith('.nested.template.json'))).toHaveLength(groups.size);
     const bundles = files.filter((f) => f.startsWith('asset.'));
-    // prod's routes (no sandbox pages) + the $default 404 and the reconciler, + webhook delivery's
+    // prod's routes (no sandbox pages or test clocks) + the $default 404, the reconciler and the renewal worker, + webhook delivery's
     // stream function and queue worker (two handler modules) once its handler exists; the canaries'
     // scripts are inline, not assets
-    expect(bundles.length).toBe(stageRoutes(STAGES.prod!).length + 2 + (webhookDeliveryHandlerExists() ? 2 : 0));
+    expect(bundles.length).toBe(stageRoutes(STAGES.prod!).length + 3 + (webhookDeliveryHandlerExists() ? 2 : 0));
     const sample = readFileSync(join(out, bundles[0]!, 'index.mjs'), 'utf8');
     expect(sample).toContain('createRequire');
   } finally {

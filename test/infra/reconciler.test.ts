@@ -81,7 +81,8 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
   test('an EventBridge Scheduler schedule invokes it every minute, with a small retry policy and a dead-letter queue', () => {
     const queueId = idOf('AWS::SQS::Queue', 'ReconcilerSchedule');
     const roleId = Object.keys(t.api.findResources('AWS::IAM::Role')).find((id) => id.startsWith('ReconcilerScheduleRole'))!;
-    t.api.resourceCountIs('AWS::Scheduler::Schedule', 1);
+    // Two schedules: this one and the renewal worker's (billing.test.ts).
+    t.api.resourceCountIs('AWS::Scheduler::Schedule', 2);
     t.api.hasResourceProperties('AWS::Scheduler::Schedule', {
       Name: `switchyard-${stage}-reconciler`,
       ScheduleExpression: 'rate(1 minute)',

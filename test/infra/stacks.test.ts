@@ -11,6 +11,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
 import {
+  BILLING_WORKER,
   CONNECTOR_ACCOUNTS_KEY_ACTIONS,
   CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
   functionBundling,
@@ -43,10 +44,11 @@ import {
 } from './synth-stage';
 
 /**
- * Functions besides one per route: the `$default` 404, the background reconciler, and webhook delivery's
- * two (the stream fan-out `WebhookDelivery` and the queue's `WebhookDeliveryWorker`; see synthStage).
+ * Functions besides one per route: the `$default` 404, the background reconciler, the renewal worker
+ * (`BillingWorker`), and webhook delivery's two (the stream fan-out `WebhookDelivery` and the queue's
+ * `WebhookDeliveryWorker`; see synthStage).
  */
-const EXTRA_FUNCTIONS = 4;
+const EXTRA_FUNCTIONS = 5;
 
 const dev = synthStage('dev');
 const prod = synthStage('prod');
@@ -249,7 +251,7 @@ describe.each([
         t.groups.get(group)!.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: name });
       }
     }
-    for (const name of [RECONCILER.name, WEBHOOK_DELIVERY.name, WEBHOOK_DELIVERY_WORKER.name]) {
+    for (const name of [RECONCILER.name, BILLING_WORKER.name, WEBHOOK_DELIVERY.name, WEBHOOK_DELIVERY_WORKER.name]) {
       for (const suffix of ['Fault-Count-Critical', 'Throttled-Count-Warning']) {
         t.apiParent.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: `Switchyard-${stage}-${name}-${suffix}` });
       }
@@ -415,12 +417,15 @@ describe.each([
       ...ROUTES.filter((r) => r.connectors).map((r) => r.name),
       ...webhookReceivers.map((r) => r.name),
       RECONCILER.name,
+      // The renewal worker charges saved methods through merchants' accounts.
+      BILLING_WORKER.name,
     ]);
     for (const route of ROUTES) expect(usesConnectorAccountsKey(route)).toBe(granted.has(route.name));
     const everyFunction = [
       ...ROUTES.map((r) => r.name),
       FALLBACK_ROUTE.name,
       RECONCILER.name,
+      BILLING_WORKER.name,
       WEBHOOK_DELIVERY.name,
       WEBHOOK_DELIVERY_WORKER.name,
     ];

@@ -285,7 +285,8 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     });
     t.api.hasOutput('WebhookDeliveryDeadLetterQueueUrl', { Value: { Ref: deadLetterQueueId } });
     // The reconciler schedule's dead-letter queue, the stream's on-failure queue, the delivery queue and its dead-letter queue.
-    t.api.resourceCountIs('AWS::SQS::Queue', 4);
+    // With the reconciler's and the renewal worker's schedules' dead-letter queues.
+    t.api.resourceCountIs('AWS::SQS::Queue', 5);
   });
 
   test.each([
@@ -656,7 +657,7 @@ test('without the handler module, the API stack has no webhook delivery: no func
   const api = t.api.toJSON();
   expect(Object.keys(t.api.findResources('AWS::Lambda::Function')).some((id) => id.startsWith(WEBHOOK_DELIVERY.name))).toBe(false);
   t.api.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
-  t.api.resourceCountIs('AWS::SQS::Queue', 1); // the reconciler schedule's dead-letter queue
+  t.api.resourceCountIs('AWS::SQS::Queue', 2); // the reconciler's and the renewal worker's schedules' dead-letter queues
   expect(Object.keys(api.Parameters).filter((id) => /^SsmParameterValue.*tablestreamarn/i.test(id))).toHaveLength(0);
   expect(JSON.stringify(api)).not.toMatch(/Webhooks|WebhookDelivery|OldestUndelivered|failed-webhook-attempts/);
   // The reconciler has no queue to hand deliveries to, and no SQS grant.

@@ -26,10 +26,13 @@ export async function settleInvoiceOfPayment(merchantId: string, payment: Paymen
   const invoiceId = payment.metadata?.invoice_id;
   const subscriptionId = payment.metadata?.subscription_id;
   if (!invoiceId || !subscriptionId || (payment.status !== 'Succeeded' && payment.status !== 'Failed')) return undefined;
+  // The invoice first: a charge answered in its own request is not listed yet (its charger records it), so this
+  // costs one read, not two.
   const invoice: Invoice | undefined = await readInvoice(merchantId, invoiceId);
-  const stored = await getStoredSubscription(merchantId, subscriptionId);
-  if (!invoice || !stored || invoice.subscription_id !== subscriptionId) return undefined;
+  if (!invoice || invoice.subscription_id !== subscriptionId) return undefined;
   if (invoice.status !== 'open' || !invoice.payment_ids.includes(payment.payment_id)) return undefined;
+  const stored = await getStoredSubscription(merchantId, subscriptionId);
+  if (!stored) return undefined;
   return applyPaymentToInvoice(merchantId, stored, invoice, payment, await subscriptionNow(merchantId, stored.subscription));
 }
 
