@@ -1,4 +1,5 @@
 import type { CardDetails } from '../domain/card';
+import type { DisputeEvidence, DisputeStage, DisputeStatus } from '../domain/dispute-vocabulary';
 import type { Currency } from '../domain/money';
 import type { AuthenticationAddress, AuthenticationStep, CaptureMethod, NextAction, PaymentMethod } from '../domain/payment';
 import type { PaymentStatus } from '../domain/payment-status';
@@ -260,6 +261,50 @@ export interface TransactionRef {
   currency: Currency;
 }
 
+/**
+ * A dispute as the processor shows it (issue 25), mapped by the adapter's status table (its `transformers.ts`):
+ * amounts in minor units, times ISO 8601 UTC.
+ */
+export interface ConnectorDispute {
+  /** The processor's id of the dispute. */
+  connectorDisputeId: string;
+  /** Our payment id when the processor names it (the reference or metadata we sent), else null. */
+  paymentId: string | null;
+  /** The processor's id of the disputed transaction, when it names one. */
+  connectorTransactionId: string | null;
+  /** Minor units disputed. */
+  amount: number;
+  currency: Currency;
+  stage: DisputeStage;
+  /** Mapped status; an unknown processor status maps to its nearest open one with a warning logged (the raw value in `connectorStatus`). */
+  status: DisputeStatus;
+  /** The processor's own status, raw. */
+  connectorStatus: string;
+  connectorReason: string | null;
+  connectorReasonCode: string | null;
+  /** The processor's deadline for evidence, or null when it gives none (the core then applies the documented window). */
+  challengeRequiredBy: string | null;
+  /** When the processor opened it, when it says. */
+  createdAt: string | null;
+}
+
+/** What the core passes to a connector's dispute calls. */
+export interface DisputeRef {
+  connectorDisputeId: string;
+  /** Our payment id and the processor's transaction id of the disputed payment. */
+  paymentId: string;
+  connectorTransactionId: string | null;
+  currency: Currency;
+}
+
+/** A file of evidence handed to a connector: its name, media type and bytes. */
+export interface DisputeEvidenceFile {
+  fileId: string;
+  filename: string;
+  mediaType: string;
+  content: Buffer;
+}
+
 /** An inbound webhook as received: the raw body (signatures are over the exact bytes) and lower-case headers. */
 export interface InboundWebhook {
   rawBody: string;
@@ -273,6 +318,17 @@ export interface InboundWebhook {
 export type WebhookEvent =
   | { kind: 'payment'; eventId: string; paymentId: string | null; connectorTransactionId: string | null; result: PaymentResult }
   | { kind: 'refund'; eventId: string; refundId: string | null; connectorRefundId: string | null; result: RefundResult }
+  | {
+      kind: 'dispute';
+      eventId: string;
+      /** The dispute as the event shows it, or null when the event only names it (Paystack: read it with `fetchDispute`). */
+      dispute: ConnectorDispute | null;
+      connectorDisputeId: string;
+      /** Our payment id when the event names it. */
+      paymentId: string | null;
+      /** Set on a reminder the processor sends (Paystack `charge.dispute.remind`). */
+      reminder?: boolean;
+    }
   | { kind: 'ignored'; eventId: string; reason: string };
 
 /**
@@ -409,6 +465,36 @@ export interface Connector {
    * @throws ConnectorTechnicalError (unknown: retried) / ConnectorRequestError (refused; e.g. already detached)
    */
   detachSavedMethod?(request: SavedMethodCharge): Promise<void>;
+  /**
+   * Issue 25: the processor's current view of a dispute (Paystack `GET /dispute/:id`, Stripe `GET /v1/disputes/:id`,
+   * Flutterwave `GET /v3/chargebacks?flw_ref=`). Changes nothing there.
+   * @throws ConnectorTechnicalError / ConnectorRequestError
+   */
+  fetchDispute?(request: DisputeRef): Promise<ConnectorDispute>;
+  /**
+   * Issue 25: disputes opened or changed at the processor since `since` (ISO 8601 UTC), for processors that send no
+   * dispute webhooks (Flutterwave: `GET /v3/chargebacks`, polled by the scheduled worker per account).
+   */
+  listDisputes?(since: string): Promise<ConnectorDispute[]>;
+  /**
+   * Issue 25: accepts the dispute (the money stays with the cardholder): Paystack `PUT /dispute/:id/resolve`
+   * (`resolution: merchant-accepted`), Stripe `POST /v1/disputes/:id/close`, Flutterwave `PUT /v3/chargebacks/:id`
+   * (`action: accept`). Idempotent at the processor where it can be (a retry of an accepted one answers it).
+   * @returns the dispute after it
+   * @throws ConnectorTechnicalError (unknown: the core reads the dispute back) / ConnectorRequestError (refused)
+   */
+  acceptDispute?(request: DisputeRef): Promise<ConnectorDispute>;
+  /**
+   * Issue 25: relays evidence (text fields, and files already read by the core), and submits it when `submit`:
+   * Paystack `POST /dispute/:id/evidence` (+ `GET /dispute/:id/upload_url` per file) then
+   * `PUT /dispute/:id/resolve` (`merchant-declined`), Stripe `POST /v1/files` + `POST /v1/disputes/:id`
+   * (`evidence[...]`, `submit`), Flutterwave `PUT /v3/chargebacks/:id` (`action: decline`, `comment`).
+   * @returns the dispute after it
+   * @throws ConnectorTechnicalError / ConnectorRequestError
+   */
+  submitDisputeEvidence?(
+    request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
+  ): Promise<ConnectorDispute>;
   /**
    * Verifies an inbound webhook's signature and maps it.
    * @throws WebhookSignatureError when the signature is missing or wrong

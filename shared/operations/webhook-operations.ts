@@ -25,6 +25,7 @@ import {
 } from '../storage/payments-repository';
 import { findRefundOwner, getStoredRefund } from '../storage/refunds-repository';
 import { accountConnector } from './accounts/account-connectors';
+import { ingestDisputeEvent } from './disputes/dispute-ingestion';
 import { afterAuthorization } from './payment-authorization';
 import { attemptOf, claimInFlight, resultFields, targetOf } from './payment-state';
 import { reconcileRefund } from './refund-sync';
@@ -297,7 +298,23 @@ export async function receiveConnectorWebhook(
   }
   if (event.kind === 'ignored') return { received: true, event_id: event.eventId, applied: false, reason: event.reason };
   if (event.kind === 'payment') return applyPaymentEvent(connectorName, event, account);
+  if (event.kind === 'dispute') return applyDisputeEvent(connectorName, connector, event, account);
   return applyRefundEvent(connectorName, event, account);
+}
+
+/**
+ * A processor's dispute event (issue 25): recorded once per (account, processor dispute id) and moved forward only
+ * (shared/operations/disputes/dispute-ingestion.ts). An event naming only the dispute is completed with the
+ * processor's own view (`fetchDispute`).
+ */
+async function applyDisputeEvent(
+  connectorName: string,
+  connector: Connector,
+  event: Extract<WebhookEvent, { kind: 'dispute' }>,
+  account: WebhookAccount | null,
+): Promise<WebhookReceipt> {
+  const applied = await ingestDisputeEvent(connectorName, connector, event, account);
+  return { received: true, event_id: event.eventId, applied: applied.applied, ...(applied.reason ? { reason: applied.reason } : {}) };
 }
 
 /**
