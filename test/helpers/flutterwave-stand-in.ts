@@ -69,6 +69,23 @@
  * documented sample at 0 until a test sets them (`setBalances`). Each request records the account it acted
  * on and the masked key (`keyHint`), never the key.
  *
+ * Chargebacks (issue 25), served whatever `payments` says (a test opens them with `openChargeback`):
+ * - a ledger of chargebacks per account; `openChargeback(txRef, options, secretKey)` raises one against the account's
+ *   transaction with that `tx_ref` (its id, `flw_ref`, amount and currency), or — when the account has none, e.g. a
+ *   stand-in without `payments` — against a transaction of its own making (`options.currency`, default NGN);
+ *   `resolveChargeback(id, status)` moves it as the bank or Flutterwave would (won, lost, …);
+ * - `GET /v3/chargebacks` with the documented query (https://developer.flutterwave.com/reference/endpoints/charge-backs/):
+ *   `page`, `status`, `from`/`to` (`YYYY-MM-DD`, on `created_at`, both days included), `currency` (the transaction's),
+ *   `flw_ref`, `id` (the transaction id); newest first, 20 a page; answered `{status: "success", message: "Chargebacks
+ *   fetched", meta: {page_info: {total, current_page, total_pages, page_size}}, data}` in the shape of
+ *   test/connectors/fixtures/flutterwave/disputes/chargebacks-list.json (no currency in an item, as the sample);
+ * - `PUT /v3/chargebacks/{id}` `{action: "accept" | "decline", comment, prooflink?}` on an open chargeback (`pending` or
+ *   `initiated`): `accepted` ("Chargeback accepted", the sample of fixtures/flutterwave/disputes/chargeback-accept.json,
+ *   whose `data` has no `tx_ref`/`transaction_id`) or `declined` ("Chargeback declined": the stand-in's wording), a
+ *   history entry of Flutterwave's wording ("Merchant accepts claim", "Merchant denies claim with a proof"); refused
+ *   HTTP 400 with the stand-in's own texts for a missing comment, another action, or a chargeback already answered;
+ *   an unknown id → 404 "Chargeback not found" (the stand-in's: Flutterwave publishes no text).
+ *
  * Not modelled: other charge types, PIN/AVS/OTP steps, validate-charge, capture, void, refunds, transfers,
  * `GET /v3/balances/{currency}`, webhooks (a test builds a `charge.completed` body from the ledger), token expiry.
  *
@@ -191,6 +208,49 @@ export interface FlutterwaveLedgerEntry {
   createdAt: string;
 }
 
+/** A chargeback's `status` as Flutterwave writes it (the stand-in takes any string, to model one the adapter does not know). */
+export type FlutterwaveChargebackStatus = 'pending' | 'initiated' | 'accepted' | 'declined' | 'won' | 'lost' | (string & {});
+
+/** A chargeback's `stage`. */
+export type FlutterwaveChargebackStage = 'new' | 'second' | 'pre-arbitration' | 'arbitration' | (string & {});
+
+/** Options of {@link FlutterwaveStandIn.openChargeback}. */
+export interface FlutterwaveChargebackOptions {
+  /** Major units, as Flutterwave writes them (default: the transaction's whole amount). */
+  amount?: number;
+  /** Default `initiated`. */
+  status?: FlutterwaveChargebackStatus;
+  /** Default `new`. */
+  stage?: FlutterwaveChargebackStage;
+  /** The reason (`comment`), default "Product/service not received" (the guide's sample). */
+  comment?: string;
+  /** ISO 8601 deadline (`due_date`); default 10 hours after `createdAt`; `null` to omit it. */
+  dueDate?: string | null;
+  /** ISO 8601 (`created_at`), default now. */
+  createdAt?: string;
+  /** The transaction's currency when the account has no transaction with that `tx_ref` (default NGN). */
+  currency?: string;
+}
+
+/** A chargeback of an account's ledger (a copy), as the stand-in keeps it. Amounts in major units. */
+export interface FlutterwaveChargebackEntry {
+  /** Flutterwave's chargeback id, unique across the stand-in's accounts. */
+  id: number;
+  txRef: string;
+  transactionId: number;
+  flwRef: string;
+  amount: number;
+  currency: string;
+  status: string;
+  stage: string;
+  comment: string;
+  dueDate: string | null;
+  createdAt: string;
+  uploadedProof: string | null;
+  /** Every `PUT /v3/chargebacks/{id}` body received for it, in order. */
+  actions: { action: string; comment: string }[];
+}
+
 /** What {@link FlutterwaveStandIn.declineNext} and {@link FlutterwaveStandIn.requireAuthenticationNext} apply to: as a fault's match (path prefix `/v3/charges` or `/v3/tokenized-charges`). */
 export type FlutterwaveChargeMatch = FlutterwaveFaultMatch;
 
@@ -265,7 +325,31 @@ export interface FlutterwaveStandIn {
    * @throws Error when the account has no pending transaction with that `tx_ref`
    */
   completeAuthentication(secretKey: string, txRef: string, outcome: 'successful' | 'failed'): FlutterwaveLedgerEntry;
-  /** Forgets the requests, faults, armed declines and `down`, every ledger and token, and puts every account's wallets back at 0; keeps the accounts. */
+  /**
+   * Raises a chargeback against the account's transaction with this `tx_ref` (or, when it has none, a transaction of
+   * the stand-in's making in `options.currency`); served by `GET /v3/chargebacks` and `PUT /v3/chargebacks/{id}`.
+   * @param secretKey the account's key (default: the default account's)
+   * @throws Error when the key is no account's
+   */
+  openChargeback(txRef: string, options?: FlutterwaveChargebackOptions, secretKey?: string): FlutterwaveChargebackEntry;
+  /**
+   * Moves a chargeback (any account's) to `status` (and `stage` when given), with a history entry, as Flutterwave or the
+   * bank would (`won`, `lost`, …).
+   * @throws Error when no account has that chargeback
+   */
+  resolveChargeback(
+    id: number,
+    status: FlutterwaveChargebackStatus,
+    options?: { stage?: FlutterwaveChargebackStage },
+  ): FlutterwaveChargebackEntry;
+  /** The default account's chargebacks, oldest first (copies). */
+  chargebacks(): FlutterwaveChargebackEntry[];
+  /**
+   * One account's chargebacks, oldest first (copies).
+   * @throws Error when the key is no account's
+   */
+  chargebacksOf(secretKey: string): FlutterwaveChargebackEntry[];
+  /** Forgets the requests, faults, armed declines and `down`, every ledger, chargeback and token, and puts every account's wallets back at 0; keeps the accounts. */
   reset(): void;
   /** Destroys hanging sockets and closes the server. */
   close(): Promise<void>;
@@ -305,6 +389,16 @@ export const FLUTTERWAVE_STAND_IN_MESSAGES = {
   tokenEmailMismatch: 'The token is tied to another email address',
   /** A `tx_ref` used before: https://www.flutterwave.com/eg/support/general/common-bank-transaction-errors. */
   duplicateReference: 'Oops! Duplicate transaction reference. Please check and try again',
+  /** Stand-in: `PUT /v3/chargebacks/{id}` of an id the account has none of. Flutterwave publishes no text. */
+  chargebackNotFound: 'Chargeback not found',
+  /** Stand-in: an `action` other than accept or decline (the reference: "It can be accept or decline"). */
+  invalidAction: 'action must be one of accept or decline',
+  /** Stand-in: a chargeback already answered or closed. Flutterwave publishes no text. */
+  chargebackClosed: (status: string) => `This chargeback has already been ${status}`,
+  /** Stand-in: a `page` that is not a positive integer. */
+  invalidPage: 'page must be a positive integer',
+  /** Stand-in: `from`/`to` not in the documented `YYYY-MM-DD`. */
+  invalidDate: (field: string) => `${field} must be a date in the format YYYY-MM-DD`,
   /** `processor_response` of a declined charge: fixtures/flutterwave/charge-card-failed.json. */
   declined: 'Insufficient Funds',
 } as const;
@@ -367,6 +461,45 @@ interface Account {
   balances: FlutterwaveWalletBalance[];
   ledger: Tx[];
   tokens: Map<string, TokenRecord>;
+  chargebacks: Chargeback[];
+}
+
+interface Chargeback {
+  id: number;
+  txRef: string;
+  transactionId: number;
+  flwRef: string;
+  amount: number;
+  currency: string;
+  status: string;
+  stage: string;
+  comment: string;
+  dueDate: string | null;
+  createdAt: string;
+  uploadedProof: string | null;
+  history: Json[];
+  actions: { action: string; comment: string }[];
+}
+
+/** Chargebacks a page of `GET /v3/chargebacks` holds (the samples' `page_size`). */
+const CHARGEBACK_PAGE_SIZE = 20;
+
+function publicChargeback(cb: Chargeback): FlutterwaveChargebackEntry {
+  return {
+    id: cb.id,
+    txRef: cb.txRef,
+    transactionId: cb.transactionId,
+    flwRef: cb.flwRef,
+    amount: cb.amount,
+    currency: cb.currency,
+    status: cb.status,
+    stage: cb.stage,
+    comment: cb.comment,
+    dueDate: cb.dueDate,
+    createdAt: cb.createdAt,
+    uploadedProof: cb.uploadedProof,
+    actions: cb.actions.map((a) => ({ ...a })),
+  };
 }
 
 /** An armed charge outcome ({@link FlutterwaveStandIn.declineNext}, {@link FlutterwaveStandIn.requireAuthenticationNext}). */
@@ -466,6 +599,7 @@ class StandIn implements FlutterwaveStandIn {
   #armed: ArmedOutcome[] = [];
   #nextTransactionId = 7_000_001;
   #nextCustomerId = 3_000_001;
+  #nextChargebackId = 2_001;
 
   constructor(options: FlutterwaveStandInOptions) {
     this.secretKey = options.secretKey ?? FLUTTERWAVE_STAND_IN_SECRET_KEY;
@@ -478,6 +612,7 @@ class StandIn implements FlutterwaveStandIn {
       balances: zeroBalances(),
       ledger: [],
       tokens: new Map(),
+      chargebacks: [],
     };
     this.#accounts.set(this.secretKey, this.#default);
     for (const key of options.accounts ?? []) {
@@ -521,6 +656,7 @@ class StandIn implements FlutterwaveStandIn {
       balances: zeroBalances(),
       ledger: [],
       tokens: new Map(),
+      chargebacks: [],
     };
     this.#accounts.set(secretKey, account);
     return account;
@@ -615,6 +751,70 @@ class StandIn implements FlutterwaveStandIn {
     return publicEntry(tx);
   }
 
+  openChargeback(
+    txRef: string,
+    options: FlutterwaveChargebackOptions = {},
+    secretKey: string = this.secretKey,
+  ): FlutterwaveChargebackEntry {
+    const account = this.#account(secretKey);
+    const tx = account.ledger.findLast((t) => t.txRef === txRef);
+    const createdAt = options.createdAt ?? new Date().toISOString();
+    const amount = options.amount ?? tx?.amount ?? 100;
+    if (!(amount > 0)) throw new RangeError('Flutterwave stand-in: a chargeback amount must be positive');
+    const stage = options.stage ?? 'new';
+    const status = options.status ?? 'initiated';
+    const cb: Chargeback = {
+      id: this.#nextChargebackId++,
+      txRef,
+      transactionId: tx?.id ?? this.#nextTransactionId++,
+      flwRef: tx?.flwRef ?? `FLW-MOCK-${hex(16)}`,
+      amount,
+      currency: tx?.currency ?? (options.currency ?? 'NGN').toUpperCase(),
+      status,
+      stage,
+      comment: options.comment ?? 'Product/service not received',
+      dueDate: options.dueDate === undefined ? new Date(Date.parse(createdAt) + 10 * 60 * 60 * 1000).toISOString() : options.dueDate,
+      createdAt,
+      uploadedProof: null,
+      history: [
+        { action: 'initiated', stage, date: createdAt, description: 'Debit and hold chargeback amount', source: 'availablebalance' },
+        { action: 'notification', date: createdAt, description: 'Email Notification Sent' },
+      ],
+      actions: [],
+    };
+    account.chargebacks.push(cb);
+    return publicChargeback(cb);
+  }
+
+  resolveChargeback(
+    id: number,
+    status: FlutterwaveChargebackStatus,
+    options: { stage?: FlutterwaveChargebackStage } = {},
+  ): FlutterwaveChargebackEntry {
+    const cb = this.#chargeback(id);
+    if (!cb) throw new Error(`Flutterwave stand-in: no chargeback ${id}`);
+    cb.status = status;
+    if (options.stage) cb.stage = options.stage;
+    cb.history.push({ action: status, stage: cb.stage, date: new Date().toISOString(), description: `Chargeback ${status}` });
+    return publicChargeback(cb);
+  }
+
+  chargebacks(): FlutterwaveChargebackEntry[] {
+    return this.chargebacksOf(this.secretKey);
+  }
+
+  chargebacksOf(secretKey: string): FlutterwaveChargebackEntry[] {
+    return this.#account(secretKey).chargebacks.map(publicChargeback);
+  }
+
+  #chargeback(id: number, account?: Account): Chargeback | undefined {
+    for (const a of account ? [account] : this.#accounts.values()) {
+      const cb = a.chargebacks.find((c) => c.id === id);
+      if (cb) return cb;
+    }
+    return undefined;
+  }
+
   async setDown(mode: false | 'reset' | 'refuse'): Promise<void> {
     const wasRefusing = this.#down === 'refuse';
     this.#down = mode;
@@ -638,6 +838,7 @@ class StandIn implements FlutterwaveStandIn {
       a.balances = zeroBalances();
       a.ledger = [];
       a.tokens = new Map();
+      a.chargebacks = [];
     }
     this.#faults = [];
     this.#armed = [];
@@ -781,6 +982,9 @@ class StandIn implements FlutterwaveStandIn {
       const answer: Json = { ...BALANCES_SAMPLE, data: account.balances.map((w) => ({ ...w })) };
       return { status: 200, body: answer };
     }
+    if (method === 'GET' && path === '/v3/chargebacks') return this.#listChargebacks(account, url);
+    const chargebackPath = /^\/v3\/chargebacks\/([^/]+)$/.exec(path);
+    if (method === 'PUT' && chargebackPath) return this.#actOnChargeback(account, decodeURIComponent(chargebackPath[1]!), body);
     if (!this.#payments) return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.notServed(method, path));
     if (method === 'POST' && path === '/v3/charges' && url.searchParams.get('type') === 'card') return this.#cardCharge(account, key, body);
     if (method === 'POST' && path === '/v3/tokenized-charges') return this.#tokenizedCharge(account, key, body);
@@ -792,6 +996,110 @@ class StandIn implements FlutterwaveStandIn {
     const byId = /^\/v3\/transactions\/(\d+)\/verify$/.exec(path);
     if (method === 'GET' && byId) return this.#verified(account.ledger.find((t) => t.id === Number(byId[1])));
     return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.notServedWithPayments(method, path));
+  }
+
+  /* ---------------------------------------------------------------- chargebacks */
+
+  /** A chargeback as `GET /v3/chargebacks` lists it (fixtures/flutterwave/disputes/chargebacks-list.json). */
+  #chargebackJson(cb: Chargeback, withTransaction: boolean): Json {
+    const json: Json = {
+      id: cb.id,
+      amount: cb.amount,
+      flw_ref: cb.flwRef,
+      status: cb.status,
+      stage: cb.stage,
+      comment: cb.comment,
+      meta: { uploaded_proof: cb.uploadedProof, history: cb.history.map((h) => ({ ...h })) },
+      due_date: cb.dueDate,
+      settlement_id: 'N/A',
+      created_at: cb.createdAt,
+    };
+    if (cb.dueDate === null) delete json.due_date;
+    if (withTransaction) {
+      json.transaction_id = cb.transactionId;
+      json.tx_ref = cb.txRef;
+    }
+    return json;
+  }
+
+  /** `GET /v3/chargebacks` with its documented filters, newest first, 20 a page. */
+  #listChargebacks(account: Account, url: URL): Answer {
+    const q = url.searchParams;
+    const page = q.has('page') ? Number(q.get('page')) : 1;
+    if (!Number.isSafeInteger(page) || page < 1) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.invalidPage);
+    for (const field of ['from', 'to'] as const) {
+      const value = q.get(field);
+      if (value !== null && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.invalidDate(field));
+    }
+    const from = q.get('from');
+    const to = q.get('to');
+    const matching = account.chargebacks
+      .filter((cb) => {
+        const day = cb.createdAt.slice(0, 10);
+        if (from !== null && day < from) return false;
+        if (to !== null && day > to) return false;
+        if (q.has('status') && cb.status !== q.get('status')) return false;
+        if (q.has('currency') && cb.currency !== q.get('currency')?.toUpperCase()) return false;
+        if (q.has('flw_ref') && cb.flwRef !== q.get('flw_ref')) return false;
+        if (q.has('id') && String(cb.transactionId) !== q.get('id')) return false;
+        return true;
+      })
+      .reverse();
+    const totalPages = Math.ceil(matching.length / CHARGEBACK_PAGE_SIZE);
+    const data = matching.slice((page - 1) * CHARGEBACK_PAGE_SIZE, page * CHARGEBACK_PAGE_SIZE).map((cb) => this.#chargebackJson(cb, true));
+    return {
+      status: 200,
+      body: {
+        status: 'success',
+        message: 'Chargebacks fetched',
+        meta: { page_info: { total: matching.length, current_page: page, total_pages: totalPages, page_size: CHARGEBACK_PAGE_SIZE } },
+        data,
+      },
+    };
+  }
+
+  /** `PUT /v3/chargebacks/{id}` `{action, comment, prooflink?}` on one of the account's open chargebacks. */
+  #actOnChargeback(account: Account, idText: string, body: string | null): Answer {
+    const cb = /^\d+$/.test(idText) ? this.#chargeback(Number(idText), account) : undefined;
+    if (!cb) return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.chargebackNotFound);
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(body ?? '') as Record<string, unknown>;
+    } catch {
+      payload = {};
+    }
+    if (!payload || typeof payload !== 'object') payload = {};
+    const action = text(payload.action);
+    const comment = text(payload.comment);
+    if (!action) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required('action'));
+    if (action !== 'accept' && action !== 'decline') return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.invalidAction);
+    if (!comment) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.required('comment'));
+    if (cb.status !== 'pending' && cb.status !== 'initiated')
+      return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.chargebackClosed(cb.status));
+    cb.actions.push({ action, comment });
+    const proof = text(payload.prooflink) || text(payload.uploadurl);
+    if (action === 'accept') {
+      cb.status = 'accepted';
+      cb.history.push({ action: 'accept', stage: cb.stage, date: new Date().toISOString(), description: 'Merchant accepts claim' });
+    } else {
+      cb.status = 'declined';
+      if (proof) cb.uploadedProof = proof;
+      cb.history.push({
+        action: 'decline',
+        stage: cb.stage,
+        ...(proof ? { url: proof } : {}),
+        date: new Date().toISOString(),
+        description: 'Merchant denies claim with a proof',
+      });
+    }
+    return {
+      status: 200,
+      body: {
+        status: 'success',
+        message: action === 'accept' ? 'Chargeback accepted' : 'Chargeback declined',
+        data: this.#chargebackJson(cb, false),
+      },
+    };
   }
 
   /* ---------------------------------------------------------------- payments */

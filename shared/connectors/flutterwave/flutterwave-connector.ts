@@ -1,11 +1,16 @@
-import type { Currency } from '../../domain/money';
+import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
+import { CURRENCIES, type Currency } from '../../domain/money';
 import { type AuthenticationAddress, authenticationAction, type PaymentMethod } from '../../domain/payment';
+import { logger } from '../../observability/logger';
 import {
   type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
+  type ConnectorDispute,
   ConnectorRequestError,
   ConnectorTechnicalError,
+  type DisputeEvidenceFile,
+  type DisputeRef,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -34,11 +39,18 @@ import {
   buildRefundBody,
   buildTokenizedCharge,
   buildValidateChargeBody,
+  type ChargebackDefaults,
   type ChargeContext,
   cardStepReference,
+  chargebackListQuery,
+  connectorDisputeOf,
   dataOf,
+  declineCommentOf,
+  evidenceFileFieldsOf,
   FLUTTERWAVE_BALANCES_PATH,
+  FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES,
   FLUTTERWAVE_CONNECTOR_NAME,
+  FLUTTERWAVE_DISPUTE_TIMEOUT_MS,
   FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
   FLUTTERWAVE_PENDING_STATUS,
@@ -47,14 +59,18 @@ import {
   FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_TOKENIZED_CHARGE_PATH,
   FLUTTERWAVE_WEBHOOK_HEADER,
+  type FlutterwaveChargeback,
+  type FlutterwaveChargebackList,
   type FlutterwaveRefund,
   type FlutterwaveRefundList,
   type FlutterwaveRefundListItem,
   type FlutterwaveResponse,
   type FlutterwaveTransaction,
   type FlutterwaveWebhookPayload,
+  flutterwaveChargebackPath,
   flutterwaveChargeType,
   flutterwaveErrorOf,
+  hasMoreChargebackPages,
   hasMoreRefundPages,
   ignoredEventId,
   isCardStepReference,
@@ -129,6 +145,9 @@ const NUMERIC_ID = /^\d+$/;
  *   when we hold no transaction id (authorize timed out, the method answers without one, or a card waits for its
  *   PIN or address: see {@link cardStepReference}); "No transaction was found" by reference is `Failed` with
  *   `notFound: true` for card, USSD and M-Pesa once `FLUTTERWAVE_NOT_FOUND_SETTLE_MS` has passed;
+ * - disputes (issue 25, chargebacks): `GET /v3/chargebacks` (listed per currency, paged; fetched by transaction `id`),
+ *   `PUT /v3/chargebacks/{id}` `{action: "accept" | "decline", comment}`; no files; no chargeback webhook is published
+ *   (polled by the scheduled worker): see the "Disputes" section of docs/connectors/flutterwave.md;
  * - webhooks: `verif-hash` must equal the dashboard's secret hash; a `charge.completed` event is
  *   re-verified with the verify endpoint before it is trusted, as Flutterwave recommends.
  *
@@ -698,6 +717,213 @@ export class FlutterwaveConnector implements Connector {
       accepts: isFlutterwaveBalances,
       expected: 'its balances envelope',
     });
+  }
+
+  /* ------------------------------------------------------------------ disputes (issue 25) */
+
+  /** One chargeback call: bearer key, JSON body, {@link FLUTTERWAVE_DISPUTE_TIMEOUT_MS} (`timeoutMs` overrides), Flutterwave's error mapping. */
+  async #disputeCall<T>(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<T> {
+    const override = this.#timeoutMs;
+    return connectorFetch<T>({
+      connector: this.name,
+      method,
+      url: `${this.#baseUrl}${path}`,
+      headers: {
+        Authorization: `Bearer ${this.#secretKey}`,
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: override !== undefined && Number.isFinite(override) && override > 0 ? override : FLUTTERWAVE_DISPUTE_TIMEOUT_MS,
+      errorOf: flutterwaveErrorOf,
+    });
+  }
+
+  /**
+   * Every page of `GET /v3/chargebacks?<query>&page=N` (`meta.page_info`).
+   * @throws ConnectorTechnicalError past {@link FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES} pages or without page info
+   * @throws ConnectorRequestError when the envelope says `error`
+   */
+  async #chargebackPages(
+    query: (page: number) => URLSearchParams,
+    stop?: (items: FlutterwaveChargeback[]) => boolean,
+  ): Promise<FlutterwaveChargeback[]> {
+    const all: FlutterwaveChargeback[] = [];
+    for (let page = 1; ; page += 1) {
+      if (page > FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES)
+        throw new ConnectorTechnicalError(
+          this.name,
+          `More than ${FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES} pages of Flutterwave chargebacks; the listing needs an operator.`,
+        );
+      const list = await this.#disputeCall<FlutterwaveChargebackList>('GET', `/v3/chargebacks?${query(page).toString()}`);
+      if (list.status !== 'success') {
+        const { code, message } = flutterwaveErrorOf(200, list);
+        throw new ConnectorRequestError(this.name, code, message);
+      }
+      const items = Array.isArray(list.data) ? list.data : [];
+      all.push(...items);
+      if (stop?.(items)) break;
+      if (!hasMoreChargebackPages(list, page)) break;
+    }
+    return all;
+  }
+
+  /** A chargeback mapped, with a warning logged for a status or stage the tables do not know. */
+  #dispute(cb: FlutterwaveChargeback, defaults: ChargebackDefaults): ConnectorDispute {
+    const { dispute, statusKnown, stageKnown } = connectorDisputeOf(cb, defaults);
+    if (!statusKnown || !stageKnown)
+      logger.warn('Flutterwave chargeback has an unknown status or stage', {
+        connector: this.name,
+        connector_dispute_id: dispute.connectorDisputeId,
+        connector_status: dispute.connectorStatus,
+        connector_stage: cb.stage ?? null,
+        mapped_status: dispute.status,
+        mapped_stage: dispute.stage,
+      });
+    return dispute;
+  }
+
+  /**
+   * Chargebacks raised since `since` (Flutterwave sends no documented chargeback webhook: its chargeback webhooks are
+   * "available on request" with no published payload, so the scheduled worker polls). For each currency of
+   * {@link CURRENCIES}: `GET /v3/chargebacks?currency=X&from=<UTC day before since>&to=<UTC day after now>&page=N`, every
+   * page (the answer names no currency: the one asked for is the chargeback's). A chargeback listed under two currencies
+   * (the filter ignored) has its currency read from its transaction (`GET /v3/transactions/{transaction_id}/verify`).
+   * `from`/`to` filter by the chargeback's date, so a chargeback raised before the window whose status changed since is
+   * not listed: the core reads open disputes back with {@link FlutterwaveConnector.fetchDispute}.
+   * @returns the chargebacks mapped (newest state), ids unique; our payment id from `tx_ref`
+   * @throws ConnectorTechnicalError (timeout, network, 5xx, no page info, too many pages) / ConnectorRequestError (4xx)
+   */
+  async listDisputes(since: string): Promise<ConnectorDispute[]> {
+    const now = this.#now();
+    const seen = new Map<string, { cb: FlutterwaveChargeback; currencies: Currency[] }>();
+    for (const currency of CURRENCIES) {
+      const items = await this.#chargebackPages((page) => chargebackListQuery({ currency, page, since, now }));
+      for (const cb of items) {
+        const id = String(cb.id);
+        const entry = seen.get(id);
+        if (!entry) seen.set(id, { cb, currencies: [currency] });
+        else if (!entry.currencies.includes(currency)) entry.currencies.push(currency);
+      }
+    }
+    const disputes: ConnectorDispute[] = [];
+    for (const { cb, currencies } of seen.values()) {
+      let currency = currencies[0] as Currency;
+      if (currencies.length > 1 && !cb.currency) currency = await this.#currencyOfChargeback(cb);
+      disputes.push(this.#dispute(cb, { currency }));
+    }
+    return disputes;
+  }
+
+  /**
+   * The currency of a chargeback's transaction (`GET /v3/transactions/{transaction_id}/verify`).
+   * @throws ConnectorTechnicalError when the chargeback names no transaction or the transaction's currency is not ours
+   */
+  async #currencyOfChargeback(cb: FlutterwaveChargeback): Promise<Currency> {
+    const id = cb.transaction_id === undefined || cb.transaction_id === null ? '' : String(cb.transaction_id);
+    if (!NUMERIC_ID.test(id))
+      throw new ConnectorTechnicalError(this.name, `Flutterwave chargeback ${cb.id} names no transaction; its currency is unknown.`);
+    const tx = await this.#verifyById('sync', id);
+    const currency = String(tx.currency ?? '').toUpperCase();
+    if (!(CURRENCIES as readonly string[]).includes(currency))
+      throw new ConnectorTechnicalError(this.name, `Flutterwave chargeback ${cb.id} is in ${currency}, not a currency of ours.`);
+    return currency as Currency;
+  }
+
+  /**
+   * The chargeback as Flutterwave shows it now: `GET /v3/chargebacks?currency=<ref.currency>&id=<transaction id>&page=N`
+   * (the `id` filter only when we hold Flutterwave's numeric transaction id), paged until the chargeback with our
+   * `connectorDisputeId` is found. Changes nothing.
+   * @throws ConnectorRequestError `chargeback_not_found` when no page holds it, or Flutterwave refuses (4xx)
+   * @throws ConnectorTechnicalError on timeout, network error, 5xx
+   */
+  async fetchDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    const transactionId =
+      request.connectorTransactionId && NUMERIC_ID.test(request.connectorTransactionId) ? request.connectorTransactionId : null;
+    const wanted = request.connectorDisputeId;
+    const items = await this.#chargebackPages(
+      (page) => chargebackListQuery({ currency: request.currency, page, transactionId }),
+      (page) => page.some((cb) => String(cb.id) === wanted),
+    );
+    const cb = items.find((c) => String(c.id) === wanted);
+    if (!cb)
+      throw new ConnectorRequestError(
+        this.name,
+        'chargeback_not_found',
+        `Flutterwave lists no chargeback ${wanted} for payment ${request.paymentId}.`,
+      );
+    return this.#dispute(cb, this.#defaultsOf(request));
+  }
+
+  #defaultsOf(request: DisputeRef): ChargebackDefaults {
+    return { currency: request.currency, paymentId: request.paymentId, connectorTransactionId: request.connectorTransactionId };
+  }
+
+  /**
+   * `PUT /v3/chargebacks/{id}` with `{action, comment}` (both required by Flutterwave). A refusal (4xx) is checked
+   * against the chargeback's current state: one already in `alreadyStatus` (a retry of a call whose answer was lost)
+   * answers it; any other refusal is thrown.
+   */
+  async #act(request: DisputeRef, action: 'accept' | 'decline', comment: string, alreadyStatus: string): Promise<ConnectorDispute> {
+    let answer: FlutterwaveResponse<FlutterwaveChargeback>;
+    try {
+      answer = await this.#disputeCall<FlutterwaveResponse<FlutterwaveChargeback>>(
+        'PUT',
+        flutterwaveChargebackPath(request.connectorDisputeId),
+        { action, comment },
+      );
+    } catch (err) {
+      if (!(err instanceof ConnectorRequestError)) throw err;
+      let current: ConnectorDispute;
+      try {
+        current = await this.fetchDispute(request);
+      } catch {
+        throw err;
+      }
+      if (current.connectorStatus.trim().toLowerCase() === alreadyStatus) return current;
+      throw err;
+    }
+    return this.#dispute(dataOf(answer), this.#defaultsOf(request));
+  }
+
+  /**
+   * Accepts a chargeback: `PUT /v3/chargebacks/{id}` `{action: "accept", comment}` (the comment names our payment). A
+   * chargeback already `accepted` answers it (a retry).
+   * @returns the chargeback after it (`accepted` → `dispute_accepted`)
+   * @throws ConnectorTechnicalError (unknown: the core reads it back) / ConnectorRequestError (refused)
+   */
+  async acceptDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    return this.#act(request, 'accept', `Accepted by the merchant (payment ${request.paymentId}).`, 'accepted');
+  }
+
+  /**
+   * Declines (challenges) a chargeback with our evidence: `PUT /v3/chargebacks/{id}` `{action: "decline", comment}`, the
+   * comment built from the text fields ({@link declineCommentOf}). Flutterwave takes one comment and one link to proof;
+   * this adapter sends no link, so files are refused before anything is sent. Flutterwave keeps no draft: with
+   * `submit: false` nothing is sent and the current chargeback is returned. A chargeback already `declined` answers it.
+   * @throws ConnectorRequestError `evidence_files_unsupported` when files (or file fields) are given; `evidence_comment_required`
+   *   when no text field has a value (nothing sent in either case); or Flutterwave's refusal
+   * @throws ConnectorTechnicalError on timeout, network error, 5xx
+   */
+  async submitDisputeEvidence(
+    request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
+  ): Promise<ConnectorDispute> {
+    const fileFields = evidenceFileFieldsOf(request.evidence);
+    if (request.files.length > 0 || fileFields.length > 0)
+      throw new ConnectorRequestError(
+        this.name,
+        'evidence_files_unsupported',
+        'Flutterwave takes a comment and a link to proof, not files: send the evidence as text fields.',
+      );
+    if (!request.submit) return this.fetchDispute(request);
+    const comment = declineCommentOf(request.evidence);
+    if (!comment)
+      throw new ConnectorRequestError(
+        this.name,
+        'evidence_comment_required',
+        'Flutterwave needs a comment to decline a chargeback: give at least one text field of evidence.',
+      );
+    return this.#act(request, 'decline', comment, 'declined');
   }
 
   /**
