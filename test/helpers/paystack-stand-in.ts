@@ -75,13 +75,33 @@
  *   unknown or already inactive code → 404 `Authorization code not found.` ([DCS]
  *   `src/api/customers/deactivate-authorization/response.json` `200` / `404`).
  *
+ * Disputes (issue 25): each account has a dispute ledger. A test opens a dispute on one of the account's transactions
+ * ({@link PaystackStandIn.openDispute}), moves it as Paystack / the issuer would ({@link PaystackStandIn.resolveDispute},
+ * {@link PaystackStandIn.setDisputeStatus}) and builds the signed `charge.dispute.*` webhook of it
+ * ({@link PaystackStandIn.disputeWebhook}: `x-paystack-signature` = hex HMAC-SHA512 of the body with the account's secret
+ * key, as Paystack signs every event and as the tests sign `charge.success`). Served, in the shapes of [OAS]
+ * `paths/dispute_{id}{,_evidence,_resolve,_upload_url}.yaml` and the [DCS] samples `src/api/disputes/{fetch,resolve,
+ * evidence,upload-url}/response.json` and `src/doc/payments/webhooks/events/charge-dispute-*.json` (the dispute rendered
+ * from the `charge.dispute.create` sample with the stand-in's values):
+ * - GET /dispute/:id — the account's dispute, else 404 `NotFound.yaml`;
+ * - GET /dispute/:id/upload_url?upload_filename= — `{signedUrl, fileName}`; `signedUrl` points at the stand-in itself
+ *   (`/_uploads/<fileName>?X-Amz-Signature=…`, an S3 pre-signed URL's stand-in) and accepts one `PUT` of the bytes without
+ *   any Authorization (a wrong signature → 403); the upload is recorded on the dispute;
+ * - POST /dispute/:id/evidence — body validated against [OAS] DisputeEvidence, kept as the dispute's `evidence`;
+ * - PUT /dispute/:id/resolve — body validated against [OAS] DisputeResolve, except that `uploaded_filename` is required
+ *   only with `declined` (stand-in: Paystack asks for a document to decline, docs-v1 "Handling Disputes"), and must name
+ *   an upload of that dispute; `merchant-accepted` → `resolved` / `merchant-accepted` (the [DCS] resolve sample);
+ *   `declined` → `awaiting-bank-feedback` (stand-in: the issuer then decides, the test calls `resolveDispute(id,
+ *   'declined')` or another resolution); a dispute already resolved → 400 (stand-in wording,
+ *   {@link PAYSTACK_STAND_IN_MESSAGES}.disputeResolved).
+ *
  * Not modelled: bank (Pay with Bank), QR, EFT, splits, queued charges, webhooks, the 10 s "check pending
  * charge" delay, amount limits, `pending` charges, the payer's own pages (an `open_url` charge's URL and a
  * Two-Factor `authorization_url` are not served: the test completes them with `completeOffline`).
  *
  * Works under jest (CommonJS: fixtures found through `__dirname`).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -335,10 +355,71 @@ export interface PaystackStandIn {
   completeOffline(reference: string, outcome: 'success' | 'failed', secretKey?: string): void;
   /** Moves a refund (of any account: refund ids are unique) to a status (e.g. `processed`, `needs-attention`), as Paystack does later. */
   setRefundStatus(id: number, status: PaystackRefundState): void;
+  /**
+   * Opens a dispute on a transaction of the account `secretKey` names (default: the default account), as a cardholder's
+   * bank would: status `awaiting-merchant-feedback` unless `options.status`, `refund_amount` = `options.amount` (default
+   * the transaction's amount), `dueAt` = now + 16 hours unless `options.dueAt` ("handled within 16 hours",
+   * https://paystack.com/docs/payments/manage-disputes/), `category` `chargeback` unless `options.category`.
+   * @throws Error when the account has no transaction with that reference
+   */
+  openDispute(
+    reference: string,
+    options?: { amount?: number; status?: string; category?: string; dueAt?: string | null; message?: string },
+    secretKey?: string,
+  ): PaystackStandInDispute;
+  /**
+   * Resolves a dispute (of any account: dispute ids are unique) as Paystack does: status `resolved` with `resolution`
+   * (`merchant-accepted`, `auto-accepted`, `declined`, or any other value to test unknown ones).
+   * @throws Error when no account has the dispute
+   */
+  resolveDispute(id: number, resolution: string): PaystackStandInDispute;
+  /** Sets a dispute's raw `status` (and `resolution`, null unless given), e.g. `awaiting-bank-feedback` or an unknown value. */
+  setDisputeStatus(id: number, status: string, resolution?: string | null): PaystackStandInDispute;
+  /** A dispute's snapshot (any account), or undefined. */
+  dispute(id: number): PaystackStandInDispute | undefined;
+  /** The disputes of the account `secretKey` names (default: the default account), in the order opened (snapshots). */
+  disputesOf(secretKey?: string): PaystackStandInDispute[];
+  /**
+   * The `charge.dispute.create|remind|resolve` webhook Paystack would send for a dispute now: `{event, data}` with `data`
+   * the dispute as the [DCS] event samples print it, signed as Paystack signs events (`x-paystack-signature` = hex
+   * HMAC-SHA512 of the exact body with the dispute's account's secret key). Deliver `rawBody` unchanged.
+   */
+  disputeWebhook(
+    id: number,
+    event: 'charge.dispute.create' | 'charge.dispute.remind' | 'charge.dispute.resolve',
+  ): { rawBody: string; headers: { 'content-type': string; 'x-paystack-signature': string } };
+  /** The Paystack dispute object (`data` of GET /dispute/:id) as served now. */
+  renderDispute(id: number): Record<string, unknown>;
   /** Forgets everything (every account's transactions and refunds, faults, requests, `down`); destroys hanging sockets. The accounts (keys) are kept. */
   reset(): void;
   /** Destroys hanging sockets and closes the server. */
   close(): Promise<void>;
+}
+
+/** One dispute of the stand-in's ledger (a snapshot). */
+export interface PaystackStandInDispute {
+  /** Paystack's dispute id (unique across accounts). */
+  id: number;
+  /** The integration whose transaction is disputed. */
+  integration: number;
+  /** The disputed transaction's reference and id. */
+  reference: string;
+  transactionId: number;
+  /** `refund_amount`: minor units claimed. */
+  amount: number;
+  currency: string;
+  /** Paystack's raw `status` and `resolution`. */
+  status: string;
+  resolution: string | null;
+  category: string;
+  dueAt: string | null;
+  resolvedAt: string | null;
+  /** The last `POST /dispute/:id/evidence` body, or null. */
+  evidence: Record<string, unknown> | null;
+  /** Files PUT to the signed upload URLs: Paystack's `fileName`, the requested `upload_filename`, media type, size, SHA-256. */
+  uploads: { fileName: string; uploadFilename: string; contentType: string | null; size: number; sha256: string }[];
+  /** Every `PUT /dispute/:id/resolve` body accepted, in order. */
+  resolutions: Record<string, unknown>[];
 }
 
 /** The fake secret key the stand-in accepts by default. Not a real Paystack key. */
@@ -466,6 +547,12 @@ export const PAYSTACK_STAND_IN_MESSAGES = {
   invalidKey: 'Invalid key',
   /** [OAS] components/responses/NotFound.yaml example. */
   notFound: 'Entity not found',
+  /** Stand-in: a resolve of a dispute already resolved (Paystack publishes no wording). */
+  disputeResolved: 'Dispute has already been resolved',
+  /** Stand-in: a decline without a document, or naming a file never uploaded for the dispute. */
+  disputeUploadRequired: 'Please upload a document to decline this dispute',
+  /** Stand-in: a resolution other than the two DisputeResolve documents. */
+  disputeResolutionInvalid: 'Invalid resolution. Accepted values: merchant-accepted, declined',
   /** [DCS] charges/submit-*\/response.json `400` and charges/check `400`. */
   referenceInvalid: 'Transaction reference is invalid',
   /** [OAS] TransactionInitializeBadRequestModel.yaml example. */
@@ -587,6 +674,21 @@ function requestSchema(pathFile: string): unknown {
   return schema;
 }
 
+/** The JSON request-body schema of `put` in an [OAS] path file. */
+function putRequestSchema(pathFile: string): unknown {
+  const doc = resolveSchema(join(OAS, 'paths', pathFile)) as { put?: { requestBody?: { content?: Record<string, { schema?: unknown }> } } };
+  const schema = doc.put?.requestBody?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`Paystack stand-in: no JSON PUT request schema in ${pathFile}`);
+  return schema;
+}
+
+/** A schema with one name dropped from its `required` list (the stand-in's documented exceptions). */
+function withoutRequired(schema: unknown, name: string): unknown {
+  const s = structuredClone(schema) as { required?: string[] };
+  if (Array.isArray(s.required)) s.required = s.required.filter((r) => r !== name);
+  return s;
+}
+
 interface Templates {
   successCharge: Json;
   /** `data` of the [DCS] charge_authorization `200` sample. */
@@ -598,6 +700,11 @@ interface Templates {
   pwt: Json;
   /** The [DCS] Check Balance sample (the envelope). */
   balance: Json;
+  /** `data` of the [DCS] `charge.dispute.create` event sample: the dispute every dispute is rendered from. */
+  dispute: Json;
+  /** Validators of the dispute bodies: [OAS] DisputeEvidence, and DisputeResolve without `uploaded_filename` required. */
+  disputeEvidence: ValidateFunction;
+  disputeResolve: ValidateFunction;
   /** `display_text` of an MTN / AT mobile-money prompt. */
   momoPrompt: string;
   validators: Record<string, ValidateFunction>;
@@ -635,6 +742,9 @@ function loadTemplates(): Templates {
     refundFetch: (sample('src/api/refunds/fetch/response.json', '200').data ?? {}) as Json,
     pwt: (page('src/doc/payments/payment-methods/pwt/index.json').data ?? {}) as Json,
     balance: sample('src/api/transfers-control/balance/response.json', '200'),
+    dispute: (page('src/doc/payments/webhooks/events/charge-dispute-create.json').data ?? {}) as Json,
+    disputeEvidence: ajv.compile(requestSchema('dispute_{id}_evidence.yaml') as object),
+    disputeResolve: ajv.compile(withoutRequired(putRequestSchema('dispute_{id}_resolve.yaml'), 'uploaded_filename') as object),
     momoPrompt: String((page('src/doc/payments/payment-methods/mobile-airtel-mtn/index.json').data as Json).display_text),
     validators,
   };
@@ -778,6 +888,30 @@ interface Charge {
   paused: boolean;
 }
 
+/** Path prefix of the stand-in's signed upload URLs (S3's stand-in). */
+const UPLOAD_PREFIX = '/_uploads/';
+
+interface DisputeRecord {
+  account: Account;
+  id: number;
+  charge: Charge;
+  amount: number;
+  status: string;
+  resolution: string | null;
+  category: string;
+  dueAt: string | null;
+  resolvedAt: number | null;
+  message: string;
+  evidence: Json | null;
+  evidenceId: number | null;
+  /** Upload URLs issued (fileName → requested name), then received. */
+  pendingUploads: Map<string, string>;
+  uploads: PaystackStandInDispute['uploads'];
+  resolutions: Json[];
+  createdAt: number;
+  updatedAt: number;
+}
+
 interface RefundRecord {
   /** The account whose key created it. */
   account: Account;
@@ -808,6 +942,8 @@ interface Account {
   refunds: Map<number, RefundRecord>;
   /** Saved card authorizations by `authorization_code`. */
   authorizations: Map<string, PaystackStandInAuthorization>;
+  /** Disputes by id. */
+  disputes: Map<number, DisputeRecord>;
 }
 
 const newAccount = (secretKey: string, integration: number): Account => ({
@@ -816,6 +952,7 @@ const newAccount = (secretKey: string, integration: number): Account => ({
   charges: new Map(),
   refunds: new Map(),
   authorizations: new Map(),
+  disputes: new Map(),
 });
 
 /** The default account's integration id (the one the stand-in always printed on refunds). */
@@ -874,6 +1011,9 @@ class StandIn implements PaystackStandIn {
   #generation = 0;
   #nextTransactionId = 4_000_000_000 + Math.floor(Math.random() * 90_000_000);
   #nextRefundId = 3_000_000 + Math.floor(Math.random() * 900_000);
+  #nextDisputeId = 350_000 + Math.floor(Math.random() * 900_000);
+  /** Signs the stand-in's upload URLs (a per-process value; the URLs are only valid on this server). */
+  readonly #uploadSecret = randomBytes(16).toString('hex');
 
   constructor(options: PaystackStandInOptions) {
     this.secretKey = options.secretKey ?? PAYSTACK_STAND_IN_SECRET_KEY;
@@ -967,6 +1107,267 @@ class StandIn implements PaystackStandIn {
     r.status = status;
   }
 
+  openDispute(
+    reference: string,
+    options: { amount?: number; status?: string; category?: string; dueAt?: string | null; message?: string } = {},
+    secretKey?: string,
+  ): PaystackStandInDispute {
+    const account = this.#account(secretKey ?? this.secretKey);
+    const charge = account.charges.get(reference);
+    if (!charge) throw new Error(`Paystack stand-in: no charge ${reference} in the account of ${maskKey(account.secretKey)}`);
+    const now = this.#now();
+    const amount = options.amount ?? charge.amount;
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('Paystack stand-in: a dispute amount is a positive integer');
+    this.#nextDisputeId += 1;
+    const d: DisputeRecord = {
+      account,
+      id: this.#nextDisputeId,
+      charge,
+      amount,
+      status: options.status ?? 'awaiting-merchant-feedback',
+      resolution: null,
+      category: options.category ?? 'chargeback',
+      dueAt: options.dueAt === undefined ? isoAt(now + 16 * 3_600_000) : options.dueAt,
+      resolvedAt: null,
+      message: options.message ?? 'Customer complained about debit without value',
+      evidence: null,
+      evidenceId: null,
+      pendingUploads: new Map(),
+      uploads: [],
+      resolutions: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    account.disputes.set(d.id, d);
+    return this.#disputeSnapshot(d);
+  }
+
+  resolveDispute(id: number, resolution: string): PaystackStandInDispute {
+    const d = this.#findDispute(id);
+    d.status = 'resolved';
+    d.resolution = resolution;
+    d.resolvedAt = this.#now();
+    d.updatedAt = d.resolvedAt;
+    return this.#disputeSnapshot(d);
+  }
+
+  setDisputeStatus(id: number, status: string, resolution: string | null = null): PaystackStandInDispute {
+    const d = this.#findDispute(id);
+    d.status = status;
+    d.resolution = resolution;
+    d.updatedAt = this.#now();
+    return this.#disputeSnapshot(d);
+  }
+
+  dispute(id: number): PaystackStandInDispute | undefined {
+    const d = [...this.#accounts.values()].map((a) => a.disputes.get(id)).find((x) => x !== undefined);
+    return d ? this.#disputeSnapshot(d) : undefined;
+  }
+
+  disputesOf(secretKey?: string): PaystackStandInDispute[] {
+    return [...this.#account(secretKey ?? this.secretKey).disputes.values()].map((d) => this.#disputeSnapshot(d));
+  }
+
+  disputeWebhook(
+    id: number,
+    event: 'charge.dispute.create' | 'charge.dispute.remind' | 'charge.dispute.resolve',
+  ): { rawBody: string; headers: { 'content-type': string; 'x-paystack-signature': string } } {
+    const d = this.#findDispute(id);
+    const rawBody = JSON.stringify({ event, data: this.#renderDispute(d, 'event') });
+    return {
+      rawBody,
+      headers: {
+        'content-type': 'application/json',
+        'x-paystack-signature': createHmac('sha512', d.account.secretKey).update(rawBody, 'utf8').digest('hex'),
+      },
+    };
+  }
+
+  renderDispute(id: number): Record<string, unknown> {
+    return this.#renderDispute(this.#findDispute(id), 'api');
+  }
+
+  #findDispute(id: number): DisputeRecord {
+    const d = [...this.#accounts.values()].map((a) => a.disputes.get(id)).find((x) => x !== undefined);
+    if (!d) throw new Error(`Paystack stand-in: no dispute ${id}`);
+    return d;
+  }
+
+  #disputeSnapshot(d: DisputeRecord): PaystackStandInDispute {
+    return {
+      id: d.id,
+      integration: d.account.integration,
+      reference: d.charge.reference,
+      transactionId: d.charge.id,
+      amount: d.amount,
+      currency: d.charge.currency,
+      status: d.status,
+      resolution: d.resolution,
+      category: d.category,
+      dueAt: d.dueAt,
+      resolvedAt: d.resolvedAt === null ? null : isoAt(d.resolvedAt),
+      evidence: d.evidence ? { ...d.evidence } : null,
+      uploads: d.uploads.map((u) => ({ ...u })),
+      resolutions: d.resolutions.map((r) => ({ ...r })),
+    };
+  }
+
+  /**
+   * A dispute as Paystack prints it: the [DCS] `charge.dispute.create` sample's `data` with the stand-in's values. `api`
+   * (GET /dispute/:id, [DCS] fetch sample) names the times `createdAt`/`updatedAt`; `event` (the event samples) `created_at`/`updated_at`.
+   */
+  #renderDispute(d: DisputeRecord, as: 'api' | 'event'): Json {
+    const t = clone(this.#t.dispute);
+    const transaction = (t.transaction ?? {}) as Json;
+    const customer = (t.customer ?? {}) as Json;
+    const { created_at: _c, updated_at: _u, ...rest } = t;
+    const c = d.charge;
+    const times =
+      as === 'api'
+        ? { createdAt: isoAt(d.createdAt), updatedAt: isoAt(d.updatedAt) }
+        : { created_at: isoAt(d.createdAt), updated_at: isoAt(d.updatedAt) };
+    return {
+      ...rest,
+      id: d.id,
+      refund_amount: d.amount,
+      currency: c.currency,
+      status: d.status,
+      resolution: d.resolution,
+      domain: 'test',
+      transaction: {
+        ...transaction,
+        id: c.id,
+        domain: 'test',
+        status: d.status === 'resolved' && d.resolution !== 'declined' ? 'reversed' : 'success',
+        reference: c.reference,
+        amount: c.amount,
+        requested_amount: c.amount,
+        currency: c.currency,
+        channel: c.channel === 'checkout' ? 'card' : c.channel,
+        paid_at: c.paidAt === null ? null : isoAt(c.paidAt),
+        paidAt: c.paidAt === null ? null : isoAt(c.paidAt),
+        created_at: isoAt(c.createdAt),
+        // Required or typed by [OAS] DisputeFetchResponse where the [DCS] samples print nothing, null or "".
+        createdAt: isoAt(c.createdAt),
+        ip_address: '127.0.0.1',
+        metadata: { custom_fields: [] },
+        authorization: { receiver_bank_account_number: null, receiver_bank: null },
+        source: null,
+        fees_breakdown: null,
+        connect: null,
+      },
+      category: d.category,
+      customer: {
+        ...customer,
+        email: c.email,
+        customer_code: customerCode(c.account.integration, c.email),
+        international_format_phone: '+2348000000000',
+      },
+      bin: c.cardBin ?? t.bin,
+      last4: c.cardLast4 ?? t.last4,
+      dueAt: d.dueAt,
+      resolvedAt: d.resolvedAt === null ? null : isoAt(d.resolvedAt),
+      evidence: d.evidence ? { ...d.evidence } : null,
+      attachments: d.uploads.length ? d.uploads.map((u) => u.fileName).join(',') : null,
+      history: [{ status: 'pending', by: c.email, createdAt: isoAt(d.createdAt) }],
+      messages: [{ sender: c.email, body: d.message, createdAt: isoAt(d.createdAt) }],
+      ...times,
+    };
+  }
+
+  /** GET /dispute/:id ([DCS] fetch sample's envelope: "Dispute retrieved"). */
+  #fetchDispute(a: Account, id: string): Answer {
+    const d = /^\d+$/.test(id) ? a.disputes.get(Number(id)) : undefined;
+    if (!d) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+    return ok('Dispute retrieved', this.#renderDispute(d, 'api'));
+  }
+
+  /** GET /dispute/:id/upload_url ([DCS] upload-url sample: "Upload url generated", `{signedUrl, fileName}`). */
+  #uploadUrl(a: Account, id: string, params: URLSearchParams): Answer {
+    const d = /^\d+$/.test(id) ? a.disputes.get(Number(id)) : undefined;
+    if (!d) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+    const requested = params.get('upload_filename');
+    if (!requested) return validationError('upload_filename is required');
+    const fileName = randomCode(20);
+    d.pendingUploads.set(fileName, requested);
+    const signedUrl = `${this.url}${UPLOAD_PREFIX}${fileName}?X-Amz-Expires=1800&X-Amz-Signature=${this.#uploadSignature(fileName)}`;
+    return ok('Upload url generated', { signedUrl, fileName });
+  }
+
+  #uploadSignature(fileName: string): string {
+    return createHmac('sha256', this.#uploadSecret).update(fileName, 'utf8').digest('hex');
+  }
+
+  /** PUT <signedUrl>: the bytes of one evidence file (S3 answers 200 with an empty body). */
+  #receiveUpload(ctx: RequestContext): Answer {
+    const fileName = decodeURIComponent(ctx.path.slice(UPLOAD_PREFIX.length));
+    const d = [...this.#accounts.values()].flatMap((a) => [...a.disputes.values()]).find((x) => x.pendingUploads.has(fileName));
+    if (!d || ctx.params.get('X-Amz-Signature') !== this.#uploadSignature(fileName))
+      return { status: 403, body: { message: 'SignatureDoesNotMatch' } };
+    const uploadFilename = d.pendingUploads.get(fileName)!;
+    d.pendingUploads.delete(fileName);
+    d.uploads.push({
+      fileName,
+      uploadFilename,
+      contentType: ctx.contentType,
+      size: ctx.raw.length,
+      sha256: createHash('sha256').update(ctx.raw).digest('hex'),
+    });
+    d.updatedAt = this.#now();
+    return { status: 200, body: {} };
+  }
+
+  /** POST /dispute/:id/evidence: [OAS] DisputeEvidence; answers the [DCS] evidence sample's shape ("Evidence created"). */
+  #addEvidence(a: Account, id: string, ctx: RequestContext): Answer {
+    const d = /^\d+$/.test(id) ? a.disputes.get(Number(id)) : undefined;
+    if (!d) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+    const body = ctx.body ?? {};
+    if (!this.#t.disputeEvidence(body)) return this.#schemaRefusal(ctx, this.#t.disputeEvidence.errors);
+    const now = isoAt(this.#now());
+    d.evidenceId ??= 20 + (d.id % 1000);
+    d.evidence = { ...body, dispute: d.id, id: d.evidenceId, createdAt: d.evidence?.createdAt ?? now, updatedAt: now };
+    d.updatedAt = this.#now();
+    return ok('Evidence created', { ...d.evidence });
+  }
+
+  /** PUT /dispute/:id/resolve: [OAS] DisputeResolve (see the module comment); answers the [DCS] resolve sample's shape. */
+  #resolve(a: Account, id: string, ctx: RequestContext): Answer {
+    const d = /^\d+$/.test(id) ? a.disputes.get(Number(id)) : undefined;
+    if (!d) return refusal(404, PAYSTACK_STAND_IN_MESSAGES.notFound);
+    const body = ctx.body ?? {};
+    if (!this.#t.disputeResolve(body)) return this.#schemaRefusal(ctx, this.#t.disputeResolve.errors);
+    if (body.resolution !== 'merchant-accepted' && body.resolution !== 'declined')
+      return validationError(PAYSTACK_STAND_IN_MESSAGES.disputeResolutionInvalid);
+    if (d.status === 'resolved' || d.status === 'awaiting-bank-feedback') return refusal(400, PAYSTACK_STAND_IN_MESSAGES.disputeResolved);
+    if (body.uploaded_filename !== undefined && !d.uploads.some((u) => u.fileName === body.uploaded_filename))
+      return refusal(400, PAYSTACK_STAND_IN_MESSAGES.disputeUploadRequired);
+    if (body.resolution === 'declined' && body.uploaded_filename === undefined)
+      return refusal(400, PAYSTACK_STAND_IN_MESSAGES.disputeUploadRequired);
+    const now = this.#now();
+    d.resolutions.push({ ...body });
+    if (body.resolution === 'merchant-accepted') {
+      d.status = 'resolved';
+      d.resolution = 'merchant-accepted';
+      d.amount = Number(body.refund_amount);
+      d.resolvedAt = now;
+    } else {
+      d.status = 'awaiting-bank-feedback';
+    }
+    d.updatedAt = now;
+    const rendered = this.#renderDispute(d, 'api');
+    const { customer: _customer, history: _history, messages: _messages, ...rest } = rendered;
+    return ok('Dispute successfully resolved', {
+      ...rest,
+      message: { dispute: d.id, sender: d.charge.email, body: String(body.message), createdAt: isoAt(now), updatedAt: isoAt(now) },
+    });
+  }
+
+  #schemaRefusal(ctx: RequestContext, errors: ErrorObject[] | null | undefined): Answer {
+    const list = (errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`.trim());
+    ctx.record.schemaErrors = list;
+    return validationError(list.join('; '));
+  }
+
   addAccount(): PaystackStandInAccount {
     let key: string;
     do key = `sk_test_${randomBytes(20).toString('hex')}`;
@@ -1032,6 +1433,7 @@ class StandIn implements PaystackStandIn {
       a.charges.clear();
       a.refunds.clear();
       a.authorizations.clear();
+      a.disputes.clear();
     }
     this.#faults = [];
     this.#dropPending();
@@ -1153,10 +1555,12 @@ class StandIn implements PaystackStandIn {
     req.on('error', () => undefined);
     req.on('end', () => {
       if (generation !== this.#generation) return;
-      const text = Buffer.concat(chunks).toString('utf8');
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
       let body: Record<string, unknown> | null = null;
       let unparseable = false;
-      if (text) {
+      const isUpload = method === 'PUT' && url.pathname.startsWith(UPLOAD_PREFIX);
+      if (text && !isUpload) {
         const type = String(req.headers['content-type'] ?? '');
         try {
           body = type.includes('application/x-www-form-urlencoded') ? parseForm(text) : (JSON.parse(text) as Record<string, unknown>);
@@ -1165,7 +1569,22 @@ class StandIn implements PaystackStandIn {
         }
       }
       record.body = redact(body);
-      this.#serve({ method, path: url.pathname, params: url.searchParams, body, unparseable, record, account, key }, res, generation);
+      this.#serve(
+        {
+          method,
+          path: url.pathname,
+          params: url.searchParams,
+          body,
+          unparseable,
+          record,
+          account,
+          key,
+          raw,
+          contentType: req.headers['content-type'] ?? null,
+        },
+        res,
+        generation,
+      );
     });
   }
 
@@ -1223,6 +1642,8 @@ class StandIn implements PaystackStandIn {
   /** Authentication, body validation and the endpoint. */
   #execute(ctx: RequestContext): Answer {
     const a = ctx.account;
+    // The signed upload URL is S3's stand-in: its signature authorizes the PUT, no key is sent.
+    if (ctx.method === 'PUT' && ctx.path.startsWith(UPLOAD_PREFIX)) return this.#receiveUpload(ctx);
     if (!a) return refusal(401, PAYSTACK_STAND_IN_MESSAGES.invalidKey);
     if (ctx.unparseable) return validationError('Invalid JSON body');
     const { method, path } = ctx;
@@ -1249,6 +1670,15 @@ class StandIn implements PaystackStandIn {
       if (path === '/transaction/charge_authorization') return this.#chargeAuthorization(a, ctx.body ?? {});
       if (path === '/customer/authorization/deactivate' || path === '/customer/deactivate_authorization')
         return this.#deactivateAuthorization(a, ctx.body ?? {});
+    }
+    if (segments[0] === 'dispute' && segments[1] !== undefined) {
+      const [, id, action, extra] = segments;
+      if (extra === undefined) {
+        if (method === 'GET' && action === undefined) return this.#fetchDispute(a, id!);
+        if (method === 'GET' && action === 'upload_url') return this.#uploadUrl(a, id!, ctx.params);
+        if (method === 'POST' && action === 'evidence') return this.#addEvidence(a, id!, ctx);
+        if (method === 'PUT' && action === 'resolve') return this.#resolve(a, id!, ctx);
+      }
     }
     if (method === 'GET') {
       const [s1, s2, s3, s4] = segments;
@@ -1922,6 +2352,9 @@ interface RequestContext {
   account: Account | null;
   /** The bearer key sent, or null; never logged. */
   key: string | null;
+  /** The body's bytes (uploads). */
+  raw: Buffer;
+  contentType: string | null;
 }
 
 /* ------------------------------------------------------------------- entry points */

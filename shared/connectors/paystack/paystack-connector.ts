@@ -26,8 +26,12 @@
  * - timeouts: per operation from `PAYSTACK_TIMEOUTS_MS` (60 s for charges and refunds, 30 s for
  *   reads), all replaced by `timeoutMs` (`CONNECTOR_TIMEOUT_MS`) when set; a 409 is a technical error.
  * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
- *   compared in constant time; charge.success and refund.* (including refund.needs-attention) are
- *   mapped, every other event ignored.
+ *   compared in constant time; charge.success, refund.* (including refund.needs-attention) and
+ *   charge.dispute.create|remind|resolve are mapped, every other event ignored.
+ * - disputes (issue 25): fetchDispute GET /dispute/:id; acceptDispute PUT /dispute/:id/resolve
+ *   (`merchant-accepted`); submitDisputeEvidence GET /dispute/:id/upload_url + PUT of the bytes to the signed URL per
+ *   file, POST /dispute/:id/evidence, and with `submit` PUT /dispute/:id/resolve (`declined`). Mapping, status table
+ *   and bodies: ./paystack-disputes.ts and transformers' `PAYSTACK_DISPUTE_STATUS` (docs/connectors/paystack.md "Disputes").
  * - verifyCredentials: GET /balance (Check Balance), read-only; 401/403 or Paystack's `Invalid key` →
  *   `invalid_credentials`.
  * - saved methods (issue 24): a successful transaction whose `authorization.reusable` is true carries it as
@@ -38,6 +42,7 @@
  *   the result's `savedMethod.token`) or put in an error message.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import { logger } from '../../observability/logger';
@@ -45,8 +50,11 @@ import {
   type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
+  type ConnectorDispute,
   ConnectorRequestError,
   ConnectorTechnicalError,
+  type DisputeEvidenceFile,
+  type DisputeRef,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -67,6 +75,14 @@ import {
   requiredObject,
   requiredString,
 } from '../webhook-payload';
+import {
+  buildAcceptResolution,
+  buildDeclineResolution,
+  buildPaystackEvidence,
+  disputeFromPaystack,
+  isPaystackDisputeEvent,
+  paystackDisputeEvent,
+} from './paystack-disputes';
 import {
   authenticationSecrets,
   buildBankTransferCharge,
@@ -90,10 +106,13 @@ import {
   isReferenceNotFound,
   jsonWithoutSecrets,
   ourPaystackRefund,
+  PAYSTACK_ACCEPT_RESOLUTION,
   PAYSTACK_BALANCE_PATH,
   PAYSTACK_CHARGE_AUTHORIZATION_PATH,
   PAYSTACK_CONNECTOR_NAME,
   PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
+  PAYSTACK_DECLINE_RESOLUTION,
+  PAYSTACK_DISPUTE_TIMEOUTS_MS,
   PAYSTACK_NOT_FOUND_SETTLE_MS,
   PAYSTACK_REFUND_LIST_MAX_PAGES,
   PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
@@ -102,12 +121,14 @@ import {
   PAYSTACK_TIMEOUTS_MS,
   type PaystackChargeData,
   type PaystackChargeRequest,
+  type PaystackDisputeData,
   type PaystackEnvelope,
   type PaystackInitializeData,
   type PaystackRefundData,
   type PaystackRefundEventData,
   type PaystackRefundList,
   type PaystackTransactionData,
+  type PaystackUploadUrlData,
   paymentIdFromReference,
   paystackErrorOf,
   paystackReference,
@@ -621,7 +642,10 @@ export class PaystackConnector implements Connector {
    *   is found with GET /transaction/verify/:reference then GET /refund?transaction=<id>, matching
    *   amount and currency; no single match → ignored (syncRefund settles it). Event id
    *   `<event>:<refund id>`;
-   * - anything else (disputes, transfers, `bank.transfer.rejected`, …) → ignored.
+   * - `charge.dispute.create|remind|resolve` → a dispute event (`paystackDisputeEvent`, ./paystack-disputes.ts): the
+   *   dispute mapped from `data` when it is complete, `connectorDisputeId` `String(data.id)`, our payment id from the
+   *   transaction reference, `reminder: true` on `remind`;
+   * - anything else (transfers, `bank.transfer.rejected`, …) → ignored.
    * @throws WebhookSignatureError when the header is missing, malformed or does not match
    * @throws WebhookPayloadError when the signed body is not `{event, data}` JSON, or a field the event's
    *   mapping reads is missing or of another type (`charge.success` without `data.reference`, …)
@@ -670,6 +694,8 @@ export class PaystackConnector implements Connector {
       for (const key of ['reason', 'message']) optionalString(this.name, data, key, 'data');
       return this.refundEvent(event, data as unknown as PaystackRefundEventData, webhook.rawBody);
     }
+
+    if (isPaystackDisputeEvent(event)) return paystackDisputeEvent(event, data, webhook.rawBody);
 
     return {
       kind: 'ignored',
@@ -820,8 +846,8 @@ export class PaystackConnector implements Connector {
    * Paystack's error body mapped by {@link paystackErrorOf}.
    */
   private call<T>(
-    operation: ConnectorOperation,
-    method: 'GET' | 'POST',
+    operation: ConnectorOperation | 'disputeRead' | 'disputeWrite',
+    method: 'GET' | 'POST' | 'PUT',
     path: string,
     body?: unknown,
     errorOf: (status: number, body: unknown) => { code: string; message: string } = paystackErrorOf,
@@ -834,8 +860,174 @@ export class PaystackConnector implements Connector {
       url: `${this.baseUrl}${path}`,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: timeoutFor(PAYSTACK_TIMEOUTS_MS, operation, this.timeoutMs),
+      timeoutMs: this.timeoutOf(operation),
       errorOf,
     });
+  }
+
+  /** Milliseconds of one call: the configured override, else the table of the operation ({@link PAYSTACK_DISPUTE_TIMEOUTS_MS} for disputes). */
+  private timeoutOf(operation: ConnectorOperation | 'disputeRead' | 'disputeWrite'): number {
+    if (operation === 'disputeRead' || operation === 'disputeWrite') {
+      const table = operation === 'disputeRead' ? PAYSTACK_DISPUTE_TIMEOUTS_MS.read : PAYSTACK_DISPUTE_TIMEOUTS_MS.write;
+      return this.timeoutMs !== undefined && Number.isFinite(this.timeoutMs) && this.timeoutMs > 0 ? this.timeoutMs : table;
+    }
+    return timeoutFor(PAYSTACK_TIMEOUTS_MS, operation, this.timeoutMs);
+  }
+
+  /* ---------------------------------------------------------------------------------- disputes */
+
+  /**
+   * Paystack's view of a dispute: `GET /dispute/:id` ([OAS] `paths/dispute_{id}.yaml`), mapped by `disputeFromPaystack`
+   * (status table: transformers' `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION`). Changes nothing.
+   * @throws ConnectorRequestError on a 4xx (404 `Entity not found` for another account's or an unknown id)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx, or an answer without the dispute's
+   *   status, amount or currency
+   */
+  async fetchDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    return this.disputeOf(await this.readDispute(request), request);
+  }
+
+  /**
+   * Accepts a dispute: reads it (`GET /dispute/:id`, for its `refund_amount`), then `PUT /dispute/:id/resolve` with
+   * `{resolution: "merchant-accepted", message: "Merchant accepted", refund_amount}` ([OAS] DisputeResolve; [DCS]
+   * `src/api/disputes/resolve/index.sh`), no `uploaded_filename` (see `buildAcceptResolution`). An already accepted
+   * dispute is answered as it is, without a second resolve.
+   * @returns the dispute after it (the resolve answer mapped; Paystack's sample answers `resolved` / `merchant-accepted`)
+   * @throws ConnectorRequestError on a 4xx; ConnectorTechnicalError on timeout, network error, 409 or 5xx (unknown:
+   *   the core reads the dispute back)
+   */
+  async acceptDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    const current = await this.readDispute(request);
+    const before = this.disputeOf(current, request);
+    if (before.status === 'dispute_accepted') return before;
+    const answer = await this.call<PaystackEnvelope<PaystackDisputeData>>(
+      'disputeWrite',
+      'PUT',
+      `${this.disputePath(request)}/resolve`,
+      buildAcceptResolution(before.amount, PAYSTACK_ACCEPT_RESOLUTION),
+    );
+    return this.disputeAfter(answer, request);
+  }
+
+  /**
+   * Relays evidence, and submits it when `submit`:
+   * 1. `GET /dispute/:id` (the customer's e-mail, name and phone Paystack requires with evidence);
+   * 2. per file, `GET /dispute/:id/upload_url?upload_filename=<name>` ([OAS] `paths/dispute_{id}_upload_url.yaml`), then
+   *    `PUT <signedUrl>` with the bytes and the file's media type, without our key ([DCS]
+   *    `src/doc/payments/disputes/upload-url/index.js`; the signed URL is S3's);
+   * 3. `POST /dispute/:id/evidence` with `buildPaystackEvidence` (the field mapping is documented there);
+   * 4. when `submit`: `PUT /dispute/:id/resolve` with `{resolution: "declined", message, refund_amount: 0,
+   *    uploaded_filename: <Paystack's name of the first file>}` (`buildDeclineResolution`).
+   * @returns the dispute after it (the resolve answer when submitted, else `GET /dispute/:id` again)
+   * @throws ConnectorRequestError before any write when `submit` comes without a file (`evidence_file_required`: Paystack
+   *   asks for a document to decline) or a required evidence field cannot be filled (`evidence_incomplete`); on a 4xx
+   *   (an upload refused: `upload_refused`)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx of any call
+   */
+  async submitDisputeEvidence(
+    request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
+  ): Promise<ConnectorDispute> {
+    if (request.submit && request.files.length === 0) {
+      throw new ConnectorRequestError(
+        this.name,
+        'evidence_file_required',
+        'Paystack needs a document (an uploaded file) to decline a dispute: submit the evidence with at least one file.',
+      );
+    }
+    const current = await this.readDispute(request);
+    const evidence = buildPaystackEvidence(request.evidence, current);
+    const uploaded: string[] = [];
+    for (const file of request.files) uploaded.push(await this.uploadEvidenceFile(request, file));
+    await this.call<PaystackEnvelope<unknown>>('disputeWrite', 'POST', `${this.disputePath(request)}/evidence`, evidence);
+    if (!request.submit) return this.fetchDispute(request);
+    const answer = await this.call<PaystackEnvelope<PaystackDisputeData>>(
+      'disputeWrite',
+      'PUT',
+      `${this.disputePath(request)}/resolve`,
+      buildDeclineResolution(request.evidence, uploaded[0] as string, PAYSTACK_DECLINE_RESOLUTION),
+    );
+    return this.disputeAfter(answer, request);
+  }
+
+  /** `/dispute/<id>` of a dispute. */
+  private disputePath(request: DisputeRef): string {
+    return `/dispute/${encodeURIComponent(request.connectorDisputeId)}`;
+  }
+
+  /** `GET /dispute/:id` → Paystack's dispute `data`. */
+  private async readDispute(request: DisputeRef): Promise<PaystackDisputeData> {
+    const answer = await this.call<PaystackEnvelope<PaystackDisputeData>>('disputeRead', 'GET', this.disputePath(request));
+    return answer.data ?? {};
+  }
+
+  /** A Paystack dispute mapped, or a technical error when Paystack's answer lacks what the mapping needs. */
+  private disputeOf(data: PaystackDisputeData, request: DisputeRef): ConnectorDispute {
+    const dispute = disputeFromPaystack({ ...data, currency: data.currency ?? data.transaction?.currency ?? request.currency });
+    if (!dispute) {
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Paystack's answer for dispute ${request.connectorDisputeId} has no id, status, amount or currency this service can read.`,
+      );
+    }
+    return dispute;
+  }
+
+  /** The dispute a resolve answered, mapped; read again when the answer is not enough. */
+  private async disputeAfter(answer: PaystackEnvelope<PaystackDisputeData>, request: DisputeRef): Promise<ConnectorDispute> {
+    const data = answer.data ?? {};
+    const mapped = disputeFromPaystack({ ...data, id: data.id ?? request.connectorDisputeId });
+    return mapped ?? this.fetchDispute(request);
+  }
+
+  /**
+   * One evidence file to Paystack: `GET /dispute/:id/upload_url?upload_filename=<filename>`, then the bytes `PUT` to
+   * `signedUrl` (no Authorization header: the URL carries its own signature, and our key must never leave for S3).
+   * @returns Paystack's `fileName` of the upload (what `uploaded_filename` names)
+   */
+  private async uploadEvidenceFile(request: DisputeRef, file: DisputeEvidenceFile): Promise<string> {
+    const query = new URLSearchParams({ upload_filename: file.filename }).toString();
+    const answer = await this.call<PaystackEnvelope<PaystackUploadUrlData>>(
+      'disputeRead',
+      'GET',
+      `${this.disputePath(request)}/upload_url?${query}`,
+    );
+    const signedUrl = answer.data?.signedUrl;
+    const fileName = answer.data?.fileName;
+    if (typeof signedUrl !== 'string' || !/^https?:\/\//.test(signedUrl) || typeof fileName !== 'string' || fileName === '') {
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Paystack's upload URL answer for dispute ${request.connectorDisputeId} has no signedUrl or fileName.`,
+      );
+    }
+    let response: Response;
+    try {
+      response = await fetch(signedUrl, {
+        method: 'PUT',
+        headers: { 'Content-Type': file.mediaType },
+        body: new Uint8Array(file.content),
+        signal: AbortSignal.timeout(this.timeoutOf('disputeWrite')),
+      });
+      await response.arrayBuffer().catch(() => undefined);
+    } catch (err) {
+      const name = (err as Error).name;
+      throw new ConnectorTechnicalError(
+        this.name,
+        name === 'TimeoutError' || name === 'AbortError'
+          ? `Paystack's file store did not answer the upload of ${file.fileId} in time.`
+          : `Paystack's file store could not be reached for the upload of ${file.fileId}.`,
+      );
+    }
+    if (response.status >= 500 || response.status === 409)
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Paystack's file store answered HTTP ${response.status} to the upload of ${file.fileId}.`,
+      );
+    if (response.status >= 400)
+      throw new ConnectorRequestError(
+        this.name,
+        'upload_refused',
+        `Paystack's file store refused the upload of ${file.fileId} (HTTP ${response.status}).`,
+      );
+    return fileName;
   }
 }

@@ -46,9 +46,15 @@
  *   components/schemas/{TransactionChargeAuthorization,ChargeAuthorizationResponse,CustomerDeactivateAuthorization}.yaml;
  *   [DCS] src/api/transactions/charge_authorization/response.json, src/api/customers/deactivate-authorization/response.json,
  *   src/doc/payments/recurring-charges/{authorization,charge-authorization,two-factor,callback,sample-metadata}/index.json
+ * - Disputes (issue 25): the Manage Disputes guide https://paystack.com/docs/payments/manage-disputes/ ("should be handled
+ *   within 16 hours"); [OAS] paths/dispute.yaml (the `status` enum), paths/dispute_{id}{,_evidence,_resolve,_upload_url}.yaml,
+ *   components/schemas/{DisputeResolve,DisputeEvidence,DisputeFetchResponse,DisputeUploadURLResponse}.yaml; [DCS]
+ *   src/api/disputes/{fetch,resolve,evidence,upload-url}/response.json, src/doc/payments/disputes/upload-url/index.js (PUT of
+ *   the file's bytes to `signedUrl`), src/doc/payments/webhooks/events/charge-dispute-{create,remind,resolve}.json
  */
 
 import type { CardDetails } from '../../domain/card';
+import type { DisputeStage, DisputeStatus } from '../../domain/dispute-vocabulary';
 import { type GhanaMobileNetwork, ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { Currency } from '../../domain/money';
 import { type AuthenticationStep, authenticationAction, type NextAction, type PaymentMethod } from '../../domain/payment';
@@ -1578,4 +1584,137 @@ export function paystackSavedMethod(data: { authorization?: unknown; customer?: 
     card,
     expiresAt: card ? endOfExpiryMonth(card.expMonth, card.expYear) : null,
   };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Disputes (issue 25): the status table (mapping code: ./paystack-disputes.ts)
+ * --------------------------------------------------------------------------------------------- */
+
+/**
+ * Paystack's dispute `status` values: the enum of List Disputes' `status` filter, [OAS] `paths/dispute.yaml`
+ * (PaystackOSS/openapi 9678dea922a9; also `src/assets/sdk/paystack.yaml`: "Dispute Status. Acceptable values are
+ * awaiting-merchant-feedback, awaiting-bank-feedback, pending, resolved").
+ */
+export const PAYSTACK_DISPUTE_STATUSES = ['awaiting-merchant-feedback', 'awaiting-bank-feedback', 'pending', 'resolved'] as const;
+/** One of {@link PAYSTACK_DISPUTE_STATUSES}. */
+export type PaystackDisputeStatus = (typeof PAYSTACK_DISPUTE_STATUSES)[number];
+
+/**
+ * Paystack's dispute `resolution` values: `merchant-accepted` and `declined`, the values Resolve Dispute accepts
+ * ([OAS] `components/schemas/DisputeResolve.yaml`: "Dispute resolution. Accepted values, merchant-accepted,
+ * declined"; [DCS] `src/api/disputes/resolve/response.json` answers `merchant-accepted`); `auto-accepted`, the
+ * resolution of Paystack's `charge.dispute.resolve` sample ([DCS] `src/doc/payments/webhooks/events/charge-dispute-resolve.json`:
+ * resolved 2 s after its `dueAt`, i.e. Paystack accepted it for a merchant who did not answer in time: "All disputes
+ * raised against your integration/business should be handled within 16 hours", https://paystack.com/docs/payments/manage-disputes/);
+ * `merchant-declined`, a spelling some integrations read (not in Paystack's material), read as `declined`.
+ */
+export const PAYSTACK_DISPUTE_RESOLUTIONS = ['merchant-accepted', 'auto-accepted', 'declined', 'merchant-declined'] as const;
+/** One of {@link PAYSTACK_DISPUTE_RESOLUTIONS}. */
+export type PaystackDisputeResolution = (typeof PAYSTACK_DISPUTE_RESOLUTIONS)[number];
+
+/** The resolution this adapter sends to accept a dispute (`PUT /dispute/:id/resolve`). */
+export const PAYSTACK_ACCEPT_RESOLUTION: PaystackDisputeResolution = 'merchant-accepted';
+/**
+ * The resolution this adapter sends to challenge a dispute with evidence: `declined`, the value Paystack's
+ * DisputeResolve schema documents (not `merchant-declined`, which no Paystack material names).
+ */
+export const PAYSTACK_DECLINE_RESOLUTION: PaystackDisputeResolution = 'declined';
+
+/** Our stage and status for one Paystack status (or resolution). */
+export interface PaystackDisputeMapping {
+  status: DisputeStatus;
+  stage: DisputeStage;
+}
+
+/**
+ * Open Paystack statuses → ours. Paystack has one stage (a chargeback or a fraud claim, `category`), so the stage
+ * is always `dispute`:
+ * - `awaiting-merchant-feedback` → `dispute_opened` (the merchant must accept or decline, by `dueAt`);
+ * - `pending` → `dispute_opened` (the status Paystack's samples record at creation, `history[0].status`; nothing
+ *   answered yet);
+ * - `awaiting-bank-feedback` → `dispute_challenged` (the merchant declined with evidence; the issuer decides).
+ * `resolved` is read through {@link PAYSTACK_DISPUTE_RESOLUTION}.
+ */
+export const PAYSTACK_DISPUTE_STATUS: Readonly<Record<Exclude<PaystackDisputeStatus, 'resolved'>, PaystackDisputeMapping>> = {
+  'awaiting-merchant-feedback': { status: 'dispute_opened', stage: 'dispute' },
+  pending: { status: 'dispute_opened', stage: 'dispute' },
+  'awaiting-bank-feedback': { status: 'dispute_challenged', stage: 'dispute' },
+};
+
+/**
+ * A `resolved` dispute's `resolution` → ours:
+ * - `merchant-accepted` → `dispute_accepted` (the merchant accepted; `refund_amount` goes back to the cardholder);
+ * - `auto-accepted` → `dispute_expired` (nobody answered by `dueAt`; Paystack accepted it: the money stays out);
+ * - `declined` / `merchant-declined` → `dispute_won` (the decline stood: Paystack closes the dispute in the merchant's
+ *   favour; Paystack documents no later stage).
+ * A resolved dispute with another (or no) resolution is an unknown value: `dispute_opened` with a warning.
+ */
+export const PAYSTACK_DISPUTE_RESOLUTION: Readonly<Record<PaystackDisputeResolution, PaystackDisputeMapping>> = {
+  'merchant-accepted': { status: 'dispute_accepted', stage: 'dispute' },
+  'auto-accepted': { status: 'dispute_expired', stage: 'dispute' },
+  declined: { status: 'dispute_won', stage: 'dispute' },
+  'merchant-declined': { status: 'dispute_won', stage: 'dispute' },
+};
+
+/**
+ * The raw value kept in `connectorStatus`: the status, with the resolution after a colon when there is one
+ * (`resolved:merchant-accepted`), so the raw pair survives.
+ */
+export function paystackDisputeConnectorStatus(status: string, resolution: string | null | undefined): string {
+  return resolution ? `${status}:${resolution}` : status;
+}
+
+/**
+ * Paystack's status and resolution → ours, through {@link PAYSTACK_DISPUTE_STATUS} and {@link PAYSTACK_DISPUTE_RESOLUTION}.
+ * @returns the mapping, or null for a value the tables do not know (the caller maps it to `dispute_opened` and warns)
+ */
+export function paystackDisputeMapping(status: string, resolution: string | null | undefined): PaystackDisputeMapping | null {
+  if (status === 'resolved') {
+    return resolution && Object.hasOwn(PAYSTACK_DISPUTE_RESOLUTION, resolution)
+      ? PAYSTACK_DISPUTE_RESOLUTION[resolution as PaystackDisputeResolution]
+      : null;
+  }
+  return Object.hasOwn(PAYSTACK_DISPUTE_STATUS, status) ? PAYSTACK_DISPUTE_STATUS[status as keyof typeof PAYSTACK_DISPUTE_STATUS] : null;
+}
+
+/**
+ * Timeouts of the dispute calls, in milliseconds (`CONNECTOR_TIMEOUT_MS` overrides them, as every other): reads
+ * (`GET /dispute/:id`, `GET /dispute/:id/upload_url`) 30 000 as the other reads ([DCS] samples' `CURLOPT_TIMEOUT => 30`);
+ * writes (`POST /dispute/:id/evidence`, `PUT /dispute/:id/resolve`, the upload to the signed URL) 60 000 as charges
+ * and refunds: a write cut short is an unknown outcome.
+ */
+export const PAYSTACK_DISPUTE_TIMEOUTS_MS = { read: 30_000, write: 60_000 } as const;
+
+/** A Paystack dispute as `GET /dispute/:id`, `PUT /dispute/:id/resolve` and the `charge.dispute.*` events print it ([OAS] DisputeFetchResponse). */
+export interface PaystackDisputeData {
+  id?: number | string;
+  refund_amount?: number | string | null;
+  currency?: string | null;
+  status?: string;
+  resolution?: string | null;
+  category?: string | null;
+  transaction?: { id?: number; reference?: string; amount?: number | string; currency?: string } | null;
+  transaction_reference?: string | null;
+  customer?: {
+    first_name?: string | null;
+    last_name?: string | null;
+    email?: string | null;
+    phone?: string | null;
+    international_format_phone?: string | null;
+  } | null;
+  dueAt?: string | null;
+  due_at?: string | null;
+  resolvedAt?: string | null;
+  messages?: { sender?: string; body?: string; createdAt?: string }[] | null;
+  message?: { body?: string } | null;
+  createdAt?: string | null;
+  created_at?: string | null;
+  updatedAt?: string | null;
+  updated_at?: string | null;
+}
+
+/** The `data` of `GET /dispute/:id/upload_url` ([OAS] DisputeUploadURLResponse: both required). */
+export interface PaystackUploadUrlData {
+  signedUrl: string;
+  fileName: string;
 }
