@@ -77,9 +77,21 @@
  *   (https://docs.stripe.com/api/payment_intents/confirm) confirms again (e.g. `off_session=false` to ask the payer);
  *   `declineCharges()` makes a saved card decline from now on;
  * - `expand[]` (https://docs.stripe.com/api/expanding_objects): `payment_method` and `customer` on PaymentIntent
- *   create, confirm and retrieve, `data.payment_method` and `data.customer` on search; anything else → 400.
+ *   create, confirm and retrieve, `data.payment_method` and `data.customer` on search, `payment_intent` on the
+ *   dispute routes; anything else → 400.
+ * - disputes (issue 25; https://docs.stripe.com/api/disputes, stripe-node 23.1.0 `resources/Disputes.d.ts`): a test
+ *   opens one on an account's captured PaymentIntent (`openDispute`), moves it (`resolveDispute`, `setDisputeStatus`)
+ *   and gets the `charge.dispute.*` event of its current state signed with the account's webhook secret as Stripe
+ *   signs (`disputeEvent`: `Stripe-Signature: t=…,v1=<HMAC-SHA256 of "t.body">`, https://docs.stripe.com/webhooks/signature;
+ *   the stand-in delivers nothing itself). Disputes are shaped as Stripe's OpenAPI fixture `resources.dispute`
+ *   (fixtures/stripe/disputes/openapi.fixtures3.dispute.extract.json, tag v2436). Routes: `GET /v1/disputes/:id`,
+ *   `POST /v1/disputes/:id` (`evidence[…]` staged; `submit` — default true, as at Stripe — moves `*needs_response` to
+ *   `*under_review`; a file field must name a `dispute_evidence` file of the account; refused once submitted or
+ *   decided), `POST /v1/disputes/:id/close` (→ `lost`, "Closing a dispute is irreversible"), and `POST /v1/files`
+ *   (`multipart/form-data`, `purpose` and `file`; shaped as the fixture's `resources.file`, on the same base URL: Stripe
+ *   serves it on files.stripe.com). `disputesOf` / `filesOf` are the truth. Refusals' wording is the stand-in's.
  *
- * Not modelled: amount minimums, search lag (search is
+ * Not modelled: a dispute's effect on refunds (`is_charge_refundable`) and on the balance, dispute listing, amount minimums, search lag (search is
  * immediately consistent here; Stripe's may lag up to an hour), webhooks,
  * refunds other than `succeeded`, the single use of a PaymentMethod that is not
  * attached to a Customer, accounts without raw card data access, Customers' other fields and endpoints
@@ -88,7 +100,7 @@
  *
  * Works under jest (CommonJS: the fixtures are found through `__dirname`).
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -228,6 +240,65 @@ export interface StandInCustomer {
   idempotencyKey: string | null;
 }
 
+/** One dispute of one account, as {@link StripeStandIn.disputesOf} shows it (issue 25). Amounts in minor units. */
+export interface StandInDispute {
+  /** `du_…`. */
+  id: string;
+  /** The disputed PaymentIntent (`pi_…`) and its charge (`ch_…`). */
+  paymentIntentId: string;
+  chargeId: string;
+  /** `metadata.payment_id` of the PaymentIntent (our payment id), or null. */
+  paymentId: string | null;
+  amount: number;
+  /** Lower-case ISO 4217. */
+  currency: string;
+  /** Stripe's `status`. */
+  status: string;
+  reason: string;
+  /** `evidence_details.due_by`, Unix seconds. */
+  dueBy: number;
+  /** Evidence staged or submitted, as sent (`evidence[field]` → value; file fields hold `file_…` ids). */
+  evidence: Record<string, string>;
+  /** `evidence_details.submission_count`: requests with `submit` true. */
+  submissionCount: number;
+  /** Whether it was closed with `POST /v1/disputes/:id/close` (accepted). */
+  closed: boolean;
+}
+
+/** One file uploaded to one account with `POST /v1/files`, as {@link StripeStandIn.filesOf} shows it. */
+export interface StandInFile {
+  /** `file_…`. */
+  id: string;
+  purpose: string;
+  /** As sent in the `file` part's `filename`. */
+  filename: string;
+  /** The part's `Content-Type`. */
+  mediaType: string;
+  size: number;
+  /** Hex SHA-256 of the bytes received. */
+  sha256: string;
+  idempotencyKey: string | null;
+}
+
+/** A Stripe Dispute object as the stand-in renders it (https://docs.stripe.com/api/disputes/object). */
+export type StandInDisputeObject = Record<string, unknown> & { id: string; object: 'dispute'; status: string; payment_intent: unknown };
+
+/** The dispute events Stripe sends (https://docs.stripe.com/api/events/types). */
+export type StandInDisputeEventType =
+  | 'charge.dispute.created'
+  | 'charge.dispute.updated'
+  | 'charge.dispute.closed'
+  | 'charge.dispute.funds_withdrawn'
+  | 'charge.dispute.funds_reinstated';
+
+/** A signed webhook delivery as Stripe would POST it: the exact body, its headers, and the event parsed. */
+export interface StandInSignedEvent {
+  rawBody: string;
+  /** Lower-case: `stripe-signature` (`t=<unix>,v1=<hex>`) and `content-type`. */
+  headers: Record<string, string>;
+  event: Record<string, unknown> & { id: string; type: string };
+}
+
 /** One PaymentIntent of one account, as {@link StripeStandIn.paymentIntentsOf} shows it. Amounts in minor units. */
 export interface StandInPaymentIntent {
   /** `pi_…`. */
@@ -365,6 +436,51 @@ export interface StripeStandIn {
    */
   declineCharges(paymentMethodId: string, decline: { declineCode: string; message: string } | null, secretKey?: string): void;
   /**
+   * Issue 25: a cardholder disputes a captured PaymentIntent of the account (the default account's without a key):
+   * a Dispute (`du_…`) with `amount` (default: all captured), `reason` (default `fraudulent`), `status` (default
+   * `needs_response`; any string, also one Stripe does not document), `networkReasonCode` (default `10.4`), `dueBy`
+   * (Unix seconds; default 7 days after now), created now.
+   * @returns the Dispute object as `GET /v1/disputes/:id` answers it (PaymentIntent not expanded)
+   * @throws Error when the key is no account's, or the intent is unknown there or has no captured charge
+   */
+  openDispute(
+    paymentIntentId: string,
+    options?: { amount?: number; reason?: string; status?: string; networkReasonCode?: string | null; dueBy?: number },
+    secretKey?: string,
+  ): StandInDisputeObject;
+  /**
+   * The issuer decides: the dispute becomes `won` or `lost` (whatever its status).
+   * @returns the Dispute object after it
+   * @throws Error when no account has that dispute
+   */
+  resolveDispute(disputeId: string, outcome: 'won' | 'lost'): StandInDisputeObject;
+  /**
+   * Sets a dispute's `status` to any value (every value of Stripe's table, or an unknown one).
+   * @returns the Dispute object after it
+   * @throws Error when no account has that dispute
+   */
+  setDisputeStatus(disputeId: string, status: string): StandInDisputeObject;
+  /**
+   * The `charge.dispute.*` event Stripe would send now for a dispute (its current state in `data.object`, PaymentIntent
+   * as an id), signed with the webhook secret of the account that holds it, exactly as Stripe signs
+   * (`Stripe-Signature: t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<rawBody>">`). A new `evt_…` id each call
+   * (a redelivery is the same `rawBody` sent again). `type` defaults to `charge.dispute.closed` for a decided dispute
+   * (`won`, `lost`, `warning_closed`, `prevented`) and `charge.dispute.updated` otherwise; `timestamp` (Unix seconds)
+   * defaults to the stand-in's clock.
+   * @throws Error when no account has that dispute
+   */
+  disputeEvent(disputeId: string, type?: StandInDisputeEventType, options?: { timestamp?: number }): StandInSignedEvent;
+  /**
+   * One account's disputes (the default account's without a key), oldest first: the truth about them.
+   * @throws Error when the key is no account's
+   */
+  disputesOf(secretKey?: string): StandInDispute[];
+  /**
+   * One account's uploaded files (the default account's without a key), oldest first.
+   * @throws Error when the key is no account's
+   */
+  filesOf(secretKey?: string): StandInFile[];
+  /**
    * Opens another account (a merchant's own Stripe account): a fresh `sk_test_…` key, webhook
    * secret and `acct_…` id; from now on requests with that key act on that account only.
    */
@@ -401,7 +517,7 @@ export interface StripeStandInAccount {
   accountId: string;
   /** `sk_test_…`: requests with it act on this account only. */
   secretKey: string;
-  /** `whsec_…`: the account's webhook signing secret (the stand-in sends no webhooks). */
+  /** `whsec_…`: the account's webhook signing secret (the stand-in sends no webhooks; `disputeEvent` signs with it). */
   webhookSecret: string;
 }
 
@@ -458,6 +574,35 @@ const BALANCE_TEMPLATE = ((template('openapi-fixtures3/balance.extract').resourc
 /** Stripe's OpenAPI fixture `resources.customer` (stripe/openapi v2436; source in the file). */
 const CUSTOMER_TEMPLATE = ((template('openapi-fixtures3/customer.extract').resources as Json).customer ?? {}) as Json;
 /** A failed 3DS: `last_payment_error` of the recorded `requires_payment_method` intent (`payment_intent_authentication_failure`). */
+const DISPUTE_EXTRACT = template('disputes/openapi.fixtures3.dispute.extract').resources as Json;
+/** Stripe's OpenAPI fixture `resources.dispute` (tag v2436): the shape every Dispute is rendered in. */
+const DISPUTE_TEMPLATE = (DISPUTE_EXTRACT.dispute ?? {}) as Json;
+/** Stripe's OpenAPI fixture `resources.file` (tag v2436), without its `links` list (the stand-in makes no links). */
+const FILE_TEMPLATE = { ...((DISPUTE_EXTRACT.file ?? {}) as Json), links: null } as Json;
+/** The `api_version` of the events `disputeEvent` builds: the version the adapter pins (stripe-node 23.1.0). */
+export const STAND_IN_EVENT_API_VERSION = '2026-10-28.endive';
+/** Dispute statuses in which evidence may still be staged or submitted (`*needs_response`). */
+const DISPUTE_RESPONDABLE = ['needs_response', 'warning_needs_response', 'appeal_needs_response'];
+/** Where `submit` moves a respondable dispute. */
+const DISPUTE_SUBMITTED: Readonly<Record<string, string>> = {
+  needs_response: 'under_review',
+  warning_needs_response: 'warning_under_review',
+  appeal_needs_response: 'appeal_under_review',
+};
+/** Decided disputes (their event is `charge.dispute.closed`). */
+const DISPUTE_DECIDED = ['won', 'lost', 'warning_closed', 'prevented'];
+/** Evidence fields holding a file id (stripe-node 23.1.0 `DisputeUpdateParams.Evidence`, "(ID of a file upload)"). */
+const DISPUTE_FILE_FIELDS = [
+  'cancellation_policy',
+  'customer_communication',
+  'customer_signature',
+  'duplicate_charge_documentation',
+  'receipt',
+  'refund_policy',
+  'service_documentation',
+  'shipping_documentation',
+  'uncategorized_file',
+];
 const AUTHENTICATION_FAILURE_TEMPLATE = (template('payment_intent.requires_payment_method').last_payment_error ?? {}) as Json;
 
 /** The decline (and error) code of an off-session charge whose card needs the payer (https://docs.stripe.com/declines/codes). */
@@ -519,6 +664,44 @@ function metadataOf(form: URLSearchParams): Record<string, string> {
 }
 
 /** Stripe's card brand from the leading digits (for the decline's `payment_method.card`). */
+/**
+ * Parses a `multipart/form-data` body (RFC 7578; what stripe-node's `multipartDataGenerator` sends): its text parts as
+ * form fields, and its file part (`name="file"`; any part with a `filename`) with its name, type and bytes. The file
+ * is also listed in the fields as `file=<filename>:<size>:<sha256>` so idempotency compares it.
+ * @returns null when the content type is not multipart or has no boundary
+ */
+function parseMultipart(contentType: string | undefined, body: Buffer): Multipart | null {
+  const m = /^multipart\/form-data;.*\bboundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType ?? '');
+  if (!m) return null;
+  const delimiter = Buffer.from(`--${m[1] ?? m[2]}`);
+  const fields = new URLSearchParams();
+  let file: Multipart['file'] = null;
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next < 0) break;
+    const part = body.subarray(start + 2, next - 2); // after the CRLF that ends the delimiter line, before the CRLF ending the part
+    const split = part.indexOf('\r\n\r\n');
+    if (split >= 0) {
+      const head = part.subarray(0, split).toString('utf8');
+      const content = part.subarray(split + 4);
+      const name = /name="([^"]*)"/i.exec(head)?.[1] ?? '';
+      const filename = /filename="([^"]*)"/i.exec(head)?.[1];
+      if (filename !== undefined) {
+        const mediaType = /^content-type:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? 'application/octet-stream';
+        file = { filename, mediaType, content: Buffer.from(content) };
+        fields.append(name, `${filename}:${content.length}:${createHash('sha256').update(content).digest('hex')}`);
+      } else {
+        fields.append(name, content.toString('utf8'));
+      }
+    }
+    at = next;
+  }
+  return { fields, file };
+}
+
 function brandOf(pan: string): string {
   if (/^4/.test(pan)) return 'visa';
   if (/^(5[1-5]|2(2[2-9][1-9]|[3-6]\d\d|7[01]\d|720))/.test(pan)) return 'mastercard';
@@ -757,6 +940,42 @@ interface Refund {
   reference: string;
 }
 
+/** A dispute of one account (issue 25). */
+interface DisputeRecord {
+  id: string;
+  paymentIntentId: string;
+  chargeId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string;
+  networkReasonCode: string | null;
+  created: number;
+  dueBy: number;
+  evidence: Record<string, string>;
+  submissionCount: number;
+  closed: boolean;
+  metadata: Record<string, string>;
+}
+
+/** A file uploaded with `POST /v1/files`. */
+interface FileRecord {
+  id: string;
+  purpose: string;
+  filename: string;
+  mediaType: string;
+  size: number;
+  sha256: string;
+  created: number;
+  idempotencyKey: string | null;
+}
+
+/** A `multipart/form-data` body: its text fields and its file part (`file`), if any. */
+interface Multipart {
+  fields: URLSearchParams;
+  file: { filename: string; mediaType: string; content: Buffer } | null;
+}
+
 interface IdempotencyEntry {
   method: string;
   path: string;
@@ -777,6 +996,9 @@ interface Account {
   customers: Map<string, CustomerRecord>;
   /** Idempotency keys are scoped to the account, as at Stripe. */
   idempotency: Map<string, IdempotencyEntry>;
+  /** Disputes (issue 25) and uploaded files. */
+  disputes: Map<string, DisputeRecord>;
+  files: Map<string, FileRecord>;
   /** Keys the card fingerprints of this account (random per account). */
   fingerprintKey: Buffer;
 }
@@ -790,6 +1012,8 @@ const newAccount = (id: string, secretKey: string, webhookSecret: string): Accou
   refunds: new Map(),
   customers: new Map(),
   idempotency: new Map(),
+  disputes: new Map(),
+  files: new Map(),
   fingerprintKey: randomBytes(32),
 });
 
@@ -809,6 +1033,8 @@ interface Context {
   record: StandInRequest;
   authorization: string | undefined;
   idempotencyKey: string | null;
+  /** The file part of a `multipart/form-data` body (`POST /v1/files`), or null. */
+  upload: Multipart['file'];
 }
 
 /** What `#execute` did: the answer, whether it is an idempotent replay, the idempotency entry saved. */
@@ -918,6 +1144,8 @@ class StandIn implements StripeStandIn {
       a.refunds.clear();
       a.customers.clear();
       a.idempotency.clear();
+      a.disputes.clear();
+      a.files.clear();
     }
     this.#faults = [];
     this.#down = false;
@@ -994,6 +1222,118 @@ class StandIn implements StripeStandIn {
     const pm = account.paymentMethods.get(paymentMethodId);
     if (!pm) throw new Error(`Stripe stand-in: no PaymentMethod ${paymentMethodId} in account ${account.id}`);
     pm.decline = decline ? { ...decline } : null;
+  }
+
+  openDispute(
+    paymentIntentId: string,
+    options: { amount?: number; reason?: string; status?: string; networkReasonCode?: string | null; dueBy?: number } = {},
+    secretKey: string = this.secretKey,
+  ): StandInDisputeObject {
+    const account = this.#account(secretKey);
+    const intent = account.intents.get(paymentIntentId);
+    if (!intent) throw new Error(`Stripe stand-in: no PaymentIntent ${paymentIntentId} in account ${account.id}`);
+    if (!intent.chargeId || intent.amountReceived <= 0) {
+      throw new Error(`Stripe stand-in: PaymentIntent ${paymentIntentId} has no captured charge to dispute (status ${intent.status})`);
+    }
+    const amount = options.amount ?? intent.amountReceived;
+    if (!Number.isSafeInteger(amount) || amount < 1 || amount > intent.amountReceived) {
+      throw new RangeError(`Stripe stand-in: a dispute amount is 1..${intent.amountReceived} (the captured amount)`);
+    }
+    const created = Math.floor(this.#now() / 1000);
+    const dispute: DisputeRecord = {
+      id: stripeId('du'),
+      paymentIntentId: intent.id,
+      chargeId: intent.chargeId,
+      amount,
+      currency: intent.currency,
+      status: options.status ?? 'needs_response',
+      reason: options.reason ?? 'fraudulent',
+      networkReasonCode: options.networkReasonCode === undefined ? '10.4' : options.networkReasonCode,
+      created,
+      dueBy: options.dueBy ?? created + 7 * 24 * 3600,
+      evidence: {},
+      submissionCount: 0,
+      closed: false,
+      metadata: {},
+    };
+    account.disputes.set(dispute.id, dispute);
+    return this.#renderDispute(dispute, account) as StandInDisputeObject;
+  }
+
+  resolveDispute(disputeId: string, outcome: 'won' | 'lost'): StandInDisputeObject {
+    if (outcome !== 'won' && outcome !== 'lost') throw new Error(`Stripe stand-in: a dispute is won or lost, not ${String(outcome)}`);
+    return this.setDisputeStatus(disputeId, outcome);
+  }
+
+  setDisputeStatus(disputeId: string, status: string): StandInDisputeObject {
+    const { account, dispute } = this.#disputeAnywhere(disputeId);
+    dispute.status = status;
+    return this.#renderDispute(dispute, account) as StandInDisputeObject;
+  }
+
+  disputeEvent(disputeId: string, type?: StandInDisputeEventType, options: { timestamp?: number } = {}): StandInSignedEvent {
+    const { account, dispute } = this.#disputeAnywhere(disputeId);
+    const eventType: StandInDisputeEventType =
+      type ?? (DISPUTE_DECIDED.includes(dispute.status) ? 'charge.dispute.closed' : 'charge.dispute.updated');
+    const timestamp = options.timestamp ?? Math.floor(this.#now() / 1000);
+    // The shape of an Event (https://docs.stripe.com/api/events/object), as fixtures/stripe/event.*.json.
+    const event = {
+      id: stripeId('evt'),
+      object: 'event',
+      api_version: STAND_IN_EVENT_API_VERSION,
+      created: timestamp,
+      data: { object: this.#renderDispute(dispute, account) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type: eventType,
+    };
+    const rawBody = JSON.stringify(event, null, 2);
+    const signature = createHmac('sha256', account.webhookSecret).update(`${timestamp}.${rawBody}`, 'utf8').digest('hex');
+    return {
+      rawBody,
+      headers: { 'stripe-signature': `t=${timestamp},v1=${signature}`, 'content-type': 'application/json; charset=utf-8' },
+      event: JSON.parse(rawBody) as StandInSignedEvent['event'],
+    };
+  }
+
+  disputesOf(secretKey: string = this.secretKey): StandInDispute[] {
+    const account = this.#account(secretKey);
+    return [...account.disputes.values()].map((d) => ({
+      id: d.id,
+      paymentIntentId: d.paymentIntentId,
+      chargeId: d.chargeId,
+      paymentId: account.intents.get(d.paymentIntentId)?.metadata.payment_id ?? null,
+      amount: d.amount,
+      currency: d.currency,
+      status: d.status,
+      reason: d.reason,
+      dueBy: d.dueBy,
+      evidence: { ...d.evidence },
+      submissionCount: d.submissionCount,
+      closed: d.closed,
+    }));
+  }
+
+  filesOf(secretKey: string = this.secretKey): StandInFile[] {
+    return [...this.#account(secretKey).files.values()].map((f) => ({
+      id: f.id,
+      purpose: f.purpose,
+      filename: f.filename,
+      mediaType: f.mediaType,
+      size: f.size,
+      sha256: f.sha256,
+      idempotencyKey: f.idempotencyKey,
+    }));
+  }
+
+  /** The account holding a dispute, and the dispute. @throws Error when none */
+  #disputeAnywhere(disputeId: string): { account: Account; dispute: DisputeRecord } {
+    for (const account of this.#accounts.values()) {
+      const dispute = account.disputes.get(disputeId);
+      if (dispute) return { account, dispute };
+    }
+    throw new Error(`Stripe stand-in: no account has dispute ${disputeId}`);
   }
 
   ledger(): Record<string, StandInLedgerEntry> {
@@ -1108,8 +1448,9 @@ class StandIn implements StripeStandIn {
     req.on('error', () => undefined);
     req.on('end', () => {
       if (generation !== this.#generation) return;
-      const body = Buffer.concat(chunks).toString('utf8');
-      const params = method === 'GET' ? url.searchParams : new URLSearchParams(body);
+      const raw = Buffer.concat(chunks);
+      const multipart = method === 'POST' ? parseMultipart(header('content-type'), raw) : null;
+      const params = method === 'GET' ? url.searchParams : multipart ? multipart.fields : new URLSearchParams(raw.toString('utf8'));
       record.form = redact(params);
       const ctx: Context = {
         method,
@@ -1119,6 +1460,7 @@ class StandIn implements StripeStandIn {
         record,
         authorization: header('authorization'),
         idempotencyKey: method === 'POST' ? record.idempotencyKey : null,
+        upload: multipart?.file ?? null,
       };
       void this.#serve(ctx, res, generation);
     });
@@ -1346,6 +1688,12 @@ class StandIn implements StripeStandIn {
         if (method === 'POST' && id && action === 'cancel') return this.#cancel(a, id, params);
         if (method === 'POST' && id && action === 'confirm') return this.#confirm(a, id, params);
       }
+      if (resource === 'disputes' && id) {
+        if (method === 'GET' && action === undefined) return this.#retrieveDispute(a, id, params);
+        if (method === 'POST' && action === undefined) return this.#updateDispute(a, id, params);
+        if (method === 'POST' && action === 'close') return this.#closeDispute(a, id, params);
+      }
+      if (resource === 'files' && method === 'POST' && id === undefined) return this.#createFile(a, params, ctx);
       if (resource === 'refunds') {
         if (method === 'POST' && id === undefined) return this.#createRefund(a, params);
         if (method === 'GET' && id === undefined) return this.#listRefunds(a, params);
@@ -2082,6 +2430,163 @@ class StandIn implements StripeStandIn {
       hasMore = all.length > limit;
     }
     return ok({ object: 'list', data: page.map((r) => this.#renderRefund(r)), has_more: hasMore, url: '/v1/refunds' });
+  }
+
+  /**
+   * A Dispute in the shape of Stripe's OpenAPI fixture `resources.dispute`, with the fields set from the record;
+   * `payment_intent` expanded when asked (`expand[]=payment_intent`).
+   */
+  #renderDispute(d: DisputeRecord, a: Account, expand: readonly string[] = []): Json {
+    const template = clone(DISPUTE_TEMPLATE);
+    const evidence = { ...((template.evidence as Json | undefined) ?? {}) };
+    for (const [field, value] of Object.entries(d.evidence)) evidence[field] = value;
+    const intent = a.intents.get(d.paymentIntentId);
+    const methodDetails = clone((template.payment_method_details as Json | undefined) ?? {});
+    const card = (methodDetails.card as Json | undefined) ?? {};
+    card.network_reason_code = d.networkReasonCode;
+    card.case_type = d.status.startsWith('warning_') ? 'inquiry' : 'chargeback';
+    methodDetails.card = card;
+    return {
+      ...template,
+      amount: d.amount,
+      balance_transactions: [],
+      charge: d.chargeId,
+      created: d.created,
+      currency: d.currency,
+      evidence,
+      evidence_details: {
+        ...((template.evidence_details as Json | undefined) ?? {}),
+        due_by: d.dueBy,
+        has_evidence: Object.keys(d.evidence).length > 0,
+        past_due: false,
+        submission_count: d.submissionCount,
+      },
+      id: d.id,
+      is_charge_refundable: d.status.startsWith('warning_'),
+      livemode: false,
+      metadata: { ...d.metadata },
+      network_reason_code: d.networkReasonCode,
+      object: 'dispute',
+      payment_intent: expand.includes('payment_intent') && intent ? this.#renderIntent(intent, [], a) : d.paymentIntentId,
+      payment_method_details: methodDetails,
+      reason: d.reason,
+      status: d.status,
+    };
+  }
+
+  /** GET /v1/disputes/:id (`expand[]`: `payment_intent`). */
+  #retrieveDispute(a: Account, id: string, params: URLSearchParams): Answer {
+    const expand = expandParam(params, ['payment_intent']);
+    if (isAnswer(expand)) return expand;
+    const dispute = a.disputes.get(id);
+    return dispute ? ok(this.#renderDispute(dispute, a, expand)) : missing('dispute', id, 'dispute');
+  }
+
+  /**
+   * POST /v1/disputes/:id: `evidence[field]` staged (merged over what was staged), `submit` (default true) moves a
+   * `*needs_response` dispute to `*under_review`, `metadata[…]`, `expand[]` (`payment_intent`). A file field must name
+   * a `dispute_evidence` file of this account. Refused (400, the stand-in's wording) once the dispute is no longer
+   * waiting for a response.
+   */
+  #updateDispute(a: Account, id: string, form: URLSearchParams): Answer {
+    const expand = expandParam(form, ['payment_intent']);
+    if (isAnswer(expand)) return expand;
+    const dispute = a.disputes.get(id);
+    if (!dispute) return missing('dispute', id, 'dispute');
+    const submitRaw = form.get('submit');
+    if (submitRaw !== null && submitRaw !== 'true' && submitRaw !== 'false')
+      return invalid('parameter_invalid_boolean', `Invalid boolean: ${submitRaw}`, 'submit');
+    const submit = submitRaw !== 'false';
+    const evidence: Record<string, string> = {};
+    for (const [key, value] of form) {
+      const m = /^evidence\[([a-z_]+)\]$/.exec(key);
+      if (m) evidence[m[1]!] = value;
+      else if (key.startsWith('evidence[')) return invalid('parameter_unknown', `Received unknown parameter: ${key}`, key);
+    }
+    for (const field of DISPUTE_FILE_FIELDS) {
+      const fileId = evidence[field];
+      if (fileId === undefined || fileId === '') continue;
+      const file = a.files.get(fileId);
+      if (!file || file.purpose !== 'dispute_evidence')
+        return invalid('resource_missing', `No such file upload: '${fileId}'`, `evidence[${field}]`);
+    }
+    if (!DISPUTE_RESPONDABLE.includes(dispute.status)) {
+      return invalid(
+        'dispute_not_respondable',
+        `This dispute has a status of ${dispute.status}; evidence can only be given while it needs a response (the stand-in's wording).`,
+        null,
+        true,
+      );
+    }
+    Object.assign(dispute.evidence, evidence);
+    for (const [key, value] of Object.entries(metadataOf(form))) dispute.metadata[key] = value;
+    if (submit) {
+      dispute.submissionCount += 1;
+      dispute.status = DISPUTE_SUBMITTED[dispute.status] ?? dispute.status;
+    }
+    return ok(this.#renderDispute(dispute, a, expand));
+  }
+
+  /**
+   * POST /v1/disputes/:id/close: "The status of the dispute will change from needs_response to lost. Closing a dispute
+   * is irreversible" (stripe-node 23.1.0 `DisputeResource.close`). Any `*needs_response` dispute → `lost`; a dispute
+   * closed already answers as it is; any other status → 400 (the stand-in's wording).
+   */
+  #closeDispute(a: Account, id: string, form: URLSearchParams): Answer {
+    const expand = expandParam(form, ['payment_intent']);
+    if (isAnswer(expand)) return expand;
+    const dispute = a.disputes.get(id);
+    if (!dispute) return missing('dispute', id, 'dispute');
+    if (dispute.closed && dispute.status === 'lost') return ok(this.#renderDispute(dispute, a, expand));
+    if (!DISPUTE_RESPONDABLE.includes(dispute.status)) {
+      return invalid(
+        'dispute_not_closable',
+        `This dispute has a status of ${dispute.status} and cannot be closed (the stand-in's wording).`,
+        null,
+        true,
+      );
+    }
+    dispute.status = 'lost';
+    dispute.closed = true;
+    return ok(this.#renderDispute(dispute, a, expand));
+  }
+
+  /**
+   * POST /v1/files (`multipart/form-data`: `purpose` and the `file` part; https://docs.stripe.com/api/files/create):
+   * a File in the shape of the fixture's `resources.file`. A body that is not multipart, or without `file` or
+   * `purpose` → 400.
+   */
+  #createFile(a: Account, form: URLSearchParams, ctx: Context): Answer {
+    const purpose = form.get('purpose');
+    if (!purpose) return invalid('parameter_missing', 'Missing required param: purpose.', 'purpose');
+    const upload = ctx.upload;
+    if (!upload) return invalid('parameter_missing', 'Missing required param: file.', 'file');
+    const created = Math.floor(this.#now() / 1000);
+    const file: FileRecord = {
+      id: stripeId('file'),
+      purpose,
+      filename: upload.filename,
+      mediaType: upload.mediaType,
+      size: upload.content.length,
+      sha256: createHash('sha256').update(upload.content).digest('hex'),
+      created,
+      idempotencyKey: ctx.idempotencyKey,
+    };
+    a.files.set(file.id, file);
+    const ext = /\.([A-Za-z0-9]{1,8})$/.exec(file.filename)?.[1]?.toLowerCase() ?? null;
+    return ok({
+      ...clone(FILE_TEMPLATE),
+      created,
+      expires_at: null,
+      filename: file.filename,
+      id: file.id,
+      object: 'file',
+      purpose,
+      size: file.size,
+      title: null,
+      type: ext,
+      url: `/v1/files/${file.id}/contents`,
+    });
   }
 
   #limit(params: URLSearchParams): number | Answer {

@@ -1,10 +1,15 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 import {
   type AuthorizeRequest,
   type Connector,
+  type ConnectorDispute,
   ConnectorRequestError,
   ConnectorTechnicalError,
+  type DisputeEvidenceFile,
+  type DisputeRef,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -22,6 +27,7 @@ import {
   optionalObject,
   optionalString,
   readWebhookJson,
+  requiredInteger,
   requiredObject,
   requiredString,
   type WebhookObject,
@@ -30,13 +36,17 @@ import {
   buildAuthenticationRecoveryParams,
   buildCancelParams,
   buildCaptureParams,
+  buildCloseDisputeParams,
   buildCustomerParams,
   buildDetachParams,
+  buildDisputeEvidenceParams,
+  buildFileUploadBody,
   buildPaymentIntentParams,
   buildPaymentMethodParams,
   buildRefundParams,
   buildSavedMethodIntentParams,
   declineFromErrorBody,
+  disputeFromStripe,
   encodeStripeForm,
   isAuthenticationRequired,
   isStripeBalance,
@@ -50,16 +60,20 @@ import {
   REFUND_LOOKUP_SETTLE_MS,
   refundListParams,
   refundResultFromRefund,
+  retrieveDisputeParams,
   retrieveIntentParams,
   SEARCH_PROPAGATION_MS,
   STRIPE_API_VERSION,
   STRIPE_BALANCE_PATH,
   STRIPE_DETACH_TIMEOUT_MS,
+  STRIPE_DISPUTE_TIMEOUT_MS,
   STRIPE_TIMEOUTS_MS,
   STRIPE_WEBHOOK_EVENTS,
   type StripeCustomer,
+  type StripeDispute,
   type StripeErrorBody,
   type StripeEvent,
+  type StripeFile,
   type StripeList,
   type StripePaymentIntent,
   type StripePaymentMethod,
@@ -70,6 +84,7 @@ import {
   signatureProblem,
   stripeApiVersionProblem,
   stripeErrorOf,
+  stripeFilesBaseUrl,
   stripeSupports,
   WEBHOOK_TOLERANCE_SECONDS,
   webhookEventFromStripe,
@@ -83,6 +98,11 @@ import {
 export interface StripeConnectorConfig {
   /** `https://api.stripe.com` in production; a local fixture server in tests. No trailing path. */
   baseUrl: string;
+  /**
+   * Base URL of file uploads (`POST /v1/files`, issue 25). Unset: `https://files.stripe.com` when `baseUrl` is
+   * `https://api.stripe.com`, else `baseUrl` itself (a stand-in or proxy serves both). See `stripeFilesBaseUrl`.
+   */
+  filesBaseUrl?: string;
   /** The secret API key (`sk_live_…`/`sk_test_…` or a restricted `rk_…`), sent as `Authorization: Bearer`. */
   secretKey: string;
   /** The webhook endpoint's signing secret (`whsec_…`). */
@@ -128,6 +148,7 @@ export const STRIPE_CONNECTOR_NAME = 'stripe';
 export class StripeConnector implements Connector {
   readonly name = STRIPE_CONNECTOR_NAME;
   readonly #baseUrl: string;
+  readonly #filesBaseUrl: string;
   readonly #secretKey: string;
   readonly #webhookSecret: string;
   readonly #timeoutMs: number | undefined;
@@ -141,6 +162,7 @@ export class StripeConnector implements Connector {
     const problem = stripeApiVersionProblem(apiVersion);
     if (problem) throw new RangeError(problem);
     this.#baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.#filesBaseUrl = (config.filesBaseUrl || stripeFilesBaseUrl(this.#baseUrl)).replace(/\/+$/, '');
     this.#secretKey = config.secretKey;
     this.#webhookSecret = config.webhookSecret;
     this.#timeoutMs = config.timeoutMs;
@@ -649,6 +671,107 @@ export class StripeConnector implements Connector {
   }
 
   /**
+   * Stripe's current view of a dispute (issue 25): `GET /v1/disputes/{id}?expand[0]=payment_intent`
+   * (https://docs.stripe.com/api/disputes/retrieve), mapped by the dispute status table (`disputeFromStripe`); the
+   * PaymentIntent is expanded so the answer names our payment id (`metadata.payment_id`). Changes nothing.
+   * @throws ConnectorRequestError on a 4xx (e.g. `resource_missing` for a dispute of another account)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx, or an answer that is not that dispute
+   */
+  async fetchDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    const dispute = await this.#call<StripeDispute>('dispute', 'GET', this.#disputePath(request), { params: retrieveDisputeParams() });
+    return this.#disputeOf(dispute, request);
+  }
+
+  /**
+   * Accepts a dispute (issue 25): `POST /v1/disputes/{id}/close` (https://docs.stripe.com/api/disputes/close: "Closing
+   * the dispute for a charge indicates that you do not have any evidence to submit and are essentially dismissing the
+   * dispute (accepting it), acknowledging it as lost"; its status becomes `lost`) with `expand[0]=payment_intent` and
+   * `Idempotency-Key: <dispute id>:close`, so a retry after a lost answer replays it.
+   * @returns the dispute after it (normally `lost` → `dispute_lost`)
+   * @throws ConnectorRequestError on a 4xx (e.g. a dispute already decided)
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (unknown: read it back), or an answer that
+   *   is not that dispute
+   */
+  async acceptDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    const dispute = await this.#call<StripeDispute>('dispute', 'POST', `${this.#disputePath(request)}/close`, {
+      params: buildCloseDisputeParams(),
+      idempotencyKey: `${request.connectorDisputeId}:close`,
+    });
+    return this.#disputeOf(dispute, request);
+  }
+
+  /**
+   * Relays evidence (issue 25):
+   * 1. each file: `POST /v1/files` on Stripe's files host (`filesBaseUrl`), `multipart/form-data` with
+   *    `purpose=dispute_evidence` and the file (https://docs.stripe.com/api/files/create), with
+   *    `Idempotency-Key: <dispute id>:file:<our file id>`;
+   * 2. `POST /v1/disputes/{id}` (https://docs.stripe.com/api/disputes/update) with `evidence[<field>]` (text as given,
+   *    file fields as the `file_…` ids of step 1), `submit=true|false` and `expand[0]=payment_intent`, with
+   *    `Idempotency-Key: <dispute id>:evidence:<hash of the parameters>` (a retry of the same evidence replays; staging
+   *    then submitting is two requests).
+   * Nothing is sent when a file field names a file not in `files` (`missing_evidence_file`).
+   * @returns the dispute after it (`submit`: normally `under_review` → `dispute_challenged`)
+   * @throws ConnectorRequestError on a 4xx of either step
+   * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx (an upload's: the evidence was not sent; the
+   *   update's: unknown, read it back), or an answer without the file's id or that is not that dispute
+   */
+  async submitDisputeEvidence(
+    request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
+  ): Promise<ConnectorDispute> {
+    const given = new Map(request.files.map((f) => [f.fileId, f.fileId]));
+    buildDisputeEvidenceParams(request.evidence, given, request.submit); // throws before any call on a missing file
+    const stripeFileIds = new Map<string, string>();
+    for (const file of request.files) stripeFileIds.set(file.fileId, await this.#uploadEvidenceFile(request, file));
+    const params = buildDisputeEvidenceParams(request.evidence, stripeFileIds, request.submit);
+    const digest = createHash('sha256').update(encodeStripeForm(params).toString()).digest('hex').slice(0, 32);
+    const dispute = await this.#call<StripeDispute>('dispute', 'POST', this.#disputePath(request), {
+      params,
+      idempotencyKey: `${request.connectorDisputeId}:evidence:${digest}`,
+    });
+    return this.#disputeOf(dispute, request);
+  }
+
+  /** Step 1 of {@link submitDisputeEvidence}: one file uploaded; its Stripe id (`file_…`). */
+  async #uploadEvidenceFile(request: DisputeRef, file: DisputeEvidenceFile): Promise<string> {
+    const upload = buildFileUploadBody(file, `switchyard-${randomBytes(16).toString('hex')}`);
+    const uploaded = await this.#call<StripeFile>('dispute', 'POST', '/v1/files', {
+      multipart: upload,
+      baseUrl: this.#filesBaseUrl,
+      idempotencyKey: `${request.connectorDisputeId}:file:${file.fileId}`,
+    });
+    if (typeof uploaded?.id !== 'string' || !uploaded.id) {
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Stripe answered the upload of file ${file.fileId} without an id; no evidence was sent.`,
+      );
+    }
+    return uploaded.id;
+  }
+
+  /** `/v1/disputes/{id}`. */
+  #disputePath(request: DisputeRef): string {
+    return `/v1/disputes/${encodeURIComponent(request.connectorDisputeId)}`;
+  }
+
+  /**
+   * A Dispute answer mapped, checked to be the dispute asked about.
+   * @throws ConnectorTechnicalError when it is another object or in a currency we do not take
+   */
+  #disputeOf(dispute: StripeDispute, request: DisputeRef): ConnectorDispute {
+    if (dispute?.object !== 'dispute' || dispute.id !== request.connectorDisputeId) {
+      throw new ConnectorTechnicalError(
+        this.name,
+        `Stripe answered a request about dispute ${request.connectorDisputeId} with another object.`,
+      );
+    }
+    const mapped = disputeFromStripe(dispute);
+    if (!mapped) {
+      throw new ConnectorTechnicalError(this.name, `Stripe dispute ${dispute.id} is in a currency Switchyard does not take.`);
+    }
+    return mapped;
+  }
+
+  /**
    * Checks that Stripe accepts the secret key: one read-only `GET /v1/balance` (Retrieve balance,
    * https://docs.stripe.com/api/balance/balance_retrieve) with `Authorization: Bearer` and `Stripe-Version`, no
    * parameters, timeout `STRIPE_TIMEOUTS_MS.verifyCredentials` (10 s; `timeoutMs` overrides). Nothing changes at
@@ -731,16 +854,29 @@ export class StripeConnector implements Connector {
    * of every 4xx (409 included) answered with JSON.
    */
   #call<T>(
-    operation: ConnectorOperation | 'detachSavedMethod',
+    operation: ConnectorOperation | 'detachSavedMethod' | 'dispute',
     method: 'GET' | 'POST',
     path: string,
-    options: { params?: object; idempotencyKey?: string; onErrorBody?: (body: unknown, status: number) => void } = {},
+    options: {
+      params?: object;
+      /** A `multipart/form-data` body instead of `params` (`POST /v1/files`). */
+      multipart?: { contentType: string; body: Uint8Array };
+      /** Another host than `baseUrl` (the files host). */
+      baseUrl?: string;
+      idempotencyKey?: string;
+      onErrorBody?: (body: unknown, status: number) => void;
+    } = {},
   ): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.#secretKey}`, 'Stripe-Version': this.#apiVersion };
     const encoded = options.params ? encodeStripeForm(options.params).toString() : '';
-    let url = `${this.#baseUrl}${path}`;
+    let url = `${options.baseUrl ?? this.#baseUrl}${path}`;
     let body: string | undefined;
-    if (method === 'POST') {
+    if (method === 'POST' && options.multipart) {
+      headers['Content-Type'] = options.multipart.contentType;
+      // connectorFetch hands `body` to the platform fetch untouched, which sends a Uint8Array as its bytes (a string
+      // would be re-encoded as UTF-8 and corrupt a binary file); its type says string only.
+      body = options.multipart.body as unknown as string;
+    } else if (method === 'POST') {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = encoded;
     } else if (encoded) {
@@ -756,7 +892,9 @@ export class StripeConnector implements Connector {
       timeoutMs:
         operation === 'detachSavedMethod'
           ? timeoutFor({ ...STRIPE_TIMEOUTS_MS, void: STRIPE_DETACH_TIMEOUT_MS }, 'void', this.#timeoutMs)
-          : timeoutFor(STRIPE_TIMEOUTS_MS, operation, this.#timeoutMs),
+          : operation === 'dispute'
+            ? timeoutFor({ ...STRIPE_TIMEOUTS_MS, void: STRIPE_DISPUTE_TIMEOUT_MS }, 'void', this.#timeoutMs)
+            : timeoutFor(STRIPE_TIMEOUTS_MS, operation, this.#timeoutMs),
       errorOf: (status, errorBody) => {
         options.onErrorBody?.(errorBody, status);
         return stripeErrorOf(status, errorBody);
@@ -786,7 +924,7 @@ function optionalIdOrObject(connector: string, parent: WebhookObject, key: strin
  * https://docs.stripe.com/api/events/object) and, for the events the adapter applies
  * ({@link STRIPE_WEBHOOK_EVENTS}), the fields of the PaymentIntent or Refund its mapping reads, with
  * the types it relies on (https://docs.stripe.com/api/payment_intents/object,
- * https://docs.stripe.com/api/refunds/object). Fields the mapping does not read are not checked.
+ * https://docs.stripe.com/api/refunds/object, https://docs.stripe.com/api/disputes/object). Fields the mapping does not read are not checked.
  * @throws WebhookPayloadError naming the field
  */
 function checkStripeEventFields(connector: string, event: WebhookObject): void {
@@ -824,5 +962,20 @@ function checkStripeEventFields(connector: string, event: WebhookObject): void {
     optionalString(connector, object, 'failure_reason', path, MAX_WEBHOOK_ID_LENGTH);
     const metadata = optionalObject(connector, object, 'metadata', path);
     if (metadata) optionalString(connector, metadata, REFUND_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
+  }
+  if (kind === 'dispute' && object.object === 'dispute') {
+    // https://docs.stripe.com/api/disputes/object (issue 25): the fields `disputeFromStripe` reads.
+    requiredString(connector, object, 'id', path);
+    requiredString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
+    requiredInteger(connector, object, 'amount', path);
+    requiredString(connector, object, 'currency', path, MAX_WEBHOOK_ID_LENGTH);
+    for (const key of ['reason', 'network_reason_code']) optionalString(connector, object, key, path, MAX_WEBHOOK_ID_LENGTH);
+    for (const key of ['payment_intent', 'charge']) optionalIdOrObject(connector, object, key, path);
+    optionalInteger(connector, object, 'created', path);
+    const details = optionalObject(connector, object, 'evidence_details', path);
+    if (details) optionalInteger(connector, details, 'due_by', `${path}.evidence_details`);
+    const method = optionalObject(connector, object, 'payment_method_details', path);
+    const card = method ? optionalObject(connector, method, 'card', `${path}.payment_method_details`) : undefined;
+    if (card) optionalString(connector, card, 'network_reason_code', `${path}.payment_method_details.card`, MAX_WEBHOOK_ID_LENGTH);
   }
 }

@@ -41,6 +41,14 @@
  *   https://docs.stripe.com/declines/codes (`authentication_required`) and Stripe support's "Manual confirmation
  *   for off-session payments requiring Strong Customer Authentication (SCA)"
  *   (https://support.stripe.com/questions/manual-confirmation-for-off-session-payments-requiring-strong-customer-authentication-sca)
+ * - Disputes (issue 25): the Dispute object and its `status` values of the installed `stripe` package
+ *   (stripe-node 23.1.0, OpenAPI spec v2596, `node_modules/stripe/cjs/resources/Disputes.d.ts`: `Dispute`,
+ *   `Dispute.Status`, `Dispute.EvidenceDetails.due_by`, `DisputeUpdateParams` (`evidence`, `submit`),
+ *   `DisputeCloseParams`), `resources/Files.d.ts` (`FileCreateParams`: `file`, `purpose: 'dispute_evidence'`,
+ *   multipart, host `files.stripe.com`); https://docs.stripe.com/api/disputes, https://docs.stripe.com/api/files/create,
+ *   https://docs.stripe.com/disputes/api, https://docs.stripe.com/changelog/basil/2025-08-27/add-preventions-to-dispute
+ *   (`prevented`); Stripe's OpenAPI fixture `resources.dispute` (github.com/stripe/openapi tag v2436,
+ *   test/connectors/fixtures/stripe/disputes/openapi.fixtures3.dispute.extract.json)
  *
  * See docs/connectors/stripe.md for the decisions taken here.
  */
@@ -48,12 +56,17 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { CardDetails } from '../../domain/card';
 import { fullExpiryYear } from '../../domain/card';
-import type { Currency } from '../../domain/money';
+import type { DisputeEvidence, DisputeStage, DisputeStatus } from '../../domain/dispute-vocabulary';
+import { CURRENCIES, type Currency } from '../../domain/money';
 import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
+import { logger } from '../../observability/logger';
 import {
   type AuthorizeRequest,
+  type ConnectorDispute,
+  ConnectorRequestError,
   ConnectorTechnicalError,
+  type DisputeEvidenceFile,
   type PaymentResult,
   type ProcessorCustomerRef,
   type RefundResult,
@@ -667,6 +680,14 @@ export function buildDetachParams(): Stripe.PaymentMethodDetachParams {
  */
 export const STRIPE_DETACH_TIMEOUT_MS = STRIPE_DEFAULT_TIMEOUT_MS;
 
+/**
+ * Timeout of each dispute call (issue 25: `GET /v1/disputes/:id`, `POST /v1/disputes/:id/close`, `POST /v1/files`,
+ * `POST /v1/disputes/:id`), in milliseconds: {@link STRIPE_DEFAULT_TIMEOUT_MS} (stripe-node's default for every
+ * request, file uploads included; `CONNECTOR_TIMEOUT_MS` overrides it). Not in {@link STRIPE_TIMEOUTS_MS}: disputes
+ * are no operation of the shared table.
+ */
+export const STRIPE_DISPUTE_TIMEOUT_MS = STRIPE_DEFAULT_TIMEOUT_MS;
+
 /** The decline code (and error code) Stripe gives an off-session charge the issuer wants the payer to authenticate. */
 export const AUTHENTICATION_REQUIRED_CODE = 'authentication_required';
 
@@ -1030,7 +1051,7 @@ export const WEBHOOK_TOLERANCE_SECONDS = 300;
  * 2024-10-28 (https://docs.stripe.com/changelog/acacia/2024-10-28/refund-webhook-update),
  * `charge.refund.updated` before that.
  */
-export const STRIPE_WEBHOOK_EVENTS: Readonly<Record<string, 'payment' | 'refund'>> = {
+export const STRIPE_WEBHOOK_EVENTS: Readonly<Record<string, 'payment' | 'refund' | 'dispute'>> = {
   'payment_intent.succeeded': 'payment',
   'payment_intent.payment_failed': 'payment',
   'payment_intent.canceled': 'payment',
@@ -1040,6 +1061,12 @@ export const STRIPE_WEBHOOK_EVENTS: Readonly<Record<string, 'payment' | 'refund'
   'refund.created': 'refund',
   'refund.updated': 'refund',
   'refund.failed': 'refund',
+  // Issue 25: every dispute event carries the Dispute in `data.object` (https://docs.stripe.com/api/events/types).
+  'charge.dispute.created': 'dispute',
+  'charge.dispute.updated': 'dispute',
+  'charge.dispute.closed': 'dispute',
+  'charge.dispute.funds_withdrawn': 'dispute',
+  'charge.dispute.funds_reinstated': 'dispute',
 };
 
 /** A parsed `Stripe-Signature` header: the signed timestamp (Unix seconds) and every `v1` signature. */
@@ -1108,7 +1135,9 @@ export function signatureProblem(input: {
 /**
  * Maps a verified event to ours. PaymentIntent events → `payment` with our id from
  * `metadata.payment_id` and the intent mapped by {@link paymentResultFromIntent};
- * refund events → `refund` with our id from `metadata.refund_id`; anything else →
+ * refund events → `refund` with our id from `metadata.refund_id`; `charge.dispute.*` → `dispute` with the Dispute
+ * mapped by {@link disputeFromStripe} (`paymentId` null: an event's Dispute names the PaymentIntent by id only, so the
+ * core finds the payment by `dispute.connectorTransactionId`; a dispute in a currency we never take → `ignored`); anything else →
  * `ignored`. `eventId` is Stripe's `evt_…` id, identical on redelivery.
  */
 export function webhookEventFromStripe(event: StripeEvent): WebhookEvent {
@@ -1125,6 +1154,12 @@ export function webhookEventFromStripe(event: StripeEvent): WebhookEvent {
       result: paymentResultFromIntent(intent),
     };
   }
+  if (kind === 'dispute' && object?.object === 'dispute') {
+    const dispute = disputeFromStripe(object as unknown as StripeDispute);
+    if (!dispute)
+      return { kind: 'ignored', eventId, reason: `Stripe dispute ${String(object.id)} is in a currency Switchyard does not take.` };
+    return { kind: 'dispute', eventId, dispute, connectorDisputeId: dispute.connectorDisputeId, paymentId: dispute.paymentId };
+  }
   if (kind === 'refund' && object?.object === 'refund') {
     const refund = object as unknown as StripeRefund;
     return {
@@ -1136,4 +1171,263 @@ export function webhookEventFromStripe(event: StripeEvent): WebhookEvent {
     };
   }
   return { kind: 'ignored', eventId, reason: `Stripe event ${event.type} is not applied.` };
+}
+
+/* ------------------------------------------------------------------ disputes */
+
+/**
+ * `Dispute.status` values of stripe-node 23.1.0 (`node_modules/stripe/cjs/resources/Disputes.d.ts`, `Dispute.Status`:
+ * "Possible values include: `warning_needs_response`, `warning_under_review`, `warning_closed`, `needs_response`,
+ * `under_review`, `appeal_needs_response`, `appeal_under_review`, `won`, `lost`, or `prevented`"; the type also admits
+ * any other string, `OtherString`). `prevented` came with API version 2025-08-27.basil
+ * (https://docs.stripe.com/changelog/basil/2025-08-27/add-preventions-to-dispute).
+ */
+export type StripeDisputeStatus =
+  | 'warning_needs_response'
+  | 'warning_under_review'
+  | 'warning_closed'
+  | 'needs_response'
+  | 'under_review'
+  | 'appeal_needs_response'
+  | 'appeal_under_review'
+  | 'won'
+  | 'lost'
+  | 'prevented';
+
+/**
+ * The fields of a Dispute the adapter reads (https://docs.stripe.com/api/disputes/object; stripe-node 23.1.0
+ * `Dispute`). `payment_intent` and `charge` are ids, or objects when expanded. `evidence_details.due_by` is Unix
+ * seconds, 0 when the issuer allows no response. The network's reason code is `network_reason_code` (stripe-node
+ * 23.1.0) or, in older versions and Stripe's OpenAPI fixture, `payment_method_details.card.network_reason_code`.
+ */
+export interface StripeDispute {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  currency: string;
+  charge?: string | { id: string } | null;
+  payment_intent?: string | StripePaymentIntent | null;
+  status: string;
+  reason?: string | null;
+  network_reason_code?: string | null;
+  payment_method_details?: { type?: string; card?: { network_reason_code?: string | null } | null } | null;
+  evidence_details?: { due_by?: number | null; has_evidence?: boolean; submission_count?: number } | null;
+  evidence?: Record<string, unknown> | null;
+  created?: number;
+  metadata?: Record<string, string> | null;
+}
+
+/** The fields of a File the adapter reads (`POST /v1/files` answer; stripe-node 23.1.0 `resources/Files.d.ts` `File`). */
+export interface StripeFile {
+  id: string;
+  object: 'file';
+  purpose?: string;
+  size?: number;
+  type?: string | null;
+  filename?: string | null;
+}
+
+/**
+ * Stripe Dispute status → our stage and status. The one place this mapping lives.
+ * - `warning_*`: an inquiry (retrieval request) before any chargeback; no money moved yet → `pre_dispute`.
+ *   `warning_needs_response` → `dispute_opened`, `warning_under_review` (evidence sent) → `dispute_challenged`,
+ *   `warning_closed` (the inquiry ended without a chargeback) → `dispute_cancelled`.
+ * - `needs_response` → `dispute`/`dispute_opened`; `under_review` → `dispute`/`dispute_challenged`.
+ * - `appeal_needs_response`, `appeal_under_review`: the second round (a pre-arbitration or appeal after a first
+ *   decision) → `pre_arbitration`, opened / challenged.
+ * - `won` → `dispute_won`, `lost` → `dispute_lost` (also what `POST /v1/disputes/:id/close`, accepting it, leads
+ *   to: "The status of the dispute will change from needs_response to lost", stripe-node `DisputeResource.close`).
+ *   The stage of a final status is `dispute`: Stripe does not say in which round it was decided.
+ * - `prevented`: stopped before a formal chargeback (Visa RDR / dispute prevention; the payment is refunded by the
+ *   prevention, not by the dispute) → `pre_dispute`/`dispute_cancelled`: no chargeback, no dispute money withdrawn.
+ * Any other value: see {@link mapDisputeStatus}.
+ */
+export const STRIPE_DISPUTE_STATUS: Readonly<Record<StripeDisputeStatus, { stage: DisputeStage; status: DisputeStatus }>> = {
+  warning_needs_response: { stage: 'pre_dispute', status: 'dispute_opened' },
+  warning_under_review: { stage: 'pre_dispute', status: 'dispute_challenged' },
+  warning_closed: { stage: 'pre_dispute', status: 'dispute_cancelled' },
+  needs_response: { stage: 'dispute', status: 'dispute_opened' },
+  under_review: { stage: 'dispute', status: 'dispute_challenged' },
+  appeal_needs_response: { stage: 'pre_arbitration', status: 'dispute_opened' },
+  appeal_under_review: { stage: 'pre_arbitration', status: 'dispute_challenged' },
+  won: { stage: 'dispute', status: 'dispute_won' },
+  lost: { stage: 'dispute', status: 'dispute_lost' },
+  prevented: { stage: 'pre_dispute', status: 'dispute_cancelled' },
+};
+
+/**
+ * Our stage and status for a Stripe Dispute status through {@link STRIPE_DISPUTE_STATUS}. An unknown (newer) value
+ * maps to `dispute`/`dispute_opened` (the nearest open status: the merchant may still have to act) and logs a
+ * warning naming it; the raw value stays in `connectorStatus`.
+ */
+export function mapDisputeStatus(status: string, disputeId?: string): { stage: DisputeStage; status: DisputeStatus } {
+  if (Object.hasOwn(STRIPE_DISPUTE_STATUS, status)) return STRIPE_DISPUTE_STATUS[status as StripeDisputeStatus];
+  logger.warn('unknown Stripe dispute status; mapped to dispute_opened', {
+    connector: 'stripe',
+    connectorStatus: String(status).slice(0, 64),
+    connectorDisputeId: disputeId,
+  });
+  return { stage: 'dispute', status: 'dispute_opened' };
+}
+
+/** Unix seconds → ISO 8601 UTC, or null when absent, not a positive safe integer (Stripe's `due_by` 0: no response allowed). */
+export function isoFromUnixSeconds(seconds: number | null | undefined): string | null {
+  return typeof seconds === 'number' && Number.isSafeInteger(seconds) && seconds > 0 ? new Date(seconds * 1000).toISOString() : null;
+}
+
+/** An expandable field's id: the string, or the object's `id`, or null. */
+function expandableId(value: string | { id?: unknown } | null | undefined): string | null {
+  if (typeof value === 'string') return value || null;
+  return value && typeof value.id === 'string' && value.id ? value.id : null;
+}
+
+/** Our currency for Stripe's lower-case code, or null when it is none we take. */
+export function fromStripeCurrency(currency: string | null | undefined): Currency | null {
+  const upper = typeof currency === 'string' ? currency.toUpperCase() : '';
+  return (CURRENCIES as readonly string[]).includes(upper) ? (upper as Currency) : null;
+}
+
+/**
+ * Maps a Dispute to ours (issue 25):
+ * - `connectorDisputeId`: `id` (`du_…`/`dp_…`);
+ * - `paymentId`: `payment_intent.metadata.payment_id` when the PaymentIntent is expanded (the adapter's own calls
+ *   ask `expand[0]=payment_intent`), else null — a Dispute carries no metadata of ours (its own `metadata` is the
+ *   dispute's), and an event's Dispute names the PaymentIntent by id only;
+ * - `connectorTransactionId`: the PaymentIntent's id (`pi_…`, what our payments hold as their connector transaction
+ *   id), or null for a charge made without one;
+ * - `amount` (smallest unit), `currency`; stage and status from {@link mapDisputeStatus}, `connectorStatus` raw;
+ * - `connectorReason`: `reason`; `connectorReasonCode`: `network_reason_code`, else
+ *   `payment_method_details.card.network_reason_code`, else null;
+ * - `challengeRequiredBy`: `evidence_details.due_by` as ISO 8601 UTC (null when absent or 0);
+ * - `createdAt`: `created` as ISO 8601 UTC.
+ * @returns the dispute, or null when its currency is none Switchyard takes (it cannot concern one of our payments)
+ */
+export function disputeFromStripe(dispute: StripeDispute): ConnectorDispute | null {
+  const currency = fromStripeCurrency(dispute.currency);
+  if (!currency) return null;
+  const { stage, status } = mapDisputeStatus(dispute.status, dispute.id);
+  const intent = dispute.payment_intent;
+  const paymentId = intent && typeof intent === 'object' ? (intent.metadata?.[PAYMENT_ID_METADATA_KEY] ?? null) : null;
+  return {
+    connectorDisputeId: dispute.id,
+    paymentId,
+    connectorTransactionId: expandableId(intent),
+    amount: fromStripeAmount(dispute.amount),
+    currency,
+    stage,
+    status,
+    connectorStatus: dispute.status,
+    connectorReason: dispute.reason || null,
+    connectorReasonCode: dispute.network_reason_code || dispute.payment_method_details?.card?.network_reason_code || null,
+    challengeRequiredBy: isoFromUnixSeconds(dispute.evidence_details?.due_by),
+    createdAt: isoFromUnixSeconds(dispute.created),
+  };
+}
+
+/**
+ * The PaymentIntent expanded on the adapter's dispute calls (`expand[0]=payment_intent`,
+ * https://docs.stripe.com/api/expanding_objects), so their answer names our payment id ({@link disputeFromStripe}).
+ */
+export const EXPAND_DISPUTE_PAYMENT_INTENT = ['payment_intent'] as const;
+
+/** `GET /v1/disputes/:id` parameters: `expand[0]=payment_intent`. https://docs.stripe.com/api/disputes/retrieve */
+export function retrieveDisputeParams(): Stripe.DisputeRetrieveParams {
+  return { expand: [...EXPAND_DISPUTE_PAYMENT_INTENT] };
+}
+
+/** `POST /v1/disputes/:id/close` parameters: `expand[0]=payment_intent`. https://docs.stripe.com/api/disputes/close */
+export function buildCloseDisputeParams(): Stripe.DisputeCloseParams {
+  return { expand: [...EXPAND_DISPUTE_PAYMENT_INTENT] };
+}
+
+/** Our evidence fields that hold a file (Stripe's file-upload fields of `DisputeUpdateParams.Evidence`). */
+const FILE_EVIDENCE_FIELDS: ReadonlySet<string> = new Set([
+  'receipt',
+  'customer_communication',
+  'shipping_documentation',
+  'service_documentation',
+  'refund_policy',
+  'cancellation_policy',
+  'uncategorized_file',
+]);
+
+/**
+ * The parameters of `POST /v1/disputes/:id` (https://docs.stripe.com/api/disputes/update; stripe-node 23.1.0
+ * `DisputeUpdateParams`): `evidence[<field>]` for each field given — text fields as given, file fields as the Stripe
+ * file id (`file_…`) uploaded for our file id — `submit` (`true` sends it to the issuer; `false` stages it, "Staged
+ * evidence is visible in the API and Dashboard, and can be submitted to the bank by making another request with this
+ * attribute set to `true`") and `expand[0]=payment_intent`. Our field names are Stripe's
+ * (shared/domain/dispute-vocabulary.ts).
+ * @param stripeFileIds our file id → the Stripe file id it was uploaded as
+ * @throws ConnectorRequestError `missing_evidence_file` when a file field names a file not uploaded (nothing is sent)
+ */
+export function buildDisputeEvidenceParams(
+  evidence: DisputeEvidence,
+  stripeFileIds: ReadonlyMap<string, string>,
+  submit: boolean,
+): Stripe.DisputeUpdateParams {
+  const out: Record<string, string> = {};
+  for (const [field, value] of Object.entries(evidence)) {
+    if (value === undefined) continue;
+    if (FILE_EVIDENCE_FIELDS.has(field)) {
+      const fileId = stripeFileIds.get(value);
+      if (!fileId) {
+        throw new ConnectorRequestError(
+          'stripe',
+          'missing_evidence_file',
+          `Evidence field ${field} names file ${value.slice(0, 64)}, which was not handed to the adapter; nothing was sent.`,
+        );
+      }
+      out[field] = fileId;
+    } else {
+      out[field] = value;
+    }
+  }
+  return { evidence: out as Stripe.DisputeUpdateParams.Evidence, submit, expand: [...EXPAND_DISPUTE_PAYMENT_INTENT] };
+}
+
+/** The `purpose` of evidence files at Stripe (stripe-node 23.1.0 `FileCreateParams.Purpose`). */
+export const STRIPE_DISPUTE_FILE_PURPOSE: Stripe.FileCreateParams.Purpose = 'dispute_evidence';
+
+/**
+ * The host Stripe serves `POST /v1/files` on: `files.stripe.com` (stripe-node 23.1.0 `cjs/Types.js`
+ * `files: 'files.stripe.com'`; https://docs.stripe.com/api/files/create, "POST https://files.stripe.com/v1/files").
+ * The adapter uses it when its base URL is Stripe's API host; any other base URL (a stand-in, a proxy) serves both.
+ */
+export const STRIPE_FILES_BASE_URL = 'https://files.stripe.com';
+
+/** The base URL of file uploads for an API base URL (see {@link STRIPE_FILES_BASE_URL}). */
+export function stripeFilesBaseUrl(apiBaseUrl: string): string {
+  try {
+    if (new URL(apiBaseUrl).hostname === 'api.stripe.com') return STRIPE_FILES_BASE_URL;
+  } catch {
+    // not a URL: used as given
+  }
+  return apiBaseUrl;
+}
+
+/**
+ * The `multipart/form-data` body of `POST /v1/files` (stripe-node 23.1.0 `FileCreateParams`: `purpose`, `file`),
+ * built as stripe-node's `multipartDataGenerator` builds it (`cjs/multipart.js`: one part per field, the file's part
+ * with `filename` and `Content-Type`, `"` in names as `%22`, CR/LF in header values replaced by spaces, CRLF line ends).
+ * @returns the `Content-Type` header (with its boundary) and the bytes
+ */
+export function buildFileUploadBody(file: DisputeEvidenceFile, boundary: string): { contentType: string; body: Uint8Array } {
+  const stripCrLf = (s: string): string => s.replace(/\r\n|\r|\n/g, ' ');
+  const quote = (s: string): string => `"${stripCrLf(s.replace(/"/g, '%22'))}"`;
+  const parts: Buffer[] = [];
+  const line = (text: string | Buffer): void => {
+    parts.push(typeof text === 'string' ? Buffer.from(text, 'utf8') : text, Buffer.from('\r\n'));
+  };
+  line(`--${boundary}`);
+  line('Content-Disposition: form-data; name="purpose"');
+  line('');
+  line(STRIPE_DISPUTE_FILE_PURPOSE);
+  line(`--${boundary}`);
+  line(`Content-Disposition: form-data; name="file"; filename=${quote(file.filename || 'blob')}`);
+  line(`Content-Type: ${stripCrLf(file.mediaType || 'application/octet-stream')}`);
+  line('');
+  line(file.content);
+  line(`--${boundary}--`);
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: new Uint8Array(Buffer.concat(parts)) };
 }
