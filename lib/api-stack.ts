@@ -13,7 +13,7 @@ import {
   PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -319,6 +319,22 @@ export function stageRoutes(config: Pick<StageConfig, 'sandbox'>, routes: readon
   return config.sandbox ? routes : routes.filter((route) => !isSandboxRoute(route));
 }
 
+/** Environment variable naming the evidence files bucket (shared/storage/file-store.ts). */
+export const FILES_BUCKET_VARIABLE = 'FILES_BUCKET';
+
+/**
+ * What a route's function may do in the evidence files bucket (issue 25), by route name: `CreateFile` writes
+ * a file's bytes (s3:PutObject), the dispute evidence routes (names starting `SubmitDisputeEvidence`) read them
+ * to pass them to a processor (s3:GetObject); nothing else touches the bucket (`GetFile` answers metadata from
+ * the table only), and no function may list or delete. Objects only (`<bucket>/*`); the functions with access
+ * get `FILES_BUCKET`.
+ */
+export function filesBucketAccess(routeName: string): readonly string[] {
+  if (routeName === 'CreateFile') return ['s3:PutObject'];
+  if (routeName.startsWith('SubmitDisputeEvidence')) return ['s3:GetObject'];
+  return [];
+}
+
 /** Props of {@link ApiStack}. */
 export interface ApiStackProps extends StackProps {
   config: StageConfig;
@@ -338,6 +354,11 @@ export interface ApiStackProps extends StackProps {
    * stack), resolved at deploy time like the stream ARN.
    */
   connectorAccountsKeyArnParameterName: string;
+  /**
+   * Name of the evidence files bucket (from the data stack; see {@link filesBucketAccess}). Absent: no
+   * function gets `FILES_BUCKET` or any S3 statement.
+   */
+  filesBucketName?: string;
   /**
    * The webhook delivery handler module, from the repository root. Default:
    * {@link WEBHOOK_DELIVERY}`.entry` if that file exists, else none. `false`: no webhook delivery
@@ -592,6 +613,23 @@ export class ApiStack extends Stack {
       },
       FALLBACK_GROUP,
     );
+    // Evidence files (issue 25): each route function's own statement on the bucket's objects (filesBucketAccess).
+    if (props.filesBucketName) {
+      const filesObjects = this.formatArn({ service: 's3', region: '', account: '', resource: props.filesBucketName, resourceName: '*' });
+      for (const { route, fn } of functions) {
+        const actions = filesBucketAccess(route.name);
+        if (!actions.length) continue;
+        fn.addEnvironment(FILES_BUCKET_VARIABLE, props.filesBucketName);
+        (fn as IGrantable).grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [filesObjects] }));
+        acknowledgeNagFindings(fn, [
+          {
+            id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${props.filesBucketName.replace(/\$\{Token\[AWS\.AccountId\.\d+\]\}/, '<AWS::AccountId>').replace(/\$\{Token\[AWS\.Region\.\d+\]\}/, '<AWS::Region>')}/*]`,
+            reason:
+              "Each file is its own object, `<merchant_id>/<file_id>`: the grant names this bucket's objects and only the route's own action.",
+          },
+        ]);
+      }
+    }
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: `switchyard-${config.stage}`,
       createDefaultStage: false,

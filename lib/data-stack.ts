@@ -1,9 +1,10 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type Attribute, AttributeType, Billing, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import { type KeyAttribute, TABLE_DEFINITION } from '../shared/storage/table-definition';
 import type { StageConfig } from './config/stage-config';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
@@ -25,6 +26,15 @@ export const connectorAccountsKeyArnParameterName = (stage: string) => `/switchy
 
 /** Alias of the stage's connector-accounts KMS key (for operators and CloudTrail; the functions use the key ARN). */
 export const connectorAccountsKeyAlias = (stage: string) => `alias/switchyard-${stage}/connector-accounts`;
+
+/**
+ * The evidence files bucket (issue 25; shared/storage/file-store.ts): how long objects are kept, in days. Equal to
+ * shared/domain/file.ts `FILE_RETENTION_DAYS` (the files' `expires_at`, the metadata items' TTL): longer than
+ * Stripe keeps `dispute_evidence` files (9 months, Stripe "File upload guide"), so evidence outlives a dispute
+ * through pre-arbitration. Incomplete multipart uploads (the SDK's, never used for files of 4 MiB) are aborted
+ * after a day; server access logs are kept as long as the files.
+ */
+export const FILES_BUCKET_LIFECYCLE = { expirationDays: 400, abortIncompleteMultipartUploadDays: 1, accessLogDays: 400 } as const;
 
 /** Props of {@link DataStack}. */
 export interface DataStackProps extends StackProps {
@@ -69,6 +79,13 @@ export class DataStack extends Stack {
   readonly connectorAccountsKey: Key;
   /** Name of the SSM parameter holding that key's ARN ({@link connectorAccountsKeyArnParameterName}). */
   readonly connectorAccountsKeyArnParameterName: string;
+  /** The private bucket of uploaded files' bytes (dispute evidence; see {@link FILES_BUCKET_LIFECYCLE}). */
+  readonly filesBucket: Bucket;
+  /**
+   * Its name, `switchyard-<stage>-files-<account>-<region>` (bucket names are global): known without a
+   * CloudFormation export (the account and region are the API stack's own pseudo parameters), like the table's.
+   */
+  readonly filesBucketName: string;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -162,6 +179,47 @@ export class DataStack extends Stack {
       value: this.connectorAccountsKey.keyArn,
       description: 'KMS key wrapping connector account credentials',
     });
+    // Evidence files (issue 25): private, SSE-S3, TLS only, no versions (a file is written once and never
+    // replaced; a deleted one must be gone), expired after FILES_BUCKET_LIFECYCLE.expirationDays. Stateful
+    // like the table: retained where the table is. Its server access logs go to a second private bucket
+    // (cdk-nag AwsSolutions-S1), delivered under a bucket policy for logging.s3.amazonaws.com (the feature
+    // flag below, set on this scope only: no ACLs on either bucket).
+    const files = new Construct(this, 'Files');
+    files.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+    const removalPolicy = config.tableRemoval === 'RETAIN' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const privateBucket = {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy,
+    } as const;
+    const accessLogs = new Bucket(files, 'AccessLogsBucket', {
+      ...privateBucket,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(FILES_BUCKET_LIFECYCLE.accessLogDays) }],
+    });
+    acknowledgeNagFindings(accessLogs, [
+      {
+        id: 'AwsSolutions-S1',
+        reason: 'This bucket holds the evidence files bucket’s server access logs; logging it too would log the logs.',
+      },
+    ]);
+    this.filesBucketName = `switchyard-${config.stage}-files-${this.account}-${this.region}`;
+    this.filesBucket = new Bucket(files, 'Bucket', {
+      ...privateBucket,
+      bucketName: this.filesBucketName,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'files/',
+      lifecycleRules: [
+        {
+          id: 'expire-files',
+          expiration: Duration.days(FILES_BUCKET_LIFECYCLE.expirationDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(FILES_BUCKET_LIFECYCLE.abortIncompleteMultipartUploadDays),
+        },
+      ],
+    });
+    new CfnOutput(this, 'FilesBucketName', { value: this.filesBucket.bucketName, description: 'Private bucket of dispute evidence files' });
     new CfnOutput(this, 'ConnectorSecretsName', { value: this.connectorSecretsName, description: 'Put the processor keys here (JSON)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table of this stage' });
   }

@@ -45,6 +45,7 @@ export function buildApp(app: App, stage: string, options: BuildAppOptions = {})
     connectorSecretsName: data.connectorSecretsName,
     tableStreamArnParameterName: data.tableStreamArnParameterName,
     connectorAccountsKeyArnParameterName: data.connectorAccountsKeyArnParameterName,
+    filesBucketName: data.filesBucketName,
     webhookDeliveryEntry: options.webhookDeliveryEntry,
     routes: options.routes,
     env,
