@@ -32,6 +32,9 @@ export const FAMILY_GROUPS: Readonly<Record<string, string>> = {
   subscriptions: 'Billing',
   invoices: 'Billing',
   test_helpers: 'Billing',
+  // Disputes and their evidence files (issue 25).
+  disputes: 'Disputes',
+  files: 'Disputes',
   webhook_endpoints: 'Events',
   events: 'Events',
   // Merchants' processor accounts, their routing, and the processors' webhooks into them.

@@ -14,6 +14,7 @@
  * operations (shared/operations/*): see {@link JSON_ROUTE} and the other parts each entry merges.
  */
 import * as z from 'zod';
+import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS } from '../domain/dispute-vocabulary';
 import type { EventType } from '../domain/events';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX } from '../domain/list-query';
 import {
@@ -25,6 +26,8 @@ import {
 } from '../schemas/connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import { createCustomerBodySchema, customerBodySchema } from '../schemas/customer-schemas';
+import { DisputeResource } from '../schemas/dispute-resource-schema';
+import { disputeEvidenceBodySchema, listDisputesQuerySchema } from '../schemas/dispute-schemas';
 import { EventResource } from '../schemas/event-resource-schema';
 import {
   forceSyncQuerySchema,
@@ -50,6 +53,7 @@ import { RefundResource } from '../schemas/refund-resource-schema';
 import {
   ConnectorAccountListResource,
   CustomerListResource,
+  DisputeListResource,
   EventListResource,
   InvoiceListResource,
   PaymentListResource,
@@ -91,6 +95,11 @@ export const OPENAPI_TAGS = [
     name: 'Subscriptions',
     description:
       "A customer's recurring charge, billed by Switchyard each period through the customer's saved payment method (off-session), and its invoices (one per period).",
+  },
+  {
+    name: 'Disputes',
+    description:
+      "Cardholders' disputes of your payments (inquiries and chargebacks), as the processors report them, with their deadlines; accept them, or answer them with evidence.",
   },
   {
     name: 'Test clocks',
@@ -314,6 +323,7 @@ const PAYMENT_METHOD_ID = { payment_method_id: 'The saved payment method id (`pm
 const SUBSCRIPTION_ID = { subscription_id: 'The subscription id (`sub_…`).' };
 const INVOICE_ID = { invoice_id: 'The invoice id (`in_…`).' };
 const TEST_CLOCK_ID = { test_clock_id: 'The test clock id (`clock_…`).' };
+const DISPUTE_ID = { dispute_id: 'The dispute id (`dp_…`).' };
 const ENDPOINT_ID = { webhook_endpoint_id: 'The webhook endpoint id (`we_…`).' };
 const EVENT_ID = { event_id: 'The event id (`evt_…`).' };
 const CONNECTOR_ACCOUNT_ID = { merchant_connector_id: 'The connector account id (`mca_…`).' };
@@ -437,6 +447,15 @@ const TEST_CLOCK_FIELDS = {
   frozen_time: 'ISO 8601 UTC: where the clock starts.',
   name: 'A name for it, at most 256 characters.',
 };
+const EVIDENCE_FIELDS = {
+  evidence:
+    "Stripe's evidence fields: text (`product_description`, `customer_name`, `customer_email_address`, `billing_address`, `shipping_address`, `shipping_date`, `shipping_tracking_number`, `service_date`, `refund_policy_disclosure`, `refund_refusal_explanation`, `cancellation_policy_disclosure`, `access_activity_log`, `uncategorized_text`; at most 20,000 characters each) and files (`receipt`, `customer_communication`, `shipping_documentation`, `service_documentation`, `refund_policy`, `cancellation_policy`, `uncategorized_file`: ids from `POST /files`). Merged into what was saved before.",
+  submit: 'Whether to submit it for the issuer’s decision now (default false: saved only).',
+  ...Object.fromEntries(DISPUTE_EVIDENCE_TEXT_FIELDS.map((f) => [`evidence.${f}`, `Text, at most 20,000 characters (Stripe’s \`${f}\`).`])),
+  ...Object.fromEntries(
+    DISPUTE_EVIDENCE_FILE_FIELDS.map((f) => [`evidence.${f}`, `A file id (\`file_…\`) from \`POST /files\` (Stripe’s \`${f}\`).`]),
+  ),
+};
 const ADVANCE_TEST_CLOCK_FIELDS = {
   frozen_time: 'ISO 8601 UTC: where the clock goes (later than its time, by at most 2 years).',
 };
@@ -527,6 +546,8 @@ export const EXAMPLE_CREATED_PAYMENT = {
   currency: 'NGN',
   amount_captured: 0,
   amount_refunded: 0,
+  amount_disputed: 0,
+  disputes: [],
   capture_method: 'automatic',
   payment_method: 'card',
   payment_method_data: null,
@@ -1476,6 +1497,69 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     errorFormat: 'json',
     responses: { 200: json(InvoiceResource, 'The invoice.', { paid: { summary: 'Paid', value: EXAMPLE_INVOICE } }) },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  ListDisputes: {
+    operationId: 'listDisputes',
+    tag: 'Disputes',
+    summary: 'List disputes',
+    description:
+      'The disputes of your payments, newest first: filter by `dispute_status` and/or `payment_id`, and by `created` bounds. Cursor pagination as every list (`starting_after`).',
+    query: listDisputesQuerySchema,
+    queryDocs: {
+      ...LIST_QUERY_DOCS,
+      dispute_status: { description: 'Only disputes in this status.' },
+      payment_id: { description: "Only this payment's disputes." },
+    },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(DisputeListResource, 'One page of disputes.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetDispute: {
+    operationId: 'getDispute',
+    tag: 'Disputes',
+    summary: 'Retrieve a dispute',
+    description: 'The dispute, its deadline (`challenge_required_by`) and the evidence given.',
+    pathParams: DISPUTE_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(DisputeResource, 'The dispute.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  AcceptDispute: {
+    operationId: 'acceptDispute',
+    tag: 'Disputes',
+    summary: 'Accept a dispute',
+    description:
+      "Accepts the dispute at its processor (Paystack's resolve `merchant-accepted`, Stripe's close, Flutterwave's accept): `dispute_accepted`, `dispute.accepted`; the money stays with the cardholder (the payment's `amount_disputed` keeps it). Only while `dispute_opened`. A processor timeout answers 503 `outcome_unknown`: the dispute is read back from the processor within minutes.",
+    pathParams: DISPUTE_ID,
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(DisputeResource, 'The dispute after it.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, IDEMPOTENT, CONCURRENT_WRITE, MONEY_CALL, {
+      400: ['dispute_action_unsupported'],
+      409: ['dispute_unexpected_state'],
+    }),
+  },
+  SubmitDisputeEvidence: {
+    operationId: 'submitDisputeEvidence',
+    tag: 'Disputes',
+    summary: 'Answer a dispute with evidence',
+    description:
+      'Relays the evidence (text fields, and files uploaded with `POST /files`) to the processor, and submits it when `submit` is true: `dispute_challenged`, `dispute.challenged`; the issuer then decides (`dispute.won` or `dispute.lost`). Without `submit` the evidence is saved (`dispute.updated`) and can be completed later. Only while `dispute_opened`. A processor timeout answers 503 `outcome_unknown`: the dispute is read back from the processor within minutes.',
+    pathParams: DISPUTE_ID,
+    body: jsonBody(disputeEvidenceBodySchema, true, 'The evidence, and whether to submit it.', EVIDENCE_FIELDS),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(DisputeResource, 'The dispute after it.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, IDEMPOTENT, CONCURRENT_WRITE, MONEY_CALL, {
+      400: ['dispute_action_unsupported', 'resource_missing'],
+      409: ['dispute_unexpected_state'],
+    }),
   },
   CreateTestClock: {
     operationId: 'createTestClock',

@@ -280,6 +280,45 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: true,
     connectors: false,
   },
+  // Disputes (issue 25).
+  {
+    method: 'GET',
+    path: '/disputes',
+    entry: 'functions/disputes/list-disputes.ts',
+    name: 'ListDisputes',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/disputes/{dispute_id}',
+    entry: 'functions/disputes/get-dispute.ts',
+    name: 'GetDispute',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'POST',
+    path: '/disputes/{dispute_id}/accept',
+    entry: 'functions/disputes/accept-dispute.ts',
+    name: 'AcceptDispute',
+    access: 'write',
+    auth: true,
+    // Accepts it at the processor, through the account it arrived on.
+    connectors: true,
+  },
+  {
+    method: 'POST',
+    path: '/disputes/{dispute_id}/evidence',
+    entry: 'functions/disputes/submit-dispute-evidence.ts',
+    name: 'SubmitDisputeEvidence',
+    access: 'write',
+    auth: true,
+    // Relays the evidence (and its files) to the processor.
+    connectors: true,
+  },
   // Test clocks (issue 24): on stages with the sandbox only, like the sandbox's pages (lib/api-stack.ts stageRoutes).
   {
     method: 'POST',

@@ -208,13 +208,13 @@ export class OutcomeUnknownError extends Error {
   readonly retryAfterSeconds = 5;
 
   /**
-   * @param resource what was being changed: `payment` or `refund`
+   * @param resource what was being changed: `payment`, `refund` or `dispute` (an answer to it, issue 25)
    * @param resourceId our id of it (never caller input echoed: ids are ours)
    * @param connector the processor that was called
    * @param retrieve the path a client reads to follow the reconciliation (e.g. `/payments/pay_…`)
    */
   constructor(
-    readonly resource: 'payment' | 'refund',
+    readonly resource: 'payment' | 'refund' | 'dispute',
     readonly resourceId: string,
     readonly connector: string,
     readonly retrieve: string,
@@ -222,7 +222,7 @@ export class OutcomeUnknownError extends Error {
   ) {
     super(
       `The request reached ${connector}, but its outcome could not be recorded here. ` +
-        `The ${resource} ${resourceId} shows pending_operation until it is reconciled with ${connector} (within minutes, without any action). ` +
+        `The ${resource} ${resourceId} ${resource === 'dispute' ? 'keeps its answer in progress' : 'shows pending_operation'} until it is reconciled with ${connector} (within minutes, without any action). ` +
         `Retry with the same Idempotency-Key, or GET ${retrieve}; do not send it as a new request, which could charge or refund twice.`,
       options,
     );

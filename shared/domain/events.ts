@@ -40,6 +40,15 @@ export const EVENT_CATALOGUE = {
   'invoice.paid': 'An invoice was paid.',
   'invoice.payment_failed':
     'A payment for an invoice failed (or waits on the absent payer); `next_payment_attempt` says when it is tried again, null for never.',
+  'dispute.opened': 'A cardholder disputed a payment (an inquiry or a chargeback): answer it by `challenge_required_by`.',
+  'dispute.updated':
+    'A dispute changed (its stage, the processor’s status, its deadline, evidence saved, or it was withdrawn: `dispute_cancelled`).',
+  'dispute.reminder': 'A dispute still waits for an answer and its deadline (`challenge_required_by`) is near.',
+  'dispute.challenged': 'Evidence was submitted for a dispute: the issuer decides.',
+  'dispute.won': 'A dispute was decided for the merchant: the money withheld comes back.',
+  'dispute.lost': 'A dispute was decided for the cardholder: the money stays withdrawn.',
+  'dispute.accepted': 'A dispute was accepted: the money stays with the cardholder.',
+  'dispute.expired': 'A dispute was not answered by its deadline: the money stays with the cardholder.',
 } as const;
 
 /** One of the catalogue's event types. */

@@ -15,6 +15,8 @@ export const ID_PREFIXES = {
   subscription: 'sub',
   invoice: 'in',
   testClock: 'clock',
+  dispute: 'dp',
+  file: 'file',
 } as const;
 
 /** A resource kind that has an identifier. */

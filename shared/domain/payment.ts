@@ -164,6 +164,8 @@ export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
   'currency',
   'amount_captured',
   'amount_refunded',
+  'amount_disputed',
+  'disputes',
   'capture_method',
   'payment_method',
   'payment_method_data',

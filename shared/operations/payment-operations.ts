@@ -157,6 +157,8 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     currency: body.currency,
     amount_captured: 0,
     amount_refunded: 0,
+    amount_disputed: 0,
+    disputes: [],
     capture_method: body.capture_method,
     payment_method: paymentMethod ?? null,
     payment_method_data: summary,

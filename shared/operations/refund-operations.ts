@@ -128,7 +128,8 @@ export async function refundPayment(
     const earlier = await existingRefundForRetry(ctx, refundId, requested);
     if (earlier) return earlier;
   }
-  const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded);
+  // Disputes withhold their money (issue 25): refundable is what was captured less what was refunded or disputed.
+  const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded + p.amount_disputed);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
   // Resolved before anything is reserved: a connector that is not configured leaves nothing behind.
   const connector = await connectorForTarget(ctx.merchantId, p.connector, p.merchant_connector_id ?? null);
@@ -150,17 +151,26 @@ export async function refundPayment(
     updated_at: now,
   };
   const claim = startPendingOperation('refund', connector, refundId, refund.amount, Date.parse(now), claimHolderOf(ctx));
-  try {
-    await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim, ctx.listShards);
-  } catch (err) {
-    if (err instanceof ItemExistsError) return sameRefundOrConflict(await getRefund(ctx.merchantId, refund.refund_id), requested);
-    if (err instanceof RefundReservationError) {
-      const current = (err.current as StoredPayment | undefined)?.payment;
-      if (current && current.status !== 'Succeeded') throw unexpectedState('refund', current.status, ALLOWED_FROM.refund);
-      const left = current ? Math.max(0, current.amount_captured - current.amount_refunded) : 0;
-      throw refundTooLarge(decision.amount, left, p.currency);
+  let disputed = p.amount_disputed;
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await reserveRefund(ctx.merchantId, refund, p.amount_captured, claim, ctx.listShards, disputed);
+      break;
+    } catch (err) {
+      if (err instanceof ItemExistsError) return sameRefundOrConflict(await getRefund(ctx.merchantId, refund.refund_id), requested);
+      if (err instanceof RefundReservationError) {
+        const current = (err.current as StoredPayment | undefined)?.payment;
+        if (current && current.status !== 'Succeeded') throw unexpectedState('refund', current.status, ALLOWED_FROM.refund);
+        const left = current ? Math.max(0, current.amount_captured - current.amount_refunded - current.amount_disputed) : 0;
+        // A dispute changed what it withholds since the read, and the refund still fits: reserve against the new value.
+        if (current && current.amount_disputed !== disputed && decision.amount <= left && tries < 3) {
+          disputed = current.amount_disputed;
+          continue;
+        }
+        throw refundTooLarge(decision.amount, left, p.currency);
+      }
+      throw err;
     }
-    throw err;
   }
   const unknown = (cause: unknown) => new OutcomeUnknownError('refund', refundId, p.connector, `/refunds/${refundId}`, { cause });
   let result: RefundResult;

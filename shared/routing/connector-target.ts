@@ -53,6 +53,12 @@ export class RoutedConnector implements Connector, ConnectorTarget {
   /** Present only when the adapter can detach a saved method at its processor (issue 24; see `Connector.detachSavedMethod`). */
   readonly detachSavedMethod?: (request: SavedMethodCharge) => Promise<void>;
 
+  /** Issue 25: the adapter's dispute calls, present when it has them (see `Connector.fetchDispute` and the others). */
+  readonly fetchDispute?: Connector['fetchDispute'];
+  readonly listDisputes?: Connector['listDisputes'];
+  readonly acceptDispute?: Connector['acceptDispute'];
+  readonly submitDisputeEvidence?: Connector['submitDisputeEvidence'];
+
   /**
    * @param adapter the connector adapter holding the account's credentials
    * @param merchantConnectorId the account (`mca_…`), or null for the platform account
@@ -63,6 +69,10 @@ export class RoutedConnector implements Connector, ConnectorTarget {
   ) {
     if (adapter.authenticate) this.authenticate = (request) => adapter.authenticate!(request);
     if (adapter.detachSavedMethod) this.detachSavedMethod = (request) => adapter.detachSavedMethod!(request);
+    if (adapter.fetchDispute) this.fetchDispute = (request) => adapter.fetchDispute!(request);
+    if (adapter.listDisputes) this.listDisputes = (since) => adapter.listDisputes!(since);
+    if (adapter.acceptDispute) this.acceptDispute = (request) => adapter.acceptDispute!(request);
+    if (adapter.submitDisputeEvidence) this.submitDisputeEvidence = (request) => adapter.submitDisputeEvidence!(request);
   }
 
   /** The connector's name (`stripe`, …). */

@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../domain/events';
 import { ConnectorAccountResource } from './connector-account-schemas';
 import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
+import { DisputeResource } from './dispute-resource-schema';
 import { PaymentMethodResource } from './payment-method-resource-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
@@ -144,12 +145,25 @@ export const InvoiceEventResource = eventFamily(
   'A change of an invoice.',
 );
 
+/** `dispute.*` event types (issue 25). */
+export type DisputeEventType = Extract<EventType, `dispute.${string}`>;
+const DISPUTE_EVENT_TYPES = typesOf((t): t is DisputeEventType => t.startsWith('dispute.'));
+
+/** Component `DisputeEvent`: a `dispute.*` event; `data` is the dispute after the change. */
+export const DisputeEventResource = eventFamily(
+  z.enum(DISPUTE_EVENT_TYPES).describe(listed(DISPUTE_EVENT_TYPES)),
+  DisputeResource.describe('The dispute after the change, exactly as `GET /disputes/{dispute_id}` answered then.'),
+  'DisputeEvent',
+  'A change of a dispute.',
+);
+
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
   if (type === 'routing.activated') return RoutingEventResource;
   if (type.startsWith('payment_method.')) return PaymentMethodEventResource;
   if (type.startsWith('subscription.')) return SubscriptionEventResource;
   if (type.startsWith('invoice.')) return InvoiceEventResource;
+  if (type.startsWith('dispute.')) return DisputeEventResource;
   if (type.startsWith('connector_account.')) return ConnectorAccountEventResource;
   if (type === 'customer.deleted') return CustomerDeletedEventResource;
   if (type.startsWith('payment.')) return PaymentEventResource;
@@ -169,11 +183,12 @@ export const EventResource = z
     PaymentMethodEventResource,
     SubscriptionEventResource,
     InvoiceEventResource,
+    DisputeEventResource,
   ])
   .meta({
     id: 'Event',
     description:
-      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription or invoice, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
+      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice or dispute, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
   });
 
 /** What an event's `data` holds: a payment, a refund, a customer, or a deleted customer's id. */
@@ -187,4 +202,5 @@ export const EventDataResource = z.union([
   PaymentMethodResource,
   SubscriptionResource,
   InvoiceResource,
+  DisputeResource,
 ]);

@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { AUTHENTICATION_STEPS, CAPTURE_METHODS, PAYMENT_METHODS } from '../domain/payment';
 import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
 import { PAYMENT_STATUSES } from '../domain/payment-status';
+import { PaymentDisputeResource } from './dispute-resource-schema';
 import { PendingOperationResource } from './pending-operation-resource-schema';
 import {
   CurrencyResource,
@@ -265,7 +266,11 @@ export const PaymentResource = z
     amount: minorUnitsField('The amount to collect, 1 to 99,999,999,999.', 1),
     currency: CurrencyResource,
     amount_captured: minorUnitsField('Captured so far; equals `amount` once an automatic-capture payment succeeds. The refund ceiling.'),
-    amount_refunded: minorUnitsField('Refunded so far, pending refunds included; never above `amount_captured`.'),
+    amount_refunded: minorUnitsField('Refunded so far, pending refunds included; with `amount_disputed`, never above `amount_captured`.'),
+    amount_disputed: minorUnitsField(
+      'Withheld by disputes (issue 25): while a dispute is open, and for good when it is lost, accepted or expired; back to 0 for one won or withdrawn. Refunds are refused beyond `amount_captured − amount_refunded − amount_disputed`.',
+    ),
+    disputes: z.array(PaymentDisputeResource).describe('The disputes of the payment, oldest first (empty when none).'),
     capture_method: CaptureMethodResource,
     payment_method: PaymentMethodResource.nullable().describe('The method, or null until one is given.'),
     payment_method_data: PaymentMethodSummaryResource.nullable().describe(

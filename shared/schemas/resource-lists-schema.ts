@@ -5,8 +5,10 @@
  * deliveries of `GET /events/{id}/deliveries` and `POST /events/{id}/redeliver` (always
  * `has_more: false`).
  */
+
 import { ConnectorAccountResource } from './connector-account-schemas';
 import { CustomerResource } from './customer-resource-schema';
+import { DisputeResource } from './dispute-resource-schema';
 import { WebhookDeliveryResource } from './event-delivery-resource-schema';
 import { EventResource } from './event-resource-schema';
 import { listEnvelope } from './list-envelope-schema';
@@ -36,3 +38,5 @@ export const RoutingAlgorithmListResource = listEnvelope(RoutingAlgorithmResourc
 export const SubscriptionListResource = listEnvelope(SubscriptionResource, 'SubscriptionList', 'subscriptions');
 /** Component `InvoiceList`. */
 export const InvoiceListResource = listEnvelope(InvoiceResource, 'InvoiceList', 'invoices');
+/** Component `DisputeList`. */
+export const DisputeListResource = listEnvelope(DisputeResource, 'DisputeList', 'disputes');

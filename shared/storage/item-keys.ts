@@ -42,6 +42,10 @@ export const primaryKey = {
    * real processor's ledger entry.
    */
   sandboxDecision: (paymentId: string) => ({ PK: `SANDBOX#${paymentId}`, SK: 'DECISION' }),
+  /** Where the polling of one account's disputes got to (issue 25): `<account key>` is an `mca_…` or `platform:<connector>`. */
+  disputePollCursor: (accountKey: string) => ({ PK: `DISPUTE_POLL#${accountKey}`, SK: 'CURSOR' }),
+  /** The sandbox processor's dispute of a payment (issue 25): its own ledger, read by the sandbox's dispute calls. */
+  sandboxDispute: (paymentId: string) => ({ PK: `SANDBOX#${paymentId}`, SK: 'DISPUTE' }),
   /** A saved payment method (issue 24). */
   paymentMethod: (merchantId: string, paymentMethodId: string) => ({
     PK: `${m(merchantId)}#PAYMENT_METHOD#${paymentMethodId}`,
@@ -60,6 +64,10 @@ export const primaryKey = {
     PK: `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}`,
     SK: 'SUBSCRIPTION',
   }),
+  /** A dispute (issue 25); its id is derived from (account, processor dispute id), so it is recorded once. */
+  dispute: (merchantId: string, disputeId: string) => ({ PK: `${m(merchantId)}#DISPUTE#${disputeId}`, SK: 'DISPUTE' }),
+  /** An uploaded file (issue 25, evidence): its metadata; the bytes are in the file store. */
+  file: (merchantId: string, fileId: string) => ({ PK: `${m(merchantId)}#FILE#${fileId}`, SK: 'FILE' }),
   /** A test clock (issue 24, non-prod stages): its frozen time and state. */
   testClock: (merchantId: string, testClockId: string) => ({ PK: `${m(merchantId)}#TEST_CLOCK#${testClockId}`, SK: 'TEST_CLOCK' }),
   /** The merchant's entry in the billing directory: written once, when it first has billing work (see {@link billingDue}). */
@@ -102,6 +110,12 @@ export const listPartition = {
   subscriptionsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#SUBSCRIPTIONS`,
   /** GSI1: invoices of one subscription (one per period; not sharded). */
   invoicesOfSubscription: (merchantId: string, subscriptionId: string) => `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}#INVOICES`,
+  /** GSI1: disputes of a merchant (issue 25; few: not sharded). */
+  disputes: (merchantId: string) => `${m(merchantId)}#DISPUTES`,
+  /** GSI2: disputes of a merchant in one status (the entry moves with the status). */
+  disputesByStatus: (merchantId: string, status: string) => `${m(merchantId)}#DISPUTES#STATUS#${status}`,
+  /** GSI3: disputes of one payment. */
+  disputesOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#DISPUTES`,
   /** GSI1: webhook endpoints of a merchant. */
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
 };

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
+import { PAYMENT_DISPUTE_FIELDS, type PaymentDispute } from '../domain/dispute';
 import { paymentStatusEvent } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { ATTEMPT_FIELDS, type Attempt, PAYMENT_FIELDS, type Payment } from '../domain/payment';
@@ -105,6 +106,11 @@ function toStored(item: Record<string, unknown>): StoredPayment {
   payment.metadata = orderedMap(payment.metadata);
   payment.billing = orderedValue(payment.billing);
   payment.next_action = orderedValue(payment.next_action);
+  // Issue 25: items written before disputes have neither field.
+  payment.amount_disputed = Number(item.amount_disputed ?? 0);
+  payment.disputes = Object.values((item.disputes as Record<string, PaymentDispute> | undefined) ?? {})
+    .map((d) => pickFields<PaymentDispute>(d, PAYMENT_DISPUTE_FIELDS))
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   payment.attempts = ((item.attempts as Record<string, unknown>[] | undefined) ?? []).map((a) => pickFields<Attempt>(a, ATTEMPT_FIELDS));
   const methodData = payment.payment_method_data as Record<string, Record<string, unknown> | undefined> | null;
   if (methodData?.card) {
@@ -613,9 +619,10 @@ export async function unlinkCustomerPayments(
 /**
  * Reserves a refund in one transaction: adds `refund.amount` to the payment's
  * `amount_refunded` only if the payment is `Succeeded` and the new total stays
- * within `amount_captured` (condition `amount_refunded <= captured - amount`,
- * evaluated by DynamoDB at write time, so concurrent refunds can never exceed
- * the captured amount), and writes the refund record.
+ * within `amount_captured` less what disputes withhold (condition `amount_refunded <= captured - amount -
+ * disputed` with `amount_disputed` still the value read, evaluated by DynamoDB at write time, so concurrent refunds
+ * and a dispute arriving meanwhile can never make `amount_refunded + amount_disputed` exceed the captured amount),
+ * and writes the refund record.
  * The refund record carries its pending `refund` operation (written before the processor call).
  * @param amountCaptured the payment's captured amount in minor units (fixed once Succeeded)
  * @param shards the merchant's list shard counts (the request's): `refund.created` and the refund's
@@ -629,6 +636,7 @@ export async function reserveRefund(
   amountCaptured: number,
   pendingOperation: PendingOperation,
   shards: ListShards = SINGLE_LIST_SHARD,
+  amountDisputed = 0,
 ): Promise<void> {
   const writeShards = shardCount(shards.write);
   try {
@@ -640,14 +648,19 @@ export async function reserveRefund(
               TableName: tableName(),
               Key: primaryKey.payment(merchantId, refund.payment_id),
               UpdateExpression: 'SET amount_refunded = amount_refunded + :amount, updated_at = :now, version = version + :one',
-              ConditionExpression: 'attribute_exists(PK) AND #status = :succeeded AND amount_refunded <= :max',
+              ConditionExpression:
+                'attribute_exists(PK) AND #status = :succeeded AND amount_refunded <= :max AND ' +
+                (amountDisputed === 0
+                  ? '(attribute_not_exists(amount_disputed) OR amount_disputed = :disputed)'
+                  : 'amount_disputed = :disputed'),
               ExpressionAttributeNames: { '#status': 'status' },
               ExpressionAttributeValues: {
                 ':amount': refund.amount,
                 ':now': refund.created_at,
                 ':one': 1,
                 ':succeeded': 'Succeeded',
-                ':max': amountCaptured - refund.amount,
+                ':max': amountCaptured - refund.amount - amountDisputed,
+                ':disputed': amountDisputed,
               },
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },

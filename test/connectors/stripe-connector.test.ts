@@ -837,8 +837,28 @@ describe('StripeConnector', () => {
         },
       ],
       [
+        // Issue 25: a dispute, mapped (our payment id is read from the PaymentIntent by the core's fetch).
         'event.charge.dispute.created',
-        { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: expect.stringContaining('charge.dispute.created') },
+        {
+          kind: 'dispute',
+          eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE',
+          connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
+          paymentId: null,
+          dispute: {
+            connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
+            paymentId: null,
+            connectorTransactionId: 'pi_3OzKx2LkdIwHu7ix1AbCdEfG',
+            amount: 150000,
+            currency: 'USD',
+            stage: 'dispute',
+            status: 'dispute_opened',
+            connectorStatus: 'needs_response',
+            connectorReason: 'fraudulent',
+            connectorReasonCode: null,
+            challengeRequiredBy: null,
+            createdAt: null,
+          },
+        },
       ],
     ];
 

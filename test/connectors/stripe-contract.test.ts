@@ -533,8 +533,28 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
   'error.payment_intent_unexpected_state.json': { error: { status: 400, code: 'payment_intent_unexpected_state', decline: null } },
   'error.raw_card_data_not_enabled.json': { error: { status: 400, code: 'invalid_request_error', decline: null } },
   'error.resource_missing.json': { error: { status: 404, code: 'resource_missing', decline: null } },
+  // Issue 25: mapped to a dispute.
   'event.charge.dispute.created.json': {
-    webhook: { kind: 'ignored', eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE', reason: 'Stripe event charge.dispute.created is not applied.' },
+    webhook: {
+      kind: 'dispute',
+      eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE',
+      connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
+      paymentId: null,
+      dispute: {
+        connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
+        paymentId: null,
+        connectorTransactionId: 'pi_3OzKx2LkdIwHu7ix1AbCdEfG',
+        amount: 150000,
+        currency: 'USD',
+        stage: 'dispute',
+        status: 'dispute_opened',
+        connectorStatus: 'needs_response',
+        connectorReason: 'fraudulent',
+        connectorReasonCode: null,
+        challengeRequiredBy: null,
+        createdAt: null,
+      },
+    },
   },
   'event.charge.refund.updated.json': webhookRefund('evt_3OzKx2LkdIwHu7ix1ReFuNdU', { status: 'Succeeded', connectorRefundId: RE }),
   'event.payment_intent.amount_capturable_updated.json': webhookPayment(

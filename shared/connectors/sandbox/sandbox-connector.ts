@@ -1,13 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { summarizeCard } from '../../domain/card';
+import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import { authenticationAction, type NextAction } from '../../domain/payment';
 import { decideSandboxPayment, getSandboxDecision, type SandboxDecision } from '../../storage/sandbox-decisions-repository';
 import {
   type AuthenticateRequest,
   type AuthorizeRequest,
   type Connector,
+  type ConnectorDispute,
   ConnectorRequestError,
   ConnectorTechnicalError,
+  type DisputeEvidenceFile,
+  type DisputeRef,
   type InboundWebhook,
   type PaymentResult,
   type RefundLookupRequest,
@@ -25,6 +29,13 @@ import {
   requiredObject,
   requiredString,
 } from '../webhook-payload';
+import {
+  acceptSandboxDispute,
+  fetchSandboxDispute,
+  listSandboxDisputes,
+  openSandboxDispute,
+  submitSandboxDisputeEvidence,
+} from './sandbox-disputes';
 import {
   SANDBOX_SIGNATURE_HEADER,
   type SandboxWebhookBody,
@@ -170,6 +181,10 @@ export class SandboxConnector implements Connector {
       request.captureMethod === 'manual'
         ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }
         : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
+    // A dispute test card (issue 25): the cardholder disputes the charge as soon as it succeeds.
+    if (outcome.dispute && authorized.status === 'Succeeded') {
+      await openSandboxDispute(request.paymentId, id, request.amount, request.currency, outcome.dispute);
+    }
     if (!request.setupFutureUsage) return authorized;
     // Saved for later (issue 24): a reusable token, as processors return one with the payment.
     const summary = summarizeCard(request.card, '');
@@ -348,6 +363,28 @@ export class SandboxConnector implements Connector {
    * @throws WebhookPayloadError when the signed body is not such an event (not JSON, another
    *   `type`, a `data` field missing or of another type)
    */
+  /** Issue 25: see shared/connectors/sandbox/sandbox-disputes.ts. */
+  fetchDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    return fetchSandboxDispute(request);
+  }
+
+  /** Issue 25: the sandbox's disputes changed since `since` (polled by the scheduled worker). */
+  listDisputes(since: string): Promise<ConnectorDispute[]> {
+    return listSandboxDisputes(since);
+  }
+
+  /** Issue 25: closes the dispute (`lost`). */
+  acceptDispute(request: DisputeRef): Promise<ConnectorDispute> {
+    return acceptSandboxDispute(request);
+  }
+
+  /** Issue 25: keeps the evidence; submitted, decided by Stripe's test values. */
+  submitDisputeEvidence(
+    request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
+  ): Promise<ConnectorDispute> {
+    return submitSandboxDisputeEvidence(request);
+  }
+
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
     if (!(await verifySandboxWebhook(webhook.rawBody, webhook.headers[SANDBOX_SIGNATURE_HEADER]))) {
       throw new WebhookSignatureError(this.name, 'The x-sandbox-signature header does not match the body.');

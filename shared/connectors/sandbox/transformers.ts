@@ -27,6 +27,10 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardOutcome>> = 
   // or need the payer when they are absent (4000002760003184: "requires authentication on all transactions").
   '4000000000000341': { kind: 'success', savedCharges: 'decline' },
   '4000002760003184': { kind: 'success', savedCharges: 'authentication_required' },
+  // Disputes (issue 25), Stripe's test cards: "the charge succeeds and is then disputed as fraudulent"
+  // (4000000000000259), and an inquiry (4000000000001976: "disputed as an inquiry"). docs.stripe.com/testing#disputes.
+  '4000000000000259': { kind: 'success', dispute: 'dispute' },
+  '4000000000001976': { kind: 'success', dispute: 'pre_dispute' },
 };
 
 /**
@@ -80,7 +84,7 @@ export const TELECEL_VOUCHER_PROMPT =
 /** What the sandbox does with a card. */
 export type SandboxCardOutcome =
   /** Succeeds; a card saved from it behaves as `savedCharges` later (default `ok`). */
-  | { kind: 'success'; savedCharges?: SandboxSavedChargeBehaviour }
+  | { kind: 'success'; savedCharges?: SandboxSavedChargeBehaviour; dispute?: 'dispute' | 'pre_dispute' }
   | { kind: 'decline'; code: string; message: string }
   | { kind: 'three_ds' }
   /** The sandbox does not answer authorize in time; a later sync finds the charge succeeded. */

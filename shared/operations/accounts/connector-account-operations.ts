@@ -18,6 +18,7 @@ import {
 import { decryptCredentials, encryptCredentials } from '../../security/credential-encryption';
 import { idempotentId } from '../../security/keyed-hash';
 import { accountHasOpenItems } from '../../storage/account-open-operations-repository';
+import { registerBillingMerchant } from '../../storage/billing-directory-repository';
 import {
   type ConnectorAccountChange,
   clearDeleting,
@@ -306,6 +307,9 @@ export async function createConnectorAccount(
     throw err;
   }
   forgetConnectorConfig(merchantId);
+  // Disputes of accounts at processors that send none by webhook are polled (issue 25): the scheduled worker finds
+  // the merchant through the billing directory. A failure here is retried by the merchant's next billing work.
+  await registerBillingMerchant(merchantId).catch(() => undefined);
   logger.info('connector account connected', { merchant_connector_id: id, connector: body.connector_name, mode });
   return accountView(account, publicBaseUrl);
 }

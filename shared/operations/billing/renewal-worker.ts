@@ -1,5 +1,5 @@
 /**
- * The renewal worker's run (issue 24, Renewal): every minute (EventBridge Scheduler on deployed stages; a timer in
+ * The renewal worker's run (issue 24, Renewal; issue 25, dispute deadlines and polling): every minute (EventBridge Scheduler on deployed stages; a timer in
  * `npm start`) it finds the merchants with billing work through the billing directory, reads each one's work due
  * now from its own partitions (Queries on GSI5, never a Scan), and works it (renewals, dunning retries, expiry
  * notices) merchant by merchant in turn, a few at a time, until the work is done or the run's deadline.
@@ -13,6 +13,8 @@
  */
 import { logger } from '../../observability/logger';
 import { dueBillingWork, listBillingMerchants } from '../../storage/billing-directory-repository';
+import { workDueDispute } from '../disputes/dispute-operations';
+import { pollDisputes } from '../disputes/dispute-polling';
 import { interleaveByMerchant } from '../merchant-fair-order';
 import { workDueExpiry } from './payment-method-expiry';
 import { workDueSubscription } from './renewal';
@@ -68,6 +70,8 @@ export async function runBillingWork(options: BillingRunOptions): Promise<Billin
       for (const d of pages[k] ?? []) found.push({ merchantId, id: d.id });
     });
   }
+  // Disputes of processors that send no webhooks (issue 25), before the due work (a new dispute's reminder is due later).
+  for (const [k, n] of Object.entries(await pollDisputes(merchants, now, options.deadlineMs))) outcomes[`dispute_poll_${k}`] = n;
   const order = interleaveByMerchant(found);
   let next = 0;
   const worker = async () => {
@@ -81,6 +85,8 @@ export async function runBillingWork(options: BillingRunOptions): Promise<Billin
           count(await workDueSubscription({ merchantId: item.merchantId, publicBaseUrl: options.publicBaseUrl ?? '' }, item.id, now));
         } else if (item.id.startsWith('pm_')) {
           count((await workDueExpiry(item.merchantId, item.id, now)) ? 'expiring_sent' : 'not_due');
+        } else if (item.id.startsWith('dp_')) {
+          count(`dispute_${await workDueDispute(item.merchantId, item.id, now)}`);
         }
       } catch (err) {
         count('failed');

@@ -392,6 +392,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes
+         * @description The disputes of your payments, newest first: filter by `dispute_status` and/or `payment_id`, and by `created` bounds. Cursor pagination as every list (`starting_after`).
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dispute
+         * @description The dispute, its deadline (`challenge_required_by`) and the evidence given.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a dispute
+         * @description Accepts the dispute at its processor (Paystack's resolve `merchant-accepted`, Stripe's close, Flutterwave's accept): `dispute_accepted`, `dispute.accepted`; the money stays with the cardholder (the payment's `amount_disputed` keeps it). Only while `dispute_opened`. A processor timeout answers 503 `outcome_unknown`: the dispute is read back from the processor within minutes.
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a dispute with evidence
+         * @description Relays the evidence (text fields, and files uploaded with `POST /files`) to the processor, and submits it when `submit` is true: `dispute_challenged`, `dispute.challenged`; the issuer then decides (`dispute.won` or `dispute.lost`). Without `submit` the evidence is saved (`dispute.updated`) and can be completed later. Only while `dispute_opened`. A processor timeout answers 503 `outcome_unknown`: the dispute is read back from the processor within minutes.
+         */
+        post: operations["submitDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/test_helpers/test_clocks": {
         parameters: {
             query?: never;
@@ -1514,6 +1594,166 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "dispute.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.opened
+         * @description A cardholder disputed a payment (an inquiry or a chargeback): answer it by `challenge_required_by`. Sent to every enabled endpoint subscribed to `dispute.opened` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeOpenedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated
+         * @description A dispute changed (its stage, the processor’s status, its deadline, evidence saved, or it was withdrawn: `dispute_cancelled`). Sent to every enabled endpoint subscribed to `dispute.updated` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.reminder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.reminder
+         * @description A dispute still waits for an answer and its deadline (`challenge_required_by`) is near. Sent to every enabled endpoint subscribed to `dispute.reminder` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeReminderEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.challenged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.challenged
+         * @description Evidence was submitted for a dispute: the issuer decides. Sent to every enabled endpoint subscribed to `dispute.challenged` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeChallengedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.won": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.won
+         * @description A dispute was decided for the merchant: the money withheld comes back. Sent to every enabled endpoint subscribed to `dispute.won` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeWonEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.lost
+         * @description A dispute was decided for the cardholder: the money stays withdrawn. Sent to every enabled endpoint subscribed to `dispute.lost` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeLostEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.accepted
+         * @description A dispute was accepted: the money stays with the cardholder. Sent to every enabled endpoint subscribed to `dispute.accepted` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeAcceptedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.expired
+         * @description A dispute was not answered by its deadline: the money stays with the cardholder. Sent to every enabled endpoint subscribed to `dispute.expired` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["disputeExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1833,6 +2073,107 @@ export interface components {
              */
             deleted: true;
         };
+        /** @description A cardholder's dispute of a payment at their bank (an inquiry or a chargeback), as the processor reported it, with its deadline; it can be accepted, or challenged with evidence, through Switchyard. */
+        Dispute: {
+            /** @description The dispute (`dp_…`; opaque, do not parse). */
+            dispute_id: string;
+            /** @description The disputed payment (`pay_…`; opaque, do not parse). */
+            payment_id: string;
+            /** @description What the cardholder disputes. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description `pre_dispute` (an inquiry: no money moved yet), `dispute` (a chargeback: the money was withdrawn) or `pre_arbitration`.
+             * @enum {string}
+             */
+            dispute_stage: "pre_dispute" | "dispute" | "pre_arbitration";
+            /**
+             * @description `dispute_opened` (answer it by `challenge_required_by`), `dispute_challenged` (evidence submitted; the issuer decides), `dispute_accepted`, `dispute_expired` (not answered in time), `dispute_cancelled` (withdrawn: money back), `dispute_won` (money back) or `dispute_lost`.
+             * @enum {string}
+             */
+            dispute_status: "dispute_opened" | "dispute_expired" | "dispute_accepted" | "dispute_cancelled" | "dispute_challenged" | "dispute_won" | "dispute_lost";
+            /** @description The processor the disputed payment went through. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
+            connector: string;
+            /** @description The account the dispute arrived on (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
+            /** @description The processor's id of the dispute. */
+            connector_dispute_id: string;
+            /** @description The processor's own status, raw (kept even when it is one Switchyard does not know). */
+            connector_status: string;
+            /** @description The processor's reason (e.g. `fraudulent`, `product_not_received`), or null. */
+            connector_reason: string | null;
+            /** @description The card network's reason code, when the processor gives it, or null. */
+            connector_reason_code: string | null;
+            challenge_required_by: string | null;
+            evidence: components["schemas"]["DisputeEvidence"];
+            evidence_submitted_at: string | null;
+            /** @description What the dispute withholds of the payment's captured money (its `amount`, less what was already refunded when it arrived); counted in the payment's `amount_disputed` until it is won or withdrawn. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            amount_held: number;
+            /**
+             * Format: date-time
+             * @description When it arrived here. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            updated_at: string;
+        };
+        /** @description A change of a dispute. */
+        DisputeEvent: {
+            /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
+            event_id: string;
+            /**
+             * @description `dispute.opened`: A cardholder disputed a payment (an inquiry or a chargeback): answer it by `challenge_required_by`. `dispute.updated`: A dispute changed (its stage, the processor’s status, its deadline, evidence saved, or it was withdrawn: `dispute_cancelled`). `dispute.reminder`: A dispute still waits for an answer and its deadline (`challenge_required_by`) is near. `dispute.challenged`: Evidence was submitted for a dispute: the issuer decides. `dispute.won`: A dispute was decided for the merchant: the money withheld comes back. `dispute.lost`: A dispute was decided for the cardholder: the money stays withdrawn. `dispute.accepted`: A dispute was accepted: the money stays with the cardholder. `dispute.expired`: A dispute was not answered by its deadline: the money stays with the cardholder.
+             * @enum {string}
+             */
+            type: "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired";
+            /**
+             * Format: date-time
+             * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /** @description The dispute after the change, exactly as `GET /disputes/{dispute_id}` answered then. */
+            data: components["schemas"]["Dispute"];
+        };
+        /** @description Evidence for a dispute (Stripe’s field names): text, and files uploaded with `POST /files`. */
+        DisputeEvidence: {
+            product_description?: string;
+            customer_name?: string;
+            customer_email_address?: string;
+            billing_address?: string;
+            shipping_address?: string;
+            shipping_date?: string;
+            shipping_tracking_number?: string;
+            service_date?: string;
+            refund_policy_disclosure?: string;
+            refund_refusal_explanation?: string;
+            cancellation_policy_disclosure?: string;
+            access_activity_log?: string;
+            uncategorized_text?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            receipt?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            customer_communication?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            shipping_documentation?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            service_documentation?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            refund_policy?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            cancellation_policy?: string;
+            /** @description A file id (`file_…`) uploaded with `POST /files`. */
+            uncategorized_file?: string;
+        };
+        /** @description One page of disputes, newest first. */
+        DisputeList: {
+            /** @description The disputes of this page, newest first (at most `limit`). */
+            data: components["schemas"]["Dispute"][];
+            /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
+            has_more: boolean;
+        };
         /** @description The event types sent to the endpoint: a list of catalogue types, or `["*"]` for all. */
         EnabledEvents: components["schemas"]["EventType"][] | [
             "*"
@@ -1869,8 +2210,8 @@ export interface components {
          * @enum {string}
          */
         ErrorType: "invalid_request_error" | "authentication_error" | "idempotency_error" | "connector_error" | "rate_limit_error" | "api_error";
-        /** @description A change of a payment, refund, customer, connector account, routing, saved payment method, subscription or invoice, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
-        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["InvoiceEvent"];
+        /** @description A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice or dispute, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
+        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["InvoiceEvent"] | components["schemas"]["DisputeEvent"];
         /** @description One page of events, newest first. */
         EventList: {
             /** @description The events of this page, newest first (at most `limit`). */
@@ -1882,7 +2223,7 @@ export interface components {
          * @description A type of the event catalogue (docs/api.md, "Events").
          * @enum {string}
          */
-        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed";
+        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired";
         /** @description Whether the service can reach its storage. Needs no api-key. */
         Health: {
             /**
@@ -2003,8 +2344,12 @@ export interface components {
             currency: components["schemas"]["Currency"];
             /** @description Captured so far; equals `amount` once an automatic-capture payment succeeds. The refund ceiling. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
             amount_captured: number;
-            /** @description Refunded so far, pending refunds included; never above `amount_captured`. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            /** @description Refunded so far, pending refunds included; with `amount_disputed`, never above `amount_captured`. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
             amount_refunded: number;
+            /** @description Withheld by disputes (issue 25): while a dispute is open, and for good when it is lost, accepted or expired; back to 0 for one won or withdrawn. Refunds are refused beyond `amount_captured − amount_refunded − amount_disputed`. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            amount_disputed: number;
+            /** @description The disputes of the payment, oldest first (empty when none). */
+            disputes: components["schemas"]["PaymentDispute"][];
             capture_method: components["schemas"]["CaptureMethod"];
             /** @description The method, or null until one is given. */
             payment_method: components["schemas"]["PaymentMethod"] | null;
@@ -2072,6 +2417,22 @@ export interface components {
             /**
              * Format: date-time
              * @description When the try started. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+        };
+        /** @description A dispute of the payment (the whole resource at `GET /disputes/{dispute_id}`). */
+        PaymentDispute: {
+            /** @description The dispute (`dp_…`; opaque, do not parse). */
+            dispute_id: string;
+            /** @description What the cardholder disputes. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            amount: number;
+            /** @enum {string} */
+            dispute_stage: "pre_dispute" | "dispute" | "pre_arbitration";
+            /** @enum {string} */
+            dispute_status: "dispute_opened" | "dispute_expired" | "dispute_accepted" | "dispute_cancelled" | "dispute_challenged" | "dispute_won" | "dispute_lost";
+            /**
+             * Format: date-time
+             * @description When it arrived here. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
              */
             created_at: string;
         };
@@ -6484,6 +6845,616 @@ export interface operations {
             };
         };
     };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: string & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: string & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: string & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: string & (unknown & unknown);
+                };
+                /** @description Only disputes in this status. */
+                dispute_status?: "dispute_opened" | "dispute_expired" | "dispute_accepted" | "dispute_cancelled" | "dispute_challenged" | "dispute_won" | "dispute_lost";
+                /** @description Only this payment's disputes. */
+                payment_id?: string;
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of disputes. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The dispute id (`dp_…`). */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The dispute id (`dp_…`). */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute after it. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `dispute_action_unsupported`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_in_use`, `concurrent_update`, `dispute_unexpected_state`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, the processor's own code. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The dispute id (`dp_…`). */
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The evidence, and whether to submit it. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Stripe's evidence fields: text (`product_description`, `customer_name`, `customer_email_address`, `billing_address`, `shipping_address`, `shipping_date`, `shipping_tracking_number`, `service_date`, `refund_policy_disclosure`, `refund_refusal_explanation`, `cancellation_policy_disclosure`, `access_activity_log`, `uncategorized_text`; at most 20,000 characters each) and files (`receipt`, `customer_communication`, `shipping_documentation`, `service_documentation`, `refund_policy`, `cancellation_policy`, `uncategorized_file`: ids from `POST /files`). Merged into what was saved before. */
+                    evidence: {
+                        /** @description Text, at most 20,000 characters (Stripe’s `product_description`). */
+                        product_description?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `customer_name`). */
+                        customer_name?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `customer_email_address`). */
+                        customer_email_address?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `billing_address`). */
+                        billing_address?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `shipping_address`). */
+                        shipping_address?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `shipping_date`). */
+                        shipping_date?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `shipping_tracking_number`). */
+                        shipping_tracking_number?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `service_date`). */
+                        service_date?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `refund_policy_disclosure`). */
+                        refund_policy_disclosure?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `refund_refusal_explanation`). */
+                        refund_refusal_explanation?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `cancellation_policy_disclosure`). */
+                        cancellation_policy_disclosure?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `access_activity_log`). */
+                        access_activity_log?: string;
+                        /** @description Text, at most 20,000 characters (Stripe’s `uncategorized_text`). */
+                        uncategorized_text?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `receipt`). */
+                        receipt?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `customer_communication`). */
+                        customer_communication?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `shipping_documentation`). */
+                        shipping_documentation?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `service_documentation`). */
+                        service_documentation?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `refund_policy`). */
+                        refund_policy?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `cancellation_policy`). */
+                        cancellation_policy?: string;
+                        /** @description A file id (`file_…`) from `POST /files` (Stripe’s `uncategorized_file`). */
+                        uncategorized_file?: string;
+                    };
+                    /**
+                     * @description Whether to submit it for the issuer’s decision now (default false: saved only).
+                     * @default false
+                     */
+                    submit?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The dispute after it. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `dispute_action_unsupported`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_in_use`, `concurrent_update`, `dispute_unexpected_state`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, the processor's own code. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createTestClock: {
         parameters: {
             query?: never;
@@ -7030,7 +8001,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -7294,7 +8265,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -7733,7 +8704,7 @@ export interface operations {
                     lte?: string & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
-                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed";
+                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired";
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -11996,6 +12967,382 @@ export interface operations {
                 "application/json": components["schemas"]["InvoiceEvent"] & {
                     /** @constant */
                     type?: "invoice.payment_failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeOpenedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.opened";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeReminderEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.reminder";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeChallengedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.challenged";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeWonEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.won";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeLostEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.lost";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeAcceptedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.accepted";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeExpiredEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvent"] & {
+                    /** @constant */
+                    type?: "dispute.expired";
                 };
             };
         };

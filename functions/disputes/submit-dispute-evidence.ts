@@ -1,0 +1,8 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { submitDisputeEvidence } from '../../shared/operations/disputes/dispute-operations';
+import { disputeEvidenceBodySchema } from '../../shared/schemas/dispute-schemas';
+
+/** `POST /disputes/{dispute_id}/evidence`: relays evidence to the processor, and submits it when `submit`. 200 with the dispute. */
+export const handler = apiHandler({ body: disputeEvidenceBodySchema, idempotent: true }, async (req) => ({
+  body: await submitDisputeEvidence(req.operation, req.path.dispute_id ?? '', req.body),
+}));

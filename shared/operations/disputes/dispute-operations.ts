@@ -1,0 +1,319 @@
+/**
+ * Disputes through the API (issue 25): read, list, accept, answer with evidence; and the scheduled work of a dispute
+ * (an answer whose outcome was not recorded, its reminder, its deadline). docs/api.md "Disputes".
+ *
+ * Answering follows the discipline of every processor call: a claim (`answer_claim`) is written on the dispute
+ * before the call, with a lease of the request's time; the processor's answer is recorded with the claim cleared.
+ * - storage failing before the call: 503, nothing was changed (the processor was not called);
+ * - the processor refusing: the claim is cleared, 502 `connector_error` (nothing changed there);
+ * - the processor timing out (it may have done the work), or storage failing after the call: 503 `outcome_unknown`;
+ *   the claim stays, and when its lease ends the scheduled worker reads the dispute back from the processor and
+ *   records what it shows (the answer is never "nothing was changed").
+ */
+import { type ConnectorDispute, ConnectorRequestError, type DisputeEvidenceFile, type DisputeRef } from '../../connectors/connector';
+import type { Dispute } from '../../domain/dispute';
+import type { DisputeEvidence, DisputeStatus } from '../../domain/dispute-vocabulary';
+import { ApiError, invalidRequest, OutcomeUnknownError, resourceNotFound } from '../../domain/errors';
+import { isIdOf } from '../../domain/ids';
+import type { ListPage, ListQuery } from '../../domain/list-query';
+import { logger } from '../../observability/logger';
+import {
+  type DisputeClaim,
+  getStoredDispute,
+  listDisputes as queryDisputes,
+  type StoredDispute,
+  writeDisputeChange,
+} from '../../storage/disputes-repository';
+import { isStorageUnavailable } from '../../storage/storage-errors';
+import { connectorForTarget } from '../accounts/account-connectors';
+import { callWithinBudget } from '../connector-call';
+import type { RequestContext } from '../request-context';
+import { disputeAccountKey, disputeDueAt, recordDispute } from './dispute-ingestion';
+
+/** How long an answer's claim holds when the request gives no deadline: 35 s (API Gateway's 30 s and a margin). */
+const CLAIM_LEASE_MS = 35_000;
+
+/** 409 `dispute_unexpected_state`: the dispute cannot take this answer in its status. */
+function unexpectedState(action: string, status: string): ApiError {
+  return new ApiError(
+    409,
+    'invalid_request_error',
+    'dispute_unexpected_state',
+    `This dispute has status ${status}; ${action} is possible only while it is dispute_opened.`,
+  );
+}
+
+/** Reads a dispute of the merchant. @throws ApiError 404 when it does not exist */
+export async function getDispute(merchantId: string, disputeId: string): Promise<Dispute> {
+  return (await loadDispute(merchantId, disputeId)).dispute;
+}
+
+async function loadDispute(merchantId: string, disputeId: string): Promise<StoredDispute> {
+  const stored = isIdOf('dispute', disputeId) ? await getStoredDispute(merchantId, disputeId) : undefined;
+  if (!stored) throw resourceNotFound('dispute', 'dispute_id');
+  return stored;
+}
+
+/**
+ * Lists disputes newest first, by `dispute_status` and/or `payment_id`, within `created` bounds.
+ * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
+ */
+export async function listDisputes(
+  merchantId: string,
+  query: ListQuery,
+  filters: { payment_id?: string; dispute_status?: DisputeStatus },
+): Promise<ListPage<Dispute>> {
+  let after: Dispute | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('dispute', query.startingAfter) ? (await getStoredDispute(merchantId, query.startingAfter))?.dispute : undefined;
+    if (!after) {
+      throw invalidRequest(
+        'resource_missing',
+        'No such dispute for starting_after: it must be a dispute id from a previous page.',
+        'starting_after',
+      );
+    }
+  }
+  if (filters.payment_id && !isIdOf('payment', filters.payment_id)) return { data: [], has_more: false };
+  return queryDisputes(merchantId, query, filters, after);
+}
+
+/** What the connector calls need to name a dispute. */
+const refOf = (d: Dispute): DisputeRef => ({
+  connectorDisputeId: d.connector_dispute_id,
+  paymentId: d.payment_id,
+  connectorTransactionId: null,
+  currency: d.currency,
+});
+
+/** The processor's view as a ConnectorDispute, from what is stored (for changes of our own: a reminder, an expiry). */
+export function storedView(d: Dispute): ConnectorDispute {
+  return {
+    connectorDisputeId: d.connector_dispute_id,
+    paymentId: d.payment_id,
+    connectorTransactionId: null,
+    amount: d.amount,
+    currency: d.currency,
+    stage: d.dispute_stage,
+    status: d.dispute_status,
+    connectorStatus: d.connector_status,
+    connectorReason: d.connector_reason,
+    connectorReasonCode: d.connector_reason_code,
+    challengeRequiredBy: d.challenge_required_by,
+    createdAt: d.created_at,
+  };
+}
+
+/** The status an answer leaves: an accept is recorded as `dispute_accepted` whatever final status the processor shows for it (Stripe: `lost`). */
+function statusAfterAnswer(claim: DisputeClaim, cd: ConnectorDispute): DisputeStatus | undefined {
+  if (claim.operation === 'accept' && (cd.status === 'dispute_lost' || cd.status === 'dispute_accepted')) return 'dispute_accepted';
+  return undefined;
+}
+
+/** Evidence as the request gives it. */
+export interface EvidenceBody {
+  evidence: DisputeEvidence;
+  submit: boolean;
+}
+
+/**
+ * Accepts a dispute at its processor: the money stays with the cardholder (`dispute_accepted`, `dispute.accepted`).
+ * @throws ApiError 404; 409 `dispute_unexpected_state` unless `dispute_opened`; 409 `concurrent_update` while another
+ *   answer runs; 400 `dispute_action_unsupported` where the processor takes no answers through its API; 502 when the
+ *   processor refuses; OutcomeUnknownError (see the module comment)
+ */
+export async function acceptDispute(ctx: RequestContext, disputeId: string): Promise<Dispute> {
+  return answerDispute(ctx, disputeId, 'accept', false, async (connector, d) => {
+    if (!connector.acceptDispute) throw unsupported(d.connector);
+    return connector.acceptDispute(refOf(d));
+  });
+}
+
+/**
+ * Relays evidence to the processor, and submits it when `submit` (then `dispute_challenged`, `dispute.challenged`);
+ * without `submit` the evidence is saved there and here (`dispute.updated`) and can be completed later.
+ * @param files the evidence's files, already read (ids in `evidence`)
+ * @throws as {@link acceptDispute}
+ */
+export async function submitDisputeEvidence(
+  ctx: RequestContext,
+  disputeId: string,
+  body: EvidenceBody,
+  readFiles: (merchantId: string, fileIds: string[]) => Promise<DisputeEvidenceFile[]> = async () => [],
+): Promise<Dispute> {
+  return answerDispute(
+    ctx,
+    disputeId,
+    'evidence',
+    body.submit,
+    async (connector, d) => {
+      if (!connector.submitDisputeEvidence) throw unsupported(d.connector);
+      const evidence = { ...d.evidence, ...body.evidence };
+      const fileIds = Object.values(body.evidence).filter((v): v is string => typeof v === 'string' && isIdOf('file', v));
+      const files = fileIds.length > 0 ? await readFiles(ctx.merchantId, fileIds) : [];
+      return connector.submitDisputeEvidence({ ...refOf(d), evidence, files, submit: body.submit });
+    },
+    body.evidence,
+  );
+}
+
+function unsupported(connector: string): ApiError {
+  return invalidRequest(
+    'dispute_action_unsupported',
+    `Disputes at ${connector} cannot be answered through its API: answer it on the processor's dashboard.`,
+  );
+}
+
+async function answerDispute(
+  ctx: RequestContext,
+  disputeId: string,
+  operation: DisputeClaim['operation'],
+  submit: boolean,
+  call: (connector: Awaited<ReturnType<typeof connectorForTarget>>, d: Dispute) => Promise<ConnectorDispute>,
+  evidence?: DisputeEvidence,
+): Promise<Dispute> {
+  const stored = await loadDispute(ctx.merchantId, disputeId);
+  const d = stored.dispute;
+  const action = operation === 'accept' ? 'accepting it' : 'answering it with evidence';
+  if (d.dispute_status !== 'dispute_opened') throw unexpectedState(action, d.dispute_status);
+  const nowMs = Date.now();
+  if (stored.claim && Date.parse(stored.claim.lease_expires_at) > nowMs) {
+    throw new ApiError(
+      409,
+      'api_error',
+      'concurrent_update',
+      'Another answer to this dispute is being sent right now. Retry after it ends.',
+    ).asTransient();
+  }
+  const connector = await connectorForTarget(ctx.merchantId, d.connector, d.merchant_connector_id);
+  const claim: DisputeClaim = {
+    operation,
+    submit,
+    started_at: new Date(nowMs).toISOString(),
+    lease_expires_at: new Date((ctx.deadlineMs ?? nowMs + CLAIM_LEASE_MS - 3_000) + 3_000).toISOString(),
+  };
+  // The claim first: a failure here changed nothing (the processor was not called).
+  await writeClaim(ctx.merchantId, stored, claim);
+  let view: ConnectorDispute;
+  try {
+    view = await callWithinBudget(ctx, connector, `dispute_${operation}`, () => call(connector, d));
+  } catch (err) {
+    if (err instanceof ApiError || err instanceof ConnectorRequestError) {
+      // Refused (or not possible): nothing happened there; the claim is given back.
+      await writeClaim(ctx.merchantId, { ...stored, claim }, null).catch(() => undefined);
+      if (err instanceof ApiError) throw err;
+      throw new ApiError(
+        502,
+        'connector_error',
+        'connector_declined',
+        `${d.connector} refused this answer (${err.code}); nothing was changed. Check the dispute on the processor and try again.`,
+      );
+    }
+    throw new OutcomeUnknownError('dispute', d.dispute_id, d.connector, `/disputes/${d.dispute_id}`, { cause: err });
+  }
+  try {
+    const recorded = await recordDispute({
+      merchantId: ctx.merchantId,
+      connector: d.connector,
+      merchantConnectorId: d.merchant_connector_id,
+      paymentId: d.payment_id,
+      dispute: view,
+      ...(statusAfterAnswer(claim, view) ? { statusOverride: statusAfterAnswer(claim, view) } : {}),
+      answer: {
+        claim: null,
+        ...(evidence ? { evidence } : {}),
+        ...(operation === 'evidence' && submit ? { submittedAt: claim.started_at } : {}),
+      },
+    });
+    return recorded.dispute ?? (await getDispute(ctx.merchantId, disputeId));
+  } catch (err) {
+    if (isStorageUnavailable(err) || err instanceof Error) {
+      throw new OutcomeUnknownError('dispute', d.dispute_id, d.connector, `/disputes/${d.dispute_id}`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** Writes (or, with null, clears) the answer claim on the dispute, nothing else. */
+async function writeClaim(merchantId: string, stored: StoredDispute, claim: DisputeClaim | null): Promise<void> {
+  const d = stored.dispute;
+  const now = new Date().toISOString();
+  const after: Dispute = { ...d, updated_at: now > d.updated_at ? now : new Date(Date.parse(d.updated_at) + 1).toISOString() };
+  await writeDisputeChange(merchantId, {
+    after,
+    accountKey: disputeAccountKey(d.connector, d.merchant_connector_id),
+    readAt: d.updated_at,
+    claim,
+    dueAt: disputeDueAt(after, claim, stored.reminded),
+    reminded: stored.reminded,
+    events: [],
+  });
+}
+
+/**
+ * The scheduled work of one dispute due at `now` (the worker): an answer whose lease ended is settled from the
+ * processor's view; an open dispute gets its `dispute.reminder` before its deadline, and at the deadline the
+ * processor is asked once more (when it can be) and the dispute expires if still unanswered (`dispute.expired`; the
+ * money stays withdrawn).
+ * @returns what was done
+ * @throws storage errors; connector errors (the dispute stays due: the next run tries again)
+ */
+export async function workDueDispute(
+  merchantId: string,
+  disputeId: string,
+  now: string,
+): Promise<'settled' | 'reminded' | 'expired' | 'not_due'> {
+  const stored = await getStoredDispute(merchantId, disputeId);
+  if (!stored || !stored.dueAt || stored.dueAt > now) return 'not_due';
+  const d = stored.dispute;
+  const base = {
+    merchantId,
+    connector: d.connector,
+    merchantConnectorId: d.merchant_connector_id,
+    paymentId: d.payment_id,
+    now,
+  };
+  const connector = await connectorForTarget(merchantId, d.connector, d.merchant_connector_id).catch(() => undefined);
+  if (stored.claim) {
+    if (!connector?.fetchDispute) {
+      // Nothing to read back: the answer's outcome cannot be known; the claim is given back for a new answer.
+      logger.warn('a dispute answer could not be read back: its claim is released', { dispute_id: d.dispute_id });
+      await recordDispute({ ...base, dispute: storedView(d), answer: { claim: null } });
+      return 'settled';
+    }
+    const view = await connector.fetchDispute(refOf(d));
+    const override = statusAfterAnswer(stored.claim, view);
+    await recordDispute({
+      ...base,
+      dispute: view,
+      ...(override ? { statusOverride: override } : {}),
+      answer: {
+        claim: null,
+        ...(stored.claim.operation === 'evidence' && stored.claim.submit && view.status === 'dispute_challenged'
+          ? { submittedAt: stored.claim.started_at }
+          : {}),
+      },
+    });
+    return 'settled';
+  }
+  if (d.dispute_status === 'dispute_challenged') {
+    const view = connector?.fetchDispute ? await connector.fetchDispute(refOf(d)) : storedView(d);
+    const r = await recordDispute({ ...base, dispute: view });
+    // Still waiting on the issuer: looked at again a day later.
+    if (!r.applied) await writeClaim(merchantId, stored, null);
+    return 'settled';
+  }
+  if (d.dispute_status !== 'dispute_opened' || !d.challenge_required_by) return 'not_due';
+  if (now < d.challenge_required_by) {
+    await recordDispute({ ...base, dispute: storedView(d), reminder: true });
+    return 'reminded';
+  }
+  // The deadline passed: the processor's view first (an answer given on its dashboard), else expired.
+  const view = connector?.fetchDispute ? await connector.fetchDispute(refOf(d)) : storedView(d);
+  if (view.status !== 'dispute_opened') {
+    await recordDispute({ ...base, dispute: view });
+    return 'settled';
+  }
+  await recordDispute({ ...base, dispute: view, statusOverride: 'dispute_expired' });
+  return 'expired';
+}
