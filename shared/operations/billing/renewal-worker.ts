@@ -71,7 +71,9 @@ export async function runBillingWork(options: BillingRunOptions): Promise<Billin
     });
   }
   // Disputes of processors that send no webhooks (issue 25), before the due work (a new dispute's reminder is due later).
-  for (const [k, n] of Object.entries(await pollDisputes(merchants, now, options.deadlineMs))) outcomes[`dispute_poll_${k}`] = n;
+  // Processors list in real time: the poll's cursor follows the clock, never the run's `now` (a test's time travel).
+  const polled = await pollDisputes(merchants, new Date().toISOString(), options.deadlineMs);
+  for (const [k, n] of Object.entries(polled)) outcomes[`dispute_poll_${k}`] = n;
   const order = interleaveByMerchant(found);
   let next = 0;
   const worker = async () => {
