@@ -230,7 +230,8 @@ test('a 500 is not retried; a caller key wins and replays the first answer', asy
 });
 
 test("a timed-out attempt is retried with the same key; the caller's abort is not; no answer at all ends in a SwitchyardConnectionError", async () => {
-  const switchyard = client({ timeoutMs: 300 });
+  // 1.5 s: long enough that the forwarded retry is never cut short on a loaded machine (at 300 ms it was, once, in CI).
+  const switchyard = client({ timeoutMs: 1500 });
   const from = standIn.requests.length;
   standIn.next(['hang']);
   const customer = await switchyard.customers.create({ name: 'After a timeout' });
