@@ -29,6 +29,7 @@ import { createCustomerBodySchema, customerBodySchema } from '../schemas/custome
 import { DisputeResource } from '../schemas/dispute-resource-schema';
 import { disputeEvidenceBodySchema, listDisputesQuerySchema } from '../schemas/dispute-schemas';
 import { EventResource } from '../schemas/event-resource-schema';
+import { createFileBodySchema, FileResource } from '../schemas/file-schemas';
 import {
   forceSyncQuerySchema,
   listCustomersQuerySchema,
@@ -157,7 +158,7 @@ export interface OperationBody {
   schema: z.ZodType;
   /** False when an absent body counts as `{}` (every field optional). */
   required: boolean;
-  mediaType: 'application/json' | 'application/x-www-form-urlencoded';
+  mediaType: 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
   description: string;
   /**
    * Descriptions of the body's fields by dotted path (`payment_method_data.card.card_number`): the
@@ -1560,6 +1561,43 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       400: ['dispute_action_unsupported', 'resource_missing'],
       409: ['dispute_unexpected_state'],
     }),
+  },
+  CreateFile: {
+    operationId: 'createFile',
+    tag: 'Disputes',
+    summary: 'Upload a file',
+    description:
+      'Uploads a dispute evidence file (Stripe’s `POST /v1/files`): `multipart/form-data` with `purpose` (`dispute_evidence`) and `file`, a PDF, PNG or JPEG of at most 4 MiB (Lambda’s 6 MB payload, base64-encoded). The type is read from the content, not the name. Answers the metadata; the bytes are kept private (never served back) and are passed to the processor only when a dispute is answered with the file’s id. Kept 400 days.',
+    body: {
+      schema: createFileBodySchema,
+      required: true,
+      mediaType: 'multipart/form-data',
+      description: 'The purpose and the file.',
+      fields: {
+        purpose: 'What the file is for: `dispute_evidence`.',
+        file: 'The file: a PDF, PNG or JPEG, at most 4 MiB.',
+      },
+    },
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(FileResource, 'The file.')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, IDEMPOTENT, {
+      400: ['parameter_missing', 'parameter_invalid', 'file_too_large', 'file_empty', 'file_type_unsupported', 'invalid_multipart'],
+      415: ['unsupported_media_type'],
+    }),
+  },
+  GetFile: {
+    operationId: 'getFile',
+    tag: 'Disputes',
+    summary: 'Retrieve a file',
+    description: 'A file’s metadata. The bytes are never served.',
+    pathParams: { file_id: 'The file id (`file_…`).' },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(FileResource, 'The file.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
   },
   CreateTestClock: {
     operationId: 'createTestClock',

@@ -319,6 +319,25 @@ export const ROUTES: readonly RouteDefinition[] = [
     // Relays the evidence (and its files) to the processor.
     connectors: true,
   },
+  // Evidence files (issue 25): kept private, passed to processors only when a dispute is answered.
+  {
+    method: 'POST',
+    path: '/files',
+    entry: 'functions/files/create-file.ts',
+    name: 'CreateFile',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/files/{file_id}',
+    entry: 'functions/files/get-file.ts',
+    name: 'GetFile',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
   // Test clocks (issue 24): on stages with the sandbox only, like the sandbox's pages (lib/api-stack.ts stageRoutes).
   {
     method: 'POST',

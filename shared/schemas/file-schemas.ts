@@ -27,3 +27,12 @@ export const FileResource = z
     description:
       'A file uploaded with `POST /files` (Stripe’s File object, a subset): its metadata. The bytes are kept private and passed only to the processor a dispute is answered to; the API never serves them.',
   });
+
+/**
+ * Body of `POST /files` as the API documents it (`multipart/form-data`: the form's fields). Documentation only: the
+ * handler reads the form itself (functions/files/create-file.ts) and checks the file's bytes.
+ */
+export const createFileBodySchema = z.strictObject({
+  purpose: z.enum(FILE_PURPOSES),
+  file: z.string().meta({ format: 'binary', contentMediaType: 'application/octet-stream' }),
+});

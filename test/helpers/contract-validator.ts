@@ -353,6 +353,29 @@ function formFields(body: string): Record<string, unknown> | undefined {
   return fields;
 }
 
+/**
+ * The fields of a `multipart/form-data` body (RFC 7578) as the spec describes them: a text part's value, and a file
+ * part (one with a `filename`) as the string `(binary)` — the schema documents files as binary strings and the
+ * handler checks their bytes. Undefined when the body is not multipart with the content type's boundary.
+ */
+function multipartFields(body: Buffer, contentType: string | undefined): Record<string, unknown> | undefined {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType ?? '')?.[1];
+  if (!boundary) return undefined;
+  const text = body.toString('latin1');
+  const parts = text.split(`--${boundary}`);
+  if (parts.length < 3 || !parts.at(-1)?.startsWith('--')) return undefined;
+  const fields: Record<string, unknown> = {};
+  for (const part of parts.slice(1, -1)) {
+    const end = part.indexOf('\r\n\r\n');
+    if (end < 0) return undefined;
+    const head = part.slice(0, end);
+    const name = /name="([^"]*)"/i.exec(head)?.[1];
+    if (name === undefined) return undefined;
+    fields[name] = /filename="/i.test(head) ? '(binary)' : Buffer.from(part.slice(end + 4).replace(/\r\n$/, ''), 'latin1').toString('utf8');
+  }
+  return fields;
+}
+
 /** A schema of the document with its `#/components/...` references made absolute (resolvable outside the document). */
 function rebase(schema: unknown): unknown {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`));
@@ -633,6 +656,9 @@ export class ContractValidator {
     if (essence === 'application/x-www-form-urlencoded') {
       body = formFields(rawBody.toString('utf8'));
       if (body === undefined) return [...problems, 'the form body is not percent-encoded UTF-8'];
+    } else if (essence === 'multipart/form-data') {
+      body = multipartFields(rawBody, headers['content-type']);
+      if (body === undefined) return [...problems, 'the body is not multipart/form-data with its boundary'];
     } else {
       try {
         body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(rawBody));

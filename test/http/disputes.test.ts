@@ -224,6 +224,71 @@ describe('1–2. the sandbox: a dispute test card, end to end', () => {
   });
 });
 
+describe('evidence files', () => {
+  /** Uploads a file with `POST /files` (multipart, as Stripe's). */
+  const upload = (m: Awaited<ReturnType<typeof merchant>>, name: string, bytes: Buffer) => {
+    const boundary = `----switchyard${randomUUID().replace(/-/g, '')}`;
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return api.request('POST', '/files', {
+      key: m.key,
+      raw: body.toString('latin1'),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+  };
+
+  test('a receipt uploaded with POST /files reaches the processor with the evidence; another merchant’s file is refused', async () => {
+    const m = await merchant();
+    const p = await m.ok('POST', '/payments', {
+      amount: 2_500,
+      currency: 'NGN',
+      confirm: true,
+      payment_method_data: card('4000000000000259'),
+    });
+    await work();
+    const [d] = await m.disputesOf(p.payment_id);
+    const uploaded = await upload(m, 'receipt.pdf', Buffer.from('%PDF-1.4\n% a receipt\n%%EOF\n', 'latin1'));
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body).toMatchObject({ file_id: expect.stringMatching(/^file_/), purpose: 'dispute_evidence', type: 'pdf' });
+
+    const other = await merchant();
+    const foreign = await upload(other, 'other.pdf', Buffer.from('%PDF-1.4\n%%EOF\n', 'latin1'));
+    const refused = await m.request('POST', `/disputes/${d.dispute_id}/evidence`, { evidence: { receipt: foreign.body.file_id } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'resource_missing', param: 'evidence' });
+    expect((await m.ok('GET', `/disputes/${d.dispute_id}`)).evidence).toEqual({});
+
+    const saved = await m.ok('POST', `/disputes/${d.dispute_id}/evidence`, { evidence: { receipt: uploaded.body.file_id } });
+    expect(saved).toMatchObject({
+      dispute_status: 'dispute_opened',
+      evidence: { receipt: uploaded.body.file_id },
+      evidence_submitted_at: null,
+    });
+    const submitted = await m.ok('POST', `/disputes/${d.dispute_id}/evidence`, {
+      evidence: { uncategorized_text: 'losing_evidence' },
+      submit: true,
+    });
+    expect(submitted).toMatchObject({
+      dispute_status: 'dispute_challenged',
+      evidence: { receipt: uploaded.body.file_id, uncategorized_text: 'losing_evidence' },
+    });
+    // The sandbox (the processor) holds the file it was given, named by our id.
+    const { getSandboxDispute } = await import('../../shared/storage/sandbox-disputes-repository');
+    expect(Object.keys((await getSandboxDispute(p.payment_id))!.evidence)).toContain(`file:${uploaded.body.file_id}`);
+    await new Promise((r) => setTimeout(r, 250));
+    await work();
+    expect(await m.ok('GET', `/disputes/${d.dispute_id}`)).toMatchObject({ dispute_status: 'dispute_lost', amount_held: 2_500 });
+    // No bytes in any answer.
+    expect(JSON.stringify(await m.ok('GET', `/files/${uploaded.body.file_id}`))).not.toContain('a receipt');
+  });
+});
+
 describe('3. Stripe: signed charge.dispute.* webhooks on a merchant account', () => {
   test('recorded once, won, and a late older event changes nothing', async () => {
     const m = await merchant();

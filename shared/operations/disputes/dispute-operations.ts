@@ -132,8 +132,9 @@ export async function acceptDispute(ctx: RequestContext, disputeId: string): Pro
 /**
  * Relays evidence to the processor, and submits it when `submit` (then `dispute_challenged`, `dispute.challenged`);
  * without `submit` the evidence is saved there and here (`dispute.updated`) and can be completed later.
- * @param files the evidence's files, already read (ids in `evidence`)
- * @throws as {@link acceptDispute}
+ * @param readFiles reads the evidence's files (every file id of the evidence as merged with what was saved before,
+ *   so a processor that takes the whole evidence again gets every file): before anything is claimed or called
+ * @throws as {@link acceptDispute}; ApiError 400 `resource_missing` (param `evidence`) for a file id that is not the merchant's
  */
 export async function submitDisputeEvidence(
   ctx: RequestContext,
@@ -141,6 +142,10 @@ export async function submitDisputeEvidence(
   body: EvidenceBody,
   readFiles: (merchantId: string, fileIds: string[]) => Promise<DisputeEvidenceFile[]> = async () => [],
 ): Promise<Dispute> {
+  const current = (await loadDispute(ctx.merchantId, disputeId)).dispute;
+  const merged = { ...current.evidence, ...body.evidence };
+  const fileIds = [...new Set(Object.values(merged).filter((v): v is string => typeof v === 'string' && isIdOf('file', v)))];
+  const files = fileIds.length > 0 ? await readFiles(ctx.merchantId, fileIds) : [];
   return answerDispute(
     ctx,
     disputeId,
@@ -148,10 +153,7 @@ export async function submitDisputeEvidence(
     body.submit,
     async (connector, d) => {
       if (!connector.submitDisputeEvidence) throw unsupported(d.connector);
-      const evidence = { ...d.evidence, ...body.evidence };
-      const fileIds = Object.values(body.evidence).filter((v): v is string => typeof v === 'string' && isIdOf('file', v));
-      const files = fileIds.length > 0 ? await readFiles(ctx.merchantId, fileIds) : [];
-      return connector.submitDisputeEvidence({ ...refOf(d), evidence, files, submit: body.submit });
+      return connector.submitDisputeEvidence({ ...refOf(d), evidence: { ...d.evidence, ...body.evidence }, files, submit: body.submit });
     },
     body.evidence,
   );
