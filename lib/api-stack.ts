@@ -773,6 +773,13 @@ export class ApiStack extends Stack {
       functionDashboards: groupMonitoring.map((m) => m.dashboardName),
       reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
       billing: { name: BILLING_WORKER.name, fn: billingWorker, deadLetterQueue: billingSchedule.deadLetterQueue },
+      // Where disputes are recorded (issue 25): the processors' webhook receivers, the dispute answers and the worker.
+      disputeLogGroups: [
+        ...functions
+          .filter(({ route }) => route.path.startsWith('/webhooks/') || route.path.startsWith('/disputes/'))
+          .map(({ route }) => logGroups.get(route.name)!),
+        logGroups.get(BILLING_WORKER.name)!,
+      ],
       webhookDelivery: webhookDelivery && {
         name: WEBHOOK_DELIVERY.name,
         fn: webhookDelivery.fn,

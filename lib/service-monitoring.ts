@@ -31,6 +31,7 @@ import {
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
 import { CONNECTOR_FACTORIES } from '../shared/connectors/registry';
+import { DISPUTE_LOG_MESSAGES } from '../shared/observability/dispute-log';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../shared/observability/metrics';
 import { WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE } from '../shared/webhooks/delivery-settings';
 import type { StageConfig } from './config/stage-config';
@@ -54,6 +55,7 @@ export const RUNBOOK = {
   healthCanary: 'health-canary-failing',
   sandboxPaymentCanary: 'sandbox-payment-canary-failing',
   renewals: 'renewals',
+  disputes: 'disputes-of-a-connector-account',
 } as const;
 
 /** `Runbook: docs/operations.md#<anchor>`, the last sentence of every business alarm's description. */
@@ -185,6 +187,11 @@ export interface ServiceMonitoringProps {
   functionDashboards?: string[];
   /** The background reconciler and the dead-letter queue of its schedule. */
   reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
+  /**
+   * Issue 25: the log groups where disputes are recorded (webhook receivers, dispute answers, the worker): the
+   * disputes section's Contributor Insights rules read them.
+   */
+  disputeLogGroups?: ILogGroup[];
   /** The renewal worker (issue 24) and the dead-letter queue of its schedule: the reconciler's panels and alarms. */
   billing?: { name: string; fn: IFunction; deadLetterQueue: IQueue };
   /**
@@ -502,6 +509,76 @@ export class ServiceMonitoring extends Construct {
       this.addWebhooksSection(monitoring, props, props.webhookDelivery.failureQueue, metric, search);
       this.addMerchantWebhookFailures(monitoring, props, props.webhookDelivery);
     }
+    if (props.disputeLogGroups?.length) this.addDisputesSection(monitoring, props, props.disputeLogGroups);
+  }
+
+  /**
+   * Disputes (issue 25): three Contributor Insights rules over the log lines disputes write
+   * (shared/observability/dispute-log.ts), each counting by connector account (`$.account`): disputes opened,
+   * reminders sent (disputes near their deadline, unanswered) and disputes expired. The dashboard row charts the
+   * worst account of each; alarms: an account receiving `alarms.accountDisputesOpened` or more disputes in an hour
+   * (Warning: a merchant's fraud or fulfilment problem), and any dispute expiring unanswered (Warning: money lost by
+   * not answering). One series per rule however many accounts; the rules' reports name the accounts.
+   */
+  private addDisputesSection(monitoring: MonitoringFacade, props: ServiceMonitoringProps, logGroups: ILogGroup[]): void {
+    const { stage, alarms } = props.config;
+    monitoring.addLargeHeader('Disputes');
+    const rule = (id: string, slug: string, message: string) => {
+      const ruleName = `switchyard-${stage}-accounts-by-${slug}`;
+      const r = new CfnInsightRule(this, id, {
+        ruleName,
+        ruleState: 'ENABLED',
+        ruleBody: Stack.of(this).toJsonString({
+          Schema: { Name: 'CloudWatchLogRule', Version: 1 },
+          LogGroupNames: logGroups.map((g) => g.logGroupName),
+          LogFormat: 'JSON',
+          Contribution: { Keys: ['$.account'], Filters: [{ Match: '$.message', In: [message] }] },
+          AggregateOn: 'Count',
+        }),
+      });
+      return { r, ruleName };
+    };
+    const opened = rule('DisputesOpenedRule', 'disputes-opened', DISPUTE_LOG_MESSAGES.opened);
+    const reminded = rule('DisputesNearDeadlineRule', 'disputes-near-deadline', DISPUTE_LOG_MESSAGES.reminded);
+    const expired = rule('DisputesExpiredRule', 'disputes-expired', DISPUTE_LOG_MESSAGES.expired);
+    const worst = (ruleName: string, label: string, period: Duration) =>
+      new MathExpression({ expression: `INSIGHT_RULE_METRIC("${ruleName}", "MaxContributorValue")`, usingMetrics: {}, period, label });
+    const hour = Duration.hours(1);
+    const openedWorst = worst(opened.ruleName, 'disputes opened on the most disputed account (per hour)', hour);
+    const remindedWorst = worst(reminded.ruleName, 'disputes near their deadline on one account (per hour)', hour);
+    const expiredWorst = worst(expired.ruleName, 'disputes expired unanswered on one account (per hour)', hour);
+    const threshold = alarms.accountDisputesOpened;
+    const openedAlarm = new Alarm(this, 'AccountDisputesOpened', {
+      alarmName: `Switchyard-${stage}-Disputes-AccountOpened-Warning`,
+      alarmDescription: `One connector account received ${threshold} or more disputes in an hour (Contributor Insights rule ${opened.ruleName}, MaxContributorValue; its report names the account). Tell the merchant. ${runbookRef(RUNBOOK.disputes)}`,
+      metric: openedWorst,
+      threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    openedAlarm.node.addDependency(opened.r);
+    openedAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    const expiredAlarm = new Alarm(this, 'DisputesExpired', {
+      alarmName: `Switchyard-${stage}-Disputes-Expired-Warning`,
+      alarmDescription: `A dispute expired without an answer (Contributor Insights rule ${expired.ruleName}): its money stays with the cardholder. Check that its merchant is told of disputes (dispute.opened and dispute.reminder reach its endpoint). ${runbookRef(RUNBOOK.disputes)}`,
+      metric: expiredWorst,
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    expiredAlarm.node.addDependency(expired.r);
+    expiredAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
+    monitoring.addWidget(
+      new GraphWidget({
+        title: `Disputes by connector account: the most disputed, near their deadline, expired (per hour; alarm at ${threshold} opened, 1 expired)`,
+        width: 24,
+        height: 6,
+        left: [openedWorst, remindedWorst, expiredWorst],
+        leftYAxis: { label: 'count', min: 0, showUnits: false },
+      }),
+    );
   }
 
   /**

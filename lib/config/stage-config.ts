@@ -141,6 +141,13 @@ export interface StageConfig {
      * events (the retry schedule alone makes a few failed attempts per event), for a quarter hour.
      */
     merchantWebhookFailures: number;
+    /**
+     * Issue 25 ("Disputes of a connector account"): disputes opened on the single connector account with the most of
+     * them in an hour (Contributor Insights over the dispute log lines, `MaxContributorValue`) at or above which
+     * `…-Disputes-AccountOpened-Warning` fires. 5: more than a merchant's normal chargeback rate at any volume these
+     * stages carry; the card schemes' monitoring programmes start at about 1 % of transactions.
+     */
+    accountDisputesOpened: number;
   };
   /**
    * Webhook delivery worker (issue 23, "Delivery isolation"; shared/webhooks/delivery-queue.ts):
@@ -261,6 +268,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       refundFailuresPerPeriod: 5,
       connectorAccountTechnicalErrors: 5,
       merchantWebhookFailures: 100,
+      accountDisputesOpened: 5,
     },
     webhookDelivery: { maxConcurrency: 20, lanes: 2 },
     reconcileMinAgeSeconds: 60,
@@ -298,6 +306,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       refundFailuresPerPeriod: 3,
       connectorAccountTechnicalErrors: 5,
       merchantWebhookFailures: 100,
+      accountDisputesOpened: 5,
     },
     // 200 batches: 25 endpoints hanging at once (4 lanes each) still leave half the worker free.
     webhookDelivery: { maxConcurrency: 200, lanes: 4 },

@@ -428,7 +428,14 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     const rules = Object.values(t.api.findResources('AWS::CloudWatch::InsightRule')) as Resource[];
     // Two rules: this one, and the webhook delivery worker's failed attempts by merchant (webhooks.test.ts).
     expect(rules.map((r) => r.Properties.RuleName).sort()).toEqual(
-      [`switchyard-${stage}-merchants-by-failed-webhook-attempts`, `switchyard-${stage}-top-merchants-by-requests`].sort(),
+      [
+        `switchyard-${stage}-merchants-by-failed-webhook-attempts`,
+        `switchyard-${stage}-top-merchants-by-requests`,
+        // Issue 25: disputes by connector account (disputes.test.ts).
+        `switchyard-${stage}-accounts-by-disputes-opened`,
+        `switchyard-${stage}-accounts-by-disputes-near-deadline`,
+        `switchyard-${stage}-accounts-by-disputes-expired`,
+      ].sort(),
     );
     const requests = rules.filter((r) => r.Properties.RuleName === `switchyard-${stage}-top-merchants-by-requests`);
     expect(requests).toHaveLength(1);

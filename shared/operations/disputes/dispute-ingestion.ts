@@ -16,6 +16,7 @@ import { type Dispute, DOCUMENTED_EVIDENCE_WINDOW_MS, disputeIdFor, type Payment
 import { canMoveDispute, type DisputeStatus, isFinalDisputeStatus, RESTORING_DISPUTE_STATUSES } from '../../domain/dispute-vocabulary';
 import type { EventType } from '../../domain/events';
 import { isIdOf } from '../../domain/ids';
+import { DISPUTE_LOG_MESSAGES } from '../../observability/dispute-log';
 import { logger } from '../../observability/logger';
 import { registerBillingMerchant } from '../../storage/billing-directory-repository';
 import {
@@ -230,6 +231,11 @@ export async function recordDispute(report: DisputeReport): Promise<DisputeRecor
         },
         events,
       });
+      const fields = { account: accountKey, connector, merchant_id: merchantId, dispute_id: after.dispute_id };
+      if (!before)
+        logger.info(DISPUTE_LOG_MESSAGES.opened, { ...fields, amount_held: after.amount_held, dispute_stage: after.dispute_stage });
+      if (events.some((e) => e.type === 'dispute.reminder')) logger.info(DISPUTE_LOG_MESSAGES.reminded, fields);
+      if (events.some((e) => e.type === 'dispute.expired')) logger.info(DISPUTE_LOG_MESSAGES.expired, fields);
       return { applied: true, dispute: after };
     } catch (err) {
       if (!(err instanceof DisputeChangedError) || tries >= ATTEMPTS) throw err;
