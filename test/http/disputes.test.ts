@@ -378,6 +378,52 @@ describe('3. Stripe: signed charge.dispute.* webhooks on a merchant account', ()
   });
 });
 
+describe('7. answering when storage fails after the processor did the work', () => {
+  test('evidence submitted at Stripe, its write lost → 503 outcome_unknown (never "nothing changed"); the worker records it challenged; submitted once', async () => {
+    const m = await merchant();
+    const account = stripe.addAccount();
+    const { mca, webhookUrl } = await m.connect({
+      connector_name: 'stripe',
+      connector_account_details: { api_key: account.secretKey },
+      connector_webhook_details: { merchant_secret: account.webhookSecret },
+    });
+    const p = await m.ok('POST', '/payments', {
+      amount: 3_300,
+      currency: 'USD',
+      confirm: true,
+      merchant_connector_id: mca,
+      payment_method_data: card('4242424242424242'),
+    });
+    const du = stripe.openDispute(p.connector_transaction_id, {}, account.secretKey);
+    await postWebhook(new URL(webhookUrl).pathname, stripe.disputeEvent(du.id, 'charge.dispute.created'));
+    const [d] = await m.disputesOf(p.payment_id);
+    const real = disputesRepository.writeDisputeChange;
+    let writes = 0;
+    jest.spyOn(disputesRepository, 'writeDisputeChange').mockImplementation(async (merchantId, w) => {
+      writes += 1;
+      // 1: the answer's claim (kept); 2: the processor's answer (lost).
+      if (writes === 2) throw Object.assign(new Error('storage down'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } });
+      return real(merchantId, w);
+    });
+    const res = await m.request('POST', `/disputes/${d.dispute_id}/evidence`, {
+      evidence: { product_description: 'A pair of shoes, delivered', customer_name: 'Ada Obi' },
+      submit: true,
+    });
+    jest.restoreAllMocks();
+    expect(res.status).toBe(503);
+    expect(res.body.error.code).toBe('outcome_unknown');
+    expect(stripe.disputesOf(account.secretKey).find((x) => x.id === du.id)?.status).toBe('under_review');
+    expect((await m.ok('GET', `/disputes/${d.dispute_id}`)).dispute_status).toBe('dispute_opened');
+    // A new answer is refused while the first one's lease holds.
+    expect((await m.request('POST', `/disputes/${d.dispute_id}/accept`)).status).toBe(409);
+    await work(Date.now() + 2 * 60_000);
+    const settled = await m.ok('GET', `/disputes/${d.dispute_id}`);
+    expect(settled.dispute_status).toBe('dispute_challenged');
+    expect(settled.evidence_submitted_at).not.toBeNull();
+    expect(stripe.requests.filter((r) => r.method === 'POST' && r.path === `/v1/disputes/${du.id}`)).toHaveLength(1);
+  });
+});
+
 describe('4. Paystack: charge.dispute.create|remind|resolve on a merchant account', () => {
   test('opened with its dueAt, reminded once per reminder, resolved merchant-accepted', async () => {
     const m = await merchant();
