@@ -9,13 +9,16 @@ import type { paths } from './generated/schema.js';
 import { optional } from './internal/optional.js';
 import { ConnectorAccounts } from './resources/connector-accounts.js';
 import { Customers } from './resources/customers.js';
+import { Disputes } from './resources/disputes.js';
 import { Events } from './resources/events.js';
+import { Files } from './resources/files.js';
 import { Invoices } from './resources/invoices.js';
 import { PaymentMethods } from './resources/payment-methods.js';
 import { Payments } from './resources/payments.js';
 import { Refunds } from './resources/refunds.js';
 import { Routing } from './resources/routing.js';
 import { Subscriptions } from './resources/subscriptions.js';
+import { TestClocks } from './resources/test-clocks.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { DEFAULT_MAX_RETRIES, type RetryDelayOptions } from './retry-policy.js';
 import { type CallState, DEFAULT_TIMEOUT_MS, type FetchFunction, type RequestOptions, Transport } from './transport.js';
@@ -90,6 +93,12 @@ export class Switchyard {
   readonly subscriptions: Subscriptions;
   /** `/invoices`: the subscriptions' invoices, one per period. */
   readonly invoices: Invoices;
+  /** `/disputes`: cardholders' disputes of payments, and the answers to them. */
+  readonly disputes: Disputes;
+  /** `/files`: dispute evidence files. */
+  readonly files: Files;
+  /** `/test_helpers`: test clocks (stages with the sandbox only). */
+  readonly testHelpers: { readonly testClocks: TestClocks };
   /** `/webhook_endpoints`. */
   readonly webhookEndpoints: WebhookEndpoints;
   /** `/events` and their deliveries. */
@@ -132,6 +141,9 @@ export class Switchyard {
     this.paymentMethods = new PaymentMethods(this);
     this.subscriptions = new Subscriptions(this);
     this.invoices = new Invoices(this);
+    this.disputes = new Disputes(this);
+    this.files = new Files(this);
+    this.testHelpers = { testClocks: new TestClocks(this) };
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.events = new Events(this);
     this.connectorAccounts = new ConnectorAccounts(this);

@@ -11,14 +11,15 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
  * POST routes whose `Idempotency-Key` the API ignores (no stored answer to replay): the SDK sends
  * no key there and re-sends them only on an answer that says nothing was done. `authenticate` (a PIN
  * or OTP must never rest in an idempotency record; docs/api.md), and the routing activations
- * (`activate`, `deactivate`) and a subscription's `cancel`: a change of state that a second call repeats or
- * refuses, never doubles.
+ * (`activate`, `deactivate`), a subscription's `cancel` and a test clock's `advance`: a change of state that a
+ * second call repeats or refuses, never doubles.
  */
 export const UNKEYED_POST_PATHS: readonly string[] = [
   '/payments/{payment_id}/authenticate',
   '/routing/{routing_algorithm_id}/activate',
   '/routing/deactivate',
   '/subscriptions/{subscription_id}/cancel',
+  '/test_helpers/test_clocks/{test_clock_id}/advance',
 ];
 
 /** {@link UNKEYED_POST_PATHS} as patterns over a URL's pathname (a path parameter is one non-empty segment). */

@@ -39,13 +39,16 @@ export type { paths } from './generated/schema.js';
 export { IDEMPOTENCY_KEY_HEADER, UNKEYED_POST_PATHS } from './idempotency.js';
 export { ConnectorAccounts } from './resources/connector-accounts.js';
 export { Customers } from './resources/customers.js';
+export { Disputes } from './resources/disputes.js';
 export { Events } from './resources/events.js';
+export { type FileCreateParams, Files } from './resources/files.js';
 export { Invoices } from './resources/invoices.js';
 export { PaymentMethods } from './resources/payment-methods.js';
 export { Payments } from './resources/payments.js';
 export { Refunds } from './resources/refunds.js';
 export { Routing } from './resources/routing.js';
 export { Subscriptions } from './resources/subscriptions.js';
+export { TestClocks } from './resources/test-clocks.js';
 export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export {
   DEFAULT_INITIAL_RETRY_DELAY_MS,

@@ -186,3 +186,20 @@ export type DefaultFallbackParams = RequestBody<'/routing/default', 'put'>;
 
 /** The answer of `GET /health`. */
 export type Health = ResponseBody<'/health', 'get'>;
+
+/** A dispute, as `GET /disputes/{dispute_id}` answers it (issue 25). */
+export type Dispute = ResponseBody<'/disputes/{dispute_id}', 'get'>;
+/** Query of `GET /disputes`. */
+export type DisputeListParams = QueryParams<'/disputes', 'get'>;
+/** A page of `GET /disputes`. */
+export type DisputeList = ResponseBody<'/disputes', 'get'>;
+/** Body of `POST /disputes/{dispute_id}/evidence`. */
+export type DisputeEvidenceParams = RequestBody<'/disputes/{dispute_id}/evidence', 'post'>;
+/** A file's metadata, as `GET /files/{file_id}` answers it (issue 25). */
+export type FileObject = ResponseBody<'/files/{file_id}', 'get'>;
+/** A test clock (issue 24; stages with the sandbox only). */
+export type TestClock = ResponseBody<'/test_helpers/test_clocks/{test_clock_id}', 'get'>;
+/** Body of `POST /test_helpers/test_clocks`. */
+export type TestClockCreateParams = RequestBody<'/test_helpers/test_clocks', 'post'>;
+/** Body of `POST /test_helpers/test_clocks/{test_clock_id}/advance`. */
+export type TestClockAdvanceParams = RequestBody<'/test_helpers/test_clocks/{test_clock_id}/advance', 'post'>;

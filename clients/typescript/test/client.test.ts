@@ -317,3 +317,41 @@ test('the constructor refuses a missing key or base URL; a path id must be an id
   await expect(client().payments.retrieve('..')).rejects.toThrow(TypeError);
   expect(new SwitchyardError('api_error', { code: 'x', message: 'y' })).toBeInstanceOf(Error);
 });
+
+test('disputes, evidence files and test clocks through the SDK (issues 24 and 25)', async () => {
+  const switchyard = client();
+  // A test clock, a customer on it, advanced a day.
+  const clock = await switchyard.testHelpers.testClocks.create({ frozen_time: '2026-01-01T00:00:00.000Z' });
+  expect(clock).toMatchObject({ test_clock_id: expect.stringMatching(/^clock_/), status: 'ready' });
+  const customer = await switchyard.customers.create({ name: 'On a clock', test_clock: clock.test_clock_id });
+  expect(customer.test_clock).toBe(clock.test_clock_id);
+  const advanced = await switchyard.testHelpers.testClocks.advance(clock.test_clock_id, { frozen_time: '2026-01-02T00:00:00.000Z' });
+  expect(advanced).toMatchObject({ frozen_time: '2026-01-02T00:00:00.000Z', status: 'ready' });
+  expect((await switchyard.testHelpers.testClocks.retrieve(clock.test_clock_id)).frozen_time).toBe('2026-01-02T00:00:00.000Z');
+
+  // The sandbox's dispute card: the dispute arrives with the scheduled worker's poll.
+  const payment = await switchyard.payments.create({
+    amount: 4000,
+    currency: 'NGN',
+    confirm: true,
+    payment_method_data: sandboxCard('4000000000000259'),
+  });
+  const { runBillingWork } = await import('../../../shared/operations/billing/renewal-worker');
+  await runBillingWork({ deadlineMs: Date.now() + 30_000, publicBaseUrl: api.url });
+  const page = await switchyard.disputes.list({ payment_id: payment.payment_id });
+  const dispute = page.data[0]!;
+  expect(dispute).toMatchObject({ payment_id: payment.payment_id, dispute_status: 'dispute_opened' });
+  expect((await switchyard.disputes.retrieve(dispute.dispute_id)).amount_held).toBe(4000);
+
+  const file = await switchyard.files.create({
+    purpose: 'dispute_evidence',
+    file: new Blob([Buffer.from('%PDF-1.4\n% receipt\n%%EOF\n', 'latin1')], { type: 'application/pdf' }),
+    filename: 'receipt.pdf',
+  });
+  expect(file).toMatchObject({ file_id: expect.stringMatching(/^file_/), type: 'pdf', filename: 'receipt.pdf' });
+  expect((await switchyard.files.retrieve(file.file_id)).size).toBe(file.size);
+  const answered = await switchyard.disputes.submitEvidence(dispute.dispute_id, { evidence: { receipt: file.file_id }, submit: false });
+  expect(answered.evidence).toEqual({ receipt: file.file_id });
+  const accepted = await switchyard.disputes.accept(dispute.dispute_id);
+  expect(accepted.dispute_status).toBe('dispute_accepted');
+});
