@@ -1558,7 +1558,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     errorFormat: 'json',
     responses: { 200: replayed(json(DisputeResource, 'The dispute after it.')) },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, IDEMPOTENT, CONCURRENT_WRITE, MONEY_CALL, {
-      400: ['dispute_action_unsupported', 'resource_missing'],
+      400: ['dispute_action_unsupported', 'resource_missing', 'evidence_not_accepted'],
       409: ['dispute_unexpected_state'],
     }),
   },

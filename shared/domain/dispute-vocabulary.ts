@@ -39,14 +39,18 @@ export const RESTORING_DISPUTE_STATUSES: readonly DisputeStatus[] = ['dispute_wo
 /** Whether a status is final (nothing moves it again, whatever arrives later). */
 export const isFinalDisputeStatus = (s: DisputeStatus): boolean => !OPEN_DISPUTE_STATUSES.includes(s);
 
+/** How far a status is along: opened 0, challenged 1, any final status 2. */
+export const disputeStatusRank = (s: DisputeStatus): number => (s === 'dispute_opened' ? 0 : s === 'dispute_challenged' ? 1 : 2);
+
 /**
- * Whether a dispute may move from `from` to `to`: forward only. An open status moves to any other (a
- * challenged dispute back to opened is allowed: a processor asks for more evidence, Stripe's
- * `warning_needs_response` after `warning_under_review`); a final one never moves, so a replayed or reordered
- * webhook never undoes an outcome.
+ * Whether a dispute may move from `from` to `to`: forward only (opened → challenged → a final status; opened → a
+ * final status). A final one never moves, and a challenged one never goes back to opened, so a replayed, reordered
+ * or stale report (a poll that read the processor before the evidence arrived there) never undoes an answer or an
+ * outcome. A processor asking for more evidence after a submission is rare and shows on its dashboard; here the
+ * dispute stays challenged until decided.
  */
 export function canMoveDispute(from: DisputeStatus, to: DisputeStatus): boolean {
-  return from !== to && !isFinalDisputeStatus(from);
+  return disputeStatusRank(to) > disputeStatusRank(from);
 }
 
 /** Fields of dispute evidence (Stripe's `DisputeUpdateParams.Evidence` text fields and file fields, the common subset). */

@@ -82,9 +82,15 @@ async function handOverRefundAfterStorageFailure(
   }
 }
 
-function refundTooLarge(requested: number | undefined, refundable: number, currency: string): Error {
+function refundTooLarge(requested: number | undefined, refundable: number, currency: string, disputed = 0): Error {
   return refundable === 0
-    ? invalidRequest('refund_exceeds_amount', 'This payment has already been refunded in full; nothing is left to refund.', 'amount')
+    ? invalidRequest(
+        'refund_exceeds_amount',
+        disputed > 0
+          ? 'Nothing is left to refund on this payment: what was not refunded is withheld by a dispute (see its disputes and amount_disputed).'
+          : 'This payment has already been refunded in full; nothing is left to refund.',
+        'amount',
+      )
     : invalidRequest(
         'refund_exceeds_amount',
         `Refund amount ${requested} exceeds what is left to refund on this payment: ${refundable} (${currency} minor units).`,
@@ -130,7 +136,7 @@ export async function refundPayment(
   }
   // Disputes withhold their money (issue 25): refundable is what was captured less what was refunded or disputed.
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded + p.amount_disputed);
-  if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency);
+  if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency, p.amount_disputed);
   // Resolved before anything is reserved: a connector that is not configured leaves nothing behind.
   const connector = await connectorForTarget(ctx.merchantId, p.connector, p.merchant_connector_id ?? null);
   const now = new Date().toISOString();
@@ -167,7 +173,7 @@ export async function refundPayment(
           disputed = current.amount_disputed;
           continue;
         }
-        throw refundTooLarge(decision.amount, left, p.currency);
+        throw refundTooLarge(decision.amount, left, p.currency, current?.amount_disputed ?? 0);
       }
       throw err;
     }

@@ -122,13 +122,14 @@ export async function writeDisputeChange(merchantId: string, w: DisputeWrite): P
       Update: {
         TableName: tableName(),
         Key: primaryKey.payment(merchantId, w.payment.paymentId),
-        UpdateExpression: 'SET amount_disputed = :disputed, disputes = :disputes, version = version + :one',
+        UpdateExpression: 'SET amount_disputed = :disputed, disputes = :disputes, version = version + :one, updated_at = :now',
         ConditionExpression: 'attribute_exists(PK) AND version = :version',
         ExpressionAttributeValues: {
           ':disputed': w.payment.amountDisputed,
           ':disputes': w.payment.disputes,
           ':one': 1,
           ':version': w.payment.version,
+          ':now': d.updated_at,
         },
       },
     });

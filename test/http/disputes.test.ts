@@ -503,6 +503,118 @@ describe('5. Flutterwave: chargebacks found by polling', () => {
   });
 });
 
+describe('answers and reports at the edges', () => {
+  test('an inquiry (nothing held) accepted is recorded accepted; a stale report never takes a challenged dispute back to opened', async () => {
+    const m = await merchant();
+    const inquiry = await m.ok('POST', '/payments', {
+      amount: 1_200,
+      currency: 'NGN',
+      confirm: true,
+      payment_method_data: card('4000000000001976'),
+    });
+    const chargeback = await m.ok('POST', '/payments', {
+      amount: 1_300,
+      currency: 'NGN',
+      confirm: true,
+      payment_method_data: card('4000000000000259'),
+    });
+    await work();
+    const [i] = await m.disputesOf(inquiry.payment_id);
+    expect(i).toMatchObject({ dispute_stage: 'pre_dispute', dispute_status: 'dispute_opened', amount_held: 0 });
+    expect((await m.ok('GET', `/payments/${inquiry.payment_id}`)).amount_disputed).toBe(0);
+    expect(await m.ok('POST', `/disputes/${i.dispute_id}/accept`)).toMatchObject({ dispute_status: 'dispute_accepted', amount_held: 0 });
+
+    const [c] = await m.disputesOf(chargeback.payment_id);
+    await m.ok('POST', `/disputes/${c.dispute_id}/evidence`, { evidence: { uncategorized_text: 'still deciding' }, submit: true });
+    const mid = (await findPaymentOwner(chargeback.payment_id)) as string;
+    // A report read before the evidence reached the processor.
+    const stale = await recordDispute({
+      merchantId: mid,
+      connector: 'sandbox',
+      merchantConnectorId: null,
+      paymentId: chargeback.payment_id,
+      dispute: {
+        connectorDisputeId: c.connector_dispute_id,
+        paymentId: chargeback.payment_id,
+        connectorTransactionId: chargeback.connector_transaction_id,
+        amount: 1_300,
+        currency: 'NGN',
+        stage: 'dispute',
+        status: 'dispute_opened',
+        connectorStatus: 'needs_response',
+        connectorReason: 'fraudulent',
+        connectorReasonCode: null,
+        challengeRequiredBy: c.challenge_required_by,
+        createdAt: c.created_at,
+      },
+    });
+    expect(stale.applied).toBe(false);
+    expect(await m.ok('GET', `/disputes/${c.dispute_id}`)).toMatchObject({
+      dispute_status: 'dispute_challenged',
+      connector_status: 'under_review',
+    });
+  });
+
+  test('evidence a processor does not take (files at Flutterwave) → 400 evidence_not_accepted, nothing sent; Paystack reminders each announced', async () => {
+    const m = await merchant();
+    const a = flutterwave.addAccount();
+    const { mca } = await m.connect({
+      connector_name: 'flutterwave',
+      connector_account_details: { api_key: a.secretKey, key1: a.encryptionKey },
+    });
+    const p = await m.ok('POST', '/payments', {
+      amount: 9_000,
+      currency: 'NGN',
+      confirm: true,
+      email: 'ada@example.com',
+      merchant_connector_id: mca,
+      payment_method_data: card('5531886652142950'),
+    });
+    flutterwave.openChargeback(p.payment_id, {}, a.secretKey);
+    await work();
+    const [d] = await m.disputesOf(p.payment_id);
+    const boundary = `----sy${randomUUID().replace(/-/g, '')}`;
+    const raw = `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="r.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n%%EOF\n\r\n--${boundary}--\r\n`;
+    const file = (
+      await api.request('POST', '/files', { key: m.key, raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } })
+    ).body;
+    const before = flutterwave.chargebacksOf(a.secretKey)[0]!.actions.length;
+    const refused = await m.request('POST', `/disputes/${d.dispute_id}/evidence`, {
+      evidence: { receipt: file.file_id, uncategorized_text: 'Delivered' },
+      submit: true,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'evidence_not_accepted', param: 'evidence' });
+    expect(flutterwave.chargebacksOf(a.secretKey)[0]!.actions).toHaveLength(before);
+    // Nothing held the dispute: text alone is taken at once.
+    expect(
+      await m.ok('POST', `/disputes/${d.dispute_id}/evidence`, { evidence: { uncategorized_text: 'Delivered on time' }, submit: true }),
+    ).toMatchObject({
+      dispute_status: 'dispute_challenged',
+    });
+
+    const { secretKey } = paystack.addAccount();
+    const ps = await m.connect({ connector_name: 'paystack', connector_account_details: { api_key: secretKey } });
+    const pp = await m.ok('POST', '/payments', {
+      amount: 8_000,
+      currency: 'NGN',
+      confirm: true,
+      email: 'ada@example.com',
+      merchant_connector_id: ps.mca,
+      payment_method_data: card(PAYSTACK_TEST_CARDS.noValidation.number),
+    });
+    const pd = paystack.openDispute(paystackReference(pp.payment_id), {}, secretKey);
+    const path = new URL(ps.webhookUrl).pathname;
+    await postWebhook(path, paystack.disputeWebhook(pd.id, 'charge.dispute.create'));
+    const before2 = (await m.events('dispute.reminder')).length;
+    await postWebhook(path, paystack.disputeWebhook(pd.id, 'charge.dispute.remind'));
+    await new Promise((r) => setTimeout(r, 5));
+    paystack.setDisputeStatus(pd.id, 'awaiting-merchant-feedback');
+    await postWebhook(path, paystack.disputeWebhook(pd.id, 'charge.dispute.remind'));
+    expect((await m.events('dispute.reminder')).length - before2).toBe(2);
+  });
+});
+
 describe('6. refunds racing a dispute', () => {
   test('amount_refunded + amount_disputed never exceeds amount_captured, whichever lands first', async () => {
     const m = await merchant();

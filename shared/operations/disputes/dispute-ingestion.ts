@@ -13,7 +13,13 @@
  */
 import type { Connector, ConnectorDispute, WebhookEvent } from '../../connectors/connector';
 import { type Dispute, DOCUMENTED_EVIDENCE_WINDOW_MS, disputeIdFor, type PaymentDispute, reminderLeadMs } from '../../domain/dispute';
-import { canMoveDispute, type DisputeStatus, isFinalDisputeStatus, RESTORING_DISPUTE_STATUSES } from '../../domain/dispute-vocabulary';
+import {
+  canMoveDispute,
+  type DisputeStatus,
+  disputeStatusRank,
+  isFinalDisputeStatus,
+  RESTORING_DISPUTE_STATUSES,
+} from '../../domain/dispute-vocabulary';
 import type { EventType } from '../../domain/events';
 import { isIdOf } from '../../domain/ids';
 import { DISPUTE_LOG_MESSAGES } from '../../observability/dispute-log';
@@ -117,8 +123,11 @@ export interface DisputeReport {
   /** Our payment id (already resolved). */
   paymentId: string;
   dispute: ConnectorDispute;
-  /** A reminder the processor sent (Paystack): `dispute.reminder` if the dispute still waits for an answer. */
-  reminder?: boolean;
+  /**
+   * A reminder: `processor` (Paystack sends several: each one announced while the dispute waits for an answer) or
+   * `scheduled` (ours, once, before the deadline).
+   */
+  reminder?: 'processor' | 'scheduled';
   /** The status to record instead of the processor's (an accept that the processor shows as lost). */
   statusOverride?: DisputeStatus;
   /** The answer claim to keep (null: clear it) and evidence to record, when the change is our own answer's. */
@@ -179,9 +188,11 @@ export async function recordDispute(report: DisputeReport): Promise<DisputeRecor
     } else {
       const moves = canMoveDispute(before.dispute_status, wanted);
       const final = isFinalDisputeStatus(before.dispute_status);
+      // A report behind what is recorded (stale) changes none of the processor's fields either.
+      const behind = disputeStatusRank(wanted) < disputeStatusRank(before.dispute_status);
       const next: Dispute = { ...before };
       if (moves) next.dispute_status = wanted;
-      if (!final) {
+      if (!final && !behind) {
         Object.assign(next, fromConnector(cd, before.created_at, connector));
         // A deadline the processor does not give keeps the one computed at the opening.
         if (!cd.challengeRequiredBy) next.challenge_required_by = before.challenge_required_by;
@@ -194,7 +205,8 @@ export async function recordDispute(report: DisputeReport): Promise<DisputeRecor
       const changed =
         JSON.stringify({ ...next, updated_at: '' }) !== JSON.stringify({ ...before, updated_at: '' }) ||
         (report.answer !== undefined && (stored?.claim ?? null) !== report.answer.claim);
-      const remind = report.reminder === true && next.dispute_status === 'dispute_opened' && !reminded;
+      const remind =
+        next.dispute_status === 'dispute_opened' && (report.reminder === 'processor' || (report.reminder === 'scheduled' && !reminded));
       if (!changed && !remind) return { applied: false, reason: final ? 'dispute_final' : 'unchanged', dispute: before };
       next.updated_at = now > before.updated_at ? now : new Date(new Date(before.updated_at).getTime() + 1).toISOString();
       after = next;
@@ -299,7 +311,7 @@ export async function ingestDisputeEvent(
     merchantConnectorId: account?.merchantConnectorId ?? null,
     paymentId,
     dispute: cd,
-    ...(event.reminder ? { reminder: true } : {}),
+    ...(event.reminder ? { reminder: 'processor' as const } : {}),
   });
   return { applied: recorded.applied, ...(recorded.reason ? { reason: recorded.reason } : {}) };
 }

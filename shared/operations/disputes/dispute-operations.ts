@@ -24,7 +24,6 @@ import {
   type StoredDispute,
   writeDisputeChange,
 } from '../../storage/disputes-repository';
-import { isStorageUnavailable } from '../../storage/storage-errors';
 import { connectorForTarget } from '../accounts/account-connectors';
 import { callWithinBudget } from '../connector-call';
 import type { RequestContext } from '../request-context';
@@ -106,7 +105,9 @@ export function storedView(d: Dispute): ConnectorDispute {
 
 /** The status an answer leaves: an accept is recorded as `dispute_accepted` whatever final status the processor shows for it (Stripe: `lost`). */
 function statusAfterAnswer(claim: DisputeClaim, cd: ConnectorDispute): DisputeStatus | undefined {
-  if (claim.operation === 'accept' && (cd.status === 'dispute_lost' || cd.status === 'dispute_accepted')) return 'dispute_accepted';
+  // Stripe closes an accepted chargeback as `lost`, an accepted inquiry as `warning_closed` (cancelled): both were ours.
+  if (claim.operation === 'accept' && ['dispute_lost', 'dispute_accepted', 'dispute_cancelled'].includes(cd.status))
+    return 'dispute_accepted';
   return undefined;
 }
 
@@ -166,6 +167,19 @@ function unsupported(connector: string): ApiError {
   );
 }
 
+/**
+ * Refusals an adapter makes before sending anything, because the processor does not take this evidence
+ * (Flutterwave: no files, a text comment required; Paystack: a file to decline, the customer's contact; Stripe: a file
+ * field naming no file given): bad input for this dispute, answered 400 `evidence_not_accepted`, nothing changed.
+ */
+const EVIDENCE_REFUSALS: ReadonlySet<string> = new Set([
+  'evidence_files_unsupported',
+  'evidence_comment_required',
+  'evidence_file_required',
+  'evidence_incomplete',
+  'missing_evidence_file',
+]);
+
 async function answerDispute(
   ctx: RequestContext,
   disputeId: string,
@@ -174,11 +188,20 @@ async function answerDispute(
   call: (connector: Awaited<ReturnType<typeof connectorForTarget>>, d: Dispute) => Promise<ConnectorDispute>,
   evidence?: DisputeEvidence,
 ): Promise<Dispute> {
-  const stored = await loadDispute(ctx.merchantId, disputeId);
+  let stored = await loadDispute(ctx.merchantId, disputeId);
+  const connector = await connectorForTarget(ctx.merchantId, stored.dispute.connector, stored.dispute.merchant_connector_id);
+  const nowMs = Date.now();
+  const earlier = stored.claim;
+  if (earlier && Date.parse(earlier.lease_expires_at) <= nowMs && connector.fetchDispute) {
+    // An earlier answer whose outcome was not recorded (a retry after 503 outcome_unknown): the processor's view
+    // first, never the answer sent twice blind. The same answer already taken there is answered as done.
+    await settleAnswer(ctx.merchantId, stored, await connector.fetchDispute(refOf(stored.dispute)));
+    stored = await loadDispute(ctx.merchantId, disputeId);
+    if (earlier.operation === operation && stored.dispute.dispute_status !== 'dispute_opened') return stored.dispute;
+  }
   const d = stored.dispute;
   const action = operation === 'accept' ? 'accepting it' : 'answering it with evidence';
   if (d.dispute_status !== 'dispute_opened') throw unexpectedState(action, d.dispute_status);
-  const nowMs = Date.now();
   if (stored.claim && Date.parse(stored.claim.lease_expires_at) > nowMs) {
     throw new ApiError(
       409,
@@ -187,7 +210,7 @@ async function answerDispute(
       'Another answer to this dispute is being sent right now. Retry after it ends.',
     ).asTransient();
   }
-  const connector = await connectorForTarget(ctx.merchantId, d.connector, d.merchant_connector_id);
+  if (!(operation === 'accept' ? connector.acceptDispute : connector.submitDisputeEvidence)) throw unsupported(d.connector);
   const claim: DisputeClaim = {
     operation,
     submit,
@@ -195,15 +218,22 @@ async function answerDispute(
     lease_expires_at: new Date((ctx.deadlineMs ?? nowMs + CLAIM_LEASE_MS - 3_000) + 3_000).toISOString(),
   };
   // The claim first: a failure here changed nothing (the processor was not called).
-  await writeClaim(ctx.merchantId, stored, claim);
+  const claimed = await writeClaim(ctx.merchantId, stored, claim);
   let view: ConnectorDispute;
   try {
     view = await callWithinBudget(ctx, connector, `dispute_${operation}`, () => call(connector, d));
   } catch (err) {
     if (err instanceof ApiError || err instanceof ConnectorRequestError) {
       // Refused (or not possible): nothing happened there; the claim is given back.
-      await writeClaim(ctx.merchantId, { ...stored, claim }, null).catch(() => undefined);
+      await writeClaim(ctx.merchantId, claimed, null).catch(() => undefined);
       if (err instanceof ApiError) throw err;
+      if (EVIDENCE_REFUSALS.has(err.code)) {
+        throw invalidRequest(
+          'evidence_not_accepted',
+          `${d.connector} does not take this evidence (${err.code}): ${err.message} Nothing was sent or changed.`,
+          'evidence',
+        );
+      }
       throw new ApiError(
         502,
         'connector_error',
@@ -229,15 +259,31 @@ async function answerDispute(
     });
     return recorded.dispute ?? (await getDispute(ctx.merchantId, disputeId));
   } catch (err) {
-    if (isStorageUnavailable(err) || err instanceof Error) {
-      throw new OutcomeUnknownError('dispute', d.dispute_id, d.connector, `/disputes/${d.dispute_id}`, { cause: err });
-    }
-    throw err;
+    throw new OutcomeUnknownError('dispute', d.dispute_id, d.connector, `/disputes/${d.dispute_id}`, { cause: err });
   }
 }
 
+/** Records the processor's view after an answer whose outcome was not recorded, with its claim cleared. */
+async function settleAnswer(merchantId: string, stored: StoredDispute, view: ConnectorDispute): Promise<void> {
+  const d = stored.dispute;
+  const claim = stored.claim;
+  const override = claim ? statusAfterAnswer(claim, view) : undefined;
+  await recordDispute({
+    merchantId,
+    connector: d.connector,
+    merchantConnectorId: d.merchant_connector_id,
+    paymentId: d.payment_id,
+    dispute: view,
+    ...(override ? { statusOverride: override } : {}),
+    answer: {
+      claim: null,
+      ...(claim?.operation === 'evidence' && claim.submit && view.status === 'dispute_challenged' ? { submittedAt: claim.started_at } : {}),
+    },
+  });
+}
+
 /** Writes (or, with null, clears) the answer claim on the dispute, nothing else. */
-async function writeClaim(merchantId: string, stored: StoredDispute, claim: DisputeClaim | null): Promise<void> {
+async function writeClaim(merchantId: string, stored: StoredDispute, claim: DisputeClaim | null): Promise<StoredDispute> {
   const d = stored.dispute;
   const now = new Date().toISOString();
   const after: Dispute = { ...d, updated_at: now > d.updated_at ? now : new Date(Date.parse(d.updated_at) + 1).toISOString() };
@@ -250,6 +296,7 @@ async function writeClaim(merchantId: string, stored: StoredDispute, claim: Disp
     reminded: stored.reminded,
     events: [],
   });
+  return { ...stored, dispute: after, claim, dueAt: disputeDueAt(after, claim, stored.reminded) };
 }
 
 /**
@@ -283,19 +330,7 @@ export async function workDueDispute(
       await recordDispute({ ...base, dispute: storedView(d), answer: { claim: null } });
       return 'settled';
     }
-    const view = await connector.fetchDispute(refOf(d));
-    const override = statusAfterAnswer(stored.claim, view);
-    await recordDispute({
-      ...base,
-      dispute: view,
-      ...(override ? { statusOverride: override } : {}),
-      answer: {
-        claim: null,
-        ...(stored.claim.operation === 'evidence' && stored.claim.submit && view.status === 'dispute_challenged'
-          ? { submittedAt: stored.claim.started_at }
-          : {}),
-      },
-    });
+    await settleAnswer(merchantId, stored, await connector.fetchDispute(refOf(d)));
     return 'settled';
   }
   if (d.dispute_status === 'dispute_challenged') {
@@ -307,7 +342,7 @@ export async function workDueDispute(
   }
   if (d.dispute_status !== 'dispute_opened' || !d.challenge_required_by) return 'not_due';
   if (now < d.challenge_required_by) {
-    await recordDispute({ ...base, dispute: storedView(d), reminder: true });
+    await recordDispute({ ...base, dispute: storedView(d), reminder: 'scheduled' });
     return 'reminded';
   }
   // The deadline passed: the processor's view first (an answer given on its dashboard), else expired.

@@ -7387,7 +7387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `dispute_action_unsupported`, `resource_missing`. */
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `dispute_action_unsupported`, `resource_missing`, `evidence_not_accepted`. */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
