@@ -4,17 +4,25 @@
  *
  *   npx tsx examples/walkthrough.ts
  *
- * Environment: `SWITCHYARD_URL` (default http://localhost:3000) and `API_KEY` — the key `npm start`
- * seeds for the development merchant and prints; when unset, its documented local default (the same
- * fallback `npm start` uses). Cards are the sandbox's documented test cards (docs/api.md).
+ * It imports the SDK by its package name, as your code would: in this repository that is the
+ * workspace's build (`npm install` builds it; `npm run sdk:build` after changing the SDK); outside
+ * it, the packed tarball (clients/typescript/README.md, "Install"). Copied into a project of your
+ * own, it runs as it is.
+ *
+ * Environment: `SWITCHYARD_BASE_URL` (default http://localhost:3000) and `SWITCHYARD_API_KEY`; when
+ * unset, `API_KEY` (the key `npm start` seeds for the development merchant and prints), then its
+ * documented local default. `SWITCHYARD_URL`, the older name of the first, is still read. Cards are
+ * the sandbox's documented test cards (docs/api.md).
  */
 
-import { InvalidRequestError, Switchyard, SwitchyardError } from '../clients/typescript/src/index';
-import { DEFAULT_DEV_API_KEY } from '../scripts/local/dev-merchant';
+import { InvalidRequestError, Switchyard, SwitchyardError } from '@switchyard/client';
+
+/** The key `npm start` seeds when `API_KEY` is unset (README, "Quick start"); local only. */
+const LOCAL_DEV_API_KEY = 'sk_test_switchyard_local_dev_key';
 
 const switchyard = new Switchyard({
-  apiKey: process.env.API_KEY || DEFAULT_DEV_API_KEY,
-  baseUrl: process.env.SWITCHYARD_URL || 'http://localhost:3000',
+  apiKey: process.env.SWITCHYARD_API_KEY || process.env.API_KEY || LOCAL_DEV_API_KEY,
+  baseUrl: process.env.SWITCHYARD_BASE_URL || process.env.SWITCHYARD_URL || 'http://localhost:3000',
 });
 
 /** A sandbox test card (docs/api.md, "The sandbox connector"), expiring in three years. */
@@ -101,7 +109,8 @@ async function main(): Promise<void> {
 main().catch((err: unknown) => {
   if (err instanceof SwitchyardError) {
     console.error(`Switchyard error: ${err.status ?? '-'} ${err.type}/${err.code}: ${err.message}`);
-    if (err.type === 'connection_error') console.error('Is `npm start` running? Set SWITCHYARD_URL if it is not on http://localhost:3000.');
+    if (err.type === 'connection_error')
+      console.error('Is `npm start` running? Set SWITCHYARD_BASE_URL if it is not on http://localhost:3000.');
   } else console.error(err);
   process.exit(1);
 });

@@ -7,16 +7,19 @@
  * - `SWITCHYARD_WEBHOOK_SECRET` — the `whsec_…` secret of an endpoint you registered (comma-separated
  *   for two during a rotation), e.g. with `npm run webhooks:listen -- --forward-to http://127.0.0.1:4000/webhooks`
  *   (it prints the secret); or, when unset,
- * - it registers itself on the running local stack through the SDK (`API_KEY`, `SWITCHYARD_URL` as in
- *   examples/walkthrough.ts), keeps the secret the answer carries, and deletes the endpoint on Ctrl-C.
+ * - it registers itself on the running local stack through the SDK (`SWITCHYARD_API_KEY`,
+ *   `SWITCHYARD_BASE_URL` and their fallbacks as in examples/walkthrough.ts), keeps the secret the
+ *   answer carries, and deletes the endpoint on Ctrl-C.
  * Then run `npx tsx examples/walkthrough.ts` in another terminal and watch the events arrive.
  *
  * What a receiver must do (docs/api.md, "Webhook delivery"): verify the raw bytes, never a
  * re-serialised object; answer 2xx within 15 s; dedupe on `webhook-id` (delivery is at least once).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Switchyard, verifyWebhook, WebhookVerificationError } from '../clients/typescript/src/index';
-import { DEFAULT_DEV_API_KEY } from '../scripts/local/dev-merchant';
+import { Switchyard, verifyWebhook, WebhookVerificationError } from '@switchyard/client';
+
+/** The key `npm start` seeds when `API_KEY` is unset (README, "Quick start"); local only. */
+const LOCAL_DEV_API_KEY = 'sk_test_switchyard_local_dev_key';
 
 const port = Number(process.env.PORT || 4000);
 const url = `http://127.0.0.1:${port}/webhooks`;
@@ -71,8 +74,8 @@ async function main(): Promise<void> {
 
   if (secrets.length === 0) {
     const switchyard = new Switchyard({
-      apiKey: process.env.API_KEY || DEFAULT_DEV_API_KEY,
-      baseUrl: process.env.SWITCHYARD_URL || 'http://localhost:3000',
+      apiKey: process.env.SWITCHYARD_API_KEY || process.env.API_KEY || LOCAL_DEV_API_KEY,
+      baseUrl: process.env.SWITCHYARD_BASE_URL || process.env.SWITCHYARD_URL || 'http://localhost:3000',
     });
     const endpoint = await switchyard.webhookEndpoints.create({ url, description: 'examples/webhook-receiver.ts' });
     secrets = [endpoint.secret];

@@ -194,9 +194,11 @@ export class ApiError extends SwitchyardError {
 
 /**
  * No HTTP answer: the connection failed or an attempt passed `timeoutMs`, on the last attempt.
- * `code` is `timeout` or `network_error`; `status` is undefined. The request may have reached the
- * API: retry with the same {@link SwitchyardError.idempotencyKey} (a POST's stored answer is
- * replayed), or read the resource.
+ * `code` is `timeout` or `network_error`; `status` is undefined. The message says which case it is:
+ * every attempt refused (the request was never received: nothing was done, retry), or the request
+ * may have reached the API: a keyed POST is retried with the same
+ * {@link SwitchyardError.idempotencyKey} (its stored answer is replayed), a GET is read again, and
+ * anything else is checked by reading the resource before it is sent again.
  */
 export class SwitchyardConnectionError extends SwitchyardError {
   declare readonly type: 'connection_error';

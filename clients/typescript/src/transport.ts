@@ -105,6 +105,9 @@ export class Transport {
     const callerSignal = request.signal;
     const maxRetries = Math.max(0, Math.floor(state.options.maxRetries ?? this.#settings.maxRetries));
     const timeoutMs = state.options.timeoutMs ?? this.#settings.timeoutMs;
+    // Whether some attempt may have reached the API: it got an answer, or failed after the
+    // connection was made (a reset, a timeout). Until then every attempt was refused (never left).
+    let mayHaveReached = false;
     for (let retry = 0; ; retry++) {
       state.attempts = retry + 1;
       const timeout = AbortSignal.timeout(timeoutMs);
@@ -122,22 +125,25 @@ export class Transport {
       } catch (err) {
         if (callerSignal.aborted) throw callerSignal.reason ?? err;
         const timedOut = timeout.aborted;
-        if (retry < maxRetries && (replayable || (!timedOut && neverSent(err)))) {
+        const refused = !timedOut && neverSent(err);
+        if (!refused) mayHaveReached = true;
+        if (retry < maxRetries && (replayable || refused)) {
           await sleep(retryDelayMs(retry, this.#settings.retryDelay), callerSignal);
           continue;
         }
         throw new SwitchyardConnectionError({
           code: timedOut ? 'timeout' : 'network_error',
-          message: `${timedOut ? `No answer from Switchyard within ${timeoutMs} ms` : 'Could not reach Switchyard'} (${method} ${new URL(request.url).pathname}, ${retry + 1} attempt${retry === 0 ? '' : 's'}). ${
-            replayable
-              ? 'It may have been received: retry with the same idempotency key (error.idempotencyKey), or read the resource.'
-              : 'It may have been received: read the resource before sending it again.'
-          }`,
+          message: `${timedOut ? `No answer from Switchyard within ${timeoutMs} ms` : 'Could not reach Switchyard'} (${method} ${new URL(request.url).pathname}, ${retry + 1} attempt${retry === 0 ? '' : 's'}). ${connectionAdvice(
+            mayHaveReached,
+            method,
+            state.idempotencyKey,
+          )}`,
           ...optional('idempotencyKey', state.idempotencyKey),
           attempts: retry + 1,
           cause: err,
         });
       }
+      mayHaveReached = true;
       if (retry >= maxRetries) return response;
       const verdict = await retryVerdict(response, replayable);
       if (!verdict.retry) return response;
@@ -145,6 +151,26 @@ export class Transport {
       await sleep(retryDelayMs(retry, this.#settings.retryDelay, verdict.retryAfterMs), callerSignal);
     }
   }
+}
+
+/**
+ * What a {@link SwitchyardConnectionError} tells the caller to do, true to what happened:
+ * - every attempt was refused (connection refused, unknown host, connect timeout: `neverSent`): the
+ *   request never left, so nothing was done and it may simply be sent again;
+ * - some attempt may have reached the API (a reset or timeout after connecting, or an earlier answer
+ *   that was retried): a keyed POST is retried with the same key (the API replays the first result);
+ *   a GET changes nothing and is read again; any other request (an unkeyed POST, a PUT, a DELETE) is
+ *   checked by reading the resource before it is sent again.
+ * @param mayHaveReached whether some attempt may have reached the API
+ * @param method the request's method
+ * @param idempotencyKey the key sent, when the request carried one
+ */
+function connectionAdvice(mayHaveReached: boolean, method: string, idempotencyKey: string | undefined): string {
+  if (!mayHaveReached) return 'The request was not received (no connection could be made): nothing was done; retry.';
+  if (idempotencyKey !== undefined)
+    return 'It may have been received: retry with the same idempotency key (error.idempotencyKey) to get its result, or read the resource; never resend it without the key.';
+  if (method === 'GET' || method === 'HEAD') return 'It may have been received; a read changes nothing: read the resource again.';
+  return 'It may have been received: read the resource before sending it again.';
 }
 
 /** Waits `ms`, or rejects with the signal's reason when it aborts first. */

@@ -4,6 +4,7 @@
  * loopback stand-in placed in front of the API (test/helpers/api-stand-in.ts) that loses answers,
  * hangs, or answers 429/503/409 itself.
  */
+import { createServer } from 'node:net';
 import { card, type LocalApi, startLocalApi } from '../../../test/helpers/local-api';
 import {
   API_VERSION,
@@ -254,6 +255,47 @@ test("a timed-out attempt is retried with the same key; the caller's abort is no
   expect(err.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
 });
 
+test('a connection error says what happened: refused is never received (retry); a lost answer depends on the method', async () => {
+  // Refused (a port nothing listens on; not port 9, which fetch itself blocks as a "bad port" before
+  // any connection): the request never left, whatever its method.
+  const server = createServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  await new Promise((ok) => server.close(ok));
+  const closed = new Switchyard({ apiKey: api.apiKey, baseUrl: `http://127.0.0.1:${port}`, retryDelay: { initialMs: 1, maxMs: 1 } });
+  const refusedPost = await rejection(closed.customers.create({ name: 'nobody home' }));
+  const refusedGet = await rejection(closed.customers.list());
+  expect(refusedGet).toMatchObject({ code: 'network_error', attempts: 3, idempotencyKey: undefined });
+  for (const err of [refusedPost, refusedGet]) {
+    expect(err.message).toMatch(/was not received .*nothing was done; retry\.$/);
+    expect(err.message).not.toMatch(/may have been received|idempotency key/);
+  }
+  expect(refusedGet.message).toMatch(/^Could not reach Switchyard \(GET \/customers, 3 attempts\)/);
+
+  // Sent, answer lost: a keyed POST is retried with its key; a GET is read again; an unkeyed POST is read first.
+  const switchyard = client({ maxRetries: 0 });
+  standIn.next(['drop-after-forward']);
+  const lostPost = await rejection(switchyard.customers.create({ name: 'lost answer' }));
+  expect(lostPost.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+  expect(lostPost.message).toMatch(/may have been received: retry with the same idempotency key \(error\.idempotencyKey\)/);
+
+  const customer = await switchyard.customers.create({ name: 'read twice' });
+  standIn.next(['drop-after-forward']);
+  const lostGet = await rejection(switchyard.customers.retrieve(customer.customer_id));
+  expect(lostGet).toMatchObject({ code: 'network_error', idempotencyKey: undefined });
+  expect(lostGet.message).toMatch(/may have been received; a read changes nothing: read the resource again\.$/);
+  expect(lostGet.message).not.toMatch(/idempotency key/);
+
+  standIn.next(['hang']);
+  const lateGet = await rejection(client({ maxRetries: 0, timeoutMs: 200 }).customers.retrieve(customer.customer_id));
+  expect(lateGet).toMatchObject({ code: 'timeout', attempts: 1 });
+  expect(lateGet.message).toMatch(/^No answer from Switchyard within 200 ms .*a read changes nothing: read the resource again\.$/);
+
+  standIn.next(['drop-after-forward']);
+  const lostDelete = await rejection(switchyard.customers.delete(customer.customer_id));
+  expect(lostDelete.message).toMatch(/may have been received: read the resource before sending it again\.$/);
+});
+
 test('authenticate carries no key: re-sent only on answers saying nothing was done, never after a lost answer or outcome_unknown', async () => {
   const switchyard = client();
   const verve = await switchyard.payments.create({
@@ -289,6 +331,7 @@ test('authenticate carries no key: re-sent only on answers saying nothing was do
   const lost = await rejection(switchyard.payments.authenticate(verve.payment_id, { otp: '123456' }));
   expect(lost).toBeInstanceOf(SwitchyardConnectionError);
   expect(lost).toMatchObject({ code: 'network_error', attempts: 1, idempotencyKey: undefined });
+  expect(lost.message).toMatch(/may have been received: read the resource before sending it again\.$/);
   const sent = since(from);
   expect(sent).toHaveLength(1);
   expect(sent[0]?.upstream?.status).toBe(200);
