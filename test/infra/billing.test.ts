@@ -1,12 +1,19 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { BILLING_WORKER } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
+import { apiFunctionLogGroupName, functionGroup } from '../../lib/function-groups';
+import { ROUTES } from '../../shared/api/routes';
+import { DISPUTE_LOG_MESSAGES } from '../../shared/observability/dispute-log';
+
 import { functionId, type Resource, synthStage } from './synth-stage';
 
 /**
  * The renewal worker (issue 24) in the API stack, per stage: its own function (not the reconciler's, so billing's
  * volume or failures never delay settling payments), its every-minute EventBridge Scheduler schedule with a
- * dead-letter queue, its dunning settings from the stage config, and its alarms.
+ * dead-letter queue, its dunning settings from the stage config, and its alarms. And disputes (issue 25), which the
+ * same worker polls and expires: the dispute routes in their own group, the Contributor Insights rules over the log
+ * groups where disputes are recorded (counting by connector account), the two alarms and the dashboard row. (One
+ * file: each stage is synthesized once for both.)
  */
 
 test('stage defaults: 4 tries over 7 days (retries at 1, 3, 7 days), then canceled', () => {
@@ -56,5 +63,49 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(alarms.filter((a) => String(a.Properties.AlarmName).includes('BillingScheduleDlq'))).toHaveLength(1);
     for (const a of [...fault, ...named(`${BILLING_WORKER.name}-Throttled-Count-Warning`)])
       expect(a.Properties.AlarmActions).toHaveLength(1);
+  });
+
+  // Disputes (issue 25).
+  const rules = Object.values(t.api.findResources('AWS::CloudWatch::InsightRule')) as Resource[];
+  const body = (name: string) => {
+    const r = rules.find((x) => x.Properties.RuleName === `switchyard-${stage}-accounts-by-${name}`);
+    expect(r).toBeDefined();
+    return JSON.parse(JSON.stringify(r!.Properties.RuleBody)) as unknown;
+  };
+
+  test('three rules, one per dispute log line, counting by account over the receivers, the answers and the worker', () => {
+    for (const [name, message] of [
+      ['disputes-opened', DISPUTE_LOG_MESSAGES.opened],
+      ['disputes-near-deadline', DISPUTE_LOG_MESSAGES.reminded],
+      ['disputes-expired', DISPUTE_LOG_MESSAGES.expired],
+    ] as const) {
+      const text = JSON.stringify(body(name));
+      expect(text).toContain('\\"$.account\\"');
+      expect(text).toContain(message);
+      for (const route of ROUTES.filter((r) => r.path.startsWith('/webhooks/') || r.path.startsWith('/disputes/'))) {
+        expect(text).toContain(apiFunctionLogGroupName(stage, functionGroup(route), route.name));
+      }
+      expect(text).toContain(BILLING_WORKER.name);
+    }
+  });
+
+  test('alarms: an account with many disputes opened in an hour, and any dispute expiring; each to the topic with its runbook', () => {
+    const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
+    const named = (n: string) => alarms.find((a) => a.Properties.AlarmName === `Switchyard-${stage}-Disputes-${n}-Warning`)!.Properties;
+    const opened = named('AccountOpened');
+    expect(opened).toMatchObject({ Threshold: config.alarms.accountDisputesOpened, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(named('Expired')).toMatchObject({ Threshold: 1 });
+    for (const a of [opened, named('Expired')]) {
+      expect(JSON.stringify(a.AlarmDescription)).toContain('Runbook: docs/operations.md#disputes-of-a-connector-account');
+      expect(a.AlarmActions).toHaveLength(1);
+      expect(JSON.stringify(a.Metrics)).toContain('MaxContributorValue');
+    }
+  });
+
+  test('the dispute routes are their own group (nested stack)', () => {
+    for (const r of ROUTES.filter((x) => x.path.startsWith('/disputes') || x.path.startsWith('/files'))) {
+      expect(functionGroup(r)).toBe('Disputes');
+    }
+    expect(t.groups.has('Disputes')).toBe(true);
   });
 });

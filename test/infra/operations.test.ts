@@ -431,7 +431,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       [
         `switchyard-${stage}-merchants-by-failed-webhook-attempts`,
         `switchyard-${stage}-top-merchants-by-requests`,
-        // Issue 25: disputes by connector account (disputes.test.ts).
+        // Issue 25: disputes by connector account (billing.test.ts).
         `switchyard-${stage}-accounts-by-disputes-opened`,
         `switchyard-${stage}-accounts-by-disputes-near-deadline`,
         `switchyard-${stage}-accounts-by-disputes-expired`,

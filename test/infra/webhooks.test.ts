@@ -663,7 +663,7 @@ test('without the handler module, the API stack has no webhook delivery: no func
   // The reconciler has no queue to hand deliveries to, and no SQS grant.
   expect(resourcesEnv(t.api, RECONCILER.name).WEBHOOK_DELIVERY_QUEUE_URL).toBeUndefined();
   expect(resourcesEnv(t.api, RECONCILER.name).WEBHOOK_DELIVERY_LANES).toBeUndefined();
-  // Requests by merchant (operations.test.ts) and the three dispute rules (disputes.test.ts).
+  // Requests by merchant (operations.test.ts) and the three dispute rules (billing.test.ts).
   t.api.resourceCountIs('AWS::CloudWatch::InsightRule', 4);
   const alarms = Object.values(t.api.findResources('AWS::CloudWatch::Alarm')) as Resource[];
   expect(alarms.filter((a) => JSON.stringify(a.Properties.Metrics ?? '').includes('"MetricName":"IteratorAge"'))).toHaveLength(0);
