@@ -35,6 +35,7 @@ import {
   listCustomersQuerySchema,
   listEventsQuerySchema,
   listPaymentsQuerySchema,
+  listRefundsQuerySchema,
   plainListQuerySchema,
   redeliverEventBodySchema,
 } from '../schemas/handler-input-schemas';
@@ -1032,9 +1033,13 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Payments',
     summary: 'List payments',
     description:
-      "The merchant's payments, newest first, optionally of one `status` and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
+      "The merchant's payments, newest first, optionally of one `status` or one `customer_id` (not both: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
     query: listPaymentsQuerySchema,
-    queryDocs: { ...LIST_QUERY_DOCS, status: { description: 'Only payments in this status.' } },
+    queryDocs: {
+      ...LIST_QUERY_DOCS,
+      status: { description: 'Only payments in this status.' },
+      customer_id: { description: 'Only the payments linked to this customer (`cus_…`).' },
+    },
     idempotent: false,
     apiHandler: true,
     errorFormat: 'json',
@@ -1245,6 +1250,23 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     pathParams: PAYMENT_ID,
     query: plainListQuerySchema,
     queryDocs: LIST_QUERY_DOCS,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(RefundListResource, 'One page of refunds.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST, NOT_FOUND),
+  },
+  ListRefunds: {
+    operationId: 'listRefunds',
+    tag: 'Refunds',
+    summary: 'List refunds',
+    description:
+      "Every refund of the merchant, newest first (Stripe's `GET /v1/refunds`), or one payment's with `payment_id`. A DynamoDB Query on an index, never a scan. Refunds made before this list existed appear only under their payment.",
+    query: listRefundsQuerySchema,
+    queryDocs: {
+      ...LIST_QUERY_DOCS,
+      payment_id: { description: "Only this payment's refunds (as `GET /payments/{payment_id}/refunds`)." },
+    },
     idempotent: false,
     apiHandler: true,
     errorFormat: 'json',

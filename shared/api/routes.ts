@@ -134,6 +134,15 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
   {
     method: 'GET',
+    path: '/refunds',
+    entry: 'functions/refunds/list-refunds.ts',
+    name: 'ListRefunds',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
     path: '/refunds/{refund_id}',
     entry: 'functions/refunds/get-refund.ts',
     name: 'GetRefund',

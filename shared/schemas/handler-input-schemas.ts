@@ -10,9 +10,10 @@ import { PAYMENT_STATUSES } from '../domain/payment-status';
 import { emailSchema } from './common';
 import { listQuerySchema } from './list-query-schema';
 
-/** `GET /payments`: the list parameters and `status` (functions/payments/list-payments.ts). */
+/** `GET /payments`: the list parameters, `status` or `customer_id` (not both; functions/payments/list-payments.ts). */
 export const listPaymentsQuerySchema = listQuerySchema({
   status: z.enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+  customer_id: z.string({ error: 'must be a customer id (cus_…)' }).min(1, { error: 'must be a customer id (cus_…)' }).max(100).optional(),
 });
 
 /** `GET /customers`: the list parameters and `email` (functions/customers/list-customers.ts). */
@@ -21,6 +22,11 @@ export const listCustomersQuerySchema = listQuerySchema({ email: emailSchema.opt
 /** `GET /events`: the list parameters and `type` (functions/events/list-events.ts). */
 export const listEventsQuerySchema = listQuerySchema({
   type: z.enum(EVENT_TYPES as [string, ...string[]], { error: 'must be an event type of the catalogue (docs/api.md, Events)' }).optional(),
+});
+
+/** `GET /refunds`: the list parameters and `payment_id` (issue 26; functions/refunds/list-refunds.ts). */
+export const listRefundsQuerySchema = listQuerySchema({
+  payment_id: z.string({ error: 'must be a payment id (pay_…)' }).min(1, { error: 'must be a payment id (pay_…)' }).max(100).optional(),
 });
 
 /** `GET /payments/{payment_id}/refunds` and `GET /webhook_endpoints`: the list parameters only. */

@@ -94,6 +94,8 @@ export const listPartition = {
   customers: (merchantId: string) => `${m(merchantId)}#CUSTOMERS`,
   /** GSI2: customers of a merchant with one e-mail (lower-cased). */
   customersByEmail: (merchantId: string, email: string) => `${m(merchantId)}#CUSTOMERS#EMAIL#${email.toLowerCase()}`,
+  /** GSI2: every refund of a merchant (issue 26; sharded like payments: shard k ≥ 1 is `shardPartition(value, k)`). */
+  refunds: (merchantId: string) => `${m(merchantId)}#REFUNDS`,
   /** GSI1: refunds of one payment. */
   refundsOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#REFUNDS`,
   /** GSI1: API keys of a merchant. */

@@ -533,13 +533,15 @@ export async function claimReturnSync(merchantId: string, paymentId: string, now
 export async function listPayments(
   merchantId: string,
   query: ListQuery,
-  filters: { status?: PaymentStatus },
+  filters: { status?: PaymentStatus; customer_id?: string },
   startingAfter?: Payment,
   readShards = 1,
 ): Promise<ListPage<Payment>> {
-  const location: ListLocation = filters.status
-    ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status), readShards }
-    : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId), readShards };
+  const location: ListLocation = filters.customer_id
+    ? { indexName: 'GSI3', partitionValue: listPartition.paymentsByCustomer(merchantId, filters.customer_id) }
+    : filters.status
+      ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status), readShards }
+      : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId), readShards };
   if (startingAfter) {
     location.startAfter = {
       key: primaryKey.payment(merchantId, startingAfter.payment_id),

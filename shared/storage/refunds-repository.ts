@@ -10,7 +10,7 @@ import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
-import { shardCount } from './list-shards';
+import { shardCount, shardOf, shardPartition } from './list-shards';
 import { tableName } from './table-definition';
 
 /**
@@ -32,6 +32,9 @@ export function refundItem(
     ...primaryKey.refund(merchantId, refund.refund_id),
     GSI1PK: listPartition.refundsOfPayment(merchantId, refund.payment_id),
     GSI1SK: listSortKey(refund.created_at, refund.refund_id),
+    // Every refund of the merchant (`GET /refunds`), spread over the merchant's list shards as its payments are.
+    GSI2PK: shardPartition(listPartition.refunds(merchantId), shardOf(refund.refund_id, writeShards)),
+    GSI2SK: listSortKey(refund.created_at, refund.refund_id),
     ...idLookup.refund(refund.refund_id),
     ...openIndexKeys(refund.refund_id, pendingOperation.lease_expires_at),
     open_since: refund.created_at,
@@ -250,6 +253,29 @@ export async function listRefunds(
   startingAfter?: Refund,
 ): Promise<ListPage<Refund>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.refundsOfPayment(merchantId, paymentId) };
+  if (startingAfter) {
+    location.startAfter = {
+      key: primaryKey.refund(merchantId, startingAfter.refund_id),
+      createdAt: startingAfter.created_at,
+      id: startingAfter.refund_id,
+    };
+  }
+  const page = await queryListPage(location, query);
+  return { data: page.items.map(toRefund), has_more: page.hasMore };
+}
+
+/**
+ * Lists every refund of the merchant, newest first (Query on GSI2, every read shard). Refunds written before this
+ * list existed (issue 26) are not in it: they stay listed under their payment.
+ * @param startingAfter the refund named by `starting_after`, already read by the caller
+ */
+export async function listMerchantRefunds(
+  merchantId: string,
+  query: ListQuery,
+  startingAfter: Refund | undefined,
+  readShards = 1,
+): Promise<ListPage<Refund>> {
+  const location: ListLocation = { indexName: 'GSI2', partitionValue: listPartition.refunds(merchantId), readShards };
   if (startingAfter) {
     location.startAfter = {
       key: primaryKey.refund(merchantId, startingAfter.refund_id),

@@ -238,6 +238,13 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     message: /not both/,
     why: 'customer_id and status are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
   },
+  {
+    operations: ['listPayments'],
+    code: 'parameter_invalid',
+    param: /^customer_id$/,
+    message: /not both/,
+    why: 'status and customer_id are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
+  },
 ];
 
 /**

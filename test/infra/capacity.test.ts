@@ -6,6 +6,7 @@ import { FAMILY_GROUPS, functionGroup, MAX_FUNCTIONS_PER_GROUP } from '../../lib
 import { MAX_QUERY_LOG_GROUPS, SAVED_QUERIES } from '../../lib/operations-queries';
 import { buildApp, tagApp } from '../../lib/switchyard-app';
 import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
+import { alarmContext } from './synth-stage';
 
 /**
  * Room to grow (issue 22): every template of both stages, the API stack's nested stacks included
@@ -41,7 +42,7 @@ interface TemplateSize {
 
 /** Synthesizes a stage as the CLI would and measures every template file of the assembly. */
 function measure(stage: string, routes?: readonly RouteDefinition[]): TemplateSize[] {
-  const app = new App({ context: CLI_CONTEXT });
+  const app = new App({ context: { ...CLI_CONTEXT, ...alarmContext(stage) } });
   buildApp(app, stage, { routes });
   tagApp(app);
   const { directory } = app.synth();

@@ -6,14 +6,14 @@ import { promisify } from 'node:util';
 import { stageRoutes } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { FALLBACK_GROUP, groupRoutes } from '../../lib/function-groups';
-import { webhookDeliveryHandlerExists } from './synth-stage';
+import { TEST_ALARM_CONTEXT, webhookDeliveryHandlerExists } from './synth-stage';
 
 const run = promisify(execFile);
 
 /**
  * The done-criterion of the deploy issue, exercised for real: the pinned CDK CLI
  * synthesizes the prod stage (esbuild bundling of every function and cdk-nag
- * included) with no AWS credentials. The webhook delivery functions (the stream fan-out and the
+ * included) with no AWS credentials (and an alarm e-mail, without which prod refuses to synthesize). The webhook delivery functions (the stream fan-out and the
  * delivery queue's worker, functions/webhook-delivery/queue-handler.ts) are bundled when the stream
  * handler module exists (functions/webhook-delivery/stream-handler.ts). Bundling every function takes
  * about a minute alone on 2 cores and up to two and a half while the other test files synthesize
@@ -23,7 +23,11 @@ test('`cdk synth -c stage=prod` succeeds without AWS credentials and bundles one
   const out = mkdtempSync(join(tmpdir(), 'switchyard-synth-'));
   try {
     const env = { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_CLI_TELEMETRY: 'true' };
-    await run('npx', ['cdk', 'synth', '-c', 'stage=prod', '--quiet', '--output', out], { env, timeout: 240_000 });
+    await run(
+      'npx',
+      ['cdk', 'synth', '-c', 'stage=prod', '-c', `alarmEmail=${TEST_ALARM_CONTEXT.alarmEmail}`, '--quiet', '--output', out],
+      { env, timeout: 240_000 },
+    );
     const files = readdirSync(out);
     expect(files).toEqual(expect.arrayContaining(['Switchyard-prod-Data.template.json', 'Switchyard-prod-Api.template.json']));
     // One nested template per function group (lib/function-groups.ts).

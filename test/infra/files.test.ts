@@ -13,7 +13,7 @@ import { FILES_BUCKET_LIFECYCLE } from '../../lib/data-stack';
 import { buildApp } from '../../lib/switchyard-app';
 import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
 import { FILE_RETENTION_DAYS } from '../../shared/domain/file';
-import { type Resource, synthStage } from './synth-stage';
+import { alarmContext, type Resource, synthStage } from './synth-stage';
 
 const FILE_ROUTES: RouteDefinition[] = [
   {
@@ -149,7 +149,7 @@ describe.each(['dev', 'prod'])('evidence files bucket (%s)', (stage) => {
 });
 
 test.each(['dev', 'prod'])('cdk-nag AwsSolutions: zero unacknowledged findings with the file and dispute evidence routes (%s)', (stage) => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...alarmContext(stage) } });
   buildApp(app, stage, { routes: withFileRoutes, webhookDeliveryEntry: false });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   expect(() => app.synth()).not.toThrow();

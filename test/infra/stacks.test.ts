@@ -35,6 +35,7 @@ import { KMS_KEY_ARN_VARIABLE } from '../../shared/security/credential-encryptio
 import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';
 import { TABLE_DEFINITION } from '../../shared/storage/table-definition';
 import {
+  alarmContext,
   functionId,
   type Resource,
   stageDashboard,
@@ -611,7 +612,7 @@ test('prod retains the table with deletion protection; dev destroys it', () => {
 
 test('stack names carry the stage; an unknown stage is refused', () => {
   expect(() => buildApp(new App(), 'qa')).toThrow(/Unknown stage 'qa'/);
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...alarmContext('prod') } });
   const { data, api } = buildApp(app, 'prod');
   expect([data.stackName, api.stackName]).toEqual(['Switchyard-prod-Data', 'Switchyard-prod-Api']);
 });
@@ -630,7 +631,7 @@ test.each(
     ] as const
   ).filter(([, , entry]) => entry !== WEBHOOK_DELIVERY_STUB_ENTRY || !webhookDeliveryHandlerExists()),
 )('cdk-nag AwsSolutions: zero unacknowledged findings (%s, %s)', (stage, _label, webhookDeliveryEntry) => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...alarmContext(stage) } });
   buildApp(app, stage, { webhookDeliveryEntry });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   expect(() => app.synth()).not.toThrow();

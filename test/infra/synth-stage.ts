@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { App, type NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { WEBHOOK_DELIVERY } from '../../lib/api-stack';
+import { STAGES } from '../../lib/config/stage-config';
 import { type BuildAppOptions, buildApp } from '../../lib/switchyard-app';
 
 /** A synthesized CloudFormation resource, as template assertions return it. */
@@ -15,6 +16,16 @@ type TemplateJson = {
   Outputs?: Record<string, { Value: unknown }>;
   [section: string]: unknown;
 };
+
+/**
+ * The alarm destination tests synthesize stages with when the stage requires one (prod refuses to
+ * synthesize without: lib/config/stage-config.ts, `withAlarmDestinations`): app context, as `-c` passes it.
+ */
+export const TEST_ALARM_CONTEXT = { alarmEmail: 'oncall@example.com' } as const;
+
+/** {@link TEST_ALARM_CONTEXT} for a stage that requires an alarm destination, else nothing. */
+export const alarmContext = (stage: string): Record<string, unknown> =>
+  STAGES[stage]?.alarmDestinationRequired ? { ...TEST_ALARM_CONTEXT } : {};
 
 /** A stand-in webhook delivery handler (test/infra/fixtures), for templates built before the real one exists. */
 export const WEBHOOK_DELIVERY_STUB_ENTRY = 'test/infra/fixtures/webhook-delivery-stub.ts';
@@ -44,12 +55,13 @@ export interface SynthesizedStage {
  * Synthesizes a stage without bundling (esbuild is exercised by `cdk synth` in
  * cdk-cli-synth.test.ts, not here). The webhook delivery function is always in it: the real
  * handler module when it exists, else {@link WEBHOOK_DELIVERY_STUB_ENTRY} (the module only
- * names the asset; templates are otherwise the same).
+ * names the asset; templates are otherwise the same). A stage that requires an alarm destination
+ * (prod) gets {@link TEST_ALARM_CONTEXT} unless `context` says otherwise.
  * @param context extra app context (e.g. what the CDK CLI sets: path metadata, version reporting)
  * @returns the app and the templates of its data and API stacks (see {@link SynthesizedStage})
  */
 export function synthStage(stage: string, options: BuildAppOptions = {}, context: Record<string, unknown> = {}): SynthesizedStage {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...alarmContext(stage), ...context } });
   const webhookDeliveryEntry =
     options.webhookDeliveryEntry ?? (webhookDeliveryHandlerExists() ? WEBHOOK_DELIVERY.entry : WEBHOOK_DELIVERY_STUB_ENTRY);
   const stacks = buildApp(app, stage, { ...options, webhookDeliveryEntry });

@@ -37,6 +37,7 @@ export {
 } from './errors.js';
 export type { paths } from './generated/schema.js';
 export { IDEMPOTENCY_KEY_HEADER, UNKEYED_POST_PATHS } from './idempotency.js';
+export { type ListPage, ListPromise } from './list-promise.js';
 export { ConnectorAccounts } from './resources/connector-accounts.js';
 export { Customers } from './resources/customers.js';
 export { Disputes } from './resources/disputes.js';

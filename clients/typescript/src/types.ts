@@ -203,3 +203,8 @@ export type TestClock = ResponseBody<'/test_helpers/test_clocks/{test_clock_id}'
 export type TestClockCreateParams = RequestBody<'/test_helpers/test_clocks', 'post'>;
 /** Body of `POST /test_helpers/test_clocks/{test_clock_id}/advance`. */
 export type TestClockAdvanceParams = RequestBody<'/test_helpers/test_clocks/{test_clock_id}/advance', 'post'>;
+
+/** Query of `GET /refunds` (issue 26). */
+export type RefundListAllParams = QueryParams<'/refunds', 'get'>;
+/** A page of `GET /refunds`. */
+export type RefundListAll = ResponseBody<'/refunds', 'get'>;

@@ -398,3 +398,36 @@ test('disputes, evidence files and test clocks through the SDK (issues 24 and 25
   const accepted = await switchyard.disputes.accept(dispute.dispute_id);
   expect(accepted.dispute_status).toBe('dispute_accepted');
 });
+
+test('auto-pagination: awaited, a list is its first page; iterated with for await, every item of every page (issue 26); refunds.list', async () => {
+  const switchyard = client();
+  const customer = await switchyard.customers.create({ name: 'Paged' });
+  const made: string[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const p = await switchyard.payments.create({
+      amount: 1000 + i,
+      currency: 'NGN',
+      confirm: true,
+      customer_id: customer.customer_id,
+      payment_method_data: sandboxCard('4242424242424242'),
+    });
+    made.push(p.payment_id);
+  }
+  const first = await switchyard.payments.list({ customer_id: customer.customer_id, limit: 2 });
+  expect(first.data.map((p) => p.payment_id)).toEqual([made[4], made[3]]);
+  expect(first.has_more).toBe(true);
+  const from = standIn.requests.length;
+  const seen: string[] = [];
+  for await (const p of switchyard.payments.list({ customer_id: customer.customer_id, limit: 2 })) seen.push(p.payment_id);
+  expect(seen).toEqual([...made].reverse());
+  // Three pages of at most 2, each asked once, the next after the last id seen.
+  const asked = since(from).filter((r) => r.path.startsWith('/payments?'));
+  expect(asked).toHaveLength(3);
+  expect(asked[1]?.path).toContain(`starting_after=${made[3]}`);
+
+  const refund = await switchyard.payments.refund(made[0]!, { amount: 500 });
+  const refunds: string[] = [];
+  for await (const r of switchyard.refunds.list({ payment_id: made[0] })) refunds.push(r.refund_id);
+  expect(refunds).toEqual([refund.refund_id]);
+  expect((await switchyard.refunds.list()).data.map((r) => r.refund_id)).toContain(refund.refund_id);
+});

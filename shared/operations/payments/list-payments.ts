@@ -6,16 +6,21 @@ import type { PaymentStatus } from '../../domain/payment-status';
 import { listPayments as queryPayments, getPayment as readPayment } from '../../storage/payments-repository';
 
 /**
- * Lists the merchant's payments, newest first.
+ * Lists the merchant's payments, newest first: all, in one `status`, or of one `customer_id` (issue 26; the payments
+ * linked to that customer, GSI3) — a status or a customer, not both (as `GET /subscriptions`).
  * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
- * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor
+ * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor; `parameter_invalid` (param
+ *   `customer_id`) with both filters
  */
 export async function listPayments(
   merchantId: string,
   query: ListQuery,
-  filters: { status?: PaymentStatus },
+  filters: { status?: PaymentStatus; customer_id?: string },
   readShards = 1,
 ): Promise<ListPage<Payment>> {
+  if (filters.status && filters.customer_id) {
+    throw invalidRequest('parameter_invalid', 'Filter by status or by customer_id, not both.', 'customer_id');
+  }
   let after: Payment | undefined;
   if (query.startingAfter) {
     after = isIdOf('payment', query.startingAfter) ? (await readPayment(merchantId, query.startingAfter))?.payment : undefined;
@@ -26,5 +31,6 @@ export async function listPayments(
         'starting_after',
       );
   }
+  if (filters.customer_id && !isIdOf('customer', filters.customer_id)) return { data: [], has_more: false };
   return queryPayments(merchantId, query, filters, after, readShards);
 }

@@ -2,7 +2,7 @@ import { invalidRequest } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
 import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { Refund } from '../../domain/refund';
-import { listRefunds as queryRefunds, getRefund as readRefund } from '../../storage/refunds-repository';
+import { listMerchantRefunds, listRefunds as queryRefunds, getRefund as readRefund } from '../../storage/refunds-repository';
 import { loadPayment } from '../payment-state';
 
 /**
@@ -23,4 +23,34 @@ export async function listRefunds(merchantId: string, paymentId: string, query: 
     }
   }
   return queryRefunds(merchantId, paymentId, query, after);
+}
+
+/**
+ * Lists every refund of the merchant, newest first, or of one payment (`payment_id`: as
+ * `GET /payments/{payment_id}/refunds`) — issue 26, Stripe's `GET /v1/refunds`.
+ * @param readShards the merchant's list shard `read` count
+ * @throws ApiError 400 `resource_missing` for an unknown `starting_after`; 404 for an unknown `payment_id` (as its own list)
+ */
+export async function listAllRefunds(
+  merchantId: string,
+  query: ListQuery,
+  filters: { payment_id?: string },
+  readShards = 1,
+): Promise<ListPage<Refund>> {
+  if (filters.payment_id) {
+    if (!isIdOf('payment', filters.payment_id)) return { data: [], has_more: false };
+    return listRefunds(merchantId, filters.payment_id, query);
+  }
+  let after: Refund | undefined;
+  if (query.startingAfter) {
+    after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
+    if (!after) {
+      throw invalidRequest(
+        'resource_missing',
+        'No such refund for starting_after: it must be a refund id from a previous page.',
+        'starting_after',
+      );
+    }
+  }
+  return listMerchantRefunds(merchantId, query, after, readShards);
 }

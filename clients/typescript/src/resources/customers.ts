@@ -1,5 +1,6 @@
 /** `switchyard.customers`: the merchant's customers. */
 import type { Switchyard } from '../client.js';
+import { ListPromise } from '../list-promise.js';
 import type { RequestOptions } from '../transport.js';
 import type { Customer, CustomerCreateParams, CustomerList, CustomerListParams, CustomerUpdateParams, DeletedCustomer } from '../types.js';
 import { pathId } from './path-id.js';
@@ -49,10 +50,18 @@ export class Customers {
   }
 
   /** `GET /customers`: one page (`email` matches exactly, case-insensitively). */
-  list(params?: CustomerListParams, options?: RequestOptions): Promise<CustomerList> {
-    return this.client.call(
-      (init) => this.client.api.GET('/customers', { params: { ...(params ? { query: params } : {}) }, ...init }),
-      options,
+  list(params?: CustomerListParams, options?: RequestOptions): ListPromise<CustomerList['data'][number], CustomerList> {
+    return new ListPromise(
+      (startingAfter) =>
+        this.client.call(
+          (init) =>
+            this.client.api.GET('/customers', {
+              params: { query: { ...(params ?? {}), ...(startingAfter ? { starting_after: startingAfter } : {}) } },
+              ...init,
+            }),
+          options,
+        ),
+      (c) => c.customer_id,
     );
   }
 }

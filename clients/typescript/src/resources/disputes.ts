@@ -1,5 +1,6 @@
 /** `switchyard.disputes`: cardholders' disputes of payments, their deadlines, and the answers to them (issue 25). */
 import type { Switchyard } from '../client.js';
+import { ListPromise } from '../list-promise.js';
 import type { RequestOptions } from '../transport.js';
 import type { Dispute, DisputeEvidenceParams, DisputeList, DisputeListParams } from '../types.js';
 import { pathId } from './path-id.js';
@@ -19,10 +20,18 @@ export class Disputes {
   }
 
   /** `GET /disputes`: one page (`dispute_status`, `payment_id`, `created[…]`). */
-  list(params?: DisputeListParams, options?: RequestOptions): Promise<DisputeList> {
-    return this.client.call(
-      (init) => this.client.api.GET('/disputes', { params: { ...(params ? { query: params } : {}) }, ...init }),
-      options,
+  list(params?: DisputeListParams, options?: RequestOptions): ListPromise<Dispute, DisputeList> {
+    return new ListPromise(
+      (startingAfter) =>
+        this.client.call(
+          (init) =>
+            this.client.api.GET('/disputes', {
+              params: { query: { ...(params ?? {}), ...(startingAfter ? { starting_after: startingAfter } : {}) } },
+              ...init,
+            }),
+          options,
+        ),
+      (d) => d.dispute_id,
     );
   }
 

@@ -1,5 +1,6 @@
 /** `switchyard.payments`: the payment intent and its state changes (docs/api.md, Payments). */
 import type { Switchyard } from '../client.js';
+import { ListPromise } from '../list-promise.js';
 import type { RequestOptions } from '../transport.js';
 import type {
   Payment,
@@ -41,10 +42,18 @@ export class Payments {
   }
 
   /** `GET /payments`: one page, newest first (`limit`, `starting_after`, `created`, `status`). */
-  list(params?: PaymentListParams, options?: RequestOptions): Promise<PaymentList> {
-    return this.client.call(
-      (init) => this.client.api.GET('/payments', { params: { ...(params ? { query: params } : {}) }, ...init }),
-      options,
+  list(params?: PaymentListParams, options?: RequestOptions): ListPromise<PaymentList['data'][number], PaymentList> {
+    return new ListPromise(
+      (startingAfter) =>
+        this.client.call(
+          (init) =>
+            this.client.api.GET('/payments', {
+              params: { query: { ...(params ?? {}), ...(startingAfter ? { starting_after: startingAfter } : {}) } },
+              ...init,
+            }),
+          options,
+        ),
+      (p) => p.payment_id,
     );
   }
 

@@ -1,0 +1,9 @@
+import { apiHandler } from '../../shared/http/api-handler';
+import { listAllRefunds } from '../../shared/operations/refunds/list-refunds';
+import { listRefundsQuerySchema } from '../../shared/schemas/handler-input-schemas';
+import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
+
+/** `GET /refunds`: `{data, has_more}` of every refund of the merchant, newest first; filter `payment_id`, `created[…]`. */
+export const handler = apiHandler({ query: listRefundsQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({
+  body: await listAllRefunds(req.merchantId, req.query.list, req.query.filters, req.operation.listShards?.read),
+}));
