@@ -12,14 +12,16 @@ import {
   LogGroupLogDestination,
   PayloadFormatVersion,
 } from 'aws-cdk-lib/aws-apigatewayv2';
+import { SlackChannelConfiguration } from 'aws-cdk-lib/aws-chatbot';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { type IGrantable, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IGrantable, ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
@@ -756,6 +758,17 @@ export class ApiStack extends Stack {
         reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.',
       },
     ]);
+    // Who is woken (issue 26): the stage's alarm destinations, read at synth (lib/config/stage-config.ts, withAlarmDestinations).
+    for (const email of config.alarmDestinations.emails) alarmTopic.addSubscription(new EmailSubscription(email));
+    if (config.alarmDestinations.slack)
+      new SlackChannelConfiguration(this, 'AlarmSlackChannel', {
+        slackChannelConfigurationName: `switchyard-${config.stage}-alarms`,
+        slackWorkspaceId: config.alarmDestinations.slack.workspaceId,
+        slackChannelId: config.alarmDestinations.slack.channelId,
+        notificationTopics: [alarmTopic],
+        // Notifications only: the channel role has no policy, and the guardrail caps what a channel member could run.
+        guardrailPolicies: [ManagedPolicy.fromAwsManagedPolicyName('CloudWatchReadOnlyAccess')],
+      });
 
     const canaries = new SyntheticChecks(this, 'SyntheticChecks', { config, apiUrl: this.api.apiEndpoint });
     // Each group's dashboard and alarms of its functions, in the group's nested stack (see FunctionGroupMonitoring).

@@ -1,7 +1,7 @@
 import { type App, Tags } from 'aws-cdk-lib';
 import type { RouteDefinition } from '../shared/api/routes';
 import { ApiStack } from './api-stack';
-import { stackNames, stageConfig } from './config/stage-config';
+import { stackNames, stageConfig, withAlarmDestinations } from './config/stage-config';
 import { DataStack } from './data-stack';
 
 /** Options of {@link buildApp}. */
@@ -29,11 +29,14 @@ export function tagApp(app: App): void {
  * resources by name (table, secrets, the SSM parameters holding the stream ARN and
  * the connector-accounts key ARN), never through CloudFormation exports. The API
  * stack's route functions are in nested stacks (lib/function-groups.ts).
- * @throws Error for an unknown stage
+ * The stage's alarm destinations come from the app's context (or the environment):
+ * `-c alarmEmail=…`, `-c slackWorkspaceId=… -c slackChannelId=…` (lib/config/stage-config.ts,
+ * `withAlarmDestinations`).
+ * @throws Error for an unknown stage, and for a stage that requires an alarm destination (prod) given none
  * @returns both stacks (tests inspect their templates)
  */
 export function buildApp(app: App, stage: string, options: BuildAppOptions = {}): { data: DataStack; api: ApiStack } {
-  const config = stageConfig(stage);
+  const config = withAlarmDestinations(stageConfig(stage), (key) => app.node.tryGetContext(key));
   const names = stackNames(config.stage);
   const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
   const data = new DataStack(app, names.data, { stackName: names.data, config, env, description: `Switchyard ${stage}: DynamoDB table` });

@@ -49,6 +49,20 @@ export interface StageConfig {
    * `switchyard-<stage>/canary-api-key` (only on stages with `sandbox: true`).
    */
   canaries: { sandboxPayment: boolean };
+  /**
+   * Where the stage's alarms go (issue 26): e-mail addresses and/or an AWS Chatbot Slack channel, each
+   * subscribed to the stage's alarm topic (`AlarmTopic`, lib/api-stack.ts). Not written here: the
+   * stages below leave it empty and the app fills it at synth from CDK context or the environment
+   * ({@link withAlarmDestinations}, keys in {@link ALARM_DESTINATION_KEYS}), e.g.
+   * `npx cdk deploy --all -c stage=prod -c alarmEmail=oncall@example.com`.
+   */
+  alarmDestinations: AlarmDestinations;
+  /**
+   * Whether synthesis refuses this stage without an alarm destination: `true` on prod (nobody would be
+   * woken), `false` on dev (its alarms then only change state in the CloudWatch console; pass a
+   * destination to be told).
+   */
+  alarmDestinationRequired: boolean;
   /** Alarm thresholds. */
   alarms: {
     /** 5xx responses as a fraction of requests (0.01 = 1 %). */
@@ -201,6 +215,78 @@ export interface StageConfig {
   routingRules: RoutingRule[];
 }
 
+/** Where a stage's alarms go ({@link StageConfig.alarmDestinations}). */
+export interface AlarmDestinations {
+  /** E-mail addresses subscribed to the alarm topic (each recipient confirms the subscription once, from SNS's e-mail). */
+  emails: string[];
+  /**
+   * An AWS Chatbot (Amazon Q Developer in chat applications) Slack channel: the workspace must first be
+   * authorized in the Chatbot console, which shows its id; the channel id ends the channel's link.
+   */
+  slack?: { workspaceId: string; channelId: string };
+}
+
+/**
+ * CDK context keys (`-c key=value`, or `context` in cdk.json) and, when a key is absent from the
+ * context, the environment variables read for {@link StageConfig.alarmDestinations}. `alarmEmail`
+ * takes one address or several, comma-separated; the Slack channel needs both of its ids.
+ */
+export const ALARM_DESTINATION_KEYS = {
+  email: { context: 'alarmEmail', env: 'SWITCHYARD_ALARM_EMAIL' },
+  slackWorkspaceId: { context: 'slackWorkspaceId', env: 'SWITCHYARD_SLACK_WORKSPACE_ID' },
+  slackChannelId: { context: 'slackChannelId', env: 'SWITCHYARD_SLACK_CHANNEL_ID' },
+} as const;
+
+/** No alarm destination: what the stages declare before {@link withAlarmDestinations} fills them in. */
+const NO_ALARM_DESTINATIONS: AlarmDestinations = { emails: [] };
+
+/** Loose e-mail shape: one `@`, no spaces or commas, a dot in the domain (SNS checks the rest by mailing it). */
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+
+/**
+ * The stage's config with its alarm destinations read from CDK context or the environment
+ * ({@link ALARM_DESTINATION_KEYS}; context wins), added to any the stage declares.
+ * @param readContext the app's context lookup (`app.node.tryGetContext`)
+ * @param env the environment (default `process.env`)
+ * @throws Error when an e-mail address is malformed, when only one of the Slack ids is given, or when
+ *   the stage requires a destination ({@link StageConfig.alarmDestinationRequired}, prod) and has none;
+ *   the message names the context keys
+ */
+export function withAlarmDestinations(
+  config: StageConfig,
+  readContext: (key: string) => unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): StageConfig {
+  const read = (key: { context: string; env: string }): string[] => {
+    const value = readContext(key.context) ?? env[key.env];
+    const values = Array.isArray(value) ? value.map(String) : value === undefined || value === null ? [] : String(value).split(',');
+    return values.map((v) => v.trim()).filter((v) => v !== '');
+  };
+  const emails = [...new Set([...config.alarmDestinations.emails, ...read(ALARM_DESTINATION_KEYS.email)])];
+  const bad = emails.filter((e) => !EMAIL.test(e));
+  if (bad.length > 0) throw new Error(`Stage '${config.stage}': '${bad.join("', '")}' is not an e-mail address (context key alarmEmail).`);
+  const [workspaceId] = read(ALARM_DESTINATION_KEYS.slackWorkspaceId);
+  const [channelId] = read(ALARM_DESTINATION_KEYS.slackChannelId);
+  if ((workspaceId === undefined) !== (channelId === undefined))
+    throw new Error(`Stage '${config.stage}': an alarm Slack channel needs both -c slackWorkspaceId=… and -c slackChannelId=….`);
+  for (const [key, id] of [
+    ['slackWorkspaceId', workspaceId],
+    ['slackChannelId', channelId],
+  ] as const)
+    if (id !== undefined && !/^[A-Za-z0-9]+$/.test(id)) throw new Error(`Stage '${config.stage}': ${key} '${id}' is not a Slack id.`);
+  const slack = workspaceId && channelId ? { workspaceId, channelId } : config.alarmDestinations.slack;
+  const alarmDestinations: AlarmDestinations = slack ? { emails, slack } : { emails };
+  if (config.alarmDestinationRequired && emails.length === 0 && !slack)
+    throw new Error(
+      `Stage '${config.stage}' needs at least one alarm destination, or its alarms wake nobody: pass ` +
+        `-c alarmEmail=<address>[,<address>…] and/or -c slackWorkspaceId=<id> -c slackChannelId=<id> ` +
+        `(or the environment variables ${Object.values(ALARM_DESTINATION_KEYS)
+          .map((k) => k.env)
+          .join(', ')}); see docs/deploy.md.`,
+    );
+  return { ...config, alarmDestinations };
+}
+
 /**
  * The production routing: NGN and GHS to Paystack (Flutterwave as fallback), KES
  * mobile money to Flutterwave then Paystack, USD cards to Stripe then Paystack,
@@ -246,6 +332,9 @@ export const PROD_THROTTLE = { rateLimit: 25_000, burstLimit: 5_000 } as const;
 export const STAGES: Readonly<Record<string, StageConfig>> = {
   dev: {
     stage: 'dev',
+    // dev synthesizes without a destination (its alarms then only show in the console); pass one to be told.
+    alarmDestinations: NO_ALARM_DESTINATIONS,
+    alarmDestinationRequired: false,
     lambdaMemoryMb: 512,
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 14,
@@ -283,6 +372,9 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
   },
   prod: {
     stage: 'prod',
+    // prod refuses to synthesize without one: -c alarmEmail=… and/or -c slackWorkspaceId=… -c slackChannelId=….
+    alarmDestinations: NO_ALARM_DESTINATIONS,
+    alarmDestinationRequired: true,
     lambdaMemoryMb: 1024,
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
