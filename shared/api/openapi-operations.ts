@@ -312,6 +312,10 @@ export const LIST_QUERY_DOCS = {
   starting_after: {
     description: 'An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`.',
   },
+  ending_before: {
+    description:
+      'An id from the current page: the page just before it (newer items), still newest first; `has_more` says whether newer ones remain. An unknown id → 400 `resource_missing`. Not with `offset` or `starting_after`.',
+  },
   created: {
     description:
       'Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`.',

@@ -22,8 +22,20 @@ export interface ListQuery {
   limit: number;
   offset?: number;
   startingAfter?: string;
+  /**
+   * Issue 26 (Stripe's `ending_before`): the page just before this item (newer items), still newest first;
+   * `has_more` then says whether newer ones remain. Never with `startingAfter` or `offset`.
+   */
+  endingBefore?: string;
   created?: CreatedRange;
 }
+
+/** The id a list's cursor names (`starting_after` or `ending_before`), if any. */
+export const listCursor = (query: ListQuery): string | undefined => query.startingAfter ?? query.endingBefore;
+
+/** The name of the parameter the cursor came in (for the error of a cursor naming nothing). */
+export const cursorName = (query: ListQuery): 'starting_after' | 'ending_before' =>
+  query.endingBefore !== undefined ? 'ending_before' : 'starting_after';
 
 /** One page of a list, newest first. */
 export interface ListPage<T> {

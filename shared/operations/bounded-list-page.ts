@@ -39,6 +39,13 @@ export function boundedListPage<T>(
     if (cursor === -1) throw unknownCursor();
     rows = rows.filter(({ position }) => position > cursor);
   }
+  if (query.endingBefore) {
+    // The `limit` items just before the cursor (newer), newest first; `has_more`: newer ones remain.
+    const cursor = newestFirst.findIndex((item) => idOf(item) === query.endingBefore);
+    if (cursor === -1) throw unknownCursor();
+    const before = rows.filter(({ position }) => position < cursor);
+    return { data: before.slice(-query.limit).map(({ item }) => item), has_more: before.length > query.limit };
+  }
   const offset = query.offset ?? 0;
   return { data: rows.slice(offset, offset + query.limit).map(({ item }) => item), has_more: rows.length > offset + query.limit };
 }

@@ -1,7 +1,7 @@
 import type { Customer, CustomerFields } from '../domain/customer';
 import { invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
-import type { ListPage, ListQuery } from '../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../domain/list-query';
 import {
   markCustomerDeleting,
   markCustomerUnlinked,
@@ -152,13 +152,14 @@ export async function listCustomers(
   readShards = 1,
 ): Promise<ListPage<Customer>> {
   let after: Customer | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('customer', query.startingAfter) ? await readCustomer(merchantId, query.startingAfter) : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('customer', cursorId) ? await readCustomer(merchantId, cursorId) : undefined;
     if (!after)
       throw invalidRequest(
         'resource_missing',
-        'No such customer for starting_after: it must be a customer id from a previous page.',
-        'starting_after',
+        `No such customer for ${cursorName(query)}: it must be a customer id from a previous page.`,
+        cursorName(query),
       );
   }
   return queryCustomers(merchantId, query, filters, after, readShards);

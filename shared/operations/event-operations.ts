@@ -1,7 +1,7 @@
 import { invalidRequest, resourceNotFound } from '../domain/errors';
 import type { ApiEvent, EventType } from '../domain/events';
 import { isIdOf } from '../domain/ids';
-import type { ListPage, ListQuery } from '../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../domain/list-query';
 import { listEvents as queryEvents, getEvent as readEvent } from '../storage/events-repository';
 
 /**
@@ -26,13 +26,14 @@ export async function listEvents(
   readShards = 1,
 ): Promise<ListPage<ApiEvent>> {
   let after: ApiEvent | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('event', query.startingAfter) ? await readEvent(merchantId, query.startingAfter) : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('event', cursorId) ? await readEvent(merchantId, cursorId) : undefined;
     if (!after)
       throw invalidRequest(
         'resource_missing',
-        'No such event for starting_after: it must be an event id from a previous page.',
-        'starting_after',
+        `No such event for ${cursorName(query)}: it must be an event id from a previous page.`,
+        cursorName(query),
       );
   }
   return queryEvents(merchantId, query, filters, after, readShards);

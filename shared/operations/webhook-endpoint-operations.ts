@@ -1,6 +1,6 @@
 import { invalidRequest, resourceNotFound } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
-import type { ListPage, ListQuery } from '../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../domain/list-query';
 import {
   ALL_EVENTS,
   SECRET_ROTATION_OVERLAP_MS,
@@ -161,13 +161,14 @@ export async function rotateWebhookEndpointSecret(
  */
 export async function listWebhookEndpoints(merchantId: string, query: ListQuery): Promise<ListPage<WebhookEndpoint>> {
   let after: WebhookEndpoint | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('webhookEndpoint', query.startingAfter) ? await readEndpoint(merchantId, query.startingAfter) : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('webhookEndpoint', cursorId) ? await readEndpoint(merchantId, cursorId) : undefined;
     if (!after) {
       throw invalidRequest(
         'resource_missing',
-        'No such webhook endpoint for starting_after: it must be a webhook endpoint id from a previous page.',
-        'starting_after',
+        `No such webhook endpoint for ${cursorName(query)}: it must be a webhook endpoint id from a previous page.`,
+        cursorName(query),
       );
     }
   }

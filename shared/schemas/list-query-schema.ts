@@ -80,6 +80,7 @@ interface BaseListParams {
   limit?: number;
   offset?: number;
   starting_after?: string;
+  ending_before?: string;
   created?: { gt?: string; gte?: string; lt?: string; lte?: string };
 }
 
@@ -111,17 +112,21 @@ export function nestCreatedParams(raw: Record<string, string | undefined> | unde
 
 /**
  * Schema of a list query: `limit` (1–100, default 20), `offset` (0–10,000),
- * `starting_after` (an id), `created` range (gt/gte/lt/lte), plus the list's own
- * filters. Unknown parameters are rejected; `offset` with `starting_after` is rejected.
+ * `starting_after` or `ending_before` (an id), `created` range (gt/gte/lt/lte), plus the list's own
+ * filters. Unknown parameters are rejected; `offset` with a cursor, and both cursors, are rejected.
+ * @param options `endingBefore: false` for a list that pages its own way (a customer's payment methods)
  * @param filters zod shapes of the list's extra filters (e.g. `status`, `email`)
  * @returns a schema whose output is a {@link ListQuery} plus the filters
  */
-export function listQuerySchema<F extends z.ZodRawShape>(filters: F) {
+export function listQuerySchema<F extends z.ZodRawShape>(filters: F, options: { endingBefore?: boolean } = {}) {
+  const cursor = z.string().min(1).max(100).regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE }).optional();
   return z
     .strictObject({
       limit: integerParam(1, LIST_LIMIT_MAX).optional(),
       offset: integerParam(0, LIST_OFFSET_MAX).optional(),
-      starting_after: z.string().min(1).max(100).regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE }).optional(),
+      starting_after: cursor,
+      // Issue 26 (Stripe's): the page just before an item. Every list but one that pages its own way.
+      ...(options.endingBefore === false ? {} : { ending_before: cursor }),
       created: z
         .strictObject({
           gt: timestampParamSchema.optional(),
@@ -141,13 +146,21 @@ export function listQuerySchema<F extends z.ZodRawShape>(filters: F) {
           message: 'cannot be combined with offset: page with one or the other',
         });
       }
+      if (q.ending_before !== undefined && (q.offset !== undefined || q.starting_after !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ending_before'],
+          message: 'cannot be combined with offset or starting_after: page with one of them',
+        });
+      }
     })
     .transform((raw) => {
-      const { limit, offset, starting_after, created, ...rest } = raw as BaseListParams & Record<string, unknown>;
+      const { limit, offset, starting_after, ending_before, created, ...rest } = raw as BaseListParams & Record<string, unknown>;
       const list: ListQuery = {
         limit: limit ?? LIST_LIMIT_DEFAULT,
         ...(offset !== undefined ? { offset } : {}),
         ...(starting_after !== undefined ? { startingAfter: starting_after } : {}),
+        ...(ending_before !== undefined ? { endingBefore: ending_before } : {}),
         ...(created ? { created } : {}),
       };
       return { list, filters: rest as { [K in keyof F]?: z.output<F[K]> } };

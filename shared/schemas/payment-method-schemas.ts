@@ -12,7 +12,7 @@ import { PaymentMethodResource } from './payment-method-resource-schema';
  * Query of `GET /customers/{customer_id}/payment_methods`: the list parameters every list shares
  * (`limit`, `offset`, `starting_after`, `created[…]`; docs/api.md "Lists"), no filter of its own.
  */
-export const listPaymentMethodsQuerySchema = listQuerySchema({});
+export const listPaymentMethodsQuerySchema = listQuerySchema({}, { endingBefore: false });
 
 /** Component `SavedPaymentMethodList`: one page of a customer's attached payment methods, newest first. */
 export const PaymentMethodListResource = listEnvelope(PaymentMethodResource, 'SavedPaymentMethodList', 'saved payment methods');

@@ -53,6 +53,7 @@ async function queryPartition(
   range: KeyRange,
   wanted: number,
   startAfter: Record<string, unknown> | undefined,
+  newestFirst = true,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let startKey = startAfter && { ...startAfter, [`${indexName}PK`]: partitionValue };
@@ -64,7 +65,7 @@ async function queryPartition(
         KeyConditionExpression: range.condition,
         ExpressionAttributeNames: range.names,
         ExpressionAttributeValues: { ...range.values, ':pk': partitionValue },
-        ScanIndexForward: false,
+        ScanIndexForward: !newestFirst,
         Limit: Math.min(wanted - items.length, 1000),
         ExclusiveStartKey: startKey,
       }),
@@ -138,12 +139,32 @@ export async function queryListPage(
   // after `starting_after` holds the keys below it: none when it sits at or below the lower
   // bound, the whole range when it sits above the upper bound.
   const startSort = startKey?.[sk] as string | undefined;
-  if (startSort !== undefined) {
+  if (startSort !== undefined && query.endingBefore === undefined) {
     if (bounds.lower !== undefined && startSort <= bounds.lower) return { items: [], hasMore: false };
     if (bounds.upper !== undefined && startSort > bounds.upper) startKey = undefined;
   }
   const range = { condition, names, values };
   const partitions = shardPartitions(location.partitionValue, location.readShards ?? 1);
+  if (query.endingBefore !== undefined) {
+    // The page just before the cursor: in every shard the oldest `limit + 1` items newer than the cursor (ascending
+    // from it), merged oldest first; the `limit` nearest the cursor are the page (answered newest first), one more
+    // says newer ones remain. The bounds mirror the forward case: none newer when the cursor sits at or above the
+    // upper bound, the whole range when it sits below the lower one.
+    let after = startKey;
+    const cursorSort = startSort;
+    if (cursorSort !== undefined) {
+      // (`lower` and `upper` are inclusive sort-key bounds: the sort keys strictly between lower and the cursor are newer.)
+      if (bounds.upper !== undefined && cursorSort >= bounds.upper) return { items: [], hasMore: false };
+      if (bounds.lower !== undefined && cursorSort < bounds.lower) after = undefined;
+    }
+    const want = query.limit + 1;
+    const pages = await Promise.all(partitions.map((p) => queryPartition(location.indexName, p, range, want, after, false)));
+    const oldestFirst = pages
+      .flat()
+      .sort((a, b) => (String(a[sk]) < String(b[sk]) ? -1 : String(a[sk]) > String(b[sk]) ? 1 : 0))
+      .slice(0, want);
+    return { items: oldestFirst.slice(0, query.limit).reverse(), hasMore: oldestFirst.length > query.limit };
+  }
   const pages = await Promise.all(partitions.map((p) => queryPartition(location.indexName, p, range, wanted, startKey)));
   const items = mergeNewestFirst(pages, sk, wanted);
   return { items: items.slice(offset, offset + query.limit), hasMore: items.length > offset + query.limit };

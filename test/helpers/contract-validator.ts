@@ -184,6 +184,13 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     why: '`offset` and `starting_after` exclude each other: OpenAPI validates each query parameter on its own schema, with no rule across parameters.',
   },
   {
+    operations: LIST_OPERATIONS,
+    code: 'parameter_invalid',
+    param: /^ending_before$/,
+    message: /cannot be combined with offset or starting_after/,
+    why: '`ending_before` excludes `offset` and `starting_after`: a rule across parameters, which OpenAPI cannot state.',
+  },
+  {
     operations: ['confirmPayment'],
     code: 'parameter_missing',
     param: /^payment_method$/,

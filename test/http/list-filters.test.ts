@@ -71,3 +71,33 @@ test('GET /refunds: every refund of the merchant, newest first, paged, or one pa
   expect((await other.ok('GET', '/refunds')).data).toEqual([]);
   expect((await other.request('GET', `/refunds?starting_after=${r1.refund_id}`)).status).toBe(400);
 });
+
+test('ending_before: the page just before an item, still newest first, has_more for newer ones; not with starting_after; an unknown cursor → 400', async () => {
+  const m = await merchant();
+  const made: string[] = [];
+  for (let i = 0; i < 5; i += 1) made.push((await m.pay(2000 + i)).payment_id);
+  const newestFirst = [...made].reverse(); // p4 p3 p2 p1 p0
+  const second = await m.ok('GET', `/payments?limit=2&starting_after=${newestFirst[1]}`);
+  expect(second.data.map((p: Json) => p.payment_id)).toEqual([newestFirst[2], newestFirst[3]]);
+  // Back from the second page's first item: the first page again.
+  const back = await m.ok('GET', `/payments?limit=2&ending_before=${newestFirst[2]}`);
+  expect(back).toMatchObject({ data: [{ payment_id: newestFirst[0] }, { payment_id: newestFirst[1] }], has_more: false });
+  const nearer = await m.ok('GET', `/payments?limit=1&ending_before=${newestFirst[2]}`);
+  expect(nearer).toMatchObject({ data: [{ payment_id: newestFirst[1] }], has_more: true });
+  expect((await m.ok('GET', `/payments?ending_before=${newestFirst[0]}`)).data).toEqual([]);
+  // Within a created range: only the range's newer items.
+  const p2 = await m.ok('GET', `/payments/${newestFirst[2]}`);
+  const ranged = await m.ok('GET', `/payments?ending_before=${newestFirst[4]}&created[lte]=${encodeURIComponent(p2.created_at)}`);
+  expect(ranged.data.map((p: Json) => p.payment_id)).toEqual([newestFirst[2], newestFirst[3]]);
+  const both = await m.request('GET', `/payments?ending_before=${newestFirst[2]}&starting_after=${newestFirst[1]}`);
+  expect(both.status).toBe(400);
+  expect(both.body.error).toMatchObject({ code: 'parameter_invalid', param: 'ending_before' });
+  const unknown = await m.request('GET', '/payments?ending_before=pay_doesnotexist');
+  expect(unknown.status).toBe(400);
+  expect(unknown.body.error).toMatchObject({ code: 'resource_missing', param: 'ending_before' });
+  // A bounded list (connector accounts) and the refunds list take it too.
+  const refunds = [];
+  for (const id of made.slice(0, 3)) refunds.push((await m.ok('POST', `/payments/${id}/refund`, { amount: 100 })).refund_id);
+  const r = await m.ok('GET', `/refunds?limit=1&ending_before=${refunds[0]}`);
+  expect(r).toMatchObject({ data: [{ refund_id: refunds[1] }], has_more: true });
+});

@@ -1,3 +1,4 @@
+import { boundedListPage } from '../../shared/operations/bounded-list-page';
 import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
 import { sortKeyBounds } from '../../shared/storage/list-items';
 
@@ -52,5 +53,23 @@ describe('list query parsing', () => {
     for (const q of cases) {
       expect(parse(q).success).toBe(false);
     }
+  });
+});
+
+describe('boundedListPage with ending_before (issue 26)', () => {
+  const items = ['e', 'd', 'c', 'b', 'a'].map((id, i) => ({ id, created_at: `2026-01-0${5 - i}T00:00:00.000Z` }));
+  const page = (query: Record<string, unknown>) =>
+    boundedListPage(
+      items,
+      { limit: 2, ...query } as never,
+      (x) => x.id,
+      (x) => x.created_at,
+      () => new Error('unknown') as never,
+    );
+  test('the items just before the cursor, newest first; has_more when newer ones remain; none before the newest', () => {
+    expect(page({ endingBefore: 'b' })).toEqual({ data: [items[1], items[2]], has_more: true });
+    expect(page({ endingBefore: 'd' })).toEqual({ data: [items[0]], has_more: false });
+    expect(page({ endingBefore: 'e' })).toEqual({ data: [], has_more: false });
+    expect(() => page({ endingBefore: 'zz' })).toThrow('unknown');
   });
 });

@@ -6,7 +6,7 @@ import { connectorSettings, connectorWithCredentials } from '../../connectors/re
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
 import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
-import type { ListPage, ListQuery } from '../../domain/list-query';
+import { cursorName, type ListPage, type ListQuery } from '../../domain/list-query';
 import type { Metadata } from '../../domain/payment';
 import { logger } from '../../observability/logger';
 import {
@@ -356,8 +356,8 @@ export async function listConnectorAccounts(
     () =>
       invalidRequest(
         'resource_missing',
-        'No such connector account for starting_after: it must be a connector account id from a previous page.',
-        'starting_after',
+        `No such connector account for ${cursorName(query)}: it must be a connector account id from a previous page.`,
+        cursorName(query),
       ),
     (a) =>
       (filters.connector_name === undefined || a.connector_name === filters.connector_name) &&

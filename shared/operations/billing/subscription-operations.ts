@@ -11,7 +11,7 @@ import { periodBoundary, trialEnd } from '../../domain/billing-period';
 import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
 import type { EventType } from '../../domain/events';
 import { isIdOf, newId } from '../../domain/ids';
-import type { ListPage, ListQuery } from '../../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
 import { type Invoice, invoiceIdFor, type Subscription } from '../../domain/subscription';
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from '../../schemas/subscription-schemas';
 import { keyedHash } from '../../security/keyed-hash';
@@ -340,15 +340,14 @@ export async function listSubscriptions(
     throw invalidRequest('parameter_invalid', 'Filter by customer_id or by status, not both.', 'status');
   }
   let after: Subscription | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('subscription', query.startingAfter)
-      ? (await getStoredSubscription(merchantId, query.startingAfter))?.subscription
-      : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('subscription', cursorId) ? (await getStoredSubscription(merchantId, cursorId))?.subscription : undefined;
     if (!after) {
       throw invalidRequest(
         'resource_missing',
-        'No such subscription for starting_after: it must be a subscription id from a previous page.',
-        'starting_after',
+        `No such subscription for ${cursorName(query)}: it must be a subscription id from a previous page.`,
+        cursorName(query),
       );
     }
   }
@@ -369,13 +368,14 @@ export async function getInvoice(merchantId: string, invoiceId: string): Promise
 export async function listInvoices(merchantId: string, query: ListQuery, subscriptionId: string | undefined): Promise<ListPage<Invoice>> {
   if (!subscriptionId) throw invalidRequest('parameter_missing', 'Missing required parameter: subscription_id.', 'subscription_id');
   let after: Invoice | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('invoice', query.startingAfter) ? await readInvoice(merchantId, query.startingAfter) : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('invoice', cursorId) ? await readInvoice(merchantId, cursorId) : undefined;
     if (!after || after.subscription_id !== subscriptionId) {
       throw invalidRequest(
         'resource_missing',
-        'No such invoice for starting_after: it must be an invoice id from a previous page.',
-        'starting_after',
+        `No such invoice for ${cursorName(query)}: it must be an invoice id from a previous page.`,
+        cursorName(query),
       );
     }
   }

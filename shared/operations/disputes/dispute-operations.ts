@@ -15,7 +15,7 @@ import type { Dispute } from '../../domain/dispute';
 import type { DisputeEvidence, DisputeStatus } from '../../domain/dispute-vocabulary';
 import { ApiError, invalidRequest, OutcomeUnknownError, resourceNotFound } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import type { ListPage, ListQuery } from '../../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
 import { logger } from '../../observability/logger';
 import {
   type DisputeClaim,
@@ -63,13 +63,14 @@ export async function listDisputes(
   filters: { payment_id?: string; dispute_status?: DisputeStatus },
 ): Promise<ListPage<Dispute>> {
   let after: Dispute | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('dispute', query.startingAfter) ? (await getStoredDispute(merchantId, query.startingAfter))?.dispute : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('dispute', cursorId) ? (await getStoredDispute(merchantId, cursorId))?.dispute : undefined;
     if (!after) {
       throw invalidRequest(
         'resource_missing',
-        'No such dispute for starting_after: it must be a dispute id from a previous page.',
-        'starting_after',
+        `No such dispute for ${cursorName(query)}: it must be a dispute id from a previous page.`,
+        cursorName(query),
       );
     }
   }

@@ -109,8 +109,9 @@ export async function listPaymentMethodsOfCustomer(
 ): Promise<ListPage<PaymentMethodResource>> {
   const customer = isIdOf('customer', customerId) ? await getCustomer(merchantId, customerId) : undefined;
   if (!customer) throw resourceNotFound('customer', 'customer_id');
-  if (query.startingAfter === undefined) return listCustomerPaymentMethods(merchantId, customerId, query);
-  const cursor = isIdOf('paymentMethod', query.startingAfter) ? await getStoredPaymentMethod(merchantId, query.startingAfter) : undefined;
+  const cursorId = query.startingAfter;
+  if (cursorId === undefined) return listCustomerPaymentMethods(merchantId, customerId, query);
+  const cursor = isIdOf('paymentMethod', cursorId) ? await getStoredPaymentMethod(merchantId, cursorId) : undefined;
   if (!cursor || cursor.method.customer_id !== customerId) {
     throw invalidRequest(
       'resource_missing',

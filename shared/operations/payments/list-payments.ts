@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import type { ListPage, ListQuery } from '../../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
 import type { Payment } from '../../domain/payment';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { listPayments as queryPayments, getPayment as readPayment } from '../../storage/payments-repository';
@@ -22,13 +22,14 @@ export async function listPayments(
     throw invalidRequest('parameter_invalid', 'Filter by status or by customer_id, not both.', 'customer_id');
   }
   let after: Payment | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('payment', query.startingAfter) ? (await readPayment(merchantId, query.startingAfter))?.payment : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('payment', cursorId) ? (await readPayment(merchantId, cursorId))?.payment : undefined;
     if (!after)
       throw invalidRequest(
         'resource_missing',
-        'No such payment for starting_after: it must be a payment id from a previous page.',
-        'starting_after',
+        `No such payment for ${cursorName(query)}: it must be a payment id from a previous page.`,
+        cursorName(query),
       );
   }
   if (filters.customer_id && !isIdOf('customer', filters.customer_id)) return { data: [], has_more: false };

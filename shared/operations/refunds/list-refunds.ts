@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import type { ListPage, ListQuery } from '../../domain/list-query';
+import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
 import type { Refund } from '../../domain/refund';
 import { listMerchantRefunds, listRefunds as queryRefunds, getRefund as readRefund } from '../../storage/refunds-repository';
 import { loadPayment } from '../payment-state';
@@ -12,13 +12,14 @@ import { loadPayment } from '../payment-state';
 export async function listRefunds(merchantId: string, paymentId: string, query: ListQuery): Promise<ListPage<Refund>> {
   await loadPayment(merchantId, paymentId);
   let after: Refund | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('refund', cursorId) ? await readRefund(merchantId, cursorId) : undefined;
     if (!after || after.payment_id !== paymentId) {
       throw invalidRequest(
         'resource_missing',
-        'No such refund of this payment for starting_after: it must be a refund id from a previous page.',
-        'starting_after',
+        `No such refund of this payment for ${cursorName(query)}: it must be a refund id from a previous page.`,
+        cursorName(query),
       );
     }
   }
@@ -42,13 +43,14 @@ export async function listAllRefunds(
     return listRefunds(merchantId, filters.payment_id, query);
   }
   let after: Refund | undefined;
-  if (query.startingAfter) {
-    after = isIdOf('refund', query.startingAfter) ? await readRefund(merchantId, query.startingAfter) : undefined;
+  const cursorId = listCursor(query);
+  if (cursorId) {
+    after = isIdOf('refund', cursorId) ? await readRefund(merchantId, cursorId) : undefined;
     if (!after) {
       throw invalidRequest(
         'resource_missing',
-        'No such refund for starting_after: it must be a refund id from a previous page.',
-        'starting_after',
+        `No such refund for ${cursorName(query)}: it must be a refund id from a previous page.`,
+        cursorName(query),
       );
     }
   }

@@ -2,7 +2,7 @@ import { CONNECTOR_CAPABILITIES } from '../../connectors/capabilities';
 import type { ConnectorName } from '../../domain/connector-account';
 import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
-import type { ListPage, ListQuery } from '../../domain/list-query';
+import { cursorName, type ListPage, type ListQuery } from '../../domain/list-query';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
 import type { RoutingProfile } from '../../domain/routing-profile';
 import type { RoutingActivation } from '../../schemas/routing-activation-schema';
@@ -113,8 +113,8 @@ export async function listRoutingAlgorithmViews(merchantId: string, query: ListQ
     () =>
       invalidRequest(
         'resource_missing',
-        'No such routing algorithm for starting_after: it must be a routing algorithm id from a previous page.',
-        'starting_after',
+        `No such routing algorithm for ${cursorName(query)}: it must be a routing algorithm id from a previous page.`,
+        cursorName(query),
       ),
   );
   return { data: page.data.map((a) => view(a, config.profile)), has_more: page.has_more };
