@@ -53,6 +53,7 @@ import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema
 import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
+import { forceSyncParamSchema } from '../shared/schemas/handler-input-schemas';
 import { timestampParamSchema } from '../shared/schemas/list-query-schema';
 import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
 import { priorityListSchema } from '../shared/schemas/routing-schemas';
@@ -278,6 +279,16 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
       'An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).';
     jsonSchema.pattern = TIMESTAMP_PATTERN;
     jsonSchema.examples = ['2026-11-21T10:00:00Z'];
+    // Issue 26: Unix seconds may be sent as a number (a query string carries digits either way; the pattern
+    // applies to strings only), so typed clients take `string | number`.
+    jsonSchema.type = ['string', 'integer'];
+    jsonSchema.minimum = 0;
+    jsonSchema.maximum = 99_999_999_999;
+  }
+  if (ctx.zodSchema === forceSyncParamSchema) {
+    // Issue 26: a boolean, as a query string spells it (`true` / `false`).
+    for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
+    jsonSchema.type = 'boolean';
   }
   if (ctx.zodSchema === enabledEventsSchema) {
     delete jsonSchema.type;

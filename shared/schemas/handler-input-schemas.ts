@@ -32,9 +32,12 @@ export const listRefundsQuerySchema = listQuerySchema({
 /** `GET /payments/{payment_id}/refunds` and `GET /webhook_endpoints`: the list parameters only. */
 export const plainListQuerySchema = listQuerySchema({});
 
+/** `force_sync`: `true` or `false` as a query string spells them (documented as a boolean: scripts/openapi.ts). */
+export const forceSyncParamSchema = z.enum(['true', 'false'], { error: 'must be true or false' });
+
 /** `GET /payments/{payment_id}` and `GET /refunds/{refund_id}`: `force_sync` (functions/payments/get-payment.ts, functions/refunds/get-refund.ts). */
 export const forceSyncQuerySchema = z.strictObject({
-  force_sync: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  force_sync: forceSyncParamSchema.optional(),
 });
 
 /** Body of `POST /events/{event_id}/redeliver`: optionally one endpoint (functions/events/redeliver-event.ts). */

@@ -647,6 +647,8 @@ export class ContractValidator {
       const type = (p.schema as Json | undefined)?.type;
       if ((type === 'integer' || type === 'number') && typeof value === 'string' && /^-?\d+$/.test(value) && !/^-0+$/.test(value))
         value = Number(value);
+      // A boolean parameter as a query string spells it (OpenAPI's simple style).
+      if (type === 'boolean' && (value === 'true' || value === 'false')) value = value === 'true';
       const validate = this.validator(p.schema ?? {});
       if (!validate(value)) problems.push(`/${p.in}/${p.name}: ${ajvErrors(validate.errors)}`);
     }

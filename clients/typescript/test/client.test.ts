@@ -431,3 +431,21 @@ test('auto-pagination: awaited, a list is its first page; iterated with for awai
   expect(refunds).toEqual([refund.refund_id]);
   expect((await switchyard.refunds.list()).data.map((r) => r.refund_id)).toContain(refund.refund_id);
 });
+
+test('types as wide as the API (issue 26): force_sync a boolean, created bounds as Unix seconds', async () => {
+  const switchyard = client();
+  const p = await switchyard.payments.create({
+    amount: 1500,
+    currency: 'NGN',
+    confirm: true,
+    payment_method_data: sandboxCard('4242424242424242'),
+  });
+  const from = standIn.requests.length;
+  expect((await switchyard.payments.retrieve(p.payment_id, { force_sync: true })).payment_id).toBe(p.payment_id);
+  expect(since(from)[0]?.path).toContain('force_sync=true');
+  const createdSeconds = Math.floor(Date.parse(p.created_at) / 1000);
+  const page = await switchyard.payments.list({ created: { gte: createdSeconds }, limit: 100 });
+  expect(page.data.map((x) => x.payment_id)).toContain(p.payment_id);
+  const none = await switchyard.payments.list({ created: { gt: createdSeconds + 3600 } });
+  expect(none.data.map((x) => x.payment_id)).not.toContain(p.payment_id);
+});

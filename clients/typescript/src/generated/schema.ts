@@ -3242,22 +3242,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only payments in this status. */
                 status?: "RequiresConfirmation" | "RequiresAction" | "Processing" | "RequiresCapture" | "Succeeded" | "Failed" | "Cancelled";
@@ -3627,7 +3627,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `true` first asks the connector for the current state of an unsettled resource and applies it. */
-                force_sync?: "true" | "false";
+                force_sync?: boolean;
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -4726,22 +4726,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
             };
             header?: {
@@ -4866,22 +4866,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only this payment's refunds (as `GET /payments/{payment_id}/refunds`). */
                 payment_id?: string;
@@ -4992,7 +4992,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `true` first asks the connector for the current state of an unsettled resource and applies it. */
-                force_sync?: "true" | "false";
+                force_sync?: boolean;
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -5138,22 +5138,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only customers with this e-mail address (exact match, case-insensitive). */
                 email?: string;
@@ -5803,22 +5803,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
             };
             header?: {
@@ -6181,22 +6181,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only this customer's subscriptions. */
                 customer_id?: string;
@@ -6866,22 +6866,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description The subscription (`sub_…`). */
                 subscription_id: string;
@@ -7102,22 +7102,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only disputes in this status. */
                 dispute_status?: "dispute_opened" | "dispute_expired" | "dispute_accepted" | "dispute_cancelled" | "dispute_challenged" | "dispute_won" | "dispute_lost";
@@ -8376,22 +8376,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
             };
             header?: {
@@ -9194,22 +9194,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
                 type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired";
@@ -10557,22 +10557,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only accounts of this connector (`paystack`, `flutterwave`, `stripe`, `sandbox`). */
                 connector_name?: "paystack" | "flutterwave" | "stripe" | "sandbox";
@@ -11300,22 +11300,22 @@ export interface operations {
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gt?: string & (unknown & unknown);
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    gte?: string & (unknown & unknown);
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lt?: string & (unknown & unknown);
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                     /**
                      * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
                      * @example 2026-11-21T10:00:00Z
                      */
-                    lte?: string & (unknown & unknown);
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
             };
             header?: {
