@@ -49,6 +49,7 @@ import { CURRENCIES } from '../shared/domain/money';
 import { PAYMENT_METHODS } from '../shared/domain/payment';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
 import { DEFAULT_RATE_LIMITS, operationClassOf, RATE_LIMIT_WINDOW_SECONDS, rateLimitHeaders } from '../shared/http/rate-limit';
+import { SANDBOX_PAGE_KINDS } from '../shared/operations/sandbox-page-operations';
 import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema, WELL_FORMED_TEXT } from '../shared/schemas/common';
 import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
@@ -580,12 +581,27 @@ function queryParameters(builder: DocumentBuilder, op: OperationMetadata): JsonO
   return params;
 }
 
+/** Path parameters whose values are a closed set: the connectors of the webhook routes, the sandbox's page kinds. */
+const PATH_PARAMETER_VALUES: Readonly<Record<string, readonly string[]>> = {
+  connector: CONNECTOR_NAMES,
+  kind: SANDBOX_PAGE_KINDS,
+};
+
 function pathParameters(route: RouteDefinition, op: OperationMetadata): JsonObject[] {
   const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   return names.map((name) => {
     const description = op.pathParams?.[name];
     if (!description) throw new Error(`${route.name}: path parameter ${name} has no description in openapi-operations.ts.`);
-    return { name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } };
+    // Issue 26: a path parameter with a closed set of values says so (the connector of a webhook route, the kind of
+    // a sandbox page); any other value answers 404 (a 4xx: the contract holds).
+    const values = PATH_PARAMETER_VALUES[name];
+    return {
+      name,
+      in: 'path',
+      required: true,
+      description,
+      schema: values ? { type: 'string', enum: [...values] } : { type: 'string', minLength: 1 },
+    };
   });
 }
 

@@ -8,7 +8,10 @@ import { payerPayment } from './payer-page-operations';
 import { claimInFlight } from './payment-state';
 
 /** The sandbox's hosted pages: a 3DS challenge (`3ds`) or a checkout page (`checkout`). */
-export type SandboxPageKind = '3ds' | 'checkout';
+/** The sandbox's hosted page kinds (the `{kind}` of `/sandbox/{kind}/{payment_id}`). */
+export const SANDBOX_PAGE_KINDS = ['3ds', 'checkout'] as const;
+/** One of {@link SANDBOX_PAGE_KINDS}. */
+export type SandboxPageKind = (typeof SANDBOX_PAGE_KINDS)[number];
 
 const noSuchPayment = () =>
   new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such sandbox payment. Check the link you followed.');

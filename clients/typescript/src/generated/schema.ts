@@ -9768,7 +9768,7 @@ export interface operations {
             };
             path: {
                 /** @description The connector that sends the event: `sandbox`, `paystack`, `flutterwave` or `stripe`. */
-                connector: string;
+                connector: "paystack" | "flutterwave" | "stripe" | "sandbox";
             };
             cookie?: never;
         };
@@ -10143,7 +10143,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description `3ds` or `checkout`. */
-                kind: string;
+                kind: "3ds" | "checkout";
                 /** @description The payment id (`pay_…`). */
                 payment_id: string;
             };
@@ -10204,7 +10204,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description `3ds` or `checkout`. */
-                kind: string;
+                kind: "3ds" | "checkout";
                 /** @description The payment id (`pay_…`). */
                 payment_id: string;
             };
@@ -10434,7 +10434,7 @@ export interface operations {
             };
             path: {
                 /** @description The account's connector: `paystack`, `flutterwave`, `stripe` or `sandbox`. */
-                connector: string;
+                connector: "paystack" | "flutterwave" | "stripe" | "sandbox";
                 /** @description The connector account id (`mca_…`). */
                 merchant_connector_id: string;
             };
