@@ -130,12 +130,15 @@ const TIMESTAMP_PATTERN =
   '^(\\d{1,11}|(19[7-9]\\d|[2-9]\\d{3})-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T(([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?|24:00(:00(\\.0{1,9})?)?)(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?)$';
 
 /**
- * An absolute `http:` or `https:` URL without credentials (shared/schemas/common.ts `returnUrlSchema`),
+ * An absolute `http:` or `https:` URL without credentials (shared/schemas/common.ts `returnUrlSchema`), whose host
+ * WHATWG's URL parser takes (issue 26: no `%` but a `%XX` escape other than `%25`/`%00`, none of `<>^|[]\` outside an
+ * IPv6 `[…]`, so `https://%%` is refused by the spec as by the server),
  * holding no NUL and no lone UTF-16 surrogate (`WELL_FORMED_TEXT`; JSON Schema patterns are ECMA-262
  * regular expressions, which ajv and OpenAPI tools compile with the `u` flag, where `\uD800-\uDFFF`
  * matches only an unpaired surrogate).
  */
-const RETURN_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\s\\u0000\\uD800-\\uDFFF]+([/?#][^\\s\\u0000\\uD800-\\uDFFF]*)?$';
+const RETURN_URL_PATTERN =
+  '^[Hh][Tt][Tt][Pp][Ss]?://(\\[[0-9A-Fa-f:.]+\\]|([^/?#@\\s\\u0000\\uD800-\\uDFFF%<>^|\\[\\]\\\\]|%(?!25|00)[0-9A-Fa-f]{2})+)(:[0-9]*)?([/?#\\\\][^\\s\\u0000\\uD800-\\uDFFF]*)?$';
 
 /**
  * The saved-method rules of create and confirm (issue 24; `checkSavedMethodFields` in
