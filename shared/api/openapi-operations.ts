@@ -305,6 +305,9 @@ export const ROUTING_CIRCUITS: ErrorCodes = { 503: ['connector_unavailable'] };
 /** A `force_sync` read: the processor could not be reached (502), nothing changed. */
 export const SYNC_CALL: ErrorCodes = { 502: ['connector_unavailable', 'connector_unreachable'] };
 
+/** The fields of the step form's address answer, which come together. */
+const ADDRESS_FORM_FIELDS = ['address_line1', 'address_city', 'address_state', 'address_zip', 'address_country'];
+
 /** The description of the list parameters every list shares (docs/api.md "Lists"). */
 export const LIST_QUERY_DOCS = {
   limit: { description: `How many items to return, 1 to ${LIST_LIMIT_MAX}.`, default: LIST_LIMIT_DEFAULT },
@@ -1916,6 +1919,10 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
               ['pin', 'otp', 'phone', 'birthday', 'address_line1'].map((field) => [field, { pattern: '^\\s*$' }]),
             ),
           },
+          // Issue 26: the address is one answer: its five fields come together (JSON Schema `dependentRequired`).
+          dependentRequired: Object.fromEntries(
+            ADDRESS_FORM_FIELDS.map((field) => [field, ADDRESS_FORM_FIELDS.filter((other) => other !== field)]),
+          ),
         })
         .describe('The step form: the one answer the step asks for, and the card fields only when the step needs the card again.'),
       required: true,
