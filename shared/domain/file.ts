@@ -24,10 +24,12 @@ export const FILE_FIELDS: readonly (keyof FileObject)[] = ['file_id', 'purpose',
 
 /** What a file may be uploaded for (Stripe's `purpose`; only dispute evidence here). */
 export const FILE_PURPOSES = ['dispute_evidence'] as const;
+/** One of {@link FILE_PURPOSES}. */
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
 /** The file types accepted (Stripe's `type` values), each with its media type. */
 export const FILE_TYPES = ['pdf', 'png', 'jpg'] as const;
+/** One of {@link FILE_TYPES}. */
 export type FileType = (typeof FILE_TYPES)[number];
 
 /** The media type of each {@link FileType}. */

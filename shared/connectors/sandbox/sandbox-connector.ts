@@ -119,6 +119,10 @@ function decidedResult(decided: SandboxDecision, connectorTransactionId: string)
     : { status: 'Succeeded', connectorTransactionId, amountCaptured: decided.amount };
 }
 
+/**
+ * The built-in sandbox connector: outcomes decided by test cards and methods (./transformers.ts), its hosted pages,
+ * saved tokens (issue 24) and disputes (issue 25, ./sandbox-disputes.ts); never calls a network.
+ */
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
 
