@@ -42,6 +42,8 @@ import {
 } from './bench/bare-dynamodb';
 import { type BundleResult, measureBundles } from './bench/bundles';
 import { type HttpLoadResult, type HttpLoadSpec, runHttpLoad } from './bench/http-load';
+import { measureWarmInvocations, WARM_HANDLERS, type WarmResult } from './bench/in-process';
+import { coldTable, issue27Targets, warmReport } from './bench/issue27-report';
 import { countRoundTrips, type RoundTripCount } from './bench/round-trips';
 import {
   BENCH_API_KEY,
@@ -72,6 +74,12 @@ const CONFIG = {
   importRuns: Math.max(1, Math.round(numberFromEnv('BENCH_IMPORT_RUNS', 5))),
   importRunsSourceMaps: Math.round(numberFromEnv('BENCH_IMPORT_RUNS_SOURCE_MAPS', 3)),
   skipBundles: process.env.BENCH_SKIP_BUNDLES === '1',
+  /** Issue 27: in-process invocations per handler (one at a time), after the warm-up ones. */
+  warmIterations: Math.max(1, Math.round(numberFromEnv('BENCH_INPROCESS_ITERATIONS', 300))),
+  warmWarmup: Math.round(numberFromEnv('BENCH_INPROCESS_WARMUP', 50)),
+  profileIterations: Math.round(numberFromEnv('BENCH_PROFILE_ITERATIONS', 100)),
+  /** Skips the HTTP endpoint phase (a quick run of the bundles and the in-process part; DynamoDB Local then starts cold). */
+  skipHttp: process.env.BENCH_SKIP_HTTP === '1',
 };
 
 /** Minor units of each benchmark payment: large, so small refunds never run out. */
@@ -657,13 +665,32 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 
-  let rows: EndpointRow[];
+  let rows: EndpointRow[] = [];
   let roundTrips: RoundTripCount[] | string;
+  let warm: WarmResult[] | string;
   try {
     db = await startBenchDatabase();
-    gateway = await startGatewayProcess();
-    progress(`gateway at ${gateway.url}, DynamoDB Local at ${db.endpoint}, table ${process.env.TABLE_NAME}`);
-    rows = await benchmarkEndpoints(gateway);
+    if (!CONFIG.skipHttp) {
+      gateway = await startGatewayProcess();
+      progress(`gateway at ${gateway.url}, DynamoDB Local at ${db.endpoint}, table ${process.env.TABLE_NAME}`);
+      rows = await benchmarkEndpoints(gateway);
+      await gateway.stop();
+    }
+    progress(
+      `issue 27: invoking create, retrieve, confirm, refund and list in this process, ${CONFIG.warmWarmup} + ${CONFIG.warmIterations} ` +
+        `invocations each, each followed by its bare DynamoDB calls${CONFIG.profileIterations ? `, then ${CONFIG.profileIterations} under the CPU profiler` : ''}`,
+    );
+    warm = await measureWarmInvocations(
+      {
+        apiKey: BENCH_API_KEY,
+        merchantId: BENCH_MERCHANT_ID,
+        createBody: CREATE_BODY,
+        confirmBody: CONFIRM_BODY,
+        refundBody: REFUND_BODY,
+        refundAmount: REFUND_AMOUNT,
+      },
+      { iterations: CONFIG.warmIterations, warmup: CONFIG.warmWarmup, profileIterations: CONFIG.profileIterations },
+    ).catch((err: unknown) => `failed: ${(err as Error).stack ?? String(err)}`);
     progress('counting DynamoDB round trips: one request of each operation, handlers in this process');
     roundTrips = await countRoundTrips({
       apiKey: BENCH_API_KEY,
@@ -677,6 +704,9 @@ async function main(): Promise<void> {
   process.removeListener('SIGINT', onSignal);
   process.removeListener('SIGTERM', onSignal);
 
+  const handlerNames = [...ROUTES.map((r) => r.name), FALLBACK_ROUTE.name];
+  const paymentHandlerNames = WARM_HANDLERS.map((h) => ROUTES.find((r) => r.entry === h.entry)?.name ?? h.functionName);
+  const warmSettings = { iterations: CONFIG.warmIterations, warmup: CONFIG.warmWarmup, profileIterations: CONFIG.profileIterations };
   const report = [
     '## Benchmark run',
     '',
@@ -686,14 +716,19 @@ async function main(): Promise<void> {
     `- Load average (1/5/15 min) at start: ${loadAtStart}; at end: ${loadAverage()} (other work on the machine skews the numbers)`,
     `- Total run time: ${fmt((Date.now() - started) / 1000, 0)} s`,
     '',
-    '### Endpoints',
-    '',
-    endpointReport(rows, gateway?.stderr ?? []),
-    '',
+    ...(rows.length ? ['### Endpoints', '', endpointReport(rows, gateway?.stderr ?? []), ''] : []),
     ...(bundles.length ? ['### Bundles', '', bundleReport(bundles), ''] : []),
-    '### Targets (issue 15)',
+    '### In-process invocations (issue 27)',
     '',
-    targetsReport(bundles, rows, roundTrips),
+    typeof warm === 'string' ? `Not measured: ${warm}` : warmReport(warm, warmSettings),
+    '',
+    ...(bundles.length
+      ? ['#### Cold import ÷ the fixed-choice floor with Tracer (issue 27)', '', coldTable(bundles, FLOORS[1].name, handlerNames), '']
+      : []),
+    ...(rows.length ? ['### Targets (issue 15)', '', targetsReport(bundles, rows, roundTrips), ''] : []),
+    '### Targets (issue 27)',
+    '',
+    issue27Targets(bundles, typeof warm === 'string' ? [] : warm, FLOORS[1].name, handlerNames, paymentHandlerNames),
     '',
   ].join('\n');
   process.stdout.write(`${report}\n`);
