@@ -54,9 +54,6 @@ export const INVOICE_FIELDS: readonly (keyof Invoice)[] = [
   'updated_at',
 ];
 
-/** Statuses in which a subscription is live (it has a period that ends, and will renew or be retried). */
-export const LIVE_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
-
 /**
  * The id of the invoice of one period of a subscription: `in_` and 32 hex characters of a SHA-256 of
  * (subscription_id, period_start). Derived, never random, so writing a period's invoice is a conditional

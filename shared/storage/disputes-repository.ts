@@ -15,7 +15,7 @@ import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
-import { billingDue, listPartition, listSortKey, primaryKey } from './item-keys';
+import { billingDue, billingDueAtOf, listPartition, listSortKey, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { tableName } from './table-definition';
 
@@ -63,7 +63,7 @@ function toStored(item: Record<string, unknown>): StoredDispute {
     dispute: toDispute(item),
     accountKey: String(item.account_key ?? ''),
     claim: (item.answer_claim as DisputeClaim | undefined) ?? null,
-    dueAt: typeof item.GSI5SK === 'string' ? (item.GSI5SK.split('#')[0] ?? null) : null,
+    dueAt: billingDueAtOf(item),
     reminded: item.reminded === true,
   };
 }

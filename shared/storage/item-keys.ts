@@ -5,6 +5,7 @@
  */
 
 import { wholeNumberSetting } from '../settings/whole-number-setting';
+import { stableHash } from './list-shards';
 
 /** Sort key of an entity's own item. */
 export const ENTITY_SK = {
@@ -229,11 +230,9 @@ export const DEFAULT_BILLING_DUE_SHARDS = 4;
 /** Partitions of the billing directory (merchants with billing work). */
 export const BILLING_DIRECTORY_SHARDS = 4;
 
-function hashOf(id: string): number {
-  let h = 0;
-  for (let i = 0; i < id.length; i += 1) h = (h * 31 + id.charCodeAt(i)) >>> 0;
-  return h;
-}
+/** When an item's billing work is due, from its GSI5 sort key (`<due>#<id>`), or null when it has no entry. */
+export const billingDueAtOf = (item: Record<string, unknown>): string | null =>
+  typeof item.GSI5SK === 'string' ? (item.GSI5SK.split('#')[0] ?? null) : null;
 
 /**
  * GSI5 keys of billing work that falls due (issue 24; sparse: only items with work due carry them): a live
@@ -253,7 +252,7 @@ export const billingDue = {
   keys: (merchantId: string, id: string, dueAt: string, testClockId?: string | null) => ({
     GSI5PK: testClockId
       ? billingDue.clockPartition(merchantId, testClockId)
-      : `${m(merchantId)}#BILLING_DUE#${hashOf(id) % billingDue.shards()}`,
+      : `${m(merchantId)}#BILLING_DUE#${stableHash(id) % billingDue.shards()}`,
     GSI5SK: `${dueAt}#${id}`,
   }),
   /** Every real-time due partition of a merchant, for the renewal worker's Queries. */
@@ -264,7 +263,7 @@ export const billingDue = {
 
 /** GSI5 keys of a merchant's billing directory entry: `BILLING_MERCHANTS#<0..3>`, sorted by merchant id. */
 export const billingDirectoryKeys = (merchantId: string) => ({
-  GSI5PK: `BILLING_MERCHANTS#${hashOf(merchantId) % BILLING_DIRECTORY_SHARDS}`,
+  GSI5PK: `BILLING_MERCHANTS#${stableHash(merchantId) % BILLING_DIRECTORY_SHARDS}`,
   GSI5SK: merchantId,
 });
 

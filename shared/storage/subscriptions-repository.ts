@@ -16,7 +16,7 @@ import type { ListPage, ListQuery } from '../domain/list-query';
 import { INVOICE_FIELDS, type Invoice, SUBSCRIPTION_FIELDS, type Subscription } from '../domain/subscription';
 import { documentClient } from './client';
 import { type EventPut, eventWrite } from './events-repository';
-import { billingDue, listPartition, listSortKey, primaryKey } from './item-keys';
+import { billingDue, billingDueAtOf, listPartition, listSortKey, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { shardCount, shardOf, shardPartition } from './list-shards';
 import { orderedMap, storableMap } from './storable-map';
@@ -30,10 +30,6 @@ export interface StoredSubscription {
   /** When its next billing work is due (ISO 8601 UTC, real or its test clock's), or null: none (incomplete, unpaid, canceled). */
   dueAt: string | null;
 }
-
-/** The due time held in an item's GSI5 sort key (`<due>#<id>`), or null. */
-const dueAtOf = (item: Record<string, unknown>): string | null =>
-  typeof item.GSI5SK === 'string' ? (item.GSI5SK.split('#')[0] ?? null) : null;
 
 /** A change lost to a concurrent one (the item's `updated_at` was not the one read). */
 export class SubscriptionChangedError extends Error {
@@ -145,7 +141,7 @@ export async function getStoredSubscription(merchantId: string, subscriptionId: 
     new GetCommand({ TableName: tableName(), Key: primaryKey.subscription(merchantId, subscriptionId), ConsistentRead: true }),
   );
   return out.Item
-    ? { subscription: toSubscription(out.Item), listShards: shardCount(out.Item.list_shards), dueAt: dueAtOf(out.Item) }
+    ? { subscription: toSubscription(out.Item), listShards: shardCount(out.Item.list_shards), dueAt: billingDueAtOf(out.Item) }
     : undefined;
 }
 

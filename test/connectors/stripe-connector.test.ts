@@ -41,6 +41,7 @@ import {
 } from '../../shared/connectors/stripe/transformers';
 import { CURRENCIES } from '../../shared/domain/money';
 import { PAYMENT_METHODS } from '../../shared/domain/payment';
+import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';
 
 const FIXTURES = join(__dirname, 'fixtures', 'stripe');
 const rawFixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.json`), 'utf8');
@@ -839,26 +840,7 @@ describe('StripeConnector', () => {
       [
         // Issue 25: a dispute, mapped (our payment id is read from the PaymentIntent by the core's fetch).
         'event.charge.dispute.created',
-        {
-          kind: 'dispute',
-          eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE',
-          connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
-          paymentId: null,
-          dispute: {
-            connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
-            paymentId: null,
-            connectorTransactionId: 'pi_3OzKx2LkdIwHu7ix1AbCdEfG',
-            amount: 150000,
-            currency: 'USD',
-            stage: 'dispute',
-            status: 'dispute_opened',
-            connectorStatus: 'needs_response',
-            connectorReason: 'fraudulent',
-            connectorReasonCode: null,
-            challengeRequiredBy: null,
-            createdAt: null,
-          },
-        },
+        RECORDED_DISPUTE_CREATED_EVENT,
       ],
     ];
 

@@ -50,6 +50,7 @@ import {
   stripeErrorOf,
 } from '../../shared/connectors/stripe/transformers';
 import { type StandInRequest, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
+import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';
 
 const FIXTURES = join(__dirname, 'fixtures', 'stripe');
 const fixture = (file: string): Record<string, unknown> =>
@@ -535,26 +536,7 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
   'error.resource_missing.json': { error: { status: 404, code: 'resource_missing', decline: null } },
   // Issue 25: mapped to a dispute.
   'event.charge.dispute.created.json': {
-    webhook: {
-      kind: 'dispute',
-      eventId: 'evt_3OzKx2LkdIwHu7ix1DiSpUtE',
-      connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
-      paymentId: null,
-      dispute: {
-        connectorDisputeId: 'du_1OzKx2LkdIwHu7ixDiSpUtE1',
-        paymentId: null,
-        connectorTransactionId: 'pi_3OzKx2LkdIwHu7ix1AbCdEfG',
-        amount: 150000,
-        currency: 'USD',
-        stage: 'dispute',
-        status: 'dispute_opened',
-        connectorStatus: 'needs_response',
-        connectorReason: 'fraudulent',
-        connectorReasonCode: null,
-        challengeRequiredBy: null,
-        createdAt: null,
-      },
-    },
+    webhook: RECORDED_DISPUTE_CREATED_EVENT,
   },
   'event.charge.refund.updated.json': webhookRefund('evt_3OzKx2LkdIwHu7ix1ReFuNdU', { status: 'Succeeded', connectorRefundId: RE }),
   'event.payment_intent.amount_capturable_updated.json': webhookPayment(

@@ -9,7 +9,7 @@
  * `SANDBOX_WEBHOOK_DELAY_MS` (3 s by default), like the sandbox's other delayed outcomes.
  */
 import { randomUUID } from 'node:crypto';
-import type { DisputeEvidence, DisputeStage, DisputeStatus } from '../../domain/dispute-vocabulary';
+import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
 import {
   getSandboxDispute,
@@ -18,26 +18,17 @@ import {
   sandboxDisputesChanged,
 } from '../../storage/sandbox-disputes-repository';
 import { type ConnectorDispute, ConnectorRequestError, type DisputeEvidenceFile, type DisputeRef } from '../connector';
+import { mapDisputeStatus } from '../stripe/transformers';
 import { sandboxWebhookDelayMs } from './sandbox-webhooks';
 
 /** The sandbox's evidence window: 7 days (Stripe test mode's `due_by` is days after the dispute). */
 const DEADLINE_MS = 7 * 86_400_000;
 
-/** Stripe's dispute statuses, as the sandbox uses them, to ours (the same table as Stripe's). */
-const STATUS: Readonly<Record<string, { status: DisputeStatus; stage: DisputeStage }>> = {
-  warning_needs_response: { status: 'dispute_opened', stage: 'pre_dispute' },
-  warning_under_review: { status: 'dispute_challenged', stage: 'pre_dispute' },
-  warning_closed: { status: 'dispute_cancelled', stage: 'pre_dispute' },
-  needs_response: { status: 'dispute_opened', stage: 'dispute' },
-  under_review: { status: 'dispute_challenged', stage: 'dispute' },
-  won: { status: 'dispute_won', stage: 'dispute' },
-  lost: { status: 'dispute_lost', stage: 'dispute' },
-};
-
 /** The sandbox dispute as a processor shows it at `nowMs` (a decision shows from its time on). */
 function view(d: SandboxDispute, nowMs = Date.now()): ConnectorDispute {
   const raw = d.decided && Date.parse(d.decided.at) <= nowMs ? d.decided.status : d.status;
-  const mapped = STATUS[raw] ?? { status: 'dispute_opened', stage: 'dispute' };
+  // The sandbox speaks Stripe's statuses: Stripe's table maps them (one source of truth).
+  const mapped = mapDisputeStatus(raw, d.disputeId);
   return {
     connectorDisputeId: d.disputeId,
     paymentId: d.paymentId,

@@ -70,10 +70,13 @@ export async function runBillingWork(options: BillingRunOptions): Promise<Billin
       for (const d of pages[k] ?? []) found.push({ merchantId, id: d.id });
     });
   }
-  // Disputes of processors that send no webhooks (issue 25), before the due work (a new dispute's reminder is due later).
-  // Processors list in real time: the poll's cursor follows the clock, never the run's `now` (a test's time travel).
-  const polled = await pollDisputes(merchants, new Date().toISOString(), options.deadlineMs);
-  for (const [k, n] of Object.entries(polled)) outcomes[`dispute_poll_${k}`] = n;
+  // Disputes of processors that send no webhooks (issue 25), polled beside the due work, never before it: a slow or
+  // hanging processor account delays only its own polling, never another merchant's renewals. Processors list in
+  // real time: the poll's cursor follows the clock, never the run's `now` (a test's time travel).
+  const polling = pollDisputes(merchants, new Date().toISOString(), options.deadlineMs).catch((err: unknown) => {
+    logger.error('dispute polling failed; the next run polls again', { error: (err as Error).name });
+    return { failed: 1 } as Record<string, number>;
+  });
   const order = interleaveByMerchant(found);
   let next = 0;
   const worker = async () => {
@@ -101,5 +104,6 @@ export async function runBillingWork(options: BillingRunOptions): Promise<Billin
     }
   };
   await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker));
+  for (const [k, n] of Object.entries(await polling)) outcomes[`dispute_poll_${k}`] = n;
   return { merchants: merchants.length, due: found.length, outcomes };
 }

@@ -125,10 +125,8 @@ export interface EvidenceBody {
  *   processor refuses; OutcomeUnknownError (see the module comment)
  */
 export async function acceptDispute(ctx: RequestContext, disputeId: string): Promise<Dispute> {
-  return answerDispute(ctx, disputeId, 'accept', false, async (connector, d) => {
-    if (!connector.acceptDispute) throw unsupported(d.connector);
-    return connector.acceptDispute(refOf(d));
-  });
+  // answerDispute checks the connector has the call before anything is claimed.
+  return answerDispute(ctx, disputeId, 'accept', false, async (connector, d) => connector.acceptDispute!(refOf(d)));
 }
 
 /**
@@ -153,10 +151,8 @@ export async function submitDisputeEvidence(
     disputeId,
     'evidence',
     body.submit,
-    async (connector, d) => {
-      if (!connector.submitDisputeEvidence) throw unsupported(d.connector);
-      return connector.submitDisputeEvidence({ ...refOf(d), evidence: { ...d.evidence, ...body.evidence }, files, submit: body.submit });
-    },
+    async (connector, d) =>
+      connector.submitDisputeEvidence!({ ...refOf(d), evidence: { ...d.evidence, ...body.evidence }, files, submit: body.submit }),
     body.evidence,
   );
 }

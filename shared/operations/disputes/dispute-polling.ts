@@ -4,8 +4,8 @@
  * docs/connectors/flutterwave.md "Disputes") and the sandbox. Each run of the scheduled worker asks every such
  * account — the stage's own, and each merchant's (merchants found through the billing directory) — for the disputes
  * that changed since its cursor, and records them (shared/operations/disputes/dispute-ingestion.ts: idempotent, so
- * the cursor overlaps the previous run by {@link CURSOR_OVERLAP_MS}). One account failing is logged and retried next run;
- * it never stops another's.
+ * the cursor overlaps the previous run by {@link CURSOR_OVERLAP_MS}). Accounts are polled a few at a time, each on its
+ * own; one account failing is logged and retried next run, and one hanging holds only its own turn.
  */
 import type { Connector } from '../../connectors/connector';
 import { CONNECTOR_FACTORIES, configuredConnector } from '../../connectors/registry';
@@ -19,6 +19,9 @@ import { disputeAccountKey, recordDispute } from './dispute-ingestion';
 
 /** How far back the next poll starts before this run's time: 10 minutes (a processor's listing may lag). */
 export const CURSOR_OVERLAP_MS = 10 * 60_000;
+/** Accounts polled at once: 4. */
+const POLL_CONCURRENCY = 4;
+
 /** Where a first poll of an account starts: 2 days back. */
 const FIRST_POLL_MS = 2 * 86_400_000;
 
@@ -53,8 +56,7 @@ export async function pollDisputes(merchants: readonly string[], now: string, de
       });
     }
   }
-  for (const a of accounts) {
-    if (Date.now() > deadlineMs) break;
+  const pollAccount = async (a: (typeof accounts)[number]) => {
     try {
       const since = (await getDisputePollCursor(a.key)) ?? new Date(Date.parse(now) - FIRST_POLL_MS).toISOString();
       const disputes = await a.connector.listDisputes!(since);
@@ -86,6 +88,16 @@ export async function pollDisputes(merchants: readonly string[], now: string, de
       count('failed');
       logger.error('polling an account’s disputes failed; the next run retries', { account: a.key, error: (err as Error).name });
     }
-  }
+  };
+  // A few accounts at a time, each on its own: one account's slow listing holds only its own turn.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: POLL_CONCURRENCY }, async () => {
+      for (let a = accounts[next++]; a !== undefined; a = accounts[next++]) {
+        if (Date.now() > deadlineMs) return;
+        await pollAccount(a);
+      }
+    }),
+  );
   return counts;
 }
