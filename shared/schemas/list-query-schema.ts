@@ -54,7 +54,9 @@ export const timestampParamSchema = z
     let ms: number;
     const iso = ISO_8601.exec(raw);
     if (/^\d{1,11}$/.test(raw)) ms = Number(raw) * 1000;
-    else if (iso && isCalendarValid(iso)) ms = Date.parse(/T/.test(raw) && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw) ? `${raw}Z` : raw);
+    // A written year before 1970 is refused even when its offset moves the instant past the epoch, as the spec's pattern says.
+    else if (iso && Number(iso[1]) >= 1970 && isCalendarValid(iso))
+      ms = Date.parse(/T/.test(raw) && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw) ? `${raw}Z` : raw);
     else ms = Number.NaN;
     if (!Number.isFinite(ms) || ms < 0 || ms > Date.UTC(9999, 11, 31)) {
       ctx.addIssue({ code: 'custom', message: TIMESTAMP_MESSAGE });

@@ -42,6 +42,9 @@ describe('timestampParamSchema: real calendar dates only', () => {
     '2026-01-01T10:00:60Z',
     '2026-01-01T10:00:00+24:00',
     '2026-01-01T10:00:00+05:60',
+    // A written year before 1970 (the spec's pattern), even when the offset moves the instant past the epoch (CI seed 1098359822).
+    '1969-12-31T23:59:59.991-0530',
+    '1969-12-31',
     '2026-01-01\u0000',
     '\uD800',
     '',
