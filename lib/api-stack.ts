@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
+import { resolve } from 'node:path';
+import { AssetHashType, CfnOutput, DockerImage, Duration, NestedStack, RemovalPolicy, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -15,9 +15,18 @@ import {
 import { SlackChannelConfiguration } from 'aws-cdk-lib/aws-chatbot';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, FilterCriteria, FilterRule, type IFunction, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  Code,
+  FilterCriteria,
+  FilterRule,
+  type IFunction,
+  Function as LambdaFunction,
+  Runtime,
+  StartingPosition,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { type BundlingOptions, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -29,8 +38,9 @@ import { FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import { SyntheticChecks } from './canaries';
 import { type StageConfig, stageConnectors } from './config/stage-config';
+import { bundleFunction } from './function-bundling';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup, groupRoutes, routeFamily } from './function-groups';
-import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT, FUNCTION_NODE_OPTIONS } from './function-runtime';
+import { FUNCTION_NODE_OPTIONS } from './function-runtime';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { OperationsQueries } from './operations-queries';
 import { ReconcilerSchedule } from './reconciler-schedule';
@@ -243,42 +253,35 @@ export const usesConnectorAccountsKey = (route: Pick<RouteDefinition, 'path' | '
   route.connectors || isConnectorWebhookRoute(route);
 
 /**
- * esbuild bundling of every function of the stack (NodejsFunction, local esbuild or its Docker image):
- * one minified ESM file `index.mjs` for Node.js 22 with a source map (mappings only, no
- * `sourcesContent`) and the AWS SDK inside, its default credential chain replaced by the
- * environment-only provider Lambda needs (`BUNDLE_ALIASES`, `BUNDLE_SOURCES_CONTENT` in
- * lib/function-runtime.ts; measured in docs/benchmarks.md, "Cold start (issue 15)"). A
- * function whose route lists `assets` (shared/api/routes.ts) gets each file copied next to
- * `index.mjs` under its base name once esbuild has run (`commandHooks.afterBundling`; `inputDir` is
- * the project root, `outputDir` the asset directory), where the handler reads it
- * (functions/docs/static-asset.ts): a file served as it is stays out of the code, byte for byte.
- * @param assets files to copy, as paths from the repository root (none by default)
- * @returns the `bundling` property of a NodejsFunction
+ * The code asset of one function: the handler bundled by {@link bundleFunction} (lib/function-bundling.ts: esbuild in
+ * this process, minified ESM `index.mjs` with code splitting into `chunks/`, source maps without sources, the route's
+ * `assets` copied beside it), hashed on that output as LambdaFunction does (`AssetHashType.OUTPUT`). Bundling is
+ * local only: the Docker image and command are named because CDK's `BundlingOptions` requires an image (and keys its
+ * cache on them), and never run, since
+ * `tryBundle` either bundles or throws esbuild's error. Under `aws:cdk:bundling-stacks: []` (tests, cfn-lint) CDK
+ * skips bundling and hashes the asset's construct path instead.
+ * @param root the repository root
+ * @param entry the handler module, from `root`
+ * @param assets files copied next to `index.mjs` (shared/api/routes.ts `assets`)
+ * @returns the `code` of a Lambda function whose handler is `index.handler`
  */
-export function functionBundling(assets: readonly string[] = []): BundlingOptions {
-  return {
-    minify: true,
-    sourceMap: true,
-    sourcesContent: BUNDLE_SOURCES_CONTENT,
-    format: OutputFormat.ESM,
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    bundleAwsSDK: true,
-    // ESM bundles still meet CommonJS dependencies that call require().
-    banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    // Rendered by CDK as `--alias:<package>=<path>` (paths from the project root, esbuild's working directory).
-    esbuildArgs: { '--alias': Object.entries(BUNDLE_ALIASES).map(([from, to]) => `${from}=${to}`) },
-    ...(assets.length
-      ? {
-          commandHooks: {
-            beforeBundling: () => [],
-            beforeInstall: () => [],
-            afterBundling: (inputDir: string, outputDir: string) =>
-              assets.map((file) => `cp "${inputDir}/${file}" "${outputDir}/${basename(file)}"`),
-          },
-        }
-      : {}),
-  };
+export function functionCode(root: string, entry: string, assets: readonly string[] = []): Code {
+  return Code.fromAsset(root, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('local-esbuild-only'),
+      // Never run (no Docker): it names what is bundled, because CDK keys its asset cache and bundling directory on
+      // the bundling options' JSON, in which `local` (a function) is invisible; without it every function would
+      // share the first one's bundle.
+      command: ['esbuild', entry, ...assets],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          bundleFunction(root, entry, outputDir, assets);
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /** One function of the stack, built by the stack's shared function factory. */
@@ -303,7 +306,7 @@ interface FunctionSpec {
   asyncRetryAttempts?: number;
   /** Environment added to the common one. */
   environment?: Record<string, string>;
-  /** Files copied next to the bundle (see {@link functionBundling}). */
+  /** Files copied next to the bundle (see {@link functionCode}). */
   assets?: readonly string[];
 }
 
@@ -398,7 +401,7 @@ class LambdaProxyIntegration extends HttpRouteIntegration {
 }
 
 /**
- * The stateless stack: one NodejsFunction per route-table entry the stage deploys
+ * The stateless stack: one Lambda function per route-table entry the stage deploys
  * ({@link stageRoutes}: no sandbox pages without the sandbox) plus the `$default` 404 function,
  * the HTTP API with stage throttling and JSON access logs, the background reconciler function
  * with its every-minute schedule and dead-letter queue, the webhook delivery function fed by the
@@ -477,11 +480,9 @@ export class ApiStack extends Stack {
           : {}),
       });
       logGroups.set(name, logGroupName ? LogGroup.fromLogGroupName(this, `${name}LogGroupName`, logGroupName) : logGroup);
-      const fn = new NodejsFunction(scope, name, {
-        entry: resolve(root, spec.entry),
-        handler: 'handler',
-        projectRoot: root,
-        depsLockFilePath: resolve(root, 'package-lock.json'),
+      const fn = new LambdaFunction(scope, name, {
+        code: functionCode(root, spec.entry, spec.assets),
+        handler: 'index.handler',
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
         memorySize: config.lambdaMemoryMb,
@@ -501,7 +502,6 @@ export class ApiStack extends Stack {
           ...(FUNCTION_NODE_OPTIONS ? { NODE_OPTIONS: FUNCTION_NODE_OPTIONS } : {}),
           ...spec.environment,
         },
-        bundling: functionBundling(spec.assets),
       });
       const tableActions = TABLE_ACTIONS[spec.access];
       if (tableActions.length) table.grant(fn, ...tableActions);
@@ -642,7 +642,7 @@ export class ApiStack extends Stack {
      * as HttpLambdaIntegration scopes it (source ARN `…:<api id>/*\/*<path>`: any stage and method),
      * but declared in the function's own stack: see LambdaProxyIntegration.
      */
-    const allowApiInvoke = (fn: NodejsFunction, path?: string) =>
+    const allowApiInvoke = (fn: LambdaFunction, path?: string) =>
       fn.addPermission('ApiInvoke', {
         principal: new ServicePrincipal('apigateway.amazonaws.com'),
         sourceArn: this.formatArn({ service: 'execute-api', resource: this.api.apiId, resourceName: `*/*${path ?? ''}` }),
@@ -861,13 +861,13 @@ export class ApiStack extends Stack {
    * developer guide's "IAM policy to grant read access for a DynamoDB stream only").
    */
   private addWebhookDelivery(
-    makeFunction: (scope: Construct, spec: FunctionSpec) => NodejsFunction,
+    makeFunction: (scope: Construct, spec: FunctionSpec) => LambdaFunction,
     table: ITableV2,
     entry: string,
     retrySchedule: string,
     config: StageConfig,
-    reconciler: NodejsFunction,
-  ): { fn: NodejsFunction; failureQueue: Queue; worker: NodejsFunction; queue: Queue; deadLetterQueue: Queue } {
+    reconciler: LambdaFunction,
+  ): { fn: LambdaFunction; failureQueue: Queue; worker: LambdaFunction; queue: Queue; deadLetterQueue: Queue } {
     const q = WEBHOOK_DELIVERY_QUEUE;
     const deadLetterQueue = new Queue(this, 'WebhookDeliveryDeadLetterQueue', {
       fifo: true,

@@ -21,10 +21,13 @@ export const FUNCTION_NODE_OPTIONS: string | undefined = undefined;
  * for SSO/STS, about 140 KB minified) becomes the environment-only provider that Lambda needs: the
  * runtime puts the execution role's credentials in `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`
  * and `AWS_SESSION_TOKEN`, the first source the default chain would try and the one it settles on
- * in Lambda (lib/lambda-env-credentials.ts).
+ * in Lambda (lib/lambda-env-credentials.ts). `@aws-crypto/client-node` (CommonJS only) becomes the same index
+ * written as ES modules (lib/aws-crypto-client-node.ts), so the AWS SDK modules it shares with the DynamoDB client
+ * are not wrapped in lazy initializers in every bundle that can reach it (issue 27).
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './lib/lambda-env-credentials.ts',
+  '@aws-crypto/client-node': './lib/aws-crypto-client-node.ts',
 };
 
 /**

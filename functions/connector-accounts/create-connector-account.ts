@@ -1,4 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { createConnectorAccount } from '../../shared/operations/accounts/connector-account-operations';
 import { createConnectorAccountSchema } from '../../shared/schemas/connector-account-schemas';
 
@@ -8,6 +9,6 @@ import { createConnectorAccountSchema } from '../../shared/schemas/connector-acc
  * 200 with the account, credentials masked. 400 `connector_credentials_invalid` / `connector_credentials_mode`,
  * 409 `connector_label_taken`, 503 `connector_unreachable` (nothing stored).
  */
-export const handler = apiHandler({ body: createConnectorAccountSchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: createConnectorAccountSchema, idempotency: idempotentRequests }, async (req) => ({
   body: await createConnectorAccount(req.merchantId, req.body, req.publicBaseUrl, req.operation.idempotencyKey),
 }));

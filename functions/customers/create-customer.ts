@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { createCustomer } from '../../shared/operations/customer-operations';
 import { createCustomerBodySchema } from '../../shared/schemas/customer-schemas';
 
 /** `POST /customers`: creates a customer (every field optional); 200 with it. */
-export const handler = apiHandler({ body: createCustomerBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: createCustomerBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await createCustomer(req.merchantId, req.body, req.operation.listShards),
 }));

@@ -1,4 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { redeliverEvent } from '../../shared/operations/event-delivery-operations';
 import { redeliverEventBodySchema } from '../../shared/schemas/handler-input-schemas';
 
@@ -9,6 +10,6 @@ import { redeliverEventBodySchema } from '../../shared/schemas/handler-input-sch
  * `GET /events/{event_id}/deliveries`). A failed attempt is retried on the schedule.
  * Idempotent with `Idempotency-Key`. 404 unknown event or endpoint; 400 `endpoint_disabled`.
  */
-export const handler = apiHandler({ body: redeliverEventBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: redeliverEventBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await redeliverEvent(req.merchantId, req.path.event_id ?? '', req.body.webhook_endpoint_id),
 }));

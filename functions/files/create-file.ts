@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_UPLOAD_BODY_BYTES } from '../../shared/domain/file';
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { checkFilePurpose, createFile, fileMissing, fileTooLarge } from '../../shared/operations/files/file-operations';
 import { invalidMultipart, parseMultipartForm } from '../../shared/operations/files/multipart-form';
 
 /** Each request's multipart body, taken off its event before the shared chain runs (see {@link handler}). */
 const uploads = new WeakMap<APIGatewayProxyEventV2, Buffer>();
 
-const upload = apiHandler({ idempotent: true }, async (req) => {
+const upload = apiHandler({ idempotency: idempotentRequests }, async (req) => {
   const raw = uploads.get(req.event) ?? Buffer.alloc(0);
   if (raw.length > MAX_UPLOAD_BODY_BYTES) throw fileTooLarge();
   const form = await parseMultipartForm(raw, req.event.headers?.['content-type']);

@@ -8,6 +8,6 @@ import { authenticatePaymentBodySchema } from '../../shared/schemas/payment-sche
  * ask for the next step). Takes no Idempotency-Key: the values must never rest in an idempotency
  * record, and a step is only accepted while the payment asks for it.
  */
-export const handler = apiHandler({ body: authenticatePaymentBodySchema, idempotent: false }, async (req) => ({
+export const handler = apiHandler({ body: authenticatePaymentBodySchema }, async (req) => ({
   body: await authenticatePayment(req.operation, req.path.payment_id ?? '', req.body),
 }));

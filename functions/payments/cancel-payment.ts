@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { cancelPayment } from '../../shared/operations/payment-capture-void';
 import { cancelPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/cancel`: → Cancelled, echoing `cancellation_reason`; 409 from a status that cannot be cancelled. */
-export const handler = apiHandler({ body: cancelPaymentBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: cancelPaymentBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await cancelPayment(req.operation, req.path.payment_id ?? '', req.body.cancellation_reason),
 }));

@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { capturePayment } from '../../shared/operations/payment-capture-void';
 import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */
-export const handler = apiHandler({ body: capturePaymentBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: capturePaymentBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await capturePayment(req.operation, req.path.payment_id ?? '', req.body.amount_to_capture),
 }));

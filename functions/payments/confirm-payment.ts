@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { confirmPayment } from '../../shared/operations/payment-operations';
 import { confirmPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/confirm`: runs the payment through its connector; 200 with the updated payment, 409 unless RequiresConfirmation. */
-export const handler = apiHandler({ body: confirmPaymentBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: confirmPaymentBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await confirmPayment(req.operation, req.path.payment_id ?? '', req.body),
 }));

@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { createPayment } from '../../shared/operations/payment-operations';
 import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments`: creates a payment intent (and confirms it when `confirm: true`). 200 with the payment. */
-export const handler = apiHandler({ body: createPaymentBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: createPaymentBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await createPayment(req.operation, req.body),
 }));

@@ -1,6 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { loadPayment } from '../../shared/operations/payment-state';
-import { syncPayment } from '../../shared/operations/payment-sync';
 import { forceSyncQuerySchema } from '../../shared/schemas/handler-input-schemas';
 
 /**
@@ -10,6 +9,7 @@ import { forceSyncQuerySchema } from '../../shared/schemas/handler-input-schemas
 export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) => ({
   body:
     req.query.force_sync === 'true'
-      ? await syncPayment(req.operation, req.path.payment_id ?? '')
+      ? // The processor sync (routing, connectors) is loaded on the first force_sync only (issue 27).
+        await (await import('../../shared/operations/payment-sync')).syncPayment(req.operation, req.path.payment_id ?? '')
       : (await loadPayment(req.merchantId, req.path.payment_id ?? '')).payment,
 }));

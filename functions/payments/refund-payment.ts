@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { refundPayment } from '../../shared/operations/refund-operations';
 import { refundPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/refund`: refunds all or part of a Succeeded payment; 200 with the refund. */
-export const handler = apiHandler({ body: refundPaymentBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: refundPaymentBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await refundPayment(req.operation, req.path.payment_id ?? '', req.body.amount, req.body.reason),
 }));

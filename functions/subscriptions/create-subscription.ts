@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { createSubscription } from '../../shared/operations/billing/subscription-operations';
 import { createSubscriptionBodySchema } from '../../shared/schemas/subscription-schemas';
 
 /** `POST /subscriptions`: creates a subscription and bills its first period (or starts its trial). 200 with it. */
-export const handler = apiHandler({ body: createSubscriptionBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: createSubscriptionBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await createSubscription(req.operation, req.body),
 }));

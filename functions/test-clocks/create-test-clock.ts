@@ -1,8 +1,9 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { createTestClock } from '../../shared/operations/billing/test-clocks';
 import { createTestClockBodySchema } from '../../shared/schemas/test-clock-schemas';
 
 /** `POST /test_helpers/test_clocks` (stages with the sandbox only): creates a test clock at `frozen_time`. 200 with it. */
-export const handler = apiHandler({ body: createTestClockBodySchema, idempotent: true }, async (req) => ({
+export const handler = apiHandler({ body: createTestClockBodySchema, idempotency: idempotentRequests }, async (req) => ({
   body: await createTestClock(req.merchantId, req.body),
 }));

@@ -1,4 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { createWebhookEndpoint } from '../../shared/operations/webhook-endpoint-operations';
 import { createWebhookEndpointSchema } from '../../shared/schemas/webhook-endpoint-schemas';
 import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
@@ -11,7 +12,7 @@ import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
  * `enabled_events.N` for an unknown event type.
  */
 export const handler = revealingSecret(
-  apiHandler({ body: createWebhookEndpointSchema, idempotent: true }, async (req) => ({
+  apiHandler({ body: createWebhookEndpointSchema, idempotency: idempotentRequests }, async (req) => ({
     body: await createWebhookEndpoint(req.merchantId, req.body),
   })),
 );

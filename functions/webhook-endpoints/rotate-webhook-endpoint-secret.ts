@@ -1,4 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
+import { idempotentRequests } from '../../shared/http/idempotency';
 import { rotateWebhookEndpointSecret } from '../../shared/operations/webhook-endpoint-operations';
 import { rotateSecretSchema } from '../../shared/schemas/webhook-endpoint-schemas';
 import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
@@ -9,7 +10,7 @@ import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
  * Idempotent, with the secret sealed in the stored answer like create's.
  */
 export const handler = revealingSecret(
-  apiHandler({ body: rotateSecretSchema, idempotent: true }, async (req) => ({
+  apiHandler({ body: rotateSecretSchema, idempotency: idempotentRequests }, async (req) => ({
     body: await rotateWebhookEndpointSecret(req.merchantId, req.path.webhook_endpoint_id ?? ''),
   })),
 );

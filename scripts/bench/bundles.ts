@@ -1,6 +1,6 @@
 /**
  * Bundle size and cold import time of every Lambda handler, bundled the way the
- * CDK stack bundles it (lib/api-stack.ts, NodejsFunction `bundling`), next to a
+ * CDK stack bundles it (lib/function-bundling.ts `bundleFunction`, code splitting included), next to a
  * baseline bundle that holds only the DynamoDB document client.
  */
 import { spawn } from 'node:child_process';
@@ -8,8 +8,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT } from '../../lib/function-runtime';
+import { bundleFunction } from '../../lib/function-bundling';
 import { median } from './stats';
 
 /** What is bundled: a name and an entry file relative to the repository root. */
@@ -20,10 +19,12 @@ export interface BundleEntry {
 
 /** Measurements of one bundle. */
 export interface BundleResult extends BundleEntry {
-  /** Size of `index.mjs` (minified, without its `.map`), in bytes. */
+  /** What a cold start loads: `index.mjs` and the chunks it imports statically (minified, without `.map`), in bytes. */
   bytes: number;
-  /** Size of `index.mjs.map`, in bytes. */
+  /** Their `.map` files, in bytes. */
   mapBytes: number;
+  /** The chunks loaded only on first use (`await import()`: a connector's adapter, the AWS Encryption SDK), in bytes. */
+  lazyBytes: number;
   /** Median time of `await import(bundle)` in a fresh `node` without NODE_OPTIONS, in ms. */
   importMs: number;
   /**
@@ -44,55 +45,45 @@ export interface BundleResult extends BundleEntry {
 }
 
 /**
- * The esbuild options NodejsFunction derives from lib/api-stack.ts's `bundling`
- * (`--bundle --target=node22 --platform=node --format=esm --minify --sourcemap
- * --sources-content=false --main-fields=module,main --banner:js=… --alias:…`, nothing external
- * because `bundleAwsSDK: true`); the aliases and `sourcesContent` come from lib/function-runtime.ts,
- * as the stack's do. Alias targets are paths from the repository root (esbuild's working directory
- * there, `absWorkingDir` here).
- */
-export const STACK_BUNDLING = {
-  bundle: true,
-  target: 'node22',
-  platform: 'node',
-  format: 'esm',
-  minify: true,
-  sourcemap: true,
-  sourcesContent: BUNDLE_SOURCES_CONTENT,
-  alias: BUNDLE_ALIASES,
-  mainFields: ['module', 'main'],
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  logLevel: 'silent',
-} as const;
-
-/**
- * Bundles `entry` to `<outDir>/index.mjs` with {@link STACK_BUNDLING}.
- * @returns the bundle's path and the number of esbuild warnings
+ * Bundles `entry` into `outDir` exactly as the stack does (lib/function-bundling.ts `bundleFunction`: esbuild with
+ * code splitting, `index.mjs` plus `chunks/`).
+ * @returns the entry's path, the number of esbuild warnings, the bytes a cold start loads (`index.mjs` and the
+ *   chunks it imports statically, transitively) and those loaded only on first use (`await import()` chunks), and
+ *   the biggest contributors to what a cold start loads
  * @throws on a build error
  */
 export async function bundle(
   entry: string,
   outDir: string,
-): Promise<{ file: string; warnings: number; largest: { name: string; bytes: number }[] }> {
-  const file = join(outDir, 'index.mjs');
-  const out = await build({
-    ...STACK_BUNDLING,
-    alias: { ...STACK_BUNDLING.alias },
-    absWorkingDir: process.cwd(),
-    mainFields: [...STACK_BUNDLING.mainFields],
-    entryPoints: [resolve(process.cwd(), entry)],
-    outfile: file,
-    metafile: true,
-  });
+): Promise<{ file: string; warnings: number; staticFiles: string[]; lazyBytes: number; largest: { name: string; bytes: number }[] }> {
+  const built = bundleFunction(process.cwd(), entry, outDir);
+  const outputs = built.metafile.outputs;
+  const entryKey = Object.keys(outputs).find((k) => k.endsWith('index.mjs'))!;
+  const staticKeys = new Set<string>([entryKey]);
+  for (const key of staticKeys)
+    for (const imported of outputs[key]?.imports ?? [])
+      if (imported.kind === 'import-statement' && outputs[imported.path]) staticKeys.add(imported.path);
   const byPackage = new Map<string, number>();
-  for (const output of Object.values(out.metafile.outputs)) {
+  let lazyBytes = 0;
+  for (const [key, output] of Object.entries(outputs)) {
+    if (key.endsWith('.map')) continue;
+    if (!staticKeys.has(key)) {
+      lazyBytes += output.bytes;
+      continue;
+    }
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(own code)';
       byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     }
   }
   const largest = [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
-  return { file, warnings: out.warnings.length, largest };
+  return {
+    file: built.entryFile,
+    warnings: built.warnings,
+    staticFiles: [...staticKeys].map((k) => resolve(process.cwd(), k)),
+    lazyBytes,
+    largest,
+  };
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -190,9 +181,11 @@ export async function measureBundles(
   try {
     const built = await Promise.all(
       entries.map(async (e, i) => {
-        const b = await bundle(e.entry, join(root, String(i)));
-        const [size, mapSize] = await Promise.all([stat(b.file), stat(`${b.file}.map`)]);
-        return { ...e, ...b, bytes: size.size, mapBytes: mapSize.size };
+        const { staticFiles, ...b } = await bundle(e.entry, join(root, String(i)));
+        const sizes = await Promise.all(staticFiles.map((f) => stat(f)));
+        const mapSizes = await Promise.all(staticFiles.map((f) => stat(`${f}.map`)));
+        const sum = (list: { size: number }[]) => list.reduce((total, x) => total + x.size, 0);
+        return { ...e, ...b, bytes: sum(sizes), mapBytes: sum(mapSizes) };
       }),
     );
     const files = built.map((b) => b.file);

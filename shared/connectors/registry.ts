@@ -3,11 +3,6 @@ import type { ConnectorCredentials, ConnectorName } from '../domain/connector-ac
 import { logger } from '../observability/logger';
 import type { Connector } from './connector';
 import { usedCredentials } from './credential-mode';
-import { FlutterwaveConnector } from './flutterwave/flutterwave-connector';
-import { PaystackConnector } from './paystack/paystack-connector';
-import { SandboxConnector } from './sandbox/sandbox-connector';
-import { StripeConnector } from './stripe/stripe-connector';
-import { stripeApiVersionProblem } from './stripe/transformers';
 
 /**
  * Connector configuration: secret keys and base URLs by variable name
@@ -31,8 +26,12 @@ export async function connectorSettings(): Promise<ConnectorSettings> {
   return { ...process.env, ...(fromSecret ?? {}) };
 }
 
-/** Builds one connector from settings, or undefined when its keys are not configured. */
-type ConnectorFactory = (s: ConnectorSettings) => Connector | undefined;
+/**
+ * Builds one connector from settings, or resolves undefined when its keys are not configured. Asynchronous
+ * because the adapter's module is loaded on first use (issue 27: a bundle holds each connector in its own
+ * chunk, so a handler loads the one a payment needs, not all four).
+ */
+type ConnectorFactory = (s: ConnectorSettings) => Promise<Connector | undefined>;
 
 /**
  * The `CONNECTOR_TIMEOUT_MS` override, in milliseconds: when set to a positive integer it replaces
@@ -61,11 +60,13 @@ const timeoutOverride = (s: ConnectorSettings): { timeoutMs?: number } => {
  * The `STRIPE_API_VERSION` override of the pinned Stripe API version (`STRIPE_API_VERSION` constant in
  * `stripe/transformers.ts`): `{ apiVersion }` when set to a version the adapter can speak (dated
  * 2026-07-29 or later, see `stripeApiVersionProblem`); unset, empty or unusable → nothing (the
- * pinned version applies; an unusable value is logged, so a typo never disables Stripe).
+ * pinned version applies; an unusable value is logged, so a typo never disables Stripe). Loads the Stripe
+ * adapter's transformers when a value is set.
  */
-export function stripeApiVersionOverride(s: ConnectorSettings): { apiVersion?: string } {
+export async function stripeApiVersionOverride(s: ConnectorSettings): Promise<{ apiVersion?: string }> {
   const raw = s.STRIPE_API_VERSION?.trim();
   if (!raw) return {};
+  const { stripeApiVersionProblem } = await import('./stripe/transformers');
   const problem = stripeApiVersionProblem(raw);
   if (problem) {
     logger.warn('STRIPE_API_VERSION ignored; the pinned Stripe API version applies', { reason: problem });
@@ -109,35 +110,38 @@ function stageSettingsOf(s: ConnectorSettings): StageConnectorSettings {
  * @throws Error / RangeError from the adapter's constructor when the credentials cannot make an adapter (e.g. a
  *   Flutterwave encryption key that is not 24 characters); the messages name fields, never values
  */
-const CONNECTOR_BUILDERS: Readonly<Record<ConnectorName, (c: ConnectorCredentials, stage: StageConnectorSettings) => Connector>> = {
-  sandbox: () => new SandboxConnector(),
-  flutterwave: (c, stage) =>
-    new FlutterwaveConnector({
-      baseUrl: stage.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
-      secretKey: c.api_key,
-      encryptionKey: c.key1 ?? '',
-      // Optional: without a secret hash every webhook is refused.
-      webhookSecret: c.webhook_secret ?? '',
-      ...timeoutOverride(stage),
-    }),
-  paystack: (c, stage) =>
-    new PaystackConnector({
-      baseUrl: stage.PAYSTACK_BASE_URL || 'https://api.paystack.co',
-      secretKey: c.api_key,
-      // Paystack signs webhooks with the secret key itself.
-      webhookSecret: c.webhook_secret || c.api_key,
-      ...timeoutOverride(stage),
-    }),
-  stripe: (c, stage) =>
-    new StripeConnector({
-      baseUrl: stage.STRIPE_BASE_URL || 'https://api.stripe.com',
-      secretKey: c.api_key,
-      // Empty: every webhook is refused (signatureProblem: no secret configured).
-      webhookSecret: c.webhook_secret ?? '',
-      ...timeoutOverride(stage),
-      ...stripeApiVersionOverride(stage),
-    }),
-};
+const CONNECTOR_BUILDERS: Readonly<Record<ConnectorName, (c: ConnectorCredentials, stage: StageConnectorSettings) => Promise<Connector>>> =
+  {
+    // Each adapter's module is imported here, on first use, and nowhere else in the handlers' code: esbuild puts it
+    // in a chunk of its own (lib/function-bundling.ts), which Node loads once per container.
+    sandbox: async () => new (await import('./sandbox/sandbox-connector')).SandboxConnector(),
+    flutterwave: async (c, stage) =>
+      new (await import('./flutterwave/flutterwave-connector')).FlutterwaveConnector({
+        baseUrl: stage.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
+        secretKey: c.api_key,
+        encryptionKey: c.key1 ?? '',
+        // Optional: without a secret hash every webhook is refused.
+        webhookSecret: c.webhook_secret ?? '',
+        ...timeoutOverride(stage),
+      }),
+    paystack: async (c, stage) =>
+      new (await import('./paystack/paystack-connector')).PaystackConnector({
+        baseUrl: stage.PAYSTACK_BASE_URL || 'https://api.paystack.co',
+        secretKey: c.api_key,
+        // Paystack signs webhooks with the secret key itself.
+        webhookSecret: c.webhook_secret || c.api_key,
+        ...timeoutOverride(stage),
+      }),
+    stripe: async (c, stage) =>
+      new (await import('./stripe/stripe-connector')).StripeConnector({
+        baseUrl: stage.STRIPE_BASE_URL || 'https://api.stripe.com',
+        secretKey: c.api_key,
+        // Empty: every webhook is refused (signatureProblem: no secret configured).
+        webhookSecret: c.webhook_secret ?? '',
+        ...timeoutOverride(stage),
+        ...(await stripeApiVersionOverride(stage)),
+      }),
+  };
 
 /**
  * The platform's own account of each connector, from the settings' keys: undefined when they are not configured
@@ -176,10 +180,9 @@ export const CONNECTOR_FACTORIES: Readonly<Record<string, ConnectorFactory>> = {
 
 /**
  * The platform's adapter of one connector: its keys from the settings, built by the connector's one
- * construction. A function, not a table built at import, so a bundle whose handler never reaches the
- * registry's functions tree-shakes every adapter away (esbuild keeps a top-level call's result).
+ * construction, whose module is loaded on first use.
  */
-function platformConnector(name: ConnectorName, s: ConnectorSettings): Connector | undefined {
+async function platformConnector(name: ConnectorName, s: ConnectorSettings): Promise<Connector | undefined> {
   const credentials = PLATFORM_CREDENTIALS[name](s);
   return credentials ? CONNECTOR_BUILDERS[name](credentials, stageSettingsOf(s)) : undefined;
 }
@@ -211,7 +214,7 @@ export async function configuredConnector(name: string): Promise<Connector | und
   if (hit && hit.key === key) return hit.connector;
   let connector: Connector | undefined;
   try {
-    connector = factory(s);
+    connector = await factory(s);
   } catch (err) {
     // A connector whose settings are incomplete or invalid is treated as not configured (routing skips it).
     logger.error('connector settings rejected; connector disabled', { connector: name, reason: (err as Error).message });
@@ -232,19 +235,19 @@ export async function configuredConnector(name: string): Promise<Connector | und
  * @param credentials the account's credentials (`api_key`; Flutterwave's `key1`; `webhook_secret`)
  * @param settings the stage's connector settings (default `process.env`; pass {@link connectorSettings}'s when the
  *   stage keeps base URLs in its Secrets Manager secret)
- * @returns the adapter; undefined when `name` is not a connector, when it is the sandbox and
+ * @returns (a promise of) the adapter, whose module is loaded on first use; undefined when `name` is not a connector, when it is the sandbox and
  *   {@link sandboxConnectorEnabled} is false, or when the credentials cannot make an adapter (logged with the
  *   connector and the reason, never a value; `credentialShapeProblem` refuses such credentials at connect time)
  */
-export function connectorWithCredentials(
+export async function connectorWithCredentials(
   name: ConnectorName,
   credentials: ConnectorCredentials,
   settings: ConnectorSettings = process.env,
-): Connector | undefined {
+): Promise<Connector | undefined> {
   if (!Object.hasOwn(CONNECTOR_BUILDERS, name)) return undefined;
   if (name === 'sandbox' && !sandboxConnectorEnabled()) return undefined;
   try {
-    return CONNECTOR_BUILDERS[name](usedCredentials(name, credentials), stageSettingsOf(settings));
+    return await CONNECTOR_BUILDERS[name](usedCredentials(name, credentials), stageSettingsOf(settings));
   } catch (err) {
     logger.error('connector account credentials rejected; no adapter built', { connector: name, reason: (err as Error).message });
     return undefined;

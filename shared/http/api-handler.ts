@@ -11,7 +11,7 @@ import { tracer } from '../observability/tracer';
 import { type RequestContext, requestDeadline } from '../operations/request-context';
 import { type AuthenticatedContext, apiKeyAuth } from './authentication';
 import { errorMapper } from './error-mapper';
-import { checkIdempotencyKeyHeader, idempotentRequests } from './idempotency';
+import { checkIdempotencyKeyHeader } from './idempotency-key';
 import { jsonResponse } from './json-response';
 import { publicBaseUrl } from './public-base-url';
 import { rateLimit, rateLimitSettled } from './rate-limit';
@@ -52,8 +52,12 @@ export interface ApiHandlerSpec<BS extends z.ZodType | undefined, QS extends z.Z
   query?: QS;
   /** Pre-shapes the raw query before validation (e.g. nests `created[gte]`). */
   shapeQuery?: (raw: Record<string, string | undefined> | undefined) => unknown;
-  /** Honour the `Idempotency-Key` header (every POST that changes state). */
-  idempotent?: boolean;
+  /**
+   * Honour the `Idempotency-Key` header (every POST that changes state): `idempotentRequests` from
+   * shared/http/idempotency.ts, passed by the handler module so that only those handlers load Powertools
+   * Idempotency (issue 27); the header's shape is checked on every request regardless.
+   */
+  idempotency?: () => MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -205,7 +209,7 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
   }
   if (spec.body) handler.use(jsonBody());
   handler.use(requestValidation(spec as never) as never);
-  if (spec.idempotent) handler.use(idempotentRequests());
+  if (spec.idempotency) handler.use(spec.idempotency());
   // middy skips `after` when a middleware answers early (an idempotent replay): the lease is awaited
   // here too, and the request line (one per request, replays included) is written around the chain.
   return withRequestLog(async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {

@@ -5,16 +5,15 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import stableStringify from 'safe-stable-stringify';
 import { maskCardData, maskCardNumbers } from '../domain/card-mask';
-import { ApiError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { keyedHash } from '../security/keyed-hash';
 import { SpreadIdempotencyPersistence } from '../storage/idempotency-persistence';
+import { IDEMPOTENCY_HEADER } from './idempotency-key';
+
+export { checkIdempotencyKeyHeader, IDEMPOTENCY_HEADER } from './idempotency-key';
 
 /** How long a stored response is replayed: 24 hours. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-
-/** The request header carrying the idempotency key (matched case-insensitively; API Gateway lower-cases it). */
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /** The response header set on a replayed response. */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -69,23 +68,6 @@ export function maskedResponse(response: APIGatewayProxyStructuredResultV2): API
     ? Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k, typeof v === 'string' ? maskCardNumbers(v) : v]))
     : undefined;
   return { ...response, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) };
-}
-
-/**
- * Checks the `Idempotency-Key` header: 1–255 printable ASCII characters.
- * @throws ApiError 400 `idempotency_key_invalid` otherwise
- */
-export function checkIdempotencyKeyHeader(event: APIGatewayProxyEventV2): void {
-  const key = event.headers?.[IDEMPOTENCY_HEADER];
-  if (key !== undefined && !/^[\x20-\x7e]{1,255}$/.test(key)) {
-    throw new ApiError(
-      400,
-      'invalid_request_error',
-      'idempotency_key_invalid',
-      'The Idempotency-Key header must be 1 to 255 printable ASCII characters (a UUID is a good choice).',
-      'Idempotency-Key',
-    );
-  }
 }
 
 let persistence: DynamoDBPersistenceLayer | undefined;

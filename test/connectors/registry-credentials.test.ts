@@ -112,7 +112,7 @@ describe('connectorWithCredentials', () => {
     ['paystack', '/balance'],
     ['flutterwave', '/v3/balances'],
   ] as const)("%s: calls the stage's base URL with the account's key, never the platform's", async (name, path) => {
-    const adapter = connectorWithCredentials(name, ACCOUNT[name], stage());
+    const adapter = await connectorWithCredentials(name, ACCOUNT[name], stage());
     expect(adapter?.name).toBe(name);
     await adapter!.verifyCredentials();
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET ${path}`]);
@@ -120,17 +120,21 @@ describe('connectorWithCredentials', () => {
     expect(JSON.stringify(requests[0]!.headers)).not.toMatch(/Platform|platform/);
   });
 
-  test('a fresh adapter per call (the caller decides how long it keeps one)', () => {
-    expect(connectorWithCredentials('stripe', ACCOUNT.stripe, stage())).not.toBe(
-      connectorWithCredentials('stripe', ACCOUNT.stripe, stage()),
+  test('a fresh adapter per call (the caller decides how long it keeps one)', async () => {
+    expect(await connectorWithCredentials('stripe', ACCOUNT.stripe, stage())).not.toBe(
+      await connectorWithCredentials('stripe', ACCOUNT.stripe, stage()),
     );
   });
 
   test("Stripe: the stage's STRIPE_API_VERSION is sent; an unusable one is ignored for the pinned version", async () => {
-    await connectorWithCredentials('stripe', ACCOUNT.stripe, stage({ STRIPE_API_VERSION: '2026-12-16.endive' }))!.verifyCredentials();
+    await (await connectorWithCredentials(
+      'stripe',
+      ACCOUNT.stripe,
+      stage({ STRIPE_API_VERSION: '2026-12-16.endive' }),
+    ))!.verifyCredentials();
     const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
     try {
-      await connectorWithCredentials('stripe', ACCOUNT.stripe, stage({ STRIPE_API_VERSION: '2020-08-27' }))!.verifyCredentials();
+      await (await connectorWithCredentials('stripe', ACCOUNT.stripe, stage({ STRIPE_API_VERSION: '2020-08-27' })))!.verifyCredentials();
     } finally {
       warn.mockRestore();
     }
@@ -140,7 +144,7 @@ describe('connectorWithCredentials', () => {
   test("the stage's CONNECTOR_TIMEOUT_MS applies to an account's adapter", async () => {
     hang = true;
     const started = Date.now();
-    const err = await connectorWithCredentials('paystack', ACCOUNT.paystack, stage({ CONNECTOR_TIMEOUT_MS: '150' }))!
+    const err = await (await connectorWithCredentials('paystack', ACCOUNT.paystack, stage({ CONNECTOR_TIMEOUT_MS: '150' })))!
       .verifyCredentials()
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
@@ -154,7 +158,7 @@ describe('connectorWithCredentials', () => {
   ] as const)("%s without a base URL in the settings: the processor's production API (fetch stubbed, no network)", async (name, url, path) => {
     const spy = jest.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify(BALANCES[path]), { status: 200 }));
     try {
-      await connectorWithCredentials(name, ACCOUNT[name], {})!.verifyCredentials();
+      await (await connectorWithCredentials(name, ACCOUNT[name], {}))!.verifyCredentials();
       expect(spy.mock.calls.map((c) => c[0])).toEqual([url]);
     } finally {
       spy.mockRestore();
@@ -165,7 +169,7 @@ describe('connectorWithCredentials', () => {
     const env = scopedEnv();
     env.set({ FLUTTERWAVE_BASE_URL: baseUrl });
     try {
-      await connectorWithCredentials('flutterwave', ACCOUNT.flutterwave)!.verifyCredentials();
+      await (await connectorWithCredentials('flutterwave', ACCOUNT.flutterwave))!.verifyCredentials();
       expect(requests.map((r) => r.path)).toEqual(['/v3/balances']);
     } finally {
       env.restore();
@@ -178,7 +182,7 @@ describe('connectorWithCredentials', () => {
     );
     const bare = { STRIPE_BASE_URL: baseUrl };
     for (const settings of [bare, { ...bare, ...PLATFORM }])
-      await connectorWithCredentials('stripe', ACCOUNT.stripe, settings)!.verifyCredentials();
+      await (await connectorWithCredentials('stripe', ACCOUNT.stripe, settings))!.verifyCredentials();
     expect(requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${ACCOUNT.stripe.api_key}`, `Bearer ${ACCOUNT.stripe.api_key}`]);
   });
 
@@ -188,7 +192,7 @@ describe('connectorWithCredentials', () => {
     test("Paystack: verified with the account's api_key (Paystack signs with the secret key); a stray webhook_secret is not used", async () => {
       const sign = (key: string) => createHmac('sha512', key).update(body, 'utf8').digest('hex');
       for (const credentials of [ACCOUNT.paystack, { ...ACCOUNT.paystack, webhook_secret: 'not-the-key' }]) {
-        const adapter = connectorWithCredentials('paystack', credentials, stage())!;
+        const adapter = (await connectorWithCredentials('paystack', credentials, stage()))!;
         await expect(
           adapter.parseWebhook({ rawBody: body, headers: { 'x-paystack-signature': sign(ACCOUNT.paystack.api_key) } }),
         ).resolves.toMatchObject({
@@ -209,31 +213,31 @@ describe('connectorWithCredentials', () => {
       const signed = (secret: string) => ({
         'stripe-signature': `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${event}`, 'utf8').digest('hex')}`,
       });
-      const withSecret = connectorWithCredentials('stripe', ACCOUNT.stripe, stage())!;
+      const withSecret = (await connectorWithCredentials('stripe', ACCOUNT.stripe, stage()))!;
       await expect(withSecret.parseWebhook({ rawBody: event, headers: signed(ACCOUNT.stripe.webhook_secret!) })).resolves.toMatchObject({
         kind: 'ignored',
       });
       await expect(withSecret.parseWebhook({ rawBody: event, headers: signed(PLATFORM.STRIPE_WEBHOOK_SECRET) })).rejects.toBeInstanceOf(
         WebhookSignatureError,
       );
-      const without = connectorWithCredentials('stripe', { api_key: ACCOUNT.stripe.api_key }, stage())!;
+      const without = (await connectorWithCredentials('stripe', { api_key: ACCOUNT.stripe.api_key }, stage()))!;
       for (const secret of ['', PLATFORM.STRIPE_WEBHOOK_SECRET])
         await expect(without.parseWebhook({ rawBody: event, headers: signed(secret) })).rejects.toBeInstanceOf(WebhookSignatureError);
     });
 
     test("Flutterwave: verified with the account's secret hash; without one every webhook is refused", async () => {
       const event = JSON.stringify({ event: 'transfer.completed', data: { id: 1 } });
-      const withHash = connectorWithCredentials('flutterwave', ACCOUNT.flutterwave, stage())!;
+      const withHash = (await connectorWithCredentials('flutterwave', ACCOUNT.flutterwave, stage()))!;
       await expect(
         withHash.parseWebhook({ rawBody: event, headers: { 'verif-hash': ACCOUNT.flutterwave.webhook_secret } }),
       ).resolves.toMatchObject({
         kind: 'ignored',
       });
-      const without = connectorWithCredentials(
+      const without = (await connectorWithCredentials(
         'flutterwave',
         { api_key: ACCOUNT.flutterwave.api_key, key1: ACCOUNT.flutterwave.key1 },
         stage(),
-      )!;
+      ))!;
       for (const hash of ['', PLATFORM.FLUTTERWAVE_WEBHOOK_HASH, ACCOUNT.flutterwave.webhook_secret!])
         await expect(without.parseWebhook({ rawBody: event, headers: { 'verif-hash': hash } })).rejects.toBeInstanceOf(
           WebhookSignatureError,
@@ -242,12 +246,12 @@ describe('connectorWithCredentials', () => {
     });
   });
 
-  test('credentials that cannot make an adapter (a Flutterwave key1 not 24 characters, no key1) → undefined, logged without any value', () => {
+  test('credentials that cannot make an adapter (a Flutterwave key1 not 24 characters, no key1) → undefined, logged without any value', async () => {
     const error = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
     try {
-      expect(connectorWithCredentials('flutterwave', { ...ACCOUNT.flutterwave, key1: 'short' }, stage())).toBeUndefined();
-      expect(connectorWithCredentials('flutterwave', { api_key: ACCOUNT.flutterwave.api_key }, stage())).toBeUndefined();
-      expect(connectorWithCredentials('paystack', { api_key: '' }, stage())).toBeUndefined();
+      expect(await connectorWithCredentials('flutterwave', { ...ACCOUNT.flutterwave, key1: 'short' }, stage())).toBeUndefined();
+      expect(await connectorWithCredentials('flutterwave', { api_key: ACCOUNT.flutterwave.api_key }, stage())).toBeUndefined();
+      expect(await connectorWithCredentials('paystack', { api_key: '' }, stage())).toBeUndefined();
       expect(error).toHaveBeenCalledTimes(3);
       const logged = JSON.stringify(error.mock.calls);
       for (const value of [ACCOUNT.flutterwave.api_key, ACCOUNT.flutterwave.webhook_secret!, 'short']) expect(logged).not.toContain(value);
@@ -257,18 +261,18 @@ describe('connectorWithCredentials', () => {
     }
   });
 
-  test('a name outside the vocabulary (from stored data) → undefined', () => {
-    expect(connectorWithCredentials('adyen' as ConnectorName, { api_key: 'x' }, stage())).toBeUndefined();
-    expect(connectorWithCredentials('toString' as ConnectorName, { api_key: 'x' }, stage())).toBeUndefined();
+  test('a name outside the vocabulary (from stored data) → undefined', async () => {
+    expect(await connectorWithCredentials('adyen' as ConnectorName, { api_key: 'x' }, stage())).toBeUndefined();
+    expect(await connectorWithCredentials('toString' as ConnectorName, { api_key: 'x' }, stage())).toBeUndefined();
   });
 
-  test('the sandbox: its adapter, whatever the credentials; none where SANDBOX_CONNECTOR_ENABLED is false', () => {
+  test('the sandbox: its adapter, whatever the credentials; none where SANDBOX_CONNECTOR_ENABLED is false', async () => {
     const env = scopedEnv();
     try {
       env.set({ SANDBOX_CONNECTOR_ENABLED: 'true' });
-      expect(connectorWithCredentials('sandbox', { api_key: 'anything' }, stage())).toBeInstanceOf(SandboxConnector);
+      expect(await connectorWithCredentials('sandbox', { api_key: 'anything' }, stage())).toBeInstanceOf(SandboxConnector);
       env.set({ SANDBOX_CONNECTOR_ENABLED: 'false' });
-      expect(connectorWithCredentials('sandbox', { api_key: 'anything' }, stage())).toBeUndefined();
+      expect(await connectorWithCredentials('sandbox', { api_key: 'anything' }, stage())).toBeUndefined();
     } finally {
       env.restore();
     }
@@ -276,7 +280,7 @@ describe('connectorWithCredentials', () => {
 });
 
 describe("the platform's path shares the construction and is unchanged", () => {
-  test('CONNECTOR_FACTORIES: the same names in the same order', () => {
+  test('CONNECTOR_FACTORIES: the same names in the same order', async () => {
     expect(Object.keys(CONNECTOR_FACTORIES)).toEqual(['sandbox', 'flutterwave', 'paystack', 'stripe']);
   });
 
@@ -285,22 +289,22 @@ describe("the platform's path shares the construction and is unchanged", () => {
     ['paystack', PLATFORM.PAYSTACK_SECRET_KEY],
     ['flutterwave', PLATFORM.FLUTTERWAVE_SECRET_KEY],
   ] as const)("%s: built with the platform's key from the settings", async (name, key) => {
-    await CONNECTOR_FACTORIES[name]!(stage())!.verifyCredentials();
+    await (await CONNECTOR_FACTORIES[name]!(stage()))!.verifyCredentials();
     expect(requests[0]!.headers.authorization).toBe(`Bearer ${key}`);
   });
 
-  test('not configured without its keys (Flutterwave needs all three; the secret hash stays required for the platform)', () => {
-    expect(CONNECTOR_FACTORIES.stripe!({ STRIPE_BASE_URL: baseUrl })).toBeUndefined();
-    expect(CONNECTOR_FACTORIES.paystack!({})).toBeUndefined();
+  test('not configured without its keys (Flutterwave needs all three; the secret hash stays required for the platform)', async () => {
+    expect(await CONNECTOR_FACTORIES.stripe!({ STRIPE_BASE_URL: baseUrl })).toBeUndefined();
+    expect(await CONNECTOR_FACTORIES.paystack!({})).toBeUndefined();
     const { FLUTTERWAVE_WEBHOOK_HASH: _hash, ...withoutHash } = PLATFORM;
-    expect(CONNECTOR_FACTORIES.flutterwave!(withoutHash)).toBeUndefined();
-    expect(CONNECTOR_FACTORIES.sandbox!({})).toBeInstanceOf(SandboxConnector);
+    expect(await CONNECTOR_FACTORIES.flutterwave!(withoutHash)).toBeUndefined();
+    expect(await CONNECTOR_FACTORIES.sandbox!({})).toBeInstanceOf(SandboxConnector);
   });
 
   test("Paystack: PAYSTACK_WEBHOOK_SECRET, when set, replaces the secret key for the platform's webhooks (as before)", async () => {
     const body = JSON.stringify({ event: 'subscription.create', data: {} });
     const sign = (key: string) => createHmac('sha512', key).update(body, 'utf8').digest('hex');
-    const platform = CONNECTOR_FACTORIES.paystack!(stage({ PAYSTACK_WEBHOOK_SECRET: 'platform-webhook-secret' }))!;
+    const platform = (await CONNECTOR_FACTORIES.paystack!(stage({ PAYSTACK_WEBHOOK_SECRET: 'platform-webhook-secret' })))!;
     await expect(
       platform.parseWebhook({ rawBody: body, headers: { 'x-paystack-signature': sign('platform-webhook-secret') } }),
     ).resolves.toMatchObject({

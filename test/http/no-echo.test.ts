@@ -6,7 +6,7 @@ import { handler as createCustomer } from '../../functions/customers/create-cust
 import { handler as cancelPayment } from '../../functions/payments/cancel-payment';
 import { CARD_MASK, maskCardNumbers } from '../../shared/domain/card-mask';
 import { apiHandler } from '../../shared/http/api-handler';
-import { maskedResponse } from '../../shared/http/idempotency';
+import { idempotentRequests, maskedResponse } from '../../shared/http/idempotency';
 import { apiErrorFromZod, isEchoableName } from '../../shared/http/zod-errors';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
@@ -192,7 +192,7 @@ describe('stored answers hold no card data', () => {
     const hidden = luhnComplete(`4${String(Math.floor(Math.random() * 1e14)).padStart(14, '0')}`);
     expect(maskCardNumbers(hidden)).toBe(CARD_MASK);
     const ownId = `pay_a${hidden}bcdefabcdefabcd`;
-    const echo = apiHandler({ auth: false, idempotent: true }, async () => ({
+    const echo = apiHandler({ auth: false, idempotency: idempotentRequests }, async () => ({
       body: { id: ownId, note: `card ${VISA} on file`, nested: [{ [VISA]: SPACED }] },
     }));
     const key = `mask-${randomUUID()}`;

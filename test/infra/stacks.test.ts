@@ -6,15 +6,14 @@ import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
 import {
   BILLING_WORKER,
   CONNECTOR_ACCOUNTS_KEY_ACTIONS,
   CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
-  functionBundling,
+  functionCode,
   isConnectorWebhookRoute,
   RECONCILER,
   stageRoutes,
@@ -25,6 +24,7 @@ import {
 } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from '../../lib/data-stack';
+import { bundleFunction, FUNCTION_ESBUILD_OPTIONS } from '../../lib/function-bundling';
 import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
 import { functionGroupDashboardName } from '../../lib/service-monitoring';
@@ -466,12 +466,81 @@ describe.each([
 });
 
 describe('bundling (cold start, issue 15)', () => {
-  test('source maps without sourcesContent; the AWS SDK credential chain aliased to the environment-only provider', () => {
-    const bundling = functionBundling();
-    expect(bundling).toMatchObject({ minify: true, sourceMap: true, sourcesContent: false, bundleAwsSDK: true });
-    expect(bundling.esbuildArgs).toEqual({ '--alias': ['@aws-sdk/credential-provider-node=./lib/lambda-env-credentials.ts'] });
-    expect(BUNDLE_ALIASES).toEqual({ '@aws-sdk/credential-provider-node': './lib/lambda-env-credentials.ts' });
+  test('source maps without sourcesContent; the AWS SDK inside, its credential chain aliased to the environment-only provider; split (issue 27)', () => {
+    expect(FUNCTION_ESBUILD_OPTIONS).toMatchObject({
+      minify: true,
+      sourcemap: true,
+      sourcesContent: false,
+      format: 'esm',
+      splitting: true,
+    });
+    expect(FUNCTION_ESBUILD_OPTIONS).not.toHaveProperty('external');
+    const aliases = {
+      '@aws-sdk/credential-provider-node': './lib/lambda-env-credentials.ts',
+      '@aws-crypto/client-node': './lib/aws-crypto-client-node.ts',
+    };
+    expect(FUNCTION_ESBUILD_OPTIONS.alias).toEqual(aliases);
+    expect(BUNDLE_ALIASES).toEqual(aliases);
   });
+
+  test('split as deployed (issue 27): connectors and the Encryption SDK in chunks loaded on first use, which work from the bundle', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchyard-split-'));
+    try {
+      const entry = join(dir, 'entry.ts');
+      // A handler module that reaches a connector and the Encryption SDK only through the shared code's own imports.
+      writeFileSync(
+        entry,
+        `import { connectorWithCredentials } from ${JSON.stringify(resolve('shared/connectors/registry'))};
+import { decryptCredentials, encryptCredentials } from ${JSON.stringify(resolve('shared/security/credential-encryption'))};
+export async function handler() {
+  const context = { merchant_id: 'mer_split', merchant_connector_id: 'mca_split' };
+  const sealed = await encryptCredentials({ api_key: 'sk_test_split' }, context);
+  const opened = await decryptCredentials(sealed, context);
+  const adapter = await connectorWithCredentials('paystack', opened);
+  return { name: adapter?.name, sealedLength: sealed.length, same: opened.api_key === 'sk_test_split' };
+}
+`,
+      );
+      const out = join(dir, 'out');
+      const built = bundleFunction(process.cwd(), entry, out);
+      const outputs = built.metafile.outputs;
+      const entryKey = Object.keys(outputs).find((k) => k.endsWith('index.mjs'))!;
+      const inputsOf = (key: string) => Object.keys(outputs[key]!.inputs);
+      const staticKeys = new Set([entryKey]);
+      for (const key of staticKeys)
+        for (const i of outputs[key]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) staticKeys.add(i.path);
+      const staticInputs = [...staticKeys].flatMap(inputsOf);
+      // What a cold start loads holds neither a connector's adapter nor the Encryption SDK ...
+      expect(staticInputs.filter((i) => /connectors\/(paystack|stripe|flutterwave|sandbox)\//.test(i))).toEqual([]);
+      expect(staticInputs.filter((i) => i.includes('node_modules/@aws-crypto/'))).toEqual([]);
+      // ... which are chunks of their own, named in the entry.
+      const entrySource = readFileSync(built.entryFile, 'utf8');
+      expect(entrySource).toMatch(/chunks\/paystack-connector-[A-Z0-9]+\.mjs/);
+      // Both load and work from the bundle, as Lambda runs it (no node_modules beside it).
+      const run = promisify(execFile);
+      const { stdout } = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { handler } = await import(${JSON.stringify(built.entryFile)}); console.log(JSON.stringify(await handler()));`,
+        ],
+        {
+          cwd: tmpdir(),
+          env: {
+            PATH: process.env.PATH ?? '',
+            CONNECTOR_ACCOUNTS_LOCAL_KEY: Buffer.alloc(32, 7).toString('base64'),
+            POWERTOOLS_LOG_LEVEL: 'ERROR',
+          },
+        },
+      );
+      const answer = JSON.parse(stdout.trim().split('\n').pop()!);
+      expect(answer).toMatchObject({ name: 'paystack', same: true });
+      expect(answer.sealedLength).toBeGreaterThan(100);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('without --enable-source-maps, stack frames of a bundle are mapped back to the TypeScript source on demand', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-stack-map-'));
@@ -538,19 +607,16 @@ describe('the API reference routes in the route table', () => {
     for (const file of [OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE]) expect(readFileSync(resolve(file)).length).toBeGreaterThan(0);
   });
 
-  test('bundled as the stack bundles them (esbuild, functionBundling): index.mjs plus the assets, which the bundled handlers serve', async () => {
+  test('bundled as the stack bundles them (esbuild, functionCode): index.mjs plus the assets, which the bundled handlers serve', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'switchyard-reference-bundle-'));
     try {
       const app = new App({ outdir });
       const stack = new Stack(app, 'ReferenceBundles');
       for (const route of REFERENCE_ROUTES) {
-        new NodejsFunction(stack, route.name, {
-          entry: resolve(route.entry),
-          handler: 'handler',
-          projectRoot: process.cwd(),
-          depsLockFilePath: resolve('package-lock.json'),
+        new LambdaFunction(stack, route.name, {
+          code: functionCode(process.cwd(), route.entry, route.assets),
+          handler: 'index.handler',
           runtime: Runtime.NODEJS_22_X,
-          bundling: functionBundling(route.assets),
         });
       }
       app.synth();
@@ -560,7 +626,11 @@ describe('the API reference routes in the route table', () => {
         const fn = Object.entries(fns).find(([id]) => functionIdMatches(id, route.name))![1];
         const dir = join(outdir, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
         const assets = route.assets ?? [];
-        expect(readdirSync(dir).sort()).toEqual(['index.mjs', 'index.mjs.map', ...assets.map((a) => basename(a))].sort());
+        expect(
+          readdirSync(dir)
+            .filter((f) => f !== 'chunks')
+            .sort(),
+        ).toEqual(['index.mjs', 'index.mjs.map', ...assets.map((a) => basename(a))].sort());
         for (const file of assets) expect(readFileSync(join(dir, basename(file))).equals(readFileSync(resolve(file)))).toBe(true);
         // The bundle itself, run as Lambda runs it (LAMBDA_TASK_ROOT = the code's directory, no node_modules).
         const invoke = `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});

@@ -35,7 +35,7 @@ export async function accountConnector(account: StoredConnectorAccount, nowMs = 
       merchant_id: account.merchant_id,
       merchant_connector_id: account.merchant_connector_id,
     })) as unknown as ConnectorCredentials;
-    const adapter = connectorWithCredentials(account.connector_name, credentials, await connectorSettings());
+    const adapter = await connectorWithCredentials(account.connector_name, credentials, await connectorSettings());
     return adapter ? new RoutedConnector(adapter, account.merchant_connector_id) : undefined;
   })();
   sweep(nowMs);

@@ -132,7 +132,7 @@ async function verifiedMode(connector: ConnectorName, credentials: ConnectorCred
       credentialShapeProblem(connector, keys) === null ? 'connector_webhook_details.merchant_secret' : 'connector_account_details';
     throw invalidRequest('parameter_invalid', `${problem} Nothing was stored.`, param);
   }
-  const adapter = connectorWithCredentials(connector, credentials, await connectorSettings());
+  const adapter = await connectorWithCredentials(connector, credentials, await connectorSettings());
   if (!adapter) {
     throw invalidRequest('connector_not_available', `${connector} accounts cannot be connected on this stage.`, 'connector_name');
   }
@@ -469,7 +469,7 @@ export async function updateConnectorAccount(
  */
 async function assertKeyMayChange(account: StoredConnectorAccount, current: ConnectorCredentials, readShards: number): Promise<void> {
   if (!(await accountHasOpenItems(account.merchant_id, account.merchant_connector_id, readShards))) return;
-  const adapter = connectorWithCredentials(account.connector_name, current, await connectorSettings());
+  const adapter = await connectorWithCredentials(account.connector_name, current, await connectorSettings());
   try {
     await adapter?.verifyCredentials();
   } catch (err) {
