@@ -54,7 +54,7 @@ import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema
 import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
-import { forceSyncParamSchema } from '../shared/schemas/handler-input-schemas';
+import { forceSyncParamSchema } from '../shared/schemas/force-sync-schema';
 import { timestampParamSchema } from '../shared/schemas/list-query-schema';
 import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
 import { priorityListSchema } from '../shared/schemas/routing-schemas';

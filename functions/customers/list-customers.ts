@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { listCustomers } from '../../shared/operations/customer-operations';
-import { listCustomersQuerySchema } from '../../shared/schemas/handler-input-schemas';
+import { listCustomersQuerySchema } from '../../shared/schemas/customer-list-schema';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 /** `GET /customers`: `{data, has_more}`, newest first; filter `email` (exact, case-insensitive), `created[...]`. */

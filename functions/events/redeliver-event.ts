@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
 import { redeliverEvent } from '../../shared/operations/event-delivery-operations';
-import { redeliverEventBodySchema } from '../../shared/schemas/handler-input-schemas';
+import { redeliverEventBodySchema } from '../../shared/schemas/redeliver-event-schema';
 
 /**
  * `POST /events/{event_id}/redeliver` (`{"webhook_endpoint_id"?}`): delivers the event again

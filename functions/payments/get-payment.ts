@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { loadPayment } from '../../shared/operations/payment-state';
-import { forceSyncQuerySchema } from '../../shared/schemas/handler-input-schemas';
+import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 
 /**
  * `GET /payments/{payment_id}`: the payment (card reduced to last4, brand, expiry); 404 when unknown.

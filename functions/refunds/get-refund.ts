@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { getRefund, syncRefund } from '../../shared/operations/refund-operations';
-import { forceSyncQuerySchema } from '../../shared/schemas/handler-input-schemas';
+import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 
 /**
  * `GET /refunds/{refund_id}`: one refund; 404 when unknown. `?force_sync=true`

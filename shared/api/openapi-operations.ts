@@ -24,20 +24,19 @@ import {
   listConnectorAccountsQuerySchema,
   updateConnectorAccountSchema,
 } from '../schemas/connector-account-schemas';
+import { listCustomersQuerySchema } from '../schemas/customer-list-schema';
 import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import { createCustomerBodySchema, customerBodySchema } from '../schemas/customer-schemas';
 import { DisputeResource } from '../schemas/dispute-resource-schema';
 import { disputeEvidenceBodySchema, listDisputesQuerySchema } from '../schemas/dispute-schemas';
 import { EventResource } from '../schemas/event-resource-schema';
 import { createFileBodySchema, FileResource } from '../schemas/file-schemas';
+import { forceSyncQuerySchema } from '../schemas/force-sync-schema';
 import {
-  forceSyncQuerySchema,
-  listCustomersQuerySchema,
   listEventsQuerySchema,
   listPaymentsQuerySchema,
   listRefundsQuerySchema,
   plainListQuerySchema,
-  redeliverEventBodySchema,
 } from '../schemas/handler-input-schemas';
 import { HealthResource } from '../schemas/health-schema';
 import { PaymentMethodResource } from '../schemas/payment-method-resource-schema';
@@ -51,6 +50,7 @@ import {
   createPaymentBodySchema,
   refundPaymentBodySchema,
 } from '../schemas/payment-schemas';
+import { redeliverEventBodySchema } from '../schemas/redeliver-event-schema';
 import { RefundResource } from '../schemas/refund-resource-schema';
 import {
   ConnectorAccountListResource,

@@ -3,7 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError, invalidRequest } from '../domain/errors';
-import { isWellFormedText, WELL_FORMED_TEXT_MESSAGE } from '../schemas/common';
+import { isWellFormedText, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 import { isEchoableName } from './zod-errors';
 
 /** Largest accepted request body: 64 KiB (decoded). */

@@ -4,6 +4,7 @@ import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../do
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
+import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 import { isDeployedStage } from '../webhooks/endpoint-url-rules';
 
 /**
@@ -16,22 +17,9 @@ const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accep
 /** Refinement shared by every field that is stored, logged or echoed: no card number in it. */
 const noCardNumber = (s: string) => !containsCardNumber(s);
 
-/**
- * Text a JSON parser anywhere can read: no NUL (U+0000) and no UTF-16 surrogate that is not half of a
- * pair. With the `u` flag a lone surrogate is one code point in D800–DFFF (a pair is one code point
- * above FFFF), so the class refuses exactly those; the same pattern is written into the OpenAPI
- * document (ajv and other JSON Schema validators read patterns with `u`). Such strings would be stored
- * and sent out in events and webhooks, where strict parsers reject them.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character refused.
-export const WELL_FORMED_TEXT = /^[^\u0000\uD800-\uDFFF]*$/u;
-
-/** The message of a string holding NUL or a lone surrogate: what to fix, never the value. */
-export const WELL_FORMED_TEXT_MESSAGE =
-  'must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates (U+D800 to U+DFFF not in a pair): send valid Unicode text';
-
-/** Whether a string holds NUL or a lone UTF-16 surrogate ({@link WELL_FORMED_TEXT}). */
-export const isWellFormedText = (s: string): boolean => WELL_FORMED_TEXT.test(s);
+// Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
+// handler) do not build this file's schemas at import (issue 27).
+export { isWellFormedText, WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 
 /** A string refusing NUL and lone surrogates ({@link WELL_FORMED_TEXT}): the base of every free-text field. */
 const wellFormedString = () => z.string().regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE });

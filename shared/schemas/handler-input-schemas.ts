@@ -2,12 +2,13 @@
  * The query-string schemas (and one body schema) of the handlers in functions/ that have no
  * schema module of their own. The handlers import them from here and the OpenAPI generator
  * (scripts/openapi.ts, through shared/api/openapi-operations.ts) documents the same objects, so
- * the validation and the contract cannot drift.
+ * the validation and the contract cannot drift. Schemas outside the list family live in files of their own
+ * (force-sync-schema.ts, customer-list-schema.ts, redeliver-event-schema.ts), so a handler builds only what it uses
+ * at import (issue 27).
  */
 import * as z from 'zod';
 import { EVENT_TYPES } from '../domain/events';
 import { PAYMENT_STATUSES } from '../domain/payment-status';
-import { emailSchema } from './common';
 import { listQuerySchema } from './list-query-schema';
 
 /** `GET /payments`: the list parameters, `status` or `customer_id` (not both; functions/payments/list-payments.ts). */
@@ -15,9 +16,6 @@ export const listPaymentsQuerySchema = listQuerySchema({
   status: z.enum(PAYMENT_STATUSES, { error: `must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
   customer_id: z.string({ error: 'must be a customer id (cus_…)' }).min(1, { error: 'must be a customer id (cus_…)' }).max(100).optional(),
 });
-
-/** `GET /customers`: the list parameters and `email` (functions/customers/list-customers.ts). */
-export const listCustomersQuerySchema = listQuerySchema({ email: emailSchema.optional() });
 
 /** `GET /events`: the list parameters and `type` (functions/events/list-events.ts). */
 export const listEventsQuerySchema = listQuerySchema({
@@ -31,16 +29,3 @@ export const listRefundsQuerySchema = listQuerySchema({
 
 /** `GET /payments/{payment_id}/refunds` and `GET /webhook_endpoints`: the list parameters only. */
 export const plainListQuerySchema = listQuerySchema({});
-
-/** `force_sync`: `true` or `false` as a query string spells them (documented as a boolean: scripts/openapi.ts). */
-export const forceSyncParamSchema = z.enum(['true', 'false'], { error: 'must be true or false' });
-
-/** `GET /payments/{payment_id}` and `GET /refunds/{refund_id}`: `force_sync` (functions/payments/get-payment.ts, functions/refunds/get-refund.ts). */
-export const forceSyncQuerySchema = z.strictObject({
-  force_sync: forceSyncParamSchema.optional(),
-});
-
-/** Body of `POST /events/{event_id}/redeliver`: optionally one endpoint (functions/events/redeliver-event.ts). */
-export const redeliverEventBodySchema = z.strictObject({
-  webhook_endpoint_id: z.string({ error: 'must be a webhook endpoint id (we_…)' }).min(1).max(100).optional(),
-});

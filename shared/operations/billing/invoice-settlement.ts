@@ -11,8 +11,6 @@ import type { Payment } from '../../domain/payment';
 import type { Invoice, Subscription } from '../../domain/subscription';
 import { logger } from '../../observability/logger';
 import { getStoredSubscription, getInvoice as readInvoice } from '../../storage/subscriptions-repository';
-import { applyPaymentToInvoice } from './invoice-collection';
-import { subscriptionNow } from './subscription-operations';
 
 /**
  * Moves the invoice a settled payment was charged for (see the module comment), through the one planner of
@@ -33,6 +31,12 @@ export async function settleInvoiceOfPayment(merchantId: string, payment: Paymen
   if (invoice.status !== 'open' || !invoice.payment_ids.includes(payment.payment_id)) return undefined;
   const stored = await getStoredSubscription(merchantId, subscriptionId);
   if (!stored) return undefined;
+  // Billing's collection rules are loaded here, for a subscription's payment only: every payment handler reaches
+  // this function, and a one-off payment never needs them (issue 27: load what the request uses).
+  const [{ applyPaymentToInvoice }, { subscriptionNow }] = await Promise.all([
+    import('./invoice-collection'),
+    import('./subscription-operations'),
+  ]);
   return applyPaymentToInvoice(merchantId, stored, invoice, payment, await subscriptionNow(merchantId, stored.subscription));
 }
 
