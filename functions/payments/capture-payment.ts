@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
 import { capturePayment } from '../../shared/operations/payment-capture-void';
-import { capturePaymentBodySchema } from '../../shared/schemas/payment-schemas';
+import { capturePaymentBodySchema } from '../../shared/schemas/payment-action-schemas';
 
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */
 export const handler = apiHandler({ body: capturePaymentBodySchema, idempotency: idempotentRequests }, async (req) => ({

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { activateRoutingAlgorithm } from '../../shared/operations/routing/routing-operations';
-import { rotateSecretSchema as emptyBodySchema } from '../../shared/schemas/webhook-endpoint-schemas';
+import { emptyBodySchema } from '../../shared/schemas/empty-body-schema';
 
 /** `POST /routing/{routing_algorithm_id}/activate`: makes it route the merchant's payments; emits `routing.activated`. */
 export const handler = apiHandler({ body: emptyBodySchema }, async (req) => ({

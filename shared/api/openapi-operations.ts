@@ -39,17 +39,11 @@ import {
   plainListQuerySchema,
 } from '../schemas/handler-input-schemas';
 import { HealthResource } from '../schemas/health-schema';
+import { cancelPaymentBodySchema, capturePaymentBodySchema, refundPaymentBodySchema } from '../schemas/payment-action-schemas';
 import { PaymentMethodResource } from '../schemas/payment-method-resource-schema';
 import { listPaymentMethodsQuerySchema, PaymentMethodListResource } from '../schemas/payment-method-schemas';
 import { PaymentResource } from '../schemas/payment-resource-schema';
-import {
-  authenticatePaymentBodySchema,
-  cancelPaymentBodySchema,
-  capturePaymentBodySchema,
-  confirmPaymentBodySchema,
-  createPaymentBodySchema,
-  refundPaymentBodySchema,
-} from '../schemas/payment-schemas';
+import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../schemas/payment-schemas';
 import { redeliverEventBodySchema } from '../schemas/redeliver-event-schema';
 import { RefundResource } from '../schemas/refund-resource-schema';
 import {

@@ -14,7 +14,6 @@ import {
 import type { ListShards } from '../storage/list-shards';
 import { unlinkCustomerPayments } from '../storage/payments-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
-import { cancelSubscriptionsOfCustomer } from './billing/subscription-operations';
 import { clockTime } from './billing/test-clocks';
 import { detachPaymentMethodsOfCustomer } from './payment-methods/payment-method-operations';
 
@@ -85,6 +84,8 @@ export const UNLINK_BUDGET_MS = 10_000;
  */
 async function releaseCustomer(merchantId: string, customerId: string, deadlineMs: number): Promise<boolean> {
   // Subscriptions first: canceled before their saved methods go, so none renews in between (issue 24).
+  // Billing is loaded by a delete only, not by every customer handler (issue 27).
+  const { cancelSubscriptionsOfCustomer } = await import('./billing/subscription-operations');
   const subscriptions = await cancelSubscriptionsOfCustomer(merchantId, customerId, deadlineMs);
   const methods = await detachPaymentMethodsOfCustomer(merchantId, customerId, deadlineMs);
   const payments = await unlinkCustomerPayments(merchantId, customerId, deadlineMs);

@@ -45,7 +45,7 @@ import {
 } from '../storage/deliveries-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
 import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
-import { type DeliveryAttempt, type SendResult, sendWebhook } from '../webhooks/delivery';
+import type { DeliveryAttempt, SendResult } from '../webhooks/delivery';
 import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
 import { type DeliveryMessage, enqueueDeliveries } from '../webhooks/delivery-queue';
 import {
@@ -141,6 +141,8 @@ async function attempt(
     attempt: { attempted_at: iso(nowMs), http_status: null, error, duration_ms: 0 } as DeliveryAttempt,
     outcome: 'failed' as const,
   });
+  // The HTTP client (undici) is loaded for a redelivery only: listing deliveries never sends (issue 27).
+  const { sendWebhook } = await import('../webhooks/delivery');
   const send = () => sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets });
   let result: SendResult;
   if (secrets.length === 0) result = notSent('signing failed');

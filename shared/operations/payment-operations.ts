@@ -3,13 +3,14 @@ import type { RoutingFacts } from '../domain/connector-account';
 import { idempotencyKeyInUse, idempotencyKeyReused, invalidRequest, unexpectedState } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
 import type { Payment, PaymentMethod, PaymentMethodSummary } from '../domain/payment';
+import { methodOfData } from '../domain/payment-method-data';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../domain/ussd-banks';
 import { recordPaymentCreated } from '../observability/metrics';
 import type { RoutedCandidates } from '../routing/routing';
 import type { PaymentMethodData } from '../schemas/common';
-import { type ConfirmPaymentBody, type CreatePaymentBody, methodOfData } from '../schemas/payment-schemas';
+import type { ConfirmPaymentBody, CreatePaymentBody } from '../schemas/payment-schemas';
 import { cardFingerprint, idempotentId } from '../security/keyed-hash';
 import { getCustomer } from '../storage/customers-repository';
 import {

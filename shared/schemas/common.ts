@@ -1,40 +1,15 @@
 import isEmail from 'validator/lib/isEmail';
 import * as z from 'zod';
 import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../domain/card';
-import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
-import { PAYMENT_METHODS } from '../domain/payment';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
 import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 import { isDeployedStage } from '../webhooks/endpoint-url-rules';
-
-/**
- * The message of every field that refuses a card number (shared/domain/card.ts,
- * `containsCardNumber`: any spelling, any separators, Unicode digits). It names what is wrong,
- * never the value; the field is named by `param` (shared/http/zod-errors.ts).
- */
-const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
-
-/** Refinement shared by every field that is stored, logged or echoed: no card number in it. */
-const noCardNumber = (s: string) => !containsCardNumber(s);
+import { NO_CARD_NUMBERS, noCardNumber, text, wellFormedString } from './scalar-schemas';
 
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
 // handler) do not build this file's schemas at import (issue 27).
 export { isWellFormedText, WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-
-/** A string refusing NUL and lone surrogates ({@link WELL_FORMED_TEXT}): the base of every free-text field. */
-const wellFormedString = () => z.string().regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE });
-
-/** An amount in minor units: an integer from 1 to 99,999,999,999. */
-export const amountSchema = z
-  .int({ error: 'must be an integer amount in minor units (for example 10000 for 100.00)' })
-  .min(MIN_AMOUNT, { error: `must be at least ${MIN_AMOUNT} (minor units)` })
-  .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} (minor units)` });
-
-/** Upper-case ISO 4217 code among the supported currencies. */
-export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURRENCIES.join(', ')}` });
-
-/** One of card, bank_transfer, ussd, mobile_money. */
-export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
+export { amountSchema, currencySchema, paymentMethodSchema, text } from './scalar-schemas';
 
 /**
  * The shape of an e-mail address the API takes, as the OpenAPI document states it (`pattern` beside
@@ -88,12 +63,6 @@ export const phoneSchema = z
   .string()
   .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' })
   .refine(noCardNumber, { error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card' });
-
-/** Free text of at most `max` characters, well formed ({@link WELL_FORMED_TEXT}), which must not carry a card number (it would be stored). */
-export const text = (max: number) =>
-  wellFormedString()
-    .max(max, { error: `must be at most ${max} characters` })
-    .refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
 /** The ids this service hands out (shared/domain/ids.ts): a prefix, `_`, 32 lowercase hex digits. */
 const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CAPTURE_METHODS } from '../domain/payment';
 import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
+import { methodOfData } from '../domain/payment-method-data';
 import {
   amountSchema,
   billingSchema,
@@ -107,11 +108,6 @@ function checkSavedMethodFields(
   }
 }
 
-/** The method a `payment_method_data` implies: `card` or `ussd`. */
-export function methodOfData(data: PaymentMethodData): 'card' | 'ussd' {
-  return data.card ? 'card' : 'ussd';
-}
-
 /** Checks that `payment_method_data` and `payment_method` agree (the data's kind is the method). */
 function checkMethodData(body: { payment_method?: string; payment_method_data?: PaymentMethodData }, ctx: z.RefinementCtx): void {
   if (body.payment_method_data && body.payment_method && body.payment_method !== methodOfData(body.payment_method_data)) {
@@ -199,15 +195,6 @@ export const confirmPaymentBodySchema = z
 
 /** Parsed confirm body. */
 export type ConfirmPaymentBody = z.infer<typeof confirmPaymentBodySchema>;
-
-/** Body of `POST /payments/{id}/cancel` (may be absent). */
-export const cancelPaymentBodySchema = z.strictObject({ cancellation_reason: text(500).optional() });
-
-/** Body of `POST /payments/{id}/capture` (may be absent). */
-export const capturePaymentBodySchema = z.strictObject({ amount_to_capture: amountSchema.optional() });
-
-/** Body of `POST /payments/{id}/refund` (may be absent: refunds what is left). */
-export const refundPaymentBodySchema = z.strictObject({ amount: amountSchema.optional(), reason: text(500).optional() });
 
 /** A 4-digit card PIN, as Paystack (`/charge/submit_pin`) and Flutterwave (`authorization.pin`) take it. */
 const pinSchema = z.string().regex(/^\d{4}$/, { error: 'must be the 4 digits of the card PIN' });

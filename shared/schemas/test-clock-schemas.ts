@@ -4,11 +4,10 @@
  * docs/api.md "Test clocks".
  */
 import * as z from 'zod';
-import { text } from './common';
 import { idField, timestampField } from './resource-fields';
+import { text } from './scalar-schemas';
 
-/** The longest a clock may be advanced in one call: 2 years (730 days), in ms. */
-export const MAX_ADVANCE_MS = 730 * 86_400_000;
+export { MAX_ADVANCE_MS } from '../domain/test-clock';
 
 /** Component `TestClock`. */
 export const TestClockResource = z

@@ -61,7 +61,7 @@ export const updateWebhookEndpointSchema = z.strictObject({
 });
 
 /** Body of `POST /webhook_endpoints/{id}/rotate_secret`: empty (an absent body counts as `{}`). */
-export const rotateSecretSchema = z.strictObject({});
+export { emptyBodySchema as rotateSecretSchema } from './empty-body-schema';
 
 /** Parsed create body. */
 export type CreateWebhookEndpointBody = z.infer<typeof createWebhookEndpointSchema>;

@@ -4,6 +4,7 @@ import { INVALID_CREDENTIALS_CODE } from '../../connectors/connector-http';
 import { credentialMode, credentialShapeProblem } from '../../connectors/credential-mode';
 import { connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
+import { beingDeleted } from '../../domain/connector-account-deletion';
 import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
 import { cursorName, type ListPage, type ListQuery } from '../../domain/list-query';
@@ -34,7 +35,6 @@ import {
 import { ConditionFailedError, ItemExistsError, isStorageUnavailable } from '../../storage/storage-errors';
 import { boundedListPage } from '../bounded-list-page';
 import { algorithmAccountIds } from '../routing/algorithm-accounts';
-import { beingDeleted } from '../routing/route-payment';
 import { forgetAccountConnector } from './account-connectors';
 import { connectorConfigCacheMs, forgetConnectorConfig } from './connector-config-cache';
 

@@ -18,7 +18,6 @@ import { ApiError } from '../../domain/errors';
 import type { EventType } from '../../domain/events';
 import type { Payment } from '../../domain/payment';
 import type { Invoice, Subscription } from '../../domain/subscription';
-import { createPaymentBodySchema } from '../../schemas/payment-schemas';
 import {
   getStoredSubscription,
   getInvoice as readInvoice,
@@ -27,7 +26,6 @@ import {
   type SubscriptionWrite,
   writeSubscriptionChange,
 } from '../../storage/subscriptions-repository';
-import { createPayment } from '../payment-operations';
 import type { RequestContext } from '../request-context';
 
 /** How long after a try whose outcome is not known yet (`Processing`) the renewal worker looks at it again: 1 hour. */
@@ -210,6 +208,11 @@ export function concurrentChange(): ApiError {
  */
 export async function chargeInvoice(ctx: RequestContext, stored: StoredSubscription, invoice: Invoice, now: string): Promise<Subscription> {
   const attempt = invoice.attempt_count + 1;
+  // The create schema is loaded when a charge is made, not by every subscription or customer handler (issue 27).
+  const [{ createPaymentBodySchema }, { createPayment }] = await Promise.all([
+    import('../../schemas/payment-schemas'),
+    import('../payment-operations'),
+  ]);
   const body = createPaymentBodySchema.parse({
     amount: invoice.amount_due,
     currency: invoice.currency,

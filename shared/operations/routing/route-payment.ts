@@ -1,4 +1,5 @@
 import { accountEnables, type RoutingFacts } from '../../domain/connector-account';
+import { beingDeleted } from '../../domain/connector-account-deletion';
 import { invalidRequest } from '../../domain/errors';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
 import { logger } from '../../observability/logger';
@@ -105,19 +106,6 @@ export async function routePayment(
     );
   }
   return withoutOpenCircuits([first, ...rest], respect);
-}
-
-/**
- * How long a delete's mark (`deleting_since`) keeps an account out of routing: 60,000 ms — longer than a
- * delete can run (the configuration cache period, its 1 s settle and the checks, within the function's
- * 29 s timeout). A mark older than that belongs to a delete that died before it could finish or clear it
- * (a crash, a timeout), and is ignored.
- */
-export const DELETE_MARK_MAX_AGE_MS = 60_000;
-
-/** Whether a delete of the account is under way now (a mark younger than {@link DELETE_MARK_MAX_AGE_MS}). */
-export function beingDeleted(account: Pick<StoredConnectorAccount, 'deleting_since'>, nowMs = Date.now()): boolean {
-  return Boolean(account.deleting_since) && nowMs - Date.parse(account.deleting_since ?? '') < DELETE_MARK_MAX_AGE_MS;
 }
 
 /** Whether an account may take a new payment with these facts (not disabled or being deleted; method, currency and amount enabled). */

@@ -1,0 +1,41 @@
+/**
+ * The scalar field schemas most request bodies share (amounts, currencies, methods, free text), apart from the
+ * larger ones of shared/schemas/common.ts (payment method data, addresses, e-mail), which re-exports these: a handler
+ * whose body holds only scalars (refund, capture, cancel) builds only these at import (issue 27).
+ */
+import * as z from 'zod';
+import { containsCardNumber } from '../domain/card';
+import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
+import { PAYMENT_METHODS } from '../domain/payment';
+import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
+
+/**
+ * The message of every field that refuses a card number (shared/domain/card.ts,
+ * `containsCardNumber`: any spelling, any separators, Unicode digits). It names what is wrong,
+ * never the value; the field is named by `param` (shared/http/zod-errors.ts).
+ */
+export const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
+
+/** Refinement shared by every field that is stored, logged or echoed: no card number in it. */
+export const noCardNumber = (s: string) => !containsCardNumber(s);
+
+/** A string refusing NUL and lone surrogates ({@link WELL_FORMED_TEXT}): the base of every free-text field. */
+export const wellFormedString = () => z.string().regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE });
+
+/** An amount in minor units: an integer from 1 to 99,999,999,999. */
+export const amountSchema = z
+  .int({ error: 'must be an integer amount in minor units (for example 10000 for 100.00)' })
+  .min(MIN_AMOUNT, { error: `must be at least ${MIN_AMOUNT} (minor units)` })
+  .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} (minor units)` });
+
+/** Upper-case ISO 4217 code among the supported currencies. */
+export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURRENCIES.join(', ')}` });
+
+/** One of card, bank_transfer, ussd, mobile_money. */
+export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
+
+/** Free text of at most `max` characters, well formed ({@link WELL_FORMED_TEXT}), which must not carry a card number (it would be stored). */
+export const text = (max: number) =>
+  wellFormedString()
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine(noCardNumber, { error: NO_CARD_NUMBERS });
