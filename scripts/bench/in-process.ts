@@ -312,8 +312,12 @@ function groupOf(node: ProfileNode, root: string): string {
   return 'other';
 }
 
-/** Runs `run` under the V8 sampling profiler; self time per group, ms. */
-async function profiled(run: () => Promise<void>): Promise<Map<string, number>> {
+/**
+ * Runs `run` under the V8 sampling profiler; self time per group, ms. With `BENCH_PROFILE_DIR` set, the raw profile
+ * is also written there as `<label>.cpuprofile` (Chrome DevTools and `speedscope` open it), for the inclusive time
+ * of each function, which the grouped table does not show.
+ */
+async function profiled(run: () => Promise<void>, label = 'profile'): Promise<Map<string, number>> {
   const inspector = await import('node:inspector/promises');
   const session = new inspector.Session();
   session.connect();
@@ -325,6 +329,12 @@ async function profiled(run: () => Promise<void>): Promise<Map<string, number>> 
     const { profile } = (await session.post('Profiler.stop')) as unknown as {
       profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] };
     };
+    const dumpDir = process.env.BENCH_PROFILE_DIR;
+    if (dumpDir) {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(dumpDir, { recursive: true });
+      await writeFile(`${dumpDir}/${label}.cpuprofile`, JSON.stringify(profile));
+    }
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     const groups = new Map<string, number>();
     const samples = profile.samples ?? [];
@@ -480,10 +490,10 @@ export async function measureWarmInvocations(requests: WarmRequests, options: Wa
       progress(`in-process ${result.name}: CPU profile of ${options.profileIterations} invocations`);
       const groups = await profiled(async () => {
         for (const ev of events) await fn(ev, context(result.functionName));
-      });
+      }, result.name);
       const bareGroups = await profiled(async () => {
         for (let k = 0; k < options.profileIterations; k++) await bareOps[result.name](k);
-      });
+      }, `${result.name}-bare`);
       const n = options.profileIterations;
       const h = perInvocation(groups, n);
       const b = perInvocation(bareGroups, n);
