@@ -485,7 +485,7 @@ export class ApiStack extends Stack {
         handler: 'index.handler',
         runtime: Runtime.NODEJS_22_X,
         architecture: Architecture.ARM_64,
-        memorySize: config.lambdaMemoryMb,
+        memorySize: config.functionMemoryMb?.[name] ?? config.lambdaMemoryMb,
         timeout: Duration.seconds(spec.timeoutSeconds ?? config.lambdaTimeoutSeconds),
         tracing: Tracing.ACTIVE,
         logGroup,

@@ -10,8 +10,14 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../shared/webhooks/delivery-s
 export interface StageConfig {
   /** Stage name, part of every stack and resource name. */
   stage: string;
-  /** Lambda memory in MB (CPU scales with it). */
+  /** Lambda memory in MB (CPU scales with it) of every function not named in {@link functionMemoryMb}. */
   lambdaMemoryMb: number;
+  /**
+   * Memory in MB of the functions whose size was chosen from measurement (issue 27: docs/capacity.md, "Lambda memory
+   * and cost", the model of `scripts/capacity/lambda-memory.ts`), by function name; the others get
+   * {@link lambdaMemoryMb}. Valid sizes: 128–10,240 MB (AWS Lambda quotas).
+   */
+  functionMemoryMb?: Readonly<Record<string, number>>;
   /**
    * Lambda timeout in seconds (29: API Gateway HTTP APIs wait at most 30 s). Processor calls of
    * a request are raced against its own budget (30 s less 3 s, shared/operations/request-context.ts),
@@ -376,6 +382,10 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
     alarmDestinations: NO_ALARM_DESTINATIONS,
     alarmDestinationRequired: true,
     lambdaMemoryMb: 1024,
+    // Chosen by the memory model (docs/capacity.md): mostly CPU, these stay within 1.5× of their one-vCPU duration only
+    // at 1,536–1,769 MB, for about the same price per invocation. ConfirmPayment and RefundPayment (half their time
+    // waiting on DynamoDB) keep 1,024 MB.
+    functionMemoryMb: { CreatePayment: 1769, GetPayment: 1536, ListPayments: 1536 },
     lambdaTimeoutSeconds: 29,
     logRetentionDays: 365,
     throttle: { ...PROD_THROTTLE },

@@ -121,23 +121,25 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
   return {
     before: async (request) => {
       const scope = await idempotencyScope(request.event);
-      if (scope !== undefined) {
-        const context = request.event.requestContext as { authorizer?: { lambda?: Record<string, unknown> } };
-        context.authorizer = {
-          ...context.authorizer,
-          lambda: {
-            ...context.authorizer?.lambda,
-            idempotency_scope: scope,
-            body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`),
-          },
-        };
-      }
+      // Without an Idempotency-Key nothing is stored or replayed: Powertools is not asked (its JMESPath search would
+      // find no key), and `after` neither masks nor stores (issue 27: ~0.1 ms a request).
+      if (scope === undefined) return undefined;
+      const context = request.event.requestContext as { authorizer?: { lambda?: Record<string, unknown> } };
+      context.authorizer = {
+        ...context.authorizer,
+        lambda: {
+          ...context.authorizer?.lambda,
+          idempotency_scope: scope,
+          body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`),
+        },
+      };
       const result = await middleware().before?.(request as never);
       if (result !== undefined) return result; // replay of a stored response
       (request.internal as Record<string, unknown>)[OWNS] = true;
       return undefined;
     },
     after: async (request) => {
+      if (!(request.internal as Record<string, unknown>)[OWNS]) return;
       // What is answered is what is stored: masked of card numbers (see maskedResponse).
       if (request.response) request.response = maskedResponse(request.response);
       try {

@@ -70,6 +70,17 @@ describe.each([
     t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
   });
 
+  test("memory: the stage's size, or the size the memory model chose for the function (issue 27; prod only)", () => {
+    const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+    const chosen = STAGES[stage]!.functionMemoryMb ?? {};
+    expect(Object.keys(chosen).length > 0).toBe(stage === 'prod');
+    for (const route of ROUTES) {
+      const fn = fns[functionId(t.api, route.name)]!;
+      expect(fn.Properties.MemorySize).toBe(chosen[route.name] ?? STAGES[stage]!.lambdaMemoryMb);
+    }
+    if (stage === 'prod') expect(chosen).toEqual({ CreatePayment: 1769, GetPayment: 1536, ListPayments: 1536 });
+  });
+
   test('the API reference routes: public GETs whose functions get no table statement, no secret and no api-key grant', () => {
     const policies = Object.values(t.api.findResources('AWS::IAM::Policy')) as Resource[];
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
@@ -95,7 +106,7 @@ describe.each([
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-      expect(fn.Properties.MemorySize).toBe(STAGES[stage]!.lambdaMemoryMb);
+      expect([STAGES[stage]!.lambdaMemoryMb, ...Object.values(STAGES[stage]!.functionMemoryMb ?? {})]).toContain(fn.Properties.MemorySize);
       expect(fn.Properties.Environment.Variables).toMatchObject({
         TABLE_NAME: `switchyard-${stage}`,
         POWERTOOLS_SERVICE_NAME: 'switchyard',
