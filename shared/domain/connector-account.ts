@@ -105,3 +105,6 @@ export function accountEnables(
       (m.maximum_amount == null || amount <= m.maximum_amount),
   );
 }
+
+/** Most connector accounts a merchant may hold at once (deleted ones do not count): 50. */
+export const MAX_CONNECTOR_ACCOUNTS = 50;

@@ -1,112 +1,14 @@
-import isEmail from 'validator/lib/isEmail';
 import * as z from 'zod';
 import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../domain/card';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
-import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 import { isDeployedStage } from '../webhooks/endpoint-url-rules';
-import { NO_CARD_NUMBERS, noCardNumber, text, wellFormedString } from './scalar-schemas';
+import { NO_CARD_NUMBERS, text, wellFormedString } from './scalar-schemas';
 
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
 // handler) do not build this file's schemas at import (issue 27).
 export { isWellFormedText, WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-export { amountSchema, currencySchema, paymentMethodSchema, text } from './scalar-schemas';
-
-/**
- * The shape of an e-mail address the API takes, as the OpenAPI document states it (`pattern` beside
- * `format: email`): a local part of 1 to 64 characters of letters, digits, `_`, `'`, `+`, `-` and
- * dots (not first, last or doubled), then a domain of LDH labels (1–63 characters, no `-` first or
- * last) ending in an alphabetic top-level label of 2 to 63 letters. Everything it matches is also
- * accepted by `validator`'s `isEmail` (which decides), so the document never promises more than the
- * API takes; a request the document refuses is refused by the API too.
- */
-export const EMAIL_PATTERN =
-  /^(?=[^@]{1,64}@)(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
-
-/** `isEmail`'s options: a plain address (no display name, no IP-literal domain, no UTF-8 local part), with a top-level domain. */
-const IS_EMAIL_OPTIONS = {
-  allow_display_name: false,
-  allow_ip_domain: false,
-  allow_utf8_local_part: false,
-  require_tld: true,
-  ignore_max_length: false,
-} as const;
-
-/**
- * `isEmail` on what {@link EMAIL_PATTERN} lets through (zod runs every check, even after the pattern
- * failed): `isEmail` throws on a lone surrogate (`encodeURI`), and bad input is a 400, never a 5xx.
- */
-function isValidEmail(s: string): boolean {
-  if (!EMAIL_PATTERN.test(s)) return false;
-  try {
-    return isEmail(s, IS_EMAIL_OPTIONS);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * An e-mail address (at most 254 characters, RFC 5321) holding no card number: validated by the
- * `validator` package's `isEmail` (RFC 5321/5322 lengths, domain labels as DNS takes them, so
- * `ada@example-.com` is refused) within {@link EMAIL_PATTERN}, which the OpenAPI document states.
- */
-export const emailSchema = z
-  .email({ pattern: EMAIL_PATTERN, error: 'must be a valid e-mail address, such as ada@example.com' })
-  .max(254)
-  .refine(isValidEmail, { error: 'must be a valid e-mail address, such as ada@example.com' })
-  .refine(noCardNumber, { error: NO_CARD_NUMBERS });
-
-/**
- * A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164), which must not be a
- * card number (15 digits hold an American Express number, 14 a Diners Club one).
- */
-export const phoneSchema = z
-  .string()
-  .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' })
-  .refine(noCardNumber, { error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card' });
-
-/** The ids this service hands out (shared/domain/ids.ts): a prefix, `_`, 32 lowercase hex digits. */
-const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;
-
-/**
- * An id the caller gives in a body to refer to one of its resources (e.g. `customer_id`): a
- * string of at most `max` characters holding no card number. An id of exactly our own shape
- * (`cus_` + 32 hex digits) is not searched: random hex holds a digit run that reads as a card
- * number about 4 times in 10,000 (test/unit/card-detector.test.ts), which would refuse real
- * customers; such an id that does not exist is answered as unknown, and neither stored nor
- * repeated.
- */
-export const referenceIdSchema = (max = 100) =>
-  wellFormedString()
-    .max(max, { error: `must be at most ${max} characters` })
-    .refine((s) => OWN_ID_SHAPE.test(s) || noCardNumber(s), { error: NO_CARD_NUMBERS });
-
-/**
- * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
- * 500 characters, no card number, NUL or lone surrogate in a key or a value. A `__proto__` key is refused
- * (it could not be kept as given).
- */
-export const metadataSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-      ctx.addIssue({ code: 'custom', message: 'must not use the key __proto__' });
-    }
-  })
-  .pipe(
-    z
-      .record(
-        wellFormedString()
-          .min(1, { error: 'keys must not be empty' })
-          .max(40, { error: 'keys must be at most 40 characters' })
-          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
-        z
-          .string({ error: 'values must be strings' })
-          .regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE })
-          .max(500, { error: 'values must be at most 500 characters' })
-          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
-      )
-      .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
-  );
+export { EMAIL_PATTERN, emailSchema, phoneSchema } from './contact-schemas';
+export { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema, text } from './scalar-schemas';
 
 /**
  * ISO 3166-1 alpha-2 country codes (officially assigned), from the ISO 3166

@@ -7,12 +7,11 @@ import * as z from 'zod';
 import { CONNECTOR_ACCOUNT_STATUSES, CONNECTOR_NAMES } from '../domain/connector-account';
 import { CURRENCIES } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
-import { currencySchema, metadataSchema, paymentMethodSchema } from './common';
 import { listQuerySchema } from './list-query-schema';
 import { CurrencyResource, deletedAnswer, idField, MetadataResource, timestampField } from './resource-fields';
+import { currencySchema, metadataSchema, paymentMethodSchema } from './scalar-schemas';
 
-/** Most connector accounts a merchant may hold at once (deleted ones do not count): 50. */
-export const MAX_CONNECTOR_ACCOUNTS = 50;
+export { MAX_CONNECTOR_ACCOUNTS } from '../domain/connector-account';
 
 /** Longest `connector_label`: 64 characters. */
 export const MAX_CONNECTOR_LABEL_LENGTH = 64;

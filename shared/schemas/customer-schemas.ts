@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { emailSchema, metadataSchema, phoneSchema, text } from './common';
+import { emailSchema, phoneSchema } from './contact-schemas';
+import { metadataSchema, text } from './scalar-schemas';
 
 /**
  * Body of `POST /customers` and `PUT /customers/{id}`: every field optional. Every field is

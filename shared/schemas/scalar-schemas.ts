@@ -1,5 +1,6 @@
 /**
- * The scalar field schemas most request bodies share (amounts, currencies, methods, free text), apart from the
+ * The scalar field schemas most request bodies share (amounts, currencies, methods, free text, reference ids,
+ * metadata), apart from the
  * larger ones of shared/schemas/common.ts (payment method data, addresses, e-mail), which re-exports these: a handler
  * whose body holds only scalars (refund, capture, cancel) builds only these at import (issue 27).
  */
@@ -39,3 +40,47 @@ export const text = (max: number) =>
   wellFormedString()
     .max(max, { error: `must be at most ${max} characters` })
     .refine(noCardNumber, { error: NO_CARD_NUMBERS });
+
+/** The ids this service hands out (shared/domain/ids.ts): a prefix, `_`, 32 lowercase hex digits. */
+const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;
+
+/**
+ * An id the caller gives in a body to refer to one of its resources (e.g. `customer_id`): a
+ * string of at most `max` characters holding no card number. An id of exactly our own shape
+ * (`cus_` + 32 hex digits) is not searched: random hex holds a digit run that reads as a card
+ * number about 4 times in 10,000 (test/unit/card-detector.test.ts), which would refuse real
+ * customers; such an id that does not exist is answered as unknown, and neither stored nor
+ * repeated.
+ */
+export const referenceIdSchema = (max = 100) =>
+  wellFormedString()
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine((s) => OWN_ID_SHAPE.test(s) || noCardNumber(s), { error: NO_CARD_NUMBERS });
+
+/**
+ * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
+ * 500 characters, no card number, NUL or lone surrogate in a key or a value. A `__proto__` key is refused
+ * (it could not be kept as given).
+ */
+export const metadataSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.addIssue({ code: 'custom', message: 'must not use the key __proto__' });
+    }
+  })
+  .pipe(
+    z
+      .record(
+        wellFormedString()
+          .min(1, { error: 'keys must not be empty' })
+          .max(40, { error: 'keys must be at most 40 characters' })
+          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+        z
+          .string({ error: 'values must be strings' })
+          .regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE })
+          .max(500, { error: 'values must be at most 500 characters' })
+          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+      )
+      .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
+  );

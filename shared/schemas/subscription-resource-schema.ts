@@ -6,12 +6,10 @@
  */
 import * as z from 'zod';
 import { BILLING_INTERVALS } from '../domain/billing-period';
+import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES } from '../domain/billing-statuses';
 import { CurrencyResource, idField, MetadataResource, minorUnitsField, timestampField } from './resource-fields';
 
-/** The statuses of a subscription (Stripe's). */
-export const SUBSCRIPTION_STATUSES = ['incomplete', 'trialing', 'active', 'past_due', 'unpaid', 'canceled'] as const;
-/** The statuses of an invoice (Stripe's). */
-export const INVOICE_STATUSES = ['open', 'paid', 'void', 'uncollectible'] as const;
+export { INVOICE_STATUSES, SUBSCRIPTION_STATUSES };
 
 /** Component `Subscription`. */
 export const SubscriptionResource = z

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { BILLING_INTERVALS, MAX_INTERVAL_COUNT } from '../domain/billing-period';
-import { amountSchema, currencySchema, metadataSchema } from './common';
+import { SUBSCRIPTION_STATUSES } from '../domain/billing-statuses';
 import { listQuerySchema } from './list-query-schema';
-import { SUBSCRIPTION_STATUSES } from './subscription-resource-schema';
+import { amountSchema, currencySchema, metadataSchema } from './scalar-schemas';
 
 const idString = (what: string) =>
   z

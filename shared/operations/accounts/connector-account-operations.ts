@@ -4,18 +4,14 @@ import { INVALID_CREDENTIALS_CODE } from '../../connectors/connector-http';
 import { credentialMode, credentialShapeProblem } from '../../connectors/credential-mode';
 import { connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
+import { MAX_CONNECTOR_ACCOUNTS } from '../../domain/connector-account';
 import { beingDeleted } from '../../domain/connector-account-deletion';
 import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
 import { cursorName, type ListPage, type ListQuery } from '../../domain/list-query';
 import type { Metadata } from '../../domain/payment';
 import { logger } from '../../observability/logger';
-import {
-  type ConnectorAccountView,
-  type CreateConnectorAccountBody,
-  MAX_CONNECTOR_ACCOUNTS,
-  type UpdateConnectorAccountBody,
-} from '../../schemas/connector-account-schemas';
+import type { ConnectorAccountView, CreateConnectorAccountBody, UpdateConnectorAccountBody } from '../../schemas/connector-account-schemas';
 import { decryptCredentials, encryptCredentials } from '../../security/credential-encryption';
 import { idempotentId } from '../../security/keyed-hash';
 import { accountHasOpenItems } from '../../storage/account-open-operations-repository';
