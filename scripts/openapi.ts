@@ -50,13 +50,14 @@ import { PAYMENT_METHODS } from '../shared/domain/payment';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
 import { DEFAULT_RATE_LIMITS, operationClassOf, RATE_LIMIT_WINDOW_SECONDS, rateLimitHeaders } from '../shared/http/rate-limit';
 import { SANDBOX_PAGE_KINDS } from '../shared/operations/sandbox-page-operations';
+import { authenticatePaymentBodySchema } from '../shared/schemas/authentication-schemas';
 import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema, WELL_FORMED_TEXT } from '../shared/schemas/common';
 import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
 import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
 import { forceSyncParamSchema } from '../shared/schemas/force-sync-schema';
 import { timestampParamSchema } from '../shared/schemas/list-query-schema';
-import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
+import { confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
 import { priorityListSchema } from '../shared/schemas/routing-schemas';
 import {
   createWebhookEndpointSchema,

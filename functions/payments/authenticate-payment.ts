@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { authenticatePayment } from '../../shared/operations/payment-authentication';
-import { authenticatePaymentBodySchema } from '../../shared/schemas/payment-schemas';
+import { authenticatePaymentBodySchema } from '../../shared/schemas/authentication-schemas';
 
 /**
  * `POST /payments/{payment_id}/authenticate`: relays the payer's PIN, OTP, phone, birthday or

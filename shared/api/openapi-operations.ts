@@ -17,6 +17,7 @@ import * as z from 'zod';
 import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS } from '../domain/dispute-vocabulary';
 import type { EventType } from '../domain/events';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX } from '../domain/list-query';
+import { authenticatePaymentBodySchema } from '../schemas/authentication-schemas';
 import {
   ConnectorAccountResource,
   createConnectorAccountSchema,
@@ -43,7 +44,7 @@ import { cancelPaymentBodySchema, capturePaymentBodySchema, refundPaymentBodySch
 import { PaymentMethodResource } from '../schemas/payment-method-resource-schema';
 import { listPaymentMethodsQuerySchema, PaymentMethodListResource } from '../schemas/payment-method-schemas';
 import { PaymentResource } from '../schemas/payment-resource-schema';
-import { authenticatePaymentBodySchema, confirmPaymentBodySchema, createPaymentBodySchema } from '../schemas/payment-schemas';
+import { confirmPaymentBodySchema, createPaymentBodySchema } from '../schemas/payment-schemas';
 import { redeliverEventBodySchema } from '../schemas/redeliver-event-schema';
 import { RefundResource } from '../schemas/refund-resource-schema';
 import {

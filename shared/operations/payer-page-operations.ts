@@ -4,7 +4,7 @@ import type { Payment } from '../domain/payment';
 import { canApply } from '../domain/payment-status';
 import { apiErrorFromZod } from '../http/zod-errors';
 import { logger } from '../observability/logger';
-import { authenticatePaymentBodySchema } from '../schemas/payment-schemas';
+import { authenticatePaymentBodySchema } from '../schemas/authentication-schemas';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
 import { claimReturnSync, findPaymentOwner, getPayment, type StoredPayment } from '../storage/payments-repository';
 import { authenticatePayment } from './payment-authentication';

@@ -12,7 +12,7 @@ import {
 import { ALLOWED_FROM } from '../domain/payment-status';
 import { startPendingOperation } from '../domain/pending-operation';
 import { recordAuthorization, recordPaymentOutcome } from '../observability/metrics';
-import type { AuthenticatePaymentBody } from '../schemas/payment-schemas';
+import type { AuthenticatePaymentBody } from '../schemas/authentication-schemas';
 import { cardFingerprint } from '../security/keyed-hash';
 import { type AuthAnswers, type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';

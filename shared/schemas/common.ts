@@ -7,7 +7,6 @@ import { NO_CARD_NUMBERS, text, wellFormedString } from './scalar-schemas';
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
 // handler) do not build this file's schemas at import (issue 27).
 export { isWellFormedText, WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-export { EMAIL_PATTERN, emailSchema, phoneSchema } from './contact-schemas';
 export { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema, text } from './scalar-schemas';
 
 /**

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import isEmail from 'validator/lib/isEmail';
 import { ApiError } from '../../shared/domain/errors';
 import { illFormedStringIn, illFormedTextError, jsonBody } from '../../shared/http/request-body';
-import { EMAIL_PATTERN, emailSchema, isWellFormedText, metadataSchema, text } from '../../shared/schemas/common';
+import { isWellFormedText, metadataSchema, text } from '../../shared/schemas/common';
+import { EMAIL_PATTERN, emailSchema } from '../../shared/schemas/contact-schemas';
 import { listQuerySchema, timestampParamSchema } from '../../shared/schemas/list-query-schema';
 
 /**
