@@ -524,6 +524,23 @@ export async function handler() {
       // What a cold start loads holds neither a connector's adapter nor the Encryption SDK ...
       expect(staticInputs.filter((i) => /connectors\/(paystack|stripe|flutterwave|sandbox)\//.test(i))).toEqual([]);
       expect(staticInputs.filter((i) => i.includes('node_modules/@aws-crypto/'))).toEqual([]);
+      // The payment handler itself, as deployed: none of them, and no billing or webhook HTTP client either (issue 27).
+      const payment = bundleFunction(process.cwd(), 'functions/payments/create-payment.ts', join(dir, 'create'));
+      const paymentOutputs = payment.metafile.outputs;
+      const paymentEntry = Object.keys(paymentOutputs).find((k) => k.endsWith('index.mjs'))!;
+      const paymentStatic = new Set([paymentEntry]);
+      for (const key of paymentStatic)
+        for (const i of paymentOutputs[key]!.imports)
+          if (i.kind === 'import-statement' && paymentOutputs[i.path]) paymentStatic.add(i.path);
+      const paymentInputs = [...paymentStatic].flatMap((key) => Object.keys(paymentOutputs[key]!.inputs));
+      expect(paymentInputs.some((i) => i.endsWith('shared/operations/payment-operations.ts'))).toBe(true);
+      expect(
+        paymentInputs.filter((i) =>
+          /connectors\/(paystack|stripe|flutterwave|sandbox)\/|node_modules\/@aws-crypto\/|node_modules\/undici\/|operations\/billing\/invoice-collection/.test(
+            i,
+          ),
+        ),
+      ).toEqual([]);
       // ... which are chunks of their own, named in the entry.
       const entrySource = readFileSync(built.entryFile, 'utf8');
       expect(entrySource).toMatch(/chunks\/paystack-connector-[A-Z0-9]+\.mjs/);
