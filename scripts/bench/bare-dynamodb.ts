@@ -12,7 +12,7 @@ import { startPendingOperation } from '../../shared/domain/pending-operation';
 import type { Refund } from '../../shared/domain/refund';
 import { documentClient } from '../../shared/storage/client';
 import { eventWrite } from '../../shared/storage/events-repository';
-import { listPartition, listSortKey, primaryKey } from '../../shared/storage/item-keys';
+import { listPartition, listSortKey, openIndexKeys, primaryKey } from '../../shared/storage/item-keys';
 import { refundItem } from '../../shared/storage/refunds-repository';
 import { tableName } from '../../shared/storage/table-definition';
 import { percentile } from './stats';
@@ -115,6 +115,8 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
   if (!item) throw new Error(`payment ${paymentId} not found`);
   const version = Number(item.version);
   const claimedAt = new Date().toISOString();
+  const claim = startPendingOperation('authorize', String(item.connector ?? 'sandbox'), paymentId, Number(item.amount));
+  const open = openIndexKeys(paymentId, claim.lease_expires_at);
   await client.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -122,7 +124,8 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
           Update: {
             TableName: tableName(),
             Key: key,
-            UpdateExpression: 'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #pending = :pending',
+            UpdateExpression:
+              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #pending = :pending, #g5pk = :g5pk, #g5sk = :g5sk, #openSince = :openSince, #checks = :zero',
             ConditionExpression:
               'attribute_exists(PK) AND #version = :expected AND #status IN (:s0) AND attribute_not_exists(pending_operation)',
             ExpressionAttributeNames: {
@@ -134,6 +137,10 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
               '#f2': 'payment_method_data',
               '#f3': 'updated_at',
               '#f4': 'GSI2PK',
+              '#g5pk': 'GSI5PK',
+              '#g5sk': 'GSI5SK',
+              '#openSince': 'open_since',
+              '#checks': 'reconcile_checks',
             },
             ExpressionAttributeValues: {
               ':expected': version,
@@ -144,7 +151,13 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
               ':f2': { card: BENCH_CARD_SUMMARY },
               ':f3': claimedAt,
               ':f4': listPartition.paymentsByStatus(merchantId, 'Processing'),
-              ':pending': 'confirm',
+              // As the handler stores them (shared/storage/payments-repository.ts): the claim as an object and the
+              // payment in the open-operations index (GSI5) until its outcome is recorded.
+              ':pending': claim,
+              ':g5pk': open.GSI5PK,
+              ':g5sk': open.GSI5SK,
+              ':openSince': claim.started_at,
+              ':zero': 0,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
@@ -162,7 +175,7 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
             TableName: tableName(),
             Key: key,
             UpdateExpression:
-              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7 REMOVE pending_operation',
+              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7 REMOVE pending_operation, GSI5PK, GSI5SK, open_since, reconcile_checks',
             ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
             ExpressionAttributeNames: {
               '#version': 'version',
@@ -264,12 +277,16 @@ export async function bareRefund(merchantId: string, paymentId: string, amount: 
           Update: {
             TableName: tableName(),
             Key: primaryKey.refund(merchantId, refund.refund_id),
-            UpdateExpression: 'SET #status = :status, connector_refund_id = :cref, updated_at = :now',
+            // As refunds-repository.ts settles it: out of the open-operations index (GSI5), the claim released.
+            UpdateExpression:
+              'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
             ConditionExpression: '#status = :pending',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: {
               ':status': 'Succeeded',
               ':cref': `sbx_re_${refund.refund_id.slice(4)}`,
+              ':ecode': null,
+              ':emsg': null,
               ':pending': 'Pending',
               ':now': new Date().toISOString(),
             },
