@@ -1,7 +1,7 @@
 import type { EVENT_TYPES } from '../../shared/domain/events';
 import { apiHandler } from '../../shared/http/api-handler';
 import { listEvents } from '../../shared/operations/event-operations';
-import { listEventsQuerySchema } from '../../shared/schemas/handler-input-schemas';
+import { listEventsQuerySchema } from '../../shared/schemas/event-list-schema';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 /** `GET /events`: `{data, has_more}`, newest first; filters `type`, `created[...]`; paging `limit`, `offset`, `starting_after`. */

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { getRefund, syncRefund } from '../../shared/operations/refund-operations';
+import { getRefund } from '../../shared/operations/refunds/refund-reads';
 import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 
 /**
@@ -9,6 +9,7 @@ import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) => ({
   body:
     req.query.force_sync === 'true'
-      ? await syncRefund(req.operation, req.path.refund_id ?? '')
+      ? // The processor sync (routing, connectors) is loaded on the first force_sync only (issue 27).
+        await (await import('../../shared/operations/refund-sync')).syncRefund(req.operation, req.path.refund_id ?? '')
       : await getRefund(req.merchantId, req.path.refund_id ?? ''),
 }));

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { listWebhookEndpoints } from '../../shared/operations/webhook-endpoint-operations';
-import { plainListQuerySchema } from '../../shared/schemas/handler-input-schemas';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
+import { plainListQuerySchema } from '../../shared/schemas/plain-list-schema';
 
 /** `GET /webhook_endpoints`: `{data, has_more}`, newest first (`limit`, `offset`, `starting_after`, `created[...]`); no secrets. */
 export const handler = apiHandler({ query: plainListQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({

@@ -30,22 +30,20 @@ import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-r
 import { createCustomerBodySchema, customerBodySchema } from '../schemas/customer-schemas';
 import { DisputeResource } from '../schemas/dispute-resource-schema';
 import { disputeEvidenceBodySchema, listDisputesQuerySchema } from '../schemas/dispute-schemas';
+import { listEventsQuerySchema } from '../schemas/event-list-schema';
 import { EventResource } from '../schemas/event-resource-schema';
 import { createFileBodySchema, FileResource } from '../schemas/file-schemas';
 import { forceSyncQuerySchema } from '../schemas/force-sync-schema';
-import {
-  listEventsQuerySchema,
-  listPaymentsQuerySchema,
-  listRefundsQuerySchema,
-  plainListQuerySchema,
-} from '../schemas/handler-input-schemas';
 import { HealthResource } from '../schemas/health-schema';
 import { cancelPaymentBodySchema, capturePaymentBodySchema, refundPaymentBodySchema } from '../schemas/payment-action-schemas';
+import { listPaymentsQuerySchema } from '../schemas/payment-list-schema';
 import { PaymentMethodResource } from '../schemas/payment-method-resource-schema';
 import { listPaymentMethodsQuerySchema, PaymentMethodListResource } from '../schemas/payment-method-schemas';
 import { PaymentResource } from '../schemas/payment-resource-schema';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../schemas/payment-schemas';
+import { plainListQuerySchema } from '../schemas/plain-list-schema';
 import { redeliverEventBodySchema } from '../schemas/redeliver-event-schema';
+import { listRefundsQuerySchema } from '../schemas/refund-list-schema';
 import { RefundResource } from '../schemas/refund-resource-schema';
 import {
   ConnectorAccountListResource,

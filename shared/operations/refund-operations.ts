@@ -1,7 +1,7 @@
 import { ConnectorRequestError, ConnectorTechnicalError, type RefundResult } from '../connectors/connector';
 import { maskCardNumbers, maskOptionalText } from '../domain/card-mask';
-import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, resourceNotFound, unexpectedState } from '../domain/errors';
-import { isIdOf, newId } from '../domain/ids';
+import { ApiError, idempotencyKeyReused, invalidRequest, OutcomeUnknownError, unexpectedState } from '../domain/errors';
+import { newId } from '../domain/ids';
 import { checkRefundAmount } from '../domain/money';
 import { ALLOWED_FROM, canApply } from '../domain/payment-status';
 import {
@@ -16,13 +16,16 @@ import { logger } from '../observability/logger';
 import { recordRefund, recordRefundOutcome } from '../observability/metrics';
 import { idempotentId } from '../security/keyed-hash';
 import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../storage/payments-repository';
-import { getStoredRefund, handOverRefundClaim, getRefund as readRefund, settleRefund } from '../storage/refunds-repository';
+import { getStoredRefund, handOverRefundClaim, settleRefund } from '../storage/refunds-repository';
 import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget, storageRetryDeadline, untilStorageAnswers } from './connector-call';
 import { claimHolderOf, loadPayment } from './payment-state';
 import { reconcileRefund } from './refund-sync';
+import { getRefund } from './refunds/refund-reads';
 import type { RequestContext } from './request-context';
+
+export { getRefund };
 
 /** The refund an idempotent retry finds: returned when the retry asks for the same amount (or none). */
 function sameRefundOrConflict(existing: Refund, requested: number | undefined): Refund {
@@ -251,16 +254,6 @@ export async function refundPayment(
     if (recorded) return recorded;
     throw unknown(err);
   }
-}
-
-/**
- * Reads a refund of the merchant.
- * @throws ApiError 404 when it does not exist for this merchant
- */
-export async function getRefund(merchantId: string, refundId: string): Promise<Refund> {
-  const refund = isIdOf('refund', refundId) ? await readRefund(merchantId, refundId) : undefined;
-  if (!refund) throw resourceNotFound('refund', 'refund_id');
-  return refund;
 }
 
 export { syncRefund } from './refund-sync';

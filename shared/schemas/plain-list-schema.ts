@@ -1,0 +1,5 @@
+/** The query of the lists without filters of their own (one file per list family; issue 27). */
+import { listQuerySchema } from './list-query-schema';
+
+/** `GET /payments/{payment_id}/refunds` and `GET /webhook_endpoints`: the list parameters only. */
+export const plainListQuerySchema = listQuerySchema({});

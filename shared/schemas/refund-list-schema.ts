@@ -1,0 +1,8 @@
+/** The query of `GET /refunds` (one file per list, so a list handler builds only its own schema at import; issue 27). */
+import * as z from 'zod';
+import { listQuerySchema } from './list-query-schema';
+
+/** `GET /refunds`: the list parameters and `payment_id` (issue 26; functions/refunds/list-refunds.ts). */
+export const listRefundsQuerySchema = listQuerySchema({
+  payment_id: z.string({ error: 'must be a payment id (pay_…)' }).min(1, { error: 'must be a payment id (pay_…)' }).max(100).optional(),
+});
