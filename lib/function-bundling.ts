@@ -75,3 +75,20 @@ export function bundleFunction(root: string, entry: string, outputDir: string, a
   for (const file of assets) copyFileSync(resolve(root, file), join(outputDir, basename(file)));
   return { entryFile: join(outputDir, 'index.mjs'), metafile: result.metafile, warnings: result.warnings.length };
 }
+
+/**
+ * What a cold start of the function loads: its entry and every chunk the entry imports statically (transitively),
+ * as keys of `metafile.outputs` (paths from the bundling's working directory). The other `.mjs` outputs are the
+ * chunks reached only through `await import()`, loaded on first use.
+ * @param bundle what {@link bundleFunction} returned
+ */
+export function coldStartOutputs(bundle: FunctionBundle): string[] {
+  const outputs = bundle.metafile.outputs;
+  const entry = Object.keys(outputs).find((key) => key.endsWith('index.mjs'));
+  if (!entry) return [];
+  const loaded = new Set([entry]);
+  for (const key of loaded)
+    for (const imported of outputs[key]?.imports ?? [])
+      if (imported.kind === 'import-statement' && outputs[imported.path]) loaded.add(imported.path);
+  return [...loaded];
+}

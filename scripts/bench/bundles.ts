@@ -8,7 +8,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleFunction } from '../../lib/function-bundling';
+import { bundleFunction, coldStartOutputs } from '../../lib/function-bundling';
 import { median } from './stats';
 
 /** What is bundled: a name and an entry file relative to the repository root. */
@@ -58,11 +58,7 @@ export async function bundle(
 ): Promise<{ file: string; warnings: number; staticFiles: string[]; lazyBytes: number; largest: { name: string; bytes: number }[] }> {
   const built = bundleFunction(process.cwd(), entry, outDir);
   const outputs = built.metafile.outputs;
-  const entryKey = Object.keys(outputs).find((k) => k.endsWith('index.mjs'))!;
-  const staticKeys = new Set<string>([entryKey]);
-  for (const key of staticKeys)
-    for (const imported of outputs[key]?.imports ?? [])
-      if (imported.kind === 'import-statement' && outputs[imported.path]) staticKeys.add(imported.path);
+  const staticKeys = new Set(coldStartOutputs(built));
   const byPackage = new Map<string, number>();
   let lazyBytes = 0;
   for (const [key, output] of Object.entries(outputs)) {

@@ -196,23 +196,6 @@ async function platformConnector(name: ConnectorName, s: ConnectorSettings): Pro
 const cache = new Map<string, { connector: Connector | undefined; key: string }>();
 
 /**
- * Every setting a connector's platform adapter is built from ({@link PLATFORM_CREDENTIALS} and the stage settings its
- * builder reads): {@link configuredConnector} rebuilds the adapter when one of them changes.
- */
-const PLATFORM_SETTING_NAMES: Readonly<Record<ConnectorName, readonly string[]>> = {
-  sandbox: ['CONNECTOR_TIMEOUT_MS'],
-  flutterwave: [
-    'FLUTTERWAVE_SECRET_KEY',
-    'FLUTTERWAVE_ENCRYPTION_KEY',
-    'FLUTTERWAVE_WEBHOOK_HASH',
-    'FLUTTERWAVE_BASE_URL',
-    'CONNECTOR_TIMEOUT_MS',
-  ],
-  paystack: ['PAYSTACK_SECRET_KEY', 'PAYSTACK_WEBHOOK_SECRET', 'PAYSTACK_BASE_URL', 'CONNECTOR_TIMEOUT_MS'],
-  stripe: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_BASE_URL', 'STRIPE_API_VERSION', 'CONNECTOR_TIMEOUT_MS'],
-};
-
-/**
  * Whether the sandbox connector may be used: false only when `SANDBOX_CONNECTOR_ENABLED` is
  * `false` (the stack sets it on stages with `sandbox: false`, i.e. prod; lib/config/stage-config.ts).
  * Unset (local stack, tests) or any other value: enabled.
@@ -232,8 +215,9 @@ export async function configuredConnector(name: string): Promise<Connector | und
   const factory = Object.hasOwn(CONNECTOR_FACTORIES, name) ? CONNECTOR_FACTORIES[name] : undefined;
   if (!factory) return undefined;
   const s = await connectorSettings();
-  // Read by name, not by enumerating the settings: enumerating process.env costs ~50 µs a call (issue 27's profile).
-  const key = PLATFORM_SETTING_NAMES[name as ConnectorName].map((n) => s[n] ?? '\u0001').join('\u0000');
+  // What the build reads, by the build's own functions (not by enumerating the settings: enumerating process.env
+  // costs ~50 µs a call, issue 27's profile): the adapter is rebuilt when one of them changes.
+  const key = JSON.stringify([PLATFORM_CREDENTIALS[name as ConnectorName](s), stageSettingsOf(s)]);
   const hit = cache.get(name);
   if (hit && hit.key === key) return hit.connector;
   let connector: Connector | undefined;

@@ -24,7 +24,7 @@ import {
 } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
 import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from '../../lib/data-stack';
-import { bundleFunction, FUNCTION_ESBUILD_OPTIONS } from '../../lib/function-bundling';
+import { bundleFunction, coldStartOutputs, FUNCTION_ESBUILD_OPTIONS, type FunctionBundle } from '../../lib/function-bundling';
 import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
 import { functionGroupDashboardName } from '../../lib/service-monitoring';
@@ -514,25 +514,15 @@ export async function handler() {
       );
       const out = join(dir, 'out');
       const built = bundleFunction(process.cwd(), entry, out);
-      const outputs = built.metafile.outputs;
-      const entryKey = Object.keys(outputs).find((k) => k.endsWith('index.mjs'))!;
-      const inputsOf = (key: string) => Object.keys(outputs[key]!.inputs);
-      const staticKeys = new Set([entryKey]);
-      for (const key of staticKeys)
-        for (const i of outputs[key]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) staticKeys.add(i.path);
-      const staticInputs = [...staticKeys].flatMap(inputsOf);
+      // The source files in what a cold start of a bundle loads.
+      const coldStartInputs = (b: FunctionBundle) => coldStartOutputs(b).flatMap((key) => Object.keys(b.metafile.outputs[key]!.inputs));
+      const staticInputs = coldStartInputs(built);
       // What a cold start loads holds neither a connector's adapter nor the Encryption SDK ...
       expect(staticInputs.filter((i) => /connectors\/(paystack|stripe|flutterwave|sandbox)\//.test(i))).toEqual([]);
       expect(staticInputs.filter((i) => i.includes('node_modules/@aws-crypto/'))).toEqual([]);
       // The payment handler itself, as deployed: none of them, and no billing or webhook HTTP client either (issue 27).
       const payment = bundleFunction(process.cwd(), 'functions/payments/create-payment.ts', join(dir, 'create'));
-      const paymentOutputs = payment.metafile.outputs;
-      const paymentEntry = Object.keys(paymentOutputs).find((k) => k.endsWith('index.mjs'))!;
-      const paymentStatic = new Set([paymentEntry]);
-      for (const key of paymentStatic)
-        for (const i of paymentOutputs[key]!.imports)
-          if (i.kind === 'import-statement' && paymentOutputs[i.path]) paymentStatic.add(i.path);
-      const paymentInputs = [...paymentStatic].flatMap((key) => Object.keys(paymentOutputs[key]!.inputs));
+      const paymentInputs = coldStartInputs(payment);
       expect(paymentInputs.some((i) => i.endsWith('shared/operations/payment-operations.ts'))).toBe(true);
       expect(
         paymentInputs.filter((i) =>
