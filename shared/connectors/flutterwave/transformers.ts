@@ -703,6 +703,19 @@ export function refundListQuery(transactionId: string, createdAt: string, now: n
  *   refunds exist cannot be known, so the listing is not authoritative
  */
 export function hasMoreRefundPages(list: FlutterwaveRefundList, page: number): boolean {
+  return hasMoreListPages(list, page, 'refunds');
+}
+
+/**
+ * Whether another page of a v3 list follows this one, from its `meta.page_info` [LR] (refunds, chargebacks).
+ * @param what the listed things, named in the error
+ * @throws ConnectorTechnicalError when a non-empty page has no usable `meta.page_info`
+ */
+function hasMoreListPages(
+  list: { meta?: { page_info?: FlutterwavePageInfo | null } | null; data?: unknown[] | null },
+  page: number,
+  what: string,
+): boolean {
   const info = list.meta?.page_info;
   const items = list.data ?? [];
   if (typeof info?.total_pages === 'number' && Number.isFinite(info.total_pages)) {
@@ -712,7 +725,7 @@ export function hasMoreRefundPages(list: FlutterwaveRefundList, page: number): b
   if (items.length === 0) return false;
   throw new ConnectorTechnicalError(
     FLUTTERWAVE_CONNECTOR_NAME,
-    'Flutterwave listed refunds without meta.page_info; whether more pages exist is unknown.',
+    `Flutterwave listed ${what} without meta.page_info; whether more pages exist is unknown.`,
   );
 }
 
@@ -2010,17 +2023,7 @@ export function chargebackListQuery(options: {
  * @throws ConnectorTechnicalError when a non-empty page has no usable `meta.page_info` (the listing would not be authoritative)
  */
 export function hasMoreChargebackPages(list: FlutterwaveChargebackList, page: number): boolean {
-  const info = list.meta?.page_info;
-  const items = list.data ?? [];
-  if (typeof info?.total_pages === 'number' && Number.isFinite(info.total_pages)) {
-    const current = typeof info.current_page === 'number' ? info.current_page : page;
-    return items.length > 0 && current < info.total_pages;
-  }
-  if (items.length === 0) return false;
-  throw new ConnectorTechnicalError(
-    FLUTTERWAVE_CONNECTOR_NAME,
-    'Flutterwave listed chargebacks without meta.page_info; whether more pages exist is unknown.',
-  );
+  return hasMoreListPages(list, page, 'chargebacks');
 }
 
 /** Labels of our text evidence fields in the decline `comment`. */
