@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { createCustomer } from '../../shared/operations/customer-operations';
+import { createCustomer } from '../../shared/operations/customers/customer-operations';
 import { createCustomerBodySchema } from '../../shared/schemas/customer-schemas';
 
 /** `POST /customers`: creates a customer (every field optional); 200 with it. */

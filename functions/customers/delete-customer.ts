@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteCustomer } from '../../shared/operations/customer-operations';
+import { deleteCustomer } from '../../shared/operations/customers/customer-deletion';
 
 /** `DELETE /customers/{customer_id}`: `{customer_id, deleted: true}`; its payments stay, unlinked. */
 export const handler = apiHandler({}, async (req) => ({

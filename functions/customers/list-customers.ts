@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listCustomers } from '../../shared/operations/customer-operations';
+import { listCustomers } from '../../shared/operations/customers/customer-operations';
 import { listCustomersQuerySchema } from '../../shared/schemas/customer-list-schema';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 

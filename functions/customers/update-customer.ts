@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { updateCustomer } from '../../shared/operations/customer-operations';
+import { updateCustomer } from '../../shared/operations/customers/customer-operations';
 import { customerBodySchema } from '../../shared/schemas/customer-schemas';
 
 /** `PUT /customers/{customer_id}`: sets the fields given (metadata replaces the map); 200 with the customer. */

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listSubscriptions } from '../../shared/operations/billing/subscription-operations';
+import { listSubscriptions } from '../../shared/operations/billing/subscription-reads';
+import { listSubscriptionsQuerySchema } from '../../shared/schemas/billing-list-schemas';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
-import { listSubscriptionsQuerySchema } from '../../shared/schemas/subscription-schemas';
 
 /** `GET /subscriptions`: `{data, has_more}`, newest first; filter `customer_id` or `status`, `created[...]`. */
 export const handler = apiHandler({ query: listSubscriptionsQuerySchema, shapeQuery: nestCreatedParams }, async (req) => ({

@@ -18,6 +18,7 @@ import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS } from '../d
 import type { EventType } from '../domain/events';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX } from '../domain/list-query';
 import { authenticatePaymentBodySchema } from '../schemas/authentication-schemas';
+import { listInvoicesQuerySchema, listSubscriptionsQuerySchema } from '../schemas/billing-list-schemas';
 import {
   ConnectorAccountResource,
   createConnectorAccountSchema,
@@ -61,12 +62,7 @@ import {
 import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../schemas/routing-activation-schema';
 import { createRoutingAlgorithmSchema, RoutingAlgorithmResource } from '../schemas/routing-schemas';
 import { InvoiceResource, SubscriptionResource } from '../schemas/subscription-resource-schema';
-import {
-  createSubscriptionBodySchema,
-  listInvoicesQuerySchema,
-  listSubscriptionsQuerySchema,
-  updateSubscriptionBodySchema,
-} from '../schemas/subscription-schemas';
+import { createSubscriptionBodySchema, updateSubscriptionBodySchema } from '../schemas/subscription-schemas';
 import { advanceTestClockBodySchema, createTestClockBodySchema, TestClockResource } from '../schemas/test-clock-schemas';
 import {
   DeletedWebhookEndpointResource,

@@ -1,6 +1,6 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { ConnectorCredentials, ConnectorName } from '../domain/connector-account';
 import { logger } from '../observability/logger';
+import { readStageSecret } from '../security/stage-secrets';
 import type { Connector } from './connector';
 import { usedCredentials } from './credential-mode';
 
@@ -22,7 +22,7 @@ export type ConnectorSettings = Record<string, string | undefined>;
 export async function connectorSettings(): Promise<ConnectorSettings> {
   const secretId = process.env.CONNECTOR_SECRETS_ID;
   if (!secretId) return process.env;
-  const fromSecret = (await getSecret(secretId, { transform: 'json', maxAge: 300 })) as Record<string, string> | undefined;
+  const fromSecret = (await readStageSecret(secretId, { transform: 'json', maxAge: 300 })) as Record<string, string> | undefined;
   // Merged once per value Powertools hands out (the same object while its 5-minute cache holds): copying the
   // environment costs ~40 µs, and routing asks for the settings once per candidate connector (issue 27).
   if (!merged || merged.from !== fromSecret) merged = { from: fromSecret, settings: { ...process.env, ...(fromSecret ?? {}) } };

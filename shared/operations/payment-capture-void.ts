@@ -9,6 +9,7 @@ import { type StoredPayment, updatePayment } from '../storage/payments-repositor
 import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
+import { settledFirst } from './payment-settled-first';
 import {
   claimHolderOf,
   claimInFlight,
@@ -19,7 +20,6 @@ import {
   resultFields,
   targetOf,
 } from './payment-state';
-import { settledFirst } from './payment-sync';
 import type { RequestContext } from './request-context';
 
 /**

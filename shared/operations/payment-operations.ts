@@ -23,8 +23,9 @@ import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } fro
 import { connectorForTarget } from './accounts/account-connectors';
 import { authorizeClaimed } from './payment-authorization';
 import { type SavedMethodToCharge, savedMethodToCharge } from './payment-methods/saved-methods';
+import { settledFirst } from './payment-settled-first';
 import { claimHolderOf, claimInFlight, conflict, loadPayment, requestToken } from './payment-state';
-import { reconcilePayment, settledFirst } from './payment-sync';
+import { reconcilePayment } from './payment-sync';
 import type { RequestContext } from './request-context';
 import { routePayment } from './routing/route-payment';
 

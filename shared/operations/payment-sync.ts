@@ -162,18 +162,6 @@ export async function reconcilePayment(
 }
 
 /**
- * Before an operation on a payment whose last processor call has an unknown outcome
- * (an expired claim): settles it with the processor first, so the operation starts
- * from the truth. A payment without an expired claim is returned as read.
- * @throws ApiError 502 when the processor cannot be asked
- */
-export async function settledFirst(ctx: RequestContext, stored: StoredPayment): Promise<StoredPayment> {
-  if (!stored.pendingOperation || claimInFlight(stored)) return stored;
-  await reconcilePayment(ctx, stored);
-  return loadPayment(ctx.merchantId, stored.payment.payment_id);
-}
-
-/**
  * `GET /payments/{id}?force_sync=true`: reconciles the payment with its processor now
  * (see {@link reconcilePayment}) and returns it. A payment with nothing open is returned as read.
  * @throws ApiError 404 unknown payment; 502 `connector_error` when the processor cannot be asked

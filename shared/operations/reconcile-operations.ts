@@ -13,7 +13,7 @@ import {
 import { getPayment, OPEN_PAYMENT_STATUSES } from '../storage/payments-repository';
 import { getStoredRefund } from '../storage/refunds-repository';
 import { isStorageUnavailable } from '../storage/storage-errors';
-import { finishCustomerDelete } from './customer-operations';
+import { finishCustomerDelete } from './customers/customer-deletion';
 import { retryDelivery } from './event-delivery-operations';
 import { interleaveByMerchant } from './merchant-fair-order';
 import { reconcilePayment } from './payment-sync';

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../domain/card';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
 import { isDeployedStage } from '../webhooks/endpoint-url-rules';
-import { NO_CARD_NUMBERS, text, wellFormedString } from './scalar-schemas';
+import { NO_CARD_NUMBERS } from './card-number-refinement';
+import { text, wellFormedString } from './scalar-schemas';
 
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
 // handler) do not build this file's schemas at import (issue 27).

@@ -5,7 +5,7 @@
  */
 import isEmail from 'validator/lib/isEmail';
 import * as z from 'zod';
-import { NO_CARD_NUMBERS, noCardNumber } from './scalar-schemas';
+import { NO_CARD_NUMBERS, noCardNumber } from './card-number-refinement';
 
 /**
  * The shape of an e-mail address the API takes, as the OpenAPI document states it (`pattern` beside

@@ -5,20 +5,10 @@
  * whose body holds only scalars (refund, capture, cancel) builds only these at import (issue 27).
  */
 import * as z from 'zod';
-import { containsCardNumber } from '../domain/card';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
 import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-
-/**
- * The message of every field that refuses a card number (shared/domain/card.ts,
- * `containsCardNumber`: any spelling, any separators, Unicode digits). It names what is wrong,
- * never the value; the field is named by `param` (shared/http/zod-errors.ts).
- */
-export const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
-
-/** Refinement shared by every field that is stored, logged or echoed: no card number in it. */
-export const noCardNumber = (s: string) => !containsCardNumber(s);
+import { NO_CARD_NUMBERS, noCardNumber } from './card-number-refinement';
 
 /** A string refusing NUL and lone surrogates ({@link WELL_FORMED_TEXT}): the base of every free-text field. */
 export const wellFormedString = () => z.string().regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE });

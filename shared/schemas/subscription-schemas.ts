@@ -1,14 +1,8 @@
+/** The bodies of `POST /subscriptions` and `PUT /subscriptions/{subscription_id}` (the list queries: ./billing-list-schemas.ts). */
 import * as z from 'zod';
 import { BILLING_INTERVALS, MAX_INTERVAL_COUNT } from '../domain/billing-period';
-import { SUBSCRIPTION_STATUSES } from '../domain/billing-statuses';
-import { listQuerySchema } from './list-query-schema';
+import { billingIdSchema as idString } from './billing-id-schema';
 import { amountSchema, currencySchema, metadataSchema } from './scalar-schemas';
-
-const idString = (what: string) =>
-  z
-    .string({ error: `must be ${what}` })
-    .min(1, { error: `must be ${what}` })
-    .max(100);
 
 /**
  * Body of `POST /subscriptions`. A period (`interval_count` × `interval`) is at most one year: 365 days,
@@ -55,12 +49,3 @@ export const updateSubscriptionBodySchema = z.strictObject({
 
 /** Parsed `PUT /subscriptions/{subscription_id}` body. */
 export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBodySchema>;
-
-/** `GET /subscriptions`: the list parameters, `customer_id` or `status` (not both). */
-export const listSubscriptionsQuerySchema = listQuerySchema({
-  customer_id: idString('a customer id (cus_…)').optional(),
-  status: z.enum(SUBSCRIPTION_STATUSES, { error: `must be one of ${SUBSCRIPTION_STATUSES.join(', ')}` }).optional(),
-});
-
-/** `GET /invoices`: the list parameters and the (required) `subscription_id`. */
-export const listInvoicesQuerySchema = listQuerySchema({ subscription_id: idString('a subscription id (sub_…)') });

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { readStageSecret } from './stage-secrets';
 
 /**
  * The local stack's and tests' key for keyed hashes. Local only: a deployed
@@ -21,7 +21,7 @@ export async function keyedHashKey(): Promise<string> {
   if (process.env.CARD_FINGERPRINT_KEY) return process.env.CARD_FINGERPRINT_KEY;
   const secretId = process.env.CARD_FINGERPRINT_SECRET_ID;
   if (secretId) {
-    const value = await getSecret(secretId, { maxAge: SECRET_MAX_AGE_SECONDS });
+    const value = await readStageSecret(secretId, { maxAge: SECRET_MAX_AGE_SECONDS });
     if (typeof value === 'string' && value.length > 0) return value;
     throw new Error(`Secret ${secretId} is empty.`);
   }

@@ -20,7 +20,7 @@ import { ConnectorRequestError, ConnectorTechnicalError, type SavedMethodCharge 
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
 import { newId } from '../../shared/domain/ids';
 import { cardExpiryEnd, type PaymentMethodResource } from '../../shared/domain/payment-method';
-import { finishCustomerDelete } from '../../shared/operations/customer-operations';
+import { finishCustomerDelete } from '../../shared/operations/customers/customer-deletion';
 import { sealToken } from '../../shared/operations/payment-methods/token-vault';
 import { documentClient } from '../../shared/storage/client';
 import { attachPaymentMethod, getStoredPaymentMethod } from '../../shared/storage/payment-methods-repository';

@@ -3,15 +3,14 @@
  * customer a fixed amount each period by charging the customer's saved payment method off-session through
  * `createPayment` (never a processor's plan API). docs/api.md "Subscriptions and invoices".
  *
- * This module creates, reads, lists, updates and cancels subscriptions and bills the first period; renewals and
+ * This module creates, updates and cancels subscriptions (reads and lists: ./subscription-reads.ts) and bills the first period; renewals and
  * dunning are the renewal worker's (./renewal.ts, ./renewal-worker.ts), collecting an invoice is
  * ./invoice-collection.ts's. A subscription of a customer living on a test clock takes its times from the clock.
  */
 import { periodBoundary, trialEnd } from '../../domain/billing-period';
-import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
+import { ApiError, invalidRequest } from '../../domain/errors';
 import type { EventType } from '../../domain/events';
 import { isIdOf, newId } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
 import { type Invoice, invoiceIdFor, type Subscription } from '../../domain/subscription';
 import type { CreateSubscriptionBody, UpdateSubscriptionBody } from '../../schemas/subscription-schemas';
 import { keyedHash } from '../../security/keyed-hash';
@@ -21,10 +20,8 @@ import { shardCount } from '../../storage/list-shards';
 import { ItemExistsError } from '../../storage/storage-errors';
 import {
   getStoredSubscription,
-  listInvoices as queryInvoices,
   listSubscriptions as querySubscriptions,
   getInvoice as readInvoice,
-  type StoredSubscription,
   SubscriptionChangedError,
   type SubscriptionWrite,
   writeSubscriptionChange,
@@ -32,6 +29,7 @@ import {
 import { savedMethodToCharge } from '../payment-methods/saved-methods';
 import type { RequestContext } from '../request-context';
 import { chargeInvoice, concurrentChange } from './invoice-collection';
+import { loadSubscription } from './subscription-reads';
 import { clockTime } from './test-clocks';
 
 /** Attempts of a change that lost its optimistic condition to a concurrent one. */
@@ -179,17 +177,6 @@ async function resumeCreate(ctx: RequestContext, subscriptionId: string, body: C
   return chargeInvoice(ctx, stored, invoice, await subscriptionNow(ctx.merchantId, s));
 }
 
-/** Reads a subscription of the merchant. @throws ApiError 404 when it does not exist */
-export async function getSubscription(merchantId: string, subscriptionId: string): Promise<Subscription> {
-  return (await loadSubscription(merchantId, subscriptionId)).subscription;
-}
-
-async function loadSubscription(merchantId: string, subscriptionId: string): Promise<StoredSubscription> {
-  const stored = isIdOf('subscription', subscriptionId) ? await getStoredSubscription(merchantId, subscriptionId) : undefined;
-  if (!stored) throw resourceNotFound('subscription', 'subscription_id');
-  return stored;
-}
-
 /**
  * Applies `change` to the subscription with a conditional write and `subscription.updated` (or the given event),
  * retried on a concurrent change, at the subscription's time (its test clock's, or real). Its billing work follows:
@@ -324,61 +311,4 @@ export async function cancelSubscriptionsOfCustomer(merchantId: string, customer
     }
     if (!page.has_more && page.data.length < 100) return true;
   }
-}
-
-/**
- * Lists subscriptions newest first, of one customer or in one status (not both).
- * @throws ApiError 400 `parameter_invalid` for both filters; `resource_missing` for an unknown `starting_after`
- */
-export async function listSubscriptions(
-  merchantId: string,
-  query: ListQuery,
-  filters: { customer_id?: string; status?: Subscription['status'] },
-  readShards = 1,
-): Promise<ListPage<Subscription>> {
-  if (filters.customer_id && filters.status) {
-    throw invalidRequest('parameter_invalid', 'Filter by customer_id or by status, not both.', 'status');
-  }
-  let after: Subscription | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('subscription', cursorId) ? (await getStoredSubscription(merchantId, cursorId))?.subscription : undefined;
-    if (!after) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such subscription for ${cursorName(query)}: it must be a subscription id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
-  return querySubscriptions(merchantId, query, filters, after, readShards);
-}
-
-/** Reads an invoice of the merchant. @throws ApiError 404 when it does not exist */
-export async function getInvoice(merchantId: string, invoiceId: string): Promise<Invoice> {
-  const invoice = isIdOf('invoice', invoiceId) ? await readInvoice(merchantId, invoiceId) : undefined;
-  if (!invoice) throw resourceNotFound('invoice', 'invoice_id');
-  return invoice;
-}
-
-/**
- * Lists the invoices of one subscription, newest first.
- * @throws ApiError 400 `parameter_missing` without `subscription_id`; `resource_missing` for an unknown `starting_after`
- */
-export async function listInvoices(merchantId: string, query: ListQuery, subscriptionId: string | undefined): Promise<ListPage<Invoice>> {
-  if (!subscriptionId) throw invalidRequest('parameter_missing', 'Missing required parameter: subscription_id.', 'subscription_id');
-  let after: Invoice | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('invoice', cursorId) ? await readInvoice(merchantId, cursorId) : undefined;
-    if (!after || after.subscription_id !== subscriptionId) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such invoice for ${cursorName(query)}: it must be an invoice id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
-  if (!isIdOf('subscription', subscriptionId)) return { data: [], has_more: false };
-  return queryInvoices(merchantId, subscriptionId, query, after);
 }

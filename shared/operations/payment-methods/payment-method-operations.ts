@@ -4,7 +4,7 @@
  * `POST /customer/deactivate_authorization`, Stripe `POST /v1/payment_methods/{id}/detach`; Flutterwave
  * has none: the token is forgotten on our side only), then here (`payment_method.detached`, the token
  * destroyed). A customer delete detaches its customer's methods the same way
- * ({@link detachPaymentMethodsOfCustomer}, shared/operations/customer-operations.ts).
+ * ({@link detachPaymentMethodsOfCustomer}, shared/operations/customers/customer-deletion.ts).
  *
  * The processor's token is decrypted in memory only, for the detach call; it is never logged, stored in
  * clear or answered.
@@ -271,7 +271,7 @@ export interface CustomerMethodsDetach {
 }
 
 /**
- * Part of a customer delete (shared/operations/customer-operations.ts): detaches every attached method of
+ * Part of a customer delete (shared/operations/customers/customer-deletion.ts): detaches every attached method of
  * the customer, at its processor and here, {@link DETACH_CONCURRENCY} at a time, page after page of the
  * customer's list (newest first), until `deadlineMs`. A method whose detach fails (the processor unreachable or refusing
  * the account's key, any error but storage) is left attached and makes the pass incomplete: the delete

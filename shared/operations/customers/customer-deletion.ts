@@ -1,71 +1,14 @@
-import type { Customer, CustomerFields } from '../domain/customer';
-import { invalidRequest, resourceNotFound, storageUnavailableAfterPartialWork } from '../domain/errors';
-import { isIdOf, newId } from '../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../domain/list-query';
-import {
-  markCustomerDeleting,
-  markCustomerUnlinked,
-  listCustomers as queryCustomers,
-  getCustomer as readCustomer,
-  removeDeletedCustomer,
-  createCustomer as storeCustomer,
-  updateCustomer as writeCustomer,
-} from '../storage/customers-repository';
-import type { ListShards } from '../storage/list-shards';
-import { unlinkCustomerPayments } from '../storage/payments-repository';
-import { isStorageUnavailable } from '../storage/storage-errors';
-import { clockTime } from './billing/test-clocks';
-import { detachPaymentMethodsOfCustomer } from './payment-methods/payment-method-operations';
-
 /**
- * Creates a customer; every field optional.
- * @param shards the merchant's list shard counts (RequestContext.listShards); default one shard
+ * A customer's delete: marks it, cancels its subscriptions, detaches its saved payment methods at their
+ * processors and unlinks its payments, within a budget; the reconciler finishes what is left.
  */
-export async function createCustomer(merchantId: string, fields: CustomerFields, shards?: ListShards): Promise<Customer> {
-  const now = new Date().toISOString();
-  if (fields.test_clock !== undefined) await clockTime(merchantId, fields.test_clock);
-  return storeCustomer(
-    merchantId,
-    {
-      customer_id: newId('customer'),
-      email: fields.email ?? null,
-      name: fields.name ?? null,
-      phone: fields.phone ?? null,
-      description: fields.description ?? null,
-      test_clock: fields.test_clock ?? null,
-      metadata: fields.metadata ?? {},
-      created_at: now,
-      updated_at: now,
-    },
-    shards,
-  );
-}
-
-/**
- * Reads a customer of the merchant.
- * @throws ApiError 404 when it does not exist (or was deleted)
- */
-export async function getCustomer(merchantId: string, customerId: string): Promise<Customer> {
-  const customer = isIdOf('customer', customerId) ? await readCustomer(merchantId, customerId) : undefined;
-  if (!customer) throw resourceNotFound('customer', 'customer_id');
-  return customer;
-}
-
-/**
- * Sets the given fields (metadata replaces the whole map).
- * @param shards the merchant's list shard counts (its event is spread over `write`); default one shard
- * @throws ApiError 404 when the customer does not exist
- */
-export async function updateCustomer(
-  merchantId: string,
-  customerId: string,
-  fields: CustomerFields,
-  shards?: ListShards,
-): Promise<Customer> {
-  const customer = isIdOf('customer', customerId) ? await writeCustomer(merchantId, customerId, fields, shards?.write) : undefined;
-  if (!customer) throw resourceNotFound('customer', 'customer_id');
-  return customer;
-}
+import { resourceNotFound, storageUnavailableAfterPartialWork } from '../../domain/errors';
+import { isIdOf } from '../../domain/ids';
+import { markCustomerDeleting, markCustomerUnlinked, removeDeletedCustomer } from '../../storage/customers-repository';
+import type { ListShards } from '../../storage/list-shards';
+import { unlinkCustomerPayments } from '../../storage/payments-repository';
+import { isStorageUnavailable } from '../../storage/storage-errors';
+import { detachPaymentMethodsOfCustomer } from '../payment-methods/payment-method-operations';
 
 /**
  * Time a DELETE spends detaching the customer's saved payment methods and unlinking its payments before
@@ -85,7 +28,7 @@ export const UNLINK_BUDGET_MS = 10_000;
 async function releaseCustomer(merchantId: string, customerId: string, deadlineMs: number): Promise<boolean> {
   // Subscriptions first: canceled before their saved methods go, so none renews in between (issue 24).
   // Billing is loaded by a delete only, not by every customer handler (issue 27).
-  const { cancelSubscriptionsOfCustomer } = await import('./billing/subscription-operations');
+  const { cancelSubscriptionsOfCustomer } = await import('../billing/subscription-operations');
   const subscriptions = await cancelSubscriptionsOfCustomer(merchantId, customerId, deadlineMs);
   const methods = await detachPaymentMethodsOfCustomer(merchantId, customerId, deadlineMs);
   const payments = await unlinkCustomerPayments(merchantId, customerId, deadlineMs);
@@ -139,29 +82,4 @@ export async function finishCustomerDelete(merchantId: string, customerId: strin
   if (!(await releaseCustomer(merchantId, customerId, deadlineMs))) return 'pending';
   await removeDeletedCustomer(merchantId, customerId);
   return 'done';
-}
-
-/**
- * Lists customers, newest first, optionally by exact e-mail (case-insensitive).
- * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
- * @throws ApiError 400 `resource_missing` for an unknown `starting_after`
- */
-export async function listCustomers(
-  merchantId: string,
-  query: ListQuery,
-  filters: { email?: string },
-  readShards = 1,
-): Promise<ListPage<Customer>> {
-  let after: Customer | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('customer', cursorId) ? await readCustomer(merchantId, cursorId) : undefined;
-    if (!after)
-      throw invalidRequest(
-        'resource_missing',
-        `No such customer for ${cursorName(query)}: it must be a customer id from a previous page.`,
-        cursorName(query),
-      );
-  }
-  return queryCustomers(merchantId, query, filters, after, readShards);
 }
