@@ -57,6 +57,13 @@ export async function readPaymentItem(merchantId: string, paymentId: string): Pr
  * events-repository.ts `eventWrite`), with the payment (or refund) item as its data, so the bare
  * transaction has the API's item count and sizes.
  */
+/** A stored item's fields without its keys and bookkeeping (table keys, `entity`, `merchant_id`, `version`). */
+function publicFields(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(item).filter(([k]) => !/^(PK|SK|GSI\d+(PK|SK))$/.test(k) && !['entity', 'merchant_id', 'version'].includes(k)),
+  );
+}
+
 function eventPut(merchantId: string, type: EventType, data: Record<string, unknown>) {
   const { PK: _pk, SK: _sk, GSI1PK: _g1, GSI1SK: _g1s, GSI2PK: _g2, GSI2SK: _g2s, ...fields } = data;
   return eventWrite(merchantId, type, fields as unknown as EventData).put;
@@ -115,8 +122,20 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
   if (!item) throw new Error(`payment ${paymentId} not found`);
   const version = Number(item.version);
   const claimedAt = new Date().toISOString();
-  const claim = startPendingOperation('authorize', String(item.connector ?? 'sandbox'), paymentId, Number(item.amount));
+  const connector = String(item.connector ?? 'sandbox');
+  const claim = startPendingOperation('authorize', connector, paymentId, Number(item.amount));
   const open = openIndexKeys(paymentId, claim.lease_expires_at);
+  // The payment as its events carry it (its public fields, as the handler's events do), once claimed.
+  const claimed = {
+    ...publicFields(item),
+    status: 'Processing',
+    payment_method: 'card',
+    payment_method_data: { card: BENCH_CARD_SUMMARY },
+    connector,
+    merchant_connector_id: null,
+    payment_method_id: null,
+    updated_at: claimedAt,
+  };
   await client.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -125,7 +144,7 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
             TableName: tableName(),
             Key: key,
             UpdateExpression:
-              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #pending = :pending, #g5pk = :g5pk, #g5sk = :g5sk, #openSince = :openSince, #checks = :zero',
+              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7, #pending = :pending, #g5pk = :g5pk, #g5sk = :g5sk, #openSince = :openSince, #checks = :zero',
             ConditionExpression:
               'attribute_exists(PK) AND #version = :expected AND #status IN (:s0) AND attribute_not_exists(pending_operation)',
             ExpressionAttributeNames: {
@@ -137,6 +156,9 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
               '#f2': 'payment_method_data',
               '#f3': 'updated_at',
               '#f4': 'GSI2PK',
+              '#f5': 'connector',
+              '#f6': 'merchant_connector_id',
+              '#f7': 'payment_method_id',
               '#g5pk': 'GSI5PK',
               '#g5sk': 'GSI5SK',
               '#openSince': 'open_since',
@@ -151,6 +173,10 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
               ':f2': { card: BENCH_CARD_SUMMARY },
               ':f3': claimedAt,
               ':f4': listPartition.paymentsByStatus(merchantId, 'Processing'),
+              // The routing decision the handler records with its claim (connector, account, saved method).
+              ':f5': connector,
+              ':f6': null,
+              ':f7': null,
               // As the handler stores them (shared/storage/payments-repository.ts): the claim as an object and the
               // payment in the open-operations index (GSI5) until its outcome is recorded.
               ':pending': claim,
@@ -162,11 +188,25 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        eventPut(merchantId, 'payment.processing', { ...item, status: 'Processing', updated_at: claimedAt }),
+        eventPut(merchantId, 'payment.processing', { ...claimed, pending_operation: claim }),
       ],
     }),
   );
   const next = version + 1;
+  const transactionId = `sbx_${paymentId.slice(4)}`;
+  const settledAt = new Date().toISOString();
+  // The attempt the handler appends to `attempts` when it records the outcome (shared/domain/payment.ts).
+  const attempt = {
+    attempt_id: newId('attempt'),
+    connector,
+    merchant_connector_id: null,
+    status: 'Succeeded',
+    connector_transaction_id: transactionId,
+    error_code: null,
+    error_message: null,
+    created_at: settledAt,
+  };
+  const attempts = [...((item.attempts as unknown[] | undefined) ?? []), attempt];
   await client.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -175,7 +215,7 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
             TableName: tableName(),
             Key: key,
             UpdateExpression:
-              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7 REMOVE pending_operation, GSI5PK, GSI5SK, open_since, reconcile_checks',
+              'SET #version = :next, #f0 = :f0, #f1 = :f1, #f2 = :f2, #f3 = :f3, #f4 = :f4, #f5 = :f5, #f6 = :f6, #f7 = :f7, #f8 = :f8, #f9 = :f9, #f10 = :f10 REMOVE pending_operation, GSI5PK, GSI5SK, open_since, reconcile_checks',
             ConditionExpression: 'attribute_exists(PK) AND #version = :expected',
             ExpressionAttributeNames: {
               '#version': 'version',
@@ -187,23 +227,36 @@ export async function bareConfirm(merchantId: string, paymentId: string): Promis
               '#f5': 'error_message',
               '#f6': 'updated_at',
               '#f7': 'GSI2PK',
+              '#f8': 'connector',
+              '#f9': 'merchant_connector_id',
+              '#f10': 'attempts',
             },
             ExpressionAttributeValues: {
               ':expected': next,
               ':next': next + 1,
               ':f0': 'Succeeded',
-              ':f1': `sbx_${paymentId.slice(4)}`,
+              ':f1': transactionId,
               ':f2': Number(item.amount),
               ':f3': null,
               ':f4': null,
               ':f5': null,
-              ':f6': new Date().toISOString(),
+              ':f6': settledAt,
               ':f7': listPartition.paymentsByStatus(merchantId, 'Succeeded'),
+              ':f8': connector,
+              ':f9': null,
+              ':f10': attempts,
             },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           },
         },
-        eventPut(merchantId, 'payment.succeeded', { ...item, status: 'Succeeded', amount_captured: Number(item.amount) }),
+        eventPut(merchantId, 'payment.succeeded', {
+          ...claimed,
+          status: 'Succeeded',
+          amount_captured: Number(item.amount),
+          connector_transaction_id: transactionId,
+          attempts,
+          updated_at: settledAt,
+        }),
       ],
     }),
   );
