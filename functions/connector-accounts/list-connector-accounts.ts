@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { listConnectorAccounts } from '../../shared/operations/accounts/connector-account-operations';
-import { listConnectorAccountsQuerySchema } from '../../shared/schemas/connector-account-schemas';
+import { listConnectorAccountsQuerySchema } from '../../shared/schemas/connector-account-list-schema';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 
 /** `GET /connector_accounts`: `{data, has_more}`, newest first; filters `connector_name`, `disabled`; credentials masked. */

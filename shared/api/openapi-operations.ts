@@ -19,13 +19,9 @@ import type { EventType } from '../domain/events';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX } from '../domain/list-query';
 import { authenticatePaymentBodySchema } from '../schemas/authentication-schemas';
 import { listInvoicesQuerySchema, listSubscriptionsQuerySchema } from '../schemas/billing-list-schemas';
-import {
-  ConnectorAccountResource,
-  createConnectorAccountSchema,
-  DeletedConnectorAccountResource,
-  listConnectorAccountsQuerySchema,
-  updateConnectorAccountSchema,
-} from '../schemas/connector-account-schemas';
+import { listConnectorAccountsQuerySchema } from '../schemas/connector-account-list-schema';
+import { ConnectorAccountResource, DeletedConnectorAccountResource } from '../schemas/connector-account-resource-schema';
+import { createConnectorAccountSchema, updateConnectorAccountSchema } from '../schemas/connector-account-schemas';
 import { listCustomersQuerySchema } from '../schemas/customer-list-schema';
 import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import { createCustomerBodySchema, customerBodySchema } from '../schemas/customer-schemas';

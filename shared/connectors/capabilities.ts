@@ -7,14 +7,14 @@
  * - flutterwave: `flutterwaveChargeType` defined (`FLUTTERWAVE_CHARGE_TYPES`), as `FlutterwaveConnector.supports`;
  * - sandbox: every method in every currency (`SandboxConnector.supports` is always true).
  * USSD's per-bank support (`options.ussdBankCode`) is finer than a capability and stays with `supports()`.
- * Imports the adapters' transformers only, never the adapter classes nor the registry.
+ * Imports the adapters' supported-methods tables only, never their transformers, the adapter classes nor the registry.
  */
 import type { ConnectorName, EnabledPaymentMethod } from '../domain/connector-account';
 import { CURRENCIES, type Currency } from '../domain/money';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment';
-import { flutterwaveChargeType } from './flutterwave/transformers';
-import { paystackSupports } from './paystack/transformers';
-import { stripeSupports } from './stripe/transformers';
+import { flutterwaveChargeType } from './flutterwave/supported-methods';
+import { paystackSupports } from './paystack/supported-methods';
+import { stripeSupports } from './stripe/supported-methods';
 
 /** One payment method a connector takes, and in which currencies (in `CURRENCIES` order). */
 export interface PaymentMethodCapability {

@@ -1,14 +1,13 @@
 /**
- * Request and resource shapes of merchant connector accounts (`/connector_accounts`), built from the
+ * Request bodies of merchant connector accounts (`POST`/`PUT /connector_accounts`; the list query is in
+ * ./connector-account-list-schema.ts, the resource in ./connector-account-resource-schema.ts), built from the
  * vocabulary in shared/domain/connector-account.ts. Names follow Hyperswitch's merchant connector
  * account (https://api-reference.hyperswitch.io/api-reference/merchant-connector-account/merchant-connector--create).
  */
 import * as z from 'zod';
-import { CONNECTOR_ACCOUNT_STATUSES, CONNECTOR_NAMES } from '../domain/connector-account';
 import { CURRENCIES } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
-import { listQuerySchema } from './list-query-schema';
-import { CurrencyResource, deletedAnswer, idField, MetadataResource, timestampField } from './resource-fields';
+import { connectorNameSchema } from './connector-name-schema';
 import { currencySchema, metadataSchema, paymentMethodSchema } from './scalar-schemas';
 
 export { MAX_CONNECTOR_ACCOUNTS } from '../domain/connector-account';
@@ -18,9 +17,6 @@ export const MAX_CONNECTOR_LABEL_LENGTH = 64;
 
 /** Longest credential value accepted: 512 characters (processors' keys are under 200). */
 const MAX_CREDENTIAL_LENGTH = 512;
-
-/** `connector_name`: one of {@link CONNECTOR_NAMES}. */
-export const connectorNameSchema = z.enum(CONNECTOR_NAMES, { error: `must be one of ${CONNECTOR_NAMES.join(', ')}` });
 
 /** A secret credential value: 1–512 printable ASCII characters, no spaces (never echoed in errors). */
 const credentialValue = z
@@ -97,67 +93,7 @@ export const updateConnectorAccountSchema = z.strictObject({
   metadata: metadataSchema.optional(),
 });
 
-/** `GET /connector_accounts`: the list parameters, `connector_name` and `disabled`. */
-export const listConnectorAccountsQuerySchema = listQuerySchema({
-  connector_name: connectorNameSchema.optional(),
-  disabled: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
-});
-
 /** Parsed create body. */
 export type CreateConnectorAccountBody = z.infer<typeof createConnectorAccountSchema>;
 /** Parsed update body. */
 export type UpdateConnectorAccountBody = z.infer<typeof updateConnectorAccountSchema>;
-
-/** Component `EnabledPaymentMethod`. */
-export const EnabledPaymentMethodResource = z
-  .strictObject({
-    payment_method: z.enum(PAYMENT_METHODS).describe('The payment method.'),
-    currencies: z.array(CurrencyResource).describe('Currencies this account may be routed for this method.'),
-    minimum_amount: z.int().min(0).nullable().optional().describe('Smallest amount routed here, minor units (null: none).'),
-    maximum_amount: z.int().min(1).nullable().optional().describe('Largest amount routed here, minor units (null: none).'),
-  })
-  .meta({ id: 'EnabledPaymentMethod', description: 'A payment method this account may be routed, with its currencies and amount bounds.' });
-
-/** Component `ConnectorAccount`: a merchant connector account as the API shows it (credentials masked). */
-export const ConnectorAccountResource = z
-  .strictObject({
-    merchant_connector_id: idField('mca', 'The connector account'),
-    connector_name: z.enum(CONNECTOR_NAMES).describe('The processor.'),
-    connector_label: z.string().describe('Your name for the account, unique among your accounts (case-insensitive).'),
-    connector_account_details: z
-      .strictObject({
-        api_key: z.string().describe('The secret key, masked: its prefix and last 4 characters only.'),
-        key1: z.string().nullable().describe("Flutterwave's encryption key, masked; null when none."),
-      })
-      .describe('The credentials, masked. They are write-only: never answered in clear.'),
-    connector_webhook_details: z
-      .strictObject({ merchant_secret_set: z.boolean().describe('Whether a webhook signing secret is held (it is never shown).') })
-      .describe('Webhook verification settings.'),
-    payment_methods_enabled: z.array(EnabledPaymentMethodResource).describe('What routing may send to this account.'),
-    disabled: z
-      .boolean()
-      .describe('A disabled account takes no new payments; it still captures, voids, refunds and reconciles those it holds.'),
-    status: z.enum(CONNECTOR_ACCOUNT_STATUSES).describe('`active`, or `inactive` while disabled.'),
-    test_mode: z.boolean().describe("Whether the credentials are the processor's test keys."),
-    webhook_url: z
-      .string()
-      .describe("Where to point the processor's webhooks for this account (`…/webhooks/{connector_name}/{merchant_connector_id}`)."),
-    metadata: MetadataResource,
-    created_at: timestampField('When the account was connected.'),
-    updated_at: timestampField('When the account last changed.'),
-  })
-  .meta({
-    id: 'ConnectorAccount',
-    description: 'A processor account of yours (merchant connector account): routing sends your payments to it, with its own credentials.',
-  });
-
-/** Component `DeletedConnectorAccount`: the answer of `DELETE /connector_accounts/{id}`. */
-export const DeletedConnectorAccountResource = deletedAnswer(
-  'merchant_connector_id',
-  'mca',
-  'connector account',
-  'DeletedConnectorAccount',
-);
-
-/** The account resource type. */
-export type ConnectorAccountView = z.output<typeof ConnectorAccountResource>;

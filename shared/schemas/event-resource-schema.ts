@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../domain/events';
-import { ConnectorAccountResource } from './connector-account-schemas';
+import { ConnectorAccountResource } from './connector-account-resource-schema';
 import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
 import { DisputeResource } from './dispute-resource-schema';
 import { PaymentMethodResource } from './payment-method-resource-schema';

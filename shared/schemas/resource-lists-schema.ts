@@ -6,7 +6,7 @@
  * `has_more: false`).
  */
 
-import { ConnectorAccountResource } from './connector-account-schemas';
+import { ConnectorAccountResource } from './connector-account-resource-schema';
 import { CustomerResource } from './customer-resource-schema';
 import { DisputeResource } from './dispute-resource-schema';
 import { WebhookDeliveryResource } from './event-delivery-resource-schema';

@@ -24,11 +24,11 @@ import {
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector, type FlutterwaveConnectorConfig } from '../../shared/connectors/flutterwave/flutterwave-connector';
+import { FLUTTERWAVE_CHARGE_TYPES, type FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
 import {
   buildChargeRequest,
   encryptCardPayload,
   FLUTTERWAVE_AUTH_MODES,
-  FLUTTERWAVE_CHARGE_TYPES,
   FLUTTERWAVE_DOCUMENTED_USSD_BANKS,
   FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
@@ -39,7 +39,6 @@ import {
   FLUTTERWAVE_REFUND_STATUS,
   FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_USSD_BANKS,
-  type FlutterwaveChargeType,
   majorToMinor,
   minorToMajor,
 } from '../../shared/connectors/flutterwave/transformers';

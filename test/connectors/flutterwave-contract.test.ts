@@ -26,11 +26,11 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import type { AuthenticateRequest, AuthorizeRequest, PaymentResult } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
+import type { FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
 import {
   FLUTTERWAVE_BALANCES_PATH,
   FLUTTERWAVE_GHANA_NETWORKS,
   FLUTTERWAVE_USSD_BANKS,
-  type FlutterwaveChargeType,
   type FlutterwaveRefund,
   type FlutterwaveResponse,
   type FlutterwaveTransaction,

@@ -30,6 +30,7 @@ import {
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
+import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
 import {
   PAYSTACK_CHARGE_STATUSES,
   PAYSTACK_MOBILE_MONEY_PROVIDERS,
@@ -38,7 +39,6 @@ import {
   PAYSTACK_REFUND_STATUSES,
   PAYSTACK_TIMEOUTS_MS,
   PAYSTACK_TRANSACTION_STATUSES,
-  PAYSTACK_USSD_BANKS,
 } from '../../shared/connectors/paystack/transformers';
 import type { Currency } from '../../shared/domain/money';
 import type { PaymentMethod } from '../../shared/domain/payment';

@@ -3,7 +3,7 @@
  * bank: a connector whose processor does not serve the bank is skipped; none → 400 naming the field.
  */
 import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/transformers';
-import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/transformers';
+import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
 import { ApiError } from '../../shared/domain/errors';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANK_CODES, USSD_BANKS } from '../../shared/domain/ussd-banks';
 import { routeCandidates } from '../../shared/routing/routing';

@@ -30,6 +30,7 @@ import {
   requiredString,
   type WebhookObject,
 } from '../webhook-payload';
+import { flutterwaveChargeType } from './supported-methods';
 import {
   authenticationStepResult,
   buildCaptureBody,
@@ -68,7 +69,6 @@ import {
   type FlutterwaveTransaction,
   type FlutterwaveWebhookPayload,
   flutterwaveChargebackPath,
-  flutterwaveChargeType,
   flutterwaveErrorOf,
   hasMoreChargebackPages,
   hasMoreRefundPages,

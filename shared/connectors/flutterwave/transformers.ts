@@ -9,13 +9,7 @@ import {
 } from '../../domain/dispute-vocabulary';
 import { type GhanaMobileNetwork, ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import { CURRENCIES, type Currency } from '../../domain/money';
-import {
-  type AuthenticationAddress,
-  type AuthenticationStep,
-  authenticationAction,
-  type NextAction,
-  type PaymentMethod,
-} from '../../domain/payment';
+import { type AuthenticationAddress, type AuthenticationStep, authenticationAction, type NextAction } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
 import { USSD_BANKS } from '../../domain/ussd-banks';
 import {
@@ -30,6 +24,7 @@ import {
   type SavedMethodToken,
 } from '../connector';
 import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
+import { type FlutterwaveChargeType, flutterwaveChargeType } from './supported-methods';
 
 /**
  * Flutterwave v3 wire types, request builders and the status tables of the
@@ -265,9 +260,6 @@ export interface FlutterwaveWebhookPayload {
   charge_type?: string;
 }
 
-/** The `?type=` of `POST /v3/charges` for the methods this adapter uses [DC]. */
-export type FlutterwaveChargeType = 'card' | 'bank_transfer' | 'ussd' | 'mobile_money_ghana' | 'mpesa';
-
 /**
  * `authorization` of a card charge sent again for the `pin` mode [CARD]: the card PIN as typed
  * (a 4-digit string, leading zeros kept).
@@ -449,27 +441,6 @@ export function majorToMinor(value: number | string): number {
 // ---------------------------------------------------------------------------
 // Supported methods
 // ---------------------------------------------------------------------------
-
-/**
- * The (method, currency) pairs this adapter charges, and the Flutterwave charge
- * type each uses [DC]: cards in all five currencies; bank transfer and USSD in NGN
- * only ("Bank transfer is currently only supported for NGN transactions", "USSD
- * payments are only available for NGN"); mobile money as Ghana MoMo (GHS) and
- * M-Pesa (KES). ZAR/USD have no Flutterwave mobile money, bank transfer or USSD here.
- */
-export const FLUTTERWAVE_CHARGE_TYPES: Readonly<Record<PaymentMethod, Partial<Record<Currency, FlutterwaveChargeType>>>> = {
-  card: { NGN: 'card', USD: 'card', GHS: 'card', ZAR: 'card', KES: 'card' },
-  bank_transfer: { NGN: 'bank_transfer' },
-  ussd: { NGN: 'ussd' },
-  mobile_money: { GHS: 'mobile_money_ghana', KES: 'mpesa' },
-};
-
-/**
- * @returns the Flutterwave charge type for a payment, or undefined when the adapter does not support the pair
- */
-export function flutterwaveChargeType(currency: Currency, method: PaymentMethod): FlutterwaveChargeType | undefined {
-  return FLUTTERWAVE_CHARGE_TYPES[method]?.[currency];
-}
 
 /**
  * Every bank Flutterwave documents for USSD charges, by the `account_bank` code it takes (the Nigerian

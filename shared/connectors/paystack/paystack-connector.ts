@@ -83,6 +83,7 @@ import {
   isPaystackDisputeEvent,
   paystackDisputeEvent,
 } from './paystack-disputes';
+import { paystackSupports } from './supported-methods';
 import {
   authenticationSecrets,
   buildBankTransferCharge,
@@ -132,7 +133,6 @@ import {
   paymentIdFromReference,
   paystackErrorOf,
   paystackReference,
-  paystackSupports,
   refundListQuery,
   refundToRefundResult,
   transactionToPaymentResult,
@@ -215,7 +215,7 @@ export class PaystackConnector implements Connector {
   }
 
   /**
-   * @returns whether Paystack offers `paymentMethod` in `currency` (transformers' `PAYSTACK_SUPPORTED`)
+   * @returns whether Paystack offers `paymentMethod` in `currency` (`PAYSTACK_SUPPORTED`, ./supported-methods.ts)
    *   and, for USSD with a chosen bank (`options.ussdBankCode`, a CBN code), whether Paystack serves
    *   that bank (`PAYSTACK_USSD_BANKS`)
    */

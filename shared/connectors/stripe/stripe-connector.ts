@@ -32,6 +32,7 @@ import {
   requiredString,
   type WebhookObject,
 } from '../webhook-payload';
+import { stripeSupports } from './supported-methods';
 import {
   buildAuthenticationRecoveryParams,
   buildCancelParams,
@@ -85,7 +86,6 @@ import {
   stripeApiVersionProblem,
   stripeErrorOf,
   stripeFilesBaseUrl,
-  stripeSupports,
   WEBHOOK_TOLERANCE_SECONDS,
   webhookEventFromStripe,
   webhookIntentReread,

@@ -58,7 +58,7 @@ import type { CardDetails } from '../../domain/card';
 import { fullExpiryYear } from '../../domain/card';
 import type { DisputeEvidence, DisputeStage, DisputeStatus } from '../../domain/dispute-vocabulary';
 import { CURRENCIES, type Currency } from '../../domain/money';
-import type { CaptureMethod, NextAction, PaymentMethod } from '../../domain/payment';
+import type { CaptureMethod, NextAction } from '../../domain/payment';
 import type { RefundStatus } from '../../domain/refund';
 import { logger } from '../../observability/logger';
 import {
@@ -76,23 +76,6 @@ import {
 import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
 /* ------------------------------------------------------------------ matrix */
-
-/**
- * Currencies Switchyard routes to Stripe (issue 6: "Stripe (card; USD, NGN, KES, ZAR)").
- * GHS is deliberately absent.
- */
-export const STRIPE_CURRENCIES: readonly Currency[] = ['USD', 'NGN', 'KES', 'ZAR'];
-
-/** Payment methods Switchyard routes to Stripe (issue 6: card only). */
-export const STRIPE_PAYMENT_METHODS: readonly PaymentMethod[] = ['card'];
-
-/**
- * Whether Stripe takes a payment in this currency with this method.
- * @returns true only for a card payment in USD, NGN, KES or ZAR
- */
-export function stripeSupports(currency: Currency, paymentMethod: PaymentMethod): boolean {
-  return STRIPE_CURRENCIES.includes(currency) && STRIPE_PAYMENT_METHODS.includes(paymentMethod);
-}
 
 /* ---------------------------------------------------------------- timeouts */
 
