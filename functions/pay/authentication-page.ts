@@ -1,6 +1,6 @@
 import { htmlHandler } from '../../shared/http/html-handler';
 import { authenticationPage, resultPage } from '../../shared/http/payer-pages';
-import { payerPayment } from '../../shared/operations/payer-page-operations';
+import { payerPayment } from '../../shared/operations/payer/payer-payment';
 import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
 
 /**

@@ -1,7 +1,7 @@
 import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline, resultPage } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
-import { merchantReturnLocation, payerReturn } from '../../shared/operations/payer-page-operations';
+import { merchantReturnLocation, payerReturn } from '../../shared/operations/payer/payer-return';
 import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
 
 /**

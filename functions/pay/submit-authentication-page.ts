@@ -2,7 +2,7 @@ import { processorReturnUrl } from '../../shared/domain/payment';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { authenticationPage, pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
-import { submitAuthenticationPage } from '../../shared/operations/payer-page-operations';
+import { submitAuthenticationPage } from '../../shared/operations/payer/authentication-page-submission';
 import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
 
 /**

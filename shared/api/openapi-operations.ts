@@ -499,7 +499,7 @@ const CONNECTOR_ACCOUNT_FIELDS = {
 
 /**
  * A field of a payer page's form: empty (left out), or the value the JSON route takes, with the
- * surrounding whitespace the page trims (shared/operations/payer-page-operations.ts).
+ * surrounding whitespace the page trims (shared/operations/payer/authentication-page-submission.ts).
  */
 const formField = (value: RegExp) =>
   z

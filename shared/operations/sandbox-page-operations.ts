@@ -4,7 +4,7 @@ import type { Payment } from '../domain/payment';
 import { logger } from '../observability/logger';
 import type { StoredPayment } from '../storage/payments-repository';
 import { decideSandboxPayment } from '../storage/sandbox-decisions-repository';
-import { payerPayment } from './payer-page-operations';
+import { payerPayment } from './payer/payer-payment';
 import { claimInFlight } from './payment-state';
 
 /** The sandbox's hosted pages: a 3DS challenge (`3ds`) or a checkout page (`checkout`). */
