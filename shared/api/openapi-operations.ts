@@ -34,8 +34,8 @@ import { forceSyncQuerySchema } from '../schemas/force-sync-schema';
 import { HealthResource } from '../schemas/health-schema';
 import { cancelPaymentBodySchema, capturePaymentBodySchema, refundPaymentBodySchema } from '../schemas/payment-action-schemas';
 import { listPaymentsQuerySchema } from '../schemas/payment-list-schema';
-import { PaymentMethodResource } from '../schemas/payment-method-resource-schema';
-import { listPaymentMethodsQuerySchema, PaymentMethodListResource } from '../schemas/payment-method-schemas';
+import { PaymentMethodListResource, PaymentMethodResource } from '../schemas/payment-method-resource-schema';
+import { listPaymentMethodsQuerySchema } from '../schemas/payment-method-schemas';
 import { PaymentResource } from '../schemas/payment-resource-schema';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../schemas/payment-schemas';
 import { plainListQuerySchema } from '../schemas/plain-list-schema';
@@ -59,7 +59,8 @@ import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationRe
 import { createRoutingAlgorithmSchema, RoutingAlgorithmResource } from '../schemas/routing-schemas';
 import { InvoiceResource, SubscriptionResource } from '../schemas/subscription-resource-schema';
 import { createSubscriptionBodySchema, updateSubscriptionBodySchema } from '../schemas/subscription-schemas';
-import { advanceTestClockBodySchema, createTestClockBodySchema, TestClockResource } from '../schemas/test-clock-schemas';
+import { TestClockResource } from '../schemas/test-clock-resource-schema';
+import { advanceTestClockBodySchema, createTestClockBodySchema } from '../schemas/test-clock-schemas';
 import {
   DeletedWebhookEndpointResource,
   WebhookEndpointResource,

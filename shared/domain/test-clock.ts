@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { TestClockResource } from '../schemas/test-clock-schemas';
+import type { TestClockResource } from '../schemas/test-clock-resource-schema';
 
 /** A test clock as the API returns it (component `TestClock`; issue 24, non-prod stages). */
 export type TestClock = z.output<typeof TestClockResource>;

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { cardSchema, countrySchema } from './common';
-import { text } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /** A 4-digit card PIN, as Paystack (`/charge/submit_pin`) and Flutterwave (`authorization.pin`) take it. */
 const pinSchema = z.string().regex(/^\d{4}$/, { error: 'must be the 4 digits of the card PIN' });

@@ -3,33 +3,15 @@ import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../do
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
 import { isDeployedStage } from '../webhooks/endpoint-url-rules';
 import { NO_CARD_NUMBERS } from './card-number-refinement';
-import { text, wellFormedString } from './scalar-schemas';
+import { countrySchema } from './country-schema';
+import { text, wellFormedString } from './text-schemas';
 
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
 // handler) do not build this file's schemas at import (issue 27).
 export { isWellFormedText, WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-export { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema, text } from './scalar-schemas';
-
-/**
- * ISO 3166-1 alpha-2 country codes (officially assigned), from the ISO 3166
- * Maintenance Agency's list.
- */
-const ISO_3166_ALPHA2 = new Set(
-  (
-    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
-    'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
-    'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO ' +
-    'JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR ' +
-    'MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO ' +
-    'RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV ' +
-    'TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
-  ).split(' '),
-);
-
-/** An ISO 3166-1 alpha-2 country code, upper case (e.g. NG, GH, KE, ZA). */
-export const countrySchema = z
-  .string()
-  .refine((c) => ISO_3166_ALPHA2.has(c), { error: 'must be an ISO 3166-1 alpha-2 country code in upper case, e.g. NG' });
+export { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema } from './scalar-schemas';
+export { text } from './text-schemas';
+export { countrySchema };
 
 /** The billing object of a payment: `{address: {first_name, …, country}}`. */
 export const billingSchema = z.strictObject({

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { emailSchema, phoneSchema } from './contact-schemas';
-import { metadataSchema, text } from './scalar-schemas';
+import { metadataSchema } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /**
  * Body of `POST /customers` and `PUT /customers/{id}`: every field optional. Every field is

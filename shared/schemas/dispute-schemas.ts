@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS, DISPUTE_STATUSES } from '../domain/dispute-vocabulary';
 import { listQuerySchema } from './list-query-schema';
-import { text } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /** `GET /disputes`: the list parameters, `dispute_status` and `payment_id` (either or both), and `created` bounds. */
 export const listDisputesQuerySchema = listQuerySchema({

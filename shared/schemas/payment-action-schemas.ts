@@ -1,6 +1,7 @@
 /** The bodies of the payment actions that carry only scalars: cancel, capture, refund (each may be absent). */
 import * as z from 'zod';
-import { amountSchema, text } from './scalar-schemas';
+import { amountSchema } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /** Body of `POST /payments/{id}/cancel` (may be absent). */
 export const cancelPaymentBodySchema = z.strictObject({ cancellation_reason: text(500).optional() });

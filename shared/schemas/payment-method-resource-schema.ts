@@ -4,6 +4,7 @@
  * The processor's token is never part of it. docs/api.md "Saved payment methods".
  */
 import * as z from 'zod';
+import { listEnvelope } from './list-envelope-schema';
 import { connectorField, idField, merchantConnectorIdField, timestampField } from './resource-fields';
 
 /** The saved card: never the PAN. */
@@ -50,3 +51,6 @@ export const PaymentMethodResource = z
     description:
       "A payment method saved on a customer by a payment with `setup_future_usage`, charged again with `payment_method_id` (and `off_session: true` without the payer). The processor's token is kept encrypted and never shown.",
   });
+
+/** Component `SavedPaymentMethodList`: one page of a customer's attached payment methods, newest first. */
+export const PaymentMethodListResource = listEnvelope(PaymentMethodResource, 'SavedPaymentMethodList', 'saved payment methods');

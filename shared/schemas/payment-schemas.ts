@@ -4,7 +4,8 @@ import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method'
 import { methodOfData } from '../domain/payment-method-data';
 import { billingSchema, type PaymentMethodData, paymentMethodDataSchema, returnUrlSchema } from './common';
 import { emailSchema } from './contact-schemas';
-import { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema, text } from './scalar-schemas';
+import { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /**
  * `merchant_connector_id`: pins the payment to one of the merchant's connector accounts (`mca_…`),

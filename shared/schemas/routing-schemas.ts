@@ -50,8 +50,10 @@ import {
   type RoutingValueType,
   routingLhsOf,
 } from '../domain/routing-algorithm';
-import { countrySchema, referenceIdSchema, text } from './common';
+import { countrySchema } from './country-schema';
 import { idField, nullableText, timestampField } from './resource-fields';
+import { referenceIdSchema } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /** Shape of a connector account id in an algorithm: `mca_` then 1–64 letters or digits (shared/domain/ids.ts). */
 const CONNECTOR_ID_SHAPE = /^mca_[A-Za-z0-9]{1,64}$/;

@@ -1,6 +1,6 @@
 /**
- * The scalar field schemas most request bodies share (amounts, currencies, methods, free text, reference ids,
- * metadata), apart from the
+ * The scalar field schemas most request bodies share (amounts, currencies, methods, reference ids, metadata;
+ * free text is in ./text-schemas.ts, for the bodies that need only it), apart from the
  * larger ones of shared/schemas/common.ts (payment method data, addresses, e-mail), which re-exports these: a handler
  * whose body holds only scalars (refund, capture, cancel) builds only these at import (issue 27).
  */
@@ -9,9 +9,7 @@ import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
 import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 import { NO_CARD_NUMBERS, noCardNumber } from './card-number-refinement';
-
-/** A string refusing NUL and lone surrogates ({@link WELL_FORMED_TEXT}): the base of every free-text field. */
-export const wellFormedString = () => z.string().regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE });
+import { wellFormedString } from './text-schemas';
 
 /** An amount in minor units: an integer from 1 to 99,999,999,999. */
 export const amountSchema = z
@@ -24,12 +22,6 @@ export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURR
 
 /** One of card, bank_transfer, ussd, mobile_money. */
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
-
-/** Free text of at most `max` characters, well formed ({@link WELL_FORMED_TEXT}), which must not carry a card number (it would be stored). */
-export const text = (max: number) =>
-  wellFormedString()
-    .max(max, { error: `must be at most ${max} characters` })
-    .refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
 /** The ids this service hands out (shared/domain/ids.ts): a prefix, `_`, 32 lowercase hex digits. */
 const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { EVENT_TYPES, isEventType } from '../domain/events';
 import { ALL_EVENTS, type EnabledEvents, WEBHOOK_ENDPOINT_STATUSES } from '../domain/webhook-endpoint';
-import { text } from './scalar-schemas';
+import { text } from './text-schemas';
 
 /** Longest accepted endpoint URL: 2048 characters. */
 export const MAX_URL_LENGTH = 2048;
