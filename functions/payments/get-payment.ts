@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { loadPayment } from '../../shared/operations/payment-state';
+import { loadPayment } from '../../shared/operations/payments/load-payment';
 import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 
 /**

@@ -19,7 +19,8 @@ import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-e
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
 import { afterAuthorization, authorizationOutcomeOf } from './payment-authorization';
-import { attemptOf, claimHolderOf, conflict, loadPayment, resultFields } from './payment-state';
+import { attemptOf, claimHolderOf, conflict, resultFields } from './payment-state';
+import { loadPayment } from './payments/load-payment';
 import type { RequestContext } from './request-context';
 
 /** The body field that answers each step. */

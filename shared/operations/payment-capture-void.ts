@@ -10,16 +10,8 @@ import { ConditionFailedError, isStorageUnavailable } from '../storage/storage-e
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
 import { settledFirst } from './payment-settled-first';
-import {
-  claimHolderOf,
-  claimInFlight,
-  conflict,
-  handOverAfterStorageFailure,
-  loadPayment,
-  requestToken,
-  resultFields,
-  targetOf,
-} from './payment-state';
+import { claimHolderOf, claimInFlight, conflict, handOverAfterStorageFailure, requestToken, resultFields, targetOf } from './payment-state';
+import { loadPayment } from './payments/load-payment';
 import type { RequestContext } from './request-context';
 
 /**

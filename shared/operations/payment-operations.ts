@@ -24,8 +24,9 @@ import { connectorForTarget } from './accounts/account-connectors';
 import { authorizeClaimed } from './payment-authorization';
 import { type SavedMethodToCharge, savedMethodToCharge } from './payment-methods/saved-methods';
 import { settledFirst } from './payment-settled-first';
-import { claimHolderOf, claimInFlight, conflict, loadPayment, requestToken } from './payment-state';
+import { claimHolderOf, claimInFlight, conflict, requestToken } from './payment-state';
 import { reconcilePayment } from './payment-sync';
+import { loadPayment } from './payments/load-payment';
 import type { RequestContext } from './request-context';
 import { routePayment } from './routing/route-payment';
 

@@ -1,5 +1,6 @@
 import type { StoredPayment } from '../storage/payments-repository';
-import { claimInFlight, loadPayment } from './payment-state';
+import { claimInFlight } from './payment-state';
+import { loadPayment } from './payments/load-payment';
 import type { RequestContext } from './request-context';
 
 /**

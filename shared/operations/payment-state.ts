@@ -1,14 +1,14 @@
 import type { PaymentResult } from '../connectors/connector';
 import { maskOptionalText } from '../domain/card-mask';
-import { ApiError, resourceNotFound, unexpectedState } from '../domain/errors';
-import { isIdOf, newId } from '../domain/ids';
+import { ApiError, unexpectedState } from '../domain/errors';
+import { newId } from '../domain/ids';
 import type { Attempt, Payment } from '../domain/payment';
 import { ALLOWED_FROM, type PaymentOperation, type PaymentStatus } from '../domain/payment-status';
 import { CLAIM_LEASE_MARGIN_MS, type ClaimHolder, leaseActive } from '../domain/pending-operation';
 import { logger } from '../observability/logger';
 import { type ConnectorTarget, targetAccount, targetName } from '../routing/connector-target';
 import { keyedHash } from '../security/keyed-hash';
-import { handOverClaim, getPayment as readPayment, type StoredPayment } from '../storage/payments-repository';
+import { handOverClaim, type StoredPayment } from '../storage/payments-repository';
 import { type ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
 import { requestEndMs, storageRetryDeadline, untilStorageAnswers } from './connector-call';
 import type { RequestContext } from './request-context';
@@ -17,16 +17,6 @@ import type { RequestContext } from './request-context';
  * Reading a payment and expressing its changes: shared by the payment use cases
  * (create/confirm, capture/void, sync, webhooks, the reconciler).
  */
-
-/**
- * Reads a payment of the merchant.
- * @throws ApiError 404 when the id is malformed or no such payment exists for this merchant
- */
-export async function loadPayment(merchantId: string, paymentId: string): Promise<StoredPayment> {
-  const stored = isIdOf('payment', paymentId) ? await readPayment(merchantId, paymentId) : undefined;
-  if (!stored) throw resourceNotFound('payment', 'payment_id');
-  return stored;
-}
 
 /**
  * The 409 for a conditional write that lost: another processor call is in flight on the

@@ -10,7 +10,8 @@ import { ConditionFailedError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget } from './connector-call';
 import { afterAuthorization } from './payment-authorization';
-import { attemptOf, claimInFlight, loadPayment, resultFields } from './payment-state';
+import { attemptOf, claimInFlight, resultFields } from './payment-state';
+import { loadPayment } from './payments/load-payment';
 import type { RequestContext } from './request-context';
 
 /**

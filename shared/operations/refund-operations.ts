@@ -20,7 +20,8 @@ import { getStoredRefund, handOverRefundClaim, settleRefund } from '../storage/r
 import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
 import { callWithinBudget, storageRetryDeadline, untilStorageAnswers } from './connector-call';
-import { claimHolderOf, loadPayment } from './payment-state';
+import { claimHolderOf } from './payment-state';
+import { loadPayment } from './payments/load-payment';
 import { reconcileRefund } from './refund-sync';
 import { getRefund } from './refunds/refund-reads';
 import type { RequestContext } from './request-context';

@@ -3,7 +3,7 @@ import { isIdOf } from '../../domain/ids';
 import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
 import type { Refund } from '../../domain/refund';
 import { listMerchantRefunds, listRefunds as queryRefunds, getRefund as readRefund } from '../../storage/refunds-repository';
-import { loadPayment } from '../payment-state';
+import { loadPayment } from '../payments/load-payment';
 
 /**
  * Lists the refunds of one payment, newest first.
