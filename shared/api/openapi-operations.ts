@@ -25,8 +25,9 @@ import { createConnectorAccountSchema, updateConnectorAccountSchema } from '../s
 import { listCustomersQuerySchema } from '../schemas/customer-list-schema';
 import { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import { createCustomerBodySchema, customerBodySchema } from '../schemas/customer-schemas';
+import { listDisputesQuerySchema } from '../schemas/dispute-list-schema';
 import { DisputeResource } from '../schemas/dispute-resource-schema';
-import { disputeEvidenceBodySchema, listDisputesQuerySchema } from '../schemas/dispute-schemas';
+import { disputeEvidenceBodySchema } from '../schemas/dispute-schemas';
 import { listEventsQuerySchema } from '../schemas/event-list-schema';
 import { EventResource } from '../schemas/event-resource-schema';
 import { createFileBodySchema, FileResource } from '../schemas/file-schemas';

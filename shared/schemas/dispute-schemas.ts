@@ -1,16 +1,9 @@
 /**
- * Request shapes of the dispute routes (issue 25): the list's filters and the evidence body. docs/api.md "Disputes".
+ * Request shapes of the dispute routes (issue 25): the evidence body (the list's filters: ./dispute-list-schema.ts). docs/api.md "Disputes".
  */
 import * as z from 'zod';
-import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS, DISPUTE_STATUSES } from '../domain/dispute-vocabulary';
-import { listQuerySchema } from './list-query-schema';
+import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS } from '../domain/dispute-vocabulary';
 import { text } from './text-schemas';
-
-/** `GET /disputes`: the list parameters, `dispute_status` and `payment_id` (either or both), and `created` bounds. */
-export const listDisputesQuerySchema = listQuerySchema({
-  dispute_status: z.enum(DISPUTE_STATUSES, { error: `must be one of ${DISPUTE_STATUSES.join(', ')}` }).optional(),
-  payment_id: z.string({ error: 'must be a payment id (pay_…)' }).min(1).max(100).optional(),
-});
 
 const fileId = z
   .string({ error: 'must be a file id (file_…) from POST /files' })

@@ -16,8 +16,6 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { tracer } from '../observability/tracer';
 
 /** Where a file's bytes are kept. */
 export interface FileStore {
@@ -43,34 +41,6 @@ const SAFE_SEGMENT = /^[A-Za-z0-9_]{1,100}$/;
 export function fileObjectKey(merchantId: string, fileId: string): string {
   if (!SAFE_SEGMENT.test(merchantId) || !SAFE_SEGMENT.test(fileId)) throw new Error('file store: not an id');
   return `${merchantId}/${fileId}`;
-}
-
-/** The S3 store of a bucket. */
-export function s3FileStore(bucket: string, client: S3Client): FileStore {
-  return {
-    async put(merchantId, fileId, bytes, mediaType) {
-      await client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: fileObjectKey(merchantId, fileId),
-          Body: bytes,
-          ContentLength: bytes.length,
-          ContentType: mediaType,
-          ServerSideEncryption: 'AES256',
-        }),
-      );
-    },
-    async get(merchantId, fileId) {
-      try {
-        const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: fileObjectKey(merchantId, fileId) }));
-        if (!out.Body) return undefined;
-        return Buffer.from(await out.Body.transformToByteArray());
-      } catch (err) {
-        if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
-        throw err;
-      }
-    },
-  };
 }
 
 /** The local directory store: `<dir>/<merchant_id>/<file_id>`, files mode 0600, written whole (temporary file, then rename). */
@@ -99,24 +69,20 @@ let cached: { key: string; store: FileStore } | undefined;
 
 /**
  * The process's file store, chosen from the environment (see the module comment); re-chosen when
- * `FILES_BUCKET` or `FILES_DIR` changes (tests point `FILES_DIR` at a temporary directory).
+ * `FILES_BUCKET` or `FILES_DIR` changes (tests point `FILES_DIR` at a temporary directory). The S3 client is
+ * loaded with the first deployed use (./s3-file-store.ts): an evidence submission without files, and every
+ * local run, never loads it (issue 27).
  * @throws Error inside Lambda without `FILES_BUCKET`
  */
-export function fileStore(env: NodeJS.ProcessEnv = process.env): FileStore {
+export async function fileStore(env: NodeJS.ProcessEnv = process.env): Promise<FileStore> {
   const bucket = env[FILES_BUCKET_VARIABLE];
   const dir = resolve(env[FILES_DIR_VARIABLE] || DEFAULT_FILES_DIR);
   const key = bucket ? `s3:${bucket}` : `dir:${dir}`;
   if (cached?.key === key) return cached.store;
   let store: FileStore;
   if (bucket) {
-    const client = tracer.captureAWSv3Client(
-      new S3Client({
-        region: env.AWS_REGION || 'us-east-1',
-        maxAttempts: 3,
-        requestHandler: { connectionTimeout: 1000, requestTimeout: 10_000 },
-      }),
-    );
-    store = s3FileStore(bucket, client);
+    const { s3FileStoreOf } = await import('./s3-file-store');
+    store = s3FileStoreOf(bucket, env.AWS_REGION || 'us-east-1');
   } else {
     if (env.AWS_LAMBDA_FUNCTION_NAME) throw new Error(`${FILES_BUCKET_VARIABLE} is not set: this function has no file bucket`);
     store = directoryFileStore(dir);

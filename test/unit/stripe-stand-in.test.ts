@@ -45,7 +45,9 @@ const stripe = (over: Partial<ConstructorParameters<typeof StripeConnector>[0]> 
 
 // Letters only before the sequence number: a clock-derived id once held the test CVC's digits ("…1795737…") and
 // made the "no CVC in any request" assertion fail on the id, not on a leak.
-const RUN_TAG = Date.now().toString(36).replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)] ?? 'g');
+const RUN_TAG = Date.now()
+  .toString(36)
+  .replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)] ?? 'g');
 const newPaymentId = () => {
   seq += 1;
   return `pay_standin_${RUN_TAG}_${seq}`;

@@ -95,7 +95,7 @@ export async function createFile(ctx: Pick<RequestContext, 'merchantId'>, input:
     created_at: now.toISOString(),
     expires_at: fileExpiry(now).toISOString(),
   };
-  await fileStore().put(ctx.merchantId, file.file_id, input.bytes, MEDIA_TYPE_OF[type]);
+  await (await fileStore()).put(ctx.merchantId, file.file_id, input.bytes, MEDIA_TYPE_OF[type]);
   await files.putFile(ctx.merchantId, file);
   return file;
 }
@@ -134,7 +134,7 @@ export async function readFileForEvidence(merchantId: string, fileId: string, pa
     );
   const file = isIdOf('file', fileId) ? await files.getFile(merchantId, fileId) : undefined;
   if (!file || file.purpose !== 'dispute_evidence') throw missing();
-  const content = await fileStore().get(merchantId, fileId);
+  const content = await (await fileStore()).get(merchantId, fileId);
   if (!content) throw missing();
   return { fileId: file.file_id, filename: file.filename, mediaType: MEDIA_TYPE_OF[file.type], content };
 }
