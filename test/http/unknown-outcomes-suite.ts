@@ -780,8 +780,10 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       // The lease follows the request's own end (API Gateway's 30 s at most) plus the margin: not minutes.
       expect(leaseEnd).toBeLessThanOrEqual(Date.parse(claim.started_at) + API_GATEWAY_TIMEOUT_MS + CLAIM_LEASE_MARGIN_MS);
       expect(leaseEnd).toBeGreaterThanOrEqual(Date.parse(claim.started_at) + CLAIM_LEASE_MARGIN_MS);
-      // Up to its last millisecond the capture request may still be running: left alone.
-      await h.reconcileLater(leaseEnd - 1 - now());
+      // Until its lease ends the capture request may still be running: left alone. (A pass one second before the
+      // end, not one millisecond: the harness's clock keeps running during the pass, and a pass slower than the
+      // margin on a loaded machine would start inside the lease and end after it.)
+      await h.reconcileLater(leaseEnd - 1_000 - now());
       expect((await api.request('GET', `/payments/${p.payment_id}`)).body).toMatchObject({
         status: 'RequiresCapture',
         pending_operation: { operation: 'capture', state: 'in_progress' },
