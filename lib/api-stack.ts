@@ -254,7 +254,8 @@ export const usesConnectorAccountsKey = (route: Pick<RouteDefinition, 'path' | '
 
 /**
  * The code asset of one function: the handler bundled by {@link bundleFunction} (lib/function-bundling.ts: esbuild in
- * this process, minified ESM `index.mjs` with code splitting into `chunks/`, source maps without sources, the route's
+ * this process, minified ESM `index.mjs` holding what a cold start loads and chunks beside it loaded on first use (code splitting,
+ * then lib/cold-start-merge.ts), source maps without sources, the route's
  * `assets` copied beside it), hashed on that output as LambdaFunction does (`AssetHashType.OUTPUT`). Bundling is
  * local only: the Docker image and command are named because CDK's `BundlingOptions` requires an image (and keys its
  * cache on them), and never run, since

@@ -12,13 +12,14 @@
 import { copyFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
+import { type BundleFiles, mergeColdStartChunks, staticOutputs } from './cold-start-merge';
 import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT } from './function-runtime';
 
 /**
  * The esbuild options of every function: one minified ESM entry `index.mjs` for Node.js 22 with a source map
  * (mappings only, {@link BUNDLE_SOURCES_CONTENT}), the AWS SDK inside (nothing external), its default credential
  * chain aliased to the environment-only provider ({@link BUNDLE_ALIASES}), and **code splitting**: what a handler
- * reaches only through `await import()` (a connector's adapter, the AWS Encryption SDK) goes to `chunks/*.mjs`
+ * reaches only through `await import()` (a connector's adapter, the AWS Encryption SDK) goes to chunks (`*.mjs`)
  * beside it, loaded on first use, once per container; code shared by the entry and such a chunk goes to a shared
  * chunk the entry imports. ESM bundles still meet CommonJS dependencies that call `require()`: the banner gives
  * them one (in the entry and every chunk).
@@ -36,7 +37,9 @@ export const FUNCTION_ESBUILD_OPTIONS = {
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   splitting: true,
   entryNames: 'index',
-  chunkNames: 'chunks/[name]-[hash]',
+  // Beside the entry, not in a subdirectory: the cold-start merge (lib/cold-start-merge.ts) keeps the lazy chunks'
+  // import paths as written, valid from any file of the one directory.
+  chunkNames: '[name]-[hash]',
   outExtension: { '.js': '.mjs' },
   logLevel: 'silent',
 } as const satisfies BuildOptions;
@@ -49,11 +52,14 @@ export interface FunctionBundle {
   metafile: Metafile;
   /** esbuild's warnings (count). */
   warnings: number;
+  /** The files written: what a cold start loads (`index.mjs` alone) and what loads on first use. */
+  files: BundleFiles;
 }
 
 /**
  * Bundles one handler into `outputDir` with {@link FUNCTION_ESBUILD_OPTIONS}: `index.mjs` (exports `handler`),
- * `index.mjs.map`, `chunks/*.mjs(.map)`; then copies each of `assets` next to `index.mjs` under its base name,
+ * `index.mjs.map` and the chunks beside them (`*-<hash>.mjs(.map)`); merges what a cold start loads into
+ * `index.mjs` (lib/cold-start-merge.ts); then copies each of `assets` next to `index.mjs` under its base name,
  * where the handler reads it (functions/docs/static-asset.ts): a file served as it is stays out of the code.
  * @param root the repository root (esbuild's working directory; alias targets and `entry` are relative to it)
  * @param entry the handler module, from `root` (`functions/payments/create-payment.ts`)
@@ -72,23 +78,18 @@ export function bundleFunction(root: string, entry: string, outputDir: string, a
     outdir: outputDir,
     metafile: true,
   });
+  const files = mergeColdStartChunks(root, outputDir, result.metafile, FUNCTION_ESBUILD_OPTIONS.target);
   for (const file of assets) copyFileSync(resolve(root, file), join(outputDir, basename(file)));
-  return { entryFile: join(outputDir, 'index.mjs'), metafile: result.metafile, warnings: result.warnings.length };
+  return { entryFile: join(outputDir, 'index.mjs'), metafile: result.metafile, warnings: result.warnings.length, files };
 }
 
 /**
- * What a cold start of the function loads: its entry and every chunk the entry imports statically (transitively),
- * as keys of `metafile.outputs` (paths from the bundling's working directory). The other `.mjs` outputs are the
- * chunks reached only through `await import()`, loaded on first use.
+ * The code a cold start of the function loads: the split build's entry and every chunk the entry imports statically
+ * (transitively), as keys of `metafile.outputs` (paths from the bundling's working directory), whose inputs are the
+ * source modules evaluated at import; since the merge, all of it is in the one file `index.mjs`
+ * (`bundle.files.coldStart`). The other `.mjs` outputs are the chunks reached only through `await import()`.
  * @param bundle what {@link bundleFunction} returned
  */
 export function coldStartOutputs(bundle: FunctionBundle): string[] {
-  const outputs = bundle.metafile.outputs;
-  const entry = Object.keys(outputs).find((key) => key.endsWith('index.mjs'));
-  if (!entry) return [];
-  const loaded = new Set([entry]);
-  for (const key of loaded)
-    for (const imported of outputs[key]?.imports ?? [])
-      if (imported.kind === 'import-statement' && outputs[imported.path]) loaded.add(imported.path);
-  return [...loaded];
+  return staticOutputs(bundle.metafile);
 }

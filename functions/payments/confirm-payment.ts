@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { confirmPayment } from '../../shared/operations/payment-operations';
+import { confirmPayment } from '../../shared/operations/payments/confirm-payment';
 import { confirmPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments/{payment_id}/confirm`: runs the payment through its connector; 200 with the updated payment, 409 unless RequiresConfirmation. */

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleFunction, coldStartOutputs } from '../../lib/function-bundling';
 import { median } from './stats';
@@ -46,10 +46,10 @@ export interface BundleResult extends BundleEntry {
 
 /**
  * Bundles `entry` into `outDir` exactly as the stack does (lib/function-bundling.ts `bundleFunction`: esbuild with
- * code splitting, `index.mjs` plus `chunks/`).
- * @returns the entry's path, the number of esbuild warnings, the bytes a cold start loads (`index.mjs` and the
- *   chunks it imports statically, transitively) and those loaded only on first use (`await import()` chunks), and
- *   the biggest contributors to what a cold start loads
+ * code splitting, then what a cold start loads merged into `index.mjs`; the lazy chunks beside it).
+ * @returns the entry's path, the number of esbuild warnings, the files a cold start loads (`index.mjs`) and the
+ *   bytes loaded only on first use (`await import()` chunks), and the biggest contributors to what a cold start
+ *   loads (from the split build's record of which source went where)
  * @throws on a build error
  */
 export async function bundle(
@@ -60,23 +60,20 @@ export async function bundle(
   const outputs = built.metafile.outputs;
   const staticKeys = new Set(coldStartOutputs(built));
   const byPackage = new Map<string, number>();
-  let lazyBytes = 0;
   for (const [key, output] of Object.entries(outputs)) {
-    if (key.endsWith('.map')) continue;
-    if (!staticKeys.has(key)) {
-      lazyBytes += output.bytes;
-      continue;
-    }
+    if (key.endsWith('.map') || !staticKeys.has(key)) continue;
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? '(own code)';
       byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     }
   }
   const largest = [...byPackage].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes);
+  const lazySizes = await Promise.all(built.files.onFirstUse.map((f) => stat(f)));
+  const lazyBytes = lazySizes.reduce((total, s) => total + s.size, 0);
   return {
     file: built.entryFile,
     warnings: built.warnings,
-    staticFiles: [...staticKeys].map((k) => resolve(process.cwd(), k)),
+    staticFiles: built.files.coldStart,
     lazyBytes,
     largest,
   };

@@ -11,9 +11,7 @@ import type { CircuitSkip } from '../routing/routing';
 import { markPaymentMethodUsed, processorCustomerIdOf } from '../storage/payment-methods-repository';
 import { getPayment as readPayment, type StoredPayment, updatePayment } from '../storage/payments-repository';
 import { ConditionFailedError } from '../storage/storage-errors';
-import { trySettleInvoiceOfPayment } from './billing/invoice-settlement';
 import { callWithinBudget } from './connector-call';
-import { trySaveMethodOfPayment } from './payment-methods/saved-methods';
 import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
 import type { RequestContext } from './request-context';
 
@@ -47,12 +45,17 @@ export interface AuthorizationInput {
  */
 export async function afterAuthorization(ctx: Pick<RequestContext, 'merchantId'>, done: Payment, result: PaymentResult): Promise<Payment> {
   // A subscription invoice's payment settling after its request (3-D Secure, a lost answer) moves its invoice.
-  if (done.metadata?.invoice_id) await trySettleInvoiceOfPayment(ctx.merchantId, done);
+  // Billing is loaded by an invoice's payment only (issue 27).
+  if (done.metadata?.invoice_id) await (await import('./billing/invoice-settlement')).trySettleInvoiceOfPayment(ctx.merchantId, done);
   const authorized = done.status === 'Succeeded' || done.status === 'RequiresCapture';
   if (authorized && done.payment_method_id && !done.setup_future_usage) {
     await markPaymentMethodUsed(ctx.merchantId, done.payment_method_id, done.updated_at);
     return done;
   }
+  // Only a payment that asked to save its card and got a token saves one (saveMethodOfPayment checks the rest);
+  // the saved-method code is loaded by the first such payment (issue 27).
+  if (!result.savedMethod || !done.setup_future_usage) return done;
+  const { trySaveMethodOfPayment } = await import('./payment-methods/saved-methods');
   const method = await trySaveMethodOfPayment(ctx.merchantId, done, result.savedMethod);
   if (!method) return done;
   try {

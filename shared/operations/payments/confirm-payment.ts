@@ -1,0 +1,134 @@
+/** `POST /payments/{payment_id}/confirm` (apart from ../payment-operations.ts's create, which loads the processor call on first use). */
+import { invalidRequest, unexpectedState } from '../../domain/errors';
+import type { Payment } from '../../domain/payment';
+import { methodOfData } from '../../domain/payment-method-data';
+import { ALLOWED_FROM, canApply } from '../../domain/payment-status';
+import { startPendingOperation } from '../../domain/pending-operation';
+import type { ConfirmPaymentBody } from '../../schemas/payment-schemas';
+import { getCustomer } from '../../storage/customers-repository';
+import { type StoredPayment, updatePayment } from '../../storage/payments-repository';
+import { ConditionFailedError } from '../../storage/storage-errors';
+import { authorizeClaimed } from '../payment-authorization';
+import { settledFirst } from '../payment-settled-first';
+import { claimHolderOf, claimInFlight, conflict, requestToken } from '../payment-state';
+import type { RequestContext } from '../request-context';
+import { routePayment } from '../routing/route-payment';
+import { loadPayment } from './load-payment';
+import { acceptanceOf, methodSummary, routingFacts, savedMethodCandidates, ussdBankOf } from './payment-method-facts';
+
+/**
+ * Confirms a payment created with `confirm: false`: claims it (`Processing`, with its
+ * `pending_operation`) with a conditional write, calls the connector, records the outcome.
+ * A retry with the same `Idempotency-Key` of a confirm that ended without its answer (503 `outcome_unknown`)
+ * reconciles the payment first once the claim is free, and answers it (200) when that confirm was its own
+ * first attempt (`last_request`, {@link requestToken}).
+ * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless `RequiresConfirmation`
+ *   (also when a concurrent confirm won the race, or while a claim is in flight); 400 when no payment method is known
+ * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
+ */
+export async function confirmPayment(ctx: RequestContext, paymentId: string, body: ConfirmPaymentBody): Promise<Payment> {
+  const token = await requestToken(ctx, paymentId, 'confirm');
+  let stored = await loadPayment(ctx.merchantId, paymentId);
+  if (!canApply('confirm', stored.payment.status)) {
+    // A claim whose lease has ended (its request is over) is settled with the processor first.
+    stored = await settledFirst(ctx, stored);
+    // This request's own first attempt confirmed it (its answer was lost): the payment as it is now.
+    if (token !== undefined && stored.lastRequest === token && !claimInFlight(stored)) return stored.payment;
+    // Its authorization is not settled yet (a retried confirm): a transient 409, never a stored one.
+    if (stored.pendingOperation) throw conflict('confirm', new ConditionFailedError(stored));
+    throw unexpectedState('confirm', stored.payment.status, ALLOWED_FROM.confirm);
+  }
+  const p = stored.payment;
+  if (body.setup_future_usage && !p.customer_id) {
+    throw invalidRequest(
+      'parameter_missing',
+      'setup_future_usage needs a customer: create the payment with customer_id.',
+      'setup_future_usage',
+    );
+  }
+  // A saved method (issue 24): named now, or at create.
+  const savedMethodId = body.payment_method_id ?? (body.payment_method_data ? undefined : (p.payment_method_id ?? undefined));
+  // Saved-method code is loaded by the first confirm that charges one (issue 27).
+  const saved = savedMethodId
+    ? await (await import('../payment-methods/saved-methods')).savedMethodToCharge(
+        ctx.merchantId,
+        savedMethodId,
+        p.customer_id,
+        body.off_session ?? false,
+      )
+    : undefined;
+  if (saved && p.setup_future_usage && body.setup_future_usage === undefined) {
+    throw invalidRequest(
+      'parameter_invalid',
+      'This payment saves its card (setup_future_usage): it cannot charge a saved method too.',
+      'payment_method_id',
+    );
+  }
+  const paymentMethod = saved
+    ? 'card'
+    : (body.payment_method ?? (body.payment_method_data ? methodOfData(body.payment_method_data) : p.payment_method));
+  if (!paymentMethod) {
+    throw invalidRequest(
+      'parameter_missing',
+      'Missing required parameter: payment_method (the payment was created without one).',
+      'payment_method',
+    );
+  }
+  if (body.payment_method_data && paymentMethod !== methodOfData(body.payment_method_data)) {
+    throw invalidRequest(
+      'parameter_invalid',
+      `payment_method_data holds ${methodOfData(body.payment_method_data)} data, but the payment method is ${paymentMethod}.`,
+      'payment_method_data',
+    );
+  }
+  // Details sent now replace those given at create; a card is never carried over to another method.
+  const keptSummary =
+    !saved && p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
+  const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
+  const ussdBankCode = ussdBankOf(summary, paymentMethod);
+  // Routed again with what is known now (the method and card given at confirm decide rules the create
+  // could not), unless the create pinned its account: a pin holds until the confirm names another. A saved
+  // method goes to the account that issued it.
+  const pinned = body.merchant_connector_id ?? (stored.routingPinned ? (p.merchant_connector_id ?? undefined) : undefined);
+  const candidates = saved
+    ? await savedMethodCandidates(ctx.merchantId, saved)
+    : await routePayment(ctx.merchantId, routingFacts(p, paymentMethod, summary), {
+        ussdBankCode,
+        pinned,
+        preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
+      });
+  const phone =
+    paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
+  let claimed: StoredPayment;
+  try {
+    claimed = await updatePayment(
+      ctx.merchantId,
+      stored,
+      { expectedStatuses: ['RequiresConfirmation'], requireNoPendingOperation: true },
+      {
+        status: 'Processing',
+        connector: candidates[0].name,
+        merchant_connector_id: candidates[0].merchantConnectorId,
+        payment_method: paymentMethod,
+        payment_method_data: summary,
+        payment_method_id: saved ? saved.stored.method.payment_method_id : null,
+        ...(body.setup_future_usage !== undefined
+          ? { setup_future_usage: body.setup_future_usage, customer_acceptance: acceptanceOf(body.customer_acceptance) }
+          : {}),
+        ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
+      },
+      startPendingOperation('authorize', candidates[0], p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
+    );
+  } catch (err) {
+    if (err instanceof ConditionFailedError) throw conflict('confirm', err);
+    throw err;
+  }
+  return authorizeClaimed(ctx, claimed, {
+    paymentMethod,
+    card: body.payment_method_data?.card,
+    phone,
+    ussdBankCode,
+    candidates,
+    ...(saved ? { savedMethod: saved.charge, offSession: body.off_session ?? false } : {}),
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * What a payment's create and confirm both derive from its request (issue 27 split them: a create without
+ * `confirm` loads no processor call): the stored summary of its method's details, the facts routing decides on,
+ * the USSD bank, a saved method's one connector, the stored `customer_acceptance`.
+ */
+import { summarizeCard } from '../../domain/card';
+import type { RoutingFacts } from '../../domain/connector-account';
+import type { Payment, PaymentMethod, PaymentMethodSummary } from '../../domain/payment';
+import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../../domain/ussd-banks';
+import type { RoutedCandidates } from '../../routing/routing';
+import type { PaymentMethodData } from '../../schemas/common';
+import type { CreatePaymentBody } from '../../schemas/payment-schemas';
+import { cardFingerprint } from '../../security/keyed-hash';
+import { connectorForTarget } from '../accounts/account-connectors';
+import type { SavedMethodToCharge } from '../payment-methods/saved-methods';
+
+/**
+ * The storable summary of a method's details: a card's last4, brand, expiry and keyed
+ * fingerprint (never the PAN or CVC), or the USSD bank's code and name.
+ */
+export async function methodSummary(data: PaymentMethodData): Promise<PaymentMethodSummary> {
+  if (data.card) return { card: summarizeCard(data.card, await cardFingerprint(data.card.card_number)) };
+  const code = data.ussd!.bank_code;
+  return { ussd: { bank_code: code, bank_name: USSD_BANKS[code] ?? code } };
+}
+
+/** What routing decides on for a payment (docs/api.md "Routing": `lhs` values of advanced rules). */
+export function routingFacts(
+  p: Pick<Payment, 'payment_id' | 'amount' | 'currency' | 'metadata' | 'billing'>,
+  paymentMethod: PaymentMethod | undefined,
+  summary: PaymentMethodSummary | null,
+): RoutingFacts {
+  return {
+    payment_id: p.payment_id,
+    amount: p.amount,
+    currency: p.currency,
+    payment_method: paymentMethod,
+    card_network: summary && 'card' in summary ? summary.card.brand : null,
+    billing_country: p.billing?.address?.country ?? null,
+    metadata: p.metadata ?? null,
+  };
+}
+
+/** The USSD bank chosen for a payment (its stored summary), else the default bank {@link DEFAULT_USSD_BANK_CODE}. */
+export function ussdBankOf(summary: PaymentMethodSummary | null, paymentMethod: PaymentMethod | undefined): string | undefined {
+  if (paymentMethod !== 'ussd') return undefined;
+  return summary && 'ussd' in summary ? summary.ussd.bank_code : DEFAULT_USSD_BANK_CODE;
+}
+
+/** The one connector a saved method is charged through: the account that issued its token. */
+export async function savedMethodCandidates(merchantId: string, saved: SavedMethodToCharge): Promise<RoutedCandidates> {
+  const m = saved.stored.method;
+  const only = await connectorForTarget(merchantId, m.connector, m.merchant_connector_id);
+  return Object.assign([only] as [typeof only], { skipped: [] });
+}
+
+/** The stored form of `customer_acceptance` (`online` null when not given). */
+export function acceptanceOf(a: CreatePaymentBody['customer_acceptance']): Payment['customer_acceptance'] {
+  return a ? { acceptance_type: a.acceptance_type, accepted_at: a.accepted_at, online: a.online ?? null } : null;
+}
