@@ -44,18 +44,26 @@ function isValidEmail(s: string): boolean {
  * An e-mail address (at most 254 characters, RFC 5321) holding no card number: validated by the
  * `validator` package's `isEmail` (RFC 5321/5322 lengths, domain labels as DNS takes them, so
  * `ada@example-.com` is refused) within {@link EMAIL_PATTERN}, which the OpenAPI document states.
+ * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
  */
-export const emailSchema = z
-  .email({ pattern: EMAIL_PATTERN, error: 'must be a valid e-mail address, such as ada@example.com' })
-  .max(254)
-  .refine(isValidEmail, { error: 'must be a valid e-mail address, such as ada@example.com' })
-  .refine(noCardNumber, { error: NO_CARD_NUMBERS });
+export const emailSchema = z.lazy(() =>
+  z
+    .email({ pattern: EMAIL_PATTERN, error: 'must be a valid e-mail address, such as ada@example.com' })
+    .max(254)
+    .refine(isValidEmail, { error: 'must be a valid e-mail address, such as ada@example.com' })
+    .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+);
 
 /**
  * A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164), which must not be a
  * card number (15 digits hold an American Express number, 14 a Diners Club one).
+ * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
  */
-export const phoneSchema = z
-  .string()
-  .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' })
-  .refine(noCardNumber, { error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card' });
+export const phoneSchema = z.lazy(() =>
+  z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, { error: 'must be in international E.164 format: + followed by 7 to 15 digits, e.g. +2348012345678' })
+    .refine(noCardNumber, {
+      error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card',
+    }),
+);

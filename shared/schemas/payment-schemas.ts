@@ -25,23 +25,25 @@ const acceptedAtSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 timestamp (2026-11-21T10:00:00Z) of a real date and time' })
   .refine((v) => Date.parse(v) <= Date.now() + 86_400_000, { error: 'must not be in the future' });
 
-/** `customer_acceptance` (Hyperswitch's): the payer's agreement to later charges without them. */
-export const customerAcceptanceSchema = z
-  .strictObject({
-    acceptance_type: z.enum(ACCEPTANCE_TYPES, { error: 'must be online or offline' }),
-    accepted_at: acceptedAtSchema,
-    online: z
-      .strictObject({
-        ip_address: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }),
-        user_agent: text(512),
-      })
-      .optional(),
-  })
-  .superRefine((a, ctx) => {
-    if (a.acceptance_type === 'online' && !a.online) {
-      ctx.addIssue({ code: 'custom', path: ['online'], message: 'is required with acceptance_type online (ip_address and user_agent)' });
-    }
-  });
+/** `customer_acceptance` (Hyperswitch's): the payer's agreement to later charges without them. Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it). */
+export const customerAcceptanceSchema = z.lazy(() =>
+  z
+    .strictObject({
+      acceptance_type: z.enum(ACCEPTANCE_TYPES, { error: 'must be online or offline' }),
+      accepted_at: acceptedAtSchema,
+      online: z
+        .strictObject({
+          ip_address: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }),
+          user_agent: text(512),
+        })
+        .optional(),
+    })
+    .superRefine((a, ctx) => {
+      if (a.acceptance_type === 'online' && !a.online) {
+        ctx.addIssue({ code: 'custom', path: ['online'], message: 'is required with acceptance_type online (ip_address and user_agent)' });
+      }
+    }),
+);
 
 /**
  * The saved-method rules of create and confirm (issue 24): `setup_future_usage` saves the card on a customer

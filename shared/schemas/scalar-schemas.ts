@@ -43,26 +43,29 @@ export const referenceIdSchema = (max = 100) =>
  * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
  * 500 characters, no card number, NUL or lone surrogate in a key or a value. A `__proto__` key is refused
  * (it could not be kept as given).
+ * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
  */
-export const metadataSchema = z
-  .unknown()
-  .superRefine((value, ctx) => {
-    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-      ctx.addIssue({ code: 'custom', message: 'must not use the key __proto__' });
-    }
-  })
-  .pipe(
-    z
-      .record(
-        wellFormedString()
-          .min(1, { error: 'keys must not be empty' })
-          .max(40, { error: 'keys must be at most 40 characters' })
-          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
-        z
-          .string({ error: 'values must be strings' })
-          .regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE })
-          .max(500, { error: 'values must be at most 500 characters' })
-          .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
-      )
-      .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
-  );
+export const metadataSchema = z.lazy(() =>
+  z
+    .unknown()
+    .superRefine((value, ctx) => {
+      if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+        ctx.addIssue({ code: 'custom', message: 'must not use the key __proto__' });
+      }
+    })
+    .pipe(
+      z
+        .record(
+          wellFormedString()
+            .min(1, { error: 'keys must not be empty' })
+            .max(40, { error: 'keys must be at most 40 characters' })
+            .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+          z
+            .string({ error: 'values must be strings' })
+            .regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE })
+            .max(500, { error: 'values must be at most 500 characters' })
+            .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
+        )
+        .refine((m) => Object.keys(m).length <= 50, { error: 'must have at most 50 keys' }),
+    ),
+);
