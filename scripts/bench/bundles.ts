@@ -132,7 +132,7 @@ export async function coldImportMs(file: string, runs: number, nodeOptions: stri
 
 /**
  * Cold import times of several bundles, measured in rounds (each round imports
- * every bundle once, in order, once per NODE_OPTIONS variant), so that a burst of
+ * every bundle once, in an order shuffled per round, once per NODE_OPTIONS variant), so that a burst of
  * load on the machine spreads over all bundles and variants instead of skewing one.
  * @param variants NODE_OPTIONS per variant (undefined: none) and its number of rounds
  * @returns per variant, per file, the medians of wall and CPU time over its rounds (no rounds give NaN)
@@ -145,7 +145,15 @@ export async function coldImportRounds(
   const samples = variants.map(() => files.map((): ImportSample[] => []));
   const rounds = Math.max(0, ...variants.map((v) => v.runs));
   for (let round = 0; round < rounds; round += 1) {
-    for (const [i, file] of files.entries()) {
+    // Each round in its own order (Fisher–Yates), so no bundle always follows the same one: with a fixed order,
+    // CancelPayment and CapturePayment (the same code but for their schema) measured 1.43× and 1.20× in one run.
+    const order = [...files.keys()];
+    for (let k = order.length - 1; k > 0; k -= 1) {
+      const j = Math.floor(Math.random() * (k + 1));
+      [order[k], order[j]] = [order[j] as number, order[k] as number];
+    }
+    for (const i of order) {
+      const file = files[i] as string;
       for (const [v, variant] of variants.entries()) {
         if (round < variant.runs) samples[v]?.[i]?.push(await coldImport(file, variant.nodeOptions, env));
       }
