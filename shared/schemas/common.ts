@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { containsCardNumber, fullExpiryYear, isExpired, passesLuhn } from '../domain/card';
 import { USSD_BANK_CODES } from '../domain/ussd-banks';
-import { isDeployedStage } from '../webhooks/endpoint-url-rules';
+import { isDeployedStage } from '../settings/deployed-stage';
 import { NO_CARD_NUMBERS } from './card-number-refinement';
 import { countrySchema } from './country-schema';
 import { text, wellFormedString } from './text-schemas';

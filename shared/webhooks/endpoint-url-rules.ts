@@ -13,6 +13,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { isDeployedStage } from '../settings/deployed-stage';
 
 /** Why a URL is refused. */
 export type UrlRefusal = 'invalid_url' | 'scheme_not_allowed' | 'credentials_not_allowed' | 'address_not_allowed' | 'host_unresolvable';
@@ -222,14 +223,6 @@ export async function checkEndpointUrl(url: string, options: UrlRuleOptions): Pr
     if (kind) return addressRefusal(kind);
   }
   return { allowed: true, addresses: resolved.map((r) => r.address) };
-}
-
-/**
- * Whether this process runs a deployed stage: `STAGE` is set and is not `local`.
- * @param env the environment (default `process.env`)
- */
-export function isDeployedStage(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.STAGE) && env.STAGE !== 'local';
 }
 
 /**

@@ -1,7 +1,7 @@
+import { isDeployedStage } from '../../shared/settings/deployed-stage';
 import {
   checkEndpointUrl,
   type HostResolver,
-  isDeployedStage,
   nonPublicAddressKind,
   type UrlVerdict,
   urlRulesForStage,
