@@ -57,7 +57,8 @@ import {
   WebhookEndpointListResource,
 } from '../schemas/resource-lists-schema';
 import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../schemas/routing-activation-schema';
-import { createRoutingAlgorithmSchema, RoutingAlgorithmResource } from '../schemas/routing-schemas';
+import { RoutingAlgorithmResource } from '../schemas/routing-algorithm-resource-schema';
+import { createRoutingAlgorithmSchema } from '../schemas/routing-schemas';
 import { InvoiceResource, SubscriptionResource } from '../schemas/subscription-resource-schema';
 import { createSubscriptionBodySchema, updateSubscriptionBodySchema } from '../schemas/subscription-schemas';
 import { TestClockResource } from '../schemas/test-clock-resource-schema';

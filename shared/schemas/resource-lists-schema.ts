@@ -14,7 +14,7 @@ import { EventResource } from './event-resource-schema';
 import { listEnvelope } from './list-envelope-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { RefundResource } from './refund-resource-schema';
-import { RoutingAlgorithmResource } from './routing-schemas';
+import { RoutingAlgorithmResource } from './routing-algorithm-resource-schema';
 import { InvoiceResource, SubscriptionResource } from './subscription-resource-schema';
 import { WebhookEndpointResource } from './webhook-endpoint-resource-schema';
 

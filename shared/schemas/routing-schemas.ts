@@ -51,7 +51,6 @@ import {
   routingLhsOf,
 } from '../domain/routing-algorithm';
 import { countrySchema } from './country-schema';
-import { idField, nullableText, timestampField } from './resource-fields';
 import { referenceIdSchema } from './scalar-schemas';
 import { text } from './text-schemas';
 
@@ -391,26 +390,6 @@ export const createRoutingAlgorithmSchema = z.strictObject({
 
 /** Parsed body of `POST /routing`. */
 export type CreateRoutingAlgorithmBody = z.infer<typeof createRoutingAlgorithmSchema>;
-
-/** Component `RoutingAlgorithm`: a routing algorithm as the API answers it, with whether it is the active one. */
-export const RoutingAlgorithmResource = z
-  .strictObject({
-    routing_algorithm_id: idField('routing', 'The routing algorithm'),
-    name: z.string().describe(`Your name for it (1 to ${MAX_NAME_LENGTH} characters).`),
-    description: nullableText('Description, or null.'),
-    algorithm: routingAlgorithmSchema,
-    is_active: z.boolean().describe("Whether it is the algorithm routing your payments now (your routing profile's active one)."),
-    created_at: timestampField('When it was created.'),
-    modified_at: timestampField('When it last changed (algorithms are immutable: its creation).'),
-  })
-  .meta({
-    id: 'RoutingAlgorithm',
-    description:
-      'A routing algorithm of yours: how payments are sent to your connector accounts. Creating one does not use it: activate it. Accounts it names that are disabled, or that cannot take a payment, are passed over when a payment is routed.',
-  });
-
-/** The resource type. */
-export type RoutingAlgorithmView = z.output<typeof RoutingAlgorithmResource>;
 
 /** Compile-time checks: what the schemas accept is the domain's {@link RoutingAlgorithm} (each line fails to type-check otherwise). */
 const parsedIsDomain: (parsed: z.output<typeof routingAlgorithmSchema>) => RoutingAlgorithm = (parsed) => parsed;

@@ -34,7 +34,8 @@ import {
   volumeSplitBucket,
 } from '../../shared/operations/routing/evaluate-algorithm';
 import { type CapabilitiesOf, validateAlgorithm } from '../../shared/operations/routing/validate-algorithm';
-import { createRoutingAlgorithmSchema, RoutingAlgorithmResource, routingAlgorithmSchema } from '../../shared/schemas/routing-schemas';
+import { RoutingAlgorithmResource } from '../../shared/schemas/routing-algorithm-resource-schema';
+import { createRoutingAlgorithmSchema, routingAlgorithmSchema } from '../../shared/schemas/routing-schemas';
 
 const FC_SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const fcOptions = (numRuns: number) => ({ numRuns, ...(FC_SEED === undefined ? {} : { seed: FC_SEED }) });

@@ -6,7 +6,8 @@ import { cursorName, type ListPage, type ListQuery } from '../../domain/list-que
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
 import type { RoutingProfile } from '../../domain/routing-profile';
 import type { RoutingActivation } from '../../schemas/routing-activation-schema';
-import type { CreateRoutingAlgorithmBody, RoutingAlgorithmView } from '../../schemas/routing-schemas';
+import type { RoutingAlgorithmView } from '../../schemas/routing-algorithm-resource-schema';
+import type { CreateRoutingAlgorithmBody } from '../../schemas/routing-schemas';
 import { type ConnectorConfig, readConnectorConfig } from '../../storage/connector-accounts-repository';
 import {
   getRoutingAlgorithm,
