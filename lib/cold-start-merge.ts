@@ -38,8 +38,10 @@ export interface BundleFiles {
 export const ENTRY_FILE = 'index.mjs';
 
 /**
- * The outputs a cold start of a split build loads: the entry and every chunk it imports statically, transitively,
- * as keys of `metafile.outputs` (paths from the bundling's working directory), the entry first.
+ * The code a cold start loads: the split build's entry and every chunk it imports statically, transitively, as keys
+ * of `metafile.outputs` (paths from the bundling's working directory), the entry first; their inputs are the source
+ * modules evaluated at import. After {@link mergeColdStartChunks} all of it is in the one file `index.mjs`. The
+ * other `.mjs` outputs are the chunks reached only through `await import()`.
  */
 export function staticOutputs(metafile: Metafile): string[] {
   const outputs = metafile.outputs;

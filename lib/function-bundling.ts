@@ -12,7 +12,7 @@
 import { copyFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
-import { type BundleFiles, mergeColdStartChunks, staticOutputs } from './cold-start-merge';
+import { type BundleFiles, ENTRY_FILE, mergeColdStartChunks } from './cold-start-merge';
 import { BUNDLE_ALIASES, BUNDLE_SOURCES_CONTENT } from './function-runtime';
 
 /**
@@ -80,16 +80,5 @@ export function bundleFunction(root: string, entry: string, outputDir: string, a
   });
   const files = mergeColdStartChunks(root, outputDir, result.metafile, FUNCTION_ESBUILD_OPTIONS.target);
   for (const file of assets) copyFileSync(resolve(root, file), join(outputDir, basename(file)));
-  return { entryFile: join(outputDir, 'index.mjs'), metafile: result.metafile, warnings: result.warnings.length, files };
-}
-
-/**
- * The code a cold start of the function loads: the split build's entry and every chunk the entry imports statically
- * (transitively), as keys of `metafile.outputs` (paths from the bundling's working directory), whose inputs are the
- * source modules evaluated at import; since the merge, all of it is in the one file `index.mjs`
- * (`bundle.files.coldStart`). The other `.mjs` outputs are the chunks reached only through `await import()`.
- * @param bundle what {@link bundleFunction} returned
- */
-export function coldStartOutputs(bundle: FunctionBundle): string[] {
-  return staticOutputs(bundle.metafile);
+  return { entryFile: join(outputDir, ENTRY_FILE), metafile: result.metafile, warnings: result.warnings.length, files };
 }

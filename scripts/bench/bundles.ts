@@ -8,7 +8,8 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleFunction, coldStartOutputs } from '../../lib/function-bundling';
+import { staticOutputs } from '../../lib/cold-start-merge';
+import { bundleFunction } from '../../lib/function-bundling';
 import { median } from './stats';
 
 /** What is bundled: a name and an entry file relative to the repository root. */
@@ -58,7 +59,7 @@ export async function bundle(
 ): Promise<{ file: string; warnings: number; staticFiles: string[]; lazyBytes: number; largest: { name: string; bytes: number }[] }> {
   const built = bundleFunction(process.cwd(), entry, outDir);
   const outputs = built.metafile.outputs;
-  const staticKeys = new Set(coldStartOutputs(built));
+  const staticKeys = new Set(staticOutputs(built.metafile));
   const byPackage = new Map<string, number>();
   for (const [key, output] of Object.entries(outputs)) {
     if (key.endsWith('.map') || !staticKeys.has(key)) continue;

@@ -13,7 +13,14 @@ import { getPayment as readPayment, type StoredPayment, createPayment as storeNe
 import { ItemExistsError, LinkedCustomerMissingError } from '../storage/storage-errors';
 import { claimHolderOf, claimInFlight } from './payment-state';
 import { loadPayment } from './payments/load-payment';
-import { acceptanceOf, methodSummary, routingFacts, savedMethodCandidates, ussdBankOf } from './payments/payment-method-facts';
+import {
+  acceptanceOf,
+  authorizationInput,
+  methodSummary,
+  routingFacts,
+  savedMethodCandidates,
+  ussdBankOf,
+} from './payments/payment-method-facts';
 import type { RequestContext } from './request-context';
 import { routePayment } from './routing/route-payment';
 
@@ -169,12 +176,5 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   // The processor call (authorization, its outcome, a saved card, an invoice) is loaded by the first create that
   // confirms: a create without `confirm` calls no processor (issue 27). `POST /payments/{id}/confirm` loads it at import.
   const { authorizeClaimed } = await import('./payment-authorization');
-  return authorizeClaimed(ctx, stored, {
-    paymentMethod,
-    card: body.payment_method_data?.card,
-    phone,
-    ussdBankCode,
-    candidates,
-    ...(saved ? { savedMethod: saved.charge, offSession: body.off_session ?? false } : {}),
-  });
+  return authorizeClaimed(ctx, stored, authorizationInput(body, { paymentMethod, phone, ussdBankCode, candidates, saved }));
 }

@@ -22,9 +22,10 @@ import {
   WEBHOOK_DELIVERY,
   WEBHOOK_DELIVERY_WORKER,
 } from '../../lib/api-stack';
+import { staticOutputs } from '../../lib/cold-start-merge';
 import { STAGES } from '../../lib/config/stage-config';
 import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from '../../lib/data-stack';
-import { bundleFunction, coldStartOutputs, FUNCTION_ESBUILD_OPTIONS, type FunctionBundle } from '../../lib/function-bundling';
+import { bundleFunction, FUNCTION_ESBUILD_OPTIONS, type FunctionBundle } from '../../lib/function-bundling';
 import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
 import { functionGroupDashboardName } from '../../lib/service-monitoring';
@@ -515,7 +516,8 @@ export async function handler() {
       const out = join(dir, 'out');
       const built = bundleFunction(process.cwd(), entry, out);
       // The source files in what a cold start of a bundle loads.
-      const coldStartInputs = (b: FunctionBundle) => coldStartOutputs(b).flatMap((key) => Object.keys(b.metafile.outputs[key]!.inputs));
+      const coldStartInputs = (b: FunctionBundle) =>
+        staticOutputs(b.metafile).flatMap((key) => Object.keys(b.metafile.outputs[key]!.inputs));
       const staticInputs = coldStartInputs(built);
       // What a cold start loads holds neither a connector's adapter nor the Encryption SDK ...
       expect(staticInputs.filter((i) => /connectors\/(paystack|stripe|flutterwave|sandbox)\//.test(i))).toEqual([]);

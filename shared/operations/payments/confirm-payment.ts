@@ -14,7 +14,7 @@ import { claimHolderOf, claimInFlight, conflict, requestToken } from '../payment
 import type { RequestContext } from '../request-context';
 import { routePayment } from '../routing/route-payment';
 import { loadPayment } from './load-payment';
-import { acceptanceOf, methodSummary, routingFacts, savedMethodCandidates, ussdBankOf } from './payment-method-facts';
+import { acceptanceOf, authorizationInput, methodSummary, routingFacts, savedMethodCandidates, ussdBankOf } from './payment-method-facts';
 
 /**
  * Confirms a payment created with `confirm: false`: claims it (`Processing`, with its
@@ -123,12 +123,5 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);
     throw err;
   }
-  return authorizeClaimed(ctx, claimed, {
-    paymentMethod,
-    card: body.payment_method_data?.card,
-    phone,
-    ussdBankCode,
-    candidates,
-    ...(saved ? { savedMethod: saved.charge, offSession: body.off_session ?? false } : {}),
-  });
+  return authorizeClaimed(ctx, claimed, authorizationInput(body, { paymentMethod, phone, ussdBankCode, candidates, saved }));
 }

@@ -12,6 +12,7 @@ import type { PaymentMethodData } from '../../schemas/common';
 import type { CreatePaymentBody } from '../../schemas/payment-schemas';
 import { cardFingerprint } from '../../security/keyed-hash';
 import { connectorForTarget } from '../accounts/account-connectors';
+import type { AuthorizationInput } from '../payment-authorization';
 import type { SavedMethodToCharge } from '../payment-methods/saved-methods';
 
 /**
@@ -57,4 +58,21 @@ export async function savedMethodCandidates(merchantId: string, saved: SavedMeth
 /** The stored form of `customer_acceptance` (`online` null when not given). */
 export function acceptanceOf(a: CreatePaymentBody['customer_acceptance']): Payment['customer_acceptance'] {
   return a ? { acceptance_type: a.acceptance_type, accepted_at: a.accepted_at, online: a.online ?? null } : null;
+}
+
+/**
+ * What the processor call of a create with `confirm` and of a confirm is given (../payment-authorization.ts
+ * `authorizeClaimed`): the method, the card sent with this request (never stored), the payer's phone, the USSD bank,
+ * the routed candidates and, for a saved method, its decrypted token and whether the payer is absent.
+ */
+export function authorizationInput(
+  body: { payment_method_data?: PaymentMethodData; off_session?: boolean },
+  facts: Pick<AuthorizationInput, 'paymentMethod' | 'phone' | 'ussdBankCode' | 'candidates'> & { saved: SavedMethodToCharge | undefined },
+): AuthorizationInput {
+  const { saved, ...rest } = facts;
+  return {
+    ...rest,
+    card: body.payment_method_data?.card,
+    ...(saved ? { savedMethod: saved.charge, offSession: body.off_session ?? false } : {}),
+  };
 }
