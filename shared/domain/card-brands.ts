@@ -2,7 +2,7 @@
  * Card brands: the issuer identification number (IIN) ranges and PAN lengths of Braintree's
  * `credit-card-type` 10.3.0 (`src/lib/card-types.ts`; pinned exactly in package.json), with this
  * service's two changes. `credit-card-type`'s `updateCard` changes state for the whole module, so
- * the changes are applied here, once, when this module loads, and nowhere else; every brand
+ * the changes are applied here, once, on first use (not at cold start), and nowhere else; every brand
  * decision of the service (card summaries, the card-number detector) goes through this module.
  *
  * The changes (docs/security.md, "Card-number detector"):
@@ -40,11 +40,6 @@ export const VERVE_ADDED_RANGES: ReadonlyArray<readonly [number, number]> = [
 /** The PAN lengths kept for Maestro (the library allows 12–19; see the module comment). */
 export const MAESTRO_LENGTHS: readonly number[] = [16, 17, 18, 19];
 
-creditCardType.updateCard('verve', {
-  patterns: [...creditCardType.getTypeInfo('verve').patterns, ...VERVE_ADDED_RANGES.map(([lo, hi]) => [lo, hi])],
-});
-creditCardType.updateCard('maestro', { lengths: [...MAESTRO_LENGTHS] });
-
 /** Shortest PAN the brand tables allow (ISO/IEC 7812-1: 8 to 19 digits; every brand here has at least 12). */
 export const MIN_PAN_LENGTH = 12;
 /** Longest PAN (ISO/IEC 7812-1). */
@@ -52,9 +47,9 @@ export const MAX_PAN_LENGTH = 19;
 
 /**
  * The brand table flattened for lookups by prefix. Every pattern of the library is a prefix of at
- * most {@link PREFIX_DIGITS} digits (a number or an inclusive range of numbers with the same
+ * most `prefixDigits` digits (a number or an inclusive range of numbers with the same
  * digit count), so the brand the library names for a number of at least that many digits depends
- * only on its first {@link PREFIX_DIGITS} digits, and is the same for every prefix between two
+ * only on its first `prefixDigits` digits, and is the same for every prefix between two
  * consecutive pattern boundaries. Each interval is resolved as `creditCardType(number)` resolves
  * a whole number (src/index.ts, lib/add-matching-cards-to-results.ts, lib/find-best-match.ts):
  * each brand's first matching pattern, the longest such pattern wins, a tie goes to the brand
@@ -63,7 +58,9 @@ export const MAX_PAN_LENGTH = 19;
  * bound, and random numbers, with the library's own answer.
  */
 interface BrandTable {
-  /** Interval starts, ascending, as `PREFIX_DIGITS`-digit prefix values (leading zeros count as 0s). */
+  /** Digits of the longest pattern of any brand (8 in 10.3: Troy’s 65083700…). */
+  prefixDigits: number;
+  /** Interval starts, ascending, as `prefixDigits`-digit prefix values (leading zeros count as 0s). */
   starts: number[];
   /** The brand of each interval (null: no brand). */
   brands: Array<LibraryBrand | null>;
@@ -75,40 +72,51 @@ function patternDigits(pattern: number | number[]): number {
   return String(Array.isArray(pattern) ? pattern[0] : pattern).length;
 }
 
-/** The library's brands, in the order it tries them (its answer for an empty number lists them so). */
+let changed = false;
+
+/**
+ * The library's brands, in the order it tries them (its answer for an empty number lists them so),
+ * with this module's changes applied to the library first (once per process, on first use: the
+ * library's `updateCard` changes its state for the whole module).
+ */
 function brandsInLibraryOrder(): CreditCardType[] {
+  if (!changed) {
+    creditCardType.updateCard('verve', {
+      patterns: [...creditCardType.getTypeInfo('verve').patterns, ...VERVE_ADDED_RANGES.map(([lo, hi]) => [lo, hi])],
+    });
+    creditCardType.updateCard('maestro', { lengths: [...MAESTRO_LENGTHS] });
+    changed = true;
+  }
   return creditCardType('');
 }
 
-/** Digits of the longest pattern of any brand (8 in 10.3: Troy's 65083700…). */
-const PREFIX_DIGITS = Math.max(...brandsInLibraryOrder().flatMap((b) => b.patterns.map(patternDigits)));
-if (PREFIX_DIGITS > MIN_PAN_LENGTH) throw new Error(`${CARD_TYPE_LIBRARY}: a pattern longer than ${MIN_PAN_LENGTH} digits`);
-const PREFIX_SPACE = 10 ** PREFIX_DIGITS;
-
-/** A pattern as the inclusive range of `PREFIX_DIGITS`-digit prefixes it matches, and its strength (its digit count). */
+/** A pattern as the inclusive range of `prefixDigits`-digit prefixes it matches, and its strength (its digit count). */
 interface PrefixRange {
   lo: number;
   hi: number;
   strength: number;
 }
 
-function prefixRange(pattern: number | number[]): PrefixRange {
+function prefixRange(pattern: number | number[], prefixDigits: number): PrefixRange {
   const [lo, hi] = Array.isArray(pattern) ? [pattern[0] as number, pattern[1] as number] : [pattern, pattern];
   const strength = patternDigits(pattern);
-  const scale = 10 ** (PREFIX_DIGITS - strength);
+  const scale = 10 ** (prefixDigits - strength);
   return { lo: lo * scale, hi: (hi + 1) * scale - 1, strength };
 }
 
 function buildTable(): BrandTable {
-  const brands = brandsInLibraryOrder().map((b) => ({
+  const library = brandsInLibraryOrder();
+  const prefixDigits = Math.max(...library.flatMap((b) => b.patterns.map(patternDigits)));
+  if (prefixDigits > MIN_PAN_LENGTH) throw new Error(`${CARD_TYPE_LIBRARY}: a pattern longer than ${MIN_PAN_LENGTH} digits`);
+  const brands = library.map((b) => ({
     type: b.type as LibraryBrand,
     lengthMask: b.lengths.reduce((mask, n) => mask | (1 << n), 0),
-    ranges: b.patterns.map(prefixRange),
+    ranges: b.patterns.map((p) => prefixRange(p, prefixDigits)),
   }));
   const bounds = new Set<number>([0]);
   for (const brand of brands) for (const r of brand.ranges) bounds.add(r.lo).add(r.hi + 1);
-  const starts = [...bounds].filter((b) => b < PREFIX_SPACE).sort((a, b) => a - b);
-  const table: BrandTable = { starts, brands: [], lengthMasks: [] };
+  const starts = [...bounds].filter((b) => b < 10 ** prefixDigits).sort((a, b) => a - b);
+  const table: BrandTable = { prefixDigits, starts, brands: [], lengthMasks: [] };
   for (const start of starts) {
     let best: (typeof brands)[number] | undefined;
     let bestStrength = 0;
@@ -125,7 +133,7 @@ function buildTable(): BrandTable {
   return table;
 }
 
-/** Built on first use (about a millisecond), not at cold start. */
+/** Built on first use (about a millisecond, with the library's changes), not at cold start. */
 let TABLE: BrandTable | undefined;
 
 function table(): BrandTable {
@@ -147,13 +155,14 @@ function intervalOf(prefix: number): number {
 }
 
 /**
- * The prefix value of `digits[start…]` (its first {@link PREFIX_DIGITS} digits as a number).
+ * The prefix value of `digits[start…]` (its first `prefixDigits` digits as a number).
  * @param digits digit values 0–9
- * @param start index of the first digit; at least PREFIX_DIGITS digits must follow
+ * @param start index of the first digit; at least `prefixDigits` digits must follow
  */
 function prefixAt(digits: ArrayLike<number>, start: number): number {
+  const { prefixDigits } = table();
   let value = 0;
-  for (let i = 0; i < PREFIX_DIGITS; i += 1) value = value * 10 + (digits[start + i] as number);
+  for (let i = 0; i < prefixDigits; i += 1) value = value * 10 + (digits[start + i] as number);
   return value;
 }
 
@@ -178,7 +187,8 @@ export function isIssuedLength(digits: ArrayLike<number>, start: number, length:
  */
 export function libraryBrandOf(pan: string): LibraryBrand | null {
   if (pan.length < MIN_PAN_LENGTH || !/^[0-9]+$/.test(pan)) return null;
-  return table().brands[intervalOf(Number(pan.slice(0, PREFIX_DIGITS)))] ?? null;
+  const { brands, prefixDigits } = table();
+  return brands[intervalOf(Number(pan.slice(0, prefixDigits)))] ?? null;
 }
 
 /**
@@ -189,9 +199,9 @@ export function brandTableForTests(): {
   prefixDigits: number;
   intervals: Array<{ start: number; brand: LibraryBrand | null; lengths: number[] }>;
 } {
-  const { starts, brands, lengthMasks } = table();
+  const { prefixDigits, starts, brands, lengthMasks } = table();
   return {
-    prefixDigits: PREFIX_DIGITS,
+    prefixDigits,
     intervals: starts.map((start, i) => ({
       start,
       brand: brands[i] ?? null,
