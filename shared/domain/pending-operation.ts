@@ -96,7 +96,7 @@ export const PROCESSOR_WORK_WINDOW_MS = 80_000;
 /**
  * When a claim made at `nowMs` ends: {@link CLAIM_LEASE_MARGIN_MS} after `holderEndMs`, the end of the
  * request that makes it (the Lambda's remaining time or API Gateway's 30 s, whichever is first:
- * `requestEndMs` in shared/operations/connector-call.ts), or {@link CLAIM_LEASE_MS} after `nowMs` when the
+ * `requestEndMs` in shared/operations/storage-retry.ts), or {@link CLAIM_LEASE_MS} after `nowMs` when the
  * holder's end is not known.
  * @param nowMs epoch ms of the claim
  * @param holderEndMs epoch ms by which the request writing the claim has ended, when known

@@ -10,8 +10,8 @@ import { type ConnectorTarget, targetAccount, targetName } from '../routing/conn
 import { keyedHash } from '../security/keyed-hash';
 import { handOverClaim, type StoredPayment } from '../storage/payments-repository';
 import { type ConditionFailedError, isStorageUnavailable } from '../storage/storage-errors';
-import { requestEndMs, storageRetryDeadline, untilStorageAnswers } from './connector-call';
 import type { RequestContext } from './request-context';
+import { requestEndMs, storageRetryDeadline, untilStorageAnswers } from './storage-retry';
 
 /*
  * Reading a payment and expressing its changes: shared by the payment use cases

@@ -19,12 +19,13 @@ import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../stora
 import { getStoredRefund, handOverRefundClaim, settleRefund } from '../storage/refunds-repository';
 import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../storage/storage-errors';
 import { connectorForTarget } from './accounts/account-connectors';
-import { callWithinBudget, storageRetryDeadline, untilStorageAnswers } from './connector-call';
+import { callWithinBudget } from './connector-call';
 import { claimHolderOf } from './payment-state';
 import { loadPayment } from './payments/load-payment';
 import { reconcileRefund } from './refund-sync';
 import { getRefund } from './refunds/refund-reads';
 import type { RequestContext } from './request-context';
+import { storageRetryDeadline, untilStorageAnswers } from './storage-retry';
 
 export { getRefund };
 

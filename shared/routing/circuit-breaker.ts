@@ -18,7 +18,7 @@
  *   authorize is followed by a lookup by our reference) must still open;
  * - any other error (a bug of ours) counts neither way.
  *
- * Only routing ({@link routingView}, used by `routeCandidates`) acts on the state: calls on a payment
+ * Only routing ({@link routingView}, used by `routeCandidates` through shared/routing/circuit-registry.ts) acts on the state: calls on a payment
  * that already lives at a connector (capture, void, refund, sync, authentication steps) always go to
  * it — there is no other processor that could take them — and, while the circuit is not closed, are
  * neither blocked nor counted. A routed authorization always runs through the policy: it is the
@@ -29,7 +29,8 @@ import { ConnectorTechnicalError } from '../connectors/connector';
 import { logger } from '../observability/logger';
 import { recordCircuitState } from '../observability/metrics';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
-import { type ConnectorTarget, healthKey, targetAccount, targetName } from './connector-target';
+import { circuitOrNew } from './circuit-registry';
+import { type ConnectorTarget, targetAccount, targetName } from './connector-target';
 
 /** Consecutive technical failures that open a connector's circuit when `CIRCUIT_FAILURE_THRESHOLD` is not set. */
 export const DEFAULT_CIRCUIT_FAILURE_THRESHOLD = 5;
@@ -222,28 +223,13 @@ export class ConnectorCircuit {
   }
 }
 
-const circuits = new Map<string, ConnectorCircuit>();
-
 /**
- * The circuit of a connector account in this container, created on first use with {@link circuitSettings}.
+ * The circuit of a connector account in this container, created on first use with {@link circuitSettings}
+ * (kept in shared/routing/circuit-registry.ts, where routing reads it).
  * One circuit per merchant connector account (one merchant's failing account never opens another's),
  * and one per connector for the stage's own (platform) accounts.
  * @param target the connector's name (its platform account) or a {@link ConnectorTarget}
  */
 export function circuitFor(target: string | ConnectorTarget): ConnectorCircuit {
-  const key = healthKey(target);
-  let circuit = circuits.get(key);
-  if (!circuit) {
-    circuit = new ConnectorCircuit(targetName(target), circuitSettings(), targetAccount(target));
-    circuits.set(key, circuit);
-  }
-  return circuit;
-}
-
-/**
- * Forgets every circuit of this container (the next use creates them closed, with the environment's
- * settings then). For tests; a deployed container never needs it.
- */
-export function resetCircuits(): void {
-  circuits.clear();
+  return circuitOrNew(target, () => new ConnectorCircuit(targetName(target), circuitSettings(), targetAccount(target)));
 }

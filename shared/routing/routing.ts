@@ -3,7 +3,7 @@ import { ApiError } from '../domain/errors';
 import type { Currency } from '../domain/money';
 import type { PaymentMethod } from '../domain/payment';
 import { recordCircuitSkip } from '../observability/metrics';
-import { circuitFor } from './circuit-breaker';
+import { existingCircuit } from './circuit-registry';
 import { RoutedConnector } from './connector-target';
 import { connectorsFor, type RoutingRule } from './routing-rules';
 
@@ -129,9 +129,10 @@ export function withoutOpenCircuits(qualifying: [RoutedConnector, ...RoutedConne
   const kept: RoutedConnector[] = [];
   const skipped: CircuitSkip[] = [];
   for (const connector of qualifying) {
-    const circuit = circuitFor(connector);
+    // No circuit yet: this container never called the account, so it is closed.
+    const circuit = existingCircuit(connector);
     // The probe is handed out only to the request that will call this connector first.
-    if (circuit.routingView(now, kept.length === 0) === 'open')
+    if (circuit && circuit.routingView(now, kept.length === 0) === 'open')
       skipped.push({
         connector: connector.name,
         merchantConnectorId: connector.merchantConnectorId,

@@ -34,8 +34,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { storageRetryTimer } from '../../shared/operations/connector-call';
 import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { storageRetryTimer } from '../../shared/operations/storage-retry';
 import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/reconciliation/reconcile-settings';
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from './local-api';

@@ -19,13 +19,13 @@ import {
   PROCESSOR_WORK_WINDOW_MS,
   startPendingOperation,
 } from '../../shared/domain/pending-operation';
+import { API_GATEWAY_TIMEOUT_MS, requestDeadline } from '../../shared/operations/request-context';
 import {
   FINAL_ANSWER_RESERVE_MS,
   requestEndMs,
   STORAGE_RETRY_MAX_WAIT_MS,
   storageRetryDeadline,
-} from '../../shared/operations/connector-call';
-import { API_GATEWAY_TIMEOUT_MS, requestDeadline } from '../../shared/operations/request-context';
+} from '../../shared/operations/storage-retry';
 import {
   CONVERGENCE_BOUND_MS,
   KEYED_RETRY_BOUND_MS,
