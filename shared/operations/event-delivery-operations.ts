@@ -54,7 +54,6 @@ import {
   retryScheduleSeconds,
   WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE,
 } from '../webhooks/delivery-settings';
-import { CIRCUIT_OPEN_ERROR, sendThroughCircuit } from '../webhooks/endpoint-circuits';
 import { signingSecrets } from '../webhooks/endpoint-secrets';
 import { endpointsForFanOut } from './fan-out-endpoint-cache';
 
@@ -141,13 +140,16 @@ async function attempt(
     attempt: { attempted_at: iso(nowMs), http_status: null, error, duration_ms: 0 } as DeliveryAttempt,
     outcome: 'failed' as const,
   });
-  // The HTTP client (undici) is loaded for a redelivery only: listing deliveries never sends (issue 27).
+  // The HTTP client (undici) is loaded for an attempt only: listing deliveries never sends (issue 27).
   const { sendWebhook } = await import('../webhooks/delivery');
   const send = () => sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets });
   let result: SendResult;
   if (secrets.length === 0) result = notSent('signing failed');
   else if (!circuit) result = await send();
   else {
+    // The endpoint circuits (cockatiel) only for the queue worker's attempts: a redelivery to one endpoint
+    // is sent at once, whatever its circuit says (issue 27: the redeliver route does not load them).
+    const { CIRCUIT_OPEN_ERROR, sendThroughCircuit } = await import('../webhooks/endpoint-circuits');
     const through = await sendThroughCircuit(endpoint.webhook_endpoint_id, send);
     result = through === 'circuit_open' ? notSent(CIRCUIT_OPEN_ERROR) : through;
   }
