@@ -16,7 +16,7 @@ import { CLAIM_LEASE_MS } from '../../shared/domain/pending-operation';
 import { callWithinBudget, MIN_BUDGET_FOR_HEALTH_MS } from '../../shared/operations/connector-call';
 import { createPayment } from '../../shared/operations/payment-operations';
 import { circuitFor } from '../../shared/routing/circuit-breaker';
-import { resetCircuits } from '../../shared/routing/circuit-registry';
+import { existingCircuit, resetCircuits } from '../../shared/routing/circuit-registry';
 import { ConnectorUnavailableError, routeCandidates } from '../../shared/routing/routing';
 import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 import { findApiKey } from '../../shared/storage/api-keys-repository';
@@ -127,6 +127,19 @@ describe('circuit breaker per connector', () => {
     // The failing processor received nothing while open.
     expect(stripe.requests.length).toBe(callsBefore);
     expect(Object.keys(stripe.ledger())).toEqual([]);
+  });
+
+  test('routing reads circuits without making them: an account never called in this container is closed, and its first call makes its circuit', async () => {
+    const routed = await routeCandidates('USD', 'card', undefined, USD_CARD_TWO_CONNECTORS as never);
+    expect(routed.map((c) => c.name)).toEqual(['stripe', 'sandbox']);
+    expect(routed.skipped).toEqual([]);
+    expect(existingCircuit('stripe')).toBeUndefined();
+    await failAtStripe(1);
+    const made = existingCircuit('stripe');
+    expect(made).toBe(circuitFor('stripe'));
+    expect(made?.routingView(Date.now(), false)).toBe('closed');
+    await failAtStripe(THRESHOLD - 1);
+    expect(existingCircuit('stripe')?.routingView(Date.now(), false)).toBe('open');
   });
 
   test('after the half-open delay one probe goes through; its success closes the circuit', async () => {
