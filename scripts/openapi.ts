@@ -349,7 +349,8 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
   if (ctx.zodSchema === priorityListSchema) jsonSchema.uniqueItems = true;
 
   // A real calendar date (`format: date`, RFC 3339 full-date); "in the past" is the handler's.
-  if (ctx.zodSchema === authenticatePaymentBodySchema.shape.birthday.unwrap()) jsonSchema.format = 'date';
+  // birthday is `z.lazy(…).optional()`: its string schema is the lazy one's inner type, built once (`unwrap()` would build another).
+  if (ctx.zodSchema === authenticatePaymentBodySchema.shape.birthday.unwrap()._zod.innerType) jsonSchema.format = 'date';
   if (ctx.zodSchema === authenticatePaymentBodySchema) {
     jsonSchema.oneOf = ['pin', 'otp', 'phone', 'birthday', 'address'].map((field) => ({ required: [field] }));
   }

@@ -1,7 +1,7 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
 import { rotateWebhookEndpointSecret } from '../../shared/operations/webhook-endpoint-operations';
-import { rotateSecretSchema } from '../../shared/schemas/webhook-endpoint-schemas';
+import { emptyBodySchema } from '../../shared/schemas/empty-body-schema';
 import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
 
 /**
@@ -10,7 +10,7 @@ import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
  * Idempotent, with the secret sealed in the stored answer like create's.
  */
 export const handler = revealingSecret(
-  apiHandler({ body: rotateSecretSchema, idempotency: idempotentRequests }, async (req) => ({
+  apiHandler({ body: emptyBodySchema, idempotency: idempotentRequests }, async (req) => ({
     body: await rotateWebhookEndpointSecret(req.merchantId, req.path.webhook_endpoint_id ?? ''),
   })),
 );

@@ -14,6 +14,34 @@ const pinSchema = z.string().regex(/^\d{4}$/, { error: 'must be the 4 digits of 
 const otpSchema = z.string().regex(/^[0-9A-Za-z]{4,12}$/, { error: 'must be the 4 to 12 letters or digits of the one-time code' });
 
 /** The fields of an authentication step; exactly one is sent. */
+/**
+ * The payer's birthday (`submit_birthday`), `YYYY-MM-DD`, a real date in the past. Built on the first request that
+ * carries one (`z.lazy`; issue 27: each step request carries one answer, so the others' schemas are never built).
+ */
+const birthdaySchema = z.lazy(() =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date written YYYY-MM-DD' })
+    .refine(
+      (d) => {
+        const t = Date.parse(`${d}T00:00:00Z`);
+        return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d && t < Date.now();
+      },
+      { error: 'must be a real date in the past, written YYYY-MM-DD' },
+    ),
+);
+
+/** The billing address (`submit_address`): line1, city, state, zip, country. Built on the first request that carries one (`z.lazy`). */
+const addressSchema = z.lazy(() =>
+  z.strictObject({
+    line1: text(200).pipe(z.string().min(1, { error: 'is required' })),
+    city: text(100).pipe(z.string().min(1, { error: 'is required' })),
+    state: text(100).pipe(z.string().min(1, { error: 'is required' })),
+    zip: text(20).pipe(z.string().min(1, { error: 'is required' })),
+    country: countrySchema,
+  }),
+);
+
 const STEP_FIELDS = ['pin', 'otp', 'phone', 'birthday', 'address'] as const;
 
 /**
@@ -30,26 +58,8 @@ export const authenticatePaymentBodySchema = z
       .string()
       .regex(/^\+?\d{7,15}$/, { error: 'must be the phone number as digits, optionally starting with +' })
       .optional(),
-    birthday: z
-      .string()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date written YYYY-MM-DD' })
-      .refine(
-        (d) => {
-          const t = Date.parse(`${d}T00:00:00Z`);
-          return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d && t < Date.now();
-        },
-        { error: 'must be a real date in the past, written YYYY-MM-DD' },
-      )
-      .optional(),
-    address: z
-      .strictObject({
-        line1: text(200).pipe(z.string().min(1, { error: 'is required' })),
-        city: text(100).pipe(z.string().min(1, { error: 'is required' })),
-        state: text(100).pipe(z.string().min(1, { error: 'is required' })),
-        zip: text(20).pipe(z.string().min(1, { error: 'is required' })),
-        country: countrySchema,
-      })
-      .optional(),
+    birthday: birthdaySchema.optional(),
+    address: addressSchema.optional(),
     payment_method_data: z.strictObject({ card: cardSchema }).optional(),
   })
   .superRefine((body, ctx) => {
