@@ -4,6 +4,8 @@
  * service's two changes. `credit-card-type`'s `updateCard` changes state for the whole module, so
  * the changes are applied here, once, on first use (not at cold start), and nowhere else; every brand
  * decision of the service (card summaries, the card-number detector) goes through this module.
+ * (A library whose patterns were longer than `MIN_PAN_LENGTH` digits would now fail that first lookup rather
+ * than the import; the version is pinned and test/unit/card-detector.test.ts builds the table.)
  *
  * The changes (docs/security.md, "Card-number detector"):
  * - **Verve** keeps the library's ranges and gains 506000–506198, 507800–507964 and

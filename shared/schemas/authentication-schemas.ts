@@ -13,7 +13,6 @@ const pinSchema = z.string().regex(/^\d{4}$/, { error: 'must be the 4 digits of 
 /** A one-time password or voucher code: 4 to 12 letters or digits (bank OTPs are 4–8 digits; mobile-money vouchers 6). */
 const otpSchema = z.string().regex(/^[0-9A-Za-z]{4,12}$/, { error: 'must be the 4 to 12 letters or digits of the one-time code' });
 
-/** The fields of an authentication step; exactly one is sent. */
 /**
  * The payer's birthday (`submit_birthday`), `YYYY-MM-DD`, a real date in the past. Built on the first request that
  * carries one (`z.lazy`; issue 27: each step request carries one answer, so the others' schemas are never built).
@@ -42,6 +41,7 @@ const addressSchema = z.lazy(() =>
   }),
 );
 
+/** The fields of an authentication step; exactly one is sent. */
 const STEP_FIELDS = ['pin', 'otp', 'phone', 'birthday', 'address'] as const;
 
 /**

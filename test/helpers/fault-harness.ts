@@ -12,7 +12,7 @@
  * - The loopback Stripe stand-in with its ledger, routed for USD cards (then the sandbox).
  * - A controllable clock ({@link FaultHarness.clock}: `Date.now` = the real time + an offset the test moves)
  *   and virtual waits: a request retrying storage after its processor call waits by moving that clock
- *   (`storageRetryTimer` of shared/operations/connector-call.ts), so an outage that outlasts a request's whole
+ *   (`storageRetryTimer` of shared/operations/storage-retry.ts), so an outage that outlasts a request's whole
  *   budget takes milliseconds, and the bounds are checked with the real configured leases and deadlines.
  * - One reconciler pass "later" (the clock moved past leases and propagation windows), one pass at the
  *   convergence bound after a fault ({@link FaultHarness.reconcileWithinBound}), and the ledger invariant.

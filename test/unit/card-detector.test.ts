@@ -22,6 +22,11 @@ import { PAYSTACK_TEST_CARDS } from '../helpers/paystack-stand-in';
 
 const SEED = 20_261_121;
 const report: string[] = [];
+// card-brands applies its changes to the library on first use (not when it loads): the tests that ask
+// `credit-card-type` itself must see them applied, whichever test runs first.
+beforeAll(() => {
+  brandTableForTests();
+});
 afterAll(() => {
   if (process.env.CARD_DETECTOR_REPORT) process.stdout.write(`\n${report.join('\n')}\n`);
 });
