@@ -1,8 +1,9 @@
-import { invalidRequest, resourceNotFound } from '../domain/errors';
+import { resourceNotFound } from '../domain/errors';
 import type { ApiEvent, EventType } from '../domain/events';
 import { isIdOf } from '../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../domain/list-query';
+import type { ListPage, ListQuery } from '../domain/list-query';
 import { listEvents as queryEvents, getEvent as readEvent } from '../storage/events-repository';
+import { cursorItem } from './list-cursor';
 
 /**
  * Reads one event of the merchant (events are kept 30 days).
@@ -25,16 +26,6 @@ export async function listEvents(
   filters: { type?: EventType },
   readShards = 1,
 ): Promise<ListPage<ApiEvent>> {
-  let after: ApiEvent | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('event', cursorId) ? await readEvent(merchantId, cursorId) : undefined;
-    if (!after)
-      throw invalidRequest(
-        'resource_missing',
-        `No such event for ${cursorName(query)}: it must be an event id from a previous page.`,
-        cursorName(query),
-      );
-  }
+  const after = await cursorItem(query, 'event', { noun: 'event', idPhrase: 'an event id' }, (id) => readEvent(merchantId, id));
   return queryEvents(merchantId, query, filters, after, readShards);
 }

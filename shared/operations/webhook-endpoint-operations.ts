@@ -1,6 +1,6 @@
 import { invalidRequest, resourceNotFound } from '../domain/errors';
 import { isIdOf, newId } from '../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../domain/list-query';
+import type { ListPage, ListQuery } from '../domain/list-query';
 import {
   ALL_EVENTS,
   SECRET_ROTATION_OVERLAP_MS,
@@ -19,6 +19,7 @@ import {
 } from '../storage/webhook-endpoints-repository';
 import { answerWithSealedSecret, generateEndpointSecret, sealEndpointSecret } from '../webhooks/endpoint-secrets';
 import { checkEndpointUrl, urlRulesForStage } from '../webhooks/endpoint-url-rules';
+import { cursorItem } from './list-cursor';
 
 /**
  * Checks a URL against the current stage's rules (shared/webhooks/endpoint-url-rules.ts).
@@ -160,17 +161,8 @@ export async function rotateWebhookEndpointSecret(
  * @throws ApiError 400 `resource_missing` for an unknown `starting_after`
  */
 export async function listWebhookEndpoints(merchantId: string, query: ListQuery): Promise<ListPage<WebhookEndpoint>> {
-  let after: WebhookEndpoint | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('webhookEndpoint', cursorId) ? await readEndpoint(merchantId, cursorId) : undefined;
-    if (!after) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such webhook endpoint for ${cursorName(query)}: it must be a webhook endpoint id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
+  const after = await cursorItem(query, 'webhookEndpoint', { noun: 'webhook endpoint', idPhrase: 'a webhook endpoint id' }, (id) =>
+    readEndpoint(merchantId, id),
+  );
   return queryEndpoints(merchantId, query, after);
 }

@@ -8,7 +8,7 @@ import { MAX_CONNECTOR_ACCOUNTS } from '../../domain/connector-account';
 import { beingDeleted } from '../../domain/connector-account-deletion';
 import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { Metadata } from '../../domain/payment';
 import { logger } from '../../observability/logger';
 import type { ConnectorAccountView } from '../../schemas/connector-account-resource-schema';
@@ -31,6 +31,7 @@ import {
 } from '../../storage/connector-accounts-repository';
 import { ConditionFailedError, ItemExistsError, isStorageUnavailable } from '../../storage/storage-errors';
 import { boundedListPage } from '../bounded-list-page';
+import { unknownCursorError } from '../list-cursor';
 import { algorithmAccountIds } from '../routing/algorithm-accounts';
 import { forgetAccountConnector } from './account-connectors';
 import { connectorConfigCacheMs, forgetConnectorConfig } from './connector-config-cache';
@@ -350,12 +351,7 @@ export async function listConnectorAccounts(
     query,
     (a) => a.merchant_connector_id,
     (a) => a.created_at,
-    () =>
-      invalidRequest(
-        'resource_missing',
-        `No such connector account for ${cursorName(query)}: it must be a connector account id from a previous page.`,
-        cursorName(query),
-      ),
+    () => unknownCursorError(query, { noun: 'connector account', idPhrase: 'a connector account id' }),
     (a) =>
       (filters.connector_name === undefined || a.connector_name === filters.connector_name) &&
       (filters.disabled === undefined || String(a.disabled) === filters.disabled),

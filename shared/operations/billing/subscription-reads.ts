@@ -4,7 +4,7 @@
  */
 import { invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { Invoice, Subscription } from '../../domain/subscription';
 import {
   getStoredSubscription,
@@ -13,6 +13,7 @@ import {
   getInvoice as readInvoice,
   type StoredSubscription,
 } from '../../storage/subscriptions-repository';
+import { cursorItem } from '../list-cursor';
 
 /** Reads a subscription of the merchant. @throws ApiError 404 when it does not exist */
 export async function getSubscription(merchantId: string, subscriptionId: string): Promise<Subscription> {
@@ -42,18 +43,12 @@ export async function listSubscriptions(
   if (filters.customer_id && filters.status) {
     throw invalidRequest('parameter_invalid', 'Filter by customer_id or by status, not both.', 'status');
   }
-  let after: Subscription | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('subscription', cursorId) ? (await getStoredSubscription(merchantId, cursorId))?.subscription : undefined;
-    if (!after) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such subscription for ${cursorName(query)}: it must be a subscription id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
+  const after = await cursorItem(
+    query,
+    'subscription',
+    { noun: 'subscription', idPhrase: 'a subscription id' },
+    async (id) => (await getStoredSubscription(merchantId, id))?.subscription,
+  );
   return querySubscriptions(merchantId, query, filters, after, readShards);
 }
 
@@ -70,18 +65,13 @@ export async function getInvoice(merchantId: string, invoiceId: string): Promise
  */
 export async function listInvoices(merchantId: string, query: ListQuery, subscriptionId: string | undefined): Promise<ListPage<Invoice>> {
   if (!subscriptionId) throw invalidRequest('parameter_missing', 'Missing required parameter: subscription_id.', 'subscription_id');
-  let after: Invoice | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('invoice', cursorId) ? await readInvoice(merchantId, cursorId) : undefined;
-    if (!after || after.subscription_id !== subscriptionId) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such invoice for ${cursorName(query)}: it must be an invoice id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
+  const after = await cursorItem(
+    query,
+    'invoice',
+    { noun: 'invoice', idPhrase: 'an invoice id' },
+    (id) => readInvoice(merchantId, id),
+    (i) => i.subscription_id === subscriptionId,
+  );
   if (!isIdOf('subscription', subscriptionId)) return { data: [], has_more: false };
   return queryInvoices(merchantId, subscriptionId, query, after);
 }

@@ -3,9 +3,9 @@
  * processors, is in ./customer-deletion.ts, so these handlers load no connector code (issue 27).
  */
 import type { Customer, CustomerFields } from '../../domain/customer';
-import { invalidRequest, resourceNotFound } from '../../domain/errors';
+import { resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import {
   listCustomers as queryCustomers,
   getCustomer as readCustomer,
@@ -14,6 +14,7 @@ import {
 } from '../../storage/customers-repository';
 import type { ListShards } from '../../storage/list-shards';
 import { clockTime } from '../billing/test-clocks';
+import { cursorItem } from '../list-cursor';
 
 /**
  * Creates a customer; every field optional.
@@ -76,16 +77,6 @@ export async function listCustomers(
   filters: { email?: string },
   readShards = 1,
 ): Promise<ListPage<Customer>> {
-  let after: Customer | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('customer', cursorId) ? await readCustomer(merchantId, cursorId) : undefined;
-    if (!after)
-      throw invalidRequest(
-        'resource_missing',
-        `No such customer for ${cursorName(query)}: it must be a customer id from a previous page.`,
-        cursorName(query),
-      );
-  }
+  const after = await cursorItem(query, 'customer', { noun: 'customer', idPhrase: 'a customer id' }, (id) => readCustomer(merchantId, id));
   return queryCustomers(merchantId, query, filters, after, readShards);
 }

@@ -15,7 +15,7 @@ import type { Dispute } from '../../domain/dispute';
 import type { DisputeEvidence, DisputeStatus } from '../../domain/dispute-vocabulary';
 import { ApiError, invalidRequest, OutcomeUnknownError, resourceNotFound } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import { logger } from '../../observability/logger';
 import {
   type DisputeClaim,
@@ -26,6 +26,7 @@ import {
 } from '../../storage/disputes-repository';
 import { connectorForTarget } from '../accounts/account-connectors';
 import { callWithinBudget } from '../connector-call';
+import { cursorItem } from '../list-cursor';
 import type { RequestContext } from '../request-context';
 import { disputeAccountKey, disputeDueAt, recordDispute } from './dispute-ingestion';
 
@@ -62,18 +63,12 @@ export async function listDisputes(
   query: ListQuery,
   filters: { payment_id?: string; dispute_status?: DisputeStatus },
 ): Promise<ListPage<Dispute>> {
-  let after: Dispute | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('dispute', cursorId) ? (await getStoredDispute(merchantId, cursorId))?.dispute : undefined;
-    if (!after) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such dispute for ${cursorName(query)}: it must be a dispute id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
+  const after = await cursorItem(
+    query,
+    'dispute',
+    { noun: 'dispute', idPhrase: 'a dispute id' },
+    async (id) => (await getStoredDispute(merchantId, id))?.dispute,
+  );
   if (filters.payment_id && !isIdOf('payment', filters.payment_id)) return { data: [], has_more: false };
   return queryDisputes(merchantId, query, filters, after);
 }

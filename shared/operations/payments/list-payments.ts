@@ -1,9 +1,10 @@
 import { invalidRequest } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { Payment } from '../../domain/payment';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { listPayments as queryPayments, getPayment as readPayment } from '../../storage/payments-repository';
+import { cursorItem } from '../list-cursor';
 
 /**
  * Lists the merchant's payments, newest first: all, in one `status`, or of one `customer_id` (issue 26; the payments
@@ -21,17 +22,12 @@ export async function listPayments(
   if (filters.status && filters.customer_id) {
     throw invalidRequest('parameter_invalid', 'Filter by status or by customer_id, not both.', 'customer_id');
   }
-  let after: Payment | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('payment', cursorId) ? (await readPayment(merchantId, cursorId))?.payment : undefined;
-    if (!after)
-      throw invalidRequest(
-        'resource_missing',
-        `No such payment for ${cursorName(query)}: it must be a payment id from a previous page.`,
-        cursorName(query),
-      );
-  }
+  const after = await cursorItem(
+    query,
+    'payment',
+    { noun: 'payment', idPhrase: 'a payment id' },
+    async (id) => (await readPayment(merchantId, id))?.payment,
+  );
   if (filters.customer_id && !isIdOf('customer', filters.customer_id)) return { data: [], has_more: false };
   return queryPayments(merchantId, query, filters, after, readShards);
 }

@@ -1,8 +1,8 @@
-import { invalidRequest } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery, listCursor } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { Refund } from '../../domain/refund';
 import { listMerchantRefunds, listRefunds as queryRefunds, getRefund as readRefund } from '../../storage/refunds-repository';
+import { cursorItem } from '../list-cursor';
 import { loadPayment } from '../payments/load-payment';
 
 /**
@@ -11,18 +11,13 @@ import { loadPayment } from '../payments/load-payment';
  */
 export async function listRefunds(merchantId: string, paymentId: string, query: ListQuery): Promise<ListPage<Refund>> {
   await loadPayment(merchantId, paymentId);
-  let after: Refund | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('refund', cursorId) ? await readRefund(merchantId, cursorId) : undefined;
-    if (!after || after.payment_id !== paymentId) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such refund of this payment for ${cursorName(query)}: it must be a refund id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
+  const after = await cursorItem(
+    query,
+    'refund',
+    { noun: 'refund of this payment', idPhrase: 'a refund id' },
+    (id) => readRefund(merchantId, id),
+    (r) => r.payment_id === paymentId,
+  );
   return queryRefunds(merchantId, paymentId, query, after);
 }
 
@@ -42,17 +37,6 @@ export async function listAllRefunds(
     if (!isIdOf('payment', filters.payment_id)) return { data: [], has_more: false };
     return listRefunds(merchantId, filters.payment_id, query);
   }
-  let after: Refund | undefined;
-  const cursorId = listCursor(query);
-  if (cursorId) {
-    after = isIdOf('refund', cursorId) ? await readRefund(merchantId, cursorId) : undefined;
-    if (!after) {
-      throw invalidRequest(
-        'resource_missing',
-        `No such refund for ${cursorName(query)}: it must be a refund id from a previous page.`,
-        cursorName(query),
-      );
-    }
-  }
+  const after = await cursorItem(query, 'refund', { noun: 'refund', idPhrase: 'a refund id' }, (id) => readRefund(merchantId, id));
   return listMerchantRefunds(merchantId, query, after, readShards);
 }

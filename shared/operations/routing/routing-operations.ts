@@ -2,7 +2,7 @@ import { CONNECTOR_CAPABILITIES } from '../../connectors/capabilities';
 import type { ConnectorName } from '../../domain/connector-account';
 import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
-import { cursorName, type ListPage, type ListQuery } from '../../domain/list-query';
+import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
 import type { RoutingProfile } from '../../domain/routing-profile';
 import type { RoutingActivation } from '../../schemas/routing-activation-schema';
@@ -19,6 +19,7 @@ import {
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { forgetConnectorConfig } from '../accounts/connector-config-cache';
 import { boundedListPage } from '../bounded-list-page';
+import { unknownCursorError } from '../list-cursor';
 import { algorithmAccountIds } from './algorithm-accounts';
 import { type CapabilitiesOf, validateAlgorithm } from './validate-algorithm';
 
@@ -111,12 +112,7 @@ export async function listRoutingAlgorithmViews(merchantId: string, query: ListQ
     query,
     (a) => a.routing_algorithm_id,
     (a) => a.created_at,
-    () =>
-      invalidRequest(
-        'resource_missing',
-        `No such routing algorithm for ${cursorName(query)}: it must be a routing algorithm id from a previous page.`,
-        cursorName(query),
-      ),
+    () => unknownCursorError(query, { noun: 'routing algorithm', idPhrase: 'a routing algorithm id' }),
   );
   return { data: page.data.map((a) => view(a, config.profile)), has_more: page.has_more };
 }
