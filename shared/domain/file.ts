@@ -66,8 +66,8 @@ export const FILE_RETENTION_DAYS = 400;
  * - JPEG: `FF D8 FF`, the SOI marker followed by the first segment's marker (ITU T.81 Annex B).
  *
  * Three fixed prefixes are domain code here rather than a dependency: `file-type`, the well-kept detector
- * on npm, is ESM-only and needs Node 22 (`engines`), while this service supports Node 20 and its tests run as
- * CommonJS; and these three types are all an evidence file may be.
+ * on npm, is ESM-only while the tests run as CommonJS (ts-jest), and these three types are all an evidence
+ * file may be.
  * @returns undefined for anything else (an empty file included)
  */
 export function detectFileType(bytes: Uint8Array): FileType | undefined {
