@@ -129,7 +129,7 @@ export const WEBHOOK_DELIVERY_WORKER = {
  * high throughput"; Lambda developer guide, "Using Lambda with Amazon SQS"):
  *
  * - FIFO, `DeduplicationScope.MESSAGE_GROUP` and `FifoThroughputLimit.PER_MESSAGE_GROUP_ID` (high
- *   throughput mode: the limits apply per message group, i.e. per endpoint lane);
+ *   throughput mode: the limits apply per message group, i.e. per merchant lane);
  * - `visibilityTimeout` 6 × the worker's timeout, as the Lambda guide advises for SQS sources, so a
  *   batch is never handed out again while an invocation still works on it;
  * - `maxReceiveCount` 5, then the message goes to a FIFO dead-letter queue (alarmed when not empty;
@@ -918,8 +918,13 @@ export class ApiStack extends Stack {
       connectors: false,
       connectorAccountsKey: false,
       timeoutSeconds: WEBHOOK_DELIVERY_WORKER.timeoutSeconds,
-      // Its fan-outs queue the deliveries they make: it sends to its own queue too.
-      environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule, ...queueEnvironment },
+      // Its fan-outs queue the deliveries they make, and it moves a slow endpoint's deliveries to the
+      // merchant's slow lanes: it sends to its own queue too.
+      environment: {
+        WEBHOOK_RETRY_SCHEDULE_SECONDS: retrySchedule,
+        ...queueEnvironment,
+        WEBHOOK_SLOW_DELIVERY_LANES: String(config.webhookDelivery.slowLanes),
+      },
     });
     queue.grantSendMessages(fn);
     queue.grantSendMessages(worker);

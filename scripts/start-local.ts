@@ -6,8 +6,9 @@
  * 3. the development merchant's API key (API_KEY, or the documented default);
  * 4. the local API Gateway on PORT (default 3000), invoking the real handlers;
  * 5. the reconciler on a timer, the table's stream read into the webhook fan-out handler
- *    (scripts/local/event-stream.ts), as the stream event source does on AWS, and the webhook
- *    delivery queue with its worker (scripts/local/delivery-queue.ts, for SQS FIFO and its event source);
+ *    (scripts/local/event-stream.ts), as the stream event source does on AWS, the webhook
+ *    delivery queue with its worker (scripts/local/delivery-queue.ts, for SQS FIFO and its event source),
+ *    and webhook retries handed to it when they fall due (scripts/local/delivery-retry-timer.ts);
  * 6. the local key of connector account credentials (CONNECTOR_ACCOUNTS_LOCAL_KEY, or
  *    .data/connector-accounts.key, made on first start: see {@link localCredentialsKey}).
  * Ctrl-C stops the gateway and DynamoDB Local.
@@ -18,6 +19,7 @@ import { isLocalWrappingKey, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../
 import { putApiKey } from '../shared/storage/api-keys-repository';
 import { DEFAULT_TABLE_NAME } from '../shared/storage/table-definition';
 import { startDeliveryQueue } from './local/delivery-queue';
+import { startDeliveryRetryTimer } from './local/delivery-retry-timer';
 import { DEFAULT_DEV_API_KEY, DEV_MERCHANT_ID } from './local/dev-merchant';
 import { type DynamoDbLocalHandle, startDynamoDbLocal } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
   // The in-process reconciler builds hosted step page URLs on this gateway (as the stack sets the API's endpoint).
   process.env.PUBLIC_BASE_URL ??= gateway.url;
   const deliveryQueue = await startDeliveryQueue();
+  const deliveryRetries = startDeliveryRetryTimer();
   const reconciler = startReconcilerTimer();
   const billing = startBillingTimer();
   const eventStream = await startEventStream();
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
       `  DynamoDB : ${endpoint}  table ${process.env.TABLE_NAME}${created ? ' (created)' : ''}`,
       `  Reconciler: every ${reconciler.intervalSeconds} s (RECONCILE_INTERVAL_SECONDS), open operations older than ${process.env.RECONCILE_MIN_AGE_SECONDS ?? 60} s (RECONCILE_MIN_AGE_SECONDS)`,
       `  Billing  : renewals, dunning retries and expiry notices every ${billing.intervalSeconds} s (BILLING_INTERVAL_SECONDS); test clocks at POST /test_helpers/test_clocks`,
-      `  Webhooks : recorded from the table's stream, sent by the delivery queue's worker (in-process stand-in for SQS FIFO); retries ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ? `after ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS} s` : 'on the default schedule'} (WEBHOOK_RETRY_SCHEDULE_SECONDS); try  npm run webhooks:listen`,
+      `  Webhooks : recorded from the table's stream, sent by the delivery queue's worker (in-process stand-in for SQS FIFO); retries ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS ? `after ${process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS} s` : 'on the default schedule'} (WEBHOOK_RETRY_SCHEDULE_SECONDS), sent when due; try  npm run webhooks:listen`,
       '',
       `  Try: curl -s ${gateway.url}/health`,
       'Press Ctrl-C to stop.',
@@ -106,6 +109,7 @@ async function main(): Promise<void> {
     await reconciler.stop();
     await billing.stop();
     await eventStream.stop();
+    await deliveryRetries.stop();
     await deliveryQueue.stop();
     await gateway.close();
     await dynamo?.stop();

@@ -8,7 +8,7 @@ import { parseQueueMessage } from '../../shared/webhooks/delivery-queue';
 
 /**
  * One queue message: a fan-out ({@link fanOutEvent}: the event's delivery records, queued) or a
- * delivery ({@link attemptQueuedDelivery}: one attempt). Throws on storage and queue errors and on
+ * delivery ({@link attemptQueuedDelivery}: one attempt, or a move to the merchant's slow lanes). Throws on storage and queue errors and on
  * unreadable messages, so the message is reported as a batch item failure and comes back after the
  * queue's visibility timeout (up to the redrive policy's receive count).
  */
@@ -20,13 +20,14 @@ async function recordHandler(record: SQSRecord): Promise<void> {
     logger.debug('event fanned out', { event_id: message.event_id, ...fanOut });
     return;
   }
-  const outcome = await attemptQueuedDelivery(message.merchant_id, message.delivery_id);
+  const outcome = await attemptQueuedDelivery(message.merchant_id, message);
   logger.debug('queued delivery handled', { delivery_id: message.delivery_id, outcome });
 }
 
 /**
- * The webhook delivery worker: an SQS handler (the delivery queue, FIFO, message groups per
- * merchant fan-out lane and per endpoint lane: shared/webhooks/delivery-queue.ts; on AWS an event source mapping, locally
+ * The webhook delivery worker: an SQS handler (the delivery queue, FIFO, every message group one
+ * merchant's: its fan-out lanes, its delivery lanes and its slow lanes, shared/webhooks/delivery-queue.ts;
+ * on AWS an event source mapping, locally
  * scripts/local/delivery-queue.ts) processing its batch with Powertools Batch (`BatchProcessor`,
  * `EventType.SQS`, records in parallel: webhook order is not promised, as Stripe's is not, so a
  * batch's POSTs run at once rather than one after the other).

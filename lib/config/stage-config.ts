@@ -170,15 +170,20 @@ export interface StageConfig {
     accountDisputesOpened: number;
   };
   /**
-   * Webhook delivery worker (issue 23, "Delivery isolation"; shared/webhooks/delivery-queue.ts):
+   * Webhook delivery worker ("Delivery isolation", docs/api.md; shared/webhooks/delivery-queue.ts):
    * - `maxConcurrency`: the SQS event source mapping's maximum concurrency (2–1000, Lambda developer
    *   guide, "Configuring maximum concurrency for Amazon SQS event sources"): batches (≤ 10 POSTs) in
-   *   flight at once over all endpoints. One endpoint holds at most `lanes` of them, so the worker
-   *   stays free for others while fewer than `maxConcurrency / lanes` endpoints hang at once.
-   * - `lanes`: message groups per endpoint (`WEBHOOK_DELIVERY_LANES`): at most `lanes × 10` POSTs to
-   *   one endpoint at a time, which is also a healthy endpoint's peak rate (`lanes × 10 / latency`).
+   *   flight at once over all merchants — the worker's width.
+   * - `lanes`: message groups per merchant for its deliveries to quick endpoints
+   *   (`WEBHOOK_DELIVERY_LANES`): at most `lanes × 10` POSTs of one merchant at a time across all its
+   *   endpoints, which is also a merchant's peak rate (`lanes × 10 / latency`).
+   * - `slowLanes`: message groups per merchant for its slow endpoints (`WEBHOOK_SLOW_DELIVERY_LANES`);
+   *   a slow endpoint holds one of them.
+   * One merchant holds at most `2 + lanes + slowLanes` batches (its 2 fan-out lanes included), so the
+   * worker stays free for others while fewer than `maxConcurrency / (lanes + slowLanes)` merchants
+   * have slow or hanging endpoints at once.
    */
-  webhookDelivery: { maxConcurrency: number; lanes: number };
+  webhookDelivery: { maxConcurrency: number; lanes: number; slowLanes: number };
   /**
    * Background reconciler (functions/reconciler/reconcile.ts, run every minute by EventBridge
    * Scheduler): operations younger than this many seconds are left to the request that opened
@@ -365,7 +370,8 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       merchantWebhookFailures: 100,
       accountDisputesOpened: 5,
     },
-    webhookDelivery: { maxConcurrency: 20, lanes: 2 },
+    // A merchant holds at most 3 + 1 delivery batches of 20: five merchants with hanging endpoints at once leave a fifth free.
+    webhookDelivery: { maxConcurrency: 20, lanes: 3, slowLanes: 1 },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
     billing: { retryDays: [1, 3, 7], dunningFinal: 'canceled' },
@@ -410,8 +416,8 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       merchantWebhookFailures: 100,
       accountDisputesOpened: 5,
     },
-    // 200 batches: 25 endpoints hanging at once (4 lanes each) still leave half the worker free.
-    webhookDelivery: { maxConcurrency: 200, lanes: 4 },
+    // 200 batches, a merchant at most 8 + 2 of them: ten merchants with hanging endpoints at once still leave half the worker free.
+    webhookDelivery: { maxConcurrency: 200, lanes: 8, slowLanes: 2 },
     reconcileMinAgeSeconds: 60,
     reconcilerTimeoutSeconds: 300,
     billing: { retryDays: [1, 3, 7], dunningFinal: 'canceled' },

@@ -7,7 +7,8 @@
  * Lambda with Amazon SQS" and "Scaling behavior for FIFO queues"), because delivery isolation
  * rests on it:
  * - a message group has at most one batch in flight; other groups' messages are handed out
- *   meanwhile, up to `concurrency` batches at once (the mapping's maximum concurrency);
+ *   meanwhile, up to `concurrency` batches at once (the mapping's maximum concurrency; by default the
+ *   dev stage's, lib/config/stage-config.ts), the oldest visible message of a free group first;
  * - a batch holds up to 10 messages of one group, oldest first;
  * - a message whose `MessageDeduplicationId` was seen in its group in the last 5 minutes is dropped;
  * - messages reported failed (`batchItemFailures`) come back after the visibility timeout, and
@@ -17,6 +18,7 @@
  * benchmarks and the HTTP tests (`startDeliveryQueue()`).
  */
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { stageConfig } from '../../lib/config/stage-config';
 import { type QueuedDeliveryMessage, useDeliveryQueueTransport } from '../../shared/webhooks/delivery-queue';
 
 /** Options of {@link startDeliveryQueue}. */
@@ -39,6 +41,10 @@ export interface DeliveryQueueOptions {
 export interface LocalDeliveryQueue {
   /** Messages waiting or in flight. */
   size(): number;
+  /** The message groups of the batches in flight now (one entry per batch: a group has at most one). */
+  inFlightGroups(): string[];
+  /** The message groups of the messages waiting (not in flight), one entry per message, oldest first. */
+  waitingGroups(): string[];
   /** Messages moved aside after `maxReceiveCount` receives (their bodies). */
   deadLetters(): string[];
   /** Resolves when no message is waiting or in flight (polls every 20 ms), or rejects after `timeoutMs` (default 30 000). */
@@ -64,7 +70,7 @@ const DEDUPLICATION_WINDOW_MS = 5 * 60 * 1000;
  */
 export async function startDeliveryQueue(options: DeliveryQueueOptions = {}): Promise<LocalDeliveryQueue> {
   const handler = options.handler ?? (await import('../../functions/webhook-delivery/queue-handler')).handler;
-  const concurrency = options.concurrency ?? 32;
+  const concurrency = options.concurrency ?? stageConfig('dev').webhookDelivery.maxConcurrency;
   const batchSize = options.batchSize ?? 10;
   const visibilityTimeoutMs = options.visibilityTimeoutMs ?? 1_000;
   const maxReceiveCount = options.maxReceiveCount ?? 5;
@@ -73,6 +79,7 @@ export async function startDeliveryQueue(options: DeliveryQueueOptions = {}): Pr
   const dead: string[] = [];
   const seen = new Map<string, number>();
   const busyGroups = new Set<string>();
+  const inFlight = new Set<Held>();
   const running = new Set<Promise<void>>();
   let stopped = false;
   let nextId = 0;
@@ -94,6 +101,7 @@ export async function startDeliveryQueue(options: DeliveryQueueOptions = {}): Pr
   const runBatch = async (batch: Held[]): Promise<void> => {
     const group = batch[0]?.message.groupId ?? '';
     busyGroups.add(group);
+    for (const h of batch) inFlight.add(h);
     const records: SQSRecord[] = batch.map((h) => {
       h.receiveCount += 1;
       return {
@@ -128,6 +136,7 @@ export async function startDeliveryQueue(options: DeliveryQueueOptions = {}): Pr
     }
     const now = Date.now();
     for (const h of batch) {
+      inFlight.delete(h);
       if (!failed.has(h.id)) {
         waiting.splice(waiting.indexOf(h), 1);
       } else if (h.receiveCount >= maxReceiveCount) {
@@ -184,6 +193,8 @@ export async function startDeliveryQueue(options: DeliveryQueueOptions = {}): Pr
 
   return {
     size: () => waiting.length,
+    inFlightGroups: () => [...busyGroups],
+    waitingGroups: () => waiting.filter((h) => !inFlight.has(h)).map((h) => h.message.groupId),
     deadLetters: () => [...dead],
     async drained(timeoutMs = 30_000) {
       const until = Date.now() + timeoutMs;

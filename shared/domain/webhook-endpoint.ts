@@ -54,6 +54,11 @@ export interface StoredWebhookEndpoint extends WebhookEndpoint {
   previous_secret_expires_at: string | null;
   /** ISO 8601 UTC: since when every delivery to it has failed (the 5-day disable rule); null when its last attempt succeeded. */
   failing_since: string | null;
+  /**
+   * ISO 8601 UTC: until when the endpoint counts as slow (its deliveries go through its merchant's
+   * slow lanes: shared/webhooks/delivery-endpoint-health.ts); absent or null when it never was.
+   */
+  slow_until?: string | null;
 }
 
 /** Fields a client sets on create (`url` required there) or update (all optional). */

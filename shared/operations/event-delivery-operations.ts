@@ -46,7 +46,13 @@ import {
 import { isStorageUnavailable } from '../storage/storage-errors';
 import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../storage/webhook-endpoints-repository';
 import type { DeliveryAttempt, SendResult } from '../webhooks/delivery';
-import { GONE_DISABLED_REASON, noteEndpointDelivered, noteEndpointFailed } from '../webhooks/delivery-endpoint-health';
+import {
+  GONE_DISABLED_REASON,
+  isEndpointSlow,
+  noteEndpointDelivered,
+  noteEndpointFailed,
+  noteEndpointPace,
+} from '../webhooks/delivery-endpoint-health';
 import { type DeliveryMessage, enqueueDeliveries } from '../webhooks/delivery-queue';
 import {
   DELIVERY_LEASE_SECONDS,
@@ -55,7 +61,7 @@ import {
   WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE,
 } from '../webhooks/delivery-settings';
 import { signingSecrets } from '../webhooks/endpoint-secrets';
-import { endpointsForFanOut } from './fan-out-endpoint-cache';
+import { cachedEnabledEndpoint, endpointsForFanOut } from './fan-out-endpoint-cache';
 
 /** How one attempt ended, as counted: `delivered`, `retrying`, `failed` (given up), `gone` (410). */
 export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'gone';
@@ -193,6 +199,7 @@ async function attempt(
   } else if (await noteEndpointFailed(delivery.merchant_id, endpoint, Date.now())) {
     recordWebhookEndpointDisabled('failing');
   }
+  if (outcome !== 'gone') await noteEndpointPace(delivery.merchant_id, endpoint, result.attempt.duration_ms, Date.now());
   return { delivery: saved, outcome };
 }
 
@@ -253,27 +260,53 @@ export async function fanOutEvent(event: InsertedEvent): Promise<{ created: numb
     merchant_id: event.merchant_id,
     delivery_id: deliveryIdOf(event.event_id, endpoint.webhook_endpoint_id),
     retry_step: 0,
+    ...(isEndpointSlow(endpoint, nowMs) ? { slow: true } : {}),
   }));
   await enqueueDeliveries(messages);
   return { created: created.filter((d) => d !== undefined).length, queued: messages.length };
 }
 
 /**
- * Attempts one delivery the queue handed to the worker (functions/webhook-delivery/queue-handler.ts):
- * takes it under a lease when it is pending, due and not leased, and makes one attempt through
- * the endpoint's circuit. A delivery whose endpoint was deleted or disabled, or whose event
- * expired, is settled as `failed` with that reason as its last attempt's error.
- * @param deliveryId `<event_id>:<webhook_endpoint_id>`
+ * Attempts one delivery the queue handed to the worker (functions/webhook-delivery/queue-handler.ts).
+ * When the message came through the merchant's ordinary lanes and its endpoint is slow
+ * (shared/webhooks/delivery-endpoint-health.ts; as this container last read the merchant's endpoints,
+ * at most `WEBHOOK_ENDPOINT_CACHE_MS` ago), the delivery is handed to the merchant's slow lanes instead
+ * (`moved`: one queue message; no claim, no POST, no read of its own), so a slow endpoint's backlog never
+ * holds more than its slow lane, however it was queued (a fan-out before the endpoint was found slow, a
+ * retry, a redelivery). Otherwise it takes the delivery under a lease when it is pending, due and not
+ * leased, and makes one attempt through the endpoint's circuit. A delivery whose endpoint was deleted or
+ * disabled, or whose event expired, is settled as `failed` with that reason as its last attempt's error.
+ * @param message the queue message: `delivery_id` (`<event_id>:<webhook_endpoint_id>`), `retry_step`,
+ *   `attempts_made` and `slow` (whether it came through a slow lane)
  * @returns the outcome; `skipped` when it was not due, already settled, or another worker holds it
- *   (a duplicate message, or a retry not yet due)
- * @throws storage errors (the message is retried by the queue; the record, if leased, is due again after the lease)
+ *   (a duplicate message, or a retry not yet due); `moved` when it was handed to the slow lanes
+ * @throws storage and queue errors (the message is retried by the queue; the record, if leased, is due again after the lease)
  */
-export async function attemptQueuedDelivery(merchantId: string, deliveryId: string): Promise<AttemptOutcome | 'skipped'> {
+export async function attemptQueuedDelivery(
+  merchantId: string,
+  message: Pick<DeliveryMessage, 'delivery_id' | 'retry_step' | 'attempts_made' | 'slow'>,
+): Promise<AttemptOutcome | 'skipped' | 'moved'> {
+  const deliveryId = message.delivery_id;
   const nowMs = Date.now();
+  const { eventId, endpointId } = parseDeliveryId(deliveryId);
+  if (!message.slow) {
+    const known = await cachedEnabledEndpoint(merchantId, endpointId, nowMs);
+    if (known && isEndpointSlow(known, nowMs)) {
+      await enqueueDeliveries([
+        {
+          merchant_id: merchantId,
+          delivery_id: deliveryId,
+          retry_step: message.retry_step,
+          ...(message.attempts_made ? { attempts_made: message.attempts_made } : {}),
+          slow: true,
+        },
+      ]);
+      return 'moved';
+    }
+  }
   const leaseUntil = leaseFrom(nowMs);
   const claimed = await claimDelivery(merchantId, deliveryId, iso(nowMs + DUE_CLOCK_TOLERANCE_MS), leaseUntil);
   if (!claimed) return 'skipped';
-  const { eventId, endpointId } = parseDeliveryId(deliveryId);
   const giveUp = async (reason: string) => {
     const note: DeliveryAttempt = { attempted_at: iso(nowMs), http_status: null, error: reason, duration_ms: 0 };
     await recordAttempt(merchantId, deliveryId, leaseUntil, claimed.url, note, { status: 'failed' });

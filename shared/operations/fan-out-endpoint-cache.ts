@@ -50,6 +50,28 @@ export async function endpointsForFanOut(merchantId: string, eventType: EventTyp
   return endpoints.filter((e) => endpointReceives(e, eventType));
 }
 
+/**
+ * The merchant's enabled endpoint `endpointId` as this container last read the merchant's endpoints (the
+ * same cache and bound as {@link endpointsForFanOut}): the delivery worker decides from it whether a
+ * delivery goes to the merchant's slow lanes, without a read per delivery. The attempt itself reads the
+ * endpoint strongly consistently.
+ * @param nowMs current time, Unix ms
+ * @returns the endpoint, or undefined when it is not among the merchant's enabled endpoints
+ * @throws whatever the storage read throws
+ */
+export async function cachedEnabledEndpoint(
+  merchantId: string,
+  endpointId: string,
+  nowMs = Date.now(),
+): Promise<StoredWebhookEndpoint | undefined> {
+  const periodMs = fanOutEndpointCacheMs();
+  const endpoints =
+    periodMs === 0
+      ? await listEndpointsForDelivery(merchantId)
+      : await cache.get(merchantId, periodMs, () => listEndpointsForDelivery(merchantId), nowMs);
+  return endpoints.find((e) => e.webhook_endpoint_id === endpointId);
+}
+
 /** Forgets every cached endpoint list (tests; a container never needs it). */
 export function clearFanOutEndpointCache(): void {
   cache.clear();

@@ -24,6 +24,7 @@ const toStored = (item: Record<string, unknown>): StoredWebhookEndpoint => ({
   ...pickFields<Pick<StoredWebhookEndpoint, (typeof SECRET_FIELDS)[number]>>(item, SECRET_FIELDS),
   merchant_id: String(item.merchant_id),
   failing_since: (item.failing_since as string | undefined) ?? null,
+  slow_until: (item.slow_until as string | undefined) ?? null,
 });
 
 /**

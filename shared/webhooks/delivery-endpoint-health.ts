@@ -1,4 +1,6 @@
 /**
+ * Two notes the delivery worker keeps on a webhook endpoint's item, each written only when it changes.
+ *
  * The "failing for 5 days" rule of webhook endpoints (issue 11; Standard Webhooks,
  * "Disabling failing endpoints"): an endpoint whose deliveries have all failed for
  * {@link ENDPOINT_FAILING_DISABLE_MS} is disabled, with a `disabled_reason`.
@@ -6,6 +8,14 @@
  * Kept as a `failing_since` note (ISO 8601 UTC) on the endpoint item: set by the first failed
  * attempt after a success, cleared by any delivered one. The clock restarts when the merchant
  * changes the endpoint (`updated_at` later than the note: e.g. re-enabled or a new URL).
+ *
+ * The pace: an attempt that took `WEBHOOK_SLOW_ATTEMPT_MS` or more (5 s by default, a timeout
+ * included) marks the endpoint slow until {@link SLOW_ENDPOINT_WINDOW_MS} later (`slow_until`, ISO
+ * 8601 UTC); while it is slow its deliveries go through its merchant's slow lanes
+ * (shared/webhooks/delivery-queue.ts), so it holds one batch of the worker at a time instead of the
+ * merchant's ordinary lanes. Measured by latency, not by failures: an endpoint answering `200` after
+ * 8 s is slow though every delivery succeeds (the endpoint circuits only count attempts without an
+ * answer). Quick attempts write nothing; the mark lapses by itself.
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -15,7 +25,7 @@ import { documentClient } from '../storage/client';
 import { primaryKey } from '../storage/item-keys';
 import { tableName } from '../storage/table-definition';
 import { disableWebhookEndpoint } from '../storage/webhook-endpoints-repository';
-import { ENDPOINT_FAILING_DISABLE_MS } from './delivery-settings';
+import { ENDPOINT_FAILING_DISABLE_MS, SLOW_ENDPOINT_WINDOW_MS, slowAttemptMs } from './delivery-settings';
 
 /** The `disabled_reason` the rule writes. */
 export const FAILING_DISABLED_REASON =
@@ -83,4 +93,48 @@ export async function noteEndpointFailed(
   if (!Number.isFinite(since) || nowMs - since < ENDPOINT_FAILING_DISABLE_MS) return false;
   await disableWebhookEndpoint(merchantId, endpointId, FAILING_DISABLED_REASON, String(item.url));
   return true;
+}
+
+/**
+ * Whether the endpoint counts as slow now: its `slow_until` is later than `nowMs`.
+ * @param nowMs Unix epoch milliseconds
+ */
+export function isEndpointSlow(endpoint: Pick<StoredWebhookEndpoint, 'slow_until'>, nowMs: number): boolean {
+  return typeof endpoint.slow_until === 'string' && endpoint.slow_until > new Date(nowMs).toISOString();
+}
+
+/**
+ * Notes how long an attempt took: one that took `WEBHOOK_SLOW_ATTEMPT_MS` or more ({@link slowAttemptMs})
+ * marks the endpoint slow until `nowMs` + {@link SLOW_ENDPOINT_WINDOW_MS}. Written only when the mark
+ * read with the endpoint ends within half the window (so a slow endpoint's item is written at most
+ * about every 5 minutes, whatever its delivery rate), conditionally (concurrent attempts write it
+ * once; a deleted endpoint is not re-created). A quick attempt writes nothing.
+ * @param durationMs the attempt's duration, ms
+ * @param nowMs Unix epoch milliseconds
+ * @returns true when this call marked (or extended) the mark
+ */
+export async function noteEndpointPace(
+  merchantId: string,
+  endpoint: Pick<StoredWebhookEndpoint, 'webhook_endpoint_id' | 'slow_until'>,
+  durationMs: number,
+  nowMs: number,
+): Promise<boolean> {
+  if (durationMs < slowAttemptMs()) return false;
+  const refreshBefore = new Date(nowMs + SLOW_ENDPOINT_WINDOW_MS / 2).toISOString();
+  if (typeof endpoint.slow_until === 'string' && endpoint.slow_until >= refreshBefore) return false;
+  try {
+    await documentClient().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: primaryKey.webhookEndpoint(merchantId, endpoint.webhook_endpoint_id),
+        UpdateExpression: 'SET slow_until = :until',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(slow_until) OR slow_until < :refresh)',
+        ExpressionAttributeValues: { ':until': new Date(nowMs + SLOW_ENDPOINT_WINDOW_MS).toISOString(), ':refresh': refreshBefore },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }

@@ -1,20 +1,26 @@
 /**
  * The webhook delivery queue: where the stream's fan-out and the reconciler hand deliveries
  * to the delivery worker (functions/webhook-delivery/queue-handler.ts), so that no webhook
- * POST is made on the stream's path or in the reconciler's run (issue 23, "Delivery isolation").
+ * POST is made on the stream's path or in the reconciler's run ("Delivery isolation", docs/api.md).
  *
  * On AWS it is an SQS FIFO queue (`WEBHOOK_DELIVERY_QUEUE_URL`), used for its message groups,
  * not for order: SQS returns no message of a group while a message of that group is in flight
  * ("Amazon SQS FIFO queue key terms", "Message group ID": "messages that belong to the same
  * message group are always processed one by one"; Lambda developer guide, "Scaling behavior for
  * FIFO queues": the event source mapping scales with the number of active message groups).
- * Two kinds of message: a fan-out per new event (from the stream handler; groups
- * `<merchant_id>.fan-out.<lane>`, {@link FAN_OUT_LANES} per merchant), which the worker turns into
- * delivery records and delivery messages; and a delivery per (event, endpoint) attempt.
- * Each endpoint's deliveries are spread over {@link deliveryLanes} groups (`<webhook_endpoint_id>.<lane>`),
- * so one endpoint holds at most that many batches (≤ 10 messages each) in flight, however slow it is
- * or however many events it has waiting; every other endpoint's group is served by the other
- * pollers at once. Deduplication is per group (`DeduplicationScope: messageGroup`,
+ * A group therefore holds at most one batch (≤ 10 messages) of the worker at a time, and **every
+ * group belongs to one merchant**, so a merchant's share of the worker is bounded by its groups,
+ * across all its endpoints, however many endpoints it has and however slow they are:
+ * - fan-outs, one per new event (from the stream handler), in `<merchant_id>.fan-out.<lane>`
+ *   ({@link FAN_OUT_LANES}); the worker turns each into delivery records and delivery messages;
+ * - deliveries, one per (event, endpoint) attempt, in the merchant's {@link deliveryLanes}
+ *   (`<merchant_id>.<lane>`, by a hash of the delivery id) while the endpoint answers quickly, and in
+ *   its {@link slowDeliveryLanes} (`<merchant_id>.slow.<lane>`, by a hash of the endpoint id: one slow
+ *   endpoint holds one lane) once the endpoint is known to be slow (an attempt that took
+ *   `WEBHOOK_SLOW_ATTEMPT_MS` or more: shared/webhooks/delivery-endpoint-health.ts).
+ * So one merchant holds at most `FAN_OUT_LANES + deliveryLanes + slowDeliveryLanes` batches in flight
+ * (dev: 2 + 3 + 1 of 20; prod: 2 + 8 + 2 of 200), every other merchant's groups being served by the other pollers meanwhile.
+ * Deduplication is per group (`DeduplicationScope: messageGroup`,
  * `FifoThroughputLimit: perMessageGroupId`, high throughput mode) on `<delivery_id>.<retry_step>.<attempts_made>`:
  * the same step of a delivery handed over twice within 5 minutes (a stream record retried, a
  * reconciler run repeated) is queued once; outside that window the worker's conditional claim
@@ -40,6 +46,11 @@ export interface DeliveryMessage {
    * (its retry step back at 0) is never taken for the first attempt's message.
    */
   attempts_made?: number;
+  /**
+   * True: in the merchant's slow lanes ({@link slowDeliveryLanes}); the worker attempts it there. Absent:
+   * in its ordinary lanes, where the worker moves it to the slow lanes first if its endpoint is slow.
+   */
+  slow?: boolean;
 }
 
 /**
@@ -67,8 +78,8 @@ export interface QueuedDeliveryMessage {
   /** JSON of a {@link WebhookQueueMessage}. */
   body: string;
   /**
-   * Deliveries: `<webhook_endpoint_id>.<lane>`; fan-outs: `<merchant_id>.fan-out.<lane>` (≤ 128
-   * characters, SQS's limit for `MessageGroupId`).
+   * Deliveries: `<merchant_id>.<lane>` or `<merchant_id>.slow.<lane>`; fan-outs:
+   * `<merchant_id>.fan-out.<lane>` (≤ 128 characters, SQS's limit for `MessageGroupId`).
    */
   groupId: string;
   /**
@@ -83,8 +94,14 @@ export interface DeliveryQueueTransport {
   send(messages: readonly QueuedDeliveryMessage[]): Promise<void>;
 }
 
-/** Groups (lanes) per endpoint when `WEBHOOK_DELIVERY_LANES` is not set: 4 (at most 4 batches, 40 POSTs, in flight per endpoint). */
+/**
+ * Delivery groups (lanes) per merchant when `WEBHOOK_DELIVERY_LANES` is not set: 4 (at most 4
+ * batches, 40 POSTs, of one merchant's deliveries to its quick endpoints in flight at once).
+ */
 export const DEFAULT_DELIVERY_LANES = 4;
+
+/** Slow-endpoint groups (lanes) per merchant when `WEBHOOK_SLOW_DELIVERY_LANES` is not set: 1. */
+export const DEFAULT_SLOW_DELIVERY_LANES = 1;
 
 /**
  * Fan-out groups (lanes) per merchant: 2. At most 2 batches of one merchant's new events (≤ 20 events,
@@ -96,26 +113,43 @@ export const FAN_OUT_LANES = 2;
 export const SQS_BATCH_LIMIT = 10;
 
 /**
- * How many message groups (lanes) each endpoint's deliveries are spread over:
- * `WEBHOOK_DELIVERY_LANES` (1–64), else {@link DEFAULT_DELIVERY_LANES}. It bounds how many batches
- * one endpoint can hold in flight at once (so how many worker invocations a hanging endpoint can
- * pin) and how fast a healthy endpoint's backlog drains (lanes × 10 POSTs at a time).
+ * How many message groups (lanes) a merchant's deliveries to its quick endpoints are spread over:
+ * `WEBHOOK_DELIVERY_LANES` (1–64), else {@link DEFAULT_DELIVERY_LANES}. With the slow lanes and the
+ * fan-out lanes it bounds how many worker invocations one merchant can hold at once, whatever its
+ * number of endpoints; it also bounds how fast its backlog drains (lanes × 10 POSTs at a time).
  */
 export function deliveryLanes(env: NodeJS.ProcessEnv = process.env): number {
   return wholeNumberSetting(env.WEBHOOK_DELIVERY_LANES, { min: 1, max: 64 }, DEFAULT_DELIVERY_LANES);
 }
 
-/** The lane of a delivery among its endpoint's {@link deliveryLanes}: a stable hash of the delivery id (SHA-256's first 4 bytes). */
-function laneOf(deliveryId: string, lanes: number): number {
-  return createHash('sha256').update(deliveryId).digest().readUInt32BE(0) % lanes;
+/**
+ * How many message groups (lanes) a merchant's deliveries to its slow endpoints share:
+ * `WEBHOOK_SLOW_DELIVERY_LANES` (1–16), else {@link DEFAULT_SLOW_DELIVERY_LANES}. A slow endpoint's
+ * deliveries all go to one of them (a hash of its id), so it holds at most one batch (10 POSTs) of the
+ * worker at a time.
+ */
+export function slowDeliveryLanes(env: NodeJS.ProcessEnv = process.env): number {
+  return wholeNumberSetting(env.WEBHOOK_SLOW_DELIVERY_LANES, { min: 1, max: 16 }, DEFAULT_SLOW_DELIVERY_LANES);
+}
+
+/** A lane among `lanes`: a stable hash of `key` (SHA-256's first 4 bytes). */
+function laneOf(key: string, lanes: number): number {
+  return createHash('sha256').update(key).digest().readUInt32BE(0) % lanes;
 }
 
 /**
- * The queue message of a delivery (group `<webhook_endpoint_id>.<lane>`, deduplication id
- * `<delivery_id>.<retry_step>.<attempts_made>`) or of a fan-out (group `<merchant_id>.fan-out.<lane>`, deduplication
- * id `<event_id>.fan-out`).
+ * The queue message of a delivery (group `<merchant_id>.<lane>` by its delivery id, or
+ * `<merchant_id>.slow.<lane>` by its endpoint id when `slow`; deduplication id
+ * `<delivery_id>.<retry_step>.<attempts_made>`) or of a fan-out (group `<merchant_id>.fan-out.<lane>`,
+ * deduplication id `<event_id>.fan-out`).
+ * @param lanes the merchant's ordinary delivery lanes (default {@link deliveryLanes})
+ * @param slowLanes the merchant's slow lanes (default {@link slowDeliveryLanes})
  */
-export function deliveryQueueMessage(message: WebhookQueueMessage, lanes = deliveryLanes()): QueuedDeliveryMessage {
+export function deliveryQueueMessage(
+  message: WebhookQueueMessage,
+  lanes = deliveryLanes(),
+  slowLanes = slowDeliveryLanes(),
+): QueuedDeliveryMessage {
   if (message.kind === 'fan_out') {
     return {
       body: JSON.stringify(message),
@@ -124,9 +158,12 @@ export function deliveryQueueMessage(message: WebhookQueueMessage, lanes = deliv
     };
   }
   const endpointId = message.delivery_id.split(':')[1] ?? message.delivery_id;
+  const { slow, ...rest } = message;
   return {
-    body: JSON.stringify({ kind: 'delivery', ...message }),
-    groupId: `${endpointId}.${laneOf(message.delivery_id, lanes)}`,
+    body: JSON.stringify({ kind: 'delivery', ...rest, ...(slow ? { slow: true } : {}) }),
+    groupId: slow
+      ? `${message.merchant_id}.slow.${laneOf(endpointId, slowLanes)}`
+      : `${message.merchant_id}.${laneOf(message.delivery_id, lanes)}`,
     deduplicationId: `${message.delivery_id}.${message.retry_step}.${message.attempts_made ?? 0}`,
   };
 }
@@ -156,6 +193,8 @@ export function parseQueueMessage(body: string): WebhookQueueMessage {
       merchant_id: String(value.merchant_id),
       delivery_id: String(value.delivery_id),
       retry_step: Number(value.retry_step),
+      ...(Number.isInteger(value.attempts_made) && Number(value.attempts_made) > 0 ? { attempts_made: Number(value.attempts_made) } : {}),
+      ...(value.slow === true ? { slow: true } : {}),
     };
   }
   throw new Error('Not a webhook queue message');
@@ -216,7 +255,8 @@ export function useDeliveryQueueTransport(transport: DeliveryQueueTransport): ()
 export async function enqueueDeliveries(messages: readonly WebhookQueueMessage[]): Promise<void> {
   if (messages.length === 0) return;
   const lanes = deliveryLanes();
-  const queued = messages.map((m) => deliveryQueueMessage(m, lanes));
+  const slowLanes = slowDeliveryLanes();
+  const queued = messages.map((m) => deliveryQueueMessage(m, lanes, slowLanes));
   if (registered) return registered.send(queued);
   const url = process.env.WEBHOOK_DELIVERY_QUEUE_URL;
   if (!url) throw new Error('No webhook delivery queue: WEBHOOK_DELIVERY_QUEUE_URL is not set');

@@ -2,6 +2,7 @@
  * Settings of webhook delivery (Standard Webhooks, https://www.standardwebhooks.com:
  * "Retry schedule" and "Timeouts" of the spec's operational recommendations).
  */
+import { wholeNumberSetting } from '../settings/whole-number-setting';
 
 /**
  * The default retry schedule, in seconds after each failed attempt: 5 s, 5 min, 30 min, 2 h,
@@ -71,3 +72,30 @@ export function deliveryTimeoutMs(env: NodeJS.ProcessEnv = process.env): number 
  * failures rule and alarm (lib/service-monitoring.ts) count these lines by `merchant_id`.
  */
 export const WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE = 'webhook delivery attempt failed';
+
+/**
+ * An attempt that took at least this long marks its endpoint slow when `WEBHOOK_SLOW_ATTEMPT_MS` is not
+ * set: 5 000 ms, a third of the attempt timeout. Stripe asks receivers to answer with a 2xx "quickly …
+ * before executing any complex logic" (https://docs.stripe.com/webhooks, "Return a 2xx response quickly");
+ * an endpoint that takes seconds per POST holds the worker that long.
+ */
+export const DEFAULT_SLOW_ATTEMPT_MS = 5_000;
+
+/**
+ * How long an endpoint stays slow after its last slow attempt: 600 000 ms (10 minutes). While slow,
+ * its deliveries go through its merchant's slow lanes (shared/webhooks/delivery-queue.ts); every slow
+ * attempt extends it (the endpoint item is written at most once per half of it).
+ */
+export const SLOW_ENDPOINT_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * The duration from which an attempt marks its endpoint slow: `WEBHOOK_SLOW_ATTEMPT_MS` when set to a
+ * whole number of ms from 0 to 60 000 (0: every attempt; tests), else {@link DEFAULT_SLOW_ATTEMPT_MS}.
+ * An attempt that got no answer within the timeout took the whole timeout, so it counts; one not sent
+ * (circuit open, URL refused) took 0 ms and does not.
+ * @param env the environment (default `process.env`)
+ * @returns milliseconds
+ */
+export function slowAttemptMs(env: NodeJS.ProcessEnv = process.env): number {
+  return wholeNumberSetting(env.WEBHOOK_SLOW_ATTEMPT_MS, { min: 0, max: 60_000 }, DEFAULT_SLOW_ATTEMPT_MS);
+}

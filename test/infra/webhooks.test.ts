@@ -12,6 +12,7 @@ import { DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS, STAGES } from '../../lib/config
 import { tableStreamArnParameterName } from '../../lib/data-stack';
 import { RUNBOOK, WEBHOOK_DELIVERY_OUTCOMES, WEBHOOK_ITERATOR_AGE_ALARM_MS, WEBHOOK_METRICS } from '../../lib/service-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
+import { FAN_OUT_LANES } from '../../shared/webhooks/delivery-queue';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE } from '../../shared/webhooks/delivery-settings';
 import {
   functionId,
@@ -331,11 +332,13 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       OPEN_INDEX_SHARDS: String(config.openIndexShards),
       // It signs (endpoint secrets are stored encrypted under the keyed-hash key), schedules retries, and
-      // queues the deliveries of the events it fans out (the queue and the lanes per endpoint).
+      // queues the deliveries of the events it fans out and moves a slow endpoint's deliveries to the
+      // merchant's slow lanes (the queue, the lanes per merchant and the slow lanes per merchant).
       CARD_FINGERPRINT_SECRET_ID: `switchyard-${stage}/card-fingerprint-key`,
       WEBHOOK_RETRY_SCHEDULE_SECONDS: config.webhookRetryScheduleSeconds.join(','),
       WEBHOOK_DELIVERY_QUEUE_URL: { Ref: deliveryQueueId },
       WEBHOOK_DELIVERY_LANES: String(config.webhookDelivery.lanes),
+      WEBHOOK_SLOW_DELIVERY_LANES: String(config.webhookDelivery.slowLanes),
     });
     expect(WEBHOOK_DELIVERY_WORKER).toEqual({
       name: 'WebhookDeliveryWorker',
@@ -422,13 +425,17 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       ScalingConfig: { MaximumConcurrency: config.webhookDelivery.maxConcurrency },
     });
     expect(WEBHOOK_DELIVERY_QUEUE.batchSize).toBe(10);
-    // dev 20 batches in flight and 2 lanes per endpoint; prod 200 and 4.
-    expect(config.webhookDelivery).toEqual(stage === 'prod' ? { maxConcurrency: 200, lanes: 4 } : { maxConcurrency: 20, lanes: 2 });
+    // dev 20 batches in flight, a merchant 3 lanes and 1 slow lane; prod 200, 8 and 2.
+    expect(config.webhookDelivery).toEqual(
+      stage === 'prod' ? { maxConcurrency: 200, lanes: 8, slowLanes: 2 } : { maxConcurrency: 20, lanes: 3, slowLanes: 1 },
+    );
     // Lambda's bounds for an SQS mapping's maximum concurrency: 2 to 1000.
     expect(config.webhookDelivery.maxConcurrency).toBeGreaterThanOrEqual(2);
     expect(config.webhookDelivery.maxConcurrency).toBeLessThanOrEqual(1000);
-    // One endpoint's lanes leave most of the worker to the other endpoints.
-    expect(config.webhookDelivery.lanes).toBeLessThan(config.webhookDelivery.maxConcurrency);
+    // One merchant's delivery and slow lanes (its 2 fan-out lanes too) take at most a third of the worker.
+    expect(3 * (FAN_OUT_LANES + config.webhookDelivery.lanes + config.webhookDelivery.slowLanes)).toBeLessThanOrEqual(
+      config.webhookDelivery.maxConcurrency,
+    );
   });
 
   test("Contributor Insights: the worker's failed-attempt log lines counted by merchant_id (JSON, one rule over the worker's log group)", () => {

@@ -1,10 +1,18 @@
 /**
- * The delivery queue's messages (shared/webhooks/delivery-queue.ts: groups per endpoint lane and
- * per merchant fan-out lane, deduplication ids, parsing) and the circuit per endpoint
+ * The delivery queue's messages (shared/webhooks/delivery-queue.ts: every group one merchant's —
+ * its delivery lanes, its slow lanes, its fan-out lanes —, deduplication ids, parsing) and the circuit per endpoint
  * (shared/webhooks/endpoint-circuits.ts).
  */
+
+import fc from 'fast-check';
 import type { SendResult } from '../../shared/webhooks/delivery';
-import { deliveryLanes, deliveryQueueMessage, FAN_OUT_LANES, parseQueueMessage } from '../../shared/webhooks/delivery-queue';
+import {
+  deliveryLanes,
+  deliveryQueueMessage,
+  FAN_OUT_LANES,
+  parseQueueMessage,
+  slowDeliveryLanes,
+} from '../../shared/webhooks/delivery-queue';
 import {
   ENDPOINT_CIRCUIT_HALF_OPEN_AFTER_MS,
   ENDPOINT_CIRCUIT_THRESHOLD,
@@ -19,16 +27,71 @@ const delivery = (eventId: string, endpointId: string, step = 0) => ({
 });
 
 describe('delivery queue messages', () => {
-  test('an endpoint’s deliveries spread over exactly its lanes; another endpoint never shares its groups', () => {
-    const groupsOf = (endpointId: string) =>
-      new Set(Array.from({ length: 200 }, (_, i) => deliveryQueueMessage(delivery(`evt_${i}`, endpointId), 4).groupId));
-    const a = groupsOf('we_a');
-    const b = groupsOf('we_b');
-    expect(a.size).toBe(4);
-    expect([...a].every((g) => g.startsWith('we_a.'))).toBe(true);
+  test('a merchant’s deliveries, to any of its endpoints, spread over exactly its lanes; another merchant never shares its groups', () => {
+    const groupsOf = (merchant: string) =>
+      new Set(
+        Array.from(
+          { length: 400 },
+          (_, i) => deliveryQueueMessage({ ...delivery(`evt_${i}`, `we_${i % 16}`), merchant_id: merchant }, 3).groupId,
+        ),
+      );
+    const a = groupsOf('mer_a');
+    const b = groupsOf('mer_b');
+    expect([...a].sort()).toEqual(['mer_a.0', 'mer_a.1', 'mer_a.2']);
     expect([...a].some((g) => b.has(g))).toBe(false);
     // The same delivery always lands in the same lane.
     expect(deliveryQueueMessage(delivery('evt_9', 'we_a'), 4).groupId).toBe(deliveryQueueMessage(delivery('evt_9', 'we_a'), 4).groupId);
+  });
+
+  test('a slow endpoint’s deliveries all go to one of its merchant’s slow lanes; the merchant’s slow endpoints share those lanes', () => {
+    const slow = (eventId: string, endpointId: string) => deliveryQueueMessage({ ...delivery(eventId, endpointId), slow: true }, 3, 2);
+    const one = new Set(Array.from({ length: 100 }, (_, i) => slow(`evt_${i}`, 'we_slow').groupId));
+    expect(one.size).toBe(1);
+    expect([...one][0]).toMatch(/^mer_1\.slow\.[01]$/);
+    const all = new Set(Array.from({ length: 100 }, (_, i) => slow('evt_1', `we_${i}`).groupId));
+    expect([...all].sort()).toEqual(['mer_1.slow.0', 'mer_1.slow.1']);
+    // The body says it came through a slow lane (the worker attempts it there, never moves it again).
+    expect(parseQueueMessage(slow('evt_1', 'we_slow').body)).toEqual({ kind: 'delivery', ...delivery('evt_1', 'we_slow'), slow: true });
+  });
+
+  test('property: whatever its endpoints, events and their pace, a merchant uses at most fan-out + lanes + slow lanes groups, all its own', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            merchant: fc.constantFrom('mer_a', 'mer_b', 'mer_c'),
+            endpoint: fc.integer({ min: 0, max: 15 }),
+            event: fc.integer({ min: 0, max: 10_000 }),
+            slow: fc.boolean(),
+            fanOut: fc.boolean(),
+          }),
+          { maxLength: 300 },
+        ),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        (messages, lanes, slowLanes) => {
+          const groups = new Map<string, Set<string>>();
+          for (const m of messages) {
+            const queued = m.fanOut
+              ? deliveryQueueMessage(
+                  { kind: 'fan_out', merchant_id: m.merchant, event_id: `evt_${m.event}`, type: 't', created_at: 'c', expires_at: 1 },
+                  lanes,
+                  slowLanes,
+                )
+              : deliveryQueueMessage(
+                  { merchant_id: m.merchant, delivery_id: `evt_${m.event}:${m.merchant}_we_${m.endpoint}`, retry_step: 0, slow: m.slow },
+                  lanes,
+                  slowLanes,
+                );
+            expect(queued.groupId.startsWith(`${m.merchant}.`)).toBe(true);
+            const set = groups.get(m.merchant) ?? new Set<string>();
+            set.add(queued.groupId);
+            groups.set(m.merchant, set);
+          }
+          for (const set of groups.values()) expect(set.size).toBeLessThanOrEqual(FAN_OUT_LANES + lanes + slowLanes);
+        },
+      ),
+    );
   });
 
   test('the deduplication id names the delivery and its retry step: a step handed over twice is one message, the next step another', () => {
@@ -66,6 +129,9 @@ describe('delivery queue messages', () => {
   test('messages read back; anything else is refused (a poison message)', () => {
     const d = delivery('evt_1', 'we_a', 2);
     expect(parseQueueMessage(deliveryQueueMessage(d).body)).toEqual({ kind: 'delivery', ...d });
+    // attempts_made survives the round trip: a message moved to a slow lane keeps its deduplication id.
+    const again = { ...d, attempts_made: 3 };
+    expect(parseQueueMessage(deliveryQueueMessage(again).body)).toEqual({ kind: 'delivery', ...again });
     const f = {
       kind: 'fan_out' as const,
       merchant_id: 'mer_1',
@@ -79,11 +145,14 @@ describe('delivery queue messages', () => {
       expect(() => parseQueueMessage(bad)).toThrow();
   });
 
-  test('lanes per endpoint: WEBHOOK_DELIVERY_LANES (1–64), else 4', () => {
+  test('lanes per merchant: WEBHOOK_DELIVERY_LANES (1–64), else 4; slow lanes: WEBHOOK_SLOW_DELIVERY_LANES (1–16), else 1', () => {
     expect(deliveryLanes({})).toBe(4);
     expect(deliveryLanes({ WEBHOOK_DELIVERY_LANES: '2' })).toBe(2);
     expect(deliveryLanes({ WEBHOOK_DELIVERY_LANES: '0' })).toBe(4);
     expect(deliveryLanes({ WEBHOOK_DELIVERY_LANES: '65' })).toBe(4);
+    expect(slowDeliveryLanes({})).toBe(1);
+    expect(slowDeliveryLanes({ WEBHOOK_SLOW_DELIVERY_LANES: '2' })).toBe(2);
+    expect(slowDeliveryLanes({ WEBHOOK_SLOW_DELIVERY_LANES: '17' })).toBe(1);
   });
 });
 
