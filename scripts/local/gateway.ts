@@ -6,6 +6,7 @@ import { MIMEType } from 'node:util';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { FALLBACK_ROUTE, matchRoute, type RouteDefinition } from '../../shared/api/routes';
 import { API_FUNCTION_TIMEOUT_MS } from '../../shared/domain/pending-operation';
+import { runInvocation } from '../../shared/observability/invocation-scope';
 
 /**
  * A local stand-in for API Gateway HTTP APIs (payload format 2.0, `$default` stage): turns each request
@@ -430,7 +431,9 @@ async function serve(
   let result: APIGatewayProxyResultV2;
   try {
     const handler = await load(entry);
-    result = await handler(event, lambdaContext(name, randomUUID()));
+    // Its own context for everything it logs, although other handlers run in this process meanwhile.
+    const context = lambdaContext(name, randomUUID());
+    result = await runInvocation(context, () => handler(event, context));
   } catch (err) {
     // What API Gateway answers when the integration fails.
     process.stderr.write(`gateway: ${name} failed: ${(err as Error).stack ?? String(err)}\n`);
