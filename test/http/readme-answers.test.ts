@@ -26,15 +26,17 @@ const TIMEOUT_CARD = '4000000000000119';
 test("README step 9's sandbox account shows the credentials the API answers for one", async () => {
   const shown = /"connector_name": "sandbox", "connector_account_details": (\{"api_key": [^}]*\})/.exec(readme);
   expect(shown).not.toBeNull();
-  const created = await api.request('POST', '/connector_accounts', { body: { connector_name: 'sandbox', connector_label: 'readme' } });
+  const key = await api.newMerchantKey();
+  const created = await api.request('POST', '/connector_accounts', { key, body: { connector_name: 'sandbox', connector_label: 'readme' } });
   expect(created.status).toBe(200);
-  const read = await api.request('GET', `/connector_accounts/${created.body.merchant_connector_id}`);
+  const read = await api.request('GET', `/connector_accounts/${created.body.merchant_connector_id}`, { key });
   expect(read.body.connector_account_details).toEqual(JSON.parse(shown?.[1] as string));
 });
 
-test('the timeout card: the state and lease README and docs/api.md describe are what the API answers', async () => {
-  const before = Date.now();
-  const res = await api.request('POST', '/payments', {
+/** A confirmed payment with the timeout card. */
+const timeoutPayment = (key?: string) =>
+  api.request('POST', '/payments', {
+    ...(key ? { key } : {}),
     body: {
       amount: 7000,
       currency: 'NGN',
@@ -42,6 +44,13 @@ test('the timeout card: the state and lease README and docs/api.md describe are 
       payment_method_data: { card: { card_number: TIMEOUT_CARD, card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } },
     },
   });
+
+/** The timeout card's row of the sandbox card table in docs/api.md. */
+const timeoutRow = apiDocs.split('\n').find((line) => line.startsWith(`| ${TIMEOUT_CARD} |`)) ?? '';
+
+test('the timeout card: the state and lease README and docs/api.md describe are what the API answers', async () => {
+  const before = Date.now();
+  const res = await timeoutPayment();
   const after = Date.now();
   expect(res.status).toBe(200);
   expect(res.body.status).toBe('Processing');
@@ -50,7 +59,7 @@ test('the timeout card: the state and lease README and docs/api.md describe are 
   // README's sample of the confirm's answer, and the card's row in docs/api.md: the state it answers with.
   const sample = /json pending_operation +# \{"operation":"authorize",.*"state":"([a-z_]+)"\}/.exec(readme);
   expect(sample?.[1]).toBe(claim.state);
-  const row = apiDocs.split('\n').find((line) => line.startsWith(`| ${TIMEOUT_CARD} |`)) ?? '';
+  const row = timeoutRow;
   expect(row).toContain(`\`state\` is \`${claim.state}\` until its \`lease_expires_at\``);
 
   // docs/api.md's pending_operation example: the lease it shows after `started_at` is the lease a request gets
@@ -63,4 +72,17 @@ test('the timeout card: the state and lease README and docs/api.md describe are 
   // The prose says the same number of seconds as the example.
   expect(apiDocs).toContain(`\`lease_expires_at\` is ${documentedLeaseMs / 1000} s after that request began`);
   expect(row).toContain(`(${documentedLeaseMs / 1000} s after the request began)`);
+});
+
+test('the timeout card with a connector to fall back to: answered Succeeded at once, as docs/api.md says', async () => {
+  const key = await api.newMerchantKey();
+  for (const label of ['first', 'second']) {
+    const account = await api.request('POST', '/connector_accounts', { key, body: { connector_name: 'sandbox', connector_label: label } });
+    expect(account.status).toBe(200);
+  }
+  const res = await timeoutPayment(key);
+  expect(res.status).toBe(200);
+  expect(timeoutRow).toContain(`the answer is \`${res.body.status}\` at once, with one attempt`);
+  expect(res.body.attempts.map((a: { status: string }) => a.status)).toEqual([res.body.status]);
+  expect(res.body.pending_operation).toBeNull();
 });
