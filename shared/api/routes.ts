@@ -691,9 +691,12 @@ export const ROUTES: readonly RouteDefinition[] = [
  * reference (`/openapi.json`, `/docs`, its script), the payer pages and the sandbox's pages — the pages a
  * browser, a link checker, a chat app's link preview or an uptime monitor asks for with `HEAD` first. A
  * `HEAD` gets the `GET`'s status and header fields without content (RFC 9110 §9.3.2; shared/http/head-request.ts).
- * API Gateway HTTP APIs match a route's method exactly (a `GET` route does not take `HEAD`: it would reach
- * `$default`, a 404), so the stack declares a `HEAD` route for each of these on the same function
- * (lib/api-stack.ts) and {@link matchRoute} matches `HEAD` to them. Authenticated routes answer `HEAD` with the
+ * API Gateway HTTP APIs match a route by its method and path ("Create routes for HTTP APIs in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-routes.html: a route is a method
+ * and a path; `ANY` takes the methods not defined for the path; `$default` what no route matches), so a `GET`
+ * route does not take `HEAD`, which would reach `$default`, a 404. The stack declares a `HEAD` route for each of
+ * these on the same function (lib/api-stack.ts; not `ANY`, which would hand a POST or a DELETE to a GET's
+ * function too) and {@link matchRoute} matches `HEAD` to them. Authenticated routes answer `HEAD` with the
  * `$default` 404, as any undeclared method.
  */
 export function answersHead(route: Pick<RouteDefinition, 'method' | 'auth'>): boolean {
