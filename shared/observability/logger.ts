@@ -18,8 +18,7 @@ export function loggerReplacer(key: string, value: unknown): unknown {
 }
 
 /**
- * Powertools Logger whose lines name the invocation they are written for also where several handlers
- * share one process (the local stack: {@link RedactingLogger.createAndPopulateLogItem}), and whose invocation-event logging (`POWERTOOLS_LOGGER_LOG_EVENT=true`, or
+ * Powertools Logger whose invocation-event logging (`POWERTOOLS_LOGGER_LOG_EVENT=true`, or
  * `injectLambdaContext(logger, { logEvent: true })`) logs the event redacted after parsing
  * ({@link redactEvent}): the body is decoded and parsed before anything is matched, so no
  * spelling of a key (JSON unicode escapes, percent-encoding, another case) and no query-parameter
@@ -38,7 +37,10 @@ export class RedactingLogger extends Logger {
     this.info('Lambda invocation event', { event: redactEvent(event) });
   }
 
-  /** The Lambda context last given to {@link addContext} (declared only: set before any field initialiser would run). */
+  /**
+   * The Lambda context last given to {@link addContext}. `declare`d: a field initialiser would run after
+   * Powertools' constructor, which may already have logged, and reset it.
+   */
   private declare lastContext: unknown;
 
   /**
