@@ -34,7 +34,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '../shared/api/routes';
+import { answersHead, FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '../shared/api/routes';
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import { SyntheticChecks } from './canaries';
 import { type StageConfig, stageConnectors } from './config/stage-config';
@@ -712,7 +712,9 @@ export class ApiStack extends Stack {
       allowApiInvoke(fn, route.path);
       this.api.addRoutes({
         path: route.path,
-        methods: [HttpMethod[route.method]],
+        // An HTTP API route takes only its own method, so a public GET page gets its HEAD route too
+        // (same function; shared/api/routes.ts `answersHead`), or HEAD would reach `$default`'s 404.
+        methods: answersHead(route) ? [HttpMethod[route.method], HttpMethod.HEAD] : [HttpMethod[route.method]],
         integration: new LambdaProxyIntegration(`${route.name}Integration`, fn),
       });
     }

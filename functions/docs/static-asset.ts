@@ -6,6 +6,7 @@ import middy from '@middy/core';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { errorMapper } from '../../shared/http/error-mapper';
+import { answeringHead } from '../../shared/http/head-request';
 import { pageSecurityHeaders } from '../../shared/http/html-handler';
 import { logger } from '../../shared/observability/logger';
 
@@ -86,8 +87,9 @@ export interface StaticAssetSpec {
  * tag. The security headers of {@link pageSecurityHeaders} that apply to any response
  * (`@middy/http-security-headers`: `X-Content-Type-Options: nosniff`, HSTS, `Referrer-Policy`…; the
  * HTML-only ones such as the CSP are not added to a non-HTML answer). A failure (the file missing)
- * answers the API's JSON 500 `internal_error`, logged.
- * @returns the Lambda handler (middy); it never throws
+ * answers the API's JSON 500 `internal_error`, logged. A `HEAD` gets the same answer without content
+ * ({@link answeringHead}).
+ * @returns the Lambda handler; it never throws
  */
 export function staticAssetHandler(spec: StaticAssetSpec) {
   const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
@@ -103,5 +105,6 @@ export function staticAssetHandler(spec: StaticAssetSpec) {
     injectLambdaContext(logger),
   );
   handler.use(httpSecurityHeaders(pageSecurityHeaders) as never);
-  return handler.use(errorMapper());
+  // Its route answers HEAD too (shared/api/routes.ts `answersHead`): the same answer, without the file.
+  return answeringHead(handler.use(errorMapper()));
 }

@@ -19,6 +19,7 @@
  */
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { stageConfig } from '../../lib/config/stage-config';
+import { runInvocation } from '../../shared/observability/invocation-scope';
 import { type QueuedDeliveryMessage, useDeliveryQueueTransport } from '../../shared/webhooks/delivery-queue';
 
 /** Options of {@link startDeliveryQueue}. */
@@ -125,10 +126,8 @@ export async function startDeliveryQueue(options: DeliveryQueueOptions = {}): Pr
     });
     let failed = new Set<string>();
     try {
-      const out = await handler({ Records: records }, {
-        functionName: 'WebhookDeliveryWorker',
-        awsRequestId: `local-${Date.now()}`,
-      } as Context);
+      const context = { functionName: 'WebhookDeliveryWorker', awsRequestId: `local-${Date.now()}` } as Context;
+      const out = await runInvocation(context, () => handler({ Records: records }, context));
       failed = new Set((out?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
     } catch (err) {
       onError(`the worker failed a whole batch: ${(err as Error).message}`);

@@ -19,6 +19,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { runInvocation } from '../../shared/observability/invocation-scope';
 import { tableName as defaultTableName, STREAM_SPECIFICATION } from '../../shared/storage/table-definition';
 
 /** A running stream reader. */
@@ -156,7 +157,7 @@ export async function startEventStream(options: EventStreamOptions = {}): Promis
     for (let attempt = 0; batch.length > 0; attempt += 1) {
       let failed: string[];
       try {
-        const out = await handler({ Records: batch }, context);
+        const out = await runInvocation(context, () => handler({ Records: batch }, context));
         failed = (out?.batchItemFailures ?? []).map((f) => f.itemIdentifier);
       } catch (err) {
         failed = [batch[0]?.dynamodb?.SequenceNumber ?? ''];

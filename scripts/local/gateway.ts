@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { MIMEType } from 'node:util';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { FALLBACK_ROUTE, matchRoute, type RouteDefinition } from '../../shared/api/routes';
+import { API_FUNCTION_TIMEOUT_MS } from '../../shared/domain/pending-operation';
+import { runInvocation } from '../../shared/observability/invocation-scope';
 
 /**
  * A local stand-in for API Gateway HTTP APIs (payload format 2.0, `$default` stage): turns each request
@@ -83,8 +85,14 @@ function loadHandler(entry: string): Promise<LambdaHandler> {
   return loaded;
 }
 
+/**
+ * The Lambda context of one invocation: `getRemainingTimeInMillis` counts down from the API functions'
+ * timeout ({@link API_FUNCTION_TIMEOUT_MS}, 29 s, the stages' `lambdaTimeoutSeconds`), as on Lambda, so a
+ * request's deadline and the lease of a claim it writes (`lease_expires_at`, 32 s after the request began)
+ * are what a deployed stage gives.
+ */
 function lambdaContext(functionName: string, requestId: string): Context {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + API_FUNCTION_TIMEOUT_MS;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -423,7 +431,9 @@ async function serve(
   let result: APIGatewayProxyResultV2;
   try {
     const handler = await load(entry);
-    result = await handler(event, lambdaContext(name, randomUUID()));
+    // Its own context for everything it logs, although other handlers run in this process meanwhile.
+    const context = lambdaContext(name, randomUUID());
+    result = await runInvocation(context, () => handler(event, context));
   } catch (err) {
     // What API Gateway answers when the integration fails.
     process.stderr.write(`gateway: ${name} failed: ${(err as Error).stack ?? String(err)}\n`);

@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import { runInvocation } from '../../shared/observability/invocation-scope';
 
 /** A running local reconciler timer. */
 export interface ReconcilerTimer {
@@ -38,7 +39,7 @@ function startJobTimer(
   const run = () => {
     if (running) return;
     running = load()
-      .then((m) => m.handler({}, context))
+      .then((m) => runInvocation(context, () => m.handler({}, context)))
       .then(() => undefined)
       .catch((err: unknown) => {
         process.stderr.write(`${job}: run failed: ${(err as Error).message}\n`);

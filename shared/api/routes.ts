@@ -686,6 +686,23 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
 ];
 
+/**
+ * Whether a route also answers `HEAD`: every public `GET` (no api-key) — the health check, the API
+ * reference (`/openapi.json`, `/docs`, its script), the payer pages and the sandbox's pages — the pages a
+ * browser, a link checker, a chat app's link preview or an uptime monitor asks for with `HEAD` first. A
+ * `HEAD` gets the `GET`'s status and header fields without content (RFC 9110 §9.3.2; shared/http/head-request.ts).
+ * API Gateway HTTP APIs match a route by its method and path ("Create routes for HTTP APIs in API Gateway",
+ * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-routes.html: a route is a method
+ * and a path; `ANY` takes the methods not defined for the path; `$default` what no route matches), so a `GET`
+ * route does not take `HEAD`, which would reach `$default`, a 404. The stack declares a `HEAD` route for each of
+ * these on the same function (lib/api-stack.ts; not `ANY`, which would hand a POST or a DELETE to a GET's
+ * function too) and {@link matchRoute} matches `HEAD` to them. Authenticated routes answer `HEAD` with the
+ * `$default` 404, as any undeclared method.
+ */
+export function answersHead(route: Pick<RouteDefinition, 'method' | 'auth'>): boolean {
+  return route.method === 'GET' && !route.auth;
+}
+
 /** The catch-all (`$default` in API Gateway): any unmatched method/path answers 404 in the API's error shape. */
 export const FALLBACK_ROUTE = { entry: 'functions/not-found.ts', name: 'NotFound' } as const;
 
@@ -699,17 +716,20 @@ export interface RouteMatch {
 
 /**
  * Finds the route for a request the way API Gateway HTTP APIs match: exact
- * method, path segments equal or filling a `{param}` (one non-empty segment each).
+ * method, path segments equal or filling a `{param}` (one non-empty segment each). A `HEAD` matches the
+ * `GET` route of the path when that route {@link answersHead} (the stack declares `HEAD` on it), with the
+ * route key `HEAD <path>`.
  * @param path the request path without query string, e.g. `/payments/pay_123`
  * @returns the match, or undefined (the fallback route applies)
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  const head = method === 'HEAD';
   const segments = path.split('/').filter(Boolean);
   // API Gateway prefers the most specific route: a literal segment beats a `{param}` (`GET /routing/active`
   // over `GET /routing/{routing_algorithm_id}`), whatever their order in the table.
   let best: (RouteMatch & { params: number }) | undefined;
   for (const route of ROUTES) {
-    if (route.method !== method) continue;
+    if (head ? !answersHead(route) : route.method !== method) continue;
     const pattern = route.path.split('/').filter(Boolean);
     if (pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
@@ -727,7 +747,7 @@ export function matchRoute(method: string, path: string): RouteMatch | undefined
     });
     const count = Object.keys(params).length;
     if (ok && (!best || count < best.params))
-      best = { route, routeKey: `${route.method} ${route.path}`, pathParameters: params, params: count };
+      best = { route, routeKey: `${head ? 'HEAD' : route.method} ${route.path}`, pathParameters: params, params: count };
   }
   if (!best) return undefined;
   const { params: _count, ...match } = best;

@@ -11,6 +11,7 @@ import { tracer } from '../observability/tracer';
 import { type RequestContext, requestDeadline } from '../operations/request-context';
 import { type AuthenticatedContext, apiKeyAuth } from './authentication';
 import { errorMapper } from './error-mapper';
+import { answeringHead } from './head-request';
 import { checkIdempotencyKeyHeader } from './idempotency-key';
 import { jsonResponse } from './json-response';
 import { publicBaseUrl } from './public-base-url';
@@ -147,6 +148,7 @@ function requestValidation(
  * carries `Switchyard-Version` ({@link jsonResponse}). The returned handler waits for the request's
  * rate-limit lease, if one runs in parallel with it ({@link rateLimitSettled}), before it returns:
  * Lambda freezes pending work once the handler has answered.
+ * A `HEAD` (public GET routes only) gets the `GET`'s answer without content ({@link answeringHead}).
  * Every answer (Idempotency-Key replays and mapped errors included) is logged as one structured request
  * line (shared/observability/request-log.ts `withRequestLog`: merchant, route, status, latency, ids, connector).
  * The handler stays a thin adapter: parse → domain call → JSON. A domain
@@ -212,11 +214,14 @@ export function apiHandler<BS extends z.ZodType | undefined = undefined, QS exte
   if (spec.idempotency) handler.use(spec.idempotency());
   // middy skips `after` when a middleware answers early (an idempotent replay): the lease is awaited
   // here too, and the request line (one per request, replays included) is written around the chain.
-  return withRequestLog(async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    try {
-      return await handler(event, context);
-    } finally {
-      await rateLimitSettled(context);
-    }
-  });
+  // A public GET route (`GET /health`) answers HEAD too (shared/api/routes.ts `answersHead`): the same answer, no content.
+  return answeringHead(
+    withRequestLog(async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+      try {
+        return await handler(event, context);
+      } finally {
+        await rateLimitSettled(context);
+      }
+    }),
+  );
 }

@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { ApiError, OutcomeUnknownError } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { isStorageUnavailable } from '../storage/storage-errors';
+import { answeringHead } from './head-request';
 import { admitPage } from './page-rate-limit';
 import { isUtf8Charset, parseMediaType } from './request-body';
 
@@ -34,7 +35,7 @@ export interface HtmlHandlerOptions {
  * middy with the Powertools logger, the official urlencoded-form parser for POSTed forms, errors rendered
  * as a small HTML page with the right status (never a stack trace), and the security headers of
  * `options.securityHeaders` ({@link pageSecurityHeaders} by default; `@middy/http-security-headers`) on
- * every answer, error pages included.
+ * every answer, error pages included. A `HEAD` gets the `GET`'s answer without content ({@link answeringHead}).
  * @param run the page: its status (default 200), its HTML, and headers to add or override
  * @param options security headers and caching (see {@link HtmlHandlerOptions})
  * @returns the Lambda handler; it never throws
@@ -77,9 +78,11 @@ export function htmlHandler(
   };
   // The raw event is never logged here (POWERTOOLS_LOGGER_LOG_EVENT notwithstanding): a step form's body
   // holds a PIN, OTP or card, and API Gateway delivers form bodies base64-encoded, past any text redaction.
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>(base, { timeoutEarlyInMillis: 0 })
     .use(injectLambdaContext(logger, { logEvent: false }))
     .use(httpSecurityHeaders(options.securityHeaders ?? pageSecurityHeaders) as never);
+  // A public page's GET route answers HEAD too (shared/api/routes.ts `answersHead`): the same answer, no content.
+  return answeringHead(handler);
 }
 
 /** The 429 page of a public page over its rate limit (`Retry-After` in seconds, RFC 9110 §10.2.3). */

@@ -1,4 +1,7 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
+import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
+import type { Context } from 'aws-lambda';
+import { currentInvocation } from './invocation-scope';
 import { redactEvent, redactingReplacer } from './redaction';
 import { sourceMappedError } from './source-mapped-stack';
 
@@ -32,6 +35,33 @@ export class RedactingLogger extends Logger {
   public override logEventIfEnabled(event: unknown, overwriteValue?: boolean): void {
     if (!this.shouldLogEvent(overwriteValue)) return;
     this.info('Lambda invocation event', { event: redactEvent(event) });
+  }
+
+  /**
+   * The Lambda context last given to {@link addContext}. `declare`d: a field initialiser would run after
+   * Powertools' constructor, which may already have logged, and reset it.
+   */
+  private declare lastContext: unknown;
+
+  /**
+   * Powertools' `addContext` (the invocation's function name, request id, ARN, memory and cold start
+   * on every line), remembering which context it was.
+   * @param context the invocation's Lambda context
+   */
+  public override addContext(context: Context): void {
+    this.lastContext = context;
+    super.addContext(context);
+  }
+
+  /**
+   * Builds each line as Powertools does, after naming the invocation the line is written for: inside a
+   * local invocation scope (several handlers interleaved in one process: shared/observability/invocation-scope.ts)
+   * its own context, not the last one any handler set. On Lambda there is no scope and nothing changes.
+   */
+  protected override createAndPopulateLogItem(logLevel: number, input: LogItemMessage, extraInput: LogItemExtraInput): LogItem {
+    const invocation = currentInvocation();
+    if (invocation && invocation !== this.lastContext) this.addContext(invocation);
+    return super.createAndPopulateLogItem(logLevel, input, extraInput);
   }
 
   /** Child loggers (`createChild`) redact events the same way. */

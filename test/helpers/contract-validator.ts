@@ -17,6 +17,9 @@
  *   {@link SPEC_CANNOT_EXPRESS} (refusals) and {@link SERVER_ALSO_ACCEPTS} (readings);
  * - a request to a route the document does not have (the `$default` fallback) must be answered
  *   with the documented error object;
+ * - a `HEAD` to a route that answers it (shared/api/routes.ts `answersHead`: the public GET pages) is
+ *   checked as its `GET` without content (RFC 9110 §9.3.2; the document lists GETs only): a status the GET
+ *   lists, its required headers, and no body; a `HEAD` to any other route is a `$default` request;
  * - what the gateway answers itself, as API Gateway would (an undecodable path, over 10 MB), must be
  *   the error object too; a failed handler (API Gateway's `{"message":"Internal Server Error"}`) is
  *   always a mismatch: no operation documents that body.
@@ -67,7 +70,7 @@ import { MIMEType } from 'node:util';
 import type Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
 import { type GatewayExchange, gatewayPath } from '../../scripts/local/gateway';
-import { OPENAPI_DOCUMENT_FILE } from '../../shared/api/routes';
+import { matchRoute, OPENAPI_DOCUMENT_FILE } from '../../shared/api/routes';
 
 /** A JSON object of the document. */
 type Json = Record<string, any>;
@@ -553,6 +556,11 @@ export class ContractValidator {
       const path = `/${target.path.split('/').filter(Boolean).map(encodeURIComponent).join('/')}`;
       const headers: Record<string, string> = {};
       for (const [name, values] of Object.entries(request.headers)) headers[name.toLowerCase()] = values.join(',');
+      if (request.method === 'HEAD') {
+        const get = matchRoute('HEAD', target.path) ? this.match('GET', path) : undefined;
+        if (!get) return { ...base, operation: '$default', problems: this.headProblems(undefined, exchange) };
+        return { ...base, operation: get.operation.operationId, problems: this.headProblems(get.operation, exchange) };
+      }
       const matched = this.match(request.method, path);
       if (!matched) return { ...base, operation: '$default', problems: this.checkFallback(exchange) };
       const { operation } = matched;
@@ -693,6 +701,26 @@ export class ContractValidator {
     const documented = responses[String(response.status)] as Json | undefined;
     if (!documented) return [`status ${response.status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
     return [...this.contentProblems(documented, response), ...this.headerProblems(documented, response.headers)];
+  }
+
+  /**
+   * A `HEAD` answer against its `GET` operation (a status the GET lists, its headers), or, for a route that
+   * does not answer `HEAD`, the `$default` fallback's status and `Switchyard-Version`; no content either way.
+   */
+  private headProblems(operation: Operation | undefined, { response }: GatewayExchange): string[] {
+    const problems: string[] = [];
+    if (operation) {
+      const documented = (operation.object.responses as Json)[String(response.status)] as Json | undefined;
+      if (!documented) return [`HEAD: status ${response.status} is not documented for the GET`];
+      problems.push(...this.headerProblems(documented, response.headers));
+    } else {
+      if (!FALLBACK_STATUSES.includes(response.status))
+        problems.push(`HEAD: status ${response.status} for a route that does not answer HEAD (expected 404)`);
+      if (!Object.keys(response.headers).some((name) => name.toLowerCase() === 'switchyard-version'))
+        problems.push('required header Switchyard-Version is missing');
+    }
+    if (response.body.length > 0) problems.push(`HEAD: a ${response.body.length}-byte body (a HEAD answer has no content)`);
+    return problems;
   }
 
   /** The body and its media type against a documented response. */

@@ -327,7 +327,10 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     const routeKeys = (Object.values(t.api.findResources('AWS::ApiGatewayV2::Route')) as Resource[]).map(
       (r) => r.Properties.RouteKey as string,
     );
-    expect(routeKeys.filter((k) => k.includes(' /sandbox/')).length).toBe(config.sandbox ? 2 : 0);
+    // The hosted page's GET and POST, and the GET's HEAD (public GET pages answer HEAD: shared/api/routes.ts `answersHead`).
+    expect(routeKeys.filter((k) => k.includes(' /sandbox/')).sort()).toEqual(
+      config.sandbox ? ['GET /sandbox/{kind}/{payment_id}', 'HEAD /sandbox/{kind}/{payment_id}', 'POST /sandbox/{kind}/{payment_id}'] : [],
+    );
     const fnIds = Object.keys(t.api.findResources('AWS::Lambda::Function'));
     for (const route of ROUTES.filter(isSandboxRoute)) {
       expect(fnIds.some((id) => id.startsWith(route.name) && /^[0-9A-F]{8}$/.test(id.slice(route.name.length)))).toBe(config.sandbox);

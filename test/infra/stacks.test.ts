@@ -31,7 +31,7 @@ import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtim
 import { functionGroupDashboardName } from '../../lib/service-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
 import { chooseMemory, MEASUREMENTS } from '../../scripts/capacity/lambda-memory';
-import { FALLBACK_ROUTE, OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
+import { answersHead, FALLBACK_ROUTE, OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
 import { sourceMappedStack } from '../../shared/observability/source-mapped-stack';
 import { KMS_KEY_ARN_VARIABLE } from '../../shared/security/credential-encryption';
 import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';
@@ -67,9 +67,24 @@ describe.each([
   const ROUTES = stageRoutes(STAGES[stage]!);
   test('one Lambda function and one route per route-table entry the stage deploys, plus the $default 404 (and the reconciler and the two webhook delivery functions)', () => {
     t.api.resourceCountIs('AWS::Lambda::Function', ROUTES.length + EXTRA_FUNCTIONS);
-    t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + 1);
+    t.api.resourceCountIs('AWS::ApiGatewayV2::Route', ROUTES.length + ROUTES.filter(answersHead).length + 1);
     for (const r of ROUTES) t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: `${r.method} ${r.path}` });
     t.api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+  });
+
+  test('HEAD: each public GET page has a HEAD route to the same function as its GET (an HTTP API route takes only its method)', () => {
+    const routes = Object.values(t.api.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+    const target = (key: string) => routes.find((r) => r.Properties.RouteKey === key)?.Properties.Target;
+    const heads = ROUTES.filter(answersHead);
+    expect(heads.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/health', '/openapi.json', '/docs', '/docs/redoc.standalone.js', '/pay/{payment_id}/authenticate']),
+    );
+    for (const route of heads) {
+      expect(target(`HEAD ${route.path}`)).toBeDefined();
+      expect(target(`HEAD ${route.path}`)).toEqual(target(`GET ${route.path}`));
+    }
+    // Nothing else answers HEAD: an authenticated GET keeps the $default 404 for it.
+    expect(routes.filter((r) => String(r.Properties.RouteKey).startsWith('HEAD ')).length).toBe(heads.length);
   });
 
   test("memory: the stage's size, or the size the memory model chose for the function (issue 27; prod only)", () => {

@@ -1,8 +1,10 @@
 /**
- * The SDK as a merchant's project gets it (issue 26): `npm pack` of clients/typescript (its
- * `prepare` builds dist, ESM and CommonJS), installed into a fresh project under os.tmpdir(), outside
- * this repository, then used from an ES module, from CommonJS, and by examples/walkthrough.ts copied
- * there unchanged and run against the local API.
+ * The SDK as a merchant's project gets it: `npm pack` of clients/typescript (its `prepack` builds
+ * dist, ESM and CommonJS), installed into a fresh project under os.tmpdir(), outside this repository,
+ * then used from an ES module, from CommonJS, and by examples/walkthrough.ts copied there unchanged and
+ * run against the local API. The tarball runs nothing when installed (no install-time script: npm 11
+ * warns about one), ships the TypeScript sources its source maps and declaration maps point at, and is
+ * ignored by git where `npm pack` writes it.
  *
  * Installing: `npm install <tarball>` needs the registry's metadata of the SDK's dependencies
  * (openapi-fetch, standardwebhooks), which `npm ci` does not put in the npm cache (it fetches tarballs
@@ -15,7 +17,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { type LocalApi, startLocalApi } from '../../../test/helpers/local-api';
 
@@ -25,6 +27,8 @@ const repoRoot = resolve(sdkDir, '../..');
 
 let work: string;
 let app: string;
+/** Where the tarball is unpacked: the merchant project's node_modules/@switchyard/client. */
+let installed: string;
 let packed: { filename: string; files: { path: string }[] };
 let api: LocalApi;
 /** A local port nothing listens on: a connection to it is refused (port 9, say, fetch blocks itself as a "bad port"). */
@@ -33,12 +37,12 @@ let closedPort: number;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'switchyard-sdk-'));
   app = join(work, 'merchant-app');
-  // `npm pack` runs `prepare` (the build) first, so the tarball always carries a fresh dist.
+  // `npm pack` runs `prepack` (the build) first, so the tarball always carries a fresh dist.
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: sdkDir, maxBuffer: 16 * 1024 * 1024 });
   const json = stdout.slice(stdout.search(/^\[/m)); // lifecycle output may come first
   packed = (JSON.parse(json) as (typeof packed)[])[0]!;
 
-  const installed = join(app, 'node_modules', '@switchyard', 'client');
+  installed = join(app, 'node_modules', '@switchyard', 'client');
   mkdirSync(installed, { recursive: true });
   writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true }, null, 2)}\n`);
   await run('tar', ['-xzf', join(work, packed.filename), '-C', installed, '--strip-components=1']);
@@ -59,7 +63,7 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball carries the ESM and CommonJS builds with their types, and no sources', () => {
+test('the tarball carries the ESM and CommonJS builds with their types and the sources they map to, nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   expect(packed.filename).toBe('switchyard-client-0.1.0.tgz');
   for (const f of [
@@ -73,10 +77,50 @@ test('the tarball carries the ESM and CommonJS builds with their types, and no s
   ]) {
     expect(files).toContain(f);
   }
-  expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).toEqual([]);
+  expect(files).toContain('src/index.ts');
+  expect(files.filter((f) => !f.startsWith('dist/') && !f.startsWith('src/') && f !== 'package.json' && f !== 'README.md')).toEqual([]);
+  expect(files.filter((f) => f.startsWith('src/') && !f.endsWith('.ts'))).toEqual([]);
   expect(JSON.parse(readFileSync(join(app, 'node_modules/@switchyard/client/dist/cjs/package.json'), 'utf8'))).toEqual({
     type: 'commonjs',
   });
+});
+
+/**
+ * The lifecycle scripts `npm install` runs for a package it installs (npm docs, "scripts", Life Cycle
+ * Operation Order, `npm install`: https://docs.npmjs.com/cli/v11/using-npm/scripts#npm-install). `prepare`
+ * is among them (run for git and directory installs), and npm 11 warns about any of them in a tarball it
+ * installs (`install-scripts ... not yet covered by allowScripts`).
+ */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
+
+test('the packed package.json has no script that runs when the tarball is installed', () => {
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  expect(Object.keys(manifest.scripts ?? {}).filter((name) => INSTALL_SCRIPTS.includes(name))).toEqual([]);
+});
+
+test('every source map and declaration map in the tarball resolves its sources inside the tarball', () => {
+  const files = new Set(packed.files.map((f) => f.path));
+  const maps = [...files].filter((f) => f.endsWith('.js.map') || f.endsWith('.d.ts.map'));
+  expect(maps).toEqual(expect.arrayContaining(['dist/index.js.map', 'dist/index.d.ts.map', 'dist/cjs/index.js.map']));
+  const unresolved: string[] = [];
+  for (const map of maps) {
+    const { sources, sourceRoot, sourcesContent } = JSON.parse(readFileSync(join(installed, map), 'utf8')) as {
+      sources: string[];
+      sourceRoot?: string;
+      sourcesContent?: (string | null)[];
+    };
+    sources.forEach((source, i) => {
+      if (typeof sourcesContent?.[i] === 'string') return; // embedded
+      const path = posix.normalize(posix.join(posix.dirname(map), sourceRoot ?? '', source));
+      if (!files.has(path)) unresolved.push(`${map} → ${source}`);
+    });
+  }
+  expect(unresolved).toEqual([]);
+});
+
+test('git ignores the tarball npm pack writes into the package directory', async () => {
+  // `git check-ignore` exits 1 (the promise rejects) when the path is not ignored: git status would list it.
+  await expect(run('git', ['check-ignore', '--quiet', join(sdkDir, packed.filename)], { cwd: repoRoot })).resolves.toBeDefined();
 });
 
 /** A script using the installed package: resolves it, verifies a signed delivery and a tampered one, and makes a call nobody answers. */
