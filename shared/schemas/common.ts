@@ -4,6 +4,7 @@ import { USSD_BANK_CODES } from '../domain/ussd-banks';
 import { isDeployedStage } from '../settings/deployed-stage';
 import { NO_CARD_NUMBERS } from './card-number-refinement';
 import { countrySchema } from './country-schema';
+import { secret } from './secret-field';
 import { text, wellFormedString } from './text-schemas';
 
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
@@ -38,13 +39,15 @@ export const billingSchema = z.lazy(() =>
 export const cardSchema = z.lazy(() =>
   z
     .strictObject({
-      card_number: z
-        .string()
-        .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits with no spaces' })
-        .refine(passesLuhn, { error: 'is not a valid card number (Luhn check failed)' }),
+      card_number: secret(
+        z
+          .string()
+          .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits with no spaces' })
+          .refine(passesLuhn, { error: 'is not a valid card number (Luhn check failed)' }),
+      ),
       card_exp_month: z.string().regex(/^(0?[1-9]|1[0-2])$/, { error: 'must be a month from 01 to 12' }),
       card_exp_year: z.string().regex(/^(\d{2}|\d{4})$/, { error: 'must be a 2- or 4-digit year' }),
-      card_cvc: z.string().regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' }),
+      card_cvc: secret(z.string().regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' })),
     })
     .superRefine((card, ctx) => {
       const year = fullExpiryYear(card.card_exp_year);

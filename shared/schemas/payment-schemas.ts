@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { CAPTURE_METHODS } from '../domain/payment';
 import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
 import { methodOfData } from '../domain/payment-method-data';
+import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
 import { billingSchema, type PaymentMethodData, paymentMethodDataSchema, returnUrlSchema } from './common';
 import { emailSchema } from './contact-schemas';
 import { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema } from './scalar-schemas';
@@ -13,12 +14,14 @@ import { text } from './text-schemas';
  */
 const merchantConnectorIdSchema = z
   .string({ error: 'must be a connector account id (mca_…)' })
-  .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' });
+  .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' })
+  .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
 
-/** `payment_method_id`: a saved payment method of the merchant's (`pm_…`, issue 24). */
+/** `payment_method_id`: a saved payment method of the merchant's (`pm_…`). */
 const paymentMethodIdSchema = z
   .string({ error: 'must be a saved payment method id (pm_…)' })
-  .regex(/^pm_[0-9A-Za-z]{1,64}$/, { error: 'must be a saved payment method id (pm_…)' });
+  .regex(/^pm_[0-9A-Za-z]{1,64}$/, { error: 'must be a saved payment method id (pm_…)' })
+  .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
 
 /** An ISO 8601 UTC timestamp of a real date and time, at most a day ahead of now (clock skew). */
 const acceptedAtSchema = z.iso
