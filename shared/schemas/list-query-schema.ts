@@ -134,7 +134,7 @@ export function listQuerySchema<F extends z.ZodRawShape>(filters: F, options: { 
       limit: integerParam(1, LIST_LIMIT_MAX).optional(),
       offset: integerParam(0, LIST_OFFSET_MAX).optional(),
       starting_after: cursor,
-      // Issue 26 (Stripe's): the page just before an item. Every list but one that pages its own way.
+      // Stripe's: the page just before an item. Every list but one that pages its own way.
       ...(options.endingBefore === false ? {} : { ending_before: cursor }),
       created: z
         .strictObject({

@@ -28,7 +28,7 @@ const acceptedAtSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 timestamp (2026-11-21T10:00:00Z) of a real date and time' })
   .refine((v) => Date.parse(v) <= Date.now() + 86_400_000, { error: 'must not be in the future' });
 
-/** `customer_acceptance` (Hyperswitch's): the payer's agreement to later charges without them. Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it). */
+/** `customer_acceptance` (Hyperswitch's): the payer's agreement to later charges without them. Built on the first request that carries it (`z.lazy`: a handler's import builds none of it). */
 export const customerAcceptanceSchema = z.lazy(() =>
   z
     .strictObject({
@@ -49,7 +49,7 @@ export const customerAcceptanceSchema = z.lazy(() =>
 );
 
 /**
- * The saved-method rules of create and confirm (issue 24): `setup_future_usage` saves the card on a customer
+ * The saved-method rules of create and confirm: `setup_future_usage` saves the card on a customer
  * (`off_session` needs `customer_acceptance`); `payment_method_id` charges a saved one instead of new
  * details (`off_session: true` without the payer); the two do not mix.
  */

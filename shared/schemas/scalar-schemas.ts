@@ -2,7 +2,7 @@
  * The scalar field schemas most request bodies share (amounts, currencies, methods, reference ids, metadata;
  * free text is in ./text-schemas.ts, for the bodies that need only it), apart from the
  * larger ones of shared/schemas/common.ts (payment method data, addresses, e-mail), which re-exports these: a handler
- * whose body holds only scalars (refund, capture, cancel) builds only these at import (issue 27).
+ * whose body holds only scalars (refund, capture, cancel) builds only these at import.
  */
 import * as z from 'zod';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
@@ -40,7 +40,7 @@ export const referenceIdSchema = (max = 100) =>
  * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
  * 500 characters, no card number, NUL or lone surrogate in a key or a value. A `__proto__` key is refused
  * (it could not be kept as given).
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const metadataSchema = z.lazy(() =>
   z
