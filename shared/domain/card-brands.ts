@@ -1,7 +1,7 @@
 /**
  * Card brands: the issuer identification number (IIN) ranges and PAN lengths of Braintree's
  * `credit-card-type` 10.3.0 (`src/lib/card-types.ts`; pinned exactly in package.json), with this
- * service's two changes. `credit-card-type`'s `updateCard` changes state for the whole module, so
+ * service's three changes. `credit-card-type`'s `updateCard` changes state for the whole module, so
  * the changes are applied here, once, on first use (not at cold start), and nowhere else; every brand
  * decision of the service (card summaries, the card-number detector) goes through this module.
  * (A library whose patterns were longer than `MIN_PAN_LENGTH` digits would now fail that first lookup rather
@@ -22,6 +22,11 @@
  *   (Paystack, Flutterwave, Stripe) lists Maestro as a brand of its own or publishes a Maestro
  *   test number; a 12–15-digit Maestro number in free text is the risk we accept (measured in
  *   test/unit/card-detector.test.ts).
+ * - **JCB** keeps 3528–3589 and loses the library's `1800` and `2131`. Those were JCB's old
+ *   15-digit numbers; the library gives them JCB's 16–19 digits, lengths no JCB card of those
+ *   prefixes has, and Wikipedia's "Payment card number" IIN table lists JCB as 3528–3589 only.
+ *   With them, one 16-digit id in ten thousand that starts with `1` (database and snowflake ids,
+ *   millisecond timestamps with a counter) read as a JCB card (1800… passing Luhn).
  */
 import creditCardType from 'credit-card-type';
 import type { CreditCardType, CreditCardTypeCardBrandId } from 'credit-card-type/dist/types';
@@ -38,6 +43,9 @@ export const VERVE_ADDED_RANGES: ReadonlyArray<readonly [number, number]> = [
   [507800, 507964],
   [650002, 650027],
 ];
+
+/** JCB's IIN range kept (the library also lists 1800 and 2131; see the module comment). */
+export const JCB_RANGES: ReadonlyArray<readonly [number, number]> = [[3528, 3589]];
 
 /** The PAN lengths kept for Maestro (the library allows 12–19; see the module comment). */
 export const MAESTRO_LENGTHS: readonly number[] = [16, 17, 18, 19];
@@ -87,6 +95,7 @@ function brandsInLibraryOrder(): CreditCardType[] {
       patterns: [...creditCardType.getTypeInfo('verve').patterns, ...VERVE_ADDED_RANGES.map(([lo, hi]) => [lo, hi])],
     });
     creditCardType.updateCard('maestro', { lengths: [...MAESTRO_LENGTHS] });
+    creditCardType.updateCard('jcb', { patterns: JCB_RANGES.map(([lo, hi]) => [lo, hi]) });
     changed = true;
   }
   return creditCardType('');

@@ -12,11 +12,14 @@ import {
   MAX_PAN_LENGTH as PAN_MAX,
   MIN_PAN_LENGTH as PAN_MIN,
 } from './card-brands';
+import { isNubanWithBankCode } from './nuban';
 
 // Local copies for the scanner's inner loops (a module namespace access can be a getter call).
 const MIN_PAN_LENGTH = PAN_MIN;
 const MAX_PAN_LENGTH = PAN_MAX;
 const isIssuedLength = issuedLength;
+/** Longest NUBAN written with its bank's code: 10 digits and a 6-digit code. */
+const MAX_NUBAN_WITH_CODE = 16;
 
 /** Card details as the client sends them (PAN and CVC included: never persist this). */
 export interface CardDetails {
@@ -156,17 +159,6 @@ export function summarizeCard(card: CardDetails, fingerprint: string): CardSumma
 // Card numbers in free text
 // ---------------------------------------------------------------------------
 
-/**
- * How many stray digits may be glued to either end of a card number without hiding it: `1`
- * (`"14242424242424242"`, `"42424242424242429"` and `"142424242424242429"` are found). A
- * digit run is searched for a card number that starts within this many digits of the start of
- * one of the run's digit groups and ends within this many digits of the end of a group. Not
- * every window of a long run: each window is another chance for a random digit string to look
- * like a card, and a 30-digit NIP session id would be refused two times in three (see
- * docs/security.md, "Card-number detector", for the measured rates).
- */
-export const GLUED_DIGITS = 1;
-
 /** What the scanner makes of a character: its digits (a decimal digit, or a compatibility form of one), `''` for a separator, `null` for a letter or other number that ends a run. */
 type CharClass = string | null;
 
@@ -245,11 +237,12 @@ function groupEnd(g: number, groupCount: number, length: number): number {
 
 /**
  * Searches the run (its first `length` digits, in `groupCount` groups) for card numbers.
- * Candidates: the digits of consecutive whole groups, less up to {@link GLUED_DIGITS} digits at
- * either end (digits glued to the card number); a candidate is a card number when it has 12–19
- * digits, passes Luhn (every brand, UnionPay included) and a brand issues numbers of its length
- * in its IIN range (shared/domain/card-brands.ts). A span never exceeds 19 + 2 × GLUED_DIGITS
- * digits, so the work is linear in the run's length.
+ * Candidates: the digits of one or more consecutive whole groups, never part of a group (a
+ * digit glued to a card number makes another number, which is not one). A candidate is a card
+ * number when it has 12–19 digits, passes Luhn (every brand, UnionPay included), a brand issues
+ * numbers of its length in its IIN range (shared/domain/card-brands.ts), and it is not a
+ * Nigerian account number written with its bank's code (shared/domain/nuban.ts). A candidate
+ * never exceeds 19 digits, so the work is linear in the run's length.
  * @param found where to add the text range of each card number (first digit's character to
  *   last digit's); `null` to stop at the first one
  * @returns true when a card number was found
@@ -258,22 +251,15 @@ function searchRun(length: number, groupCount: number, found: Array<[number, num
   const { digits, groupStarts } = run;
   let any = false;
   for (let i = 0; i < groupCount; i += 1) {
-    const a = groupStarts[i] as number;
-    const firstEnd = groupEnd(i, groupCount, length);
+    const s = groupStarts[i] as number;
     for (let j = i; j < groupCount; j += 1) {
-      const b = groupEnd(j, groupCount, length);
-      if (b - a > MAX_PAN_LENGTH + 2 * GLUED_DIGITS) break;
-      if (b - a < MIN_PAN_LENGTH) continue;
-      const lastStart = groupStarts[j] as number;
-      for (let s = a; s <= a + GLUED_DIGITS && s < firstEnd; s += 1) {
-        for (let e = b; e >= b - GLUED_DIGITS && e > lastStart; e -= 1) {
-          const n = e - s;
-          if (n < MIN_PAN_LENGTH || n > MAX_PAN_LENGTH || !runPassesLuhn(s, e) || !isIssuedLength(digits, s, n)) continue;
-          if (!found) return true;
-          found.push([run.from[s] as number, run.to[e - 1] as number]);
-          any = true;
-        }
-      }
+      const n = groupEnd(j, groupCount, length) - s;
+      if (n > MAX_PAN_LENGTH) break;
+      if (n < MIN_PAN_LENGTH || !runPassesLuhn(s, s + n) || !isIssuedLength(digits, s, n)) continue;
+      if (n <= MAX_NUBAN_WITH_CODE && isNubanWithBankCode(digits, s, n)) continue;
+      if (!found) return true;
+      found.push([run.from[s] as number, run.to[s + n - 1] as number]);
+      any = true;
     }
   }
   return any;
@@ -375,10 +361,11 @@ export function containsCardNumber(text: string): boolean {
  * - A run is a stretch of digits and non-alphanumeric characters: spaces of any kind (no-break,
  *   zero-width, tabs, newlines), dots, slashes, underscores, commas, dashes of any kind, any
  *   symbol. Letters (and other numbers, such as Ⅻ or ½) end a run.
- * - In a run, a card number is a span of consecutive digit groups, less up to
- *   {@link GLUED_DIGITS} digit glued at either end, of 12–19 digits that passes Luhn and falls in
- *   a real brand's IIN range at one of its lengths (Braintree's `credit-card-type` 10.3.0 with
- *   the changes of shared/domain/card-brands.ts).
+ * - In a run, a card number is the whole of one or more consecutive digit groups (never a
+ *   part of a group: `14242424242424242` is 17 digits no brand issues), of 12–19 digits, that
+ *   passes Luhn and falls in a real brand's IIN range at one of its lengths (Braintree's
+ *   `credit-card-type` 10.3.0 with the changes of shared/domain/card-brands.ts), and is not a
+ *   NUBAN written with its bank's code (shared/domain/nuban.ts).
  *
  * Linear in the text's length (a 64 KiB body of digits is scanned in milliseconds).
  * @param text any text

@@ -1,35 +1,30 @@
 import { CARD_MASK, maskCardNumbers } from '../domain/card-mask';
+import { SECRET_FIELD_NAMES } from './secret-field-names';
 
 /** What replaces a redacted value in logs. */
 export const REDACTED = CARD_MASK;
 
 /**
- * Names whose values never reach a log line, compared after {@link normalizeKey} (so `card_number`,
- * `cardNumber`, `Card-Number` and `card[number]` are one name): card data, step secrets, keys,
- * credentials and the Flutterwave webhook hash.
+ * Header names whose values never reach a log line: our `api-key`, HTTP credentials and cookies, and
+ * Flutterwave's `verif-hash` (the dashboard's secret hash, sent as it is with every webhook). Headers are
+ * not fields of a request schema, so they are listed here.
  */
-const SECRET_NAMES = new Set([
-  'cardnumber',
-  'cardcvc',
-  'cardcvv',
-  'cvc',
-  'cvc2',
-  'cvv',
-  'cvv2',
-  'cvn',
-  'pan',
-  'securitycode',
-  'pin',
-  'otp',
-  'password',
-  'apikey',
-  'xapikey',
-  'authorization',
-  'proxyauthorization',
-  'cookie',
-  'setcookie',
-  'verifhash',
-]);
+const SECRET_HEADER_NAMES = ['api-key', 'x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'verif-hash'];
+
+/**
+ * Other spellings of the marked fields a client may send (to be refused by validation, but logged first when
+ * events are logged): `cvv`, `cvc`, `pan`, `password`, … A net, not the source: the source is the schemas' marks.
+ */
+const SECRET_NAME_SPELLINGS = ['cvc', 'cvc2', 'cvv', 'cvv2', 'cvn', 'card_cvv', 'pan', 'security_code', 'password'];
+
+/**
+ * Names whose values never reach a log line, compared after {@link normalizeKey} (so `card_number`,
+ * `cardNumber`, `Card-Number` and `card[number]` are one name): the request fields marked secret in the
+ * schemas (shared/schemas/secret-field.ts; the generated {@link SECRET_FIELD_NAMES}: card data, step
+ * secrets, processor credentials, processors' tokens in webhook bodies), the secret headers and the
+ * other spellings of the marked fields.
+ */
+const SECRET_NAMES = new Set([...SECRET_FIELD_NAMES, ...SECRET_HEADER_NAMES, ...SECRET_NAME_SPELLINGS].map((n) => normalizeKey(n)));
 
 /**
  * A name as {@link SECRET_NAMES} compares it: Unicode compatibility-normalised (full-width
@@ -47,20 +42,39 @@ export function isSecretName(key: string): boolean {
   return SECRET_NAMES.has(normalizeKey(key));
 }
 
-const API_KEY = /\bsk_(test|live)_[A-Za-z0-9_-]{4,}/g;
-const SECRET_FIELD_NAMES = 'card[_-]?number|card[_-]?cvc|cvc|cvv|pin|otp|api[_-]?key';
+/**
+ * Secrets recognisable by their shape, masked wherever they appear in text (an error message, a URL, a body
+ * that was never parsed), the prefix kept: secret and restricted keys (`sk_test_…`, `rk_live_…`: ours,
+ * Stripe's, Paystack's), webhook signing secrets (`whsec_…`: Stripe's and our endpoints'), Flutterwave keys
+ * (`FLWSECK_TEST-…`, `FLWSECK-…`), Stripe PaymentMethod tokens (`pm_…`, but not our own saved payment method
+ * ids, `pm_` + 32 lower-case hex digits), Paystack authorization codes (`AUTH_…`) and Flutterwave card tokens
+ * (`flw-t1nf-…`).
+ */
+const SECRET_VALUES: ReadonlyArray<[RegExp, string]> = [
+  [/\b([sr]k_(?:test|live)_)[A-Za-z0-9_-]{4,}/g, `$1${REDACTED}`],
+  [/\b(whsec_)[A-Za-z0-9+/=_-]{4,}/g, `$1${REDACTED}`],
+  [/\b(FLWSECK(?:_TEST)?-?)[A-Za-z0-9_-]{4,}/g, `$1${REDACTED}`],
+  [/\b(pm_)(?![0-9a-f]{32}\b)[A-Za-z0-9]{8,}/g, `$1${REDACTED}`],
+  [/\b(AUTH_)[A-Za-z0-9]{4,}/g, `$1${REDACTED}`],
+  [/\b(flw-t[0-9a-z]{0,4}-)[A-Za-z0-9-]{4,}/g, `$1${REDACTED}`],
+];
+/** The secret names as they may be spelled in JSON or form text (`card_number`, `card-number`, `cardnumber`). */
+const SECRET_FIELD_PATTERN = [...SECRET_FIELD_NAMES, ...SECRET_NAME_SPELLINGS, ...SECRET_HEADER_NAMES]
+  .map((n) => n.replace(/[_-]/g, '[_-]?'))
+  .join('|');
 /** Secret fields in JSON text that was never parsed (a body inside an error message). */
-const JSON_SECRET_FIELD = new RegExp(`("(?:${SECRET_FIELD_NAMES})"\\s*:\\s*)"[^"]*"`, 'gi');
+const JSON_SECRET_FIELD = new RegExp(`("(?:${SECRET_FIELD_PATTERN})"\\s*:\\s*)"[^"]*"`, 'gi');
 /** The same fields in `application/x-www-form-urlencoded` text. */
-const FORM_SECRET_FIELD = new RegExp(`(^|[&?])(${SECRET_FIELD_NAMES})=[^&\\s"]*`, 'gi');
+const FORM_SECRET_FIELD = new RegExp(`(^|[&?])(${SECRET_FIELD_PATTERN})=[^&\\s"]*`, 'gi');
 const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
 
 /**
- * Masks card data and keys inside free text (a log message, an error message, a path): card
+ * Masks card data and secrets inside free text (a log message, an error message, a path): card
  * numbers wherever the detector finds them — also behind percent-encoding (`%34%32…`), in which
- * case the decoded text is returned masked —, `"card_number"`/`"card_cvc"`/`"pin"`/`"otp"` JSON
- * and form fields, and `sk_test_…`/`sk_live_…` keys. A best effort for text that is not
- * structured: structured data (a request event) is redacted after parsing by {@link redactEvent}.
+ * case the decoded text is returned masked —, the JSON and form fields of every secret name
+ * (`"card_number"`, `"key1"`, `merchant_secret=`…), and secrets of a known shape ({@link SECRET_VALUES}:
+ * keys, signing secrets, processors' tokens). A best effort for text that is not structured:
+ * structured data (a request event) is redacted after parsing by {@link redactEvent}.
  */
 export function redactText(text: string): string {
   let source = text;
@@ -72,10 +86,8 @@ export function redactText(text: string): string {
       /* not valid percent-encoding: the text is taken as it is */
     }
   }
-  const masked = source
-    .replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`)
-    .replace(FORM_SECRET_FIELD, `$1$2=${REDACTED}`)
-    .replace(API_KEY, `sk_$1_${REDACTED}`);
+  let masked = source.replace(JSON_SECRET_FIELD, `$1"${REDACTED}"`).replace(FORM_SECRET_FIELD, `$1$2=${REDACTED}`);
+  for (const [shape, replacement] of SECRET_VALUES) masked = masked.replace(shape, replacement);
   return maskCardNumbers(masked);
 }
 

@@ -1,21 +1,23 @@
 /**
  * The body of `POST /payments/{id}/authenticate` (and of the payer's hosted step page), apart from the create and
  * confirm bodies of shared/schemas/payment-schemas.ts, so the authentication handlers and pages build only this one
- * at import (issue 27).
+ * at import.
  */
 import * as z from 'zod';
+import { noCardNumber } from './card-number-refinement';
 import { cardSchema, countrySchema } from './common';
+import { secret } from './secret-field';
 import { text } from './text-schemas';
 
 /** A 4-digit card PIN, as Paystack (`/charge/submit_pin`) and Flutterwave (`authorization.pin`) take it. */
-const pinSchema = z.string().regex(/^\d{4}$/, { error: 'must be the 4 digits of the card PIN' });
+const pinSchema = secret(z.string().regex(/^\d{4}$/, { error: 'must be the 4 digits of the card PIN' }));
 
 /** A one-time password or voucher code: 4 to 12 letters or digits (bank OTPs are 4–8 digits; mobile-money vouchers 6). */
-const otpSchema = z.string().regex(/^[0-9A-Za-z]{4,12}$/, { error: 'must be the 4 to 12 letters or digits of the one-time code' });
+const otpSchema = secret(z.string().regex(/^[0-9A-Za-z]{4,12}$/, { error: 'must be the 4 to 12 letters or digits of the one-time code' }));
 
 /**
  * The payer's birthday (`submit_birthday`), `YYYY-MM-DD`, a real date in the past. Built on the first request that
- * carries one (`z.lazy`; issue 27: each step request carries one answer, so the others' schemas are never built).
+ * carries one (`z.lazy`: each step request carries one answer, so the others' schemas are never built).
  */
 const birthdaySchema = z.lazy(() =>
   z
@@ -57,6 +59,9 @@ export const authenticatePaymentBodySchema = z
     phone: z
       .string()
       .regex(/^\+?\d{7,15}$/, { error: 'must be the phone number as digits, optionally starting with +' })
+      .refine(noCardNumber, {
+        error: 'must be a telephone number, not a card number: card data is only accepted in payment_method_data.card',
+      })
       .optional(),
     birthday: birthdaySchema.optional(),
     address: addressSchema.optional(),

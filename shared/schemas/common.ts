@@ -4,16 +4,17 @@ import { USSD_BANK_CODES } from '../domain/ussd-banks';
 import { isDeployedStage } from '../settings/deployed-stage';
 import { NO_CARD_NUMBERS } from './card-number-refinement';
 import { countrySchema } from './country-schema';
+import { secret } from './secret-field';
 import { text, wellFormedString } from './text-schemas';
 
 // Re-exported from their zod-free home, so modules needing only the rule (shared/http/request-body.ts, in every
-// handler) do not build this file's schemas at import (issue 27).
+// handler) do not build this file's schemas at import.
 export { isWellFormedText, WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
 export { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema } from './scalar-schemas';
 export { text } from './text-schemas';
 export { countrySchema };
 
-/** The billing object of a payment: `{address: {first_name, …, country}}`. Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it). */
+/** The billing object of a payment: `{address: {first_name, …, country}}`. Built on the first request that carries it (`z.lazy`: a handler's import builds none of it). */
 export const billingSchema = z.lazy(() =>
   z.strictObject({
     address: z
@@ -33,18 +34,20 @@ export const billingSchema = z.lazy(() =>
 /**
  * Card details: number of 12–19 digits passing Luhn, month 01–12, 2- or 4-digit
  * year, CVC of 3–4 digits, and an expiry that is not in the past.
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const cardSchema = z.lazy(() =>
   z
     .strictObject({
-      card_number: z
-        .string()
-        .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits with no spaces' })
-        .refine(passesLuhn, { error: 'is not a valid card number (Luhn check failed)' }),
+      card_number: secret(
+        z
+          .string()
+          .regex(/^\d{12,19}$/, { error: 'must be 12 to 19 digits with no spaces' })
+          .refine(passesLuhn, { error: 'is not a valid card number (Luhn check failed)' }),
+      ),
       card_exp_month: z.string().regex(/^(0?[1-9]|1[0-2])$/, { error: 'must be a month from 01 to 12' }),
       card_exp_year: z.string().regex(/^(\d{2}|\d{4})$/, { error: 'must be a 2- or 4-digit year' }),
-      card_cvc: z.string().regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' }),
+      card_cvc: secret(z.string().regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' })),
     })
     .superRefine((card, ctx) => {
       const year = fullExpiryYear(card.card_exp_year);
@@ -59,7 +62,7 @@ export const cardSchema = z.lazy(() =>
 /**
  * `ussd`: the payer's bank for a USSD payment, by its Nigerian (CBN/NIBSS) bank code (one of
  * {@link USSD_BANK_CODES}; the banks each processor serves are listed in docs/connectors.md).
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const ussdDataSchema = z.lazy(() =>
   z.strictObject({
@@ -70,7 +73,7 @@ export const ussdDataSchema = z.lazy(() =>
 /**
  * `payment_method_data`: exactly one of `{card: {...}}` (card details, never stored) or
  * `{ussd: {bank_code}}` (the payer's bank for USSD).
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const paymentMethodDataSchema = z.lazy(() =>
   z.strictObject({ card: cardSchema.optional(), ussd: ussdDataSchema.optional() }).superRefine((data, ctx) => {
@@ -88,7 +91,7 @@ export type PaymentMethodData = z.infer<typeof paymentMethodDataSchema>;
  * query. An absolute URL of at most 2,048 characters without credentials; `https:` on deployed
  * stages (`STAGE` set and not `local`), `http:` also allowed on the local stack. No card number
  * in it, as written or percent-decoded.
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const returnUrlSchema = z.lazy(() =>
   wellFormedString()

@@ -7,8 +7,10 @@
 import * as z from 'zod';
 import { CURRENCIES } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
+import { NO_CARD_NUMBERS, noCardNumber } from './card-number-refinement';
 import { connectorNameSchema } from './connector-name-schema';
 import { currencySchema, metadataSchema, paymentMethodSchema } from './scalar-schemas';
+import { secret } from './secret-field';
 
 export { MAX_CONNECTOR_ACCOUNTS } from '../domain/connector-account';
 
@@ -18,21 +20,27 @@ export const MAX_CONNECTOR_LABEL_LENGTH = 64;
 /** Longest credential value accepted: 512 characters (processors' keys are under 200). */
 const MAX_CREDENTIAL_LENGTH = 512;
 
-/** A secret credential value: 1–512 printable ASCII characters, no spaces (never echoed in errors). */
-const credentialValue = z
-  .string({ error: 'must be a string' })
-  .min(1, { error: 'must not be empty' })
-  .max(MAX_CREDENTIAL_LENGTH, { error: `must be at most ${MAX_CREDENTIAL_LENGTH} characters` })
-  .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces (copy the key exactly as the processor shows it)' });
+/** A secret credential value: 1–512 printable ASCII characters, no spaces (never echoed in errors; marked secret: never logged). */
+const credentialValue = secret(
+  z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(MAX_CREDENTIAL_LENGTH, { error: `must be at most ${MAX_CREDENTIAL_LENGTH} characters` })
+    .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces (copy the key exactly as the processor shows it)' }),
+);
 
-/** `connector_label`: 1–64 characters of letters, digits, spaces, `-`, `_`, `.`; unique per merchant (case-insensitive). */
+/**
+ * `connector_label`: 1–64 characters of letters, digits, spaces, `-`, `_`, `.`; unique per merchant (case-insensitive);
+ * no card number (it is stored, answered and sent in events).
+ */
 const labelSchema = z
   .string({ error: 'must be a string' })
   .min(1, { error: 'must not be empty' })
   .max(MAX_CONNECTOR_LABEL_LENGTH, { error: `must be at most ${MAX_CONNECTOR_LABEL_LENGTH} characters` })
   .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, {
     error: 'must start with a letter or digit and hold only letters, digits, spaces, ".", "_" and "-"',
-  });
+  })
+  .refine(noCardNumber, { error: NO_CARD_NUMBERS });
 
 /** `connector_account_details`: `api_key` (required on create) and `key1` (Flutterwave's encryption key). */
 const accountDetailsSchema = z.strictObject({

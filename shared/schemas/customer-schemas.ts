@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
 import { emailSchema, phoneSchema } from './contact-schemas';
 import { metadataSchema } from './scalar-schemas';
 import { text } from './text-schemas';
@@ -29,5 +30,6 @@ export const createCustomerBodySchema = customerBodySchema.extend({
     .string({ error: 'must be a test clock id (clock_…)' })
     .min(1, { error: 'must be a test clock id (clock_…)' })
     .max(100)
+    .refine(noCardNumberInId, { error: NO_CARD_NUMBERS })
     .optional(),
 });

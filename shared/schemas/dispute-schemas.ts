@@ -1,13 +1,15 @@
 /**
- * Request shapes of the dispute routes (issue 25): the evidence body (the list's filters: ./dispute-list-schema.ts). docs/api.md "Disputes".
+ * Request shapes of the dispute routes: the evidence body (the list's filters: ./dispute-list-schema.ts). docs/api.md "Disputes".
  */
 import * as z from 'zod';
 import { DISPUTE_EVIDENCE_FILE_FIELDS, DISPUTE_EVIDENCE_TEXT_FIELDS } from '../domain/dispute-vocabulary';
+import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
 import { text } from './text-schemas';
 
 const fileId = z
   .string({ error: 'must be a file id (file_…) from POST /files' })
-  .regex(/^file_[0-9A-Za-z]{1,64}$/, { error: 'must be a file id (file_…) from POST /files' });
+  .regex(/^file_[0-9A-Za-z]{1,64}$/, { error: 'must be a file id (file_…) from POST /files' })
+  .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
 
 /**
  * Body of `POST /disputes/{dispute_id}/evidence`: `evidence` (Stripe's field names: text fields of at most 20,000

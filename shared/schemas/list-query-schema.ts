@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, type ListQuery } from '../domain/list-query';
 import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
+import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))?)?$/;
 
@@ -121,13 +122,19 @@ export function nestCreatedParams(raw: Record<string, string | undefined> | unde
  * @returns a schema whose output is a {@link ListQuery} plus the filters
  */
 export function listQuerySchema<F extends z.ZodRawShape>(filters: F, options: { endingBefore?: boolean } = {}) {
-  const cursor = z.string().min(1).max(100).regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE }).optional();
+  const cursor = z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(WELL_FORMED_TEXT, { error: WELL_FORMED_TEXT_MESSAGE })
+    .refine(noCardNumberInId, { error: NO_CARD_NUMBERS })
+    .optional();
   return z
     .strictObject({
       limit: integerParam(1, LIST_LIMIT_MAX).optional(),
       offset: integerParam(0, LIST_OFFSET_MAX).optional(),
       starting_after: cursor,
-      // Issue 26 (Stripe's): the page just before an item. Every list but one that pages its own way.
+      // Stripe's: the page just before an item. Every list but one that pages its own way.
       ...(options.endingBefore === false ? {} : { ending_before: cursor }),
       created: z
         .strictObject({

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { CAPTURE_METHODS } from '../domain/payment';
 import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
 import { methodOfData } from '../domain/payment-method-data';
+import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
 import { billingSchema, type PaymentMethodData, paymentMethodDataSchema, returnUrlSchema } from './common';
 import { emailSchema } from './contact-schemas';
 import { amountSchema, currencySchema, metadataSchema, paymentMethodSchema, referenceIdSchema } from './scalar-schemas';
@@ -13,19 +14,21 @@ import { text } from './text-schemas';
  */
 const merchantConnectorIdSchema = z
   .string({ error: 'must be a connector account id (mca_…)' })
-  .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' });
+  .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' })
+  .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
 
-/** `payment_method_id`: a saved payment method of the merchant's (`pm_…`, issue 24). */
+/** `payment_method_id`: a saved payment method of the merchant's (`pm_…`). */
 const paymentMethodIdSchema = z
   .string({ error: 'must be a saved payment method id (pm_…)' })
-  .regex(/^pm_[0-9A-Za-z]{1,64}$/, { error: 'must be a saved payment method id (pm_…)' });
+  .regex(/^pm_[0-9A-Za-z]{1,64}$/, { error: 'must be a saved payment method id (pm_…)' })
+  .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
 
 /** An ISO 8601 UTC timestamp of a real date and time, at most a day ahead of now (clock skew). */
 const acceptedAtSchema = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 timestamp (2026-11-21T10:00:00Z) of a real date and time' })
   .refine((v) => Date.parse(v) <= Date.now() + 86_400_000, { error: 'must not be in the future' });
 
-/** `customer_acceptance` (Hyperswitch's): the payer's agreement to later charges without them. Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it). */
+/** `customer_acceptance` (Hyperswitch's): the payer's agreement to later charges without them. Built on the first request that carries it (`z.lazy`: a handler's import builds none of it). */
 export const customerAcceptanceSchema = z.lazy(() =>
   z
     .strictObject({
@@ -46,7 +49,7 @@ export const customerAcceptanceSchema = z.lazy(() =>
 );
 
 /**
- * The saved-method rules of create and confirm (issue 24): `setup_future_usage` saves the card on a customer
+ * The saved-method rules of create and confirm: `setup_future_usage` saves the card on a customer
  * (`off_session` needs `customer_acceptance`); `payment_method_id` charges a saved one instead of new
  * details (`off_session: true` without the payer); the two do not mix.
  */

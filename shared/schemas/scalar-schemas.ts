@@ -2,13 +2,13 @@
  * The scalar field schemas most request bodies share (amounts, currencies, methods, reference ids, metadata;
  * free text is in ./text-schemas.ts, for the bodies that need only it), apart from the
  * larger ones of shared/schemas/common.ts (payment method data, addresses, e-mail), which re-exports these: a handler
- * whose body holds only scalars (refund, capture, cancel) builds only these at import (issue 27).
+ * whose body holds only scalars (refund, capture, cancel) builds only these at import.
  */
 import * as z from 'zod';
 import { CURRENCIES, MAX_AMOUNT, MIN_AMOUNT } from '../domain/money';
 import { PAYMENT_METHODS } from '../domain/payment';
 import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-import { NO_CARD_NUMBERS, noCardNumber } from './card-number-refinement';
+import { NO_CARD_NUMBERS, noCardNumber, noCardNumberInId } from './card-number-refinement';
 import { wellFormedString } from './text-schemas';
 
 /** An amount in minor units: an integer from 1 to 99,999,999,999. */
@@ -23,9 +23,6 @@ export const currencySchema = z.enum(CURRENCIES, { error: `must be one of ${CURR
 /** One of card, bank_transfer, ussd, mobile_money. */
 export const paymentMethodSchema = z.enum(PAYMENT_METHODS, { error: `must be one of ${PAYMENT_METHODS.join(', ')}` });
 
-/** The ids this service hands out (shared/domain/ids.ts): a prefix, `_`, 32 lowercase hex digits. */
-const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;
-
 /**
  * An id the caller gives in a body to refer to one of its resources (e.g. `customer_id`): a
  * string of at most `max` characters holding no card number. An id of exactly our own shape
@@ -37,13 +34,13 @@ const OWN_ID_SHAPE = /^[a-z]{2,3}_[0-9a-f]{32}$/;
 export const referenceIdSchema = (max = 100) =>
   wellFormedString()
     .max(max, { error: `must be at most ${max} characters` })
-    .refine((s) => OWN_ID_SHAPE.test(s) || noCardNumber(s), { error: NO_CARD_NUMBERS });
+    .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
 
 /**
  * Metadata: at most 50 keys, keys of 1–40 characters, string values of at most
  * 500 characters, no card number, NUL or lone surrogate in a key or a value. A `__proto__` key is refused
  * (it could not be kept as given).
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const metadataSchema = z.lazy(() =>
   z

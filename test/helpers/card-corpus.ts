@@ -5,7 +5,8 @@
  * card number in free text. Used by test/unit/card-detector.test.ts (the measurement) and
  * test/http/property-based.test.ts (the same spellings through the API).
  */
-import { USSD_BANKS } from '../../shared/domain/ussd-banks';
+import * as fc from 'fast-check';
+import { NIGERIAN_BANK_CODES, nubanCheckDigit } from '../../shared/domain/nuban';
 
 /** A deterministic random source (mulberry32): the same seed, the same values, on every machine. */
 export interface Random {
@@ -301,47 +302,75 @@ function phoneZa(r: Random): string {
   ]);
 }
 
-/**
- * A NUBAN (CBN's 10-digit account number: 9-digit serial + check digit) for a bank code: the
- * check digit is 10 − (Σ digit × weight mod 10), weights 3, 7, 3, 3, 7, 3, … over the bank code
- * (padded to 6 digits for the 2020 six-digit scheme, to 3 for the original) and the serial.
- */
-function nuban(r: Random, bankCode: string): string {
-  const serial = r.digits(9);
-  const code = bankCode.length <= 3 ? bankCode.padStart(3, '0') : bankCode.padStart(6, '0');
-  const weights = [3, 7, 3];
-  let sum = 0;
-  for (const [i, d] of [...code, ...serial].entries()) sum += Number(d) * (weights[i % 3] as number);
-  return serial + String((10 - (sum % 10)) % 10);
+/** A NUBAN (CBN's 10-digit account number: 9-digit serial + check digit) at a bank, by any code it is written with (shared/domain/nuban.ts). */
+function nuban(serial: string, bankCode: string): string {
+  const bank = NIGERIAN_BANK_CODES[bankCode];
+  if (!bank) throw new Error(`no such bank code: ${bankCode}`);
+  return serial + String(nubanCheckDigit(bank.nubanCode, serial));
 }
 
-const BANK_CODES = Object.keys(USSD_BANKS);
+/** Every bank code of shared/domain/nuban.ts: 3-digit CBN codes, 5-digit and 6-digit institution codes. */
+export const BANK_CODES: readonly string[] = Object.keys(NIGERIAN_BANK_CODES);
+
+/** How a NUBAN and its bank code are written together: code first or last, glued or separated. */
+const NUBAN_LAYOUTS: ReadonlyArray<(account: string, code: string, name: string) => string> = [
+  (a, c) => `${a}${c}`,
+  (a, c) => `${c}${a}`,
+  (a, c) => `${a} ${c}`,
+  (a, c) => `${c} ${a}`,
+  (a, c) => `${c}-${a}`,
+  (a, c) => `${a}-${c}`,
+  (a, c) => `${a}/${c}`,
+  (a, c) => `${c}/${a}`,
+  (a, c) => `${c}:${a}`,
+  (a, c) => `${a} (${c})`,
+  (a, c, n) => `${n}: ${a} (${c})`,
+  (a, c, n) => `${n} ${c} ${a}`,
+];
 
 function nubanWithBankCode(r: Random): string {
   const code = r.pick(BANK_CODES);
-  const account = nuban(r, code);
-  const name = USSD_BANKS[code] as string;
-  if (code.length > 3) {
-    // Six-digit NIBSS institution codes are written first (institution, then account).
-    return r.pick([`${code} ${account}`, `${code}-${account}`, `${code}/${account}`, `${code}${account}`, `${name} ${code} ${account}`]);
-  }
-  return r.pick([
-    `${account} ${code}`,
-    `${code} ${account}`,
-    `${code}-${account}`,
-    `${account} (${code})`,
-    `${code}${account}`,
-    `${account}/${code}`,
-    `${name}: ${account} (${code})`,
-    `${code}:${account}`,
-  ]);
+  return (r.pick(NUBAN_LAYOUTS) as (a: string, c: string, n: string) => string)(
+    nuban(r.digits(9), code),
+    code,
+    NIGERIAN_BANK_CODES[code]?.name ?? '',
+  );
 }
 
-/** A NUBAN followed by a six-digit institution code: 16 digits, which a brand can issue (measured apart). */
-export function nubanThenInstitutionCode(r: Random): string {
-  const code = r.pick(['090110', '000013', '000014', '000015', '000016', '000004', '000001', '000017', '090267', '100004', '100033']);
-  return r.pick([`${nuban(r, code)} ${code}`, `${nuban(r, code)}${code}`]);
-}
+/**
+ * fast-check arbitraries of the values the detector must never refuse (test/unit/card-detector-precision.test.ts),
+ * each a population a merchant's free text is full of.
+ */
+export const LEGITIMATE_NUMBERS = {
+  /** 16-digit numeric ids that start with `1` (database sequences, snowflake-style ids), uniformly drawn. */
+  sixteenDigitIds: fc.bigInt({ min: 1_000_000_000_000_000n, max: 1_999_999_999_999_999n }).map(String),
+  /** Millisecond Unix timestamps of 13 digits (September 2001 to 2286), plain or as seconds and milliseconds. */
+  msTimestamps: fc
+    .tuple(fc.integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 }), fc.boolean())
+    .map(([ms, dotted]) => (dotted ? `${Math.floor(ms / 1000)}.${pad(ms % 1000, 3)}` : String(ms))),
+  /** Nigerian mobile numbers (NCC prefixes, 11 digits with the trunk 0), with `+234`, `234`, `00234` or `0`, spaced or not. */
+  nigerianPhones: fc
+    .tuple(fc.constantFrom(...NG_PREFIXES), fc.stringMatching(/^[0-9]{7}$/), fc.integer({ min: 0, max: 9 }))
+    .map(([p, n, form]) => {
+      const [a, b] = [n.slice(0, 3), n.slice(3)];
+      return [
+        `+234${p}${n}`,
+        `0${p}${n}`,
+        `234${p}${n}`,
+        `+234 ${p} ${a} ${b}`,
+        `+234-${p}-${a}-${b}`,
+        `(+234) ${p} ${a} ${b}`,
+        `+234 (0) ${p} ${a} ${b}`,
+        `0${p} ${a} ${b}`,
+        `0${p}-${a}-${b}`,
+        `00234 ${p} ${a} ${b}`,
+      ][form] as string;
+    }),
+  /** A NUBAN with a right check digit and its bank's code (3, 5 or 6 digits), code first or last, glued or separated. */
+  nubansWithBankCode: fc
+    .tuple(fc.constantFrom(...BANK_CODES), fc.stringMatching(/^[0-9]{9}$/), fc.constantFrom(...NUBAN_LAYOUTS))
+    .map(([code, serial, layout]) => layout(nuban(serial, code), code, NIGERIAN_BANK_CODES[code]?.name ?? '')),
+} as const;
 
 const NAMES = [
   'ada',
@@ -530,8 +559,8 @@ const SEPARATORS: Readonly<Record<string, string>> = {
 
 /**
  * At least 30 spellings of a card number: every separator of {@link SEPARATORS} between
- * groups of four, mixed separators, irregular groups, one digit per group, a digit glued on
- * the left, the right or both sides (with and without separators), full-width, Arabic-Indic,
+ * groups of four, mixed separators, irregular groups, one digit per group, Amex-style groups,
+ * after a short number, between letters, full-width, Arabic-Indic,
  * Devanagari and mathematical digits, superscripts, and the number inside a sentence, a JSON
  * string, among an expiry and a CVC, and in an e-mail address.
  */
@@ -545,10 +574,10 @@ export function spellingsOf(pan: string): Spelling[] {
   add('mixed separators', '', [...pan].map((d, i) => (i > 0 && i % 4 === 0 ? (mixed[(i / 4) % mixed.length] as string) : '') + d).join(''));
   add('irregular groups', '', grouped(pan, [3, 5, 2, 6, 1], ' '));
   add('one digit per group', '', [...pan].join(' '));
-  add('digit glued on the left', '7', pan);
-  add('digit glued on the right', '', pan, '3');
-  add('digits glued on both sides', '1', pan, '9');
-  add('glued digits and separators', '0', grouped(pan, [4], ' '), '5');
+  add('groups of 4, dots and spaces', '', grouped(pan, [4], '. '));
+  add('Amex-style groups 4-6-5', '', grouped(pan, [4, 6, 5], ' '));
+  add('after a short number', 'ref 12 ', pan);
+  add('letters right before and after', 'x', pan, 'y');
   add('full-width digits', '', inScript(pan, 0xff10));
   add('full-width digits and spaces', '', grouped(inScript(pan, 0xff10), [4], '\u3000'));
   add('Arabic-Indic digits', '', inScript(pan, 0x0660));

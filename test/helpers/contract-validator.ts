@@ -132,21 +132,6 @@ const LIST_OPERATIONS = [
   'listConnectorAccounts',
   'listRoutingAlgorithms',
 ];
-/** The operations whose body holds stored free text, searched for card numbers. */
-const CARD_TEXT_OPERATIONS = [
-  'createPayment',
-  'confirmPayment',
-  'cancelPayment',
-  'refundPayment',
-  'createCustomer',
-  'updateCustomer',
-  'createWebhookEndpoint',
-  'updateWebhookEndpoint',
-  'createConnectorAccount',
-  'updateConnectorAccount',
-  'createRoutingAlgorithm',
-];
-
 /**
  * Schema-level 400s the server may answer to a request the spec accepts. Keep it short: a rule JSON
  * Schema can express belongs in the document (scripts/openapi.ts `overrideSchema`), not here.
@@ -174,10 +159,10 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     why: 'Credentials are required for every connector but the sandbox: a rule across fields (connector_name).',
   },
   {
-    operations: CARD_TEXT_OPERATIONS,
+    operations: '*',
     code: 'parameter_invalid',
     message: /must not contain a card number|must be a telephone number, not a card number/,
-    why: 'The card-number detector (shared/domain/card.ts `containsCardNumber`) finds a card number in stored free text written any way (separators, Unicode digits, Luhn-checked): no pattern of reasonable size says it.',
+    why: 'Every stored or echoed request field (free text, ids, an uploaded file’s name) refuses a card number. The card-number detector (shared/domain/card.ts `containsCardNumber`) finds a card number in stored free text written any way (separators, Unicode digits, Luhn-checked): no pattern of reasonable size says it.',
   },
   {
     operations: LIST_OPERATIONS,

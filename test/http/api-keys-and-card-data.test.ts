@@ -135,3 +135,68 @@ describe('card data never rests anywhere', () => {
     expect(text).not.toContain(api.apiKey);
   });
 });
+
+describe('stored free text refuses card numbers: connector labels and uploaded file names', () => {
+  /** A multipart upload of a small PDF named `filename`. */
+  function pdfUpload(filename: string): { raw: string; headers: Record<string, string> } {
+    const boundary = `----switchyard${Date.now()}`;
+    const raw = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+      '%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n\r\n',
+      `--${boundary}--\r\n`,
+    ].join('');
+    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  }
+
+  test.each([
+    '4242 4242 4242 4242',
+    'acct 4242-4242-4242-4242',
+    '5555555555554444',
+  ])('connector_label %j: 400 naming connector_label, no account, no event', async (label) => {
+    const before = (await api.request('GET', '/connector_accounts')).body.data.length;
+    const res = await api.request('POST', '/connector_accounts', { body: { connector_name: 'sandbox', connector_label: label } });
+    const error = expectError(res, 400, 'parameter_invalid');
+    expect(error.param).toBe('connector_label');
+    expect(res.text).not.toContain(label);
+    expect((await api.request('GET', '/connector_accounts')).body.data).toHaveLength(before);
+    const events = await api.request('GET', '/events?limit=100');
+    expect(events.status).toBe(200);
+    expect(JSON.stringify(events.body)).not.toContain(label.replace(/\D/g, '').slice(0, 8));
+  });
+
+  test('a connector label of digits that is no card number is kept', async () => {
+    const res = await api.request('POST', '/connector_accounts', {
+      body: { connector_name: 'sandbox', connector_label: 'Lagos 2024 1234' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.connector_label).toBe('Lagos 2024 1234');
+  });
+
+  test.each([
+    '4242424242424242.pdf',
+    '4242 4242 4242 4242.pdf',
+    'scan-5555-5555-5555-4444.pdf',
+    '４２４２４２４２４２４２４２４２.pdf',
+  ])('a file named %j: 400 naming file, nothing stored', async (filename) => {
+    const res = await api.request('POST', '/files', pdfUpload(filename));
+    const error = expectError(res, 400, 'parameter_invalid');
+    expect(error.param).toBe('file');
+    expect(res.text).not.toContain('42424242');
+    expect(res.text).not.toContain('55555555');
+    expect(JSON.stringify(await scanAll())).not.toContain(filename.replace(/\\/g, '\\\\'));
+  });
+
+  test('a path sent as the name keeps only its last segment: a card number in a folder name is never stored', async () => {
+    const res = await api.request('POST', '/files', pdfUpload('C:\\cards\\4242424242424242\\x.pdf'));
+    expect(res.status).toBe(200);
+    expect(res.body.filename).toBe('x.pdf');
+    expect(JSON.stringify(await scanAll())).not.toContain('4242424242424242');
+  });
+
+  test('a file name of digits that is no card number is kept', async () => {
+    const res = await api.request('POST', '/files', pdfUpload('invoice 2024-000123.pdf'));
+    expect(res.status).toBe(200);
+    expect(res.body.filename).toBe('invoice 2024-000123.pdf');
+  });
+});

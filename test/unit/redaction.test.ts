@@ -289,3 +289,77 @@ describe('connector messages pass the masker before they are stored', () => {
     });
   });
 });
+
+describe('fields marked secret in the schemas are redacted on every log path', () => {
+  const { collectSecretFieldNames } = jest.requireActual('../../scripts/secret-fields') as typeof import('../../scripts/secret-fields');
+  const { SECRET_FIELD_NAMES } = jest.requireActual(
+    '../../shared/observability/secret-field-names',
+  ) as typeof import('../../shared/observability/secret-field-names');
+  /** A value of no recognisable shape: only its field's name can have it redacted. */
+  const OPAQUE = 'opaque0value0Zq9';
+
+  test('the committed list is what the schemas mark (npm run secret-fields), and holds every credential, card and token field', () => {
+    expect(SECRET_FIELD_NAMES).toEqual(collectSecretFieldNames());
+    for (const name of [
+      'api_key',
+      'key1',
+      'merchant_secret',
+      'card_number',
+      'card_cvc',
+      'pin',
+      'otp',
+      'payment_method',
+      'authorization_code',
+      'token',
+    ])
+      expect(SECRET_FIELD_NAMES).toContain(name);
+  });
+
+  test.each([...SECRET_FIELD_NAMES])('%s: event logging (JSON and form bodies, query), log records, unparsed text', (name) => {
+    const nested = { connector_account_details: { [name]: OPAQUE }, data: { object: { [name]: OPAQUE } } };
+    expect(logged(httpEvent({ body: JSON.stringify(nested) }))).not.toContain(OPAQUE);
+    expect(
+      logged(httpEvent({ body: `${name}=${OPAQUE}&a=1`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })),
+    ).not.toContain(OPAQUE);
+    expect(logged(httpEvent({ rawQueryString: `${name}=${OPAQUE}`, queryStringParameters: { [name]: OPAQUE } }))).not.toContain(OPAQUE);
+    expect(JSON.stringify({ message: 'debug', detail: nested }, redactingReplacer)).not.toContain(OPAQUE);
+    expect(redactText(`processor said {"${name}": "${OPAQUE}"}`)).not.toContain(OPAQUE);
+    expect(redactText(`body a=1&${name}=${OPAQUE}`)).not.toContain(OPAQUE);
+  });
+
+  test("inbound webhook bodies: Stripe's pm_ tokens, Paystack's authorization codes, Flutterwave's card tokens and verif-hash", () => {
+    const stripe = { type: 'payment_intent.succeeded', data: { object: { id: 'pi_3Abc', payment_method: 'pm_1QzXyWvUtSrQpOnM' } } };
+    const paystack = {
+      event: 'charge.success',
+      data: { reference: 'r1', authorization: { authorization_code: 'AUTH_8dfhjjdt', bin: '408408' } },
+    };
+    const flutterwave = { event: 'charge.completed', data: { id: 1, card: { token: 'flw-t1nf-f9b3bf384cd30d6fca42b6df9d27bd2f-m03k' } } };
+    const text = [
+      logged(httpEvent({ routeKey: 'POST /webhooks/{connector}', rawPath: '/webhooks/stripe', body: JSON.stringify(stripe) })),
+      logged(httpEvent({ routeKey: 'POST /webhooks/{connector}', rawPath: '/webhooks/paystack', body: JSON.stringify(paystack) })),
+      logged(
+        httpEvent({
+          routeKey: 'POST /webhooks/{connector}',
+          rawPath: '/webhooks/flutterwave',
+          headers: { 'content-type': 'application/json', 'verif-hash': 'my-dashboard-hash' },
+          body: JSON.stringify(flutterwave),
+        }),
+      ),
+      // The same tokens in text (an error message quoting them), where no field name is left.
+      redactText('charge failed for pm_1QzXyWvUtSrQpOnM with AUTH_8dfhjjdt and flw-t1nf-f9b3bf384cd30d6fca42b6df9d27bd2f-m03k'),
+      redactText('keys: whsec_abcDEF0123456789 FLWSECK_TEST-0123456789abcdef-X rk_live_0123456789'),
+    ].join('\n');
+    for (const secret of [
+      'pm_1QzXyWvUtSrQpOnM',
+      'AUTH_8dfhjjdt',
+      'f9b3bf384cd30d6fca42b6df9d27bd2f',
+      'my-dashboard-hash',
+      'abcDEF0123456789',
+      '0123456789abcdef',
+      'rk_live_0123456789',
+    ])
+      expect(text).not.toContain(secret);
+    // Our own saved payment method ids are not secrets and stay readable.
+    expect(redactText('detached pm_0123456789abcdef0123456789abcdef')).toBe('detached pm_0123456789abcdef0123456789abcdef');
+  });
+});

@@ -1,10 +1,11 @@
 /**
- * Files (issue 25, dispute evidence): upload (`POST /files`), metadata (`GET /files/{file_id}`), and the read
+ * Files (dispute evidence): upload (`POST /files`), metadata (`GET /files/{file_id}`), and the read
  * the dispute operations make to pass a file to a processor. The bytes go to the file store
  * (shared/storage/file-store.ts) before the metadata item is written (shared/storage/files-repository.ts):
  * a failure in between leaves at most an object no item names, which the bucket's lifecycle rule deletes
  * (lib/data-stack.ts); an item never names bytes that were not stored.
  */
+import { containsCardNumber } from '../../domain/card';
 import { invalidRequest, resourceNotFound } from '../../domain/errors';
 import {
   cleanFilename,
@@ -19,6 +20,7 @@ import {
   MEDIA_TYPE_OF,
 } from '../../domain/file';
 import { isIdOf, newId } from '../../domain/ids';
+import { NO_CARD_NUMBERS } from '../../schemas/card-number-refinement';
 import { fileStore } from '../../storage/file-store';
 import * as files from '../../storage/files-repository';
 import type { RequestContext } from '../request-context';
@@ -64,8 +66,8 @@ export const fileMissing = () =>
  * @returns the new file's metadata
  * @throws ApiError 400 `parameter_missing` (`purpose` or `file` absent), `parameter_invalid` (`purpose` not
  *   `dispute_evidence`), `file_too_large` (over {@link MAX_FILE_BYTES}), `file_empty`,
- *   `file_type_unsupported` (content not PDF, PNG or JPEG, or not the type its part declares), all with the
- *   offending field in `param`; the store's or the table's failures as they are (mapped to 503)
+ *   `file_type_unsupported` (content not PDF, PNG or JPEG, or not the type its part declares), `parameter_invalid`
+ *   (`file`: its name holds a card number, as sent or once cleaned), all with the offending field in `param`; the store's or the table's failures as they are (mapped to 503)
  */
 export async function createFile(ctx: Pick<RequestContext, 'merchantId'>, input: CreateFileInput): Promise<FileObject> {
   const purpose = checkFilePurpose(input.purpose);
@@ -85,11 +87,18 @@ export async function createFile(ctx: Pick<RequestContext, 'merchantId'>, input:
       `The file's content is ${MEDIA_TYPE_OF[type]}, not the type its part declares. Declare ${MEDIA_TYPE_OF[type]} (or application/octet-stream), or send a PDF, PNG or JPEG file.`,
       'file',
     );
+  const filename = cleanFilename(input.filename, type);
+  if (containsCardNumber(input.filename ?? '') || containsCardNumber(filename))
+    throw invalidRequest(
+      'parameter_invalid',
+      `The file's name ${NO_CARD_NUMBERS}. Rename the file (its name is stored and answered) and upload it again.`,
+      'file',
+    );
   const now = new Date();
   const file: FileObject = {
     file_id: newId('file'),
     purpose,
-    filename: cleanFilename(input.filename, type),
+    filename,
     size: input.bytes.length,
     type,
     created_at: now.toISOString(),
