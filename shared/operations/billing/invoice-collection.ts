@@ -21,6 +21,7 @@ import { ApiError } from '../../domain/errors';
 import type { EventType } from '../../domain/events';
 import type { Payment } from '../../domain/payment';
 import type { Invoice, Subscription } from '../../domain/subscription';
+import { getPayment } from '../../storage/payments-repository';
 import {
   getStoredInvoice,
   getStoredSubscription,
@@ -269,6 +270,7 @@ export function concurrentChange(): ApiError {
  * for the try's outcome (docs/money-safety.md "Cancel while a renewal is charged"). A try already in flight (its
  * charger died before the processor was called) is made again under the same key: never a second charge.
  * @param now ISO 8601 UTC (real, or the test clock's): the time of the changes
+ * A charge the processor refused (createPayment's 502 `connector_error`, the payment recorded `Failed`) is a failed try.
  * @throws SubscriptionChangedError when the invoice changed since it was read (nothing was charged); ApiError from
  *   createPayment (e.g. 409 `idempotency_key_in_use` while another run holds the same try); OutcomeUnknownError
  *   when the outcome could not be recorded (the same try resumes it); storage errors
@@ -309,6 +311,16 @@ export async function chargeInvoice(
     confirm: true,
     metadata: { subscription_id: stored.subscription.subscription_id, invoice_id: invoice.invoice_id },
   });
-  const payment = await createPayment({ ...ctx, idempotencyKey }, body);
+  let payment: Payment;
+  try {
+    payment = await createPayment({ ...ctx, idempotencyKey }, body);
+  } catch (err) {
+    // The processor refused the charge (e.g. the method was detached or its customer deleted while the try was in
+    // flight): the payment is recorded Failed, and that is the try's outcome, not an error of the renewal.
+    if (!(err instanceof ApiError) || err.type !== 'connector_error') throw err;
+    const refused = (await getPayment(ctx.merchantId, paymentId))?.payment;
+    if (refused?.status !== 'Failed') throw err;
+    payment = refused;
+  }
   return applyPaymentToInvoice(ctx.merchantId, stored, current, payment, now);
 }
