@@ -16,6 +16,7 @@ import { ensureTable } from '../../scripts/local/ensure-table';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import { periodBoundary } from '../../shared/domain/billing-period';
 import { runBillingWork } from '../../shared/operations/billing/renewal-worker';
+import * as paymentOperations from '../../shared/operations/payment-operations';
 import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 import { type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
@@ -278,6 +279,59 @@ describe('a renewal charge in flight while the subscription changes', () => {
     const invoices = await m.invoices(sub.subscription_id);
     expect(invoices[1]).toMatchObject({ status: 'void', attempt_count: 1, amount_paid: 0 });
     await expectMoneyInvariant(m, [sub.subscription_id]);
+  });
+  test('a try whose payment did not exist yet when the worker settled its canceled subscription: the invoice is voided, and the charge that lands after pays it', async () => {
+    const m = await merchant();
+    const customer = await m.customer();
+    const pm = await m.save(customer);
+    const amount = 2250;
+    const sub = await m.ok('POST', '/subscriptions', {
+      customer_id: customer,
+      payment_method_id: pm,
+      amount,
+      currency: 'USD',
+      interval: 'month',
+    });
+    // The renewal's charger stops after marking its try on the invoice, before its payment is created.
+    const real = paymentOperations.createPayment;
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let reached!: () => void;
+    const atCreate = new Promise<void>((r) => {
+      reached = r;
+    });
+    const spy = jest.spyOn(paymentOperations, 'createPayment').mockImplementation(async (ctx, body) => {
+      if (body.amount === amount && body.off_session) {
+        reached();
+        await held;
+      }
+      return real(ctx, body);
+    });
+    try {
+      const run = (ms: number) =>
+        runBillingWork({ now: new Date(at(sub.current_period_end, ms)), deadlineMs: Date.now() + 20_000, publicBaseUrl: api.url });
+      const charging = run(60_000);
+      await atCreate;
+      await m.ok('POST', `/subscriptions/${sub.subscription_id}/cancel`);
+      let renewal = (await m.invoices(sub.subscription_id))[1]!;
+      // The cancel saw the try in flight: not voided under it.
+      expect(renewal).toMatchObject({ status: 'open', next_payment_attempt: null });
+      // Another run settles the canceled subscription: the try's payment does not exist yet, so the invoice is voided.
+      await run(2 * 60_000);
+      renewal = (await m.invoices(sub.subscription_id))[1]!;
+      expect(renewal).toMatchObject({ status: 'void', amount_paid: 0 });
+      release();
+      await charging;
+      renewal = (await m.invoices(sub.subscription_id))[1]!;
+      expect(renewal).toMatchObject({ status: 'paid', amount_paid: amount, attempt_count: 1 });
+      expect((await m.events('invoice.paid')).some((e) => e.data.invoice_id === renewal.invoice_id)).toBe(true);
+      await expectMoneyInvariant(m, [sub.subscription_id]);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
   });
 });
 
