@@ -164,8 +164,17 @@ async function merchant() {
     request('POST', `/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: frozenTime });
   const invoices = async (subscriptionId: string): Promise<Json[]> =>
     ((await ok('GET', `/invoices?subscription_id=${subscriptionId}&limit=100`)).data as Json[]).reverse();
-  const subscriptionPayments = async (): Promise<Json[]> =>
-    ((await ok('GET', '/payments?limit=100')).data as Json[]).filter((p) => p.metadata?.invoice_id);
+  /** Every payment of the merchant made for an invoice (all pages). */
+  const subscriptionPayments = async (): Promise<Json[]> => {
+    const all: Json[] = [];
+    for (let after = ''; ; ) {
+      const page = await ok('GET', `/payments?limit=100${after ? `&starting_after=${after}` : ''}`);
+      all.push(...(page.data as Json[]));
+      if (!page.has_more || page.data.length === 0) break;
+      after = page.data.at(-1).payment_id;
+    }
+    return all.filter((p) => p.metadata?.invoice_id);
+  };
   const events = async (type: string): Promise<Json[]> => (await ok('GET', `/events?type=${type}&limit=100`)).data as Json[];
   const ledger = () => stripe.ledgerOf(account.secretKey);
   return { key, request, ok, account, customer, save, clock, advance, invoices, subscriptionPayments, events, ledger };
@@ -401,17 +410,18 @@ describe('one advance of a clock at a time', () => {
 /** What runs while a renewal's charge is held at the processor. */
 type Interference = 'cancel' | 'update_method' | 'cancel_at_period_end' | 'delete_customer' | 'detach' | 'renew_again';
 
-describe('property: any interleaving of a renewal charge in flight with changes to its subscription keeps the money invariant', () => {
+describe('property: any interleaving of a charge in flight with changes to its subscription keeps the money invariant', () => {
   let m: Merchant;
   let amount = 3000;
   beforeAll(async () => {
     m = await merchant();
   });
 
-  test('renewals by a clock advance and by the real-time renewal worker', async () => {
+  test('first charges, renewals by a clock advance and by the real-time renewal worker', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
+          phase: fc.constantFrom<'first' | 'renewal'>('first', 'renewal', 'renewal'),
           onClock: fc.boolean(),
           where: fc.constantFrom<'before' | 'after'>('before', 'after'),
           declines: fc.boolean(),
@@ -421,7 +431,7 @@ describe('property: any interleaving of a renewal charge in flight with changes 
           ),
           after: fc.constantFrom<Interference | 'none'>('none', 'cancel', 'update_method', 'delete_customer'),
         }),
-        async ({ onClock, where, declines, during, after }) => {
+        async ({ phase, onClock, where, declines, during, after }) => {
           amount += 1;
           const start = '2026-04-01T00:00:00.000Z';
           const clockId = onClock ? await m.clock(start) : undefined;
@@ -433,14 +443,20 @@ describe('property: any interleaving of a renewal charge in flight with changes 
             .flatMap((c) => c.paymentMethodIds)
             .find((id) => !knownStripePms.has(id));
           const pm2 = await m.save(customer, '5555555555554444');
-          const sub = await m.ok('POST', '/subscriptions', {
-            customer_id: customer,
-            payment_method_id: pm,
-            amount,
-            currency: 'USD',
-            interval: 'month',
-          });
-          expect(sub.status).toBe('active');
+          const createBody = { customer_id: customer, payment_method_id: pm, amount, currency: 'USD', interval: 'month' };
+          // The charge held: the first period's (the create's own), or the first renewal's.
+          let creating: Promise<Awaited<ReturnType<Merchant['request']>>> | undefined;
+          let sub: Json;
+          if (phase === 'first') {
+            gate.arm(where, amount);
+            creating = m.request('POST', '/subscriptions', createBody);
+            await gate.reached();
+            // Written before its charge: found by its customer while the charge is in flight.
+            sub = (await m.ok('GET', `/subscriptions?customer_id=${customer}`)).data[0];
+          } else {
+            sub = await m.ok('POST', '/subscriptions', createBody);
+            expect(sub.status).toBe('active');
+          }
           if (declines && stripePm) {
             stripe.declineCharges(
               stripePm,
@@ -485,12 +501,19 @@ describe('property: any interleaving of a renewal charge in flight with changes 
             // Each answers as it may in the state it finds (canceled, deleted, detached): never a 5xx.
             expect(res.status).toBeLessThan(500);
           };
-          gate.arm(where, amount);
-          const renewing = renew(60_000);
-          await gate.reached();
-          for (const op of during) await interfere(op);
-          gate.open();
-          await renewing;
+          if (creating) {
+            for (const op of during) await interfere(op);
+            gate.open();
+            expect((await creating).status).toBe(200);
+            await renew(60_000);
+          } else {
+            gate.arm(where, amount);
+            const renewing = renew(60_000);
+            await gate.reached();
+            for (const op of during) await interfere(op);
+            gate.open();
+            await renewing;
+          }
           await interfere(after);
           // Later: the dunning retries, a try left in flight at a cancel settled.
           await renew(10 * DAY);
@@ -500,13 +523,14 @@ describe('property: any interleaving of a renewal charge in flight with changes 
           // A canceled subscription's invoices are settled: paid, void or uncollectible, none left open.
           if (s.status === 'canceled') expect(invoices.filter((i) => i.status === 'open')).toEqual([]);
           // The renewal's invoice shows its charge's truth.
-          const renewal = invoices.find((i) => i.period_start === renewalAt);
-          if (renewal && !declines && where === 'after') expect(renewal.status).toBe('paid');
+          // The held charge's invoice shows its truth: a charge the processor made before any change pays it.
+          const heldInvoice = phase === 'first' ? invoices[0] : invoices.find((i) => i.period_start === renewalAt);
+          if (heldInvoice && !declines && where === 'after') expect(heldInvoice.status).toBe('paid');
           // Tidy: no real-time renewal of this run is left for the next runs' worker.
           if (s.status !== 'canceled' && !clockId) await m.ok('POST', `/subscriptions/${sub.subscription_id}/cancel`);
         },
       ),
-      { numRuns: 6 },
+      { numRuns: 8 },
     );
   }, 120_000);
 });

@@ -3004,11 +3004,11 @@ export interface components {
             name: string | null;
             /**
              * Format: date-time
-             * @description The time it shows: every subscription, invoice and payment method of its customers lives by it. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             * @description The time it shows: every subscription, invoice and payment method of its customers lives by it. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
              */
             frozen_time: string;
             /**
-             * @description `ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.
+             * @description `ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance is running (another one answers 409 `test_clock_advancing` until it ends), or one stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.
              * @enum {string}
              */
             status: "ready" | "advancing";
