@@ -74,6 +74,9 @@ class ChargeGate {
   /** The next off-session charge (of `amount` minor units, when given) waits at `where` until {@link open}. */
   arm(where: 'before' | 'after', amount?: number): void {
     this.#install();
+    // A charge a failed run left waiting goes on first.
+    this.#held?.();
+    this.#held = undefined;
     this.#armed = where;
     this.#amount = amount;
     let resolve!: () => void;
@@ -83,9 +86,19 @@ class ChargeGate {
     this.#reached = { promise, resolve };
   }
 
-  /** Resolves when the armed charge is waiting at the gate. */
-  reached(): Promise<void> {
-    return this.#reached?.promise ?? Promise.resolve();
+  /**
+   * Resolves when the armed charge is waiting at the gate; rejects when `work` (what makes the charge) ends first,
+   * so a run that makes no such charge fails at once instead of waiting for ever.
+   */
+  reached(work?: Promise<unknown>): Promise<void> {
+    const reached = this.#reached?.promise ?? Promise.resolve();
+    if (!work) return reached;
+    return Promise.race([
+      reached,
+      work.then(() => {
+        throw new Error('the work ended without making the charge the gate waits for');
+      }),
+    ]);
   }
 
   /** Lets the waiting charge go on (and disarms the gate). */
@@ -248,7 +261,7 @@ describe('a renewal charge in flight while the subscription changes', () => {
     });
     gate.arm('before');
     const advancing = m.advance(clockId, at(sub.current_period_end, 60_000));
-    await gate.reached();
+    await gate.reached(advancing);
     const canceled = await m.ok('POST', `/subscriptions/${sub.subscription_id}/cancel`);
     expect(canceled.status).toBe('canceled');
     gate.open();
@@ -395,7 +408,7 @@ describe('one advance of a clock at a time', () => {
     });
     gate.arm('before');
     const toMarch = m.advance(clockId, '2026-03-11T00:00:00.000Z');
-    await gate.reached();
+    await gate.reached(toMarch);
     const toJune = await m.advance(clockId, '2026-06-11T00:00:00.000Z');
     expect(toJune.status).toBe(409);
     expect(toJune.body.error).toMatchObject({ code: 'test_clock_advancing' });
@@ -419,120 +432,127 @@ describe('property: any interleaving of a charge in flight with changes to its s
 
   test('first charges, renewals by a clock advance and by the real-time renewal worker', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.record({
-          phase: fc.constantFrom<'first' | 'renewal'>('first', 'renewal', 'renewal'),
-          onClock: fc.boolean(),
-          where: fc.constantFrom<'before' | 'after'>('before', 'after'),
-          declines: fc.boolean(),
-          during: fc.array(
-            fc.constantFrom<Interference>('cancel', 'update_method', 'cancel_at_period_end', 'delete_customer', 'detach', 'renew_again'),
-            { minLength: 1, maxLength: 2 },
-          ),
-          after: fc.constantFrom<Interference | 'none'>('none', 'cancel', 'update_method', 'delete_customer'),
-        }),
-        async ({ phase, onClock, where, declines, during, after }) => {
-          amount += 1;
-          const start = '2026-04-01T00:00:00.000Z';
-          const clockId = onClock ? await m.clock(start) : undefined;
-          const customer = await m.customer(clockId);
-          const knownStripePms = new Set(stripe.customersOf(m.account.secretKey).flatMap((c) => c.paymentMethodIds));
-          const pm = await m.save(customer);
-          const stripePm = stripe
-            .customersOf(m.account.secretKey)
-            .flatMap((c) => c.paymentMethodIds)
-            .find((id) => !knownStripePms.has(id));
-          const pm2 = await m.save(customer, '5555555555554444');
-          const createBody = { customer_id: customer, payment_method_id: pm, amount, currency: 'USD', interval: 'month' };
-          // The charge held: the first period's (the create's own), or the first renewal's.
-          let creating: Promise<Awaited<ReturnType<Merchant['request']>>> | undefined;
-          let sub: Json;
-          if (phase === 'first') {
-            gate.arm(where, amount);
-            creating = m.request('POST', '/subscriptions', createBody);
-            await gate.reached();
-            // Written before its charge: found by its customer while the charge is in flight.
-            sub = (await m.ok('GET', `/subscriptions?customer_id=${customer}`)).data[0];
-          } else {
-            sub = await m.ok('POST', '/subscriptions', createBody);
-            expect(sub.status).toBe('active');
-          }
-          if (declines && stripePm) {
-            stripe.declineCharges(
-              stripePm,
-              { declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
-              m.account.secretKey,
-            );
-          }
-          const renewalAt = sub.current_period_end as string;
-          // Renewal: the clock's advance, or a real-time worker run as of just after the period's end.
-          const renew = async (ms: number) => {
-            if (clockId) {
-              const res = await m.advance(clockId, at(renewalAt, ms));
-              expect([200, 409]).toContain(res.status);
+      fc
+        .asyncProperty(
+          fc.record({
+            phase: fc.constantFrom<'first' | 'renewal'>('first', 'renewal', 'renewal'),
+            onClock: fc.boolean(),
+            where: fc.constantFrom<'before' | 'after'>('before', 'after'),
+            declines: fc.boolean(),
+            during: fc.array(
+              fc.constantFrom<Interference>('cancel', 'update_method', 'cancel_at_period_end', 'delete_customer', 'detach', 'renew_again'),
+              { minLength: 1, maxLength: 2 },
+            ),
+            after: fc.constantFrom<Interference | 'none'>('none', 'cancel', 'update_method', 'delete_customer'),
+          }),
+          async ({ phase, onClock, where, declines, during, after }) => {
+            amount += 1;
+            const start = '2026-04-01T00:00:00.000Z';
+            const clockId = onClock ? await m.clock(start) : undefined;
+            const customer = await m.customer(clockId);
+            const knownStripePms = new Set(stripe.customersOf(m.account.secretKey).flatMap((c) => c.paymentMethodIds));
+            const pm = await m.save(customer);
+            const stripePm = stripe
+              .customersOf(m.account.secretKey)
+              .flatMap((c) => c.paymentMethodIds)
+              .find((id) => !knownStripePms.has(id));
+            const pm2 = await m.save(customer, '5555555555554444');
+            const createBody = { customer_id: customer, payment_method_id: pm, amount, currency: 'USD', interval: 'month' };
+            // The charge held: the first period's (the create's own), or the first renewal's.
+            let creating: Promise<Awaited<ReturnType<Merchant['request']>>> | undefined;
+            let sub: Json;
+            if (phase === 'first') {
+              gate.arm(where, amount);
+              creating = m.request('POST', '/subscriptions', createBody);
+              await gate.reached(creating);
+              // Written before its charge: found by its customer while the charge is in flight.
+              sub = (await m.ok('GET', `/subscriptions?customer_id=${customer}`)).data[0];
             } else {
-              await runBillingWork({ now: new Date(at(renewalAt, ms)), deadlineMs: Date.now() + 20_000, publicBaseUrl: api.url });
+              sub = await m.ok('POST', '/subscriptions', createBody);
+              expect(sub.status).toBe('active');
             }
-          };
-          const interfere = async (op: Interference | 'none') => {
-            let res: Awaited<ReturnType<Merchant['request']>> | undefined;
-            switch (op) {
-              case 'cancel':
-                res = await m.request('POST', `/subscriptions/${sub.subscription_id}/cancel`);
-                break;
-              case 'update_method':
-                res = await m.request('PUT', `/subscriptions/${sub.subscription_id}`, { payment_method_id: pm2 });
-                break;
-              case 'cancel_at_period_end':
-                res = await m.request('PUT', `/subscriptions/${sub.subscription_id}`, { cancel_at_period_end: true });
-                break;
-              case 'delete_customer':
-                res = await m.request('DELETE', `/customers/${customer}`);
-                break;
-              case 'detach':
-                res = await m.request('DELETE', `/payment_methods/${pm}`);
-                break;
-              case 'renew_again':
-                await renew(2 * 60_000);
-                return;
-              case 'none':
-                return;
+            if (declines && stripePm) {
+              stripe.declineCharges(
+                stripePm,
+                { declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+                m.account.secretKey,
+              );
             }
-            // Each answers as it may in the state it finds (canceled, deleted, detached): never a 5xx.
-            expect(res.status).toBeLessThan(500);
-          };
-          if (creating) {
-            for (const op of during) await interfere(op);
-            gate.open();
-            expect((await creating).status).toBe(200);
-            await renew(60_000);
-          } else {
-            gate.arm(where, amount);
-            const renewing = renew(60_000);
-            await gate.reached();
-            for (const op of during) await interfere(op);
-            gate.open();
-            await renewing;
-          }
-          await interfere(after);
-          // Later: the dunning retries, a try left in flight at a cancel settled.
-          await renew(10 * DAY);
-          await expectMoneyInvariant(m, [sub.subscription_id]);
-          const s = await m.ok('GET', `/subscriptions/${sub.subscription_id}`);
-          const invoices = await m.invoices(sub.subscription_id);
-          // A canceled subscription's invoices are settled: paid, void or uncollectible, none left open.
-          if (s.status === 'canceled') expect(invoices.filter((i) => i.status === 'open')).toEqual([]);
-          // The renewal's invoice shows its charge's truth.
-          // The held charge's invoice shows its truth: a charge the processor made before any change pays it.
-          const heldInvoice = phase === 'first' ? invoices[0] : invoices.find((i) => i.period_start === renewalAt);
-          if (heldInvoice && !declines && where === 'after') expect(heldInvoice.status).toBe('paid');
-          // Tidy: no real-time renewal of this run is left for the next runs' worker.
-          if (s.status !== 'canceled' && !clockId) await m.ok('POST', `/subscriptions/${sub.subscription_id}/cancel`);
-        },
-      ),
+            const renewalAt = sub.current_period_end as string;
+            // Renewal: the clock's advance, or a real-time worker run as of just after the period's end.
+            let clockAt = start;
+            const renew = async (ms: number) => {
+              if (clockId) {
+                // A clock only goes forward: a renewal already reached by an earlier advance is not asked for again.
+                const target = at(renewalAt, ms);
+                if (target <= clockAt) return;
+                const res = await m.advance(clockId, target);
+                expect([200, 409]).toContain(res.status);
+                if (res.status === 200) clockAt = res.body.frozen_time;
+              } else {
+                await runBillingWork({ now: new Date(at(renewalAt, ms)), deadlineMs: Date.now() + 20_000, publicBaseUrl: api.url });
+              }
+            };
+            const interfere = async (op: Interference | 'none') => {
+              let res: Awaited<ReturnType<Merchant['request']>> | undefined;
+              switch (op) {
+                case 'cancel':
+                  res = await m.request('POST', `/subscriptions/${sub.subscription_id}/cancel`);
+                  break;
+                case 'update_method':
+                  res = await m.request('PUT', `/subscriptions/${sub.subscription_id}`, { payment_method_id: pm2 });
+                  break;
+                case 'cancel_at_period_end':
+                  res = await m.request('PUT', `/subscriptions/${sub.subscription_id}`, { cancel_at_period_end: true });
+                  break;
+                case 'delete_customer':
+                  res = await m.request('DELETE', `/customers/${customer}`);
+                  break;
+                case 'detach':
+                  res = await m.request('DELETE', `/payment_methods/${pm}`);
+                  break;
+                case 'renew_again':
+                  await renew(2 * 60_000);
+                  return;
+                case 'none':
+                  return;
+              }
+              // Each answers as it may in the state it finds (canceled, deleted, detached): never a 5xx.
+              expect(res.status).toBeLessThan(500);
+            };
+            if (creating) {
+              for (const op of during) await interfere(op);
+              gate.open();
+              expect((await creating).status).toBe(200);
+              await renew(60_000);
+            } else {
+              gate.arm(where, amount);
+              const renewing = renew(60_000);
+              await gate.reached(renewing);
+              for (const op of during) await interfere(op);
+              gate.open();
+              await renewing;
+            }
+            await interfere(after);
+            // Later: the dunning retries, a try left in flight at a cancel settled.
+            await renew(10 * DAY);
+            await expectMoneyInvariant(m, [sub.subscription_id]);
+            const s = await m.ok('GET', `/subscriptions/${sub.subscription_id}`);
+            const invoices = await m.invoices(sub.subscription_id);
+            // A canceled subscription's invoices are settled: paid, void or uncollectible, none left open.
+            if (s.status === 'canceled') expect(invoices.filter((i) => i.status === 'open')).toEqual([]);
+            // The renewal's invoice shows its charge's truth.
+            // The held charge's invoice shows its truth: a charge the processor made before any change pays it.
+            const heldInvoice = phase === 'first' ? invoices[0] : invoices.find((i) => i.period_start === renewalAt);
+            if (heldInvoice && !declines && where === 'after') expect(heldInvoice.status).toBe('paid');
+            // Tidy: no real-time renewal of this run is left for the next runs' worker.
+            if (s.status !== 'canceled' && !clockId) await m.ok('POST', `/subscriptions/${sub.subscription_id}/cancel`);
+          },
+        )
+        .afterEach(() => gate.open()),
       { numRuns: 8 },
     );
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('property: two advances of one clock at once, many times', () => {
@@ -543,57 +563,59 @@ describe('property: two advances of one clock at once, many times', () => {
 
   test('the clock ends at a winner’s target; nothing is billed past it; every period up to it billed once', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 3 }),
-        fc.integer({ min: 1, max: 3 }),
-        fc.constantFrom<'free' | 'held'>('free', 'held'),
-        async (monthsA, monthsB, how) => {
-          const start = '2026-01-10T00:00:00.000Z';
-          const clockId = await m.clock(start);
-          const customer = await m.customer(clockId);
-          const pm = await m.save(customer);
-          const amount = 4000 + monthsA * 10 + monthsB;
-          const sub = await m.ok('POST', '/subscriptions', {
-            customer_id: customer,
-            payment_method_id: pm,
-            amount,
-            currency: 'USD',
-            interval: 'month',
-          });
-          const target = (months: number) => at(periodBoundary(start, 'month', 1, months), DAY);
-          let answers: { status: number; body: Json }[];
-          if (how === 'held') {
-            gate.arm('before', amount);
-            const first = m.advance(clockId, target(monthsA));
-            await gate.reached();
-            const second = await m.advance(clockId, target(monthsB));
-            // While the first holds the clock, the second changes nothing.
-            expect(second.status).toBe(409);
-            expect(second.body.error.code).toBe('test_clock_advancing');
-            gate.open();
-            answers = [await first, second];
-          } else {
-            answers = await Promise.all([m.advance(clockId, target(monthsA)), m.advance(clockId, target(monthsB))]);
-          }
-          for (const a of answers) {
-            expect([200, 400, 409]).toContain(a.status);
-            if (a.status === 409) expect(['test_clock_advancing', 'concurrent_update']).toContain(a.body.error.code);
-          }
-          const won = answers.filter((a) => a.status === 200).map((a) => a.body.frozen_time as string);
-          expect(won.length).toBeGreaterThan(0);
-          const clock = await m.ok('GET', `/test_helpers/test_clocks/${clockId}`);
-          expect(clock.status).toBe('ready');
-          expect(won).toContain(clock.frozen_time);
-          // Billed: every period that started by the clock's time, once; none after it.
-          const invoices = await m.invoices(sub.subscription_id);
-          const expected = [];
-          for (let n = 0; periodBoundary(start, 'month', 1, n) <= clock.frozen_time; n += 1)
-            expected.push(periodBoundary(start, 'month', 1, n));
-          expect(invoices.map((i) => i.period_start)).toEqual(expected);
-          await expectMoneyInvariant(m, [sub.subscription_id]);
-        },
-      ),
+      fc
+        .asyncProperty(
+          fc.integer({ min: 1, max: 3 }),
+          fc.integer({ min: 1, max: 3 }),
+          fc.constantFrom<'free' | 'held'>('free', 'held'),
+          async (monthsA, monthsB, how) => {
+            const start = '2026-01-10T00:00:00.000Z';
+            const clockId = await m.clock(start);
+            const customer = await m.customer(clockId);
+            const pm = await m.save(customer);
+            const amount = 4000 + monthsA * 10 + monthsB;
+            const sub = await m.ok('POST', '/subscriptions', {
+              customer_id: customer,
+              payment_method_id: pm,
+              amount,
+              currency: 'USD',
+              interval: 'month',
+            });
+            const target = (months: number) => at(periodBoundary(start, 'month', 1, months), DAY);
+            let answers: { status: number; body: Json }[];
+            if (how === 'held') {
+              gate.arm('before', amount);
+              const first = m.advance(clockId, target(monthsA));
+              await gate.reached(first);
+              const second = await m.advance(clockId, target(monthsB));
+              // While the first holds the clock, the second changes nothing.
+              expect(second.status).toBe(409);
+              expect(second.body.error.code).toBe('test_clock_advancing');
+              gate.open();
+              answers = [await first, second];
+            } else {
+              answers = await Promise.all([m.advance(clockId, target(monthsA)), m.advance(clockId, target(monthsB))]);
+            }
+            for (const a of answers) {
+              expect([200, 400, 409]).toContain(a.status);
+              if (a.status === 409) expect(['test_clock_advancing', 'concurrent_update']).toContain(a.body.error.code);
+            }
+            const won = answers.filter((a) => a.status === 200).map((a) => a.body.frozen_time as string);
+            expect(won.length).toBeGreaterThan(0);
+            const clock = await m.ok('GET', `/test_helpers/test_clocks/${clockId}`);
+            expect(clock.status).toBe('ready');
+            expect(won).toContain(clock.frozen_time);
+            // Billed: every period that started by the clock's time, once; none after it.
+            const invoices = await m.invoices(sub.subscription_id);
+            const expected = [];
+            for (let n = 0; periodBoundary(start, 'month', 1, n) <= clock.frozen_time; n += 1)
+              expected.push(periodBoundary(start, 'month', 1, n));
+            expect(invoices.map((i) => i.period_start)).toEqual(expected);
+            await expectMoneyInvariant(m, [sub.subscription_id]);
+          },
+        )
+        .afterEach(() => gate.open()),
       { numRuns: 6 },
     );
-  }, 120_000);
+  }, 180_000);
 });

@@ -85,8 +85,8 @@ const FINAL_STATUSES: readonly string[] = ['Succeeded', 'Failed', 'Cancelled'];
  *   the next try at the schedule's next time, or {@link WAITING_PAYER_MS} later when none is left (the worker
  *   cancels the waiting payment first; a payer who completes it meanwhile pays the invoice).
  * - `Processing` (not known yet): counted as a try; the worker looks again after {@link PENDING_RECHECK_MS}.
- * A subscription canceled while a try was in flight (its invoice left open, docs/money-safety.md "Cancel while a
- * renewal is charged"): a success pays the invoice, a failure or cancellation voids it, a try not final yet is
+ * A subscription canceled while a try was in flight (its invoice left open, docs/money-safety.md "Billing: a cancel
+ * never strands a renewal's money"): a success pays the invoice, a failure or cancellation voids it, a try not final yet is
  * looked at again after {@link PENDING_RECHECK_MS}; it stays canceled.
  * A success of the invoice's own try landing on an invoice voided or marked uncollectible meanwhile (its try the
  * voiding could not see) marks it `paid` with `invoice.paid`: the payer's money always pays the period it was taken
@@ -267,10 +267,10 @@ export function concurrentChange(): ApiError {
  * outcome applied to the invoice and the subscription. Before the processor is called the try is written on the
  * invoice as in flight (`charging`, one conditional write on its `updated_at`): a cancel that voided the invoice
  * first makes this write fail and nothing is charged; a cancel after it sees the try and leaves the invoice open
- * for the try's outcome (docs/money-safety.md "Cancel while a renewal is charged"). A try already in flight (its
+ * for the try's outcome (docs/money-safety.md "Billing: a cancel never strands a renewal's money"). A try already in flight (its
  * charger died before the processor was called) is made again under the same key: never a second charge.
- * @param now ISO 8601 UTC (real, or the test clock's): the time of the changes
  * A charge the processor refused (createPayment's 502 `connector_error`, the payment recorded `Failed`) is a failed try.
+ * @param now ISO 8601 UTC (real, or the test clock's): the time of the changes
  * @throws SubscriptionChangedError when the invoice changed since it was read (nothing was charged); ApiError from
  *   createPayment (e.g. 409 `idempotency_key_in_use` while another run holds the same try); OutcomeUnknownError
  *   when the outcome could not be recorded (the same try resumes it); storage errors

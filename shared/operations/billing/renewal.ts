@@ -121,8 +121,8 @@ async function collect(ctx: RequestContext, stored: StoredSubscription, read: St
 }
 
 /**
- * The open invoice of a subscription canceled while a try was in flight (docs/money-safety.md "Cancel while a
- * renewal is charged"): the try decides it. A final outcome is applied (a success pays the invoice; a failure or a
+ * The open invoice of a subscription canceled while a try was in flight (docs/money-safety.md "Billing: a cancel
+ * never strands a renewal's money"): the try decides it. A final outcome is applied (a success pays the invoice; a failure or a
  * cancellation voids it); one still `Processing` is looked at again later (the reconciler settles the payment, and
  * the invoice follows); one waiting on the absent payer is canceled first (the processor orders that against the
  * payer's own answer). An invoice with no try in flight, or whose try's payment was never created (its charger died
