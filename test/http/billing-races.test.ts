@@ -383,10 +383,13 @@ describe('billing time is bounded', () => {
     const after = await m.ok('GET', `/subscriptions/${sub.subscription_id}`);
     expect(after).toMatchObject({ status: 'active', current_period_end: '9999-12-31T23:59:59.000Z' });
     // Past the bound: a 400 naming the field, nothing changed.
-    for (const t of ['9999-12-31T23:59:59.001Z', '+010000-01-01T00:00:00Z']) {
-      const r = await m.advance(clockId, t);
+    for (const [t, code] of [
+      ['9999-12-31T23:59:59.001Z', 'test_clock_time_invalid'],
+      ['+010000-01-01T00:00:00Z', 'parameter_invalid'],
+    ]) {
+      const r = await m.advance(clockId, t!);
       expect(r.status).toBe(400);
-      expect(r.body.error).toMatchObject({ param: 'frozen_time' });
+      expect(r.body.error).toMatchObject({ code, param: 'frozen_time' });
     }
     expect((await m.request('POST', '/test_helpers/test_clocks', { frozen_time: '9999-12-31T23:59:59.500Z' })).status).toBe(400);
     expect(await m.invoices(sub.subscription_id)).toHaveLength(2);
