@@ -23,6 +23,9 @@ import { type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-
 
 type Json = Record<string, any>;
 
+// Each example drives several requests through the local API on a shared machine: time enough for that, never a verdict.
+jest.setTimeout(90_000);
+
 const table = `switchyard-billing-races-${randomUUID().slice(0, 8)}`;
 const savedTable = process.env.TABLE_NAME;
 const env = scopedEnv();
@@ -259,7 +262,7 @@ describe('a renewal charge in flight while the subscription changes', () => {
       currency: 'USD',
       interval: 'month',
     });
-    gate.arm('before');
+    gate.arm('before', 2100);
     const advancing = m.advance(clockId, at(sub.current_period_end, 60_000));
     await gate.reached(advancing);
     const canceled = await m.ok('POST', `/subscriptions/${sub.subscription_id}/cancel`);
@@ -409,7 +412,7 @@ describe('one advance of a clock at a time', () => {
       currency: 'USD',
       interval: 'month',
     });
-    gate.arm('before');
+    gate.arm('before', 2400);
     const toMarch = m.advance(clockId, '2026-03-11T00:00:00.000Z');
     await gate.reached(toMarch);
     const toJune = await m.advance(clockId, '2026-06-11T00:00:00.000Z');
