@@ -6,7 +6,8 @@
  * One renewal that is charged and succeeds (shared/operations/billing/renewal.ts `workDueSubscription`):
  * - step 1 (renew): GetItem subscription, GetItem its latest (paid) invoice, TransactWriteItems of 4 items
  *   (subscription, the new invoice, `invoice.created`, `subscription.updated`);
- * - step 2 (collect): GetItem subscription, GetItem the new (open) invoice, then `createPayment`
+ * - step 2 (collect): GetItem subscription, GetItem the new (open) invoice, TransactWriteItems of 1 (the invoice
+ *   marked with its try in flight, before the processor call: a cancel never voids under a charge), then `createPayment`
  *   (shared/operations/payment-operations.ts): GetItem saved method, TransactWriteItems of 3 items (payment,
  *   `payment.created`, ConditionCheck customer), the processor call, TransactWriteItems of 2 (payment update,
  *   `payment.succeeded`), `afterAuthorization`'s GetItem invoice + GetItem subscription (its invoice does not list
@@ -34,6 +35,7 @@ export const RENEWAL_CALLS: readonly {
   { step: 'renew', call: 'TransactWriteItems', items: ['subscription', 'invoice', 'event', 'event'] },
   { step: 'collect', call: 'GetItem', items: ['subscription'] },
   { step: 'collect', call: 'GetItem', items: ['invoice'] },
+  { step: 'collect', call: 'TransactWriteItems', items: ['invoice'] },
   { step: 'createPayment', call: 'GetItem', items: ['paymentMethod'] },
   { step: 'createPayment', call: 'TransactWriteItems', items: ['payment', 'event', 'customer'] },
   { step: 'createPayment', call: 'TransactWriteItems', items: ['payment', 'event'] },

@@ -1621,7 +1621,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Test clocks',
     summary: 'Create a test clock',
     description:
-      'Stages with the sandbox only (absent on prod: 404). A clock at `frozen_time`; customers created with `test_clock` live on it.',
+      'Stages with the sandbox only (absent on prod: 404). A clock at `frozen_time` (from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z); customers created with `test_clock` live on it.',
     body: jsonBody(createTestClockBodySchema, true, 'Where the clock starts.', TEST_CLOCK_FIELDS, {
       clock: { summary: 'Start of a year', value: EXAMPLE_CREATE_TEST_CLOCK_REQUEST },
     }),
@@ -1629,7 +1629,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     apiHandler: true,
     errorFormat: 'json',
     responses: { 200: replayed(json(TestClockResource, 'The test clock.', { ready: { summary: 'Ready', value: EXAMPLE_TEST_CLOCK } })) },
-    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT),
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT, { 400: ['test_clock_time_invalid'] }),
   },
   GetTestClock: {
     operationId: 'getTestClock',
@@ -1648,7 +1648,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Test clocks',
     summary: 'Advance a test clock',
     description:
-      "Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on.",
+      "Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on. One advance at a time: the clock is claimed before any billing, and an advance while another runs answers 409 `test_clock_advancing` having changed nothing. `frozen_time` is at most 9999-12-31T23:59:59Z, where billing time ends.",
     pathParams: TEST_CLOCK_ID,
     body: jsonBody(advanceTestClockBodySchema, true, 'The time to advance to.', ADVANCE_TEST_CLOCK_FIELDS, {
       month: { summary: 'One month on', value: { frozen_time: '2026-02-01T00:00:00.000Z' } },
@@ -1659,7 +1659,10 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     responses: {
       200: json(TestClockResource, 'The test clock after the advance.', { ready: { summary: 'Ready', value: EXAMPLE_TEST_CLOCK } }),
     },
-    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE, { 400: ['test_clock_time_invalid'] }),
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND, CONCURRENT_WRITE, {
+      400: ['test_clock_time_invalid'],
+      409: ['test_clock_advancing'],
+    }),
   },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',

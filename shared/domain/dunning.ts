@@ -13,6 +13,8 @@
  *   replaced), as the stage says (`BILLING_DUNNING_FINAL`, default `canceled`, Stripe's default).
  */
 
+import { addBillingMs } from './billing-period';
+
 /** Decline codes after which no retry is made (see the module comment for the sources). */
 export const HARD_DECLINE_CODES: ReadonlySet<string> = new Set([
   'lost_card',
@@ -72,7 +74,7 @@ export function isRetryableDecline(errorCode: string | null | undefined): boolea
  * When the invoice is next tried after a failed try, or null when it is not (a hard decline, or no retry left).
  * @param firstTryAt the invoice's first try (ISO 8601 UTC)
  * @param attemptsMade tries made so far, the failed one included (≥ 1)
- * @returns ISO 8601 UTC, or null
+ * @returns ISO 8601 UTC (capped at the end of billing time, shared/domain/billing-period.ts), or null
  */
 export function nextRetryAt(
   policy: DunningPolicy,
@@ -83,5 +85,5 @@ export function nextRetryAt(
   if (!isRetryableDecline(errorCode)) return null;
   const days = policy.retryDays[attemptsMade - 1];
   if (days === undefined) return null;
-  return new Date(new Date(firstTryAt).getTime() + days * DAY_MS).toISOString();
+  return addBillingMs(firstTryAt, days * DAY_MS);
 }

@@ -7,11 +7,13 @@ export const TestClockResource = z
   .strictObject({
     test_clock_id: idField('clock', 'The test clock'),
     name: z.string().nullable().describe('A name for it, or null.'),
-    frozen_time: timestampField('The time it shows: every subscription, invoice and payment method of its customers lives by it.'),
+    frozen_time: timestampField(
+      'The time it shows: every subscription, invoice and payment method of its customers lives by it. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.',
+    ),
     status: z
       .enum(['ready', 'advancing'])
       .describe(
-        '`ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.',
+        '`ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance is running (another one answers 409 `test_clock_advancing` until it ends), or one stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.',
       ),
     created_at: timestampField('When it was created (real time).'),
   })

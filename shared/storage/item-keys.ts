@@ -4,6 +4,7 @@
  * `MERCHANT#<merchant_id>`, so one merchant's key can never address another's item.
  */
 
+import { billingTimeOf } from '../domain/billing-period';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
 import { stableHash } from './list-shards';
 
@@ -234,6 +235,23 @@ export const BILLING_DIRECTORY_SHARDS = 4;
 export const billingDueAtOf = (item: Record<string, unknown>): string | null =>
   typeof item.GSI5SK === 'string' ? (item.GSI5SK.split('#')[0] ?? null) : null;
 
+/** ISO 8601 UTC with milliseconds, 24 characters: the only form whose text order is time order. */
+const FIXED_WIDTH_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A due time as a sort key: fixed width, so the index's text order is time order. A time already in that form is
+ * kept as it is (so a key read back names the time written); any other is rewritten in it, within billing
+ * time (shared/domain/billing-period.ts `billingTimeOf`: a year past 9999 would be written `+010000-…`, which sorts
+ * before `9999-…`).
+ * @throws RangeError when `dueAt` is not a timestamp
+ */
+function dueKeyTime(dueAt: string): string {
+  if (FIXED_WIDTH_TIME.test(dueAt)) return dueAt;
+  const ms = Date.parse(dueAt);
+  if (Number.isNaN(ms)) throw new RangeError('a due time is not a timestamp');
+  return billingTimeOf(ms);
+}
+
 /**
  * GSI5 keys of billing work that falls due (issue 24; sparse: only items with work due carry them): a live
  * subscription's next renewal or retry, a saved payment method's expiry notice. Each merchant has partitions of
@@ -246,14 +264,14 @@ export const billingDueAtOf = (item: Record<string, unknown>): string | null =>
 export const billingDue = {
   shards: (): number => wholeNumberSetting(process.env.BILLING_DUE_SHARDS, { min: 1, max: 100 }, DEFAULT_BILLING_DUE_SHARDS),
   /**
-   * @param dueAt ISO 8601 UTC (real time, or the test clock's)
+   * @param dueAt ISO 8601 UTC (real time, or the test clock's); written fixed-width ({@link dueKeyTime})
    * @param testClockId the test clock the item lives on, if any
    */
   keys: (merchantId: string, id: string, dueAt: string, testClockId?: string | null) => ({
     GSI5PK: testClockId
       ? billingDue.clockPartition(merchantId, testClockId)
       : `${m(merchantId)}#BILLING_DUE#${stableHash(id) % billingDue.shards()}`,
-    GSI5SK: `${dueAt}#${id}`,
+    GSI5SK: `${dueKeyTime(dueAt)}#${id}`,
   }),
   /** Every real-time due partition of a merchant, for the renewal worker's Queries. */
   partitions: (merchantId: string): string[] => Array.from({ length: billingDue.shards() }, (_, i) => `${m(merchantId)}#BILLING_DUE#${i}`),

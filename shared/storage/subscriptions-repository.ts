@@ -67,15 +67,27 @@ function subscriptionItem(merchantId: string, s: Subscription, listShards: numbe
   };
 }
 
-function invoiceItem(merchantId: string, i: Invoice): Record<string, unknown> {
+function invoiceItem(merchantId: string, i: Invoice, charging: string | null): Record<string, unknown> {
   return {
     ...primaryKey.invoice(merchantId, i.invoice_id),
     GSI1PK: listPartition.invoicesOfSubscription(merchantId, i.subscription_id),
     GSI1SK: listSortKey(i.created_at, i.invoice_id),
     entity: 'invoice',
     merchant_id: merchantId,
+    ...(charging ? { charging_payment_id: charging } : {}),
     ...i,
   };
+}
+
+/**
+ * An invoice as stored: the resource, and the try whose charge is in flight (`charging_payment_id`, internal, not in
+ * the resource): written before the processor is called for the try, kept until the try's final outcome
+ * (Succeeded, Failed, Cancelled) is applied to the invoice. A cancel never voids an invoice with a try in flight.
+ */
+export interface StoredInvoice {
+  invoice: Invoice;
+  /** The payment id of the try in flight, or null. */
+  charging: string | null;
 }
 
 /** One write of a transaction: a new item (`readAt` undefined) or a replacement conditional on `updated_at`. */
@@ -98,7 +110,8 @@ function put(item: Record<string, unknown>, readAt: string | undefined) {
 export interface SubscriptionWrite {
   /** `dueAt`: when its next billing work is due (ISO 8601 UTC), or null for none; the write replaces the stored one. */
   subscription?: { after: Subscription; readAt: string | undefined; listShards: number; dueAt: string | null };
-  invoice?: { after: Invoice; readAt: string | undefined };
+  /** `charging`: the try in flight the invoice item keeps ({@link StoredInvoice}); null for none. */
+  invoice?: { after: Invoice; readAt: string | undefined; charging: string | null };
   /** The events, each with its data (the resource after the change). */
   events: { type: EventType; data: Subscription | Invoice }[];
 }
@@ -118,7 +131,7 @@ export async function writeSubscriptionChange(merchantId: string, change: Subscr
     ids.push(change.subscription.after.subscription_id);
   }
   if (change.invoice) {
-    items.push(put(invoiceItem(merchantId, change.invoice.after), change.invoice.readAt));
+    items.push(put(invoiceItem(merchantId, change.invoice.after, change.invoice.charging), change.invoice.readAt));
     ids.push(change.invoice.after.invoice_id);
   }
   const now = new Date().toISOString();
@@ -147,10 +160,17 @@ export async function getStoredSubscription(merchantId: string, subscriptionId: 
 
 /** One consistent read of an invoice; undefined when it does not exist for this merchant. */
 export async function getInvoice(merchantId: string, invoiceId: string): Promise<Invoice | undefined> {
+  return (await getStoredInvoice(merchantId, invoiceId))?.invoice;
+}
+
+/** One consistent read of an invoice with its try in flight ({@link StoredInvoice}); undefined when it does not exist. */
+export async function getStoredInvoice(merchantId: string, invoiceId: string): Promise<StoredInvoice | undefined> {
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: primaryKey.invoice(merchantId, invoiceId), ConsistentRead: true }),
   );
-  return out.Item ? toInvoice(out.Item) : undefined;
+  if (!out.Item) return undefined;
+  const charging = out.Item.charging_payment_id;
+  return { invoice: toInvoice(out.Item), charging: typeof charging === 'string' ? charging : null };
 }
 
 /**

@@ -197,4 +197,45 @@ describe('planInvoiceOutcome', () => {
     expect(plan.subscription.status).toBe('active');
     expect(plan.events.map((e) => e.type)).toEqual(['invoice.paid', 'subscription.updated']);
   });
+
+  test('a try in flight at a cancel decides the invoice: paid on success, void on failure, looked at again while pending', () => {
+    const canceled = subscription({ status: 'canceled', canceled_at: T0, cancellation_details: { reason: 'cancellation_requested' } });
+    const open = invoice({ next_payment_attempt: null });
+    const paid = planInvoiceOutcome(canceled, open, pay('pay_1', 'Succeeded'), T0, policy, T0, 'pay_1')!;
+    expect(paid.invoice).toMatchObject({ status: 'paid', amount_paid: 1000, attempt_count: 1, payment_ids: ['pay_1'] });
+    expect(paid).toMatchObject({ charging: null, dueAt: null });
+    expect(paid.subscription.status).toBe('canceled');
+    expect(paid.events.map((e) => e.type)).toEqual(['invoice.paid']);
+    const failed = planInvoiceOutcome(canceled, open, pay('pay_1', 'Failed', 'card_declined'), T0, policy, T0, 'pay_1')!;
+    expect(failed.invoice).toMatchObject({ status: 'void', amount_paid: 0, next_payment_attempt: null });
+    expect(failed).toMatchObject({ charging: null, dueAt: null });
+    expect(failed.subscription.status).toBe('canceled');
+    const pending = planInvoiceOutcome(canceled, open, pay('pay_1', 'Processing'), T0, policy, T0, 'pay_1')!;
+    expect(pending.invoice).toMatchObject({ status: 'open', payment_ids: ['pay_1'] });
+    expect(pending).toMatchObject({ charging: 'pay_1', dueAt: at(PENDING_RECHECK_MS) });
+  });
+  test("the invoice's own try landing on it voided meanwhile pays it; another payment does not", () => {
+    const voided = invoice({ status: 'void', next_payment_attempt: null });
+    const canceled = subscription({ status: 'canceled' });
+    const plan = planInvoiceOutcome(canceled, voided, pay('pay_1', 'Succeeded'), T0, policy, null, 'pay_1')!;
+    expect(plan.invoice).toMatchObject({ status: 'paid', amount_paid: 1000, payment_ids: ['pay_1'], attempt_count: 1 });
+    expect(plan.charging).toBeNull();
+    expect(plan.events.map((e) => e.type)).toEqual(['invoice.paid']);
+    expect(planInvoiceOutcome(canceled, voided, pay('pay_2', 'Succeeded'), T0, policy, null, 'pay_1')).toBeUndefined();
+    expect(planInvoiceOutcome(canceled, voided, pay('pay_2', 'Succeeded'), T0, policy, null, null)).toBeUndefined();
+    // Its failure only ends the try.
+    const ended = planInvoiceOutcome(canceled, voided, pay('pay_1', 'Failed'), T0, policy, null, 'pay_1')!;
+    expect(ended.invoice.status).toBe('void');
+    expect(ended.charging).toBeNull();
+    expect(ended.events).toEqual([]);
+  });
+  test('a final outcome of the try in flight ends it; one not final keeps it', () => {
+    expect(planInvoiceOutcome(subscription(), invoice(), pay('pay_1', 'Failed'), T0, policy, T0, 'pay_1')!.charging).toBeNull();
+    expect(planInvoiceOutcome(subscription(), invoice(), pay('pay_1', 'RequiresAction'), T0, policy, T0, 'pay_1')!.charging).toBe('pay_1');
+    expect(planInvoiceOutcome(subscription(), invoice(), pay('pay_1', 'Succeeded'), T0, policy, T0, 'pay_1')!.charging).toBeNull();
+    // A try that could not be created (its method unusable) ends the one in flight too.
+    expect(
+      planInvoiceOutcome(subscription(), invoice(), pay('', 'Failed', 'payment_method_unusable'), T0, policy, T0, 'pay_1')!.charging,
+    ).toBeNull();
+  });
 });

@@ -9,18 +9,23 @@
  *   from which its payment id is derived: two workers at once, or a run that died after the processor call,
  *   find the same payment (never a second charge);
  * - every change is one conditional transaction on the invoice's and subscription's `updated_at`, with its
- *   events (the outbox); a payment already listed on the invoice is never counted twice.
+ *   events (the outbox); a payment already listed on the invoice is never counted twice;
+ * - a try is written on its invoice as in flight before the processor is called, and a cancel never voids an
+ *   invoice with a try in flight; every succeeded try pays its own invoice (docs/money-safety.md).
  * docs/api.md "Subscriptions and invoices" (Renewals, Dunning).
  */
 
+import { addBillingMs, instantOf } from '../../domain/billing-period';
 import { type DunningPolicy, dunningPolicyFrom, nextRetryAt } from '../../domain/dunning';
 import { ApiError } from '../../domain/errors';
 import type { EventType } from '../../domain/events';
 import type { Payment } from '../../domain/payment';
 import type { Invoice, Subscription } from '../../domain/subscription';
+import { getPayment } from '../../storage/payments-repository';
 import {
+  getStoredInvoice,
   getStoredSubscription,
-  getInvoice as readInvoice,
+  type StoredInvoice,
   type StoredSubscription,
   SubscriptionChangedError,
   type SubscriptionWrite,
@@ -48,13 +53,24 @@ export function stageDunningPolicy(): DunningPolicy {
 /** The change a payment's outcome makes, or undefined when it makes none. */
 export interface InvoiceOutcome {
   invoice: Invoice;
+  /** The try in flight the invoice keeps after the change (null once the try's final outcome is applied). */
+  charging: string | null;
   subscription: Subscription;
   /** When the subscription's next billing work is due, or null for none. */
   dueAt: string | null;
   events: { type: EventType; data: Subscription | Invoice }[];
 }
 
-const addMs = (iso: string, ms: number) => new Date(new Date(iso).getTime() + ms).toISOString();
+/**
+ * The `updated_at` of a change made at `now` to an item last changed at `prev`: `now`, or 1 ms after `prev` when
+ * `now` is not later (a test clock's time can be behind an item's version). Always new, so a writer conditional on
+ * the `updated_at` it read never passes over this change.
+ */
+export function nextVersion(prev: string, now: string): string {
+  return instantOf(now) > instantOf(prev) ? now : addBillingMs(prev, 1);
+}
+
+const FINAL_STATUSES: readonly string[] = ['Succeeded', 'Failed', 'Cancelled'];
 
 /**
  * What a payment attempted for an invoice changes (pure). The payment is added to the invoice's tries when it is
@@ -69,8 +85,16 @@ const addMs = (iso: string, ms: number) => new Date(new Date(iso).getTime() + ms
  *   the next try at the schedule's next time, or {@link WAITING_PAYER_MS} later when none is left (the worker
  *   cancels the waiting payment first; a payer who completes it meanwhile pays the invoice).
  * - `Processing` (not known yet): counted as a try; the worker looks again after {@link PENDING_RECHECK_MS}.
+ * A subscription canceled while a try was in flight (its invoice left open, docs/money-safety.md "Billing: a cancel
+ * never strands a renewal's money"): a success pays the invoice, a failure or cancellation voids it, a try not final yet is
+ * looked at again after {@link PENDING_RECHECK_MS}; it stays canceled.
+ * A success of the invoice's own try landing on an invoice voided or marked uncollectible meanwhile (its try the
+ * voiding could not see) marks it `paid` with `invoice.paid`: the payer's money always pays the period it was taken
+ * for. A final outcome of the try in flight (`charging`) ends it (`charging` null).
  * @param now ISO 8601 UTC: real time, or the subscription's test clock's
- * @returns undefined when the invoice is not open, or the payment is listed already and not final
+ * @param charging the invoice's try in flight (shared/storage/subscriptions-repository.ts `StoredInvoice`), or null
+ * @returns undefined when nothing changes: the payment is not one of the invoice's, or is listed already and not
+ *   final, or the invoice is closed and the payment's outcome does not reopen it
  */
 export function planInvoiceOutcome(
   subscription: Subscription,
@@ -79,21 +103,34 @@ export function planInvoiceOutcome(
   now: string,
   dunning: DunningPolicy,
   currentDueAt: string | null,
+  charging: string | null = null,
 ): InvoiceOutcome | undefined {
-  if (invoice.status !== 'open') return undefined;
-  // No payment id: no payment could be created (the saved method is gone); nothing to list.
+  const final = FINAL_STATUSES.includes(payment.status);
+  // No payment id: no payment could be created (the saved method is gone); nothing to list, and no try in flight.
+  const ownTry = payment.payment_id !== '' && payment.payment_id === charging;
+  const afterCharging = payment.payment_id === '' || (ownTry && final) ? null : charging;
   const listed = payment.payment_id === '' || invoice.payment_ids.includes(payment.payment_id);
-  const final = payment.status === 'Succeeded' || payment.status === 'Failed';
-  if (listed && !final) return undefined;
-  const inv: Invoice = listed
-    ? { ...invoice, updated_at: now }
-    : {
-        ...invoice,
-        attempt_count: invoice.attempt_count + 1,
-        payment_ids: [...invoice.payment_ids, payment.payment_id],
-        updated_at: now,
-      };
   const latest = subscription.latest_invoice_id === invoice.invoice_id;
+  const listedInv = (): Invoice =>
+    listed
+      ? { ...invoice, updated_at: now }
+      : {
+          ...invoice,
+          attempt_count: invoice.attempt_count + 1,
+          payment_ids: [...invoice.payment_ids, payment.payment_id],
+          updated_at: now,
+        };
+  if (invoice.status !== 'open') {
+    if (payment.status === 'Succeeded' && (listed || ownTry) && invoice.status !== 'paid') {
+      const inv: Invoice = { ...listedInv(), status: 'paid', amount_paid: payment.amount, next_payment_attempt: null };
+      return { invoice: inv, charging: afterCharging, subscription, dueAt: currentDueAt, events: [{ type: 'invoice.paid', data: inv }] };
+    }
+    if (afterCharging !== charging)
+      return { invoice: { ...invoice, updated_at: now }, charging: afterCharging, subscription, dueAt: currentDueAt, events: [] };
+    return undefined;
+  }
+  if (listed && !final) return undefined;
+  const inv: Invoice = listedInv();
   const first = latest && subscription.status === 'incomplete';
   let sub: Subscription = subscription;
   let dueAt = currentDueAt;
@@ -101,6 +138,22 @@ export function planInvoiceOutcome(
   const becomes = (status: Subscription['status'], extra: Partial<Subscription> = {}) => {
     sub = { ...sub, status, ...extra, updated_at: now };
   };
+  if (subscription.status === 'canceled') {
+    // Canceled while this try was in flight: the try decides the invoice; nothing is tried again.
+    inv.next_payment_attempt = null;
+    if (payment.status === 'Succeeded') {
+      Object.assign(inv, { status: 'paid', amount_paid: payment.amount });
+      events.push({ type: 'invoice.paid', data: inv });
+      if (latest) dueAt = null;
+    } else if (final) {
+      if (payment.status === 'Failed') events.push({ type: 'invoice.payment_failed', data: inv });
+      inv.status = 'void';
+      if (latest) dueAt = null;
+    } else if (latest) {
+      dueAt = addBillingMs(now, PENDING_RECHECK_MS);
+    }
+    return { invoice: inv, charging: afterCharging, subscription: sub, dueAt, events };
+  }
   if (payment.status === 'Succeeded') {
     Object.assign(inv, { status: 'paid', amount_paid: payment.amount, next_payment_attempt: null });
     events.push({ type: 'invoice.paid', data: inv });
@@ -109,6 +162,9 @@ export function planInvoiceOutcome(
       events.push({ type: 'subscription.updated', data: sub });
     }
     if (latest && sub.status !== 'canceled') dueAt = sub.current_period_end;
+  } else if (payment.status === 'Cancelled') {
+    // A waiting try the worker canceled before the next: it ends, nothing else changes.
+    return { invoice: { ...invoice, updated_at: now }, charging: afterCharging, subscription, dueAt: currentDueAt, events: [] };
   } else if (payment.status === 'Failed' || payment.status === 'RequiresAction') {
     // A first charge waiting on the payer (3-D Secure in their session) has not failed: no event until it ends.
     if (!(first && payment.status === 'RequiresAction')) events.push({ type: 'invoice.payment_failed', data: inv });
@@ -120,7 +176,7 @@ export function planInvoiceOutcome(
       // none is left), and the worker cancels the waiting payment before it.
       const waiting = payment.status === 'RequiresAction';
       const next = waiting
-        ? (nextRetryAt(dunning, invoice.created_at, inv.attempt_count, null) ?? addMs(now, WAITING_PAYER_MS))
+        ? (nextRetryAt(dunning, invoice.created_at, inv.attempt_count, null) ?? addBillingMs(now, WAITING_PAYER_MS))
         : nextRetryAt(dunning, invoice.created_at, inv.attempt_count, payment.error_code);
       inv.next_payment_attempt = next;
       if (next) {
@@ -143,9 +199,9 @@ export function planInvoiceOutcome(
   } else {
     // Processing: the outcome is not known yet; look again later.
     inv.next_payment_attempt = null;
-    if (latest && !first) dueAt = addMs(now, PENDING_RECHECK_MS);
+    if (latest && !first) dueAt = addBillingMs(now, PENDING_RECHECK_MS);
   }
-  return { invoice: inv, subscription: sub, dueAt, events };
+  return { invoice: inv, charging: afterCharging, subscription: sub, dueAt, events };
 }
 
 /**
@@ -157,19 +213,26 @@ export function planInvoiceOutcome(
 export async function applyPaymentToInvoice(
   merchantId: string,
   first: StoredSubscription,
-  firstInvoice: Invoice,
+  firstInvoice: StoredInvoice,
   payment: Payment,
   now: string,
 ): Promise<Subscription> {
   let stored = first;
-  let invoice = firstInvoice;
+  let current = firstInvoice;
   for (let tries = 1; ; tries += 1) {
-    const plan = planInvoiceOutcome(stored.subscription, invoice, payment, now, stageDunningPolicy(), stored.dueAt);
+    const { invoice, charging } = current;
+    const plan = planInvoiceOutcome(stored.subscription, invoice, payment, now, stageDunningPolicy(), stored.dueAt, charging);
     if (!plan) return stored.subscription;
+    // Always a new version of the invoice (the condition of every other writer), even when the clock's `now` is behind it.
+    const invoiceAfter = { ...plan.invoice, updated_at: nextVersion(invoice.updated_at, now) };
+    for (const e of plan.events) if (e.data === plan.invoice) e.data = invoiceAfter;
     const subscriptionChanged = plan.subscription !== stored.subscription || plan.dueAt !== stored.dueAt;
-    const change: SubscriptionWrite = { invoice: { after: plan.invoice, readAt: invoice.updated_at }, events: plan.events };
+    const change: SubscriptionWrite = {
+      invoice: { after: invoiceAfter, readAt: invoice.updated_at, charging: plan.charging },
+      events: plan.events,
+    };
     if (subscriptionChanged) {
-      const after = plan.subscription === stored.subscription ? { ...plan.subscription, updated_at: now } : plan.subscription;
+      const after = { ...plan.subscription, updated_at: nextVersion(stored.subscription.updated_at, now) };
       change.subscription = { after, readAt: stored.subscription.updated_at, listShards: stored.listShards, dueAt: plan.dueAt };
       for (const e of change.events) if (e.data === plan.subscription) e.data = after;
     }
@@ -180,10 +243,10 @@ export async function applyPaymentToInvoice(
       if (!(err instanceof SubscriptionChangedError)) throw err;
       if (tries >= ATTEMPTS) throw concurrentChange();
       const again = await getStoredSubscription(merchantId, stored.subscription.subscription_id);
-      const againInvoice = await readInvoice(merchantId, invoice.invoice_id);
+      const againInvoice = await getStoredInvoice(merchantId, invoice.invoice_id);
       if (!again || !againInvoice) throw err;
       stored = again;
-      invoice = againInvoice;
+      current = againInvoice;
     }
   }
 }
@@ -201,18 +264,44 @@ export function concurrentChange(): ApiError {
 /**
  * Tries to collect an open invoice once more: try `attempt_count + 1`, a payment created off-session through the
  * subscription's saved method with the Idempotency-Key `invoice:<id>:attempt:<n>` (see the module comment), its
- * outcome applied to the invoice and the subscription.
+ * outcome applied to the invoice and the subscription. Before the processor is called the try is written on the
+ * invoice as in flight (`charging`, one conditional write on its `updated_at`): a cancel that voided the invoice
+ * first makes this write fail and nothing is charged; a cancel after it sees the try and leaves the invoice open
+ * for the try's outcome (docs/money-safety.md "Billing: a cancel never strands a renewal's money"). A try already in flight (its
+ * charger died before the processor was called) is made again under the same key: never a second charge.
+ * A charge the processor refused (createPayment's 502 `connector_error`, the payment recorded `Failed`) is a failed try.
  * @param now ISO 8601 UTC (real, or the test clock's): the time of the changes
- * @throws ApiError from createPayment (e.g. 409 `idempotency_key_in_use` while another run holds the same try);
- *   OutcomeUnknownError when the outcome could not be recorded (the same try resumes it); storage errors
+ * @throws SubscriptionChangedError when the invoice changed since it was read (nothing was charged); ApiError from
+ *   createPayment (e.g. 409 `idempotency_key_in_use` while another run holds the same try); OutcomeUnknownError
+ *   when the outcome could not be recorded (the same try resumes it); storage errors
  */
-export async function chargeInvoice(ctx: RequestContext, stored: StoredSubscription, invoice: Invoice, now: string): Promise<Subscription> {
+export async function chargeInvoice(
+  ctx: RequestContext,
+  stored: StoredSubscription,
+  read: StoredInvoice,
+  now: string,
+): Promise<Subscription> {
+  const { invoice } = read;
+  if (invoice.status !== 'open') throw new SubscriptionChangedError();
   const attempt = invoice.attempt_count + 1;
+  const idempotencyKey = `invoice:${invoice.invoice_id}:attempt:${attempt}`;
   // The create schema is loaded when a charge is made, not by every subscription or customer handler (issue 27).
-  const [{ createPaymentBodySchema }, { createPayment }] = await Promise.all([
+  const [{ createPaymentBodySchema }, { createPayment }, { idempotentId }] = await Promise.all([
     import('../../schemas/payment-schemas'),
     import('../payment-operations'),
+    import('../../security/keyed-hash'),
   ]);
+  // The payment id createPayment derives from the key (shared/operations/payment-operations.ts).
+  const paymentId = await idempotentId('pay', ctx.merchantId, 'payments', idempotencyKey);
+  let current = read;
+  if (read.charging !== paymentId) {
+    const marked: Invoice = { ...invoice, updated_at: nextVersion(invoice.updated_at, now) };
+    await writeSubscriptionChange(ctx.merchantId, {
+      invoice: { after: marked, readAt: invoice.updated_at, charging: paymentId },
+      events: [],
+    });
+    current = { invoice: marked, charging: paymentId };
+  }
   const body = createPaymentBodySchema.parse({
     amount: invoice.amount_due,
     currency: invoice.currency,
@@ -222,6 +311,16 @@ export async function chargeInvoice(ctx: RequestContext, stored: StoredSubscript
     confirm: true,
     metadata: { subscription_id: stored.subscription.subscription_id, invoice_id: invoice.invoice_id },
   });
-  const payment = await createPayment({ ...ctx, idempotencyKey: `invoice:${invoice.invoice_id}:attempt:${attempt}` }, body);
-  return applyPaymentToInvoice(ctx.merchantId, stored, invoice, payment, now);
+  let payment: Payment;
+  try {
+    payment = await createPayment({ ...ctx, idempotencyKey }, body);
+  } catch (err) {
+    // The processor refused the charge (e.g. the method was detached or its customer deleted while the try was in
+    // flight): the payment is recorded Failed, and that is the try's outcome, not an error of the renewal.
+    if (!(err instanceof ApiError) || err.type !== 'connector_error') throw err;
+    const refused = (await getPayment(ctx.merchantId, paymentId))?.payment;
+    if (refused?.status !== 'Failed') throw err;
+    payment = refused;
+  }
+  return applyPaymentToInvoice(ctx.merchantId, stored, current, payment, now);
 }

@@ -8,15 +8,15 @@
  * lists the payment is moved, so an unrelated payment with such metadata changes nothing.
  */
 import type { Payment } from '../../domain/payment';
-import type { Invoice, Subscription } from '../../domain/subscription';
+import type { Subscription } from '../../domain/subscription';
 import { logger } from '../../observability/logger';
-import { getStoredSubscription, getInvoice as readInvoice } from '../../storage/subscriptions-repository';
+import { getStoredInvoice, getStoredSubscription, type StoredInvoice } from '../../storage/subscriptions-repository';
 
 /**
  * Moves the invoice a settled payment was charged for (see the module comment), through the one planner of
  * invoice outcomes (./invoice-collection.ts): paid, or its next try planned on the dunning schedule. Does nothing
  * for a payment without an invoice, one not `Succeeded`/`Failed`, an invoice not `open`, or one that does not
- * list it.
+ * list it; except the invoice's own try in flight landing on an invoice voided meanwhile, which pays it.
  * @returns the subscription after the change, or undefined when nothing was to change
  * @throws storage errors; ApiError 409 `concurrent_update` after repeated lost races (the worker settles it later)
  */
@@ -26,9 +26,13 @@ export async function settleInvoiceOfPayment(merchantId: string, payment: Paymen
   if (!invoiceId || !subscriptionId || (payment.status !== 'Succeeded' && payment.status !== 'Failed')) return undefined;
   // The invoice first: a charge answered in its own request is not listed yet (its charger records it), so this
   // costs one read, not two.
-  const invoice: Invoice | undefined = await readInvoice(merchantId, invoiceId);
-  if (!invoice || invoice.subscription_id !== subscriptionId) return undefined;
-  if (invoice.status !== 'open' || !invoice.payment_ids.includes(payment.payment_id)) return undefined;
+  const read: StoredInvoice | undefined = await getStoredInvoice(merchantId, invoiceId);
+  if (!read || read.invoice.subscription_id !== subscriptionId) return undefined;
+  const { invoice, charging } = read;
+  const listed = invoice.payment_ids.includes(payment.payment_id);
+  // The invoice's own try landing after a cancel voided the invoice (its charger gone): the planner pays the invoice.
+  const landedOnClosed = charging === payment.payment_id && invoice.status !== 'open' && invoice.status !== 'paid';
+  if (!landedOnClosed && (invoice.status !== 'open' || !listed)) return undefined;
   const stored = await getStoredSubscription(merchantId, subscriptionId);
   if (!stored) return undefined;
   // Billing's collection rules are loaded here, for a subscription's payment only: every payment handler reaches
@@ -37,7 +41,7 @@ export async function settleInvoiceOfPayment(merchantId: string, payment: Paymen
     import('./invoice-collection'),
     import('./subscription-operations'),
   ]);
-  return applyPaymentToInvoice(merchantId, stored, invoice, payment, await subscriptionNow(merchantId, stored.subscription));
+  return applyPaymentToInvoice(merchantId, stored, read, payment, await subscriptionNow(merchantId, stored.subscription));
 }
 
 /** {@link settleInvoiceOfPayment} after a payment's outcome is recorded: a failure is logged, never the payment's answer's. */

@@ -5,6 +5,7 @@
  * (shared/storage/payment-methods-repository.ts), worked by the renewal worker, or by a test clock's advance for
  * a customer living on one.
  */
+import { instantOf } from '../../domain/billing-period';
 import { expiringNoticeEntry, getStoredPaymentMethod, sendExpiringNotice } from '../../storage/payment-methods-repository';
 
 /**
@@ -15,7 +16,10 @@ import { expiringNoticeEntry, getStoredPaymentMethod, sendExpiringNotice } from 
  */
 export async function workDueExpiry(merchantId: string, paymentMethodId: string, now: string): Promise<boolean> {
   const entry = await expiringNoticeEntry(merchantId, paymentMethodId);
-  if (!entry || (entry.split('#')[0] ?? '') > now) return false;
+  if (!entry) return false;
+  // Compared as instants, never as text (shared/domain/billing-period.ts); an entry that names no time is not due.
+  const dueMs = Date.parse(entry.split('#')[0] ?? '');
+  if (Number.isNaN(dueMs) || dueMs > instantOf(now)) return false;
   const stored = await getStoredPaymentMethod(merchantId, paymentMethodId);
   if (!stored || stored.method.status !== 'active') return false;
   return sendExpiringNotice(merchantId, stored.method, entry, now);

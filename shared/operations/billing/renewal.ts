@@ -4,6 +4,8 @@
  * and does the one thing due, then looks again, until nothing is due at `now`:
  * - its latest invoice is open: settle a try whose outcome arrived, look again later at one still pending,
  *   cancel a try still waiting on the absent payer, or make the next try (shared/operations/billing/invoice-collection.ts);
+ *   of a subscription canceled while a try was in flight, settle that try only ({@link settleCanceled});
+ * - its period ends at the end of billing time (9999-12-31T23:59:59Z): nothing more (no period starts there);
  * - its period ended and `cancel_at_period_end`: canceled at the period's end (`subscription.canceled`);
  * - its period (or trial) ended: the next period starts where the last ended (never skipped, so a worker that
  *   was stopped catches up period by period), with its invoice (id derived from the subscription and the
@@ -11,29 +13,29 @@
  * Nothing here is answered to a client: errors are thrown for the caller to log and retry later (the entry
  * stays due).
  */
-import { nextPeriodEnd } from '../../domain/billing-period';
+import { addBillingMs, instantOf, isLastBillingTime, nextPeriodEnd } from '../../domain/billing-period';
 import { ApiError } from '../../domain/errors';
+import type { Payment } from '../../domain/payment';
 import { type Invoice, invoiceIdFor, type Subscription } from '../../domain/subscription';
 import { getPayment } from '../../storage/payments-repository';
 import { ItemExistsError } from '../../storage/storage-errors';
 import {
+  getStoredInvoice,
   getStoredSubscription,
-  getInvoice as readInvoice,
+  type StoredInvoice,
   type StoredSubscription,
   SubscriptionChangedError,
   writeSubscriptionChange,
 } from '../../storage/subscriptions-repository';
 import { cancelPayment } from '../payment-capture-void';
 import type { RequestContext } from '../request-context';
-import { applyPaymentToInvoice, chargeInvoice, PENDING_RECHECK_MS } from './invoice-collection';
+import { applyPaymentToInvoice, chargeInvoice, nextVersion, PENDING_RECHECK_MS } from './invoice-collection';
 
 /** Steps of one subscription per call: enough for a renewal and its try, bounded so a bug cannot loop. */
 const MAX_STEPS = 8;
 
 /** What a call did, for the worker's report. */
 export type RenewalOutcome = 'renewed' | 'retried' | 'settled' | 'canceled' | 'waiting' | 'busy' | 'not_due';
-
-const addMs = (iso: string, ms: number) => new Date(new Date(iso).getTime() + ms).toISOString();
 
 /**
  * Does the billing work of a subscription that is due at `now` (see the module comment).
@@ -47,11 +49,15 @@ export async function workDueSubscription(ctx: RequestContext, subscriptionId: s
   let outcome: RenewalOutcome = 'not_due';
   for (let step = 0; step < MAX_STEPS; step += 1) {
     const stored = await getStoredSubscription(ctx.merchantId, subscriptionId);
-    if (!stored || !stored.dueAt || stored.dueAt > now) return outcome;
+    // Times compared as instants (shared/domain/billing-period.ts), never as text.
+    if (!stored || !stored.dueAt || instantOf(stored.dueAt) > instantOf(now)) return outcome;
     const s = stored.subscription;
-    const latest = s.latest_invoice_id ? await readInvoice(ctx.merchantId, s.latest_invoice_id) : undefined;
+    const latest = s.latest_invoice_id ? await getStoredInvoice(ctx.merchantId, s.latest_invoice_id) : undefined;
     try {
-      const did = latest?.status === 'open' ? await collect(ctx, stored, latest, now) : await renew(ctx.merchantId, stored, latest, now);
+      const did =
+        latest?.invoice.status === 'open'
+          ? await collect(ctx, stored, latest, now)
+          : await renew(ctx.merchantId, stored, latest?.invoice, now);
       if (did === 'busy') return did;
       outcome = did;
     } catch (err) {
@@ -65,41 +71,48 @@ export async function workDueSubscription(ctx: RequestContext, subscriptionId: s
 }
 
 /** The next work on an open invoice (see the module comment). */
-async function collect(ctx: RequestContext, stored: StoredSubscription, invoice: Invoice, now: string): Promise<RenewalOutcome> {
+async function collect(ctx: RequestContext, stored: StoredSubscription, read: StoredInvoice, now: string): Promise<RenewalOutcome> {
   const s = stored.subscription;
-  if (s.status === 'canceled' || s.status === 'incomplete') return clearDue(ctx.merchantId, stored, now);
-  const lastId = invoice.payment_ids.at(-1);
+  if (s.status === 'incomplete') return clearDue(ctx.merchantId, stored, now);
+  const { invoice, charging } = read;
+  // The try to look at: the one in flight (listed or not yet), else the last listed.
+  const lastId = charging ?? invoice.payment_ids.at(-1);
   const last = lastId ? (await getPayment(ctx.merchantId, lastId))?.payment : undefined;
+  if (s.status === 'canceled') return settleCanceled(ctx, stored, read, last, now);
   if (last) {
     const unapplied =
       last.status === 'Succeeded' || (last.status === 'Failed' && invoice.next_payment_attempt === null && s.status !== 'unpaid');
     if (unapplied) {
-      await applyPaymentToInvoice(ctx.merchantId, stored, invoice, last, now);
+      await applyPaymentToInvoice(ctx.merchantId, stored, read, last, now);
       return 'settled';
     }
     if (last.status === 'Processing') {
-      await writeDue(ctx.merchantId, stored, addMs(now, PENDING_RECHECK_MS), now);
+      await writeDue(ctx.merchantId, stored, addBillingMs(now, PENDING_RECHECK_MS), now);
       return 'waiting';
     }
     if (last.status === 'RequiresAction') {
       // The payer never came back: the waiting payment is canceled before another is tried (never two live tries).
       const canceled = await cancelPayment(ctx, last.payment_id, 'abandoned');
       if (canceled.status !== 'Cancelled') {
-        await applyPaymentToInvoice(ctx.merchantId, stored, invoice, canceled, now);
+        await applyPaymentToInvoice(ctx.merchantId, stored, read, canceled, now);
         return 'settled';
       }
     }
   }
   try {
-    await chargeInvoice(ctx, stored, invoice, now);
+    await chargeInvoice(ctx, stored, read, now);
   } catch (err) {
     if (!(err instanceof ApiError) || err.statusCode !== 400 || err.code === 'idempotency_key_in_use' || err.code === 'concurrent_update')
       throw err;
-    // The saved method cannot be charged any more (detached, its customer deleted): a try that can never pay.
+    // The saved method cannot be charged any more (detached, its customer deleted): a try that can never pay. Its
+    // payment was never created (the method is checked first), so the try in flight ends with it.
+    const again = await getStoredInvoice(ctx.merchantId, invoice.invoice_id);
+    if (!again) throw err;
+    if (again.charging && (await getPayment(ctx.merchantId, again.charging))) throw err;
     await applyPaymentToInvoice(
       ctx.merchantId,
       stored,
-      invoice,
+      again,
       { payment_id: '', status: 'Failed', amount: invoice.amount_due, error_code: 'payment_method_unusable' } as never,
       now,
     );
@@ -107,11 +120,50 @@ async function collect(ctx: RequestContext, stored: StoredSubscription, invoice:
   return 'retried';
 }
 
+/**
+ * The open invoice of a subscription canceled while a try was in flight (docs/money-safety.md "Billing: a cancel
+ * never strands a renewal's money"): the try decides it. A final outcome is applied (a success pays the invoice; a failure or a
+ * cancellation voids it); one still `Processing` is looked at again later (the reconciler settles the payment, and
+ * the invoice follows); one waiting on the absent payer is canceled first (the processor orders that against the
+ * payer's own answer). An invoice with no try in flight, or whose try's payment was never created (its charger died
+ * before it), is voided: should that try's charge still land, its success pays the voided invoice (the planner).
+ */
+async function settleCanceled(
+  ctx: RequestContext,
+  stored: StoredSubscription,
+  read: StoredInvoice,
+  last: Payment | undefined,
+  now: string,
+): Promise<RenewalOutcome> {
+  const { invoice, charging } = read;
+  if (charging && last) {
+    if (last.status === 'Processing') {
+      await writeDue(ctx.merchantId, stored, addBillingMs(now, PENDING_RECHECK_MS), now);
+      return 'waiting';
+    }
+    const outcome = last.status === 'RequiresAction' ? await cancelPayment(ctx, last.payment_id, 'abandoned') : last;
+    if (outcome.status === 'RequiresAction' || outcome.status === 'Processing') {
+      await writeDue(ctx.merchantId, stored, addBillingMs(now, PENDING_RECHECK_MS), now);
+      return 'waiting';
+    }
+    await applyPaymentToInvoice(ctx.merchantId, stored, read, outcome, now);
+    return 'settled';
+  }
+  const voided: Invoice = { ...invoice, status: 'void', next_payment_attempt: null, updated_at: nextVersion(invoice.updated_at, now) };
+  const after = { ...stored.subscription, updated_at: nextVersion(stored.subscription.updated_at, now) };
+  await writeSubscriptionChange(ctx.merchantId, {
+    subscription: { after, readAt: stored.subscription.updated_at, listShards: stored.listShards, dueAt: null },
+    invoice: { after: voided, readAt: invoice.updated_at, charging },
+    events: [],
+  });
+  return 'canceled';
+}
+
 /** A subscription whose period (or trial) ended with nothing owed: canceled at period end, or renewed. */
 async function renew(merchantId: string, stored: StoredSubscription, latest: Invoice | undefined, now: string): Promise<RenewalOutcome> {
   const s = stored.subscription;
   if (!['trialing', 'active', 'past_due'].includes(s.status)) return clearDue(merchantId, stored, now);
-  if (s.current_period_end > now) {
+  if (instantOf(s.current_period_end) > instantOf(now)) {
     await writeDue(merchantId, stored, s.current_period_end, now);
     return 'not_due';
   }
@@ -121,7 +173,7 @@ async function renew(merchantId: string, stored: StoredSubscription, latest: Inv
       status: 'canceled',
       canceled_at: s.current_period_end,
       cancellation_details: { reason: 'cancellation_requested' },
-      updated_at: now,
+      updated_at: nextVersion(s.updated_at, now),
     };
     await writeSubscriptionChange(merchantId, {
       subscription: { after, readAt: s.updated_at, listShards: stored.listShards, dueAt: null },
@@ -129,6 +181,8 @@ async function renew(merchantId: string, stored: StoredSubscription, latest: Inv
     });
     return 'canceled';
   }
+  // Billing time ends at 9999-12-31T23:59:59Z (shared/domain/billing-period.ts): a period ending there is the last.
+  if (isLastBillingTime(s.current_period_end)) return clearDue(merchantId, stored, now);
   const start = s.current_period_end;
   const end = nextPeriodEnd(s.billing_cycle_anchor, s.interval, s.interval_count, start);
   const invoiceId = invoiceIdFor(s.subscription_id, start);
@@ -155,11 +209,11 @@ async function renew(merchantId: string, stored: StoredSubscription, latest: Inv
     current_period_start: start,
     current_period_end: end,
     latest_invoice_id: invoiceId,
-    updated_at: now,
+    updated_at: nextVersion(s.updated_at, now),
   };
   await writeSubscriptionChange(merchantId, {
     subscription: { after, readAt: s.updated_at, listShards: stored.listShards, dueAt: now },
-    invoice: { after: invoice, readAt: undefined },
+    invoice: { after: invoice, readAt: undefined, charging: null },
     events: [
       { type: 'invoice.created', data: invoice },
       { type: 'subscription.updated', data: after },
@@ -171,8 +225,7 @@ async function renew(merchantId: string, stored: StoredSubscription, latest: Inv
 /** Moves (or removes: null) the subscription's due entry, nothing else. */
 async function writeDue(merchantId: string, stored: StoredSubscription, dueAt: string | null, now: string): Promise<void> {
   // Always a new updated_at (the condition of every other writer), even when the clock's `now` is behind it.
-  const prev = stored.subscription.updated_at;
-  const after = { ...stored.subscription, updated_at: now > prev ? now : addMs(prev, 1) };
+  const after = { ...stored.subscription, updated_at: nextVersion(stored.subscription.updated_at, now) };
   await writeSubscriptionChange(merchantId, {
     subscription: { after, readAt: stored.subscription.updated_at, listShards: stored.listShards, dueAt },
     events: [],

@@ -19,16 +19,18 @@ import { getCustomer } from '../../storage/customers-repository';
 import { shardCount } from '../../storage/list-shards';
 import { ItemExistsError } from '../../storage/storage-errors';
 import {
+  getStoredInvoice,
   getStoredSubscription,
   listSubscriptions as querySubscriptions,
-  getInvoice as readInvoice,
+  type StoredInvoice,
+  type StoredSubscription,
   SubscriptionChangedError,
   type SubscriptionWrite,
   writeSubscriptionChange,
 } from '../../storage/subscriptions-repository';
 import { savedMethodToCharge } from '../payment-methods/saved-methods';
 import type { RequestContext } from '../request-context';
-import { chargeInvoice, concurrentChange } from './invoice-collection';
+import { chargeInvoice, concurrentChange, nextVersion } from './invoice-collection';
 import { loadSubscription } from './subscription-reads';
 import { clockTime } from './test-clocks';
 
@@ -143,7 +145,7 @@ export async function createSubscription(ctx: RequestContext, body: CreateSubscr
     await writeSubscriptionChange(ctx.merchantId, {
       // A trial's end is due; a charged first period's end is set when its invoice is paid.
       subscription: { after: subscription, readAt: undefined, listShards, dueAt: trial ? periodEnd : null },
-      invoice: { after: invoice, readAt: undefined },
+      invoice: { after: invoice, readAt: undefined, charging: null },
       events: [
         { type: 'subscription.created', data: subscription },
         { type: 'invoice.created', data: invoice },
@@ -155,7 +157,7 @@ export async function createSubscription(ctx: RequestContext, body: CreateSubscr
     return resumeCreate(ctx, subscriptionId, body);
   }
   if (trial) return subscription;
-  return chargeInvoice(ctx, { subscription, listShards, dueAt: null }, invoice, now);
+  return chargeFirst(ctx, { subscription, listShards, dueAt: null }, { invoice, charging: null }, now);
 }
 
 /** A retried create (same Idempotency-Key): the first one's subscription, its first invoice charged if it was not. */
@@ -172,9 +174,22 @@ async function resumeCreate(ctx: RequestContext, subscriptionId: string, body: C
     );
   }
   if (s.status !== 'incomplete' || !s.latest_invoice_id) return s;
-  const invoice = await readInvoice(ctx.merchantId, s.latest_invoice_id);
-  if (!invoice || invoice.status !== 'open' || invoice.attempt_count > 0) return s;
-  return chargeInvoice(ctx, stored, invoice, await subscriptionNow(ctx.merchantId, s));
+  const invoice = await getStoredInvoice(ctx.merchantId, s.latest_invoice_id);
+  if (!invoice || invoice.invoice.status !== 'open' || invoice.invoice.attempt_count > 0) return s;
+  return chargeFirst(ctx, stored, invoice, await subscriptionNow(ctx.merchantId, s));
+}
+
+/**
+ * Charges the first invoice of a subscription ({@link chargeInvoice}); when it changed before its try could be
+ * written (a cancel voided it: nothing was charged), answers the subscription as it is now.
+ */
+async function chargeFirst(ctx: RequestContext, stored: StoredSubscription, invoice: StoredInvoice, now: string): Promise<Subscription> {
+  try {
+    return await chargeInvoice(ctx, stored, invoice, now);
+  } catch (err) {
+    if (!(err instanceof SubscriptionChangedError)) throw err;
+    return (await loadSubscription(ctx.merchantId, stored.subscription.subscription_id)).subscription;
+  }
 }
 
 /**
@@ -196,24 +211,30 @@ async function changeSubscription(
     const now = await subscriptionNow(merchantId, before);
     const after = await change(before, now);
     if (!after) return before;
-    if (after.updated_at <= before.updated_at) after.updated_at = new Date(new Date(before.updated_at).getTime() + 1).toISOString();
+    after.updated_at = nextVersion(before.updated_at, after.updated_at);
     const write: SubscriptionWrite = {
       subscription: { after, readAt: before.updated_at, listShards: stored.listShards, dueAt: stored.dueAt },
       events: [{ type: eventType, data: after }],
     };
     const canceling = after.status === 'canceled' && before.status !== 'canceled';
     const retryNow = (after.status === 'past_due' || after.status === 'unpaid') && after.payment_method_id !== before.payment_method_id;
+    let inFlight = false;
     if ((canceling || retryNow) && before.latest_invoice_id) {
-      const invoice = await readInvoice(merchantId, before.latest_invoice_id);
-      if (invoice?.status === 'open') {
+      const stored = await getStoredInvoice(merchantId, before.latest_invoice_id);
+      if (stored?.invoice.status === 'open') {
+        const { invoice, charging } = stored;
+        // A try in flight is never voided under: its outcome decides the invoice (paid, or void on a failure).
+        inFlight = canceling && charging !== null;
+        const updatedAt = nextVersion(invoice.updated_at, now);
         const invoiceAfter: Invoice = canceling
-          ? { ...invoice, status: 'void', next_payment_attempt: null, updated_at: now }
-          : { ...invoice, next_payment_attempt: now, updated_at: now };
-        write.invoice = { after: invoiceAfter, readAt: invoice.updated_at };
+          ? { ...invoice, status: inFlight ? 'open' : 'void', next_payment_attempt: null, updated_at: updatedAt }
+          : { ...invoice, next_payment_attempt: now, updated_at: updatedAt };
+        write.invoice = { after: invoiceAfter, readAt: invoice.updated_at, charging };
         if (retryNow && write.subscription) write.subscription.dueAt = now;
       }
     }
-    if (canceling && write.subscription) write.subscription.dueAt = null;
+    // Canceled: no billing work left, but settling a try in flight (the renewal worker, or the clock's next advance).
+    if (canceling && write.subscription) write.subscription.dueAt = inFlight ? now : null;
     try {
       await writeSubscriptionChange(merchantId, write);
       return after;

@@ -543,7 +543,7 @@ export interface paths {
         put?: never;
         /**
          * Create a test clock
-         * @description Stages with the sandbox only (absent on prod: 404). A clock at `frozen_time`; customers created with `test_clock` live on it.
+         * @description Stages with the sandbox only (absent on prod: 404). A clock at `frozen_time` (from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z); customers created with `test_clock` live on it.
          */
         post: operations["createTestClock"];
         delete?: never;
@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * Advance a test clock
-         * @description Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on.
+         * @description Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on. One advance at a time: the clock is claimed before any billing, and an advance while another runs answers 409 `test_clock_advancing` having changed nothing. `frozen_time` is at most 9999-12-31T23:59:59Z, where billing time ends.
          */
         post: operations["advanceTestClock"];
         delete?: never;
@@ -3004,11 +3004,11 @@ export interface components {
             name: string | null;
             /**
              * Format: date-time
-             * @description The time it shows: every subscription, invoice and payment method of its customers lives by it. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             * @description The time it shows: every subscription, invoice and payment method of its customers lives by it. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
              */
             frozen_time: string;
             /**
-             * @description `ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.
+             * @description `ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance is running (another one answers 409 `test_clock_advancing` until it ends), or one stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.
              * @enum {string}
              */
             status: "ready" | "advancing";
@@ -7998,7 +7998,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `test_clock_time_invalid`. */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -8288,7 +8288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict with the current state: `concurrent_update`. */
+            /** @description Conflict with the current state: `concurrent_update`, `test_clock_advancing`. */
             409: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
