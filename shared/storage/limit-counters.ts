@@ -112,11 +112,9 @@ export async function retryingConflicts<T>(send: () => Promise<T>): Promise<T> {
     try {
       return await send();
     } catch (err) {
-      const reasons = err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []) : undefined;
+      const reasons = err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []) : [];
       const conflictOnly =
-        reasons !== undefined &&
-        reasons.some((r) => r.Code === 'TransactionConflict') &&
-        !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
+        reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
       if (!conflictOnly || attempt >= CONFLICT_ATTEMPTS) throw err;
       await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10 * attempt));
     }

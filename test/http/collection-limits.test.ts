@@ -45,8 +45,10 @@ async function counter(key: { PK: string; SK: string }): Promise<number | undefi
 
 let labels = 0;
 /** Connects a sandbox account with a label of its own (unlabelled creates racing may draw the same default). */
-const connect = (key: string) =>
-  api.request('POST', '/connector_accounts', { key, body: { connector_name: 'sandbox', connector_label: `account ${(labels += 1)}` } });
+const connect = (key: string) => {
+  labels += 1;
+  return api.request('POST', '/connector_accounts', { key, body: { connector_name: 'sandbox', connector_label: `account ${labels}` } });
+};
 
 /** The merchant's live accounts, as the API lists them. */
 async function liveAccounts(key: string): Promise<string[]> {
