@@ -1,7 +1,7 @@
 import { CONNECTOR_CAPABILITIES, defaultPaymentMethodsEnabled } from '../../connectors/capabilities';
 import { ConnectorRequestError, ConnectorTechnicalError } from '../../connectors/connector';
 import { INVALID_CREDENTIALS_CODE } from '../../connectors/connector-http';
-import { credentialMode, credentialShapeProblem } from '../../connectors/credential-mode';
+import { CREDENTIAL_PARAMS, credentialMode, credentialShapeProblem, unusedCredentialPiece } from '../../connectors/credential-mode';
 import { connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
 import { MAX_CONNECTOR_ACCOUNTS } from '../../domain/connector-account';
@@ -180,6 +180,36 @@ async function verifiedMode(connector: ConnectorName, credentials: ConnectorCred
   return mode;
 }
 
+/** How the refusal of an unused credential piece names it to the merchant (never its value). */
+const PIECE_NAMES = { api_key: 'secret key', key1: 'key1 (encryption key)', webhook_secret: 'webhook secret' } as const;
+
+/**
+ * Refuses a credential field the connector does not use (docs/api.md "Connector accounts": any key given to the
+ * sandbox, Stripe's and Paystack's `key1`, Paystack's webhook secret), so a secret pasted into the wrong field is
+ * caught instead of silently dropped. Checked before anything else is done with the request.
+ * @throws ApiError 400 `parameter_invalid` whose `param` is the field (`connector_account_details.api_key`,
+ *   `connector_account_details.key1` or `connector_webhook_details.merchant_secret`)
+ */
+function assertNoUnusedCredential(
+  connector: ConnectorName,
+  body: Pick<CreateConnectorAccountBody, 'connector_account_details' | 'connector_webhook_details'>,
+): void {
+  const piece = unusedCredentialPiece(connector, {
+    api_key: body.connector_account_details?.api_key,
+    key1: body.connector_account_details?.key1,
+    webhook_secret: body.connector_webhook_details?.merchant_secret,
+  });
+  if (!piece) return;
+  const param = CREDENTIAL_PARAMS[piece];
+  throw invalidRequest(
+    'parameter_invalid',
+    connector === 'sandbox'
+      ? `The sandbox takes no credentials: leave ${param.split('.')[0]} out. Nothing was stored.`
+      : `${connector} takes no ${PIECE_NAMES[piece]}: leave ${param} out (docs/api.md lists each connector's credentials). Nothing was stored.`,
+    param,
+  );
+}
+
 /** The credentials of a create body (the sandbox takes none: a placeholder key is held). */
 function credentialsOf(
   body: Pick<CreateConnectorAccountBody, 'connector_name' | 'connector_account_details' | 'connector_webhook_details'>,
@@ -252,6 +282,7 @@ export async function createConnectorAccount(
     const earlier = await getConnectorAccount(merchantId, id);
     if (earlier) return accountView(earlier, publicBaseUrl);
   }
+  assertNoUnusedCredential(body.connector_name, body);
   const credentials = credentialsOf(body);
   const enabled = body.payment_methods_enabled ?? defaultPaymentMethodsEnabled(body.connector_name);
   assertEnabledWithinCapabilities(body.connector_name, enabled);
@@ -408,6 +439,7 @@ export async function updateConnectorAccount(
       'This connector account is being deleted; retry in a few seconds (a deleted account answers 404).',
     ).asTransient();
   }
+  assertNoUnusedCredential(before.connector_name, body);
   if (body.payment_methods_enabled) assertEnabledWithinCapabilities(before.connector_name, body.payment_methods_enabled);
   const change: ConnectorAccountChange = {
     connector_label: body.connector_label,

@@ -10755,9 +10755,7 @@ export interface operations {
                 } | {
                     /** @constant */
                     connector_name: "sandbox";
-                    connector_account_details?: {
-                        key1?: never;
-                    };
+                    connector_account_details?: never;
                     connector_webhook_details?: never;
                 });
             };
