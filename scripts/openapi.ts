@@ -208,8 +208,8 @@ const API_KEY_PATTERNS: Readonly<Record<Exclude<ConnectorName, 'sandbox'>, strin
  * What `POST /connector_accounts` takes for one connector (a branch of the body's `oneOf`), as the operation checks it before any call
  * (shared/connectors/credential-mode.ts `credentialShapeProblem` and `CREDENTIAL_PIECES`;
  * shared/operations/accounts/connector-account-operations.ts `credentialsOf`, `assertEnabledWithinCapabilities`):
- * credentials required but for the sandbox; the key's shape; `key1` and the webhook secret only where the
- * connector uses them (Flutterwave's `key1` 24 characters, Stripe's secret `whsec_…`); and
+ * credentials required but for the sandbox, which takes none (`assertNoUnusedCredential`); the key's shape;
+ * `key1` and the webhook secret only where the connector uses them (Flutterwave's `key1` 24 characters, Stripe's secret `whsec_…`); and
  * `payment_methods_enabled` within what the connector takes (shared/connectors/capabilities.ts).
  */
 function connectorAccountRules(name: ConnectorName): JsonObject {
@@ -222,7 +222,7 @@ function connectorAccountRules(name: ConnectorName): JsonObject {
     details.required = ['key1'];
     detailProps.key1 = { minLength: FLUTTERWAVE_ENCRYPTION_KEY_LENGTH, maxLength: FLUTTERWAVE_ENCRYPTION_KEY_LENGTH };
   }
-  const properties: JsonObject = { connector_account_details: details };
+  const properties: JsonObject = { connector_account_details: pieces.api_key === 'unused' ? false : details };
   if (pieces.webhook_secret === 'unused') properties.connector_webhook_details = false;
   if (name === 'stripe') properties.connector_webhook_details = { properties: { merchant_secret: { pattern: '^whsec_\\S+$' } } };
   const capabilities = CONNECTOR_CAPABILITIES[name].payment_methods;

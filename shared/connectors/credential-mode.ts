@@ -64,23 +64,51 @@ export function credentialMode(connectorName: ConnectorName, apiKey: string): Cr
 export type CredentialPieceUse = 'required' | 'optional' | 'unused';
 
 /**
- * Which pieces besides `api_key` each connector takes from an account (`ConnectorCredentials`):
- * - stripe: `webhook_secret` (`whsec_…`) optional: without it the account's webhooks are refused (its payments
- *   are settled by sync); no `key1`;
- * - paystack: neither: Paystack signs webhooks with the secret key (the adapter uses `api_key`);
- * - flutterwave: `key1` (the 24-character encryption key) required: the adapter charges cards through the direct
- *   card charge endpoint, the only one that needs it; `webhook_secret` (the dashboard secret hash) optional, as at
- *   Flutterwave: without it the account's webhooks are refused;
- * - sandbox: neither (it takes no credentials at all).
+ * Which pieces each connector takes from an account (`ConnectorCredentials`):
+ * - stripe: `api_key`; `webhook_secret` (`whsec_…`) optional: without it the account's webhooks are refused (its
+ *   payments are settled by sync); no `key1`;
+ * - paystack: `api_key` only: Paystack signs webhooks with the secret key (the adapter uses `api_key`);
+ * - flutterwave: `api_key`; `key1` (the 24-character encryption key) required: the adapter charges cards through
+ *   the direct card charge endpoint, the only one that needs it; `webhook_secret` (the dashboard secret hash)
+ *   optional, as at Flutterwave: without it the account's webhooks are refused;
+ * - sandbox: none (it takes no credentials at all; it is given a placeholder `api_key` internally).
  */
 export const CREDENTIAL_PIECES: Readonly<
-  Record<ConnectorName, Readonly<{ key1: CredentialPieceUse; webhook_secret: CredentialPieceUse }>>
+  Record<ConnectorName, Readonly<{ api_key: CredentialPieceUse; key1: CredentialPieceUse; webhook_secret: CredentialPieceUse }>>
 > = {
-  stripe: { key1: 'unused', webhook_secret: 'optional' },
-  paystack: { key1: 'unused', webhook_secret: 'unused' },
-  flutterwave: { key1: 'required', webhook_secret: 'optional' },
-  sandbox: { key1: 'unused', webhook_secret: 'unused' },
+  stripe: { api_key: 'required', key1: 'unused', webhook_secret: 'optional' },
+  paystack: { api_key: 'required', key1: 'unused', webhook_secret: 'unused' },
+  flutterwave: { api_key: 'required', key1: 'required', webhook_secret: 'optional' },
+  sandbox: { api_key: 'unused', key1: 'unused', webhook_secret: 'unused' },
 };
+
+/** A credential piece of {@link CREDENTIAL_PIECES}. */
+export type CredentialPiece = keyof (typeof CREDENTIAL_PIECES)[ConnectorName];
+
+/** Where each credential piece is given in a connector account request body (the `param` of an error about it). */
+export const CREDENTIAL_PARAMS: Readonly<Record<CredentialPiece, string>> = {
+  api_key: 'connector_account_details.api_key',
+  key1: 'connector_account_details.key1',
+  webhook_secret: 'connector_webhook_details.merchant_secret',
+};
+
+/**
+ * The first credential piece given in a request that the connector does not use ({@link CREDENTIAL_PIECES}
+ * `unused`), in the order `api_key`, `key1`, `webhook_secret`: a secret pasted into the wrong field, or any key
+ * given to the sandbox, is refused rather than silently dropped.
+ * @param given the pieces as the request holds them (absent: undefined, null or '')
+ * @returns the piece, or null when every piece given is one the connector uses
+ */
+export function unusedCredentialPiece(
+  connectorName: ConnectorName,
+  given: { api_key?: string | null | undefined; key1?: string | null | undefined; webhook_secret?: string | null | undefined },
+): CredentialPiece | null {
+  const pieces = CREDENTIAL_PIECES[connectorName];
+  for (const piece of ['api_key', 'key1', 'webhook_secret'] as const) {
+    if (pieces[piece] === 'unused' && typeof given[piece] === 'string' && given[piece] !== '') return piece;
+  }
+  return null;
+}
 
 /** Length of Flutterwave's encryption key, in characters (the 3DES key of card charges; the adapter refuses any other). */
 export const FLUTTERWAVE_ENCRYPTION_KEY_LENGTH = 24;

@@ -79,12 +79,25 @@ function persistenceLayer(): DynamoDBPersistenceLayer {
   return persistence;
 }
 
+/** Options of {@link idempotentRequests}. */
+export interface IdempotentRequestOptions {
+  /**
+   * What two requests under one key are compared by, from the request: by default its body as received (JSON
+   * routes: the parsed body, see {@link idempotentRequests}). `POST /files` gives its parsed multipart parts
+   * (names, file names, content types, SHA-256 digests), so a retry whose client drew a new multipart boundary is
+   * the same request. Only called for requests that carry an Idempotency-Key. May throw an API error (the request
+   * is then refused and nothing is stored).
+   */
+  payload?: (event: APIGatewayProxyEventV2) => unknown;
+}
+
 /**
  * Idempotent `POST`s with Powertools for AWS Lambda's idempotency utility and
  * its DynamoDB persistence layer: the first request's status and body are
  * stored once it has run and replayed for 24 hours (with `Idempotent-Replayed:
  * true`) to a retry with the same key and body (compared by a keyed hash of the
- * parsed body, so no unkeyed hash of a card number is ever stored; the key's scope is
+ * parsed body — or of what `options.payload` gives, see {@link IdempotentRequestOptions} — so no unkeyed hash of a
+ * card number is ever stored; the key's scope is
  * {@link idempotencyScope}: merchant, route key, decoded path parameters); the response is masked
  * of card numbers before it is answered and stored ({@link maskedResponse}); the same key with another body
  * fails (`IdempotencyValidationError` → 422); a retry while the first still
@@ -99,7 +112,9 @@ function persistenceLayer(): DynamoDBPersistenceLayer {
  * lock or its stored answer. This wrapper only lets `onError` run for a record
  * this invocation created.
  */
-export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
+export function idempotentRequests(
+  options: IdempotentRequestOptions = {},
+): MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2> {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: IDEMPOTENCY_KEY_JMESPATH,
     // A keyed hash of the body (set in `before`), never the body: a request body can hold a PAN,
@@ -130,7 +145,9 @@ export function idempotentRequests(): MiddlewareObj<APIGatewayProxyEventV2, APIG
         lambda: {
           ...context.authorizer?.lambda,
           idempotency_scope: scope,
-          body_hmac: await keyedHash(`body:${stableStringify(request.event.body ?? null)}`),
+          body_hmac: await keyedHash(
+            `body:${stableStringify(options.payload ? await options.payload(request.event) : (request.event.body ?? null))}`,
+          ),
         },
       };
       const result = await middleware().before?.(request as never);

@@ -19,6 +19,7 @@ import {
   methodSummary,
   routingFacts,
   savedMethodCandidates,
+  savedMethodSummary,
   ussdBankOf,
 } from './payments/payment-method-facts';
 import type { RequestContext } from './request-context';
@@ -82,7 +83,8 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   if (customerId !== undefined && !isIdOf('customer', customerId)) {
     throw invalidRequest('resource_missing', 'No such customer (check customer_id).', 'customer_id');
   }
-  const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : null;
+  // A saved method's charge shows its card, as a card payment does (the receipt's brand, last4, expiry).
+  const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : saved ? savedMethodSummary(saved) : null;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
   const paymentId = ctx.idempotencyKey ? await idempotentId('pay', ctx.merchantId, 'payments', ctx.idempotencyKey) : newId('payment');
   let candidates: RoutedCandidates;

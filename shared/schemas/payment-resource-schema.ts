@@ -78,7 +78,9 @@ export const CardSummaryResource = z
     exp_year: z.int().min(2000).max(9999).describe('Expiry year, four digits.'),
     fingerprint: z
       .string()
-      .describe('`fp_…`: a keyed hash of the card number, the same for the same card number across payments of this stage.'),
+      .describe(
+        "`fp_…`: a keyed hash of the card number, the same for the same card number across payments of this stage. For a charge of a saved method (`payment_method_id`), the method's own `card.fingerprint`.",
+      ),
   })
   .meta({
     id: 'CardSummary',
@@ -274,7 +276,7 @@ export const PaymentResource = z
     capture_method: CaptureMethodResource,
     payment_method: PaymentMethodResource.nullable().describe('The method, or null until one is given.'),
     payment_method_data: PaymentMethodSummaryResource.nullable().describe(
-      "What is kept of the method's details (never a card number or CVC), or null.",
+      "What is kept of the method's details (never a card number or CVC), or null. A charge of a saved method (`payment_method_id`) shows the saved card's summary.",
     ),
     payment_method_id: idField('pm', 'The saved payment method')
       .nullable()

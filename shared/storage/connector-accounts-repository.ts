@@ -1,11 +1,21 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConnectorAccount } from '../domain/connector-account';
+import { MAX_CONNECTOR_ACCOUNTS } from '../domain/connector-account';
 import type { EventData, EventType } from '../domain/events';
 import type { RoutingProfile } from '../domain/routing-profile';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { connectorConfig, idLookup } from './item-keys';
+import {
+  counterValue,
+  countOneLess,
+  countOneMore,
+  initialiseCounter,
+  isCounterItem,
+  LimitReachedError,
+  retryingConflicts,
+} from './limit-counters';
 import { queryAllItems } from './list-items';
 import { ConditionFailedError, ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
@@ -33,6 +43,11 @@ export interface ConnectorConfig {
   accounts: StoredConnectorAccount[];
   /** The routing profile, or null when the merchant never set one. */
   profile: RoutingProfile | null;
+  /**
+   * The count of live accounts the merchant's counter holds (shared/storage/limit-counters.ts), or null when the
+   * merchant has no counter yet (accounts connected before counters existed): {@link initialiseAccountCount}.
+   */
+  accountCount: number | null;
 }
 
 /** The label is taken by another account of the merchant. */
@@ -97,39 +112,56 @@ function accountEvent(account: StoredConnectorAccount, type: EventType, view: Ev
 }
 
 /**
- * Writes a new account, its label claim and its `connector_account.created` event in one
- * TransactWriteItems.
+ * Writes a new account, its label claim, its `connector_account.created` event and one more on the merchant's
+ * account counter (only while it counts fewer than {@link MAX_CONNECTOR_ACCOUNTS}) in one TransactWriteItems,
+ * so the cap holds whatever runs at the same time. The counter must exist ({@link initialiseAccountCount}).
+ * A transaction cancelled only by a conflict with another (a create racing for the counter) is tried again.
  * @param view the account as the API shows it (the event's data)
  * @throws ItemExistsError when an account with this id exists (a retry with the same Idempotency-Key)
+ * @throws LimitReachedError when the merchant has {@link MAX_CONNECTOR_ACCOUNTS} live accounts (or no counter)
  * @throws LabelTakenError when the merchant already has an account with this label
  */
 export async function createConnectorAccount(account: StoredConnectorAccount, view: EventData): Promise<void> {
   try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: tableName(), Item: accountItem(account), ConditionExpression: 'attribute_not_exists(PK)' } },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...connectorConfig.label(account.merchant_id, labelKey(account.connector_label)),
-                entity: 'connector_label',
-                merchant_connector_id: account.merchant_connector_id,
+    await retryingConflicts(() =>
+      documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: accountItem(account), ConditionExpression: 'attribute_not_exists(PK)' } },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...connectorConfig.label(account.merchant_id, labelKey(account.connector_label)),
+                  entity: 'connector_label',
+                  merchant_connector_id: account.merchant_connector_id,
+                },
+                ConditionExpression: 'attribute_not_exists(PK)',
               },
-              ConditionExpression: 'attribute_not_exists(PK)',
             },
-          },
-          accountEvent(account, 'connector_account.created', view, account.created_at),
-        ],
-      }),
+            accountEvent(account, 'connector_account.created', view, account.created_at),
+            countOneMore(connectorConfig.accountCount(account.merchant_id), MAX_CONNECTOR_ACCOUNTS),
+          ],
+        }),
+      ),
     );
   } catch (err) {
     const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
     if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new ItemExistsError(account.merchant_connector_id);
+    if (reasons?.[3]?.Code === 'ConditionalCheckFailed') throw new LimitReachedError(MAX_CONNECTOR_ACCOUNTS);
     if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw new LabelTakenError();
     throw err;
   }
+}
+
+/**
+ * Writes the merchant's account counter when {@link readConnectorConfig} found none (accounts connected before
+ * counters existed), with the count of live accounts that same consistent Query found; nothing when a counter
+ * exists by now (shared/storage/limit-counters.ts says why the count is exact).
+ * @param config what {@link readConnectorConfig} answered
+ */
+export async function initialiseAccountCount(merchantId: string, config: ConnectorConfig): Promise<void> {
+  if (config.accountCount === null) await initialiseCounter(connectorConfig.accountCount(merchantId), config.accounts.length);
 }
 
 /** One consistent read of an account; undefined when missing or deleted. */
@@ -166,7 +198,7 @@ export async function findConnectorAccount(merchantConnectorId: string): Promise
 
 /**
  * The merchant's connector configuration: one consistent Query of its config partition
- * (accounts, label claims, routing profile). Bounded: at most 100 accounts.
+ * (accounts, label claims, routing profile, account counter). Bounded: at most 50 accounts.
  */
 export async function readConnectorConfig(merchantId: string): Promise<ConnectorConfig> {
   const items = await queryAllItems({
@@ -176,8 +208,11 @@ export async function readConnectorConfig(merchantId: string): Promise<Connector
   });
   const accounts: StoredConnectorAccount[] = [];
   let profile: RoutingProfile | null = null;
+  let accountCount: number | null = null;
   for (const item of items) {
-    if (item.entity === 'connector_account') {
+    if (isCounterItem(item)) {
+      accountCount = counterValue(item);
+    } else if (item.entity === 'connector_account') {
       const account = toStoredAccount(item);
       if (!account.deleted_at) accounts.push(account);
     } else if (item.entity === 'routing_profile') {
@@ -194,7 +229,7 @@ export async function readConnectorConfig(merchantId: string): Promise<Connector
       ? a.merchant_connector_id.localeCompare(b.merchant_connector_id)
       : a.created_at.localeCompare(b.created_at),
   );
-  return { accounts, profile };
+  return { accounts, profile, accountCount };
 }
 
 /** What an account update changes; undefined leaves a field as it is. */
@@ -270,25 +305,52 @@ export async function updateConnectorAccount(
   return after;
 }
 
+/** The condition check that the merchant's routing profile is still at the version read (null: none yet). */
+function profileUnchanged(merchantId: string, profileVersion: number | null) {
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: connectorConfig.profile(merchantId),
+      ...(profileVersion === null
+        ? { ConditionExpression: 'attribute_not_exists(PK)' }
+        : { ConditionExpression: 'version = :pv', ExpressionAttributeValues: { ':pv': profileVersion } }),
+    },
+  };
+}
+
 /**
- * Marks an account as being deleted (`deleting_since`), guarded by its version: from then on no
- * authorization can claim it. Undone by {@link clearDeleting} when the delete is refused.
- * @throws ConditionFailedError when it changed since read
+ * Marks an account as being deleted (`deleting_since`), guarded by its version and by the routing profile's
+ * version read (the caller checked that profile's active algorithm does not name the account), in one
+ * TransactWriteItems: from then on no authorization can claim it, and no routing change naming it can commit
+ * (shared/storage/routing-repository.ts checks every named account for the mark in its transaction), so the
+ * delete wins every race with a routing change that comes after its mark. Undone by {@link clearDeleting} when
+ * the delete is refused.
+ * @param profileVersion the routing profile's version read with the decision (null: the merchant has none)
+ * @throws ConditionFailedError when the account or the routing profile changed since read
  */
-export async function markDeleting(before: StoredConnectorAccount): Promise<StoredConnectorAccount> {
+export async function markDeleting(before: StoredConnectorAccount, profileVersion: number | null): Promise<StoredConnectorAccount> {
   const now = new Date().toISOString();
   try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: connectorConfig.account(before.merchant_id, before.merchant_connector_id),
-        UpdateExpression: 'SET deleting_since = :now, version = version + :one',
-        ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
-        ExpressionAttributeValues: { ':now': now, ':one': 1, ':v': before.version },
-      }),
+    await retryingConflicts(() =>
+      documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: connectorConfig.account(before.merchant_id, before.merchant_connector_id),
+                UpdateExpression: 'SET deleting_since = :now, version = version + :one',
+                ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
+                ExpressionAttributeValues: { ':now': now, ':one': 1, ':v': before.version },
+              },
+            },
+            profileUnchanged(before.merchant_id, profileVersion),
+          ],
+        }),
+      ),
     );
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new ConditionFailedError(undefined);
+    if (err instanceof TransactionCanceledException) throw new ConditionFailedError(undefined);
     throw err;
   }
   return { ...before, deleting_since: now, version: before.version + 1 };
@@ -317,14 +379,16 @@ export async function clearDeleting(account: StoredConnectorAccount): Promise<vo
 
 /**
  * Finishes a delete (one TransactWriteItems): the account is disabled, its credentials destroyed
- * (attribute removed), its id lookup and label claim removed, `deleted_at` set, and its
- * `connector_account.disabled` event written; guarded by the version read and, when the merchant has
- * a routing profile, by that profile's version (an algorithm activated meanwhile may name the account).
- * @throws ConditionFailedError when the account or the profile changed since read
+ * (attribute removed), its id lookup and label claim removed, `deleted_at` set, its
+ * `connector_account.disabled` event written and the merchant's account counter decremented; guarded by the
+ * version of the marked account ({@link markDeleting}). The routing profile is not checked again: since the
+ * mark, no routing change naming the account can have committed, and one that does not name it (another
+ * algorithm activated, the fallback list changed) does not stop the delete. A transaction cancelled only by a
+ * conflict with another is tried again.
+ * @throws ConditionFailedError when the account changed since it was marked (or the counter is missing)
  */
 export async function finishDelete(
   account: StoredConnectorAccount,
-  profileVersion: number | null,
   view: (after: StoredConnectorAccount) => EventData,
 ): Promise<StoredConnectorAccount> {
   const now = new Date().toISOString();
@@ -337,31 +401,25 @@ export async function finishDelete(
     updated_at: now,
     version: account.version + 1,
   };
-  const profileCheck =
-    profileVersion === null
-      ? { Key: connectorConfig.profile(account.merchant_id), ConditionExpression: 'attribute_not_exists(PK)' }
-      : {
-          Key: connectorConfig.profile(account.merchant_id),
-          ConditionExpression: 'version = :pv',
-          ExpressionAttributeValues: { ':pv': profileVersion },
-        };
   try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: accountItem(after),
-              ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
-              ExpressionAttributeValues: { ':v': account.version },
+    await retryingConflicts(() =>
+      documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: accountItem(after),
+                ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
+                ExpressionAttributeValues: { ':v': account.version },
+              },
             },
-          },
-          { Delete: { TableName: tableName(), Key: connectorConfig.label(account.merchant_id, labelKey(account.connector_label)) } },
-          { ConditionCheck: { TableName: tableName(), ...profileCheck } },
-          accountEvent(after, 'connector_account.disabled', view(after), now),
-        ],
-      }),
+            { Delete: { TableName: tableName(), Key: connectorConfig.label(account.merchant_id, labelKey(account.connector_label)) } },
+            accountEvent(after, 'connector_account.disabled', view(after), now),
+            countOneLess(connectorConfig.accountCount(account.merchant_id)),
+          ],
+        }),
+      ),
     );
   } catch (err) {
     if (err instanceof TransactionCanceledException) throw new ConditionFailedError(undefined);

@@ -133,10 +133,11 @@ export const idLookup = {
 
 /**
  * A merchant's connector configuration partition: its connector accounts (`MCA#<id>`), their label
- * claims (`LABEL#<label>`, uniqueness per merchant) and its routing profile (`PROFILE`: the active
- * algorithm's copy and the default fallback list). Small and bounded (docs/api.md "Connector
- * accounts": at most 100 accounts), written only when a merchant changes its setup, read whole by
- * one Query and cached per container, so routing a payment costs no read of its own.
+ * claims (`LABEL#<label>`, uniqueness per merchant), its routing profile (`PROFILE`: the active
+ * algorithm's copy and the default fallback list) and the count of its live accounts (`COUNT#MCA`,
+ * changed in the transaction of every create and delete: shared/storage/limit-counters.ts). Small and
+ * bounded (docs/api.md "Connector accounts": at most 50 accounts), written only when a merchant changes
+ * its setup, read whole by one Query and cached per container, so routing a payment costs no read of its own.
  */
 export const connectorConfig = {
   partition: (merchantId: string) => `${m(merchantId)}#CONNECTOR_CONFIG`,
@@ -146,12 +147,20 @@ export const connectorConfig = {
   }),
   label: (merchantId: string, label: string) => ({ PK: `${m(merchantId)}#CONNECTOR_CONFIG`, SK: `LABEL#${label}` }),
   profile: (merchantId: string) => ({ PK: `${m(merchantId)}#CONNECTOR_CONFIG`, SK: 'PROFILE' }),
+  /** The count of the merchant's live (not deleted) connector accounts. */
+  accountCount: (merchantId: string) => ({ PK: `${m(merchantId)}#CONNECTOR_CONFIG`, SK: 'COUNT#MCA' }),
 };
 
-/** A merchant's routing algorithms: one partition, one item each (`ALGORITHM#<id>`), bounded (at most 100). */
+/**
+ * A merchant's routing algorithms: one partition, one item each (`ALGORITHM#<id>`), bounded (at most 100), and
+ * their count (`COUNT`, changed in the transaction of every create: shared/storage/limit-counters.ts).
+ */
 export const routingAlgorithmKeys = {
   partition: (merchantId: string) => `${m(merchantId)}#ROUTING_ALGORITHMS`,
+  /** Sort key prefix of the algorithms themselves (the partition's other item is the count). */
+  algorithmPrefix: 'ALGORITHM#',
   algorithm: (merchantId: string, algorithmId: string) => ({ PK: `${m(merchantId)}#ROUTING_ALGORITHMS`, SK: `ALGORITHM#${algorithmId}` }),
+  count: (merchantId: string) => ({ PK: `${m(merchantId)}#ROUTING_ALGORITHMS`, SK: 'COUNT' }),
 };
 
 /** The record of one applied connector webhook event (idempotent application). */

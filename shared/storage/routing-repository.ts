@@ -1,10 +1,11 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventData } from '../domain/events';
 import type { ActiveAlgorithm, RoutingProfile } from '../domain/routing-profile';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { connectorConfig, routingAlgorithmKeys } from './item-keys';
+import { countOneMore, initialiseCounter, LimitReachedError, retryingConflicts } from './limit-counters';
 import { queryAllItems } from './list-items';
 import { ConditionFailedError } from './storage-errors';
 import { tableName } from './table-definition';
@@ -31,20 +32,85 @@ const toAlgorithm = (item: Record<string, unknown>): StoredRoutingAlgorithm => (
   modified_at: String(item.modified_at ?? item.created_at),
 });
 
-/** Writes a new routing algorithm (one conditional put). */
-export async function createRoutingAlgorithm(merchantId: string, algorithm: StoredRoutingAlgorithm): Promise<void> {
-  await documentClient().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...routingAlgorithmKeys.algorithm(merchantId, algorithm.routing_algorithm_id),
-        entity: 'routing_algorithm',
-        merchant_id: merchantId,
-        ...algorithm,
-      },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+/**
+ * Writes a new routing algorithm and one more on the merchant's algorithm counter, only while it counts fewer
+ * than `cap`, in one TransactWriteItems (shared/storage/limit-counters.ts), so the cap holds whatever runs at the
+ * same time. A merchant without a counter (algorithms created before counters existed) gets one first, counted
+ * by one consistent Query of its algorithm partition. A transaction cancelled only by a conflict with another
+ * (a create racing for the counter) is tried again.
+ * @param cap the most algorithms a merchant may keep
+ * @throws LimitReachedError when the merchant has `cap` algorithms
+ */
+export async function createRoutingAlgorithm(merchantId: string, algorithm: StoredRoutingAlgorithm, cap: number): Promise<void> {
+  const send = () =>
+    retryingConflicts(() =>
+      documentClient().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  ...routingAlgorithmKeys.algorithm(merchantId, algorithm.routing_algorithm_id),
+                  entity: 'routing_algorithm',
+                  merchant_id: merchantId,
+                  ...algorithm,
+                },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            countOneMore(routingAlgorithmKeys.count(merchantId), cap),
+          ],
+        }),
+      ),
+    );
+  try {
+    await send();
+    return;
+  } catch (err) {
+    if (!counterRefused(err)) throw err;
+  }
+  // Refused by the counter: at the cap, or no counter yet (then it is counted now, and the create tried again).
+  await ensureAlgorithmCounter(merchantId);
+  try {
+    await send();
+  } catch (err) {
+    if (counterRefused(err)) throw new LimitReachedError(cap);
+    throw err;
+  }
+}
+
+/** Whether a create's transaction was cancelled by its counter's condition. */
+function counterRefused(err: unknown): boolean {
+  return err instanceof TransactionCanceledException && err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed';
+}
+
+/**
+ * Gives the merchant its algorithm counter when it has none: reads it, and when missing counts the algorithms
+ * with one consistent Query (`Select: COUNT`, paged) and writes that count (`attribute_not_exists`: a counter
+ * written meanwhile by a concurrent create is kept).
+ */
+async function ensureAlgorithmCounter(merchantId: string): Promise<void> {
+  const key = routingAlgorithmKeys.count(merchantId);
+  const counter = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+  if (counter.Item) return;
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': routingAlgorithmKeys.partition(merchantId), ':prefix': routingAlgorithmKeys.algorithmPrefix },
+        Select: 'COUNT',
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await initialiseCounter(key, count);
 }
 
 /** One read of an algorithm; undefined when it does not exist for this merchant. */
@@ -58,8 +124,8 @@ export async function getRoutingAlgorithm(merchantId: string, algorithmId: strin
 /** Every algorithm of the merchant (one Query of its partition, at most 100), newest first. */
 export async function listRoutingAlgorithms(merchantId: string): Promise<StoredRoutingAlgorithm[]> {
   const items = await queryAllItems({
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': routingAlgorithmKeys.partition(merchantId) },
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': routingAlgorithmKeys.partition(merchantId), ':prefix': routingAlgorithmKeys.algorithmPrefix },
   });
   return items
     .map(toAlgorithm)

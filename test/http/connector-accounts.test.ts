@@ -135,6 +135,65 @@ describe('connecting accounts', () => {
     expect((await api.request('GET', '/connector_accounts')).body.data).toEqual([]);
   });
 
+  test('a credential field the connector does not use is refused, naming the field, and nothing is stored (create and update)', async () => {
+    const merchant = await api.newMerchantKey();
+    const before = stripe.requests.length;
+    const flutterwaveKey1 = 'abcdefghijklmnopqrstuvwx';
+    // Each connector's unused fields (docs/api.md "Connector accounts", credentials per connector): the sandbox takes
+    // none; Stripe no key1; Paystack no key1 and no webhook secret; Flutterwave uses all three.
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { connector_name: 'sandbox', connector_account_details: { api_key: 'sk_test_pastedIntoTheSandbox' } },
+        'connector_account_details.api_key',
+      ],
+      [
+        { connector_name: 'sandbox', connector_account_details: { auth_type: 'HeaderKey', api_key: 'x', key1: flutterwaveKey1 } },
+        'connector_account_details.api_key',
+      ],
+      [
+        { connector_name: 'sandbox', connector_webhook_details: { merchant_secret: 'whsec_pasted' } },
+        'connector_webhook_details.merchant_secret',
+      ],
+      [
+        { connector_name: 'stripe', connector_account_details: { api_key: accountA.secretKey, key1: flutterwaveKey1 } },
+        'connector_account_details.key1',
+      ],
+      [
+        { connector_name: 'paystack', connector_account_details: { api_key: 'sk_test_paystackShaped000', key1: flutterwaveKey1 } },
+        'connector_account_details.key1',
+      ],
+      [
+        {
+          connector_name: 'paystack',
+          connector_account_details: { api_key: 'sk_test_paystackShaped000' },
+          connector_webhook_details: { merchant_secret: 'pasted-secret' },
+        },
+        'connector_webhook_details.merchant_secret',
+      ],
+    ];
+    for (const [body, param] of cases) {
+      const res = await api.request('POST', '/connector_accounts', { key: merchant, body });
+      expect({ body, param: expectError(res, 400, 'parameter_invalid').param }).toEqual({ body, param });
+      expect(res.text).toContain('Nothing was stored');
+      expect(res.text).not.toMatch(/pasted|sk_test_|abcdefghijklmnop/);
+    }
+    expect((await api.request('GET', '/connector_accounts', { key: merchant })).body.data).toEqual([]);
+    expect(stripe.requests.length).toBe(before);
+    // The same rule on a change: the account is left as it was.
+    const sandbox = await api.request('POST', '/connector_accounts', { key: merchant, body: { connector_name: 'sandbox' } });
+    expect(sandbox.status).toBe(200);
+    const mca = sandbox.body.merchant_connector_id;
+    const put = await api.request('PUT', `/connector_accounts/${mca}`, {
+      key: merchant,
+      body: { connector_label: 'renamed', connector_account_details: { api_key: 'sk_test_pastedIntoTheSandbox' } },
+    });
+    expect(expectError(put, 400, 'parameter_invalid').param).toBe('connector_account_details.api_key');
+    expect((await api.request('GET', `/connector_accounts/${mca}`, { key: merchant })).body).toMatchObject({
+      connector_label: sandbox.body.connector_label,
+      updated_at: sandbox.body.updated_at,
+    });
+  });
+
   test('an unreachable processor stores nothing: 503', async () => {
     stripe.setDown(true);
     try {

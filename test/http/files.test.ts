@@ -16,6 +16,7 @@ import { MAX_FILE_BYTES } from '../../shared/domain/file';
 import { readFileForEvidence } from '../../shared/operations/files/file-operations';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { destroyDocumentClient } from '../../shared/storage/client';
+import { expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
@@ -194,5 +195,50 @@ describe('GET /files/{file_id}', () => {
       code: 'resource_missing',
       param: 'evidence',
     });
+  });
+});
+
+describe('POST /files with an Idempotency-Key, through the local gateway', () => {
+  let api: LocalApi;
+  beforeAll(async () => {
+    api = await startLocalApi();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  /** Sends an upload as a client does, with a multipart boundary of its own drawn for this send. */
+  async function send(parts: Parameters<typeof multipart>[0], key: string) {
+    const { body, contentType } = multipart(parts);
+    const res = await fetch(`${api.url}/files`, {
+      method: 'POST',
+      headers: { 'api-key': api.apiKey, 'content-type': contentType, 'idempotency-key': key },
+      body,
+    });
+    const text = await res.text();
+    return { status: res.status, body: JSON.parse(text), text, headers: res.headers, boundary: contentType };
+  }
+
+  it('a retry with a new boundary (parts in any order) answers the same file; another file or name under the key is 422', async () => {
+    const key = `upload-${randomUUID()}`;
+    const first = await send(evidence(PDF, 'receipt.pdf', 'application/pdf'), key);
+    expect(first.status).toBe(200);
+    const retry = await send(evidence(PDF, 'receipt.pdf', 'application/pdf'), key);
+    expect(retry.boundary).not.toBe(first.boundary);
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: first.body });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    const reordered = await send([...evidence(PDF, 'receipt.pdf', 'application/pdf')].reverse(), key);
+    expect(reordered.body).toEqual(first.body);
+    // Another file, another file name, another declared type: another request under the same key.
+    for (const parts of [
+      evidence(PNG, 'receipt.pdf', 'image/png'),
+      evidence(Buffer.concat([PDF, Buffer.from('% one more line\n')]), 'receipt.pdf', 'application/pdf'),
+      evidence(PDF, 'invoice.pdf', 'application/pdf'),
+      evidence(PDF, 'receipt.pdf', 'application/octet-stream'),
+    ]) {
+      expectError(await send(parts, key), 422, 'idempotency_key_reused');
+    }
+    // One file stored for the key.
+    expect(readdirSync(join(dir, api.merchantId))).toEqual([first.body.file_id]);
   });
 });

@@ -6,9 +6,10 @@
  * explicit `merchant_connector_id` wins, the default fallback list routes when nothing is active,
  * ineligible accounts are passed over, and activation emits `routing.activated`.
  */
+import fc from 'fast-check';
 import { CLAIM_LEASE_MS } from '../../shared/domain/pending-operation';
 import { baseClient } from '../../shared/storage/client';
-import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
+import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 
 let api: LocalApi;
@@ -303,4 +304,115 @@ describe('decisions', () => {
     const p = await api.request('POST', '/payments', { key: other, body: { amount: 1000, currency: 'NGN' } });
     expect(p.body).toMatchObject({ connector: 'sandbox', merchant_connector_id: null });
   });
+});
+
+describe('a routing change racing a delete of the account it names', () => {
+  /** The routing changes raced: naming the account deleted (X) or not (Y), or deactivating. */
+  const CHANGES = ['activate X', 'fallback X', 'activate Y', 'fallback Y', 'deactivate'] as const;
+  type Change = (typeof CHANGES)[number];
+  /**
+   * Where the routing change runs, within the delete: 0 before it starts; 1 after it has read the routing
+   * profile, before it marks the account; 2 after the mark (while it waits); 3 after it has finished.
+   */
+  type Phase = 0 | 1 | 2 | 3;
+
+  /** What docs/api.md "Deleting an account" says each side answers: whichever commits first wins. */
+  function expected(change: Change, phase: Phase): { change: [number, string?]; delete: [number, string?] } {
+    const namesX = change.endsWith(' X');
+    if (phase === 1) return { change: [200], delete: [409, 'connector_account_changed'] };
+    if (phase === 0) return { change: [200], delete: change === 'activate X' ? [409, 'connector_account_in_use'] : [200] };
+    if (phase === 2) return namesX ? { change: [409, 'routing_changed'], delete: [200] } : { change: [200], delete: [200] };
+    if (change === 'activate X') return { change: [400, 'parameter_invalid'], delete: [200] };
+    if (change === 'fallback X') return { change: [400, 'resource_missing'], delete: [200] };
+    return { change: [200], delete: [200] };
+  }
+
+  /** Runs `hook` (once) right after the first storage command `matches` is answered, holding its caller meanwhile. */
+  let gate: { matches: (command: string, input: string) => boolean; hook: () => Promise<void> } | null = null;
+  beforeAll(() => {
+    baseClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        const g = gate;
+        if (g?.matches(context.commandName ?? '', JSON.stringify(args.input))) {
+          gate = null;
+          await g.hook();
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'deleteRaceGate' },
+    );
+  });
+  afterAll(() => {
+    baseClient().middlewareStack.remove('deleteRaceGate');
+  });
+
+  test('in every interleaving the first to commit wins, and no active algorithm ever names a deleted account', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...CHANGES), fc.constantFrom<Phase>(0, 1, 2, 3), async (change, phase) => {
+        const key = await api.newMerchantKey();
+        const [x, y] = await Promise.all(
+          ['x', 'y'].map(async (label) => {
+            const res = await api.request('POST', '/connector_accounts', {
+              key,
+              body: { connector_name: 'sandbox', connector_label: label },
+            });
+            expect(res.status).toBe(200);
+            return res.body.merchant_connector_id as string;
+          }),
+        );
+        const single = async (id: string) =>
+          (
+            await api.request('POST', '/routing', {
+              key,
+              body: { name: id, algorithm: { type: 'single', data: { merchant_connector_id: id } } },
+            })
+          ).body.routing_algorithm_id as string;
+        const [algX, algY] = [await single(x!), await single(y!)];
+        if (change === 'deactivate') expect((await api.request('POST', `/routing/${algY}/activate`, { key })).status).toBe(200);
+        const run = (): Promise<TestResponse> => {
+          if (change === 'activate X') return api.request('POST', `/routing/${algX}/activate`, { key });
+          if (change === 'activate Y') return api.request('POST', `/routing/${algY}/activate`, { key });
+          if (change === 'deactivate') return api.request('POST', '/routing/deactivate', { key });
+          const id = change === 'fallback X' ? x! : y!;
+          return api.request('PUT', '/routing/default', { key, body: { default_fallback: [{ merchant_connector_id: id }] } });
+        };
+        let changed: TestResponse | undefined;
+        const runChange = async () => {
+          changed = await run();
+        };
+        if (phase === 0) await runChange();
+        if (phase === 1) gate = { matches: (c, i) => c === 'QueryCommand' && i.includes('#CONNECTOR_CONFIG"'), hook: runChange };
+        if (phase === 2) gate = { matches: (_c, i) => i.includes('deleting_since = :now'), hook: runChange };
+        const deleted = await api.request('DELETE', `/connector_accounts/${x}`, { key });
+        gate = null;
+        if (phase === 3) await runChange();
+        const want = expected(change, phase);
+        for (const [res, [status, code]] of [
+          [deleted, want.delete],
+          [changed!, want.change],
+        ] as const) {
+          if (code) expectError(res, status, code);
+          else expect(res.status).toBe(status);
+        }
+        // The invariant: the active algorithm never names a deleted account; a refused delete leaves no mark.
+        const active = (await api.request('GET', '/routing/active', { key })).body;
+        const account = await api.request('GET', `/connector_accounts/${x}`, { key });
+        if (account.status === 404) expect(active.routing_algorithm_id).not.toBe(algX);
+        else
+          expect((await api.request('PUT', `/connector_accounts/${x}`, { key, body: { metadata: { after: 'race' } } })).status).toBe(200);
+      }),
+      {
+        numRuns: 12,
+        examples: [
+          ['activate X', 2],
+          ['fallback X', 2],
+          ['activate Y', 2],
+          ['activate X', 1],
+          ['activate X', 0],
+          ['fallback X', 3],
+        ],
+      },
+    );
+  }, 180_000);
 });

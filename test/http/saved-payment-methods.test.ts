@@ -173,3 +173,44 @@ test('storage failing while the card is saved: the payment still answers its out
   // A later payment with setup_future_usage saves the card.
   expect((await m.save('4242424242424242')).payment_method_id).toMatch(/^pm_/);
 });
+
+test('a charge of a saved method shows the saved card (brand, last4, expiry, fingerprint) like a card payment: answers, GET, list, events', async () => {
+  const m = await merchant();
+  const saved = await m.save('4242424242424242');
+  const pmId = saved.payment_method_id as string;
+  const method = (await m.request('GET', `/payment_methods/${pmId}`)).body;
+  const { brand, last4, exp_month, exp_year, fingerprint } = method.card;
+  const shown = { card: { brand, last4, exp_month, exp_year, fingerprint } };
+  expect(shown.card).toEqual({
+    brand: 'visa',
+    last4: '4242',
+    exp_month: 12,
+    exp_year: expect.any(Number),
+    fingerprint: expect.any(String),
+  });
+
+  // Merchant-initiated (off-session), created and confirmed at once.
+  const offSession = await m.charge(pmId, { off_session: true });
+  expect(offSession.body).toMatchObject({ status: 'Succeeded', payment_method_id: pmId, payment_method_data: shown });
+  // Customer-present: created without confirm (the method named), then confirmed.
+  const created = await m.request('POST', '/payments', { amount: 1200, currency: 'NGN', customer_id: m.customer, payment_method_id: pmId });
+  expect(created.body).toMatchObject({ status: 'RequiresConfirmation', payment_method_data: shown });
+  const confirmed = await m.request('POST', `/payments/${created.body.payment_id}/confirm`, {});
+  expect(confirmed.body).toMatchObject({ status: 'Succeeded', payment_method_id: pmId, payment_method_data: shown });
+  // A payment created without a method and confirmed with the saved one.
+  const later = await m.request('POST', '/payments', { amount: 1300, currency: 'NGN', customer_id: m.customer });
+  const laterConfirmed = await m.request('POST', `/payments/${later.body.payment_id}/confirm`, { payment_method_id: pmId });
+  expect(laterConfirmed.body).toMatchObject({ status: 'Succeeded', payment_method_data: shown });
+
+  const charges = [offSession.body.payment_id, created.body.payment_id, later.body.payment_id] as string[];
+  for (const id of charges) expect((await m.request('GET', `/payments/${id}`)).body.payment_method_data).toEqual(shown);
+  const listed = (await m.request('GET', '/payments?limit=100')).body.data.filter((p: { payment_id: string }) =>
+    charges.includes(p.payment_id),
+  );
+  expect(listed.map((p: { payment_method_data: unknown }) => p.payment_method_data)).toEqual(charges.map(() => shown));
+  const events = (await m.request('GET', '/events?type=payment.succeeded&limit=100')).body.data.filter(
+    (e: { data: { payment_id: string } }) => charges.includes(e.data.payment_id),
+  );
+  expect(events).toHaveLength(charges.length);
+  for (const e of events) expect(e.data.payment_method_data).toEqual(shown);
+});

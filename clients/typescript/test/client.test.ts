@@ -130,6 +130,37 @@ test('an answer lost after the API ran: the POST is re-sent with the same Idempo
   expect(all.data.map((p) => p.payment_id)).toEqual([payment.payment_id]);
 });
 
+test('an upload whose answer was lost, sent again by a new call with its Idempotency-Key (a new multipart boundary), answers the same file_id', async () => {
+  const switchyard = client({ apiKey: await api.newMerchantKey(), maxRetries: 0 });
+  const from = standIn.requests.length;
+  standIn.next(['drop-after-forward']);
+  const params = {
+    purpose: 'dispute_evidence' as const,
+    file: new Blob([Buffer.from('%PDF-1.4\n% delivery note\n%%EOF\n', 'latin1')], { type: 'application/pdf' }),
+    filename: 'delivery.pdf',
+  };
+  // The API stored the file, but its answer never came back: the call fails, naming the key it sent.
+  const lost = await rejection(switchyard.files.create(params));
+  expect(lost).toMatchObject({ code: 'network_error', idempotencyKey: expect.any(String) });
+  // The application calls again with that key: the SDK builds the form anew, so the boundary differs.
+  const file = await switchyard.files.create(params, { idempotencyKey: lost.idempotencyKey! });
+  const [first, second] = since(from);
+  expect(first?.upstream).toEqual({ status: 200, replayed: null });
+  expect(second?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+  expect(second?.headers['content-type']).not.toBe(first?.headers['content-type']);
+  expect(second?.headers['idempotency-key']).toBe(first?.headers['idempotency-key']);
+  expect(second?.upstream).toEqual({ status: 200, replayed: 'true' });
+  expect(file).toMatchObject({ file_id: expect.stringMatching(/^file_/), filename: 'delivery.pdf' });
+  // The same key with another file is still refused.
+  const other = await rejection(
+    switchyard.files.create(
+      { ...params, file: new Blob([Buffer.from('%PDF-1.4\n% another note\n%%EOF\n', 'latin1')], { type: 'application/pdf' }) },
+      { idempotencyKey: lost.idempotencyKey! },
+    ),
+  );
+  expect(other).toMatchObject({ status: 422, code: 'idempotency_key_reused' });
+});
+
 test('429 and 503 are retried (Retry-After honoured) with the same key; a proxy 502 too; the payment is created once', async () => {
   const key = await api.newMerchantKey();
   const switchyard = client({ apiKey: key, maxRetries: 3 });

@@ -1,7 +1,7 @@
 import { CONNECTOR_CAPABILITIES, defaultPaymentMethodsEnabled } from '../../connectors/capabilities';
 import { ConnectorRequestError, ConnectorTechnicalError } from '../../connectors/connector';
 import { INVALID_CREDENTIALS_CODE } from '../../connectors/connector-http';
-import { credentialMode, credentialShapeProblem } from '../../connectors/credential-mode';
+import { CREDENTIAL_PARAMS, credentialMode, credentialShapeProblem, unusedCredentialPiece } from '../../connectors/credential-mode';
 import { connectorSettings, connectorWithCredentials } from '../../connectors/registry';
 import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
 import { MAX_CONNECTOR_ACCOUNTS } from '../../domain/connector-account';
@@ -22,6 +22,7 @@ import {
   clearDeleting,
   finishDelete,
   getConnectorAccount,
+  initialiseAccountCount,
   LabelTakenError,
   markDeleting,
   readConnectorConfig,
@@ -29,6 +30,7 @@ import {
   createConnectorAccount as storeAccount,
   updateConnectorAccount as writeAccount,
 } from '../../storage/connector-accounts-repository';
+import { LimitReachedError } from '../../storage/limit-counters';
 import { ConditionFailedError, ItemExistsError, isStorageUnavailable } from '../../storage/storage-errors';
 import { boundedListPage } from '../bounded-list-page';
 import { unknownCursorError } from '../list-cursor';
@@ -178,6 +180,36 @@ async function verifiedMode(connector: ConnectorName, credentials: ConnectorCred
   return mode;
 }
 
+/** How the refusal of an unused credential piece names it to the merchant (never its value). */
+const PIECE_NAMES = { api_key: 'secret key', key1: 'key1 (encryption key)', webhook_secret: 'webhook secret' } as const;
+
+/**
+ * Refuses a credential field the connector does not use (docs/api.md "Connector accounts": any key given to the
+ * sandbox, Stripe's and Paystack's `key1`, Paystack's webhook secret), so a secret pasted into the wrong field is
+ * caught instead of silently dropped. Checked before anything else is done with the request.
+ * @throws ApiError 400 `parameter_invalid` whose `param` is the field (`connector_account_details.api_key`,
+ *   `connector_account_details.key1` or `connector_webhook_details.merchant_secret`)
+ */
+function assertNoUnusedCredential(
+  connector: ConnectorName,
+  body: Pick<CreateConnectorAccountBody, 'connector_account_details' | 'connector_webhook_details'>,
+): void {
+  const piece = unusedCredentialPiece(connector, {
+    api_key: body.connector_account_details?.api_key,
+    key1: body.connector_account_details?.key1,
+    webhook_secret: body.connector_webhook_details?.merchant_secret,
+  });
+  if (!piece) return;
+  const param = CREDENTIAL_PARAMS[piece];
+  throw invalidRequest(
+    'parameter_invalid',
+    connector === 'sandbox'
+      ? `The sandbox takes no credentials: leave ${param.split('.')[0]} out. Nothing was stored.`
+      : `${connector} takes no ${PIECE_NAMES[piece]}: leave ${param} out (docs/api.md lists each connector's credentials). Nothing was stored.`,
+    param,
+  );
+}
+
 /** The credentials of a create body (the sandbox takes none: a placeholder key is held). */
 function credentialsOf(
   body: Pick<CreateConnectorAccountBody, 'connector_name' | 'connector_account_details' | 'connector_webhook_details'>,
@@ -205,6 +237,13 @@ function maskedDetails(connector: ConnectorName, credentials: ConnectorCredentia
   };
 }
 
+/** The 400 of a merchant with {@link MAX_CONNECTOR_ACCOUNTS} live accounts already (nothing stored). */
+const accountLimit = () =>
+  invalidRequest(
+    'connector_account_limit',
+    `You already have ${MAX_CONNECTOR_ACCOUNTS} connector accounts; delete one you no longer use first.`,
+  );
+
 /** The 409 of a label already used by another account of the merchant. */
 const labelTaken = () =>
   new ApiError(
@@ -219,7 +258,9 @@ const labelTaken = () =>
  * Connects a processor account for the merchant: checks the credentials (shape, stage mode, one
  * read-only call at the processor), encrypts them (AWS Encryption SDK, context `{merchant_id,
  * merchant_connector_id}`) and stores the account with its `connector_account.created` event.
- * Nothing is stored unless every check passed.
+ * Nothing is stored unless every check passed. The 50-account cap is checked first from the merchant's
+ * configuration and held by the store's transaction (a counter item: shared/storage/limit-counters.ts); a default
+ * label taken meanwhile by a concurrent create is replaced by the next free one.
  * @param publicBaseUrl the API's origin, for `webhook_url`
  * @param idempotencyKey the request's `Idempotency-Key`: the account's id is derived from it, so a retry
  *   (even after a storage failure whose write may have landed) answers the account it connected
@@ -241,21 +282,21 @@ export async function createConnectorAccount(
     const earlier = await getConnectorAccount(merchantId, id);
     if (earlier) return accountView(earlier, publicBaseUrl);
   }
+  assertNoUnusedCredential(body.connector_name, body);
   const credentials = credentialsOf(body);
   const enabled = body.payment_methods_enabled ?? defaultPaymentMethodsEnabled(body.connector_name);
   assertEnabledWithinCapabilities(body.connector_name, enabled);
   const config = await readConnectorConfig(merchantId);
-  if (config.accounts.length >= MAX_CONNECTOR_ACCOUNTS) {
-    throw invalidRequest(
-      'connector_account_limit',
-      `You already have ${MAX_CONNECTOR_ACCOUNTS} connector accounts; delete one you no longer use first.`,
-    );
-  }
+  // Checked here before the processor is called; the store's transaction holds the cap under concurrency.
+  if (config.accounts.length >= MAX_CONNECTOR_ACCOUNTS) throw accountLimit();
+  await initialiseAccountCount(merchantId, config);
   // Without a label: `<connector>_<n>` with the first n free among the merchant's labels.
   const taken = new Set(config.accounts.map((a) => a.connector_label.toLowerCase()));
-  let label = body.connector_label;
-  for (let n = 1; label === undefined; n += 1) if (!taken.has(`${body.connector_name}_${n}`)) label = `${body.connector_name}_${n}`;
-  if (config.accounts.some((a) => a.connector_label.toLowerCase() === label.toLowerCase())) throw labelTaken();
+  const firstFreeLabel = () => {
+    for (let n = 1; ; n += 1) if (!taken.has(`${body.connector_name}_${n}`)) return `${body.connector_name}_${n}`;
+  };
+  const label = body.connector_label ?? firstFreeLabel();
+  if (taken.has(label.toLowerCase())) throw labelTaken();
   const mode = await verifiedMode(body.connector_name, credentials);
   const now = new Date().toISOString();
   const account: StoredConnectorAccount = {
@@ -281,8 +322,21 @@ export async function createConnectorAccount(
     version: 1,
   };
   try {
-    await storeAccount(account, accountView(account, publicBaseUrl));
+    // A default label taken meanwhile by a concurrent create: the first one free now (the merchant chose none). At
+    // most one try per account that can exist, since each taken label belongs to one.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await storeAccount(account, accountView(account, publicBaseUrl));
+        break;
+      } catch (err) {
+        if (!(err instanceof LabelTakenError) || body.connector_label !== undefined || attempt >= MAX_CONNECTOR_ACCOUNTS) throw err;
+        taken.add(account.connector_label.toLowerCase());
+        for (const a of (await readConnectorConfig(merchantId)).accounts) taken.add(a.connector_label.toLowerCase());
+        account.connector_label = firstFreeLabel();
+      }
+    }
   } catch (err) {
+    if (err instanceof LimitReachedError) throw accountLimit();
     if (err instanceof LabelTakenError) throw labelTaken();
     if (err instanceof ItemExistsError) {
       // A concurrent retry with the same Idempotency-Key stored it first: answer that account.
@@ -385,6 +439,7 @@ export async function updateConnectorAccount(
       'This connector account is being deleted; retry in a few seconds (a deleted account answers 404).',
     ).asTransient();
   }
+  assertNoUnusedCredential(before.connector_name, body);
   if (body.payment_methods_enabled) assertEnabledWithinCapabilities(before.connector_name, body.payment_methods_enabled);
   const change: ConnectorAccountChange = {
     connector_label: body.connector_label,
@@ -493,11 +548,15 @@ async function assertKeyMayChange(account: StoredConnectorAccount, current: Conn
  * removed from the item) and it answers 404 from then on. The account is first marked as being deleted
  * (routing passes it over), then the delete waits the configuration cache period plus
  * {@link DELETE_INDEX_SETTLE_MS} before it checks, so the answer takes that long (about 6 s by default;
- * docs/api.md "Connector accounts").
+ * docs/api.md "Connector accounts"). Races with routing changes go to whichever commits first: a routing change
+ * committed before the mark makes the delete answer 409 (`connector_account_in_use` when the active algorithm
+ * names the account, `connector_account_changed` when the routing changed between the delete's read and its
+ * mark); from the mark on, a routing change naming the account answers 409 `routing_changed` and the delete
+ * goes on (docs/api.md "Deleting an account").
  * @param readShards the merchant's list shard `read` count (its payments-by-status partitions)
  * @returns `{merchant_connector_id, deleted: true}`
  * @throws ApiError 404; 409 `connector_account_in_use` (open operations, or named by the active algorithm);
- *   409 `connector_account_changed` when a concurrent change won (retry)
+ *   409 `connector_account_changed` when a concurrent change of the account, or of the routing before the mark, won (retry)
  */
 export async function deleteConnectorAccount(
   merchantId: string,
@@ -506,7 +565,8 @@ export async function deleteConnectorAccount(
   readShards = 1,
 ): Promise<{ merchant_connector_id: string; deleted: true }> {
   const account = await loadAccount(merchantId, merchantConnectorId);
-  const { profile } = await readConnectorConfig(merchantId);
+  const config = await readConnectorConfig(merchantId);
+  const { profile } = config;
   if (profile?.active_algorithm && algorithmAccountIds(profile.active_algorithm.algorithm).includes(merchantConnectorId)) {
     throw new ApiError(
       409,
@@ -523,9 +583,13 @@ export async function deleteConnectorAccount(
       'connector_account_changed',
       'The connector account or your routing changed while it was being deleted; retry.',
     ).asTransient();
+  // The finishing transaction counts one account less: a merchant from before counters gets its counter now.
+  await initialiseAccountCount(merchantId, config);
   let marked: StoredConnectorAccount;
   try {
-    marked = await markDeleting(account);
+    // Guarded by the profile version read above: a routing change committed since (one that may name the
+    // account) makes this delete answer 409; one that comes after the mark and names it answers 409 itself.
+    marked = await markDeleting(account, profile?.version ?? null);
   } catch (err) {
     if (err instanceof ConditionFailedError) throw changed();
     throw err;
@@ -550,7 +614,7 @@ export async function deleteConnectorAccount(
         'merchant_connector_id',
       );
     }
-    await finishDelete(marked, profile?.version ?? null, (a) => accountView(a, publicBaseUrl));
+    await finishDelete(marked, (a) => accountView(a, publicBaseUrl));
   } catch (err) {
     if (err instanceof ApiError) throw err;
     // The delete did not finish (a lost race, storage failing): the account takes payments again.

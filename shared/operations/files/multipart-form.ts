@@ -6,6 +6,7 @@
  * here, after authentication; and the middleware answers every malformed body with a generic 415.
  * Every refusal here is a 400 or 415 {@link ApiError} whose message never repeats the body.
  */
+import { createHash } from 'node:crypto';
 import { Busboy } from '@fastify/busboy';
 import { ApiError, invalidRequest } from '../../domain/errors';
 import { MAX_FILE_BYTES } from '../../domain/file';
@@ -98,4 +99,31 @@ export async function parseMultipartForm(body: Buffer, contentType: string | und
     });
     parser.end(body);
   });
+}
+
+/** What an upload is compared by under one Idempotency-Key ({@link uploadIdentity}). */
+export interface UploadIdentity {
+  /** The text fields, by name. */
+  fields: Record<string, string>;
+  /** Each file part: its field name, file name, declared content type and the SHA-256 (hex) of its bytes. */
+  files: { field: string; filename: string | null; content_type: string | null; sha256: string; truncated: boolean }[];
+}
+
+/**
+ * What makes two uploads the same request: their parts — field names and values, file names, declared content
+ * types and the SHA-256 of each file's bytes — never the raw body, whose multipart boundary (RFC 7578 §4.1: chosen
+ * by the client, and fresh on each retry by most clients, the SDK's FormData included) and part order differ
+ * between two sends of the same file.
+ */
+export function uploadIdentity(form: MultipartForm): UploadIdentity {
+  return {
+    fields: Object.fromEntries(form.fields),
+    files: form.files.map((f) => ({
+      field: f.field,
+      filename: f.filename ?? null,
+      content_type: f.mediaType ?? null,
+      sha256: createHash('sha256').update(f.content).digest('hex'),
+      truncated: f.truncated,
+    })),
+  };
 }

@@ -14,7 +14,15 @@ import { claimHolderOf, claimInFlight, conflict, requestToken } from '../payment
 import type { RequestContext } from '../request-context';
 import { routePayment } from '../routing/route-payment';
 import { loadPayment } from './load-payment';
-import { acceptanceOf, authorizationInput, methodSummary, routingFacts, savedMethodCandidates, ussdBankOf } from './payment-method-facts';
+import {
+  acceptanceOf,
+  authorizationInput,
+  methodSummary,
+  routingFacts,
+  savedMethodCandidates,
+  savedMethodSummary,
+  ussdBankOf,
+} from './payment-method-facts';
 
 /**
  * Confirms a payment created with `confirm: false`: claims it (`Processing`, with its
@@ -84,7 +92,12 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
   // Details sent now replace those given at create; a card is never carried over to another method.
   const keptSummary =
     !saved && p.payment_method_data && paymentMethod === ('card' in p.payment_method_data ? 'card' : 'ussd') ? p.payment_method_data : null;
-  const summary = body.payment_method_data ? await methodSummary(body.payment_method_data) : keptSummary;
+  // A saved method's charge shows its card, as a card payment does.
+  const summary = body.payment_method_data
+    ? await methodSummary(body.payment_method_data)
+    : saved
+      ? savedMethodSummary(saved)
+      : keptSummary;
   const ussdBankCode = ussdBankOf(summary, paymentMethod);
   // Routed again with what is known now (the method and card given at confirm decide rules the create
   // could not), unless the create pinned its account: a pin holds until the confirm names another. A saved

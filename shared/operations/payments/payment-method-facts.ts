@@ -3,12 +3,13 @@
  * `confirm` loads no processor call): the stored summary of its method's details, the facts routing decides on,
  * the USSD bank, a saved method's one connector, the stored `customer_acceptance`.
  */
-import { summarizeCard } from '../../domain/card';
+import { type CardBrand, summarizeCard } from '../../domain/card';
 import type { RoutingFacts } from '../../domain/connector-account';
 import type { Payment, PaymentMethod, PaymentMethodSummary } from '../../domain/payment';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../../domain/ussd-banks';
 import type { RoutedCandidates } from '../../routing/routing';
 import type { PaymentMethodData } from '../../schemas/common';
+import { CARD_BRANDS } from '../../schemas/payment-resource-schema';
 import type { CreatePaymentBody } from '../../schemas/payment-schemas';
 import { cardFingerprint } from '../../security/keyed-hash';
 import { connectorForTarget } from '../accounts/account-connectors';
@@ -23,6 +24,30 @@ export async function methodSummary(data: PaymentMethodData): Promise<PaymentMet
   if (data.card) return { card: summarizeCard(data.card, await cardFingerprint(data.card.card_number)) };
   const code = data.ussd!.bank_code;
   return { ussd: { bank_code: code, bank_name: USSD_BANKS[code] ?? code } };
+}
+
+/** Processors' names for brands a card summary names otherwise (Stripe's short names are the summary's). */
+const BRAND_ALIASES: Readonly<Record<string, CardBrand>> = {
+  'american express': 'amex',
+  'american-express': 'amex',
+  americanexpress: 'amex',
+  'diners club': 'diners',
+  'diners-club': 'diners',
+  'master card': 'mastercard',
+  'china unionpay': 'unionpay',
+};
+
+/**
+ * The summary a charge of a saved method shows in `payment_method_data`, as a card payment shows its card's: the
+ * saved card's brand (the method's lower-case processor brand, read as one of the summary's brands, else
+ * `unknown`), last4, expiry and fingerprint — the method's own (`GET /payment_methods/{id}` `card.fingerprint`):
+ * there is no card number to hash here. Merchants print receipts from it.
+ */
+export function savedMethodSummary(saved: SavedMethodToCharge): PaymentMethodSummary {
+  const c = saved.stored.method.card;
+  const name = c.brand.trim().toLowerCase().replace(/\s+/g, ' ');
+  const brand: CardBrand = BRAND_ALIASES[name] ?? ((CARD_BRANDS as readonly string[]).includes(name) ? (name as CardBrand) : 'unknown');
+  return { card: { last4: c.last4, brand, exp_month: c.exp_month, exp_year: c.exp_year, fingerprint: c.fingerprint } };
 }
 
 /** What routing decides on for a payment (docs/api.md "Routing": `lhs` values of advanced rules). */

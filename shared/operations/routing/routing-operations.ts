@@ -9,6 +9,7 @@ import type { RoutingActivation } from '../../schemas/routing-activation-schema'
 import type { RoutingAlgorithmView } from '../../schemas/routing-algorithm-resource-schema';
 import type { CreateRoutingAlgorithmBody } from '../../schemas/routing-schemas';
 import { type ConnectorConfig, readConnectorConfig } from '../../storage/connector-accounts-repository';
+import { LimitReachedError } from '../../storage/limit-counters';
 import {
   getRoutingAlgorithm,
   listRoutingAlgorithms,
@@ -71,10 +72,6 @@ function view(a: StoredRoutingAlgorithm, profile: RoutingProfile | null): Routin
 export async function createRoutingAlgorithm(merchantId: string, body: CreateRoutingAlgorithmBody): Promise<RoutingAlgorithmView> {
   const config = await readConnectorConfig(merchantId);
   assertValid(body.algorithm as RoutingAlgorithm, config);
-  const existing = await listRoutingAlgorithms(merchantId);
-  if (existing.length >= MAX_ROUTING_ALGORITHMS) {
-    throw invalidRequest('routing_algorithm_limit', `You already have ${MAX_ROUTING_ALGORITHMS} routing algorithms.`);
-  }
   const now = new Date().toISOString();
   const algorithm: StoredRoutingAlgorithm = {
     routing_algorithm_id: newId('routingAlgorithm'),
@@ -84,7 +81,18 @@ export async function createRoutingAlgorithm(merchantId: string, body: CreateRou
     created_at: now,
     modified_at: now,
   };
-  await storeAlgorithm(merchantId, algorithm);
+  try {
+    // The cap is held by a counter changed in the create's own transaction (exact under concurrency).
+    await storeAlgorithm(merchantId, algorithm, MAX_ROUTING_ALGORITHMS);
+  } catch (err) {
+    if (err instanceof LimitReachedError) {
+      throw invalidRequest(
+        'routing_algorithm_limit',
+        `You already have ${MAX_ROUTING_ALGORITHMS} routing algorithms; an algorithm cannot be deleted, so activate one you have.`,
+      );
+    }
+    throw err;
+  }
   return view(algorithm, config.profile);
 }
 

@@ -1901,7 +1901,7 @@ export interface components {
             exp_month: number;
             /** @description Expiry year, four digits. */
             exp_year: number;
-            /** @description `fp_…`: a keyed hash of the card number, the same for the same card number across payments of this stage. */
+            /** @description `fp_…`: a keyed hash of the card number, the same for the same card number across payments of this stage. For a charge of a saved method (`payment_method_id`), the method's own `card.fingerprint`. */
             fingerprint: string;
         };
         /** @description A processor account of yours (merchant connector account): routing sends your payments to it, with its own credentials. */
@@ -2442,7 +2442,7 @@ export interface components {
             capture_method: components["schemas"]["CaptureMethod"];
             /** @description The method, or null until one is given. */
             payment_method: components["schemas"]["PaymentMethod"] | null;
-            /** @description What is kept of the method's details (never a card number or CVC), or null. */
+            /** @description What is kept of the method's details (never a card number or CVC), or null. A charge of a saved method (`payment_method_id`) shows the saved card's summary. */
             payment_method_data: components["schemas"]["PaymentMethodSummary"] | null;
             /** @description The saved payment method this payment charges (`payment_method_id` at create or confirm), or the one it saved (`setup_future_usage`), or null. */
             payment_method_id: string | null;
@@ -10755,9 +10755,7 @@ export interface operations {
                 } | {
                     /** @constant */
                     connector_name: "sandbox";
-                    connector_account_details?: {
-                        key1?: never;
-                    };
+                    connector_account_details?: never;
                     connector_webhook_details?: never;
                 });
             };
