@@ -26,6 +26,7 @@ module.exports = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  testSequencer: '<rootDir>/test/setup/test-sequencer.cjs',
   maxWorkers: 2,
   testTimeout: 30000,
 };
