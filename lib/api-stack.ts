@@ -510,7 +510,7 @@ export class ApiStack extends Stack {
         // Processor keys and the stage's routing rules.
         fn.addEnvironment('CONNECTOR_SECRETS_ID', props.connectorSecretsName);
         fn.addEnvironment('ROUTING_RULES', JSON.stringify(config.routingRules));
-        // Stages without the sandbox (prod): shared/connectors/registry.ts treats `sandbox` as not configured.
+        // Stages without the sandbox (prod): shared/processor-call/connector-registry.ts treats `sandbox` as not configured.
         if (!config.sandbox) fn.addEnvironment('SANDBOX_CONNECTOR_ENABLED', 'false');
         connectorSecrets.grantRead(fn);
       }

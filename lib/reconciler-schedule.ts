@@ -5,7 +5,7 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { RECONCILER_SCHEDULE_PERIOD_MS } from '../shared/reconciliation/reconcile-settings';
+import { RECONCILER_SCHEDULE_PERIOD_MS } from '../shared/settings/reconcile-settings';
 import { acknowledgeNagFindings } from './nag-acknowledgements';
 
 /**
@@ -14,7 +14,7 @@ import { acknowledgeNagFindings } from './nag-acknowledgements';
  * failing, e.g. throttled or not permitted), not errors of the function itself, which the
  * function's Errors alarm covers.
  *
- * - `rate`: one run a minute (`RECONCILER_SCHEDULE_PERIOD_MS`, shared/reconciliation/reconcile-settings.ts),
+ * - `rate`: one run a minute (`RECONCILER_SCHEDULE_PERIOD_MS`, shared/settings/reconcile-settings.ts),
  *   Scheduler's shortest rate. Each run keeps taking over operations as they fall due for its minute and one
  *   look more (a look every 5 s, `RECONCILER_RUN_SPAN_MS` = 65 s), so consecutive runs overlap by a few seconds
  *   and a claim is settled within seconds of its lease's end, not at the next minute (issue 23, "Convergence").

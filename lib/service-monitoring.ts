@@ -30,9 +30,9 @@ import {
   SnsAlarmActionStrategy,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import { CONNECTOR_FACTORIES } from '../shared/connectors/registry';
 import { DISPUTE_LOG_MESSAGES } from '../shared/observability/dispute-log';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../shared/observability/metrics';
+import { CONNECTOR_FACTORIES } from '../shared/processor-call/connector-registry';
 import { WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE } from '../shared/webhooks/delivery-settings';
 import type { StageConfig } from './config/stage-config';
 

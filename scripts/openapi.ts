@@ -1,7 +1,7 @@
 /**
  * Generates docs/openapi.json, the OpenAPI 3.1.0 document of the API, from the code:
  * - the route table (shared/api/routes.ts `ROUTES`): every path and method;
- * - the operation metadata (shared/api/openapi-operations.ts): ids, tags, texts, parameters, the
+ * - the operation metadata (scripts/openapi/openapi-operations.ts): ids, tags, texts, parameters, the
  *   handlers' own query and body schemas, success answers, error statuses and codes;
  * - the response schemas (shared/schemas/*-resource-schema.ts), turned into JSON Schema 2020-12 by
  *   zod's own `z.toJSONSchema` (OpenAPI 3.1's schema dialect is JSON Schema 2020-12:
@@ -21,17 +21,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { API_VERSION, API_VERSION_HEADER } from '../shared/api/api-version';
-import {
-  type BodyExample,
-  type ErrorStatus,
-  EXAMPLE_MISSING_AMOUNT_ERROR,
-  OPENAPI_OPERATIONS,
-  OPENAPI_TAGS,
-  type OperationMetadata,
-  type ResponseHeaderName,
-  type SuccessResponse,
-  WEBHOOK_EXAMPLES,
-} from '../shared/api/openapi-operations';
 import { ROUTES, type RouteDefinition } from '../shared/api/routes';
 import { CONNECTOR_CAPABILITIES } from '../shared/connectors/capabilities';
 import { CREDENTIAL_PIECES, FLUTTERWAVE_ENCRYPTION_KEY_LENGTH } from '../shared/connectors/credential-mode';
@@ -49,7 +38,7 @@ import { CURRENCIES } from '../shared/domain/money';
 import { PAYMENT_METHODS } from '../shared/domain/payment';
 import { ALL_EVENTS } from '../shared/domain/webhook-endpoint';
 import { DEFAULT_RATE_LIMITS, operationClassOf, RATE_LIMIT_WINDOW_SECONDS, rateLimitHeaders } from '../shared/http/rate-limit';
-import { SANDBOX_PAGE_KINDS } from '../shared/operations/sandbox-page-operations';
+import { SANDBOX_PAGE_KINDS } from '../shared/operations/sandbox/sandbox-page-operations';
 import { authenticatePaymentBodySchema } from '../shared/schemas/authentication-schemas';
 import { countrySchema, metadataSchema, paymentMethodDataSchema, returnUrlSchema, WELL_FORMED_TEXT } from '../shared/schemas/common';
 import { createConnectorAccountSchema } from '../shared/schemas/connector-account-schemas';
@@ -65,6 +54,17 @@ import {
   MAX_ENABLED_EVENTS,
   MAX_URL_LENGTH,
 } from '../shared/schemas/webhook-endpoint-schemas';
+import {
+  type BodyExample,
+  type ErrorStatus,
+  EXAMPLE_MISSING_AMOUNT_ERROR,
+  OPENAPI_OPERATIONS,
+  OPENAPI_TAGS,
+  type OperationMetadata,
+  type ResponseHeaderName,
+  type SuccessResponse,
+  WEBHOOK_EXAMPLES,
+} from './openapi/openapi-operations';
 
 /** A JSON Schema / OpenAPI object as plain JSON. */
 export type JsonObject = { [key: string]: unknown };
@@ -207,7 +207,7 @@ const API_KEY_PATTERNS: Readonly<Record<Exclude<ConnectorName, 'sandbox'>, strin
 /**
  * What `POST /connector_accounts` takes for one connector (a branch of the body's `oneOf`), as the operation checks it before any call
  * (shared/connectors/credential-mode.ts `credentialShapeProblem` and `CREDENTIAL_PIECES`;
- * shared/operations/accounts/connector-account-operations.ts `credentialsOf`, `assertEnabledWithinCapabilities`):
+ * shared/operations/connector-accounts/connector-account-operations.ts `credentialsOf`, `assertEnabledWithinCapabilities`):
  * credentials required but for the sandbox, which takes none (`assertNoUnusedCredential`); the key's shape;
  * `key1` and the webhook secret only where the connector uses them (Flutterwave's `key1` 24 characters, Stripe's secret `whsec_…`); and
  * `payment_methods_enabled` within what the connector takes (shared/connectors/capabilities.ts).
@@ -745,7 +745,7 @@ export function buildOpenApiDocument(): JsonObject {
   const paths: Record<string, JsonObject> = {};
   for (const route of ROUTES) {
     const op = OPENAPI_OPERATIONS[route.name];
-    if (!op) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no entry in shared/api/openapi-operations.ts.`);
+    if (!op) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no entry in scripts/openapi/openapi-operations.ts.`);
     paths[route.path] ??= {};
     (paths[route.path] as JsonObject)[route.method.toLowerCase()] = operationObject(builder, route, op);
   }

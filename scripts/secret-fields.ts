@@ -1,7 +1,7 @@
 /**
  * Generates shared/observability/secret-field-names.ts, the names of the request fields marked secret
  * (shared/schemas/secret-field.ts): every body and query schema of the route list's operations
- * (shared/api/openapi-operations.ts, the handlers' own schemas) and the processors' webhook bodies
+ * (scripts/openapi/openapi-operations.ts, the handlers' own schemas) and the processors' webhook bodies
  * (shared/schemas/webhook-secret-schemas.ts), read through zod's `z.toJSONSchema` (the mark is the
  * `x-secret` keyword of the field's schema). The redaction of every log path reads the generated list
  * (shared/observability/redaction.ts), so the Lambdas never build a schema to know what to redact.
@@ -13,9 +13,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as z from 'zod';
-import { OPENAPI_OPERATIONS } from '../shared/api/openapi-operations';
 import { SECRET_META_KEY } from '../shared/schemas/secret-field';
 import { WEBHOOK_SECRET_SCHEMAS } from '../shared/schemas/webhook-secret-schemas';
+import { OPENAPI_OPERATIONS } from './openapi/openapi-operations';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { createConnectorAccount } from '../../shared/operations/accounts/connector-account-operations';
+import { createConnectorAccount } from '../../shared/operations/connector-accounts/connector-account-operations';
 import { createConnectorAccountSchema } from '../../shared/schemas/connector-account-schemas';
 
 /**

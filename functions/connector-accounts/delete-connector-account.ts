@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { deleteConnectorAccount } from '../../shared/operations/accounts/connector-account-operations';
+import { deleteConnectorAccount } from '../../shared/operations/connector-accounts/connector-account-operations';
 
 /**
  * `DELETE /connector_accounts/{merchant_connector_id}`: `{merchant_connector_id, deleted: true}`; its

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { getConnectorAccountView } from '../../shared/operations/accounts/connector-account-operations';
+import { getConnectorAccountView } from '../../shared/operations/connector-accounts/connector-account-operations';
 
 /** `GET /connector_accounts/{merchant_connector_id}`: the account, credentials masked; another merchant's is 404. */
 export const handler = apiHandler({}, async (req) => ({

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listConnectorAccounts } from '../../shared/operations/accounts/connector-account-operations';
+import { listConnectorAccounts } from '../../shared/operations/connector-accounts/connector-account-operations';
 import { listConnectorAccountsQuerySchema } from '../../shared/schemas/connector-account-list-schema';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { updateConnectorAccount } from '../../shared/operations/accounts/connector-account-operations';
+import { updateConnectorAccount } from '../../shared/operations/connector-accounts/connector-account-operations';
 import { updateConnectorAccountSchema } from '../../shared/schemas/connector-account-schemas';
 
 /**

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listEventDeliveries } from '../../shared/operations/event-delivery-operations';
+import { listEventDeliveries } from '../../shared/operations/events/event-delivery-operations';
 
 /**
  * `GET /events/{event_id}/deliveries`: `{data, has_more: false}`, one delivery per endpoint the

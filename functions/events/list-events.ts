@@ -1,6 +1,6 @@
 import type { EVENT_TYPES } from '../../shared/domain/events';
 import { apiHandler } from '../../shared/http/api-handler';
-import { listEvents } from '../../shared/operations/event-operations';
+import { listEvents } from '../../shared/operations/events/event-operations';
 import { listEventsQuerySchema } from '../../shared/schemas/event-list-schema';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { redeliverEvent } from '../../shared/operations/event-delivery-operations';
+import { redeliverEvent } from '../../shared/operations/events/event-delivery-operations';
 import { redeliverEventBodySchema } from '../../shared/schemas/redeliver-event-schema';
 
 /**

@@ -3,8 +3,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { MAX_UPLOAD_BODY_BYTES } from '../../shared/domain/file';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
+import { invalidMultipart, type MultipartForm, parseMultipartForm, uploadIdentity } from '../../shared/http/multipart-form';
 import { checkFilePurpose, createFile, fileMissing, fileTooLarge } from '../../shared/operations/files/file-operations';
-import { invalidMultipart, type MultipartForm, parseMultipartForm, uploadIdentity } from '../../shared/operations/files/multipart-form';
 
 /** Each request's multipart body, taken off its event before the shared chain runs (see {@link handler}). */
 const uploads = new WeakMap<APIGatewayProxyEventV2, Buffer>();
@@ -28,7 +28,7 @@ function formOf(event: APIGatewayProxyEventV2): Promise<MultipartForm> {
 }
 
 /**
- * Uploads under one Idempotency-Key are compared by their parts (shared/operations/files/multipart-form.ts
+ * Uploads under one Idempotency-Key are compared by their parts (shared/http/multipart-form.ts
  * `uploadIdentity`), not by the raw body: a client retrying with a new multipart boundary sends the same request.
  */
 const upload = apiHandler(

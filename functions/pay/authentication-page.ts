@@ -1,7 +1,7 @@
 import { htmlHandler } from '../../shared/http/html-handler';
 import { authenticationPage, resultPage } from '../../shared/http/payer-pages';
 import { payerPayment } from '../../shared/operations/payer/payer-payment';
-import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
+import { isAuthenticationAction } from '../../shared/operations/payments/payment-authentication';
 
 /**
  * `GET /pay/{payment_id}/authenticate` (public, no api-key): Switchyard's hosted page for the

@@ -2,7 +2,7 @@ import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline, resultPage } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { merchantReturnLocation, payerReturn } from '../../shared/operations/payer/payer-return';
-import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
+import { isAuthenticationAction } from '../../shared/operations/payments/payment-authentication';
 
 /**
  * `GET /pay/{payment_id}/return` (public): where every processor sends the payer back (after 3DS,

@@ -3,7 +3,7 @@ import { htmlHandler } from '../../shared/http/html-handler';
 import { authenticationPage, pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { submitAuthenticationPage } from '../../shared/operations/payer/authentication-page-submission';
-import { isAuthenticationAction } from '../../shared/operations/payment-authentication';
+import { isAuthenticationAction } from '../../shared/operations/payments/payment-authentication';
 
 /**
  * `POST /pay/{payment_id}/authenticate` (public form post): relays the payer's answer exactly as

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { authenticatePayment } from '../../shared/operations/payment-authentication';
+import { authenticatePayment } from '../../shared/operations/payments/payment-authentication';
 import { authenticatePaymentBodySchema } from '../../shared/schemas/authentication-schemas';
 
 /**

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { cancelPayment } from '../../shared/operations/payment-capture-void';
+import { cancelPayment } from '../../shared/operations/payments/payment-capture-void';
 import { cancelPaymentBodySchema } from '../../shared/schemas/payment-action-schemas';
 
 /** `POST /payments/{payment_id}/cancel`: → Cancelled, echoing `cancellation_reason`; 409 from a status that cannot be cancelled. */

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { capturePayment } from '../../shared/operations/payment-capture-void';
+import { capturePayment } from '../../shared/operations/payments/payment-capture-void';
 import { capturePaymentBodySchema } from '../../shared/schemas/payment-action-schemas';
 
 /** `POST /payments/{payment_id}/capture`: captures a manual-capture payment (RequiresCapture → Succeeded). */

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { createPayment } from '../../shared/operations/payment-operations';
+import { createPayment } from '../../shared/operations/payments/create-payment';
 import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 
 /** `POST /payments`: creates a payment intent (and confirms it when `confirm: true`). 200 with the payment. */

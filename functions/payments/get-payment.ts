@@ -10,6 +10,6 @@ export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) =
   body:
     req.query.force_sync === 'true'
       ? // The processor sync (routing, connectors) is loaded on the first force_sync only (issue 27).
-        await (await import('../../shared/operations/payment-sync')).syncPayment(req.operation, req.path.payment_id ?? '')
+        await (await import('../../shared/operations/payments/payment-sync')).syncPayment(req.operation, req.path.payment_id ?? '')
       : (await loadPayment(req.merchantId, req.path.payment_id ?? '')).payment,
 }));

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { refundPayment } from '../../shared/operations/refund-operations';
+import { refundPayment } from '../../shared/operations/refunds/refund-operations';
 import { refundPaymentBodySchema } from '../../shared/schemas/payment-action-schemas';
 
 /** `POST /payments/{payment_id}/refund`: refunds all or part of a Succeeded payment; 200 with the refund. */

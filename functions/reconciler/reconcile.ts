@@ -3,8 +3,12 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger';
 import { recordReconcilerFailure } from '../../shared/observability/metrics';
-import { type ReconcileReport, reconcileDueContinuously, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
-import { RECONCILE_PASS_INTERVAL_MS, RECONCILER_RUN_SPAN_MS } from '../../shared/reconciliation/reconcile-settings';
+import {
+  type ReconcileReport,
+  reconcileDueContinuously,
+  reconcileOpenOperations,
+} from '../../shared/operations/reconciliation/reconcile-operations';
+import { RECONCILE_PASS_INTERVAL_MS, RECONCILER_RUN_SPAN_MS } from '../../shared/settings/reconcile-settings';
 
 /** Time kept back from the Lambda's remaining time so a run ends cleanly: 20 000 ms. */
 const RUN_MARGIN_MS = 20_000;

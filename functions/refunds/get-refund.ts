@@ -10,6 +10,6 @@ export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) =
   body:
     req.query.force_sync === 'true'
       ? // The processor sync (routing, connectors) is loaded on the first force_sync only (issue 27).
-        await (await import('../../shared/operations/refund-sync')).syncRefund(req.operation, req.path.refund_id ?? '')
+        await (await import('../../shared/operations/refunds/refund-sync')).syncRefund(req.operation, req.path.refund_id ?? '')
       : await getRefund(req.merchantId, req.path.refund_id ?? ''),
 }));

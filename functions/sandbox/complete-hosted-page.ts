@@ -2,7 +2,7 @@ import { ApiError } from '../../shared/domain/errors';
 import { processorReturnUrl } from '../../shared/domain/payment';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
-import { completeSandboxPage, sandboxPageKind } from '../../shared/operations/sandbox-page-operations';
+import { completeSandboxPage, sandboxPageKind } from '../../shared/operations/sandbox/sandbox-page-operations';
 
 /**
  * `POST /sandbox/{kind}/{payment_id}` (form `decision=approve|decline`, no

@@ -1,6 +1,6 @@
 import { formatMinorUnits } from '../../shared/domain/money';
 import { escapeHtml, htmlHandler, htmlPage } from '../../shared/http/html-handler';
-import { sandboxPageKind, sandboxPagePayment, waitsOnSandboxPage } from '../../shared/operations/sandbox-page-operations';
+import { sandboxPageKind, sandboxPagePayment, waitsOnSandboxPage } from '../../shared/operations/sandbox/sandbox-page-operations';
 
 /**
  * `GET /sandbox/{kind}/{payment_id}` (no api-key): the sandbox's hosted page a

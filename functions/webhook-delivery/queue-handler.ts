@@ -3,7 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger';
-import { attemptQueuedDelivery, fanOutEvent } from '../../shared/operations/event-delivery-operations';
+import { attemptQueuedDelivery, fanOutEvent } from '../../shared/operations/events/event-delivery-operations';
 import { parseQueueMessage } from '../../shared/webhooks/delivery-queue';
 
 /**

@@ -5,7 +5,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import middy from '@middy/core';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger';
-import { queueFanOuts } from '../../shared/operations/event-delivery-operations';
+import { queueFanOuts } from '../../shared/operations/events/event-delivery-operations';
 
 /**
  * One stream record: an INSERT of an event item (`entity = 'event'`, the outbox) is queued for
@@ -36,7 +36,7 @@ async function recordHandler(record: DynamoDBRecord): Promise<void> {
  * processing its batch with Powertools Batch (`BatchProcessor`, `EventType.DynamoDBStreams`,
  * records in parallel). For each new event: one fan-out message to the delivery queue, whose worker
  * (queue-handler.ts) makes the delivery records and sends them (Standard Webhooks; see
- * shared/operations/event-delivery-operations.ts). A batch takes as long as its queue calls: neither a
+ * shared/operations/events/event-delivery-operations.ts). A batch takes as long as its queue calls: neither a
  * merchant's number of endpoints nor its slowest endpoint shows on the shared stream.
  * @returns `{ batchItemFailures: [{ itemIdentifier: <SequenceNumber> }] }` for the records that
  *   failed (storage errors): Lambda retries from the first of them. A whole failed batch is

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { createWebhookEndpoint } from '../../shared/operations/webhook-endpoint-operations';
+import { createWebhookEndpoint } from '../../shared/operations/events/webhook-endpoint-operations';
 import { createWebhookEndpointSchema } from '../../shared/schemas/webhook-endpoint-schemas';
 import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
 

@@ -1,5 +1,5 @@
 import { apiHandler } from '../../shared/http/api-handler';
-import { listWebhookEndpoints } from '../../shared/operations/webhook-endpoint-operations';
+import { listWebhookEndpoints } from '../../shared/operations/events/webhook-endpoint-operations';
 import { nestCreatedParams } from '../../shared/schemas/list-query-schema';
 import { plainListQuerySchema } from '../../shared/schemas/plain-list-schema';
 

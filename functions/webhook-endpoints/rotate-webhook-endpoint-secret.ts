@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
-import { rotateWebhookEndpointSecret } from '../../shared/operations/webhook-endpoint-operations';
+import { rotateWebhookEndpointSecret } from '../../shared/operations/events/webhook-endpoint-operations';
 import { emptyBodySchema } from '../../shared/schemas/empty-body-schema';
 import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
 

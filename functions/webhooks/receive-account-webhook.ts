@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { webhookRawBody } from '../../shared/http/webhook-body';
-import { receiveConnectorWebhook } from '../../shared/operations/webhook-operations';
+import { receiveConnectorWebhook } from '../../shared/operations/inbound-webhooks/receive-connector-webhook';
 
 /**
  * `POST /webhooks/{connector}/{merchant_connector_id}` (no api-key): a processor's webhook for one of a

@@ -1,6 +1,6 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { webhookRawBody } from '../../shared/http/webhook-body';
-import { receiveConnectorWebhook } from '../../shared/operations/webhook-operations';
+import { receiveConnectorWebhook } from '../../shared/operations/inbound-webhooks/receive-connector-webhook';
 
 /**
  * `POST /webhooks/{connector}` (no api-key; the connector's signature

@@ -1,4 +1,4 @@
-import type { RoutingRule } from '../../shared/routing/routing-rules';
+import type { RoutingRule } from '../../shared/operations/routing/routing-rules';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../shared/webhooks/delivery-settings';
 
 /**
@@ -43,7 +43,7 @@ export interface StageConfig {
   /**
    * Whether the sandbox connector exists on this stage. `false` (prod): the sandbox's hosted-page
    * routes (`/sandbox/…`) and their functions are not deployed, and every function that calls
-   * connectors gets `SANDBOX_CONNECTOR_ENABLED=false`, so shared/connectors/registry.ts treats `sandbox` as not
+   * connectors gets `SANDBOX_CONNECTOR_ENABLED=false`, so shared/processor-call/connector-registry.ts treats `sandbox` as not
    * configured (routing answers `no_connector_available`, as for any connector without keys).
    * The routing rules of such a stage must not name `sandbox` (checked by {@link stageConfig}).
    */
@@ -219,7 +219,7 @@ export interface StageConfig {
   /** Prefix of API keys issued for this stage. */
   apiKeyPrefix: 'sk_test_' | 'sk_live_';
   /**
-   * Routing rules (shared/routing/routing-rules.ts): per (currency, payment method) an
+   * Routing rules (shared/operations/routing/routing-rules.ts): per (currency, payment method) an
    * ordered list of connectors; the first rule that matches applies. Passed to the
    * functions as `ROUTING_RULES`.
    */

@@ -123,7 +123,7 @@ export async function countRoundTrips(requests: RoundTripRequests): Promise<Roun
  * Issue 22: create and confirm for a merchant with its own connector accounts and an active routing
  * algorithm (two sandbox accounts, `volume_split` 50/50) cost no DynamoDB round trip more than without:
  * the accounts and the active algorithm come from the per-container configuration cache
- * (shared/operations/accounts/connector-config-cache.ts), warmed by one create first.
+ * (shared/processor-call/connector-config-cache.ts), warmed by one create first.
  * @throws when the setup requests (accounts, algorithm) do not succeed
  */
 async function countWithActiveAlgorithm(

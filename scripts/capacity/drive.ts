@@ -2,7 +2,7 @@
  * Drives one realistic payment lifecycle through the project's own code: the local API Gateway
  * stand-in (scripts/local/gateway.ts, the real handlers, in this process), the sandbox connector, the
  * webhook delivery stream handler (functions/webhook-delivery/stream-handler.ts, fed the event items
- * as the table's stream would) with the delivery queue's worker (scripts/local/delivery-queue.ts) and the reconciler (shared/operations/reconcile-operations.ts). Each
+ * as the table's stream would) with the delivery queue's worker (scripts/local/delivery-queue.ts) and the reconciler (shared/operations/reconciliation/reconcile-operations.ts). Each
  * step runs in a recorder phase named after the model's operation (scripts/capacity/model.ts
  * `OPERATIONS`), so its DynamoDB calls become that operation's unit records.
  */
@@ -13,7 +13,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as streamHandler } from '../../functions/webhook-delivery/stream-handler';
 import { deliverSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
-import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { hashApiKey, putApiKey } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { primaryKey } from '../../shared/storage/item-keys';

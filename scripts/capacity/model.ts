@@ -157,7 +157,7 @@ export function operationRates(load: LoadSpec): Record<string, number> {
 
 /**
  * Reads of a merchant's webhook endpoints for fan-out per second, platform-wide: with the delivery
- * worker's cache (shared/operations/fan-out-endpoint-cache.ts) one per container per cache period
+ * worker's cache (shared/operations/events/fan-out-endpoint-cache.ts) one per container per cache period
  * per merchant, never more than one per event; without it (period 0) one per event (about 4 events
  * a payment: created, processing, succeeded, and a refund's).
  */

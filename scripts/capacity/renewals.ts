@@ -8,7 +8,7 @@
  *   (subscription, the new invoice, `invoice.created`, `subscription.updated`);
  * - step 2 (collect): GetItem subscription, GetItem the new (open) invoice, TransactWriteItems of 1 (the invoice
  *   marked with its try in flight, before the processor call: a cancel never voids under a charge), then `createPayment`
- *   (shared/operations/payment-operations.ts): GetItem saved method, TransactWriteItems of 3 items (payment,
+ *   (shared/operations/payments/create-payment.ts): GetItem saved method, TransactWriteItems of 3 items (payment,
  *   `payment.created`, ConditionCheck customer), the processor call, TransactWriteItems of 2 (payment update,
  *   `payment.succeeded`), `afterAuthorization`'s GetItem invoice + GetItem subscription (its invoice does not list
  *   the payment yet: nothing written), UpdateItem saved method `last_used_at`; then `applyPaymentToInvoice`:

@@ -10,8 +10,9 @@
  * then waits for its due time). Hand-overs are conditional, so it and the reconciler never send a
  * delivery twice.
  */
-import { mapBounded, retryDelivery } from '../../shared/operations/event-delivery-operations';
-import { interleaveByMerchant } from '../../shared/operations/merchant-fair-order';
+
+import { interleaveByMerchant } from '../../shared/domain/merchant-fair-order';
+import { mapBounded, retryDelivery } from '../../shared/operations/events/event-delivery-operations';
 import { type OpenItem, openDeliveryShards, queryOpenItems } from '../../shared/storage/open-items-repository';
 
 /** Options of {@link startDeliveryRetryTimer}. */

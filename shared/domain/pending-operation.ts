@@ -20,7 +20,7 @@ export type PendingOperationKind = (typeof PENDING_OPERATION_KINDS)[number];
  *   outcome is unknown and the reconciler (or a force_sync, or a keyed retry) asks the processor.
  * - `request`: set when the request that made the call carried an `Idempotency-Key`: a keyed hash of
  *   (merchant, payment, operation, key) that lets that request's retry recognise the call as its own
- *   ({@link requestToken} in shared/operations/payment-state.ts). Never shown by the API.
+ *   ({@link requestToken} in shared/operations/payments/payment-state.ts). Never shown by the API.
  */
 export interface PendingOperation {
   operation: PendingOperationKind;
@@ -67,7 +67,7 @@ export const API_FUNCTION_TIMEOUT_MS = 29_000;
  * the version (payments) or the `Pending` status (refunds) read before it, so a late write of the holder
  * and a takeover cannot both apply. It is not there for the processor: a processor may keep working on a
  * call after we stopped waiting, and that is covered where an answer is interpreted — a lookup that does
- * not find the call yet inside the processor's window keeps the claim (shared/operations/payment-sync.ts,
+ * not find the call yet inside the processor's window keeps the claim (shared/operations/payments/payment-sync.ts,
  * refund-sync.ts; {@link PROCESSOR_WORK_WINDOW_MS} for captures and voids).
  */
 export const CLAIM_LEASE_MARGIN_MS = 3_000;
@@ -78,7 +78,7 @@ export const CLAIM_LEASE_MARGIN_MS = 3_000;
  * CLAIM_LEASE_MARGIN_MS after that request's own end (its invocation's deadline, {@link claimLeaseEnd}),
  * which is at most API_FUNCTION_TIMEOUT_MS after the claim; a claim written where no request deadline is
  * known gets the whole of it from its write. Then the outcome is unknown, and a retry, a sync or the
- * reconciler (which checks every few seconds: shared/reconciliation/reconcile-settings.ts) takes over.
+ * reconciler (which checks every few seconds: shared/settings/reconcile-settings.ts) takes over.
  */
 export const CLAIM_LEASE_MS = API_FUNCTION_TIMEOUT_MS + CLAIM_LEASE_MARGIN_MS;
 

@@ -9,6 +9,7 @@ import { logger } from '../observability/logger';
 import { withRequestLog } from '../observability/request-log';
 import { tracer } from '../observability/tracer';
 import { type RequestContext, requestDeadline } from '../operations/request-context';
+import { apiErrorFromZod, type InputLocation } from '../schemas/zod-errors';
 import { type AuthenticatedContext, apiKeyAuth } from './authentication';
 import { errorMapper } from './error-mapper';
 import { answeringHead } from './head-request';
@@ -17,7 +18,6 @@ import { jsonResponse } from './json-response';
 import { publicBaseUrl } from './public-base-url';
 import { rateLimit, rateLimitSettled } from './rate-limit';
 import { bodySizeLimit, jsonBody } from './request-body';
-import { apiErrorFromZod, type InputLocation } from './zod-errors';
 
 /** What an endpoint's domain call receives once the request is authenticated and validated. */
 export interface ApiRequest<B, Q> {

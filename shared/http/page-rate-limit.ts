@@ -18,7 +18,7 @@
  * This bounds load, not processor calls: those are bounded on the payment itself, across containers — the
  * return route asks the processor at most once per payment per cooldown (`last_synced_at`,
  * shared/operations/payer/payer-return.ts) and a step takes at most three answers
- * (shared/operations/payment-authentication.ts).
+ * (shared/operations/payments/payment-authentication.ts).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { isIdOf } from '../domain/ids';

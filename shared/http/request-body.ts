@@ -4,7 +4,7 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError, invalidRequest } from '../domain/errors';
 import { isWellFormedText, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';
-import { isEchoableName } from './zod-errors';
+import { isEchoableName } from '../schemas/zod-errors';
 
 /** Largest accepted request body: 64 KiB (decoded). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -193,7 +193,7 @@ export function illFormedStringIn(body: unknown): IllFormedString | undefined {
 
 /**
  * 400 `parameter_invalid` for {@link IllFormedString}: `param` is the dotted path of the field, as a
- * validation error names it (shared/http/zod-errors.ts), up to the first caller-chosen name that is
+ * validation error names it (shared/schemas/zod-errors.ts), up to the first caller-chosen name that is
  * not plainly a field name ({@link isEchoableName}: it is not repeated, the enclosing field is named).
  * The message says what to fix and never repeats the value.
  */

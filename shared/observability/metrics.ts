@@ -301,7 +301,7 @@ function accountSet(merchantConnectorId: string | null): Record<string, string>[
  * dimension sets `{connector, outcome}` and `{connector, operation, outcome}` in one EMF blob.
  * `outcome` is `ok` when the processor answered (a result, a decline, a 4xx refusal) and
  * `technical_error` otherwise (timeout — the processor's or the request's budget —, network error,
- * 5xx, an unreadable answer). Emitted by `callWithinBudget` (shared/operations/connector-call.ts) next
+ * 5xx, an unreadable answer). Emitted by `callWithinBudget` (shared/processor-call/connector-call.ts) next
  * to `ConnectorLatency`; a call the circuit breaker did not let through is not a call and is not counted.
  * @param operation the call's label, e.g. `authorize`, `authenticate`, `capture`, `void`, `refund`, `sync`, `sync_refund`, `find_refund`
  */
@@ -319,10 +319,10 @@ export function recordConnectorCall(
 
 /**
  * Counts a processor's answer about a refund ({@link BUSINESS_METRICS.refundOutcomes}), dimension set
- * `{connector, outcome}`. At the refund call (shared/operations/refund-operations.ts): `succeeded`,
+ * `{connector, outcome}`. At the refund call (shared/operations/refunds/refund-operations.ts): `succeeded`,
  * `pending`, `failed` (declined, or refused with a 4xx: nothing refunded) or `unknown` (technical
  * failure: the reconciler finds it by our id). When the reconciler or a `force_sync` settles a
- * pending or unknown refund (shared/operations/refund-sync.ts): `succeeded` or `failed` (declined, or
+ * pending or unknown refund (shared/operations/refunds/refund-sync.ts): `succeeded` or `failed` (declined, or
  * known absent at the processor); a refund still pending there is not counted again.
  */
 export function recordRefundOutcome(connector: string, outcome: RefundOutcome): void {
@@ -332,7 +332,7 @@ export function recordRefundOutcome(connector: string, outcome: RefundOutcome): 
 /**
  * Records a connector's circuit breaker state in this container ({@link BUSINESS_METRICS.circuitState},
  * a gauge with no unit, dimension `connector`): 0 closed, 1 half-open (one probe call running), 2 open
- * (routing skips it). Emitted on every change by shared/routing/circuit-breaker.ts; between changes the
+ * (routing skips it). Emitted on every change by shared/processor-call/circuit-breaker.ts; between changes the
  * last value holds (use the maximum over a period on a dashboard: any container that sees it open).
  */
 export function recordCircuitState(connector: string, state: 0 | 1 | 2, merchantConnectorId: string | null = null): void {

@@ -55,7 +55,7 @@ function mapLocation(location: string, line: string, column: string, root: strin
 
 /**
  * A V8 stack trace with every frame in the function's own code (`LAMBDA_TASK_ROOT`) pointing at
- * its original source, line and column (`at Kx (shared/operations/refund-operations.ts:88:11)`),
+ * its original source, line and column (`at Kx (shared/operations/refunds/refund-operations.ts:88:11)`),
  * as `--enable-source-maps` would print it; frames elsewhere, and every frame when
  * `LAMBDA_TASK_ROOT` is unset or no map is found, are left as they are.
  * @param stack `error.stack`

@@ -8,7 +8,7 @@ import { containsCardNumber } from '../domain/card';
 /**
  * The message of every field that refuses a card number (shared/domain/card.ts,
  * `containsCardNumber`: any spelling, any separators, Unicode digits). It names what is wrong,
- * never the value; the field is named by `param` (shared/http/zod-errors.ts).
+ * never the value; the field is named by `param` (shared/schemas/zod-errors.ts).
  */
 export const NO_CARD_NUMBERS = 'must not contain a card number: card data is only accepted in payment_method_data.card';
 

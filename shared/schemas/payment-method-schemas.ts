@@ -2,7 +2,7 @@
  * The inputs of the saved payment method routes (issue 24; docs/api.md "Saved payment methods"); the list envelope
  * `GET /customers/{customer_id}/payment_methods` answers is in ./payment-method-resource-schema.ts. The handlers in
  * functions/payment-methods/ validate with these schemas and the OpenAPI generator documents the same
- * objects (shared/api/openapi-operations.ts), so validation and contract cannot drift.
+ * objects (scripts/openapi/openapi-operations.ts), so validation and contract cannot drift.
  */
 import { listQuerySchema } from './list-query-schema';
 

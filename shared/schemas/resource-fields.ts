@@ -58,7 +58,7 @@ export function nullableText(description: string) {
 
 /**
  * A connector (downstream processor) name: `sandbox`, `paystack`, `flutterwave` or `stripe`
- * (shared/connectors/registry.ts). A string rather than an enum: a stage may register others.
+ * (shared/processor-call/connector-registry.ts). A string rather than an enum: a stage may register others.
  * @param description what the connector did
  */
 export function connectorField(description: string) {

@@ -3,7 +3,7 @@
  * answers, one definition of the algorithm's shape for both (shared/domain/routing-algorithm.ts
  * holds the vocabulary and the types; Hyperswitch's routing API is the model, see there).
  *
- * Every object is strict. A failure names its field by its path (shared/http/zod-errors.ts joins it
+ * Every object is strict. A failure names its field by its path (shared/schemas/zod-errors.ts joins it
  * with dots: `algorithm.data.rules.2.statements.0.condition.1.value`), so the API error names the
  * rule and the field; messages say what is accepted and never repeat the value sent.
  * What can only be checked against the merchant's accounts (that an id exists, that the account

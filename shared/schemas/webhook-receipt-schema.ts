@@ -1,5 +1,5 @@
 /**
- * The answer of `POST /webhooks/{connector}` to a processor (shared/operations/webhook-operations.ts
+ * The answer of `POST /webhooks/{connector}` to a processor (shared/operations/inbound-webhooks/receive-connector-webhook.ts
  * `WebhookReceipt`, kept equal to this by a unit test). docs/connectors.md "Webhooks".
  */
 import * as z from 'zod';

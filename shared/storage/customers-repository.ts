@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CUSTOMER_FIELDS, type Customer, type CustomerFields } from '../domain/customer';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import { nextCheckAt } from '../reconciliation/reconcile-settings';
+import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';

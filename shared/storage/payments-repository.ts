@@ -9,7 +9,7 @@ import { ATTEMPT_FIELDS, type Attempt, PAYMENT_FIELDS, type Payment } from '../d
 import { ALLOWED_FROM, type PaymentStatus } from '../domain/payment-status';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import type { Refund } from '../domain/refund';
-import { nextCheckAt } from '../reconciliation/reconcile-settings';
+import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, unmatchedWebhookKey, webhookEventKey } from './item-keys';
@@ -44,7 +44,7 @@ export interface StoredPayment {
   /**
    * Answers sent to the processor for the payment's current authentication step and not accepted
    * (`auth_answers`: the step and the count; absent = none): counted in the claim write of each
-   * answer, cleared when the processor moves on (shared/operations/payment-authentication.ts).
+   * answer, cleared when the processor moves on (shared/operations/payments/payment-authentication.ts).
    * The step values themselves are never stored.
    */
   authAnswers?: AuthAnswers | null;
@@ -56,7 +56,7 @@ export interface StoredPayment {
   /**
    * The keyed-request hash of the last claim made by a request with an `Idempotency-Key` (`last_request`;
    * absent = none): kept after the claim is released, so a retry of that request recognises what its first
-   * attempt did (`PendingOperation.request`; shared/operations/payment-state.ts `requestToken`).
+   * attempt did (`PendingOperation.request`; shared/operations/payments/payment-state.ts `requestToken`).
    */
   lastRequest?: string | null;
 }

@@ -5,7 +5,7 @@ import { refundStatusEvent } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import { REFUND_FIELDS, type Refund, type RefundStatus } from '../domain/refund';
-import { nextCheckAt } from '../reconciliation/reconcile-settings';
+import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';

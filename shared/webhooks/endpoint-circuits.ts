@@ -2,7 +2,7 @@
  * A circuit per webhook endpoint, kept in memory by each delivery worker container (issue 23,
  * "an endpoint that keeps timing out gets … a circuit of its own"). Built on cockatiel 3.2.1's
  * `circuitBreaker` with a `ConsecutiveBreaker` (https://github.com/connor4312/cockatiel, README
- * "circuitBreaker"), as the connectors' circuits are (shared/routing/circuit-breaker.ts).
+ * "circuitBreaker"), as the connectors' circuits are (shared/processor-call/circuit-breaker.ts).
  *
  * What counts as a failure: an attempt that got no answer at all (timeout, refused or reset
  * connection, DNS failure): those are what hold a worker for up to the delivery timeout. Any

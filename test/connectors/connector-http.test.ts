@@ -17,7 +17,7 @@ import {
   timeoutFor,
   UNKNOWN_OUTCOME_STATUSES,
 } from '../../shared/connectors/connector-http';
-import { connectorTimeoutOverride } from '../../shared/connectors/registry';
+import { connectorTimeoutOverride } from '../../shared/processor-call/connector-registry';
 
 type Answer = { status: number; body: string; contentType?: string };
 

@@ -1,5 +1,5 @@
 /**
- * The registry's two paths to an adapter (shared/connectors/registry.ts): `connectorWithCredentials` (a merchant's
+ * The registry's two paths to an adapter (shared/processor-call/connector-registry.ts): `connectorWithCredentials` (a merchant's
  * own account) and `CONNECTOR_FACTORIES` / `configuredConnector` (the platform's), sharing one construction per
  * connector. A local server (node:http on 127.0.0.1) answers each processor's balance read with its documented
  * sample (sources in fixtures/SOURCES.md, "Credential check") and records what it receives, so the tests see which
@@ -11,17 +11,17 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ConnectorTechnicalError, WebhookSignatureError } from '../../shared/connectors/connector';
+import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/transformers';
+import type { ConnectorCredentials, ConnectorName } from '../../shared/domain/connector-account';
+import { logger } from '../../shared/observability/logger';
 import {
   CONNECTOR_FACTORIES,
   type ConnectorSettings,
   configuredConnector,
   connectorWithCredentials,
   STAGE_CONNECTOR_SETTING_NAMES,
-} from '../../shared/connectors/registry';
-import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
-import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/transformers';
-import type { ConnectorCredentials, ConnectorName } from '../../shared/domain/connector-account';
-import { logger } from '../../shared/observability/logger';
+} from '../../shared/processor-call/connector-registry';
 import { scopedEnv } from '../helpers/scoped-env';
 
 const FIXTURES = join(__dirname, 'fixtures');

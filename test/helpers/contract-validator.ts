@@ -94,7 +94,7 @@ interface Route extends Operation {
   literal: number;
 }
 
-/** The 400 codes a JSON Schema validation failure stands for (shared/http/zod-errors.ts). */
+/** The 400 codes a JSON Schema validation failure stands for (shared/schemas/zod-errors.ts). */
 export const SCHEMA_LEVEL_CODES: readonly string[] = [
   'parameter_missing',
   'parameter_invalid_type',

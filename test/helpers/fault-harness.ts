@@ -34,9 +34,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { storageRetryTimer } from '../../shared/operations/storage-retry';
-import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/reconciliation/reconcile-settings';
+import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/settings/reconcile-settings';
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from './local-api';
 import { scopedEnv } from './scoped-env';
@@ -142,7 +142,7 @@ export interface FaultHarness {
   reconcileLater(aheadMs?: number): Promise<ReconcileReport>;
   /**
    * Runs one reconciler pass at `faultEndedMs` + `CONVERGENCE_BOUND_MS` − `RECONCILE_SETTLE_ALLOWANCE_MS` (45 s;
-   * shared/reconciliation/reconcile-settings.ts) and leaves the clock there: what the fault left open must be due
+   * shared/settings/reconcile-settings.ts) and leaves the clock there: what the fault left open must be due
    * by then, and that pass settles it (leaving the allowance for the settling itself). `faultEndedMs`: when
    * storage returned ({@link storageReturns}), or, for a processor fault or a crash, when the faulted request started.
    */

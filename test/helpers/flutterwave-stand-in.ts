@@ -1328,7 +1328,7 @@ export interface FlutterwaveStandInEnv {
 }
 
 /**
- * The environment the connector registry (`shared/connectors/registry.ts`) reads to build the Flutterwave
+ * The environment the connector registry (`shared/processor-call/connector-registry.ts`) reads to build the Flutterwave
  * connector against the stand-in: `FLUTTERWAVE_SECRET_KEY`, `FLUTTERWAVE_ENCRYPTION_KEY` and
  * `FLUTTERWAVE_WEBHOOK_HASH` of the default account (or of `options.account`, one of
  * {@link FlutterwaveStandIn.accounts}), `FLUTTERWAVE_BASE_URL`; plus `CONNECTOR_TIMEOUT_MS` (every connector's)

@@ -2376,7 +2376,7 @@ export async function startPaystackStandIn(options: PaystackStandInOptions = {})
 }
 
 /**
- * The environment the connector registry (`shared/connectors/registry.ts`) reads to build the
+ * The environment the connector registry (`shared/processor-call/connector-registry.ts`) reads to build the
  * Paystack connector against the stand-in: `PAYSTACK_SECRET_KEY` (the default account's fake key, or
  * `options.account`'s; also the webhook key), `PAYSTACK_BASE_URL`; plus `CONNECTOR_TIMEOUT_MS` (every connector's) when
  * `options.timeoutMs` is given.

@@ -2617,7 +2617,7 @@ export async function startStripeStandIn(options: StripeStandInOptions = {}): Pr
 }
 
 /**
- * The environment variables the connector registry (`shared/connectors/registry.ts`)
+ * The environment variables the connector registry (`shared/processor-call/connector-registry.ts`)
  * reads to build the Stripe connector against the stand-in: `STRIPE_SECRET_KEY`
  * (the stand-in's fake `sk_test_…`), `STRIPE_BASE_URL` (its URL) and
  * `STRIPE_WEBHOOK_SECRET` (a fake `whsec_…`) — the default account's, or `options.account`'s (one of

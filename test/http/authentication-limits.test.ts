@@ -5,7 +5,7 @@
  * that is never recorded still counts.
  */
 import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
-import { MAX_WRONG_ANSWERS_PER_STEP } from '../../shared/operations/payment-authentication';
+import { MAX_WRONG_ANSWERS_PER_STEP } from '../../shared/operations/payments/payment-authentication';
 import { getPayment } from '../../shared/storage/payments-repository';
 import { useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type TestResponse } from '../helpers/local-api';

@@ -16,7 +16,7 @@ import { ensureTable } from '../../scripts/local/ensure-table';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import { periodBoundary } from '../../shared/domain/billing-period';
 import { runBillingWork } from '../../shared/operations/billing/renewal-worker';
-import * as paymentOperations from '../../shared/operations/payment-operations';
+import * as paymentOperations from '../../shared/operations/payments/create-payment';
 import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 import { type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';

@@ -9,7 +9,7 @@
  * sending), authentication steps, a refund, and a circuit that opens and closes — and that the
  * metrics that were there before (`PaymentsCreated`, `ConnectorLatency`…) are unchanged.
  */
-import { resetCircuits } from '../../shared/routing/circuit-registry';
+import { resetCircuits } from '../../shared/processor-call/circuit-registry';
 import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 import { type StripeStandIn, startStripeStandIn, stripeEnv } from '../helpers/stripe-stand-in';

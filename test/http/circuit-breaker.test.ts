@@ -1,6 +1,6 @@
 /**
  * Health-aware routing (docs/connectors.md "Health-aware routing"): the per-connector circuit breaker
- * of shared/routing/circuit-breaker.ts, driven through the local gateway against DynamoDB Local with
+ * of shared/processor-call/circuit-breaker.ts, driven through the local gateway against DynamoDB Local with
  * the loopback Stripe stand-in (test/helpers/stripe-stand-in.ts) as the failing processor and the
  * sandbox as the fallback (USD cards: stripe, then sandbox).
  *
@@ -13,11 +13,11 @@
 
 import { ConnectorTechnicalError } from '../../shared/connectors/connector';
 import { CLAIM_LEASE_MS } from '../../shared/domain/pending-operation';
-import { callWithinBudget, MIN_BUDGET_FOR_HEALTH_MS } from '../../shared/operations/connector-call';
-import { createPayment } from '../../shared/operations/payment-operations';
-import { circuitFor } from '../../shared/routing/circuit-breaker';
-import { existingCircuit, resetCircuits } from '../../shared/routing/circuit-registry';
-import { ConnectorUnavailableError, routeCandidates } from '../../shared/routing/routing';
+import { createPayment } from '../../shared/operations/payments/create-payment';
+import { ConnectorUnavailableError, routeCandidates } from '../../shared/operations/routing/route-candidates';
+import { circuitFor } from '../../shared/processor-call/circuit-breaker';
+import { existingCircuit, resetCircuits } from '../../shared/processor-call/circuit-registry';
+import { callWithinBudget, MIN_BUDGET_FOR_HEALTH_MS } from '../../shared/processor-call/connector-call';
 import { createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
 import { findApiKey } from '../../shared/storage/api-keys-repository';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';

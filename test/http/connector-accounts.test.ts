@@ -14,8 +14,8 @@
 import { createHmac } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../../shared/observability/logger';
-import { circuitFor } from '../../shared/routing/circuit-breaker';
-import { resetCircuits } from '../../shared/routing/circuit-registry';
+import { circuitFor } from '../../shared/processor-call/circuit-breaker';
+import { resetCircuits } from '../../shared/processor-call/circuit-registry';
 import { baseClient, documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';

@@ -1,5 +1,5 @@
 /**
- * The delivery worker's endpoint cache (shared/operations/fan-out-endpoint-cache.ts) against
+ * The delivery worker's endpoint cache (shared/operations/events/fan-out-endpoint-cache.ts) against
  * DynamoDB Local: a merchant's endpoints are read once per cache period per container, a change
  * shows after the period, event types are filtered per call, and a failed read is not remembered.
  */
@@ -10,7 +10,7 @@ import {
   DEFAULT_FAN_OUT_ENDPOINT_CACHE_MS,
   endpointsForFanOut,
   fanOutEndpointCacheMs,
-} from '../../shared/operations/fan-out-endpoint-cache';
+} from '../../shared/operations/events/fan-out-endpoint-cache';
 import { findApiKey } from '../../shared/storage/api-keys-repository';
 import { baseClient } from '../../shared/storage/client';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';

@@ -9,8 +9,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDeliveryQueue } from '../../scripts/local/delivery-queue';
-import { FAN_OUT_CONCURRENCY, fanOutEvent } from '../../shared/operations/event-delivery-operations';
-import { MAX_WEBHOOK_ENDPOINTS } from '../../shared/operations/webhook-endpoint-operations';
+import { FAN_OUT_CONCURRENCY, fanOutEvent } from '../../shared/operations/events/event-delivery-operations';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../shared/operations/events/webhook-endpoint-operations';
 import { baseClient } from '../../shared/storage/client';
 import { getDeliverableEvent } from '../../shared/storage/deliveries-repository';
 import {

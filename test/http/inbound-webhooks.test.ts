@@ -16,7 +16,7 @@ import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/conne
 import { startPendingOperation } from '../../shared/domain/pending-operation';
 import { logger } from '../../shared/observability/logger';
 import { BUSINESS_METRICS, metrics } from '../../shared/observability/metrics';
-import { UNMATCHED_WEBHOOK_BOUND } from '../../shared/operations/webhook-operations';
+import { UNMATCHED_WEBHOOK_BOUND } from '../../shared/operations/inbound-webhooks/receive-connector-webhook';
 import { documentClient } from '../../shared/storage/client';
 import { unmatchedWebhookKey } from '../../shared/storage/item-keys';
 import * as paymentsRepository from '../../shared/storage/payments-repository';

@@ -7,7 +7,7 @@ import { handler as cancelPayment } from '../../functions/payments/cancel-paymen
 import { CARD_MASK, maskCardNumbers } from '../../shared/domain/card-mask';
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests, maskedResponse } from '../../shared/http/idempotency';
-import { apiErrorFromZod, isEchoableName } from '../../shared/http/zod-errors';
+import { apiErrorFromZod, isEchoableName } from '../../shared/schemas/zod-errors';
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';

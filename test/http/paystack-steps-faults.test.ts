@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { type ReconcileReport, reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { baseClient } from '../../shared/storage/client';
 import { card, expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 import {

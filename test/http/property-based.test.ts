@@ -49,7 +49,7 @@ const RUNS = {
  * Counterexamples fast-check found before; always tried first.
  * - a metadata key named like an Object.prototype member (valueOf, toString, constructor,
  *   hasOwnProperty) with a non-string value: the 400 had no `code`
- *   (shared/http/zod-errors.ts looks the field name up in a plain object, prototype included);
+ *   (shared/schemas/zod-errors.ts looks the field name up in a plain object, prototype included);
  * - an own `__proto__` key (JSON.parse makes one): must not be a 5xx (zod drops it: 200).
  */
 const KNOWN_BODY_COUNTEREXAMPLES: unknown[] = [

@@ -42,7 +42,7 @@ beforeAll(async () => {
   api = await startLocalApi();
   await api.request('GET', '/payments'); // warms the api-key cache: its one read is not counted below
   // Warms the merchant's routing configuration (its connector accounts and active algorithm, none here):
-  // one Query per container per CONNECTOR_CONFIG_CACHE_MS (shared/operations/accounts/connector-config-cache.ts).
+  // one Query per container per CONNECTOR_CONFIG_CACHE_MS (shared/processor-call/connector-config-cache.ts).
   await api.request('POST', '/payments', { body: { amount: 100, currency: 'NGN' } });
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Switchyard } from '../../clients/typescript/src/index';
 import { periodBoundary } from '../../shared/domain/billing-period';
-import * as paymentOperations from '../../shared/operations/payment-operations';
+import * as paymentOperations from '../../shared/operations/payments/create-payment';
 import { raiseListShards } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { primaryKey } from '../../shared/storage/item-keys';

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { type LocalDeliveryQueue, startDeliveryQueue } from '../../scripts/local/delivery-queue';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { type EventStream, startEventStream } from '../../scripts/local/event-stream';
-import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver';
 

@@ -18,7 +18,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { type LocalDeliveryQueue, startDeliveryQueue } from '../../scripts/local/delivery-queue';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { type EventStream, startEventStream } from '../../scripts/local/event-stream';
-import { attemptQueuedDelivery } from '../../shared/operations/event-delivery-operations';
+import { attemptQueuedDelivery } from '../../shared/operations/events/event-delivery-operations';
 import { getStoredWebhookEndpoint } from '../../shared/storage/webhook-endpoints-repository';
 import { isEndpointSlow, noteEndpointPace } from '../../shared/webhooks/delivery-endpoint-health';
 import { type QueuedDeliveryMessage, useDeliveryQueueTransport } from '../../shared/webhooks/delivery-queue';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { reconcileOpenOperations } from '../../shared/operations/reconcile-operations';
+import { reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { createDelivery } from '../../shared/storage/deliveries-repository';
 
 const table = `switchyard-overdue-${randomUUID().slice(0, 8)}`;

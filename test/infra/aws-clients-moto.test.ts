@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { CreateBucketCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { connectorSettings } from '../../shared/connectors/registry';
+import { connectorSettings } from '../../shared/processor-call/connector-registry';
 import { keyedHash, keyedHashKey } from '../../shared/security/keyed-hash';
 import { fileStore } from '../../shared/storage/file-store';
 import { scopedEnv } from '../helpers/scoped-env';

@@ -13,9 +13,9 @@ import {
   RUNBOOK_DOC,
 } from '../../lib/service-monitoring';
 import { FALLBACK_ROUTE, ROUTES } from '../../shared/api/routes';
-import { configuredConnector, sandboxConnectorEnabled } from '../../shared/connectors/registry';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../../shared/observability/metrics';
 import { REQUEST_LOG_FIELDS, REQUEST_LOG_MESSAGE } from '../../shared/observability/request-log';
+import { configuredConnector, sandboxConnectorEnabled } from '../../shared/processor-call/connector-registry';
 import { functionId, type Resource, stageDashboard, synthStage } from './synth-stage';
 
 /**

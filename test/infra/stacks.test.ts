@@ -528,7 +528,7 @@ describe('bundling (cold start, issue 15)', () => {
       // A handler module that reaches a connector and the Encryption SDK only through the shared code's own imports.
       writeFileSync(
         entry,
-        `import { connectorWithCredentials } from ${JSON.stringify(resolve('shared/connectors/registry'))};
+        `import { connectorWithCredentials } from ${JSON.stringify(resolve('shared/processor-call/connector-registry'))};
 import { decryptCredentials, encryptCredentials } from ${JSON.stringify(resolve('shared/security/credential-encryption'))};
 export async function handler() {
   const context = { merchant_id: 'mer_split', merchant_connector_id: 'mca_split' };
@@ -551,7 +551,7 @@ export async function handler() {
       // The payment handler itself, as deployed: none of them, and no billing or webhook HTTP client either (issue 27).
       const payment = bundleFunction(process.cwd(), 'functions/payments/create-payment.ts', join(dir, 'create'));
       const paymentInputs = coldStartInputs(payment);
-      expect(paymentInputs.some((i) => i.endsWith('shared/operations/payment-operations.ts'))).toBe(true);
+      expect(paymentInputs.some((i) => i.endsWith('shared/operations/payments/create-payment.ts'))).toBe(true);
       expect(
         paymentInputs.filter((i) =>
           /connectors\/(paystack|stripe|flutterwave|sandbox)\/|node_modules\/@aws-crypto\/|node_modules\/undici\/|operations\/billing\/invoice-collection/.test(

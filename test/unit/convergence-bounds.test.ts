@@ -33,7 +33,7 @@ import {
   RECONCILE_SETTLE_ALLOWANCE_MS,
   RECONCILER_RUN_SPAN_MS,
   RECONCILER_SCHEDULE_PERIOD_MS,
-} from '../../shared/reconciliation/reconcile-settings';
+} from '../../shared/settings/reconcile-settings';
 
 /** The DynamoDB client's request timeout (shared/storage/client.ts `requestHandler.requestTimeout`), ms. */
 const STORAGE_REQUEST_TIMEOUT_MS = 5_000;

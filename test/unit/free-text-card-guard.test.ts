@@ -1,10 +1,10 @@
 /**
  * Every string field of every request schema refuses a card number. The routes come from the
  * route list (shared/api/routes.ts) and their body and query schemas from the handlers' own schemas
- * (shared/api/openapi-operations.ts, the map the OpenAPI document is generated from). Each string
+ * (scripts/openapi/openapi-operations.ts, the map the OpenAPI document is generated from). Each string
  * field — wherever it sits: nested objects, array items, metadata values and keys — is given each
  * spelling of a card number (test/helpers/card-corpus.ts), alone in the input; validation must
- * refuse it at that field, and the 400 the handler would answer (shared/http/zod-errors.ts) must
+ * refuse it at that field, and the 400 the handler would answer (shared/schemas/zod-errors.ts) must
  * name it in `param`. A field that refuses the spellings by its shape (an enum, an id pattern) is
  * thereby shown not to be free text; a free-text field must refuse them with the card guard's
  * message. Not walked: fields marked secret (shared/schemas/secret-field.ts: card data, step secrets,
@@ -14,10 +14,10 @@
  * (multipart, no zod schema) is covered by test/http/api-keys-and-card-data.test.ts.
  */
 import * as z from 'zod';
-import { OPENAPI_OPERATIONS } from '../../shared/api/openapi-operations';
+import { OPENAPI_OPERATIONS } from '../../scripts/openapi/openapi-operations';
 import { ROUTES } from '../../shared/api/routes';
 import { ID_PREFIXES } from '../../shared/domain/ids';
-import { apiErrorFromZod, type InputLocation } from '../../shared/http/zod-errors';
+import { apiErrorFromZod, type InputLocation } from '../../shared/schemas/zod-errors';
 import { spellingsOf } from '../helpers/card-corpus';
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { boundedListPage } from '../../shared/operations/bounded-list-page';
+import { boundedListPage } from '../../shared/domain/bounded-list-page';
 import { listQuerySchema, nestCreatedParams } from '../../shared/schemas/list-query-schema';
 import { sortKeyBounds } from '../../shared/storage/list-items';
 

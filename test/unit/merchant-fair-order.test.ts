@@ -1,6 +1,6 @@
-/** Round-robin by merchant (shared/operations/merchant-fair-order.ts), as the reconciler hands due webhook retries over. */
+/** Round-robin by merchant (shared/domain/merchant-fair-order.ts), as the reconciler hands due webhook retries over. */
 import fc from 'fast-check';
-import { interleaveByMerchant } from '../../shared/operations/merchant-fair-order';
+import { interleaveByMerchant } from '../../shared/domain/merchant-fair-order';
 
 test('a merchant with many due items takes one turn per round; each merchant keeps its own order', () => {
   const flood = Array.from({ length: 1000 }, (_, i) => ({ merchantId: 'mer_flood', id: `f${i}` }));

@@ -19,19 +19,19 @@ import addFormats from 'ajv-formats';
 import type * as z from 'zod';
 import type { GatewayExchange } from '../../scripts/local/gateway';
 import { buildOpenApiDocument, type JsonObject, OPENAPI_FILE, serializeOpenApiDocument } from '../../scripts/openapi';
-import { API_VERSION } from '../../shared/api/api-version';
 import {
   EXAMPLE_CREATED_PAYMENT,
   EXAMPLE_CUSTOMER,
   EXAMPLE_REFUND,
   EXAMPLE_SUCCEEDED_PAYMENT,
   OPENAPI_OPERATIONS,
-} from '../../shared/api/openapi-operations';
+} from '../../scripts/openapi/openapi-operations';
+import { API_VERSION } from '../../shared/api/api-version';
 import { ROUTES } from '../../shared/api/routes';
 import type { CardBrand, CardSummary } from '../../shared/domain/card';
 import { EVENT_TYPES } from '../../shared/domain/events';
 import type { PendingOperationView } from '../../shared/domain/pending-operation';
-import type { WebhookReceipt } from '../../shared/operations/webhook-operations';
+import type { WebhookReceipt } from '../../shared/operations/inbound-webhooks/receive-connector-webhook';
 import { CustomerResource } from '../../shared/schemas/customer-resource-schema';
 import type { DeliveryAttemptResource, WebhookDeliveryResource } from '../../shared/schemas/event-delivery-resource-schema';
 import { type CARD_BRANDS, type CardSummaryResource, PaymentResource } from '../../shared/schemas/payment-resource-schema';

@@ -6,7 +6,7 @@
  * not. Both families live in the Customers nested stack.
  */
 import { functionGroup } from '../../lib/function-groups';
-import { OPENAPI_OPERATIONS } from '../../shared/api/openapi-operations';
+import { OPENAPI_OPERATIONS } from '../../scripts/openapi/openapi-operations';
 import { ROUTES } from '../../shared/api/routes';
 
 const route = (name: string) => {

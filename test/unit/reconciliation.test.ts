@@ -1,6 +1,6 @@
 import { CLAIM_LEASE_MS, leaseActive, startPendingOperation, viewPendingOperation } from '../../shared/domain/pending-operation';
 import { ANSWER_RESERVE_MS, API_GATEWAY_TIMEOUT_MS, requestDeadline } from '../../shared/operations/request-context';
-import { MAX_CHECK_INTERVAL_MS, nextCheckAt, reconcileMinAgeMs } from '../../shared/reconciliation/reconcile-settings';
+import { MAX_CHECK_INTERVAL_MS, nextCheckAt, reconcileMinAgeMs } from '../../shared/settings/reconcile-settings';
 import {
   DEFAULT_OPEN_INDEX_SHARDS,
   OPEN_INDEX_SHARDS,

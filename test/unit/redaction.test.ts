@@ -3,7 +3,7 @@ import { CARD_MASK, maskCardData, maskCardNumbers, maskOptionalText } from '../.
 import type { Payment } from '../../shared/domain/payment';
 import { RedactingLogger } from '../../shared/observability/logger';
 import { isSecretName, REDACTED, redactEvent, redactingReplacer, redactText, redactValue } from '../../shared/observability/redaction';
-import { attemptOf, resultFields } from '../../shared/operations/payment-state';
+import { attemptOf, resultFields } from '../../shared/operations/payments/payment-state';
 
 /*
  * Redaction of logged events after parsing, and the card-number masker in front of what is

@@ -23,7 +23,6 @@ import {
   type RoutingProgram,
   referencedConnectorIds,
 } from '../../shared/domain/routing-algorithm';
-import { apiErrorFromZod } from '../../shared/http/zod-errors';
 import {
   candidateOrder,
   comparisonHolds,
@@ -36,6 +35,7 @@ import {
 import { type CapabilitiesOf, validateAlgorithm } from '../../shared/operations/routing/validate-algorithm';
 import { RoutingAlgorithmResource } from '../../shared/schemas/routing-algorithm-resource-schema';
 import { createRoutingAlgorithmSchema, routingAlgorithmSchema } from '../../shared/schemas/routing-schemas';
+import { apiErrorFromZod } from '../../shared/schemas/zod-errors';
 
 const FC_SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const fcOptions = (numRuns: number) => ({ numRuns, ...(FC_SEED === undefined ? {} : { seed: FC_SEED }) });

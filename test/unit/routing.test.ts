@@ -1,7 +1,7 @@
 import { PRODUCTION_ROUTING_RULES } from '../../lib/config/stage-config';
 import { CURRENCIES } from '../../shared/domain/money';
 import { PAYMENT_METHODS } from '../../shared/domain/payment';
-import { connectorsFor, DEFAULT_ROUTING_RULES, routingRules } from '../../shared/routing/routing-rules';
+import { connectorsFor, DEFAULT_ROUTING_RULES, routingRules } from '../../shared/operations/routing/routing-rules';
 
 describe('routing rules', () => {
   test('the default rules send every (currency, method) pair to the sandbox', () => {

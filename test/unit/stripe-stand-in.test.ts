@@ -665,7 +665,7 @@ describe('Stripe stand-in', () => {
     const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
     Object.assign(process.env, env);
     try {
-      const { configuredConnector } = await import('../../shared/connectors/registry');
+      const { configuredConnector } = await import('../../shared/processor-call/connector-registry');
       const connector = await configuredConnector('stripe');
       expect(connector).toBeInstanceOf(StripeConnector);
       const paymentId = newPaymentId();

@@ -5,7 +5,7 @@
  * same way; the reads and the cancel call no processor. Both families live in the Billing nested stack.
  */
 import { functionGroup } from '../../lib/function-groups';
-import { OPENAPI_OPERATIONS } from '../../shared/api/openapi-operations';
+import { OPENAPI_OPERATIONS } from '../../scripts/openapi/openapi-operations';
 import { ROUTES } from '../../shared/api/routes';
 
 const NAMES = [

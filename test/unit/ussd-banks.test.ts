@@ -6,7 +6,7 @@ import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/tran
 import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
 import { ApiError } from '../../shared/domain/errors';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANK_CODES, USSD_BANKS } from '../../shared/domain/ussd-banks';
-import { routeCandidates } from '../../shared/routing/routing';
+import { routeCandidates } from '../../shared/operations/routing/route-candidates';
 
 const CONNECTOR_ENV = {
   PAYSTACK_SECRET_KEY: 'sk_test_unit_only',

@@ -288,10 +288,10 @@ export async function chargeInvoice(
   // The create schema is loaded when a charge is made, not by every subscription or customer handler (issue 27).
   const [{ createPaymentBodySchema }, { createPayment }, { idempotentId }] = await Promise.all([
     import('../../schemas/payment-schemas'),
-    import('../payment-operations'),
+    import('../payments/create-payment'),
     import('../../security/keyed-hash'),
   ]);
-  // The payment id createPayment derives from the key (shared/operations/payment-operations.ts).
+  // The payment id createPayment derives from the key (shared/operations/payments/create-payment.ts).
   const paymentId = await idempotentId('pay', ctx.merchantId, 'payments', idempotencyKey);
   let current = read;
   if (read.charging !== paymentId) {

@@ -11,11 +11,12 @@
  * Once-only: see ./renewal.ts and ./invoice-collection.ts (deterministic invoice ids and payment Idempotency-Keys):
  * two runs at once, or a run killed half-way, never bill a period twice.
  */
+
+import { interleaveByMerchant } from '../../domain/merchant-fair-order';
 import { logger } from '../../observability/logger';
 import { dueBillingWork, listBillingMerchants } from '../../storage/billing-directory-repository';
 import { workDueDispute } from '../disputes/dispute-operations';
 import { pollDisputes } from '../disputes/dispute-polling';
-import { interleaveByMerchant } from '../merchant-fair-order';
 import { workDueExpiry } from './payment-method-expiry';
 import { workDueSubscription } from './renewal';
 

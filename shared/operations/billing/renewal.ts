@@ -27,7 +27,7 @@ import {
   SubscriptionChangedError,
   writeSubscriptionChange,
 } from '../../storage/subscriptions-repository';
-import { cancelPayment } from '../payment-capture-void';
+import { cancelPayment } from '../payments/payment-capture-void';
 import type { RequestContext } from '../request-context';
 import { applyPaymentToInvoice, chargeInvoice, nextVersion, PENDING_RECHECK_MS } from './invoice-collection';
 

@@ -17,6 +17,8 @@ import { ApiError, invalidRequest, OutcomeUnknownError, resourceNotFound } from 
 import { isIdOf } from '../../domain/ids';
 import type { ListPage, ListQuery } from '../../domain/list-query';
 import { logger } from '../../observability/logger';
+import { connectorForTarget } from '../../processor-call/account-connectors';
+import { callWithinBudget } from '../../processor-call/connector-call';
 import {
   type DisputeClaim,
   getStoredDispute,
@@ -24,8 +26,6 @@ import {
   type StoredDispute,
   writeDisputeChange,
 } from '../../storage/disputes-repository';
-import { connectorForTarget } from '../accounts/account-connectors';
-import { callWithinBudget } from '../connector-call';
 import { cursorItem } from '../list-cursor';
 import type { RequestContext } from '../request-context';
 import { disputeAccountKey, disputeDueAt, recordDispute } from './dispute-ingestion';

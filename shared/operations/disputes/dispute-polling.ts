@@ -8,13 +8,13 @@
  * own; one account failing is logged and retried next run, and one hanging holds only its own turn.
  */
 import type { Connector } from '../../connectors/connector';
-import { CONNECTOR_FACTORIES, configuredConnector } from '../../connectors/registry';
 import { isIdOf } from '../../domain/ids';
 import { logger } from '../../observability/logger';
+import { accountConnector } from '../../processor-call/account-connectors';
+import { merchantConnectorConfig } from '../../processor-call/connector-config-cache';
+import { CONNECTOR_FACTORIES, configuredConnector } from '../../processor-call/connector-registry';
 import { getDisputePollCursor, setDisputePollCursor } from '../../storage/disputes-repository';
 import { findPaymentOwner, getPayment } from '../../storage/payments-repository';
-import { accountConnector } from '../accounts/account-connectors';
-import { merchantConnectorConfig } from '../accounts/connector-config-cache';
 import { disputeAccountKey, recordDispute } from './dispute-ingestion';
 
 /** How far back the next poll starts before this run's time: 10 minutes (a processor's listing may lag). */

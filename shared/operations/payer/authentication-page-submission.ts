@@ -1,7 +1,7 @@
 import type { Payment } from '../../domain/payment';
-import { apiErrorFromZod } from '../../http/zod-errors';
 import { authenticatePaymentBodySchema } from '../../schemas/authentication-schemas';
-import { authenticatePayment } from '../payment-authentication';
+import { apiErrorFromZod } from '../../schemas/zod-errors';
+import { authenticatePayment } from '../payments/payment-authentication';
 import type { RequestContext } from '../request-context';
 import { payerPayment } from './payer-payment';
 

@@ -3,8 +3,8 @@ import { canApply } from '../../domain/payment-status';
 import { logger } from '../../observability/logger';
 import { wholeNumberSetting } from '../../settings/whole-number-setting';
 import { claimReturnSync, type StoredPayment } from '../../storage/payments-repository';
-import { claimInFlight } from '../payment-state';
-import { reconcilePayment } from '../payment-sync';
+import { claimInFlight } from '../payments/payment-state';
+import { reconcilePayment } from '../payments/payment-sync';
 import { payerPayment } from './payer-payment';
 
 /**

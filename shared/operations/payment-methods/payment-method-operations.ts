@@ -16,7 +16,9 @@ import { isIdOf } from '../../domain/ids';
 import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { PaymentMethodResource } from '../../domain/payment-method';
 import { logger } from '../../observability/logger';
-import type { RoutedConnector } from '../../routing/connector-target';
+import { connectorForTarget } from '../../processor-call/account-connectors';
+import { callWithinBudget } from '../../processor-call/connector-call';
+import type { RoutedConnector } from '../../processor-call/connector-target';
 import { getCustomer } from '../../storage/customers-repository';
 import {
   detachPaymentMethod,
@@ -25,8 +27,6 @@ import {
   type StoredPaymentMethod,
 } from '../../storage/payment-methods-repository';
 import { ConditionFailedError, isStorageUnavailable } from '../../storage/storage-errors';
-import { connectorForTarget } from '../accounts/account-connectors';
-import { callWithinBudget } from '../connector-call';
 import type { RequestContext } from '../request-context';
 import { openToken } from './token-vault';
 

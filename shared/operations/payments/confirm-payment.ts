@@ -1,4 +1,4 @@
-/** `POST /payments/{payment_id}/confirm` (apart from ../payment-operations.ts's create, which loads the processor call on first use). */
+/** `POST /payments/{payment_id}/confirm` (apart from ./create-payment.ts's create, which loads the processor call on first use). */
 import { invalidRequest, unexpectedState } from '../../domain/errors';
 import type { Payment } from '../../domain/payment';
 import { methodOfData } from '../../domain/payment-method-data';
@@ -8,12 +8,10 @@ import type { ConfirmPaymentBody } from '../../schemas/payment-schemas';
 import { getCustomer } from '../../storage/customers-repository';
 import { type StoredPayment, updatePayment } from '../../storage/payments-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
-import { authorizeClaimed } from '../payment-authorization';
-import { settledFirst } from '../payment-settled-first';
-import { claimHolderOf, claimInFlight, conflict, requestToken } from '../payment-state';
 import type { RequestContext } from '../request-context';
 import { routePayment } from '../routing/route-payment';
 import { loadPayment } from './load-payment';
+import { authorizeClaimed } from './payment-authorization';
 import {
   acceptanceOf,
   authorizationInput,
@@ -23,6 +21,8 @@ import {
   savedMethodSummary,
   ussdBankOf,
 } from './payment-method-facts';
+import { settledFirst } from './payment-settled-first';
+import { claimHolderOf, claimInFlight, conflict, requestToken } from './payment-state';
 
 /**
  * Confirms a payment created with `confirm: false`: claims it (`Processing`, with its

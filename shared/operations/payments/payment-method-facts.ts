@@ -7,14 +7,14 @@ import { type CardBrand, summarizeCard } from '../../domain/card';
 import type { RoutingFacts } from '../../domain/connector-account';
 import type { Payment, PaymentMethod, PaymentMethodSummary } from '../../domain/payment';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANKS } from '../../domain/ussd-banks';
-import type { RoutedCandidates } from '../../routing/routing';
+import { connectorForTarget } from '../../processor-call/account-connectors';
 import type { PaymentMethodData } from '../../schemas/common';
 import { CARD_BRANDS } from '../../schemas/payment-resource-schema';
 import type { CreatePaymentBody } from '../../schemas/payment-schemas';
 import { cardFingerprint } from '../../security/keyed-hash';
-import { connectorForTarget } from '../accounts/account-connectors';
-import type { AuthorizationInput } from '../payment-authorization';
 import type { SavedMethodToCharge } from '../payment-methods/saved-methods';
+import type { RoutedCandidates } from '../routing/route-candidates';
+import type { AuthorizationInput } from './payment-authorization';
 
 /**
  * The storable summary of a method's details: a card's last4, brand, expiry and keyed
@@ -86,7 +86,7 @@ export function acceptanceOf(a: CreatePaymentBody['customer_acceptance']): Payme
 }
 
 /**
- * What the processor call of a create with `confirm` and of a confirm is given (../payment-authorization.ts
+ * What the processor call of a create with `confirm` and of a confirm is given (./payment-authorization.ts
  * `authorizeClaimed`): the method, the card sent with this request (never stored), the payer's phone, the USSD bank,
  * the routed candidates and, for a saved method, its decrypted token and whether the payer is absent.
  */

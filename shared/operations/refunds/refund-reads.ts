@@ -1,5 +1,5 @@
 /**
- * Reading one refund, apart from the refund operations that call processors (shared/operations/refund-operations.ts
+ * Reading one refund, apart from the refund operations that call processors (shared/operations/refunds/refund-operations.ts
  * re-exports it), so `GET /refunds/{refund_id}` loads neither routing nor a connector unless asked to sync (issue 27).
  */
 import { resourceNotFound } from '../../domain/errors';

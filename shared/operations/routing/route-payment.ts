@@ -3,12 +3,12 @@ import { beingDeleted } from '../../domain/connector-account-deletion';
 import { invalidRequest } from '../../domain/errors';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
 import { logger } from '../../observability/logger';
-import type { RoutedConnector } from '../../routing/connector-target';
-import { type RoutedCandidates, routeCandidates, withoutOpenCircuits } from '../../routing/routing';
+import { accountConnector } from '../../processor-call/account-connectors';
+import { merchantConnectorConfig } from '../../processor-call/connector-config-cache';
+import type { RoutedConnector } from '../../processor-call/connector-target';
 import type { StoredConnectorAccount } from '../../storage/connector-accounts-repository';
-import { accountConnector } from '../accounts/account-connectors';
-import { merchantConnectorConfig } from '../accounts/connector-config-cache';
 import { evaluateAlgorithm } from './evaluate-algorithm';
+import { type RoutedCandidates, routeCandidates, withoutOpenCircuits } from './route-candidates';
 
 /** What routing a payment needs beyond its facts. */
 export interface PaymentRoutingOptions {
@@ -38,7 +38,7 @@ export interface PaymentRoutingOptions {
  * An ineligible account (disabled or being deleted, currency/method/amount not enabled, its connector
  * not serving the currency, method or USSD bank, the sandbox on a stage without it, its circuit open)
  * is passed over, never an error. Reads the merchant's configuration from the per-container cache
- * (shared/operations/accounts/connector-config-cache.ts): no DynamoDB round trip of its own while warm.
+ * (shared/processor-call/connector-config-cache.ts): no DynamoDB round trip of its own while warm.
  * @returns the connector accounts to try, in order (at least one), with those skipped for open circuits
  * @throws ApiError 400 `resource_missing` (param `merchant_connector_id`) for a pinned account that does not exist;
  *   400 `no_connector_available` when no account (or no platform connector) can take the payment

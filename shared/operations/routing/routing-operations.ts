@@ -1,10 +1,12 @@
 import { CONNECTOR_CAPABILITIES } from '../../connectors/capabilities';
+import { boundedListPage } from '../../domain/bounded-list-page';
 import type { ConnectorName } from '../../domain/connector-account';
 import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf, newId } from '../../domain/ids';
 import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
 import type { RoutingProfile } from '../../domain/routing-profile';
+import { forgetConnectorConfig } from '../../processor-call/connector-config-cache';
 import type { RoutingActivation } from '../../schemas/routing-activation-schema';
 import type { RoutingAlgorithmView } from '../../schemas/routing-algorithm-resource-schema';
 import type { CreateRoutingAlgorithmBody } from '../../schemas/routing-schemas';
@@ -18,8 +20,6 @@ import {
   writeRoutingProfile,
 } from '../../storage/routing-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
-import { forgetConnectorConfig } from '../accounts/connector-config-cache';
-import { boundedListPage } from '../bounded-list-page';
 import { unknownCursorError } from '../list-cursor';
 import { algorithmAccountIds } from './algorithm-accounts';
 import { type CapabilitiesOf, validateAlgorithm } from './validate-algorithm';

@@ -27,7 +27,7 @@
  * The analysis over-approximates what a rule can send (`not_equal` on an amount is ignored, a list
  * of amounts is read as its range), so it never reports an account that could in fact be reached.
  *
- * Problems name the field as zod's errors do (shared/http/zod-errors.ts: dotted, indices as
+ * Problems name the field as zod's errors do (shared/schemas/zod-errors.ts: dotted, indices as
  * segments, under `algorithm`), e.g. `algorithm.data.rules.2.connector_selection.data.0.merchant_connector_id`;
  * messages say what to fix and never repeat a value of the request.
  */
@@ -61,7 +61,7 @@ export type CapabilitiesOf = (connectorName: ConnectorName) => ConnectorCapabili
 /** A path into the request body: field names and array indices. */
 export type RoutingPath = readonly (string | number)[];
 
-/** The `param` of a path, as shared/http/zod-errors.ts writes a zod issue's: segments joined by dots. */
+/** The `param` of a path, as shared/schemas/zod-errors.ts writes a zod issue's: segments joined by dots. */
 export function routingParam(path: RoutingPath): string {
   return path.join('.');
 }
