@@ -1,5 +1,6 @@
 // dependency-cruiser: the layering rules of the runtime code (`npm run lint:layers`).
-// Layers, bottom up: shared/domain < shared/schemas < storage, connectors, webhooks < routing < operations < http < functions.
+// Layers, bottom up: shared/domain < shared/schemas < storage, connectors, webhooks < processor-call < operations < http < functions.
+// The routing decision is a use case (shared/operations/routing); the processor call it picks is the layer below.
 // Cross-cutting helpers (observability, security, settings) sit beside the domain; the route table (shared/api) beside schemas.
 // Every kind of import counts: static, type-only (tsPreCompilationDeps) and lazy `import()`.
 /** Runtime code: what is bundled into the Lambda handlers. */
@@ -51,7 +52,7 @@ module.exports = {
         'Repositories read and write items by key; behaviour (operations, routing), delivery (webhooks), adapters and HTTP live above them.',
       severity: 'error',
       from: { path: '^shared/storage/' },
-      to: { path: '^(shared/(operations|routing|webhooks|connectors|http|api)/|functions/)' },
+      to: { path: '^(shared/(operations|processor-call|webhooks|connectors|http|api)/|functions/)' },
     },
     {
       name: 'adapters-are-leaves',
@@ -59,7 +60,7 @@ module.exports = {
         'A connector translates our domain to one processor and back; it imports no storage, routing, delivery, use case or HTTP code.',
       severity: 'error',
       from: { path: '^shared/connectors/' },
-      to: { path: '^(shared/(storage|operations|routing|webhooks|http|api)/|functions/)' },
+      to: { path: '^(shared/(storage|operations|processor-call|webhooks|http|api)/|functions/)' },
     },
     {
       name: 'webhooks-below-routing',
@@ -67,13 +68,13 @@ module.exports = {
         'Webhook delivery (signing, queues, endpoint circuits) is a service the use cases call; it imports no routing, use case or HTTP code.',
       severity: 'error',
       from: { path: '^shared/webhooks/' },
-      to: { path: '^(shared/(routing|operations|api)/|functions/)' },
+      to: { path: '^(shared/(processor-call|operations|api)/|functions/)' },
     },
     {
-      name: 'routing-below-operations',
-      comment: 'Routing decides and calls processors for the use cases; it never reaches up into them, the HTTP edge or handlers.',
+      name: 'processor-call-below-operations',
+      comment: 'The processor call (credentials, adapter, breaker, budget, outcome) serves the routing decision and the use cases; it never imports them.',
       severity: 'error',
-      from: { path: '^shared/routing/' },
+      from: { path: '^shared/processor-call/' },
       to: { path: '^(shared/(operations|http|api)/|functions/)' },
     },
     {
