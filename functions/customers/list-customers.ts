@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../../shared/operations/billing/invoice-settlement-hook';
 import { apiHandler } from '../../shared/http/api-handler';
 import { listCustomers } from '../../shared/operations/customers/customer-operations';
 import { listCustomersQuerySchema } from '../../shared/schemas/customer-list-schema';

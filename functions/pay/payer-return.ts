@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../../shared/operations/billing/invoice-settlement-hook';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline, resultPage } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';

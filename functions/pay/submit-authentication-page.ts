@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../../shared/operations/billing/invoice-settlement-hook';
 import { processorReturnUrl } from '../../shared/domain/payment';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { authenticationPage, pageDeadline } from '../../shared/http/payer-pages';

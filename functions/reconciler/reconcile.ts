@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../../shared/operations/billing/invoice-settlement-hook';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';

@@ -1,8 +1,8 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
+import { revealingSecret } from '../../shared/http/revealing-secret';
 import { createWebhookEndpoint } from '../../shared/operations/events/webhook-endpoint-operations';
 import { createWebhookEndpointSchema } from '../../shared/schemas/webhook-endpoint-schemas';
-import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
 
 /**
  * `POST /webhook_endpoints`: `{url, enabled_events?, description?}` → 200 with the endpoint and

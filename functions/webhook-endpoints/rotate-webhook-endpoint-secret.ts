@@ -1,8 +1,8 @@
 import { apiHandler } from '../../shared/http/api-handler';
 import { idempotentRequests } from '../../shared/http/idempotency';
+import { revealingSecret } from '../../shared/http/revealing-secret';
 import { rotateWebhookEndpointSecret } from '../../shared/operations/events/webhook-endpoint-operations';
 import { emptyBodySchema } from '../../shared/schemas/empty-body-schema';
-import { revealingSecret } from '../../shared/webhooks/endpoint-secrets';
 
 /**
  * `POST /webhook_endpoints/{webhook_endpoint_id}/rotate_secret` (empty body): 200 with the

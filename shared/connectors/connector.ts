@@ -2,6 +2,7 @@ import type { CardDetails } from '../domain/card';
 import type { DisputeEvidence, DisputeStage, DisputeStatus } from '../domain/dispute-vocabulary';
 import type { Currency } from '../domain/money';
 import type { AuthenticationAddress, AuthenticationStep, CaptureMethod, NextAction, PaymentMethod } from '../domain/payment';
+import type { SetupFutureUsage } from '../domain/payment-method';
 import type { PaymentStatus } from '../domain/payment-status';
 import type { RefundStatus } from '../domain/refund';
 
@@ -81,9 +82,6 @@ export interface AuthorizeRequest {
    */
   offSession?: boolean;
 }
-
-/** `setup_future_usage` values (Stripe, Hyperswitch): who will be present when the saved method is charged again. */
-export type SetupFutureUsage = 'on_session' | 'off_session';
 
 /** Our customer as an adapter sees it (issue 24). */
 export interface ProcessorCustomerRef {

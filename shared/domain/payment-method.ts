@@ -6,11 +6,13 @@
  * encrypted and never returned.
  */
 import type * as z from 'zod';
-import type { SetupFutureUsage } from '../connectors/connector';
 import type { PaymentMethodResource as PaymentMethodResourceSchema } from '../schemas/payment-method-resource-schema';
 
-/** `setup_future_usage` values, in the order the API documents them. */
-export const SETUP_FUTURE_USAGES = ['on_session', 'off_session'] as const satisfies readonly SetupFutureUsage[];
+/** `setup_future_usage` values, in the order the API documents them (Stripe, Hyperswitch). */
+export const SETUP_FUTURE_USAGES = ['on_session', 'off_session'] as const;
+
+/** `setup_future_usage`: who will be present when the saved method is charged again. */
+export type SetupFutureUsage = (typeof SETUP_FUTURE_USAGES)[number];
 
 /** `customer_acceptance.acceptance_type` values (Hyperswitch's mandate acceptance). */
 export const ACCEPTANCE_TYPES = ['online', 'offline'] as const;

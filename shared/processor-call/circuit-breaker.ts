@@ -29,7 +29,7 @@ import { ConnectorTechnicalError } from '../connectors/connector';
 import { logger } from '../observability/logger';
 import { recordCircuitState } from '../observability/metrics';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
-import { circuitOrNew } from './circuit-registry';
+import { circuitOrNew, type RoutingCircuit, type RoutingHealth } from './circuit-registry';
 import { type ConnectorTarget, targetAccount, targetName } from './connector-target';
 
 /** Consecutive technical failures that open a connector's circuit when `CIRCUIT_FAILURE_THRESHOLD` is not set. */
@@ -47,14 +47,6 @@ export interface CircuitSettings {
   /** Milliseconds from opening (or from a failed probe) to the next probe (≥ 1). */
   halfOpenAfterMs: number;
 }
-
-/**
- * How routing sees a connector now:
- * - `closed`: healthy, route to it;
- * - `probe`: open, and its half-open probe is due and not yet handed out: route to it (one request);
- * - `open`: open and not due (or its probe is already handed out or running): skip it.
- */
-export type RoutingHealth = 'closed' | 'probe' | 'open';
 
 /** What `CircuitState` (the metric) reports: 0 closed, 1 half-open, 2 open. */
 export type CircuitGauge = 0 | 1 | 2;
@@ -97,7 +89,7 @@ function gaugeOf(state: CircuitState): CircuitGauge {
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** The circuit of one connector in this container. */
-export class ConnectorCircuit {
+export class ConnectorCircuit implements RoutingCircuit {
   private readonly policy: CircuitBreakerPolicy;
   /** When the probe of the current open period was handed to a request by routing (epoch ms; 0: none). */
   private probeHandedOutAt = 0;

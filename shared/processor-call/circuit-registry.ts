@@ -1,5 +1,20 @@
-import type { ConnectorCircuit } from './circuit-breaker';
 import { type ConnectorTarget, healthKey } from './connector-target';
+
+/**
+ * How routing sees a connector now:
+ * - `closed`: healthy, route to it;
+ * - `probe`: open, and its half-open probe is due and not yet handed out: route to it (one request);
+ * - `open`: open and not due (or its probe is already handed out or running): skip it.
+ */
+export type RoutingHealth = 'closed' | 'probe' | 'open';
+
+/** What routing reads of a connector's circuit (the breaker's `ConnectorCircuit` in shared/processor-call/circuit-breaker.ts). */
+export interface RoutingCircuit {
+  /** How routing sees the connector at `now` (epoch ms); `handOut`: the request will call it first and may take the probe. */
+  routingView(now?: number, handOut?: boolean): RoutingHealth;
+  /** Milliseconds until routing may send a probe (0 when closed or due). */
+  retryAfterMs(now?: number): number;
+}
 
 /**
  * The connector circuits of this container (shared/processor-call/circuit-breaker.ts), by health key
@@ -9,14 +24,14 @@ import { type ConnectorTarget, healthKey } from './connector-target';
  * than `MIN_BUDGET_FOR_HEALTH_MS` of its request left bypasses it), and routing treats it as closed —
  * which is what a new circuit would say. The breaker module (loaded with the first processor call) creates them.
  */
-const circuits = new Map<string, ConnectorCircuit>();
+const circuits = new Map<string, RoutingCircuit>();
 
 /**
  * The circuit of a connector account if this container has one (it has called the account).
  * @param target the connector's name (its platform account) or a {@link ConnectorTarget}
  * @returns undefined when no call to the account went through the breaker in this container (its circuit is closed)
  */
-export function existingCircuit(target: string | ConnectorTarget): ConnectorCircuit | undefined {
+export function existingCircuit(target: string | ConnectorTarget): RoutingCircuit | undefined {
   return circuits.get(healthKey(target));
 }
 
@@ -25,13 +40,13 @@ export function existingCircuit(target: string | ConnectorTarget): ConnectorCirc
  * @param target the connector's name (its platform account) or a {@link ConnectorTarget}
  * @param create builds a closed circuit for the account
  */
-export function circuitOrNew(target: string | ConnectorTarget, create: () => ConnectorCircuit): ConnectorCircuit {
+export function circuitOrNew<C extends RoutingCircuit>(target: string | ConnectorTarget, create: () => C): C {
   const key = healthKey(target);
-  let circuit = circuits.get(key);
-  if (!circuit) {
-    circuit = create();
-    circuits.set(key, circuit);
-  }
+  // Every circuit here was made by the one creator (the breaker's circuitFor), so it is a C.
+  const existing = circuits.get(key) as C | undefined;
+  if (existing) return existing;
+  const circuit = create();
+  circuits.set(key, circuit);
   return circuit;
 }
 

@@ -1,8 +1,15 @@
 import { ConnectorRequestError, ConnectorTechnicalError } from '../connectors/connector';
 import { recordConnectorCall, timedConnectorCall } from '../observability/metrics';
-import type { RequestContext } from '../operations/request-context';
 import { circuitFor } from './circuit-breaker';
 import { type ConnectorTarget, targetAccount, targetName } from './connector-target';
+
+/**
+ * The time budget of the calls made for one request: `deadlineMs`, epoch ms by which processor calls must have
+ * ended (the request context's deadline); undefined for no budget beyond each processor's own timeout.
+ */
+export interface CallBudget {
+  deadlineMs?: number;
+}
 
 /**
  * Runs one processor call within the request's time budget (`ctx.deadlineMs`), records its
@@ -21,7 +28,7 @@ import { type ConnectorTarget, targetAccount, targetName } from './connector-tar
  *   meets an open circuit; whatever `call` throws
  */
 export async function callWithinBudget<T>(
-  ctx: Pick<RequestContext, 'deadlineMs'>,
+  ctx: CallBudget,
   target: string | ConnectorTarget,
   operation: string,
   call: () => Promise<T>,
@@ -51,7 +58,7 @@ export const MIN_BUDGET_FOR_HEALTH_MS = 1_000;
 
 /** The call raced against the budget, with its `ConnectorCalls` outcome recorded. */
 async function countedCall<T>(
-  ctx: Pick<RequestContext, 'deadlineMs'>,
+  ctx: CallBudget,
   connector: string,
   account: string | null,
   operation: string,
@@ -68,12 +75,7 @@ async function countedCall<T>(
 }
 
 /** The timed call, abandoned with a {@link ConnectorTechnicalError} when the request's budget ends first. */
-async function budgeted<T>(
-  ctx: Pick<RequestContext, 'deadlineMs'>,
-  connector: string,
-  operation: string,
-  call: () => Promise<T>,
-): Promise<T> {
+async function budgeted<T>(ctx: CallBudget, connector: string, operation: string, call: () => Promise<T>): Promise<T> {
   if (ctx.deadlineMs === undefined) return timedConnectorCall(connector, operation, call);
   const remaining = Math.max(1, ctx.deadlineMs - Date.now());
   let timer: NodeJS.Timeout | undefined;

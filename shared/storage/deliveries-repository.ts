@@ -14,11 +14,22 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryAttempt } from '../webhooks/delivery';
 import { documentClient } from './client';
 import { openDeliveryIndexKeys, primaryKey } from './item-keys';
 import { queryAllItems } from './list-items';
 import { tableName } from './table-definition';
+
+/** One recorded attempt, as stored and as `GET /events/{id}/deliveries` shows it. */
+export interface DeliveryAttempt {
+  /** ISO 8601 UTC: when the attempt started. */
+  attempted_at: string;
+  /** The receiver's HTTP status; null when no answer came (see `error`). */
+  http_status: number | null;
+  /** Why no usable answer came (network error, timeout, URL refused); null when one came. Never holds the URL. */
+  error: string | null;
+  /** How long the attempt took, in milliseconds. */
+  duration_ms: number;
+}
 
 /** Status of a delivery: `pending` (being attempted or retried), `delivered` (a 2xx came), `failed` (given up). */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

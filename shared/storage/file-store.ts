@@ -16,14 +16,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-
-/** Where a file's bytes are kept. */
-export interface FileStore {
-  /** Stores (or replaces) a file's bytes. */
-  put(merchantId: string, fileId: string, bytes: Buffer, mediaType: string): Promise<void>;
-  /** A file's bytes; undefined when there are none (never uploaded, or expired). */
-  get(merchantId: string, fileId: string): Promise<Buffer | undefined>;
-}
+import { type FileStore, fileObjectKey } from './file-object';
 
 /** Environment variable naming the bucket (deployed stages). */
 export const FILES_BUCKET_VARIABLE = 'FILES_BUCKET';
@@ -31,17 +24,6 @@ export const FILES_BUCKET_VARIABLE = 'FILES_BUCKET';
 export const FILES_DIR_VARIABLE = 'FILES_DIR';
 /** The local directory's default, from the working directory (the repository root for `npm start` and tests). */
 export const DEFAULT_FILES_DIR = '.local/files';
-
-const SAFE_SEGMENT = /^[A-Za-z0-9_]{1,100}$/;
-
-/**
- * A file's object key, `<merchant_id>/<file_id>`: tenant-prefixed, so one merchant's files are one prefix.
- * @throws Error when either id is not a plain id (no path can be made of caller input)
- */
-export function fileObjectKey(merchantId: string, fileId: string): string {
-  if (!SAFE_SEGMENT.test(merchantId) || !SAFE_SEGMENT.test(fileId)) throw new Error('file store: not an id');
-  return `${merchantId}/${fileId}`;
-}
 
 /** The local directory store: `<dir>/<merchant_id>/<file_id>`, files mode 0600, written whole (temporary file, then rename). */
 export function directoryFileStore(dir: string): FileStore {

@@ -4,7 +4,7 @@
  */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { tracer } from '../observability/tracer';
-import { type FileStore, fileObjectKey } from './file-store';
+import { type FileStore, fileObjectKey } from './file-object';
 
 /** The S3 store of a bucket. */
 export function s3FileStore(bucket: string, client: S3Client): FileStore {

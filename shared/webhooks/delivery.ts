@@ -15,20 +15,9 @@ import { isIP } from 'node:net';
  */
 import { Webhook } from 'standardwebhooks';
 import { Agent, fetch as undiciFetch } from 'undici';
+import type { DeliveryAttempt } from '../storage/deliveries-repository';
 import { deliveryTimeoutMs, MAX_RETRY_AFTER_SECONDS } from './delivery-settings';
 import { checkEndpointUrl, type UrlRuleOptions, urlRulesForStage } from './endpoint-url-rules';
-
-/** One recorded attempt, as stored and as `GET /events/{id}/deliveries` shows it. */
-export interface DeliveryAttempt {
-  /** ISO 8601 UTC: when the attempt started. */
-  attempted_at: string;
-  /** The receiver's HTTP status; null when no answer came (see `error`). */
-  http_status: number | null;
-  /** Why no usable answer came (network error, timeout, URL refused); null when one came. Never holds the URL. */
-  error: string | null;
-  /** How long the attempt took, in milliseconds. */
-  duration_ms: number;
-}
 
 /** The result of {@link sendWebhook}: the attempt and how it ended. */
 export interface SendResult {

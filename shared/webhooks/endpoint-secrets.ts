@@ -22,9 +22,7 @@
  */
 import { createCipheriv, createDecipheriv, hkdf, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { StoredWebhookEndpoint, WebhookEndpoint, WebhookEndpointWithSecret } from '../domain/webhook-endpoint';
-import { toErrorResponse } from '../http/error-mapper';
 import { keyedHashKey } from '../security/keyed-hash';
 
 /** Prefix of a Standard Webhooks symmetric secret. */
@@ -124,7 +122,7 @@ export async function signingSecrets(
  * outermost wrapper ({@link revealingSecret}) opens it just before the answer leaves Lambda,
  * for the first answer and for every replay alike.
  */
-const SEALED_IN_ANSWER = 'sealed:';
+export const SEALED_IN_ANSWER = 'sealed:';
 
 /**
  * The answer body of create / rotate_secret before it leaves the function: the endpoint with
@@ -133,31 +131,4 @@ const SEALED_IN_ANSWER = 'sealed:';
 export async function answerWithSealedSecret(endpoint: WebhookEndpoint, secret: string): Promise<WebhookEndpointWithSecret> {
   const { created_at, updated_at, ...rest } = endpoint;
   return { ...rest, secret: SEALED_IN_ANSWER + (await sealEndpointSecret(secret, endpoint.webhook_endpoint_id)), created_at, updated_at };
-}
-
-/**
- * Wraps a Lambda handler whose answers may carry a sealed secret (see
- * {@link answerWithSealedSecret}) so the client receives it in clear. Errors and answers
- * without a sealed `secret` pass through unchanged.
- * @param handler the middy handler built by `apiHandler`
- * @returns a handler with the same signature
- */
-export function revealingSecret<E, C>(
-  handler: (event: E, context: C) => Promise<APIGatewayProxyStructuredResultV2>,
-): (event: E, context: C) => Promise<APIGatewayProxyStructuredResultV2> {
-  return async (event, context) => {
-    const result = await handler(event, context);
-    if (result.statusCode !== 200 || typeof result.body !== 'string' || !result.body.includes(SEALED_IN_ANSWER)) return result;
-    const body = JSON.parse(result.body) as Partial<WebhookEndpointWithSecret>;
-    if (typeof body.secret !== 'string' || !body.secret.startsWith(SEALED_IN_ANSWER) || typeof body.webhook_endpoint_id !== 'string')
-      return result;
-    try {
-      body.secret = await openEndpointSecret(body.secret.slice(SEALED_IN_ANSWER.length), body.webhook_endpoint_id);
-    } catch (err) {
-      // The stage's key changed between the answer and its replay (or a fault): a JSON 500, logged without the secret.
-      const mapped = toErrorResponse(err);
-      return { ...mapped, headers: { ...(result.headers ?? {}), ...(mapped.headers ?? {}) } };
-    }
-    return { ...result, body: JSON.stringify(body) };
-  };
 }

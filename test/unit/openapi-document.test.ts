@@ -38,8 +38,7 @@ import { type CARD_BRANDS, type CardSummaryResource, PaymentResource } from '../
 import type { PendingOperationResource } from '../../shared/schemas/pending-operation-resource-schema';
 import { RefundResource } from '../../shared/schemas/refund-resource-schema';
 import type { WebhookReceiptResource } from '../../shared/schemas/webhook-receipt-schema';
-import type { WebhookDelivery } from '../../shared/storage/deliveries-repository';
-import type { DeliveryAttempt } from '../../shared/webhooks/delivery';
+import type { DeliveryAttempt, WebhookDelivery } from '../../shared/storage/deliveries-repository';
 import { ContractValidator } from '../helpers/contract-validator';
 
 /** `true` when A and B are the same type (each assignable to the other, invariantly). */

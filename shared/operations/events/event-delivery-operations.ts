@@ -31,6 +31,7 @@ import {
   claimDelivery,
   createDelivery,
   type DeliverableEvent,
+  type DeliveryAttempt,
   type DeliveryNext,
   deliveryId as deliveryIdOf,
   getDeliverableEvent,
@@ -45,7 +46,7 @@ import {
 } from '../../storage/deliveries-repository';
 import { isStorageUnavailable } from '../../storage/storage-errors';
 import { disableWebhookEndpoint, getStoredWebhookEndpoint, listEndpointsForDelivery } from '../../storage/webhook-endpoints-repository';
-import type { DeliveryAttempt, SendResult } from '../../webhooks/delivery';
+import type { SendResult } from '../../webhooks/delivery';
 import {
   GONE_DISABLED_REASON,
   isEndpointSlow,

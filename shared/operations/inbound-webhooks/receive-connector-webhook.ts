@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../billing/invoice-settlement-hook';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Connector, PaymentResult } from '../../connectors/connector';
 import {

@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../billing/invoice-settlement-hook';
 import type { Payment } from '../../domain/payment';
 import { authenticatePaymentBodySchema } from '../../schemas/authentication-schemas';
 import { apiErrorFromZod } from '../../schemas/zod-errors';

@@ -14,6 +14,7 @@ import { ConditionFailedError } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
 import type { CircuitSkip } from '../routing/route-candidates';
 import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
+import { runSettledPaymentHooks } from './settled-payment-hooks';
 
 /** How many connectors one confirm may try: the routed one and, when it is known not to hold the payment, the next one once. */
 export const MAX_CONNECTOR_TRIES = 2;
@@ -44,9 +45,8 @@ export interface AuthorizationInput {
  * counted, and the payment keeps `payment_method_id: null` (docs/api.md "Saved payment methods").
  */
 export async function afterAuthorization(ctx: Pick<RequestContext, 'merchantId'>, done: Payment, result: PaymentResult): Promise<Payment> {
-  // A subscription invoice's payment settling after its request (3-D Secure, a lost answer) moves its invoice.
-  // Billing is loaded by an invoice's payment only (issue 27).
-  if (done.metadata?.invoice_id) await (await import('../billing/invoice-settlement')).trySettleInvoiceOfPayment(ctx.merchantId, done);
+  // Steps other capabilities registered (billing: a subscription invoice's payment moves its invoice).
+  await runSettledPaymentHooks(ctx.merchantId, done);
   const authorized = done.status === 'Succeeded' || done.status === 'RequiresCapture';
   if (authorized && done.payment_method_id && !done.setup_future_usage) {
     await markPaymentMethodUsed(ctx.merchantId, done.payment_method_id, done.updated_at);

@@ -1,3 +1,5 @@
+// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+import '../billing/invoice-settlement-hook';
 import { ApiError } from '../../domain/errors';
 import { interleaveByMerchant } from '../../domain/merchant-fair-order';
 import { logger } from '../../observability/logger';
