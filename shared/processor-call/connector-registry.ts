@@ -1,6 +1,7 @@
 import type { Connector } from '../connectors/connector';
 import { usedCredentials } from '../connectors/credential-mode';
 import type { ConnectorCredentials, ConnectorName } from '../domain/connector-account';
+import type { SandboxLedger } from '../domain/sandbox-ledger';
 import { logger } from '../observability/logger';
 import { readStageSecret } from '../security/stage-secrets';
 
@@ -120,7 +121,7 @@ const CONNECTOR_BUILDERS: Readonly<Record<ConnectorName, (c: ConnectorCredential
   {
     // Each adapter's module is imported here, on first use, and nowhere else in the handlers' code: esbuild puts it
     // in a chunk of its own (lib/function-bundling.ts), which Node loads once per container.
-    sandbox: async () => new (await import('../connectors/sandbox/sandbox-connector')).SandboxConnector(),
+    sandbox: async () => new (await import('../connectors/sandbox/sandbox-connector')).SandboxConnector(await sandboxLedger()),
     flutterwave: async (c, stage) =>
       new (await import('../connectors/flutterwave/flutterwave-connector')).FlutterwaveConnector({
         baseUrl: stage.FLUTTERWAVE_BASE_URL || 'https://api.flutterwave.com',
@@ -171,6 +172,21 @@ const PLATFORM_CREDENTIALS: Readonly<Record<ConnectorName, (s: ConnectorSettings
       ? { api_key: s.STRIPE_SECRET_KEY, ...(s.STRIPE_WEBHOOK_SECRET ? { webhook_secret: s.STRIPE_WEBHOOK_SECRET } : {}) }
       : undefined,
 };
+
+/** The sandbox's ledger in the table (shared/storage/sandbox-*-repository.ts), loaded with the sandbox. */
+async function sandboxLedger(): Promise<SandboxLedger> {
+  const [decisions, disputes] = await Promise.all([
+    import('../storage/sandbox-decisions-repository'),
+    import('../storage/sandbox-disputes-repository'),
+  ]);
+  return {
+    decide: decisions.decideSandboxPayment,
+    decision: decisions.getSandboxDecision,
+    putDispute: disputes.putSandboxDispute,
+    dispute: disputes.getSandboxDispute,
+    disputesChanged: disputes.sandboxDisputesChanged,
+  };
+}
 
 /**
  * Every connector the service knows, by routing name, built for the platform's own account: the platform's keys

@@ -8,22 +8,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CaptureMethod } from '../domain/payment';
+import type { SandboxDecision, SandboxDecisionKind } from '../domain/sandbox-ledger';
 import { documentClient } from './client';
 import { primaryKey } from './item-keys';
 import { tableName } from './table-definition';
-
-/** What the sandbox recorded: the payer approved or declined on the page, or the payment was voided first. */
-export type SandboxDecisionKind = 'approved' | 'declined' | 'voided';
-
-/** A recorded decision, with what an approval settled (for the sandbox's later answers). */
-export interface SandboxDecision {
-  decision: SandboxDecisionKind;
-  /** Minor units approved (0 for a decline or a void). */
-  amount: number;
-  captureMethod: CaptureMethod;
-  /** ISO 8601 UTC. */
-  decidedAt: string;
-}
 
 /** How long a decision is kept: 30 days, in seconds (payments waiting on the page expire long before). */
 const DECISION_TTL_SECONDS = 30 * 24 * 60 * 60;

@@ -8,7 +8,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Currency } from '../domain/money';
+import type { SandboxDispute } from '../domain/sandbox-ledger';
 import { documentClient } from './client';
 import { primaryKey } from './item-keys';
 import { tableName } from './table-definition';
@@ -16,26 +16,6 @@ import { tableName } from './table-definition';
 /** The GSI5 partition of the sandbox's disputes. */
 const PARTITION = 'SANDBOX_DISPUTES';
 const TTL_SECONDS = 180 * 86_400;
-
-/** A sandbox dispute as the sandbox keeps it. */
-export interface SandboxDispute {
-  paymentId: string;
-  disputeId: string;
-  transactionId: string;
-  amount: number;
-  currency: Currency;
-  /** Stripe's statuses. */
-  status: string;
-  reason: string;
-  /** ISO 8601 UTC. */
-  createdAt: string;
-  dueBy: string;
-  evidence: Record<string, string>;
-  /** A decision taken on submitted evidence, shown from `decidedAt` on. */
-  decided: { status: 'won' | 'lost'; at: string } | null;
-  /** When it last changed (or, for a decision, will): the listing's sort key. */
-  changedAt: string;
-}
 
 const toDispute = (item: Record<string, unknown>): SandboxDispute => item.record as SandboxDispute;
 

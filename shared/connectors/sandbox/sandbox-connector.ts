@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { summarizeCard } from '../../domain/card';
 import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import { authenticationAction, type NextAction } from '../../domain/payment';
-import { decideSandboxPayment, getSandboxDecision, type SandboxDecision } from '../../storage/sandbox-decisions-repository';
+import type { SandboxDecision, SandboxLedger } from '../../domain/sandbox-ledger';
 import {
   type AuthenticateRequest,
   type AuthorizeRequest,
@@ -119,12 +119,23 @@ function decidedResult(decided: SandboxDecision, connectorTransactionId: string)
     : { status: 'Succeeded', connectorTransactionId, amountCaptured: decided.amount };
 }
 
+/** The ledger of a sandbox built without one: every use is a programming error. */
+const NO_LEDGER: SandboxLedger = new Proxy({} as SandboxLedger, {
+  get: () => () => Promise.reject(new Error('sandbox connector: built without a ledger (use the connector registry)')),
+});
+
 /**
  * The built-in sandbox connector: outcomes decided by test cards and methods (./transformers.ts), its hosted pages,
  * saved tokens (issue 24) and disputes (issue 25, ./sandbox-disputes.ts); never calls a network.
  */
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
+
+  /**
+   * @param ledger the sandbox's own records (decisions on its pages, disputes), given by the connector registry;
+   *   without one (a test that only asks what the sandbox supports) a call that needs it throws
+   */
+  constructor(private readonly ledger: SandboxLedger = NO_LEDGER) {}
 
   /** The sandbox takes every currency and method. */
   supports(): boolean {
@@ -187,7 +198,7 @@ export class SandboxConnector implements Connector {
         : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
     // A dispute test card (issue 25): the cardholder disputes the charge as soon as it succeeds.
     if (outcome.dispute && authorized.status === 'Succeeded') {
-      await openSandboxDispute(request.paymentId, id, request.amount, request.currency, outcome.dispute);
+      await openSandboxDispute(this.ledger, request.paymentId, id, request.amount, request.currency, outcome.dispute);
     }
     if (!request.setupFutureUsage) return authorized;
     // Saved for later (issue 24): a reusable token, as processors return one with the payment.
@@ -297,19 +308,19 @@ export class SandboxConnector implements Connector {
 
   /**
    * Voids at once, unless the payer's decision on the hosted page came first: the void and a page
-   * decision are ordered by the sandbox's own record ({@link decideSandboxPayment}, one conditional
+   * decision are ordered by the sandbox's own record (`SandboxLedger.decide`, one conditional
    * write, so across containers too). An approval that came first is answered as the processor would:
    * the payment is not voided but succeeded (or authorized, for manual capture); a decline, failed.
    * Waits first for a page decision still running in this process.
    */
   async void(request: { paymentId: string; connectorTransactionId: string }): Promise<PaymentResult> {
     await sandboxPageDecisionsSettled(request.paymentId);
-    const standing = await decideSandboxPayment(request.paymentId, { decision: 'voided', amount: 0, captureMethod: 'automatic' });
+    const standing = await this.ledger.decide(request.paymentId, { decision: 'voided', amount: 0, captureMethod: 'automatic' });
     return decidedResult(standing, request.connectorTransactionId);
   }
 
   /**
-   * The sandbox's view of a pending payment: the decision it recorded, if any ({@link getSandboxDecision});
+   * The sandbox's view of a pending payment: the decision it recorded, if any (`SandboxLedger.decision`);
    * else deterministic from what we know of it, so
    * that it answers the same in every Lambda instance of a deployed stage:
    * - a card payment left `Processing` (its authorize timed out) went through;
@@ -323,7 +334,7 @@ export class SandboxConnector implements Connector {
   async sync(request: SyncRequest): Promise<PaymentResult> {
     const reference = request.connectorTransactionId ?? `sbx_${request.paymentId.replace(/^pay_/, '')}`;
     // A decision the sandbox recorded (the payer on its page, or a void) is its answer from then on.
-    const decided = await getSandboxDecision(request.paymentId);
+    const decided = await this.ledger.decision(request.paymentId);
     if (decided) return decidedResult(decided, reference);
     const settled: PaymentResult =
       request.captureMethod === 'manual'
@@ -369,24 +380,24 @@ export class SandboxConnector implements Connector {
    */
   /** Issue 25: see shared/connectors/sandbox/sandbox-disputes.ts. */
   fetchDispute(request: DisputeRef): Promise<ConnectorDispute> {
-    return fetchSandboxDispute(request);
+    return fetchSandboxDispute(this.ledger, request);
   }
 
   /** Issue 25: the sandbox's disputes changed since `since` (polled by the scheduled worker). */
   listDisputes(since: string): Promise<ConnectorDispute[]> {
-    return listSandboxDisputes(since);
+    return listSandboxDisputes(this.ledger, since);
   }
 
   /** Issue 25: closes the dispute (`lost`). */
   acceptDispute(request: DisputeRef): Promise<ConnectorDispute> {
-    return acceptSandboxDispute(request);
+    return acceptSandboxDispute(this.ledger, request);
   }
 
   /** Issue 25: keeps the evidence; submitted, decided by Stripe's test values. */
   submitDisputeEvidence(
     request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
   ): Promise<ConnectorDispute> {
-    return submitSandboxDisputeEvidence(request);
+    return submitSandboxDisputeEvidence(this.ledger, request);
   }
 
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {

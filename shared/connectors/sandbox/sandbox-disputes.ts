@@ -11,12 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
-import {
-  getSandboxDispute,
-  putSandboxDispute,
-  type SandboxDispute,
-  sandboxDisputesChanged,
-} from '../../storage/sandbox-disputes-repository';
+import type { SandboxDispute, SandboxLedger } from '../../domain/sandbox-ledger';
 import { type ConnectorDispute, ConnectorRequestError, type DisputeEvidenceFile, type DisputeRef } from '../connector';
 import { mapDisputeStatus } from '../stripe/transformers';
 import { sandboxWebhookDelayMs } from './sandbox-webhooks';
@@ -50,6 +45,7 @@ function view(d: SandboxDispute, nowMs = Date.now()): ConnectorDispute {
  * @param stage `dispute` (a chargeback: `needs_response`) or `pre_dispute` (an inquiry: `warning_needs_response`)
  */
 export async function openSandboxDispute(
+  ledger: SandboxLedger,
   paymentId: string,
   transactionId: string,
   amount: number,
@@ -57,7 +53,7 @@ export async function openSandboxDispute(
   stage: 'dispute' | 'pre_dispute',
 ): Promise<void> {
   const now = new Date();
-  await putSandboxDispute(
+  await ledger.putDispute(
     {
       paymentId,
       disputeId: `sbdp_${randomUUID().replace(/-/g, '')}`,
@@ -76,8 +72,8 @@ export async function openSandboxDispute(
   );
 }
 
-async function load(ref: DisputeRef): Promise<SandboxDispute> {
-  const d = ref.paymentId ? await getSandboxDispute(ref.paymentId) : undefined;
+async function load(ledger: SandboxLedger, ref: DisputeRef): Promise<SandboxDispute> {
+  const d = ref.paymentId ? await ledger.dispute(ref.paymentId) : undefined;
   if (!d || d.disputeId !== ref.connectorDisputeId) {
     throw new ConnectorRequestError('sandbox', 'resource_missing', 'The sandbox has no such dispute.');
   }
@@ -85,34 +81,35 @@ async function load(ref: DisputeRef): Promise<SandboxDispute> {
 }
 
 /** `Connector.fetchDispute` of the sandbox. */
-export async function fetchSandboxDispute(ref: DisputeRef): Promise<ConnectorDispute> {
-  return view(await load(ref));
+export async function fetchSandboxDispute(ledger: SandboxLedger, ref: DisputeRef): Promise<ConnectorDispute> {
+  return view(await load(ledger, ref));
 }
 
 /** `Connector.listDisputes` of the sandbox: its disputes that changed after `since` (and by now). */
-export async function listSandboxDisputes(since: string): Promise<ConnectorDispute[]> {
+export async function listSandboxDisputes(ledger: SandboxLedger, since: string): Promise<ConnectorDispute[]> {
   const now = new Date().toISOString();
-  return (await sandboxDisputesChanged(since, now)).map((d) => view(d));
+  return (await ledger.disputesChanged(since, now)).map((d) => view(d));
 }
 
 const answerable = (d: SandboxDispute) => d.status === 'needs_response' || d.status === 'warning_needs_response';
 
 /** `Connector.acceptDispute` of the sandbox: closed, `lost` (as Stripe's close). An accepted one answers as it is. */
-export async function acceptSandboxDispute(ref: DisputeRef): Promise<ConnectorDispute> {
-  const d = await load(ref);
+export async function acceptSandboxDispute(ledger: SandboxLedger, ref: DisputeRef): Promise<ConnectorDispute> {
+  const d = await load(ledger, ref);
   if (d.status === 'lost' && !d.decided) return view(d);
   if (!answerable(d)) throw new ConnectorRequestError('sandbox', 'dispute_not_answerable', 'This dispute can no longer be accepted.');
   const now = new Date().toISOString();
   const after: SandboxDispute = { ...d, status: d.status === 'warning_needs_response' ? 'warning_closed' : 'lost', changedAt: now };
-  await putSandboxDispute(after, false);
+  await ledger.putDispute(after, false);
   return view(after);
 }
 
 /** `Connector.submitDisputeEvidence` of the sandbox (see the module comment for its decisions). */
 export async function submitSandboxDisputeEvidence(
+  ledger: SandboxLedger,
   ref: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
 ): Promise<ConnectorDispute> {
-  const d = await load(ref);
+  const d = await load(ledger, ref);
   if (!answerable(d)) throw new ConnectorRequestError('sandbox', 'dispute_not_answerable', 'This dispute no longer takes evidence.');
   const now = Date.now();
   const evidence: Record<string, string> = { ...d.evidence };
@@ -130,6 +127,6 @@ export async function submitSandboxDisputeEvidence(
       changedAt: decision ? at : after.changedAt,
     };
   }
-  await putSandboxDispute(after, false);
+  await ledger.putDispute(after, false);
   return view(after, now);
 }
