@@ -72,7 +72,8 @@ module.exports = {
     },
     {
       name: 'processor-call-below-operations',
-      comment: 'The processor call (credentials, adapter, breaker, budget, outcome) serves the routing decision and the use cases; it never imports them.',
+      comment:
+        'The processor call (credentials, adapter, breaker, budget, outcome) serves the routing decision and the use cases; it never imports them.',
       severity: 'error',
       from: { path: '^shared/processor-call/' },
       to: { path: '^(shared/(operations|http|api)/|functions/)' },
