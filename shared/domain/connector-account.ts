@@ -72,6 +72,33 @@ export interface ConnectorAccount {
 }
 
 /**
+ * A connector account as the API shows it (component `ConnectorAccount`,
+ * shared/schemas/connector-account-resource-schema.ts): credentials masked, the webhook secret only as
+ * `merchant_secret_set`, `webhook_url` where the processor sends its webhooks. Timestamps ISO 8601 UTC.
+ */
+export interface ConnectorAccountView {
+  /** `mca_…` */
+  merchant_connector_id: string;
+  connector_name: ConnectorName;
+  connector_label: string;
+  connector_account_details: { api_key: string; key1: string | null };
+  connector_webhook_details: { merchant_secret_set: boolean };
+  payment_methods_enabled: {
+    payment_method: PaymentMethod;
+    currencies: Currency[];
+    minimum_amount?: number | null | undefined;
+    maximum_amount?: number | null | undefined;
+  }[];
+  disabled: boolean;
+  status: ConnectorAccountStatus;
+  test_mode: boolean;
+  webhook_url: string;
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
  * Facts about a payment that routing decides on (Hyperswitch's routing `lhs` values).
  * `amount` in minor units; `billing_country` ISO 3166-1 alpha-2; `card_network` a brand
  * (`visa`, `mastercard`, `verve`, …) when a card is known.

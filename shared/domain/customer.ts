@@ -1,15 +1,29 @@
-import type * as z from 'zod';
-import type { CustomerResource, DeletedCustomerResource } from '../schemas/customer-resource-schema';
 import type { Metadata } from './payment';
 
 /**
- * A customer as the API returns it; timestamps ISO 8601 UTC, absent values `null`, metadata `{}`.
- * Derived from `CustomerResource` (shared/schemas/customer-resource-schema.ts, component `Customer`).
+ * A customer as the API returns it (component `Customer`, shared/schemas/customer-resource-schema.ts); timestamps
+ * ISO 8601 UTC, absent values `null`, metadata `{}`.
  */
-export type Customer = z.output<typeof CustomerResource>;
+export interface Customer {
+  /** `cus_…` */
+  customer_id: string;
+  email: string | null;
+  name: string | null;
+  /** E.164 (`+2348012345678`). */
+  phone: string | null;
+  description: string | null;
+  /** The test clock it lives on (`clock_…`, non-prod stages), or null. */
+  test_clock: string | null;
+  metadata: Metadata;
+  created_at: string;
+  updated_at: string;
+}
 
 /** The answer of `DELETE /customers/{customer_id}` and the `data` of `customer.deleted`: `{customer_id, deleted: true}`. */
-export type DeletedCustomer = z.output<typeof DeletedCustomerResource>;
+export interface DeletedCustomer {
+  customer_id: string;
+  deleted: true;
+}
 
 /** Fields a client may set on create or update (all optional). */
 export interface CustomerFields {

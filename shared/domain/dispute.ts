@@ -1,11 +1,36 @@
 import { createHash } from 'node:crypto';
-import type * as z from 'zod';
-import type { DisputeResource, PaymentDisputeResource } from '../schemas/dispute-resource-schema';
+import type { DisputeEvidence, DisputeStage, DisputeStatus } from './dispute-vocabulary';
+import type { Currency } from './money';
 
-/** A dispute as the API returns it (component `Dispute`; issue 25). */
-export type Dispute = z.output<typeof DisputeResource>;
+/**
+ * A dispute as the API returns it (component `Dispute`, shared/schemas/dispute-resource-schema.ts): amounts in minor
+ * units, timestamps ISO 8601 UTC; `connector_status` and `connector_reason*` are the processor's own words.
+ */
+export interface Dispute {
+  /** `dp_…` */
+  dispute_id: string;
+  payment_id: string;
+  amount: number;
+  currency: Currency;
+  dispute_stage: DisputeStage;
+  dispute_status: DisputeStatus;
+  connector: string;
+  merchant_connector_id: string | null;
+  connector_dispute_id: string;
+  connector_status: string;
+  connector_reason: string | null;
+  connector_reason_code: string | null;
+  challenge_required_by: string | null;
+  evidence: DisputeEvidence;
+  evidence_submitted_at: string | null;
+  /** Minor units the processor holds back from the merchant for it. */
+  amount_held: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A dispute as a payment lists it (component `PaymentDispute`). */
-export type PaymentDispute = z.output<typeof PaymentDisputeResource>;
+export type PaymentDispute = Pick<Dispute, 'dispute_id' | 'amount' | 'dispute_stage' | 'dispute_status' | 'created_at'>;
 
 /** The fields of a {@link Dispute}, in the order responses list them. */
 export const DISPUTE_FIELDS: readonly (keyof Dispute)[] = [

@@ -3,21 +3,32 @@
  * `{"error": {"type", "code", "message", "param"?}}` with one of these types.
  * A message names the field and what is wrong with it, never the value it was given.
  */
-import type * as z from 'zod';
-import type { ApiErrorResource, ApiErrorTypeResource } from '../schemas/error-schema';
 
 /**
  * Error families, as in the reference APIs of this field (Stripe, Hyperswitch): `invalid_request_error`,
- * `authentication_error`, `idempotency_error`, `connector_error`, `rate_limit_error`, `api_error`. Derived from
- * `ApiErrorTypeResource` (shared/schemas/error-schema.ts).
+ * `authentication_error`, `idempotency_error`, `connector_error`, `rate_limit_error`, `api_error`.
+ * The wire schema (shared/schemas/error-schema.ts, component `ErrorType`) is built from this list.
  */
-export type ApiErrorType = z.output<typeof ApiErrorTypeResource>;
+export const API_ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'idempotency_error',
+  'connector_error',
+  'rate_limit_error',
+  'api_error',
+] as const;
+
+/** One of {@link API_ERROR_TYPES}. */
+export type ApiErrorType = (typeof API_ERROR_TYPES)[number];
 
 /**
- * The JSON body of every error response, `{error: {type, code, message, param?}}`. Derived from
- * `ApiErrorResource` (shared/schemas/error-schema.ts, component `Error`).
+ * The JSON body of every error response, `{error: {type, code, message, param?}}` (component `Error`,
+ * shared/schemas/error-schema.ts): `code` a stable machine-readable code, `message` what to fix (never the
+ * input), `param` the request field at fault when there is one.
  */
-export type ApiErrorBody = z.output<typeof ApiErrorResource>;
+export interface ApiErrorBody {
+  error: { type: ApiErrorType; code: string; message: string; param?: string | undefined };
+}
 
 /**
  * An error that maps straight to an HTTP response. Domain operations throw it;

@@ -1,7 +1,12 @@
-import type * as z from 'zod';
-import type { EventDataResource, EventResource } from '../schemas/event-resource-schema';
+import type { ConnectorAccountView } from './connector-account';
+import type { Customer, DeletedCustomer } from './customer';
+import type { Dispute } from './dispute';
+import type { Payment } from './payment';
+import type { PaymentMethodResource } from './payment-method';
 import type { PaymentStatus } from './payment-status';
-import type { RefundStatus } from './refund';
+import type { Refund, RefundStatus } from './refund';
+import type { RoutingActivation } from './routing-profile';
+import type { Invoice, Subscription } from './subscription';
 
 /**
  * The event catalogue: the one list of event types. It is the source for the
@@ -63,11 +68,30 @@ export function isEventType(value: string): value is EventType {
 }
 
 /**
- * The resource an event carries in `data`, exactly as its GET answers: a payment, a refund, a
- * customer, or `{customer_id, deleted: true}`. Derived from `EventDataResource`
- * (shared/schemas/event-resource-schema.ts).
+ * The resource an event carries in `data`, exactly as its GET answers (`EventDataResource`,
+ * shared/schemas/event-resource-schema.ts).
  */
-export type EventData = z.output<typeof EventDataResource>;
+export type EventData =
+  | Payment
+  | Refund
+  | Customer
+  | DeletedCustomer
+  | ConnectorAccountView
+  | RoutingActivation
+  | PaymentMethodResource
+  | Subscription
+  | Invoice
+  | Dispute;
+
+/** One family of events: its types and the resource they carry. */
+interface EventFamily<T extends EventType, D> {
+  /** `evt_…`, time-ordered; the `webhook-id` of its deliveries. */
+  event_id: string;
+  type: T;
+  /** ISO 8601 UTC: when the change happened. */
+  created_at: string;
+  data: D;
+}
 
 /**
  * An event as the API returns it and webhooks deliver it, with `type` and `data` left
@@ -78,8 +102,18 @@ export type EventData = z.output<typeof EventDataResource>;
  */
 export type ApiEvent = Omit<TypedApiEvent, 'type' | 'data'> & { type: EventType; data: EventData };
 
-/** An event with `data` typed by its `type` (`payment.*` → Payment, …): the output of `EventResource`. */
-export type TypedApiEvent = z.output<typeof EventResource>;
+/** An event with `data` typed by its `type` (`payment.*` → Payment, …): component `Event` (`EventResource`). */
+export type TypedApiEvent =
+  | EventFamily<Extract<EventType, `payment.${string}`>, Payment>
+  | EventFamily<Extract<EventType, `refund.${string}`>, Refund>
+  | EventFamily<'customer.created' | 'customer.updated', Customer>
+  | EventFamily<'customer.deleted', DeletedCustomer>
+  | EventFamily<Extract<EventType, `connector_account.${string}`>, ConnectorAccountView>
+  | EventFamily<'routing.activated', RoutingActivation>
+  | EventFamily<Extract<EventType, `payment_method.${string}`>, PaymentMethodResource>
+  | EventFamily<Extract<EventType, `subscription.${string}`>, Subscription>
+  | EventFamily<Extract<EventType, `invoice.${string}`>, Invoice>
+  | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>;
 
 /** The fields of an {@link ApiEvent}, in the order responses list them. */
 export const EVENT_FIELDS: readonly (keyof ApiEvent)[] = ['event_id', 'type', 'created_at', 'data'];

@@ -13,11 +13,21 @@
  *   4 MiB: its base64 form, the multipart framing and the event's other fields stay under 6 MB, and every
  *   file accepted here is also within Stripe's 5 MB.
  */
-import type * as z from 'zod';
-import type { FileResource } from '../schemas/file-schemas';
 
-/** A file as the API returns it (component `File`): metadata only; the bytes are never served. */
-export type FileObject = z.output<typeof FileResource>;
+/**
+ * A file as the API returns it (component `File`, shared/schemas/file-schemas.ts): metadata only; the bytes are
+ * never served. `size` in bytes; timestamps ISO 8601 UTC.
+ */
+export interface FileObject {
+  /** `file_…` */
+  file_id: string;
+  purpose: FilePurpose;
+  filename: string;
+  size: number;
+  type: FileType;
+  created_at: string;
+  expires_at: string;
+}
 
 /** The fields of a {@link FileObject}, in the order responses list them. */
 export const FILE_FIELDS: readonly (keyof FileObject)[] = ['file_id', 'purpose', 'filename', 'size', 'type', 'created_at', 'expires_at'];

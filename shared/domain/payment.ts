@@ -1,14 +1,9 @@
-import type * as z from 'zod';
-import type {
-  AttemptResource,
-  AuthenticationActionResource,
-  BillingResource,
-  NextActionResource,
-  PaymentMethodSummaryResource,
-  PaymentResource,
-  UssdBankSummaryResource,
-} from '../schemas/payment-resource-schema';
-import type { MetadataResource } from '../schemas/resource-fields';
+import type { CardBrand } from './card';
+import type { PaymentDispute } from './dispute';
+import type { Currency } from './money';
+import type { AcceptanceType, SetupFutureUsage } from './payment-method';
+import type { PaymentStatus } from './payment-status';
+import type { PendingOperationView } from './pending-operation';
 
 /** Payment methods the service accepts. */
 export const PAYMENT_METHODS = ['card', 'bank_transfer', 'ussd', 'mobile_money'] as const;
@@ -87,16 +82,28 @@ export function authenticationAction(
 
 /**
  * Free-form string key/value pairs (≤ 50 keys, keys ≤ 40 chars, values ≤ 500 chars), echoed as
- * given; `{}` when none. Derived from `MetadataResource` (shared/schemas/resource-fields.ts).
+ * given; `{}` when none (`MetadataResource`, shared/schemas/resource-fields.ts).
  */
-export type Metadata = z.output<typeof MetadataResource>;
+export type Metadata = Record<string, string>;
 
 /**
  * Billing details as accepted on create and echoed: `{address?: {first_name?, last_name?, line1?,
- * city?, state?, zip?, country?}}`, `country` ISO 3166-1 alpha-2. Derived from `BillingResource`
- * (shared/schemas/payment-resource-schema.ts).
+ * city?, state?, zip?, country?}}`, `country` ISO 3166-1 alpha-2 (`BillingResource`,
+ * shared/schemas/payment-resource-schema.ts).
  */
-export type Billing = z.output<typeof BillingResource>;
+export interface Billing {
+  address?:
+    | {
+        first_name?: string | undefined;
+        last_name?: string | undefined;
+        line1?: string | undefined;
+        city?: string | undefined;
+        state?: string | undefined;
+        zip?: string | undefined;
+        country?: string | undefined;
+      }
+    | undefined;
+}
 
 /**
  * The authentication steps a processor may ask of the payer before it authorizes a card or a
@@ -117,43 +124,113 @@ export type AuthenticationStep = (typeof AUTHENTICATION_STEPS)[number];
  *   (so a merchant's server never has to touch a PIN);
  * - `card_required`: true when the processor needs the card details sent again with this step
  *   (Flutterwave re-sends the whole card charge with the PIN or the address; we never keep the card).
- * Derived from `AuthenticationActionResource` (shared/schemas/payment-resource-schema.ts).
+ * (`AuthenticationActionResource`, shared/schemas/payment-resource-schema.ts).
  */
-export type AuthenticationAction = z.output<typeof AuthenticationActionResource>;
+export interface AuthenticationAction {
+  type: AuthenticationStep;
+  display_text: string | null;
+  redirect_to_url: string;
+  card_required: boolean;
+}
 
 /**
  * What the customer must do next. `redirect_to_url` for 3DS and hosted pages;
  * `bank_transfer_instructions` and `display_ussd_code` for the offline methods (amounts in minor
  * units, `expires_at` ISO 8601 UTC); `submit_*` ({@link AuthenticationAction}) for a PIN, OTP,
  * phone, birthday or address step; `await_mobile_money_approval` for a phone prompt.
- * Derived from `NextActionResource` (shared/schemas/payment-resource-schema.ts).
+ * (`NextActionResource`, shared/schemas/payment-resource-schema.ts).
  */
-export type NextAction = z.output<typeof NextActionResource>;
+export type NextAction =
+  | { type: 'redirect_to_url'; redirect_to_url: string }
+  | AuthenticationAction
+  | {
+      type: 'bank_transfer_instructions';
+      bank_transfer: {
+        bank_name: string;
+        account_number: string;
+        account_name: string;
+        amount: number;
+        currency: Currency;
+        reference: string;
+        expires_at: string;
+      };
+    }
+  | { type: 'display_ussd_code'; ussd: { code: string; reference: string; expires_at: string } }
+  | { type: 'await_mobile_money_approval'; mobile_money: { message: string; reference: string } };
 
-/** The payer's bank chosen for a USSD payment: its CBN code and name (see `USSD_BANKS`). Derived from `UssdBankSummaryResource`. */
-export type UssdBankSummary = z.output<typeof UssdBankSummaryResource>;
+/** The payer's bank chosen for a USSD payment: its CBN code and name (see `USSD_BANKS`). */
+export interface UssdBankSummary {
+  bank_code: string;
+  bank_name: string;
+}
 
 /**
  * A payment's stored method details: `{card}` (last4, brand, expiry, fingerprint) or `{ussd}` (the bank).
- * Derived from `PaymentMethodSummaryResource`.
  */
-export type PaymentMethodSummary = z.output<typeof PaymentMethodSummaryResource>;
+export type PaymentMethodSummary =
+  | { card: { last4: string; brand: CardBrand; exp_month: number; exp_year: number; fingerprint: string } }
+  | { ussd: UssdBankSummary };
 
 /**
  * One try of a payment at one connector, as routing made it. `status` is the
  * outcome of that try; a technical failure (timeout, 5xx, network) is recorded as
  * `Failed` with `error_code: connector_unreachable`. `created_at` ISO 8601 UTC.
- * Derived from `AttemptResource` (component `PaymentAttempt`).
+ * Component `PaymentAttempt`.
  */
-export type Attempt = z.output<typeof AttemptResource>;
+export interface Attempt {
+  attempt_id: string;
+  connector: string;
+  merchant_connector_id: string | null;
+  status: PaymentStatus;
+  connector_transaction_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+}
 
 /**
  * A payment intent as the API returns it. Amounts are integers in minor units;
- * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here. Derived from
- * `PaymentResource` (shared/schemas/payment-resource-schema.ts, component `Payment` of
- * docs/openapi.json), which documents every field.
+ * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here. Component `Payment`
+ * (shared/schemas/payment-resource-schema.ts), which documents every field.
  */
-export type Payment = z.output<typeof PaymentResource>;
+export interface Payment {
+  /** `pay_…` */
+  payment_id: string;
+  status: PaymentStatus;
+  pending_operation: PendingOperationView | null;
+  amount: number;
+  currency: Currency;
+  amount_captured: number;
+  amount_refunded: number;
+  amount_disputed: number;
+  disputes: PaymentDispute[];
+  capture_method: CaptureMethod;
+  payment_method: PaymentMethod | null;
+  payment_method_data: PaymentMethodSummary | null;
+  payment_method_id: string | null;
+  setup_future_usage: SetupFutureUsage | null;
+  customer_acceptance: {
+    acceptance_type: AcceptanceType;
+    accepted_at: string;
+    online: { ip_address: string; user_agent: string } | null;
+  } | null;
+  connector: string;
+  merchant_connector_id: string | null;
+  connector_transaction_id: string | null;
+  customer_id: string | null;
+  description: string | null;
+  email: string | null;
+  metadata: Metadata;
+  billing: Billing | null;
+  next_action: NextAction | null;
+  return_url: string | null;
+  cancellation_reason: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: Attempt[];
+  created_at: string;
+  updated_at: string;
+}
 
 /** The fields of a {@link Payment}, in the order responses list them. */
 export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [

@@ -4,6 +4,8 @@
  * (shared/storage/item-keys.ts `connectorConfig.profile`).
  */
 
+import type { RoutingAlgorithmType } from './routing-algorithm';
+
 /**
  * The active algorithm as copied into the profile when it was activated: its id, name and
  * `algorithm` (`{type, data}`, shared/domain/routing-algorithm.ts). Algorithms are immutable once
@@ -15,6 +17,20 @@ export interface ActiveAlgorithm {
   algorithm: unknown;
   /** ISO 8601 UTC: when it was activated. */
   activated_at: string;
+}
+
+/**
+ * The `data` of a `routing.activated` event and the answer of the activation routes (component `RoutingActivation`,
+ * shared/schemas/routing-activation-schema.ts): the algorithm active now, or none after a deactivation.
+ */
+export interface RoutingActivation {
+  active: boolean;
+  /** `routing_…`, or null when none is active. */
+  routing_algorithm_id: string | null;
+  name: string | null;
+  algorithm_type: RoutingAlgorithmType | null;
+  /** ISO 8601 UTC, or null when routing was never set. */
+  activated_at: string | null;
 }
 
 /** The profile. `version` guards concurrent changes (activation, default list, account deletes). */

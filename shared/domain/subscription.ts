@@ -1,16 +1,70 @@
 import { createHash } from 'node:crypto';
-import type * as z from 'zod';
-import type { InvoiceResource, SubscriptionResource } from '../schemas/subscription-resource-schema';
+import type { BillingInterval } from './billing-period';
+import type { INVOICE_STATUSES, SUBSCRIPTION_STATUSES } from './billing-statuses';
 import { ID_PREFIXES } from './ids';
+import type { Currency } from './money';
+import type { Metadata } from './payment';
 
-/** A subscription as the API returns it (component `Subscription`). */
-export type Subscription = z.output<typeof SubscriptionResource>;
-/** An invoice as the API returns it (component `Invoice`). */
-export type Invoice = z.output<typeof InvoiceResource>;
+/**
+ * Why a subscription was canceled: `cancellation_requested` (through the API), `customer_deleted` (its customer was
+ * deleted), `payment_failed` (a renewal could not be collected after every retry).
+ */
+export const CANCELLATION_REASONS = ['cancellation_requested', 'customer_deleted', 'payment_failed'] as const;
+
+/** One of {@link CANCELLATION_REASONS}. */
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+/**
+ * A subscription as the API returns it (component `Subscription`, shared/schemas/subscription-resource-schema.ts):
+ * amounts in minor units, timestamps ISO 8601 UTC.
+ */
+export interface Subscription {
+  /** `sub_…` */
+  subscription_id: string;
+  customer_id: string | null;
+  payment_method_id: string;
+  amount: number;
+  currency: Currency;
+  interval: BillingInterval;
+  interval_count: number;
+  trial_period_days: number | null;
+  status: SubscriptionStatus;
+  billing_cycle_anchor: string;
+  current_period_start: string;
+  current_period_end: string;
+  cancel_at_period_end: boolean;
+  canceled_at: string | null;
+  cancellation_details: { reason: CancellationReason } | null;
+  latest_invoice_id: string | null;
+  test_clock: string | null;
+  metadata: Metadata;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An invoice as the API returns it (component `Invoice`): amounts in minor units, timestamps ISO 8601 UTC. */
+export interface Invoice {
+  /** `in_…` */
+  invoice_id: string;
+  subscription_id: string;
+  customer_id: string;
+  amount_due: number;
+  amount_paid: number;
+  currency: Currency;
+  period_start: string;
+  period_end: string;
+  status: InvoiceStatus;
+  attempt_count: number;
+  next_payment_attempt: string | null;
+  payment_ids: string[];
+  created_at: string;
+  updated_at: string;
+}
+
 /** A subscription's status. */
-export type SubscriptionStatus = Subscription['status'];
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** An invoice's status. */
-export type InvoiceStatus = Invoice['status'];
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 /** The fields of a {@link Subscription}, in the order responses list them. */
 export const SUBSCRIPTION_FIELDS: readonly (keyof Subscription)[] = [

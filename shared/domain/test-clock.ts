@@ -1,8 +1,23 @@
-import type * as z from 'zod';
-import type { TestClockResource } from '../schemas/test-clock-resource-schema';
+/**
+ * A test clock's statuses: `ready` (everything due by `frozen_time` was run), `advancing` (an advance stopped at its
+ * work bound before its target; advance again to go on).
+ */
+export const TEST_CLOCK_STATUSES = ['ready', 'advancing'] as const;
 
-/** A test clock as the API returns it (component `TestClock`; issue 24, non-prod stages). */
-export type TestClock = z.output<typeof TestClockResource>;
+/** One of {@link TEST_CLOCK_STATUSES}. */
+export type TestClockStatus = (typeof TEST_CLOCK_STATUSES)[number];
+
+/** A test clock as the API returns it (component `TestClock`, non-prod stages); timestamps ISO 8601 UTC. */
+export interface TestClock {
+  /** `clock_…` */
+  test_clock_id: string;
+  name: string | null;
+  /** The time it shows. */
+  frozen_time: string;
+  status: TestClockStatus;
+  /** Real time. */
+  created_at: string;
+}
 
 /** The fields of a {@link TestClock}, in the order responses list them. */
 export const TEST_CLOCK_FIELDS: readonly (keyof TestClock)[] = ['test_clock_id', 'name', 'frozen_time', 'status', 'created_at'];

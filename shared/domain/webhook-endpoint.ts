@@ -1,9 +1,3 @@
-import type * as z from 'zod';
-import type {
-  DeletedWebhookEndpointResource,
-  WebhookEndpointResource,
-  WebhookEndpointWithSecretResource,
-} from '../schemas/webhook-endpoint-resource-schema';
 import type { EventType } from './events';
 
 /** Statuses of a webhook endpoint: `enabled` receives events, `disabled` receives none. */
@@ -22,22 +16,35 @@ export type EnabledEvents = EventType[] | [typeof ALL_EVENTS];
  * A webhook endpoint as the API returns it (never with its secret, except in the
  * answers of create and rotate_secret: see {@link WebhookEndpointWithSecret}): `webhook_endpoint_id`
  * (`we_…`), `url`, `enabled_events`, `description`, `status`, `disabled_reason` (why the system
- * disabled it, else null), timestamps ISO 8601 UTC with milliseconds. Derived from
- * `WebhookEndpointResource` (shared/schemas/webhook-endpoint-resource-schema.ts).
+ * disabled it, else null), timestamps ISO 8601 UTC with milliseconds. Component `WebhookEndpoint`
+ * (shared/schemas/webhook-endpoint-resource-schema.ts).
  */
-export type WebhookEndpoint = z.output<typeof WebhookEndpointResource>;
+export interface WebhookEndpoint {
+  webhook_endpoint_id: string;
+  url: string;
+  enabled_events: EnabledEvents;
+  description: string | null;
+  status: WebhookEndpointStatus;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 /**
  * The answer of `POST /webhook_endpoints` and `POST /webhook_endpoints/{id}/rotate_secret`:
  * the endpoint with its signing secret in clear, `whsec_` + base64 of 32 random bytes
  * (Standard Webhooks symmetric secret format, https://www.standardwebhooks.com). Shown only
  * in these two answers; the table keeps it encrypted (shared/webhooks/endpoint-secrets.ts).
- * Derived from `WebhookEndpointWithSecretResource`.
  */
-export type WebhookEndpointWithSecret = z.output<typeof WebhookEndpointWithSecretResource>;
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
+  secret: string;
+}
 
 /** The answer of `DELETE /webhook_endpoints/{id}`: `{webhook_endpoint_id, deleted: true}`. */
-export type DeletedWebhookEndpoint = z.output<typeof DeletedWebhookEndpointResource>;
+export interface DeletedWebhookEndpoint {
+  webhook_endpoint_id: string;
+  deleted: true;
+}
 
 /**
  * An endpoint as stored, for the delivery worker: the API fields plus its sealed signing

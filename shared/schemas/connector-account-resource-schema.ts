@@ -57,6 +57,3 @@ export const DeletedConnectorAccountResource = deletedAnswer(
   'connector account',
   'DeletedConnectorAccount',
 );
-
-/** The account resource type. */
-export type ConnectorAccountView = z.output<typeof ConnectorAccountResource>;

@@ -4,16 +4,7 @@
  * `ApiErrorBody` and `ApiErrorType` from it (`import type`). docs/api.md "Errors".
  */
 import * as z from 'zod';
-
-/** Error families (shared/domain/errors.ts). */
-export const API_ERROR_TYPES = [
-  'invalid_request_error',
-  'authentication_error',
-  'idempotency_error',
-  'connector_error',
-  'rate_limit_error',
-  'api_error',
-] as const;
+import { API_ERROR_TYPES } from '../domain/errors';
 
 /** Component `ErrorType`. */
 export const ApiErrorTypeResource = z.enum(API_ERROR_TYPES).meta({

@@ -4,6 +4,7 @@
  * The processor's token is never part of it. docs/api.md "Saved payment methods".
  */
 import * as z from 'zod';
+import { SAVED_METHOD_STATUSES } from '../domain/payment-method';
 import { listEnvelope } from './list-envelope-schema';
 import { connectorField, idField, merchantConnectorIdField, timestampField } from './resource-fields';
 
@@ -39,7 +40,7 @@ export const PaymentMethodResource = z
     recurring_enabled: z
       .boolean()
       .describe('Whether it may be charged without the payer (`off_session`): saved with `setup_future_usage: off_session`.'),
-    status: z.enum(['active', 'detached']).describe('`active`; `detached` once deleted (it can no longer be charged).'),
+    status: z.enum(SAVED_METHOD_STATUSES).describe('`active`; `detached` once deleted (it can no longer be charged).'),
     default: z.boolean().describe("Whether it is the customer's default payment method."),
     payment_id: idField('pay', 'The payment that saved it'),
     created_at: timestampField('When it was saved.'),

@@ -3,6 +3,7 @@
  * (or none, after `POST /routing/deactivate`). docs/api.md "Routing".
  */
 import * as z from 'zod';
+import { ROUTING_ALGORITHM_TYPES } from '../domain/routing-algorithm';
 import { idField, timestampField } from './resource-fields';
 
 /** Component `RoutingActivation`. */
@@ -11,15 +12,12 @@ export const RoutingActivationResource = z
     active: z.boolean().describe('Whether an algorithm is active now (false after a deactivation: the default fallback list routes).'),
     routing_algorithm_id: idField('routing', 'The active algorithm').nullable().describe('The active algorithm, or null when none is.'),
     name: z.string().nullable().describe('Its name, or null.'),
-    algorithm_type: z.enum(['single', 'priority', 'volume_split', 'advanced']).nullable().describe('Its type, or null.'),
+    algorithm_type: z.enum(ROUTING_ALGORITHM_TYPES).nullable().describe('Its type, or null.'),
     activated_at: timestampField('When the change was made.')
       .nullable()
       .describe('When the change was made (ISO 8601 UTC), or null when routing was never set.'),
   })
   .meta({ id: 'RoutingActivation', description: 'The routing algorithm active for your payments after a change.' });
-
-/** The activation data type. */
-export type RoutingActivation = z.output<typeof RoutingActivationResource>;
 
 /** Body of `PUT /routing/default`: the ordered fallback list, 1–50 of your connector accounts, each once. */
 export const defaultFallbackBodySchema = z.strictObject({

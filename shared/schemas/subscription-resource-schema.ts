@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { BILLING_INTERVALS } from '../domain/billing-period';
 import { INVOICE_STATUSES, SUBSCRIPTION_STATUSES } from '../domain/billing-statuses';
+import { CANCELLATION_REASONS } from '../domain/subscription';
 import { CurrencyResource, idField, MetadataResource, minorUnitsField, timestampField } from './resource-fields';
 
 export { INVOICE_STATUSES, SUBSCRIPTION_STATUSES };
@@ -43,7 +44,7 @@ export const SubscriptionResource = z
     cancellation_details: z
       .strictObject({
         reason: z
-          .enum(['cancellation_requested', 'customer_deleted', 'payment_failed'])
+          .enum(CANCELLATION_REASONS)
           .describe(
             '`cancellation_requested`: canceled through the API (now, or at the end of its period); `customer_deleted`: its customer was deleted; `payment_failed`: a renewal could not be collected after every retry.',
           ),

@@ -1,5 +1,6 @@
 /** The test clock as the API answers it (OpenAPI component `TestClock`), apart from the bodies: handlers never build it (issue 27). */
 import * as z from 'zod';
+import { TEST_CLOCK_STATUSES } from '../domain/test-clock';
 import { idField, timestampField } from './resource-fields';
 
 /** Component `TestClock`. */
@@ -11,7 +12,7 @@ export const TestClockResource = z
       'The time it shows: every subscription, invoice and payment method of its customers lives by it. From 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z.',
     ),
     status: z
-      .enum(['ready', 'advancing'])
+      .enum(TEST_CLOCK_STATUSES)
       .describe(
         '`ready`: every renewal, retry and expiry due by `frozen_time` was run. `advancing`: an advance is running (another one answers 409 `test_clock_advancing` until it ends), or one stopped at its work bound before its target (`frozen_time` is where it got to); advance again to go on.',
       ),

@@ -3,7 +3,13 @@ import { ConnectorRequestError, ConnectorTechnicalError } from '../../connectors
 import { INVALID_CREDENTIALS_CODE } from '../../connectors/connector-http';
 import { CREDENTIAL_PARAMS, credentialMode, credentialShapeProblem, unusedCredentialPiece } from '../../connectors/credential-mode';
 import { boundedListPage } from '../../domain/bounded-list-page';
-import type { ConnectorAccount, ConnectorCredentials, ConnectorName, EnabledPaymentMethod } from '../../domain/connector-account';
+import type {
+  ConnectorAccount,
+  ConnectorAccountView,
+  ConnectorCredentials,
+  ConnectorName,
+  EnabledPaymentMethod,
+} from '../../domain/connector-account';
 import { MAX_CONNECTOR_ACCOUNTS } from '../../domain/connector-account';
 import { beingDeleted } from '../../domain/connector-account-deletion';
 import { ApiError, idempotencyKeyReused, invalidRequest, resourceNotFound } from '../../domain/errors';
@@ -14,7 +20,6 @@ import { logger } from '../../observability/logger';
 import { forgetAccountConnector } from '../../processor-call/account-connectors';
 import { connectorConfigCacheMs, forgetConnectorConfig } from '../../processor-call/connector-config-cache';
 import { connectorSettings, connectorWithCredentials } from '../../processor-call/connector-registry';
-import type { ConnectorAccountView } from '../../schemas/connector-account-resource-schema';
 import type { CreateConnectorAccountBody, UpdateConnectorAccountBody } from '../../schemas/connector-account-schemas';
 import { decryptCredentials, encryptCredentials } from '../../security/credential-encryption';
 import { idempotentId } from '../../security/keyed-hash';

@@ -5,9 +5,8 @@ import { ApiError, invalidRequest, resourceNotFound } from '../../domain/errors'
 import { isIdOf, newId } from '../../domain/ids';
 import type { ListPage, ListQuery } from '../../domain/list-query';
 import type { RoutingAlgorithm } from '../../domain/routing-algorithm';
-import type { RoutingProfile } from '../../domain/routing-profile';
+import type { RoutingActivation, RoutingProfile } from '../../domain/routing-profile';
 import { forgetConnectorConfig } from '../../processor-call/connector-config-cache';
-import type { RoutingActivation } from '../../schemas/routing-activation-schema';
 import type { RoutingAlgorithmView } from '../../schemas/routing-algorithm-resource-schema';
 import type { CreateRoutingAlgorithmBody } from '../../schemas/routing-schemas';
 import { type ConnectorConfig, readConnectorConfig } from '../../storage/connector-accounts-repository';
