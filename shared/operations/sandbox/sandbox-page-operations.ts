@@ -1,5 +1,3 @@
-// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
-import '../billing/invoice-settlement-hook';
 import { deliverSandboxWebhook, duringSandboxPageDecision } from '../../connectors/sandbox/sandbox-webhooks';
 import { ApiError } from '../../domain/errors';
 import type { Payment } from '../../domain/payment';
