@@ -119,10 +119,15 @@ function decidedResult(decided: SandboxDecision, connectorTransactionId: string)
     : { status: 'Succeeded', connectorTransactionId, amountCaptured: decided.amount };
 }
 
+const noLedger = (): Promise<never> => Promise.reject(new Error('sandbox connector: built without a ledger (use the connector registry)'));
 /** The ledger of a sandbox built without one: every use is a programming error. */
-const NO_LEDGER: SandboxLedger = new Proxy({} as SandboxLedger, {
-  get: () => () => Promise.reject(new Error('sandbox connector: built without a ledger (use the connector registry)')),
-});
+const NO_LEDGER: SandboxLedger = {
+  decide: noLedger,
+  decision: noLedger,
+  putDispute: noLedger,
+  dispute: noLedger,
+  disputesChanged: noLedger,
+};
 
 /**
  * The built-in sandbox connector: outcomes decided by test cards and methods (./transformers.ts), its hosted pages,
