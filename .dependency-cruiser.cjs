@@ -86,6 +86,14 @@ module.exports = {
       to: { path: '^(shared/api/|functions/)' },
     },
     {
+      name: 'payments-know-no-billing',
+      comment:
+        'Billing charges through payments; payments report a settled outcome through the hooks billing registers (payments/settled-payment-hooks.ts).',
+      severity: 'error',
+      from: { path: '^shared/operations/payments/' },
+      to: { path: '^shared/operations/billing/' },
+    },
+    {
       name: 'http-only-from-handlers-and-edge',
       comment:
         'shared/http (middy wrappers, error mapping, bodies) is imported only by handlers in functions/ and by the edge itself; this is also the rule that keeps operations, webhooks and everything lower below it.',
