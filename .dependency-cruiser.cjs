@@ -63,9 +63,9 @@ module.exports = {
       to: { path: '^(shared/(storage|operations|processor-call|webhooks|http|api)/|functions/)' },
     },
     {
-      name: 'webhooks-below-routing',
+      name: 'webhooks-below-processor-call',
       comment:
-        'Webhook delivery (signing, queues, endpoint circuits) is a service the use cases call; it imports no routing, use case or HTTP code.',
+        'Webhook delivery (signing, queues, endpoint circuits) is a service the use cases call; it imports no processor call, use case or route table.',
       severity: 'error',
       from: { path: '^shared/webhooks/' },
       to: { path: '^(shared/(processor-call|operations|api)/|functions/)' },
