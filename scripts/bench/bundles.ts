@@ -38,7 +38,7 @@ export interface BundleResult extends BundleEntry {
    * import, median, in ms: steadier than wall time on a machine shared with other work.
    */
   importStackCpuMs: number;
-  /** The same with `NODE_OPTIONS=--enable-source-maps` (the stack's setting before issue 15), in ms; NaN when not measured. */
+  /** The same with `NODE_OPTIONS=--enable-source-maps` (the stack's earlier setting), in ms; NaN when not measured. */
   importWithSourceMapsMs: number;
   warnings: number;
   /** The biggest contributors to the bundle: npm package (or `(own code)`) and bytes in the output, largest first. */

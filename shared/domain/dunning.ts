@@ -1,5 +1,5 @@
 /**
- * Dunning (issue 24): what happens when a subscription's renewal cannot be collected. Pure rules, no I/O.
+ * Dunning: what happens when a subscription's renewal cannot be collected. Pure rules, no I/O.
  *
  * - A renewal invoice is tried at once, then again `retryDays` after its first try (default 1, 3 and 7
  *   days: 4 tries over 7 days, the issue's default; a stage setting, `BILLING_RETRY_DAYS`).

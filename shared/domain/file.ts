@@ -1,5 +1,5 @@
 /**
- * Uploaded files (issue 25, dispute evidence): Stripe's File object, the subset Switchyard needs, and the
+ * Uploaded files (dispute evidence): Stripe's File object, the subset Switchyard needs, and the
  * limits an upload must keep. The shape is shared/schemas/file-schemas.ts (`FileResource`, component `File`).
  *
  * Sources:

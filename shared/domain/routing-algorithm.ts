@@ -1,5 +1,5 @@
 /**
- * Routing algorithms per merchant (issue 22): the vocabulary and shapes of a merchant's routing
+ * Routing algorithms per merchant: the vocabulary and shapes of a merchant's routing
  * algorithm, following Hyperswitch's routing API in snake_case JSON:
  * - `RoutingAlgorithm` (`{type, data}`: `single`, `priority`, `volume_split`, `advanced`) and
  *   `ConnectorVolumeSplit` of juspay/hyperswitch crates/api_models/src/routing.rs;

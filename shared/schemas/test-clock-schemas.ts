@@ -1,5 +1,5 @@
 /**
- * Test clocks (issue 24, non-prod stages; Stripe's test clocks): the bodies of (the resource: ./test-clock-resource-schema.ts)
+ * Test clocks (non-prod stages; Stripe's test clocks): the bodies of (the resource: ./test-clock-resource-schema.ts)
  * `POST /test_helpers/test_clocks` and `POST /test_helpers/test_clocks/{test_clock_id}/advance`.
  * docs/api.md "Test clocks".
  */

@@ -585,7 +585,7 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
 });
 
 /**
- * The saved card of verify-transaction.json (issue 24: its `data.card.token`; "NIGERIA NG" → NG, "02/23" → 2/2023,
+ * The saved card of verify-transaction.json (its `data.card.token`; "NIGERIA NG" → NG, "02/23" → 2/2023,
  * expiring a year after its `created_at`); mapping and sources in flutterwave-saved-methods.test.ts.
  */
 const VERIFY_SAVED_METHOD = {
@@ -632,7 +632,7 @@ describe('sync', () => {
       status: ours,
       connectorTransactionId: '288200108',
       amountCaptured: 0,
-      savedMethod: VERIFY_SAVED_METHOD, // the hold's card token (issue 24)
+      savedMethod: VERIFY_SAVED_METHOD, // the hold's card token
     });
   });
 

@@ -255,7 +255,7 @@ describe('authorize', () => {
       reference: REFERENCE,
       card: { number: '4084084084084081', cvv: '408', expiry_month: '04', expiry_year: '27' },
     });
-    // Issue 24: the fixture's authorization is reusable, so the result carries it as the saved method.
+    // The fixture's authorization is reusable, so the result carries it as the saved method.
     expect(result).toEqual({
       status: 'Succeeded',
       connectorTransactionId: REFERENCE,
@@ -636,7 +636,7 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
     server.reply({ status: 200, body: ours(sample) });
     const result = await paystack.authenticate(authenticateRequest(overrides));
     expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
-    // Issue 24: only the submit-address sample's authorization is reusable (a card); the others are a bank's (`reusable: false`).
+    // Only the submit-address sample's authorization is reusable (a card); the others are a bank's (`reusable: false`).
     const savedMethod =
       step === 'submit_address'
         ? {

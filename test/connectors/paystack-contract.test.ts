@@ -110,7 +110,7 @@ const ENDPOINTS: readonly { template: string; file: string }[] = [
   { template: '/refund', file: 'refund' },
   { template: '/refund/{id}', file: 'refund_{id}' },
   { template: '/balance', file: 'balance' },
-  // Issue 24: saved cards (mounted so by openapi.yaml; the deactivation path since commit ef89553d5bda).
+  // Saved cards (mounted so by openapi.yaml; the deactivation path since commit ef89553d5bda).
   { template: '/transaction/charge_authorization', file: 'transaction_charge_authorization' },
   { template: '/customer/authorization/deactivate', file: 'customer_authorization_deactivate' },
 ];
@@ -835,7 +835,7 @@ const succeeded = (reference: string, amount: number, savedMethod?: PaymentResul
   ...(savedMethod ? { savedMethod } : {}),
 });
 /**
- * Issue 24: the saved method of a sample whose `authorization.reusable` is true, as the sample prints it
+ * The saved method of a sample whose `authorization.reusable` is true, as the sample prints it
  * (token = `authorization_code`, fingerprint = `signature`, `exp_month`/`exp_year` strings → numbers, the
  * customer's `customer_code` and `email`); `expiresAt` is the end of the expiry month.
  */
@@ -1010,7 +1010,7 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
     },
     outcomes: { '200': { verified: true } },
   },
-  // Issue 24: a saved card charged again (the sample answers with the same reusable authorization).
+  // A saved card charged again (the sample answers with the same reusable authorization).
   'src/api/transactions/charge_authorization/response.json': {
     call: () =>
       paystack.authorize(

@@ -1,5 +1,5 @@
 /**
- * Issue 25, Paystack: disputes, against the loopback Paystack stand-in (test/helpers/paystack-stand-in.ts), whose
+ * Paystack disputes, against the loopback Paystack stand-in (test/helpers/paystack-stand-in.ts), whose
  * per-account dispute ledger is Paystack's truth. What is checked:
  * - Paystack's own `charge.dispute.create|remind|resolve` samples (PaystackOSS/doc-code-snippets 94af513d752d
  *   `src/doc/payments/webhooks/events/charge-dispute-*.json`, copied under fixtures/paystack/) map to dispute events:
@@ -12,7 +12,7 @@
  *   (upload URL, PUT of the bytes to the signed URL without our key, POST evidence, PUT resolve `declined`), each body
  *   valid against PaystackOSS/openapi 9678dea922a9's DisputeEvidence / DisputeResolve (checked by the stand-in);
  * - a timeout or 5xx → ConnectorTechnicalError, a 4xx → ConnectorRequestError.
- * Sources: fixtures/SOURCES.md "Paystack disputes (issue 25)".
+ * Sources: fixtures/SOURCES.md "Paystack disputes".
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

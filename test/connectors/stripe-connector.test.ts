@@ -61,7 +61,7 @@ const CVC = '314';
 const PAYMENT_METHOD = (fixture('openapi.fixtures3.extract') as { resources: { payment_method: { id: string } } }).resources.payment_method;
 const PM_ID = PAYMENT_METHOD.id;
 /**
- * The query of a sync's `GET /v1/payment_intents/{id}`: the PaymentMethod expanded (issue 24: a PaymentIntent that
+ * The query of a sync's `GET /v1/payment_intents/{id}`: the PaymentMethod expanded (for saved methods: a PaymentIntent that
  * saved its card answers with the card summary in the same call; https://docs.stripe.com/api/expanding_objects).
  */
 const EXPAND_PAYMENT_METHOD_QUERY = `?${new URLSearchParams([['expand[0]', 'payment_method']]).toString()}`;
@@ -838,7 +838,7 @@ describe('StripeConnector', () => {
         },
       ],
       [
-        // Issue 25: a dispute, mapped (our payment id is read from the PaymentIntent by the core's fetch).
+        // A dispute, mapped (our payment id is read from the PaymentIntent by the core's fetch).
         'event.charge.dispute.created',
         RECORDED_DISPUTE_CREATED_EVENT,
       ],

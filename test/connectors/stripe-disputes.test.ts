@@ -1,5 +1,5 @@
 /**
- * Stripe disputes (issue 25) against the loopback stand-in (test/helpers/stripe-stand-in.ts): `charge.dispute.*`
+ * Stripe disputes against the loopback stand-in (test/helpers/stripe-stand-in.ts): `charge.dispute.*`
  * webhooks signed as Stripe signs them, through every status of `STRIPE_DISPUTE_STATUS`; `fetchDispute`,
  * `acceptDispute`, `submitDisputeEvidence` (with and without `submit`, with a file uploaded to `POST /v1/files`);
  * an unknown status kept raw; technical failures and refusals. Shapes: Stripe's OpenAPI fixture `resources.dispute`

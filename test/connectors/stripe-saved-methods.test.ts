@@ -1,8 +1,8 @@
 /**
- * Saved payment methods at Stripe (issue 24): the adapter (shared/connectors/stripe/) against the loopback stand-in
+ * Saved payment methods at Stripe: the adapter (shared/connectors/stripe/) against the loopback stand-in
  * (test/helpers/stripe-stand-in.ts), two accounts with their own ledgers, and against Stripe's documented shapes
  * (fixtures/stripe/saved-methods/ and fixtures/stripe/openapi-fixtures3/customer.extract.json; sources in
- * fixtures/SOURCES.md, "Stripe saved methods (issue 24)").
+ * fixtures/SOURCES.md, "Stripe saved methods").
  *
  * What is proven:
  * - a first payment with `setupFutureUsage` makes the Stripe Customer once (a retried authorize replays it), charges

@@ -1,5 +1,5 @@
 /**
- * Disputes (issue 25, "Proof") through the local API — gateway, handlers, DynamoDB Local (a table of this file's own),
+ * Disputes end to end through the local API — gateway, handlers, DynamoDB Local (a table of this file's own),
  * the delivery queue and the table stream to a merchant's webhook endpoint — against the sandbox and the loopback
  * stand-ins of Stripe, Paystack and Flutterwave, each with its ledger per account:
  * 1. the sandbox disputes a payment made with its dispute test card; the scheduled worker records it (polling), the

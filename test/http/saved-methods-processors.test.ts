@@ -1,5 +1,5 @@
 /**
- * Saved payment methods on merchants' own processor accounts (issue 24, "Proof"), through the local API — gateway,
+ * Saved payment methods on merchants' own processor accounts, end to end through the local API — gateway,
  * handlers, DynamoDB Local (a table of this file's own, so the reconciler sees only these items), the real adapters —
  * against the loopback stand-ins of Paystack, Flutterwave and Stripe with a ledger per account
  * (test/helpers/{paystack,flutterwave,stripe}-stand-in.ts). For each processor, a merchant connects two accounts of it

@@ -1,5 +1,5 @@
 /**
- * The arithmetic of issue 23's convergence bounds (docs/money-safety.md, "Convergence"), on the configured
+ * The arithmetic of the convergence bounds (docs/money-safety.md, "Convergence"), on the configured
  * values themselves: a stage or a constant changed so that a bound no longer holds fails here. The behaviour
  * behind each term is tested over HTTP by the fault suites (test/http/unknown-outcomes-suite.ts,
  * test/http/ledger-property-suite.ts), which move a clock through these very values.

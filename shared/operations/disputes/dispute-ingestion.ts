@@ -1,5 +1,5 @@
 /**
- * Disputes arriving from processors (issue 25): a processor's webhook (Paystack `charge.dispute.*`, Stripe
+ * Disputes arriving from processors: a processor's webhook (Paystack `charge.dispute.*`, Stripe
  * `charge.dispute.*`), the scheduled worker's polling (Flutterwave), or the sandbox. Each is recorded once per
  * (account, processor dispute id) — its id is derived from them — and moved forward only: a replayed event changes
  * nothing, a reordered one never undoes a final status (shared/domain/dispute-vocabulary.ts `canMoveDispute`).

@@ -139,7 +139,7 @@ export async function refundPayment(
     const earlier = await existingRefundForRetry(ctx, refundId, requested);
     if (earlier) return earlier;
   }
-  // Disputes withhold their money (issue 25): refundable is what was captured less what was refunded or disputed.
+  // Disputes withhold their money (docs/api.md "Money held by a dispute"): refundable is what was captured less what was refunded or disputed.
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded + p.amount_disputed);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency, p.amount_disputed);
   // Resolved before anything is reserved: a connector that is not configured leaves nothing behind.
