@@ -32,10 +32,10 @@ export const FULL_VCPU_MB = 1769;
 /** The memory sizes tried, MB: Power Tuning's range 128–1769 MB, at the steps it is usually run with. */
 export const MEMORY_SIZES_MB: readonly number[] = [128, 256, 512, 1024, 1536, 1769];
 
-/** Lambda arm64 duration price, USD per GB-second (US East (N. Virginia), first tier; docs/capacity.md "Prices"). */
+/** Lambda arm64 duration price, USD per GB-second (US East (N. Virginia), first tier; docs/capacity.md "Lambda memory and cost", Prices). */
 export const ARM64_USD_PER_GB_SECOND = 0.0000133334;
 
-/** Lambda request price, USD per 1,000,000 requests (docs/capacity.md "Prices"). */
+/** Lambda request price, USD per 1,000,000 requests (docs/capacity.md "Lambda memory and cost", Prices). */
 export const USD_PER_MILLION_REQUESTS = 0.2;
 
 /** The choice's limits: warm duration ≤ `warmSlowdown` × its duration at 1,769 MB; cold init ≤ `coldInitMs` ms. */

@@ -20,7 +20,7 @@ export type PendingOperationKind = (typeof PENDING_OPERATION_KINDS)[number];
  *   outcome is unknown and the reconciler (or a force_sync, or a keyed retry) asks the processor.
  * - `request`: set when the request that made the call carried an `Idempotency-Key`: a keyed hash of
  *   (merchant, payment, operation, key) that lets that request's retry recognise the call as its own
- *   ({@link requestToken} in shared/operations/payments/payment-state.ts). Never shown by the API.
+ *   (`requestToken` in shared/operations/payments/payment-state.ts). Never shown by the API.
  */
 export interface PendingOperation {
   operation: PendingOperationKind;
@@ -117,7 +117,7 @@ export interface ClaimHolder {
 
 /**
  * A new pending-operation record starting now.
- * @param connector the connector's name (the stage's own account) or the account called ({@link ConnectorTarget})
+ * @param connector the connector's name (the stage's own account) or the account called (`ConnectorTarget`, shared/processor-call/connector-target.ts)
  * @param amount minor units
  * @param nowMs epoch ms of the claim (default now)
  * @param holder the request making the claim: its end (the lease is {@link claimLeaseEnd}) and keyed-request hash

@@ -502,7 +502,7 @@ describe.each([paystackCase, flutterwaveCase, stripeCase])('$name: saved methods
     expect(p.ledger(m.a.key, res.payment_id)).toMatchObject({ entries: 1, charges: 1, amountCaptured: 3100, viaToken: true });
     expect(ok(await call(m.key, 'GET', `/payments/${res.payment_id}`))).toMatchObject({ status: 'Processing', amount_captured: 0 });
 
-    // One reconciler pass at the convergence bound after the fault (docs/api.md "Convergence"), past the claim's lease.
+    // One reconciler pass at the convergence bound after the fault (docs/money-safety.md "Convergence"), past the claim's lease.
     const pass = t0 + CONVERGENCE_BOUND_MS - RECONCILE_SETTLE_ALLOWANCE_MS;
     expect(Date.parse(res.pending_operation.lease_expires_at)).toBeLessThan(pass);
     const realNow = Date.now.bind(Date);

@@ -1,7 +1,7 @@
 /**
  * The SDK against the local stack (the gateway `npm start` serves, DynamoDB Local from jest's global
  * setup): the README walk-through through typed methods, and its retry policy proven through a
- * loopback stand-in placed in front of the API (test/helpers/api-stand-in.ts) that loses answers,
+ * loopback stand-in placed in front of the API (./helpers/api-stand-in.ts) that loses answers,
  * hangs, or answers 429/503/409 itself.
  */
 import { createServer } from 'node:net';
