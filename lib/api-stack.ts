@@ -95,7 +95,7 @@ export const TABLE_ACTIONS: Readonly<Record<TableAccessLevel, readonly string[]>
 export const RECONCILER = { name: 'Reconciler', entry: 'functions/reconciler/reconcile.ts' } as const;
 
 /**
- * The renewal worker (issue 24): renews subscriptions, retries failed renewals on the dunning schedule and sends
+ * The renewal worker: renews subscriptions, retries failed renewals on the dunning schedule and sends
  * payment method expiry notices, every minute. Not an HTTP route; run by its own {@link ReconcilerSchedule}.
  */
 export const BILLING_WORKER = { name: 'BillingWorker', entry: 'functions/billing/renewal-worker.ts' } as const;
@@ -189,7 +189,7 @@ export const WEBHOOK_DELIVERY_STREAM = {
 export const CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE = 'CONNECTOR_ACCOUNTS_KMS_KEY_ARN';
 
 /**
- * KMS actions on the connector-accounts key ({@link ConnectorAccountsKeyGrant}): exactly what the AWS
+ * KMS actions on the connector-accounts key ({@link connectorAccountsKeyStatement}): exactly what the AWS
  * Encryption SDK's KMS keyring calls with one key, the generator (shared/security/credential-encryption.ts:
  * `KmsKeyringNode` with `generatorKeyId`). Encrypt calls `GenerateDataKey` on the generator key and
  * `Encrypt` only on *additional* keys of the keyring, of which there are none; decrypt calls `Decrypt`.
@@ -329,7 +329,7 @@ export function stageRoutes(config: Pick<StageConfig, 'sandbox'>, routes: readon
 export const FILES_BUCKET_VARIABLE = 'FILES_BUCKET';
 
 /**
- * What a route's function may do in the evidence files bucket (issue 25), by route name: `CreateFile` writes
+ * What a route's function may do in the evidence files bucket, by route name: `CreateFile` writes
  * a file's bytes (s3:PutObject), the dispute evidence routes (names starting `SubmitDisputeEvidence`) read them
  * to pass them to a processor (s3:GetObject); nothing else touches the bucket (`GetFile` answers metadata from
  * the table only), and no function may list or delete. Objects only (`<bucket>/*`); the functions with access
@@ -352,7 +352,7 @@ export interface ApiStackProps extends StackProps {
   connectorSecretsName: string;
   /**
    * Name of the SSM parameter holding the table's stream ARN (from the data stack), resolved at
-   * deploy time: see {@link DataStack}.
+   * deploy time: see `DataStack` (lib/data-stack.ts).
    */
   tableStreamArnParameterName: string;
   /**
@@ -616,7 +616,7 @@ export class ApiStack extends Stack {
       },
       FALLBACK_GROUP,
     );
-    // Evidence files (issue 25): each route function's own statement on the bucket's objects (filesBucketAccess).
+    // Evidence files: each route function's own statement on the bucket's objects (filesBucketAccess).
     if (props.filesBucketName) {
       const filesObjects = this.formatArn({ service: 's3', region: '', account: '', resource: props.filesBucketName, resourceName: '*' });
       for (const { route, fn } of functions) {
@@ -680,7 +680,7 @@ export class ApiStack extends Stack {
     // sync name a new step, is built on the API's own endpoint ($default stage: no stage path).
     reconciler.addEnvironment('PUBLIC_BASE_URL', this.api.apiEndpoint);
 
-    // The renewal worker (issue 24): its own function and schedule, so billing's volume or failures never
+    // The renewal worker: its own function and schedule, so billing's volume or failures never
     // delay the reconciler's settling of open payments (and the reverse).
     const billingWorker = makeFunction(this, {
       name: BILLING_WORKER.name,
@@ -761,7 +761,7 @@ export class ApiStack extends Stack {
         reason: 'Alarm notifications carry no customer data; server-side encryption with a customer KMS key is not needed.',
       },
     ]);
-    // Who is woken (issue 26): the stage's alarm destinations, read at synth (lib/config/stage-config.ts, withAlarmDestinations).
+    // Who is woken: the stage's alarm destinations, read at synth (lib/config/stage-config.ts, withAlarmDestinations).
     for (const email of config.alarmDestinations.emails) alarmTopic.addSubscription(new EmailSubscription(email));
     if (config.alarmDestinations.slack)
       new SlackChannelConfiguration(this, 'AlarmSlackChannel', {
@@ -789,7 +789,7 @@ export class ApiStack extends Stack {
       functionDashboards: groupMonitoring.map((m) => m.dashboardName),
       reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
       billing: { name: BILLING_WORKER.name, fn: billingWorker, deadLetterQueue: billingSchedule.deadLetterQueue },
-      // Where disputes are recorded (issue 25): the processors' webhook receivers, the dispute answers and the worker.
+      // Where disputes are recorded: the processors' webhook receivers, the dispute answers and the worker.
       disputeLogGroups: [
         ...functions
           .filter(({ route }) => route.path.startsWith('/webhooks/') || route.path.startsWith('/disputes/'))
@@ -850,7 +850,7 @@ export class ApiStack extends Stack {
   }
 
   /**
-   * Webhook delivery (issue 23, "Delivery isolation"): the `WebhookDelivery` function
+   * Webhook delivery (docs/api.md "Webhook delivery": one merchant's endpoints never delay another's): the `WebhookDelivery` function
    * ({@link WEBHOOK_DELIVERY}) on the table's stream ({@link WEBHOOK_DELIVERY_STREAM}, with an
    * on-failure SQS queue), which records deliveries and queues them; the delivery queue and its
    * dead-letter queue ({@link WEBHOOK_DELIVERY_QUEUE}); and the `WebhookDeliveryWorker` function

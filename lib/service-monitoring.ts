@@ -74,7 +74,7 @@ export const BUSINESS_ALARM_EVALUATION = {
 } as const;
 
 /**
- * Titles of the dashboard widgets this file adds for issue 16 (what each shows and its unit); the
+ * Titles of the dashboard widgets this file adds for the business view (what each shows and its unit); the
  * per-connector ones take the connector's name.
  */
 export const DASHBOARD_TITLES = {
@@ -94,7 +94,7 @@ export const DASHBOARD_TITLES = {
 } as const;
 
 /**
- * The per-connector-account alarm (issue 22): one CloudWatch alarm on a Metrics Insights query with
+ * The per-connector-account alarm: one CloudWatch alarm on a Metrics Insights query with
  * `GROUP BY merchant_connector_id`, a *multi time series* alarm: "For multi-time series queries, each
  * returned time series becomes a contributor to the alarm … The alarm activates when any contributor
  * enters the ALARM state" (CloudWatch user guide, "Create a CloudWatch alarm based on a Metrics Insights
@@ -188,11 +188,11 @@ export interface ServiceMonitoringProps {
   /** The background reconciler and the dead-letter queue of its schedule. */
   reconciler: { name: string; fn: IFunction; deadLetterQueue: IQueue };
   /**
-   * Issue 25: the log groups where disputes are recorded (webhook receivers, dispute answers, the worker): the
+   * The log groups where disputes are recorded (webhook receivers, dispute answers, the worker): the
    * disputes section's Contributor Insights rules read them.
    */
   disputeLogGroups?: ILogGroup[];
-  /** The renewal worker (issue 24) and the dead-letter queue of its schedule: the reconciler's panels and alarms. */
+  /** The renewal worker and the dead-letter queue of its schedule: the reconciler's panels and alarms. */
   billing?: { name: string; fn: IFunction; deadLetterQueue: IQueue };
   /**
    * Webhook delivery, when deployed: the fan-out function (fed by the table's stream) and its
@@ -221,7 +221,7 @@ export interface ServiceMonitoringProps {
 
 /**
  * The stage's CloudWatch dashboard and alarms, built with cdk-monitoring-constructs. First the
- * business view (issue 16; runbooks in docs/operations.md, {@link RUNBOOK}): the "Is money
+ * business view (runbooks in docs/operations.md, {@link RUNBOOK}): the "Is money
  * flowing?" row (payments per minute by status, authorization success rate per connector, open
  * operations and the oldest, the webhook backlog), one section per connector of the stage's
  * routing rules (success rate with its anomaly band and alarm, technical error rate and its alarm,
@@ -513,7 +513,7 @@ export class ServiceMonitoring extends Construct {
   }
 
   /**
-   * Disputes (issue 25): three Contributor Insights rules over the log lines disputes write
+   * Disputes: three Contributor Insights rules over the log lines disputes write
    * (shared/observability/dispute-log.ts), each counting by connector account (`$.account`): disputes opened,
    * reminders sent (disputes near their deadline, unanswered) and disputes expired. The dashboard row charts the
    * worst account of each; alarms: an account receiving `alarms.accountDisputesOpened` or more disputes in an hour
@@ -582,7 +582,7 @@ export class ServiceMonitoring extends Construct {
   }
 
   /**
-   * A merchant whose endpoints are failing (issue 23): a Contributor Insights rule counting the
+   * A merchant whose endpoints are failing: a Contributor Insights rule counting the
    * delivery worker's "webhook delivery attempt failed" log lines by `merchant_id` (CloudWatch Logs
    * rule syntax, `LogFormat: JSON`; CloudWatch user guide, "Contributor Insights rule syntax in
    * CloudWatch"), charted as its top contributors, and one alarm on the rule's
@@ -919,7 +919,7 @@ export class ServiceMonitoring extends Construct {
   }
 
   /**
-   * Connector accounts (issue 22): technical errors per merchant connector account, charted (top
+   * Connector accounts: technical errors per merchant connector account, charted (top
    * accounts) and alarmed per account by one multi-time-series alarm
    * ({@link connectorAccountTechnicalErrorsQuery}): `…-ConnectorAccounts-TechnicalErrors-Critical`, at or
    * above `alarms.connectorAccountTechnicalErrors` in a 5-minute period on 2 of 3 periods; its runbook is

@@ -1,13 +1,13 @@
 /**
  * `npm run lint:comments` (part of `npm run lint`): what comments and docstrings may not carry.
  *
- * - **Issue numbers** ("issue 27", "Issues 24 and 25", "issue #34", and in comments "#34"): history belongs to git, so
+ * - **Issue numbers** ("issue", "Issues" or "issue #" followed by a number, and in comments a bare "#" and a number): history belongs to git, so
  *   a comment says the reason or cites the document that holds it (docs/STANDARDS: "no issue numbers in code or
  *   docstrings"). Checked in the whole text of every code file (a test's title is a string). An outside project's
  *   issue is cited by its URL (`github.com/owner/repo/issues/123`), which this does not match.
- * - **Dead `{@link}`s**: a `{@link X}`, `{@linkcode X}` or `{@linkplain X}` whose name the TypeScript checker
+ * - **Dead links**: an inline `@link`, `@linkcode` or `@linkplain` tag whose name the TypeScript checker
  *   resolves to nothing (the TypeScript compiler API: the same resolution an editor's go-to-definition uses);
- *   `{@link https://…}` is a URL and is not resolved.
+ *   a tag whose target is an `https:` URL is not resolved.
  * - **Dead paths**: a repository path in a comment (`shared/…/x.ts`, `docs/x.md`, `./x.ts`, a folder ending in `/`)
  *   that does not exist.
  * - **Dead doc sections**: `docs/x.md "Heading"` (or `docs/x.md, "Heading"`) where no heading of that document starts
@@ -40,7 +40,7 @@ export interface Finding {
   message: string;
 }
 
-/** "issue 27", "Issues 24 and 25", "issue #34", "issue-10"; not "issues/34" (a URL). */
+/** "issue" (or "Issues") then a number, after a space, a hyphen or "#"; not "issues/" then a number (a URL). */
 const ISSUE_WORD = /\b[Ii]ssues?[ -]?#?\d+/g;
 /** "#34" after a space or an opening bracket: a bare issue number (comments only: CSS colours are strings). */
 const HASH_NUMBER = /(?<=^|[\s([])#\d+\b/g;
@@ -53,7 +53,7 @@ const HASH_NUMBER = /(?<=^|[\s([])#\d+\b/g;
 const REPO_PATH = /(?<![\w./@-])(?:shared|functions|lib|scripts|clients|bin|test|examples|canaries|docs)\/[\w@./-]*/g;
 /** The files {@link REPO_PATH} checks, by how their path ends. */
 const CHECKED_PATH_END = /(\.(ts|md|json|cjs|yaml|yml|svg)|\/)$/;
-/** A path relative to the file: `./y.ts`, `../x/y.ts`. */
+/** A path relative to the file: `./x.ts`, `../x/x.ts`. */
 const RELATIVE_PATH = /(?<![\w./@-])(\.\.?\/[\w@./-]*\.(?:ts|md|json|cjs))\b/g;
 /** An example name, not a file: `x.ts`, `shared/x.ts`. */
 const PLACEHOLDER = /(^|\/)x\.\w+$/;
@@ -143,7 +143,7 @@ export function deadReferences(
 }
 
 /**
- * `{@link}`s whose name resolves to no symbol.
+ * Inline link tags (`@link`, `@linkcode`, `@linkplain`) whose name resolves to no symbol.
  * @param checker a type checker of a program that holds `sourceFile`
  */
 export function deadLinks(path: string, sourceFile: ts.SourceFile, checker: ts.TypeChecker): Finding[] {

@@ -400,7 +400,7 @@ const BILLING_FIELDS = {
   'billing.address.country': 'ISO 3166-1 alpha-2, upper case (`NG`).',
 };
 
-/** The saved-method fields of create and confirm (issue 24; docs/api.md "Saved payment methods"). */
+/** The saved-method fields of create and confirm (docs/api.md "Saved payment methods"). */
 const SAVED_METHOD_FIELDS = {
   setup_future_usage:
     "Save the card on the payment's customer once the payment succeeds: `on_session` (charged again with the payer present) or `off_session` (also without them: needs `customer_acceptance`). Needs a customer; not with `payment_method_id`.",
@@ -1918,7 +1918,7 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
               ['pin', 'otp', 'phone', 'birthday', 'address_line1'].map((field) => [field, { pattern: '^\\s*$' }]),
             ),
           },
-          // Issue 26: the address is one answer: its five fields come together (JSON Schema `dependentRequired`).
+          // The address is one answer: its five fields come together (JSON Schema `dependentRequired`).
           dependentRequired: Object.fromEntries(
             ADDRESS_FORM_FIELDS.map((field) => [field, ADDRESS_FORM_FIELDS.filter((other) => other !== field)]),
           ),

@@ -289,7 +289,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: true,
     connectors: false,
   },
-  // Disputes (issue 25).
+  // Disputes.
   {
     method: 'GET',
     path: '/disputes',
@@ -328,7 +328,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     // Relays the evidence (and its files) to the processor.
     connectors: true,
   },
-  // Evidence files (issue 25): kept private, passed to processors only when a dispute is answered.
+  // Evidence files: kept private, passed to processors only when a dispute is answered.
   {
     method: 'POST',
     path: '/files',
@@ -347,7 +347,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     auth: true,
     connectors: false,
   },
-  // Test clocks (issue 24): on stages with the sandbox only, like the sandbox's pages (lib/api-stack.ts stageRoutes).
+  // Test clocks: on stages with the sandbox only, like the sandbox's pages (lib/api-stack.ts stageRoutes).
   {
     method: 'POST',
     path: '/test_helpers/test_clocks',

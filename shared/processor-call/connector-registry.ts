@@ -25,7 +25,7 @@ export async function connectorSettings(): Promise<ConnectorSettings> {
   if (!secretId) return process.env;
   const fromSecret = (await readStageSecret(secretId, { transform: 'json', maxAge: 300 })) as Record<string, string> | undefined;
   // Merged once per value Powertools hands out (the same object while its 5-minute cache holds): copying the
-  // environment costs ~40 µs, and routing asks for the settings once per candidate connector (issue 27).
+  // environment costs ~40 µs, and routing asks for the settings once per candidate connector.
   if (!merged || merged.from !== fromSecret) merged = { from: fromSecret, settings: { ...process.env, ...(fromSecret ?? {}) } };
   return merged.settings;
 }
@@ -35,7 +35,7 @@ let merged: { from: Record<string, string> | undefined; settings: ConnectorSetti
 
 /**
  * Builds one connector from settings, or resolves undefined when its keys are not configured. Asynchronous
- * because the adapter's module is loaded on first use (issue 27: a bundle holds each connector in its own
+ * because the adapter's module is loaded on first use (docs/connectors.md "Adapters are loaded on first use": a bundle holds each connector in its own
  * chunk, so a handler loads the one a payment needs, not all four).
  */
 type ConnectorFactory = (s: ConnectorSettings) => Promise<Connector | undefined>;
@@ -232,7 +232,7 @@ export async function configuredConnector(name: string): Promise<Connector | und
   if (!factory) return undefined;
   const s = await connectorSettings();
   // What the build reads, by the build's own functions (not by enumerating the settings: enumerating process.env
-  // costs ~50 µs a call, issue 27's profile): the adapter is rebuilt when one of them changes.
+  // costs ~50 µs a call in the per-invocation profile, docs/benchmarks.md): the adapter is rebuilt when one of them changes.
   const key = JSON.stringify([PLATFORM_CREDENTIALS[name as ConnectorName](s), stageSettingsOf(s)]);
   const hit = cache.get(name);
   if (hit && hit.key === key) return hit.connector;

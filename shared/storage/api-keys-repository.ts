@@ -239,7 +239,7 @@ export type RateLimitChange = { read?: number | null; write?: number | null };
  * later inherits them): one UpdateItem per key (`SET` a number, `REMOVE` for `null`; a class not named
  * is left as it is). Unlike list shard counts, limits may go up or down in one step: a container
  * picks the new value up when its cached key record expires (`API_KEY_CACHE_SECONDS`, 10 s), and until
- * then enforces the old one (docs/rate-limits.md "Raising a merchant's limit").
+ * then enforces the old one (docs/rate-limits.md "A merchant's own limits").
  * @param change per class: an integer in 1..{@link RATE_LIMIT_MAX}, or null for the stage default
  * @returns the merchant's keys after the change
  * @throws Error when a value is out of range, nothing is to change, or the merchant has no key

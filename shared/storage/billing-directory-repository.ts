@@ -1,5 +1,5 @@
 /**
- * The billing directory and the due entries it leads to (issue 24, Renewal): how the renewal worker finds work
+ * The billing directory and the due entries it leads to (docs/api.md "Renewals"): how the renewal worker finds work
  * without a Scan and without a partition every merchant writes.
  * - A merchant gets one directory item (`<merchant>#BILLING`, GSI5 `BILLING_MERCHANTS#<0..3>`) when it first
  *   has billing work (its first subscription or saved method with an expiry): a conditional put, made once per

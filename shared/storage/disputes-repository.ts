@@ -1,5 +1,5 @@
 /**
- * Disputes (issue 25): one item each (`<merchant>#DISPUTE#<dp_…>`), listed on GSI1 (all of a merchant's), GSI2 (by
+ * Disputes: one item each (`<merchant>#DISPUTE#<dp_…>`), listed on GSI1 (all of a merchant's), GSI2 (by
  * status; the entry moves with it) and GSI3 (by payment). A dispute with work due (an answer whose outcome is not
  * known yet, its reminder, its deadline) carries a GSI5 entry in the merchant's own due partitions (`billingDue`),
  * worked by the scheduled worker beside renewals.

@@ -1,5 +1,5 @@
 /**
- * Uploaded files' metadata (issue 25): one item per file, `primaryKey.file`. The bytes are in the file store
+ * Uploaded files' metadata: one item per file, `primaryKey.file`. The bytes are in the file store
  * (shared/storage/file-store.ts), written first. The item's `expires_at` is the table's TTL attribute (epoch
  * seconds), so the metadata goes when the bucket's lifecycle removes the bytes; the resource's `expires_at`
  * (ISO 8601) is read back from it.

@@ -1,5 +1,5 @@
 /**
- * Saved payment methods (issue 24): one item per method, `PK = MERCHANT#m#PAYMENT_METHOD#pm`,
+ * Saved payment methods: one item per method, `PK = MERCHANT#m#PAYMENT_METHOD#pm`,
  * `SK = PAYMENT_METHOD`, listed per customer on GSI1 (`MERCHANT#m#CUSTOMER#c#PAYMENT_METHODS`,
  * `created_at#id`) while attached. Attributes: the API fields (`PaymentMethodResource`) plus
  * `token_ciphertext` (the processor's reusable token, encrypted with the credentials' envelope
@@ -89,7 +89,7 @@ export interface NewPaymentMethod {
   testClock?: string | null;
 }
 
-/** How long before a saved method stops working its `payment_method.expiring` event is sent: 30 days (issue 24), in ms. */
+/** How long before a saved method stops working its `payment_method.expiring` event is sent: 30 days, in ms. */
 export const EXPIRING_NOTICE_MS = 30 * 86_400_000;
 
 /** When a method's expiry notice is due (ISO 8601 UTC): 30 days before it expires. */

@@ -106,7 +106,7 @@ function toStored(item: Record<string, unknown>): StoredPayment {
   payment.metadata = orderedMap(payment.metadata);
   payment.billing = orderedValue(payment.billing);
   payment.next_action = orderedValue(payment.next_action);
-  // Issue 25: items written before disputes have neither field.
+  // Items written before disputes were recorded have neither field.
   payment.amount_disputed = Number(item.amount_disputed ?? 0);
   payment.disputes = Object.values((item.disputes as Record<string, PaymentDispute> | undefined) ?? {})
     .map((d) => pickFields<PaymentDispute>(d, PAYMENT_DISPUTE_FIELDS))
@@ -445,7 +445,7 @@ export async function updatePayment(
 }
 
 /**
- * Hands a claim over (issue 23, "Convergence"): the request that made it is ending without having recorded
+ * Hands a claim over (docs/money-safety.md, "Convergence"): the request that made it is ending without having recorded
  * its processor's answer, so the claim's lease is cut to `leaseEndsAt` (its end plus the lease margin) and the
  * payment becomes due in the open-operations index (GSI5) at that time: a retry, a sync or the reconciler
  * takes the operation over then, instead of at the end of the request's whole time. One conditional

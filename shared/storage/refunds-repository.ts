@@ -192,7 +192,7 @@ async function writeSettlement(
 }
 
 /**
- * Hands a refund's claim over (issue 23, "Convergence"): the request that made the refund call is ending
+ * Hands a refund's claim over (docs/money-safety.md, "Convergence"): the request that made the refund call is ending
  * without having recorded the processor's answer, so the claim's lease is cut to `leaseEndsAt` and the refund
  * becomes due in the open-operations index (GSI5) then (see `handOverClaim` in payments-repository.ts). One
  * conditional `UpdateItem`: the refund still `Pending` with the very claim read (`started_at`).
@@ -266,7 +266,7 @@ export async function listRefunds(
 
 /**
  * Lists every refund of the merchant, newest first (Query on GSI2, every read shard). Refunds written before this
- * list existed (issue 26) are not in it: they stay listed under their payment.
+ * list existed are not in it: they stay listed under their payment.
  * @param startingAfter the refund named by `starting_after`, already read by the caller
  */
 export async function listMerchantRefunds(

@@ -1,6 +1,6 @@
 /**
- * The sandbox processor's ledger of hosted-page decisions (issue 23, "never reports money on a
- * payment the API has closed"): one item per payment, `PK = SANDBOX#<payment_id>`, `SK = DECISION`,
+ * The sandbox processor's ledger of hosted-page decisions (so that the sandbox never reports money on a
+ * payment the API has closed): one item per payment, `PK = SANDBOX#<payment_id>`, `SK = DECISION`,
  * written once — the payer's approve or decline on the sandbox page, or a void that reached the
  * sandbox first — with a conditional put, so across every Lambda container of a deployed stage the
  * first of an approval and a void wins, as at a real processor. Expires (TTL) after 30 days.

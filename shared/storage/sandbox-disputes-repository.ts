@@ -1,5 +1,5 @@
 /**
- * The sandbox processor's dispute ledger (issue 25): what a processor keeps of a dispute, for the sandbox connector
+ * The sandbox processor's dispute ledger: what a processor keeps of a dispute, for the sandbox connector
  * to answer from — one item per disputed payment (`SANDBOX#<payment_id>`, `DISPUTE`), opened when a payment with a
  * dispute test card succeeds, and listed on GSI5 (`SANDBOX_DISPUTES`, sorted by when it last changed or will change)
  * for the scheduled worker's polling, as Flutterwave's chargebacks are polled. Only test cards write it, so the one

@@ -1,5 +1,5 @@
 /**
- * Subscriptions and their invoices (issue 24, Subscriptions): one item each. A subscription is listed on
+ * Subscriptions and their invoices (docs/api.md "Subscriptions and invoices"): one item each. A subscription is listed on
  * GSI1 (all of a merchant's, sharded like customers), GSI2 (by status, sharded; the entry moves with the
  * status) and GSI3 (by customer, not sharded); an invoice on GSI1 under its subscription. Every change is
  * a conditional write (on the item's `updated_at` as read) in one transaction with its events (the outbox).

@@ -1,5 +1,5 @@
 /**
- * Test clocks (issue 24, non-prod stages): one item each, and the due entries of their customers' billing work
+ * Test clocks (non-prod stages): one item each, and the due entries of their customers' billing work
  * (GSI5, the clock's own partition: `billingDue.clockPartition`), read in due order by an advance. An advance claims
  * its clock before any billing (`advance_claim`, `advance_claim_until`: internal attributes, not in the resource),
  * so two advances of one clock never bill at once.

@@ -132,7 +132,7 @@ const NUMERIC_ID = /^\d+$/;
  * - authorize: `POST /v3/charges?type=card|bank_transfer|ussd|mobile_money_ghana|mpesa`
  *   with our payment id as `tx_ref` (card payloads 3DES-encrypted into `{ client }`;
  *   manual capture sends `preauthorize: true`; USSD sends the payer's bank as `account_bank`); a saved card
- *   (`request.savedMethod`, issue 24): `POST /v3/tokenized-charges` with the token and our payment id as `tx_ref`;
+ *   (`request.savedMethod`): `POST /v3/tokenized-charges` with the token and our payment id as `tx_ref`;
  *   every successful card answer carrying `data.card.token` returns it as `savedMethod` (authorize, authentication
  *   steps, sync, webhooks); no `detachSavedMethod` (Flutterwave has no call that revokes a card token);
  * - authenticate (card steps): `submit_pin` / `submit_address` send the whole card charge again with
@@ -145,7 +145,7 @@ const NUMERIC_ID = /^\d+$/;
  *   when we hold no transaction id (authorize timed out, the method answers without one, or a card waits for its
  *   PIN or address: see {@link cardStepReference}); "No transaction was found" by reference is `Failed` with
  *   `notFound: true` for card, USSD and M-Pesa once `FLUTTERWAVE_NOT_FOUND_SETTLE_MS` has passed;
- * - disputes (issue 25, chargebacks): `GET /v3/chargebacks` (listed per currency, paged; fetched by transaction `id`),
+ * - disputes (Flutterwave calls them chargebacks): `GET /v3/chargebacks` (listed per currency, paged; fetched by transaction `id`),
  *   `PUT /v3/chargebacks/{id}` `{action: "accept" | "decline", comment}`; no files; no chargeback webhook is published
  *   (polled by the scheduled worker): see the "Disputes" section of docs/connectors/flutterwave.md;
  * - webhooks: `verif-hash` must equal the dashboard's secret hash; a `charge.completed` event is
@@ -258,8 +258,8 @@ export class FlutterwaveConnector implements Connector {
    * `submit_otp`). When Flutterwave asks for the billing address and the merchant gave a complete one
    * (`request.billingAddress`), the charge is sent again with it at once (same `tx_ref`) instead of asking the
    * payer; if Flutterwave refuses that address the payer is asked (`submit_address` with Flutterwave's message).
-   * A successful card charge whose answer carries `data.card.token` returns it as `savedMethod` (issue 24). With
-   * `request.savedMethod`, the saved card is charged instead ({@link FlutterwaveConnector.#chargeSavedCard}).
+   * A successful card charge whose answer carries `data.card.token` returns it as `savedMethod`. With
+   * `request.savedMethod`, the saved card is charged instead (`#chargeSavedCard`).
    * @throws ConnectorRequestError when a required detail is missing (nothing sent) or Flutterwave refuses the request (4xx)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx (a sync by reference finds the outcome)
    */
@@ -302,7 +302,7 @@ export class FlutterwaveConnector implements Connector {
   }
 
   /**
-   * Charges a saved card (issue 24): `POST /v3/tokenized-charges` with the token, the e-mail it is tied to, the amount
+   * Charges a saved card: `POST /v3/tokenized-charges` with the token, the e-mail it is tied to, the amount
    * in major units and our payment id as `tx_ref` (`buildTokenizedCharge`), so a sync by reference
    * (`verify_by_reference?tx_ref=<payment id>`) finds the charge when this answer is lost. The answer maps like a card
    * charge (`paymentResultFromCharge`): `successful` → `Succeeded` (or `RequiresCapture` for `preauthorize`), with the
@@ -343,7 +343,7 @@ export class FlutterwaveConnector implements Connector {
    *   type: "card"}`; a charge that is no longer pending is answered as it is, without sending the OTP.
    * The answer maps through the status and mode tables (the next step, e.g. `submit_otp` after the PIN, or the
    * outcome). A submission Flutterwave refuses (4xx, or an `error` envelope) is answered as Flutterwave then reports
-   * the charge ({@link FlutterwaveConnector.#afterRefusal}): still open → the same step again with Flutterwave's code
+   * the charge (`#afterRefusal`): still open → the same step again with Flutterwave's code
    * and message (tries are Flutterwave's to count); failed → `Failed` with that message.
    * @throws ConnectorRequestError (nothing sent) for a missing card, PIN, OTP, address or email, a step Flutterwave never
    *   asks (`submit_phone`, `submit_birthday`: `unsupported_authentication_step`), a non-card payment; or when the
@@ -455,7 +455,7 @@ export class FlutterwaveConnector implements Connector {
    * interpreted: Flutterwave is asked for the charge (verify by id, else by our reference) and
    * - no transaction (nothing was created: a refused PIN or address) → the same step stays open, with Flutterwave's code and message;
    * - pending → the OTP step stays open (another try, with the refusal's code and message) or, after a PIN or
-   *   address, the step the existing charge waits for ({@link FlutterwaveConnector.#existingCharge});
+   *   address, the step the existing charge waits for (`#existingCharge`);
    * - failed → `Failed` (Flutterwave allows no more tries) with the charge's `processor_response`, or the refusal's
    *   code and message when the charge has none;
    * - successful → the outcome.
@@ -719,7 +719,7 @@ export class FlutterwaveConnector implements Connector {
     });
   }
 
-  /* ------------------------------------------------------------------ disputes (issue 25) */
+  /* ------------------------------------------------------------------ disputes */
 
   /** One chargeback call: bearer key, JSON body, {@link FLUTTERWAVE_DISPUTE_TIMEOUT_MS} (`timeoutMs` overrides), Flutterwave's error mapping. */
   async #disputeCall<T>(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<T> {

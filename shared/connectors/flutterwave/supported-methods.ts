@@ -1,6 +1,6 @@
 /**
  * What Switchyard routes to Flutterwave and with which charge type, apart from the adapter's transformers so
- * the capability table (shared/connectors/capabilities.ts) is built without loading them (issue 27).
+ * the capability table (shared/connectors/capabilities.ts) is built without loading them.
  * [DC]: Flutterwave's charge documentation (the transformers' sources).
  */
 import type { Currency } from '../../domain/money';

@@ -74,7 +74,7 @@ import { type FlutterwaveChargeType, flutterwaveChargeType } from './supported-m
  *         not print the parameter names; `from`, `to`, `id` and `page` are the names Flutterwave uses on its
  *         other v3 list endpoints (e.g. GET /v3/transactions, GET /v3/payment-plans).
  *         Flutterwave/Node-v3 (v1.4.1, commit 537f9f4455f922a879e4f088cf0f596621c3517c) has no list-refunds call.
- * - [TOK] Card tokenization (issue 24): https://developer.flutterwave.com/docs/tokenization (the same text at
+ * - [TOK] Card tokenization: https://developer.flutterwave.com/docs/tokenization (the same text at
  *         https://developer.flutterwave.com/v3.0/docs/tokenization and /docs/recurring-payments/tokenization): "In the
  *         verification response, you'll find a token field in the data.card object"; "Customer card tokens are valid for
  *         one year only"; "The token is tied to the email address you specified on the first charge"; subsequent charges
@@ -379,7 +379,7 @@ export interface FlutterwaveValidateChargeBody {
 }
 
 /**
- * Body of `POST /v3/tokenized-charges` [TC][SDK `tokenSchema`] (issue 24): the card `token` and the e-mail it is tied
+ * Body of `POST /v3/tokenized-charges` [TC][SDK `tokenSchema`]: the card `token` and the e-mail it is tied
  * to [TOK], `amount` in major units as a decimal string (as every other body of this adapter: {@link minorToMajor}),
  * our payment id as `tx_ref` (so `verify_by_reference` finds the charge after a lost answer), `narration` (required by
  * the SDK's schema), `redirect_url` (where Flutterwave's 3DS page sends the payer back: subsequent charges use 3DS by
@@ -1265,7 +1265,7 @@ export function tokenizedChargeNarration(paymentId: string): string {
 }
 
 /**
- * Builds the body of `POST /v3/tokenized-charges` for a charge of a saved card (`request.savedMethod`, issue 24)
+ * Builds the body of `POST /v3/tokenized-charges` for a charge of a saved card (`request.savedMethod`)
  * [TC][TOK][SDK `tokenSchema`]: see {@link FlutterwaveTokenizedCharge}. The e-mail is the one the token is tied to
  * (`savedMethod.email`), else the payment's. `offSession` changes nothing on the wire: Flutterwave's v3 tokenized
  * charge has no such flag (its card-on-file `is_unscheduled`/`trace_id` fields need Flutterwave's approval); a charge
@@ -1335,7 +1335,7 @@ export function declineOf(tx: Pick<FlutterwaveTransaction, 'processor_response'>
 }
 
 // ---------------------------------------------------------------------------
-// Saved cards (issue 24)
+// Saved cards
 // ---------------------------------------------------------------------------
 
 /**
@@ -1403,8 +1403,8 @@ export function issuerCountryOf(country: string | null | undefined): string | nu
 
 /**
  * The card of a saved method as Flutterwave describes it [VER][TC]: `brand` = `card.type` in lower case (`MASTERCARD`
- * → `mastercard`; `unknown` without one), `last4` = `last_4digits`, `expMonth`/`expYear` from `expiry` ({@link
- * cardExpiryOf}), `bin` = `first_6digits`, `issuerCountry` from `country` ({@link issuerCountryOf}).
+ * → `mastercard`; `unknown` without one), `last4` = `last_4digits`, `expMonth`/`expYear` from `expiry`
+ * ({@link cardExpiryOf}), `bin` = `first_6digits`, `issuerCountry` from `country` ({@link issuerCountryOf}).
  * @returns the details, or null when the last four digits or the expiry are unreadable
  */
 export function savedCardOf(card: FlutterwaveCard): SavedCardDetails | null {
@@ -1423,7 +1423,7 @@ export function savedCardOf(card: FlutterwaveCard): SavedCardDetails | null {
 }
 
 /**
- * The reusable card a successful Flutterwave transaction carries (issue 24) [TOK][TC]: present when `data.card.token`
+ * The reusable card a successful Flutterwave transaction carries [TOK][TC]: present when `data.card.token`
  * is. `token` = `card.token`; `email` = `customer.email` (the token is tied to it [TOK]); `card` from
  * {@link savedCardOf}; `fingerprint` null (Flutterwave gives no card fingerprint; the core makes its own);
  * `processorCustomerId` null (a tokenized charge names no customer id, only the e-mail); `expiresAt` =
@@ -1568,7 +1568,7 @@ function nextActionFor(
  *   `await_mobile_money_approval`).
  * `connectorTransactionId` is Flutterwave's numeric `data.id` as a string; without `data`, {@link cardStepReference}
  * for a PIN/address step, else null. A successful card charge (or hold) whose `data.card` has a `token` carries it
- * as `savedMethod` ({@link withSavedMethod}; issue 24). The answers of `POST /v3/tokenized-charges` [TC] are mapped
+ * as `savedMethod` ({@link withSavedMethod}). The answers of `POST /v3/tokenized-charges` [TC] are mapped
  * here too (as `card`): `successful`, `failed`, or pending with a 3DS `redirect` mode.
  * @throws ConnectorRequestError when the envelope is an error without a transaction
  * @throws ConnectorTechnicalError when an amount in the answer is unreadable
@@ -1655,7 +1655,7 @@ export interface TransactionContext {
  * or a webhook's `data`) [VER]: the status tables, `amountCaptured` = `amount` in minor
  * units when `Succeeded`, the decline text when `Failed`; `pending` → `ctx.pendingStatus`
  * without a next action (the one authorize gave stays on the payment). A successful card transaction whose
- * `card` has a `token` carries it as `savedMethod` ({@link withSavedMethod}; issue 24) [TOK].
+ * `card` has a `token` carries it as `savedMethod` ({@link withSavedMethod}) [TOK].
  */
 export function paymentResultFromTransaction(tx: FlutterwaveTransaction, ctx: TransactionContext): PaymentResult {
   const connectorTransactionId = String(tx.id);
@@ -1795,7 +1795,7 @@ export function ignoredEventId(rawBody: string): string {
 }
 
 // ---------------------------------------------------------------------------
-// Disputes (issue 25): chargebacks
+// Disputes: chargebacks
 // ---------------------------------------------------------------------------
 
 /*

@@ -28,13 +28,13 @@
  * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
  *   compared in constant time; charge.success, refund.* (including refund.needs-attention) and
  *   charge.dispute.create|remind|resolve are mapped, every other event ignored.
- * - disputes (issue 25): fetchDispute GET /dispute/:id; acceptDispute PUT /dispute/:id/resolve
+ * - disputes: fetchDispute GET /dispute/:id; acceptDispute PUT /dispute/:id/resolve
  *   (`merchant-accepted`); submitDisputeEvidence GET /dispute/:id/upload_url + PUT of the bytes to the signed URL per
  *   file, POST /dispute/:id/evidence, and with `submit` PUT /dispute/:id/resolve (`declined`). Mapping, status table
  *   and bodies: ./paystack-disputes.ts and transformers' `PAYSTACK_DISPUTE_STATUS` (docs/connectors/paystack.md "Disputes").
  * - verifyCredentials: GET /balance (Check Balance), read-only; 401/403 or Paystack's `Invalid key` →
  *   `invalid_credentials`.
- * - saved methods (issue 24): a successful transaction whose `authorization.reusable` is true carries it as
+ * - saved methods: a successful transaction whose `authorization.reusable` is true carries it as
  *   `savedMethod` (authorize, authenticate, sync, `charge.success`); authorize with `savedMethod` charges it
  *   with POST /transaction/charge_authorization under our reference; detachSavedMethod deactivates it with
  *   POST /customer/authorization/deactivate (docs/connectors/paystack.md "Saved payment methods").

@@ -1,5 +1,5 @@
 /**
- * Paystack disputes (issue 25): Paystack's dispute JSON → our {@link ConnectorDispute}, the `charge.dispute.*` webhook
+ * Paystack disputes: Paystack's dispute JSON → our {@link ConnectorDispute}, the `charge.dispute.*` webhook
  * events, and the bodies of the dispute calls. Pure but for the warning logged on an unknown status; the calls
  * themselves are in `paystack-connector.ts`, the status table in `transformers.ts` ({@link paystackDisputeMapping}).
  *
@@ -8,7 +8,7 @@
  * `components/schemas/{DisputeFetchResponse,DisputeResolve,DisputeEvidence,DisputeUploadURLResponse}.yaml`;
  * PaystackOSS/doc-code-snippets at 94af513d752dfc9f85dd0718301e7257091eb7f2 [DCS] `src/api/disputes/*` and
  * `src/doc/payments/webhooks/events/charge-dispute-{create,remind,resolve}.json` (copies under
- * test/connectors/fixtures/paystack/, SOURCES.md "Paystack disputes (issue 25)").
+ * test/connectors/fixtures/paystack/, SOURCES.md "Paystack disputes").
  */
 import { createHash } from 'node:crypto';
 import type { DisputeEvidence } from '../../domain/dispute-vocabulary';

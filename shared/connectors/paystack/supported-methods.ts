@@ -1,6 +1,6 @@
 /**
  * What Switchyard routes to Paystack (methods by currency, the USSD banks), apart from the adapter's
- * transformers so the capability table (shared/connectors/capabilities.ts) is built without loading them (issue 27).
+ * transformers so the capability table (shared/connectors/capabilities.ts) is built without loading them.
  * [OAS]: PaystackOSS/openapi; [DCS]: PaystackOSS/doc (the transformers' sources).
  */
 import type { Currency } from '../../domain/money';

@@ -38,7 +38,7 @@
  *   `transaction_reference`, `merchant_note`, `meta.pageCount`)
  * - [DCS] PaystackOSS/doc-code-snippets at commit 94af513d752dfc9f85dd0718301e7257091eb7f2:
  *   src/api/transactions/verify/index.php and src/api/refunds/list/index.php (`CURLOPT_TIMEOUT => 30`)
- * - Saved cards (issue 24): the Recurring Charges page https://paystack.com/docs/payments/recurring-charges/
+ * - Saved cards: the Recurring Charges page https://paystack.com/docs/payments/recurring-charges/
  *   (the `authorization` object, "This currently only works for card", the Two-Factor `paused` answer),
  *   the errors page https://paystack.com/docs/api/errors/ ("Authorization code does not exist or has been
  *   deactivated", "This authorization is not reusable", "You can only charge an authorization for the customer
@@ -46,7 +46,7 @@
  *   components/schemas/{TransactionChargeAuthorization,ChargeAuthorizationResponse,CustomerDeactivateAuthorization}.yaml;
  *   [DCS] src/api/transactions/charge_authorization/response.json, src/api/customers/deactivate-authorization/response.json,
  *   src/doc/payments/recurring-charges/{authorization,charge-authorization,two-factor,callback,sample-metadata}/index.json
- * - Disputes (issue 25): the Manage Disputes guide https://paystack.com/docs/payments/manage-disputes/ ("should be handled
+ * - Disputes: the Manage Disputes guide https://paystack.com/docs/payments/manage-disputes/ ("should be handled
  *   within 16 hours"); [OAS] paths/dispute.yaml (the `status` enum), paths/dispute_{id}{,_evidence,_resolve,_upload_url}.yaml,
  *   components/schemas/{DisputeResolve,DisputeEvidence,DisputeFetchResponse,DisputeUploadURLResponse}.yaml; [DCS]
  *   src/api/disputes/{fetch,resolve,evidence,upload-url}/response.json, src/doc/payments/disputes/upload-url/index.js (PUT of
@@ -1329,7 +1329,7 @@ export function refundToRefundResult(status: string, connectorRefundId: string |
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Saved payment methods (issue 24): authorization codes
+ * Saved payment methods: authorization codes
  * --------------------------------------------------------------------------------------------- */
 
 /**
@@ -1496,7 +1496,7 @@ export function paystackSavedCard(authorization: PaystackAuthorization): SavedCa
 }
 
 /**
- * The saved method a Paystack transaction carries (issue 24), when its `authorization` is reusable:
+ * The saved method a Paystack transaction carries, when its `authorization` is reusable:
  * - only when `authorization.reusable === true` and `authorization_code` is a non-empty string ("Only
  *   reusable authorizations can be used with our charge authorization endpoint", https://paystack.com/docs/api/errors/);
  *   a `reusable: false` authorization (a bank or USSD payment, [DCS] src/api/charges/submit-otp/response.json
@@ -1531,7 +1531,7 @@ export function paystackSavedMethod(data: { authorization?: unknown; customer?: 
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Disputes (issue 25): the status table (mapping code: ./paystack-disputes.ts)
+ * Disputes: the status table (mapping code: ./paystack-disputes.ts)
  * --------------------------------------------------------------------------------------------- */
 
 /**

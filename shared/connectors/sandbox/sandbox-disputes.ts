@@ -1,5 +1,5 @@
 /**
- * The sandbox's disputes (issue 25): a payment made with a dispute test card (shared/connectors/sandbox/transformers.ts:
+ * The sandbox's disputes: a payment made with a dispute test card (shared/connectors/sandbox/transformers.ts:
  * 4000000000000259, a chargeback for fraud; 4000000000001976, an inquiry) is disputed by the sandbox as soon as it
  * succeeds, in the sandbox's own ledger (shared/storage/sandbox-disputes-repository.ts), with Stripe's statuses and a
  * 7-day deadline. The scheduled worker polls it (`listDisputes`), as it polls Flutterwave's chargebacks.

@@ -33,7 +33,7 @@
  *   Stripe changelog entries cited at {@link STRIPE_API_VERSION} and {@link buildPaymentIntentParams}
  * - Raw cards: https://docs.stripe.com/api/payment_methods/create (`type=card`, `card[number|exp_month|
  *   exp_year|cvc]`, `billing_details`), available only to accounts with raw card data access
- * - Saved payment methods (issue 24): https://docs.stripe.com/payments/save-during-payment (`setup_future_usage`
+ * - Saved payment methods: https://docs.stripe.com/payments/save-during-payment (`setup_future_usage`
  *   with a `customer`; charging the saved method later with `off_session=true, confirm=true`; the 402
  *   `authentication_required` answer), https://docs.stripe.com/api/customers/create,
  *   https://docs.stripe.com/api/payment_methods/detach, https://docs.stripe.com/api/payment_intents/confirm,
@@ -41,7 +41,7 @@
  *   https://docs.stripe.com/declines/codes (`authentication_required`) and Stripe support's "Manual confirmation
  *   for off-session payments requiring Strong Customer Authentication (SCA)"
  *   (https://support.stripe.com/questions/manual-confirmation-for-off-session-payments-requiring-strong-customer-authentication-sca)
- * - Disputes (issue 25): the Dispute object and its `status` values of the installed `stripe` package
+ * - Disputes: the Dispute object and its `status` values of the installed `stripe` package
  *   (stripe-node 23.1.0, OpenAPI spec v2596, `node_modules/stripe/cjs/resources/Disputes.d.ts`: `Dispute`,
  *   `Dispute.Status`, `Dispute.EvidenceDetails.due_by`, `DisputeUpdateParams` (`evidence`, `submit`),
  *   `DisputeCloseParams`), `resources/Files.d.ts` (`FileCreateParams`: `file`, `purpose: 'dispute_evidence'`,
@@ -233,7 +233,7 @@ export interface StripePaymentIntent {
 
 /**
  * The fields of a PaymentMethod the adapter reads (https://docs.stripe.com/api/payment_methods/object): its `id`
- * (`pm_…`), given to the PaymentIntent; and, for a saved method (issue 24), the card summary Stripe returns —
+ * (`pm_…`), given to the PaymentIntent; and, for a saved method, the card summary Stripe returns —
  * `brand`, `last4`, `exp_month`, `exp_year`, `country` (the issuer's, ISO 3166-1 alpha-2) and `fingerprint` (the
  * same for every PaymentMethod of one card number in the account), never the number or CVC — its `customer`
  * and `billing_details.email`.
@@ -395,7 +395,7 @@ export function toStripeCurrency(currency: Currency): string {
 export const PAYMENT_ID_METADATA_KEY = 'payment_id';
 /** Metadata key carrying our refund id on Refunds. */
 export const REFUND_ID_METADATA_KEY = 'refund_id';
-/** Metadata key carrying our customer id (`cus_…` of Switchyard) on the Stripe Customers the adapter creates (issue 24). */
+/** Metadata key carrying our customer id (`cus_…` of Switchyard) on the Stripe Customers the adapter creates. */
 export const CUSTOMER_ID_METADATA_KEY = 'customer_id';
 
 /**
@@ -504,7 +504,7 @@ export function buildPaymentMethodParams(request: AuthorizeRequest): Stripe.Paym
 }
 
 /**
- * The payment method types the PaymentIntent allows: cards only (issue 6's matrix). Sent as
+ * The payment method types the PaymentIntent allows: cards only (docs/connectors.md "Support matrix"). Sent as
  * `allowed_payment_method_types`, the documented replacement of `payment_method_types`, which
  * API version 2026-09-30.endive removed ("Passing `payment_method_types` on this API version returns a
  * 400 error with the code `payment_method_types_no_longer_supported`… If you need more control… use
@@ -523,7 +523,7 @@ export const STRIPE_ALLOWED_PAYMENT_METHOD_TYPES: readonly Stripe.PaymentIntentC
  * `payment_method_types`), `return_url` (Switchyard's own return route for the payment, so 3DS answers
  * `redirect_to_url`) and `metadata[payment_id]` (our id, for search and webhooks). No card data.
  *
- * Saving the card (issue 24, `request.setupFutureUsage`): also `setup_future_usage` (`on_session` |
+ * Saving the card (`request.setupFutureUsage`): also `setup_future_usage` (`on_session` |
  * `off_session`), `customer=cus_…` (the Stripe Customer the PaymentMethod is attached to once the payment
  * succeeds and any authentication is done: "If you provide a Customer with the PaymentIntent, you can use this
  * parameter to attach the payment method to the Customer after the PaymentIntent is confirmed", [pkg]
@@ -557,7 +557,7 @@ export function buildPaymentIntentParams(
   return params;
 }
 
-/* ------------------------------------------------------ saved methods (issue 24) */
+/* ------------------------------------------------------ saved methods */
 
 /**
  * `expand[]` of a PaymentIntent request whose answer must carry the PaymentMethod object instead of its id:
@@ -590,7 +590,7 @@ export function buildCustomerParams(customer: ProcessorCustomerRef, email?: stri
 }
 
 /**
- * The parameters of `POST /v1/payment_intents` that charges a saved PaymentMethod (issue 24;
+ * The parameters of `POST /v1/payment_intents` that charges a saved PaymentMethod (
  * https://docs.stripe.com/payments/save-during-payment, "Charge the saved payment method later"):
  * `amount`, `currency`, `confirm=true`, `capture_method`, `payment_method=pm_…` (the saved token), `customer=cus_…`
  * (required by Stripe for a PaymentMethod attached to a Customer: "If the payment method is attached to a Customer,
@@ -664,7 +664,7 @@ export function buildDetachParams(): Stripe.PaymentMethodDetachParams {
 export const STRIPE_DETACH_TIMEOUT_MS = STRIPE_DEFAULT_TIMEOUT_MS;
 
 /**
- * Timeout of each dispute call (issue 25: `GET /v1/disputes/:id`, `POST /v1/disputes/:id/close`, `POST /v1/files`,
+ * Timeout of each dispute call (`GET /v1/disputes/:id`, `POST /v1/disputes/:id/close`, `POST /v1/files`,
  * `POST /v1/disputes/:id`), in milliseconds: {@link STRIPE_DEFAULT_TIMEOUT_MS} (stripe-node's default for every
  * request, file uploads included; `CONNECTOR_TIMEOUT_MS` overrides it). Not in {@link STRIPE_TIMEOUTS_MS}: disputes
  * are no operation of the shared table.
@@ -714,7 +714,7 @@ export function savesPaymentMethod(intent: StripePaymentIntent): boolean {
 }
 
 /**
- * The saved method a PaymentIntent carries (issue 24), when {@link savesPaymentMethod} and its `payment_method` is
+ * The saved method a PaymentIntent carries, when {@link savesPaymentMethod} and its `payment_method` is
  * the expanded object of a card: token = the PaymentMethod id (`pm_…`), `processorCustomerId` = the intent's
  * Customer, `email` = the PaymentMethod's `billing_details.email`, `fingerprint` = `card.fingerprint`, `card` =
  * `brand` (lower-case), `last4`, `exp_month`, `exp_year`, `country` as the issuer country (Stripe gives no BIN:
@@ -819,7 +819,7 @@ export const REFUND_LOOKUP_SETTLE_MS = 10 * 60 * 1000;
 
 /**
  * Picks our refund among a PaymentIntent's refunds: the one whose `metadata.refund_id` is our
- * refund id ({@link buildRefundForm} always sends it).
+ * refund id ({@link buildRefundParams} always sends it).
  * @returns the refund, or null when none carries our id
  * @throws ConnectorTechnicalError when several refunds carry our id, or the one that does is for
  *   another amount or currency than ours (an operator must look: nothing is settled automatically)
@@ -954,7 +954,7 @@ export function nextActionOf(nextAction: StripeNextAction | null | undefined): N
  * `amountCaptured` is `amount_received` (what Stripe has captured on the intent);
  * a `Failed` result carries `last_payment_error` (code via {@link stripeErrorCode}, message).
  * A `Succeeded` or `RequiresCapture` intent that saved its card, with its PaymentMethod expanded, carries
- * `savedMethod` ({@link savedMethodFromIntent}; issue 24); no other result has the key.
+ * `savedMethod` ({@link savedMethodFromIntent}); no other result has the key.
  */
 export function paymentResultFromIntent(intent: StripePaymentIntent): PaymentResult {
   const status = mapPaymentStatus(intent.status);
@@ -1007,7 +1007,7 @@ export function refundResultFromRefund(refund: StripeRefund): RefundResult {
 }
 
 /**
- * Why a PaymentIntent carried by a webhook event must be read again before it is mapped (issue 24), or null:
+ * Why a PaymentIntent carried by a webhook event must be read again before it is mapped, or null:
  * - `saved_method`: it saved its card ({@link savesPaymentMethod}) but events carry `payment_method` as an id,
  *   never expanded, so the card summary and fingerprint are read with the intent
  *   (`GET /v1/payment_intents/{id}?expand[0]=payment_method`, one call);
@@ -1044,7 +1044,7 @@ export const STRIPE_WEBHOOK_EVENTS: Readonly<Record<string, 'payment' | 'refund'
   'refund.created': 'refund',
   'refund.updated': 'refund',
   'refund.failed': 'refund',
-  // Issue 25: every dispute event carries the Dispute in `data.object` (https://docs.stripe.com/api/events/types).
+  // Every dispute event carries the Dispute in `data.object` (https://docs.stripe.com/api/events/types).
   'charge.dispute.created': 'dispute',
   'charge.dispute.updated': 'dispute',
   'charge.dispute.closed': 'dispute',
@@ -1271,7 +1271,7 @@ export function fromStripeCurrency(currency: string | null | undefined): Currenc
 }
 
 /**
- * Maps a Dispute to ours (issue 25):
+ * Maps a Dispute to ours:
  * - `connectorDisputeId`: `id` (`du_…`/`dp_…`);
  * - `paymentId`: `payment_intent.metadata.payment_id` when the PaymentIntent is expanded (the adapter's own calls
  *   ask `expand[0]=payment_intent`), else null — a Dispute carries no metadata of ours (its own `metadata` is the
