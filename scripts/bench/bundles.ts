@@ -122,16 +122,6 @@ export async function coldImport(file: string, nodeOptions: string | undefined, 
 }
 
 /**
- * Cold import time of an ES module bundle ({@link coldImport}), median wall time of `runs`.
- * @param nodeOptions the child's NODE_OPTIONS; undefined: none
- */
-export async function coldImportMs(file: string, runs: number, nodeOptions: string | undefined, env: NodeJS.ProcessEnv): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) samples.push((await coldImport(file, nodeOptions, env)).wallMs);
-  return median(samples);
-}
-
-/**
  * Cold import times of several bundles, measured in rounds (each round imports
  * every bundle once, in an order shuffled per round, once per NODE_OPTIONS variant), so that a burst of
  * load on the machine spreads over all bundles and variants instead of skewing one.

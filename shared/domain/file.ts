@@ -29,9 +29,6 @@ export interface FileObject {
   expires_at: string;
 }
 
-/** The fields of a {@link FileObject}, in the order responses list them. */
-export const FILE_FIELDS: readonly (keyof FileObject)[] = ['file_id', 'purpose', 'filename', 'size', 'type', 'created_at', 'expires_at'];
-
 /** What a file may be uploaded for (Stripe's `purpose`; only dispute evidence here). */
 export const FILE_PURPOSES = ['dispute_evidence'] as const;
 /** One of {@link FILE_PURPOSES}. */

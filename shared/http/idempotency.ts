@@ -10,13 +10,11 @@ import { keyedHash } from '../security/keyed-hash';
 import { SpreadIdempotencyPersistence } from '../storage/idempotency-persistence';
 import { IDEMPOTENCY_HEADER } from './idempotency-key';
 
-export { checkIdempotencyKeyHeader, IDEMPOTENCY_HEADER } from './idempotency-key';
-
 /** How long a stored response is replayed: 24 hours. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /** The response header set on a replayed response. */
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /**
  * What makes two requests "the same request": the merchant, the route

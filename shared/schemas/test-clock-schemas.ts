@@ -6,8 +6,6 @@
 import * as z from 'zod';
 import { text } from './text-schemas';
 
-export { MAX_ADVANCE_MS } from '../domain/test-clock';
-
 const frozenTime = z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp, e.g. 2026-01-31T00:00:00.000Z' });
 
 /** Body of `POST /test_helpers/test_clocks`. */

@@ -527,12 +527,6 @@ export interface PaystackRefundList extends PaystackEnvelope<PaystackRefundData[
   meta?: PaystackListMeta | null;
 }
 
-/** A webhook delivery: `{event, data}` (https://paystack.com/docs/payments/webhooks/). */
-export interface PaystackWebhookBody {
-  event: string;
-  data: Record<string, unknown>;
-}
-
 /**
  * `data` of the refund.pending / refund.processing / refund.processed / refund.failed events
  * (doc/payments/refunds/events.js): no refund id in the documented samples (Hyperswitch reads an

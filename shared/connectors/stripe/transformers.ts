@@ -396,7 +396,7 @@ export const PAYMENT_ID_METADATA_KEY = 'payment_id';
 /** Metadata key carrying our refund id on Refunds. */
 export const REFUND_ID_METADATA_KEY = 'refund_id';
 /** Metadata key carrying our customer id (`cus_…` of Switchyard) on the Stripe Customers the adapter creates. */
-export const CUSTOMER_ID_METADATA_KEY = 'customer_id';
+const CUSTOMER_ID_METADATA_KEY = 'customer_id';
 
 /**
  * Stripe's `capture_method` for ours (https://docs.stripe.com/api/payment_intents/create#create_payment_intent-capture_method).
@@ -800,11 +800,6 @@ export function refundListParams(paymentIntentId: string, startingAfter?: string
   const params: Stripe.RefundListParams = { payment_intent: paymentIntentId, limit: REFUND_LIST_PAGE_SIZE };
   if (startingAfter) params.starting_after = startingAfter;
   return params;
-}
-
-/** {@link refundListParams} form-encoded as the query string of `GET /v1/refunds`. */
-export function refundListQuery(paymentIntentId: string, startingAfter?: string): URLSearchParams {
-  return encodeStripeForm(refundListParams(paymentIntentId, startingAfter));
 }
 
 /**

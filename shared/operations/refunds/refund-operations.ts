@@ -257,5 +257,3 @@ export async function refundPayment(
     throw unknown(err);
   }
 }
-
-export { syncRefund } from './refund-sync';
