@@ -100,7 +100,7 @@ export interface StageConfig {
      * Bound, in seconds, on how long a due webhook delivery may wait for its attempt: the alarm
      * `…-Webhooks-OldestOverdueWebhookDelivery-Critical` fires when the reconciler's
      * `OldestOverdueWebhookDeliverySeconds` (Maximum) exceeds it on one 5-minute datapoint. 3600 (the
-     * issue's "undelivered webhooks older than 1 hour", measured from when the delivery was due, so a
+     * alarm's definition, "undelivered webhooks older than 1 hour", measured from when the delivery was due, so a
      * merchant's failing endpoint — retried on schedule — never trips it; a retry not sent within the
      * hour it fell due means our delivery machinery is stuck or behind).
      */

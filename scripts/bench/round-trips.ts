@@ -18,7 +18,7 @@ export interface RoundTripCount {
    * rate-limit lease writes (amortized over many requests: docs/rate-limits.md "Cost") excluded.
    */
   made: string[];
-  /** The floor the issue sets. */
+  /** The fewest round trips the operation can make (docs/money-safety.md, "DynamoDB round trips per request"). */
   floor: number;
   /** The most that still meets the target (the floor, or 3 for refund when it cannot stay atomic in 2). */
   allowed: number;
