@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isSandboxRoute, RECONCILER, stageRoutes } from '../../lib/api-stack';
+import { RECONCILER, stageRoutes } from '../../lib/api-stack';
 import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
@@ -12,7 +12,7 @@ import {
   RUNBOOK,
   RUNBOOK_DOC,
 } from '../../lib/service-monitoring';
-import { FALLBACK_ROUTE, ROUTES } from '../../shared/api/routes';
+import { FALLBACK_ROUTE, isSandboxRoute, ROUTES } from '../../shared/api/routes';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../../shared/observability/metrics';
 import { REQUEST_LOG_FIELDS, REQUEST_LOG_MESSAGE } from '../../shared/observability/request-log';
 import { configuredConnector, sandboxConnectorEnabled } from '../../shared/processor-call/connector-registry';

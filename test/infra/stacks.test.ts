@@ -14,7 +14,6 @@ import {
   CONNECTOR_ACCOUNTS_KEY_ACTIONS,
   CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
   functionCode,
-  isConnectorWebhookRoute,
   RECONCILER,
   stageRoutes,
   TABLE_ACTIONS,
@@ -31,7 +30,14 @@ import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtim
 import { functionGroupDashboardName } from '../../lib/service-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
 import { chooseMemory, MEASUREMENTS } from '../../scripts/capacity/lambda-memory';
-import { answersHead, FALLBACK_ROUTE, OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
+import {
+  answersHead,
+  FALLBACK_ROUTE,
+  isConnectorWebhookRoute,
+  OPENAPI_DOCUMENT_FILE,
+  REDOC_SCRIPT_FILE,
+  ROUTES,
+} from '../../shared/api/routes';
 import { sourceMappedStack } from '../../shared/observability/source-mapped-stack';
 import { KMS_KEY_ARN_VARIABLE } from '../../shared/security/credential-encryption';
 import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';
