@@ -50,10 +50,11 @@ import { type StageConfig, stageConnectors } from './config/stage-config';
 import { bundleFunction } from './function-bundling';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup, groupRoutes } from './function-groups';
 import { FUNCTION_NODE_OPTIONS } from './function-runtime';
+import { FunctionGroupMonitoring } from './monitoring/function-group-monitoring';
+import { ServiceMonitoring } from './monitoring/service-monitoring';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { OperationsQueries } from './operations-queries';
 import { ReconcilerSchedule } from './reconciler-schedule';
-import { FunctionGroupMonitoring, ServiceMonitoring } from './service-monitoring';
 
 /**
  * Table access levels: the route table's (shared/api/routes.ts, `none` included) plus `settle`, the
@@ -430,7 +431,7 @@ class LambdaProxyIntegration extends HttpRouteIntegration {
  *
  * The route functions live in nested stacks, one per function group (lib/function-groups.ts): each
  * function with its role, policy, log group (`/switchyard/<stage>/api/<group>/<function>`) and invoke
- * permission, and the group's monitoring (lib/service-monitoring.ts, FunctionGroupMonitoring): a
+ * permission, and the group's monitoring (lib/monitoring/function-group-monitoring.ts): a
  * dashboard of its functions (`Switchyard-<stage>-Functions-<group>`) and their errors and throttles
  * alarms (`Switchyard-<stage>-<group>-<function>-…`). This stack keeps what has a fixed name or must
  * stay in one place: the HTTP API, its routes and integrations (their logical ids unchanged by the

@@ -27,7 +27,7 @@ import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from 
 import { bundleFunction, FUNCTION_ESBUILD_OPTIONS, type FunctionBundle } from '../../lib/function-bundling';
 import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
-import { functionGroupDashboardName } from '../../lib/service-monitoring';
+import { functionGroupDashboardName } from '../../lib/monitoring/function-group-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
 import { chooseMemory, MEASUREMENTS } from '../../scripts/capacity/lambda-memory';
 import {
