@@ -73,7 +73,7 @@ const timeoutOverride = (s: ConnectorSettings): { timeoutMs?: number } => {
 export async function stripeApiVersionOverride(s: ConnectorSettings): Promise<{ apiVersion?: string }> {
   const raw = s.STRIPE_API_VERSION?.trim();
   if (!raw) return {};
-  const { stripeApiVersionProblem } = await import('../connectors/stripe/transformers');
+  const { stripeApiVersionProblem } = await import('../connectors/stripe/api-version');
   const problem = stripeApiVersionProblem(raw);
   if (problem) {
     logger.warn('STRIPE_API_VERSION ignored; the pinned Stripe API version applies', { reason: problem });

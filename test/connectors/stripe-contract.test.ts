@@ -38,17 +38,15 @@ import { join } from 'node:path';
 import type Stripe from 'stripe';
 import ts from 'typescript';
 import type { AuthorizeRequest, PaymentResult, RefundResult, WebhookEvent } from '../../shared/connectors/connector';
-import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import {
   declineFromErrorBody,
   isStripeBalance,
   paymentResultFromIntent,
   refundResultFromRefund,
-  type StripeList,
-  type StripePaymentIntent,
-  type StripeRefund,
   stripeErrorOf,
-} from '../../shared/connectors/stripe/transformers';
+} from '../../shared/connectors/stripe/responses';
+import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
+import type { StripeList, StripePaymentIntent, StripeRefund } from '../../shared/connectors/stripe/wire-types';
 import { type StandInRequest, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';
 

@@ -29,8 +29,9 @@ import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/tra
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import { isInvalidKeyAnswer, PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import { STRIPE_API_VERSION, STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/transformers';
+import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 
 const FIXTURES = join(__dirname, 'fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8'));

@@ -10,7 +10,7 @@ import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { ROUTES } from '../../shared/api/routes';
 import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
 import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
-import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/transformers';
+import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import {
   API_FUNCTION_TIMEOUT_MS,
   CLAIM_LEASE_MARGIN_MS,
