@@ -22,12 +22,8 @@ import addFormats from 'ajv-formats';
 import { ConnectorRequestError, ConnectorTechnicalError, type DisputeRef, WebhookPayloadError } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import { disputeFromPaystack } from '../../shared/connectors/paystack/paystack-disputes';
-import {
-  PAYSTACK_DISPUTE_RESOLUTION,
-  PAYSTACK_DISPUTE_STATUS,
-  PAYSTACK_DISPUTE_STATUSES,
-  paystackReference,
-} from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
+import { PAYSTACK_DISPUTE_RESOLUTION, PAYSTACK_DISPUTE_STATUS, PAYSTACK_DISPUTE_STATUSES } from '../../shared/connectors/paystack/statuses';
 import type { DisputeStatus } from '../../shared/domain/dispute-vocabulary';
 import { logger } from '../../shared/observability/logger';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, paystackOpenApiSchema, startPaystackStandIn } from '../helpers/paystack-stand-in';

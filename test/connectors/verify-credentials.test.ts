@@ -27,7 +27,8 @@ import { INVALID_CREDENTIALS_CODE } from '../../shared/connectors/connector-http
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
 import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import { isInvalidKeyAnswer, PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
+import { isInvalidKeyAnswer } from '../../shared/connectors/paystack/responses';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
 import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';

@@ -9,7 +9,7 @@ import { STAGES } from '../../lib/config/stage-config';
 import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { ROUTES } from '../../shared/api/routes';
 import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
-import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
 import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import {
   API_FUNCTION_TIMEOUT_MS,

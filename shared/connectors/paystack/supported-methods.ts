@@ -1,7 +1,7 @@
 /**
  * What Switchyard routes to Paystack (methods by currency, the USSD banks), apart from the adapter's
- * transformers so the capability table (shared/connectors/capabilities.ts) is built without loading them (issue 27).
- * [OAS]: PaystackOSS/openapi; [DCS]: PaystackOSS/doc (the transformers' sources).
+ * wire code (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading them (issue 27).
+ * [OAS]: PaystackOSS/openapi; [DCS]: PaystackOSS/doc (the sources cited in ./requests.ts and ./wire-types.ts).
  */
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
@@ -62,3 +62,6 @@ export function paystackSupports(currency: Currency, method: PaymentMethod, opti
   if (method === 'ussd' && options?.ussdBankCode !== undefined) return Object.hasOwn(PAYSTACK_USSD_BANKS, options.ussdBankCode);
   return true;
 }
+
+/** The connector name used in results, errors, routing rules and `POST /webhooks/paystack`. */
+export const PAYSTACK_CONNECTOR_NAME = 'paystack';
