@@ -25,7 +25,7 @@ import yaml from 'js-yaml';
 import { type Connector, ConnectorRequestError, ConnectorTechnicalError } from '../../shared/connectors/connector';
 import { INVALID_CREDENTIALS_CODE } from '../../shared/connectors/connector-http';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import { isInvalidKeyAnswer } from '../../shared/connectors/paystack/responses';
 import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';

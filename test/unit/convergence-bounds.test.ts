@@ -8,7 +8,7 @@
 import { STAGES } from '../../lib/config/stage-config';
 import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { ROUTES } from '../../shared/api/routes';
-import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
 import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
 import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import {
