@@ -202,7 +202,7 @@ const DOCUMENTED_EXCEPTIONS: Readonly<Record<string, { fields: readonly string[]
   'GET /refund transaction': {
     fields: ['transaction'],
     source:
-      'List Refunds filter by transaction: not among the documented query parameters (perPage, page, from, to); every page is read and each refund checked client-side (transformers.ts refundListQuery / ourPaystackRefund)',
+      'List Refunds filter by transaction: not among the documented query parameters (perPage, page, from, to); every page is read and each refund checked client-side (lookups.ts refundListQuery / ourPaystackRefund)',
   },
 };
 

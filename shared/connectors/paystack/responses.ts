@@ -13,6 +13,11 @@
  *   {ChargeAuthorizationResponse,VerifyResponse,BalanceCheckResponse}.yaml, components/responses/Unauthorized.yaml
  * - [DCS] PaystackOSS/doc-code-snippets at commit 94af513d752dfc9f85dd0718301e7257091eb7f2: the response samples of
  *   src/api/charges/*, src/api/transactions/{verify,charge_authorization}, src/doc/payments/recurring-charges/*
+ * - Wrong PIN/OTP: [DCS] submit-* `200_failed` samples (`data.status: failed` with `data.message`),
+ *   https://docs-v2.paystack.com/api/errors/charge (too many incorrect OTPs: wait and retry; a wrong mobile-money OTP:
+ *   "Show the error to the customer and ask for correct OTP") and the support article "Customer errors"
+ *   https://support.paystack.com/hc/en-us/articles/360013597919 ("Incorrect PIN", "Incorrect Date of Birth": the
+ *   transaction failed, the customer retries it)
  * - Hyperswitch's connector: juspay/hyperswitch crates/hyperswitch_connectors/src/connectors/paystack/transformers.rs
  *   (`get_error_message`)
  */
