@@ -30,6 +30,7 @@ import {
   requiredString,
   type WebhookObject,
 } from '../webhook-payload';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 import { slugOf } from './decline-codes';
 import {
   type ChargebackDefaults,
@@ -79,7 +80,7 @@ import {
   refundResultFromRefund,
 } from './responses';
 import { FLUTTERWAVE_NOT_FOUND_STATUS, FLUTTERWAVE_PENDING_STATUS } from './statuses';
-import { FLUTTERWAVE_CONNECTOR_NAME, flutterwaveChargeType } from './supported-methods';
+import { flutterwaveChargeType } from './supported-methods';
 import { FLUTTERWAVE_DISPUTE_TIMEOUT_MS, FLUTTERWAVE_TIMEOUTS_MS } from './timeouts';
 import { isFlutterwaveUssdBank } from './ussd-banks';
 import { FLUTTERWAVE_WEBHOOK_HEADER, ignoredEventId, webhookChargeOf, webhookEventId, webhookHashProblem } from './webhooks';
@@ -94,7 +95,7 @@ import type {
   FlutterwaveWebhookPayload,
 } from './wire-types';
 
-export { FLUTTERWAVE_CONNECTOR_NAME } from './supported-methods';
+export { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 
 /**
  * What the Flutterwave adapter needs. Keys come from configuration only

@@ -22,9 +22,9 @@
  *   Flutterwave/Node-v3 (v1.4.1, commit 537f9f4455f922a879e4f088cf0f596621c3517c) has no list-refunds call.
  */
 import { ConnectorRequestError, ConnectorTechnicalError } from '../connector';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 import { majorToMinor, minorToMajor } from './money';
 import { refundComment } from './references';
-import { FLUTTERWAVE_CONNECTOR_NAME } from './supported-methods';
 import type { FlutterwavePageInfo, FlutterwaveRefundList, FlutterwaveRefundListItem } from './wire-types';
 
 /**

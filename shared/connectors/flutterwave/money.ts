@@ -5,7 +5,7 @@
  * {@link majorToMinor}); no float arithmetic.
  */
 import { ConnectorTechnicalError } from '../connector';
-import { FLUTTERWAVE_CONNECTOR_NAME } from './supported-methods';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 
 /**
  * Minor units → Flutterwave's major-unit decimal string, by integer division and

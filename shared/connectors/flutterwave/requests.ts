@@ -47,10 +47,11 @@ import { ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { Currency } from '../../domain/money';
 import type { AuthenticationAddress } from '../../domain/payment';
 import { type AuthenticateRequest, type AuthorizeRequest, ConnectorRequestError } from '../connector';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 import { FLUTTERWAVE_NETWORK_OF, nationalNumber } from './mobile-money';
 import { minorToMajor } from './money';
 import { refundComment } from './references';
-import { FLUTTERWAVE_CONNECTOR_NAME, type FlutterwaveChargeType, flutterwaveChargeType } from './supported-methods';
+import { type FlutterwaveChargeType, flutterwaveChargeType } from './supported-methods';
 import { FLUTTERWAVE_USSD_BANKS, isFlutterwaveUssdBank } from './ussd-banks';
 import type {
   FlutterwaveAvsAuthorization,

@@ -43,13 +43,14 @@
  */
 import { type AuthenticationStep, authenticationAction, type NextAction } from '../../domain/payment';
 import { type AuthorizeRequest, ConnectorRequestError, type PaymentResult, type RefundResult } from '../connector';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 import { declineOf, slugOf } from './decline-codes';
 import { majorToMinor } from './money';
 import { cardStepReference } from './references';
 import { BANK_TRANSFER_EXPIRES_SECONDS } from './requests';
 import { withSavedMethod } from './saved-cards';
 import { FLUTTERWAVE_AUTH_MODES, paymentStatusOf, refundStatusOf } from './statuses';
-import { FLUTTERWAVE_CONNECTOR_NAME, type FlutterwaveChargeType } from './supported-methods';
+import type { FlutterwaveChargeType } from './supported-methods';
 import type { FlutterwaveAuthorization, FlutterwaveRefund, FlutterwaveResponse, FlutterwaveTransaction } from './wire-types';
 
 /**

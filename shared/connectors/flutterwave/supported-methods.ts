@@ -1,7 +1,7 @@
 /**
  * What Switchyard routes to Flutterwave and with which charge type, apart from the adapter's wire code
- * (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading it (issue 27);
- * the connector's name. [DC]: Flutterwave's charge documentation (the sources cited in ./requests.ts).
+ * (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading it (issue 27).
+ * [DC]: Flutterwave's charge documentation (the sources cited in ./requests.ts).
  */
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
@@ -29,6 +29,3 @@ export const FLUTTERWAVE_CHARGE_TYPES: Readonly<Record<PaymentMethod, Partial<Re
 export function flutterwaveChargeType(currency: Currency, method: PaymentMethod): FlutterwaveChargeType | undefined {
   return FLUTTERWAVE_CHARGE_TYPES[method]?.[currency];
 }
-
-/** Connector name: routing rules, a payment's `connector` field and `POST /webhooks/flutterwave`. */
-export const FLUTTERWAVE_CONNECTOR_NAME = 'flutterwave';

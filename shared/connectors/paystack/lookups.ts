@@ -11,9 +11,9 @@
  */
 import type { Currency } from '../../domain/money';
 import { ConnectorTechnicalError } from '../connector';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
 import { fromPaystackAmount } from './money';
 import { refundMerchantNote } from './references';
-import { PAYSTACK_CONNECTOR_NAME } from './supported-methods';
 import type { PaystackErrorBody, PaystackRefundData, PaystackRefundList } from './wire-types';
 
 /**

@@ -9,7 +9,7 @@
 import { type GhanaMobileNetwork, ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import type { Currency } from '../../domain/money';
 import { ConnectorRequestError } from '../connector';
-import { PAYSTACK_CONNECTOR_NAME } from './supported-methods';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
 
 /**
  * Mobile-money `provider` codes of the Charge API for our currencies, as Paystack's charge samples

@@ -77,6 +77,7 @@ import {
   requiredObject,
   requiredString,
 } from '../webhook-payload';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
 import { PAYSTACK_REFUND_NEEDS_ATTENTION_CODE } from './decline-codes';
 import {
   hasMoreRefundPages,
@@ -125,7 +126,7 @@ import {
   transactionToPaymentResult,
 } from './responses';
 import { PAYSTACK_ACCEPT_RESOLUTION, PAYSTACK_DECLINE_RESOLUTION, PAYSTACK_REFUND_STATUS } from './statuses';
-import { PAYSTACK_CONNECTOR_NAME, paystackSupports } from './supported-methods';
+import { paystackSupports } from './supported-methods';
 import { PAYSTACK_DISPUTE_TIMEOUTS_MS, PAYSTACK_TIMEOUTS_MS } from './timeouts';
 import type {
   PaystackChargeData,

@@ -16,10 +16,10 @@ import { CURRENCIES, type Currency } from '../../domain/money';
 import { logger } from '../../observability/logger';
 import { type ConnectorDispute, ConnectorRequestError, type WebhookEvent } from '../connector';
 import { MAX_WEBHOOK_ID_LENGTH, optionalId, optionalString, requiredString, type WebhookObject } from '../webhook-payload';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
 import { fromPaystackAmount } from './money';
 import { paymentIdFromReference } from './references';
 import { paystackDisputeConnectorStatus, paystackDisputeMapping } from './statuses';
-import { PAYSTACK_CONNECTOR_NAME } from './supported-methods';
 import type { PaystackDisputeData } from './wire-types';
 
 /** The dispute events Paystack sends (https://paystack.com/docs/payments/webhooks/ "Types of events"; [DCS] samples). */

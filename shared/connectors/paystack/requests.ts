@@ -24,11 +24,12 @@ import type { CardDetails } from '../../domain/card';
 import type { Currency } from '../../domain/money';
 import type { AuthenticationStep } from '../../domain/payment';
 import { type AuthenticateRequest, type AuthorizeRequest, ConnectorRequestError, type SavedMethodCharge } from '../connector';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
 import { mobileMoneyTarget } from './mobile-money';
 import { toPaystackAmount } from './money';
 import { paystackReference, refundMerchantNote } from './references';
 import { isKey } from './statuses';
-import { PAYSTACK_CONNECTOR_NAME, PAYSTACK_USSD_BANKS, type PaystackUssdType } from './supported-methods';
+import { PAYSTACK_USSD_BANKS, type PaystackUssdType } from './supported-methods';
 import type {
   PaystackChargeAuthorizationMetadata,
   PaystackChargeAuthorizationRequest,

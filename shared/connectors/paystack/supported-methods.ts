@@ -62,6 +62,3 @@ export function paystackSupports(currency: Currency, method: PaymentMethod, opti
   if (method === 'ussd' && options?.ussdBankCode !== undefined) return Object.hasOwn(PAYSTACK_USSD_BANKS, options.ussdBankCode);
   return true;
 }
-
-/** The connector name used in results, errors, routing rules and `POST /webhooks/paystack`. */
-export const PAYSTACK_CONNECTOR_NAME = 'paystack';
