@@ -31,7 +31,7 @@ import type { FlutterwavePageInfo, FlutterwaveRefundList, FlutterwaveRefundListI
  * How long after a payment's creation a `tx_ref` Flutterwave does not know may still appear: 15
  * minutes. Flutterwave documents no propagation window for `verify_by_reference`; it does say a
  * timeout "could also mean the request is still processing" [TO], and our charge call gives up after
- * {@link FLUTTERWAVE_TIMEOUTS_MS}.authorize. Before the window, a not-found card, USSD or M-Pesa
+ * `FLUTTERWAVE_TIMEOUTS_MS` (./timeouts.ts).authorize. Before the window, a not-found card, USSD or M-Pesa
  * payment is `Processing`; after it, `Failed` with `notFound: true`.
  */
 export const FLUTTERWAVE_NOT_FOUND_SETTLE_MS = 15 * 60 * 1000;
@@ -103,7 +103,7 @@ export function hasMoreListPages(
 
 /**
  * Picks our refund among a transaction's refunds (`GET /v3/refunds`). `POST /v3/transactions/{id}/refund`
- * takes no reference of ours, only a free-text `comments`, where {@link buildRefundBody} writes
+ * takes no reference of ours, only a free-text `comments`, where `buildRefundBody` (./requests.ts) writes
  * `Refund <our refund id>`; the list returns it as `comment` [LR]. Rules:
  * - refunds of another transaction (`transaction_id`/`tx_id` differs: the `id` filter ignored) are skipped;
  * - exactly one refund with our comment → it (its amount must be ours);

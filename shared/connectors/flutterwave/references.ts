@@ -3,7 +3,7 @@
  * a refund's `comments`, and the reference recorded while a card waits for a PIN or address step.
  */
 
-/** The refund note `Refund <our refund id>` sent as `comments` (listed back as `comment`): how {@link ourFlutterwaveRefund} finds it. */
+/** The refund note `Refund <our refund id>` sent as `comments` (listed back as `comment`): how `ourFlutterwaveRefund` (./lookups.ts) finds it. */
 export function refundComment(refundId: string): string {
   return `Refund ${refundId}`;
 }

@@ -356,7 +356,7 @@ export function buildRefundBody(amount: number, refundId: string): FlutterwaveRe
 
 /**
  * @returns the body of `POST /v3/charges/{flw_ref}/refund` for `amount` minor units [PRF]: `amount` is its only
- *   documented field (no note can carry our refund id; see {@link ourPreauthRefund})
+ *   documented field (no note can carry our refund id; see `ourPreauthRefund` (./lookups.ts))
  */
 export function buildPreauthRefundBody(amount: number): FlutterwavePreauthRefundBody {
   return { amount: minorToMajor(amount) };
@@ -384,7 +384,7 @@ export function tokenizedChargeNarration(paymentId: string): string {
 }
 
 /**
- * Builds the body of `POST /v3/tokenized-charges` for a charge of a saved card (`request.savedMethod`, issue 24)
+ * Builds the body of `POST /v3/tokenized-charges` for a charge of a saved card (`request.savedMethod`)
  * [TC][TOK][SDK `tokenSchema`]: see {@link FlutterwaveTokenizedCharge}. The e-mail is the one the token is tied to
  * (`savedMethod.email`), else the payment's. `offSession` changes nothing on the wire: Flutterwave's v3 tokenized
  * charge has no such flag (its card-on-file `is_unscheduled`/`trace_id` fields need Flutterwave's approval); a charge

@@ -203,7 +203,7 @@ function nextActionFor(
 /**
  * Maps the answer of `POST /v3/charges?type=…` (a first charge, or a card charge sent again with a PIN or an
  * address) [DC][CARD][SDK]:
- * - `data.status` through {@link FLUTTERWAVE_PAYMENT_STATUS} (preauth: {@link FLUTTERWAVE_PREAUTH_STATUS});
+ * - `data.status` through `FLUTTERWAVE_PAYMENT_STATUS` (./statuses.ts) (preauth: `FLUTTERWAVE_PREAUTH_STATUS` (./statuses.ts));
  *   `successful` → `Succeeded` with `amountCaptured` = `data.amount` in minor units (0 for a hold);
  *   `failed` → `Failed` with {@link declineOf} (e.g. a wrong PIN Flutterwave declines);
  * - a pending charge, or an answer without `data` (bank transfer, Ghana MoMo, PIN/AVS requests),
@@ -212,7 +212,7 @@ function nextActionFor(
  *   `await_mobile_money_approval`).
  * `connectorTransactionId` is Flutterwave's numeric `data.id` as a string; without `data`, {@link cardStepReference}
  * for a PIN/address step, else null. A successful card charge (or hold) whose `data.card` has a `token` carries it
- * as `savedMethod` ({@link withSavedMethod}; issue 24). The answers of `POST /v3/tokenized-charges` [TC] are mapped
+ * as `savedMethod` ({@link withSavedMethod}). The answers of `POST /v3/tokenized-charges` [TC] are mapped
  * here too (as `card`): `successful`, `failed`, or pending with a 3DS `redirect` mode.
  * @throws ConnectorRequestError when the envelope is an error without a transaction
  * @throws ConnectorTechnicalError when an amount in the answer is unreadable
@@ -288,7 +288,7 @@ export function paymentResultFromValidation(response: FlutterwaveResponse<Flutte
 export interface TransactionContext {
   /** Whether the payment is a preauth (manual capture, or `charge_type: "preauth"`). */
   preauthorized: boolean;
-  /** What `pending` means for this payment ({@link FLUTTERWAVE_PENDING_STATUS}). */
+  /** What `pending` means for this payment (`FLUTTERWAVE_PENDING_STATUS` (./statuses.ts)). */
   pendingStatus: 'RequiresAction' | 'Processing';
   /** The clock in epoch ms, for a saved card's expiry when the transaction has no `created_at` (default: `Date.now()`). */
   now?: number;
@@ -299,7 +299,7 @@ export interface TransactionContext {
  * or a webhook's `data`) [VER]: the status tables, `amountCaptured` = `amount` in minor
  * units when `Succeeded`, the decline text when `Failed`; `pending` → `ctx.pendingStatus`
  * without a next action (the one authorize gave stays on the payment). A successful card transaction whose
- * `card` has a `token` carries it as `savedMethod` ({@link withSavedMethod}; issue 24) [TOK].
+ * `card` has a `token` carries it as `savedMethod` ({@link withSavedMethod}) [TOK].
  */
 export function paymentResultFromTransaction(tx: FlutterwaveTransaction, ctx: TransactionContext): PaymentResult {
   const connectorTransactionId = String(tx.id);
@@ -336,7 +336,7 @@ export function paymentResultFromCapture(
  * answers `{status: "success", message: "Charge refunded", data: <the charge>}`; the refund itself is the
  * refunds list's `completed-preauth` ("the refund status of preauth card transactions", a completed status [RS]),
  * so a success envelope is `Succeeded`. The answer carries the charge, not a refund object: there is no refund
- * id to record (`connectorRefundId` null; {@link ourPreauthRefund} finds the refund in `GET /v3/refunds` when an
+ * id to record (`connectorRefundId` null; `ourPreauthRefund` (./lookups.ts) finds the refund in `GET /v3/refunds` when an
  * answer is lost).
  * @throws ConnectorRequestError when the envelope says `error` (a 200 refusal)
  */

@@ -87,8 +87,8 @@ export function issuerCountryOf(country: string | null | undefined): string | nu
 
 /**
  * The card of a saved method as Flutterwave describes it [VER][TC]: `brand` = `card.type` in lower case (`MASTERCARD`
- * → `mastercard`; `unknown` without one), `last4` = `last_4digits`, `expMonth`/`expYear` from `expiry` ({@link
- * cardExpiryOf}), `bin` = `first_6digits`, `issuerCountry` from `country` ({@link issuerCountryOf}).
+ * → `mastercard`; `unknown` without one), `last4` = `last_4digits`, `expMonth`/`expYear` from `expiry`
+ * ({@link cardExpiryOf}), `bin` = `first_6digits`, `issuerCountry` from `country` ({@link issuerCountryOf}).
  * @returns the details, or null when the last four digits or the expiry are unreadable
  */
 export function savedCardOf(card: FlutterwaveCard): SavedCardDetails | null {
@@ -107,7 +107,7 @@ export function savedCardOf(card: FlutterwaveCard): SavedCardDetails | null {
 }
 
 /**
- * The reusable card a successful Flutterwave transaction carries (issue 24) [TOK][TC]: present when `data.card.token`
+ * The reusable card a successful Flutterwave transaction carries [TOK][TC]: present when `data.card.token`
  * is. `token` = `card.token`; `email` = `customer.email` (the token is tied to it [TOK]); `card` from
  * {@link savedCardOf}; `fingerprint` null (Flutterwave gives no card fingerprint; the core makes its own);
  * `processorCustomerId` null (a tokenized charge names no customer id, only the e-mail); `expiresAt` =

@@ -46,7 +46,7 @@
  *   - Webhooks: "We also send webhooks to your server when a chargeback is raised. This notification service is available
  *   on request." (https://developer.flutterwave.com/docs/chargebacks-1); no payload is published (the guide's sample
  *   history only shows `"action": "hooknotifier"` entries, https://flutterwaveinc.mintlify.app/other-features/chargebacks),
- *   so chargebacks are polled ({@link FlutterwaveChargeback} through `listDisputes`).
+ *   so chargebacks are polled (`FlutterwaveChargeback` (./wire-types.ts) through `listDisputes`).
  */
 import type { DisputeStage, DisputeStatus } from '../../domain/dispute-vocabulary';
 import type { AuthenticationStep } from '../../domain/payment';

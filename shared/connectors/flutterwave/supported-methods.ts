@@ -1,6 +1,6 @@
 /**
  * What Switchyard routes to Flutterwave and with which charge type, apart from the adapter's wire code
- * (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading it (issue 27).
+ * (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading it.
  * [DC]: Flutterwave's charge documentation (the sources cited in ./requests.ts).
  */
 import type { Currency } from '../../domain/money';

@@ -10,17 +10,12 @@
 import { type ConnectorTimeouts, CREDENTIAL_CHECK_TIMEOUT_MS } from '../connector-http';
 
 /**
- * Flutterwave's own server-side wait: "Our system typically waits for 28 seconds before returning a
- * timeout error response" (a 503) [TO]. Our client waits that long plus a margin for connection
- * setup and transfer, so Flutterwave's own answer arrives before we give up: 35 000 ms.
- */
-export const FLUTTERWAVE_SERVER_TIMEOUT_MS = 28_000;
-
-/**
- * Timeout of one Flutterwave call per operation, in milliseconds: {@link FLUTTERWAVE_SERVER_TIMEOUT_MS}
- * plus 7 s for every operation on a payment or refund (Flutterwave states one server-side wait for all
- * endpoints), and `CREDENTIAL_CHECK_TIMEOUT_MS` (10 s) for the credential check (`GET /v3/balances`): a
- * balance read waits on no provider, a merchant waits on it, and it changes nothing (see that constant).
+ * Timeout of one Flutterwave call per operation, in milliseconds: Flutterwave's own server-side wait, 28 s ("Our
+ * system typically waits for 28 seconds before returning a timeout error response", a 503 [TO]), plus 7 s for
+ * connection setup and transfer, so that Flutterwave's own answer arrives before we give up, for every operation on
+ * a payment or refund (Flutterwave states one server-side wait for all endpoints); and `CREDENTIAL_CHECK_TIMEOUT_MS`
+ * (10 s) for the credential check (`GET /v3/balances`): a balance read waits on no provider, a merchant waits on
+ * it, and it changes nothing (see that constant).
  * `CONNECTOR_TIMEOUT_MS` overrides all of them.
  */
 export const FLUTTERWAVE_TIMEOUTS_MS: ConnectorTimeouts = {

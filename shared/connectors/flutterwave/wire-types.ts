@@ -124,7 +124,7 @@ export interface FlutterwaveTransaction {
   amount: number;
   charged_amount?: number;
   currency: string;
-  /** See {@link FLUTTERWAVE_PAYMENT_STATUS}. */
+  /** See `FLUTTERWAVE_PAYMENT_STATUS` (./statuses.ts). */
   status: string;
   processor_response?: string | null;
   auth_model?: string;
@@ -181,7 +181,7 @@ export interface FlutterwaveRefund {
   tx_id: number;
   flw_ref: string;
   amount_refunded: number;
-  /** See {@link FLUTTERWAVE_REFUND_STATUS}. */
+  /** See `FLUTTERWAVE_REFUND_STATUS` (./statuses.ts). */
   status: string;
   destination?: string;
   created_at?: string;
@@ -300,7 +300,7 @@ export interface FlutterwaveBankTransferCharge {
   expires: number;
 }
 
-/** Body of `POST /v3/charges?type=ussd` (NGN only): `account_bank` is the payer's bank code, one of {@link FLUTTERWAVE_USSD_BANKS} [USSD][SDK `ussdChargeSchema`]. */
+/** Body of `POST /v3/charges?type=ussd` (NGN only): `account_bank` is the payer's bank code, one of `FLUTTERWAVE_USSD_BANKS` (./ussd-banks.ts) [USSD][SDK `ussdChargeSchema`]. */
 export interface FlutterwaveUssdCharge {
   tx_ref: string;
   account_bank: string;
@@ -310,7 +310,7 @@ export interface FlutterwaveUssdCharge {
   phone_number?: string;
 }
 
-/** Body of `POST /v3/charges?type=mobile_money_ghana`: `network` from {@link FLUTTERWAVE_GHANA_NETWORKS}; `phone_number` in local format (`054…`) [GH][SDK `momoSchema`]. */
+/** Body of `POST /v3/charges?type=mobile_money_ghana`: `network` from `FLUTTERWAVE_GHANA_NETWORKS` (./mobile-money.ts); `phone_number` in local format (`054…`) [GH][SDK `momoSchema`]. */
 export interface FlutterwaveGhanaMobileMoneyCharge {
   tx_ref: string;
   amount: string;
@@ -354,11 +354,11 @@ export interface FlutterwaveValidateChargeBody {
 }
 
 /**
- * Body of `POST /v3/tokenized-charges` [TC][SDK `tokenSchema`] (issue 24): the card `token` and the e-mail it is tied
- * to [TOK], `amount` in major units as a decimal string (as every other body of this adapter: {@link minorToMajor}),
+ * Body of `POST /v3/tokenized-charges` [TC][SDK `tokenSchema`]: the card `token` and the e-mail it is tied
+ * to [TOK], `amount` in major units as a decimal string (as every other body of this adapter: `minorToMajor` (./money.ts)),
  * our payment id as `tx_ref` (so `verify_by_reference` finds the charge after a lost answer), `narration` (required by
  * the SDK's schema), `redirect_url` (where Flutterwave's 3DS page sends the payer back: subsequent charges use 3DS by
- * default [TOK]), `country` for the currencies of {@link FLUTTERWAVE_TOKEN_CHARGE_COUNTRY}, and `preauthorize: true`
+ * default [TOK]), `country` for the currencies of `FLUTTERWAVE_TOKEN_CHARGE_COUNTRY` (./requests.ts), and `preauthorize: true`
  * for manual capture [TC].
  */
 export interface FlutterwaveTokenizedCharge {
@@ -379,9 +379,9 @@ export interface FlutterwaveChargeback {
   amount: number | string;
   /** The disputed transaction's Flutterwave reference (several chargebacks of one transaction share it). */
   flw_ref?: string | null;
-  /** See {@link FLUTTERWAVE_DISPUTE_STATUS}. */
+  /** See `FLUTTERWAVE_DISPUTE_STATUS` (./statuses.ts). */
   status: string;
-  /** See {@link FLUTTERWAVE_DISPUTE_STAGE}. */
+  /** See `FLUTTERWAVE_DISPUTE_STAGE` (./statuses.ts). */
   stage?: string | null;
   /** The reason given for the chargeback ("Product/service not received"). */
   comment?: string | null;

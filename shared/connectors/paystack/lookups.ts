@@ -44,7 +44,7 @@ export function isReferenceNotFound(status: number, body: unknown): boolean {
  * How long after a payment's creation a reference Paystack does not know may still appear: 15
  * minutes. Paystack documents no propagation window for verify, but an authorize whose answer we
  * lost (a `POST /charge` waiting on the issuer or bank) may still be creating the transaction; our
- * own call gives up after {@link PAYSTACK_TIMEOUTS_MS}.authorize (60 s). Before the window, not found
+ * own call gives up after `PAYSTACK_TIMEOUTS_MS` (./timeouts.ts).authorize (60 s). Before the window, not found
  * is `Processing`; after it, `Failed` with `notFound: true`.
  */
 export const PAYSTACK_NOT_FOUND_SETTLE_MS = 15 * 60 * 1000;

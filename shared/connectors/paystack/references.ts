@@ -26,7 +26,7 @@ export function paymentIdFromReference(reference: string): string | null {
   return match ? `pay_${match[1]}` : null;
 }
 
-/** The `merchant_note` POST /refund carries, `Switchyard refund <our refund id>`: how {@link ourPaystackRefund} finds it again. */
+/** The `merchant_note` POST /refund carries, `Switchyard refund <our refund id>`: how `ourPaystackRefund` (./lookups.ts) finds it again. */
 export function refundMerchantNote(refundId: string): string {
   return `Switchyard refund ${refundId}`;
 }

@@ -72,7 +72,7 @@ function chargeBase(request: AuthorizeRequest, email: string): PaystackChargeBas
 }
 
 /**
- * POST /charge with a `card` object ({@link PaystackCard}: number, cvv, expiry_month, expiry_year as
+ * POST /charge with a `card` object (`PaystackCard` (./wire-types.ts): number, cvv, expiry_month, expiry_year as
  * strings, the year in two digits as in Paystack's sample `"99"`). A documented exception to Paystack's
  * current schema, for integrations Paystack approved for card data (PCI-DSS); an integration that is
  * not approved gets a 4xx → ConnectorRequestError. The PAN and CVC only live in the returned object,

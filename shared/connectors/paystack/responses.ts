@@ -84,7 +84,7 @@ export function declinedChargeOf(body: unknown): PaystackChargeData | null {
 
 /**
  * A 4xx body of a submit step that still describes the charge: `data.status` is one of
- * {@link PAYSTACK_CHARGE_STATUSES} (e.g. `failed` after a wrong PIN, or `send_otp` again when Paystack
+ * `PAYSTACK_CHARGE_STATUSES` (./statuses.ts) (e.g. `failed` after a wrong PIN, or `send_otp` again when Paystack
  * keeps the step open), with or without a reference (the birthday step's `send_otp` sample has none).
  * @returns the charge data, or null for a plain error body (`{status: false, message}`)
  */
@@ -351,7 +351,7 @@ export function paystackSavedCard(authorization: PaystackAuthorization): SavedCa
 }
 
 /**
- * The saved method a Paystack transaction carries (issue 24), when its `authorization` is reusable:
+ * The saved method a Paystack transaction carries, when its `authorization` is reusable:
  * - only when `authorization.reusable === true` and `authorization_code` is a non-empty string ("Only
  *   reusable authorizations can be used with our charge authorization endpoint", https://paystack.com/docs/api/errors/);
  *   a `reusable: false` authorization (a bank or USSD payment, [DCS] src/api/charges/submit-otp/response.json

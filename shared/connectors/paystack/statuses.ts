@@ -62,7 +62,7 @@ export type PaystackChargeStatus = (typeof PAYSTACK_CHARGE_STATUSES)[number];
  * - `pending_bank_transfer` → RequiresAction: the payer transfers to the temporary account.
  * - `send_pin`, `send_otp`, `send_phone`, `send_birthday`, `send_address` → RequiresAction with the
  *   authentication step of {@link PAYSTACK_STEP_OF_STATUS} (`submit_pin` … `submit_address`), answered
- *   through `POST /payments/{id}/authenticate` and relayed to POST /charge/submit_* ({@link PAYSTACK_SUBMIT_PATHS}).
+ *   through `POST /payments/{id}/authenticate` and relayed to POST /charge/submit_* (`PAYSTACK_SUBMIT_PATHS` (./requests.ts)).
  *   The same table maps the answer of every submit step, so a step may lead to another (PIN, then OTP).
  */
 export const PAYSTACK_CHARGE_STATUS: Readonly<Record<PaystackChargeStatus, OurPaymentStatus>> = {
@@ -147,7 +147,7 @@ export type PaystackRefundStatus = (typeof PAYSTACK_REFUND_STATUSES)[number];
  * Refund status → ours (Hyperswitch's `PaystackRefundStatus` mapping plus `needs-attention`):
  * `processed` → Succeeded; `failed` → Failed ("your account will be credited with refund amount");
  * `pending`, `processing` → Pending; `needs-attention` → Pending with errorCode
- * {@link PAYSTACK_REFUND_NEEDS_ATTENTION_CODE} (Paystack could not pay the customer back
+ * `PAYSTACK_REFUND_NEEDS_ATTENTION_CODE` (./decline-codes.ts) (Paystack could not pay the customer back
  * automatically; an operator retries it with the customer's bank details — [OAS]
  * paths/refund_retry_with_customer_details_{id}.yaml "Retry a refund with a `needs-attention` status" —
  * so the refund is neither done nor failed; the `refund.needs-attention` event is [DCS]

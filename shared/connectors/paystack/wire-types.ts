@@ -178,7 +178,7 @@ export interface PaystackTransactionData {
  * https://paystack.com/docs/payments/recurring-charges/, [DCS] src/doc/payments/recurring-charges/authorization/index.json).
  * `authorization_code` charges the instrument again (POST /transaction/charge_authorization) when `reusable`
  * is true; `signature` is the same for every authorization of one card. Typed loosely: it comes from
- * webhooks too, and {@link paystackSavedMethod} checks every field before it uses it.
+ * webhooks too, and `paystackSavedMethod` (./responses.ts) checks every field before it uses it.
  */
 export interface PaystackAuthorization {
   authorization_code?: string | null;
@@ -255,7 +255,7 @@ export interface PaystackRefundData {
   transaction?: number | { id: number; reference: string };
   /** List items [OAS RefundListResponseArray]: the refunded transaction's reference. */
   transaction_reference?: string | null;
-  /** The note sent with POST /refund: ours is {@link refundMerchantNote}. */
+  /** The note sent with POST /refund: ours is `refundMerchantNote` (./references.ts). */
   merchant_note?: string | null;
   customer_note?: string | null;
   /** Fetch answers [OAS RefundFetchResponse]: Paystack's note on the refund's state (e.g. `PROCESSING`). */
@@ -274,12 +274,6 @@ export interface PaystackListMeta {
 /** GET /refund: the envelope with a list and its `meta`. */
 export interface PaystackRefundList extends PaystackEnvelope<PaystackRefundData[]> {
   meta?: PaystackListMeta | null;
-}
-
-/** A webhook delivery: `{event, data}` (https://paystack.com/docs/payments/webhooks/). */
-export interface PaystackWebhookBody {
-  event: string;
-  data: Record<string, unknown>;
 }
 
 /**

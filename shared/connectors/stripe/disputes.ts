@@ -31,7 +31,7 @@ function expandableId(value: string | { id?: unknown } | null | undefined): stri
 }
 
 /**
- * Maps a Dispute to ours (issue 25):
+ * Maps a Dispute to ours:
  * - `connectorDisputeId`: `id` (`du_…`/`dp_…`);
  * - `paymentId`: `payment_intent.metadata.payment_id` when the PaymentIntent is expanded (the adapter's own calls
  *   ask `expand[0]=payment_intent`), else null — a Dispute carries no metadata of ours (its own `metadata` is the

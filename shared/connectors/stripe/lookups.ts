@@ -12,7 +12,7 @@ import type Stripe from 'stripe';
 import type { Currency } from '../../domain/money';
 import { ConnectorTechnicalError } from '../connector';
 import { fromStripeAmount, toStripeCurrency } from './money';
-import { EXPAND_SEARCH_PAYMENT_METHOD, encodeStripeForm, PAYMENT_ID_METADATA_KEY, REFUND_ID_METADATA_KEY } from './requests';
+import { EXPAND_SEARCH_PAYMENT_METHOD, PAYMENT_ID_METADATA_KEY, REFUND_ID_METADATA_KEY } from './requests';
 import type { StripeRefund } from './wire-types';
 
 /** Page size of the refund listing: Stripe's maximum `limit` (1–100, stripe-node `PaginationParams`). */
@@ -35,24 +35,19 @@ export function refundListParams(paymentIntentId: string, startingAfter?: string
   return params;
 }
 
-/** {@link refundListParams} form-encoded as the query string of `GET /v1/refunds`. */
-export function refundListQuery(paymentIntentId: string, startingAfter?: string): URLSearchParams {
-  return encodeStripeForm(refundListParams(paymentIntentId, startingAfter));
-}
-
 /**
  * How long after our refund record was written (just before `POST /v1/refunds`) a refund absent
  * from the PaymentIntent's refund list may still appear: 10 minutes. Stripe's list endpoints
  * document no propagation delay (only Search is eventually consistent), but a refund request whose
  * answer we lost may still be executing at Stripe (a concurrent retry would get 409
- * `idempotency_key_in_use`); our own call gives up after {@link STRIPE_DEFAULT_TIMEOUT_MS}. Before
+ * `idempotency_key_in_use`); our own call gives up after `STRIPE_DEFAULT_TIMEOUT_MS` (./timeouts.ts). Before
  * this window an absent refund is `Pending` with no id, after it it is known absent.
  */
 export const REFUND_LOOKUP_SETTLE_MS = 10 * 60 * 1000;
 
 /**
  * Picks our refund among a PaymentIntent's refunds: the one whose `metadata.refund_id` is our
- * refund id ({@link buildRefundForm} always sends it).
+ * refund id (`buildRefundParams` in ./requests.ts always sends it).
  * @returns the refund, or null when none carries our id
  * @throws ConnectorTechnicalError when several refunds carry our id, or the one that does is for
  *   another amount or currency than ours (an operator must look: nothing is settled automatically)

@@ -29,8 +29,8 @@ export const PAYMENT_ID_METADATA_KEY = 'payment_id';
 /** Metadata key carrying our refund id on Refunds. */
 export const REFUND_ID_METADATA_KEY = 'refund_id';
 
-/** Metadata key carrying our customer id (`cus_…` of Switchyard) on the Stripe Customers the adapter creates (issue 24). */
-export const CUSTOMER_ID_METADATA_KEY = 'customer_id';
+/** Metadata key carrying our customer id (`cus_…` of Switchyard) on the Stripe Customers the adapter creates. */
+const CUSTOMER_ID_METADATA_KEY = 'customer_id';
 
 /**
  * Stripe's `capture_method` for ours (https://docs.stripe.com/api/payment_intents/create#create_payment_intent-capture_method).
@@ -138,7 +138,7 @@ export function buildPaymentMethodParams(request: AuthorizeRequest): Stripe.Paym
 }
 
 /**
- * The payment method types the PaymentIntent allows: cards only (issue 6's matrix). Sent as
+ * The payment method types the PaymentIntent allows: cards only (docs/connectors.md "Support matrix"). Sent as
  * `allowed_payment_method_types`, the documented replacement of `payment_method_types`, which
  * API version 2026-09-30.endive removed ("Passing `payment_method_types` on this API version returns a
  * 400 error with the code `payment_method_types_no_longer_supported`… If you need more control… use
@@ -157,7 +157,7 @@ export const STRIPE_ALLOWED_PAYMENT_METHOD_TYPES: readonly Stripe.PaymentIntentC
  * `payment_method_types`), `return_url` (Switchyard's own return route for the payment, so 3DS answers
  * `redirect_to_url`) and `metadata[payment_id]` (our id, for search and webhooks). No card data.
  *
- * Saving the card (issue 24, `request.setupFutureUsage`): also `setup_future_usage` (`on_session` |
+ * Saving the card (`request.setupFutureUsage`): also `setup_future_usage` (`on_session` |
  * `off_session`), `customer=cus_…` (the Stripe Customer the PaymentMethod is attached to once the payment
  * succeeds and any authentication is done: "If you provide a Customer with the PaymentIntent, you can use this
  * parameter to attach the payment method to the Customer after the PaymentIntent is confirmed", [pkg]
@@ -210,7 +210,7 @@ export const EXPAND_SEARCH_PAYMENT_METHOD: readonly string[] = ['data.payment_me
  * The parameters of `POST /v1/customers` (https://docs.stripe.com/api/customers/create) that makes the Stripe
  * Customer a saved card is attached to: `email` (our customer's, else the payment's, when known) and
  * `metadata[customer_id]` = our customer id, so an operator finds our customer from Stripe's dashboard.
- * One Customer per our customer and account; the core keeps its id ({@link SavedMethodToken.processorCustomerId})
+ * One Customer per our customer and account; the core keeps its id (`SavedMethodToken.processorCustomerId`, ../connector.ts)
  * and passes it back as `ProcessorCustomerRef.processorCustomerId`.
  */
 export function buildCustomerParams(customer: ProcessorCustomerRef, email?: string | null): Stripe.CustomerCreateParams {
@@ -222,7 +222,7 @@ export function buildCustomerParams(customer: ProcessorCustomerRef, email?: stri
 }
 
 /**
- * The parameters of `POST /v1/payment_intents` that charges a saved PaymentMethod (issue 24;
+ * The parameters of `POST /v1/payment_intents` that charges a saved PaymentMethod (
  * https://docs.stripe.com/payments/save-during-payment, "Charge the saved payment method later"):
  * `amount`, `currency`, `confirm=true`, `capture_method`, `payment_method=pm_…` (the saved token), `customer=cus_…`
  * (required by Stripe for a PaymentMethod attached to a Customer: "If the payment method is attached to a Customer,

@@ -45,7 +45,7 @@ export function savesPaymentMethod(intent: StripePaymentIntent): boolean {
 }
 
 /**
- * The saved method a PaymentIntent carries (issue 24), when {@link savesPaymentMethod} and its `payment_method` is
+ * The saved method a PaymentIntent carries, when {@link savesPaymentMethod} and its `payment_method` is
  * the expanded object of a card: token = the PaymentMethod id (`pm_…`), `processorCustomerId` = the intent's
  * Customer, `email` = the PaymentMethod's `billing_details.email`, `fingerprint` = `card.fingerprint`, `card` =
  * `brand` (lower-case), `last4`, `exp_month`, `exp_year`, `country` as the issuer country (Stripe gives no BIN:
@@ -135,11 +135,11 @@ export function nextActionOf(nextAction: StripeNextAction | null | undefined): N
 }
 
 /**
- * Maps a PaymentIntent to our result through {@link STRIPE_PAYMENT_STATUS}.
+ * Maps a PaymentIntent to our result through `STRIPE_PAYMENT_STATUS` (./statuses.ts).
  * `amountCaptured` is `amount_received` (what Stripe has captured on the intent);
  * a `Failed` result carries `last_payment_error` (code via {@link stripeErrorCode}, message).
  * A `Succeeded` or `RequiresCapture` intent that saved its card, with its PaymentMethod expanded, carries
- * `savedMethod` ({@link savedMethodFromIntent}; issue 24); no other result has the key.
+ * `savedMethod` ({@link savedMethodFromIntent}); no other result has the key.
  */
 export function paymentResultFromIntent(intent: StripePaymentIntent): PaymentResult {
   const status = mapPaymentStatus(intent.status);
@@ -178,7 +178,7 @@ export function declineFromErrorBody(body: unknown): PaymentResult | null {
 }
 
 /**
- * Maps a Refund to our result through {@link STRIPE_REFUND_STATUS}; a failed or
+ * Maps a Refund to our result through `STRIPE_REFUND_STATUS` (./statuses.ts); a failed or
  * canceled refund carries `failure_reason` (or `canceled`) as its error code.
  */
 export function refundResultFromRefund(refund: StripeRefund): RefundResult {

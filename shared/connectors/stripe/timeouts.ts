@@ -42,7 +42,7 @@ export const STRIPE_TIMEOUTS_MS: ConnectorTimeouts = {
  * longest a PaymentMethod request may take. Only a process suspended in between (a frozen Lambda
  * environment thawed later) goes past it; the intent is then not requested at all, so it can never be
  * created long after the caller gave up, when `sync` may already have declared it absent (search is
- * trusted as authoritative {@link SEARCH_PROPAGATION_MS} after the attempt's start).
+ * trusted as authoritative `SEARCH_PROPAGATION_MS` (./lookups.ts) after the attempt's start).
  */
 export const PAYMENT_INTENT_SEND_WINDOW_MS = STRIPE_DEFAULT_TIMEOUT_MS;
 
@@ -54,7 +54,7 @@ export const PAYMENT_INTENT_SEND_WINDOW_MS = STRIPE_DEFAULT_TIMEOUT_MS;
 export const STRIPE_DETACH_TIMEOUT_MS = STRIPE_DEFAULT_TIMEOUT_MS;
 
 /**
- * Timeout of each dispute call (issue 25: `GET /v1/disputes/:id`, `POST /v1/disputes/:id/close`, `POST /v1/files`,
+ * Timeout of each dispute call (`GET /v1/disputes/:id`, `POST /v1/disputes/:id/close`, `POST /v1/files`,
  * `POST /v1/disputes/:id`), in milliseconds: {@link STRIPE_DEFAULT_TIMEOUT_MS} (stripe-node's default for every
  * request, file uploads included; `CONNECTOR_TIMEOUT_MS` overrides it). Not in {@link STRIPE_TIMEOUTS_MS}: disputes
  * are no operation of the shared table.

@@ -26,7 +26,7 @@ import { paymentResultFromIntent, refundResultFromRefund, savesPaymentMethod } f
 import type { StripeDispute, StripeEvent, StripePaymentIntent, StripeRefund } from './wire-types';
 
 /**
- * Why a PaymentIntent carried by a webhook event must be read again before it is mapped (issue 24), or null:
+ * Why a PaymentIntent carried by a webhook event must be read again before it is mapped, or null:
  * - `saved_method`: it saved its card ({@link savesPaymentMethod}) but events carry `payment_method` as an id,
  *   never expanded, so the card summary and fingerprint are read with the intent
  *   (`GET /v1/payment_intents/{id}?expand[0]=payment_method`, one call);
@@ -61,7 +61,7 @@ export const STRIPE_WEBHOOK_EVENTS: Readonly<Record<string, 'payment' | 'refund'
   'refund.created': 'refund',
   'refund.updated': 'refund',
   'refund.failed': 'refund',
-  // Issue 25: every dispute event carries the Dispute in `data.object` (https://docs.stripe.com/api/events/types).
+  // Every dispute event carries the Dispute in `data.object` (https://docs.stripe.com/api/events/types).
   'charge.dispute.created': 'dispute',
   'charge.dispute.updated': 'dispute',
   'charge.dispute.closed': 'dispute',
@@ -174,7 +174,7 @@ export function webhookEventFromStripe(event: StripeEvent): WebhookEvent {
 }
 
 /**
- * Checks an expandable field of a signed event's object (`customer`, `payment_method`; issue 24): absent, null, an id
+ * Checks an expandable field of a signed event's object (`customer`, `payment_method`): absent, null, an id
  * (a string of at most {@link MAX_WEBHOOK_ID_LENGTH} characters) or an object with a string `id`
  * (https://docs.stripe.com/api/expanding_objects: an expandable field is an id, or the object once expanded).
  * @throws WebhookPayloadError naming the field
@@ -234,7 +234,7 @@ export function checkStripeEventFields(connector: string, event: WebhookObject):
     if (metadata) optionalString(connector, metadata, REFUND_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
   }
   if (kind === 'dispute' && object.object === 'dispute') {
-    // https://docs.stripe.com/api/disputes/object (issue 25): the fields `disputeFromStripe` reads.
+    // https://docs.stripe.com/api/disputes/object: the fields `disputeFromStripe` reads.
     requiredString(connector, object, 'id', path);
     requiredString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
     requiredInteger(connector, object, 'amount', path);

@@ -95,7 +95,7 @@ export interface StripePaymentIntent {
 
 /**
  * The fields of a PaymentMethod the adapter reads (https://docs.stripe.com/api/payment_methods/object): its `id`
- * (`pm_…`), given to the PaymentIntent; and, for a saved method (issue 24), the card summary Stripe returns —
+ * (`pm_…`), given to the PaymentIntent; and, for a saved method, the card summary Stripe returns —
  * `brand`, `last4`, `exp_month`, `exp_year`, `country` (the issuer's, ISO 3166-1 alpha-2) and `fingerprint` (the
  * same for every PaymentMethod of one card number in the account), never the number or CVC — its `customer`
  * and `billing_details.email`.
