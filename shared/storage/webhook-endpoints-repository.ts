@@ -11,7 +11,8 @@ import {
 } from '../domain/webhook-endpoint';
 import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryAllItems, queryListPage } from './list-items';
+import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { queryAllItems } from './query-pages';
 import { tableName } from './table-definition';
 
 /** The sealed-secret attributes a stored endpoint carries beside its API fields. */
