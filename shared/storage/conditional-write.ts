@@ -29,8 +29,11 @@ import { documentClient } from './client';
 export type ItemWrite =
   /** Written; `attributes` are what the write returned (`ReturnValues`), if it asked for any. */
   | { written: true; attributes: Record<string, unknown> | undefined }
-  /** Refused by its condition (nothing written); `current` is the item as it was, when the write asked for it (`ALL_OLD`) and it exists. */
-  | { written: false; current: Record<string, unknown> | undefined };
+  /**
+   * Refused by its condition (nothing written); `current` is the item as it was, when the write asked for it
+   * (`ALL_OLD`) and it exists; `error` is the SDK's, for a caller that answers the refusal as a fault.
+   */
+  | { written: false; current: Record<string, unknown> | undefined; error: ConditionalCheckFailedException };
 
 /** Options of a single-item write. */
 export interface ItemWriteOptions {
@@ -45,7 +48,7 @@ async function itemWrite(send: () => Promise<{ Attributes?: Record<string, unkno
   try {
     return { written: true, attributes: (await send()).Attributes };
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return { written: false, current: plain(err.Item) };
+    if (err instanceof ConditionalCheckFailedException) return { written: false, current: plain(err.Item), error: err };
     throw err;
   }
 }
