@@ -53,15 +53,13 @@ async function itemWrite(send: () => Promise<{ Attributes?: Record<string, unkno
   }
 }
 
-const sendOptions = (options: ItemWriteOptions) => (options.abortSignal ? { abortSignal: options.abortSignal } : undefined);
-
 /**
  * One PutItem with a `ConditionExpression`.
  * @returns `written: true`, or `written: false` when the condition failed
  * @throws the SDK's error for anything but a failed condition (storage unavailable)
  */
-export function conditionalPut(input: PutCommandInput, options: ItemWriteOptions = {}): Promise<ItemWrite> {
-  return itemWrite(() => documentClient().send(new PutCommand(input), sendOptions(options)));
+export function conditionalPut(input: PutCommandInput, options?: ItemWriteOptions): Promise<ItemWrite> {
+  return itemWrite(() => documentClient().send(new PutCommand(input), options));
 }
 
 /**
@@ -70,8 +68,8 @@ export function conditionalPut(input: PutCommandInput, options: ItemWriteOptions
  *   when asked by `ReturnValuesOnConditionCheckFailure: ALL_OLD`) when the condition failed
  * @throws the SDK's error for anything but a failed condition (storage unavailable)
  */
-export function conditionalUpdate(input: UpdateCommandInput, options: ItemWriteOptions = {}): Promise<ItemWrite> {
-  return itemWrite(() => documentClient().send(new UpdateCommand(input), sendOptions(options)));
+export function conditionalUpdate(input: UpdateCommandInput, options?: ItemWriteOptions): Promise<ItemWrite> {
+  return itemWrite(() => documentClient().send(new UpdateCommand(input), options));
 }
 
 /**
@@ -79,8 +77,8 @@ export function conditionalUpdate(input: UpdateCommandInput, options: ItemWriteO
  * @returns `written: true`, or `written: false` when the condition failed
  * @throws the SDK's error for anything but a failed condition (storage unavailable)
  */
-export function conditionalDelete(input: DeleteCommandInput, options: ItemWriteOptions = {}): Promise<ItemWrite> {
-  return itemWrite(() => documentClient().send(new DeleteCommand(input), sendOptions(options)));
+export function conditionalDelete(input: DeleteCommandInput, options?: ItemWriteOptions): Promise<ItemWrite> {
+  return itemWrite(() => documentClient().send(new DeleteCommand(input), options));
 }
 
 /** The items of a `TransactWriteItems`, as the document client takes them. */
