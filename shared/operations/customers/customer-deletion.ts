@@ -4,9 +4,9 @@
  */
 import { resourceNotFound, storageUnavailableAfterPartialWork } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
+import { unlinkCustomerPayments } from '../../storage/customer-payment-links-repository';
 import { markCustomerDeleting, markCustomerUnlinked, removeDeletedCustomer } from '../../storage/customers-repository';
 import type { ListShards } from '../../storage/list-shards';
-import { unlinkCustomerPayments } from '../../storage/payments-repository';
 import { isStorageUnavailable } from '../../storage/storage-errors';
 import { detachPaymentMethodsOfCustomer } from '../payment-methods/payment-method-operations';
 

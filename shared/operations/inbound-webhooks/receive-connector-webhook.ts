@@ -18,14 +18,8 @@ import { BUSINESS_METRICS, metrics, recordMoneyMismatch, recordPaymentOutcome } 
 import { accountConnector } from '../../processor-call/account-connectors';
 import { configuredConnector } from '../../processor-call/connector-registry';
 import { findConnectorAccount } from '../../storage/connector-accounts-repository';
-import {
-  acknowledgeUnmatchedWebhook,
-  applyPaymentWebhook,
-  countUnmatchedWebhookDelivery,
-  findPaymentOwner,
-  getPayment,
-  recordWebhookEvent,
-} from '../../storage/payments-repository';
+import { acknowledgeUnmatchedWebhook, countUnmatchedWebhookDelivery, recordWebhookEvent } from '../../storage/inbound-webhooks-repository';
+import { applyPaymentWebhook, findPaymentOwner, getPayment } from '../../storage/payments-repository';
 import { findRefundOwner, getStoredRefund } from '../../storage/refunds-repository';
 import { ingestDisputeEvent } from '../disputes/dispute-ingestion';
 import { afterAuthorization } from '../payments/payment-authorization';
