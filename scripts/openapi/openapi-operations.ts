@@ -39,6 +39,14 @@ import { PaymentMethodListResource, PaymentMethodResource } from '../../shared/s
 import { listPaymentMethodsQuerySchema } from '../../shared/schemas/payment-method-schemas';
 import { PaymentResource } from '../../shared/schemas/payment-resource-schema';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../../shared/schemas/payment-schemas';
+import { PayoutListResource, PayoutResource, ResolvedAccountResource } from '../../shared/schemas/payout-resource-schema';
+import {
+  authenticatePayoutBodySchema,
+  createPayoutBodySchema,
+  emptyPayoutActionBodySchema,
+  listPayoutsQuerySchema,
+  resolveAccountBodySchema,
+} from '../../shared/schemas/payout-schemas';
 import { plainListQuerySchema } from '../../shared/schemas/plain-list-schema';
 import { redeliverEventBodySchema } from '../../shared/schemas/redeliver-event-schema';
 import { listRefundsQuerySchema } from '../../shared/schemas/refund-list-schema';
@@ -83,6 +91,11 @@ import { WebhookReceiptResource } from '../../shared/schemas/webhook-receipt-sch
 export const OPENAPI_TAGS = [
   { name: 'Payments', description: 'Payment intents: create, confirm, authenticate, capture, cancel, list.' },
   { name: 'Refunds', description: 'Refunds of succeeded payments.' },
+  {
+    name: 'Payouts',
+    description:
+      "Money sent from your processor account's balance to a bank account or a mobile money wallet (vendors, riders, sellers): create, confirm, answer the OTP, cancel, list, and resolve an account holder's name. Sent at most once: an unknown outcome is reconciled by reference, never sent again.",
+  },
   { name: 'Customers', description: 'Customers a payment may name.' },
   {
     name: 'Payment methods',
@@ -323,6 +336,7 @@ export const LIST_QUERY_DOCS = {
 
 const PAYMENT_ID = { payment_id: 'The payment id (`pay_…`).' };
 const REFUND_ID = { refund_id: 'The refund id (`ref_…`).' };
+const PAYOUT_ID = { payout_id: 'The payout id (`po_…`).' };
 const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
 const PAYMENT_METHOD_ID = { payment_method_id: 'The saved payment method id (`pm_…`).' };
 const SUBSCRIPTION_ID = { subscription_id: 'The subscription id (`sub_…`).' };
@@ -1290,6 +1304,173 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     errorFormat: 'json',
     responses: { 200: json(RefundResource, 'The refund.') },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, QUERY, NOT_FOUND, CONCURRENT_WRITE, SYNC_CALL),
+  },
+  CreatePayout: {
+    operationId: 'createPayout',
+    tag: 'Payouts',
+    summary: 'Create a payout',
+    description:
+      "Creates a payout from your processor balance to a bank account or mobile money wallet (`RequiresConfirmation`, event `payout.created`); with `confirm: true` it is sent at once. Routed to `merchant_connector_id` when given, else the first of your connector accounts (default fallback order) that sends payouts of the currency, else (no accounts) the stage's platform connector (the sandbox on dev); else 400 `no_payout_connector`. Stripe accounts answer 400 `payout_not_supported` (paying third parties needs Stripe Connect). `reference` is unique among your payouts: a reuse answers 409 `payout_reference_taken` (retry safely with the same `Idempotency-Key`, which answers the same payout and never sends it twice).",
+    body: jsonBody(createPayoutBodySchema, true, 'The payout.', {
+      amount: 'Minor units, a positive integer.',
+      currency: '`NGN`, `GHS`, `KES` or `ZAR`.',
+      payout_type: '`bank` or `mobile_money`; `payout_method_data` must hold the matching destination.',
+      payout_method_data: 'Exactly one of `bank` or `mobile_money`.',
+      'payout_method_data.bank': 'A bank account (with `payout_type` `bank`).',
+      'payout_method_data.mobile_money': 'A mobile money wallet (with `payout_type` `mobile_money`).',
+      'payout_method_data.bank.account_number':
+        '6 to 20 digits (10 for a Nigerian NUBAN); shown afterwards only as its last 4 digits. Sandbox: `0000000000` succeeds, `0000000001` fails, `0000000002` asks for the OTP `123456`, `0000000003` succeeds and is then reversed.',
+      'payout_method_data.bank.bank_code': "The bank's code as the processors list it (e.g. `058`).",
+      'payout_method_data.bank.country': 'ISO 3166-1 alpha-2, upper case.',
+      'payout_method_data.bank.account_name': "The holder's name as you know it (optional).",
+      'payout_method_data.mobile_money.phone': 'E.164 phone number of the wallet.',
+      'payout_method_data.mobile_money.network': '`mtn`, `telecel`, `airteltigo`, `mpesa` or `airtel`.',
+      description: 'The narration the recipient sees, 1 to 100 characters.',
+      reference: 'Your own reference, unique among your payouts: 1 to 100 letters, digits, `.`, `-`, `_`.',
+      customer_id: 'The customer it concerns (optional).',
+      merchant_connector_id: 'The connector account to send it from (optional).',
+      metadata: 'Up to 50 string pairs, echoed.',
+      confirm: 'Send it now (default false).',
+    }),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(PayoutResource, 'The payout.')) },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      {
+        400: ['no_payout_connector', 'payout_not_supported', 'payout_limit_exceeded', 'resource_missing'],
+        409: ['payout_reference_taken', 'payout_unexpected_state'],
+      },
+      IDEMPOTENT,
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+    ),
+  },
+  ListPayouts: {
+    operationId: 'listPayouts',
+    tag: 'Payouts',
+    summary: 'List payouts',
+    description:
+      'Your payouts, newest first: all, in one `status`, or of one `customer_id` (not both). A DynamoDB Query on an index, never a scan.',
+    query: listPayoutsQuerySchema,
+    queryDocs: {
+      ...LIST_QUERY_DOCS,
+      status: { description: 'Only payouts in this status.' },
+      customer_id: { description: "Only this customer's payouts." },
+    },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PayoutListResource, 'One page of payouts.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  ResolvePayoutAccount: {
+    operationId: 'resolvePayoutAccount',
+    tag: 'Payouts',
+    summary: "Resolve a bank account holder's name",
+    description:
+      "Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`, Flutterwave account resolve) for the holder's name of a bank account, so you can check it before sending. Changes nothing.",
+    body: jsonBody(resolveAccountBodySchema, true, 'The account to resolve.', {
+      country: '`NG`, `GH`, `KE` or `ZA`.',
+      bank_code: "The bank's code.",
+      account_number: '6 to 20 digits (10 in Nigeria).',
+      merchant_connector_id: 'The connector account to ask (optional; else routed as a payout).',
+    }),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(ResolvedAccountResource, "The holder's name.") },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 400: ['account_not_resolved', 'no_payout_connector', 'payout_not_supported', 'resource_missing', 'parameter_invalid'] },
+      SYNC_CALL,
+    ),
+  },
+  GetPayout: {
+    operationId: 'getPayout',
+    tag: 'Payouts',
+    summary: 'Retrieve a payout',
+    description: 'One payout. `?force_sync=true` first asks its processor about an open payout, by our reference (it is never sent again).',
+    pathParams: PAYOUT_ID,
+    query: forceSyncQuerySchema,
+    queryDocs: FORCE_SYNC,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PayoutResource, 'The payout.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, QUERY, NOT_FOUND, CONCURRENT_WRITE, SYNC_CALL),
+  },
+  ConfirmPayout: {
+    operationId: 'confirmPayout',
+    tag: 'Payouts',
+    summary: 'Send a payout',
+    description:
+      'Sends a `RequiresConfirmation` payout, once: `Processing` (the outcome follows by webhook or reconciliation), `RequiresAction` (the processor sent you an OTP), `Succeeded` or `Failed`. A processor timeout leaves it `Processing` with its `pending_operation`: it is reconciled by reference, never sent again. 400 `payout_limit_exceeded` when it would pass the daily payout limit (it stays `RequiresConfirmation`).',
+    pathParams: PAYOUT_ID,
+    body: jsonBody(emptyPayoutActionBodySchema, false, 'No fields.', {}),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(PayoutResource, 'The payout.')) },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 400: ['payout_limit_exceeded'], 409: ['payout_unexpected_state'] },
+      IDEMPOTENT,
+      NOT_FOUND,
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+    ),
+  },
+  AuthenticatePayout: {
+    operationId: 'authenticatePayout',
+    tag: 'Payouts',
+    summary: "Answer a payout's OTP",
+    description:
+      'Relays the OTP the processor sent to your business phone for a `RequiresAction` payout (`next_action.type` `submit_otp`). A wrong OTP answers the payout still `RequiresAction` with `error_code` `invalid_otp` and one attempt less in `next_action.attempts_remaining`; the third wrong one fails it (`otp_attempts_exceeded`, nothing sent). **No `Idempotency-Key`**: an OTP never rests in an idempotency record. Never stored, logged or echoed.',
+    pathParams: PAYOUT_ID,
+    body: jsonBody(authenticatePayoutBodySchema, true, 'The OTP.', { otp: 'The 4 to 8 digits of the one-time code (sandbox: `123456`).' }),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PayoutResource, 'The payout.') },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 400: ['payout_not_supported'], 409: ['payout_unexpected_state', 'payout_busy'] },
+      NOT_FOUND,
+      CONCURRENT_WRITE,
+      MONEY_CALL,
+    ),
+  },
+  CancelPayout: {
+    operationId: 'cancelPayout',
+    tag: 'Payouts',
+    summary: 'Cancel a payout',
+    description:
+      'Cancels a payout that was not sent (`RequiresConfirmation` → `Cancelled`; a `Cancelled` one is answered as it is). A sent payout cannot be cancelled: 409 `payout_unexpected_state` (neither Paystack nor Flutterwave can recall a transfer).',
+    pathParams: PAYOUT_ID,
+    body: jsonBody(emptyPayoutActionBodySchema, false, 'No fields.', {}),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(PayoutResource, 'The payout.')) },
+    errors: mergeErrors(
+      JSON_ROUTE,
+      AUTHENTICATED,
+      JSON_BODY,
+      { 409: ['payout_unexpected_state'] },
+      IDEMPOTENT,
+      NOT_FOUND,
+      CONCURRENT_WRITE,
+    ),
   },
   CreateCustomer: {
     operationId: 'createCustomer',
