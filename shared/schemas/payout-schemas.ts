@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import { containsCardNumber } from '../domain/card';
 import { MOBILE_MONEY_NETWORKS, PAYOUT_CURRENCIES, PAYOUT_STATUSES, PAYOUT_TYPES } from '../domain/payout';
-import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
+import { NO_CARD_NUMBERS, noCardNumber, noCardNumberInId } from './card-number-refinement';
 import { phoneSchema } from './contact-schemas';
 import { countrySchema } from './country-schema';
 import { listQuerySchema } from './list-query-schema';
@@ -71,7 +71,10 @@ export const createPayoutBodySchema = z
     }),
     payout_type: z.enum(PAYOUT_TYPES, { error: `must be one of ${PAYOUT_TYPES.join(', ')}` }),
     payout_method_data: payoutMethodDataSchema,
-    description: text(100).pipe(z.string().min(1, { error: 'must not be empty: it is the narration the recipient sees' })),
+    description: wellFormedString()
+      .min(1, { error: 'must not be empty: it is the narration the recipient sees' })
+      .max(100, { error: 'must be at most 100 characters' })
+      .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
     reference: merchantReferenceSchema.optional(),
     customer_id: referenceIdSchema().optional(),
     merchant_connector_id: z
