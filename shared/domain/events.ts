@@ -55,7 +55,8 @@ export const EVENT_CATALOGUE = {
   'dispute.lost': 'A dispute was decided for the cardholder: the money stays withdrawn.',
   'dispute.accepted': 'A dispute was accepted: the money stays with the cardholder.',
   'dispute.expired': 'A dispute was not answered by its deadline: the money stays with the cardholder.',
-  'payout.created': 'A payout was created; `data` shows it RequiresConfirmation, before it is sent (with confirm: true, sending follows at once).',
+  'payout.created':
+    'A payout was created; `data` shows it RequiresConfirmation, before it is sent (with confirm: true, sending follows at once).',
   'payout.requires_action':
     "A payout waits on the merchant's OTP (`next_action.type` `submit_otp`): answer it with POST /payouts/{id}/authenticate.",
   'payout.succeeded': 'A payout was paid out by its processor.',
