@@ -87,7 +87,7 @@ export interface PayoutAdapter {
    */
   findPayout(request: PayoutLookup): Promise<PayoutResult | null>;
   /**
-   * The name of a bank account's holder (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`).
+   * The name of a bank account's holder (Paystack `GET /bank/resolve`).
    * @throws ConnectorRequestError `account_not_resolved` when the bank knows no such account
    */
   resolveAccount?(request: { country: string; bankCode: string; accountNumber: string }): Promise<ResolvedAccount>;

@@ -106,7 +106,7 @@ export interface Payout {
   customer_id: string | null;
   connector: string;
   merchant_connector_id: string | null;
-  /** The processor's id of the transfer (Paystack `transfer_code`, Flutterwave `id`); null until it has one. */
+  /** The processor's id of the transfer (Paystack `transfer_code`, the sandbox's `sbx_tr_…`); null until it has one. */
   connector_payout_id: string | null;
   /** The processor's fee in minor units, when it says. */
   fee: number | null;

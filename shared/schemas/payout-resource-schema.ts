@@ -73,7 +73,7 @@ export const PayoutResource = z
     connector: connectorField('The processor that sends it.'),
     merchant_connector_id: merchantConnectorIdField('The connector account whose balance pays it'),
     connector_payout_id: nullableText(
-      "The processor's id of the transfer (Paystack `transfer_code`, Flutterwave `id`), or null until it has one.",
+      "The processor's id of the transfer (Paystack `transfer_code`, the sandbox's `sbx_tr_…`), or null until it has one.",
     ),
     fee: z.int().min(0).nullable().describe("The processor's fee in minor units, when it says; else null."),
     error_code: nullableText("Why it failed (the processor's code), or a note on a payout still open; null otherwise."),
@@ -104,8 +104,7 @@ export const ResolvedAccountResource = z
   })
   .meta({
     id: 'ResolvedAccount',
-    description:
-      "A bank account's holder name, from the processor (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`).",
+    description: "A bank account's holder name, from the processor (Paystack `GET /bank/resolve`).",
   });
 
 /** Component `PayoutList`: a page of `GET /payouts`. */

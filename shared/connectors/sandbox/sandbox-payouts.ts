@@ -8,9 +8,9 @@
  * - `0000000003`: `Succeeded` after the delay, `Reversed` after twice the delay.
  * A mobile money wallet stands for the account `000000` + its phone's last 4 digits.
  *
- * Deterministic: every answer is computed from the payout (its reference, destination and when it was sent) and the
- * sandbox's own ledger (an accepted OTP is recorded there, keyed by our reference), so every Lambda instance answers
- * alike and the reconciler settles sandbox payouts on a deployed stage. On the local stack the sandbox also posts
+ * Deterministic: every answer is computed from the payout's destination and the sandbox's own ledger (each send is
+ * recorded there once under `<reference>#sent` with its time; an accepted OTP under the reference), so every Lambda
+ * instance answers alike and the reconciler settles sandbox payouts on a deployed stage. On the local stack the sandbox also posts
  * its webhook (`payout.succeeded`, `payout.reversed`) after the delay, as it does for bank transfers.
  */
 import { randomUUID } from 'node:crypto';

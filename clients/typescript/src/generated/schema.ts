@@ -1147,7 +1147,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a bank account holder's name
-         * @description Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`, Flutterwave account resolve) for the holder's name of a bank account, so you can check it before sending. Changes nothing.
+         * @description Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.
          */
         post: operations["resolvePayoutAccount"];
         delete?: never;
@@ -2825,7 +2825,7 @@ export interface components {
             connector: string;
             /** @description The connector account whose balance pays it (`mca_…`), or null when the stage's own account of the connector was used. */
             merchant_connector_id: string | null;
-            /** @description The processor's id of the transfer (Paystack `transfer_code`, Flutterwave `id`), or null until it has one. */
+            /** @description The processor's id of the transfer (Paystack `transfer_code`, the sandbox's `sbx_tr_…`), or null until it has one. */
             connector_payout_id: string | null;
             /** @description The processor's fee in minor units, when it says; else null. */
             fee: number | null;
@@ -3016,7 +3016,7 @@ export interface components {
          * @enum {string}
          */
         RefundStatus: "Pending" | "Succeeded" | "Failed";
-        /** @description A bank account's holder name, from the processor (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`). */
+        /** @description A bank account's holder name, from the processor (Paystack `GET /bank/resolve`). */
         ResolvedAccount: {
             /** @description The account number as given. */
             account_number: string;
