@@ -45,6 +45,12 @@ const bankDestinationSchema = z
     }
   });
 
+/** `merchant_connector_id`: the connector account to send from (`mca_…`); an id never carries a card number. */
+const payoutConnectorIdSchema = z
+  .string({ error: 'must be a connector account id (mca_…)' })
+  .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' })
+  .refine(noCardNumberInId, { error: NO_CARD_NUMBERS });
+
 /** `payout_method_data.mobile_money`. */
 const mobileMoneyDestinationSchema = z.strictObject({
   phone: phoneSchema,
@@ -77,10 +83,7 @@ export const createPayoutBodySchema = z
       .refine(noCardNumber, { error: NO_CARD_NUMBERS }),
     reference: merchantReferenceSchema.optional(),
     customer_id: referenceIdSchema().optional(),
-    merchant_connector_id: z
-      .string()
-      .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' })
-      .optional(),
+    merchant_connector_id: payoutConnectorIdSchema.optional(),
     metadata: metadataSchema.optional(),
     confirm: z.boolean({ error: 'must be true or false' }).optional(),
   })
@@ -118,10 +121,7 @@ export const resolveAccountBodySchema = z.strictObject({
   country: countrySchema,
   bank_code: bankCodeSchema,
   account_number: accountNumberSchema,
-  merchant_connector_id: z
-    .string()
-    .regex(/^mca_[0-9A-Za-z]{1,64}$/, { error: 'must be a connector account id (mca_…)' })
-    .optional(),
+  merchant_connector_id: payoutConnectorIdSchema.optional(),
 });
 
 /** `GET /payouts`: the list parameters, `status` or `customer_id` (not both). */
