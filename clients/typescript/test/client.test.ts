@@ -483,7 +483,7 @@ test('types as wide as the API (issue 26): force_sync a boolean, created bounds 
 
 test('payouts through the SDK: create keyed (a retry answers the same payout), OTP unkeyed, cancel, list, resolveAccount', async () => {
   const switchyard = client();
-  const bank = (accountNumber: string) => ({ bank: { account_number: accountNumber, bank_code: '058', country: 'NG' } });
+  const bank = (accountNumber: string) => ({ bank: { account_number: accountNumber, bank_code: '058', country: 'NG' as const } });
   let from = standIn.requests.length;
   standIn.next([
     { status: 503, headers: { 'retry-after': '0' }, body: { error: { type: 'api_error', code: 'service_unavailable', message: 'x' } } },
