@@ -260,7 +260,7 @@ describe('bad input: 400 with one error shape, nothing created or sent', () => {
 });
 
 describe('lists', () => {
-  test('GET /payouts: newest first, status and customer_id filters, pagination with starting_after', async () => {
+  test('GET /payouts: newest first, status, customer_id and created filters, pagination with starting_after', async () => {
     const key = await api.newMerchantKey();
     const customer = await api.request('POST', '/customers', { key, body: { name: 'Rider One' } });
     const ids: string[] = [];
@@ -278,6 +278,10 @@ describe('lists', () => {
     expect(page1.body.has_more).toBe(true);
     const page2 = await api.request('GET', `/payouts?limit=2&starting_after=${page1.body.data[1].payout_id}`, { key });
     expect(page2.body).toMatchObject({ has_more: false, data: [{ payout_id: ids[0] }] });
+    const future = Math.floor(realNow() / 1000) + 3600;
+    expect((await api.request('GET', `/payouts?created[gt]=${future}`, { key })).body.data).toEqual([]);
+    const past = Math.floor(realNow() / 1000) - 3600;
+    expect((await api.request('GET', `/payouts?created[gte]=${past}`, { key })).body.data).toHaveLength(3);
     expectError(await api.request('GET', '/payouts?status=Nope', { key }), 400);
     expectError(await api.request('GET', '/payouts?starting_after=po_unknown', { key }), 400, 'resource_missing');
   });
