@@ -34,6 +34,8 @@ import { createFileBodySchema, FileResource } from '../../shared/schemas/file-sc
 import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 import { HealthResource } from '../../shared/schemas/health-schema';
 import { cancelPaymentBodySchema, capturePaymentBodySchema, refundPaymentBodySchema } from '../../shared/schemas/payment-action-schemas';
+import { PaymentLinkListResource, PaymentLinkResource } from '../../shared/schemas/payment-link-resource-schema';
+import { createPaymentLinkBodySchema, listPaymentLinksQuerySchema } from '../../shared/schemas/payment-link-schemas';
 import { listPaymentsQuerySchema } from '../../shared/schemas/payment-list-schema';
 import { PaymentMethodListResource, PaymentMethodResource } from '../../shared/schemas/payment-method-resource-schema';
 import { listPaymentMethodsQuerySchema } from '../../shared/schemas/payment-method-schemas';
@@ -84,6 +86,11 @@ export const OPENAPI_TAGS = [
   { name: 'Payments', description: 'Payment intents: create, confirm, authenticate, capture, cancel, list.' },
   { name: 'Refunds', description: 'Refunds of succeeded payments.' },
   { name: 'Customers', description: 'Customers a payment may name.' },
+  {
+    name: 'Payment links',
+    description:
+      'Reusable links to a hosted checkout page, for merchants with no frontend: each payer who pays creates a payment carrying `payment_link_id`.',
+  },
   {
     name: 'Payment methods',
     description:
@@ -324,6 +331,7 @@ export const LIST_QUERY_DOCS = {
 const PAYMENT_ID = { payment_id: 'The payment id (`pay_…`).' };
 const REFUND_ID = { refund_id: 'The refund id (`ref_…`).' };
 const CUSTOMER_ID = { customer_id: 'The customer id (`cus_…`).' };
+const PAYMENT_LINK_ID = { payment_link_id: 'The payment link id (`plink_…`).' };
 const PAYMENT_METHOD_ID = { payment_method_id: 'The saved payment method id (`pm_…`).' };
 const SUBSCRIPTION_ID = { subscription_id: 'The subscription id (`sub_…`).' };
 const INVOICE_ID = { invoice_id: 'The invoice id (`in_…`).' };
@@ -448,6 +456,20 @@ const CREATE_CUSTOMER_FIELDS = {
   test_clock:
     'Stages with the sandbox only: a test clock (`clock_…`) the customer lives on; its subscriptions and saved methods then take their times from it. Set on create only.',
 };
+const CREATE_PAYMENT_LINK_FIELDS = {
+  amount: 'The fixed amount each payment collects, in minor units (1 to 99,999,999,999). Leave it out for an amount the payer chooses.',
+  amount_min: 'Without `amount`: the smallest amount the payer may choose, in minor units (with `amount_max`).',
+  amount_max: 'Without `amount`: the largest amount the payer may choose, in minor units; at least `amount_min`.',
+  currency: 'The currency of every payment made on the link.',
+  description: 'What is paid for, shown on the page (at most 500 characters).',
+  payment_methods: 'The methods the page offers (each at most once); left out, every method routing can serve for the currency.',
+  expires_at: 'ISO 8601: when the link stops taking payments; in the future, at most a year ahead.',
+  max_payments: 'How many payments the link may take (1 to 1,000,000); left out, no limit.',
+  return_url:
+    'Where the payer is sent after paying, with `payment_id`, `payment_link_id`, `status` and `signature` in the query; left out, a status page.',
+  customer_fields: 'What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once).',
+  metadata: 'Your key/value pairs, echoed on the link.',
+};
 const TEST_CLOCK_FIELDS = {
   frozen_time: 'ISO 8601 UTC: where the clock starts.',
   name: 'A name for it, at most 256 characters.',
@@ -569,6 +591,7 @@ export const EXAMPLE_CREATED_PAYMENT = {
   billing: null,
   next_action: null,
   return_url: null,
+  payment_link_id: null,
   cancellation_reason: null,
   error_code: null,
   error_message: null,
@@ -1036,12 +1059,13 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     tag: 'Payments',
     summary: 'List payments',
     description:
-      "The merchant's payments, newest first, optionally of one `status` or one `customer_id` (not both: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
+      "The merchant's payments, newest first, optionally of one `status`, one `customer_id` or one `payment_link_id` (one of them at most: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
     query: listPaymentsQuerySchema,
     queryDocs: {
       ...LIST_QUERY_DOCS,
       status: { description: 'Only payments in this status.' },
       customer_id: { description: 'Only the payments linked to this customer (`cus_…`).' },
+      payment_link_id: { description: 'Only the payments created on this payment link’s page (`plink_…`).' },
     },
     idempotent: false,
     apiHandler: true,
@@ -1671,6 +1695,59 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
       400: ['test_clock_time_invalid'],
       409: ['test_clock_advancing'],
     }),
+  },
+  CreatePaymentLink: {
+    operationId: 'createPaymentLink',
+    tag: 'Payment links',
+    summary: 'Create a payment link',
+    description:
+      'A reusable link to a hosted checkout page (`url`): share it (WhatsApp, Instagram, an invoice). Each payer who pays on it creates a payment of its own carrying `payment_link_id`, routed like any other. Either a fixed `amount`, or `amount_min` and `amount_max` for an amount the payer chooses. Emits `payment_link.created`.',
+    body: jsonBody(createPaymentLinkBodySchema, true, 'The link to create. Amounts in minor units.', CREATE_PAYMENT_LINK_FIELDS),
+    idempotent: true,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: replayed(json(PaymentLinkResource, 'The link (`active`, `payments_count` 0).')) },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT),
+  },
+  ListPaymentLinks: {
+    operationId: 'listPaymentLinks',
+    tag: 'Payment links',
+    summary: 'List payment links',
+    description:
+      'Your payment links, newest first; `active=true` or `active=false` for only those. A DynamoDB Query on an index, never a scan.',
+    query: listPaymentLinksQuerySchema,
+    queryDocs: { ...LIST_QUERY_DOCS, active: { description: '`true`: only links not deactivated; `false`: only deactivated ones.' } },
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PaymentLinkListResource, 'One page of payment links.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+  },
+  GetPaymentLink: {
+    operationId: 'getPaymentLink',
+    tag: 'Payment links',
+    summary: 'Retrieve a payment link',
+    description: 'The link, its `status` as of now. 404 for a link that is not yours.',
+    pathParams: PAYMENT_LINK_ID,
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PaymentLinkResource, 'The link.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+  },
+  DeactivatePaymentLink: {
+    operationId: 'deactivatePaymentLink',
+    tag: 'Payment links',
+    summary: 'Deactivate a payment link',
+    description:
+      'Turns the link off for good: its page answers 410 and creates nothing; payments already made are untouched. Emits `payment_link.deactivated` once; deactivating an inactive link answers it unchanged.',
+    pathParams: PAYMENT_LINK_ID,
+    body: jsonBody(rotateSecretSchema, false, 'No fields: send nothing or `{}`.', {}),
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(PaymentLinkResource, 'The link, `active: false`.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND),
   },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',

@@ -376,6 +376,43 @@ export const ROUTES: readonly RouteDefinition[] = [
     // Runs the renewals that fall due: off-session charges of saved methods (createPayment).
     connectors: true,
   },
+  // Payment links: hosted checkout pages a merchant shares; the page itself is public (below, /checkout/…).
+  {
+    method: 'POST',
+    path: '/payment_links',
+    entry: 'functions/payment-links/create-payment-link.ts',
+    name: 'CreatePaymentLink',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/payment_links',
+    entry: 'functions/payment-links/list-payment-links.ts',
+    name: 'ListPaymentLinks',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'GET',
+    path: '/payment_links/{payment_link_id}',
+    entry: 'functions/payment-links/get-payment-link.ts',
+    name: 'GetPaymentLink',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
+    method: 'POST',
+    path: '/payment_links/{payment_link_id}/deactivate',
+    entry: 'functions/payment-links/deactivate-payment-link.ts',
+    name: 'DeactivatePaymentLink',
+    access: 'write',
+    auth: true,
+    connectors: false,
+  },
   {
     method: 'POST',
     path: '/webhook_endpoints',

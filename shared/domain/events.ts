@@ -2,6 +2,7 @@ import type { ConnectorAccountView } from './connector-account';
 import type { Customer, DeletedCustomer } from './customer';
 import type { Dispute } from './dispute';
 import type { Payment } from './payment';
+import type { PaymentLink } from './payment-link';
 import type { PaymentMethodResource } from './payment-method';
 import type { PaymentStatus } from './payment-status';
 import type { Refund, RefundStatus } from './refund';
@@ -54,6 +55,8 @@ export const EVENT_CATALOGUE = {
   'dispute.lost': 'A dispute was decided for the cardholder: the money stays withdrawn.',
   'dispute.accepted': 'A dispute was accepted: the money stays with the cardholder.',
   'dispute.expired': 'A dispute was not answered by its deadline: the money stays with the cardholder.',
+  'payment_link.created': 'A payment link was created.',
+  'payment_link.deactivated': 'A payment link was deactivated: its page answers 410 and creates no payment.',
 } as const;
 
 /** One of the catalogue's event types. */
@@ -81,7 +84,8 @@ export type EventData =
   | PaymentMethodResource
   | Subscription
   | Invoice
-  | Dispute;
+  | Dispute
+  | PaymentLink;
 
 /** One family of events: its types and the resource they carry. */
 interface EventFamily<T extends EventType, D> {
@@ -113,7 +117,8 @@ export type TypedApiEvent =
   | EventFamily<Extract<EventType, `payment_method.${string}`>, PaymentMethodResource>
   | EventFamily<Extract<EventType, `subscription.${string}`>, Subscription>
   | EventFamily<Extract<EventType, `invoice.${string}`>, Invoice>
-  | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>;
+  | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>
+  | EventFamily<Extract<EventType, `payment_link.${string}`>, PaymentLink>;
 
 /** The fields of an {@link ApiEvent}, in the order responses list them. */
 export const EVENT_FIELDS: readonly (keyof ApiEvent)[] = ['event_id', 'type', 'created_at', 'data'];

@@ -76,6 +76,19 @@ export const primaryKey = {
   billingMerchant: (merchantId: string) => ({ PK: `${m(merchantId)}#BILLING`, SK: 'BILLING' }),
   /** An invoice of a subscription's period; its id is derived from (subscription, period start), so a period has one at most. */
   invoice: (merchantId: string, invoiceId: string) => ({ PK: `${m(merchantId)}#INVOICE#${invoiceId}`, SK: 'INVOICE' }),
+  /** A payment link. */
+  paymentLink: (merchantId: string, paymentLinkId: string) => ({
+    PK: `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}`,
+    SK: 'PAYMENT_LINK',
+  }),
+  /**
+   * The once-only mark of a place given back to a payment link by one of its payments that failed: in the link's
+   * partition, so the give-back and its mark are one transaction and a second give-back for the payment is refused.
+   */
+  paymentLinkRelease: (merchantId: string, paymentLinkId: string, paymentId: string) => ({
+    PK: `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}`,
+    SK: `RELEASE#${paymentId}`,
+  }),
 };
 
 /**
@@ -122,6 +135,15 @@ export const listPartition = {
   disputesOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#DISPUTES`,
   /** GSI1: webhook endpoints of a merchant. */
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
+  /** GSI1: payment links of a merchant (not sharded: a merchant creates links by hand, not per payment). */
+  paymentLinks: (merchantId: string) => `${m(merchantId)}#PAYMENT_LINKS`,
+  /** GSI2: payment links of a merchant that are active (`true`) or deactivated (`false`); the entry moves on deactivation. */
+  paymentLinksByActive: (merchantId: string, active: boolean) => `${m(merchantId)}#PAYMENT_LINKS#ACTIVE#${active}`,
+  /**
+   * GSI3: payments created on one payment link's page. Such a payment carries no customer, so its GSI3 entry (a
+   * customer's payments otherwise) is free for the link; a payment with a customer stays in its customer's list.
+   */
+  paymentsOfLink: (merchantId: string, paymentLinkId: string) => `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}#PAYMENTS`,
 };
 
 /** GSI4: a payment, refund or connector account found by its id alone (connector webhooks carry no merchant). */
@@ -129,6 +151,8 @@ export const idLookup = {
   payment: (paymentId: string) => ({ GSI4PK: `PAYMENT#${paymentId}`, GSI4SK: ENTITY_SK.payment }),
   refund: (refundId: string) => ({ GSI4PK: `REFUND#${refundId}`, GSI4SK: ENTITY_SK.refund }),
   connectorAccount: (merchantConnectorId: string) => ({ GSI4PK: `MCA#${merchantConnectorId}`, GSI4SK: 'MCA' }),
+  /** The public checkout page names a link by its id alone. */
+  paymentLink: (paymentLinkId: string) => ({ GSI4PK: `PAYMENT_LINK#${paymentLinkId}`, GSI4SK: 'PAYMENT_LINK' }),
 };
 
 /**
