@@ -138,6 +138,11 @@ export const OPENAPI_TAGS = [
     name: 'Sandbox',
     description: "The sandbox connector's hosted pages (3-D Secure challenge, checkout), where a person approves or declines.",
   },
+  {
+    name: 'Checkout',
+    description:
+      "A payment link's hosted checkout page, public (the link id is the capability): works without JavaScript, takes a card, then the payment's 3-D Secure or step pages, then the merchant's `return_url`.",
+  },
   { name: 'Reference', description: 'This document and its rendered reference.' },
 ] as const;
 
@@ -145,7 +150,7 @@ export const OPENAPI_TAGS = [
 export type OperationTag = (typeof OPENAPI_TAGS)[number]['name'];
 
 /** HTTP statuses the API answers with its error object (or, on HTML routes, an error page). */
-export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
 
 /** The error codes an operation can answer, by status (documented in the response's description). */
 export type ErrorCodes = Partial<Record<ErrorStatus, readonly string[]>>;
@@ -2051,6 +2056,100 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     responses: {
       200: { description: 'The result page (the payment has no `return_url`).', content: { kind: 'html' } },
       303: { description: "To the merchant's `return_url`, or to the step page.", content: { kind: 'html' }, headers: ['Location'] },
+    },
+    errors: { 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'], 503: ['service_unavailable'] },
+  },
+  CheckoutPage: {
+    operationId: 'checkoutPage',
+    tag: 'Checkout',
+    summary: 'Checkout page of a payment link',
+    description:
+      "The page a payment link's `url` opens: the merchant, the amount (or a field for it), the fields the link asks for and the card form. Sets the CSRF cookie its form needs. A link that takes no payment answers 410 with a sentence saying why.",
+    pathParams: PAYMENT_LINK_ID,
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: { 200: { description: 'The checkout form.', content: { kind: 'html' } } },
+    errors: {
+      404: ['resource_missing'],
+      410: ['payment_link_closed'],
+      429: ['rate_limit_exceeded'],
+      500: ['internal_error'],
+      503: ['service_unavailable'],
+    },
+  },
+  SubmitCheckout: {
+    operationId: 'submitCheckout',
+    tag: 'Checkout',
+    summary: 'Pay on a payment link',
+    description:
+      "The checkout form: creates a card payment carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route; the form again with each mistake by its field (400), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.",
+    pathParams: PAYMENT_LINK_ID,
+    body: {
+      schema: z
+        .strictObject({
+          csrf_token: z.string().describe("The token the page wrote into its form, matching the page's cookie."),
+          attempt: z.string().describe('The id of this drawing of the form: the same form posted twice pays once.'),
+          amount: z.string().max(40).optional().describe('The amount in major units (`1500.00`), when the payer chooses it.'),
+          email: z.string().max(254).optional().describe("The payer's e-mail, when the link asks for it."),
+          name: z.string().max(400).optional().describe("The payer's name, when the link asks for it."),
+          phone: z.string().max(40).optional().describe("The payer's phone (E.164), when the link asks for it."),
+          card_name: z.string().max(400).optional().describe('The name on the card (`cc-name`).'),
+          card_number: z
+            .string()
+            .max(40)
+            .optional()
+            .describe('The card number (`cc-number`; spaces allowed): never stored, logged or shown again.'),
+          card_exp_month: z.string().max(10).optional().describe('Expiry month (`cc-exp-month`).'),
+          card_exp_year: z.string().max(10).optional().describe('Expiry year (`cc-exp-year`).'),
+          card_cvc: z.string().max(10).optional().describe('The security code (`cc-csc`): never stored, logged or shown again.'),
+        })
+        .describe('The checkout form.'),
+      required: true,
+      mediaType: 'application/x-www-form-urlencoded',
+      description: 'The checkout form as the page posts it.',
+    },
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: {
+      200: { description: 'Not answered: every outcome is a redirect or the form again.', content: { kind: 'html' } },
+      303: {
+        description: "To the processor's 3-D Secure or step page, or to the completion route.",
+        content: { kind: 'html' },
+        headers: ['Location'],
+      },
+    },
+    errors: {
+      400: ['parameter_invalid'],
+      402: ['card_declined'],
+      403: ['csrf_token_invalid'],
+      404: ['resource_missing'],
+      410: ['payment_link_closed'],
+      413: ['body_too_large'],
+      429: ['rate_limit_exceeded'],
+      500: ['internal_error'],
+      503: ['service_unavailable', 'outcome_unknown'],
+    },
+  },
+  CheckoutComplete: {
+    operationId: 'checkoutComplete',
+    tag: 'Checkout',
+    summary: 'Completion route of a payment link',
+    description:
+      "Where a link's payment sends the payer once its steps are done (the payment's `return_url`). A failed payment gives its place under `max_payments` back, once. Then 303 to the merchant's `return_url` with `payment_id`, `payment_link_id`, `status` and `signature` (HMAC-SHA256 of `payment_id.payment_link_id.status` under your return signing secret: docs/api.md \"Payment links\"), or the status page.",
+    pathParams: PAYMENT_LINK_ID,
+    query: z.strictObject({ payment_id: z.string().max(100).optional(), status: z.string().max(40).optional() }),
+    queryDocs: {
+      payment_id: { description: "The payment (`pay_…`), one of the link's." },
+      status: { description: 'Added by the return route; ignored (the stored status is what counts).' },
+    },
+    idempotent: false,
+    apiHandler: false,
+    errorFormat: 'html',
+    responses: {
+      200: { description: 'The status page (the link has no `return_url`).', content: { kind: 'html' } },
+      303: { description: "To the merchant's `return_url`, signed.", content: { kind: 'html' }, headers: ['Location'] },
     },
     errors: { 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'], 503: ['service_unavailable'] },
   },

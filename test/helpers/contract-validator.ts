@@ -234,6 +234,12 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     why: 'customer_id and status are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
   },
   {
+    operations: ['submitCheckout'],
+    code: '*',
+    message: /<p class="err" id="err-/,
+    why: "Which checkout fields are required, and the amount's range, are the payment link's own (its customer_fields, amount_min and amount_max): state, not the request; a card that fails its checks is answered on the form, field by field.",
+  },
+  {
     operations: ['createPaymentLink'],
     code: 'parameter_invalid',
     param: /^expires_at$/,
