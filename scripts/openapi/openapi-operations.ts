@@ -33,6 +33,7 @@ import { EventResource } from '../../shared/schemas/event-resource-schema';
 import { createFileBodySchema, FileResource } from '../../shared/schemas/file-schemas';
 import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 import { HealthResource } from '../../shared/schemas/health-schema';
+import { MerchantProfileResource } from '../../shared/schemas/merchant-profile-schema';
 import { cancelPaymentBodySchema, capturePaymentBodySchema, refundPaymentBodySchema } from '../../shared/schemas/payment-action-schemas';
 import { PaymentLinkListResource, PaymentLinkResource } from '../../shared/schemas/payment-link-resource-schema';
 import { createPaymentLinkBodySchema, listPaymentLinksQuerySchema } from '../../shared/schemas/payment-link-schemas';
@@ -65,6 +66,7 @@ import {
 } from '../../shared/schemas/routing-activation-schema';
 import { RoutingAlgorithmResource } from '../../shared/schemas/routing-algorithm-resource-schema';
 import { createRoutingAlgorithmSchema } from '../../shared/schemas/routing-schemas';
+import { secret } from '../../shared/schemas/secret-field';
 import { InvoiceResource, SubscriptionResource } from '../../shared/schemas/subscription-resource-schema';
 import { createSubscriptionBodySchema, updateSubscriptionBodySchema } from '../../shared/schemas/subscription-schemas';
 import { TestClockResource } from '../../shared/schemas/test-clock-resource-schema';
@@ -1754,6 +1756,18 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
     responses: { 200: json(PaymentLinkResource, 'The link, `active: false`.') },
     errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, NOT_FOUND),
   },
+  GetMerchantProfile: {
+    operationId: 'getMerchantProfile',
+    tag: 'Payment links',
+    summary: 'Retrieve your merchant profile',
+    description:
+      "Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.",
+    idempotent: false,
+    apiHandler: true,
+    errorFormat: 'json',
+    responses: { 200: json(MerchantProfileResource, 'Your profile.') },
+    errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+  },
   CreateWebhookEndpoint: {
     operationId: 'createWebhookEndpoint',
     tag: 'Webhook endpoints',
@@ -2095,14 +2109,12 @@ export const OPENAPI_OPERATIONS: Readonly<Record<string, OperationMetadata>> = {
           name: z.string().max(400).optional().describe("The payer's name, when the link asks for it."),
           phone: z.string().max(40).optional().describe("The payer's phone (E.164), when the link asks for it."),
           card_name: z.string().max(400).optional().describe('The name on the card (`cc-name`).'),
-          card_number: z
-            .string()
-            .max(40)
+          card_number: secret(z.string().max(40))
             .optional()
             .describe('The card number (`cc-number`; spaces allowed): never stored, logged or shown again.'),
           card_exp_month: z.string().max(10).optional().describe('Expiry month (`cc-exp-month`).'),
           card_exp_year: z.string().max(10).optional().describe('Expiry year (`cc-exp-year`).'),
-          card_cvc: z.string().max(10).optional().describe('The security code (`cc-csc`): never stored, logged or shown again.'),
+          card_cvc: secret(z.string().max(10)).optional().describe('The security code (`cc-csc`): never stored, logged or shown again.'),
         })
         .describe('The checkout form.'),
       required: true,

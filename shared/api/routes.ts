@@ -414,6 +414,15 @@ export const ROUTES: readonly RouteDefinition[] = [
     connectors: false,
   },
   {
+    method: 'GET',
+    path: '/merchant_profile',
+    entry: 'functions/merchant-profile/get-merchant-profile.ts',
+    name: 'GetMerchantProfile',
+    access: 'read',
+    auth: true,
+    connectors: false,
+  },
+  {
     method: 'POST',
     path: '/webhook_endpoints',
     entry: 'functions/webhook-endpoints/create-webhook-endpoint.ts',

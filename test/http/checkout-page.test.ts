@@ -153,7 +153,8 @@ describe('the checkout page', () => {
       status: 'Succeeded',
       signature: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    const secret = await returnSigningSecret(api.merchantId);
+    const secret = (await api.request('GET', '/merchant_profile')).body.return_signing_secret as string;
+    expect(secret).toBe(await returnSigningSecret(api.merchantId));
     expect(
       verifyReturn(secret, { payment_id: paymentId, payment_link_id: link.payment_link_id, status: 'Succeeded' }, q.signature as string),
     ).toBe(true);
