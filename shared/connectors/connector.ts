@@ -9,7 +9,8 @@ import type { RefundStatus } from '../domain/refund';
 /**
  * The contract every connector (processor adapter) implements. Amounts are
  * integers in minor units end to end; each adapter converts to its processor's
- * wire format in its own `transformers.ts` and keeps its status-mapping table there.
+ * wire format in its own files (`requests.ts`, `responses.ts`, `money.ts`) and keeps its status-mapping tables
+ * in its `statuses.ts`.
  *
  * Outcomes:
  * - a business outcome (decline, insufficient funds, pending) is a result;
@@ -260,7 +261,7 @@ export interface TransactionRef {
 }
 
 /**
- * A dispute as the processor shows it (issue 25), mapped by the adapter's status table (its `transformers.ts`):
+ * A dispute as the processor shows it (issue 25), mapped by the adapter's status table (its `statuses.ts`):
  * amounts in minor units, times ISO 8601 UTC.
  */
 export interface ConnectorDispute {

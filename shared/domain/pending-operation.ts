@@ -85,7 +85,7 @@ export const CLAIM_LEASE_MS = API_FUNCTION_TIMEOUT_MS + CLAIM_LEASE_MARGIN_MS;
 /**
  * How long after a capture or void was sent the processor may still act on it although a lookup does not
  * show it yet, in ms: 80 000 — the longest per-call timeout of our processor clients (stripe-node's default
- * request timeout, `STRIPE_DEFAULT_TIMEOUT_MS` in shared/connectors/stripe/transformers.ts; Paystack's is
+ * request timeout, `STRIPE_DEFAULT_TIMEOUT_MS` in shared/connectors/stripe/timeouts.ts; Paystack's is
  * 30 s, Flutterwave's 35 s — its server waits up to 28 s for a provider). A capture or void claim whose
  * lookup shows the payment unchanged is kept (its outcome still unknown) until this long after
  * `started_at`, then released: a call the processor has not applied by then never reached it. Lookups of

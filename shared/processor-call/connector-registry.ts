@@ -42,7 +42,7 @@ type ConnectorFactory = (s: ConnectorSettings) => Promise<Connector | undefined>
 
 /**
  * The `CONNECTOR_TIMEOUT_MS` override, in milliseconds: when set to a positive integer it replaces
- * every per-operation timeout of every processor (the tables in each adapter's `transformers.ts`:
+ * every per-operation timeout of every processor (the tables in each adapter's `timeouts.ts`:
  * `STRIPE_TIMEOUTS_MS`, `PAYSTACK_TIMEOUTS_MS`, `FLUTTERWAVE_TIMEOUTS_MS`; see docs/connectors.md).
  * Unset or empty → undefined (the tables apply). Any other value is logged and ignored, so a typo
  * does not disable the connectors nor send calls without a timeout.
@@ -65,15 +65,15 @@ const timeoutOverride = (s: ConnectorSettings): { timeoutMs?: number } => {
 
 /**
  * The `STRIPE_API_VERSION` override of the pinned Stripe API version (`STRIPE_API_VERSION` constant in
- * `stripe/transformers.ts`): `{ apiVersion }` when set to a version the adapter can speak (dated
+ * `stripe/api-version.ts`): `{ apiVersion }` when set to a version the adapter can speak (dated
  * 2026-07-29 or later, see `stripeApiVersionProblem`); unset, empty or unusable → nothing (the
  * pinned version applies; an unusable value is logged, so a typo never disables Stripe). Loads the Stripe
- * adapter's transformers when a value is set.
+ * adapter's `api-version.ts` when a value is set.
  */
 export async function stripeApiVersionOverride(s: ConnectorSettings): Promise<{ apiVersion?: string }> {
   const raw = s.STRIPE_API_VERSION?.trim();
   if (!raw) return {};
-  const { stripeApiVersionProblem } = await import('../connectors/stripe/transformers');
+  const { stripeApiVersionProblem } = await import('../connectors/stripe/api-version');
   const problem = stripeApiVersionProblem(raw);
   if (problem) {
     logger.warn('STRIPE_API_VERSION ignored; the pinned Stripe API version applies', { reason: problem });

@@ -26,21 +26,19 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import type { AuthenticateRequest, AuthorizeRequest, PaymentResult } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import type { FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
+import { FLUTTERWAVE_GHANA_NETWORKS } from '../../shared/connectors/flutterwave/mobile-money';
+import { FLUTTERWAVE_BALANCES_PATH } from '../../shared/connectors/flutterwave/requests';
 import {
-  FLUTTERWAVE_BALANCES_PATH,
-  FLUTTERWAVE_GHANA_NETWORKS,
-  FLUTTERWAVE_USSD_BANKS,
-  type FlutterwaveRefund,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
   isFlutterwaveBalances,
   paymentResultFromCharge,
   paymentResultFromTransaction,
   paymentResultFromValidation,
   refundResultFromPreauthRefund,
   refundResultFromRefund,
-} from '../../shared/connectors/flutterwave/transformers';
+} from '../../shared/connectors/flutterwave/responses';
+import type { FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
+import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/ussd-banks';
+import type { FlutterwaveRefund, FlutterwaveResponse, FlutterwaveTransaction } from '../../shared/connectors/flutterwave/wire-types';
 import type { Currency } from '../../shared/domain/money';
 import {
   decryptCardPayload,

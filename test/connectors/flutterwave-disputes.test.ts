@@ -15,14 +15,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectorRequestError, ConnectorTechnicalError, type DisputeRef } from '../../shared/connectors/connector';
+import { connectorDisputeOf, declineCommentOf } from '../../shared/connectors/flutterwave/disputes';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import {
-  connectorDisputeOf,
-  declineCommentOf,
-  FLUTTERWAVE_DISPUTE_STAGE,
-  FLUTTERWAVE_DISPUTE_STATUS,
-  type FlutterwaveChargeback,
-} from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_DISPUTE_STAGE, FLUTTERWAVE_DISPUTE_STATUS } from '../../shared/connectors/flutterwave/statuses';
+import type { FlutterwaveChargeback } from '../../shared/connectors/flutterwave/wire-types';
 import { CURRENCIES } from '../../shared/domain/money';
 import { logger } from '../../shared/observability/logger';
 import { type FlutterwaveStandIn, type FlutterwaveStandInAccount, startFlutterwaveStandIn } from '../helpers/flutterwave-stand-in';

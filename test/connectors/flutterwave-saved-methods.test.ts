@@ -29,19 +29,16 @@ import {
   type SyncRequest,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
+import { buildTokenizedCharge, FLUTTERWAVE_TOKEN_CHARGE_COUNTRY } from '../../shared/connectors/flutterwave/requests';
+import { paymentResultFromCharge, paymentResultFromTransaction } from '../../shared/connectors/flutterwave/responses';
 import {
-  buildTokenizedCharge,
   cardExpiryOf,
   cardTokenExpiresAt,
   FLUTTERWAVE_CARD_TOKEN_VALIDITY_YEARS,
-  FLUTTERWAVE_TOKEN_CHARGE_COUNTRY,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
   issuerCountryOf,
-  paymentResultFromCharge,
-  paymentResultFromTransaction,
   savedCardOf,
-} from '../../shared/connectors/flutterwave/transformers';
+} from '../../shared/connectors/flutterwave/saved-cards';
+import type { FlutterwaveResponse, FlutterwaveTransaction } from '../../shared/connectors/flutterwave/wire-types';
 import type { Currency } from '../../shared/domain/money';
 import {
   FLUTTERWAVE_STAND_IN_MESSAGES,

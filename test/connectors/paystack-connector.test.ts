@@ -29,17 +29,16 @@ import {
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
+import { PAYSTACK_NOT_FOUND_SETTLE_MS, PAYSTACK_REFUND_LOOKUP_SETTLE_MS } from '../../shared/connectors/paystack/lookups';
+import { PAYSTACK_MOBILE_MONEY_PROVIDERS } from '../../shared/connectors/paystack/mobile-money';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
 import {
   PAYSTACK_CHARGE_STATUSES,
-  PAYSTACK_MOBILE_MONEY_PROVIDERS,
-  PAYSTACK_NOT_FOUND_SETTLE_MS,
-  PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   PAYSTACK_REFUND_STATUSES,
-  PAYSTACK_TIMEOUTS_MS,
   PAYSTACK_TRANSACTION_STATUSES,
-} from '../../shared/connectors/paystack/transformers';
+} from '../../shared/connectors/paystack/statuses';
+import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
 import type { Currency } from '../../shared/domain/money';
 import type { PaymentMethod } from '../../shared/domain/payment';
 import { USSD_BANKS } from '../../shared/domain/ussd-banks';

@@ -36,14 +36,9 @@ import {
   type RefundResult,
   type WebhookEvent,
 } from '../../shared/connectors/connector';
+import { isReferenceNotFound, PAYSTACK_NOT_FOUND_SETTLE_MS } from '../../shared/connectors/paystack/lookups';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import {
-  type ChargeContext,
-  chargeToPaymentResult,
-  isReferenceNotFound,
-  PAYSTACK_NOT_FOUND_SETTLE_MS,
-  paystackErrorOf,
-} from '../../shared/connectors/paystack/transformers';
+import { type ChargeContext, chargeToPaymentResult, paystackErrorOf } from '../../shared/connectors/paystack/responses';
 import { logger } from '../../shared/observability/logger';
 
 /* ------------------------------------------------------------------------------------------------
@@ -207,7 +202,7 @@ const DOCUMENTED_EXCEPTIONS: Readonly<Record<string, { fields: readonly string[]
   'GET /refund transaction': {
     fields: ['transaction'],
     source:
-      'List Refunds filter by transaction: not among the documented query parameters (perPage, page, from, to); every page is read and each refund checked client-side (transformers.ts refundListQuery / ourPaystackRefund)',
+      'List Refunds filter by transaction: not among the documented query parameters (perPage, page, from, to); every page is read and each refund checked client-side (lookups.ts refundListQuery / ourPaystackRefund)',
   },
 };
 

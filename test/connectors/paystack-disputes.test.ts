@@ -6,7 +6,7 @@
  *   the dispute from `data`, `dueAt` as `challenge_required_by`, `reminder` on `remind`, `auto-accepted` → expired;
  * - the stand-in's signed dispute webhooks carry our payment id (the transaction reference), with event ids stable
  *   across redeliveries;
- * - every row of the status table (transformers' `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION`), through
+ * - every row of the status table (statuses.ts `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION`), through
  *   `fetchDispute` and through the webhook; an unknown status is kept raw, mapped to `dispute_opened`, and warned about;
  * - `acceptDispute` (PUT /dispute/:id/resolve `merchant-accepted`), `submitDisputeEvidence` with and without `submit`
  *   (upload URL, PUT of the bytes to the signed URL without our key, POST evidence, PUT resolve `declined`), each body
@@ -22,12 +22,8 @@ import addFormats from 'ajv-formats';
 import { ConnectorRequestError, ConnectorTechnicalError, type DisputeRef, WebhookPayloadError } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import { disputeFromPaystack } from '../../shared/connectors/paystack/paystack-disputes';
-import {
-  PAYSTACK_DISPUTE_RESOLUTION,
-  PAYSTACK_DISPUTE_STATUS,
-  PAYSTACK_DISPUTE_STATUSES,
-  paystackReference,
-} from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
+import { PAYSTACK_DISPUTE_RESOLUTION, PAYSTACK_DISPUTE_STATUS, PAYSTACK_DISPUTE_STATUSES } from '../../shared/connectors/paystack/statuses';
 import type { DisputeStatus } from '../../shared/domain/dispute-vocabulary';
 import { logger } from '../../shared/observability/logger';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, paystackOpenApiSchema, startPaystackStandIn } from '../helpers/paystack-stand-in';

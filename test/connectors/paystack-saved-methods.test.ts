@@ -35,17 +35,16 @@ import {
   type SavedMethodToken,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
+import { paystackReference } from '../../shared/connectors/paystack/references';
+import { PAYSTACK_CHARGE_AUTHORIZATION_PATH, PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH } from '../../shared/connectors/paystack/requests';
 import {
   type ChargeContext,
   chargeAuthorizationToPaymentResult,
   endOfExpiryMonth,
-  PAYSTACK_CHARGE_AUTHORIZATION_PATH,
-  PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
   paystackErrorOf,
-  paystackReference,
   paystackSavedMethod,
   transactionToPaymentResult,
-} from '../../shared/connectors/paystack/transformers';
+} from '../../shared/connectors/paystack/responses';
 import { logger } from '../../shared/observability/logger';
 import {
   PAYSTACK_STAND_IN_MESSAGES,

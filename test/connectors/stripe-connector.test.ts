@@ -26,19 +26,13 @@ import {
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
+import { STRIPE_API_VERSION, stripeApiVersionProblem } from '../../shared/connectors/stripe/api-version';
+import { REFUND_LOOKUP_SETTLE_MS, SEARCH_PROPAGATION_MS } from '../../shared/connectors/stripe/lookups';
+import { toStripeAmount } from '../../shared/connectors/stripe/money';
+import { encodeStripeForm } from '../../shared/connectors/stripe/requests';
+import { STRIPE_PAYMENT_STATUS, STRIPE_REFUND_STATUS } from '../../shared/connectors/stripe/statuses';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import {
-  encodeStripeForm,
-  PAYMENT_INTENT_SEND_WINDOW_MS,
-  REFUND_LOOKUP_SETTLE_MS,
-  SEARCH_PROPAGATION_MS,
-  STRIPE_API_VERSION,
-  STRIPE_PAYMENT_STATUS,
-  STRIPE_REFUND_STATUS,
-  STRIPE_TIMEOUTS_MS,
-  stripeApiVersionProblem,
-  toStripeAmount,
-} from '../../shared/connectors/stripe/transformers';
+import { PAYMENT_INTENT_SEND_WINDOW_MS, STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import { CURRENCIES } from '../../shared/domain/money';
 import { PAYMENT_METHODS } from '../../shared/domain/payment';
 import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';

@@ -12,7 +12,7 @@
  *     must fit its type (numbers, booleans, string literals; the package's enums are open — they end in
  *     `OtherString` — so any string fits them) and every required parameter must be present. The types are read with the TypeScript compiler API from
  *     `node_modules/stripe`, so a package upgrade that removes or renames a parameter we send fails
- *     here. The compile-time half is `tsc`: the builders in `shared/connectors/stripe/transformers.ts`
+ *     here. The compile-time half is `tsc`: the builders in `shared/connectors/stripe/requests.ts`
  *     return those param types (and the `@ts-expect-error` below proves `payment_method_types` is no
  *     longer a PaymentIntent parameter). Stripe's `openapi/spec3.json` itself is not used: the copy
  *     reachable here (stripe/openapi, commit f6c2a48fbac2, tag v2436) does not carry the file's
@@ -38,17 +38,15 @@ import { join } from 'node:path';
 import type Stripe from 'stripe';
 import ts from 'typescript';
 import type { AuthorizeRequest, PaymentResult, RefundResult, WebhookEvent } from '../../shared/connectors/connector';
-import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import {
   declineFromErrorBody,
   isStripeBalance,
   paymentResultFromIntent,
   refundResultFromRefund,
-  type StripeList,
-  type StripePaymentIntent,
-  type StripeRefund,
   stripeErrorOf,
-} from '../../shared/connectors/stripe/transformers';
+} from '../../shared/connectors/stripe/responses';
+import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
+import type { StripeList, StripePaymentIntent, StripeRefund } from '../../shared/connectors/stripe/wire-types';
 import { type StandInRequest, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';
 

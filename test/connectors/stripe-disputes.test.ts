@@ -15,13 +15,10 @@ import {
   type WebhookEvent,
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
+import { disputeFromStripe, stripeFilesBaseUrl } from '../../shared/connectors/stripe/disputes';
+import { STRIPE_DISPUTE_STATUS } from '../../shared/connectors/stripe/statuses';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import {
-  disputeFromStripe,
-  STRIPE_DISPUTE_STATUS,
-  type StripeDispute,
-  stripeFilesBaseUrl,
-} from '../../shared/connectors/stripe/transformers';
+import type { StripeDispute } from '../../shared/connectors/stripe/wire-types';
 import type { DisputeStage, DisputeStatus } from '../../shared/domain/dispute-vocabulary';
 import { logger } from '../../shared/observability/logger';
 import {

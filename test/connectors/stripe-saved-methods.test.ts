@@ -31,16 +31,11 @@ import {
   type SavedMethodToken,
   type SyncRequest,
 } from '../../shared/connectors/connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
+import { isAuthenticationRequired } from '../../shared/connectors/stripe/decline-codes';
+import { declineFromErrorBody, paymentResultFromIntent, stripeErrorOf } from '../../shared/connectors/stripe/responses';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import {
-  declineFromErrorBody,
-  isAuthenticationRequired,
-  paymentResultFromIntent,
-  STRIPE_API_VERSION,
-  type StripeErrorBody,
-  type StripePaymentIntent,
-  stripeErrorOf,
-} from '../../shared/connectors/stripe/transformers';
+import type { StripeErrorBody, StripePaymentIntent } from '../../shared/connectors/stripe/wire-types';
 import {
   STAND_IN_AUTHENTICATION_CARDS,
   type StandInRequest,

@@ -20,7 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { type LocalDeliveryQueue, startDeliveryQueue } from '../../scripts/local/delivery-queue';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { type EventStream, startEventStream } from '../../scripts/local/event-stream';
-import { paystackReference } from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
 import { runBillingWork } from '../../shared/operations/billing/renewal-worker';
 import { recordDispute } from '../../shared/operations/disputes/dispute-ingestion';
 import * as disputesRepository from '../../shared/storage/disputes-repository';

@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { paystackReference } from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
 import { reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/settings/reconcile-settings';
 import { documentClient } from '../../shared/storage/client';

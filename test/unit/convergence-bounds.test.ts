@@ -8,9 +8,9 @@
 import { STAGES } from '../../lib/config/stage-config';
 import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { ROUTES } from '../../shared/api/routes';
-import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
-import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
-import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/transformers';
+import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
+import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import {
   API_FUNCTION_TIMEOUT_MS,
   CLAIM_LEASE_MARGIN_MS,

@@ -30,9 +30,31 @@ import {
   requiredString,
   type WebhookObject,
 } from '../webhook-payload';
-import { flutterwaveChargeType } from './supported-methods';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
+import { slugOf } from './decline-codes';
 import {
-  authenticationStepResult,
+  type ChargebackDefaults,
+  chargebackListQuery,
+  connectorDisputeOf,
+  declineCommentOf,
+  evidenceFileFieldsOf,
+  FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES,
+  flutterwaveChargebackPath,
+  hasMoreChargebackPages,
+} from './disputes';
+import {
+  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
+  FLUTTERWAVE_REFUND_LIST_MAX_PAGES,
+  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
+  hasMoreRefundPages,
+  isTransactionNotFound,
+  ourFlutterwaveRefund,
+  ourPreauthRefund,
+  refundListQuery,
+} from './lookups';
+import { majorToMinor } from './money';
+import { cardStepReference, isCardStepReference } from './references';
+import {
   buildCaptureBody,
   buildCardStepCharge,
   buildChargeRequest,
@@ -40,61 +62,40 @@ import {
   buildRefundBody,
   buildTokenizedCharge,
   buildValidateChargeBody,
-  type ChargebackDefaults,
-  type ChargeContext,
-  cardStepReference,
-  chargebackListQuery,
-  connectorDisputeOf,
-  dataOf,
-  declineCommentOf,
-  evidenceFileFieldsOf,
   FLUTTERWAVE_BALANCES_PATH,
-  FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES,
-  FLUTTERWAVE_CONNECTOR_NAME,
-  FLUTTERWAVE_DISPUTE_TIMEOUT_MS,
-  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
-  FLUTTERWAVE_NOT_FOUND_STATUS,
-  FLUTTERWAVE_PENDING_STATUS,
-  FLUTTERWAVE_REFUND_LIST_MAX_PAGES,
-  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
-  FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_TOKENIZED_CHARGE_PATH,
-  FLUTTERWAVE_WEBHOOK_HEADER,
-  type FlutterwaveChargeback,
-  type FlutterwaveChargebackList,
-  type FlutterwaveRefund,
-  type FlutterwaveRefundList,
-  type FlutterwaveRefundListItem,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
-  type FlutterwaveWebhookPayload,
-  flutterwaveChargebackPath,
-  flutterwaveErrorOf,
-  hasMoreChargebackPages,
-  hasMoreRefundPages,
-  ignoredEventId,
-  isCardStepReference,
   isCompleteAvsAddress,
+} from './requests';
+import {
+  authenticationStepResult,
+  type ChargeContext,
+  dataOf,
+  flutterwaveErrorOf,
   isFlutterwaveBalances,
-  isFlutterwaveUssdBank,
-  isTransactionNotFound,
-  majorToMinor,
-  ourFlutterwaveRefund,
-  ourPreauthRefund,
   paymentResultFromCapture,
   paymentResultFromCharge,
   paymentResultFromTransaction,
   paymentResultFromValidation,
-  refundListQuery,
   refundResultFromPreauthRefund,
   refundResultFromRefund,
-  slugOf,
-  webhookChargeOf,
-  webhookEventId,
-  webhookHashProblem,
-} from './transformers';
+} from './responses';
+import { FLUTTERWAVE_NOT_FOUND_STATUS, FLUTTERWAVE_PENDING_STATUS } from './statuses';
+import { flutterwaveChargeType } from './supported-methods';
+import { FLUTTERWAVE_DISPUTE_TIMEOUT_MS, FLUTTERWAVE_TIMEOUTS_MS } from './timeouts';
+import { isFlutterwaveUssdBank } from './ussd-banks';
+import { FLUTTERWAVE_WEBHOOK_HEADER, ignoredEventId, webhookChargeOf, webhookEventId, webhookHashProblem } from './webhooks';
+import type {
+  FlutterwaveChargeback,
+  FlutterwaveChargebackList,
+  FlutterwaveRefund,
+  FlutterwaveRefundList,
+  FlutterwaveRefundListItem,
+  FlutterwaveResponse,
+  FlutterwaveTransaction,
+  FlutterwaveWebhookPayload,
+} from './wire-types';
 
-export { FLUTTERWAVE_CONNECTOR_NAME } from './transformers';
+export { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 
 /**
  * What the Flutterwave adapter needs. Keys come from configuration only

@@ -13,7 +13,7 @@ import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
 import type { SandboxDispute, SandboxLedger } from '../../domain/sandbox-ledger';
 import { type ConnectorDispute, ConnectorRequestError, type DisputeEvidenceFile, type DisputeRef } from '../connector';
-import { mapDisputeStatus } from '../stripe/transformers';
+import { mapDisputeStatus } from '../stripe/statuses';
 import { sandboxWebhookDelayMs } from './sandbox-webhooks';
 
 /** The sandbox's evidence window: 7 days (Stripe test mode's `due_by` is days after the dispute). */

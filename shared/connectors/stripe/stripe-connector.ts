@@ -21,75 +21,69 @@ import {
   WebhookSignatureError,
 } from '../connector';
 import { type ConnectorOperation, connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, verifyCredentialsFetch } from '../connector-http';
+import { readWebhookJson } from '../webhook-payload';
+import { STRIPE_API_VERSION, stripeApiVersionProblem } from './api-version';
+import { isAuthenticationRequired } from './decline-codes';
 import {
-  MAX_WEBHOOK_ID_LENGTH,
-  optionalInteger,
-  optionalObject,
-  optionalString,
-  readWebhookJson,
-  requiredInteger,
-  requiredObject,
-  requiredString,
-  type WebhookObject,
-} from '../webhook-payload';
-import { stripeSupports } from './supported-methods';
+  buildCloseDisputeParams,
+  buildDisputeEvidenceParams,
+  buildFileUploadBody,
+  disputeFromStripe,
+  retrieveDisputeParams,
+  stripeFilesBaseUrl,
+} from './disputes';
+import {
+  ourRefundAmong,
+  REFUND_LIST_MAX_PAGES,
+  REFUND_LOOKUP_SETTLE_MS,
+  refundListParams,
+  SEARCH_PROPAGATION_MS,
+  searchParamsForPayment,
+} from './lookups';
 import {
   buildAuthenticationRecoveryParams,
   buildCancelParams,
   buildCaptureParams,
-  buildCloseDisputeParams,
   buildCustomerParams,
   buildDetachParams,
-  buildDisputeEvidenceParams,
-  buildFileUploadBody,
   buildPaymentIntentParams,
   buildPaymentMethodParams,
   buildRefundParams,
   buildSavedMethodIntentParams,
-  declineFromErrorBody,
-  disputeFromStripe,
   encodeStripeForm,
-  isAuthenticationRequired,
+  retrieveIntentParams,
+  STRIPE_BALANCE_PATH,
+} from './requests';
+import {
+  declineFromErrorBody,
   isStripeBalance,
-  ourRefundAmong,
-  PAYMENT_ID_METADATA_KEY,
-  PAYMENT_INTENT_SEND_WINDOW_MS,
   paymentMethodIdOf,
   paymentResultFromIntent,
-  REFUND_ID_METADATA_KEY,
-  REFUND_LIST_MAX_PAGES,
-  REFUND_LOOKUP_SETTLE_MS,
-  refundListParams,
   refundResultFromRefund,
-  retrieveDisputeParams,
-  retrieveIntentParams,
-  SEARCH_PROPAGATION_MS,
-  STRIPE_API_VERSION,
-  STRIPE_BALANCE_PATH,
-  STRIPE_DETACH_TIMEOUT_MS,
-  STRIPE_DISPUTE_TIMEOUT_MS,
-  STRIPE_TIMEOUTS_MS,
-  STRIPE_WEBHOOK_EVENTS,
-  type StripeCustomer,
-  type StripeDispute,
-  type StripeErrorBody,
-  type StripeEvent,
-  type StripeFile,
-  type StripeList,
-  type StripePaymentIntent,
-  type StripePaymentMethod,
-  type StripeRefund,
-  type StripeSearchResult,
   savedMethodFromIntent,
-  searchParamsForPayment,
-  signatureProblem,
-  stripeApiVersionProblem,
   stripeErrorOf,
-  stripeFilesBaseUrl,
+} from './responses';
+import { stripeSupports } from './supported-methods';
+import { PAYMENT_INTENT_SEND_WINDOW_MS, STRIPE_DETACH_TIMEOUT_MS, STRIPE_DISPUTE_TIMEOUT_MS, STRIPE_TIMEOUTS_MS } from './timeouts';
+import {
+  checkStripeEventFields,
+  signatureProblem,
   WEBHOOK_TOLERANCE_SECONDS,
   webhookEventFromStripe,
   webhookIntentReread,
-} from './transformers';
+} from './webhooks';
+import type {
+  StripeCustomer,
+  StripeDispute,
+  StripeErrorBody,
+  StripeEvent,
+  StripeFile,
+  StripeList,
+  StripePaymentIntent,
+  StripePaymentMethod,
+  StripeRefund,
+  StripeSearchResult,
+} from './wire-types';
 
 /**
  * What the Stripe adapter needs. Keys come from configuration only (Secrets
@@ -900,82 +894,5 @@ export class StripeConnector implements Connector {
         return stripeErrorOf(status, errorBody);
       },
     });
-  }
-}
-
-/**
- * Checks an expandable field of a signed event's object (`customer`, `payment_method`; issue 24): absent, null, an id
- * (a string of at most {@link MAX_WEBHOOK_ID_LENGTH} characters) or an object with a string `id`
- * (https://docs.stripe.com/api/expanding_objects: an expandable field is an id, or the object once expanded).
- * @throws WebhookPayloadError naming the field
- */
-function optionalIdOrObject(connector: string, parent: WebhookObject, key: string, path: string): void {
-  const value = parent[key];
-  if (value === undefined || value === null || typeof value === 'string') {
-    optionalString(connector, parent, key, path, MAX_WEBHOOK_ID_LENGTH);
-    return;
-  }
-  const object = optionalObject(connector, parent, key, path);
-  if (object) requiredString(connector, object, 'id', `${path}.${key}`);
-}
-
-/**
- * Checks a signed body against what every Stripe Event carries (`id`, `type`, `data.object`;
- * https://docs.stripe.com/api/events/object) and, for the events the adapter applies
- * ({@link STRIPE_WEBHOOK_EVENTS}), the fields of the PaymentIntent or Refund its mapping reads, with
- * the types it relies on (https://docs.stripe.com/api/payment_intents/object,
- * https://docs.stripe.com/api/refunds/object, https://docs.stripe.com/api/disputes/object). Fields the mapping does not read are not checked.
- * @throws WebhookPayloadError naming the field
- */
-function checkStripeEventFields(connector: string, event: WebhookObject): void {
-  requiredString(connector, event, 'id');
-  const type = requiredString(connector, event, 'type');
-  const data = requiredObject(connector, event, 'data');
-  const object = requiredObject(connector, data, 'object', 'data');
-  const kind = Object.hasOwn(STRIPE_WEBHOOK_EVENTS, type) ? STRIPE_WEBHOOK_EVENTS[type] : undefined;
-  const path = 'data.object';
-  if (kind === 'payment' && object.object === 'payment_intent') {
-    requiredString(connector, object, 'id', path);
-    requiredString(connector, object, 'status', path);
-    optionalInteger(connector, object, 'amount_received', path);
-    const metadata = optionalObject(connector, object, 'metadata', path);
-    if (metadata) optionalString(connector, metadata, PAYMENT_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
-    const error = optionalObject(connector, object, 'last_payment_error', path);
-    if (error) {
-      for (const key of ['type', 'code', 'decline_code'])
-        optionalString(connector, error, key, `${path}.last_payment_error`, MAX_WEBHOOK_ID_LENGTH);
-      optionalString(connector, error, 'message', `${path}.last_payment_error`);
-    }
-    optionalString(connector, object, 'setup_future_usage', path, MAX_WEBHOOK_ID_LENGTH);
-    for (const key of ['customer', 'payment_method']) optionalIdOrObject(connector, object, key, path);
-    const next = optionalObject(connector, object, 'next_action', path);
-    if (next) {
-      optionalString(connector, next, 'type', `${path}.next_action`, MAX_WEBHOOK_ID_LENGTH);
-      const redirect = optionalObject(connector, next, 'redirect_to_url', `${path}.next_action`);
-      if (redirect) optionalString(connector, redirect, 'url', `${path}.next_action.redirect_to_url`, 2048);
-      optionalObject(connector, next, 'use_stripe_sdk', `${path}.next_action`);
-    }
-  }
-  if (kind === 'refund' && object.object === 'refund') {
-    requiredString(connector, object, 'id', path);
-    optionalString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
-    optionalString(connector, object, 'failure_reason', path, MAX_WEBHOOK_ID_LENGTH);
-    const metadata = optionalObject(connector, object, 'metadata', path);
-    if (metadata) optionalString(connector, metadata, REFUND_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
-  }
-  if (kind === 'dispute' && object.object === 'dispute') {
-    // https://docs.stripe.com/api/disputes/object (issue 25): the fields `disputeFromStripe` reads.
-    requiredString(connector, object, 'id', path);
-    requiredString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
-    requiredInteger(connector, object, 'amount', path);
-    requiredString(connector, object, 'currency', path, MAX_WEBHOOK_ID_LENGTH);
-    for (const key of ['reason', 'network_reason_code']) optionalString(connector, object, key, path, MAX_WEBHOOK_ID_LENGTH);
-    for (const key of ['payment_intent', 'charge']) optionalIdOrObject(connector, object, key, path);
-    optionalInteger(connector, object, 'created', path);
-    const details = optionalObject(connector, object, 'evidence_details', path);
-    if (details) optionalInteger(connector, details, 'due_by', `${path}.evidence_details`);
-    const method = optionalObject(connector, object, 'payment_method_details', path);
-    const card = method ? optionalObject(connector, method, 'card', `${path}.payment_method_details`) : undefined;
-    if (card) optionalString(connector, card, 'network_reason_code', `${path}.payment_method_details.card`, MAX_WEBHOOK_ID_LENGTH);
   }
 }

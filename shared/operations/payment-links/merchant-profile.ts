@@ -1,5 +1,5 @@
 /** The merchant profile: what the checkout pages of a merchant's payment links need it to know. */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { MerchantProfileResource } from '../../schemas/merchant-profile-schema';
 import { returnSigningSecret } from '../../security/checkout-return-signature';
 

@@ -260,6 +260,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links
+         * @description Your payment links, newest first; `active=true` or `active=false` for only those. A DynamoDB Query on an index, never a scan.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A reusable link to a hosted checkout page (`url`): share it (WhatsApp, Instagram, an invoice). Each payer who pays on it creates a payment of its own carrying `payment_link_id`, routed like any other. Either a fixed `amount`, or `amount_min` and `amount_max` for an amount the payer chooses. Emits `payment_link.created`.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_links/{payment_link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment link
+         * @description The link, its `status` as of now. 404 for a link that is not yours.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_links/{payment_link_id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description Turns the link off for good: its page answers 410 and creates nothing; payments already made are untouched. Emits `payment_link.deactivated` once; deactivating an inactive link answers it unchanged.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant_profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve your merchant profile
+         * @description Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.
+         */
+        get: operations["getMerchantProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customer_id}/payment_methods": {
         parameters: {
             query?: never;
@@ -586,90 +670,6 @@ export interface paths {
          * @description Stages with the sandbox only. Moves the clock to `frozen_time` (later than its own, by at most 2 years), running on the way, in due order and each at its own time, every renewal, dunning retry and payment method expiry notice of its customers that falls due: invoices, off-session charges and events as they would have happened. Answers `ready` when all ran; `advancing` with `frozen_time` where it stopped when the advance reached its bound (400 pieces of work, or the request's time): advance again to go on. One advance at a time: the clock is claimed before any billing, and an advance while another runs answers 409 `test_clock_advancing` having changed nothing. `frozen_time` is at most 9999-12-31T23:59:59Z, where billing time ends.
          */
         post: operations["advanceTestClock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment_links": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List payment links
-         * @description Your payment links, newest first; `active=true` or `active=false` for only those. A DynamoDB Query on an index, never a scan.
-         */
-        get: operations["listPaymentLinks"];
-        put?: never;
-        /**
-         * Create a payment link
-         * @description A reusable link to a hosted checkout page (`url`): share it (WhatsApp, Instagram, an invoice). Each payer who pays on it creates a payment of its own carrying `payment_link_id`, routed like any other. Either a fixed `amount`, or `amount_min` and `amount_max` for an amount the payer chooses. Emits `payment_link.created`.
-         */
-        post: operations["createPaymentLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment_links/{payment_link_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a payment link
-         * @description The link, its `status` as of now. 404 for a link that is not yours.
-         */
-        get: operations["getPaymentLink"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/payment_links/{payment_link_id}/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Deactivate a payment link
-         * @description Turns the link off for good: its page answers 410 and creates nothing; payments already made are untouched. Emits `payment_link.deactivated` once; deactivating an inactive link answers it unchanged.
-         */
-        post: operations["deactivatePaymentLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/merchant_profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve your merchant profile
-         * @description Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.
-         */
-        get: operations["getMerchantProfile"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3505,7 +3505,7 @@ export interface operations {
                 status?: "RequiresConfirmation" | "RequiresAction" | "Processing" | "RequiresCapture" | "Succeeded" | "Failed" | "Cancelled";
                 /** @description Only the payments linked to this customer (`cus_…`). */
                 customer_id?: string;
-                /** @description Only the payments created on this payment link’s page (`plink_…`). */
+                /** @description Only the payments created on this payment link’s checkout page (`plink_…`). */
                 payment_link_id?: string;
             };
             header?: {
@@ -5974,6 +5974,634 @@ export interface operations {
             };
             /** @description Conflict with the current state: `concurrent_update`. */
             409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description An id from the current page: the page just before it (newer items), still newest first; `has_more` says whether newer ones remain. An unknown id → 400 `resource_missing`. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                };
+                /** @description `true`: only links not deactivated; `false`: only deactivated ones. */
+                active?: "true" | "false";
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payment links. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The link to create. Amounts in minor units. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The fixed amount each payment collects, in minor units (1 to 99,999,999,999). Leave it out for an amount the payer chooses. */
+                    amount?: number;
+                    /** @description Without `amount`: the smallest amount the payer may choose, in minor units (with `amount_max`). */
+                    amount_min?: number;
+                    /** @description Without `amount`: the largest amount the payer may choose, in minor units; at least `amount_min`. */
+                    amount_max?: number;
+                    /**
+                     * @description The currency of every payment made on the link.
+                     * @enum {string}
+                     */
+                    currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+                    /** @description What is paid for, shown on the page (at most 500 characters). */
+                    description?: string;
+                    /** @description The methods the page offers (each at most once); left out, every method routing can serve for the currency. */
+                    payment_methods?: ("card" | "bank_transfer" | "ussd" | "mobile_money")[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601: when the link stops taking payments; in the future, at most a year ahead.
+                     */
+                    expires_at?: string;
+                    /** @description How many payments the link may take (1 to 1,000,000); left out, no limit. */
+                    max_payments?: number;
+                    /** @description Where the payer is sent after paying, with `payment_id`, `payment_link_id`, `status` and `signature` in the query; left out, a status page. */
+                    return_url?: string;
+                    /** @description What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once). */
+                    customer_fields?: ("email" | "name" | "phone")[];
+                    /** @description Your key/value pairs, echoed on the link. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description The link (`active`, `payments_count` 0). */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send nothing or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The link, `active: false`. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMerchantProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your profile. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantProfile"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];
@@ -8556,634 +9184,6 @@ export interface operations {
             };
             /** @description The body is not JSON: `unsupported_media_type`. */
             415: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A bug on our side: `internal_error`. */
-            500: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
-            503: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listPaymentLinks: {
-        parameters: {
-            query?: {
-                /** @description How many items to return, 1 to 100. */
-                limit?: number;
-                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
-                offset?: number;
-                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
-                starting_after?: string;
-                /** @description An id from the current page: the page just before it (newer items), still newest first; `has_more` says whether newer ones remain. An unknown id → 400 `resource_missing`. Not with `offset` or `starting_after`. */
-                ending_before?: string;
-                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
-                created?: {
-                    /**
-                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
-                     * @example 2026-11-21T10:00:00Z
-                     */
-                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
-                    /**
-                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
-                     * @example 2026-11-21T10:00:00Z
-                     */
-                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
-                    /**
-                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
-                     * @example 2026-11-21T10:00:00Z
-                     */
-                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
-                    /**
-                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
-                     * @example 2026-11-21T10:00:00Z
-                     */
-                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
-                };
-                /** @description `true`: only links not deactivated; `false`: only deactivated ones. */
-                active?: "true" | "false";
-            };
-            header?: {
-                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
-                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of payment links. */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentLinkList"];
-                };
-            };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
-            400: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated: `invalid_api_key`. */
-            401: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than 64 KiB: `body_too_large`. */
-            413: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A bug on our side: `internal_error`. */
-            500: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
-            503: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    createPaymentLink: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
-                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The link to create. Amounts in minor units. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description The fixed amount each payment collects, in minor units (1 to 99,999,999,999). Leave it out for an amount the payer chooses. */
-                    amount?: number;
-                    /** @description Without `amount`: the smallest amount the payer may choose, in minor units (with `amount_max`). */
-                    amount_min?: number;
-                    /** @description Without `amount`: the largest amount the payer may choose, in minor units; at least `amount_min`. */
-                    amount_max?: number;
-                    /**
-                     * @description The currency of every payment made on the link.
-                     * @enum {string}
-                     */
-                    currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
-                    /** @description What is paid for, shown on the page (at most 500 characters). */
-                    description?: string;
-                    /** @description The methods the page offers (each at most once); left out, every method routing can serve for the currency. */
-                    payment_methods?: ("card" | "bank_transfer" | "ussd" | "mobile_money")[];
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601: when the link stops taking payments; in the future, at most a year ahead.
-                     */
-                    expires_at?: string;
-                    /** @description How many payments the link may take (1 to 1,000,000); left out, no limit. */
-                    max_payments?: number;
-                    /** @description Where the payer is sent after paying, with `payment_id`, `payment_link_id`, `status` and `signature` in the query; left out, a status page. */
-                    return_url?: string;
-                    /** @description What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once). */
-                    customer_fields?: ("email" | "name" | "phone")[];
-                    /** @description Your key/value pairs, echoed on the link. */
-                    metadata?: {
-                        [key: string]: string;
-                    };
-                } & (unknown | unknown);
-            };
-        };
-        responses: {
-            /** @description The link (`active`, `payments_count` 0). */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentLink"];
-                };
-            };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
-            400: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated: `invalid_api_key`. */
-            401: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflict with the current state: `idempotency_key_in_use`. */
-            409: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than 64 KiB: `body_too_large`. */
-            413: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
-            422: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A bug on our side: `internal_error`. */
-            500: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
-            503: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getPaymentLink: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
-                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
-            };
-            path: {
-                /** @description The payment link id (`plink_…`). */
-                payment_link_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The link. */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentLink"];
-                };
-            };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
-            400: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated: `invalid_api_key`. */
-            401: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than 64 KiB: `body_too_large`. */
-            413: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A bug on our side: `internal_error`. */
-            500: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
-            503: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    deactivatePaymentLink: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
-                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
-            };
-            path: {
-                /** @description The payment link id (`plink_…`). */
-                payment_link_id: string;
-            };
-            cookie?: never;
-        };
-        /** @description No fields: send nothing or `{}`. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description The link, `active: false`. */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PaymentLink"];
-                };
-            };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
-            400: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated: `invalid_api_key`. */
-            401: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: `resource_missing`. */
-            404: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than 64 KiB: `body_too_large`. */
-            413: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not JSON: `unsupported_media_type`. */
-            415: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A bug on our side: `internal_error`. */
-            500: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
-            503: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getMerchantProfile: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
-                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Your profile. */
-            200: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MerchantProfile"];
-                };
-            };
-            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
-            400: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not authenticated: `invalid_api_key`. */
-            401: {
-                headers: {
-                    "request-id": components["headers"]["request-id"];
-                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than 64 KiB: `body_too_large`. */
-            413: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];
