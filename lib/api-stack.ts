@@ -610,7 +610,7 @@ export class ApiStack extends Stack {
           entry: route.entry,
           access: route.access,
           apiKeys: route.auth,
-          keyedHashes: route.method === 'POST',
+          keyedHashes: route.method === 'POST' || route.keyedHashes === true,
           connectors: route.connectors,
           connectorAccountsKey: usesConnectorAccountsKey(route),
           assets: route.assets,

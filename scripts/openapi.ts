@@ -46,6 +46,7 @@ import { ApiErrorResource } from '../shared/schemas/error-schema';
 import { EventResource, eventResourceOf } from '../shared/schemas/event-resource-schema';
 import { forceSyncParamSchema } from '../shared/schemas/force-sync-schema';
 import { timestampParamSchema } from '../shared/schemas/list-query-schema';
+import { createPaymentLinkBodySchema } from '../shared/schemas/payment-link-schemas';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../shared/schemas/payment-schemas';
 import { priorityListSchema } from '../shared/schemas/routing-schemas';
 import {
@@ -346,6 +347,19 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
   }
   // A priority list names each account once (its entries hold nothing but the id).
   if (ctx.zodSchema === priorityListSchema) jsonSchema.uniqueItems = true;
+  // A payment link: a fixed `amount`, or `amount_min` with `amount_max` (a payer-chosen amount), never both kinds.
+  if (ctx.zodSchema === createPaymentLinkBodySchema) {
+    jsonSchema.oneOf = [
+      { required: ['amount'], not: { anyOf: [{ required: ['amount_min'] }, { required: ['amount_max'] }] } },
+      { required: ['amount_min', 'amount_max'], not: { required: ['amount'] } },
+    ];
+  }
+  // Each method, and each customer field, at most once.
+  if (
+    ctx.zodSchema === createPaymentLinkBodySchema.shape.payment_methods.unwrap() ||
+    ctx.zodSchema === createPaymentLinkBodySchema.shape.customer_fields.unwrap()
+  )
+    jsonSchema.uniqueItems = true;
 
   // A real calendar date (`format: date`, RFC 3339 full-date); "in the past" is the handler's.
   // birthday is `z.lazy(…).optional()`: its string schema is the lazy one's inner type, built once (`unwrap()` would build another).
@@ -392,8 +406,10 @@ const STATUS_TEXT: Readonly<Record<ErrorStatus, string>> = {
   400: 'The request is invalid',
   401: 'Not authenticated',
   402: 'The processor refused the submission',
+  403: 'The form did not come from the page (its CSRF token does not match the page’s cookie): nothing was done',
   404: 'Not found',
   409: 'Conflict with the current state',
+  410: 'The payment link takes no payment: deactivated, expired or used up; nothing was created',
   413: 'The body is larger than 64 KiB',
   415: 'The body is not JSON',
   422: 'The Idempotency-Key was used with another request',

@@ -87,6 +87,7 @@ export const EXAMPLE_CREATED_PAYMENT = {
   billing: null,
   next_action: null,
   return_url: null,
+  payment_link_id: null,
   cancellation_reason: null,
   error_code: null,
   error_message: null,

@@ -29,6 +29,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
   Payouts:
     "Money sent from your processor account's balance to a bank account or a mobile money wallet (vendors, riders, sellers): create, confirm, answer the OTP, cancel, list, and resolve an account holder's name. Sent at most once: an unknown outcome is reconciled by reference, never sent again.",
   Customers: 'Customers a payment may name.',
+  'Payment links':
+    'Reusable links to a hosted checkout page, for merchants with no frontend: each payer who pays creates a payment carrying `payment_link_id`.',
   'Payment methods':
     "Payment methods saved on a customer (a card a payment with `setup_future_usage` kept): list, retrieve, detach. The processor's token is stored encrypted and never shown.",
   Subscriptions:
@@ -48,6 +50,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
     "The processors' inbound routes: Paystack, Flutterwave, Stripe and the sandbox post their events here (the stage's own accounts), or to a connector account's own `webhook_url`.",
   'Payer pages':
     'Public pages the payer is sent to (authentication steps, the return route). The payment id is the capability; no api-key.',
+  Checkout:
+    "A payment link's hosted checkout page, public (the link id is the capability): works without JavaScript, takes a card, then the payment's 3-D Secure or step pages, then the merchant's `return_url`.",
   Sandbox: "The sandbox connector's hosted pages (3-D Secure challenge, checkout), where a person approves or declines.",
   Reference: 'This document and its rendered reference.',
 };

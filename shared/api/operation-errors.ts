@@ -7,7 +7,7 @@
  */
 
 /** HTTP statuses the API answers with its error object (or, on HTML routes, an error page). */
-export type ErrorStatus = 400 | 401 | 402 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503;
 
 /** The error codes an operation can answer, by status (documented in the response's description). */
 export type ErrorCodes = Partial<Record<ErrorStatus, readonly string[]>>;

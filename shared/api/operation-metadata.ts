@@ -19,6 +19,7 @@ export const OPERATION_TAGS = [
   'Refunds',
   'Payouts',
   'Customers',
+  'Payment links',
   'Payment methods',
   'Subscriptions',
   'Disputes',
@@ -30,6 +31,7 @@ export const OPERATION_TAGS = [
   'Health',
   'Processor webhooks',
   'Payer pages',
+  'Checkout',
   'Sandbox',
   'Reference',
 ] as const;

@@ -55,6 +55,11 @@ export interface RouteDefinition {
    * the connector-accounts key even without `connectors` (lib/api-stack.ts `usesConnectorAccountsKey`).
    */
   connectorWebhook?: boolean;
+  /**
+   * It computes keyed hashes on a `GET` too (a POST always may): the checkout page's CSRF token and the signature of
+   * a payment link's return, under the stage's keyed-hash key. lib/api-stack.ts gives its function that secret.
+   */
+  keyedHashes?: boolean;
   /** Stage settings its function needs in its environment ({@link RouteEnvironmentNeed}). */
   environment?: readonly RouteEnvironmentNeed[];
   /**

@@ -14,6 +14,7 @@ import { EVENT_ROUTES } from '../operations/events/routes';
 import { FILE_ROUTES } from '../operations/files/routes';
 import { ACCOUNT_WEBHOOK_ROUTES, PROCESSOR_WEBHOOK_ROUTES } from '../operations/inbound-webhooks/routes';
 import { PAYER_ROUTES } from '../operations/payer/routes';
+import { CHECKOUT_ROUTES, PAYMENT_LINK_ROUTES } from '../operations/payment-links/routes';
 import { PAYMENT_METHOD_ROUTES } from '../operations/payment-methods/routes';
 import { PAYMENT_ROUTES } from '../operations/payments/routes';
 import { PAYOUT_ROUTES } from '../operations/payouts/routes';
@@ -35,6 +36,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...PAYMENT_ROUTES,
   ...REFUND_ROUTES,
   ...CUSTOMER_ROUTES,
+  ...PAYMENT_LINK_ROUTES,
   ...PAYMENT_METHOD_ROUTES,
   ...SUBSCRIPTION_ROUTES,
   ...DISPUTE_ROUTES,
@@ -44,6 +46,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...HEALTH_ROUTES,
   ...PROCESSOR_WEBHOOK_ROUTES,
   ...PAYER_ROUTES,
+  ...CHECKOUT_ROUTES,
   ...SANDBOX_ROUTES,
   ...REFERENCE_ROUTES,
   ...ACCOUNT_WEBHOOK_ROUTES,

@@ -2,6 +2,7 @@ import type { ConnectorAccountView } from './connector-account';
 import type { Customer, DeletedCustomer } from './customer';
 import type { Dispute } from './dispute';
 import type { Payment } from './payment';
+import type { PaymentLink } from './payment-link';
 import type { PaymentMethodResource } from './payment-method';
 import type { PaymentStatus } from './payment-status';
 import type { Payout, PayoutStatus } from './payout';
@@ -62,6 +63,8 @@ export const EVENT_CATALOGUE = {
   'payout.succeeded': 'A payout was paid out by its processor.',
   'payout.failed': "A payout failed (the processor's reason in `error_code` and `error_message`); no money left the balance.",
   'payout.reversed': 'A payout that had succeeded was returned by the receiving bank: the money is back in the balance.',
+  'payment_link.created': 'A payment link was created.',
+  'payment_link.deactivated': 'A payment link was deactivated: its page answers 410 and creates no payment.',
 } as const;
 
 /** One of the catalogue's event types. */
@@ -90,7 +93,8 @@ export type EventData =
   | Subscription
   | Invoice
   | Dispute
-  | Payout;
+  | Payout
+  | PaymentLink;
 
 /** One family of events: its types and the resource they carry. */
 interface EventFamily<T extends EventType, D> {
@@ -123,7 +127,8 @@ export type TypedApiEvent =
   | EventFamily<Extract<EventType, `subscription.${string}`>, Subscription>
   | EventFamily<Extract<EventType, `invoice.${string}`>, Invoice>
   | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>
-  | EventFamily<Extract<EventType, `payout.${string}`>, Payout>;
+  | EventFamily<Extract<EventType, `payout.${string}`>, Payout>
+  | EventFamily<Extract<EventType, `payment_link.${string}`>, PaymentLink>;
 
 const PAYMENT_STATUS_EVENT: Readonly<Record<PaymentStatus, EventType | undefined>> = {
   RequiresConfirmation: undefined,

@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   dispute: 'dp',
   file: 'file',
   payout: 'po',
+  paymentLink: 'plink',
 } as const;
 
 /** A resource kind that has an identifier. */

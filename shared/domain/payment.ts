@@ -224,6 +224,8 @@ export interface Payment {
   billing: Billing | null;
   next_action: NextAction | null;
   return_url: string | null;
+  /** The payment link (`plink_…`) whose checkout page created the payment, or null. */
+  payment_link_id: string | null;
   cancellation_reason: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -259,6 +261,7 @@ export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
   'billing',
   'next_action',
   'return_url',
+  'payment_link_id',
   'cancellation_reason',
   'error_code',
   'error_message',

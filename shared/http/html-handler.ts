@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import httpSecurityHeaders from '@middy/http-security-headers';
@@ -28,6 +29,12 @@ export interface HtmlHandlerOptions {
   securityHeaders?: typeof pageSecurityHeaders;
   /** `Cache-Control` of a successful answer (default `no-store`); error pages are always `no-store`. */
   cacheControl?: string;
+  /**
+   * A Content-Security-Policy built per answer around a fresh nonce (128 random bits, base64), set on every answer,
+   * error and 429 pages included, in place of the policy of `securityHeaders` (which must then have
+   * `contentSecurityPolicy: false`). The page receives the nonce to put on its one `<script>`.
+   */
+  nonceCsp?: (nonce: string) => string;
 }
 
 /**
@@ -44,23 +51,29 @@ export function htmlHandler(
   run: (
     event: APIGatewayProxyEventV2,
     context: Context,
+    page: { nonce: string },
   ) => Promise<{ statusCode?: number; html: string; headers?: Record<string, string> }>,
   options: HtmlHandlerOptions = {},
 ) {
   const okHeaders = { ...pageHeaders, ...(options.cacheControl ? { 'cache-control': options.cacheControl } : {}) };
   const base = async (event: APIGatewayProxyEventV2, context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     let settled: Promise<void> | undefined;
+    const nonce = randomBytes(16).toString('base64');
+    const policy: Record<string, string> = options.nonceCsp ? { 'Content-Security-Policy': options.nonceCsp(nonce) } : {};
     try {
-      // The public pages of a payment (payer and sandbox pages) are rate-limited before anything runs
-      // (shared/http/page-rate-limit.ts): over a limit, a 429 page and no read, write or processor call.
-      if (event.pathParameters?.payment_id !== undefined) {
+      // The public pages of a payment or a payment link (payer, sandbox and checkout pages) are rate-limited before
+      // anything runs (shared/http/page-rate-limit.ts): over a limit, a 429 page and no read, write or processor call.
+      if (event.pathParameters?.payment_id !== undefined || event.pathParameters?.payment_link_id !== undefined) {
         const admission = await admitPage(event);
         settled = admission.settled;
-        if (!admission.allowed) return tooManyRequestsPage(admission.retryAfterSeconds);
+        if (!admission.allowed) {
+          const refusal = tooManyRequestsPage(admission.retryAfterSeconds);
+          return { ...refusal, headers: { ...refusal.headers, ...policy } };
+        }
       }
       await parseForm(event);
-      const { statusCode, html, headers } = await run(event, context);
-      return { statusCode: statusCode ?? 200, headers: { ...okHeaders, ...(headers ?? {}) }, body: html };
+      const { statusCode, html, headers } = await run(event, context, { nonce });
+      return { statusCode: statusCode ?? 200, headers: { ...okHeaders, ...policy, ...(headers ?? {}) }, body: html };
     } catch (err) {
       const status = err instanceof ApiError ? err.statusCode : isStorageUnavailable(err) || err instanceof OutcomeUnknownError ? 503 : 500;
       if (status >= 500) logger.error('hosted page failed', { error: err as Error });
@@ -70,7 +83,11 @@ export function htmlHandler(
           : err instanceof OutcomeUnknownError
             ? 'Your answer was sent, but its result is not known yet. Do not pay again; check back in a minute.'
             : 'Something went wrong. Try again shortly.';
-      return { statusCode: status, headers: { ...pageHeaders }, body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`) };
+      return {
+        statusCode: status,
+        headers: { ...pageHeaders, ...policy },
+        body: htmlPage('Error', `<h1>Error</h1><p>${escapeHtml(message)}</p>`),
+      };
     } finally {
       // Lambda freezes pending work once the handler returns: the request's lease is finished first.
       if (settled) await settled;

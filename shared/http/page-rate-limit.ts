@@ -27,16 +27,25 @@ import { recordRateLimiterError } from '../observability/metrics';
 import { wholeNumberSetting } from '../settings/whole-number-setting';
 import { RATE_LIMIT_MAX, RateLimiter } from './rate-limit';
 
-/** Page requests per second: per payment 10 (a payer loads a handful of pages), per client address 50 (many payers can share one address behind a carrier's NAT). */
-export const DEFAULT_PAGE_RATE_LIMITS = { payment: 10, client: 50 } as const;
+/**
+ * Page requests per second: per payment 10 (a payer loads a handful of pages), per payment link 50 (its checkout page
+ * is shared with many payers at once: a post on a busy account), per client address 50 (many payers can share one
+ * address behind a carrier's NAT).
+ */
+export const DEFAULT_PAGE_RATE_LIMITS = { payment: 10, link: 50, client: 50 } as const;
 
 /** The environment variables that override {@link DEFAULT_PAGE_RATE_LIMITS} (absent or invalid: the default). */
-export const PAGE_RATE_LIMIT_ENV = { payment: 'PAGE_RATE_LIMIT_PER_PAYMENT', client: 'PAGE_RATE_LIMIT_PER_CLIENT' } as const;
+export const PAGE_RATE_LIMIT_ENV = {
+  payment: 'PAGE_RATE_LIMIT_PER_PAYMENT',
+  link: 'PAGE_RATE_LIMIT_PER_LINK',
+  client: 'PAGE_RATE_LIMIT_PER_CLIENT',
+} as const;
 
 /** The limits in force, read on every call (so a stage or a test can set them). */
-export function pageRateLimits(env: NodeJS.ProcessEnv = process.env): { payment: number; client: number } {
+export function pageRateLimits(env: NodeJS.ProcessEnv = process.env): { payment: number; link: number; client: number } {
   return {
     payment: wholeNumberSetting(env[PAGE_RATE_LIMIT_ENV.payment], { min: 1, max: RATE_LIMIT_MAX }, DEFAULT_PAGE_RATE_LIMITS.payment),
+    link: wholeNumberSetting(env[PAGE_RATE_LIMIT_ENV.link], { min: 1, max: RATE_LIMIT_MAX }, DEFAULT_PAGE_RATE_LIMITS.link),
     client: wholeNumberSetting(env[PAGE_RATE_LIMIT_ENV.client], { min: 1, max: RATE_LIMIT_MAX }, DEFAULT_PAGE_RATE_LIMITS.client),
   };
 }
@@ -64,7 +73,11 @@ function reportLeaseError(err: unknown, context: { merchantId: string; window: n
   if (warnedWindow === context.window) return;
   warnedWindow = context.window;
   logger.warn('page rate limiter lease failed; page requests admitted without a lease for the rest of the window (fail open)', {
-    key_kind: context.merchantId.startsWith('page#ip#') ? 'client_address' : 'payment',
+    key_kind: context.merchantId.startsWith('page#ip#')
+      ? 'client_address'
+      : context.merchantId.startsWith('page#plink#')
+        ? 'payment_link'
+        : 'payment',
     error: err as Error,
   });
 }
@@ -92,9 +105,12 @@ export async function admitPage(event: APIGatewayProxyEventV2): Promise<PageAdmi
   // Every method counts against the same limit (a page and its form are one budget): one class.
   const operationClass = 'read';
   const paymentId = event.pathParameters?.payment_id;
+  const paymentLinkId = event.pathParameters?.payment_link_id;
   const sourceIp = event.requestContext?.http?.sourceIp;
   const keys: [string, number][] = [];
   if (paymentId && isIdOf('payment', paymentId)) keys.push([`page#pay#${paymentId}`, limits.payment]);
+  // A payment link's checkout page is shared with many payers: its own, larger budget per link.
+  if (paymentLinkId && isIdOf('paymentLink', paymentLinkId)) keys.push([`page#plink#${paymentLinkId}`, limits.link]);
   if (sourceIp) keys.push([`page#ip#${sourceIp}`, limits.client]);
   const admissions = await Promise.all(keys.map(([key, limit]) => pageRateLimiter().admit(key, operationClass, limit)));
   const refused = admissions.filter((a) => !a.allowed);

@@ -12,6 +12,7 @@ import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../domain/events';
 import { ConnectorAccountResource } from './connector-account-resource-schema';
 import { CustomerResource, DeletedCustomerResource } from './customer-resource-schema';
 import { DisputeResource } from './dispute-resource-schema';
+import { PaymentLinkResource } from './payment-link-resource-schema';
 import { PaymentMethodResource } from './payment-method-resource-schema';
 import { PaymentResource } from './payment-resource-schema';
 import { PayoutResource } from './payout-resource-schema';
@@ -170,6 +171,18 @@ export const PayoutEventResource = eventFamily(
   'A change of a payout.',
 );
 
+/** `payment_link.*` event types. */
+export type PaymentLinkEventType = Extract<EventType, `payment_link.${string}`>;
+const PAYMENT_LINK_EVENT_TYPES = typesOf((t): t is PaymentLinkEventType => t.startsWith('payment_link.'));
+
+/** Component `PaymentLinkEvent`: a `payment_link.*` event; `data` is the link after the change. */
+export const PaymentLinkEventResource = eventFamily(
+  z.enum(PAYMENT_LINK_EVENT_TYPES).describe(listed(PAYMENT_LINK_EVENT_TYPES)),
+  PaymentLinkResource.describe('The payment link after the change, exactly as `GET /payment_links/{payment_link_id}` answered then.'),
+  'PaymentLinkEvent',
+  'A payment link was created or deactivated.',
+);
+
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
   if (type === 'routing.activated') return RoutingEventResource;
@@ -178,6 +191,7 @@ export function eventResourceOf(type: EventType) {
   if (type.startsWith('invoice.')) return InvoiceEventResource;
   if (type.startsWith('dispute.')) return DisputeEventResource;
   if (type.startsWith('payout.')) return PayoutEventResource;
+  if (type.startsWith('payment_link.')) return PaymentLinkEventResource;
   if (type.startsWith('connector_account.')) return ConnectorAccountEventResource;
   if (type === 'customer.deleted') return CustomerDeletedEventResource;
   if (type.startsWith('payment.')) return PaymentEventResource;
@@ -199,11 +213,12 @@ export const EventResource = z
     InvoiceEventResource,
     DisputeEventResource,
     PayoutEventResource,
+    PaymentLinkEventResource,
   ])
   .meta({
     id: 'Event',
     description:
-      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice, dispute or payout, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
+      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice, dispute, payout or payment link, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
   });
 
 /** What an event's `data` holds: a payment, a refund, a customer, or a deleted customer's id. */
@@ -219,4 +234,5 @@ export const EventDataResource = z.union([
   InvoiceResource,
   DisputeResource,
   PayoutResource,
+  PaymentLinkResource,
 ]);

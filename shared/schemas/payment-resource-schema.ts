@@ -304,6 +304,9 @@ export const PaymentResource = z
     return_url: nullableText(
       'Where the payer is sent back (303, with `payment_id` and `status` in the query) after 3-D Secure, a hosted page or a step; null: a plain result page.',
     ),
+    payment_link_id: idField('plink', 'The payment link')
+      .nullable()
+      .describe('The payment link (`plink_…`) whose hosted checkout page created the payment, or null.'),
     cancellation_reason: nullableText('Echoed from cancel, or null.'),
     error_code: nullableText(
       'Why the connector declined or refused (e.g. `card_declined`, `insufficient_funds`, `incorrect_otp`), or null.',

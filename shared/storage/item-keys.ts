@@ -85,6 +85,19 @@ export const primaryKey = {
     PK: `${m(merchantId)}#PAYOUT_DAY#${day}#${currency}`,
     SK: 'PAYOUT_DAY',
   }),
+  /** A payment link. */
+  paymentLink: (merchantId: string, paymentLinkId: string) => ({
+    PK: `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}`,
+    SK: 'PAYMENT_LINK',
+  }),
+  /**
+   * The once-only mark of a place given back to a payment link by one of its payments that failed: in the link's
+   * partition, so the give-back and its mark are one transaction and a second give-back for the payment is refused.
+   */
+  paymentLinkRelease: (merchantId: string, paymentLinkId: string, paymentId: string) => ({
+    PK: `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}`,
+    SK: `RELEASE#${paymentId}`,
+  }),
 };
 
 /**
@@ -137,6 +150,15 @@ export const listPartition = {
   payoutsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYOUTS`,
   /** GSI1: webhook endpoints of a merchant. */
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
+  /** GSI1: payment links of a merchant (not sharded: a merchant creates links by hand, not per payment). */
+  paymentLinks: (merchantId: string) => `${m(merchantId)}#PAYMENT_LINKS`,
+  /** GSI2: payment links of a merchant that are active (`true`) or deactivated (`false`); the entry moves on deactivation. */
+  paymentLinksByActive: (merchantId: string, active: boolean) => `${m(merchantId)}#PAYMENT_LINKS#ACTIVE#${active}`,
+  /**
+   * GSI3: payments created on one payment link's page. Such a payment carries no customer, so its GSI3 entry (a
+   * customer's payments otherwise) is free for the link; a payment with a customer stays in its customer's list.
+   */
+  paymentsOfLink: (merchantId: string, paymentLinkId: string) => `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}#PAYMENTS`,
 };
 
 /** GSI4: a payment, refund or connector account found by its id alone (connector webhooks carry no merchant). */
@@ -145,6 +167,8 @@ export const idLookup = {
   refund: (refundId: string) => ({ GSI4PK: `REFUND#${refundId}`, GSI4SK: ENTITY_SK.refund }),
   payout: (payoutId: string) => ({ GSI4PK: `PAYOUT#${payoutId}`, GSI4SK: 'PAYOUT' }),
   connectorAccount: (merchantConnectorId: string) => ({ GSI4PK: `MCA#${merchantConnectorId}`, GSI4SK: 'MCA' }),
+  /** The public checkout page names a link by its id alone. */
+  paymentLink: (paymentLinkId: string) => ({ GSI4PK: `PAYMENT_LINK#${paymentLinkId}`, GSI4SK: 'PAYMENT_LINK' }),
 };
 
 /**

@@ -8,7 +8,7 @@ import { ALLOWED_FROM, type PaymentStatus } from '../domain/payment-status';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
-import { conditionalTransaction, conditionalUpdate } from './conditional-write';
+import { conditionalTransaction, conditionalUpdate, type TransactItems } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { webhookEventPut } from './inbound-webhooks-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
@@ -134,7 +134,10 @@ export function toStoredPayment(item: Record<string, unknown>): StoredPayment {
   };
 }
 
-/** The list index keys of a payment: GSI1 and GSI2 in its shard, GSI3 (per customer, unsharded) when linked. */
+/**
+ * The list index keys of a payment: GSI1 and GSI2 in its shard, GSI3 (unsharded) for its customer when linked to
+ * one, else for its payment link when created on one's page.
+ */
 function indexKeys(merchantId: string, p: Payment, writeShards: number): Record<string, string> {
   const sk = listSortKey(p.created_at, p.payment_id);
   const k = shardOf(p.payment_id, writeShards);
@@ -143,9 +146,16 @@ function indexKeys(merchantId: string, p: Payment, writeShards: number): Record<
     GSI1SK: sk,
     GSI2PK: shardPartition(listPartition.paymentsByStatus(merchantId, p.status), k),
     GSI2SK: sk,
-    ...(p.customer_id ? { GSI3PK: listPartition.paymentsByCustomer(merchantId, p.customer_id), GSI3SK: sk } : {}),
+    ...(p.customer_id
+      ? { GSI3PK: listPartition.paymentsByCustomer(merchantId, p.customer_id), GSI3SK: sk }
+      : p.payment_link_id
+        ? { GSI3PK: listPartition.paymentsOfLink(merchantId, p.payment_link_id), GSI3SK: sk }
+        : {}),
   };
 }
+
+/** One item of a `TransactWriteItems` request (document client shapes). */
+export type TransactionItem = TransactItems[number];
 
 /** Conditions an {@link updatePayment} write requires. */
 export interface UpdateGuard {
@@ -213,15 +223,18 @@ export function paymentCreationWrites(
  * @param shards the merchant's list shard counts (the request's, from its API key); default one shard
  * @param options `routingPinned`: the create named its connector account (`merchant_connector_id`), kept as
  *   `routing_pinned` so the confirm goes there only
+ *   `alsoWrite`: one more conditional write of the same transaction (a payment link's place taken for the payment),
+ *   so the payment exists exactly when it succeeds
  * @throws LinkedCustomerMissingError when `payment.customer_id` does not exist (or is being deleted) for the merchant
  * @throws ItemExistsError when a payment with this id already exists (an idempotent retry)
+ * @throws ConditionFailedError when the condition of `options.alsoWrite` failed (nothing was written)
  */
 export async function createPayment(
   merchantId: string,
   payment: Payment,
   pendingOperation?: PendingOperation,
   shards: ListShards = SINGLE_LIST_SHARD,
-  options: { routingPinned?: boolean } = {},
+  options: { routingPinned?: boolean; alsoWrite?: TransactionItem } = {},
 ): Promise<StoredPayment> {
   const writes = paymentCreationWrites(merchantId, payment, pendingOperation, shards, options);
   const created = writes.payment;
@@ -239,10 +252,13 @@ export async function createPayment(
         },
       ]
     : [];
-  const out = await conditionalTransaction([{ Put: put }, event, ...customerCheck]);
+  const alsoWrite = options.alsoWrite ? [options.alsoWrite] : [];
+  const out = await conditionalTransaction([{ Put: put }, event, ...customerCheck, ...alsoWrite]);
   if (!out.written) {
     if (out.conditionFailed[0]) throw new ItemExistsError(payment.payment_id);
     if (payment.customer_id && out.conditionFailed[2]) throw new LinkedCustomerMissingError(payment.customer_id);
+    if (options.alsoWrite && out.conditionFailed[2 + customerCheck.length])
+      throw new ConditionFailedError(out.current[2 + customerCheck.length]);
     throw out.error;
   }
   return {
@@ -504,23 +520,25 @@ export async function claimReturnSync(merchantId: string, paymentId: string, now
 }
 
 /**
- * Lists a merchant's payments, newest first: Query on GSI1, or on GSI2 when
- * filtered by status — one Query per shard 0..readShards−1, in parallel, merged by `created_at#id`.
+ * Lists a merchant's payments, newest first: Query on GSI1, on GSI2 when filtered by status, on GSI3 for one
+ * customer's or one payment link's — one Query per shard 0..readShards−1, in parallel, merged by `created_at#id`.
  * @param startingAfter the payment named by `starting_after`, already read by the caller
  * @param readShards the merchant's list shard `read` count (the request's); default 1
  */
 export async function listPayments(
   merchantId: string,
   query: ListQuery,
-  filters: { status?: PaymentStatus; customer_id?: string },
+  filters: { status?: PaymentStatus; customer_id?: string; payment_link_id?: string },
   startingAfter?: Payment,
   readShards = 1,
 ): Promise<ListPage<Payment>> {
   const location: ListLocation = filters.customer_id
     ? { indexName: 'GSI3', partitionValue: listPartition.paymentsByCustomer(merchantId, filters.customer_id) }
-    : filters.status
-      ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status), readShards }
-      : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId), readShards };
+    : filters.payment_link_id
+      ? { indexName: 'GSI3', partitionValue: listPartition.paymentsOfLink(merchantId, filters.payment_link_id) }
+      : filters.status
+        ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status), readShards }
+        : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId), readShards };
   const after =
     startingAfter && cursorOf(primaryKey.payment(merchantId, startingAfter.payment_id), startingAfter.created_at, startingAfter.payment_id);
   return listPage({ ...location, startAfter: after }, query, (i) => toStoredPayment(i).payment);

@@ -241,11 +241,31 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     why: 'customer_id and status are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
   },
   {
+    operations: ['submitCheckout'],
+    code: '*',
+    message: /<p class="err" id="err-/,
+    why: "Which checkout fields are required, and the amount's range, are the payment link's own (its customer_fields, amount_min and amount_max): state, not the request; a card that fails its checks is answered on the form, field by field.",
+  },
+  {
+    operations: ['createPaymentLink'],
+    code: 'parameter_invalid',
+    param: /^expires_at$/,
+    message: /must be in the future|must be at most a year ahead/,
+    why: 'expires_at must lie between now and a year ahead: a rule about the time of the request, which a schema cannot state.',
+  },
+  {
+    operations: ['createPaymentLink'],
+    code: 'parameter_invalid',
+    param: /^amount_max$/,
+    message: /must be at least amount_min/,
+    why: 'amount_max must be at least amount_min: a comparison across fields, stated in its description.',
+  },
+  {
     operations: ['listPayments'],
     code: 'parameter_invalid',
-    param: /^customer_id$/,
+    param: /^(customer_id|payment_link_id)$/,
     message: /not both/,
-    why: 'status and customer_id are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
+    why: 'status, customer_id and payment_link_id are each optional but one at a time (each is a Query on its own index): a rule across parameters, stated in the description.',
   },
 ];
 

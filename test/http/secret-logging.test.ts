@@ -5,7 +5,9 @@
  * processor tokens (test/http/saved-methods-processors.test.ts) — with `POWERTOOLS_LOGGER_LOG_EVENT=true`
  * and `POWERTOOLS_LOG_LEVEL=DEBUG`, captures everything written to stdout and stderr, and searches it for
  * every secret the stand-ins were given or handed out: secret keys, webhook signing secrets, Flutterwave's
- * encryption key and secret hash, Stripe `pm_…` tokens, Paystack authorization codes. None may be found.
+ * encryption key and secret hash, Stripe `pm_…` tokens, Paystack authorization codes; and, from a payment link's
+ * checkout page (test/http/checkout-page.test.ts), the card numbers its form posted and the return signing
+ * secret. None may be found.
  */
 import {
   FLUTTERWAVE_STAND_IN_ENCRYPTION_KEY,
@@ -52,6 +54,9 @@ describe('inbound webhooks', () => {
 describe('saved methods at the processors', () => {
   require('./saved-methods-processors.test');
 });
+describe('payment links and their checkout page', () => {
+  require('./checkout-page.test');
+});
 
 // Every test runs at DEBUG (a suite's own hooks may set another level between its tests).
 beforeEach(() => logger.setLogLevel('DEBUG'));
@@ -64,6 +69,10 @@ const SECRETS = [
   FLUTTERWAVE_STAND_IN_SECRET_KEY,
   FLUTTERWAVE_STAND_IN_ENCRYPTION_KEY,
   FLUTTERWAVE_STAND_IN_WEBHOOK_HASH,
+  // The card numbers the checkout page's form posts (test/http/checkout-page.test.ts), as a browser sends them.
+  '4000000000003220',
+  '4000000000000002',
+  '4242424242424241',
 ];
 
 /** Secrets by shape: keys and secrets the suites make up per account, and the tokens the stand-ins hand out. */
@@ -73,6 +82,7 @@ const SECRET_SHAPES: ReadonlyArray<[string, RegExp]> = [
   ['Flutterwave secret or encryption key', /FLWSECK[_A-Z]*-?[A-Za-z0-9]{6,}/],
   ['Stripe PaymentMethod token', /\bpm_(?![0-9a-f]{32}\b)[A-Za-z0-9]{10,}/],
   ['Paystack authorization code', /\bAUTH_[A-Za-z0-9]{5,}/],
+  ['payment link return signing secret', /\bplsec_[0-9a-f]{16,}/],
 ];
 
 test('the flows logged their events at level DEBUG, and no secret is in the log', () => {

@@ -340,7 +340,9 @@ describe.each([
     for (const route of ROUTES) {
       const fn = fns[functionId(t.api, route.name)]!;
       const env = fn.Properties.Environment.Variables;
-      expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(route.method === 'POST' ? `switchyard-${stage}/card-fingerprint-key` : undefined);
+      // A POST, or a GET that signs or checks with the key (a payment link's checkout page, its return, the profile).
+      const keyed = route.method === 'POST' || route.keyedHashes === true;
+      expect(env.CARD_FINGERPRINT_SECRET_ID).toBe(keyed ? `switchyard-${stage}/card-fingerprint-key` : undefined);
     }
     expect(fns[functionId(t.api, RECONCILER.name)]!.Properties.Environment.Variables.CARD_FINGERPRINT_SECRET_ID).toBe(
       `switchyard-${stage}/card-fingerprint-key`,

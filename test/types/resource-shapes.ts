@@ -21,6 +21,7 @@ import type {
   PaymentMethodSummary,
   UssdBankSummary,
 } from '../../shared/domain/payment';
+import type { PaymentLink } from '../../shared/domain/payment-link';
 import type { PaymentMethodResource as SavedMethod } from '../../shared/domain/payment-method';
 import type { Payout } from '../../shared/domain/payout';
 import type { Refund } from '../../shared/domain/refund';
@@ -34,6 +35,7 @@ import type { DisputeResource, PaymentDisputeResource } from '../../shared/schem
 import type { ApiErrorResource, ApiErrorTypeResource } from '../../shared/schemas/error-schema';
 import type { EventDataResource, EventResource } from '../../shared/schemas/event-resource-schema';
 import type { FileResource } from '../../shared/schemas/file-schemas';
+import type { PaymentLinkResource } from '../../shared/schemas/payment-link-resource-schema';
 import type { PaymentMethodResource } from '../../shared/schemas/payment-method-resource-schema';
 import type {
   AttemptResource,
@@ -80,6 +82,7 @@ export type ResourceShapes = AllTrue<{
   PaymentMethodSummary: Same<PaymentMethodSummary, z.output<typeof PaymentMethodSummaryResource>>;
   Attempt: Same<Attempt, z.output<typeof AttemptResource>>;
   Payment: Same<Payment, z.output<typeof PaymentResource>>;
+  PaymentLink: Same<PaymentLink, z.output<typeof PaymentLinkResource>>;
   SavedPaymentMethod: Same<SavedMethod, z.output<typeof PaymentMethodResource>>;
   Refund: Same<Refund, z.output<typeof RefundResource>>;
   Payout: Same<Payout, z.output<typeof PayoutResource>>;

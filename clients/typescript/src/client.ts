@@ -13,6 +13,7 @@ import { Disputes } from './resources/disputes.js';
 import { Events } from './resources/events.js';
 import { Files } from './resources/files.js';
 import { Invoices } from './resources/invoices.js';
+import { PaymentLinks } from './resources/payment-links.js';
 import { PaymentMethods } from './resources/payment-methods.js';
 import { Payments } from './resources/payments.js';
 import { Payouts } from './resources/payouts.js';
@@ -90,6 +91,8 @@ export class Switchyard {
   readonly payouts: Payouts;
   /** `/customers`. */
   readonly customers: Customers;
+  /** `/payment_links`: reusable links to a hosted checkout page. */
+  readonly paymentLinks: PaymentLinks;
   /** `/payment_methods` and `/customers/{customer_id}/payment_methods`: the customers' saved payment methods. */
   readonly paymentMethods: PaymentMethods;
   /** `/subscriptions`: recurring charges of a customer's saved payment method. */
@@ -142,6 +145,7 @@ export class Switchyard {
     this.refunds = new Refunds(this);
     this.payouts = new Payouts(this);
     this.customers = new Customers(this);
+    this.paymentLinks = new PaymentLinks(this);
     this.paymentMethods = new PaymentMethods(this);
     this.subscriptions = new Subscriptions(this);
     this.invoices = new Invoices(this);

@@ -38,12 +38,18 @@ export {
 export type { paths } from './generated/schema.js';
 export { IDEMPOTENCY_KEY_HEADER, UNKEYED_POST_PATHS } from './idempotency.js';
 export { type ListPage, ListPromise } from './list-promise.js';
+export {
+  type PaymentLinkReturn,
+  PaymentLinkReturnError,
+  verifyPaymentLinkReturn,
+} from './payment-link-return.js';
 export { ConnectorAccounts } from './resources/connector-accounts.js';
 export { Customers } from './resources/customers.js';
 export { Disputes } from './resources/disputes.js';
 export { Events } from './resources/events.js';
 export { type FileCreateParams, Files } from './resources/files.js';
 export { Invoices } from './resources/invoices.js';
+export { PaymentLinks } from './resources/payment-links.js';
 export { PaymentMethods } from './resources/payment-methods.js';
 export { Payments } from './resources/payments.js';
 export { Payouts } from './resources/payouts.js';

@@ -90,6 +90,15 @@ export type CustomerList = ResponseBody<'/customers', 'get'>;
 /** The answer of `DELETE /customers/{customer_id}`: `{ customer_id, deleted: true }`. */
 export type DeletedCustomer = ResponseBody<'/customers/{customer_id}', 'delete'>;
 
+/** A payment link (a hosted checkout page), as `GET /payment_links/{payment_link_id}` answers it. */
+export type PaymentLink = ResponseBody<'/payment_links/{payment_link_id}', 'get'>;
+/** Body of `POST /payment_links`: `amount`, or `amount_min` and `amount_max`; `currency`; the rest optional. */
+export type PaymentLinkCreateParams = RequestBody<'/payment_links', 'post'>;
+/** Query of `GET /payment_links` (paging, `created`, `active`). */
+export type PaymentLinkListParams = QueryParams<'/payment_links', 'get'>;
+/** A page of payment links. */
+export type PaymentLinkList = ResponseBody<'/payment_links', 'get'>;
+
 /** A payment method saved on a customer (never its processor token), as `GET /payment_methods/{payment_method_id}` answers it. */
 export type PaymentMethod = ResponseBody<'/payment_methods/{payment_method_id}', 'get'>;
 /** Query of `GET /customers/{customer_id}/payment_methods` (paging, `created`). */

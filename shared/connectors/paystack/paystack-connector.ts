@@ -99,7 +99,6 @@ import {
 } from './paystack-disputes';
 import { authenticationSecrets, jsonWithoutSecrets } from './redaction';
 import { paymentIdFromReference, paystackReference } from './references';
-import { PaystackTransfers, paystackTransferEvent } from './transfers';
 import {
   buildBankTransferCharge,
   buildCardCharge,
@@ -129,6 +128,7 @@ import {
 import { PAYSTACK_ACCEPT_RESOLUTION, PAYSTACK_DECLINE_RESOLUTION, PAYSTACK_REFUND_STATUS } from './statuses';
 import { paystackSupports } from './supported-methods';
 import { PAYSTACK_DISPUTE_TIMEOUTS_MS, PAYSTACK_TIMEOUTS_MS } from './timeouts';
+import { PaystackTransfers, paystackTransferEvent } from './transfers';
 import type {
   PaystackChargeData,
   PaystackChargeRequest,

@@ -8,7 +8,12 @@ import { recordPaymentCreated } from '../../observability/metrics';
 import type { CreatePaymentBody } from '../../schemas/payment-schemas';
 import { idempotentId } from '../../security/keyed-hash';
 import { getCustomer } from '../../storage/customers-repository';
-import { getPayment as readPayment, type StoredPayment, createPayment as storeNewPayment } from '../../storage/payments-repository';
+import {
+  getPayment as readPayment,
+  type StoredPayment,
+  createPayment as storeNewPayment,
+  type TransactionItem,
+} from '../../storage/payments-repository';
 import { ItemExistsError, LinkedCustomerMissingError } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
 import type { RoutedCandidates } from '../routing/route-candidates';
@@ -57,8 +62,16 @@ async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'paym
  * @throws ApiError 400 `resource_missing` (param `customer_id`) when the customer does not exist;
  *   400 `parameter_missing` (param `payment_method`) for `confirm: true` without a method
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
+ * @param link a payment made on a payment link's checkout page: the link's id (kept as `payment_link_id`) and the
+ *   conditional write that takes the link's place, written in the payment's create transaction
+ * @throws ConditionFailedError (shared/storage/storage-errors.ts) when the link's place could not be taken: nothing
+ *   was written and no processor was called
  */
-export async function createPayment(ctx: RequestContext, body: CreatePaymentBody): Promise<Payment> {
+export async function createPayment(
+  ctx: RequestContext,
+  body: CreatePaymentBody,
+  link?: { paymentLinkId: string; placeReservation: TransactionItem },
+): Promise<Payment> {
   // A saved method is read first: it decides the customer, the method and the account.
   // Saved-method code is loaded by the first payment that names one, not at cold start.
   const saved = body.payment_method_id
@@ -151,6 +164,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
     billing: body.billing ?? null,
     next_action: null,
     return_url: body.return_url ?? null,
+    payment_link_id: link?.paymentLinkId ?? null,
     cancellation_reason: null,
     error_code: null,
     error_message: null,
@@ -165,6 +179,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
       : undefined;
     stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards, {
       routingPinned: Boolean(body.merchant_connector_id || saved),
+      ...(link ? { alsoWrite: link.placeReservation } : {}),
     });
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {

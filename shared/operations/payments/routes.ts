@@ -160,12 +160,13 @@ export const PAYMENT_ROUTES: readonly ApiRoute[] = [
       tag: 'Payments',
       summary: 'List payments',
       description:
-        "The merchant's payments, newest first, optionally of one `status` or one `customer_id` (not both: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
+        "The merchant's payments, newest first, optionally of one `status`, one `customer_id` or one `payment_link_id` (one of them at most: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.",
       query: listPaymentsQuerySchema,
       queryDocs: {
         ...LIST_QUERY_DOCS,
         status: { description: 'Only payments in this status.' },
         customer_id: { description: 'Only the payments linked to this customer (`cus_…`).' },
+        payment_link_id: { description: 'Only the payments created on this payment link’s checkout page (`plink_…`).' },
       },
       idempotent: false,
       apiHandler: true,

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List payments
-         * @description The merchant's payments, newest first, optionally of one `status` or one `customer_id` (not both: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.
+         * @description The merchant's payments, newest first, optionally of one `status`, one `customer_id` or one `payment_link_id` (one of them at most: 400 `parameter_invalid`) and in a `created` range. A DynamoDB Query on an index, never a scan; no total count.
          */
         get: operations["listPayments"];
         put?: never;
@@ -255,6 +255,90 @@ export interface paths {
          * @description Deletes the customer: afterwards it answers 404 and new payments cannot name it; its payments stay and answer `customer_id: null`; its saved payment methods are detached (at their processors where they have such a call, as `DELETE /payment_methods/{payment_method_id}` does; `payment_method.detached` each). A delete interrupted before that work finished (a fault, its 10 s budget, a processor that could not detach a method) is resumed by a retried DELETE (same answer) or by the reconciler.
          */
         delete: operations["deleteCustomer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links
+         * @description Your payment links, newest first; `active=true` or `active=false` for only those. A DynamoDB Query on an index, never a scan.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A reusable link to a hosted checkout page (`url`): share it (WhatsApp, Instagram, an invoice). Each payer who pays on it creates a payment of its own carrying `payment_link_id`, routed like any other. Either a fixed `amount`, or `amount_min` and `amount_max` for an amount the payer chooses. Emits `payment_link.created`.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_links/{payment_link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment link
+         * @description The link, its `status` as of now. 404 for a link that is not yours.
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment_links/{payment_link_id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description Turns the link off for good: its page answers 410 and creates nothing; payments already made are untouched. Emits `payment_link.deactivated` once; deactivating an inactive link answers it unchanged.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant_profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve your merchant profile
+         * @description Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.
+         */
+        get: operations["getMerchantProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -820,6 +904,50 @@ export interface paths {
          * @description Where every processor sends the payer back. Syncs the payment with its processor (best effort), then redirects (303) to the payment's `return_url` with `payment_id` and `status` added to its query, sends a payer still asked for a step to its page, or shows a plain result page. Fulfil orders from `GET /payments/{payment_id}` or the `payment.succeeded` event, never from the query.
          */
         get: operations["payerReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/{payment_link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Checkout page of a payment link
+         * @description The page a payment link's `url` opens: the merchant, the amount (or a field for it), the fields the link asks for and the card form. Sets the CSRF cookie its form needs. A link that takes no payment answers 410 with a sentence saying why.
+         */
+        get: operations["checkoutPage"];
+        put?: never;
+        /**
+         * Pay on a payment link
+         * @description The checkout form: creates a card payment carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route; the form again with each mistake by its field (400), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.
+         */
+        post: operations["submitCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout/{payment_link_id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Completion route of a payment link
+         * @description Where a link's payment sends the payer once its steps are done (the payment's `return_url`). A failed payment gives its place under `max_payments` back, once. Then 303 to the merchant's `return_url` with `payment_id`, `payment_link_id`, `status` and `signature` (HMAC-SHA256 of `payment_id.payment_link_id.status` under your return signing secret: docs/api.md "Payment links"), or the status page.
+         */
+        get: operations["checkoutComplete"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2038,6 +2166,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment_link.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.created
+         * @description A payment link was created. Sent to every enabled endpoint subscribed to `payment_link.created` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["paymentLinkCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_link.deactivated
+         * @description A payment link was deactivated: its page answers 410 and creates no payment. Sent to every enabled endpoint subscribed to `payment_link.deactivated` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["paymentLinkDeactivatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2494,8 +2662,8 @@ export interface components {
          * @enum {string}
          */
         ErrorType: "invalid_request_error" | "authentication_error" | "idempotency_error" | "connector_error" | "rate_limit_error" | "api_error";
-        /** @description A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice, dispute or payout, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
-        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["InvoiceEvent"] | components["schemas"]["DisputeEvent"] | components["schemas"]["PayoutEvent"];
+        /** @description A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice, dispute, payout or payment link, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
+        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["InvoiceEvent"] | components["schemas"]["DisputeEvent"] | components["schemas"]["PayoutEvent"] | components["schemas"]["PaymentLinkEvent"];
         /** @description One page of events, newest first. */
         EventList: {
             /** @description The events of this page, newest first (at most `limit`). */
@@ -2507,7 +2675,7 @@ export interface components {
          * @description A type of the event catalogue (docs/api.md, "Events").
          * @enum {string}
          */
-        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed";
+        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed" | "payment_link.created" | "payment_link.deactivated";
         /** @description A file uploaded with `POST /files` (Stripe’s File object, a subset): its metadata. The bytes are kept private and passed only to the processor a dispute is answered to; the API never serves them. */
         File: {
             /** @description The file (`file_…`; opaque, do not parse). */
@@ -2624,6 +2792,11 @@ export interface components {
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
         };
+        /** @description Your settings for the hosted checkout pages of your payment links. */
+        MerchantProfile: {
+            /** @description The key of the `signature` a payment link's checkout page adds to your `return_url` (HMAC-SHA256 of `payment_id.payment_link_id.status`): check it with the SDK's `verifyPaymentLinkReturn`. Derived from the stage's key and your merchant id, never stored; keep it on your server. */
+            return_signing_secret: string;
+        };
         /** @description Free-form string key/value pairs you attached, echoed as given (`{}` when none): at most 50 keys of 1–40 characters, values of at most 500 characters. Never put card data here (it is refused). */
         Metadata: {
             [key: string]: string;
@@ -2693,6 +2866,8 @@ export interface components {
             next_action: components["schemas"]["NextAction"] | null;
             /** @description Where the payer is sent back (303, with `payment_id` and `status` in the query) after 3-D Secure, a hosted page or a step; null: a plain result page. */
             return_url: string | null;
+            /** @description The payment link (`plink_…`) whose hosted checkout page created the payment, or null. */
+            payment_link_id: string | null;
             /** @description Echoed from cancel, or null. */
             cancellation_reason: string | null;
             /** @description Why the connector declined or refused (e.g. `card_declined`, `insufficient_funds`, `incorrect_otp`), or null. */
@@ -2766,6 +2941,73 @@ export interface components {
             /** @description The payment after the change, exactly as `GET /payments/{payment_id}` answered then. */
             data: components["schemas"]["Payment"];
         };
+        /** @description A reusable payment link: a hosted checkout page that creates one payment (carrying `payment_link_id`) per payer who pays. Amounts in minor units. */
+        PaymentLink: {
+            /** @description The payment link (`plink_…`; opaque, do not parse). */
+            payment_link_id: string;
+            /** @description The hosted checkout page (`<API base>/checkout/plink_…`): the link to share with payers. */
+            url: string;
+            /** @description False once deactivated (`POST /payment_links/{payment_link_id}/deactivate`); never true again. */
+            active: boolean;
+            status: components["schemas"]["PaymentLinkStatus"];
+            amount: number | null;
+            amount_min: number | null;
+            amount_max: number | null;
+            currency: components["schemas"]["Currency"];
+            /** @description What is paid for, shown on the page, or null. */
+            description: string | null;
+            /** @description The methods the page offers (those routing can serve for the currency among them), or null for every such method. */
+            payment_methods: components["schemas"]["PaymentMethod"][] | null;
+            expires_at: string | null;
+            /** @description How many payments the link may take, or null for no limit. */
+            max_payments: number | null;
+            /** @description Payments created on the page that hold a place under `max_payments`: a payment that fails on the page gives its place back. */
+            payments_count: number;
+            /** @description Where the payer is sent after paying (303, with `payment_id`, `payment_link_id`, `status` and `signature` in the query), or null for a status page. */
+            return_url: string | null;
+            /** @description What the page asks of the payer besides the payment (`email`, `name`, `phone`), copied to the payment. */
+            customer_fields: ("email" | "name" | "phone")[];
+            metadata: components["schemas"]["Metadata"];
+            /**
+             * Format: date-time
+             * @description When the link was created. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the link last changed. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            updated_at: string;
+        };
+        /** @description A payment link was created or deactivated. */
+        PaymentLinkEvent: {
+            /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
+            event_id: string;
+            /**
+             * @description `payment_link.created`: A payment link was created. `payment_link.deactivated`: A payment link was deactivated: its page answers 410 and creates no payment.
+             * @enum {string}
+             */
+            type: "payment_link.created" | "payment_link.deactivated";
+            /**
+             * Format: date-time
+             * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /** @description The payment link after the change, exactly as `GET /payment_links/{payment_link_id}` answered then. */
+            data: components["schemas"]["PaymentLink"];
+        };
+        /** @description One page of payment links, newest first. */
+        PaymentLinkList: {
+            /** @description The payment links of this page, newest first (at most `limit`). */
+            data: components["schemas"]["PaymentLink"][];
+            /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
+            has_more: boolean;
+        };
+        /**
+         * @description `active`: its page takes payments; `inactive`: deactivated; `expired`: `expires_at` has passed; `completed`: `payments_count` reached `max_payments`. Every status but `active` makes the page answer 410 and create nothing.
+         * @enum {string}
+         */
+        PaymentLinkStatus: "active" | "inactive" | "expired" | "completed";
         /** @description One page of payments, newest first. */
         PaymentList: {
             /** @description The payments of this page, newest first (at most `limit`). */
@@ -3612,6 +3854,8 @@ export interface operations {
                 status?: "RequiresConfirmation" | "RequiresAction" | "Processing" | "RequiresCapture" | "Succeeded" | "Failed" | "Cancelled";
                 /** @description Only the payments linked to this customer (`cus_…`). */
                 customer_id?: string;
+                /** @description Only the payments created on this payment link’s checkout page (`plink_…`). */
+                payment_link_id?: string;
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -6079,6 +6323,634 @@ export interface operations {
             };
             /** @description Conflict with the current state: `concurrent_update`. */
             409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description An id from the current page: the page just before it (newer items), still newest first; `has_more` says whether newer ones remain. An unknown id → 400 `resource_missing`. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                };
+                /** @description `true`: only links not deactivated; `false`: only deactivated ones. */
+                active?: "true" | "false";
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payment links. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The link to create. Amounts in minor units. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The fixed amount each payment collects, in minor units (1 to 99,999,999,999). Leave it out for an amount the payer chooses. */
+                    amount?: number;
+                    /** @description Without `amount`: the smallest amount the payer may choose, in minor units (with `amount_max`). */
+                    amount_min?: number;
+                    /** @description Without `amount`: the largest amount the payer may choose, in minor units; at least `amount_min`. */
+                    amount_max?: number;
+                    /**
+                     * @description The currency of every payment made on the link.
+                     * @enum {string}
+                     */
+                    currency: "NGN" | "USD" | "GHS" | "ZAR" | "KES";
+                    /** @description What is paid for, shown on the page (at most 500 characters). */
+                    description?: string;
+                    /** @description The methods the page offers (each at most once); left out, every method routing can serve for the currency. */
+                    payment_methods?: ("card" | "bank_transfer" | "ussd" | "mobile_money")[];
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601: when the link stops taking payments; in the future, at most a year ahead.
+                     */
+                    expires_at?: string;
+                    /** @description How many payments the link may take (1 to 1,000,000); left out, no limit. */
+                    max_payments?: number;
+                    /** @description Where the payer is sent after paying, with `payment_id`, `payment_link_id`, `status` and `signature` in the query; left out, a status page. */
+                    return_url?: string;
+                    /** @description What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once). */
+                    customer_fields?: ("email" | "name" | "phone")[];
+                    /** @description Your key/value pairs, echoed on the link. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description The link (`active`, `payments_count` 0). */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields: send nothing or `{}`. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The link, `active: false`. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMerchantProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your profile. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantProfile"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];
@@ -8856,7 +9728,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed" | "payment_link.created" | "payment_link.deactivated")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -9120,7 +9992,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed" | "payment_link.created" | "payment_link.deactivated")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -9561,7 +10433,7 @@ export interface operations {
                     lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
-                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed";
+                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed" | "payment_link.created" | "payment_link.deactivated";
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -10439,6 +11311,290 @@ export interface operations {
                 };
             };
             /** @description To the merchant's `return_url`, or to the step page. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found: `resource_missing`. Shown as an HTML page. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A bug on our side: `internal_error`. Shown as an HTML page. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. Shown as an HTML page. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    checkoutPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found: `resource_missing`. Shown as an HTML page. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The payment link takes no payment: deactivated, expired or used up; nothing was created: `payment_link_closed`. Shown as an HTML page. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A bug on our side: `internal_error`. Shown as an HTML page. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. Shown as an HTML page. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    submitCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The checkout form as the page posts it. */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The token the page wrote into its form, matching the page's cookie. */
+                    csrf_token: string;
+                    /** @description The id of this drawing of the form: the same form posted twice pays once. */
+                    attempt: string;
+                    /** @description The amount in major units (`1500.00`), when the payer chooses it. */
+                    amount?: string;
+                    /** @description The payer's e-mail, when the link asks for it. */
+                    email?: string;
+                    /** @description The payer's name, when the link asks for it. */
+                    name?: string;
+                    /** @description The payer's phone (E.164), when the link asks for it. */
+                    phone?: string;
+                    /** @description The name on the card (`cc-name`). */
+                    card_name?: string;
+                    /** @description The card number (`cc-number`; spaces allowed): never stored, logged or shown again. */
+                    card_number?: string;
+                    /** @description Expiry month (`cc-exp-month`). */
+                    card_exp_month?: string;
+                    /** @description Expiry year (`cc-exp-year`). */
+                    card_exp_year?: string;
+                    /** @description The security code (`cc-csc`): never stored, logged or shown again. */
+                    card_cvc?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Not answered: every outcome is a redirect or the form again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the processor's 3-D Secure or step page, or to the completion route. */
+            303: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request is invalid: `parameter_invalid`. Shown as an HTML page. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The processor refused the submission: `card_declined`. Shown as an HTML page. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form did not come from the page (its CSRF token does not match the page’s cookie): nothing was done: `csrf_token_invalid`. Shown as an HTML page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not found: `resource_missing`. Shown as an HTML page. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The payment link takes no payment: deactivated, expired or used up; nothing was created: `payment_link_closed`. Shown as an HTML page. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. Shown as an HTML page. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. Shown as an HTML page. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A bug on our side: `internal_error`. Shown as an HTML page. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. Shown as an HTML page. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    checkoutComplete: {
+        parameters: {
+            query?: {
+                /** @description The payment (`pay_…`), one of the link's. */
+                payment_id?: string;
+                /** @description Added by the return route; ignored (the stored status is what counts). */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The payment link id (`plink_…`). */
+                payment_link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status page (the link has no `return_url`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the merchant's `return_url`, signed. */
             303: {
                 headers: {
                     Location: components["headers"]["Location"];
@@ -15516,6 +16672,100 @@ export interface operations {
                 "application/json": components["schemas"]["PayoutEvent"] & {
                     /** @constant */
                     type?: "payout.reversed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"] & {
+                    /** @constant */
+                    type?: "payment_link.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkDeactivatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentLinkEvent"] & {
+                    /** @constant */
+                    type?: "payment_link.deactivated";
                 };
             };
         };

@@ -1,0 +1,163 @@
+/**
+ * The HTML of a payment link's hosted checkout page: the form, the page of a link that takes no payment (410) and the
+ * status view. Server-rendered, whole without JavaScript (a plain `<form method="post">`); the one script, allowed by
+ * the answer's CSP nonce, only stops a second click on Pay. Every value the merchant or the payer typed is escaped;
+ * the card number and CVC are never written back. Inputs carry the HTML autofill tokens (`cc-name`, `cc-number`,
+ * `cc-exp-month`, `cc-exp-year`, `cc-csc`: WHATWG HTML "Autofill") and `inputmode="numeric"`, so browsers and password
+ * managers fill them; every input has a label, and an error is written next to its field and tied to it with
+ * `aria-describedby` (WCAG 2.2 SC 3.3.1), with a summary announced first (`role="alert"`).
+ */
+import type { Payment } from '../domain/payment';
+import type { PaymentLink } from '../domain/payment-link';
+import { type CheckoutField, type CheckoutForm, type FieldErrors, formatAmount } from '../operations/payment-links/checkout';
+import { escapeHtml } from './html-handler';
+
+/** The page's styles: system fonts, one column that fits a 360 px screen, contrast of at least 4.5:1. */
+const STYLE =
+  'body{font-family:system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}main{max-width:28rem;margin:0 auto;padding:1rem}' +
+  'h1{font-size:1.25rem;margin:.5rem 0}.box{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1rem}' +
+  '.amount{font-size:1.6rem;font-weight:700;margin:.25rem 0}label{display:block;font-weight:600;margin:.8rem 0 .25rem}' +
+  'input{box-sizing:border-box;width:100%;font-size:1rem;padding:.55rem;border:1px solid #6e7781;border-radius:6px}' +
+  '.row{display:flex;gap:.6rem}.row>div{flex:1}.err{color:#a40e26;margin:.25rem 0 0}input[aria-invalid=true]{border-color:#a40e26}' +
+  'button{width:100%;margin-top:1.2rem;font-size:1.05rem;padding:.75rem;border:0;border-radius:6px;background:#0a3069;color:#fff;cursor:pointer}' +
+  '.alert{border:1px solid #a40e26;background:#ffebe9;border-radius:6px;padding:.6rem .8rem}small{color:#57606a}';
+
+/** The merchant as the page shows it (default display until a profile names it). */
+export interface CheckoutBrand {
+  name: string;
+}
+
+/** The default display: no merchant name is known to the page. */
+export const DEFAULT_BRAND: CheckoutBrand = { name: 'Secure checkout' };
+
+function page(title: string, nonce: string, body: string, script = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main>${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
+}
+
+/** The amount line: the fixed amount, or the range the payer chooses in. */
+function amountLine(link: PaymentLink): string {
+  if (link.amount !== null) return `<p class="amount">${escapeHtml(formatAmount(link.amount, link.currency))}</p>`;
+  const min = formatAmount(link.amount_min ?? 1, link.currency);
+  const max = formatAmount(link.amount_max ?? 1, link.currency);
+  return `<p>Choose an amount from ${escapeHtml(min)} to ${escapeHtml(max)}.</p>`;
+}
+
+/** What the form may write back into its inputs after a mistake: never the card number or the CVC. */
+const ECHOED: readonly CheckoutField[] = ['amount', 'email', 'name', 'phone', 'card_name', 'card_exp_month', 'card_exp_year'];
+
+interface InputSpec {
+  field: CheckoutField;
+  label: string;
+  attrs: string;
+}
+
+function input(spec: InputSpec, form: CheckoutForm, errors: FieldErrors): string {
+  const error = errors[spec.field];
+  const echoed =
+    ECHOED.includes(spec.field) && typeof form[spec.field] === 'string' ? ` value="${escapeHtml(form[spec.field] as string)}"` : '';
+  const described = error ? ` aria-invalid="true" aria-describedby="err-${spec.field}"` : '';
+  return `<label for="${spec.field}">${escapeHtml(spec.label)}</label><input id="${spec.field}" name="${spec.field}" ${spec.attrs}${echoed}${described}>${
+    error ? `<p class="err" id="err-${spec.field}">${escapeHtml(error)}</p>` : ''
+  }`;
+}
+
+/** The script the nonce allows: one submission per drawing of the form (a second click would be refused anyway). */
+const ONE_SUBMIT_SCRIPT =
+  'document.querySelector("form").addEventListener("submit",function(e){var b=e.target.querySelector("button");if(b.disabled){e.preventDefault();return}b.disabled=true;b.textContent="Paying…"});';
+
+/** Everything the form page needs besides the link. */
+export interface CheckoutFormView {
+  nonce: string;
+  csrfToken: string;
+  /** The attempt id of this drawing (32 hex). */
+  attempt: string;
+  brand?: CheckoutBrand;
+  /** The payer's earlier answers (re-drawn after a mistake; the card number and CVC are never written back). */
+  form?: CheckoutForm;
+  errors?: FieldErrors;
+  /** A sentence above the form (a decline, an expired form). */
+  message?: string;
+}
+
+/** The checkout form of an active link. */
+export function checkoutFormPage(link: PaymentLink, view: CheckoutFormView): string {
+  const brand = view.brand ?? DEFAULT_BRAND;
+  const form = view.form ?? {};
+  const errors = view.errors ?? {};
+  const wrong = Object.keys(errors) as CheckoutField[];
+  const summary =
+    view.message || wrong.length > 0
+      ? `<div class="alert" role="alert">${view.message ? `<p>${escapeHtml(view.message)}</p>` : ''}${
+          wrong.length > 0
+            ? `<p>Check ${wrong.length === 1 ? 'this field' : `these ${wrong.length} fields`}:</p><ul>${wrong.map((f) => `<li><a href="#${f}">${escapeHtml(errors[f] as string)}</a></li>`).join('')}</ul>`
+            : ''
+        }</div>`
+      : '';
+  const fields: InputSpec[] = [];
+  if (link.amount === null) {
+    fields.push({
+      field: 'amount',
+      label: `Amount (${link.currency})`,
+      attrs: 'inputmode="decimal" autocomplete="transaction-amount" required',
+    });
+  }
+  if (link.customer_fields.includes('email'))
+    fields.push({ field: 'email', label: 'E-mail', attrs: 'type="email" autocomplete="email" required' });
+  if (link.customer_fields.includes('name')) fields.push({ field: 'name', label: 'Your name', attrs: 'autocomplete="name" required' });
+  if (link.customer_fields.includes('phone')) {
+    fields.push({ field: 'phone', label: 'Phone (international, e.g. +2348012345678)', attrs: 'type="tel" autocomplete="tel" required' });
+  }
+  const cardFields: InputSpec[] = [
+    { field: 'card_name', label: 'Name on card', attrs: 'autocomplete="cc-name"' },
+    { field: 'card_number', label: 'Card number', attrs: 'inputmode="numeric" autocomplete="cc-number" maxlength="23" required' },
+  ];
+  const expiry = [
+    { field: 'card_exp_month', label: 'Month (MM)', attrs: 'inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required' },
+    { field: 'card_exp_year', label: 'Year (YYYY)', attrs: 'inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required' },
+    { field: 'card_cvc', label: 'CVC', attrs: 'type="password" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required' },
+  ] as const satisfies readonly InputSpec[];
+  const body = `<p><small>${escapeHtml(brand.name)}</small></p><h1>${escapeHtml(link.description ?? 'Payment')}</h1>${amountLine(link)}${summary}
+<form method="post" class="box" novalidate><input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}"><input type="hidden" name="attempt" value="${escapeHtml(view.attempt)}">
+${fields.map((f) => input(f, form, errors)).join('')}<fieldset style="border:0;padding:0;margin:0"><legend style="font-weight:700;margin-top:.8rem">Card</legend>
+${cardFields.map((f) => input(f, form, errors)).join('')}<div class="row">${expiry.map((f) => `<div>${input(f, form, errors)}</div>`).join('')}</div></fieldset>
+<button type="submit">Pay${link.amount !== null ? ` ${escapeHtml(formatAmount(link.amount, link.currency))}` : ''}</button></form>
+<p><small>Card details go to the payment processor only: they are never stored or shown again.</small></p>`;
+  return page(`Pay ${brand.name}`, view.nonce, body, ONE_SUBMIT_SCRIPT);
+}
+
+/** The page of a link that takes no payment (answered with 410): why, in one sentence. */
+export function closedLinkPage(sentence: string, nonce: string, brand: CheckoutBrand = DEFAULT_BRAND): string {
+  return page(
+    'Payment link unavailable',
+    nonce,
+    `<p><small>${escapeHtml(brand.name)}</small></p><h1>This link cannot take payments</h1><div class="box"><p>${escapeHtml(sentence)}</p></div>`,
+  );
+}
+
+/** The status view after paying, for a link without a `return_url`. */
+export function checkoutStatusPage(link: PaymentLink, payment: Payment, nonce: string, brand: CheckoutBrand = DEFAULT_BRAND): string {
+  const done = payment.status === 'Succeeded' || payment.status === 'RequiresCapture';
+  const failed = payment.status === 'Failed' || payment.status === 'Cancelled';
+  const title = done ? 'Payment complete' : failed ? 'Payment not completed' : 'Payment pending';
+  const detail = done
+    ? 'Thank you: the merchant has your payment.'
+    : failed
+      ? `${payment.error_message ?? 'The payment did not go through.'} No money was taken. You can go back to the link and try again.`
+      : 'Your bank has not answered yet. Do not pay again; the merchant will see the payment once it completes.';
+  return page(
+    title,
+    nonce,
+    `<p><small>${escapeHtml(brand.name)}</small></p><h1>${escapeHtml(title)}</h1><div class="box" role="status"><p class="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p><p>${escapeHtml(detail)}</p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(payment.payment_id)}</small></p></div>`,
+  );
+}
+
+/**
+ * The checkout page's Content-Security-Policy around a nonce: nothing loads but the page's own inline styles and its
+ * one nonced script; no `<base>`; never framed (`frame-ancestors 'none'`). `form-action` is left open for the reason
+ * the payer pages give (shared/http/html-handler.ts `pageSecurityHeaders`): the form's answer redirects to a
+ * processor's 3-D Secure page on an origin known only once the processor answers, and Chrome checks redirects of a
+ * form submission against `form-action`.
+ */
+export function checkoutContentSecurityPolicy(nonce: string): string {
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; frame-ancestors 'none'`;
+}

@@ -1,0 +1,175 @@
+/**
+ * The hosted checkout page of a payment link, without its HTML (shared/http/checkout-page.ts draws it): find the link
+ * by its id alone (the id is the capability, as a processor's hosted link is), check the payer's form, and, when the
+ * payer comes back, give a failed payment's place back and send the payer on to the merchant's `return_url` with a
+ * signature. Paying is in ./checkout-payment.ts, so the page and the completion route load no processor call.
+ */
+import { ApiError } from '../../domain/errors';
+import { isIdOf } from '../../domain/ids';
+import { type Currency, MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';
+import type { Payment } from '../../domain/payment';
+import { CLOSED_LINK_SENTENCES, checkoutPath, type PaymentLink } from '../../domain/payment-link';
+import { cardSchema } from '../../schemas/common';
+import { emailSchema, phoneSchema } from '../../schemas/contact-schemas';
+import { returnSigningSecret, signReturn } from '../../security/checkout-return-signature';
+import { findPaymentLinkOwner, getPaymentLink, releaseLinkPlace } from '../../storage/payment-links-repository';
+import { getPayment } from '../../storage/payments-repository';
+
+/** The fields of the checkout form a payer fills in (the CSRF token and the attempt id are checked apart). */
+export const CHECKOUT_FIELDS = [
+  'amount',
+  'email',
+  'name',
+  'phone',
+  'card_name',
+  'card_number',
+  'card_exp_month',
+  'card_exp_year',
+  'card_cvc',
+] as const;
+
+/** One of {@link CHECKOUT_FIELDS}. */
+export type CheckoutField = (typeof CHECKOUT_FIELDS)[number];
+
+/** What is wrong with each field, in words for the payer (never repeating what was typed). */
+export type FieldErrors = Partial<Record<CheckoutField, string>>;
+
+/** A link found by its id alone, with its merchant. */
+export interface CheckoutLink {
+  merchantId: string;
+  link: PaymentLink;
+}
+
+/**
+ * The link a checkout URL names, its status as of now.
+ * @throws ApiError 404 when no link has this id
+ */
+export async function checkoutLink(paymentLinkId: string): Promise<CheckoutLink> {
+  const merchantId = isIdOf('paymentLink', paymentLinkId) ? await findPaymentLinkOwner(paymentLinkId) : undefined;
+  const link = merchantId ? await getPaymentLink(merchantId, paymentLinkId) : undefined;
+  if (!merchantId || !link) {
+    throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment link. Check the link you followed.');
+  }
+  return { merchantId, link };
+}
+
+/** The sentence for a link that takes no payment (status other than `active`). */
+export function closedSentence(link: PaymentLink): string {
+  return link.status === 'active' ? '' : CLOSED_LINK_SENTENCES[link.status];
+}
+
+/**
+ * Minor units of an amount the payer typed in major units (`1500`, `1,500.50`): digits with at most two decimals.
+ * @returns undefined when it is not such an amount
+ */
+export function minorUnitsOfTyped(typed: string): number | undefined {
+  const text = typed.replace(/[,\s]/g, '');
+  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!m) return undefined;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+/** The locale amounts of a currency are written in on the page (its home country's English). */
+export const CURRENCY_LOCALES: Readonly<Record<Currency, string>> = {
+  NGN: 'en-NG',
+  GHS: 'en-GH',
+  KES: 'en-KE',
+  ZAR: 'en-ZA',
+  USD: 'en-US',
+};
+
+/**
+ * An amount for the payer to read, with `Intl.NumberFormat` in the currency's locale (`₦1,500.00` for 150000 NGN).
+ * The amount is given to `format` as a decimal string, so no float rounding is involved.
+ * @param amount minor units (every supported currency has two decimals)
+ */
+export function formatAmount(amount: number, currency: Currency): string {
+  const decimal = `${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`;
+  return new Intl.NumberFormat(CURRENCY_LOCALES[currency], { style: 'currency', currency }).format(decimal as unknown as number);
+}
+
+/** The form as posted: every field a string or absent. */
+export type CheckoutForm = Partial<Record<CheckoutField | 'csrf_token' | 'attempt', string>>;
+
+/** A field's value, trimmed; undefined when absent or blank. */
+export const formValue = (form: CheckoutForm, field: CheckoutField) => {
+  const v = form[field];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+};
+
+/** The checkout form's mistakes, field by field (an empty object when there are none). */
+export function checkFormFields(link: PaymentLink, form: CheckoutForm): { errors: FieldErrors; amount?: number } {
+  const errors: FieldErrors = {};
+  let amount = link.amount ?? undefined;
+  if (link.amount === null) {
+    const typed = formValue(form, 'amount');
+    const minor = typed === undefined ? undefined : minorUnitsOfTyped(typed);
+    const min = link.amount_min ?? MIN_AMOUNT;
+    const max = link.amount_max ?? MAX_AMOUNT;
+    if (minor === undefined || minor < min || minor > max) {
+      errors.amount = `Enter an amount from ${formatAmount(min, link.currency)} to ${formatAmount(max, link.currency)}.`;
+    } else amount = minor;
+  }
+  if (link.customer_fields.includes('email') && !emailSchema.safeParse(formValue(form, 'email') ?? '').success) {
+    errors.email = 'Enter your e-mail address, like name@example.com.';
+  }
+  if (link.customer_fields.includes('name') && !(formValue(form, 'name') && (formValue(form, 'name') as string).length <= 200)) {
+    errors.name = 'Enter your name (at most 200 characters).';
+  }
+  if (link.customer_fields.includes('phone') && !phoneSchema.safeParse(formValue(form, 'phone') ?? '').success) {
+    errors.phone = 'Enter your phone number in international form, like +2348012345678.';
+  }
+  const card = {
+    card_number: (formValue(form, 'card_number') ?? '').replace(/[\s-]/g, ''),
+    card_exp_month: formValue(form, 'card_exp_month') ?? '',
+    card_exp_year: formValue(form, 'card_exp_year') ?? '',
+    card_cvc: formValue(form, 'card_cvc') ?? '',
+  };
+  const checked = cardSchema.safeParse(card);
+  if (!checked.success) {
+    const words: Partial<Record<CheckoutField, string>> = {
+      card_number: 'Enter the card number: 12 to 19 digits, as on the card.',
+      card_exp_month: 'Enter the expiry month, 01 to 12; the card must not have expired.',
+      card_exp_year: 'Enter the expiry year, like 2030; the card must not have expired.',
+      card_cvc: 'Enter the 3 or 4 digit security code from the back of the card.',
+    };
+    for (const issue of checked.error.issues) {
+      const field = String(issue.path[0] ?? '') as CheckoutField;
+      if (words[field] && !errors[field]) errors[field] = words[field];
+    }
+  }
+  if (formValue(form, 'card_name') !== undefined && (formValue(form, 'card_name') as string).length > 200) {
+    errors.card_name = 'Enter the name as on the card (at most 200 characters).';
+  }
+  return { errors, amount };
+}
+
+/** The completion route of a link: where the processor's return route sends the payer back (with `payment_id`). */
+export function completionUrl(publicBaseUrl: string, paymentLinkId: string): string {
+  return `${publicBaseUrl}${checkoutPath(paymentLinkId)}/complete`;
+}
+
+/** Where the payer goes once back from the payment's steps: the merchant's `return_url`, or the page's status view. */
+export type CompletionOutcome = { kind: 'return'; location: string } | { kind: 'status'; link: PaymentLink; payment: Payment };
+
+/**
+ * The payer is back on the link (the processor's return route sent them here): a failed payment gives its place back
+ * (once), then the payer goes to the merchant's `return_url` with `payment_id`, `payment_link_id`, `status` (the stored
+ * status, never the query's) and `signature`, or sees the status view when the link has no `return_url`.
+ * @throws ApiError 404 when no link has this id, or the payment is not one of its payments
+ */
+export async function completeCheckout(paymentLinkId: string, paymentId: string | undefined): Promise<CompletionOutcome> {
+  const { merchantId, link } = await checkoutLink(paymentLinkId);
+  const stored = paymentId && isIdOf('payment', paymentId) ? await getPayment(merchantId, paymentId) : undefined;
+  if (!stored || stored.payment.payment_link_id !== paymentLinkId) {
+    throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment on this link. Check the link you followed.');
+  }
+  const payment = stored.payment;
+  if (payment.status === 'Failed' || payment.status === 'Cancelled') await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
+  if (!link.return_url) return { kind: 'status', link, payment };
+  const fields = { payment_id: payment.payment_id, payment_link_id: paymentLinkId, status: payment.status };
+  const url = new URL(link.return_url);
+  for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, v);
+  url.searchParams.set('signature', signReturn(await returnSigningSecret(merchantId), fields));
+  return { kind: 'return', location: url.toString() };
+}
