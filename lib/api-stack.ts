@@ -34,17 +34,27 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { answersHead, FALLBACK_ROUTE, ROUTES, type RouteDefinition, type TableAccess } from '../shared/api/routes';
+import {
+  answersHead,
+  FALLBACK_ROUTE,
+  isConnectorWebhookRoute,
+  isSandboxRoute,
+  ROUTES,
+  type RouteDefinition,
+  type RouteEnvironmentNeed,
+  type TableAccess,
+} from '../shared/api/routes';
 import { TABLE_DEFINITION } from '../shared/storage/table-definition';
 import { SyntheticChecks } from './canaries';
 import { type StageConfig, stageConnectors } from './config/stage-config';
 import { bundleFunction } from './function-bundling';
-import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup, groupRoutes, routeFamily } from './function-groups';
+import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup, groupRoutes } from './function-groups';
 import { FUNCTION_NODE_OPTIONS } from './function-runtime';
+import { FunctionGroupMonitoring } from './monitoring/function-group-monitoring';
+import { ServiceMonitoring } from './monitoring/service-monitoring';
 import { acknowledgeNagFindings, type NagAcknowledgement } from './nag-acknowledgements';
 import { OperationsQueries } from './operations-queries';
 import { ReconcilerSchedule } from './reconciler-schedule';
-import { FunctionGroupMonitoring, ServiceMonitoring } from './service-monitoring';
 
 /**
  * Table access levels: the route table's (shared/api/routes.ts, `none` included) plus `settle`, the
@@ -240,16 +250,13 @@ export function connectorAccountsKeyStatement(keyArn: string): PolicyStatement {
   });
 }
 
-/** The processors' webhook receiver (`/webhooks/{connector}…`): decrypts the account's webhook secret. */
-export const isConnectorWebhookRoute = (route: Pick<RouteDefinition, 'path'>): boolean => routeFamily(route.path) === 'webhooks';
-
 /**
  * Whether a route's function gets the connector-accounts key (its ARN and {@link connectorAccountsKeyStatement}):
  * routes that call connectors (`connectors: true` in shared/api/routes.ts: they use a merchant's account,
  * and the account routes store its credentials) and the processors' webhook receiver. The reconciler gets
  * it too (lib/api-stack.ts); no other function does.
  */
-export const usesConnectorAccountsKey = (route: Pick<RouteDefinition, 'path' | 'connectors'>): boolean =>
+export const usesConnectorAccountsKey = (route: Pick<RouteDefinition, 'connectors' | 'connectorWebhook'>): boolean =>
   route.connectors || isConnectorWebhookRoute(route);
 
 /**
@@ -313,16 +320,28 @@ interface FunctionSpec {
 
 const SERVICE_NAME = 'switchyard';
 
-/** The sandbox's own routes (its hosted pages) and the test helpers (test clocks): deployed only on stages with `sandbox: true`. */
-export const isSandboxRoute = (route: Pick<RouteDefinition, 'path'>): boolean =>
-  route.path === '/sandbox' || route.path.startsWith('/sandbox/') || route.path.startsWith('/test_helpers/');
-
 /**
  * The routes a stage deploys: every entry of shared/api/routes.ts, less the sandbox's own
  * ({@link isSandboxRoute}) where the stage has no sandbox (`sandbox: false`, prod).
  */
 export function stageRoutes(config: Pick<StageConfig, 'sandbox'>, routes: readonly RouteDefinition[] = ROUTES): readonly RouteDefinition[] {
   return config.sandbox ? routes : routes.filter((route) => !isSandboxRoute(route));
+}
+
+/**
+ * The environment a route's function gets for the stage settings its route definition names
+ * (shared/api/route-definition.ts `environment`): `webhookRetrySchedule` → `WEBHOOK_RETRY_SCHEDULE_SECONDS`, the
+ * stage's webhook retry schedule as comma-separated seconds.
+ */
+export function routeEnvironment(
+  needs: readonly RouteEnvironmentNeed[],
+  settings: { webhookRetrySchedule: string },
+): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const need of needs) {
+    if (need === 'webhookRetrySchedule') environment.WEBHOOK_RETRY_SCHEDULE_SECONDS = settings.webhookRetrySchedule;
+  }
+  return environment;
 }
 
 /** Environment variable naming the evidence files bucket (shared/storage/file-store.ts). */
@@ -412,7 +431,7 @@ class LambdaProxyIntegration extends HttpRouteIntegration {
  *
  * The route functions live in nested stacks, one per function group (lib/function-groups.ts): each
  * function with its role, policy, log group (`/switchyard/<stage>/api/<group>/<function>`) and invoke
- * permission, and the group's monitoring (lib/service-monitoring.ts, FunctionGroupMonitoring): a
+ * permission, and the group's monitoring (lib/monitoring/function-group-monitoring.ts): a
  * dashboard of its functions (`Switchyard-<stage>-Functions-<group>`) and their errors and throttles
  * alarms (`Switchyard-<stage>-<group>-<function>-…`). This stack keeps what has a fixed name or must
  * stay in one place: the HTTP API, its routes and integrations (their logical ids unchanged by the
@@ -595,10 +614,7 @@ export class ApiStack extends Stack {
           connectors: route.connectors,
           connectorAccountsKey: usesConnectorAccountsKey(route),
           assets: route.assets,
-          // Redeliver sends webhooks (and schedules their retries) on the stage's schedule.
-          ...(route.path.startsWith('/events/') && route.method === 'POST'
-            ? { environment: { WEBHOOK_RETRY_SCHEDULE_SECONDS: webhookRetrySchedule } }
-            : {}),
+          ...(route.environment?.length ? { environment: routeEnvironment(route.environment, { webhookRetrySchedule }) } : {}),
         },
         functionGroup(route),
       ),

@@ -44,7 +44,7 @@ export interface SyntheticChecksProps {
  * The stage's canaries: `GET /health` every 5 minutes on every stage, and, where the stage config
  * enables it (`canaries.sandboxPayment`, sandbox stages only), a sandbox payment created and
  * confirmed every 5 minutes with an API key read at run time from {@link canaryApiKeySecretName}.
- * Their alarms are in lib/service-monitoring.ts (SuccessPercent < 100).
+ * Their alarms are in lib/monitoring/canaries-section.ts (SuccessPercent < 100).
  */
 export class SyntheticChecks extends Construct {
   /** The `/health` canary. */

@@ -66,7 +66,7 @@ export interface ReconcilerScheduleProps {
 export class ReconcilerSchedule extends Construct {
   /** The schedule. */
   readonly schedule: Schedule;
-  /** Invocations Scheduler gave up delivering (alarmed on in lib/service-monitoring.ts). */
+  /** Invocations Scheduler gave up delivering (alarmed on in lib/monitoring/scheduled-jobs-section.ts). */
   readonly deadLetterQueue: Queue;
   /** Role EventBridge Scheduler assumes to invoke the function and write to the queue. */
   readonly role: Role;

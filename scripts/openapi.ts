@@ -54,16 +54,15 @@ import {
   MAX_ENABLED_EVENTS,
   MAX_URL_LENGTH,
 } from '../shared/schemas/webhook-endpoint-schemas';
+import { EXAMPLE_MISSING_AMOUNT_ERROR, WEBHOOK_EXAMPLES } from './openapi/openapi-examples';
 import {
   type BodyExample,
   type ErrorStatus,
-  EXAMPLE_MISSING_AMOUNT_ERROR,
   OPENAPI_OPERATIONS,
   OPENAPI_TAGS,
   type OperationMetadata,
   type ResponseHeaderName,
   type SuccessResponse,
-  WEBHOOK_EXAMPLES,
 } from './openapi/openapi-operations';
 
 /** A JSON Schema / OpenAPI object as plain JSON. */

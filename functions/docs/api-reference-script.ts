@@ -1,4 +1,4 @@
-import { REDOC_SCRIPT_FILE } from '../../shared/api/routes';
+import { REDOC_SCRIPT_FILE } from '../../shared/api/reference-files';
 import { staticAssetHandler } from './static-asset';
 
 /**

@@ -1,5 +1,5 @@
 import { API_VERSION, API_VERSION_HEADER } from '../../shared/api/api-version';
-import { OPENAPI_DOCUMENT_FILE } from '../../shared/api/routes';
+import { OPENAPI_DOCUMENT_FILE } from '../../shared/api/reference-files';
 import { staticAssetHandler } from './static-asset';
 
 /**

@@ -146,7 +146,7 @@ export interface StageConfig {
      * errors of one merchant connector account (`ConnectorCalls` outcome=technical_error, Sum over 5
      * minutes, per `merchant_connector_id`) at or above which the multi-time-series alarm
      * `…-ConnectorAccounts-TechnicalErrors-Critical` fires for that account, on 2 of 3 periods. A count,
-     * not a rate (lib/service-monitoring.ts, `connectorAccountTechnicalErrorsQuery`). Source: a confirm
+     * not a rate (lib/monitoring/connector-accounts-section.ts, `connectorAccountTechnicalErrorsQuery`). Source: a confirm
      * whose processor call fails technically falls back once, and a single timeout costs nothing
      * (see `connectorTechnicalErrorRate`); 5 in 5 minutes, twice in a quarter hour, is the platform bound
      * (5 %) reached by an account doing 100 calls per period, and a failure pattern for a smaller one.

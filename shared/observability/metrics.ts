@@ -290,7 +290,7 @@ export function recordAuthorization(
 /**
  * The extra dimension set `{merchant_connector_id}` (added to the common `{connector, outcome}`) of a
  * call on a merchant's own connector account: per-account health for alarms and dashboards
- * (lib/service-monitoring.ts); none for the stage's own (platform) accounts.
+ * (lib/monitoring/connector-accounts-section.ts); none for the stage's own (platform) accounts.
  */
 function accountSet(merchantConnectorId: string | null): Record<string, string>[] {
   return merchantConnectorId ? [{ merchant_connector_id: merchantConnectorId }] : [];

@@ -69,7 +69,7 @@ export function deliveryTimeoutMs(env: NodeJS.ProcessEnv = process.env): number 
 /**
  * The message of the log line written for every attempt that did not deliver (with `merchant_id`,
  * `webhook_endpoint_id`, `delivery_id`, `outcome`, `http_status`, `error`): the per-merchant
- * failures rule and alarm (lib/service-monitoring.ts) count these lines by `merchant_id`.
+ * failures rule and alarm (lib/monitoring/webhooks-section.ts) count these lines by `merchant_id`.
  */
 export const WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE = 'webhook delivery attempt failed';
 

@@ -1,18 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isSandboxRoute, RECONCILER, stageRoutes } from '../../lib/api-stack';
+import { RECONCILER, stageRoutes } from '../../lib/api-stack';
 import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
+import { connectorAccountTechnicalErrorsQuery } from '../../lib/monitoring/connector-accounts-section';
+import { DASHBOARD_TITLES } from '../../lib/monitoring/dashboard-titles';
+import { OPEN_OPERATION_KINDS } from '../../lib/monitoring/open-operations-section';
+import { RUNBOOK, RUNBOOK_DOC } from '../../lib/monitoring/runbooks';
 import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
-import {
-  connectorAccountTechnicalErrorsQuery,
-  DASHBOARD_TITLES,
-  OPEN_OPERATION_KINDS,
-  RUNBOOK,
-  RUNBOOK_DOC,
-} from '../../lib/service-monitoring';
-import { FALLBACK_ROUTE, ROUTES } from '../../shared/api/routes';
+import { FALLBACK_ROUTE, isSandboxRoute, ROUTES } from '../../shared/api/routes';
 import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../../shared/observability/metrics';
 import { REQUEST_LOG_FIELDS, REQUEST_LOG_MESSAGE } from '../../shared/observability/request-log';
 import { configuredConnector, sandboxConnectorEnabled } from '../../shared/processor-call/connector-registry';

@@ -14,7 +14,6 @@ import {
   CONNECTOR_ACCOUNTS_KEY_ACTIONS,
   CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
   functionCode,
-  isConnectorWebhookRoute,
   RECONCILER,
   stageRoutes,
   TABLE_ACTIONS,
@@ -28,10 +27,17 @@ import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from 
 import { bundleFunction, FUNCTION_ESBUILD_OPTIONS, type FunctionBundle } from '../../lib/function-bundling';
 import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
-import { functionGroupDashboardName } from '../../lib/service-monitoring';
+import { functionGroupDashboardName } from '../../lib/monitoring/function-group-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
 import { chooseMemory, MEASUREMENTS } from '../../scripts/capacity/lambda-memory';
-import { answersHead, FALLBACK_ROUTE, OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE, ROUTES } from '../../shared/api/routes';
+import {
+  answersHead,
+  FALLBACK_ROUTE,
+  isConnectorWebhookRoute,
+  OPENAPI_DOCUMENT_FILE,
+  REDOC_SCRIPT_FILE,
+  ROUTES,
+} from '../../shared/api/routes';
 import { sourceMappedStack } from '../../shared/observability/source-mapped-stack';
 import { KMS_KEY_ARN_VARIABLE } from '../../shared/security/credential-encryption';
 import { DEFAULT_OPEN_INDEX_SHARDS } from '../../shared/storage/item-keys';

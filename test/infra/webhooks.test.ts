@@ -10,7 +10,9 @@ import {
 } from '../../lib/api-stack';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS, STAGES } from '../../lib/config/stage-config';
 import { tableStreamArnParameterName } from '../../lib/data-stack';
-import { RUNBOOK, WEBHOOK_DELIVERY_OUTCOMES, WEBHOOK_ITERATOR_AGE_ALARM_MS, WEBHOOK_METRICS } from '../../lib/service-monitoring';
+import { WEBHOOK_ITERATOR_AGE_ALARM_MS } from '../../lib/monitoring/background-functions-section';
+import { RUNBOOK } from '../../lib/monitoring/runbooks';
+import { WEBHOOK_DELIVERY_OUTCOMES, WEBHOOK_METRICS } from '../../lib/monitoring/webhooks-section';
 import { buildApp } from '../../lib/switchyard-app';
 import { FAN_OUT_LANES } from '../../shared/webhooks/delivery-queue';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, WEBHOOK_ATTEMPT_FAILED_LOG_MESSAGE } from '../../shared/webhooks/delivery-settings';

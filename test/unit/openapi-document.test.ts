@@ -24,8 +24,8 @@ import {
   EXAMPLE_CUSTOMER,
   EXAMPLE_REFUND,
   EXAMPLE_SUCCEEDED_PAYMENT,
-  OPENAPI_OPERATIONS,
-} from '../../scripts/openapi/openapi-operations';
+} from '../../scripts/openapi/openapi-examples';
+import { OPENAPI_OPERATIONS } from '../../scripts/openapi/openapi-operations';
 import { API_VERSION } from '../../shared/api/api-version';
 import { ROUTES } from '../../shared/api/routes';
 import type { CardBrand, CardSummary } from '../../shared/domain/card';

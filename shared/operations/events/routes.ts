@@ -1,0 +1,281 @@
+/**
+ * The event routes: webhook endpoints (`/webhook_endpoints…`), events and their deliveries (`/events…`).
+ * Data read by shared/api/routes.ts: schemas, the domain and shared/api's route types only.
+ */
+import {
+  AUTHENTICATED,
+  CONCURRENT_WRITE,
+  IDEMPOTENT,
+  JSON_BODY,
+  JSON_ROUTE,
+  LIST,
+  mergeErrors,
+  NOT_FOUND,
+} from '../../api/operation-errors';
+import { ENDPOINT_ID, EVENT_ID, json, jsonBody, LIST_QUERY_DOCS, replayed } from '../../api/operation-metadata';
+import type { ApiRoute } from '../../api/route-definition';
+import { listEventsQuerySchema } from '../../schemas/event-list-schema';
+import { EventResource } from '../../schemas/event-resource-schema';
+import { plainListQuerySchema } from '../../schemas/plain-list-schema';
+import { redeliverEventBodySchema } from '../../schemas/redeliver-event-schema';
+import { EventListResource, WebhookDeliveryListResource, WebhookEndpointListResource } from '../../schemas/resource-lists-schema';
+import {
+  DeletedWebhookEndpointResource,
+  WebhookEndpointResource,
+  WebhookEndpointWithSecretResource,
+} from '../../schemas/webhook-endpoint-resource-schema';
+import { createWebhookEndpointSchema, rotateSecretSchema, updateWebhookEndpointSchema } from '../../schemas/webhook-endpoint-schemas';
+
+const ENDPOINT_FIELDS = {
+  url: 'Where events are POSTed: an absolute URL (deployed stages: `https://`, public addresses only, no credentials).',
+  enabled_events: 'Event types to send, or `["*"]` for all (the default).',
+  description: 'At most 1000 characters.',
+};
+
+/** The webhook endpoint and event routes, in the route table's order. */
+export const EVENT_ROUTES: readonly ApiRoute[] = [
+  {
+    method: 'POST',
+    path: '/webhook_endpoints',
+    entry: 'functions/webhook-endpoints/create-webhook-endpoint.ts',
+    name: 'CreateWebhookEndpoint',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'createWebhookEndpoint',
+      tag: 'Webhook endpoints',
+      summary: 'Create a webhook endpoint',
+      description:
+        "Registers where your events are sent. The answer holds the signing `secret`, shown only here and in `rotate_secret`'s answer (a retry with the same `Idempotency-Key` replays it for 24 h). Deployed stages accept only `https://` URLs to public addresses.",
+      body: jsonBody(
+        createWebhookEndpointSchema,
+        true,
+        '`url` required; `enabled_events` (default `["*"]`) and `description` optional.',
+        ENDPOINT_FIELDS,
+      ),
+      idempotent: true,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: replayed(json(WebhookEndpointWithSecretResource, 'The endpoint, `enabled`, with its `secret`.')) },
+      errors: mergeErrors(
+        JSON_ROUTE,
+        AUTHENTICATED,
+        JSON_BODY,
+        { 400: ['url_not_allowed', 'webhook_endpoint_limit'] },
+        IDEMPOTENT,
+        CONCURRENT_WRITE,
+      ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/webhook_endpoints',
+    entry: 'functions/webhook-endpoints/list-webhook-endpoints.ts',
+    name: 'ListWebhookEndpoints',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'listWebhookEndpoints',
+      tag: 'Webhook endpoints',
+      summary: 'List webhook endpoints',
+      description: "The merchant's endpoints, newest first; never any secret.",
+      query: plainListQuerySchema,
+      queryDocs: LIST_QUERY_DOCS,
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(WebhookEndpointListResource, 'One page of endpoints.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/webhook_endpoints/{webhook_endpoint_id}',
+    entry: 'functions/webhook-endpoints/get-webhook-endpoint.ts',
+    name: 'GetWebhookEndpoint',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getWebhookEndpoint',
+      tag: 'Webhook endpoints',
+      summary: 'Retrieve a webhook endpoint',
+      description: 'The endpoint, without its secret.',
+      pathParams: ENDPOINT_ID,
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(WebhookEndpointResource, 'The endpoint.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/webhook_endpoints/{webhook_endpoint_id}',
+    entry: 'functions/webhook-endpoints/update-webhook-endpoint.ts',
+    name: 'UpdateWebhookEndpoint',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'updateWebhookEndpoint',
+      tag: 'Webhook endpoints',
+      summary: 'Update a webhook endpoint',
+      description:
+        'Sets the fields given (`url`, `enabled_events`, `description`, `status`); setting `status` clears `disabled_reason`. The secret is unchanged.',
+      pathParams: ENDPOINT_ID,
+      body: jsonBody(updateWebhookEndpointSchema, false, 'The fields to set (all optional, `null` refused).', {
+        ...ENDPOINT_FIELDS,
+        status: '`enabled` or `disabled`; clears `disabled_reason`.',
+      }),
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(WebhookEndpointResource, 'The updated endpoint.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['url_not_allowed'] }, NOT_FOUND, CONCURRENT_WRITE),
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/webhook_endpoints/{webhook_endpoint_id}',
+    entry: 'functions/webhook-endpoints/delete-webhook-endpoint.ts',
+    name: 'DeleteWebhookEndpoint',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'deleteWebhookEndpoint',
+      tag: 'Webhook endpoints',
+      summary: 'Delete a webhook endpoint',
+      description: 'It receives nothing afterwards, and every route of it answers 404.',
+      pathParams: ENDPOINT_ID,
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(DeletedWebhookEndpointResource, '`{webhook_endpoint_id, deleted: true}`.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND, CONCURRENT_WRITE),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhook_endpoints/{webhook_endpoint_id}/rotate_secret',
+    entry: 'functions/webhook-endpoints/rotate-webhook-endpoint-secret.ts',
+    name: 'RotateWebhookEndpointSecret',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'rotateWebhookEndpointSecret',
+      tag: 'Webhook endpoints',
+      summary: "Rotate a webhook endpoint's secret",
+      description:
+        'Gives the endpoint a new `secret`. The previous one keeps signing beside it for 24 hours (deliveries then carry two `v1,` signatures); rotating again within them drops the older at once.',
+      pathParams: ENDPOINT_ID,
+      body: jsonBody(rotateSecretSchema, false, 'No fields: send nothing or `{}`.', {}),
+      idempotent: true,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: replayed(json(WebhookEndpointWithSecretResource, 'The endpoint with its new `secret`.')) },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, IDEMPOTENT, NOT_FOUND, CONCURRENT_WRITE),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/events',
+    entry: 'functions/events/list-events.ts',
+    name: 'ListEvents',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'listEvents',
+      tag: 'Events',
+      summary: 'List events',
+      description: "The merchant's events of the last 30 days, newest first, optionally of one `type`.",
+      query: listEventsQuerySchema,
+      queryDocs: { ...LIST_QUERY_DOCS, type: { description: 'Only events of this type.' } },
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(EventListResource, 'One page of events.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, LIST),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/events/{event_id}',
+    entry: 'functions/events/get-event.ts',
+    name: 'GetEvent',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getEvent',
+      tag: 'Events',
+      summary: 'Retrieve an event',
+      description: "One event; 404 when unknown, another merchant's, or older than 30 days.",
+      pathParams: EVENT_ID,
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: {
+        200: json(EventResource, 'The event, exactly as webhooks deliver it.'),
+      },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/events/{event_id}/deliveries',
+    entry: 'functions/events/list-event-deliveries.ts',
+    name: 'ListEventDeliveries',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'listEventDeliveries',
+      tag: 'Events',
+      summary: "List an event's deliveries",
+      description: 'One delivery per endpoint the event was sent to, each with every attempt (`has_more` is always false).',
+      pathParams: EVENT_ID,
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(WebhookDeliveryListResource, 'The deliveries.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, NOT_FOUND),
+    },
+  },
+  {
+    method: 'POST',
+    path: '/events/{event_id}/redeliver',
+    entry: 'functions/events/redeliver-event.ts',
+    name: 'RedeliverEvent',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    environment: ['webhookRetrySchedule'],
+    openapi: {
+      operationId: 'redeliverEvent',
+      tag: 'Events',
+      summary: 'Redeliver an event',
+      description:
+        "To the given endpoint (it must be enabled): makes one attempt now and answers the delivery after it. Without one: re-arms the delivery of every enabled endpoint subscribed to the event's type and hands them to the delivery queue, whose worker sends them within seconds; the answer shows them `pending`, due now. A failed attempt is retried on the schedule.",
+      pathParams: EVENT_ID,
+      body: jsonBody(redeliverEventBodySchema, false, 'Optionally one endpoint.', {
+        webhook_endpoint_id:
+          'Only this endpoint (`we_…`; it must be enabled, it need not subscribe to the type). Absent: every enabled endpoint subscribed to the type.',
+      }),
+      idempotent: true,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: {
+        200: replayed(
+          json(WebhookDeliveryListResource, 'The deliveries concerned: after the attempt (one endpoint), or as handed to the queue (all).'),
+        ),
+      },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['endpoint_disabled'] }, IDEMPOTENT, NOT_FOUND, CONCURRENT_WRITE),
+    },
+  },
+];
