@@ -262,6 +262,16 @@ describe('the outcome store and its per-container cache', () => {
     expect(reads).toEqual([bucketStart(T0 - OUTCOME_LOOKBACK_MS), bucketStart(T0) - OUTCOME_BUCKET_MS]);
   });
 
+  test('write shards of one bucket (a store that returns several counters for it) are summed, first read and later', async () => {
+    const b = bucketStart(T0);
+    let rows = [counter(A, seg, b, 3, 3), counter(A, seg, b, 2, 1)];
+    const sharded: OutcomeStore = { record: async () => {}, counters: async (_m, since) => rows.filter((c) => c.bucket_start_ms >= since) };
+    const cache = new OutcomeWindowCache(sharded, () => 5_000);
+    expect((await cache.snapshot('mer_a', T0)).window(A, seg, 200, T0)).toMatchObject({ attempts: 5, successes: 4 });
+    rows = [counter(A, seg, b, 4, 4), counter(A, seg, b, 2, 1)];
+    expect((await cache.snapshot('mer_a', T0 + 5_000)).window(A, seg, 200, T0 + 5_000)).toMatchObject({ attempts: 6, successes: 5 });
+  });
+
   test('concurrent callers share one read; a failed read keeps the previous snapshot, and throws only without one', async () => {
     let fail = false;
     let calls = 0;

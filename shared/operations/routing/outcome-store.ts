@@ -137,7 +137,24 @@ export class OutcomeWindowCache {
     for (const [key, c] of entry?.counters ?? []) {
       if (c.bucket_start_ms >= oldest && c.bucket_start_ms < since) counters.set(key, c);
     }
-    for (const c of fresh) counters.set(`${c.merchant_connector_id}#${c.segment}#${c.bucket_start_ms}`, c);
+    // A fresh read holds every write shard of its buckets: summed here, so a bucket is one counter.
+    const freshKeys = new Set<string>();
+    for (const c of fresh) {
+      const key = `${c.merchant_connector_id}#${c.segment}#${c.bucket_start_ms}`;
+      const seen = freshKeys.has(key) ? counters.get(key) : undefined;
+      freshKeys.add(key);
+      counters.set(
+        key,
+        seen
+          ? {
+              ...seen,
+              attempts: seen.attempts + c.attempts,
+              successes: seen.successes + c.successes,
+              updated_at_ms: Math.max(seen.updated_at_ms, c.updated_at_ms),
+            }
+          : { ...c },
+      );
+    }
     const next: CacheEntry = { readAtMs: nowMs, counters, snapshot: new OutcomeSnapshot(counters.values()) };
     this.entries.delete(merchantId);
     this.entries.set(merchantId, next);

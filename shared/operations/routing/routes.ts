@@ -19,6 +19,7 @@ import { RoutingAlgorithmListResource } from '../../schemas/resource-lists-schem
 import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../../schemas/routing-activation-schema';
 import { RoutingAlgorithmResource } from '../../schemas/routing-algorithm-resource-schema';
 import { createRoutingAlgorithmSchema } from '../../schemas/routing-schemas';
+import { SuccessRatesResource } from '../../schemas/routing-success-rates-schema';
 import { rotateSecretSchema } from '../../schemas/webhook-endpoint-schemas';
 
 /** A change of the merchant's routing profile that lost a race with another (shared/operations/routing/routing-operations.ts): retry. */
@@ -168,6 +169,27 @@ export const ROUTING_ROUTES: readonly ApiRoute[] = [
       errorFormat: 'json',
       responses: { 200: json(RoutingActivationResource, '`active: false`.') },
       errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['routing_not_active'] }, ROUTING_RACE),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/routing/success_rates',
+    entry: 'functions/routing/get-success-rates.ts',
+    name: 'GetRoutingSuccessRates',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getRoutingSuccessRates',
+      tag: 'Routing',
+      summary: 'Recent authorization rates per account and segment',
+      description:
+        "What success-rate routing scores your accounts on (docs/routing.md): per connector account and segment (the values of the algorithm's `dimensions`), the window's outcomes (approvals and issuer declines of the last 30 minutes, the most recent `window_size`), approvals, rate and when the newest was counted. Technical failures are not in it (they open the account's circuit), nor unknown outcomes until reconciled. Read from the table: an outcome shows here at once, and in routing decisions within 5 s. Only your own accounts' outcomes.",
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(SuccessRatesResource, 'The rates, by account then segment.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
     },
   },
   {
