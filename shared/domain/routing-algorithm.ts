@@ -198,12 +198,12 @@ export type ResolvedSuccessRateConfig = Required<{ [K in keyof SuccessRateConfig
 
 /**
  * Defaults of a `success_rate` algorithm (docs/routing.md "Defaults", chosen with `npm run routing:simulate`):
- * a window of 200 outcomes, 5 % exploration, 20 outcomes before an account's rate is trusted, elimination
+ * a window of 500 outcomes, 3 % exploration, 20 outcomes before an account's rate is trusted, elimination
  * under 35 %, segments by payment method, card network and currency.
  */
 export const SUCCESS_RATE_DEFAULTS: Readonly<Omit<ResolvedSuccessRateConfig, 'connectors'>> = Object.freeze({
-  window_size: 200,
-  exploration_percent: 5,
+  window_size: 500,
+  exploration_percent: 3,
   min_observations: 20,
   elimination_threshold: 0.35,
   dimensions: ['payment_method', 'card_network', 'currency'] as SuccessRateDimension[],

@@ -355,7 +355,7 @@ describe('the success_rate algorithm', () => {
       candidates: [B, A],
       rule_name: 'ngn',
       approach: 'rule',
-      success_rate: { exploration_percent: 5 },
+      success_rate: { exploration_percent: SUCCESS_RATE_DEFAULTS.exploration_percent },
     });
     expect(routingDecision(advanced, { payment_id: 'pay_1', amount: 100, currency: 'KES' })).toMatchObject({
       candidates: [C],
