@@ -5,6 +5,7 @@ import { ApiError, OutcomeUnknownError } from '../../domain/errors';
 import { type AuthenticationAddress, type Payment, type PaymentMethod, processorReturnUrl } from '../../domain/payment';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { type PendingOperation, startPendingOperation } from '../../domain/pending-operation';
+import { isSoftDecline } from '../../domain/soft-declines';
 import { type AuthorizationOutcome, recordAuthorization, recordPaymentOutcome } from '../../observability/metrics';
 import { callWithinBudget } from '../../processor-call/connector-call';
 import { healthKey, type RoutedConnector } from '../../processor-call/connector-target';
@@ -12,8 +13,9 @@ import { markPaymentMethodUsed, processorCustomerIdOf } from '../../storage/paym
 import { getPayment as readPayment, type StoredPayment, updatePayment } from '../../storage/payments-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
+import { autoRetryBudget } from '../routing/auto-retries';
 import type { CircuitSkip, RoutedCandidates } from '../routing/route-candidates';
-import { countPaymentOutcome } from '../routing/routing-outcomes';
+import { countAttemptOutcome, countPaymentOutcome } from '../routing/routing-outcomes';
 import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
 import { runSettledPaymentHooks } from './settled-payment-hooks';
 
@@ -202,12 +204,22 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
   };
   // Why routing chose each try's account; a technical failure keeps the approach but no segment (it never counts).
   const routingOf = (connector: RoutedConnector, counts = true) => {
-    const r = input.candidates.routing?.get(healthKey(connector));
+    const found = input.candidates.routing?.get(healthKey(connector));
+    const r = found && retrying ? { ...found, approach: 'auto_retry' as const } : found;
     return r && !counts ? { ...r, segment: null } : r;
   };
   // Every claim of this authorization names the request that holds it (its end and, when keyed, its hash).
   const holder = claimHolderOf(ctx, claimed.pendingOperation?.request);
-  const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES);
+  // Soft declines may be retried on the next accounts (docs/routing.md "Automatic retries"); technical failures
+  // move on once, as before, and only when the connector is known not to hold the payment.
+  const retryBudget = await autoRetryBudget(ctx.merchantId, {
+    paymentMethod: input.paymentMethod,
+    savedMethod: Boolean(input.savedMethod),
+  });
+  const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES + retryBudget);
+  let technicalMoves = 0;
+  let retriesUsed = 0;
+  let retrying = false;
   for (const [i, connector] of tries.entries()) {
     if (i > 0) {
       // The previous connector is known not to hold the payment: move the claim before calling the next.
@@ -262,7 +274,22 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         }),
       );
       count(connector, authorizationOutcomeOf(result));
-      attempts.push(attemptOf(connector, startedAt, result, routingOf(connector)));
+      const attempt = attemptOf(connector, startedAt, result, routingOf(connector));
+      attempts.push(attempt);
+      // A soft decline, answered at once (no payer step), goes to the next account while retries are left. Nothing
+      // is held at this account (declined), and the claim moves before the next call, as after a technical failure.
+      if (
+        result.status === 'Failed' &&
+        !result.nextAction &&
+        retriesUsed < retryBudget &&
+        i + 1 < tries.length &&
+        isSoftDecline(connector.name, result.errorCode)
+      ) {
+        retriesUsed++;
+        retrying = true;
+        await countAttemptOutcome(ctx.merchantId, p.payment_id, attempt, false, Date.now());
+        continue;
+      }
       return await afterAuthorization(ctx, await write(connector, resultFields(result, p), null), result);
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
@@ -288,13 +315,14 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         );
       }
       if (!(err instanceof ConnectorTechnicalError)) throw err;
-      const hasNext = i + 1 < tries.length;
+      const hasNext = i + 1 < tries.length && technicalMoves < MAX_CONNECTOR_TRIES - 1;
       const known = err.notSent
         ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult)
         : hasNext
           ? await probe(ctx, connector, p, input.paymentMethod, startedAt)
           : undefined;
       if (hasNext && known?.notFound) {
+        technicalMoves++;
         count(connector, 'technical_failure');
         attempts.push(
           attemptOf(

@@ -14,6 +14,7 @@ import {
 } from '../../api/operation-errors';
 import { json, jsonBody, LIST_QUERY_DOCS, ROUTING_ALGORITHM_ID, replayed } from '../../api/operation-metadata';
 import type { ApiRoute } from '../../api/route-definition';
+import { AutoRetriesResource, autoRetriesBodySchema } from '../../schemas/auto-retries-schema';
 import { plainListQuerySchema } from '../../schemas/plain-list-schema';
 import { RoutingAlgorithmListResource } from '../../schemas/resource-lists-schema';
 import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../../schemas/routing-activation-schema';
@@ -169,6 +170,51 @@ export const ROUTING_ROUTES: readonly ApiRoute[] = [
       errorFormat: 'json',
       responses: { 200: json(RoutingActivationResource, '`active: false`.') },
       errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['routing_not_active'] }, ROUTING_RACE),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/routing/auto_retries',
+    entry: 'functions/routing/get-auto-retries.ts',
+    name: 'GetAutoRetries',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getAutoRetries',
+      tag: 'Routing',
+      summary: 'Retrieve automatic retries',
+      description: 'Whether a soft decline is retried on your next eligible account, and how many times (off, 1, when never set).',
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(AutoRetriesResource, 'The setting.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/routing/auto_retries',
+    entry: 'functions/routing/set-auto-retries.ts',
+    name: 'SetAutoRetries',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'setAutoRetries',
+      tag: 'Routing',
+      summary: 'Set automatic retries',
+      description:
+        "When enabled, a card authorization that an issuer declines **softly** (docs/routing.md lists each processor's codes, e.g. Stripe `try_again_later`, `issuer_not_available`, `processing_error`, `reenter_transaction`) is tried on your next eligible account in routing order, in the same confirm, up to `max_auto_retries` times (0–3), each try a new attempt (`routing_approach: auto_retry`) with its own processor reference. Never retried: hard declines (`insufficient_funds`, `stolen_card`, `expired_card`, `invalid_cvc`, `fraudulent` …), unknown outcomes, anything after the payer was asked for a step (3-D Secure, PIN, OTP), bank transfer, USSD and mobile money, and charges of a saved method (its token belongs to one account). Containers pick it up within `CONNECTOR_CONFIG_CACHE_MS` (5 s).",
+      body: jsonBody(autoRetriesBodySchema, true, '`{enabled, max_auto_retries?}`.', {
+        enabled: 'true to retry soft declines on another account; false (the default) never to.',
+        max_auto_retries: 'Most retries per payment, 0 to 3; default 1.',
+      }),
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(AutoRetriesResource, 'The setting as stored.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, ROUTING_RACE),
     },
   },
   {
