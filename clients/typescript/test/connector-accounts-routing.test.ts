@@ -300,7 +300,9 @@ test('client.routing: a success_rate algorithm, its scores, automatic retries', 
     currency: 'NGN',
     confirm: true,
     payment_method: 'card',
-    payment_method_data: card('4242424242424242'),
+    payment_method_data: {
+      card: { card_number: '4242424242424242', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
+    },
   });
   expect(payment.attempts.at(-1)).toMatchObject({
     merchant_connector_id: a.merchant_connector_id,
