@@ -15,6 +15,7 @@ import {
   resolveSuccessRateConfig,
   SUCCESS_RATE_DEFAULTS,
 } from '../../shared/domain/routing-algorithm';
+import { isSoftDecline, SOFT_DECLINES } from '../../shared/domain/soft-declines';
 import { routingDecision } from '../../shared/operations/routing/evaluate-algorithm';
 import { MemoryOutcomeStore, type OutcomeStore, OutcomeWindowCache } from '../../shared/operations/routing/outcome-store';
 import {
@@ -383,5 +384,34 @@ describe('the success_rate algorithm', () => {
     const algorithm = routingAlgorithmSchema.parse(full) as RoutingAlgorithm;
     expect(validateAlgorithm(algorithm, [account(A), account(B)])).toEqual([]);
     expect(validateAlgorithm(algorithm, [account(A)]).map((p) => p.param)).toEqual(['algorithm.data.connectors.1.merchant_connector_id']);
+  });
+});
+
+describe('the soft-decline table', () => {
+  test('the documented soft codes are soft at their processor only; hard declines never are', () => {
+    for (const code of ['try_again_later', 'issuer_not_available', 'processing_error', 'reenter_transaction']) {
+      expect(isSoftDecline('stripe', code)).toBe(true);
+    }
+    expect(isSoftDecline('paystack', 'issuer_or_switch_inoperative')).toBe(true);
+    expect(isSoftDecline('flutterwave', 'system_malfunction')).toBe(true);
+    expect(isSoftDecline('sandbox', 'try_again_later')).toBe(false);
+    for (const connector of Object.keys(SOFT_DECLINES)) {
+      for (const hard of [
+        'insufficient_funds',
+        'stolen_card',
+        'lost_card',
+        'pickup_card',
+        'incorrect_number',
+        'expired_card',
+        'invalid_cvc',
+        'fraudulent',
+        'do_not_honor',
+        'generic_decline',
+      ]) {
+        expect(isSoftDecline(connector, hard)).toBe(false);
+      }
+      expect(isSoftDecline(connector, null)).toBe(false);
+      for (const entry of SOFT_DECLINES[connector]!) expect(entry.source).toMatch(/https:\/\//);
+    }
   });
 });
