@@ -111,6 +111,11 @@ export interface RoutingFacts {
   card_network?: string | null | undefined;
   billing_country?: string | null | undefined;
   metadata?: Record<string, string> | null | undefined;
+  /**
+   * The card's BIN: its first 6 digits, never more (shared/operations/routing/success-rate-segment.ts `cardBinOf`),
+   * known only while the card is in the request; for a success-rate segment on `card_bin`.
+   */
+  card_bin?: string | null | undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Currency } from './money';
 import type { AcceptanceType, SetupFutureUsage } from './payment-method';
 import type { PaymentStatus } from './payment-status';
 import type { PendingOperationView } from './pending-operation';
+import type { RoutingApproach } from './routing-algorithm';
 
 /** Payment methods the service accepts. */
 export const PAYMENT_METHODS = ['card', 'bank_transfer', 'ussd', 'mobile_money'] as const;
@@ -185,6 +186,18 @@ export interface Attempt {
   connector_transaction_id: string | null;
   error_code: string | null;
   error_message: string | null;
+  /**
+   * Why routing chose this account (Hyperswitch `payment_attempt.routing_approach`; shared/domain/routing-algorithm.ts
+   * `ROUTING_APPROACHES`), or null for a try routing did not choose (a webhook's or the reconciler's outcome, a try
+   * recorded before routing approaches were).
+   */
+  routing_approach: RoutingApproach | null;
+  /**
+   * The success-rate segment the try's outcome counts in (`payment_method=card|card_network=visa|currency=NGN`:
+   * shared/operations/routing/success-rate-segment.ts; a card appears by its BIN, 6 digits, at most), or null when
+   * the account was not chosen by success rate.
+   */
+  routing_segment: string | null;
   created_at: string;
 }
 
@@ -279,5 +292,7 @@ export const ATTEMPT_FIELDS: readonly (keyof Attempt)[] = [
   'connector_transaction_id',
   'error_code',
   'error_message',
+  'routing_approach',
+  'routing_segment',
   'created_at',
 ];

@@ -23,14 +23,20 @@
  */
 import type { CardBrand } from './card';
 
-/** Routing algorithm kinds (Hyperswitch `RoutingAlgorithmKind` without `dynamic`). */
-export const ROUTING_ALGORITHM_TYPES = ['single', 'priority', 'volume_split', 'advanced'] as const;
+/**
+ * Routing algorithm kinds: Hyperswitch's `RoutingAlgorithmKind` without `dynamic`, plus `success_rate`
+ * (Hyperswitch's success-based dynamic routing as an algorithm of its own; docs/routing.md).
+ */
+export const ROUTING_ALGORITHM_TYPES = ['single', 'priority', 'volume_split', 'advanced', 'success_rate'] as const;
 
 /** One of {@link ROUTING_ALGORITHM_TYPES}. */
 export type RoutingAlgorithmType = (typeof ROUTING_ALGORITHM_TYPES)[number];
 
-/** Kinds of an advanced rule's output (Hyperswitch `ConnectorSelection`): an ordered list or a weighted split. */
-export const CONNECTOR_SELECTION_TYPES = ['priority', 'volume_split'] as const;
+/**
+ * Kinds of an advanced rule's output (Hyperswitch `ConnectorSelection`): an ordered list, a weighted split,
+ * or a success-rate ordering of the rule's accounts (the rule chooses the candidates, success rate orders them).
+ */
+export const CONNECTOR_SELECTION_TYPES = ['priority', 'volume_split', 'success_rate'] as const;
 
 /**
  * Payment facts a condition can test (its `lhs`), besides `metadata.<key>`: `amount` (minor units),
@@ -152,10 +158,105 @@ export interface ConnectorVolumeSplit {
   merchant_connector_id: string;
 }
 
+/**
+ * The facts a success-rate segment can be made of (Hyperswitch `SuccessBasedRoutingConfigParams`:
+ * PaymentMethod, Currency, Country, CardNetwork, CardBin): `payment_method`, `card_network`, `currency`,
+ * `billing_country` (ISO 3166-1 alpha-2) and `card_bin` — the card's first 6 digits, never more.
+ */
+export const SUCCESS_RATE_DIMENSIONS = ['payment_method', 'card_network', 'currency', 'billing_country', 'card_bin'] as const;
+
+/** One of {@link SUCCESS_RATE_DIMENSIONS}. */
+export type SuccessRateDimension = (typeof SUCCESS_RATE_DIMENSIONS)[number];
+
+/**
+ * `success_rate` data: the candidate accounts, and how their authorization rates are learned and used
+ * (docs/routing.md). Every field but `connectors` is optional; {@link SUCCESS_RATE_DEFAULTS} fills them.
+ * - `window_size`: how many of an account's most recent outcomes in a segment its rate is computed over
+ *   (Hyperswitch `max_aggregates_size` × bucket size; decision-engine `defaultBucketSize`);
+ * - `exploration_percent`: the share of payments (0–50, percent) sent to an account other than the best,
+ *   so the others' rates stay known (decision-engine `defaultHedgingPercent`);
+ * - `min_observations`: below this many outcomes in a segment, an account is explored first
+ *   (Hyperswitch `min_aggregates_size`);
+ * - `elimination_threshold`: a rate (0–1) under which an account with `min_observations` outcomes is
+ *   passed over while another account remains (Hyperswitch elimination routing);
+ * - `dimensions`: the payment facts a segment is made of (at least one, each once).
+ */
+export interface SuccessRateConfig {
+  connectors: RoutableConnectorChoice[];
+  window_size?: number | undefined;
+  exploration_percent?: number | undefined;
+  min_observations?: number | undefined;
+  elimination_threshold?: number | undefined;
+  dimensions?: SuccessRateDimension[] | undefined;
+}
+
+/** A {@link SuccessRateConfig} with every default filled in. */
+export type ResolvedSuccessRateConfig = Required<{ [K in keyof SuccessRateConfig]: NonNullable<SuccessRateConfig[K]> }>;
+
+/**
+ * Defaults of a `success_rate` algorithm (docs/routing.md "The algorithm", chosen with `npm run routing:simulate`):
+ * a window of 500 outcomes, 3 % exploration, 20 outcomes before an account's rate is trusted, elimination
+ * under 35 %, segments by payment method, card network and currency.
+ */
+export const SUCCESS_RATE_DEFAULTS: Readonly<Omit<ResolvedSuccessRateConfig, 'connectors'>> = Object.freeze({
+  window_size: 500,
+  exploration_percent: 3,
+  min_observations: 20,
+  elimination_threshold: 0.35,
+  dimensions: ['payment_method', 'card_network', 'currency'] as SuccessRateDimension[],
+});
+
+/** Bounds of the `success_rate` fields (inclusive): sizes are counts of outcomes, the threshold a rate. */
+export const SUCCESS_RATE_BOUNDS = Object.freeze({
+  window_size: [10, 10_000],
+  exploration_percent: [0, 50],
+  min_observations: [1, 1_000],
+  elimination_threshold: [0, 1],
+} as const);
+
+/** A {@link SuccessRateConfig} with its defaults filled in (the `dimensions` array is a copy). */
+export function resolveSuccessRateConfig(config: SuccessRateConfig): ResolvedSuccessRateConfig {
+  return {
+    connectors: config.connectors,
+    window_size: config.window_size ?? SUCCESS_RATE_DEFAULTS.window_size,
+    exploration_percent: config.exploration_percent ?? SUCCESS_RATE_DEFAULTS.exploration_percent,
+    min_observations: config.min_observations ?? SUCCESS_RATE_DEFAULTS.min_observations,
+    elimination_threshold: config.elimination_threshold ?? SUCCESS_RATE_DEFAULTS.elimination_threshold,
+    dimensions: [...(config.dimensions ?? SUCCESS_RATE_DEFAULTS.dimensions)],
+  };
+}
+
+/**
+ * Why an attempt went to its account (Hyperswitch `payment_attempt.routing_approach`, snake_case):
+ * - `success_rate_exploit`: the best authorization rate in the payment's segment;
+ * - `success_rate_explore`: an exploration share, or an account with too few outcomes in the segment yet;
+ * - `elimination`: the best rate among accounts left after one or more fell under the elimination threshold;
+ * - `single`, `priority`, `volume_split`: that algorithm; `rule`: an advanced rule's (or its default's) selection;
+ * - `default_fallback`: the merchant's default fallback list (or the stage's rules for a merchant without accounts);
+ * - `straight_through`: an account the request named (`merchant_connector_id`) or a saved method's account;
+ * - `auto_retry`: a retry on another account after a soft decline.
+ */
+export const ROUTING_APPROACHES = [
+  'success_rate_exploit',
+  'success_rate_explore',
+  'elimination',
+  'single',
+  'priority',
+  'volume_split',
+  'rule',
+  'default_fallback',
+  'straight_through',
+  'auto_retry',
+] as const;
+
+/** One of {@link ROUTING_APPROACHES}. */
+export type RoutingApproach = (typeof ROUTING_APPROACHES)[number];
+
 /** The output of an advanced rule or its default (Hyperswitch `ConnectorSelection`). */
 export type ConnectorSelection =
   | { type: 'priority'; data: RoutableConnectorChoice[] }
-  | { type: 'volume_split'; data: ConnectorVolumeSplit[] };
+  | { type: 'volume_split'; data: ConnectorVolumeSplit[] }
+  | { type: 'success_rate'; data: SuccessRateConfig };
 
 /** A `metadata_variant` value: the payment's metadata has `key` with exactly `value`. */
 export interface MetadataValue {
@@ -214,7 +315,8 @@ export type RoutingAlgorithm =
   | { type: 'single'; data: RoutableConnectorChoice }
   | { type: 'priority'; data: RoutableConnectorChoice[] }
   | { type: 'volume_split'; data: ConnectorVolumeSplit[] }
-  | { type: 'advanced'; data: RoutingProgram };
+  | { type: 'advanced'; data: RoutingProgram }
+  | { type: 'success_rate'; data: SuccessRateConfig };
 
 /**
  * What a condition's `lhs` names: one of {@link ROUTING_LHS_FIELDS}, or one metadata key
@@ -233,7 +335,7 @@ export function routingLhsOf(lhs: string): { field: RoutingLhsField } | { field:
 export function referencedConnectorIds(algorithm: RoutingAlgorithm): string[] {
   const ids = new Set<string>();
   const addSelection = (selection: ConnectorSelection) => {
-    for (const entry of selection.data) ids.add(entry.merchant_connector_id);
+    for (const entry of selectionEntries(selection)) ids.add(entry.merchant_connector_id);
   };
   switch (algorithm.type) {
     case 'single':
@@ -243,10 +345,18 @@ export function referencedConnectorIds(algorithm: RoutingAlgorithm): string[] {
     case 'volume_split':
       for (const entry of algorithm.data) ids.add(entry.merchant_connector_id);
       break;
+    case 'success_rate':
+      addSelection(algorithm);
+      break;
     case 'advanced':
       for (const rule of algorithm.data.rules) addSelection(rule.connector_selection);
       addSelection(algorithm.data.default_selection);
       break;
   }
   return [...ids];
+}
+
+/** The accounts a connector selection lists, in the order written (a `success_rate` selection's `connectors`). */
+export function selectionEntries(selection: ConnectorSelection): readonly { merchant_connector_id: string }[] {
+  return selection.type === 'success_rate' ? selection.data.connectors : selection.data;
 }

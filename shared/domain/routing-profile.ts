@@ -33,9 +33,26 @@ export interface RoutingActivation {
   activated_at: string | null;
 }
 
+/**
+ * Automatic retries of soft declines (docs/routing.md "Automatic retries"): off unless enabled; `max_auto_retries`
+ * other accounts tried after a soft decline, 0–3.
+ */
+export interface AutoRetries {
+  enabled: boolean;
+  max_auto_retries: number;
+}
+
+/** Automatic retries as a merchant that never set them has them: off, 1 retry when enabled. */
+export const DEFAULT_AUTO_RETRIES: Readonly<AutoRetries> = Object.freeze({ enabled: false, max_auto_retries: 1 });
+
+/** Most automatic retries per payment a merchant may set. */
+export const MAX_AUTO_RETRIES = 3;
+
 /** The profile. `version` guards concurrent changes (activation, default list, account deletes). */
 export interface RoutingProfile {
   active_algorithm: ActiveAlgorithm | null;
+  /** Automatic retries of soft declines; absent (or null) = {@link DEFAULT_AUTO_RETRIES}. */
+  auto_retries?: AutoRetries | null;
   /** The merchant's ordered fallback list of `merchant_connector_id`s; null = its accounts in creation order. */
   default_fallback: string[] | null;
   version: number;

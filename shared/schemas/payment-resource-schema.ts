@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { AUTHENTICATION_STEPS, CAPTURE_METHODS, PAYMENT_METHODS } from '../domain/payment';
 import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
 import { PAYMENT_STATUSES } from '../domain/payment-status';
+import { ROUTING_APPROACHES } from '../domain/routing-algorithm';
 import { PaymentDisputeResource } from './dispute-resource-schema';
 import { PendingOperationResource } from './pending-operation-resource-schema';
 import {
@@ -234,6 +235,19 @@ export const AttemptResource = z
       'Why the try failed (e.g. `card_declined`, `connector_unreachable`; `circuit_open`: routing passed over this connector, its circuit breaker open, and never called it), or null.',
     ),
     error_message: nullableText('The reason in words, or null.'),
+    routing_approach: z
+      .enum(ROUTING_APPROACHES)
+      .nullable()
+      .describe(
+        "Why routing chose this account: `success_rate_exploit` (best recent authorization rate in the payment's segment), `success_rate_explore` (an exploration share, or an account not yet known in the segment), `elimination` (best rate once accounts under the elimination threshold were passed over), `single`, `priority`, `volume_split`, `rule` (an advanced rule's selection), `default_fallback`, `straight_through` (the account named in the request, or a saved method's), `auto_retry`; null for a try routing did not choose (a webhook's or the reconciler's outcome).",
+      ),
+    routing_segment: z
+      .string()
+      .max(200)
+      .nullable()
+      .describe(
+        "The success-rate segment this try's outcome counts in, e.g. `payment_method=card|card_network=visa|currency=NGN` (a card by its BIN: 6 digits at most), or null when success rate did not choose the account.",
+      ),
     created_at: timestampField('When the try started.'),
   })
   .meta({

@@ -49,6 +49,10 @@ import {
   type RoutingProgram,
   type RoutingValueType,
   routingLhsOf,
+  SUCCESS_RATE_BOUNDS,
+  SUCCESS_RATE_DEFAULTS,
+  SUCCESS_RATE_DIMENSIONS,
+  type SuccessRateConfig,
 } from '../domain/routing-algorithm';
 import { countrySchema } from './country-schema';
 import { referenceIdSchema } from './scalar-schemas';
@@ -126,6 +130,65 @@ export const volumeSplitListSchema = z
     `Shares of payments (1 to ${MAX_SELECTION_ENTRIES} accounts, each once, splits adding up to 100). Each payment goes first to one account, drawn by its payment_id (a retry draws the same), then to the others by descending split.`,
   );
 
+/** An integer field of a `success_rate` config within its bounds. */
+const boundedInt = (field: 'window_size' | 'min_observations' | 'exploration_percent', what: string) => {
+  const [lo, hi] = SUCCESS_RATE_BOUNDS[field];
+  return z
+    .int({ error: `must be an integer from ${lo} to ${hi}` })
+    .min(lo, { error: `must be at least ${lo}` })
+    .max(hi, { error: `must be at most ${hi}` })
+    .describe(`${what} An integer from ${lo} to ${hi}; default ${SUCCESS_RATE_DEFAULTS[field]}.`);
+};
+
+/**
+ * Component `SuccessRateConfig`: `success_rate` data (shared/domain/routing-algorithm.ts `SuccessRateConfig`,
+ * after Hyperswitch's `SuccessBasedRoutingConfig`): 1–10 accounts, each once, and the optional learning fields.
+ */
+export const successRateConfigSchema = z
+  .strictObject({
+    connectors: priorityListSchema.describe(
+      `The accounts to choose among (1 to ${MAX_SELECTION_ENTRIES}, each once). Listed order breaks ties and orders accounts with no outcomes yet.`,
+    ),
+    window_size: boundedInt(
+      'window_size',
+      "How many of an account's most recent outcomes in a segment its rate is computed over.",
+    ).optional(),
+    exploration_percent: boundedInt(
+      'exploration_percent',
+      'Percent of payments sent to an account other than the best, so every rate stays known.',
+    ).optional(),
+    min_observations: boundedInt(
+      'min_observations',
+      'Below this many outcomes in a segment an account is explored first, and is never eliminated.',
+    ).optional(),
+    elimination_threshold: z
+      .number({ error: 'must be a number from 0 to 1' })
+      .min(0, { error: 'must be at least 0' })
+      .max(1, { error: 'must be at most 1' })
+      .describe(
+        `An authorization rate from 0 to 1 under which an account (with min_observations outcomes) is passed over while another remains; default ${SUCCESS_RATE_DEFAULTS.elimination_threshold}.`,
+      )
+      .optional(),
+    dimensions: z
+      .array(z.enum(SUCCESS_RATE_DIMENSIONS, { error: `must be one of ${SUCCESS_RATE_DIMENSIONS.join(', ')}` }))
+      .min(1, { error: 'must name at least one dimension' })
+      .max(SUCCESS_RATE_DIMENSIONS.length, { error: `must name at most ${SUCCESS_RATE_DIMENSIONS.length} dimensions` })
+      .superRefine((dims, ctx) => {
+        dims.forEach((d, i) => {
+          if (dims.indexOf(d) !== i) ctx.addIssue({ code: 'custom', path: [i], message: 'is listed twice: name each dimension once' });
+        });
+      })
+      .describe(
+        `The payment facts a segment is made of; each account is scored per segment. Any of ${SUCCESS_RATE_DIMENSIONS.join(', ')} (card_bin: the first 6 digits of the card). Default ${SUCCESS_RATE_DEFAULTS.dimensions.join(', ')}.`,
+      )
+      .optional(),
+  })
+  .meta({
+    id: 'SuccessRateConfig',
+    description:
+      "Success-rate routing: each payment goes to the account with the best recent authorization rate in the payment's segment, but for an exploration share and accounts not yet known there; accounts under the elimination threshold are passed over while another remains (docs/routing.md).",
+  });
+
 /** Component `ConnectorSelection`: what an advanced rule (or its default) routes to: `priority` or `volume_split`. */
 export const connectorSelectionSchema = z
   .discriminatedUnion(
@@ -133,12 +196,14 @@ export const connectorSelectionSchema = z
     [
       z.strictObject({ type: z.literal('priority'), data: priorityListSchema }),
       z.strictObject({ type: z.literal('volume_split'), data: volumeSplitListSchema }),
+      z.strictObject({ type: z.literal('success_rate'), data: successRateConfigSchema }),
     ],
     { error: `must be one of ${CONNECTOR_SELECTION_TYPES.join(', ')}` },
   )
   .meta({
     id: 'ConnectorSelection',
-    description: 'Where matching payments go: `{type: "priority", data: [...]}` or `{type: "volume_split", data: [...]}`.',
+    description:
+      'Where matching payments go: `{type: "priority", data: [...]}`, `{type: "volume_split", data: [...]}` or `{type: "success_rate", data: {connectors: [...], ...}}` (the rule chooses the accounts, success rate orders them).',
   });
 
 /** The `enum_variant` vocabulary of each enum `lhs` but `billing_country` (checked by `countrySchema`). */
@@ -372,13 +437,14 @@ export const routingAlgorithmSchema = z
       z.strictObject({ type: z.literal('priority'), data: priorityListSchema }),
       z.strictObject({ type: z.literal('volume_split'), data: volumeSplitListSchema }),
       z.strictObject({ type: z.literal('advanced'), data: routingProgramSchema }),
+      z.strictObject({ type: z.literal('success_rate'), data: successRateConfigSchema }),
     ],
     { error: `must be one of ${ROUTING_ALGORITHM_TYPES.join(', ')}` },
   )
   .meta({
     id: 'RoutingAlgorithmDefinition',
     description:
-      'How payments are routed: `single` (one account), `priority` (accounts in order), `volume_split` (shares of payments) or `advanced` (rules on amount, currency, payment method, card network, billing country and metadata, tried in order).',
+      "How payments are routed: `single` (one account), `priority` (accounts in order), `volume_split` (shares of payments), `advanced` (rules on amount, currency, payment method, card network, billing country and metadata, tried in order) or `success_rate` (the account with the best recent authorization rate for the payment's segment).",
   });
 
 /** Body of `POST /routing`: `name` (1–64 characters), `description` (at most 1000) optional, `algorithm`. */
@@ -398,3 +464,5 @@ const selectionIsDomain: (parsed: z.output<typeof connectorSelectionSchema>) => 
 void parsedIsDomain;
 void programIsDomain;
 void selectionIsDomain;
+const successRateIsDomain: (parsed: z.output<typeof successRateConfigSchema>) => SuccessRateConfig = (parsed) => parsed;
+void successRateIsDomain;

@@ -202,6 +202,7 @@ export async function readConnectorConfig(merchantId: string): Promise<Connector
       profile = {
         active_algorithm: (item.active_algorithm as RoutingProfile['active_algorithm']) ?? null,
         default_fallback: (item.default_fallback as string[] | undefined) ?? null,
+        auto_retries: (item.auto_retries as RoutingProfile['auto_retries']) ?? null,
         version: Number(item.version ?? 0),
         updated_at: String(item.updated_at ?? ''),
       };

@@ -337,3 +337,22 @@ export const billingDirectoryKeys = (merchantId: string) => ({
 /** Every billing directory partition. */
 export const billingDirectoryPartitions = (): string[] =>
   Array.from({ length: BILLING_DIRECTORY_SHARDS }, (_, i) => `BILLING_MERCHANTS#${i}`);
+
+/**
+ * Success-rate routing's outcome counters of a merchant (shared/storage/routing-outcomes-repository.ts): one item
+ * per (account, segment, minute bucket, write shard), in {@link ROUTING_OUTCOME_SHARDS} partitions per merchant so
+ * one busy merchant's outcome writes never all land on one partition. The sort key starts with the bucket's start
+ * (epoch ms, 15 digits, zero-padded), so "every counter since" is one Query per shard.
+ */
+export const ROUTING_OUTCOME_SHARDS = 8;
+
+/** Keys of {@link ROUTING_OUTCOME_SHARDS} outcome counter partitions. */
+export const routingOutcomeKeys = {
+  partition: (merchantId: string, shard: number) => `${m(merchantId)}#ROUTING_OUTCOMES#${shard}`,
+  /** The sort key of "buckets starting at or after" (a Query's lower bound). */
+  since: (bucketStartMs: number) => String(bucketStartMs).padStart(15, '0'),
+  counter: (merchantId: string, shard: number, bucketStartMs: number, merchantConnectorId: string, segment: string) => ({
+    PK: `${m(merchantId)}#ROUTING_OUTCOMES#${shard}`,
+    SK: `${String(bucketStartMs).padStart(15, '0')}#${merchantConnectorId}#${segment}`,
+  }),
+};

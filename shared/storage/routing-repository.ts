@@ -120,6 +120,7 @@ export async function listRoutingAlgorithms(merchantId: string): Promise<StoredR
 export interface ProfileChange {
   active_algorithm?: ActiveAlgorithm | null;
   default_fallback?: string[] | null;
+  auto_retries?: RoutingProfile['auto_retries'];
 }
 
 /**
@@ -142,6 +143,7 @@ export async function writeRoutingProfile(
   const after: RoutingProfile = {
     active_algorithm: change.active_algorithm !== undefined ? change.active_algorithm : (before?.active_algorithm ?? null),
     default_fallback: change.default_fallback !== undefined ? change.default_fallback : (before?.default_fallback ?? null),
+    auto_retries: change.auto_retries !== undefined ? change.auto_retries : (before?.auto_retries ?? null),
     version: (before?.version ?? 0) + 1,
     updated_at: now,
   };

@@ -436,6 +436,14 @@ export interface StripeStandIn {
    */
   declineCharges(paymentMethodId: string, decline: { declineCode: string; message: string } | null, secretKey?: string): void;
   /**
+   * From now on, every card given to this account (a PaymentMethod created from card details) is declined by its
+   * issuer with `decline` (402 `card_declined`, e.g. `try_again_later`, `insufficient_funds`; the codes of
+   * https://docs.stripe.com/declines/codes), as if the account's acquirer stopped approving; null lifts it. Cards
+   * given before keep their decision. For routing tests: one account declines, another approves the same card.
+   * @throws Error when the key is no account's
+   */
+  declineAccount(decline: { declineCode: string; message: string } | null, secretKey?: string): void;
+  /**
    * A cardholder disputes a captured PaymentIntent of the account (the default account's without a key):
    * a Dispute (`du_…`) with `amount` (default: all captured), `reason` (default `fraudulent`), `status` (default
    * `needs_response`; any string, also one Stripe does not document), `networkReasonCode` (default `10.4`), `dueBy`
@@ -1001,6 +1009,8 @@ interface Account {
   files: Map<string, FileRecord>;
   /** Keys the card fingerprints of this account (random per account). */
   fingerprintKey: Buffer;
+  /** The issuer decline every new card gets here ({@link StripeStandIn.declineAccount}), or null. */
+  declineAll: { declineCode: string; message: string } | null;
 }
 
 const newAccount = (id: string, secretKey: string, webhookSecret: string): Account => ({
@@ -1015,6 +1025,7 @@ const newAccount = (id: string, secretKey: string, webhookSecret: string): Accou
   disputes: new Map(),
   files: new Map(),
   fingerprintKey: randomBytes(32),
+  declineAll: null,
 });
 
 /** The default account's id. Fake. */
@@ -1222,6 +1233,10 @@ class StandIn implements StripeStandIn {
     const pm = account.paymentMethods.get(paymentMethodId);
     if (!pm) throw new Error(`Stripe stand-in: no PaymentMethod ${paymentMethodId} in account ${account.id}`);
     pm.decline = decline ? { ...decline } : null;
+  }
+
+  declineAccount(decline: { declineCode: string; message: string } | null, secretKey: string = this.secretKey): void {
+    this.#account(secretKey).declineAll = decline ? { ...decline } : null;
   }
 
   openDispute(
@@ -1895,7 +1910,7 @@ class StandIn implements StripeStandIn {
       created: Math.floor(this.#now() / 1000),
       metadata: metadataOf(form),
       billingDetails: billing,
-      decline: STAND_IN_DECLINED_CARDS[number] ?? null,
+      decline: STAND_IN_DECLINED_CARDS[number] ?? (a.declineAll ? { ...a.declineAll } : null),
       idempotencyKey,
       authentication: STAND_IN_AUTHENTICATION_CARDS[number] ?? 'none',
       fingerprint: fingerprintOf(a.fingerprintKey, number),

@@ -455,7 +455,7 @@ describe('routing algorithm schema', () => {
     expect(refusal({ name: 'x', algorithm: { type: 'single' } })).toMatchObject({ param: 'algorithm.data', code: 'parameter_missing' });
     expect(refusal({ name: 'x', algorithm: { type: 'dynamic', data: {} } })).toMatchObject({
       param: 'algorithm.type',
-      message: 'Invalid algorithm.type: must be one of single, priority, volume_split, advanced.',
+      message: 'Invalid algorithm.type: must be one of single, priority, volume_split, advanced, success_rate.',
     });
   });
 
@@ -544,6 +544,7 @@ describe('routing algorithm schema', () => {
         'RoutingComparison',
         'RoutingRule',
         'RoutingValue',
+        'SuccessRateConfig',
       ].sort(),
     );
     for (const [id, schema] of Object.entries(input.$defs)) expect(output.$defs[id]).toEqual(schema);
@@ -707,7 +708,7 @@ describe('evaluateAlgorithm: advanced rules', () => {
       rule('first', [A], { condition: [enumIs('currency', 'NGN')] }),
       rule('second', [B], { condition: [enumIs('currency', 'NGN')] }),
     ]);
-    expect(routingDecision(a, facts())).toEqual({ candidates: [A], rule_name: 'first' });
+    expect(routingDecision(a, facts())).toEqual({ candidates: [A], rule_name: 'first', approach: 'rule', success_rate: null });
   });
 
   test('every comparison on amount (minor units)', () => {

@@ -192,6 +192,12 @@ export type RoutingActivation = ResponseBody<'/routing/active', 'get'>;
 export type DefaultFallback = ResponseBody<'/routing/default', 'get'>;
 /** Body of `PUT /routing/default`: `{ default_fallback: [{ merchant_connector_id }, …] }`. */
 export type DefaultFallbackParams = RequestBody<'/routing/default', 'put'>;
+/** The answer of `GET /routing/success_rates`: per connector account and segment, the window success-rate routing scores. */
+export type SuccessRates = ResponseBody<'/routing/success_rates', 'get'>;
+/** Automatic retries of soft declines: `{ enabled, max_auto_retries }` (`GET`/`PUT /routing/auto_retries`). */
+export type AutoRetries = ResponseBody<'/routing/auto_retries', 'get'>;
+/** Body of `PUT /routing/auto_retries`: `{ enabled, max_auto_retries? }` (0–3, default 1). */
+export type AutoRetriesParams = RequestBody<'/routing/auto_retries', 'put'>;
 
 /** The answer of `GET /health`. */
 export type Health = ResponseBody<'/health', 'get'>;

@@ -279,3 +279,46 @@ test("another merchant's account is 404 and cannot be pinned; a Stripe account w
   expect(missing).toMatchObject({ status: 400, code: 'parameter_missing', param: 'connector_account_details' });
   expect((await owner.connectorAccounts.list()).data).toHaveLength(1);
 });
+
+test('client.routing: a success_rate algorithm, its scores, automatic retries', async () => {
+  const switchyard = await client();
+  const a = await switchyard.connectorAccounts.create({ connector_name: 'sandbox', connector_label: 'sr a' });
+  const b = await switchyard.connectorAccounts.create({ connector_name: 'sandbox', connector_label: 'sr b' });
+  const algorithm = await switchyard.routing.create({
+    name: 'Learn',
+    algorithm: {
+      type: 'success_rate',
+      data: {
+        connectors: [{ merchant_connector_id: a.merchant_connector_id }, { merchant_connector_id: b.merchant_connector_id }],
+        dimensions: ['payment_method', 'currency'],
+      },
+    },
+  });
+  await switchyard.routing.activate(algorithm.routing_algorithm_id);
+  const payment = await switchyard.payments.create({
+    amount: 1_000,
+    currency: 'NGN',
+    confirm: true,
+    payment_method: 'card',
+    payment_method_data: {
+      card: { card_number: '4242424242424242', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' },
+    },
+  });
+  expect(payment.attempts.at(-1)).toMatchObject({
+    merchant_connector_id: a.merchant_connector_id,
+    routing_approach: 'success_rate_explore',
+    routing_segment: 'payment_method=card|currency=NGN',
+  });
+  const rates = await switchyard.routing.successRates();
+  expect(rates.window_size).toBe(500);
+  expect(rates.data).toEqual([
+    expect.objectContaining({
+      merchant_connector_id: a.merchant_connector_id,
+      attempts: 1,
+      successes: payment.status === 'Succeeded' ? 1 : 0,
+    }),
+  ]);
+  expect(await switchyard.routing.getAutoRetries()).toEqual({ enabled: false, max_auto_retries: 1 });
+  expect(await switchyard.routing.setAutoRetries({ enabled: true, max_auto_retries: 2 })).toEqual({ enabled: true, max_auto_retries: 2 });
+  expect(await switchyard.routing.getAutoRetries()).toEqual({ enabled: true, max_auto_retries: 2 });
+});

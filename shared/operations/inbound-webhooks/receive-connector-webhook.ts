@@ -26,6 +26,7 @@ import { afterAuthorization } from '../payments/payment-authorization';
 import { attemptOf, claimInFlight, resultFields, targetOf } from '../payments/payment-state';
 import { applyPayoutEvent } from '../payouts/payout-sync';
 import { reconcileRefund } from '../refunds/refund-sync';
+import { countPaymentOutcome } from '../routing/routing-outcomes';
 
 /**
  * Whether a processor event may change a payment in `status`: any answer settles a
@@ -185,10 +186,12 @@ async function applyPaymentEvent(
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
     if (outcome === 'applied') {
       recordPaymentOutcome({ ...p, status: r.status });
+      // An authorization this webhook settled counts for success-rate routing (a capture's or refund's does not).
+      if (p.status === 'Processing' || p.status === 'RequiresAction') await countPaymentOutcome(merchantId, { ...p, status: r.status });
       // A card to save (setup_future_usage) or an invoice to settle follows the payment's outcome.
       if (p.setup_future_usage || p.payment_method_id || p.metadata?.invoice_id) {
         const after = await getPayment(merchantId, paymentId);
-        if (after) await afterAuthorization({ merchantId }, after.payment, r);
+        if (after) await afterAuthorization({ merchantId }, after.payment, r, { countRoutingOutcome: false });
       }
       return { ...done, status: r.status, applied: true };
     }

@@ -10,6 +10,7 @@ import { type StoredPayment, updatePayment } from '../../storage/payments-reposi
 import { ConditionFailedError } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
 import { routePayment } from '../routing/route-payment';
+import { cardBinOf } from '../routing/success-rate-segment';
 import { loadPayment } from './load-payment';
 import { authorizeClaimed } from './payment-authorization';
 import {
@@ -105,11 +106,16 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
   const pinned = body.merchant_connector_id ?? (stored.routingPinned ? (p.merchant_connector_id ?? undefined) : undefined);
   const candidates = saved
     ? await savedMethodCandidates(ctx.merchantId, saved)
-    : await routePayment(ctx.merchantId, routingFacts(p, paymentMethod, summary), {
-        ussdBankCode,
-        pinned,
-        preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
-      });
+    : await routePayment(
+        ctx.merchantId,
+        // The card's BIN (6 digits, never more) for a success-rate segment on card_bin; the PAN is not kept.
+        { ...routingFacts(p, paymentMethod, summary), card_bin: cardBinOf(body.payment_method_data?.card?.card_number) },
+        {
+          ussdBankCode,
+          pinned,
+          preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
+        },
+      );
   const phone =
     paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
   let claimed: StoredPayment;

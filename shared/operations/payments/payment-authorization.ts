@@ -5,14 +5,17 @@ import { ApiError, OutcomeUnknownError } from '../../domain/errors';
 import { type AuthenticationAddress, type Payment, type PaymentMethod, processorReturnUrl } from '../../domain/payment';
 import type { PaymentStatus } from '../../domain/payment-status';
 import { type PendingOperation, startPendingOperation } from '../../domain/pending-operation';
+import { isSoftDecline } from '../../domain/soft-declines';
 import { type AuthorizationOutcome, recordAuthorization, recordPaymentOutcome } from '../../observability/metrics';
 import { callWithinBudget } from '../../processor-call/connector-call';
-import type { RoutedConnector } from '../../processor-call/connector-target';
+import { healthKey, type RoutedConnector } from '../../processor-call/connector-target';
 import { markPaymentMethodUsed, processorCustomerIdOf } from '../../storage/payment-methods-repository';
 import { getPayment as readPayment, type StoredPayment, updatePayment } from '../../storage/payments-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
-import type { CircuitSkip } from '../routing/route-candidates';
+import { autoRetryBudget } from '../routing/auto-retries';
+import type { CircuitSkip, RoutedCandidates } from '../routing/route-candidates';
+import { countAttemptOutcome, countPaymentOutcome } from '../routing/routing-outcomes';
 import { attemptOf, claimHolderOf, conflict, handOverAfterStorageFailure, resultFields } from './payment-state';
 import { runSettledPaymentHooks } from './settled-payment-hooks';
 
@@ -31,7 +34,7 @@ export interface AuthorizationInput {
    * Connectors in routing order (the claimed one first), as `routeCandidates` returns them: its
    * `skipped` (connectors passed over because their circuit was open) become `circuit_open` attempts.
    */
-  candidates: RoutedConnector[] & { readonly skipped?: readonly CircuitSkip[] };
+  candidates: RoutedConnector[] & { readonly skipped?: readonly CircuitSkip[]; readonly routing?: RoutedCandidates['routing'] };
   /** A saved payment method to charge: its token, decrypted in memory only. */
   savedMethod?: SavedMethodCharge;
   /** With `savedMethod`: the payer is absent (a merchant-initiated charge). */
@@ -43,8 +46,16 @@ export interface AuthorizationInput {
  * (`setup_future_usage`) and the processor returned a reusable token, and names the method on the payment;
  * notes a charged saved method's use. Never fails the payment's answer: a save that fails (storage) is logged and
  * counted, and the payment keeps `payment_method_id: null` (docs/api.md "Saved payment methods").
+ * Counts the authorization's outcome for success-rate routing (shared/operations/routing/routing-outcomes.ts),
+ * unless `options.countRoutingOutcome` is false (a caller that counts it itself, only for an authorization).
  */
-export async function afterAuthorization(ctx: Pick<RequestContext, 'merchantId'>, done: Payment, result: PaymentResult): Promise<Payment> {
+export async function afterAuthorization(
+  ctx: Pick<RequestContext, 'merchantId'>,
+  done: Payment,
+  result: PaymentResult,
+  options: { countRoutingOutcome?: boolean } = {},
+): Promise<Payment> {
+  if (options.countRoutingOutcome ?? true) await countPaymentOutcome(ctx.merchantId, done);
   // Steps other capabilities registered (billing: a subscription invoice's payment moves its invoice).
   await runSettledPaymentHooks(ctx.merchantId, done);
   const authorized = done.status === 'Succeeded' || done.status === 'RequiresCapture';
@@ -191,9 +202,24 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
       throw new OutcomeUnknownError('payment', p.payment_id, connector, `/payments/${p.payment_id}`, { cause: err });
     }
   };
+  // Why routing chose each try's account; a technical failure keeps the approach but no segment (it never counts).
+  const routingOf = (connector: RoutedConnector, counts = true) => {
+    const found = input.candidates.routing?.get(healthKey(connector));
+    const r = found && retrying ? { ...found, approach: 'auto_retry' as const } : found;
+    return r && !counts ? { ...r, segment: null } : r;
+  };
   // Every claim of this authorization names the request that holds it (its end and, when keyed, its hash).
   const holder = claimHolderOf(ctx, claimed.pendingOperation?.request);
-  const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES);
+  // Soft declines may be retried on the next accounts (docs/routing.md "Automatic retries"); technical failures
+  // move on once, as before, and only when the connector is known not to hold the payment.
+  const retryBudget = await autoRetryBudget(ctx.merchantId, {
+    paymentMethod: input.paymentMethod,
+    savedMethod: Boolean(input.savedMethod),
+  });
+  const tries = input.candidates.slice(0, MAX_CONNECTOR_TRIES + retryBudget);
+  let technicalMoves = 0;
+  let retriesUsed = 0;
+  let retrying = false;
   for (const [i, connector] of tries.entries()) {
     if (i > 0) {
       // The previous connector is known not to hold the payment: move the claim before calling the next.
@@ -248,12 +274,34 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         }),
       );
       count(connector, authorizationOutcomeOf(result));
-      attempts.push(attemptOf(connector, startedAt, result));
+      const attempt = attemptOf(connector, startedAt, result, routingOf(connector));
+      attempts.push(attempt);
+      // A soft decline, answered at once (no payer step), goes to the next account while retries are left. Nothing
+      // is held at this account (declined), and the claim moves before the next call, as after a technical failure.
+      if (
+        result.status === 'Failed' &&
+        !result.nextAction &&
+        retriesUsed < retryBudget &&
+        i + 1 < tries.length &&
+        isSoftDecline(connector.name, result.errorCode)
+      ) {
+        retriesUsed++;
+        retrying = true;
+        await countAttemptOutcome(ctx.merchantId, p.payment_id, attempt, false, Date.now());
+        continue;
+      }
       return await afterAuthorization(ctx, await write(connector, resultFields(result, p), null), result);
     } catch (err) {
       if (err instanceof ConnectorRequestError) {
         count(connector, 'declined');
-        attempts.push(attemptOf(connector, startedAt, { status: 'Failed', errorCode: err.code, errorMessage: err.message }));
+        attempts.push(
+          attemptOf(
+            connector,
+            startedAt,
+            { status: 'Failed', errorCode: err.code, errorMessage: err.message },
+            routingOf(connector, false),
+          ),
+        );
         await write(
           connector,
           { status: 'Failed', error_code: maskCardNumbers(err.code), error_message: maskCardNumbers(err.message), next_action: null },
@@ -267,33 +315,45 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         );
       }
       if (!(err instanceof ConnectorTechnicalError)) throw err;
-      const hasNext = i + 1 < tries.length;
+      const hasNext = i + 1 < tries.length && technicalMoves < MAX_CONNECTOR_TRIES - 1;
       const known = err.notSent
         ? ({ status: 'Failed', notFound: true, connectorTransactionId: null, amountCaptured: 0 } as PaymentResult)
         : hasNext
           ? await probe(ctx, connector, p, input.paymentMethod, startedAt)
           : undefined;
       if (hasNext && known?.notFound) {
+        technicalMoves++;
         count(connector, 'technical_failure');
         attempts.push(
-          attemptOf(connector, startedAt, {
-            status: 'Failed',
-            errorCode: 'connector_unreachable',
-            errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.`,
-          }),
+          attemptOf(
+            connector,
+            startedAt,
+            {
+              status: 'Failed',
+              errorCode: 'connector_unreachable',
+              errorMessage: `${err.message} ${connector.name} does not hold this payment; the next connector was tried.`,
+            },
+            routingOf(connector, false),
+          ),
         );
         continue;
       }
       if (known && !known.notFound && known.status !== 'Processing') {
         // The lookup found the payment at this connector: that is its outcome.
         count(connector, authorizationOutcomeOf(known));
-        attempts.push(attemptOf(connector, startedAt, known));
+        attempts.push(attemptOf(connector, startedAt, known, routingOf(connector)));
         return await afterAuthorization(ctx, await write(connector, resultFields(known, p), null), known);
       }
       // Nothing sent (and no next connector) is a known failure; anything else may have reached the processor.
       count(connector, err.notSent ? 'technical_failure' : 'unknown');
+      // Its segment is kept: an unknown outcome counts once reconciled.
       attempts.push(
-        attemptOf(connector, startedAt, { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message }),
+        attemptOf(
+          connector,
+          startedAt,
+          { status: 'Processing', errorCode: 'connector_unreachable', errorMessage: err.message },
+          routingOf(connector),
+        ),
       );
       // Keep the claim, from when this try was sent and leased until this request's end: the processor may
       // still be working on it (its lookup keeps the claim while it cannot tell yet); after the lease GET shows

@@ -11,6 +11,7 @@ import { keyedHash } from '../../security/keyed-hash';
 import { handOverClaim, type StoredPayment } from '../../storage/payments-repository';
 import { type ConditionFailedError, isStorageUnavailable } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
+import type { CandidateRouting } from '../routing/route-candidates';
 import { requestEndMs, storageRetryDeadline, untilStorageAnswers } from '../storage-retry';
 
 /*
@@ -64,6 +65,7 @@ export function attemptOf(
   connector: string | ConnectorTarget,
   startedAt: string,
   outcome: { status: PaymentStatus; connectorTransactionId?: string | null; errorCode?: string | null; errorMessage?: string | null },
+  routing?: CandidateRouting,
 ): Attempt {
   return {
     attempt_id: newId('attempt'),
@@ -73,6 +75,8 @@ export function attemptOf(
     connector_transaction_id: outcome.connectorTransactionId ?? null,
     error_code: maskOptionalText(outcome.errorCode),
     error_message: maskOptionalText(outcome.errorMessage),
+    routing_approach: routing?.approach ?? null,
+    routing_segment: routing?.segment ?? null,
     created_at: startedAt,
   };
 }

@@ -12,6 +12,10 @@
  *   no such metadata key) makes `equal` / `in` / ordering comparisons false and `not_equal` /
  *   `not_in` true: the VIR interpreter checks `equal` as "one of the values is present" and
  *   `not_equal` as "none of them is" (crates/euclid/src/backend/vir_interpreter/types.rs `check_presence`);
+ * - a `success_rate` algorithm or selection gives its accounts as listed, with its fields: the router orders
+ *   them by success rate in the payment's segment (./success-rate-order.ts), as Hyperswitch's dynamic routing
+ *   re-orders the connectors its static routing chose (crates/router/src/core/payments/routing.rs
+ *   `perform_success_based_routing`);
  * - a volume split puts the drawn account first and the others after it
  *   (crates/router/src/core/payments/routing.rs `perform_volume_split`, seeded by an id so a
  *   retry draws the same). Here the others follow by descending split (declaration order among
@@ -27,10 +31,13 @@ import {
   type ConnectorVolumeSplit,
   type IfStatement,
   ORDERING_COMPARISONS,
+  type ResolvedSuccessRateConfig,
   type RoutingAlgorithm,
+  type RoutingApproach,
   type RoutingComparison,
   type RoutingProgram,
   type RoutingRule,
+  resolveSuccessRateConfig,
   routingLhsOf,
 } from '../../domain/routing-algorithm';
 
@@ -75,12 +82,18 @@ export function orderVolumeSplit(splits: readonly ConnectorVolumeSplit[], paymen
 
 /**
  * The accounts of a connector selection in order: a `priority` list as written, a `volume_split`
- * by {@link orderVolumeSplit} for this payment.
+ * by {@link orderVolumeSplit} for this payment, a `success_rate` selection's `connectors` as written (the
+ * router orders them by success rate: ./route-payment.ts).
  */
 export function selectionCandidates(selection: ConnectorSelection, paymentId: string): string[] {
-  return selection.type === 'priority'
-    ? unique(selection.data.map((c) => c.merchant_connector_id))
-    : orderVolumeSplit(selection.data, paymentId);
+  switch (selection.type) {
+    case 'priority':
+      return unique(selection.data.map((c) => c.merchant_connector_id));
+    case 'volume_split':
+      return orderVolumeSplit(selection.data, paymentId);
+    case 'success_rate':
+      return unique(selection.data.connectors.map((c) => c.merchant_connector_id));
+  }
 }
 
 /** The fact a comparison's `lhs` names, or undefined when the payment does not have it. */
@@ -167,21 +180,51 @@ export function matchingRule(program: RoutingProgram, facts: RoutingFacts): Rout
 export interface RoutingDecision {
   candidates: string[];
   rule_name: string | null;
+  /** Why the candidates are in this order (the attempts' `routing_approach`), unless `success_rate` orders them. */
+  approach: Extract<RoutingApproach, 'single' | 'priority' | 'volume_split' | 'rule'>;
+  /**
+   * When the deciding selection is `success_rate` (the algorithm, or the matched rule's selection): its
+   * fields with defaults filled in, `candidates` being its accounts as listed, for the router to order by
+   * success rate in the payment's segment. Else null.
+   */
+  success_rate: ResolvedSuccessRateConfig | null;
 }
 
-/** {@link evaluateAlgorithm} with the name of the rule that decided. */
+/** {@link evaluateAlgorithm} with the name of the rule that decided, the approach, and a success-rate selection's fields. */
 export function routingDecision(algorithm: RoutingAlgorithm, facts: RoutingFacts): RoutingDecision {
   switch (algorithm.type) {
     case 'single':
-      return { candidates: [algorithm.data.merchant_connector_id], rule_name: null };
+      return { candidates: [algorithm.data.merchant_connector_id], rule_name: null, approach: 'single', success_rate: null };
     case 'priority':
-      return { candidates: unique(algorithm.data.map((c) => c.merchant_connector_id)), rule_name: null };
+      return {
+        candidates: unique(algorithm.data.map((c) => c.merchant_connector_id)),
+        rule_name: null,
+        approach: 'priority',
+        success_rate: null,
+      };
     case 'volume_split':
-      return { candidates: orderVolumeSplit(algorithm.data, facts.payment_id), rule_name: null };
+      return {
+        candidates: orderVolumeSplit(algorithm.data, facts.payment_id),
+        rule_name: null,
+        approach: 'volume_split',
+        success_rate: null,
+      };
+    case 'success_rate':
+      return {
+        candidates: selectionCandidates(algorithm, facts.payment_id),
+        rule_name: null,
+        approach: 'priority',
+        success_rate: resolveSuccessRateConfig(algorithm.data),
+      };
     case 'advanced': {
       const rule = matchingRule(algorithm.data, facts);
       const selection = rule ? rule.connector_selection : algorithm.data.default_selection;
-      return { candidates: selectionCandidates(selection, facts.payment_id), rule_name: rule ? rule.name : null };
+      return {
+        candidates: selectionCandidates(selection, facts.payment_id),
+        rule_name: rule ? rule.name : null,
+        approach: 'rule',
+        success_rate: selection.type === 'success_rate' ? resolveSuccessRateConfig(selection.data) : null,
+      };
     }
   }
 }

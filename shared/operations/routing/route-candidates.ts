@@ -1,6 +1,7 @@
 import { ApiError } from '../../domain/errors';
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
+import type { RoutingApproach } from '../../domain/routing-algorithm';
 import { recordCircuitSkip } from '../../observability/metrics';
 import { existingCircuit } from '../../processor-call/circuit-registry';
 import { configuredConnector } from '../../processor-call/connector-registry';
@@ -22,11 +23,25 @@ export interface CircuitSkip {
 }
 
 /**
+ * Why routing put a candidate where it is, for its attempt: `routing_approach`, and the success-rate segment
+ * its outcome counts in (null when success rate did not order it).
+ */
+export interface CandidateRouting {
+  approach: RoutingApproach;
+  segment: string | null;
+}
+
+/**
  * The connectors to try, in routing order (at least one), carrying in `skipped` the qualifying
  * connectors passed over because their circuit was open, in routing order (empty when none):
- * `authorizeClaimed` records each as an attempt with `error_code: circuit_open`.
+ * `authorizeClaimed` records each as an attempt with `error_code: circuit_open`. `routing`, when given, says
+ * why each candidate (and each skipped one) is there, by `healthKey` (shared/processor-call/connector-target.ts: the account id, or the connector
+ * name for the stage's own account).
  */
-export type RoutedCandidates = [RoutedConnector, ...RoutedConnector[]] & { readonly skipped: readonly CircuitSkip[] };
+export type RoutedCandidates = [RoutedConnector, ...RoutedConnector[]] & {
+  readonly skipped: readonly CircuitSkip[];
+  readonly routing?: ReadonlyMap<string, CandidateRouting>;
+};
 
 /**
  * 503 `connector_error/connector_unavailable`: every connector that could take the payment has its

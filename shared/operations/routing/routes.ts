@@ -14,11 +14,13 @@ import {
 } from '../../api/operation-errors';
 import { json, jsonBody, LIST_QUERY_DOCS, ROUTING_ALGORITHM_ID, replayed } from '../../api/operation-metadata';
 import type { ApiRoute } from '../../api/route-definition';
+import { AutoRetriesResource, autoRetriesBodySchema } from '../../schemas/auto-retries-schema';
 import { plainListQuerySchema } from '../../schemas/plain-list-schema';
 import { RoutingAlgorithmListResource } from '../../schemas/resource-lists-schema';
 import { DefaultFallbackResource, defaultFallbackBodySchema, RoutingActivationResource } from '../../schemas/routing-activation-schema';
 import { RoutingAlgorithmResource } from '../../schemas/routing-algorithm-resource-schema';
 import { createRoutingAlgorithmSchema } from '../../schemas/routing-schemas';
+import { SuccessRatesResource } from '../../schemas/routing-success-rates-schema';
 import { rotateSecretSchema } from '../../schemas/webhook-endpoint-schemas';
 
 /** A change of the merchant's routing profile that lost a race with another (shared/operations/routing/routing-operations.ts): retry. */
@@ -168,6 +170,72 @@ export const ROUTING_ROUTES: readonly ApiRoute[] = [
       errorFormat: 'json',
       responses: { 200: json(RoutingActivationResource, '`active: false`.') },
       errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['routing_not_active'] }, ROUTING_RACE),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/routing/auto_retries',
+    entry: 'functions/routing/get-auto-retries.ts',
+    name: 'GetAutoRetries',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getAutoRetries',
+      tag: 'Routing',
+      summary: 'Retrieve automatic retries',
+      description: 'Whether a soft decline is retried on your next eligible account, and how many times (off, 1, when never set).',
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(AutoRetriesResource, 'The setting.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/routing/auto_retries',
+    entry: 'functions/routing/set-auto-retries.ts',
+    name: 'SetAutoRetries',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'setAutoRetries',
+      tag: 'Routing',
+      summary: 'Set automatic retries',
+      description:
+        "When enabled, a card authorization that an issuer declines **softly** (docs/routing.md lists each processor's codes, e.g. Stripe `try_again_later`, `issuer_not_available`, `processing_error`, `reenter_transaction`) is tried on your next eligible account in routing order, in the same confirm, up to `max_auto_retries` times (0–3), each try a new attempt (`routing_approach: auto_retry`) with its own processor reference. Never retried: hard declines (`insufficient_funds`, `stolen_card`, `expired_card`, `invalid_cvc`, `fraudulent` …), unknown outcomes, anything after the payer was asked for a step (3-D Secure, PIN, OTP), bank transfer, USSD and mobile money, and charges of a saved method (its token belongs to one account). Containers pick it up within `CONNECTOR_CONFIG_CACHE_MS` (5 s).",
+      body: jsonBody(autoRetriesBodySchema, true, '`{enabled, max_auto_retries?}`.', {
+        enabled: 'true to retry soft declines on another account; false (the default) never to.',
+        max_auto_retries: 'Most retries per payment, 0 to 3; default 1.',
+      }),
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(AutoRetriesResource, 'The setting as stored.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, ROUTING_RACE),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/routing/success_rates',
+    entry: 'functions/routing/get-success-rates.ts',
+    name: 'GetRoutingSuccessRates',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getRoutingSuccessRates',
+      tag: 'Routing',
+      summary: 'Recent authorization rates per account and segment',
+      description:
+        "What success-rate routing scores your accounts on (docs/routing.md): per connector account and segment (the values of the algorithm's `dimensions`), the window's outcomes (approvals and issuer declines of the last 30 minutes, the most recent `window_size`), approvals, rate and when the newest was counted. Technical failures are not in it (they open the account's circuit), nor unknown outcomes until reconciled. Read from the table: an outcome shows here at once, and in routing decisions within 5 s. Only your own accounts' outcomes.",
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(SuccessRatesResource, 'The rates, by account then segment.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
     },
   },
   {

@@ -41,6 +41,7 @@ import {
   type RoutingAlgorithm,
   type RoutingComparison,
   routingLhsOf,
+  selectionEntries,
 } from '../../domain/routing-algorithm';
 
 /** One problem of an algorithm: `param` the dotted path of the field, `message` what is wrong and what to do. */
@@ -337,6 +338,11 @@ function checkPaths(
   }
 }
 
+/** Where a selection's entries sit: its `data`, or a `success_rate` selection's `data.connectors`. */
+function selectionEntriesPath(selection: ConnectorSelection, dataPath: RoutingPath): RoutingPath {
+  return selection.type === 'success_rate' ? [...dataPath, 'connectors'] : dataPath;
+}
+
 /**
  * Checks a routing algorithm against the merchant's connector accounts (see the module comment):
  * every referenced `merchant_connector_id` is one of `accounts`; no statement contradicts itself;
@@ -366,6 +372,9 @@ export function validateAlgorithm(
     case 'volume_split':
       checkList(algorithm.data, data, anyPayment, 'this algorithm', context);
       break;
+    case 'success_rate':
+      checkList(algorithm.data.connectors, [...data, 'connectors'], anyPayment, 'this algorithm', context);
+      break;
     case 'advanced': {
       algorithm.data.rules.forEach((rule, index) => {
         const rulePath = [...data, 'rules', index];
@@ -373,11 +382,23 @@ export function validateAlgorithm(
         collectLeaves(rule.statements, [...rulePath, 'statements'], UNCONSTRAINED, [], leaves, context.problems);
         if (leaves.length === 0) return; // the rule can never match: reported above
         const selection: ConnectorSelection = rule.connector_selection;
-        const serving = checkList(selection.data, [...rulePath, 'connector_selection', 'data'], leaves, 'this rule', context);
+        const serving = checkList(
+          selectionEntries(selection),
+          selectionEntriesPath(selection, [...rulePath, 'connector_selection', 'data']),
+          leaves,
+          'this rule',
+          context,
+        );
         if (serving.length > 0) checkPaths(leaves, serving, capabilities, context.problems);
       });
       const fallback = algorithm.data.default_selection;
-      checkList(fallback.data, [...data, 'default_selection', 'data'], anyPayment, 'the default selection', context);
+      checkList(
+        selectionEntries(fallback),
+        selectionEntriesPath(fallback, [...data, 'default_selection', 'data']),
+        anyPayment,
+        'the default selection',
+        context,
+      );
       break;
     }
   }

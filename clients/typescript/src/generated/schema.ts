@@ -1200,6 +1200,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/routing/auto_retries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve automatic retries
+         * @description Whether a soft decline is retried on your next eligible account, and how many times (off, 1, when never set).
+         */
+        get: operations["getAutoRetries"];
+        /**
+         * Set automatic retries
+         * @description When enabled, a card authorization that an issuer declines **softly** (docs/routing.md lists each processor's codes, e.g. Stripe `try_again_later`, `issuer_not_available`, `processing_error`, `reenter_transaction`) is tried on your next eligible account in routing order, in the same confirm, up to `max_auto_retries` times (0–3), each try a new attempt (`routing_approach: auto_retry`) with its own processor reference. Never retried: hard declines (`insufficient_funds`, `stolen_card`, `expired_card`, `invalid_cvc`, `fraudulent` …), unknown outcomes, anything after the payer was asked for a step (3-D Secure, PIN, OTP), bank transfer, USSD and mobile money, and charges of a saved method (its token belongs to one account). Containers pick it up within `CONNECTOR_CONFIG_CACHE_MS` (5 s).
+         */
+        put: operations["setAutoRetries"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/success_rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent authorization rates per account and segment
+         * @description What success-rate routing scores your accounts on (docs/routing.md): per connector account and segment (the values of the algorithm's `dimensions`), the window's outcomes (approvals and issuer declines of the last 30 minutes, the most recent `window_size`), approvals, rate and when the newest was counted. Technical failures are not in it (they open the account's circuit), nor unknown outcomes until reconciled. Read from the table: an outcome shows here at once, and in routing decisions within 5 s. Only your own accounts' outcomes.
+         */
+        get: operations["getRoutingSuccessRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/routing/{routing_algorithm_id}": {
         parameters: {
             query?: never;
@@ -2209,6 +2253,29 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description One connector account's recent authorization rate in one segment. */
+        AccountSuccessRate: {
+            /** @description The connector account (`mca_…`). */
+            merchant_connector_id: string;
+            /** @description The segment key, e.g. `payment_method=card|card_network=visa|currency=NGN` (`-`: the payment did not have the fact). */
+            segment: string;
+            /** @description The segment as `{dimension: value}`, the dimensions it is made of only (card_bin: 6 digits at most). */
+            dimensions: {
+                payment_method?: string;
+                card_network?: string;
+                currency?: string;
+                billing_country?: string;
+                card_bin?: string;
+            };
+            /** @description Outcomes in the window: approvals and issuer declines (fractional when the oldest minute was taken in part). */
+            attempts: number;
+            /** @description Approvals in the window. */
+            successes: number;
+            /** @description successes ÷ attempts, or null with no outcome. */
+            success_rate: number | null;
+            /** @description When its newest outcome in the window was counted (ISO 8601 UTC), or null. */
+            updated_at: string | null;
+        };
         /** @description The payer must answer an authentication step: collect the value and `POST /payments/{payment_id}/authenticate`, or send the payer to `redirect_to_url`. */
         AuthenticationAction: {
             /**
@@ -2222,6 +2289,13 @@ export interface components {
             redirect_to_url: string;
             /** @description True when the processor needs the same card sent again with this step (`payment_method_data.card` on authenticate). */
             card_required: boolean;
+        };
+        /** @description Automatic retries of soft declines on your other connector accounts. */
+        AutoRetries: {
+            /** @description Whether a soft decline is retried on your next eligible account (off by default). */
+            enabled: boolean;
+            /** @description Most other accounts tried after soft declines, 0 to 3. */
+            max_auto_retries: number;
         };
         /** @description Show the payer the account to pay into. */
         BankTransferAction: {
@@ -2368,7 +2442,7 @@ export interface components {
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
         };
-        /** @description Where matching payments go: `{type: "priority", data: [...]}` or `{type: "volume_split", data: [...]}`. */
+        /** @description Where matching payments go: `{type: "priority", data: [...]}`, `{type: "volume_split", data: [...]}` or `{type: "success_rate", data: {connectors: [...], ...}}` (the rule chooses the accounts, success rate orders them). */
         ConnectorSelection: {
             /** @constant */
             type: "priority";
@@ -2379,6 +2453,10 @@ export interface components {
             type: "volume_split";
             /** @description Shares of payments (1 to 10 accounts, each once, splits adding up to 100). Each payment goes first to one account, drawn by its payment_id (a retry draws the same), then to the others by descending split. */
             data: components["schemas"]["ConnectorVolumeSplit"][];
+        } | {
+            /** @constant */
+            type: "success_rate";
+            data: components["schemas"]["SuccessRateConfig"];
         };
         /** @description One share of a volume split. */
         ConnectorVolumeSplit: {
@@ -2902,6 +2980,10 @@ export interface components {
             error_code: string | null;
             /** @description The reason in words, or null. */
             error_message: string | null;
+            /** @description Why routing chose this account: `success_rate_exploit` (best recent authorization rate in the payment's segment), `success_rate_explore` (an exploration share, or an account not yet known in the segment), `elimination` (best rate once accounts under the elimination threshold were passed over), `single`, `priority`, `volume_split`, `rule` (an advanced rule's selection), `default_fallback`, `straight_through` (the account named in the request, or a saved method's), `auto_retry`; null for a try routing did not choose (a webhook's or the reconciler's outcome). */
+            routing_approach: ("success_rate_exploit" | "success_rate_explore" | "elimination" | "single" | "priority" | "volume_split" | "rule" | "default_fallback" | "straight_through" | "auto_retry") | null;
+            /** @description The success-rate segment this try's outcome counts in, e.g. `payment_method=card|card_network=visa|currency=NGN` (a card by its BIN: 6 digits at most), or null when success rate did not choose the account. */
+            routing_segment: string | null;
             /**
              * Format: date-time
              * @description When the try started. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
@@ -3287,7 +3369,7 @@ export interface components {
             /** @description Its name, or null. */
             name: string | null;
             /** @description Its type, or null. */
-            algorithm_type: ("single" | "priority" | "volume_split" | "advanced") | null;
+            algorithm_type: ("single" | "priority" | "volume_split" | "advanced" | "success_rate") | null;
             /** @description When the change was made (ISO 8601 UTC), or null when routing was never set. */
             activated_at: string | null;
         };
@@ -3313,7 +3395,7 @@ export interface components {
              */
             modified_at: string;
         };
-        /** @description How payments are routed: `single` (one account), `priority` (accounts in order), `volume_split` (shares of payments) or `advanced` (rules on amount, currency, payment method, card network, billing country and metadata, tried in order). */
+        /** @description How payments are routed: `single` (one account), `priority` (accounts in order), `volume_split` (shares of payments), `advanced` (rules on amount, currency, payment method, card network, billing country and metadata, tried in order) or `success_rate` (the account with the best recent authorization rate for the payment's segment). */
         RoutingAlgorithmDefinition: {
             /** @constant */
             type: "single";
@@ -3337,6 +3419,10 @@ export interface components {
                 /** @description Rules tried in order; the first that matches decides (0 to 50). */
                 rules: components["schemas"]["RoutingRule"][];
             };
+        } | {
+            /** @constant */
+            type: "success_rate";
+            data: components["schemas"]["SuccessRateConfig"];
         };
         /** @description One page of routing algorithms, newest first. */
         RoutingAlgorithmList: {
@@ -3586,6 +3672,30 @@ export interface components {
             data: components["schemas"]["Subscription"][];
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
+        };
+        /** @description Success-rate routing: each payment goes to the account with the best recent authorization rate in the payment's segment, but for an exploration share and accounts not yet known there; accounts under the elimination threshold are passed over while another remains (docs/routing.md). */
+        SuccessRateConfig: {
+            /** @description The accounts to choose among (1 to 10, each once). Listed order breaks ties and orders accounts with no outcomes yet. */
+            connectors: components["schemas"]["RoutableConnectorChoice"][];
+            /** @description How many of an account's most recent outcomes in a segment its rate is computed over. An integer from 10 to 10000; default 500. */
+            window_size?: number;
+            /** @description Percent of payments sent to an account other than the best, so every rate stays known. An integer from 0 to 50; default 3. */
+            exploration_percent?: number;
+            /** @description Below this many outcomes in a segment an account is explored first, and is never eliminated. An integer from 1 to 1000; default 20. */
+            min_observations?: number;
+            /** @description An authorization rate from 0 to 1 under which an account (with min_observations outcomes) is passed over while another remains; default 0.35. */
+            elimination_threshold?: number;
+            /** @description The payment facts a segment is made of; each account is scored per segment. Any of payment_method, card_network, currency, billing_country, card_bin (card_bin: the first 6 digits of the card). Default payment_method, card_network, currency. */
+            dimensions?: ("payment_method" | "card_network" | "currency" | "billing_country" | "card_bin")[];
+        };
+        /** @description Your connector accounts’ recent authorization rates, per segment, as success-rate routing sees them. */
+        SuccessRates: {
+            /** @description Outcomes per account and segment the rates are computed over: the active algorithm's `window_size` (its first success-rate selection's), else the default 200. */
+            window_size: number;
+            /** @description Outcomes older than this do not count (1,800 s). */
+            lookback_seconds: number;
+            /** @description One entry per account and segment with outcomes in the lookback, by account then segment. */
+            data: components["schemas"]["AccountSuccessRate"][];
         };
         /** @description A clock of its own for test customers (non-prod stages only): advancing it runs every renewal, dunning retry and payment method expiry of its customers that falls due, in order, so a year of billing can be watched in a minute. */
         TestClock: {
@@ -13450,6 +13560,323 @@ export interface operations {
             };
             /** @description The body is not JSON: `unsupported_media_type`. */
             415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAutoRetries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRetries"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setAutoRetries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{enabled, max_auto_retries?}`. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true to retry soft declines on another account; false (the default) never to. */
+                    enabled: boolean;
+                    /**
+                     * @description Most retries per payment, 0 to 3; default 1.
+                     * @default 1
+                     */
+                    max_auto_retries?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The setting as stored. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AutoRetries"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `routing_changed`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRoutingSuccessRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rates, by account then segment. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessRates"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];

@@ -2,6 +2,8 @@
 import type { Switchyard } from '../client.js';
 import type { RequestOptions } from '../transport.js';
 import type {
+  AutoRetries,
+  AutoRetriesParams,
   DefaultFallback,
   DefaultFallbackParams,
   RoutingActivation,
@@ -9,6 +11,7 @@ import type {
   RoutingAlgorithmCreateParams,
   RoutingAlgorithmList,
   RoutingAlgorithmListParams,
+  SuccessRates,
 } from '../types.js';
 import { pathId } from './path-id.js';
 
@@ -86,5 +89,23 @@ export class Routing {
   /** `PUT /routing/default`: replaces the ordered fallback list, `{ default_fallback: [{ merchant_connector_id }, …] }`. */
   setDefault(params: DefaultFallbackParams, options?: RequestOptions): Promise<DefaultFallback> {
     return this.client.call((init) => this.client.api.PUT('/routing/default', { body: params, ...init }), options);
+  }
+
+  /**
+   * `GET /routing/success_rates`: per connector account and segment, the recent authorization rate success-rate
+   * routing scores it on (attempts, successes, rate, last update).
+   */
+  successRates(options?: RequestOptions): Promise<SuccessRates> {
+    return this.client.call((init) => this.client.api.GET('/routing/success_rates', { ...init }), options);
+  }
+
+  /** `GET /routing/auto_retries`: whether soft declines are retried on another account (off, 1, when never set). */
+  getAutoRetries(options?: RequestOptions): Promise<AutoRetries> {
+    return this.client.call((init) => this.client.api.GET('/routing/auto_retries', { ...init }), options);
+  }
+
+  /** `PUT /routing/auto_retries`: `{ enabled, max_auto_retries? }` (0–3) turns automatic retries of soft declines on or off. */
+  setAutoRetries(params: AutoRetriesParams, options?: RequestOptions): Promise<AutoRetries> {
+    return this.client.call((init) => this.client.api.PUT('/routing/auto_retries', { body: params, ...init }), options);
   }
 }
