@@ -2,22 +2,17 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CfnOutput, type NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { FALLBACK_ROUTE, type RouteDefinition } from '../shared/api/routes';
+import type { RouteDefinition } from '../shared/api/routes';
 import { ApiStage } from './api/api-stage';
 import { HttpApiRoutes } from './api/http-api-routes';
 import { RouteFunctions } from './api/route-functions';
-import { BackgroundWork, BILLING_WORKER, RECONCILER } from './background/background-work';
-import { SyntheticChecks } from './canaries';
-import { type StageConfig, stageConnectors } from './config/stage-config';
-import { WEBHOOK_DELIVERY, WEBHOOK_DELIVERY_WORKER } from './delivery/webhook-delivery';
-import { apiLogGroupPrefix, FALLBACK_GROUP } from './function-groups';
-import { FunctionFactory, SERVICE_NAME } from './functions/function-factory';
+import { BackgroundWork } from './background/background-work';
+import type { StageConfig } from './config/stage-config';
+import { WEBHOOK_DELIVERY } from './delivery/webhook-delivery';
+import { FunctionFactory } from './functions/function-factory';
 import { AlarmNotifications } from './monitoring/alarm-notifications';
-import { FunctionGroupMonitoring } from './monitoring/function-group-monitoring';
-import { ServiceMonitoring } from './monitoring/service-monitoring';
-import { OperationsQueries } from './operations-queries';
+import { StageObservability } from './monitoring/stage-observability';
 
 /** Props of {@link ApiStack}. */
 export interface ApiStackProps extends StackProps {
@@ -74,11 +69,10 @@ export interface ApiStackProps extends StackProps {
  *    lib/delivery/webhook-delivery.ts), the renewal worker and its schedule.
  * 5. {@link ApiStage} (lib/api/api-stage.ts): the `$default` stage with throttling and JSON access logs.
  * 6. {@link AlarmNotifications} (lib/monitoring/alarm-notifications.ts): the alarm topic and its destinations.
- * 7. The canaries (lib/canaries.ts); each function group's monitoring in its nested stack
- *    (lib/monitoring/function-group-monitoring.ts: a dashboard `Switchyard-<stage>-Functions-<group>`
- *    and its functions' errors and throttles alarms); the stage dashboard and alarms
- *    (lib/monitoring/service-monitoring.ts); the saved Logs Insights queries and Contributor Insights
- *    rule (lib/operations-queries.ts); and the stack's outputs.
+ * 7. {@link StageObservability} (lib/monitoring/stage-observability.ts): the canaries, each function
+ *    group's dashboard and alarms (in its nested stack), the stage dashboard and alarms, the saved Logs
+ *    Insights queries and Contributor Insights rule.
+ * 8. The stack's outputs (the renewal worker's dead-letter queue's is declared with it, in step 4).
  *
  * Each construct declares its resources in this stack (or a group's nested stack), not under itself,
  * so every logical id is the one the stack had before it was split into constructs. This stack keeps
@@ -119,72 +113,24 @@ export class ApiStack extends Stack {
       filesBucketName: props.filesBucketName,
     });
     this.functionGroups = routeFunctions.groupStacks;
-    const { functions, notFound } = routeFunctions;
     this.api = new HttpApiRoutes(this, 'HttpApiRoutes', { config, routeFunctions }).api;
     const background = new BackgroundWork(this, 'BackgroundWork', { config, factory, api: this.api, webhookDeliveryEntry });
-    const { reconciler, reconcilerSchedule, webhookDelivery, billingWorker, billingSchedule } = background;
+    const { reconcilerSchedule, webhookDelivery } = background;
     const { stage } = new ApiStage(this, 'ApiStage', { config, api: this.api, retention: factory.retention });
     const { alarmTopic } = new AlarmNotifications(this, 'AlarmNotifications', { config });
 
-    const canaries = new SyntheticChecks(this, 'SyntheticChecks', { config, apiUrl: this.api.apiEndpoint });
-    // Each group's dashboard and alarms of its functions, in the group's nested stack (see FunctionGroupMonitoring).
-    const groupFunctions = new Map<string, { name: string; fn: IFunction }[]>();
-    for (const { route, group, fn } of functions)
-      groupFunctions.set(group, [...(groupFunctions.get(group) ?? []), { name: route.name, fn }]);
-    groupFunctions.set(FALLBACK_GROUP, [...(groupFunctions.get(FALLBACK_GROUP) ?? []), { name: FALLBACK_ROUTE.name, fn: notFound }]);
-    const groupMonitoring = [...groupFunctions].map(
-      ([group, members]) =>
-        new FunctionGroupMonitoring(this.functionGroups.get(group)!, `${group}Monitoring`, {
-          config,
-          group,
-          functions: members,
-          alarmTopic,
-        }),
-    );
-    const logGroups = factory.logGroups;
-    const monitoring = new ServiceMonitoring(this, 'Observability', {
+    const { dashboardName } = new StageObservability(this, 'StageObservability', {
       config,
       api: this.api,
-      functionDashboards: groupMonitoring.map((m) => m.dashboardName),
-      reconciler: { name: RECONCILER.name, fn: reconciler, deadLetterQueue: reconcilerSchedule.deadLetterQueue },
-      billing: { name: BILLING_WORKER.name, fn: billingWorker, deadLetterQueue: billingSchedule.deadLetterQueue },
-      // Where disputes are recorded: the processors' webhook receivers, the dispute answers and the worker.
-      disputeLogGroups: [
-        ...functions
-          .filter(({ route }) => route.path.startsWith('/webhooks/') || route.path.startsWith('/disputes/'))
-          .map(({ route }) => logGroups.get(route.name)!),
-        logGroups.get(BILLING_WORKER.name)!,
-      ],
-      webhookDelivery: webhookDelivery && {
-        name: WEBHOOK_DELIVERY.name,
-        fn: webhookDelivery.fn,
-        failureQueue: webhookDelivery.failureQueue,
-        workerName: WEBHOOK_DELIVERY_WORKER.name,
-        worker: webhookDelivery.worker,
-        workerLogGroup: logGroups.get(WEBHOOK_DELIVERY_WORKER.name)!,
-        deadLetterQueue: webhookDelivery.deadLetterQueue,
-      },
-      table: factory.table,
+      factory,
+      routeFunctions,
+      background,
       alarmTopic,
-      metricsNamespace: factory.metricsNamespace,
-      serviceName: SERVICE_NAME,
-      connectors: stageConnectors(config),
-      canaries: { health: canaries.health, sandboxPayment: canaries.sandboxPayment },
-    });
-    new OperationsQueries(this, 'OperationsQueries', {
-      stage: config.stage,
-      apiLogGroups: functions.filter(({ route }) => route.auth).map(({ route }) => logGroups.get(route.name)!),
-      paymentLogGroups: functions
-        .filter(({ route }) => /^\/(payments|refunds|pay|sandbox|webhooks)(\/|$)/.test(route.path))
-        .map(({ route }) => logGroups.get(route.name)!),
-      connectorLogGroups: functions.filter(({ route }) => route.connectors).map(({ route }) => logGroups.get(route.name)!),
-      apiLogGroupPrefix: apiLogGroupPrefix(config.stage),
-      backgroundLogGroups: [logGroups.get(RECONCILER.name)!],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: stage.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'DashboardUrl', {
-      value: `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${monitoring.dashboardName}`,
+      value: `https://${this.region}.console.aws.amazon.com/cloudwatch/home?region=${this.region}#dashboards:name=${dashboardName}`,
       description: 'CloudWatch dashboard of this stage',
     });
     new CfnOutput(this, 'AlarmTopicArn', {
