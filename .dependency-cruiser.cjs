@@ -41,14 +41,14 @@ module.exports = {
     {
       name: 'routes-describe-not-behave',
       comment:
-        'The route table (paths, schemas, OpenAPI metadata; shared/api and each capability\'s routes.ts) is read by the CDK stack and the HTTP edge, so it imports only schemas, the domain and other route files.',
+        "The route table (paths, schemas, OpenAPI metadata; shared/api and each capability's routes.ts) is read by the CDK stack and the HTTP edge, so it imports only schemas, the domain and other route files.",
       severity: 'error',
       from: { path: '^(shared/api/|shared/operations/[^/]+/routes\\.ts$)' },
       to: { path: '^(shared/(?!domain/|schemas/|settings/|api/)|functions/)', pathNot: '^shared/operations/[^/]+/routes\\.ts$' },
     },
     {
       name: 'capability-routes-read-only-by-the-table',
-      comment: 'A capability\'s routes.ts is data for the route table (shared/api/routes.ts); no use case or handler imports it.',
+      comment: "A capability's routes.ts is data for the route table (shared/api/routes.ts); no use case or handler imports it.",
       severity: 'error',
       from: { path: '^(shared|functions)/', pathNot: '^shared/api/routes\\.ts$' },
       to: { path: '^shared/operations/[^/]+/routes\\.ts$' },

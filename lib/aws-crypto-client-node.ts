@@ -5,7 +5,7 @@
  * reached by `require()` is wrapped in a lazy initializer — with it, transitively, the AWS SDK's own modules
  * (`@aws-sdk/client-kms` → `@smithy/core`, shared with the DynamoDB client), 600-odd wrappers that every handler
  * able to reach the Encryption SDK paid at each cold start, even though the SDK itself sits in a chunk loaded on
- * first use (issue 27; docs/benchmarks.md). This file is the package's index (same exports, same `buildClient`),
+ * first use (docs/benchmarks.md). This file is the package's index (same exports, same `buildClient`),
  * written with `import`/`export` over the same sub-packages at the same version.
  */
 import { buildDecrypt } from '@aws-crypto/decrypt-node';

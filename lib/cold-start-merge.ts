@@ -1,12 +1,12 @@
 /**
- * The second step of bundling a function (issue 27): everything a cold start loads, in **one file**.
+ * The second step of bundling a function: everything a cold start loads, in **one file**.
  *
  * esbuild's code splitting puts each module in a chunk named by the set of entry points that reach it (the handler
  * and every `await import()` target), so a handler with a dozen lazy targets imports 20–30 small chunks statically
  * (CreatePayment: 28, some of 200 bytes). Node loads each ES module file on its own (resolve, read, compile, link):
  * measured on this machine, importing 30 one-line modules takes ~6–9 ms more than one module holding the same 30
  * lines, and CreatePayment's import fell from 1.52× to 1.29× the fixed-choice floor with its static chunks in one
- * file (docs/benchmarks.md "Speed per invocation (issue 27)"). esbuild has no option to merge chunks (its "manual
+ * file (docs/benchmarks.md "Speed per invocation"). esbuild has no option to merge chunks (its "manual
  * chunks" request is open: https://github.com/evanw/esbuild/issues/207), so this step does it with esbuild itself:
  *
  * 1. The entry and every chunk it imports statically (transitively) are bundled again into `index.mjs`, from a

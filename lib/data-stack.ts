@@ -28,7 +28,7 @@ export const connectorAccountsKeyArnParameterName = (stage: string) => `/switchy
 export const connectorAccountsKeyAlias = (stage: string) => `alias/switchyard-${stage}/connector-accounts`;
 
 /**
- * The evidence files bucket (issue 25; shared/storage/file-store.ts): how long objects are kept, in days. Equal to
+ * The evidence files bucket (shared/storage/file-store.ts): how long objects are kept, in days. Equal to
  * shared/domain/file.ts `FILE_RETENTION_DAYS` (the files' `expires_at`, the metadata items' TTL): longer than
  * Stripe keeps `dispute_evidence` files (9 months, Stripe "File upload guide"), so evidence outlives a dispute
  * through pre-arbitration. Incomplete multipart uploads (the SDK's, never used for files of 4 MiB) are aborted
@@ -179,7 +179,7 @@ export class DataStack extends Stack {
       value: this.connectorAccountsKey.keyArn,
       description: 'KMS key wrapping connector account credentials',
     });
-    // Evidence files (issue 25): private, SSE-S3, TLS only, no versions (a file is written once and never
+    // Evidence files: private, SSE-S3, TLS only, no versions (a file is written once and never
     // replaced; a deleted one must be gone), expired after FILES_BUCKET_LIFECYCLE.expirationDays. Stateful
     // like the table: retained where the table is. Its server access logs go to a second private bucket
     // (cdk-nag AwsSolutions-S1), delivered under a bucket policy for logging.s3.amazonaws.com (the feature

@@ -1,13 +1,13 @@
 /**
  * How every Lambda function of the stack is bundled: esbuild, run in this process, with code splitting
- * (issue 27). Kept free of CDK imports so that the benchmark (scripts/bench/bundles.ts) and the tests bundle a
+ * so that a cold start loads only what its handler imports statically. Kept free of CDK imports so that the benchmark (scripts/bench/bundles.ts) and the tests bundle a
  * handler exactly as the stack does; lib/functions/function-code.ts wraps {@link bundleFunction} in a CDK asset.
  *
  * Why not NodejsFunction's own bundling: it passes esbuild `--outfile`, and esbuild's code splitting needs
  * `--outdir` ("Must use "outdir" when code splitting is enabled", esbuild 0.25; https://esbuild.github.io/api/#splitting).
  * Without splitting every `await import()` is inlined into `index.mjs`, so each payment handler carried all four
  * connectors and the AWS Encryption SDK (≈ 1.1 MB), which Node compiles at every cold start whether the request
- * uses them or not (docs/benchmarks.md, "Speed per invocation (issue 27)").
+ * uses them or not (docs/benchmarks.md, "Speed per invocation").
  */
 import { copyFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

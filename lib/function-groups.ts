@@ -1,7 +1,7 @@
 import type { RouteDefinition } from '../shared/api/routes';
 
 /**
- * How the API's functions are split over nested stacks (issue 22, "room to grow").
+ * How the API's functions are split over nested stacks, so that the API has room to grow past one template's quotas (docs/capacity.md, "CloudFormation room").
  *
  * CloudFormation counts its quotas per template, and a nested stack's template is a template of its
  * own: "Resources: 500 per template", "Template body size in an Amazon S3 object: 1 MB"
@@ -28,11 +28,11 @@ export const FAMILY_GROUPS: Readonly<Record<string, string>> = {
   customers: 'Customers',
   // Saved payment methods belong to customers (`/customers/{id}/payment_methods` is in `customers` already).
   payment_methods: 'Customers',
-  // Subscriptions and their invoices (issue 24).
+  // Subscriptions and their invoices.
   subscriptions: 'Billing',
   invoices: 'Billing',
   test_helpers: 'Billing',
-  // Disputes and their evidence files (issue 25).
+  // Disputes and their evidence files.
   disputes: 'Disputes',
   files: 'Disputes',
   webhook_endpoints: 'Events',

@@ -2,7 +2,7 @@
  * How every Lambda function of the stack is bundled and started, beyond what
  * `functionCode` (lib/functions/function-code.ts) spells in CDK terms. Kept free of CDK imports so that the
  * benchmark (scripts/bench/bundles.ts) bundles and starts the handlers exactly the same way.
- * Measured choices; see docs/benchmarks.md, "Cold start (issue 15)".
+ * Measured choices; see docs/benchmarks.md, "Cold start".
  */
 
 /**
@@ -23,7 +23,7 @@ export const FUNCTION_NODE_OPTIONS: string | undefined = undefined;
  * and `AWS_SESSION_TOKEN`, the first source the default chain would try and the one it settles on
  * in Lambda (lib/lambda-env-credentials.ts). `@aws-crypto/client-node` (CommonJS only) becomes the same index
  * written as ES modules (lib/aws-crypto-client-node.ts), so the AWS SDK modules it shares with the DynamoDB client
- * are not wrapped in lazy initializers in every bundle that can reach it (issue 27).
+ * are not wrapped in lazy initializers in every bundle that can reach it.
  */
 export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': './lib/lambda-env-credentials.ts',

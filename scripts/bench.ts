@@ -14,8 +14,8 @@
  * 4. Counts the DynamoDB round trips of one request of each operation (handlers run
  *    in this process, the client hooked as test/http/round-trips-and-faults.test.ts does).
  * 5. Stops everything and prints a markdown report on stdout (progress on stderr),
- *    ending with one line per target of issue 15 (cold start, warm overhead, round
- *    trips): the measured value and whether it is met. A report, not a test: nothing fails.
+ *    ending with one line per target over HTTP (cold start, warm overhead, round
+ *    trips) and per invocation: the measured value and whether it is met. A report, not a test: nothing fails.
  *
  * Tunables (environment, seconds unless noted): BENCH_CONNECTIONS (10),
  * BENCH_DB_WARMUP_SECONDS (8), BENCH_WARMUP_SECONDS (1), BENCH_HTTP_SECONDS (5),
@@ -43,7 +43,7 @@ import {
 import { type BundleResult, measureBundles } from './bench/bundles';
 import { type HttpLoadResult, type HttpLoadSpec, runHttpLoad } from './bench/http-load';
 import { measureWarmInvocations, WARM_HANDLERS, type WarmResult } from './bench/in-process';
-import { coldTable, issue27Targets, warmReport } from './bench/issue27-report';
+import { coldTable, perInvocationTargets, warmReport } from './bench/per-invocation-report';
 import { countRoundTrips, type RoundTripCount } from './bench/round-trips';
 import {
   BENCH_API_KEY,
@@ -74,7 +74,7 @@ const CONFIG = {
   importRuns: Math.max(1, Math.round(numberFromEnv('BENCH_IMPORT_RUNS', 5))),
   importRunsSourceMaps: Math.round(numberFromEnv('BENCH_IMPORT_RUNS_SOURCE_MAPS', 3)),
   skipBundles: process.env.BENCH_SKIP_BUNDLES === '1',
-  /** Issue 27: in-process invocations per handler (one at a time), after the warm-up ones. */
+  /** In-process invocations per handler (one at a time), after the warm-up ones. */
   warmIterations: Math.max(1, Math.round(numberFromEnv('BENCH_INPROCESS_ITERATIONS', 300))),
   warmWarmup: Math.round(numberFromEnv('BENCH_INPROCESS_WARMUP', 50)),
   profileIterations: Math.round(numberFromEnv('BENCH_PROFILE_ITERATIONS', 100)),
@@ -100,7 +100,7 @@ const FLOORS = [
   { name: 'Floor: the same + Tracer (X-Ray SDK)', entry: 'scripts/bench/library-floor-tracer.ts' },
 ] as const;
 const isFloor = (name: string) => FLOORS.some((f) => f.name === name);
-/** Issue 15's targets. */
+/** The targets over HTTP: cold start against the baseline bundle, warm overhead against bare DynamoDB calls. */
 const TARGETS = {
   /** Each bundle's import under the stack's NODE_OPTIONS ÷ the baseline's under the same. */
   coldStartRatio: 1.25,
@@ -529,7 +529,7 @@ function bundleReport(results: BundleResult[]): string {
       "(a connector's adapter, the Encryption SDK, the SDK's own lazy parts), loaded once per container when a request needs them. " +
       'Import: `await import()` of the bundle in a fresh `node` (start-up excluded), in rounds over all bundles, the NODE_OPTIONS variants interleaved. ' +
       `The stack sets ${FUNCTION_NODE_OPTIONS ? `NODE_OPTIONS=${FUNCTION_NODE_OPTIONS}` : 'no NODE_OPTIONS'} (lib/function-runtime.ts); ` +
-      'the --enable-source-maps column is the setting before issue 15, for comparison.',
+      'the --enable-source-maps column is the setting the stack had before, for comparison.',
   ].join('\n');
 }
 
@@ -544,7 +544,7 @@ function overList(over: readonly { name: string; ratio: number }[]): string {
 const verdict = (met: boolean) => (met ? '**met**' : '**not met**');
 
 /**
- * One line per target of issue 15 with the measured value and whether it is met: cold start per
+ * One line per target over HTTP with the measured value and whether it is met: cold start per
  * bundle, warm overhead per endpoint, DynamoDB round trips per operation.
  */
 function targetsReport(bundles: BundleResult[], rows: EndpointRow[], roundTrips: RoundTripCount[] | string): string {
@@ -681,7 +681,7 @@ async function main(): Promise<void> {
       await gateway.stop();
     }
     progress(
-      `issue 27: invoking create, retrieve, confirm, refund and list in this process, ${CONFIG.warmWarmup} + ${CONFIG.warmIterations} ` +
+      `per invocation: invoking create, retrieve, confirm, refund and list in this process, ${CONFIG.warmWarmup} + ${CONFIG.warmIterations} ` +
         `invocations each, each followed by its bare DynamoDB calls${CONFIG.profileIterations ? `, then ${CONFIG.profileIterations} under the CPU profiler` : ''}`,
     );
     warm = await measureWarmInvocations(
@@ -722,17 +722,17 @@ async function main(): Promise<void> {
     '',
     ...(rows.length ? ['### Endpoints', '', endpointReport(rows, gateway?.stderr ?? []), ''] : []),
     ...(bundles.length ? ['### Bundles', '', bundleReport(bundles), ''] : []),
-    '### In-process invocations (issue 27)',
+    '### In-process invocations',
     '',
     typeof warm === 'string' ? `Not measured: ${warm}` : warmReport(warm, warmSettings),
     '',
     ...(bundles.length
-      ? ['#### Cold import ÷ the fixed-choice floor with Tracer (issue 27)', '', coldTable(bundles, FLOORS[1].name, handlerNames), '']
+      ? ['#### Cold import ÷ the fixed-choice floor with Tracer', '', coldTable(bundles, FLOORS[1].name, handlerNames), '']
       : []),
-    ...(rows.length ? ['### Targets (issue 15)', '', targetsReport(bundles, rows, roundTrips), ''] : []),
-    '### Targets (issue 27)',
+    ...(rows.length ? ['### Targets over HTTP', '', targetsReport(bundles, rows, roundTrips), ''] : []),
+    '### Targets per invocation',
     '',
-    issue27Targets(bundles, typeof warm === 'string' ? [] : warm, FLOORS[1].name, handlerNames, paymentHandlerNames),
+    perInvocationTargets(bundles, typeof warm === 'string' ? [] : warm, FLOORS[1].name, handlerNames, paymentHandlerNames),
     '',
   ].join('\n');
   process.stdout.write(`${report}\n`);

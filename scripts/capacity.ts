@@ -1,6 +1,6 @@
 /**
  * `npm run capacity -- --payments-per-second 2000 [--merchants 1] [--refund-ratio 0.1] [--shards N] …`:
- * the capacity model of issue 15 (see docs/capacity.md for a recorded run and the reasoning).
+ * the capacity model (see docs/capacity.md for a recorded run and the reasoning).
  *
  * 1. Starts an in-memory DynamoDB Local (or reuses `DYNAMODB_ENDPOINT`), creates a scratch table from
  *    the shared definition, and drives one payment lifecycle through the project's own code

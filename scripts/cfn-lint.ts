@@ -1,5 +1,5 @@
 /**
- * `npm run lint`'s CloudFormation check (issue 26): synthesizes every stage of the CDK app to a
+ * `npm run lint`'s CloudFormation check: synthesizes every stage of the CDK app to a
  * temporary directory and runs cfn-lint (`python3`'s `cfnlint` package) over every template the
  * synthesis writes (each stage's data and API stacks and the API stack's nested templates). Any
  * finding fails the lint (exit code 1); suppressions are in .cfnlintrc and below, each explained.

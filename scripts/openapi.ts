@@ -131,7 +131,7 @@ const TIMESTAMP_PATTERN =
 
 /**
  * An absolute `http:` or `https:` URL without credentials (shared/schemas/common.ts `returnUrlSchema`), whose host
- * WHATWG's URL parser takes (issue 26: no `%` but a `%XX` escape other than `%25`/`%00`, none of `<>^|[]\` outside an
+ * WHATWG's URL parser takes (WHATWG URL Standard, host parsing: no `%` but a `%XX` escape other than `%25`/`%00`, none of `<>^|[]\` outside an
  * IPv6 `[…]`, so `https://%%` is refused by the spec as by the server),
  * holding no NUL and no lone UTF-16 surrogate (`WELL_FORMED_TEXT`; JSON Schema patterns are ECMA-262
  * regular expressions, which ajv and OpenAPI tools compile with the `u` flag, where `\uD800-\uDFFF`
@@ -141,7 +141,7 @@ const RETURN_URL_PATTERN =
   '^[Hh][Tt][Tt][Pp][Ss]?://(\\[[0-9A-Fa-f:.]+\\]|([^/?#@\\s\\u0000\\uD800-\\uDFFF%<>^|\\[\\]\\\\]|%(?!25|00)[0-9A-Fa-f]{2})+)(:[0-9]*)?([/?#\\\\][^\\s\\u0000\\uD800-\\uDFFF]*)?$';
 
 /**
- * The saved-method rules of create and confirm (issue 24; `checkSavedMethodFields` in
+ * The saved-method rules of create and confirm (`checkSavedMethodFields` in
  * shared/schemas/payment-schemas.ts): `setup_future_usage: off_session` needs `customer_acceptance`, which
  * is taken only with it; `off_session` only with `payment_method_id`, which excludes `payment_method_data`,
  * `setup_future_usage` and a method other than card; on create, `setup_future_usage` needs `customer_id` and
@@ -283,14 +283,14 @@ function overrideSchema(ctx: { zodSchema: unknown; jsonSchema: JsonObject }): vo
       'An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).';
     jsonSchema.pattern = TIMESTAMP_PATTERN;
     jsonSchema.examples = ['2026-11-21T10:00:00Z'];
-    // Issue 26: Unix seconds may be sent as a number (a query string carries digits either way; the pattern
+    // Unix seconds may be sent as a number (a query string carries digits either way; the pattern
     // applies to strings only), so typed clients take `string | number`.
     jsonSchema.type = ['string', 'integer'];
     jsonSchema.minimum = 0;
     jsonSchema.maximum = 99_999_999_999;
   }
   if (ctx.zodSchema === forceSyncParamSchema) {
-    // Issue 26: a boolean, as a query string spells it (`true` / `false`).
+    // A boolean, as a query string spells it (`true` / `false`).
     for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
     jsonSchema.type = 'boolean';
   }
@@ -596,7 +596,7 @@ function pathParameters(route: RouteDefinition, op: OperationMetadata): JsonObje
   return names.map((name) => {
     const description = op.pathParams?.[name];
     if (!description) throw new Error(`${route.name}: path parameter ${name} has no description in openapi-operations.ts.`);
-    // Issue 26: a path parameter with a closed set of values says so (the connector of a webhook route, the kind of
+    // A path parameter with a closed set of values says so (the connector of a webhook route, the kind of
     // a sandbox page); any other value answers 404 (a 4xx: the contract holds).
     const values = PATH_PARAMETER_VALUES[name];
     return {

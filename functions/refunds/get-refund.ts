@@ -9,7 +9,7 @@ import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';
 export const handler = apiHandler({ query: forceSyncQuerySchema }, async (req) => ({
   body:
     req.query.force_sync === 'true'
-      ? // The processor sync (routing, connectors) is loaded on the first force_sync only (issue 27).
+      ? // The processor sync (routing, connectors) is loaded on the first force_sync only, so a plain read's cold start carries none of it.
         await (await import('../../shared/operations/refunds/refund-sync')).syncRefund(req.operation, req.path.refund_id ?? '')
       : await getRefund(req.merchantId, req.path.refund_id ?? ''),
 }));

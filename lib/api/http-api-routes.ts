@@ -49,7 +49,7 @@ export interface HttpApiRoutesProps {
  * The HTTP API (`switchyard-<stage>`) and its routes: one route per route function, integrated by
  * {@link LambdaProxyIntegration} (a public GET page gets its HEAD route too), the `$default` route
  * to the 404 function, and API Gateway's permission to invoke each function, declared beside the
- * function in its group's nested stack. Its stage is {@link ApiStage} (lib/api/api-stage.ts).
+ * function in its group's nested stack. Its stage is `ApiStage` (lib/api/api-stage.ts).
  *
  * The API is declared in the stack, not in this construct (its routes and integrations under it), so
  * their logical ids are the ones the stack has always given them: routes are updated in place.

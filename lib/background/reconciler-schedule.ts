@@ -17,7 +17,7 @@ import { acknowledgeNagFindings } from '../nag-acknowledgements';
  * - `rate`: one run a minute (`RECONCILER_SCHEDULE_PERIOD_MS`, shared/settings/reconcile-settings.ts),
  *   Scheduler's shortest rate. Each run keeps taking over operations as they fall due for its minute and one
  *   look more (a look every 5 s, `RECONCILER_RUN_SPAN_MS` = 65 s), so consecutive runs overlap by a few seconds
- *   and a claim is settled within seconds of its lease's end, not at the next minute (issue 23, "Convergence").
+ *   and a claim is settled within seconds of its lease's end, not at the next minute (docs/money-safety.md, "Convergence").
  *   Runs may overlap longer too (a run can last up to the function's 5-minute timeout); that is harmless because
  *   every write of the reconciler is conditional. The function is therefore busy about all the time: one
  *   invocation of about 65 s a minute.

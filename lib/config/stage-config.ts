@@ -13,7 +13,7 @@ export interface StageConfig {
   /** Lambda memory in MB (CPU scales with it) of every function not named in {@link functionMemoryMb}. */
   lambdaMemoryMb: number;
   /**
-   * Memory in MB of the functions whose size was chosen from measurement (issue 27: docs/capacity.md, "Lambda memory
+   * Memory in MB of the functions whose size was chosen from measurement (docs/capacity.md, "Lambda memory
    * and cost", the model of `scripts/capacity/lambda-memory.ts`), by function name; the others get
    * {@link lambdaMemoryMb}. Valid sizes: 128–10,240 MB (AWS Lambda quotas).
    */
@@ -56,7 +56,7 @@ export interface StageConfig {
    */
   canaries: { sandboxPayment: boolean };
   /**
-   * Where the stage's alarms go (issue 26): e-mail addresses and/or an AWS Chatbot Slack channel, each
+   * Where the stage's alarms go: e-mail addresses and/or an AWS Chatbot Slack channel, each
    * subscribed to the stage's alarm topic (`AlarmTopic`, lib/monitoring/alarm-notifications.ts). Not written here: the
    * stages below leave it empty and the app fills it at synth from CDK context or the environment
    * ({@link withAlarmDestinations}, keys in {@link ALARM_DESTINATION_KEYS}), e.g.
@@ -100,7 +100,7 @@ export interface StageConfig {
      * Bound, in seconds, on how long a due webhook delivery may wait for its attempt: the alarm
      * `…-Webhooks-OldestOverdueWebhookDelivery-Critical` fires when the reconciler's
      * `OldestOverdueWebhookDeliverySeconds` (Maximum) exceeds it on one 5-minute datapoint. 3600 (the
-     * issue's "undelivered webhooks older than 1 hour", measured from when the delivery was due, so a
+     * alarm's definition, "undelivered webhooks older than 1 hour", measured from when the delivery was due, so a
      * merchant's failing endpoint — retried on schedule — never trips it; a retry not sent within the
      * hour it fell due means our delivery machinery is stuck or behind).
      */
@@ -142,7 +142,7 @@ export interface StageConfig {
      */
     refundFailuresPerPeriod: number;
     /**
-     * Business alarm (issue 22; runbook docs/operations.md, "Connector technical error rate high"): technical
+     * Business alarm (runbook docs/operations.md, "Connector technical error rate high"): technical
      * errors of one merchant connector account (`ConnectorCalls` outcome=technical_error, Sum over 5
      * minutes, per `merchant_connector_id`) at or above which the multi-time-series alarm
      * `…-ConnectorAccounts-TechnicalErrors-Critical` fires for that account, on 2 of 3 periods. A count,
@@ -153,7 +153,7 @@ export interface StageConfig {
      */
     connectorAccountTechnicalErrors: number;
     /**
-     * Per-merchant alarm (issue 23; runbook docs/operations.md, "A merchant's webhook endpoints are
+     * Per-merchant alarm (runbook docs/operations.md, "A merchant's webhook endpoints are
      * failing"): failed webhook attempts of the single merchant with the most of them in 5 minutes
      * (Contributor Insights rule over the delivery worker's log lines, `MaxContributorValue`: one
      * alarm, no metric per merchant) at or above which `…-Webhooks-MerchantFailures-Warning` fires,
@@ -162,7 +162,7 @@ export interface StageConfig {
      */
     merchantWebhookFailures: number;
     /**
-     * Issue 25 ("Disputes of a connector account"): disputes opened on the single connector account with the most of
+     * Disputes alarm (runbook docs/operations.md, "Disputes of a connector account"): disputes opened on the single connector account with the most of
      * them in an hour (Contributor Insights over the dispute log lines, `MaxContributorValue`) at or above which
      * `…-Disputes-AccountOpened-Warning` fires. 5: more than a merchant's normal chargeback rate at any volume these
      * stages carry; the card schemes' monitoring programmes start at about 1 % of transactions.
@@ -197,7 +197,7 @@ export interface StageConfig {
    */
   reconcilerTimeoutSeconds: number;
   /**
-   * Subscriptions' dunning (issue 24, shared/domain/dunning.ts): `retryDays`, the days after a renewal's first
+   * Subscriptions' dunning (shared/domain/dunning.ts): `retryDays`, the days after a renewal's first
    * try when it is tried again (ascending, each 1–60; default 1, 3, 7: 4 tries over 7 days), and `dunningFinal`,
    * what the subscription becomes when they are exhausted (`canceled`, Stripe's default, or `unpaid`). Passed to
    * the renewal worker as `BILLING_RETRY_DAYS` and `BILLING_DUNNING_FINAL`.

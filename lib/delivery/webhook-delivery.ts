@@ -107,7 +107,8 @@ export interface WebhookDeliveryProps {
 }
 
 /**
- * Webhook delivery, with delivery isolated per merchant lane: the `WebhookDelivery` function
+ * Webhook delivery (docs/api.md "Webhook delivery": one merchant's endpoints never delay another's): the
+ * `WebhookDelivery` function
  * ({@link WEBHOOK_DELIVERY}) on the table's stream ({@link WEBHOOK_DELIVERY_STREAM}, with an
  * on-failure SQS queue), which records deliveries and queues them; the delivery queue and its
  * dead-letter queue ({@link WEBHOOK_DELIVERY_QUEUE}); and the `WebhookDeliveryWorker` function

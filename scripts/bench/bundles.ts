@@ -38,7 +38,7 @@ export interface BundleResult extends BundleEntry {
    * import, median, in ms: steadier than wall time on a machine shared with other work.
    */
   importStackCpuMs: number;
-  /** The same with `NODE_OPTIONS=--enable-source-maps` (the stack's setting before issue 15), in ms; NaN when not measured. */
+  /** The same with `NODE_OPTIONS=--enable-source-maps` (the stack's earlier setting), in ms; NaN when not measured. */
   importWithSourceMapsMs: number;
   warnings: number;
   /** The biggest contributors to the bundle: npm package (or `(own code)`) and bytes in the output, largest first. */
@@ -119,16 +119,6 @@ export async function coldImport(file: string, nodeOptions: string | undefined, 
   const out = await run(['--input-type=module', '-e', code], childEnv);
   const [wallMs, cpuMs] = (out.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
   return { wallMs: wallMs ?? Number.NaN, cpuMs: cpuMs ?? Number.NaN };
-}
-
-/**
- * Cold import time of an ES module bundle ({@link coldImport}), median wall time of `runs`.
- * @param nodeOptions the child's NODE_OPTIONS; undefined: none
- */
-export async function coldImportMs(file: string, runs: number, nodeOptions: string | undefined, env: NodeJS.ProcessEnv): Promise<number> {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i += 1) samples.push((await coldImport(file, nodeOptions, env)).wallMs);
-  return median(samples);
 }
 
 /**

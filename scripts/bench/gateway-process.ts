@@ -4,7 +4,7 @@
  *
  * It runs in its own process so that the handlers do not share an event loop
  * with autocannon, which would otherwise add the load generator's own work to
- * every measured latency. Started by {@link startGatewayProcess} with the
+ * every measured latency. Started by `startGatewayProcess` (./stack.ts) with the
  * environment (TABLE_NAME, DYNAMODB_ENDPOINT, Powertools settings) already set.
  *
  * Protocol over the IPC channel: sends `{ url }` once listening; on the

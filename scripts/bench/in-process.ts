@@ -1,5 +1,5 @@
 /**
- * Issue 27, "warm cost measured where it is paid": the payment handlers invoked in this process, the
+ * Warm cost measured where it is paid: the payment handlers invoked in this process, the
  * way Lambda invokes them (an API Gateway payload-2.0 event and a context, no HTTP hop), one request
  * at a time, each invocation followed by the same DynamoDB calls made bare with the document client
  * (scripts/bench/bare-dynamodb.ts), so both see DynamoDB Local in the same state.
@@ -22,7 +22,7 @@ import { gatewayOrigin, type LambdaHandler, toEvent } from '../local/gateway';
 import { bareConfirm, bareCreate, bareList, bareRefund, bareRetrieve, type PaymentItem, readPaymentItem } from './bare-dynamodb';
 import { fmt, percentile, progress } from './stats';
 
-/** The five handlers of issue 27's warm target, with their route table entries. */
+/** The five handlers of the per-invocation warm targets, with their route table entries. */
 export const WARM_HANDLERS = [
   { name: 'create', functionName: 'CreatePayment', entry: 'functions/payments/create-payment.ts', budgetMs: 0.5 },
   { name: 'retrieve', functionName: 'GetPayment', entry: 'functions/payments/get-payment.ts', budgetMs: 0.5 },

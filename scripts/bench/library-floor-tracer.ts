@@ -1,5 +1,5 @@
 /**
- * {@link ./library-floor.ts}'s floor plus Powertools Tracer (and through it the X-Ray SDK), as
+ * The floor of ./library-floor.ts plus Powertools Tracer (and through it the X-Ray SDK), as
  * every handler of the stack loads it (shared/observability/tracer.ts).
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';

@@ -9,7 +9,7 @@ import { baseClient } from '../../shared/storage/client';
 import { isRateLimitCounterKey } from '../../shared/storage/rate-limit-repository';
 import { startGateway } from '../local/gateway';
 
-/** One operation's count against its floor (issue 15). */
+/** One operation's count against its floor (docs/money-safety.md, "DynamoDB round trips per request"). */
 export interface RoundTripCount {
   /** e.g. `create with a customer` */
   name: string;
@@ -18,7 +18,7 @@ export interface RoundTripCount {
    * rate-limit lease writes (amortized over many requests: docs/rate-limits.md "Cost") excluded.
    */
   made: string[];
-  /** The floor the issue sets. */
+  /** The fewest round trips the operation can make (docs/money-safety.md, "DynamoDB round trips per request"). */
   floor: number;
   /** The most that still meets the target (the floor, or 3 for refund when it cannot stay atomic in 2). */
   allowed: number;
@@ -120,7 +120,7 @@ export async function countRoundTrips(requests: RoundTripRequests): Promise<Roun
 }
 
 /**
- * Issue 22: create and confirm for a merchant with its own connector accounts and an active routing
+ * Create and confirm for a merchant with its own connector accounts and an active routing
  * algorithm (two sandbox accounts, `volume_split` 50/50) cost no DynamoDB round trip more than without:
  * the accounts and the active algorithm come from the per-container configuration cache
  * (shared/processor-call/connector-config-cache.ts), warmed by one create first.

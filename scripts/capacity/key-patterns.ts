@@ -60,7 +60,7 @@ export const listBase = (pattern: string): string => pattern.replace(/#S<k>$/, '
 
 /**
  * The partition pattern idempotency records will have once they move to a partition per record hash
- * (issue 15; Powertools' default layout): `IDEMPOTENCY#<hash>`, scope `item`.
+ * (Powertools' default layout): `IDEMPOTENCY#<hash>`, scope `item`.
  */
 export const HASHED_IDEMPOTENCY_PATTERN = 'IDEMPOTENCY#<hash>';
 

@@ -1,6 +1,6 @@
 /**
  * `npx tsx scripts/capacity/lambda-memory.ts`: a memory size per payment function from local
- * measurement (issue 27, "Lambda memory and cost"), printed as markdown (docs/capacity.md has a run).
+ * measurement (docs/capacity.md "Lambda memory and cost"), printed as markdown (docs/capacity.md has a run).
  *
  * Method: AWS Lambda Power Tuning's (https://github.com/alexcasalboni/aws-lambda-power-tuning): run
  * the function at each memory size, price each size as billed duration × memory × the GB-second
@@ -32,10 +32,10 @@ export const FULL_VCPU_MB = 1769;
 /** The memory sizes tried, MB: Power Tuning's range 128–1769 MB, at the steps it is usually run with. */
 export const MEMORY_SIZES_MB: readonly number[] = [128, 256, 512, 1024, 1536, 1769];
 
-/** Lambda arm64 duration price, USD per GB-second (US East (N. Virginia), first tier; docs/capacity.md "Prices"). */
+/** Lambda arm64 duration price, USD per GB-second (US East (N. Virginia), first tier; docs/capacity.md "Lambda memory and cost", Prices). */
 export const ARM64_USD_PER_GB_SECOND = 0.0000133334;
 
-/** Lambda request price, USD per 1,000,000 requests (docs/capacity.md "Prices"). */
+/** Lambda request price, USD per 1,000,000 requests (docs/capacity.md "Lambda memory and cost", Prices). */
 export const USD_PER_MILLION_REQUESTS = 0.2;
 
 /** The choice's limits: warm duration ≤ `warmSlowdown` × its duration at 1,769 MB; cold init ≤ `coldInitMs` ms. */
@@ -46,7 +46,7 @@ export interface ChoiceLimits {
   coldInitMs: number;
 }
 
-/** Issue 27's limits: within 1.5× of the 1,769 MB warm duration, cold init ≤ 250 ms. */
+/** The limits the memory model chooses within: within 1.5× of the 1,769 MB warm duration, cold init ≤ 250 ms. */
 export const DEFAULT_LIMITS: ChoiceLimits = { warmSlowdown: 1.5, coldInitMs: 250 };
 
 /** One handler's local measurement, the model's input. Times in ms per invocation (warm) or per process (import). */
@@ -67,7 +67,7 @@ export interface HandlerMeasurement {
 
 /**
  * Today's inputs. Warm wall (p50) and CPU (mean, "CPU ms / invocation") per invocation: docs/benchmarks.md,
- * "Speed per invocation (issue 27): before" (`npm run bench`, 2-vCPU VM, Node v20.20.2, DynamoDB Local in
+ * "Speed per invocation: before" (`npm run bench`, 2-vCPU VM, Node v20.20.2, DynamoDB Local in
  * memory, code 1ea0bc3, 26 November 2026). Cold import CPU: the same machine on 26 November 2026 after the
  * payment bundles' code splitting, Node 20, one fresh process per import, median (floor with Tracer 54 ms);
  * not yet recorded in docs/benchmarks.md. RefundPayment's import was not measured; ConfirmPayment's is used.

@@ -26,7 +26,7 @@ import {
 export const PARTITION_WCU_LIMIT = 1000;
 /** Per-partition read limit: 3,000 RCU/s (AWS "Burst and adaptive capacity"). */
 export const PARTITION_RCU_LIMIT = 3000;
-/** The goal: no partition above 50 % of its limits. */
+/** The capacity goal: no partition above 50 % of its limits, to leave room for bursts (docs/capacity.md). */
 export const TARGET_SHARE = 0.5;
 
 /** Where capacity is consumed: the base table or a GSI (by name). */

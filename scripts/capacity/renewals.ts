@@ -1,5 +1,5 @@
 /**
- * The renewal worker's cost (issue 24, docs/capacity.md "Renewals"): DynamoDB calls and capacity units per renewal,
+ * The renewal worker's cost (docs/capacity.md "Renewals"): DynamoDB calls and capacity units per renewal,
  * counted from the code, and how long one merchant's renewals on the 1st of the month take to work through.
  * Pure arithmetic, no DynamoDB; `npm run capacity` prints it (scripts/capacity.ts).
  *

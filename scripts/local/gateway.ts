@@ -22,7 +22,7 @@ import { runInvocation } from '../../shared/observability/invocation-scope';
  *   function URLs and ALB): decoded once, cut at a `?` that decoding produced, decoded a second time,
  *   and a path whose second decoding fails is refused with 400 before any Lambda runs. Live captures:
  *   hotsock/voker `vokerhttp/testdata/ingress-paths.json` and `apigwv2-request.json` (CloudWatch,
- *   us-west-2, July 2026; probe in `examples/aws-ingress-probe/paths.py`), consistent with
+ *   us-west-2, July 2026, made with a probe script, `paths.py`, not kept in this repository), consistent with
  *   honojs/hono#2156 (`/RSC/%40id%2F…%23save.txt` → rawPath `/RSC/@id/…#save.txt`);
  * - which bodies are base64-encoded: HTTP APIs infer it from `content-type` ("Handling binary data using
  *   Amazon API Gateway HTTP APIs", https://aws.amazon.com/blogs/compute/handling-binary-data-using-amazon-api-gateway-http-apis/).

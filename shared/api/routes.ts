@@ -23,7 +23,7 @@ import type { ApiRoute, RouteDefinition } from './route-definition';
 import { HEALTH_ROUTES, REFERENCE_ROUTES } from './service-routes';
 
 export { OPENAPI_DOCUMENT_FILE, REDOC_SCRIPT_FILE } from './reference-files';
-export type { ApiRoute, HttpMethod, RouteDefinition, RouteEnvironmentNeed, TableAccess } from './route-definition';
+export type { ApiRoute, RouteDefinition, RouteEnvironmentNeed, TableAccess } from './route-definition';
 
 /**
  * Every route of the API. The order is the table's since before the routes moved to their capabilities:

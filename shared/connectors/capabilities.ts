@@ -7,7 +7,7 @@
  * - flutterwave: `flutterwaveChargeType` defined (`FLUTTERWAVE_CHARGE_TYPES`), as `FlutterwaveConnector.supports`;
  * - sandbox: every method in every currency (`SandboxConnector.supports` is always true).
  * USSD's per-bank support (`options.ussdBankCode`) is finer than a capability and stays with `supports()`.
- * Imports the adapters' supported-methods tables only, never their transformers, the adapter classes nor the registry.
+ * Imports the adapters' supported-methods tables only, never their wire code (requests, responses), the adapter classes nor the registry.
  */
 import type { ConnectorName, EnabledPaymentMethod } from '../domain/connector-account';
 import { CURRENCIES, type Currency } from '../domain/money';

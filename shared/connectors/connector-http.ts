@@ -19,7 +19,7 @@ export type ConnectorOperation =
 
 /**
  * Timeout of one processor call per operation, in milliseconds. Each adapter documents its table
- * (with the processor's source) in its `transformers.ts`: `STRIPE_TIMEOUTS_MS`,
+ * (with the processor's source) in its `timeouts.ts`: `STRIPE_TIMEOUTS_MS`,
  * `PAYSTACK_TIMEOUTS_MS`, `FLUTTERWAVE_TIMEOUTS_MS`. The callers additionally race every call
  * against the request's own time budget (API Gateway's 30 s; the reconciler has a longer one),
  * so a table value longer than that budget is cut short by the caller, never by the processor.

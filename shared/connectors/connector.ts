@@ -9,7 +9,8 @@ import type { RefundStatus } from '../domain/refund';
 /**
  * The contract every connector (processor adapter) implements. Amounts are
  * integers in minor units end to end; each adapter converts to its processor's
- * wire format in its own `transformers.ts` and keeps its status-mapping table there.
+ * wire format in its own files (`requests.ts`, `responses.ts`, `money.ts`) and keeps its status-mapping tables
+ * in its `statuses.ts`.
  *
  * Outcomes:
  * - a business outcome (decline, insufficient funds, pending) is a result;
@@ -55,7 +56,7 @@ export interface AuthorizeRequest {
    */
   returnUrl: string;
   /**
-   * Issue 24: the merchant asked to save the payment method for later (`setup_future_usage`, Stripe's
+   * The merchant asked to save the payment method for later (`setup_future_usage`, Stripe's
    * vocabulary): `on_session` (the payer present again) or `off_session` (merchant-initiated charges).
    * The adapter asks its processor for a reusable token where the processor needs to be told (Stripe:
    * `setup_future_usage` on the PaymentIntent with a processor customer), and returns it in
@@ -69,7 +70,7 @@ export interface AuthorizeRequest {
    */
   customer?: ProcessorCustomerRef | null;
   /**
-   * Issue 24: charge a payment method saved earlier instead of a card or a payer's phone: the
+   * Charge a payment method saved earlier instead of a card or a payer's phone: the
    * processor's reusable token (decrypted in memory only; never log, store or echo it) and its
    * processor customer. Paystack `POST /transaction/charge_authorization`, Flutterwave
    * `POST /v3/tokenized-charges`, Stripe a PaymentIntent with `payment_method` (+ `customer`).
@@ -83,7 +84,7 @@ export interface AuthorizeRequest {
   offSession?: boolean;
 }
 
-/** Our customer as an adapter sees it (issue 24). */
+/** Our customer as an adapter sees it. */
 export interface ProcessorCustomerRef {
   /** Our customer id (`cus_…`). */
   customerId: string;
@@ -92,7 +93,7 @@ export interface ProcessorCustomerRef {
   processorCustomerId?: string | null;
 }
 
-/** A saved payment method to charge (issue 24). `token` is secret: memory only. */
+/** A saved payment method to charge. `token` is secret: memory only. */
 export interface SavedMethodCharge {
   /** Paystack `authorization_code`, Flutterwave card `token`, Stripe `pm_…`. */
   token: string;
@@ -103,7 +104,7 @@ export interface SavedMethodCharge {
 }
 
 /**
- * A reusable payment method a processor returned with a successful payment (issue 24). `token` is secret:
+ * A reusable payment method a processor returned with a successful payment. `token` is secret:
  * it is encrypted before it is stored, and never logged or returned.
  */
 export interface SavedMethodToken {
@@ -199,7 +200,7 @@ export interface PaymentResult {
    */
   notYetKnown?: boolean;
   /**
-   * Issue 24: the reusable payment method the processor returned with this (successful) payment, when it
+   * The reusable payment method the processor returned with this (successful) payment, when it
    * returned one (authorize, authenticate, sync or a webhook alike). The core saves it only for a payment
    * whose `setup_future_usage` asked for it; an adapter returns it whenever the processor's answer has one.
    */
@@ -260,7 +261,7 @@ export interface TransactionRef {
 }
 
 /**
- * A dispute as the processor shows it (issue 25), mapped by the adapter's status table (its `transformers.ts`):
+ * A dispute as the processor shows it, mapped by the adapter's status table (its `statuses.ts`):
  * amounts in minor units, times ISO 8601 UTC.
  */
 export interface ConnectorDispute {
@@ -457,25 +458,25 @@ export interface Connector {
    */
   verifyCredentials(): Promise<void>;
   /**
-   * Issue 24: makes a saved method unusable at the processor (a customer detaching it, or being deleted):
+   * Makes a saved method unusable at the processor (a customer detaching it, or being deleted):
    * Paystack `POST /customer/deactivate_authorization`, Stripe `POST /v1/payment_methods/{id}/detach`;
    * absent where the processor has no such call (Flutterwave: the token is forgotten on our side only).
    * @throws ConnectorTechnicalError (unknown: retried) / ConnectorRequestError (refused; e.g. already detached)
    */
   detachSavedMethod?(request: SavedMethodCharge): Promise<void>;
   /**
-   * Issue 25: the processor's current view of a dispute (Paystack `GET /dispute/:id`, Stripe `GET /v1/disputes/:id`,
+   * The processor's current view of a dispute (Paystack `GET /dispute/:id`, Stripe `GET /v1/disputes/:id`,
    * Flutterwave `GET /v3/chargebacks?flw_ref=`). Changes nothing there.
    * @throws ConnectorTechnicalError / ConnectorRequestError
    */
   fetchDispute?(request: DisputeRef): Promise<ConnectorDispute>;
   /**
-   * Issue 25: disputes opened or changed at the processor since `since` (ISO 8601 UTC), for processors that send no
+   * Disputes opened or changed at the processor since `since` (ISO 8601 UTC), for processors that send no
    * dispute webhooks (Flutterwave: `GET /v3/chargebacks`, polled by the scheduled worker per account).
    */
   listDisputes?(since: string): Promise<ConnectorDispute[]>;
   /**
-   * Issue 25: accepts the dispute (the money stays with the cardholder): Paystack `PUT /dispute/:id/resolve`
+   * Accepts the dispute (the money stays with the cardholder): Paystack `PUT /dispute/:id/resolve`
    * (`resolution: merchant-accepted`), Stripe `POST /v1/disputes/:id/close`, Flutterwave `PUT /v3/chargebacks/:id`
    * (`action: accept`). Idempotent at the processor where it can be (a retry of an accepted one answers it).
    * @returns the dispute after it
@@ -483,7 +484,7 @@ export interface Connector {
    */
   acceptDispute?(request: DisputeRef): Promise<ConnectorDispute>;
   /**
-   * Issue 25: relays evidence (text fields, and files already read by the core), and submits it when `submit`:
+   * Relays evidence (text fields, and files already read by the core), and submits it when `submit`:
    * Paystack `POST /dispute/:id/evidence` (+ `GET /dispute/:id/upload_url` per file) then
    * `PUT /dispute/:id/resolve` (`merchant-declined`), Stripe `POST /v1/files` + `POST /v1/disputes/:id`
    * (`evidence[...]`, `submit`), Flutterwave `PUT /v3/chargebacks/:id` (`action: decline`, `comment`).

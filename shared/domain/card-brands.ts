@@ -61,7 +61,7 @@ export const MAX_PAN_LENGTH = 19;
  * digit count), so the brand the library names for a number of at least that many digits depends
  * only on its first `prefixDigits` digits, and is the same for every prefix between two
  * consecutive pattern boundaries. Each interval is resolved as `creditCardType(number)` resolves
- * a whole number (src/index.ts, lib/add-matching-cards-to-results.ts, lib/find-best-match.ts):
+ * a whole number (credit-card-type/src/index.ts, credit-card-type/lib/add-matching-cards-to-results.ts, credit-card-type/lib/find-best-match.ts):
  * each brand's first matching pattern, the longest such pattern wins, a tie goes to the brand
  * the library tries first (the order `creditCardType('')` lists them in). The data are the
  * library's (`getTypeInfo`), not a copy; test/unit/card-detector.test.ts compares every interval

@@ -1,6 +1,6 @@
 /**
  * A connector account's delete mark, read by routing (shared/operations/routing/route-payment.ts) and by the account
- * operations, apart from routing's code so the account handlers do not load it (issue 27).
+ * operations, apart from routing's code so the account handlers do not load it at cold start.
  */
 
 /**

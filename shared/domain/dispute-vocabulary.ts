@@ -1,5 +1,5 @@
 /**
- * Disputes (issue 25): the vocabularies, Hyperswitch's (`DisputeStage`, `DisputeStatus`, hyperswitch
+ * Disputes: the vocabularies, Hyperswitch's (`DisputeStage`, `DisputeStatus`, hyperswitch
  * crates/common_enums/src/enums.rs). Pure; shared/schemas builds the resource from them.
  */
 

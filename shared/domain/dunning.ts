@@ -1,8 +1,8 @@
 /**
- * Dunning (issue 24): what happens when a subscription's renewal cannot be collected. Pure rules, no I/O.
+ * Dunning: what happens when a subscription's renewal cannot be collected. Pure rules, no I/O.
  *
  * - A renewal invoice is tried at once, then again `retryDays` after its first try (default 1, 3 and 7
- *   days: 4 tries over 7 days, the issue's default; a stage setting, `BILLING_RETRY_DAYS`).
+ *   days: 4 tries over 7 days, the default (docs/api.md "Dunning"); a stage setting, `BILLING_RETRY_DAYS`).
  * - Only soft declines are retried. A decline whose code says the card will never pay (lost, stolen,
  *   picked up, fraudulent, closed, expired, wrong number) is final at once: Stripe does not retry "failures
  *   where the issuer provided a non-retryable decline code" (Stripe docs, "Automate payment retries",

@@ -219,7 +219,7 @@ export class OutcomeUnknownError extends Error {
   readonly retryAfterSeconds = 5;
 
   /**
-   * @param resource what was being changed: `payment`, `refund` or `dispute` (an answer to it, issue 25)
+   * @param resource what was being changed: `payment`, `refund` or `dispute` (an answer to it: accept or evidence)
    * @param resourceId our id of it (never caller input echoed: ids are ours)
    * @param connector the processor that was called
    * @param retrieve the path a client reads to follow the reconciliation (e.g. `/payments/pay_…`)

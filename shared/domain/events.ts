@@ -115,9 +115,6 @@ export type TypedApiEvent =
   | EventFamily<Extract<EventType, `invoice.${string}`>, Invoice>
   | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>;
 
-/** The fields of an {@link ApiEvent}, in the order responses list them. */
-export const EVENT_FIELDS: readonly (keyof ApiEvent)[] = ['event_id', 'type', 'created_at', 'data'];
-
 const PAYMENT_STATUS_EVENT: Readonly<Record<PaymentStatus, EventType | undefined>> = {
   RequiresConfirmation: undefined,
   Processing: 'payment.processing',

@@ -1,5 +1,5 @@
 /**
- * Uploaded files (issue 25, dispute evidence): Stripe's File object, the subset Switchyard needs, and the
+ * Uploaded files (dispute evidence): Stripe's File object, the subset Switchyard needs, and the
  * limits an upload must keep. The shape is shared/schemas/file-schemas.ts (`FileResource`, component `File`).
  *
  * Sources:
@@ -28,9 +28,6 @@ export interface FileObject {
   created_at: string;
   expires_at: string;
 }
-
-/** The fields of a {@link FileObject}, in the order responses list them. */
-export const FILE_FIELDS: readonly (keyof FileObject)[] = ['file_id', 'purpose', 'filename', 'size', 'type', 'created_at', 'expires_at'];
 
 /** What a file may be uploaded for (Stripe's `purpose`; only dispute evidence here). */
 export const FILE_PURPOSES = ['dispute_evidence'] as const;

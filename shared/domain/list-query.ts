@@ -23,7 +23,7 @@ export interface ListQuery {
   offset?: number;
   startingAfter?: string;
   /**
-   * Issue 26 (Stripe's `ending_before`): the page just before this item (newer items), still newest first;
+   * Stripe's `ending_before` (https://docs.stripe.com/api/pagination): the page just before this item (newer items), still newest first;
    * `has_more` then says whether newer ones remain. Never with `startingAfter` or `offset`.
    */
   endingBefore?: string;

@@ -1,6 +1,6 @@
 /**
- * Fair order across merchants for work that one merchant could otherwise flood (issue 23: "the
- * retry worker is fair across merchants"): the reconciler hands due webhook retries to the delivery
+ * Fair order across merchants for work that one merchant could otherwise flood (so that one merchant's
+ * failing endpoints never delay another's deliveries; docs/api.md "Webhook delivery"): the reconciler hands due webhook retries to the delivery
  * queue in this order, so a merchant with thousands of due retries takes one turn in each round like
  * any other, and a run's cap cuts the flood, not the others.
  */

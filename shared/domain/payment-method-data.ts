@@ -1,7 +1,7 @@
 /**
  * What a payment's `payment_method_data` says about its method, apart from the schema that validates it
  * (shared/schemas/common.ts `paymentMethodDataSchema`), so operations can ask without building the request schemas
- * (issue 27: a refund or capture handler loads no create/confirm schema).
+ * (a refund or capture handler's cold start loads no create/confirm schema).
  */
 
 /**

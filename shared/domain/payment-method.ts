@@ -1,5 +1,5 @@
 /**
- * Saved payment methods (issue 24; Stripe's and Hyperswitch's vocabulary): a card a customer
+ * Saved payment methods (Stripe's and Hyperswitch's vocabulary): a card a customer
  * agreed to have kept, saved when a payment with `setup_future_usage` succeeded, charged again
  * later through the connector account that issued its token (the processor's reusable token:
  * Paystack `authorization_code`, Flutterwave card `token`, Stripe `pm_…`), which is stored

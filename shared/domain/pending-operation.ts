@@ -20,7 +20,7 @@ export type PendingOperationKind = (typeof PENDING_OPERATION_KINDS)[number];
  *   outcome is unknown and the reconciler (or a force_sync, or a keyed retry) asks the processor.
  * - `request`: set when the request that made the call carried an `Idempotency-Key`: a keyed hash of
  *   (merchant, payment, operation, key) that lets that request's retry recognise the call as its own
- *   ({@link requestToken} in shared/operations/payments/payment-state.ts). Never shown by the API.
+ *   (`requestToken` in shared/operations/payments/payment-state.ts). Never shown by the API.
  */
 export interface PendingOperation {
   operation: PendingOperationKind;
@@ -85,7 +85,7 @@ export const CLAIM_LEASE_MS = API_FUNCTION_TIMEOUT_MS + CLAIM_LEASE_MARGIN_MS;
 /**
  * How long after a capture or void was sent the processor may still act on it although a lookup does not
  * show it yet, in ms: 80 000 — the longest per-call timeout of our processor clients (stripe-node's default
- * request timeout, `STRIPE_DEFAULT_TIMEOUT_MS` in shared/connectors/stripe/transformers.ts; Paystack's is
+ * request timeout, `STRIPE_DEFAULT_TIMEOUT_MS` in shared/connectors/stripe/timeouts.ts; Paystack's is
  * 30 s, Flutterwave's 35 s — its server waits up to 28 s for a provider). A capture or void claim whose
  * lookup shows the payment unchanged is kept (its outcome still unknown) until this long after
  * `started_at`, then released: a call the processor has not applied by then never reached it. Lookups of
@@ -117,7 +117,7 @@ export interface ClaimHolder {
 
 /**
  * A new pending-operation record starting now.
- * @param connector the connector's name (the stage's own account) or the account called ({@link ConnectorTarget})
+ * @param connector the connector's name (the stage's own account) or the account called (`ConnectorTarget`, shared/processor-call/connector-target.ts)
  * @param amount minor units
  * @param nowMs epoch ms of the claim (default now)
  * @param holder the request making the claim: its end (the lease is {@link claimLeaseEnd}) and keyed-request hash

@@ -1,5 +1,5 @@
 /**
- * Routing algorithms per merchant (issue 22): the vocabulary and shapes of a merchant's routing
+ * Routing algorithms per merchant: the vocabulary and shapes of a merchant's routing
  * algorithm, following Hyperswitch's routing API in snake_case JSON:
  * - `RoutingAlgorithm` (`{type, data}`: `single`, `priority`, `volume_split`, `advanced`) and
  *   `ConnectorVolumeSplit` of juspay/hyperswitch crates/api_models/src/routing.rs;
@@ -31,9 +31,6 @@ export type RoutingAlgorithmType = (typeof ROUTING_ALGORITHM_TYPES)[number];
 
 /** Kinds of an advanced rule's output (Hyperswitch `ConnectorSelection`): an ordered list or a weighted split. */
 export const CONNECTOR_SELECTION_TYPES = ['priority', 'volume_split'] as const;
-
-/** One of {@link CONNECTOR_SELECTION_TYPES}. */
-export type ConnectorSelectionType = (typeof CONNECTOR_SELECTION_TYPES)[number];
 
 /**
  * Payment facts a condition can test (its `lhs`), besides `metadata.<key>`: `amount` (minor units),
@@ -218,21 +215,6 @@ export type RoutingAlgorithm =
   | { type: 'priority'; data: RoutableConnectorChoice[] }
   | { type: 'volume_split'; data: ConnectorVolumeSplit[] }
   | { type: 'advanced'; data: RoutingProgram };
-
-/**
- * A routing algorithm as the merchant named it (Hyperswitch `MerchantRoutingAlgorithm`):
- * `routing_algorithm_id` (`routing_…`), `name`, `description` (null when none), `algorithm`, and
- * ISO 8601 UTC `created_at` / `modified_at`. Whether it is the active one is the merchant's routing
- * profile's to say (shared/domain/routing-profile.ts).
- */
-export interface RoutingAlgorithmRecord {
-  routing_algorithm_id: string;
-  name: string;
-  description: string | null;
-  algorithm: RoutingAlgorithm;
-  created_at: string;
-  modified_at: string;
-}
 
 /**
  * What a condition's `lhs` names: one of {@link ROUTING_LHS_FIELDS}, or one metadata key

@@ -56,7 +56,7 @@ export interface ApiHandlerSpec<BS extends z.ZodType | undefined, QS extends z.Z
   /**
    * Honour the `Idempotency-Key` header (every POST that changes state): `idempotentRequests` from
    * shared/http/idempotency.ts, passed by the handler module so that only those handlers load Powertools
-   * Idempotency (issue 27); the header's shape is checked on every request regardless.
+   * Idempotency (loaded only by the handlers that set it, to keep the others' cold start small); the header's shape is checked on every request regardless.
    */
   idempotency?: () => MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 }

@@ -1,7 +1,7 @@
 /**
  * The `Idempotency-Key` header's name and shape, apart from the idempotency layer (shared/http/idempotency.ts), so
  * every handler checks the header without loading Powertools Idempotency; only the handlers that honour the key
- * (`idempotency` in their apiHandler spec) load that (issue 27).
+ * (`idempotency` in their apiHandler spec) load that at cold start.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError } from '../domain/errors';

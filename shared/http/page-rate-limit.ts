@@ -1,5 +1,5 @@
 /**
- * Rate limits of the public pages (issue 23): the payer pages (`/pay/{payment_id}/…`) and the sandbox's
+ * Rate limits of the public pages, so they cannot be used to amplify traffic to processors: the payer pages (`/pay/{payment_id}/…`) and the sandbox's
  * hosted pages (`/sandbox/{kind}/{payment_id}`) need no api-key, so the per-merchant limiter of the API
  * (shared/http/rate-limit.ts) never sees them. They are limited **per payment** and **per client address**
  * (API Gateway payload 2.0 `requestContext.http.sourceIp`, which the gateway sets from the connection: a

@@ -1,5 +1,5 @@
 /**
- * Per-merchant rate limits (issue 15; docs/rate-limits.md): a limit per merchant and operation class
+ * Per-merchant rate limits (docs/rate-limits.md): a limit per merchant and operation class
  * (`read` = GET, `write` = every other method) per second, on authenticated routes. Over it the API
  * answers 429 `rate_limit_error` / `rate_limit_exceeded` with `Retry-After` (RFC 9110 §10.2.3) and the
  * IETF RateLimit fields in their structured-field form (draft-ietf-httpapi-ratelimit-headers-10 §3,

@@ -1,5 +1,5 @@
 /**
- * The log lines disputes write for operators (issue 25): one JSON line per dispute opened, reminder sent and dispute
+ * The log lines disputes write for operators: one JSON line per dispute opened, reminder sent and dispute
  * expired, each with `account` (the merchant connector account, or `platform:<connector>`), `connector`,
  * `merchant_id` and `dispute_id`. CloudWatch Contributor Insights rules count them by account
  * (lib/monitoring/disputes-section.ts): one series however many accounts there are.

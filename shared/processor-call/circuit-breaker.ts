@@ -18,7 +18,7 @@
  *   authorize is followed by a lookup by our reference) must still open;
  * - any other error (a bug of ours) counts neither way.
  *
- * Only routing ({@link routingView}, used by `routeCandidates` through shared/processor-call/circuit-registry.ts) acts on the state: calls on a payment
+ * Only routing ({@link ConnectorCircuit.routingView}, used by `routeCandidates` through shared/processor-call/circuit-registry.ts) acts on the state: calls on a payment
  * that already lives at a connector (capture, void, refund, sync, authentication steps) always go to
  * it — there is no other processor that could take them — and, while the circuit is not closed, are
  * neither blocked nor counted. A routed authorization always runs through the policy: it is the

@@ -25,7 +25,7 @@ export async function connectorSettings(): Promise<ConnectorSettings> {
   if (!secretId) return process.env;
   const fromSecret = (await readStageSecret(secretId, { transform: 'json', maxAge: 300 })) as Record<string, string> | undefined;
   // Merged once per value Powertools hands out (the same object while its 5-minute cache holds): copying the
-  // environment costs ~40 µs, and routing asks for the settings once per candidate connector (issue 27).
+  // environment costs ~40 µs, and routing asks for the settings once per candidate connector.
   if (!merged || merged.from !== fromSecret) merged = { from: fromSecret, settings: { ...process.env, ...(fromSecret ?? {}) } };
   return merged.settings;
 }
@@ -35,14 +35,14 @@ let merged: { from: Record<string, string> | undefined; settings: ConnectorSetti
 
 /**
  * Builds one connector from settings, or resolves undefined when its keys are not configured. Asynchronous
- * because the adapter's module is loaded on first use (issue 27: a bundle holds each connector in its own
+ * because the adapter's module is loaded on first use (docs/connectors.md "Adapters are loaded on first use": a bundle holds each connector in its own
  * chunk, so a handler loads the one a payment needs, not all four).
  */
 type ConnectorFactory = (s: ConnectorSettings) => Promise<Connector | undefined>;
 
 /**
  * The `CONNECTOR_TIMEOUT_MS` override, in milliseconds: when set to a positive integer it replaces
- * every per-operation timeout of every processor (the tables in each adapter's `transformers.ts`:
+ * every per-operation timeout of every processor (the tables in each adapter's `timeouts.ts`:
  * `STRIPE_TIMEOUTS_MS`, `PAYSTACK_TIMEOUTS_MS`, `FLUTTERWAVE_TIMEOUTS_MS`; see docs/connectors.md).
  * Unset or empty → undefined (the tables apply). Any other value is logged and ignored, so a typo
  * does not disable the connectors nor send calls without a timeout.
@@ -65,15 +65,15 @@ const timeoutOverride = (s: ConnectorSettings): { timeoutMs?: number } => {
 
 /**
  * The `STRIPE_API_VERSION` override of the pinned Stripe API version (`STRIPE_API_VERSION` constant in
- * `stripe/transformers.ts`): `{ apiVersion }` when set to a version the adapter can speak (dated
+ * `stripe/api-version.ts`): `{ apiVersion }` when set to a version the adapter can speak (dated
  * 2026-07-29 or later, see `stripeApiVersionProblem`); unset, empty or unusable → nothing (the
  * pinned version applies; an unusable value is logged, so a typo never disables Stripe). Loads the Stripe
- * adapter's transformers when a value is set.
+ * adapter's `api-version.ts` when a value is set.
  */
 export async function stripeApiVersionOverride(s: ConnectorSettings): Promise<{ apiVersion?: string }> {
   const raw = s.STRIPE_API_VERSION?.trim();
   if (!raw) return {};
-  const { stripeApiVersionProblem } = await import('../connectors/stripe/transformers');
+  const { stripeApiVersionProblem } = await import('../connectors/stripe/api-version');
   const problem = stripeApiVersionProblem(raw);
   if (problem) {
     logger.warn('STRIPE_API_VERSION ignored; the pinned Stripe API version applies', { reason: problem });
@@ -232,7 +232,7 @@ export async function configuredConnector(name: string): Promise<Connector | und
   if (!factory) return undefined;
   const s = await connectorSettings();
   // What the build reads, by the build's own functions (not by enumerating the settings: enumerating process.env
-  // costs ~50 µs a call, issue 27's profile): the adapter is rebuilt when one of them changes.
+  // costs ~50 µs a call in the per-invocation profile, docs/benchmarks.md): the adapter is rebuilt when one of them changes.
   const key = JSON.stringify([PLATFORM_CREDENTIALS[name as ConnectorName](s), stageSettingsOf(s)]);
   const hit = cache.get(name);
   if (hit && hit.key === key) return hit.connector;

@@ -50,10 +50,10 @@ export class RoutedConnector implements Connector, ConnectorTarget {
   /** Present only when the adapter takes authentication steps. */
   readonly authenticate?: (request: AuthenticateRequest) => Promise<PaymentResult>;
 
-  /** Present only when the adapter can detach a saved method at its processor (issue 24; see `Connector.detachSavedMethod`). */
+  /** Present only when the adapter can detach a saved method at its processor (see `Connector.detachSavedMethod`). */
   readonly detachSavedMethod?: (request: SavedMethodCharge) => Promise<void>;
 
-  /** Issue 25: the adapter's dispute calls, present when it has them (see `Connector.fetchDispute` and the others). */
+  /** The adapter's dispute calls, present when it has them (see `Connector.fetchDispute` and the others). */
   readonly fetchDispute?: Connector['fetchDispute'];
   readonly listDisputes?: Connector['listDisputes'];
   readonly acceptDispute?: Connector['acceptDispute'];

@@ -1,6 +1,6 @@
 /**
  * The queries of `GET /subscriptions` and `GET /invoices`, apart from the subscription bodies
- * (./subscription-schemas.ts), so the list handlers do not build the body schemas at import (issue 27).
+ * (./subscription-schemas.ts), so the list handlers do not build the body schemas at import (cold start).
  */
 import * as z from 'zod';
 import { SUBSCRIPTION_STATUSES } from '../domain/billing-statuses';

@@ -1,4 +1,4 @@
-/** The query of `GET /connector_accounts`, apart from the bodies so the list handler builds only it (issue 27). */
+/** The query of `GET /connector_accounts`, apart from the bodies so the list handler builds only it at cold start. */
 import * as z from 'zod';
 import { connectorNameSchema } from './connector-name-schema';
 import { listQuerySchema } from './list-query-schema';

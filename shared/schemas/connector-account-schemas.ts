@@ -12,8 +12,6 @@ import { connectorNameSchema } from './connector-name-schema';
 import { currencySchema, metadataSchema, paymentMethodSchema } from './scalar-schemas';
 import { secret } from './secret-field';
 
-export { MAX_CONNECTOR_ACCOUNTS } from '../domain/connector-account';
-
 /** Longest `connector_label`: 64 characters. */
 export const MAX_CONNECTOR_LABEL_LENGTH = 64;
 

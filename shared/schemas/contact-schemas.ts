@@ -1,7 +1,7 @@
 /**
  * E-mail and telephone fields (customers, and the `email` filter of `GET /customers`), apart from
  * shared/schemas/common.ts (which re-exports them), so the customer handlers do not build the payment method data
- * schemas at import (issue 27).
+ * schemas at import (cold start).
  */
 import isEmail from 'validator/lib/isEmail';
 import * as z from 'zod';
@@ -44,7 +44,7 @@ function isValidEmail(s: string): boolean {
  * An e-mail address (at most 254 characters, RFC 5321) holding no card number: validated by the
  * `validator` package's `isEmail` (RFC 5321/5322 lengths, domain labels as DNS takes them, so
  * `ada@example-.com` is refused) within {@link EMAIL_PATTERN}, which the OpenAPI document states.
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const emailSchema = z.lazy(() =>
   z
@@ -57,7 +57,7 @@ export const emailSchema = z.lazy(() =>
 /**
  * A telephone number in E.164 form: `+` then 7 to 15 digits (ITU-T E.164), which must not be a
  * card number (15 digits hold an American Express number, 14 a Diners Club one).
- * Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it).
+ * Built on the first request that carries it (`z.lazy`: a handler's import builds none of it).
  */
 export const phoneSchema = z.lazy(() =>
   z

@@ -1,4 +1,4 @@
-/** The country field (billing addresses, routing rules on `billing_country`), apart from ./common.ts so the routing schemas build no payment method data (issue 27). */
+/** The country field (billing addresses, routing rules on `billing_country`), apart from ./common.ts so the routing schemas build no payment method data at import. */
 import * as z from 'zod';
 
 /**
@@ -17,7 +17,7 @@ const ISO_3166_ALPHA2 = new Set(
   ).split(' '),
 );
 
-/** An ISO 3166-1 alpha-2 country code, upper case (e.g. NG, GH, KE, ZA). Built on the first request that carries it (`z.lazy`; issue 27: a handler's import builds none of it). */
+/** An ISO 3166-1 alpha-2 country code, upper case (e.g. NG, GH, KE, ZA). Built on the first request that carries it (`z.lazy`: a handler's import builds none of it). */
 export const countrySchema = z.lazy(() =>
   z.string().refine((c) => ISO_3166_ALPHA2.has(c), { error: 'must be an ISO 3166-1 alpha-2 country code in upper case, e.g. NG' }),
 );

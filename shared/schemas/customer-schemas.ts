@@ -18,9 +18,6 @@ export const customerBodySchema = z.strictObject({
   metadata: metadataSchema.optional(),
 });
 
-/** Parsed customer body. */
-export type CustomerBody = z.infer<typeof customerBodySchema>;
-
 /**
  * Body of `POST /customers`: {@link customerBodySchema} and `test_clock` (non-prod stages, Stripe's test clocks:
  * the customer, its subscriptions and its payment methods then live by that clock; it cannot be changed later).

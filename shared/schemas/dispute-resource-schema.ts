@@ -1,5 +1,5 @@
 /**
- * The dispute resource (issue 25; Hyperswitch's `DisputeResponse` fields): the one definition of its shape, as
+ * The dispute resource (Hyperswitch's `DisputeResponse` fields): the one definition of its shape, as
  * `GET /disputes/{id}`, its list, the payment's `disputes` and the `dispute.*` events answer it.
  * docs/api.md "Disputes".
  */

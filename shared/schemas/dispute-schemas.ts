@@ -26,5 +26,3 @@ export const disputeEvidenceBodySchema = z.strictObject({
     .refine((e) => Object.values(e).some((v) => v !== undefined), { error: 'must hold at least one field' }),
   submit: z.boolean({ error: 'must be true or false' }).default(false),
 });
-/** Parsed evidence body. */
-export type DisputeEvidenceBody = z.infer<typeof disputeEvidenceBodySchema>;

@@ -1,4 +1,4 @@
-/** The query of `GET /events` (one file per list, so a list handler builds only its own schema at import; issue 27). */
+/** The query of `GET /events` (one file per list, so a list handler builds only its own schema at import). */
 import * as z from 'zod';
 import { EVENT_TYPES } from '../domain/events';
 import { listQuerySchema } from './list-query-schema';

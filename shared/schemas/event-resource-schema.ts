@@ -145,7 +145,7 @@ export const InvoiceEventResource = eventFamily(
   'A change of an invoice.',
 );
 
-/** `dispute.*` event types (issue 25). */
+/** `dispute.*` event types (docs/api.md "Disputes"). */
 export type DisputeEventType = Extract<EventType, `dispute.${string}`>;
 const DISPUTE_EVENT_TYPES = typesOf((t): t is DisputeEventType => t.startsWith('dispute.'));
 

@@ -1,5 +1,5 @@
 /**
- * The file resource (issue 25, dispute evidence; Stripe's File object, a subset): the one definition of its
+ * The file resource (dispute evidence; Stripe's File object, a subset): the one definition of its
  * shape, as `POST /files` and `GET /files/{file_id}` answer it. shared/domain/file.ts derives the type
  * (`import type`). Metadata only: no field ever carries or links to the bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * The saved payment method resource (issue 24): the one definition of its shape, as
+ * The saved payment method resource: the one definition of its shape, as
  * `GET /payment_methods/{id}`, the customer's list and the `payment_method.*` events answer it.
  * The processor's token is never part of it. docs/api.md "Saved payment methods".
  */

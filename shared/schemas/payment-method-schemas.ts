@@ -1,5 +1,5 @@
 /**
- * The inputs of the saved payment method routes (issue 24; docs/api.md "Saved payment methods"); the list envelope
+ * The inputs of the saved payment method routes (docs/api.md "Saved payment methods"); the list envelope
  * `GET /customers/{customer_id}/payment_methods` answers is in ./payment-method-resource-schema.ts. The handlers in
  * functions/payment-methods/ validate with these schemas and the OpenAPI generator documents the same
  * objects (scripts/openapi/openapi-operations.ts), so validation and contract cannot drift.

@@ -270,7 +270,7 @@ export const PaymentResource = z
     amount_captured: minorUnitsField('Captured so far; equals `amount` once an automatic-capture payment succeeds. The refund ceiling.'),
     amount_refunded: minorUnitsField('Refunded so far, pending refunds included; with `amount_disputed`, never above `amount_captured`.'),
     amount_disputed: minorUnitsField(
-      'Withheld by disputes (issue 25): while a dispute is open, and for good when it is lost, accepted or expired; back to 0 for one won or withdrawn. Refunds are refused beyond `amount_captured − amount_refunded − amount_disputed`.',
+      'Withheld by disputes: while a dispute is open, and for good when it is lost, accepted or expired; back to 0 for one won or withdrawn. Refunds are refused beyond `amount_captured − amount_refunded − amount_disputed`.',
     ),
     disputes: z.array(PaymentDisputeResource).describe('The disputes of the payment, oldest first (empty when none).'),
     capture_method: CaptureMethodResource,

@@ -41,9 +41,6 @@ export const defaultFallbackBodySchema = z.strictObject({
     }),
 });
 
-/** Parsed `PUT /routing/default` body. */
-export type DefaultFallbackBody = z.infer<typeof defaultFallbackBodySchema>;
-
 /** Component `DefaultFallback`: the merchant's ordered fallback list, as `GET|PUT /routing/default` answer it. */
 export const DefaultFallbackResource = z
   .strictObject({

@@ -1,6 +1,6 @@
 /**
  * The routing algorithm as the API answers it (OpenAPI component `RoutingAlgorithm`), apart from the request schemas
- * (./routing-schemas.ts): `POST /routing` builds only its body (issue 27).
+ * (./routing-schemas.ts): `POST /routing` builds only its body at import.
  */
 import * as z from 'zod';
 import { MAX_NAME_LENGTH } from '../domain/routing-algorithm';

@@ -1,5 +1,5 @@
 /**
- * Routing algorithms (issue 22): the request schema of `POST /routing` and the resource the API
+ * Routing algorithms: the request schema of `POST /routing` and the resource the API
  * answers, one definition of the algorithm's shape for both (shared/domain/routing-algorithm.ts
  * holds the vocabulary and the types; Hyperswitch's routing API is the model, see there).
  *

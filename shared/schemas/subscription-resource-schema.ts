@@ -1,5 +1,5 @@
 /**
- * The subscription and invoice resources (issue 24, Subscriptions): the one definition of their shape,
+ * The subscription and invoice resources: the one definition of their shape,
  * as `GET /subscriptions/{id}`, `GET /invoices/{id}`, their lists and the `subscription.*` / `invoice.*`
  * events answer them. shared/domain/subscription.ts derives the types (`import type`).
  * docs/api.md "Subscriptions and invoices".

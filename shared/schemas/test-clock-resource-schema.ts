@@ -1,4 +1,4 @@
-/** The test clock as the API answers it (OpenAPI component `TestClock`), apart from the bodies: handlers never build it (issue 27). */
+/** The test clock as the API answers it (OpenAPI component `TestClock`), apart from the bodies: handlers never build it at import. */
 import * as z from 'zod';
 import { TEST_CLOCK_STATUSES } from '../domain/test-clock';
 import { idField, timestampField } from './resource-fields';

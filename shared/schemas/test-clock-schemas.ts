@@ -1,12 +1,10 @@
 /**
- * Test clocks (issue 24, non-prod stages; Stripe's test clocks): the bodies of (the resource: ./test-clock-resource-schema.ts)
+ * Test clocks (non-prod stages; Stripe's test clocks): the bodies of (the resource: ./test-clock-resource-schema.ts)
  * `POST /test_helpers/test_clocks` and `POST /test_helpers/test_clocks/{test_clock_id}/advance`.
  * docs/api.md "Test clocks".
  */
 import * as z from 'zod';
 import { text } from './text-schemas';
-
-export { MAX_ADVANCE_MS } from '../domain/test-clock';
 
 const frozenTime = z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp, e.g. 2026-01-31T00:00:00.000Z' });
 

@@ -1,6 +1,6 @@
 /**
  * Free-text fields (descriptions, reasons, labels, names), apart from the other scalars of ./scalar-schemas.ts,
- * so a body holding only text builds no amount, currency or metadata schema at import (issue 27).
+ * so a body holding only text builds no amount, currency or metadata schema at import (cold start).
  */
 import * as z from 'zod';
 import { WELL_FORMED_TEXT, WELL_FORMED_TEXT_MESSAGE } from '../domain/well-formed-text';

@@ -62,8 +62,3 @@ export const updateWebhookEndpointSchema = z.strictObject({
 
 /** Body of `POST /webhook_endpoints/{id}/rotate_secret`: empty (an absent body counts as `{}`). */
 export { emptyBodySchema as rotateSecretSchema } from './empty-body-schema';
-
-/** Parsed create body. */
-export type CreateWebhookEndpointBody = z.infer<typeof createWebhookEndpointSchema>;
-/** Parsed update body. */
-export type UpdateWebhookEndpointBody = z.infer<typeof updateWebhookEndpointSchema>;

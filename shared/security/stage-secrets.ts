@@ -6,7 +6,7 @@
  * Powertools Parameters and the Secrets Manager client (~15 KB minified beside the DynamoDB client's
  * shared AWS SDK core) are loaded on the first read, not at import: a local stack and the tests never
  * read a secret, and most handlers read one only on some paths (an `Idempotency-Key`, a card, a
- * platform connector), so their cold start does not pay for the client (issue 27).
+ * platform connector), so their cold start does not pay for the client.
  */
 
 /** Options of one read: `maxAge` in seconds (Powertools' cache of the value); `transform: 'json'` parses the value. */

@@ -32,7 +32,7 @@ export function nextCheckAt(checks: number, nowMs = Date.now()): string {
 /**
  * How often the reconciler looks for open operations that have fallen due while a run lasts, in ms: 5 000.
  * A claim's lease ends at most `CLAIM_LEASE_MS` (32 s) after it was written; the run takes it over within this
- * interval of that end ("the reconciler takes over as soon as a lease ends", issue 23). Each look is one Query per
+ * interval of that end (the reconciler takes over as soon as a lease ends: docs/money-safety.md, "Convergence"). Each look is one Query per
  * shard of the open-operations index reading at most {@link RECONCILE_PASS_READ_PER_SHARD} items.
  */
 export const RECONCILE_PASS_INTERVAL_MS = 5_000;
@@ -60,7 +60,7 @@ export const RECONCILER_SCHEDULE_PERIOD_MS = 60_000;
 export const RECONCILER_RUN_SPAN_MS = RECONCILER_SCHEDULE_PERIOD_MS + RECONCILE_PASS_INTERVAL_MS;
 
 /**
- * The convergence bound of issue 23, in ms: 60 000. After any single storage or processor fault, payments and
+ * The convergence bound (docs/money-safety.md, "Convergence"), in ms: 60 000. After any single storage or processor fault, payments and
  * refunds equal the processor's ledger within this time of storage returning (of the fault's end, for a
  * processor fault or a crash) — for everything the processor did; a call the processor may still be working on
  * is only taken as "not done" after that processor's own window (docs/money-safety.md, "Convergence").
@@ -79,7 +79,7 @@ export const CONVERGENCE_BOUND_MS = 60_000;
 export const RECONCILE_SETTLE_ALLOWANCE_MS = 15_000;
 
 /**
- * The keyed-retry bound of issue 23, in ms: 10 000. A retry with the same `Idempotency-Key` of a request that
+ * The keyed-retry bound (docs/money-safety.md, "Convergence"), in ms: 10 000. A retry with the same `Idempotency-Key` of a request that
  * ended in `outcome_unknown`, sent this long after storage returned, gets the reconciled answer (not `409`):
  * the request hands its claim over once storage answers — within `STORAGE_RETRY_MAX_WAIT_MS` (1 s) of it, or
  * the client's 5 s request timeout for an attempt that hung — with the lease cut to `CLAIM_LEASE_MARGIN_MS` (3 s)

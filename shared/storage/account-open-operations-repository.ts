@@ -1,15 +1,13 @@
-import { paginateQuery, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './client';
 import { listPartition, openShards } from './item-keys';
 import { shardPartitions } from './list-shards';
-import { tableName } from './table-definition';
+import { queryPages, type TableQuery } from './query-pages';
 
 /**
  * Whether any item of the query matches, following pages until the first match (a FilterExpression
  * leaves pages empty, so one page is not enough).
  */
-async function anyMatch(input: Omit<QueryCommandInput, 'TableName'>): Promise<boolean> {
-  for await (const page of paginateQuery({ client: documentClient(), pageSize: 500 }, { ...input, TableName: tableName() })) {
+async function anyMatch(input: TableQuery): Promise<boolean> {
+  for await (const page of queryPages(input, 500)) {
     if ((page.Count ?? 0) > 0) return true;
   }
   return false;

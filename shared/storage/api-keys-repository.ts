@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client';
+import { conditionalUpdate } from './conditional-write';
 import { listPartition, primaryKey } from './item-keys';
-import { queryAllItems } from './list-items';
 import { LIST_SHARDS_MAX, type ListShards, listShards } from './list-shards';
+import { queryAllItems, queryPage } from './query-pages';
 import { isValidRateLimit, type MerchantRateLimits, RATE_LIMIT_MAX } from './rate-limit-repository';
 import { tableName } from './table-definition';
 
@@ -205,28 +205,21 @@ export async function raiseListShards(merchantId: string, phase: ListShardPhase,
       out.push(toRecord(item)); // already there: a re-run changes nothing
       continue;
     }
-    try {
-      const updated = await documentClient().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET #count = :n',
-          // Never lower a count (absent = 1), and never let write pass read: checked by DynamoDB at write time.
-          ConditionExpression:
-            phase === 'read'
-              ? 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :n)'
-              : 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :n) AND list_shards_read >= :n',
-          ExpressionAttributeNames: { '#count': attr },
-          ExpressionAttributeValues: { ':n': n },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      out.push(toRecord(updated.Attributes ?? {}));
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException)
-        throw new Error(`The ${phase} shard count of ${merchantId} changed meanwhile; run again.`);
-      throw err;
-    }
+    const updated = await conditionalUpdate({
+      TableName: tableName(),
+      Key: { PK: item.PK, SK: item.SK },
+      UpdateExpression: 'SET #count = :n',
+      // Never lower a count (absent = 1), and never let write pass read: checked by DynamoDB at write time.
+      ConditionExpression:
+        phase === 'read'
+          ? 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :n)'
+          : 'attribute_exists(PK) AND (attribute_not_exists(#count) OR #count <= :n) AND list_shards_read >= :n',
+      ExpressionAttributeNames: { '#count': attr },
+      ExpressionAttributeValues: { ':n': n },
+      ReturnValues: 'ALL_NEW',
+    });
+    if (!updated.written) throw new Error(`The ${phase} shard count of ${merchantId} changed meanwhile; run again.`);
+    out.push(toRecord(updated.attributes ?? {}));
   }
   return out;
 }
@@ -239,7 +232,7 @@ export type RateLimitChange = { read?: number | null; write?: number | null };
  * later inherits them): one UpdateItem per key (`SET` a number, `REMOVE` for `null`; a class not named
  * is left as it is). Unlike list shard counts, limits may go up or down in one step: a container
  * picks the new value up when its cached key record expires (`API_KEY_CACHE_SECONDS`, 10 s), and until
- * then enforces the old one (docs/rate-limits.md "Raising a merchant's limit").
+ * then enforces the old one (docs/rate-limits.md "A merchant's own limits").
  * @param change per class: an integer in 1..{@link RATE_LIMIT_MAX}, or null for the stage default
  * @returns the merchant's keys after the change
  * @throws Error when a value is out of range, nothing is to change, or the merchant has no key
@@ -285,32 +278,22 @@ export async function setRateLimits(merchantId: string, change: RateLimitChange)
  * @throws Error when no key, or more than one key, has this prefix, or it is already revoked
  */
 export async function revokeApiKey(prefix: string): Promise<ApiKeyRecord> {
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI2',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': prefixPartition(prefix) },
-    }),
-  );
-  const items = out.Items ?? [];
+  const { items } = await queryPage({
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': prefixPartition(prefix) },
+  });
   if (items.length === 0) throw new Error(`No API key has the prefix ${prefix}.`);
   if (items.length > 1) throw new Error(`${items.length} keys share the prefix ${prefix}; revoke them by their full prefix is ambiguous.`);
   const item = items[0] as Record<string, unknown>;
-  try {
-    const updated = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { PK: item.PK, SK: item.SK },
-        UpdateExpression: 'SET revoked_at = :now',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revoked_at)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRecord(updated.Attributes ?? {});
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new Error(`The key ${prefix} is already revoked.`);
-    throw err;
-  }
+  const updated = await conditionalUpdate({
+    TableName: tableName(),
+    Key: { PK: item.PK, SK: item.SK },
+    UpdateExpression: 'SET revoked_at = :now',
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revoked_at)',
+    ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    ReturnValues: 'ALL_NEW',
+  });
+  if (!updated.written) throw new Error(`The key ${prefix} is already revoked.`);
+  return toRecord(updated.attributes ?? {});
 }

@@ -1,5 +1,5 @@
 /**
- * The billing directory and the due entries it leads to (issue 24, Renewal): how the renewal worker finds work
+ * The billing directory and the due entries it leads to (docs/api.md "Renewals"): how the renewal worker finds work
  * without a Scan and without a partition every merchant writes.
  * - A merchant gets one directory item (`<merchant>#BILLING`, GSI5 `BILLING_MERCHANTS#<0..3>`) when it first
  *   has billing work (its first subscription or saved method with an expiry): a conditional put, made once per
@@ -7,10 +7,9 @@
  * - Its due work sits in its own GSI5 partitions (`billingDue.partitions`), sorted by due time.
  * docs/capacity.md "Renewals" gives the cost.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './client';
+import { conditionalPut } from './conditional-write';
 import { billingDirectoryKeys, billingDirectoryPartitions, billingDue, primaryKey } from './item-keys';
+import { queryAllItems, queryPage } from './query-pages';
 import { tableName } from './table-definition';
 
 /** Merchants this container already knows are in the directory. */
@@ -22,22 +21,17 @@ const registered = new Set<string>();
  */
 export async function registerBillingMerchant(merchantId: string): Promise<void> {
   if (registered.has(merchantId)) return;
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...primaryKey.billingMerchant(merchantId),
-          ...billingDirectoryKeys(merchantId),
-          entity: 'billing_merchant',
-          merchant_id: merchantId,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+  // Refused by its condition: the merchant is in the directory already.
+  await conditionalPut({
+    TableName: tableName(),
+    Item: {
+      ...primaryKey.billingMerchant(merchantId),
+      ...billingDirectoryKeys(merchantId),
+      entity: 'billing_merchant',
+      merchant_id: merchantId,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
   registered.add(merchantId);
 }
 
@@ -45,21 +39,13 @@ export async function registerBillingMerchant(merchantId: string): Promise<void>
 export async function listBillingMerchants(): Promise<string[]> {
   const merchants: string[] = [];
   for (const partition of billingDirectoryPartitions()) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await documentClient().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'GSI5',
-          KeyConditionExpression: 'GSI5PK = :pk',
-          ExpressionAttributeValues: { ':pk': partition },
-          ProjectionExpression: 'GSI5SK',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of out.Items ?? []) if (typeof item.GSI5SK === 'string') merchants.push(item.GSI5SK);
-      start = out.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAllItems({
+      IndexName: 'GSI5',
+      KeyConditionExpression: 'GSI5PK = :pk',
+      ExpressionAttributeValues: { ':pk': partition },
+      ProjectionExpression: 'GSI5SK',
+    });
+    for (const item of items) if (typeof item.GSI5SK === 'string') merchants.push(item.GSI5SK);
   }
   return merchants;
 }
@@ -76,21 +62,18 @@ export async function dueBillingWork(
 ): Promise<{ id: string; dueAt: string }[]> {
   const pages = await Promise.all(
     billingDue.partitions(merchantId).map((pk) =>
-      documentClient().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'GSI5',
-          KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :until',
-          ExpressionAttributeValues: { ':pk': pk, ':until': `${until}#~` },
-          ProjectionExpression: 'GSI5SK',
-          Limit: limitPerPartition,
-        }),
-      ),
+      queryPage({
+        IndexName: 'GSI5',
+        KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :until',
+        ExpressionAttributeValues: { ':pk': pk, ':until': `${until}#~` },
+        ProjectionExpression: 'GSI5SK',
+        Limit: limitPerPartition,
+      }),
     ),
   );
   const due: { id: string; dueAt: string }[] = [];
   for (const page of pages) {
-    for (const item of page.Items ?? []) {
+    for (const item of page.items) {
       const [dueAt = '', id = ''] = String(item.GSI5SK).split('#');
       due.push({ id, dueAt });
     }

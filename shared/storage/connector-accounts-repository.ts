@@ -1,22 +1,14 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConnectorAccount } from '../domain/connector-account';
 import { MAX_CONNECTOR_ACCOUNTS } from '../domain/connector-account';
 import type { EventData, EventType } from '../domain/events';
 import type { RoutingProfile } from '../domain/routing-profile';
 import { documentClient } from './client';
+import { conditionalTransaction, conditionalUpdate, type TransactItems } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { connectorConfig, idLookup } from './item-keys';
-import {
-  counterValue,
-  countOneLess,
-  countOneMore,
-  initialiseCounter,
-  isCounterItem,
-  LimitReachedError,
-  retryingConflicts,
-} from './limit-counters';
-import { queryAllItems } from './list-items';
+import { counterValue, countOneLess, countOneMore, initialiseCounter, isCounterItem, LimitReachedError } from './limit-counters';
+import { queryAllItems, queryPage } from './query-pages';
 import { ConditionFailedError, ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
 
@@ -122,36 +114,30 @@ function accountEvent(account: StoredConnectorAccount, type: EventType, view: Ev
  * @throws LabelTakenError when the merchant already has an account with this label
  */
 export async function createConnectorAccount(account: StoredConnectorAccount, view: EventData): Promise<void> {
-  try {
-    await retryingConflicts(() =>
-      documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: tableName(), Item: accountItem(account), ConditionExpression: 'attribute_not_exists(PK)' } },
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...connectorConfig.label(account.merchant_id, labelKey(account.connector_label)),
-                  entity: 'connector_label',
-                  merchant_connector_id: account.merchant_connector_id,
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            accountEvent(account, 'connector_account.created', view, account.created_at),
-            countOneMore(connectorConfig.accountCount(account.merchant_id), MAX_CONNECTOR_ACCOUNTS),
-          ],
-        }),
-      ),
-    );
-  } catch (err) {
-    const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new ItemExistsError(account.merchant_connector_id);
-    if (reasons?.[3]?.Code === 'ConditionalCheckFailed') throw new LimitReachedError(MAX_CONNECTOR_ACCOUNTS);
-    if (reasons?.[1]?.Code === 'ConditionalCheckFailed') throw new LabelTakenError();
-    throw err;
-  }
+  const out = await conditionalTransaction(
+    [
+      { Put: { TableName: tableName(), Item: accountItem(account), ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...connectorConfig.label(account.merchant_id, labelKey(account.connector_label)),
+            entity: 'connector_label',
+            merchant_connector_id: account.merchant_connector_id,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      accountEvent(account, 'connector_account.created', view, account.created_at),
+      countOneMore(connectorConfig.accountCount(account.merchant_id), MAX_CONNECTOR_ACCOUNTS),
+    ],
+    { retryConflicts: true },
+  );
+  if (out.written) return;
+  if (out.conditionFailed[0]) throw new ItemExistsError(account.merchant_connector_id);
+  if (out.conditionFailed[3]) throw new LimitReachedError(MAX_CONNECTOR_ACCOUNTS);
+  if (out.conditionFailed[1]) throw new LabelTakenError();
+  throw out.error;
 }
 
 /**
@@ -181,16 +167,13 @@ export async function getConnectorAccount(merchantId: string, merchantConnectorI
  */
 export async function findConnectorAccount(merchantConnectorId: string): Promise<StoredConnectorAccount | undefined> {
   const key = idLookup.connectorAccount(merchantConnectorId);
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
-      ExpressionAttributeValues: { ':pk': key.GSI4PK, ':sk': key.GSI4SK },
-      Limit: 1,
-    }),
-  );
-  const item = out.Items?.[0];
+  const { items } = await queryPage({
+    IndexName: 'GSI4',
+    KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
+    ExpressionAttributeValues: { ':pk': key.GSI4PK, ':sk': key.GSI4SK },
+    Limit: 1,
+  });
+  const item = items[0];
   if (!item) return undefined;
   const account = toStoredAccount(item);
   return account.deleted_at ? undefined : account;
@@ -265,7 +248,7 @@ export async function updateConnectorAccount(
   const now = new Date().toISOString();
   const after: StoredConnectorAccount = { ...before, ...definedOnly(change), updated_at: now, version: before.version + 1 };
   const labelChanged = change.connector_label !== undefined && labelKey(change.connector_label) !== labelKey(before.connector_label);
-  const items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
+  const items: TransactItems = [
     {
       Put: {
         TableName: tableName(),
@@ -293,16 +276,11 @@ export async function updateConnectorAccount(
     );
   }
   if (event) items.push(accountEvent(after, event.type, event.view(after), now));
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (err) {
-    const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed')
-      throw new ConditionFailedError(await getConnectorAccount(before.merchant_id, before.merchant_connector_id));
-    if (labelChanged && reasons?.[1]?.Code === 'ConditionalCheckFailed') throw new LabelTakenError();
-    throw err;
-  }
-  return after;
+  const out = await conditionalTransaction(items);
+  if (out.written) return after;
+  if (out.conditionFailed[0]) throw new ConditionFailedError(await getConnectorAccount(before.merchant_id, before.merchant_connector_id));
+  if (labelChanged && out.conditionFailed[1]) throw new LabelTakenError();
+  throw out.error;
 }
 
 /** The condition check that the merchant's routing profile is still at the version read (null: none yet). */
@@ -330,29 +308,23 @@ function profileUnchanged(merchantId: string, profileVersion: number | null) {
  */
 export async function markDeleting(before: StoredConnectorAccount, profileVersion: number | null): Promise<StoredConnectorAccount> {
   const now = new Date().toISOString();
-  try {
-    await retryingConflicts(() =>
-      documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: connectorConfig.account(before.merchant_id, before.merchant_connector_id),
-                UpdateExpression: 'SET deleting_since = :now, version = version + :one',
-                ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
-                ExpressionAttributeValues: { ':now': now, ':one': 1, ':v': before.version },
-              },
-            },
-            profileUnchanged(before.merchant_id, profileVersion),
-          ],
-        }),
-      ),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) throw new ConditionFailedError(undefined);
-    throw err;
-  }
+  const out = await conditionalTransaction(
+    [
+      {
+        Update: {
+          TableName: tableName(),
+          Key: connectorConfig.account(before.merchant_id, before.merchant_connector_id),
+          UpdateExpression: 'SET deleting_since = :now, version = version + :one',
+          ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeValues: { ':now': now, ':one': 1, ':v': before.version },
+        },
+      },
+      profileUnchanged(before.merchant_id, profileVersion),
+    ],
+    { retryConflicts: true },
+  );
+  // Any cancellation (a condition, or conflicts past the retries) is answered as a change since read.
+  if (!out.written) throw new ConditionFailedError(undefined);
   return { ...before, deleting_since: now, version: before.version + 1 };
 }
 
@@ -362,19 +334,13 @@ export async function markDeleting(before: StoredConnectorAccount, profileVersio
  */
 export async function clearDeleting(account: StoredConnectorAccount): Promise<void> {
   if (!account.deleting_since) return;
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: connectorConfig.account(account.merchant_id, account.merchant_connector_id),
-        UpdateExpression: 'REMOVE deleting_since SET version = version + :one',
-        ConditionExpression: 'deleting_since = :mark AND attribute_not_exists(deleted_at)',
-        ExpressionAttributeValues: { ':one': 1, ':mark': account.deleting_since },
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+  await conditionalUpdate({
+    TableName: tableName(),
+    Key: connectorConfig.account(account.merchant_id, account.merchant_connector_id),
+    UpdateExpression: 'REMOVE deleting_since SET version = version + :one',
+    ConditionExpression: 'deleting_since = :mark AND attribute_not_exists(deleted_at)',
+    ExpressionAttributeValues: { ':one': 1, ':mark': account.deleting_since },
+  });
 }
 
 /**
@@ -401,30 +367,24 @@ export async function finishDelete(
     updated_at: now,
     version: account.version + 1,
   };
-  try {
-    await retryingConflicts(() =>
-      documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: accountItem(after),
-                ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
-                ExpressionAttributeValues: { ':v': account.version },
-              },
-            },
-            { Delete: { TableName: tableName(), Key: connectorConfig.label(account.merchant_id, labelKey(account.connector_label)) } },
-            accountEvent(after, 'connector_account.disabled', view(after), now),
-            countOneLess(connectorConfig.accountCount(account.merchant_id)),
-          ],
-        }),
-      ),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) throw new ConditionFailedError(undefined);
-    throw err;
-  }
+  const out = await conditionalTransaction(
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: accountItem(after),
+          ConditionExpression: 'version = :v AND attribute_not_exists(deleted_at)',
+          ExpressionAttributeValues: { ':v': account.version },
+        },
+      },
+      { Delete: { TableName: tableName(), Key: connectorConfig.label(account.merchant_id, labelKey(account.connector_label)) } },
+      accountEvent(after, 'connector_account.disabled', view(after), now),
+      countOneLess(connectorConfig.accountCount(account.merchant_id)),
+    ],
+    { retryConflicts: true },
+  );
+  // Any cancellation (a condition, or conflicts past the retries) is answered as a change since read.
+  if (!out.written) throw new ConditionFailedError(undefined);
   return after;
 }
 

@@ -1,12 +1,12 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CUSTOMER_FIELDS, type Customer, type CustomerFields } from '../domain/customer';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
+import { conditionalDelete, conditionalTransaction, conditionalUpdate } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { cursorOf, type ListLocation, listPage, pickFields } from './list-items';
 import { type ListShards, SINGLE_LIST_SHARD, shardCount, shardOf, shardPartition } from './list-shards';
 import { orderedMap, storableMap } from './storable-map';
 import { tableName } from './table-definition';
@@ -29,30 +29,27 @@ const emailIndexKeys = (merchantId: string, c: Pick<Customer, 'email' | 'created
 export async function createCustomer(merchantId: string, input: Customer, shards: ListShards = SINGLE_LIST_SHARD): Promise<Customer> {
   const customer = { ...input, metadata: orderedMap(input.metadata) };
   const writeShards = shardCount(shards.write);
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...primaryKey.customer(merchantId, customer.customer_id),
-              GSI1PK: shardPartition(listPartition.customers(merchantId), shardOf(customer.customer_id, writeShards)),
-              GSI1SK: listSortKey(customer.created_at, customer.customer_id),
-              ...emailIndexKeys(merchantId, customer),
-              entity: 'customer',
-              merchant_id: merchantId,
-              ...(writeShards > 1 ? { list_shards: writeShards } : {}),
-              ...customer,
-              metadata: storableMap(customer.metadata),
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+  const out = await conditionalTransaction([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...primaryKey.customer(merchantId, customer.customer_id),
+          GSI1PK: shardPartition(listPartition.customers(merchantId), shardOf(customer.customer_id, writeShards)),
+          GSI1SK: listSortKey(customer.created_at, customer.customer_id),
+          ...emailIndexKeys(merchantId, customer),
+          entity: 'customer',
+          merchant_id: merchantId,
+          ...(writeShards > 1 ? { list_shards: writeShards } : {}),
+          ...customer,
+          metadata: storableMap(customer.metadata),
         },
-        eventWrite(merchantId, 'customer.created', customer, customer.created_at, writeShards).put,
-      ],
-    }),
-  );
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    eventWrite(merchantId, 'customer.created', customer, customer.created_at, writeShards).put,
+  ]);
+  if (!out.written) throw out.error;
   return customer;
 }
 
@@ -104,30 +101,23 @@ export async function updateCustomer(
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) (after as unknown as Record<string, unknown>)[k] = v;
     after.metadata = orderedMap(after.metadata);
     after.updated_at = now;
-    try {
-      await documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName(),
-                Key: primaryKey.customer(merchantId, customerId),
-                // The e-mail index shares the list sort key (created_at#id): copy it from GSI1SK.
-                UpdateExpression: `SET ${sets.join(', ')}${fields.email ? ', GSI2SK = GSI1SK' : ''}`,
-                ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since) AND #updatedAt = :readAt',
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
-              },
-            },
-            eventWrite(merchantId, 'customer.updated', after, now, eventShards).put,
-          ],
-        }),
-      );
-      return after;
-    } catch (err) {
-      const lost = err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-      if (!lost || attempt >= UPDATE_ATTEMPTS) throw err;
-    }
+    const out = await conditionalTransaction([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: primaryKey.customer(merchantId, customerId),
+          // The e-mail index shares the list sort key (created_at#id): copy it from GSI1SK.
+          UpdateExpression: `SET ${sets.join(', ')}${fields.email ? ', GSI2SK = GSI1SK' : ''}`,
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since) AND #updatedAt = :readAt',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        },
+      },
+      eventWrite(merchantId, 'customer.updated', after, now, eventShards).put,
+    ]);
+    if (out.written) return after;
+    // Lost to a concurrent update: read again and retry, up to UPDATE_ATTEMPTS.
+    if (!out.conditionFailed[0] || attempt >= UPDATE_ATTEMPTS) throw out.error;
   }
 }
 
@@ -155,30 +145,23 @@ export async function markCustomerDeleting(merchantId: string, customerId: strin
       'SET deleting_since = if_not_exists(deleting_since, :now), open_since = if_not_exists(open_since, :now), GSI5PK = :openPk, GSI5SK = :openSk REMOVE GSI1PK, GSI1SK, GSI2PK, GSI2SK',
     ExpressionAttributeValues: { ':now': now, ':openPk': open.GSI5PK, ':openSk': open.GSI5SK },
   };
-  try {
-    // The first DELETE: the mark and `customer.deleted` in one transaction (the outbox).
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              ...mark,
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          eventWrite(merchantId, 'customer.deleted', { customer_id: customerId, deleted: true }, now, eventShards).put,
-        ],
-      }),
-    );
-    return 'deleting';
-  } catch (err) {
-    if (!(err instanceof TransactionCanceledException) || err.CancellationReasons?.[0]?.Code !== 'ConditionalCheckFailed') throw err;
-    const old = err.CancellationReasons[0].Item;
-    if (!old) return 'missing';
-    if (old.unlinked_at) return 'unlinked';
-    return 'deleting'; // a retried DELETE resumes the unlink; its event was written by the first
-  }
+  // The first DELETE: the mark and `customer.deleted` in one transaction (the outbox).
+  const out = await conditionalTransaction([
+    {
+      Update: {
+        ...mark,
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    eventWrite(merchantId, 'customer.deleted', { customer_id: customerId, deleted: true }, now, eventShards).put,
+  ]);
+  if (out.written) return 'deleting';
+  if (!out.conditionFailed[0]) throw out.error;
+  const old = out.current[0];
+  if (!old) return 'missing';
+  if (old.unlinked_at) return 'unlinked';
+  return 'deleting'; // a retried DELETE resumes the unlink; its event was written by the first
 }
 
 /**
@@ -187,19 +170,14 @@ export async function markCustomerDeleting(merchantId: string, customerId: strin
  * the customer index had not shown yet) and the removal of the record remain.
  */
 export async function markCustomerUnlinked(merchantId: string, customerId: string): Promise<void> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.customer(merchantId, customerId),
-        UpdateExpression: 'SET unlinked_at = :now',
-        ConditionExpression: 'attribute_exists(deleting_since)',
-        ExpressionAttributeValues: { ':now': new Date().toISOString() },
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+  // Refused by its condition: the customer is gone already.
+  await conditionalUpdate({
+    TableName: tableName(),
+    Key: primaryKey.customer(merchantId, customerId),
+    UpdateExpression: 'SET unlinked_at = :now',
+    ConditionExpression: 'attribute_exists(deleting_since)',
+    ExpressionAttributeValues: { ':now': new Date().toISOString() },
+  });
 }
 
 /**
@@ -207,19 +185,12 @@ export async function markCustomerUnlinked(merchantId: string, customerId: strin
  * @returns true when it was removed now, false when it was already gone
  */
 export async function removeDeletedCustomer(merchantId: string, customerId: string): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: primaryKey.customer(merchantId, customerId),
-        ConditionExpression: 'attribute_exists(deleting_since)',
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+  const out = await conditionalDelete({
+    TableName: tableName(),
+    Key: primaryKey.customer(merchantId, customerId),
+    ConditionExpression: 'attribute_exists(deleting_since)',
+  });
+  return out.written;
 }
 
 /**
@@ -239,13 +210,8 @@ export async function listCustomers(
   const location: ListLocation = filters.email
     ? { indexName: 'GSI2', partitionValue: listPartition.customersByEmail(merchantId, filters.email) }
     : { indexName: 'GSI1', partitionValue: listPartition.customers(merchantId), readShards };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.customer(merchantId, startingAfter.customer_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.customer_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toCustomer), has_more: page.hasMore };
+  const after =
+    startingAfter &&
+    cursorOf(primaryKey.customer(merchantId, startingAfter.customer_id), startingAfter.created_at, startingAfter.customer_id);
+  return listPage({ ...location, startAfter: after }, query, toCustomer);
 }

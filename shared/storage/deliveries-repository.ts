@@ -12,11 +12,11 @@
  * next attempt, the end of a running lease, or the end of the grace a queued hand-over is given), so the
  * reconciler hands it to the delivery queue when due; settled records leave the index. Holds no secret, no API key and no card data (the body is read from the event).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client';
+import { conditionalPut, conditionalUpdate } from './conditional-write';
 import { openDeliveryIndexKeys, primaryKey } from './item-keys';
-import { queryAllItems } from './list-items';
+import { queryAllItems } from './query-pages';
 import { tableName } from './table-definition';
 
 /** One recorded attempt, as stored and as `GET /events/{id}/deliveries` shows it. */
@@ -163,13 +163,8 @@ export async function createDelivery(s: NewDelivery): Promise<StoredDelivery | u
     updated_at: s.now,
     expires_at: s.expiresAt,
   };
-  try {
-    await documentClient().send(new PutCommand({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' }));
-    return toStored(item);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  const out = await conditionalPut({ TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' });
+  return out.written ? toStored(item) : undefined;
 }
 
 /**
@@ -187,27 +182,21 @@ export async function handOffDelivery(
   handOffUntil: string,
 ): Promise<{ retryStep: number; attemptsMade: number } | undefined> {
   const { eventId, endpointId } = parseDeliveryId(id);
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: deliveryKey(merchantId, eventId, endpointId),
-        UpdateExpression: 'SET GSI5SK = :g5sk',
-        ConditionExpression:
-          'attribute_exists(PK) AND #status = :pending AND next_attempt_at <= :now AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':g5sk': openDeliveryIndexKeys(id, handOffUntil).GSI5SK, ':pending': 'pending', ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return {
-      retryStep: Number(out.Attributes?.retry_step ?? 0),
-      attemptsMade: ((out.Attributes?.attempts as unknown[] | undefined) ?? []).length,
-    };
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: deliveryKey(merchantId, eventId, endpointId),
+    UpdateExpression: 'SET GSI5SK = :g5sk',
+    ConditionExpression:
+      'attribute_exists(PK) AND #status = :pending AND next_attempt_at <= :now AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':g5sk': openDeliveryIndexKeys(id, handOffUntil).GSI5SK, ':pending': 'pending', ':now': now },
+    ReturnValues: 'ALL_NEW',
+  });
+  if (!out.written) return undefined;
+  return {
+    retryStep: Number(out.attributes?.retry_step ?? 0),
+    attemptsMade: ((out.attributes?.attempts as unknown[] | undefined) ?? []).length,
+  };
 }
 
 /**
@@ -237,43 +226,36 @@ async function rearm(
 ): Promise<StoredDelivery | undefined> {
   const id = deliveryId(s.eventId, s.endpointId);
   const gsi = openDeliveryIndexKeys(id, dueAt);
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: deliveryKey(s.merchantId, s.eventId, s.endpointId),
-        UpdateExpression:
-          'SET entity = :entity, merchant_id = :m, delivery_id = :id, event_id = :e, event_type = :t, webhook_endpoint_id = :we, #url = :url, ' +
-          '#status = :pending, attempts = if_not_exists(attempts, :empty), next_attempt_at = :now, retry_step = :zero, ' +
-          'open_since = :now, created_at = if_not_exists(created_at, :now), updated_at = :now, expires_at = :exp, GSI5PK = :g5pk, GSI5SK = :g5sk' +
-          (leaseUntil ? ', lease_until = :lease' : ' REMOVE lease_until'),
-        ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now',
-        ExpressionAttributeNames: { '#url': 'url', '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':entity': 'webhook_delivery',
-          ':m': s.merchantId,
-          ':id': id,
-          ':e': s.eventId,
-          ':t': s.eventType,
-          ':we': s.endpointId,
-          ':url': s.url,
-          ':pending': 'pending',
-          ':empty': [],
-          ':now': s.now,
-          ':zero': 0,
-          ':exp': s.expiresAt,
-          ':g5pk': gsi.GSI5PK,
-          ':g5sk': gsi.GSI5SK,
-          ...(leaseUntil ? { ':lease': leaseUntil } : {}),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toStored(out.Attributes ?? {});
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: deliveryKey(s.merchantId, s.eventId, s.endpointId),
+    UpdateExpression:
+      'SET entity = :entity, merchant_id = :m, delivery_id = :id, event_id = :e, event_type = :t, webhook_endpoint_id = :we, #url = :url, ' +
+      '#status = :pending, attempts = if_not_exists(attempts, :empty), next_attempt_at = :now, retry_step = :zero, ' +
+      'open_since = :now, created_at = if_not_exists(created_at, :now), updated_at = :now, expires_at = :exp, GSI5PK = :g5pk, GSI5SK = :g5sk' +
+      (leaseUntil ? ', lease_until = :lease' : ' REMOVE lease_until'),
+    ConditionExpression: 'attribute_not_exists(lease_until) OR lease_until <= :now',
+    ExpressionAttributeNames: { '#url': 'url', '#status': 'status' },
+    ExpressionAttributeValues: {
+      ':entity': 'webhook_delivery',
+      ':m': s.merchantId,
+      ':id': id,
+      ':e': s.eventId,
+      ':t': s.eventType,
+      ':we': s.endpointId,
+      ':url': s.url,
+      ':pending': 'pending',
+      ':empty': [],
+      ':now': s.now,
+      ':zero': 0,
+      ':exp': s.expiresAt,
+      ':g5pk': gsi.GSI5PK,
+      ':g5sk': gsi.GSI5SK,
+      ...(leaseUntil ? { ':lease': leaseUntil } : {}),
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+  return out.written ? toStored(out.attributes ?? {}) : undefined;
 }
 
 /**
@@ -287,24 +269,17 @@ async function rearm(
 export async function claimDelivery(merchantId: string, id: string, now: string, leaseUntil: string): Promise<StoredDelivery | undefined> {
   const { eventId, endpointId } = parseDeliveryId(id);
   const gsi = openDeliveryIndexKeys(id, leaseUntil);
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: deliveryKey(merchantId, eventId, endpointId),
-        UpdateExpression: 'SET lease_until = :lease, GSI5SK = :g5sk',
-        ConditionExpression:
-          'attribute_exists(PK) AND #status = :pending AND next_attempt_at <= :now AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':lease': leaseUntil, ':g5sk': gsi.GSI5SK, ':pending': 'pending', ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toStored(out.Attributes ?? {});
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: deliveryKey(merchantId, eventId, endpointId),
+    UpdateExpression: 'SET lease_until = :lease, GSI5SK = :g5sk',
+    ConditionExpression:
+      'attribute_exists(PK) AND #status = :pending AND next_attempt_at <= :now AND (attribute_not_exists(lease_until) OR lease_until <= :now)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':lease': leaseUntil, ':g5sk': gsi.GSI5SK, ':pending': 'pending', ':now': now },
+    ReturnValues: 'ALL_NEW',
+  });
+  return out.written ? toStored(out.attributes ?? {}) : undefined;
 }
 
 /** What follows an attempt: another one at `nextAttemptAt`, or the delivery is settled. */
@@ -349,33 +324,28 @@ export async function recordAttempt(
     update += ', next_attempt_at = :null REMOVE lease_until, GSI5PK, GSI5SK';
     values[':null'] = null;
   }
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: update,
-        ConditionExpression: 'lease_until = :lease',
-        ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toStored(out.Attributes ?? {});
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET attempts = list_append(if_not_exists(attempts, :empty), :a), updated_at = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeValues: { ':a': attempts, ':empty': [], ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toStored(out.Attributes ?? {});
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: update,
+    ConditionExpression: 'lease_until = :lease',
+    ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
+    ExpressionAttributeValues: values,
+    ReturnValues: 'ALL_NEW',
+  });
+  if (out.written) return toStored(out.attributes ?? {});
+  // The lease was lost meanwhile: only the attempt is appended.
+  const appended = await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: key,
+      UpdateExpression: 'SET attempts = list_append(if_not_exists(attempts, :empty), :a), updated_at = :now',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':a': attempts, ':empty': [], ':now': now },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return toStored(appended.Attributes ?? {});
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Disputes (issue 25): one item each (`<merchant>#DISPUTE#<dp_…>`), listed on GSI1 (all of a merchant's), GSI2 (by
+ * Disputes: one item each (`<merchant>#DISPUTE#<dp_…>`), listed on GSI1 (all of a merchant's), GSI2 (by
  * status; the entry moves with it) and GSI3 (by payment). A dispute with work due (an answer whose outcome is not
  * known yet, its reminder, its deadline) carries a GSI5 entry in the merchant's own due partitions (`billingDue`),
  * worked by the scheduled worker beside renewals.
@@ -8,15 +8,15 @@
  * exist), the payment (its `amount_disputed` and `disputes`, conditional on the payment's `version` as read, so a
  * refund reserved meanwhile makes the change read again) and the event (the outbox).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DISPUTE_FIELDS, type Dispute, type PaymentDispute } from '../domain/dispute';
 import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
+import { conditionalTransaction, type TransactItems } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { billingDue, billingDueAtOf, listPartition, listSortKey, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { cursorOf, type ListLocation, pickFields, queryListPage } from './list-items';
 import { tableName } from './table-definition';
 
 /**
@@ -106,7 +106,7 @@ export async function writeDisputeChange(merchantId: string, w: DisputeWrite): P
     ...(w.reminded ? { reminded: true } : {}),
     ...d,
   };
-  const items: unknown[] = [
+  const items: TransactItems = [
     {
       Put: {
         TableName: tableName(),
@@ -135,15 +135,11 @@ export async function writeDisputeChange(merchantId: string, w: DisputeWrite): P
     });
   }
   for (const e of w.events) items.push(eventWrite(merchantId, e.type, e.data, d.updated_at).put);
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items as never }));
-  } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
-    const reasons = err.CancellationReasons ?? [];
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') throw new DisputeChangedError('dispute');
-    if (w.payment && reasons[1]?.Code === 'ConditionalCheckFailed') throw new DisputeChangedError('payment');
-    throw err;
-  }
+  const out = await conditionalTransaction(items);
+  if (out.written) return;
+  if (out.conditionFailed[0]) throw new DisputeChangedError('dispute');
+  if (w.payment && out.conditionFailed[1]) throw new DisputeChangedError('payment');
+  throw out.error;
 }
 
 /** One consistent read of a dispute; undefined when it does not exist for this merchant. */
@@ -173,13 +169,12 @@ export async function listDisputes(
     : filters.dispute_status
       ? { indexName: 'GSI2', partitionValue: listPartition.disputesByStatus(merchantId, filters.dispute_status) }
       : { indexName: 'GSI1', partitionValue: listPartition.disputes(merchantId) };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.dispute(merchantId, startingAfter.dispute_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.dispute_id,
-    };
-  }
+  if (startingAfter)
+    location.startAfter = cursorOf(
+      primaryKey.dispute(merchantId, startingAfter.dispute_id),
+      startingAfter.created_at,
+      startingAfter.dispute_id,
+    );
   const page = await queryListPage(location, query);
   let data = page.items.map(toDispute);
   // Both filters: the payment's few disputes, filtered by status here.

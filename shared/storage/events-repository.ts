@@ -4,7 +4,7 @@ import { newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { documentClient } from './client';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
-import { type ListLocation, queryListPage } from './list-items';
+import { cursorOf, type ListLocation, listPage } from './list-items';
 import { shardOf, shardPartition } from './list-shards';
 import { tableName } from './table-definition';
 
@@ -107,13 +107,7 @@ export async function listEvents(
   const location: ListLocation = filters.type
     ? { indexName: 'GSI2', partitionValue: listPartition.eventsByType(merchantId, filters.type), readShards }
     : { indexName: 'GSI1', partitionValue: listPartition.events(merchantId), readShards };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.event(merchantId, startingAfter.event_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.event_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toEvent), has_more: page.hasMore };
+  const after =
+    startingAfter && cursorOf(primaryKey.event(merchantId, startingAfter.event_id), startingAfter.created_at, startingAfter.event_id);
+  return listPage({ ...location, startAfter: after }, query, toEvent);
 }

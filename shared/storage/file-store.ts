@@ -1,5 +1,5 @@
 /**
- * The file store (issue 25, dispute evidence): the bytes of uploaded files, one object per file under its
+ * The file store (dispute evidence): the bytes of uploaded files, one object per file under its
  * merchant's prefix, `<merchant_id>/<file_id>`. Their metadata is an item of the table
  * (shared/storage/files-repository.ts). Nothing here serves a file to anyone: the dispute operations read
  * the bytes to pass them to a processor.
@@ -53,7 +53,7 @@ let cached: { key: string; store: FileStore } | undefined;
  * The process's file store, chosen from the environment (see the module comment); re-chosen when
  * `FILES_BUCKET` or `FILES_DIR` changes (tests point `FILES_DIR` at a temporary directory). The S3 client is
  * loaded with the first deployed use (./s3-file-store.ts): an evidence submission without files, and every
- * local run, never loads it (issue 27).
+ * local run, never loads it, and no cold start pays for it.
  * @throws Error inside Lambda without `FILES_BUCKET`
  */
 export async function fileStore(env: NodeJS.ProcessEnv = process.env): Promise<FileStore> {

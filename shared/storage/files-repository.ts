@@ -1,13 +1,13 @@
 /**
- * Uploaded files' metadata (issue 25): one item per file, `primaryKey.file`. The bytes are in the file store
+ * Uploaded files' metadata: one item per file, `primaryKey.file`. The bytes are in the file store
  * (shared/storage/file-store.ts), written first. The item's `expires_at` is the table's TTL attribute (epoch
  * seconds), so the metadata goes when the bucket's lifecycle removes the bytes; the resource's `expires_at`
  * (ISO 8601) is read back from it.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { FileObject } from '../domain/file';
 import { documentClient } from './client';
+import { conditionalPut } from './conditional-write';
 import { primaryKey } from './item-keys';
 import { ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
@@ -15,24 +15,18 @@ import { tableName } from './table-definition';
 /** Stores a new file's metadata. @throws ItemExistsError when its id exists */
 export async function putFile(merchantId: string, file: FileObject): Promise<void> {
   const { expires_at, ...fields } = file;
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...primaryKey.file(merchantId, file.file_id),
-          entity: 'file',
-          merchant_id: merchantId,
-          ...fields,
-          expires_at: Math.floor(Date.parse(expires_at) / 1000),
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new ItemExistsError(file.file_id);
-    throw err;
-  }
+  const out = await conditionalPut({
+    TableName: tableName(),
+    Item: {
+      ...primaryKey.file(merchantId, file.file_id),
+      entity: 'file',
+      merchant_id: merchantId,
+      ...fields,
+      expires_at: Math.floor(Date.parse(expires_at) / 1000),
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
+  if (!out.written) throw new ItemExistsError(file.file_id);
 }
 
 /** One consistent read of a file's metadata; undefined when it does not exist for this merchant (or has expired). */

@@ -44,33 +44,33 @@ export const primaryKey = {
    * real processor's ledger entry.
    */
   sandboxDecision: (paymentId: string) => ({ PK: `SANDBOX#${paymentId}`, SK: 'DECISION' }),
-  /** Where the polling of one account's disputes got to (issue 25): `<account key>` is an `mca_…` or `platform:<connector>`. */
+  /** Where the polling of one account's disputes got to: `<account key>` is an `mca_…` or `platform:<connector>`. */
   disputePollCursor: (accountKey: string) => ({ PK: `DISPUTE_POLL#${accountKey}`, SK: 'CURSOR' }),
-  /** The sandbox processor's dispute of a payment (issue 25): its own ledger, read by the sandbox's dispute calls. */
+  /** The sandbox processor's dispute of a payment: its own ledger, read by the sandbox's dispute calls. */
   sandboxDispute: (paymentId: string) => ({ PK: `SANDBOX#${paymentId}`, SK: 'DISPUTE' }),
-  /** A saved payment method (issue 24). */
+  /** A saved payment method. */
   paymentMethod: (merchantId: string, paymentMethodId: string) => ({
     PK: `${m(merchantId)}#PAYMENT_METHOD#${paymentMethodId}`,
     SK: 'PAYMENT_METHOD',
   }),
   /**
-   * The guard that keeps one saved method per card per customer per connector account (issue 24): holds
+   * The guard that keeps one saved method per card per customer per connector account: holds
    * the method's id under the card's fingerprint.
    */
   paymentMethodFingerprint: (merchantId: string, customerId: string, account: string, fingerprint: string) => ({
     PK: `${m(merchantId)}#CUSTOMER#${customerId}#PM_FINGERPRINT#${account}#${fingerprint}`,
     SK: 'PM_FINGERPRINT',
   }),
-  /** A subscription (issue 24, Subscriptions). */
+  /** A subscription (docs/api.md "Subscriptions and invoices"). */
   subscription: (merchantId: string, subscriptionId: string) => ({
     PK: `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}`,
     SK: 'SUBSCRIPTION',
   }),
-  /** A dispute (issue 25); its id is derived from (account, processor dispute id), so it is recorded once. */
+  /** A dispute; its id is derived from (account, processor dispute id), so it is recorded once. */
   dispute: (merchantId: string, disputeId: string) => ({ PK: `${m(merchantId)}#DISPUTE#${disputeId}`, SK: 'DISPUTE' }),
-  /** An uploaded file (issue 25, evidence): its metadata; the bytes are in the file store. */
+  /** An uploaded file (dispute evidence): its metadata; the bytes are in the file store. */
   file: (merchantId: string, fileId: string) => ({ PK: `${m(merchantId)}#FILE#${fileId}`, SK: 'FILE' }),
-  /** A test clock (issue 24, non-prod stages): its frozen time and state. */
+  /** A test clock (non-prod stages): its frozen time and state. */
   testClock: (merchantId: string, testClockId: string) => ({ PK: `${m(merchantId)}#TEST_CLOCK#${testClockId}`, SK: 'TEST_CLOCK' }),
   /** The merchant's entry in the billing directory: written once, when it first has billing work (see {@link billingDue}). */
   billingMerchant: (merchantId: string) => ({ PK: `${m(merchantId)}#BILLING`, SK: 'BILLING' }),
@@ -90,13 +90,13 @@ export const listPartition = {
   paymentsByStatus: (merchantId: string, status: string) => `${m(merchantId)}#PAYMENTS#STATUS#${status}`,
   /** GSI3: payments linked to one customer. */
   paymentsByCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYMENTS`,
-  /** GSI1: the saved payment methods of one customer (issue 24). */
+  /** GSI1: the saved payment methods of one customer. */
   paymentMethodsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYMENT_METHODS`,
   /** GSI1: all customers of a merchant. */
   customers: (merchantId: string) => `${m(merchantId)}#CUSTOMERS`,
   /** GSI2: customers of a merchant with one e-mail (lower-cased). */
   customersByEmail: (merchantId: string, email: string) => `${m(merchantId)}#CUSTOMERS#EMAIL#${email.toLowerCase()}`,
-  /** GSI2: every refund of a merchant (issue 26; sharded like payments: shard k ≥ 1 is `shardPartition(value, k)`). */
+  /** GSI2: every refund of a merchant (sharded like payments: shard k ≥ 1 is `shardPartition(value, k)`). */
   refunds: (merchantId: string) => `${m(merchantId)}#REFUNDS`,
   /** GSI1: refunds of one payment. */
   refundsOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#REFUNDS`,
@@ -114,7 +114,7 @@ export const listPartition = {
   subscriptionsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#SUBSCRIPTIONS`,
   /** GSI1: invoices of one subscription (one per period; not sharded). */
   invoicesOfSubscription: (merchantId: string, subscriptionId: string) => `${m(merchantId)}#SUBSCRIPTION#${subscriptionId}#INVOICES`,
-  /** GSI1: disputes of a merchant (issue 25; few: not sharded). */
+  /** GSI1: disputes of a merchant (few: not sharded). */
   disputes: (merchantId: string) => `${m(merchantId)}#DISPUTES`,
   /** GSI2: disputes of a merchant in one status (the entry moves with the status). */
   disputesByStatus: (merchantId: string, status: string) => `${m(merchantId)}#DISPUTES#STATUS#${status}`,
@@ -262,7 +262,7 @@ function dueKeyTime(dueAt: string): string {
 }
 
 /**
- * GSI5 keys of billing work that falls due (issue 24; sparse: only items with work due carry them): a live
+ * GSI5 keys of billing work that falls due (sparse: only items with work due carry them): a live
  * subscription's next renewal or retry, a saved payment method's expiry notice. Each merchant has partitions of
  * its own (`<merchant>#BILLING_DUE#<0..n-1>`, n = `BILLING_DUE_SHARDS`, default 4), never the reconciler's
  * `OPEN#` ones and never another merchant's, so one merchant's million renewals on the 1st are read, written and

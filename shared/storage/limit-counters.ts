@@ -12,10 +12,12 @@
  * (`attribute_exists`), and a counter is never removed, so if no counter existed when the Query ran and the
  * initialising put finds none either, no create or delete committed in between; if one did, the put fails and
  * the counter already there is the right one. No Scan: each collection is one partition, Queried whole.
+ *
+ * A transaction that changes a counter is sent with `conditionalTransaction(…, { retryConflicts: true })`
+ * (shared/storage/conditional-write.ts): cancelled only by a conflict with another create for the same counter, it
+ * is tried again.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './client';
+import { conditionalPut } from './conditional-write';
 import { tableName } from './table-definition';
 
 /** The attribute holding a counter's value (`count` is a DynamoDB reserved word). */
@@ -83,40 +85,9 @@ export const counterValue = (item: Record<string, unknown>): number => Number(it
  * @throws storage errors other than the condition
  */
 export async function initialiseCounter(key: CounterKey, count: number): Promise<void> {
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key, entity: 'limit_counter', [COUNT]: count },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
-}
-
-/** Attempts of a counted transaction cancelled only by a conflict with another transaction: 6. */
-const CONFLICT_ATTEMPTS = 6;
-
-/**
- * Runs a TransactWriteItems that changes a counter, again while DynamoDB cancels it only for a conflict with
- * another transaction on the same item (`TransactionConflict`, no condition failed: nothing was written) — the
- * normal fate of creates racing for one merchant's counter — after a short random wait (5–40 ms, growing), up to
- * {@link CONFLICT_ATTEMPTS} attempts. Any other outcome is returned or thrown at once.
- * @throws the last conflict's TransactionCanceledException when every attempt met one (answered 409
- *   `concurrent_update` by the error mapper: nothing was written), or the first other error
- */
-export async function retryingConflicts<T>(send: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await send();
-    } catch (err) {
-      const reasons = err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []) : [];
-      const conflictOnly =
-        reasons.some((r) => r.Code === 'TransactionConflict') && !reasons.some((r) => r.Code === 'ConditionalCheckFailed');
-      if (!conflictOnly || attempt >= CONFLICT_ATTEMPTS) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 10 * attempt));
-    }
-  }
+  await conditionalPut({
+    TableName: tableName(),
+    Item: { ...key, entity: 'limit_counter', [COUNT]: count },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
 }

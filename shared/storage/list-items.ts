@@ -1,9 +1,7 @@
-import { paginateQuery, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { CreatedRange, ListQuery } from '../domain/list-query';
-import { documentClient } from './client';
+import type { CreatedRange, ListPage, ListQuery } from '../domain/list-query';
 import { listSortKey } from './item-keys';
 import { shardPartitions } from './list-shards';
-import { tableName } from './table-definition';
+import { queryUpTo } from './query-pages';
 
 /** Sorts after every `#<id>` suffix (ids are `[A-Za-z0-9_]`, all below `~`). */
 const AFTER_ANY_ID = '#~';
@@ -32,8 +30,27 @@ export interface ListLocation {
   partitionValue: string;
   /** How many shards to read (the merchant's `read` count): 0..readShards−1. Default 1 (unsharded lists). */
   readShards?: number;
-  /** For `starting_after`: the item to start after (its table key and list sort key parts). */
-  startAfter?: { key: { PK: string; SK: string }; createdAt: string; id: string };
+  /** The item named by `starting_after` (the page holds the items after it) or `ending_before` (those before it). */
+  startAfter?: ListCursorItem;
+}
+
+/** The item a list page is read from (named by `starting_after` or `ending_before`): its table key and its list sort key parts. */
+export interface ListCursorItem {
+  key: { PK: string; SK: string };
+  /** ISO 8601 UTC: its `created_at`. */
+  createdAt: string;
+  /** Its id (`pay_…`, `cus_…`, …). */
+  id: string;
+}
+
+/**
+ * The cursor item of a list request (the item `starting_after` or `ending_before` names), already read by the caller.
+ * @param key the item's table key (`primaryKey.<resource>(…)`)
+ * @param createdAt its `created_at`
+ * @param id its id
+ */
+export function cursorOf(key: { PK: string; SK: string }, createdAt: string, id: string): ListCursorItem {
+  return { key, createdAt, id };
 }
 
 /** The sort key condition of a list read, shared by every shard. */
@@ -45,7 +62,7 @@ interface KeyRange {
 
 /**
  * Reads the newest `wanted` items of one partition (after the start key, within the range):
- * one Query, more only when DynamoDB's 1 MB page limit cut it short.
+ * one Query (at most 1,000 items), more only when DynamoDB's 1 MB page limit cut it short.
  */
 async function queryPartition(
   indexName: ListLocation['indexName'],
@@ -55,25 +72,15 @@ async function queryPartition(
   startAfter: Record<string, unknown> | undefined,
   newestFirst = true,
 ): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey = startAfter && { ...startAfter, [`${indexName}PK`]: partitionValue };
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: indexName,
-        KeyConditionExpression: range.condition,
-        ExpressionAttributeNames: range.names,
-        ExpressionAttributeValues: { ...range.values, ':pk': partitionValue },
-        ScanIndexForward: !newestFirst,
-        Limit: Math.min(wanted - items.length, 1000),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < wanted);
-  return items;
+  const query = {
+    IndexName: indexName,
+    KeyConditionExpression: range.condition,
+    ExpressionAttributeNames: range.names,
+    ExpressionAttributeValues: { ...range.values, ':pk': partitionValue },
+    ScanIndexForward: !newestFirst,
+    ExclusiveStartKey: startAfter && { ...startAfter, [`${indexName}PK`]: partitionValue },
+  };
+  return (await queryUpTo(query, wanted, 1000)).items;
 }
 
 /**
@@ -171,6 +178,20 @@ export async function queryListPage(
 }
 
 /**
+ * One page of a list as the API answers it ({@link queryListPage}), each item read by `read`.
+ * @param read turns a stored item into the API object
+ * @returns `data` newest first and `has_more`
+ */
+export async function listPage<T>(
+  location: ListLocation,
+  query: ListQuery,
+  read: (item: Record<string, unknown>) => T,
+): Promise<ListPage<T>> {
+  const page = await queryListPage(location, query);
+  return { data: page.items.map(read), has_more: page.hasMore };
+}
+
+/**
  * Picks an API object's fields out of a stored item, in the given order (keys
  * and bookkeeping attributes are left behind); a missing field becomes null.
  */
@@ -178,18 +199,4 @@ export function pickFields<T>(item: Record<string, unknown>, fields: readonly (k
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f as string] = item[f as string] ?? null;
   return out as T;
-}
-
-/**
- * Every item a Query matches, following `LastEvaluatedKey` page after page with the SDK's own
- * paginator (`paginateQuery` of @aws-sdk/lib-dynamodb). For small, bounded collections only (a
- * merchant's API keys or webhook endpoints, an event's deliveries): the whole result is held in memory.
- * @param input the Query without `TableName` (this table) or `ExclusiveStartKey`
- * @returns the items, in the Query's order
- */
-export async function queryAllItems(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  for await (const page of paginateQuery({ client: documentClient() }, { ...input, TableName: tableName() }))
-    items.push(...(page.Items ?? []));
-  return items;
 }

@@ -1,8 +1,7 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from './client';
+import { conditionalUpdate } from './conditional-write';
 import { deliveryKey, parseDeliveryId } from './deliveries-repository';
 import { openDeliveryShards, openIndexKeys, openShards, primaryKey } from './item-keys';
+import { queryUpTo } from './query-pages';
 import { tableName } from './table-definition';
 
 /**
@@ -69,29 +68,20 @@ function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
  * @returns the open items, due first; `more` when the shard held more than `limit`
  */
 export async function queryOpenItems(shard: string, limit: number): Promise<{ items: OpenItem[]; more: boolean }> {
-  const items: OpenItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI5',
-        KeyConditionExpression: 'GSI5PK = :pk',
-        ExpressionAttributeValues: { ':pk': shard },
-        ProjectionExpression:
-          'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
-        ExpressionAttributeNames: { '#status': 'status' },
-        Limit: Math.min(limit - items.length, 500),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const raw of out.Items ?? []) {
-      const item = toOpenItem(raw);
-      if (item) items.push(item);
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
-  return { items, more: startKey !== undefined };
+  const page = await queryUpTo(
+    {
+      IndexName: 'GSI5',
+      KeyConditionExpression: 'GSI5PK = :pk',
+      ExpressionAttributeValues: { ':pk': shard },
+      ProjectionExpression:
+        'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
+      ExpressionAttributeNames: { '#status': 'status' },
+    },
+    limit,
+    500,
+    toOpenItem,
+  );
+  return { items: page.items, more: page.next !== undefined };
 }
 
 export { openDeliveryShards, openShards };
@@ -115,17 +105,12 @@ export async function deferOpenItem(item: OpenItem, nextCheckAt: string): Promis
           ? primaryKey.refund(item.merchantId, item.id)
           : primaryKey.customer(item.merchantId, item.id);
   }
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: key,
-        UpdateExpression: 'SET GSI5SK = :sk ADD reconcile_checks :one',
-        ConditionExpression: 'attribute_exists(GSI5PK)',
-        ExpressionAttributeValues: { ':sk': openIndexKeys(item.id, nextCheckAt).GSI5SK, ':one': 1 },
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+  // Refused by its condition: settled meanwhile, and left out of the index.
+  await conditionalUpdate({
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: 'SET GSI5SK = :sk ADD reconcile_checks :one',
+    ConditionExpression: 'attribute_exists(GSI5PK)',
+    ExpressionAttributeValues: { ':sk': openIndexKeys(item.id, nextCheckAt).GSI5SK, ':one': 1 },
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * Saved payment methods (issue 24): one item per method, `PK = MERCHANT#m#PAYMENT_METHOD#pm`,
+ * Saved payment methods: one item per method, `PK = MERCHANT#m#PAYMENT_METHOD#pm`,
  * `SK = PAYMENT_METHOD`, listed per customer on GSI1 (`MERCHANT#m#CUSTOMER#c#PAYMENT_METHODS`,
  * `created_at#id`) while attached. Attributes: the API fields (`PaymentMethodResource`) plus
  * `token_ciphertext` (the processor's reusable token, encrypted with the credentials' envelope
@@ -9,15 +9,16 @@
  * existing method's token instead of adding a second one (Paystack's `signature`, Stripe's
  * `fingerprint`).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import type { PaymentMethodResource } from '../domain/payment-method';
 import { registerBillingMerchant } from './billing-directory-repository';
 import { documentClient } from './client';
+import { conditionalTransaction } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { billingDue, listPartition, listSortKey, primaryKey } from './item-keys';
-import { queryListPage } from './list-items';
+import { listPage } from './list-items';
+import { queryPage } from './query-pages';
 import { ConditionFailedError, LinkedCustomerMissingError } from './storage-errors';
 import { tableName } from './table-definition';
 
@@ -89,7 +90,7 @@ export interface NewPaymentMethod {
   testClock?: string | null;
 }
 
-/** How long before a saved method stops working its `payment_method.expiring` event is sent: 30 days (issue 24), in ms. */
+/** How long before a saved method stops working its `payment_method.expiring` event is sent: 30 days, in ms. */
 export const EXPIRING_NOTICE_MS = 30 * 86_400_000;
 
 /** When a method's expiry notice is due (ISO 8601 UTC): 30 days before it expires. */
@@ -109,70 +110,63 @@ export async function attachPaymentMethod(
 ): Promise<{ method: PaymentMethodResource; created: boolean }> {
   const m = input.method;
   const guardKey = primaryKey.paymentMethodFingerprint(merchantId, m.customer_id, accountKey(m), m.card.fingerprint);
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: {
-                ...primaryKey.paymentMethod(merchantId, m.payment_method_id),
-                GSI1PK: listPartition.paymentMethodsOfCustomer(merchantId, m.customer_id),
-                GSI1SK: listSortKey(m.created_at, m.payment_method_id),
-                // Its expiry notice, due 30 days before it expires (the renewal worker, or its test clock's advance).
-                ...(m.expires_at ? billingDue.keys(merchantId, m.payment_method_id, expiringNoticeAt(m.expires_at), input.testClock) : {}),
-                ...(input.testClock ? { test_clock: input.testClock } : {}),
-                entity: 'payment_method',
-                merchant_id: merchantId,
-                ...m,
-                token_ciphertext: input.tokenCiphertext,
-                ...(input.processorCustomerId ? { processor_customer_id: input.processorCustomerId } : {}),
-                ...(input.tokenEmail ? { token_email: input.tokenEmail } : {}),
-              },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...guardKey, entity: 'payment_method_fingerprint', merchant_id: merchantId, payment_method_id: m.payment_method_id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          // Only on a customer that exists and is not being deleted (a delete detaches its methods).
-          {
-            ConditionCheck: {
-              TableName: tableName(),
-              Key: primaryKey.customer(merchantId, m.customer_id),
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
-            },
-          },
-          eventWrite(merchantId, 'payment_method.attached', m, m.created_at).put,
-        ],
-      }),
-    );
+  const out = await conditionalTransaction([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...primaryKey.paymentMethod(merchantId, m.payment_method_id),
+          GSI1PK: listPartition.paymentMethodsOfCustomer(merchantId, m.customer_id),
+          GSI1SK: listSortKey(m.created_at, m.payment_method_id),
+          // Its expiry notice, due 30 days before it expires (the renewal worker, or its test clock's advance).
+          ...(m.expires_at ? billingDue.keys(merchantId, m.payment_method_id, expiringNoticeAt(m.expires_at), input.testClock) : {}),
+          ...(input.testClock ? { test_clock: input.testClock } : {}),
+          entity: 'payment_method',
+          merchant_id: merchantId,
+          ...m,
+          token_ciphertext: input.tokenCiphertext,
+          ...(input.processorCustomerId ? { processor_customer_id: input.processorCustomerId } : {}),
+          ...(input.tokenEmail ? { token_email: input.tokenEmail } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...guardKey, entity: 'payment_method_fingerprint', merchant_id: merchantId, payment_method_id: m.payment_method_id },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    // Only on a customer that exists and is not being deleted (a delete detaches its methods).
+    {
+      ConditionCheck: {
+        TableName: tableName(),
+        Key: primaryKey.customer(merchantId, m.customer_id),
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleting_since)',
+      },
+    },
+    eventWrite(merchantId, 'payment_method.attached', m, m.created_at).put,
+  ]);
+  if (out.written) {
     // Its expiry notice is billing work: the renewal worker finds the merchant through the directory.
     if (m.expires_at && !input.testClock) await registerBillingMerchant(merchantId).catch(() => undefined);
     return { method: m, created: true };
-  } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
-    const reasons = err.CancellationReasons ?? [];
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') {
-      const existing = await getStoredPaymentMethod(merchantId, m.payment_method_id);
-      if (existing) return { method: existing.method, created: false };
-    }
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') {
-      const guard = await documentClient().send(new GetCommand({ TableName: tableName(), Key: guardKey, ConsistentRead: true }));
-      const existingId = guard.Item?.payment_method_id as string | undefined;
-      if (existingId) {
-        const refreshed = await refreshToken(merchantId, existingId, input);
-        if (refreshed) return { method: refreshed.method, created: false };
-      }
-    }
-    if (reasons[2]?.Code === 'ConditionalCheckFailed') throw new LinkedCustomerMissingError(m.customer_id);
-    throw err;
   }
+  if (out.conditionFailed[0]) {
+    const existing = await getStoredPaymentMethod(merchantId, m.payment_method_id);
+    if (existing) return { method: existing.method, created: false };
+  }
+  if (out.conditionFailed[1]) {
+    const guard = await documentClient().send(new GetCommand({ TableName: tableName(), Key: guardKey, ConsistentRead: true }));
+    const existingId = guard.Item?.payment_method_id as string | undefined;
+    if (existingId) {
+      const refreshed = await refreshToken(merchantId, existingId, input);
+      if (refreshed) return { method: refreshed.method, created: false };
+    }
+  }
+  if (out.conditionFailed[2]) throw new LinkedCustomerMissingError(m.customer_id);
+  throw out.error;
 }
 
 /** Gives an active saved method the newest token the processor issued for the same card. */
@@ -226,25 +220,18 @@ export async function listCustomerPaymentMethods(
   customerId: string,
   query: ListQuery,
 ): Promise<ListPage<PaymentMethodResource>> {
-  const { items, hasMore } = await queryListPage(
-    { indexName: 'GSI1', partitionValue: listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
-    query,
-  );
-  return { data: items.map(toResource), has_more: hasMore };
+  return listPage({ indexName: 'GSI1', partitionValue: listPartition.paymentMethodsOfCustomer(merchantId, customerId) }, query, toResource);
 }
 
 /** Whether the customer has any attached method (one item read from GSI1). */
 export async function customerHasPaymentMethods(merchantId: string, customerId: string): Promise<boolean> {
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
-      Limit: 1,
-    }),
-  );
-  return (out.Items ?? []).length > 0;
+  const { items } = await queryPage({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
+    Limit: 1,
+  });
+  return items.length > 0;
 }
 
 /**
@@ -257,16 +244,13 @@ export async function processorCustomerIdOf(
   customerId: string,
   owner: Pick<PaymentMethodResource, 'connector' | 'merchant_connector_id'>,
 ): Promise<string | null> {
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
-      Limit: 50,
-    }),
-  );
-  const same = (out.Items ?? []).find(
+  const { items } = await queryPage({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': listPartition.paymentMethodsOfCustomer(merchantId, customerId) },
+    Limit: 50,
+  });
+  const same = items.find(
     (i) => i.connector === owner.connector && (i.merchant_connector_id ?? null) === owner.merchant_connector_id && i.processor_customer_id,
   );
   return (same?.processor_customer_id as string | undefined) ?? null;
@@ -281,42 +265,33 @@ export async function processorCustomerIdOf(
 export async function detachPaymentMethod(merchantId: string, stored: StoredPaymentMethod, at: string): Promise<PaymentMethodResource> {
   const m = stored.method;
   const after: PaymentMethodResource = { ...m, status: 'detached', default: false };
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
+  const out = await conditionalTransaction([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: primaryKey.paymentMethod(merchantId, m.payment_method_id),
+        UpdateExpression:
+          'SET #status = :detached, #default = :false, detached_at = :at REMOVE GSI1PK, GSI1SK, GSI5PK, GSI5SK, token_ciphertext',
+        ConditionExpression: '#status = :active',
+        ExpressionAttributeNames: { '#status': 'status', '#default': 'default' },
+        ExpressionAttributeValues: { ':detached': 'detached', ':active': 'active', ':false': false, ':at': at },
+      },
+    },
+    ...(m.customer_id
+      ? [
           {
-            Update: {
+            Delete: {
               TableName: tableName(),
-              Key: primaryKey.paymentMethod(merchantId, m.payment_method_id),
-              UpdateExpression:
-                'SET #status = :detached, #default = :false, detached_at = :at REMOVE GSI1PK, GSI1SK, GSI5PK, GSI5SK, token_ciphertext',
-              ConditionExpression: '#status = :active',
-              ExpressionAttributeNames: { '#status': 'status', '#default': 'default' },
-              ExpressionAttributeValues: { ':detached': 'detached', ':active': 'active', ':false': false, ':at': at },
+              Key: primaryKey.paymentMethodFingerprint(merchantId, m.customer_id, accountKey(m), m.card.fingerprint),
             },
           },
-          ...(m.customer_id
-            ? [
-                {
-                  Delete: {
-                    TableName: tableName(),
-                    Key: primaryKey.paymentMethodFingerprint(merchantId, m.customer_id, accountKey(m), m.card.fingerprint),
-                  },
-                },
-              ]
-            : []),
-          eventWrite(merchantId, 'payment_method.detached', after, at).put,
-        ],
-      }),
-    );
-    return after;
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw new ConditionFailedError<StoredPaymentMethod>(stored);
-    }
-    throw err;
-  }
+        ]
+      : []),
+    eventWrite(merchantId, 'payment_method.detached', after, at).put,
+  ]);
+  if (out.written) return after;
+  if (out.conditionFailed[0]) throw new ConditionFailedError<StoredPaymentMethod>(stored);
+  throw out.error;
 }
 
 /** Notes that a payment charged the method (`last_used_at`); a missing or detached method is left alone. */
@@ -344,29 +319,22 @@ export async function markPaymentMethodUsed(merchantId: string, paymentMethodId:
  * @throws storage errors
  */
 export async function sendExpiringNotice(merchantId: string, method: PaymentMethodResource, dueSk: string, at: string): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: primaryKey.paymentMethod(merchantId, method.payment_method_id),
-              UpdateExpression: 'SET expiring_notified_at = :at REMOVE GSI5PK, GSI5SK',
-              ConditionExpression: '#status = :active AND GSI5SK = :sk',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':active': 'active', ':sk': dueSk, ':at': at },
-            },
-          },
-          eventWrite(merchantId, 'payment_method.expiring', method, at).put,
-        ],
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    throw err;
-  }
+  const out = await conditionalTransaction([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: primaryKey.paymentMethod(merchantId, method.payment_method_id),
+        UpdateExpression: 'SET expiring_notified_at = :at REMOVE GSI5PK, GSI5SK',
+        ConditionExpression: '#status = :active AND GSI5SK = :sk',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':active': 'active', ':sk': dueSk, ':at': at },
+      },
+    },
+    eventWrite(merchantId, 'payment_method.expiring', method, at).put,
+  ]);
+  if (out.written) return true;
+  if (out.conditionFailed[0]) return false;
+  throw out.error;
 }
 
 /** The GSI5 sort key of a method's expiry notice entry (`<due>#<id>`), or undefined when it has none. */

@@ -1,6 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { CARD_SUMMARY_FIELDS, type CardSummary } from '../domain/card';
 import { PAYMENT_DISPUTE_FIELDS, type PaymentDispute } from '../domain/dispute';
 import { paymentStatusEvent } from '../domain/events';
@@ -8,16 +6,17 @@ import type { ListPage, ListQuery } from '../domain/list-query';
 import { ATTEMPT_FIELDS, type Attempt, PAYMENT_FIELDS, type Payment } from '../domain/payment';
 import { ALLOWED_FROM, type PaymentStatus } from '../domain/payment-status';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
-import type { Refund } from '../domain/refund';
 import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
+import { conditionalTransaction, conditionalUpdate } from './conditional-write';
 import { eventWrite } from './events-repository';
-import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey, unmatchedWebhookKey, webhookEventKey } from './item-keys';
-import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { webhookEventPut } from './inbound-webhooks-repository';
+import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
+import { cursorOf, type ListLocation, listPage, pickFields } from './list-items';
 import { type ListShards, SINGLE_LIST_SHARD, shardCount, shardOf, shardPartition } from './list-shards';
-import { getStoredRefund, refundItem } from './refunds-repository';
+import { queryPage } from './query-pages';
 import { orderedMap, orderedValue, storableMap } from './storable-map';
-import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError, RefundReservationError } from './storage-errors';
+import { ConditionFailedError, ItemExistsError, LinkedCustomerMissingError } from './storage-errors';
 import { tableName } from './table-definition';
 
 /**
@@ -99,14 +98,18 @@ function storedPendingOperation(item: Record<string, unknown>): PendingOperation
   };
 }
 
-function toStored(item: Record<string, unknown>): StoredPayment {
+/**
+ * The payment of a stored item (its API fields in order, its bookkeeping read): for repositories whose writes
+ * return a payment item (a refund reservation refused with the payment as it is).
+ */
+export function toStoredPayment(item: Record<string, unknown>): StoredPayment {
   const payment = pickFields<Payment>(item, PAYMENT_FIELDS);
   const pendingOperation = storedPendingOperation(item);
   payment.pending_operation = viewPendingOperation(pendingOperation);
   payment.metadata = orderedMap(payment.metadata);
   payment.billing = orderedValue(payment.billing);
   payment.next_action = orderedValue(payment.next_action);
-  // Issue 25: items written before disputes have neither field.
+  // Items written before disputes were recorded have neither field.
   payment.amount_disputed = Number(item.amount_disputed ?? 0);
   payment.disputes = Object.values((item.disputes as Record<string, PaymentDispute> | undefined) ?? {})
     .map((d) => pickFields<PaymentDispute>(d, PAYMENT_DISPUTE_FIELDS))
@@ -236,13 +239,11 @@ export async function createPayment(
         },
       ]
     : [];
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, event, ...customerCheck] }));
-  } catch (err) {
-    const reasons = err instanceof TransactionCanceledException ? err.CancellationReasons : undefined;
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') throw new ItemExistsError(payment.payment_id);
-    if (payment.customer_id && reasons?.[2]?.Code === 'ConditionalCheckFailed') throw new LinkedCustomerMissingError(payment.customer_id);
-    throw err;
+  const out = await conditionalTransaction([{ Put: put }, event, ...customerCheck]);
+  if (!out.written) {
+    if (out.conditionFailed[0]) throw new ItemExistsError(payment.payment_id);
+    if (payment.customer_id && out.conditionFailed[2]) throw new LinkedCustomerMissingError(payment.customer_id);
+    throw out.error;
   }
   return {
     payment: created,
@@ -260,7 +261,7 @@ export async function getPayment(merchantId: string, paymentId: string): Promise
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: primaryKey.payment(merchantId, paymentId), ConsistentRead: true }),
   );
-  return out.Item ? toStored(out.Item) : undefined;
+  return out.Item ? toStoredPayment(out.Item) : undefined;
 }
 
 /** The UpdateItem parameters of a guarded payment change (shared by the single update and the webhook transaction). */
@@ -414,38 +415,28 @@ export async function updatePayment(
     authAnswers,
   );
   const type = set.status ? paymentStatusEvent(before.payment.status, set.status) : undefined;
-  try {
-    if (!type) {
-      const out = await documentClient().send(
-        new UpdateCommand({ ...params, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }),
-      );
-      return toStored(out.Attributes ?? {});
-    }
+  let current: Record<string, unknown> | undefined;
+  if (!type) {
+    const out = await conditionalUpdate({ ...params, ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    if (out.written) return toStoredPayment(out.attributes ?? {});
+    current = out.current;
+  } else {
     const after = afterUpdate(before, set, updatedAt, pendingOperation, authAnswers);
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: { ...params, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
-          eventWrite(merchantId, type, after.payment, updatedAt, before.listShards).put,
-        ],
-      }),
-    );
-    return after;
-  } catch (err) {
-    let current: Record<string, unknown> | undefined;
-    if (err instanceof ConditionalCheckFailedException) current = err.Item ? unmarshall(err.Item) : undefined;
-    else if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      const old = err.CancellationReasons[0].Item;
-      current = old ? unmarshall(old) : undefined;
-    } else throw err;
-    // An earlier attempt of this very write was applied (its answer was lost, the SDK retried): that is success.
-    if (current && Number(current.version) === before.version + 1 && current.updated_at === updatedAt) return toStored(current);
-    throw new ConditionFailedError(current ? toStored(current) : undefined);
+    const out = await conditionalTransaction([
+      { Update: { ...params, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+      eventWrite(merchantId, type, after.payment, updatedAt, before.listShards).put,
+    ]);
+    if (out.written) return after;
+    if (!out.conditionFailed[0]) throw out.error;
+    current = out.current[0];
   }
+  // An earlier attempt of this very write was applied (its answer was lost, the SDK retried): that is success.
+  if (current && Number(current.version) === before.version + 1 && current.updated_at === updatedAt) return toStoredPayment(current);
+  throw new ConditionFailedError(current ? toStoredPayment(current) : undefined);
 }
 
 /**
- * Hands a claim over (issue 23, "Convergence"): the request that made it is ending without having recorded
+ * Hands a claim over (docs/money-safety.md, "Convergence"): the request that made it is ending without having recorded
  * its processor's answer, so the claim's lease is cut to `leaseEndsAt` (its end plus the lease margin) and the
  * payment becomes due in the open-operations index (GSI5) at that time: a retry, a sync or the reconciler
  * takes the operation over then, instead of at the end of the request's whole time. One conditional
@@ -466,35 +457,30 @@ export async function handOverClaim(
 ): Promise<{ handedOver: true } | { handedOver: false; current: StoredPayment | undefined }> {
   const claim = stored.pendingOperation;
   if (!claim) return { handedOver: false, current: stored };
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.payment(merchantId, stored.payment.payment_id),
-        UpdateExpression: 'SET #pending.#lease = :lease, GSI5SK = :openSk',
-        ConditionExpression: '#version = :version AND #pending.#started = :started',
-        ExpressionAttributeNames: {
-          '#pending': 'pending_operation',
-          '#lease': 'lease_expires_at',
-          '#started': 'started_at',
-          '#version': 'version',
-        },
-        ExpressionAttributeValues: {
-          ':lease': leaseEndsAt,
-          ':openSk': openIndexKeys(stored.payment.payment_id, leaseEndsAt).GSI5SK,
-          ':version': stored.version,
-          ':started': claim.started_at,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-      signal ? { abortSignal: signal } : {},
-    );
-    return { handedOver: true };
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException)
-      return { handedOver: false, current: err.Item ? toStored(unmarshall(err.Item)) : undefined };
-    throw err;
-  }
+  const out = await conditionalUpdate(
+    {
+      TableName: tableName(),
+      Key: primaryKey.payment(merchantId, stored.payment.payment_id),
+      UpdateExpression: 'SET #pending.#lease = :lease, GSI5SK = :openSk',
+      ConditionExpression: '#version = :version AND #pending.#started = :started',
+      ExpressionAttributeNames: {
+        '#pending': 'pending_operation',
+        '#lease': 'lease_expires_at',
+        '#started': 'started_at',
+        '#version': 'version',
+      },
+      ExpressionAttributeValues: {
+        ':lease': leaseEndsAt,
+        ':openSk': openIndexKeys(stored.payment.payment_id, leaseEndsAt).GSI5SK,
+        ':version': stored.version,
+        ':started': claim.started_at,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+    { abortSignal: signal },
+  );
+  if (out.written) return { handedOver: true };
+  return { handedOver: false, current: out.current ? toStoredPayment(out.current) : undefined };
 }
 
 /**
@@ -507,21 +493,14 @@ export async function handOverClaim(
  * @throws the SDK's error for anything but a failed condition
  */
 export async function claimReturnSync(merchantId: string, paymentId: string, now: Date, cooldownMs: number): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.payment(merchantId, paymentId),
-        UpdateExpression: 'SET last_synced_at = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_synced_at) OR last_synced_at <= :cutoff)',
-        ExpressionAttributeValues: { ':now': now.toISOString(), ':cutoff': new Date(now.getTime() - cooldownMs).toISOString() },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: primaryKey.payment(merchantId, paymentId),
+    UpdateExpression: 'SET last_synced_at = :now',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(last_synced_at) OR last_synced_at <= :cutoff)',
+    ExpressionAttributeValues: { ':now': now.toISOString(), ':cutoff': new Date(now.getTime() - cooldownMs).toISOString() },
+  });
+  return out.written;
 }
 
 /**
@@ -542,230 +521,9 @@ export async function listPayments(
     : filters.status
       ? { indexName: 'GSI2', partitionValue: listPartition.paymentsByStatus(merchantId, filters.status), readShards }
       : { indexName: 'GSI1', partitionValue: listPartition.payments(merchantId), readShards };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.payment(merchantId, startingAfter.payment_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.payment_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map((i) => toStored(i).payment), has_more: page.hasMore };
-}
-
-/** How many payment unlinks run at once: bounded so a large customer never queues past the client's connection timeout. */
-export const UNLINK_CONCURRENCY = 8;
-
-/**
- * Removes the customer link from every payment of a customer being deleted (Query
- * on GSI3 page by page, then one conditional update per payment, at most
- * {@link UNLINK_CONCURRENCY} at a time). Payments themselves stay. Safe to run
- * again: a payment already unlinked is skipped by its condition; one holding a processor
- * claim is skipped too and makes the result incomplete (the reconciler comes back for it).
- * The unlink changes no status, so it writes no payment event (`customer.deleted` says it).
- * @param deadlineMs epoch ms after which no new page is started (the rest is left for a later run)
- * @returns how many payments were unlinked and whether the index had no more linked payments
- */
-export async function unlinkCustomerPayments(
-  merchantId: string,
-  customerId: string,
-  deadlineMs = Number.POSITIVE_INFINITY,
-): Promise<{ unlinked: number; complete: boolean }> {
-  let unlinked = 0;
-  let claimed = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    if (Date.now() > deadlineMs) return { unlinked, complete: false };
-    const out = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI3',
-        KeyConditionExpression: 'GSI3PK = :pk',
-        ExpressionAttributeValues: { ':pk': listPartition.paymentsByCustomer(merchantId, customerId) },
-        ProjectionExpression: 'PK, SK',
-        Limit: 100,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    const keys = [...(out.Items ?? [])];
-    const worker = async () => {
-      for (let key = keys.shift(); key; key = keys.shift()) {
-        try {
-          await documentClient().send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: { PK: key.PK, SK: key.SK },
-              // Bumps the version, so a guarded write that read the payment before the unlink re-reads
-              // instead of writing (or announcing in its event) the old customer. A payment whose
-              // processor call is in flight is left for a later pass: its outcome write must not lose.
-              UpdateExpression: 'SET customer_id = :null, updated_at = :now, version = version + :one REMOVE GSI3PK, GSI3SK',
-              ConditionExpression: 'customer_id = :cid AND attribute_not_exists(pending_operation)',
-              ExpressionAttributeValues: { ':null': null, ':cid': customerId, ':now': new Date().toISOString(), ':one': 1 },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            }),
-          );
-          unlinked += 1;
-        } catch (err) {
-          if (!(err instanceof ConditionalCheckFailedException)) throw err;
-          // Still linked (skipped because of a claim): the unlink is not complete yet.
-          if (err.Item && unmarshall(err.Item).customer_id === customerId) claimed += 1;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: UNLINK_CONCURRENCY }, worker));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return { unlinked, complete: claimed === 0 };
-}
-
-/**
- * Reserves a refund in one transaction: adds `refund.amount` to the payment's
- * `amount_refunded` only if the payment is `Succeeded` and the new total stays
- * within `amount_captured` less what disputes withhold (condition `amount_refunded <= captured - amount -
- * disputed` with `amount_disputed` still the value read, evaluated by DynamoDB at write time, so concurrent refunds
- * and a dispute arriving meanwhile can never make `amount_refunded + amount_disputed` exceed the captured amount),
- * and writes the refund record.
- * The refund record carries its pending `refund` operation (written before the processor call).
- * @param amountCaptured the payment's captured amount in minor units (fixed once Succeeded)
- * @param shards the merchant's list shard counts (the request's): `refund.created` and the refund's
- *   later events are spread over `shards.write` shards (kept on the refund as `list_shards`)
- * @throws RefundReservationError carrying the current payment when the condition fails
- * @throws ItemExistsError when the refund id already exists (an idempotent retry)
- */
-export async function reserveRefund(
-  merchantId: string,
-  refund: Refund,
-  amountCaptured: number,
-  pendingOperation: PendingOperation,
-  shards: ListShards = SINGLE_LIST_SHARD,
-  amountDisputed = 0,
-): Promise<void> {
-  const writeShards = shardCount(shards.write);
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: primaryKey.payment(merchantId, refund.payment_id),
-              UpdateExpression: 'SET amount_refunded = amount_refunded + :amount, updated_at = :now, version = version + :one',
-              ConditionExpression:
-                'attribute_exists(PK) AND #status = :succeeded AND amount_refunded <= :max AND ' +
-                (amountDisputed === 0
-                  ? '(attribute_not_exists(amount_disputed) OR amount_disputed = :disputed)'
-                  : 'amount_disputed = :disputed'),
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':amount': refund.amount,
-                ':now': refund.created_at,
-                ':one': 1,
-                ':succeeded': 'Succeeded',
-                ':max': amountCaptured - refund.amount - amountDisputed,
-                ':disputed': amountDisputed,
-              },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: refundItem(merchantId, refund, pendingOperation, writeShards),
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          // The outbox: `refund.created`, with the refund as its GET answers it right after.
-          eventWrite(
-            merchantId,
-            'refund.created',
-            { ...refund, pending_operation: viewPendingOperation(pendingOperation) },
-            refund.created_at,
-            writeShards,
-          ).put,
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
-      throw new ItemExistsError(refund.refund_id);
-    }
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      const old = err.CancellationReasons[0].Item;
-      throw new RefundReservationError(old ? toStored(unmarshall(old)) : undefined);
-    }
-    throw err;
-  }
-}
-
-/**
- * Settles a refund the connector declined (or that it does not know): marks it `Failed`,
- * gives its amount back to the payment's refundable remainder and writes `refund.failed`,
- * in one transaction.
- * @param eventShards how many list shards `refund.failed` is spread over: the refund's `list_shards`
- *   (StoredRefund.listShards) or the request's `write` count; default 1 (shard 0, always read)
- */
-export async function releaseFailedRefund(
-  merchantId: string,
-  refund: Refund,
-  error: { code: string; message: string },
-  eventShards = 1,
-): Promise<Refund> {
-  const now = new Date().toISOString();
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: primaryKey.refund(merchantId, refund.refund_id),
-              UpdateExpression:
-                'SET #status = :failed, error_code = :code, error_message = :msg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
-              ConditionExpression: '#status = :pending',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':failed': 'Failed',
-                ':pending': 'Pending',
-                ':code': error.code,
-                ':msg': error.message,
-                ':now': now,
-              },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: primaryKey.payment(merchantId, refund.payment_id),
-              UpdateExpression: 'SET amount_refunded = amount_refunded - :amount, updated_at = :now, version = version + :one',
-              ExpressionAttributeValues: { ':amount': refund.amount, ':now': now, ':one': 1 },
-            },
-          },
-          eventWrite(
-            merchantId,
-            'refund.failed',
-            { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now },
-            now,
-            eventShards,
-          ).put,
-        ],
-      }),
-    );
-  } catch (err) {
-    // Settled meanwhile by a concurrent sync or webhook: nothing is released twice.
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      return {
-        ...refund,
-        status: 'Failed',
-        updated_at: now,
-        error_code: error.code,
-        error_message: error.message,
-        pending_operation: null,
-        ...(await getRefundItem(merchantId, refund.refund_id)),
-      };
-    }
-    throw err;
-  }
-  return { ...refund, status: 'Failed', error_code: error.code, error_message: error.message, pending_operation: null, updated_at: now };
+  const after =
+    startingAfter && cursorOf(primaryKey.payment(merchantId, startingAfter.payment_id), startingAfter.created_at, startingAfter.payment_id);
+  return listPage({ ...location, startAfter: after }, query, (i) => toStoredPayment(i).payment);
 }
 
 /**
@@ -774,17 +532,14 @@ export async function releaseFailedRefund(
  * @returns the merchant id, or undefined when no payment has this id
  */
 export async function findPaymentOwner(paymentId: string): Promise<string | undefined> {
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
-      ExpressionAttributeValues: { ':pk': idLookup.payment(paymentId).GSI4PK, ':sk': idLookup.payment(paymentId).GSI4SK },
-      ProjectionExpression: 'merchant_id',
-      Limit: 1,
-    }),
-  );
-  return out.Items?.[0]?.merchant_id as string | undefined;
+  const { items } = await queryPage({
+    IndexName: 'GSI4',
+    KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
+    ExpressionAttributeValues: { ':pk': idLookup.payment(paymentId).GSI4PK, ':sk': idLookup.payment(paymentId).GSI4SK },
+    ProjectionExpression: 'merchant_id',
+    Limit: 1,
+  });
+  return items[0]?.merchant_id as string | undefined;
 }
 
 /** Outcome of {@link applyPaymentWebhook}. */
@@ -811,153 +566,22 @@ export async function applyPaymentWebhook(
   const outbox = type
     ? [eventWrite(merchantId, type, afterUpdate(before, set, updatedAt, null).payment, updatedAt, before.listShards).put]
     : [];
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: webhookEventItem(event.connector, event.eventId, paymentId),
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Update: paymentUpdate(
-              merchantId,
-              paymentId,
-              { ...guard, expectedVersion: before.version },
-              { ...set, updated_at: updatedAt },
-              null,
-              before.listShards,
-            ),
-          },
-          ...outbox,
-        ],
-      }),
-    );
-    return 'applied';
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) {
-      if (err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
-      if (err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') return 'changed';
-    }
-    throw err;
-  }
-}
-
-/** Records a webhook event that changed nothing, so its redeliveries are recognized (idempotent). */
-export async function recordWebhookEvent(connector: string, eventId: string, subject: string): Promise<void> {
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: webhookEventItem(connector, eventId, subject),
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
-}
-
-/** Webhook event records expire after 30 days (processors stop redelivering long before). */
-const WEBHOOK_EVENT_TTL_SECONDS = 30 * 24 * 60 * 60;
-
-/**
- * The deliveries so far of a connector webhook event whose payment (or refund) was found nowhere:
- * item `UNMATCHED_WEBHOOK#<connector>#<event id>`, kept {@link WEBHOOK_EVENT_TTL_SECONDS} after its
- * last delivery (TTL on `expires_at`).
- */
-export interface UnmatchedWebhookRecord {
-  /** Deliveries counted, this one included. */
-  deliveries: number;
-  /** ISO 8601 UTC of the first delivery counted (our clock, not the event's). */
-  firstSeenAt: string;
-  /** ISO 8601 UTC of when it was acknowledged as unmatched (2xx), or null while redelivery is asked. */
-  acknowledgedAt: string | null;
-}
-
-/**
- * Counts one delivery of a webhook event that names a payment or refund found nowhere: one
- * atomic `UpdateItem` (`ADD deliveries 1`, `first_seen_at` set only by the first), so concurrent
- * deliveries are each counted once. Not a status change, so it needs no condition.
- * @param subject the payment or refund id the event names
- * @returns the record after this delivery
- */
-export async function countUnmatchedWebhookDelivery(
-  connector: string,
-  eventId: string,
-  subject: string,
-  nowMs = Date.now(),
-): Promise<UnmatchedWebhookRecord> {
-  const now = new Date(nowMs).toISOString();
-  const out = await documentClient().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: unmatchedWebhookKey(connector, eventId),
-      UpdateExpression:
-        'ADD deliveries :one SET entity = :entity, connector = :connector, subject = if_not_exists(subject, :subject), first_seen_at = if_not_exists(first_seen_at, :now), last_seen_at = :now, expires_at = :expires',
-      ExpressionAttributeValues: {
-        ':one': 1,
-        ':entity': 'unmatched_webhook',
-        ':connector': connector,
-        ':subject': subject,
-        ':now': now,
-        ':expires': Math.floor(nowMs / 1000) + WEBHOOK_EVENT_TTL_SECONDS,
-      },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const item = out.Attributes ?? {};
-  return {
-    deliveries: Number(item.deliveries ?? 1),
-    firstSeenAt: String(item.first_seen_at ?? now),
-    acknowledgedAt: typeof item.acknowledged_at === 'string' ? item.acknowledged_at : null,
-  };
-}
-
-/**
- * Marks an unmatched webhook event acknowledged, with a conditional write that holds the bound
- * itself: only when it is not acknowledged yet, was delivered at least `minDeliveries` times and
- * first seen at or before `firstSeenBy`. So exactly one delivery acknowledges it (the one that
- * logs and counts it), even when deliveries race.
- * @returns true when this call acknowledged it; false when it already was, or the bound is not met
- */
-export async function acknowledgeUnmatchedWebhook(
-  connector: string,
-  eventId: string,
-  bound: { minDeliveries: number; firstSeenBy: string },
-  nowMs = Date.now(),
-): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: unmatchedWebhookKey(connector, eventId),
-        UpdateExpression: 'SET acknowledged_at = :now',
-        ConditionExpression:
-          'attribute_exists(PK) AND attribute_not_exists(acknowledged_at) AND deliveries >= :min AND first_seen_at <= :by',
-        ExpressionAttributeValues: { ':now': new Date(nowMs).toISOString(), ':min': bound.minDeliveries, ':by': bound.firstSeenBy },
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
-}
-
-function webhookEventItem(connector: string, eventId: string, subject: string) {
-  return {
-    ...webhookEventKey(connector, eventId),
-    entity: 'webhook_event',
-    subject,
-    received_at: new Date().toISOString(),
-    expires_at: Math.floor(Date.now() / 1000) + WEBHOOK_EVENT_TTL_SECONDS,
-  };
-}
-
-async function getRefundItem(merchantId: string, refundId: string): Promise<Partial<Refund>> {
-  return (await getStoredRefund(merchantId, refundId))?.refund ?? {};
+  const out = await conditionalTransaction([
+    webhookEventPut(event.connector, event.eventId, paymentId),
+    {
+      Update: paymentUpdate(
+        merchantId,
+        paymentId,
+        { ...guard, expectedVersion: before.version },
+        { ...set, updated_at: updatedAt },
+        null,
+        before.listShards,
+      ),
+    },
+    ...outbox,
+  ]);
+  if (out.written) return 'applied';
+  if (out.conditionFailed[0]) return 'duplicate';
+  if (out.conditionFailed[1]) return 'changed';
+  throw out.error;
 }

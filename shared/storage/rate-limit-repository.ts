@@ -20,10 +20,7 @@
  * https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_UpdateItem.html), so the caller
  * learns what is left of the shard without a second read.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { documentClient } from './client';
+import { conditionalUpdate } from './conditional-write';
 import { tableName } from './table-definition';
 
 /** The highest limit a merchant can be given, requests per second per class (200 counter shards of 500). */
@@ -95,25 +92,18 @@ export async function leaseTokens(
   cap: number,
   options: { abortSignal?: AbortSignal } = {},
 ): Promise<LeaseResult> {
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: counterKey(ref),
-        UpdateExpression: 'ADD used :n SET expires_at = if_not_exists(expires_at, :expires)',
-        ConditionExpression: 'attribute_not_exists(used) OR used <= :room',
-        ExpressionAttributeValues: { ':n': n, ':room': cap - n, ':expires': ref.window + RATE_LIMIT_COUNTER_TTL_SECONDS },
-        ReturnValues: 'UPDATED_NEW',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-      options.abortSignal ? { abortSignal: options.abortSignal } : undefined,
-    );
-    return { granted: n, used: Number(out.Attributes?.used ?? n) };
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) {
-      const old = err.Item ? unmarshall(err.Item) : undefined;
-      return { granted: 0, used: Number(old?.used ?? cap), refused: true };
-    }
-    throw err;
-  }
+  const out = await conditionalUpdate(
+    {
+      TableName: tableName(),
+      Key: counterKey(ref),
+      UpdateExpression: 'ADD used :n SET expires_at = if_not_exists(expires_at, :expires)',
+      ConditionExpression: 'attribute_not_exists(used) OR used <= :room',
+      ExpressionAttributeValues: { ':n': n, ':room': cap - n, ':expires': ref.window + RATE_LIMIT_COUNTER_TTL_SECONDS },
+      ReturnValues: 'UPDATED_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+    options,
+  );
+  if (out.written) return { granted: n, used: Number(out.attributes?.used ?? n) };
+  return { granted: 0, used: Number(out.current?.used ?? cap), refused: true };
 }

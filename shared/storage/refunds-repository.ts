@@ -1,16 +1,16 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { refundStatusEvent } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { type PendingOperation, viewPendingOperation } from '../domain/pending-operation';
 import { REFUND_FIELDS, type Refund, type RefundStatus } from '../domain/refund';
 import { nextCheckAt } from '../settings/reconcile-settings';
 import { documentClient } from './client';
+import { conditionalTransaction, conditionalUpdate } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { cursorOf, type ListLocation, listPage, pickFields } from './list-items';
 import { shardCount, shardOf, shardPartition } from './list-shards';
+import { queryPage } from './query-pages';
 import { tableName } from './table-definition';
 
 /**
@@ -106,18 +106,12 @@ export async function settleRefund(
   note: { code: string | null; message: string | null } = { code: null, message: null },
   eventShards = 1,
 ): Promise<Refund> {
-  try {
-    return await writeSettlement(merchantId, before, status, connectorRefundId, note, eventShards);
-  } catch (err) {
-    // Settled meanwhile by a concurrent sync or webhook: that settlement stands.
-    const lost =
-      err instanceof ConditionalCheckFailedException ||
-      (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
-    if (lost) return (await getRefund(merchantId, before.refund_id)) as Refund;
-    throw err;
-  }
+  const settled = await writeSettlement(merchantId, before, status, connectorRefundId, note, eventShards);
+  // Undefined: settled meanwhile by a concurrent sync or webhook; that settlement stands.
+  return settled ?? ((await getRefund(merchantId, before.refund_id)) as Refund);
 }
 
+/** The write of {@link settleRefund}: the refund after it, or undefined when it was not `Pending` any more (nothing written). */
 async function writeSettlement(
   merchantId: string,
   before: Refund,
@@ -125,7 +119,7 @@ async function writeSettlement(
   connectorRefundId: string | null,
   note: { code: string | null; message: string | null },
   eventShards: number,
-): Promise<Refund> {
+): Promise<Refund | undefined> {
   const now = new Date().toISOString();
   const update = {
     TableName: tableName(),
@@ -135,25 +129,23 @@ async function writeSettlement(
   };
   if (status === 'Pending') {
     const open = openIndexKeys(before.refund_id, nextCheckAt(0));
-    const out = await documentClient().send(
-      new UpdateCommand({
-        ...update,
-        UpdateExpression:
-          'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation',
-        ExpressionAttributeValues: {
-          ':status': status,
-          ':cref': connectorRefundId,
-          ':ecode': note.code,
-          ':emsg': note.message,
-          ':pending': 'Pending',
-          ':now': now,
-          ':openPk': open.GSI5PK,
-          ':openSk': open.GSI5SK,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return toRefund(out.Attributes ?? {});
+    const out = await conditionalUpdate({
+      ...update,
+      UpdateExpression:
+        'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now, GSI5PK = :openPk, GSI5SK = :openSk REMOVE pending_operation',
+      ExpressionAttributeValues: {
+        ':status': status,
+        ':cref': connectorRefundId,
+        ':ecode': note.code,
+        ':emsg': note.message,
+        ':pending': 'Pending',
+        ':now': now,
+        ':openPk': open.GSI5PK,
+        ':openSk': open.GSI5SK,
+      },
+      ReturnValues: 'ALL_NEW',
+    });
+    return out.written ? toRefund(out.attributes ?? {}) : undefined;
   }
   // A final status writes its event (the outbox) in the same transaction.
   const after: Refund = {
@@ -166,33 +158,31 @@ async function writeSettlement(
     updated_at: now,
   };
   const type = refundStatusEvent(before.status, status);
-  await documentClient().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Update: {
-            ...update,
-            UpdateExpression:
-              'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
-            ExpressionAttributeValues: {
-              ':status': status,
-              ':cref': connectorRefundId,
-              ':ecode': note.code,
-              ':emsg': note.message,
-              ':pending': 'Pending',
-              ':now': now,
-            },
-          },
+  const out = await conditionalTransaction([
+    {
+      Update: {
+        ...update,
+        UpdateExpression:
+          'SET #status = :status, connector_refund_id = :cref, error_code = :ecode, error_message = :emsg, updated_at = :now REMOVE GSI5PK, GSI5SK, open_since, pending_operation, reconcile_checks',
+        ExpressionAttributeValues: {
+          ':status': status,
+          ':cref': connectorRefundId,
+          ':ecode': note.code,
+          ':emsg': note.message,
+          ':pending': 'Pending',
+          ':now': now,
         },
-        ...(type ? [eventWrite(merchantId, type, after, now, eventShards).put] : []),
-      ],
-    }),
-  );
-  return after;
+      },
+    },
+    ...(type ? [eventWrite(merchantId, type, after, now, eventShards).put] : []),
+  ]);
+  if (out.written) return after;
+  if (out.conditionFailed[0]) return undefined;
+  throw out.error;
 }
 
 /**
- * Hands a refund's claim over (issue 23, "Convergence"): the request that made the refund call is ending
+ * Hands a refund's claim over (docs/money-safety.md, "Convergence"): the request that made the refund call is ending
  * without having recorded the processor's answer, so the claim's lease is cut to `leaseEndsAt` and the refund
  * becomes due in the open-operations index (GSI5) then (see `handOverClaim` in payments-repository.ts). One
  * conditional `UpdateItem`: the refund still `Pending` with the very claim read (`started_at`).
@@ -210,36 +200,30 @@ export async function handOverRefundClaim(
   leaseEndsAt: string,
   signal?: AbortSignal,
 ): Promise<{ handedOver: true } | { handedOver: false; current: StoredRefund | undefined }> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.refund(merchantId, refundId),
-        UpdateExpression: 'SET #pending.#lease = :lease, GSI5SK = :openSk',
-        ConditionExpression: '#status = :pendingStatus AND #pending.#started = :started',
-        ExpressionAttributeNames: {
-          '#status': 'status',
-          '#pending': 'pending_operation',
-          '#lease': 'lease_expires_at',
-          '#started': 'started_at',
-        },
-        ExpressionAttributeValues: {
-          ':pendingStatus': 'Pending',
-          ':lease': leaseEndsAt,
-          ':openSk': openIndexKeys(refundId, leaseEndsAt).GSI5SK,
-          ':started': claim.started_at,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-      signal ? { abortSignal: signal } : {},
-    );
-    return { handedOver: true };
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) {
-      return { handedOver: false, current: err.Item ? toStoredRefund(unmarshall(err.Item)) : undefined };
-    }
-    throw err;
-  }
+  const out = await conditionalUpdate(
+    {
+      TableName: tableName(),
+      Key: primaryKey.refund(merchantId, refundId),
+      UpdateExpression: 'SET #pending.#lease = :lease, GSI5SK = :openSk',
+      ConditionExpression: '#status = :pendingStatus AND #pending.#started = :started',
+      ExpressionAttributeNames: {
+        '#status': 'status',
+        '#pending': 'pending_operation',
+        '#lease': 'lease_expires_at',
+        '#started': 'started_at',
+      },
+      ExpressionAttributeValues: {
+        ':pendingStatus': 'Pending',
+        ':lease': leaseEndsAt,
+        ':openSk': openIndexKeys(refundId, leaseEndsAt).GSI5SK,
+        ':started': claim.started_at,
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+    { abortSignal: signal },
+  );
+  if (out.written) return { handedOver: true };
+  return { handedOver: false, current: out.current ? toStoredRefund(out.current) : undefined };
 }
 
 /**
@@ -253,20 +237,14 @@ export async function listRefunds(
   startingAfter?: Refund,
 ): Promise<ListPage<Refund>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.refundsOfPayment(merchantId, paymentId) };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.refund(merchantId, startingAfter.refund_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.refund_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toRefund), has_more: page.hasMore };
+  const after =
+    startingAfter && cursorOf(primaryKey.refund(merchantId, startingAfter.refund_id), startingAfter.created_at, startingAfter.refund_id);
+  return listPage({ ...location, startAfter: after }, query, toRefund);
 }
 
 /**
  * Lists every refund of the merchant, newest first (Query on GSI2, every read shard). Refunds written before this
- * list existed (issue 26) are not in it: they stay listed under their payment.
+ * list existed are not in it: they stay listed under their payment.
  * @param startingAfter the refund named by `starting_after`, already read by the caller
  */
 export async function listMerchantRefunds(
@@ -276,15 +254,9 @@ export async function listMerchantRefunds(
   readShards = 1,
 ): Promise<ListPage<Refund>> {
   const location: ListLocation = { indexName: 'GSI2', partitionValue: listPartition.refunds(merchantId), readShards };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.refund(merchantId, startingAfter.refund_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.refund_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toRefund), has_more: page.hasMore };
+  const after =
+    startingAfter && cursorOf(primaryKey.refund(merchantId, startingAfter.refund_id), startingAfter.created_at, startingAfter.refund_id);
+  return listPage({ ...location, startAfter: after }, query, toRefund);
 }
 
 /**
@@ -294,15 +266,12 @@ export async function listMerchantRefunds(
  */
 export async function findRefundOwner(refundId: string): Promise<string | undefined> {
   const key = idLookup.refund(refundId);
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
-      ExpressionAttributeValues: { ':pk': key.GSI4PK, ':sk': key.GSI4SK },
-      ProjectionExpression: 'merchant_id',
-      Limit: 1,
-    }),
-  );
-  return out.Items?.[0]?.merchant_id as string | undefined;
+  const { items } = await queryPage({
+    IndexName: 'GSI4',
+    KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK = :sk',
+    ExpressionAttributeValues: { ':pk': key.GSI4PK, ':sk': key.GSI4SK },
+    ProjectionExpression: 'merchant_id',
+    Limit: 1,
+  });
+  return items[0]?.merchant_id as string | undefined;
 }

@@ -1,12 +1,12 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventData } from '../domain/events';
 import type { ActiveAlgorithm, RoutingProfile } from '../domain/routing-profile';
 import { documentClient } from './client';
+import { conditionalTransaction } from './conditional-write';
 import { eventWrite } from './events-repository';
 import { connectorConfig, routingAlgorithmKeys } from './item-keys';
-import { countOneMore, initialiseCounter, LimitReachedError, retryingConflicts } from './limit-counters';
-import { queryAllItems } from './list-items';
+import { countOneMore, initialiseCounter, LimitReachedError } from './limit-counters';
+import { queryAllItems, queryPages } from './query-pages';
 import { ConditionFailedError } from './storage-errors';
 import { tableName } from './table-definition';
 
@@ -43,46 +43,34 @@ const toAlgorithm = (item: Record<string, unknown>): StoredRoutingAlgorithm => (
  */
 export async function createRoutingAlgorithm(merchantId: string, algorithm: StoredRoutingAlgorithm, cap: number): Promise<void> {
   const send = () =>
-    retryingConflicts(() =>
-      documentClient().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  ...routingAlgorithmKeys.algorithm(merchantId, algorithm.routing_algorithm_id),
-                  entity: 'routing_algorithm',
-                  merchant_id: merchantId,
-                  ...algorithm,
-                },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
+    conditionalTransaction(
+      [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...routingAlgorithmKeys.algorithm(merchantId, algorithm.routing_algorithm_id),
+              entity: 'routing_algorithm',
+              merchant_id: merchantId,
+              ...algorithm,
             },
-            countOneMore(routingAlgorithmKeys.count(merchantId), cap),
-          ],
-        }),
-      ),
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        countOneMore(routingAlgorithmKeys.count(merchantId), cap),
+      ],
+      { retryConflicts: true },
     );
-  try {
-    await send();
-    return;
-  } catch (err) {
-    if (!counterRefused(err)) throw err;
-  }
+  // The second item is the counter: its condition refuses a create at the cap, or when the merchant has no counter yet.
+  const first = await send();
+  if (first.written) return;
+  if (!first.conditionFailed[1]) throw first.error;
   // Refused by the counter: at the cap, or no counter yet (then it is counted now, and the create tried again).
   await ensureAlgorithmCounter(merchantId);
-  try {
-    await send();
-  } catch (err) {
-    if (counterRefused(err)) throw new LimitReachedError(cap);
-    throw err;
-  }
-}
-
-/** Whether a create's transaction was cancelled by its counter's condition. */
-function counterRefused(err: unknown): boolean {
-  return err instanceof TransactionCanceledException && err.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed';
+  const second = await send();
+  if (second.written) return;
+  if (second.conditionFailed[1]) throw new LimitReachedError(cap);
+  throw second.error;
 }
 
 /**
@@ -95,21 +83,13 @@ async function ensureAlgorithmCounter(merchantId: string): Promise<void> {
   const counter = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
   if (counter.Item) return;
   let count = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': routingAlgorithmKeys.partition(merchantId), ':prefix': routingAlgorithmKeys.algorithmPrefix },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    count += page.Count ?? 0;
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = queryPages({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': routingAlgorithmKeys.partition(merchantId), ':prefix': routingAlgorithmKeys.algorithmPrefix },
+    Select: 'COUNT',
+    ConsistentRead: true,
+  });
+  for await (const page of pages) count += page.Count ?? 0;
   await initialiseCounter(key, count);
 }
 
@@ -176,25 +156,18 @@ export async function writeRoutingProfile(
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted_at) AND attribute_not_exists(deleting_since)',
     },
   }));
-  try {
-    await documentClient().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...connectorConfig.profile(merchantId), entity: 'routing_profile', merchant_id: merchantId, ...after },
-              ...guard,
-            },
-          },
-          ...checks,
-          ...(event ? [eventWrite(merchantId, event.type, event.data, now).put] : []),
-        ],
-      }),
-    );
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) throw new ConditionFailedError(undefined);
-    throw err;
-  }
+  const out = await conditionalTransaction([
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...connectorConfig.profile(merchantId), entity: 'routing_profile', merchant_id: merchantId, ...after },
+        ...guard,
+      },
+    },
+    ...checks,
+    ...(event ? [eventWrite(merchantId, event.type, event.data, now).put] : []),
+  ]);
+  // Any cancellation (the profile's version, a named account, a conflict) is answered as a change since read.
+  if (!out.written) throw new ConditionFailedError(undefined);
   return after;
 }

@@ -1,6 +1,6 @@
 /**
  * The deployed file store: the stage's S3 bucket (lib/data-stack.ts), through the AWS SDK's S3 client, traced.
- * Loaded by ./file-store.ts on first use only (issue 27).
+ * Loaded by ./file-store.ts on first use only, so that a cold start does not load the S3 client.
  */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { tracer } from '../observability/tracer';

@@ -1,15 +1,15 @@
 /**
- * The sandbox processor's ledger of hosted-page decisions (issue 23, "never reports money on a
- * payment the API has closed"): one item per payment, `PK = SANDBOX#<payment_id>`, `SK = DECISION`,
+ * The sandbox processor's ledger of hosted-page decisions (so that the sandbox never reports money on a
+ * payment the API has closed): one item per payment, `PK = SANDBOX#<payment_id>`, `SK = DECISION`,
  * written once — the payer's approve or decline on the sandbox page, or a void that reached the
  * sandbox first — with a conditional put, so across every Lambda container of a deployed stage the
  * first of an approval and a void wins, as at a real processor. Expires (TTL) after 30 days.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { CaptureMethod } from '../domain/payment';
 import type { SandboxDecision, SandboxDecisionKind } from '../domain/sandbox-ledger';
 import { documentClient } from './client';
+import { conditionalPut } from './conditional-write';
 import { primaryKey } from './item-keys';
 import { tableName } from './table-definition';
 
@@ -30,30 +30,24 @@ const fromItem = (item: Record<string, unknown>): SandboxDecision => ({
  */
 export async function decideSandboxPayment(paymentId: string, decision: Omit<SandboxDecision, 'decidedAt'>): Promise<SandboxDecision> {
   const decidedAt = new Date().toISOString();
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...primaryKey.sandboxDecision(paymentId),
-          entity: 'sandbox_decision',
-          payment_id: paymentId,
-          decision: decision.decision,
-          amount: decision.amount,
-          capture_method: decision.captureMethod,
-          decided_at: decidedAt,
-          expires_at: Math.floor(Date.now() / 1000) + DECISION_TTL_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-    return { ...decision, decidedAt };
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    const standing = await getSandboxDecision(paymentId);
-    if (!standing) throw err; // expired between the put and the read: as good as a storage fault
-    return standing;
-  }
+  const out = await conditionalPut({
+    TableName: tableName(),
+    Item: {
+      ...primaryKey.sandboxDecision(paymentId),
+      entity: 'sandbox_decision',
+      payment_id: paymentId,
+      decision: decision.decision,
+      amount: decision.amount,
+      capture_method: decision.captureMethod,
+      decided_at: decidedAt,
+      expires_at: Math.floor(Date.now() / 1000) + DECISION_TTL_SECONDS,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
+  if (out.written) return { ...decision, decidedAt };
+  const standing = await getSandboxDecision(paymentId);
+  if (!standing) throw out.error; // expired between the put and the read: as good as a storage fault
+  return standing;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Subscriptions and their invoices (issue 24, Subscriptions): one item each. A subscription is listed on
+ * Subscriptions and their invoices (docs/api.md "Subscriptions and invoices"): one item each. A subscription is listed on
  * GSI1 (all of a merchant's, sharded like customers), GSI2 (by status, sharded; the entry moves with the
  * status) and GSI3 (by customer, not sharded); an invoice on GSI1 under its subscription. Every change is
  * a conditional write (on the item's `updated_at` as read) in one transaction with its events (the outbox).
@@ -9,15 +9,15 @@
  * partitions, or its test clock's. The reconciler's `OPEN#` partitions are not used for it (the reconciler
  * settles every due item it finds there).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import { INVOICE_FIELDS, type Invoice, SUBSCRIPTION_FIELDS, type Subscription } from '../domain/subscription';
 import { documentClient } from './client';
+import { conditionalTransaction } from './conditional-write';
 import { type EventPut, eventWrite } from './events-repository';
 import { billingDue, billingDueAtOf, listPartition, listSortKey, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryListPage } from './list-items';
+import { cursorOf, type ListLocation, listPage, pickFields } from './list-items';
 import { shardCount, shardOf, shardPartition } from './list-shards';
 import { orderedMap, storableMap } from './storable-map';
 import { ItemExistsError } from './storage-errors';
@@ -136,16 +136,13 @@ export async function writeSubscriptionChange(merchantId: string, change: Subscr
   }
   const now = new Date().toISOString();
   for (const e of change.events) items.push(eventWrite(merchantId, e.type, e.data, now, shards).put);
-  try {
-    await documentClient().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
-    const failed = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
-    if (failed < 0 || failed >= ids.length) throw err;
-    const wasNew = failed === 0 && change.subscription ? change.subscription.readAt === undefined : change.invoice?.readAt === undefined;
-    if (wasNew) throw new ItemExistsError(ids[failed] ?? '');
-    throw new SubscriptionChangedError();
-  }
+  const out = await conditionalTransaction(items);
+  if (out.written) return;
+  const failed = out.conditionFailed.indexOf(true);
+  if (failed < 0 || failed >= ids.length) throw out.error;
+  const wasNew = failed === 0 && change.subscription ? change.subscription.readAt === undefined : change.invoice?.readAt === undefined;
+  if (wasNew) throw new ItemExistsError(ids[failed] ?? '');
+  throw new SubscriptionChangedError();
 }
 
 /** One consistent read of a subscription; undefined when it does not exist for this merchant. */
@@ -190,15 +187,10 @@ export async function listSubscriptions(
     : filters.status
       ? { indexName: 'GSI2', partitionValue: listPartition.subscriptionsByStatus(merchantId, filters.status), readShards }
       : { indexName: 'GSI1', partitionValue: listPartition.subscriptions(merchantId), readShards };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.subscription(merchantId, startingAfter.subscription_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.subscription_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toSubscription), has_more: page.hasMore };
+  const after =
+    startingAfter &&
+    cursorOf(primaryKey.subscription(merchantId, startingAfter.subscription_id), startingAfter.created_at, startingAfter.subscription_id);
+  return listPage({ ...location, startAfter: after }, query, toSubscription);
 }
 
 /** Lists the invoices of one subscription, newest first (GSI1, one partition). */
@@ -209,13 +201,7 @@ export async function listInvoices(
   startingAfter: Invoice | undefined,
 ): Promise<ListPage<Invoice>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.invoicesOfSubscription(merchantId, subscriptionId) };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.invoice(merchantId, startingAfter.invoice_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.invoice_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toInvoice), has_more: page.hasMore };
+  const after =
+    startingAfter && cursorOf(primaryKey.invoice(merchantId, startingAfter.invoice_id), startingAfter.created_at, startingAfter.invoice_id);
+  return listPage({ ...location, startAfter: after }, query, toInvoice);
 }

@@ -1,15 +1,16 @@
 /**
- * Test clocks (issue 24, non-prod stages): one item each, and the due entries of their customers' billing work
+ * Test clocks (non-prod stages): one item each, and the due entries of their customers' billing work
  * (GSI5, the clock's own partition: `billingDue.clockPartition`), read in due order by an advance. An advance claims
  * its clock before any billing (`advance_claim`, `advance_claim_until`: internal attributes, not in the resource),
  * so two advances of one clock never bill at once.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { TEST_CLOCK_FIELDS, type TestClock } from '../domain/test-clock';
 import { documentClient } from './client';
+import { conditionalPut, conditionalUpdate } from './conditional-write';
 import { billingDue, primaryKey } from './item-keys';
 import { pickFields } from './list-items';
+import { queryPage } from './query-pages';
 import { ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
 
@@ -23,18 +24,12 @@ export class TestClockChangedError extends Error {
 
 /** Stores a new clock. @throws ItemExistsError when its id exists */
 export async function putTestClock(merchantId: string, clock: TestClock): Promise<void> {
-  try {
-    await documentClient().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...primaryKey.testClock(merchantId, clock.test_clock_id), entity: 'test_clock', merchant_id: merchantId, ...clock },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new ItemExistsError(clock.test_clock_id);
-    throw err;
-  }
+  const out = await conditionalPut({
+    TableName: tableName(),
+    Item: { ...primaryKey.testClock(merchantId, clock.test_clock_id), entity: 'test_clock', merchant_id: merchantId, ...clock },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  });
+  if (!out.written) throw new ItemExistsError(clock.test_clock_id);
 }
 
 /** One consistent read of a clock; undefined when it does not exist for this merchant. */
@@ -79,22 +74,16 @@ export async function claimTestClock(
   untilMs: number,
   nowMs: number,
 ): Promise<void> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.testClock(merchantId, testClockId),
-        UpdateExpression: 'SET #s = :advancing, advance_claim = :claim, advance_claim_until = :until',
-        ConditionExpression:
-          'attribute_exists(PK) AND frozen_time = :read AND (attribute_not_exists(advance_claim) OR advance_claim_until < :now)',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':advancing': 'advancing', ':claim': claimId, ':until': untilMs, ':read': readTime, ':now': nowMs },
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new TestClockChangedError();
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: primaryKey.testClock(merchantId, testClockId),
+    UpdateExpression: 'SET #s = :advancing, advance_claim = :claim, advance_claim_until = :until',
+    ConditionExpression:
+      'attribute_exists(PK) AND frozen_time = :read AND (attribute_not_exists(advance_claim) OR advance_claim_until < :now)',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':advancing': 'advancing', ':claim': claimId, ':until': untilMs, ':read': readTime, ':now': nowMs },
+  });
+  if (!out.written) throw new TestClockChangedError();
 }
 
 /**
@@ -109,21 +98,15 @@ export async function finishTestClockAdvance(
   frozenTime: string,
   status: TestClock['status'],
 ): Promise<void> {
-  try {
-    await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.testClock(merchantId, testClockId),
-        UpdateExpression: 'SET frozen_time = :t, #s = :s REMOVE advance_claim, advance_claim_until',
-        ConditionExpression: 'attribute_exists(PK) AND advance_claim = :claim',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':t': frozenTime, ':s': status, ':claim': claimId },
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new TestClockChangedError();
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: primaryKey.testClock(merchantId, testClockId),
+    UpdateExpression: 'SET frozen_time = :t, #s = :s REMOVE advance_claim, advance_claim_until',
+    ConditionExpression: 'attribute_exists(PK) AND advance_claim = :claim',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':t': frozenTime, ':s': status, ':claim': claimId },
+  });
+  if (!out.written) throw new TestClockChangedError();
 }
 
 /**
@@ -135,17 +118,14 @@ export async function nextClockDue(
   testClockId: string,
   until: string,
 ): Promise<{ id: string; dueAt: string } | undefined> {
-  const out = await documentClient().send(
-    new QueryCommand({
-      TableName: tableName(),
-      IndexName: 'GSI5',
-      KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :until',
-      ExpressionAttributeValues: { ':pk': billingDue.clockPartition(merchantId, testClockId), ':until': `${until}#~` },
-      ProjectionExpression: 'GSI5SK',
-      Limit: 1,
-    }),
-  );
-  const sk = out.Items?.[0]?.GSI5SK;
+  const { items } = await queryPage({
+    IndexName: 'GSI5',
+    KeyConditionExpression: 'GSI5PK = :pk AND GSI5SK <= :until',
+    ExpressionAttributeValues: { ':pk': billingDue.clockPartition(merchantId, testClockId), ':until': `${until}#~` },
+    ProjectionExpression: 'GSI5SK',
+    Limit: 1,
+  });
+  const sk = items[0]?.GSI5SK;
   if (typeof sk !== 'string') return undefined;
   const [dueAt = '', id = ''] = sk.split('#');
   return { id, dueAt };

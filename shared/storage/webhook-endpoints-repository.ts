@@ -1,5 +1,4 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, type BatchGetCommandOutput, DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, type BatchGetCommandOutput, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../domain/events';
 import type { ListPage, ListQuery } from '../domain/list-query';
 import {
@@ -10,8 +9,10 @@ import {
   type WebhookEndpointFields,
 } from '../domain/webhook-endpoint';
 import { documentClient } from './client';
+import { conditionalDelete, conditionalUpdate } from './conditional-write';
 import { listPartition, listSortKey, primaryKey } from './item-keys';
-import { type ListLocation, pickFields, queryAllItems, queryListPage } from './list-items';
+import { cursorOf, type ListLocation, listPage, pickFields } from './list-items';
+import { queryAllItems } from './query-pages';
 import { tableName } from './table-definition';
 
 /** The sealed-secret attributes a stored endpoint carries beside its API fields. */
@@ -89,23 +90,16 @@ async function updateExisting(
     attrValues[`:f${i}`] = v;
     sets.push(`#f${i} = :f${i}`);
   });
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.webhookEndpoint(merchantId, endpointId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
-        ExpressionAttributeValues: attrValues,
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ?? {};
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: primaryKey.webhookEndpoint(merchantId, endpointId),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
+    ExpressionAttributeValues: attrValues,
+    ReturnValues: 'ALL_NEW',
+  });
+  return out.written ? (out.attributes ?? {}) : undefined;
 }
 
 /**
@@ -179,29 +173,22 @@ export async function disableWebhookEndpoint(
   }
   // The system's disable (410, 5 days of failures) only applies to the endpoint as it was
   // attempted: if the merchant re-pointed or disabled it meanwhile, their change stands.
-  try {
-    const out = await documentClient().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: primaryKey.webhookEndpoint(merchantId, endpointId),
-        UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason, updated_at = :now',
-        ConditionExpression: 'attribute_exists(PK) AND #url = :url AND #status = :enabled',
-        ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
-        ExpressionAttributeValues: {
-          ':disabled': 'disabled',
-          ':enabled': 'enabled',
-          ':reason': reason,
-          ':now': new Date().toISOString(),
-          ':url': attemptedUrl,
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return out.Attributes ? toEndpoint(out.Attributes) : undefined;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
-    throw err;
-  }
+  const out = await conditionalUpdate({
+    TableName: tableName(),
+    Key: primaryKey.webhookEndpoint(merchantId, endpointId),
+    UpdateExpression: 'SET #status = :disabled, disabled_reason = :reason, updated_at = :now',
+    ConditionExpression: 'attribute_exists(PK) AND #url = :url AND #status = :enabled',
+    ExpressionAttributeNames: { '#status': 'status', '#url': 'url' },
+    ExpressionAttributeValues: {
+      ':disabled': 'disabled',
+      ':enabled': 'enabled',
+      ':reason': reason,
+      ':now': new Date().toISOString(),
+      ':url': attemptedUrl,
+    },
+    ReturnValues: 'ALL_NEW',
+  });
+  return out.written && out.attributes ? toEndpoint(out.attributes) : undefined;
 }
 
 /**
@@ -209,19 +196,12 @@ export async function disableWebhookEndpoint(
  * @returns true when it was deleted now, false when it did not exist
  */
 export async function deleteWebhookEndpoint(merchantId: string, endpointId: string): Promise<boolean> {
-  try {
-    await documentClient().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: primaryKey.webhookEndpoint(merchantId, endpointId),
-        ConditionExpression: 'attribute_exists(PK)',
-      }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+  const out = await conditionalDelete({
+    TableName: tableName(),
+    Key: primaryKey.webhookEndpoint(merchantId, endpointId),
+    ConditionExpression: 'attribute_exists(PK)',
+  });
+  return out.written;
 }
 
 /**
@@ -234,15 +214,14 @@ export async function listWebhookEndpoints(
   startingAfter?: WebhookEndpoint,
 ): Promise<ListPage<WebhookEndpoint>> {
   const location: ListLocation = { indexName: 'GSI1', partitionValue: listPartition.webhookEndpoints(merchantId) };
-  if (startingAfter) {
-    location.startAfter = {
-      key: primaryKey.webhookEndpoint(merchantId, startingAfter.webhook_endpoint_id),
-      createdAt: startingAfter.created_at,
-      id: startingAfter.webhook_endpoint_id,
-    };
-  }
-  const page = await queryListPage(location, query);
-  return { data: page.items.map(toEndpoint), has_more: page.hasMore };
+  const after =
+    startingAfter &&
+    cursorOf(
+      primaryKey.webhookEndpoint(merchantId, startingAfter.webhook_endpoint_id),
+      startingAfter.created_at,
+      startingAfter.webhook_endpoint_id,
+    );
+  return listPage({ ...location, startAfter: after }, query, toEndpoint);
 }
 
 /**

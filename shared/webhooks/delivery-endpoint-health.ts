@@ -1,7 +1,7 @@
 /**
  * Two notes the delivery worker keeps on a webhook endpoint's item, each written only when it changes.
  *
- * The "failing for 5 days" rule of webhook endpoints (issue 11; Standard Webhooks,
+ * The "failing for 5 days" rule of webhook endpoints (Standard Webhooks,
  * "Disabling failing endpoints"): an endpoint whose deliveries have all failed for
  * {@link ENDPOINT_FAILING_DISABLE_MS} is disabled, with a `disabled_reason`.
  *

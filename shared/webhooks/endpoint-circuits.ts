@@ -1,6 +1,6 @@
 /**
- * A circuit per webhook endpoint, kept in memory by each delivery worker container (issue 23,
- * "an endpoint that keeps timing out gets … a circuit of its own"). Built on cockatiel 3.2.1's
+ * A circuit per webhook endpoint, kept in memory by each delivery worker container, so
+ * an endpoint that keeps timing out gets a circuit of its own (docs/api.md "Webhook delivery"). Built on cockatiel 3.2.1's
  * `circuitBreaker` with a `ConsecutiveBreaker` (https://github.com/connor4312/cockatiel, README
  * "circuitBreaker"), as the connectors' circuits are (shared/processor-call/circuit-breaker.ts).
  *

@@ -15,7 +15,7 @@
  * (16 bytes).
  *
  * Rotation (the spec's "zero downtime secret rotation"): the rotated-out secret keeps signing
- * beside the new one for {@link SECRET_ROTATION_OVERLAP_MS} (24 h); deliveries carry one
+ * beside the new one for `SECRET_ROTATION_OVERLAP_MS` (shared/domain/webhook-endpoint.ts: 24 h); deliveries carry one
  * `v1,` signature per secret in `webhook-signature`.
  *
  * Nothing here logs; never log a secret or a value returned by these functions.
@@ -119,7 +119,7 @@ export async function signingSecrets(
  * Marker of a secret sealed inside an API answer. An answer that carries a secret
  * (create, rotate_secret) leaves the domain with the secret sealed, so that what the
  * idempotency layer stores in the table for replay holds no secret in clear; the function's
- * outermost wrapper ({@link revealingSecret}) opens it just before the answer leaves Lambda,
+ * outermost wrapper (`revealingSecret`, shared/http/revealing-secret.ts) opens it just before the answer leaves Lambda,
  * for the first answer and for every replay alike.
  */
 export const SEALED_IN_ANSWER = 'sealed:';

@@ -64,7 +64,7 @@ describe.each(CONNECTOR_NAMES)('%s', (name) => {
   });
 });
 
-test('the tables as issue 6 and the adapters document them', () => {
+test('the tables as docs/connectors.md and the adapters document them', () => {
   expect(CONNECTOR_CAPABILITIES.stripe.payment_methods).toEqual([{ payment_method: 'card', currencies: ['NGN', 'USD', 'ZAR', 'KES'] }]);
   expect(CONNECTOR_CAPABILITIES.paystack.payment_methods).toEqual([
     { payment_method: 'card', currencies: ['NGN', 'USD', 'GHS', 'ZAR', 'KES'] },

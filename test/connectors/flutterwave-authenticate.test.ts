@@ -15,7 +15,7 @@ import {
   ConnectorTechnicalError,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import { FLUTTERWAVE_NOT_FOUND_SETTLE_MS } from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_NOT_FOUND_SETTLE_MS } from '../../shared/connectors/flutterwave/lookups';
 import {
   decryptCardPayload,
   type FixtureServer,

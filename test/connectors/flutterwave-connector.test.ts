@@ -24,24 +24,20 @@ import {
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector, type FlutterwaveConnectorConfig } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import { FLUTTERWAVE_CHARGE_TYPES, type FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
+import { FLUTTERWAVE_NOT_FOUND_SETTLE_MS, FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS } from '../../shared/connectors/flutterwave/lookups';
+import { majorToMinor, minorToMajor } from '../../shared/connectors/flutterwave/money';
+import { buildChargeRequest, encryptCardPayload } from '../../shared/connectors/flutterwave/requests';
 import {
-  buildChargeRequest,
-  encryptCardPayload,
   FLUTTERWAVE_AUTH_MODES,
-  FLUTTERWAVE_DOCUMENTED_USSD_BANKS,
-  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
   FLUTTERWAVE_NOT_FOUND_STATUS,
   FLUTTERWAVE_PAYMENT_STATUS,
   FLUTTERWAVE_PENDING_STATUS,
   FLUTTERWAVE_PREAUTH_STATUS,
-  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
   FLUTTERWAVE_REFUND_STATUS,
-  FLUTTERWAVE_TIMEOUTS_MS,
-  FLUTTERWAVE_USSD_BANKS,
-  majorToMinor,
-  minorToMajor,
-} from '../../shared/connectors/flutterwave/transformers';
+} from '../../shared/connectors/flutterwave/statuses';
+import { FLUTTERWAVE_CHARGE_TYPES, type FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
+import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
+import { FLUTTERWAVE_DOCUMENTED_USSD_BANKS, FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/ussd-banks';
 import type { Currency } from '../../shared/domain/money';
 import type { PaymentMethod } from '../../shared/domain/payment';
 import { USSD_BANKS } from '../../shared/domain/ussd-banks';
@@ -585,7 +581,7 @@ describe('authorize: bank transfer, USSD, mobile money', () => {
 });
 
 /**
- * The saved card of verify-transaction.json (issue 24: its `data.card.token`; "NIGERIA NG" → NG, "02/23" → 2/2023,
+ * The saved card of verify-transaction.json (its `data.card.token`; "NIGERIA NG" → NG, "02/23" → 2/2023,
  * expiring a year after its `created_at`); mapping and sources in flutterwave-saved-methods.test.ts.
  */
 const VERIFY_SAVED_METHOD = {
@@ -632,7 +628,7 @@ describe('sync', () => {
       status: ours,
       connectorTransactionId: '288200108',
       amountCaptured: 0,
-      savedMethod: VERIFY_SAVED_METHOD, // the hold's card token (issue 24)
+      savedMethod: VERIFY_SAVED_METHOD, // the hold's card token
     });
   });
 

@@ -26,21 +26,19 @@ import { join } from 'node:path';
 import Ajv from 'ajv';
 import type { AuthenticateRequest, AuthorizeRequest, PaymentResult } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import type { FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
+import { FLUTTERWAVE_GHANA_NETWORKS } from '../../shared/connectors/flutterwave/mobile-money';
+import { FLUTTERWAVE_BALANCES_PATH } from '../../shared/connectors/flutterwave/requests';
 import {
-  FLUTTERWAVE_BALANCES_PATH,
-  FLUTTERWAVE_GHANA_NETWORKS,
-  FLUTTERWAVE_USSD_BANKS,
-  type FlutterwaveRefund,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
   isFlutterwaveBalances,
   paymentResultFromCharge,
   paymentResultFromTransaction,
   paymentResultFromValidation,
   refundResultFromPreauthRefund,
   refundResultFromRefund,
-} from '../../shared/connectors/flutterwave/transformers';
+} from '../../shared/connectors/flutterwave/responses';
+import type { FlutterwaveChargeType } from '../../shared/connectors/flutterwave/supported-methods';
+import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/ussd-banks';
+import type { FlutterwaveRefund, FlutterwaveResponse, FlutterwaveTransaction } from '../../shared/connectors/flutterwave/wire-types';
 import type { Currency } from '../../shared/domain/money';
 import {
   decryptCardPayload,
@@ -432,7 +430,7 @@ const SDK_DOC_FILES: Record<string, string> = {
   'subaccount.md': 'subaccounts: never called',
   'subscription.md': 'subscriptions: never called',
   'tokenization.md':
-    'tokenized charges (POST /v3/tokenized-charges, issue 24): its body and "Charge with token" sample are checked in flutterwave-saved-methods.test.ts; bulk charges and token updates: never called',
+    'tokenized charges (POST /v3/tokenized-charges, saved cards): its body and "Charge with token" sample are checked in flutterwave-saved-methods.test.ts; bulk charges and token updates: never called',
   'transfers.md': 'payouts: never called',
   'virtualAccount.md': 'virtual account numbers: never called',
   'virtualCard.md': 'virtual cards: never called',
@@ -608,7 +606,7 @@ describe('flutterwave-node-v3 1.4.1 documentation/transactions.md: every sample 
       status: 'Succeeded',
       connectorTransactionId: '288200108',
       amountCaptured: 10000,
-      // issue 24: the sample's data.card.token, a year after its created_at (flutterwave-saved-methods.test.ts)
+      // A saved card: the sample's data.card.token, a year after its created_at (flutterwave-saved-methods.test.ts)
       savedMethod: {
         token: 'flw-t1nf-4676a40c7ddf5f12scr432aa12d471973-k3n',
         processorCustomerId: null,

@@ -1,5 +1,5 @@
 /**
- * Flutterwave disputes (issue 25): chargebacks through the adapter against the loopback stand-in
+ * Flutterwave disputes: chargebacks through the adapter against the loopback stand-in
  * (test/helpers/flutterwave-stand-in.ts), and Flutterwave's published samples through the mapping.
  *
  * - `listDisputes(since)`: `GET /v3/chargebacks?currency=…&from=…&to=…&page=N` per currency, every page; another
@@ -10,19 +10,15 @@
  *   `submitDisputeEvidence` (`{action: "decline", comment}` from the text fields; files refused before anything is sent;
  *   `submit: false` sends nothing).
  * - Faults: a timeout is a ConnectorTechnicalError, a 4xx a ConnectorRequestError.
- * Samples: fixtures/flutterwave/disputes/*.json (sources in fixtures/SOURCES.md, "Flutterwave disputes (issue 25)").
+ * Samples: fixtures/flutterwave/disputes/*.json (sources in fixtures/SOURCES.md, "Flutterwave disputes").
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectorRequestError, ConnectorTechnicalError, type DisputeRef } from '../../shared/connectors/connector';
+import { connectorDisputeOf, declineCommentOf } from '../../shared/connectors/flutterwave/disputes';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import {
-  connectorDisputeOf,
-  declineCommentOf,
-  FLUTTERWAVE_DISPUTE_STAGE,
-  FLUTTERWAVE_DISPUTE_STATUS,
-  type FlutterwaveChargeback,
-} from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_DISPUTE_STAGE, FLUTTERWAVE_DISPUTE_STATUS } from '../../shared/connectors/flutterwave/statuses';
+import type { FlutterwaveChargeback } from '../../shared/connectors/flutterwave/wire-types';
 import { CURRENCIES } from '../../shared/domain/money';
 import { logger } from '../../shared/observability/logger';
 import { type FlutterwaveStandIn, type FlutterwaveStandInAccount, startFlutterwaveStandIn } from '../helpers/flutterwave-stand-in';

@@ -1,5 +1,5 @@
 /**
- * Flutterwave saved cards (issue 24): the adapter against the loopback stand-in with per-account ledgers
+ * Flutterwave saved cards: the adapter against the loopback stand-in with per-account ledgers
  * (test/helpers/flutterwave-stand-in.ts, started with `payments: true`), and against Flutterwave's own published
  * material.
  *
@@ -15,7 +15,7 @@
  *   Flutterwave/Node-v3, commit 537f9f4455f922a879e4f088cf0f596621c3517c), required from node_modules.
  * - Official samples through the mapping: the SDK's documentation/tokenization.md "Charge with token" Sample Response
  *   (read from node_modules, like the other SDK samples), and fixtures/flutterwave/tokenized-charge-mintlify.json and
- *   tokenized-charge-3ds-mintlify.json (sources in fixtures/SOURCES.md, "Flutterwave saved methods (issue 24)").
+ *   tokenized-charge-3ds-mintlify.json (sources in fixtures/SOURCES.md, "Flutterwave saved methods").
  * - No `detachSavedMethod`: Flutterwave documents no call that revokes a card token (docs/connectors/flutterwave.md).
  */
 import { readFileSync } from 'node:fs';
@@ -29,19 +29,16 @@ import {
   type SyncRequest,
 } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
+import { buildTokenizedCharge, FLUTTERWAVE_TOKEN_CHARGE_COUNTRY } from '../../shared/connectors/flutterwave/requests';
+import { paymentResultFromCharge, paymentResultFromTransaction } from '../../shared/connectors/flutterwave/responses';
 import {
-  buildTokenizedCharge,
   cardExpiryOf,
   cardTokenExpiresAt,
   FLUTTERWAVE_CARD_TOKEN_VALIDITY_YEARS,
-  FLUTTERWAVE_TOKEN_CHARGE_COUNTRY,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
   issuerCountryOf,
-  paymentResultFromCharge,
-  paymentResultFromTransaction,
   savedCardOf,
-} from '../../shared/connectors/flutterwave/transformers';
+} from '../../shared/connectors/flutterwave/saved-cards';
+import type { FlutterwaveResponse, FlutterwaveTransaction } from '../../shared/connectors/flutterwave/wire-types';
 import type { Currency } from '../../shared/domain/money';
 import {
   FLUTTERWAVE_STAND_IN_MESSAGES,

@@ -29,17 +29,16 @@ import {
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
+import { PAYSTACK_NOT_FOUND_SETTLE_MS, PAYSTACK_REFUND_LOOKUP_SETTLE_MS } from '../../shared/connectors/paystack/lookups';
+import { PAYSTACK_MOBILE_MONEY_PROVIDERS } from '../../shared/connectors/paystack/mobile-money';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
 import {
   PAYSTACK_CHARGE_STATUSES,
-  PAYSTACK_MOBILE_MONEY_PROVIDERS,
-  PAYSTACK_NOT_FOUND_SETTLE_MS,
-  PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   PAYSTACK_REFUND_STATUSES,
-  PAYSTACK_TIMEOUTS_MS,
   PAYSTACK_TRANSACTION_STATUSES,
-} from '../../shared/connectors/paystack/transformers';
+} from '../../shared/connectors/paystack/statuses';
+import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
 import type { Currency } from '../../shared/domain/money';
 import type { PaymentMethod } from '../../shared/domain/payment';
 import { USSD_BANKS } from '../../shared/domain/ussd-banks';
@@ -255,7 +254,7 @@ describe('authorize', () => {
       reference: REFERENCE,
       card: { number: '4084084084084081', cvv: '408', expiry_month: '04', expiry_year: '27' },
     });
-    // Issue 24: the fixture's authorization is reusable, so the result carries it as the saved method.
+    // The fixture's authorization is reusable, so the result carries it as the saved method.
     expect(result).toEqual({
       status: 'Succeeded',
       connectorTransactionId: REFERENCE,
@@ -636,7 +635,7 @@ describe('authenticate: each step is relayed to its submit endpoint with the cha
     server.reply({ status: 200, body: ours(sample) });
     const result = await paystack.authenticate(authenticateRequest(overrides));
     expectCall(server.only(), 'POST', pathname.replace('%s', step), body);
-    // Issue 24: only the submit-address sample's authorization is reusable (a card); the others are a bank's (`reusable: false`).
+    // Only the submit-address sample's authorization is reusable (a card); the others are a bank's (`reusable: false`).
     const savedMethod =
       step === 'submit_address'
         ? {

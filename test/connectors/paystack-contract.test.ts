@@ -36,14 +36,9 @@ import {
   type RefundResult,
   type WebhookEvent,
 } from '../../shared/connectors/connector';
+import { isReferenceNotFound, PAYSTACK_NOT_FOUND_SETTLE_MS } from '../../shared/connectors/paystack/lookups';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import {
-  type ChargeContext,
-  chargeToPaymentResult,
-  isReferenceNotFound,
-  PAYSTACK_NOT_FOUND_SETTLE_MS,
-  paystackErrorOf,
-} from '../../shared/connectors/paystack/transformers';
+import { type ChargeContext, chargeToPaymentResult, paystackErrorOf } from '../../shared/connectors/paystack/responses';
 import { logger } from '../../shared/observability/logger';
 
 /* ------------------------------------------------------------------------------------------------
@@ -110,7 +105,7 @@ const ENDPOINTS: readonly { template: string; file: string }[] = [
   { template: '/refund', file: 'refund' },
   { template: '/refund/{id}', file: 'refund_{id}' },
   { template: '/balance', file: 'balance' },
-  // Issue 24: saved cards (mounted so by openapi.yaml; the deactivation path since commit ef89553d5bda).
+  // Saved cards (mounted so by openapi.yaml; the deactivation path since commit ef89553d5bda).
   { template: '/transaction/charge_authorization', file: 'transaction_charge_authorization' },
   { template: '/customer/authorization/deactivate', file: 'customer_authorization_deactivate' },
 ];
@@ -207,7 +202,7 @@ const DOCUMENTED_EXCEPTIONS: Readonly<Record<string, { fields: readonly string[]
   'GET /refund transaction': {
     fields: ['transaction'],
     source:
-      'List Refunds filter by transaction: not among the documented query parameters (perPage, page, from, to); every page is read and each refund checked client-side (transformers.ts refundListQuery / ourPaystackRefund)',
+      'List Refunds filter by transaction: not among the documented query parameters (perPage, page, from, to); every page is read and each refund checked client-side (lookups.ts refundListQuery / ourPaystackRefund)',
   },
 };
 
@@ -835,7 +830,7 @@ const succeeded = (reference: string, amount: number, savedMethod?: PaymentResul
   ...(savedMethod ? { savedMethod } : {}),
 });
 /**
- * Issue 24: the saved method of a sample whose `authorization.reusable` is true, as the sample prints it
+ * The saved method of a sample whose `authorization.reusable` is true, as the sample prints it
  * (token = `authorization_code`, fingerprint = `signature`, `exp_month`/`exp_year` strings → numbers, the
  * customer's `customer_code` and `email`); `expiresAt` is the end of the expiry month.
  */
@@ -1010,7 +1005,7 @@ const CHARGE_SAMPLES: Readonly<Record<string, { call: (key: string) => Promise<u
     },
     outcomes: { '200': { verified: true } },
   },
-  // Issue 24: a saved card charged again (the sample answers with the same reusable authorization).
+  // A saved card charged again (the sample answers with the same reusable authorization).
   'src/api/transactions/charge_authorization/response.json': {
     call: () =>
       paystack.authorize(

@@ -1,18 +1,18 @@
 /**
- * Issue 25, Paystack: disputes, against the loopback Paystack stand-in (test/helpers/paystack-stand-in.ts), whose
+ * Paystack disputes, against the loopback Paystack stand-in (test/helpers/paystack-stand-in.ts), whose
  * per-account dispute ledger is Paystack's truth. What is checked:
  * - Paystack's own `charge.dispute.create|remind|resolve` samples (PaystackOSS/doc-code-snippets 94af513d752d
  *   `src/doc/payments/webhooks/events/charge-dispute-*.json`, copied under fixtures/paystack/) map to dispute events:
  *   the dispute from `data`, `dueAt` as `challenge_required_by`, `reminder` on `remind`, `auto-accepted` → expired;
  * - the stand-in's signed dispute webhooks carry our payment id (the transaction reference), with event ids stable
  *   across redeliveries;
- * - every row of the status table (transformers' `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION`), through
+ * - every row of the status table (statuses.ts `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION`), through
  *   `fetchDispute` and through the webhook; an unknown status is kept raw, mapped to `dispute_opened`, and warned about;
  * - `acceptDispute` (PUT /dispute/:id/resolve `merchant-accepted`), `submitDisputeEvidence` with and without `submit`
  *   (upload URL, PUT of the bytes to the signed URL without our key, POST evidence, PUT resolve `declined`), each body
  *   valid against PaystackOSS/openapi 9678dea922a9's DisputeEvidence / DisputeResolve (checked by the stand-in);
  * - a timeout or 5xx → ConnectorTechnicalError, a 4xx → ConnectorRequestError.
- * Sources: fixtures/SOURCES.md "Paystack disputes (issue 25)".
+ * Sources: fixtures/SOURCES.md "Paystack disputes".
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -22,12 +22,8 @@ import addFormats from 'ajv-formats';
 import { ConnectorRequestError, ConnectorTechnicalError, type DisputeRef, WebhookPayloadError } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import { disputeFromPaystack } from '../../shared/connectors/paystack/paystack-disputes';
-import {
-  PAYSTACK_DISPUTE_RESOLUTION,
-  PAYSTACK_DISPUTE_STATUS,
-  PAYSTACK_DISPUTE_STATUSES,
-  paystackReference,
-} from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
+import { PAYSTACK_DISPUTE_RESOLUTION, PAYSTACK_DISPUTE_STATUS, PAYSTACK_DISPUTE_STATUSES } from '../../shared/connectors/paystack/statuses';
 import type { DisputeStatus } from '../../shared/domain/dispute-vocabulary';
 import { logger } from '../../shared/observability/logger';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, paystackOpenApiSchema, startPaystackStandIn } from '../helpers/paystack-stand-in';

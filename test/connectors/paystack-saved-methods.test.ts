@@ -1,5 +1,5 @@
 /**
- * Issue 24, Paystack: saved cards (reusable authorizations), merchant-initiated charges of them and their
+ * Paystack saved cards (reusable authorizations), merchant-initiated charges of them and their
  * deactivation, against the loopback Paystack stand-in (test/helpers/paystack-stand-in.ts), whose per-account
  * ledgers are Paystack's truth. What is checked:
  * - every successful result (authorize, authenticate, sync, `charge.success`) carries `savedMethod` when the
@@ -13,7 +13,7 @@
  *   work is found by `sync` under our reference;
  * - `detachSavedMethod` deactivates the authorization (POST /customer/authorization/deactivate), after which a
  *   charge is refused; no token ever reaches a log line or an error message.
- * Official material (fixtures/paystack/, sources in fixtures/SOURCES.md "Paystack saved methods (issue 24)"):
+ * Official material (fixtures/paystack/, sources in fixtures/SOURCES.md "Paystack saved methods"):
  * PaystackOSS/openapi 9678dea922a900b2485969592055ccf634460352 `paths/transaction_charge_authorization.yaml`,
  * `paths/customer_authorization_deactivate.yaml` and their schemas; PaystackOSS/doc-code-snippets
  * 94af513d752dfc9f85dd0718301e7257091eb7f2 `src/api/transactions/charge_authorization/response.json`,
@@ -35,17 +35,16 @@ import {
   type SavedMethodToken,
 } from '../../shared/connectors/connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
+import { paystackReference } from '../../shared/connectors/paystack/references';
+import { PAYSTACK_CHARGE_AUTHORIZATION_PATH, PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH } from '../../shared/connectors/paystack/requests';
 import {
   type ChargeContext,
   chargeAuthorizationToPaymentResult,
   endOfExpiryMonth,
-  PAYSTACK_CHARGE_AUTHORIZATION_PATH,
-  PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
   paystackErrorOf,
-  paystackReference,
   paystackSavedMethod,
   transactionToPaymentResult,
-} from '../../shared/connectors/paystack/transformers';
+} from '../../shared/connectors/paystack/responses';
 import { logger } from '../../shared/observability/logger';
 import {
   PAYSTACK_STAND_IN_MESSAGES,

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ConnectorTechnicalError, WebhookSignatureError } from '../../shared/connectors/connector';
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
-import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/transformers';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
 import type { ConnectorCredentials, ConnectorName } from '../../shared/domain/connector-account';
 import { logger } from '../../shared/observability/logger';
 import {

@@ -26,19 +26,13 @@ import {
   WebhookPayloadError,
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
+import { STRIPE_API_VERSION, stripeApiVersionProblem } from '../../shared/connectors/stripe/api-version';
+import { REFUND_LOOKUP_SETTLE_MS, SEARCH_PROPAGATION_MS } from '../../shared/connectors/stripe/lookups';
+import { toStripeAmount } from '../../shared/connectors/stripe/money';
+import { encodeStripeForm } from '../../shared/connectors/stripe/requests';
+import { STRIPE_PAYMENT_STATUS, STRIPE_REFUND_STATUS } from '../../shared/connectors/stripe/statuses';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import {
-  encodeStripeForm,
-  PAYMENT_INTENT_SEND_WINDOW_MS,
-  REFUND_LOOKUP_SETTLE_MS,
-  SEARCH_PROPAGATION_MS,
-  STRIPE_API_VERSION,
-  STRIPE_PAYMENT_STATUS,
-  STRIPE_REFUND_STATUS,
-  STRIPE_TIMEOUTS_MS,
-  stripeApiVersionProblem,
-  toStripeAmount,
-} from '../../shared/connectors/stripe/transformers';
+import { PAYMENT_INTENT_SEND_WINDOW_MS, STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import { CURRENCIES } from '../../shared/domain/money';
 import { PAYMENT_METHODS } from '../../shared/domain/payment';
 import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';
@@ -61,7 +55,7 @@ const CVC = '314';
 const PAYMENT_METHOD = (fixture('openapi.fixtures3.extract') as { resources: { payment_method: { id: string } } }).resources.payment_method;
 const PM_ID = PAYMENT_METHOD.id;
 /**
- * The query of a sync's `GET /v1/payment_intents/{id}`: the PaymentMethod expanded (issue 24: a PaymentIntent that
+ * The query of a sync's `GET /v1/payment_intents/{id}`: the PaymentMethod expanded (for saved methods: a PaymentIntent that
  * saved its card answers with the card summary in the same call; https://docs.stripe.com/api/expanding_objects).
  */
 const EXPAND_PAYMENT_METHOD_QUERY = `?${new URLSearchParams([['expand[0]', 'payment_method']]).toString()}`;
@@ -838,7 +832,7 @@ describe('StripeConnector', () => {
         },
       ],
       [
-        // Issue 25: a dispute, mapped (our payment id is read from the PaymentIntent by the core's fetch).
+        // A dispute, mapped (our payment id is read from the PaymentIntent by the core's fetch).
         'event.charge.dispute.created',
         RECORDED_DISPUTE_CREATED_EVENT,
       ],

@@ -1,6 +1,6 @@
 /**
  * Contract tests of the Stripe adapter against Stripe's own published material, not against the
- * adapter's assumptions (issue 12):
+ * adapter's assumptions:
  *
  * (a) Requests. Every request the adapter can send — authorize (PaymentMethod + PaymentIntent,
  *     automatic and manual capture, with billing details), capture, void, refund, sync by id and by
@@ -12,13 +12,13 @@
  *     must fit its type (numbers, booleans, string literals; the package's enums are open — they end in
  *     `OtherString` — so any string fits them) and every required parameter must be present. The types are read with the TypeScript compiler API from
  *     `node_modules/stripe`, so a package upgrade that removes or renames a parameter we send fails
- *     here. The compile-time half is `tsc`: the builders in `shared/connectors/stripe/transformers.ts`
+ *     here. The compile-time half is `tsc`: the builders in `shared/connectors/stripe/requests.ts`
  *     return those param types (and the `@ts-expect-error` below proves `payment_method_types` is no
  *     longer a PaymentIntent parameter). Stripe's `openapi/spec3.json` itself is not used: the copy
  *     reachable here (stripe/openapi, commit f6c2a48fbac2, tag v2436) does not carry the file's
  *     content, and it predates the package's spec version.
  *
- * (a') Saved payment methods (issue 24). The requests of saving a card, charging it off- and on-session, asking the
+ * (a') Saved payment methods. The requests of saving a card, charging it off- and on-session, asking the
  *     payer after an off-session `authentication_required` and detaching it are captured and checked the same way,
  *     with the three param types they add (`CustomerCreateParams`, `PaymentIntentConfirmParams`,
  *     `PaymentMethodDetachParams`). Their response samples (fixtures/stripe/saved-methods/) are asserted in
@@ -38,17 +38,15 @@ import { join } from 'node:path';
 import type Stripe from 'stripe';
 import ts from 'typescript';
 import type { AuthorizeRequest, PaymentResult, RefundResult, WebhookEvent } from '../../shared/connectors/connector';
-import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
 import {
   declineFromErrorBody,
   isStripeBalance,
   paymentResultFromIntent,
   refundResultFromRefund,
-  type StripeList,
-  type StripePaymentIntent,
-  type StripeRefund,
   stripeErrorOf,
-} from '../../shared/connectors/stripe/transformers';
+} from '../../shared/connectors/stripe/responses';
+import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
+import type { StripeList, StripePaymentIntent, StripeRefund } from '../../shared/connectors/stripe/wire-types';
 import { type StandInRequest, type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 import { RECORDED_DISPUTE_CREATED_EVENT } from './stripe-dispute-event';
 
@@ -85,7 +83,7 @@ const PARAM_TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The `stripe` param types of the requests of saved payment methods (issue 24) that are not in {@link PARAM_TYPES}:
+ * The `stripe` param types of the requests of saved payment methods that are not in {@link PARAM_TYPES}:
  * the Customer, the confirm that asks the payer after an off-session `authentication_required`, the detach
  * (stripe-node 23.1.0 `resources/Customers.d.ts`, `PaymentIntents.d.ts`, `PaymentMethods.d.ts`).
  */
@@ -362,7 +360,7 @@ describe("(a) every request the adapter sends fits the stripe package's param ty
 });
 
 /**
- * Drives every request of saved payment methods (issue 24) once: a first payment that saves the card (Customer,
+ * Drives every request of saved payment methods once: a first payment that saves the card (Customer,
  * PaymentMethod, PaymentIntent with `setup_future_usage`, `customer`, `expand`), an off-session and an on-session
  * charge of it, Stripe's "always authenticate" card (`4000002760003184`, https://docs.stripe.com/testing#regulatory-cards)
  * whose off-session charge is refused `authentication_required` and confirmed on-session, a sync by id (expanded),
@@ -410,7 +408,7 @@ async function exerciseSavedMethodRequests(): Promise<StandInRequest[]> {
   return [...standIn.requests];
 }
 
-describe("(a') the requests of saved payment methods (issue 24) fit the stripe package's param types", () => {
+describe("(a') the requests of saved payment methods fit the stripe package's param types", () => {
   let captured: StandInRequest[] = [];
   const types = { ...PARAM_TYPES, ...SAVED_METHOD_PARAM_TYPES };
 
@@ -534,7 +532,7 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
   'error.payment_intent_unexpected_state.json': { error: { status: 400, code: 'payment_intent_unexpected_state', decline: null } },
   'error.raw_card_data_not_enabled.json': { error: { status: 400, code: 'invalid_request_error', decline: null } },
   'error.resource_missing.json': { error: { status: 404, code: 'resource_missing', decline: null } },
-  // Issue 25: mapped to a dispute.
+  // Mapped to a dispute.
   'event.charge.dispute.created.json': {
     webhook: RECORDED_DISPUTE_CREATED_EVENT,
   },

@@ -1,7 +1,7 @@
 import type { WebhookEvent } from '../../shared/connectors/connector';
 
 /**
- * What the Stripe adapter maps the recorded `event.charge.dispute.created.json` fixture to (issue 25): a dispute event
+ * What the Stripe adapter maps the recorded `event.charge.dispute.created.json` fixture to: a dispute event
  * naming the PaymentIntent, not our payment (the core reads it back with the PaymentIntent expanded). One expectation
  * for the adapter, contract and dispute tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Stripe disputes (issue 25) against the loopback stand-in (test/helpers/stripe-stand-in.ts): `charge.dispute.*`
+ * Stripe disputes against the loopback stand-in (test/helpers/stripe-stand-in.ts): `charge.dispute.*`
  * webhooks signed as Stripe signs them, through every status of `STRIPE_DISPUTE_STATUS`; `fetchDispute`,
  * `acceptDispute`, `submitDisputeEvidence` (with and without `submit`, with a file uploaded to `POST /v1/files`);
  * an unknown status kept raw; technical failures and refusals. Shapes: Stripe's OpenAPI fixture `resources.dispute`
@@ -15,13 +15,10 @@ import {
   type WebhookEvent,
   WebhookSignatureError,
 } from '../../shared/connectors/connector';
+import { disputeFromStripe, stripeFilesBaseUrl } from '../../shared/connectors/stripe/disputes';
+import { STRIPE_DISPUTE_STATUS } from '../../shared/connectors/stripe/statuses';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import {
-  disputeFromStripe,
-  STRIPE_DISPUTE_STATUS,
-  type StripeDispute,
-  stripeFilesBaseUrl,
-} from '../../shared/connectors/stripe/transformers';
+import type { StripeDispute } from '../../shared/connectors/stripe/wire-types';
 import type { DisputeStage, DisputeStatus } from '../../shared/domain/dispute-vocabulary';
 import { logger } from '../../shared/observability/logger';
 import {

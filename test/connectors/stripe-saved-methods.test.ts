@@ -1,8 +1,8 @@
 /**
- * Saved payment methods at Stripe (issue 24): the adapter (shared/connectors/stripe/) against the loopback stand-in
+ * Saved payment methods at Stripe: the adapter (shared/connectors/stripe/) against the loopback stand-in
  * (test/helpers/stripe-stand-in.ts), two accounts with their own ledgers, and against Stripe's documented shapes
  * (fixtures/stripe/saved-methods/ and fixtures/stripe/openapi-fixtures3/customer.extract.json; sources in
- * fixtures/SOURCES.md, "Stripe saved methods (issue 24)").
+ * fixtures/SOURCES.md, "Stripe saved methods").
  *
  * What is proven:
  * - a first payment with `setupFutureUsage` makes the Stripe Customer once (a retried authorize replays it), charges
@@ -31,16 +31,11 @@ import {
   type SavedMethodToken,
   type SyncRequest,
 } from '../../shared/connectors/connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
+import { isAuthenticationRequired } from '../../shared/connectors/stripe/decline-codes';
+import { declineFromErrorBody, paymentResultFromIntent, stripeErrorOf } from '../../shared/connectors/stripe/responses';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import {
-  declineFromErrorBody,
-  isAuthenticationRequired,
-  paymentResultFromIntent,
-  STRIPE_API_VERSION,
-  type StripeErrorBody,
-  type StripePaymentIntent,
-  stripeErrorOf,
-} from '../../shared/connectors/stripe/transformers';
+import type { StripeErrorBody, StripePaymentIntent } from '../../shared/connectors/stripe/wire-types';
 import {
   STAND_IN_AUTHENTICATION_CARDS,
   type StandInRequest,

@@ -25,12 +25,14 @@ import yaml from 'js-yaml';
 import { type Connector, ConnectorRequestError, ConnectorTechnicalError } from '../../shared/connectors/connector';
 import { INVALID_CREDENTIALS_CODE } from '../../shared/connectors/connector-http';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
-import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
-import { isInvalidKeyAnswer, PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
+import { isInvalidKeyAnswer } from '../../shared/connectors/paystack/responses';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import { STRIPE_API_VERSION, STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/transformers';
+import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 
 const FIXTURES = join(__dirname, 'fixtures');
 const json = (file: string): unknown => JSON.parse(readFileSync(join(FIXTURES, file), 'utf8'));

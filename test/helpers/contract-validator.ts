@@ -3,7 +3,7 @@
  * `api.request` or a test's raw `fetch`) is checked against docs/openapi.json, loaded once per test
  * file (jest gives each file its own module registry).
  *
- * What is checked (issue 14, "the spec checks every HTTP test"):
+ * What is checked (the published contract, docs/openapi.json, checks every HTTP test):
  * - the **response** is documented: its status is listed for the operation (the document has no
  *   `default` responses, so nothing else is), its media type is the documented one (no body where
  *   none is documented), a JSON body validates against that status's schema (whose objects say

@@ -17,8 +17,8 @@
  * - One reconciler pass "later" (the clock moved past leases and propagation windows), one pass at the
  *   convergence bound after a fault ({@link FaultHarness.reconcileWithinBound}), and the ledger invariant.
  *
- * Two modes, the same suites run in both (issue 22: "the fault suite of the reconciler runs with
- * payments on merchants' own accounts"):
+ * Two modes, the same suites run in both (the reconciler's fault suite runs with payments on the platform's
+ * account and on merchants' own accounts):
  * - `platform` (default): the harness merchant has no connector account, so its payments go by the
  *   stage's `ROUTING_RULES` (USD cards: Stripe, then the sandbox) to the platform's own Stripe account,
  *   the stand-in's default one;

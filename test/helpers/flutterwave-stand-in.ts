@@ -5,7 +5,7 @@
  * failing on command (hang, 500, connection reset or refused) like the Stripe and Paystack stand-ins,
  * so a test can check a merchant's own Flutterwave credentials and make Flutterwave unreachable.
  *
- * Card payments and saved cards (issue 24) are modelled when the stand-in is started with `payments: true`
+ * Card payments and saved cards are modelled when the stand-in is started with `payments: true`
  * (off by default, so the balance-only behaviour stays exactly as it was): per account a ledger of card
  * transactions and the card tokens the account issued. The Flutterwave adapter's other payment tests queue
  * Flutterwave's documented answers on test/connectors/fixtures/flutterwave/fixture-server.ts. This stand-in follows
@@ -69,7 +69,7 @@
  * documented sample at 0 until a test sets them (`setBalances`). Each request records the account it acted
  * on and the masked key (`keyHint`), never the key.
  *
- * Chargebacks (issue 25), served whatever `payments` says (a test opens them with `openChargeback`):
+ * Chargebacks, served whatever `payments` says (a test opens them with `openChargeback`):
  * - a ledger of chargebacks per account; `openChargeback(txRef, options, secretKey)` raises one against the account's
  *   transaction with that `tx_ref` (its id, `flw_ref`, amount and currency), or — when the account has none, e.g. a
  *   stand-in without `payments` — against a transaction of its own making (`options.currency`, default NGN);

@@ -53,7 +53,7 @@
  * the step it waits on, the amount captured, the refunds, and which steps were submitted (never their
  * values: a PIN, OTP or card number is compared in memory and dropped; the request log keeps `[REDACTED]`).
  *
- * Saved cards (issue 24): every card charge carries an `authorization` as Paystack's samples print it
+ * Saved cards: every card charge carries an `authorization` as Paystack's samples print it
  * ([DCS] `src/api/transactions/{verify,charge_authorization}/response.json`: `authorization_code` one per
  * transaction, `signature` the same for every charge of one card number, `exp_month`/`exp_year` strings,
  * `reusable` true once the card charge succeeded — "All authorizations are inactive until one transaction
@@ -75,7 +75,7 @@
  *   unknown or already inactive code → 404 `Authorization code not found.` ([DCS]
  *   `src/api/customers/deactivate-authorization/response.json` `200` / `404`).
  *
- * Disputes (issue 25): each account has a dispute ledger. A test opens a dispute on one of the account's transactions
+ * Disputes: each account has a dispute ledger. A test opens a dispute on one of the account's transactions
  * ({@link PaystackStandIn.openDispute}), moves it as Paystack / the issuer would ({@link PaystackStandIn.resolveDispute},
  * {@link PaystackStandIn.setDisputeStatus}) and builds the signed `charge.dispute.*` webhook of it
  * ({@link PaystackStandIn.disputeWebhook}: `x-paystack-signature` = hex HMAC-SHA512 of the body with the account's secret

@@ -59,7 +59,7 @@
  *   last 4 digits: the stand-in never keeps a PAN); while the first request is still
  *   running → 409 `idempotency_key_in_use`. Keys are ignored on GETs, as at Stripe.
  *
- * - saved payment methods (issue 24; https://docs.stripe.com/payments/save-during-payment): Customers per account
+ * - saved payment methods (https://docs.stripe.com/payments/save-during-payment): Customers per account
  *   (`POST /v1/customers`, https://docs.stripe.com/api/customers/create, shaped as Stripe's OpenAPI fixture
  *   `resources.customer`, fixtures/stripe/openapi-fixtures3/customer.extract.json; `GET /v1/customers/:id`); a
  *   PaymentIntent with `setup_future_usage` and `customer` attaches its PaymentMethod to the Customer once authorized
@@ -79,7 +79,7 @@
  * - `expand[]` (https://docs.stripe.com/api/expanding_objects): `payment_method` and `customer` on PaymentIntent
  *   create, confirm and retrieve, `data.payment_method` and `data.customer` on search, `payment_intent` on the
  *   dispute routes; anything else → 400.
- * - disputes (issue 25; https://docs.stripe.com/api/disputes, stripe-node 23.1.0 `resources/Disputes.d.ts`): a test
+ * - disputes (https://docs.stripe.com/api/disputes, stripe-node 23.1.0 `resources/Disputes.d.ts`): a test
  *   opens one on an account's captured PaymentIntent (`openDispute`), moves it (`resolveDispute`, `setDisputeStatus`)
  *   and gets the `charge.dispute.*` event of its current state signed with the account's webhook secret as Stripe
  *   signs (`disputeEvent`: `Stripe-Signature: t=…,v1=<HMAC-SHA256 of "t.body">`, https://docs.stripe.com/webhooks/signature;
@@ -240,7 +240,7 @@ export interface StandInCustomer {
   idempotencyKey: string | null;
 }
 
-/** One dispute of one account, as {@link StripeStandIn.disputesOf} shows it (issue 25). Amounts in minor units. */
+/** One dispute of one account, as {@link StripeStandIn.disputesOf} shows it. Amounts in minor units. */
 export interface StandInDispute {
   /** `du_…`. */
   id: string;
@@ -410,13 +410,13 @@ export interface StripeStandIn {
   paymentMethodsOf(secretKey: string): StandInPaymentMethod[];
   /**
    * One account's Customers (the default account's without a key), oldest first, with the PaymentMethods attached to
-   * and detached from each (issue 24).
+   * and detached from each.
    * @throws Error when the key is no account's
    */
   customersOf(secretKey?: string): StandInCustomer[];
   /**
    * One account's PaymentIntents (the default account's without a key), oldest first: status, Customer,
-   * PaymentMethod, `setup_future_usage`, off-session or not (issue 24).
+   * PaymentMethod, `setup_future_usage`, off-session or not.
    * @throws Error when the key is no account's
    */
   paymentIntentsOf(secretKey?: string): StandInPaymentIntent[];
@@ -436,7 +436,7 @@ export interface StripeStandIn {
    */
   declineCharges(paymentMethodId: string, decline: { declineCode: string; message: string } | null, secretKey?: string): void;
   /**
-   * Issue 25: a cardholder disputes a captured PaymentIntent of the account (the default account's without a key):
+   * A cardholder disputes a captured PaymentIntent of the account (the default account's without a key):
    * a Dispute (`du_…`) with `amount` (default: all captured), `reason` (default `fraudulent`), `status` (default
    * `needs_response`; any string, also one Stripe does not document), `networkReasonCode` (default `10.4`), `dueBy`
    * (Unix seconds; default 7 days after now), created now.
@@ -819,8 +819,8 @@ function offSessionParam(form: URLSearchParams, confirming: boolean): boolean | 
  * Why a PaymentMethod cannot be used by an intent of `customerId`, or null:
  * - detached from a Customer: "The provided PaymentMethod was previously used with a PaymentIntent without Customer
  *   attachment, shared with a connected account without Customer attachment, or was detached from a Customer. It may
- *   not be used again. …" (Stripe's message as quoted in public threads: github.com/liberapay/liberapay.com issue
- *   2686, github.com/stripe/stripe-react-native issue 1170);
+ *   not be used again. …" (Stripe's message as quoted in public threads: github.com/liberapay/liberapay.com/issues/2686,
+ *   github.com/stripe/stripe-react-native/issues/1170);
  * - attached to a Customer the intent does not name (Stripe: "If the payment method is attached to a Customer, you
  *   must also provide the ID of that Customer", [pkg] `PaymentIntentCreateParams.payment_method`; the stand-in's
  *   wording).
@@ -940,7 +940,7 @@ interface Refund {
   reference: string;
 }
 
-/** A dispute of one account (issue 25). */
+/** A dispute of one account. */
 interface DisputeRecord {
   id: string;
   paymentIntentId: string;
@@ -992,11 +992,11 @@ interface Account {
   paymentMethods: Map<string, PaymentMethodRecord>;
   intents: Map<string, Intent>;
   refunds: Map<string, Refund>;
-  /** Customers (issue 24): a saved PaymentMethod belongs to one of them, in this account only. */
+  /** Customers: a saved PaymentMethod belongs to one of them, in this account only. */
   customers: Map<string, CustomerRecord>;
   /** Idempotency keys are scoped to the account, as at Stripe. */
   idempotency: Map<string, IdempotencyEntry>;
-  /** Disputes (issue 25) and uploaded files. */
+  /** Disputes and uploaded files. */
   disputes: Map<string, DisputeRecord>;
   files: Map<string, FileRecord>;
   /** Keys the card fingerprints of this account (random per account). */

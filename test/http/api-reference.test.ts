@@ -1,5 +1,5 @@
 /**
- * The published contract and the API version (issue 14), through the local gateway and the real handlers:
+ * The published contract and the API version, through the local gateway and the real handlers:
  * - `GET /openapi.json` serves docs/openapi.json byte for byte; `GET /docs` is Redoc's page with a
  *   Content-Security-Policy that allows Redoc and nothing more, loading everything by relative URLs;
  *   `GET /docs/redoc.standalone.js` serves redoc's bundle; none of them needs an api-key;

@@ -1,5 +1,5 @@
 /**
- * Issue 23, wrong answers: a payment step takes at most three wrong answers (PIN, OTP, phone,
+ * Wrong answers: a payment step takes at most three wrong answers (PIN, OTP, phone,
  * birthday), through `POST /payments/{id}/authenticate` and the hosted step page alike; the third
  * fails the payment with `error_code: authentication_failed`. Counted in the claim write, so a result
  * that is never recorded still counts.

@@ -1,5 +1,5 @@
 /**
- * The business metrics of issue 16 as Powertools writes them: EMF JSON lines on stdout
+ * The business metrics (docs/operations.md) as Powertools writes them: EMF JSON lines on stdout
  * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html).
  * The test setup turns metrics off (`POWERTOOLS_METRICS_DISABLED=true`, test/setup/global-setup.ts);
  * this file turns them on and captures `process.stdout.write` while requests run through the local

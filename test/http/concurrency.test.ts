@@ -161,7 +161,7 @@ describe('concurrent state changes on one payment', () => {
 });
 
 /**
- * Written to the idempotency spec of issue 4 (Powertools idempotency, header
+ * Written to the idempotency spec (docs/api.md "Idempotency keys"; Powertools idempotency, header
  * `Idempotency-Key`, replay header `Idempotent-Replayed: true`, 422
  * `idempotency_key_reused`, 409 `idempotency_key_in_use`, scoped per merchant,
  * nothing stored for validation/auth rejections).

@@ -1,5 +1,5 @@
 /**
- * Merchant connector accounts (issue 22), through the local gateway against DynamoDB Local and the
+ * Merchant connector accounts, through the local gateway against DynamoDB Local and the
  * loopback Stripe stand-in with many accounts (test/helpers/stripe-stand-in.ts: the secret key names
  * the account, a ledger per account, a wrong key 401):
  * - two merchants each connect their own Stripe account; each one's payments, captures and refunds land

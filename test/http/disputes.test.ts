@@ -1,5 +1,5 @@
 /**
- * Disputes (issue 25, "Proof") through the local API — gateway, handlers, DynamoDB Local (a table of this file's own),
+ * Disputes end to end through the local API — gateway, handlers, DynamoDB Local (a table of this file's own),
  * the delivery queue and the table stream to a merchant's webhook endpoint — against the sandbox and the loopback
  * stand-ins of Stripe, Paystack and Flutterwave, each with its ledger per account:
  * 1. the sandbox disputes a payment made with its dispute test card; the scheduled worker records it (polling), the
@@ -20,7 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { type LocalDeliveryQueue, startDeliveryQueue } from '../../scripts/local/delivery-queue';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { type EventStream, startEventStream } from '../../scripts/local/event-stream';
-import { paystackReference } from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
 import { runBillingWork } from '../../shared/operations/billing/renewal-worker';
 import { recordDispute } from '../../shared/operations/disputes/dispute-ingestion';
 import * as disputesRepository from '../../shared/storage/disputes-repository';

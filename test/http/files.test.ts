@@ -1,5 +1,5 @@
 /**
- * `POST /files` and `GET /files/{file_id}` (issue 25, evidence files), through their Lambda handlers with API
+ * `POST /files` and `GET /files/{file_id}` (evidence files), through their Lambda handlers with API
  * Gateway (payload 2.0) events against DynamoDB Local and a temporary FILES_DIR. The routes are not in
  * shared/api/routes.ts (nor docs/openapi.json) yet, so the local gateway, which checks every exchange against the
  * OpenAPI document, cannot serve them: TODO once `CreateFile` and `GetFile` are routed, also drive these cases

@@ -114,7 +114,7 @@ describe('odd request targets through the real handlers', () => {
 describe('rawPath and pathParameters as an HTTP API delivers them', () => {
   /**
    * Live captures of an HTTP API (payload 2.0): hotsock/voker, vokerhttp/testdata/ingress-paths.json
-   * (commit a1c00bf4…), made with examples/aws-ingress-probe/paths.py against us-west-2 in July 2026.
+   * (commit a1c00bf4…), made with a probe script (`paths.py`, not kept in this repository) against us-west-2 in July 2026.
    * `httpAPIRejected`: API Gateway answered 400 itself (paths.py counts only a 400 as the expected refusal).
    */
   const INGRESS_PATHS: { sentPath: string; httpAPIPath?: string; httpAPIRejected?: boolean }[] = [

@@ -1,5 +1,5 @@
 /**
- * Issue 23, limits and truth after partial work: the cap on webhook endpoints per merchant, the
+ * Limits and truth after partial work: the cap on webhook endpoints per merchant, the
  * bounded concurrency of one event's fan-out and of a redelivery, and the 503 of a customer delete
  * or a redelivery that storage interrupted after it had begun (never "Nothing was changed").
  * Storage faults are injected as in round-trips-and-faults.test.ts: a middleware on the process-wide

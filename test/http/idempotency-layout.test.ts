@@ -1,5 +1,5 @@
 /**
- * Idempotency records are spread over the table (issue 15): one partition per record
+ * Idempotency records are spread over the table (no hot partition per function): one partition per record
  * (`PK = idempotency#<function>#<base64 md5>`, `SK = IDEMPOTENCY`), never one partition per function
  * shared by every merchant. Replay semantics are unchanged.
  */

@@ -282,7 +282,7 @@ describe('a signed but malformed event → 400 with the error body, never 500', 
       JSON.stringify({ event: 'transfer.success', data: { reference: 'tr_1', status: 'success' } }),
     );
     expect(transfer).toMatchObject({ status: 200, body: { received: true, applied: false } });
-    // (Disputes are applied since issue 25: a type Stripe's adapter still does not apply.)
+    // (Disputes are applied now; a payout is a type Stripe's adapter does not apply.)
     const payout = await deliver(
       'stripe',
       JSON.stringify({

@@ -1,7 +1,7 @@
 /**
  * The ledger property, run by test/http/ledger-property.test.ts (payments on the platform's own Stripe
  * account) and test/http/ledger-property-accounts.test.ts (on the merchant's own connector accounts,
- * issue 22); the harness's mode decides the account and the ledger compared (test/helpers/fault-harness.ts).
+ * too); the harness's mode decides the account and the ledger compared (test/helpers/fault-harness.ts).
  *
  * Property (fast-check): for any sequence of money operations on a payment — create
  * with confirm (automatic or manual capture), then captures, cancels and refunds — each
@@ -12,7 +12,7 @@
  * - the payment and its refunds equal the processor's ledger (amounts, statuses, refund ids);
  * - nothing stays open, nothing was charged twice;
  * - no answer said "nothing was changed" while the ledger changed.
- * The reconciler pass runs at the convergence bound (issue 23: 60 s after the faults ended, less the settling
+ * The reconciler pass runs at the convergence bound (docs/money-safety.md, "Convergence": 60 s after the faults ended, less the settling
  * allowance; `reconcileWithinBound`), with the real leases. Only a run in which the processor hung *before*
  * doing the work leaves something open then — a call it may still be working on, which no lookup may call "not
  * done" inside the processor's own window —; such runs get a second pass once those windows have passed.

@@ -1,5 +1,5 @@
 /**
- * Lists merchants' developers reach for (issue 26, item 4): `GET /payments?customer_id=` (the payments linked to one
+ * Lists merchants' developers reach for: `GET /payments?customer_id=` (the payments linked to one
  * customer, GSI3) and the top-level `GET /refunds` (every refund of the merchant, GSI2, or one payment's), through the
  * local API on the sandbox; paged with `starting_after`, one merchant's never in another's.
  */

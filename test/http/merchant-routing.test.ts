@@ -1,5 +1,5 @@
 /**
- * Routing per merchant (issue 22), through the local gateway against DynamoDB Local, on merchants'
+ * Routing per merchant, through the local gateway against DynamoDB Local, on merchants'
  * own sandbox connector accounts (no processor needed): algorithms are validated when written (errors
  * name the rule and field), `volume_split` lands within its tolerance and picks the same account for a
  * retried confirm, `advanced` rules on amount, currency, method and metadata pick as written, an

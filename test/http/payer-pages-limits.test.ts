@@ -1,5 +1,5 @@
 /**
- * Issue 23, public pages are not amplifiers: the payer pages (`/pay/{id}/…`) and the sandbox's hosted
+ * Public pages are not amplifiers: the payer pages (`/pay/{id}/…`) and the sandbox's hosted
  * pages are rate-limited per payment and per client address (a 429 page, before anything runs), and the
  * return route asks the processor at most once per payment per cooldown (`last_synced_at`), answering
  * from what is stored otherwise.

@@ -1,5 +1,5 @@
 /**
- * Saved payment methods over HTTP (issue 24; docs/api.md "Saved payment methods"), against the local API:
+ * Saved payment methods over HTTP (docs/api.md "Saved payment methods"), against the local API:
  * - `GET /customers/{customer_id}/payment_methods` (newest first, `limit`, `starting_after`, items sharing a
  *   millisecond), `GET /payment_methods/{id}`, 404s for unknown ids and another merchant's;
  * - `DELETE /payment_methods/{id}` detaches at the processor (the sandbox's `detachSavedMethod`, spied: the

@@ -1,5 +1,5 @@
 /**
- * Per-merchant rate limits through the local gateway against DynamoDB Local (issue 15;
+ * Per-merchant rate limits through the local gateway against DynamoDB Local (
  * docs/rate-limits.md): the 429 body and headers, read and write budgets, isolation between
  * merchants, two containers sharing one budget through the table's counters, no idempotency record
  * for a 429, and fail-open when the lease write fails. The limiter's clock is the test's

@@ -1,5 +1,5 @@
 /**
- * The request log of issue 16 through the local gateway: every API request — an Idempotency-Key
+ * The request log (docs/operations.md) through the local gateway: every API request — an Idempotency-Key
  * replay and an error included — writes exactly one structured line (shared/observability/request-log.ts)
  * with the merchant, route, status, latency and the ids and connector it concerns, and never the card
  * number, CVC or API key it was sent.

@@ -1,5 +1,5 @@
 /**
- * Issue 23, item 8: the sandbox's hosted page acts only on the step it shows (a payment waiting on a
+ * The sandbox's hosted page acts only on the step it shows (a payment waiting on a
  * PIN, an OTP, a bank transfer or the other page is neither approved nor declined there), and never
  * reports money on a payment the API closed (an approve racing a cancel raises no money mismatch).
  */

@@ -1,5 +1,5 @@
 /**
- * Saved payment methods under faults (issue 24), through the local API against the Stripe stand-in with its
+ * Saved payment methods under faults, through the local API against the Stripe stand-in with its
  * ledger and Customers (test/helpers/fault-harness.ts: a table of this file's own, storage faults injected on
  * the process-wide DynamoDB client, processor faults at the stand-in):
  * 1. `DELETE /payment_methods/{id}` whose write fails after Stripe detached the PaymentMethod: the answer never

@@ -1,5 +1,5 @@
 /**
- * Saved payment methods on merchants' own processor accounts (issue 24, "Proof"), through the local API — gateway,
+ * Saved payment methods on merchants' own processor accounts, end to end through the local API — gateway,
  * handlers, DynamoDB Local (a table of this file's own, so the reconciler sees only these items), the real adapters —
  * against the loopback stand-ins of Paystack, Flutterwave and Stripe with a ledger per account
  * (test/helpers/{paystack,flutterwave,stripe}-stand-in.ts). For each processor, a merchant connects two accounts of it
@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../scripts/local/ensure-table';
-import { paystackReference } from '../../shared/connectors/paystack/transformers';
+import { paystackReference } from '../../shared/connectors/paystack/references';
 import { reconcileOpenOperations } from '../../shared/operations/reconciliation/reconcile-operations';
 import { CONVERGENCE_BOUND_MS, RECONCILE_SETTLE_ALLOWANCE_MS } from '../../shared/settings/reconcile-settings';
 import { documentClient } from '../../shared/storage/client';
@@ -502,7 +502,7 @@ describe.each([paystackCase, flutterwaveCase, stripeCase])('$name: saved methods
     expect(p.ledger(m.a.key, res.payment_id)).toMatchObject({ entries: 1, charges: 1, amountCaptured: 3100, viaToken: true });
     expect(ok(await call(m.key, 'GET', `/payments/${res.payment_id}`))).toMatchObject({ status: 'Processing', amount_captured: 0 });
 
-    // One reconciler pass at the convergence bound after the fault (docs/api.md "Convergence"), past the claim's lease.
+    // One reconciler pass at the convergence bound after the fault (docs/money-safety.md "Convergence"), past the claim's lease.
     const pass = t0 + CONVERGENCE_BOUND_MS - RECONCILE_SETTLE_ALLOWANCE_MS;
     expect(Date.parse(res.pending_operation.lease_expires_at)).toBeLessThan(pass);
     const realNow = Date.now.bind(Date);

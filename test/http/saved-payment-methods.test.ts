@@ -1,5 +1,5 @@
 /**
- * Saved payment methods through the payment flow (issue 24) on the sandbox connector: a payment with
+ * Saved payment methods through the payment flow on the sandbox connector: a payment with
  * `setup_future_usage` saves its card on the customer; `payment_method_id` charges it again, with the
  * payer present or not (`off_session`); the rules of the fields; the token never in clear.
  */

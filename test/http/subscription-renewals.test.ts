@@ -1,5 +1,5 @@
 /**
- * Renewals, dunning, test clocks and expiry notices (issue 24, "Proof"), through the local API — gateway, handlers,
+ * Renewals, dunning, test clocks and expiry notices, end to end through the local API — gateway, handlers,
  * DynamoDB Local (a table of this file's own, so the renewal worker sees only these merchants) — on a merchant's own
  * Stripe account at the loopback Stripe stand-in, whose ledger per account is compared with our invoices:
  * 1. a monthly subscription on a test clock advanced 12 months renews 12 times: 13 invoices (the first at create),

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (issue 24, Subscriptions) through the local API on the sandbox connector: a card saved
+ * Subscriptions (docs/api.md "Subscriptions and invoices") through the local API on the sandbox connector: a card saved
  * off-session first, then a subscription bills its first period with one off-session payment (once, even
  * when the create is retried with its Idempotency-Key); a declining saved card leaves it `incomplete`
  * with an open invoice; a trial charges nothing; the checks of the customer and its method; lists,

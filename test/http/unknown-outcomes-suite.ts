@@ -1,7 +1,7 @@
 /**
  * The reconciler's fault suite, run by test/http/unknown-outcomes.test.ts (payments on the platform's
  * own Stripe account) and test/http/unknown-outcomes-accounts.test.ts (payments on the merchant's own
- * connector accounts, issue 22): the same tests, the harness's mode deciding which account the
+ * connector accounts): the same tests, the harness's mode deciding which account the
  * payments go to and which ledger they are compared with (test/helpers/fault-harness.ts).
  *
  * Fault injection through HTTP: every money-moving operation, faulted before, during
@@ -10,7 +10,7 @@
  * nothing charged or refunded twice, and no answer saying "nothing was changed" when
  * the processor did something.
  *
- * The bounds of issue 23 ("Convergence"), with the real configured leases, deadlines and margins and the
+ * The convergence bounds (docs/money-safety.md, "Convergence"), with the real configured leases, deadlines and margins and the
  * harness's clock moved instead of waited on: whatever the processor did is recorded by a reconciler pass run at
  * the convergence bound after the fault (`reconcileWithinBound`: 60 s less the settling allowance, after storage
  * returned or after the faulted request started); a call the processor may still be working on is not taken as

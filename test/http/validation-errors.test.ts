@@ -467,7 +467,7 @@ describe('nothing is written for a rejected request', () => {
   });
 });
 
-describe('inputs (issue 23, item 7)', () => {
+describe('inputs: impossible dates, NUL and lone surrogates, e-mail addresses', () => {
   test('an impossible calendar date in a list filter → 400 naming the bound, never rolled over', async () => {
     const cases: [string, string][] = [
       ['/payments?created[gte]=2026-02-30', 'created.gte'],

@@ -1,5 +1,5 @@
 /**
- * The reconciler's overdue gauge for webhook deliveries (issue 16, "undelivered webhooks older than
+ * The reconciler's overdue gauge for webhook deliveries (docs/operations.md: "undelivered webhooks older than
  * 1 hour"): measured from when a delivery fell due, not from when it opened. A table of this file's
  * own, so the reconciler sees only the deliveries written here.
  */

@@ -6,7 +6,7 @@ import { buildApp } from '../../lib/switchyard-app';
 import type { Resource } from './synth-stage';
 
 /**
- * Issue 26, item 9: the alarm topic reaches someone. A stage's alarm destinations come from CDK context
+ * The alarm topic reaches someone. A stage's alarm destinations come from CDK context
  * (`-c alarmEmail=…`, `-c slackWorkspaceId=… -c slackChannelId=…`) or the environment; prod refuses to
  * synthesize without one, dev does not require one.
  */

@@ -1,5 +1,5 @@
 /**
- * The AWS clients a deployed stage loads on first use (issue 27): Secrets Manager through Powertools Parameters
+ * The AWS clients a deployed stage loads on first use (not at cold start): Secrets Manager through Powertools Parameters
  * (the keyed-hash key, the platform connector settings: shared/security/stage-secrets.ts) and S3 (dispute evidence
  * files: shared/storage/s3-file-store.ts). Locally and in the other tests neither is used (the environment gives the
  * key and the settings, a directory holds the files), so these paths run here against moto's server

@@ -8,9 +8,9 @@ import { DISPUTE_LOG_MESSAGES } from '../../shared/observability/dispute-log';
 import { functionId, type Resource, synthStage } from './synth-stage';
 
 /**
- * The renewal worker (issue 24) in the API stack, per stage: its own function (not the reconciler's, so billing's
+ * The renewal worker in the API stack, per stage: its own function (not the reconciler's, so billing's
  * volume or failures never delay settling payments), its every-minute EventBridge Scheduler schedule with a
- * dead-letter queue, its dunning settings from the stage config, and its alarms. And disputes (issue 25), which the
+ * dead-letter queue, its dunning settings from the stage config, and its alarms. And disputes, which the
  * same worker polls and expires: the dispute routes in their own group, the Contributor Insights rules over the log
  * groups where disputes are recorded (counting by connector account), the two alarms and the dashboard row. (One
  * file: each stage is synthesized once for both.)
@@ -65,7 +65,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       expect(a.Properties.AlarmActions).toHaveLength(1);
   });
 
-  // Disputes (issue 25).
+  // Disputes.
   const rules = Object.values(t.api.findResources('AWS::CloudWatch::InsightRule')) as Resource[];
   const body = (name: string) => {
     const r = rules.find((x) => x.Properties.RuleName === `switchyard-${stage}-accounts-by-${name}`);

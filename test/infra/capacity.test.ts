@@ -9,7 +9,7 @@ import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
 import { alarmContext } from './synth-stage';
 
 /**
- * Room to grow (issue 22): every template of both stages, the API stack's nested stacks included
+ * Room to grow (docs/capacity.md "CloudFormation room"): every template of both stages, the API stack's nested stacks included
  * (each template file counted on its own), stays under 80 % of CloudFormation's per-template quotas,
  * with today's routes and with 45 more. "Resources: 500", "Outputs: 200", "Parameters: 200" per
  * template, "Template body size in an Amazon S3 object: 1 MB" (CloudFormation user guide,

@@ -1,5 +1,5 @@
 /**
- * The evidence files bucket (issue 25; lib/data-stack.ts, lib/api/files-bucket-access.ts `filesBucketAccess`): private,
+ * The evidence files bucket (lib/data-stack.ts, lib/api/files-bucket-access.ts `filesBucketAccess`): private,
  * encrypted, TLS only, expiring, retained on prod; only the file upload and dispute evidence functions may touch
  * its objects, each with its own action. Written to hold whether or not the file and dispute routes are in
  * shared/api/routes.ts yet: the grants are read from whichever functions carry `FILES_BUCKET`, and a route

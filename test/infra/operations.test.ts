@@ -17,7 +17,7 @@ import { configuredConnector, sandboxConnectorEnabled } from '../../shared/proce
 import { functionId, type Resource, stageDashboard, synthStage } from './synth-stage';
 
 /**
- * Issue 16, operator side, on the synthesized templates of dev and prod (each synthesized once):
+ * Operations (docs/operations.md), operator side, on the synthesized templates of dev and prod (each synthesized once):
  * the business alarms and their thresholds (equal to the stage config) and runbook anchors (which
  * must exist in docs/operations.md), the dashboard's widgets and the metrics they read, the saved
  * Logs Insights queries and the Contributor Insights rule, the canaries, the sandbox switch and
@@ -432,7 +432,7 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
       [
         `switchyard-${stage}-merchants-by-failed-webhook-attempts`,
         `switchyard-${stage}-top-merchants-by-requests`,
-        // Issue 25: disputes by connector account (billing.test.ts).
+        // Disputes by connector account (billing.test.ts).
         `switchyard-${stage}-accounts-by-disputes-opened`,
         `switchyard-${stage}-accounts-by-disputes-near-deadline`,
         `switchyard-${stage}-accounts-by-disputes-expired`,

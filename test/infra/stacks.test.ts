@@ -60,7 +60,7 @@ const EXTRA_FUNCTIONS = 5;
 const dev = synthStage('dev');
 const prod = synthStage('prod');
 
-/** The API reference routes (issue 14): the contract, the page rendering it, and Redoc's bundle. */
+/** The API reference routes: the contract, the page rendering it, and Redoc's bundle. */
 const REFERENCE_ROUTES = ['OpenApiDocument', 'ApiReference', 'ApiReferenceScript'].map((name) => ROUTES.find((r) => r.name === name)!);
 
 describe.each([
@@ -91,7 +91,7 @@ describe.each([
     expect(routes.filter((r) => String(r.Properties.RouteKey).startsWith('HEAD ')).length).toBe(heads.length);
   });
 
-  test("memory: the stage's size, or the size the memory model chose for the function (issue 27; prod only)", () => {
+  test("memory: the stage's size, or the size the memory model chose for the function (docs/capacity.md, Lambda memory and cost; prod only)", () => {
     const fns = t.api.findResources('AWS::Lambda::Function') as Record<string, Resource>;
     const chosen = STAGES[stage]!.functionMemoryMb ?? {};
     expect(Object.keys(chosen).length > 0).toBe(stage === 'prod');
@@ -143,7 +143,7 @@ describe.each([
         POWERTOOLS_SERVICE_NAME: 'switchyard',
         POWERTOOLS_METRICS_NAMESPACE: `Switchyard/${stage}`,
       });
-      // Cold start (issue 15): no --enable-source-maps (Node would decode the whole map before the
+      // Cold start: no --enable-source-maps (Node would decode the whole map before the
       // handler runs); logged errors are source-mapped lazily from index.mjs.map instead.
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe(FUNCTION_NODE_OPTIONS);
       expect(String(fn.Properties.Environment.Variables.NODE_OPTIONS ?? '')).not.toContain('--enable-source-maps');
@@ -507,8 +507,8 @@ describe.each([
   });
 });
 
-describe('bundling (cold start, issue 15)', () => {
-  test('source maps without sourcesContent; the AWS SDK inside, its credential chain aliased to the environment-only provider; split (issue 27)', () => {
+describe('bundling (cold start)', () => {
+  test('source maps without sourcesContent; the AWS SDK inside, its credential chain aliased to the environment-only provider; split', () => {
     expect(FUNCTION_ESBUILD_OPTIONS).toMatchObject({
       minify: true,
       sourcemap: true,
@@ -525,7 +525,7 @@ describe('bundling (cold start, issue 15)', () => {
     expect(BUNDLE_ALIASES).toEqual(aliases);
   });
 
-  test('split as deployed (issue 27): connectors and the Encryption SDK in chunks loaded on first use, which work from the bundle', async () => {
+  test('split as deployed: connectors and the Encryption SDK in chunks loaded on first use, which work from the bundle', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-split-'));
     try {
       const entry = join(dir, 'entry.ts');
@@ -552,7 +552,7 @@ export async function handler() {
       // What a cold start loads holds neither a connector's adapter nor the Encryption SDK ...
       expect(staticInputs.filter((i) => /connectors\/(paystack|stripe|flutterwave|sandbox)\//.test(i))).toEqual([]);
       expect(staticInputs.filter((i) => i.includes('node_modules/@aws-crypto/'))).toEqual([]);
-      // The payment handler itself, as deployed: none of them, and no billing or webhook HTTP client either (issue 27).
+      // The payment handler itself, as deployed: none of them, and no billing or webhook HTTP client either.
       const payment = bundleFunction(process.cwd(), 'functions/payments/create-payment.ts', join(dir, 'create'));
       const paymentInputs = coldStartInputs(payment);
       expect(paymentInputs.some((i) => i.endsWith('shared/operations/payments/create-payment.ts'))).toBe(true);

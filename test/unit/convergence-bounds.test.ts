@@ -1,5 +1,5 @@
 /**
- * The arithmetic of issue 23's convergence bounds (docs/money-safety.md, "Convergence"), on the configured
+ * The arithmetic of the convergence bounds (docs/money-safety.md, "Convergence"), on the configured
  * values themselves: a stage or a constant changed so that a bound no longer holds fails here. The behaviour
  * behind each term is tested over HTTP by the fault suites (test/http/unknown-outcomes-suite.ts,
  * test/http/ledger-property-suite.ts), which move a clock through these very values.
@@ -8,9 +8,9 @@
 import { RECONCILER_SCHEDULE } from '../../lib/background/reconciler-schedule';
 import { STAGES } from '../../lib/config/stage-config';
 import { ROUTES } from '../../shared/api/routes';
-import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/transformers';
-import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/transformers';
-import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/transformers';
+import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
+import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';
+import { STRIPE_TIMEOUTS_MS } from '../../shared/connectors/stripe/timeouts';
 import {
   API_FUNCTION_TIMEOUT_MS,
   CLAIM_LEASE_MARGIN_MS,

@@ -11,7 +11,7 @@ import { EMAIL_PATTERN, emailSchema } from '../../shared/schemas/contact-schemas
 import { listQuerySchema, timestampParamSchema } from '../../shared/schemas/list-query-schema';
 
 /**
- * Issue 23, item 7 "Inputs": impossible calendar dates in list filters, strings holding NUL or lone
+ * Inputs: impossible calendar dates in list filters, strings holding NUL or lone
  * UTF-16 surrogates, and e-mail addresses checked by `validator`'s `isEmail` in agreement with the
  * OpenAPI document. The same rules over HTTP: test/http/validation-errors.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The Lambda memory model (scripts/capacity/lambda-memory.ts, issue 27): CPU time scaled by
+ * The Lambda memory model (scripts/capacity/lambda-memory.ts; docs/capacity.md "Lambda memory and cost"): CPU time scaled by
  * 1769 / MB below one full vCPU (AWS Lambda docs, "Configure Lambda function memory"), DynamoDB wait
  * not scaled, billed duration rounded up to 1 ms, arm64 GB-second pricing, and Power Tuning's choice
  * of the cheapest size within the speed and cold-init limits. Pure arithmetic; inputs are written out

@@ -56,7 +56,7 @@ describe('list query parsing', () => {
   });
 });
 
-describe('boundedListPage with ending_before (issue 26)', () => {
+describe('boundedListPage with ending_before', () => {
   const items = ['e', 'd', 'c', 'b', 'a'].map((id, i) => ({ id, created_at: `2026-01-0${5 - i}T00:00:00.000Z` }));
   const page = (query: Record<string, unknown>) =>
     boundedListPage(

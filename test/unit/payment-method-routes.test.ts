@@ -1,5 +1,5 @@
 /**
- * The saved payment method routes in the route table (issue 24): what each may do, hence what the stack
+ * The saved payment method routes in the route table: what each may do, hence what the stack
  * grants it. The DELETEs that detach a method at its processor — `DELETE /payment_methods/{id}` and the
  * customer delete, which detaches the customer's methods — call connectors: they get the processors' keys,
  * the routing rules and the connector-accounts KMS key (the token is decrypted for the call); the reads do

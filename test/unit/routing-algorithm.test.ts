@@ -1,5 +1,5 @@
 /**
- * Routing algorithms per merchant (issue 22): the request schema (shapes, bounds, error paths and
+ * Routing algorithms per merchant: the request schema (shapes, bounds, error paths and
  * messages as the API answers them), the evaluation (single, priority, volume_split, advanced rules
  * with Hyperswitch/euclid semantics), candidateOrder, and validateAlgorithm against accounts.
  * Property-based parts use fast-check; set FC_SEED to replay a failure it reported.

@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AuthorizeRequest, ConnectorRequestError, ConnectorTechnicalError, type SyncRequest } from '../../shared/connectors/connector';
+import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/api-version';
 import { StripeConnector } from '../../shared/connectors/stripe/stripe-connector';
-import { STRIPE_API_VERSION } from '../../shared/connectors/stripe/transformers';
 import { STAND_IN_SECRET_KEY, type StripeStandIn, startStripeStandIn, stripeEnv } from '../helpers/stripe-stand-in';
 
 const FIXTURES = join(__dirname, '..', 'connectors', 'fixtures', 'stripe');

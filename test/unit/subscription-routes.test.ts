@@ -1,5 +1,5 @@
 /**
- * The subscription and invoice routes in the route table (issue 24, Subscriptions): what each may do,
+ * The subscription and invoice routes in the route table: what each may do,
  * hence what the stack grants it. The create charges the first period (createPayment: processors' keys,
  * the connector-accounts KMS key to open the saved method's token) and the update checks a new method the
  * same way; the reads and the cancel call no processor. Both families live in the Billing nested stack.

@@ -2,7 +2,7 @@
  * The USSD bank list (`USSD_BANKS`) against the connectors that serve it, and routing by the payer's
  * bank: a connector whose processor does not serve the bank is skipped; none → 400 naming the field.
  */
-import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/transformers';
+import { FLUTTERWAVE_USSD_BANKS } from '../../shared/connectors/flutterwave/ussd-banks';
 import { PAYSTACK_USSD_BANKS } from '../../shared/connectors/paystack/supported-methods';
 import { ApiError } from '../../shared/domain/errors';
 import { DEFAULT_USSD_BANK_CODE, USSD_BANK_CODES, USSD_BANKS } from '../../shared/domain/ussd-banks';

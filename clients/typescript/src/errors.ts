@@ -1,5 +1,5 @@
 /**
- * The errors a {@link Switchyard} call throws: {@link SwitchyardError} and one subclass per `type`
+ * The errors a `Switchyard` call (./client.ts) throws: {@link SwitchyardError} and one subclass per `type`
  * of the API's error body (docs/api.md, Errors), plus {@link SwitchyardConnectionError} for a call
  * that got no HTTP answer.
  */
@@ -45,7 +45,7 @@ export interface SwitchyardErrorFields {
 }
 
 /**
- * Every failure a {@link Switchyard} method throws. `type` is the discriminant: each value has its
+ * Every failure a `Switchyard` method throws. `type` is the discriminant: each value has its
  * own subclass ({@link InvalidRequestError}, {@link AuthenticationError}, {@link IdempotencyError},
  * {@link ConnectorError}, {@link RateLimitError}, {@link ApiError}, {@link SwitchyardConnectionError}), so both
  * `err instanceof ConnectorError` and `switch (err.type)` work. `code` is the API's machine-readable
@@ -209,7 +209,7 @@ export class SwitchyardConnectionError extends SwitchyardError {
   }
 }
 
-/** Any error a {@link Switchyard} call throws, as a union discriminated by `type`. */
+/** Any error a `Switchyard` call throws, as a union discriminated by `type`. */
 export type AnySwitchyardError =
   | InvalidRequestError
   | AuthenticationError

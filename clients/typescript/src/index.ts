@@ -4,17 +4,17 @@
  * Typed end to end from `docs/openapi.json` (openapi-typescript → `src/generated/schema.ts`),
  * sent through `openapi-fetch` with a transport of our own that adds the API key, the
  * `Switchyard-Version` header and an `Idempotency-Key` on every POST, and retries what is safe to
- * retry (see {@link Switchyard} and the README). Webhook deliveries are verified with the
- * `standardwebhooks` package ({@link verifyWebhook}).
+ * retry (see `Switchyard` and the README). Webhook deliveries are verified with the
+ * `standardwebhooks` package (`verifyWebhook`).
  *
  * This module only re-exports the public API; each part lives in a module named for it:
- * - `version.ts`: {@link API_VERSION}, {@link SDK_VERSION}, the version header;
- * - `idempotency.ts`: which POSTs carry an `Idempotency-Key` ({@link UNKEYED_POST_PATHS});
- * - `errors.ts`: {@link SwitchyardError} and one subclass per error `type`;
- * - `retry-policy.ts`: what is retried, backoff with full jitter ({@link retryDelayMs}), `Retry-After`;
+ * - `version.ts`: `API_VERSION`, `SDK_VERSION`, the version header;
+ * - `idempotency.ts`: which POSTs carry an `Idempotency-Key` (`UNKEYED_POST_PATHS`);
+ * - `errors.ts`: `SwitchyardError` and one subclass per error `type`;
+ * - `retry-policy.ts`: what is retried, backoff with full jitter (`retryDelayMs`), `Retry-After`;
  * - `transport.ts`: the custom fetch (one key per call, retries, per-attempt timeouts);
- * - `client.ts`: {@link Switchyard}; `resources/*.ts`: its typed resource methods;
- * - `webhooks.ts`: {@link verifyWebhook};
+ * - `client.ts`: `Switchyard`; `resources/*.ts`: its typed resource methods;
+ * - `webhooks.ts`: `verifyWebhook`;
  * - `types.ts` and `generated/schema.ts`: types only.
  * Relative imports are spelled `./x.js` (the package is ESM, run by Node's loader as built in
  * `dist/`); the repository's jest maps them back to the `.ts` sources (`moduleNameMapper` in

@@ -1,5 +1,5 @@
 /**
- * Auto-pagination (issue 26), as Stripe's SDKs do: a list call answers a {@link ListPromise}, which is both the first
+ * Auto-pagination, as Stripe's SDKs do: a list call answers a {@link ListPromise}, which is both the first
  * page (`await client.payments.list()`) and every item of every page in order
  * (`for await (const payment of client.payments.list({ limit: 100 }))`), fetching the next page with
  * `starting_after` set to the last item's id only when the previous one is used up.

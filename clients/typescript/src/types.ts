@@ -187,7 +187,7 @@ export type DefaultFallbackParams = RequestBody<'/routing/default', 'put'>;
 /** The answer of `GET /health`. */
 export type Health = ResponseBody<'/health', 'get'>;
 
-/** A dispute, as `GET /disputes/{dispute_id}` answers it (issue 25). */
+/** A dispute, as `GET /disputes/{dispute_id}` answers it. */
 export type Dispute = ResponseBody<'/disputes/{dispute_id}', 'get'>;
 /** Query of `GET /disputes`. */
 export type DisputeListParams = QueryParams<'/disputes', 'get'>;
@@ -195,16 +195,16 @@ export type DisputeListParams = QueryParams<'/disputes', 'get'>;
 export type DisputeList = ResponseBody<'/disputes', 'get'>;
 /** Body of `POST /disputes/{dispute_id}/evidence`. */
 export type DisputeEvidenceParams = RequestBody<'/disputes/{dispute_id}/evidence', 'post'>;
-/** A file's metadata, as `GET /files/{file_id}` answers it (issue 25). */
+/** A file's metadata, as `GET /files/{file_id}` answers it. */
 export type FileObject = ResponseBody<'/files/{file_id}', 'get'>;
-/** A test clock (issue 24; stages with the sandbox only). */
+/** A test clock (stages with the sandbox only). */
 export type TestClock = ResponseBody<'/test_helpers/test_clocks/{test_clock_id}', 'get'>;
 /** Body of `POST /test_helpers/test_clocks`. */
 export type TestClockCreateParams = RequestBody<'/test_helpers/test_clocks', 'post'>;
 /** Body of `POST /test_helpers/test_clocks/{test_clock_id}/advance`. */
 export type TestClockAdvanceParams = RequestBody<'/test_helpers/test_clocks/{test_clock_id}/advance', 'post'>;
 
-/** Query of `GET /refunds` (issue 26). */
+/** Query of `GET /refunds`. */
 export type RefundListAllParams = QueryParams<'/refunds', 'get'>;
 /** A page of `GET /refunds`. */
 export type RefundListAll = ResponseBody<'/refunds', 'get'>;

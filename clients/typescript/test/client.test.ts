@@ -1,7 +1,7 @@
 /**
  * The SDK against the local stack (the gateway `npm start` serves, DynamoDB Local from jest's global
  * setup): the README walk-through through typed methods, and its retry policy proven through a
- * loopback stand-in placed in front of the API (test/helpers/api-stand-in.ts) that loses answers,
+ * loopback stand-in placed in front of the API (./helpers/api-stand-in.ts) that loses answers,
  * hangs, or answers 429/503/409 itself.
  */
 import { createServer } from 'node:net';
@@ -392,7 +392,7 @@ test('the constructor refuses a missing key or base URL; a path id must be an id
   expect(new SwitchyardError('api_error', { code: 'x', message: 'y' })).toBeInstanceOf(Error);
 });
 
-test('disputes, evidence files and test clocks through the SDK (issues 24 and 25)', async () => {
+test('disputes, evidence files and test clocks through the SDK', async () => {
   const switchyard = client();
   // A test clock, a customer on it, advanced a day.
   const clock = await switchyard.testHelpers.testClocks.create({ frozen_time: '2026-01-01T00:00:00.000Z' });
@@ -430,7 +430,7 @@ test('disputes, evidence files and test clocks through the SDK (issues 24 and 25
   expect(accepted.dispute_status).toBe('dispute_accepted');
 });
 
-test('auto-pagination: awaited, a list is its first page; iterated with for await, every item of every page (issue 26); refunds.list', async () => {
+test('auto-pagination: awaited, a list is its first page; iterated with for await, every item of every page; refunds.list', async () => {
   const switchyard = client();
   const customer = await switchyard.customers.create({ name: 'Paged' });
   const made: string[] = [];
@@ -463,7 +463,7 @@ test('auto-pagination: awaited, a list is its first page; iterated with for awai
   expect((await switchyard.refunds.list()).data.map((r) => r.refund_id)).toContain(refund.refund_id);
 });
 
-test('types as wide as the API (issue 26): force_sync a boolean, created bounds as Unix seconds', async () => {
+test('types as wide as the API: force_sync a boolean, created bounds as Unix seconds', async () => {
   const switchyard = client();
   const p = await switchyard.payments.create({
     amount: 1500,

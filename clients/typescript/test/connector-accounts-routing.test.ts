@@ -3,7 +3,7 @@
  * serves, DynamoDB Local from jest's global setup; every exchange checked against docs/openapi.json):
  * the README walk-through "Your own processor accounts and routing" with two sandbox accounts (a volume
  * split, advanced rules, a pin, the default fallback list, the events), and what the SDK sends and retries
- * on these routes, proven through the loopback stand-in (test/helpers/api-stand-in.ts).
+ * on these routes, proven through the loopback stand-in (./helpers/api-stand-in.ts).
  * `CONNECTOR_CONFIG_CACHE_MS=0` (the gateway runs in this process): routing reads each change at once, and a
  * delete waits 1 s instead of about 6.
  */

@@ -30,9 +30,31 @@ import {
   requiredString,
   type WebhookObject,
 } from '../webhook-payload';
-import { flutterwaveChargeType } from './supported-methods';
+import { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
+import { slugOf } from './decline-codes';
 import {
-  authenticationStepResult,
+  type ChargebackDefaults,
+  chargebackListQuery,
+  connectorDisputeOf,
+  declineCommentOf,
+  evidenceFileFieldsOf,
+  FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES,
+  flutterwaveChargebackPath,
+  hasMoreChargebackPages,
+} from './disputes';
+import {
+  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
+  FLUTTERWAVE_REFUND_LIST_MAX_PAGES,
+  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
+  hasMoreRefundPages,
+  isTransactionNotFound,
+  ourFlutterwaveRefund,
+  ourPreauthRefund,
+  refundListQuery,
+} from './lookups';
+import { majorToMinor } from './money';
+import { cardStepReference, isCardStepReference } from './references';
+import {
   buildCaptureBody,
   buildCardStepCharge,
   buildChargeRequest,
@@ -40,61 +62,40 @@ import {
   buildRefundBody,
   buildTokenizedCharge,
   buildValidateChargeBody,
-  type ChargebackDefaults,
-  type ChargeContext,
-  cardStepReference,
-  chargebackListQuery,
-  connectorDisputeOf,
-  dataOf,
-  declineCommentOf,
-  evidenceFileFieldsOf,
   FLUTTERWAVE_BALANCES_PATH,
-  FLUTTERWAVE_CHARGEBACK_LIST_MAX_PAGES,
-  FLUTTERWAVE_CONNECTOR_NAME,
-  FLUTTERWAVE_DISPUTE_TIMEOUT_MS,
-  FLUTTERWAVE_NOT_FOUND_SETTLE_MS,
-  FLUTTERWAVE_NOT_FOUND_STATUS,
-  FLUTTERWAVE_PENDING_STATUS,
-  FLUTTERWAVE_REFUND_LIST_MAX_PAGES,
-  FLUTTERWAVE_REFUND_LOOKUP_SETTLE_MS,
-  FLUTTERWAVE_TIMEOUTS_MS,
   FLUTTERWAVE_TOKENIZED_CHARGE_PATH,
-  FLUTTERWAVE_WEBHOOK_HEADER,
-  type FlutterwaveChargeback,
-  type FlutterwaveChargebackList,
-  type FlutterwaveRefund,
-  type FlutterwaveRefundList,
-  type FlutterwaveRefundListItem,
-  type FlutterwaveResponse,
-  type FlutterwaveTransaction,
-  type FlutterwaveWebhookPayload,
-  flutterwaveChargebackPath,
-  flutterwaveErrorOf,
-  hasMoreChargebackPages,
-  hasMoreRefundPages,
-  ignoredEventId,
-  isCardStepReference,
   isCompleteAvsAddress,
+} from './requests';
+import {
+  authenticationStepResult,
+  type ChargeContext,
+  dataOf,
+  flutterwaveErrorOf,
   isFlutterwaveBalances,
-  isFlutterwaveUssdBank,
-  isTransactionNotFound,
-  majorToMinor,
-  ourFlutterwaveRefund,
-  ourPreauthRefund,
   paymentResultFromCapture,
   paymentResultFromCharge,
   paymentResultFromTransaction,
   paymentResultFromValidation,
-  refundListQuery,
   refundResultFromPreauthRefund,
   refundResultFromRefund,
-  slugOf,
-  webhookChargeOf,
-  webhookEventId,
-  webhookHashProblem,
-} from './transformers';
+} from './responses';
+import { FLUTTERWAVE_NOT_FOUND_STATUS, FLUTTERWAVE_PENDING_STATUS } from './statuses';
+import { flutterwaveChargeType } from './supported-methods';
+import { FLUTTERWAVE_DISPUTE_TIMEOUT_MS, FLUTTERWAVE_TIMEOUTS_MS } from './timeouts';
+import { isFlutterwaveUssdBank } from './ussd-banks';
+import { FLUTTERWAVE_WEBHOOK_HEADER, ignoredEventId, webhookChargeOf, webhookEventId, webhookHashProblem } from './webhooks';
+import type {
+  FlutterwaveChargeback,
+  FlutterwaveChargebackList,
+  FlutterwaveRefund,
+  FlutterwaveRefundList,
+  FlutterwaveRefundListItem,
+  FlutterwaveResponse,
+  FlutterwaveTransaction,
+  FlutterwaveWebhookPayload,
+} from './wire-types';
 
-export { FLUTTERWAVE_CONNECTOR_NAME } from './transformers';
+export { FLUTTERWAVE_CONNECTOR_NAME } from './connector-name';
 
 /**
  * What the Flutterwave adapter needs. Keys come from configuration only
@@ -132,7 +133,7 @@ const NUMERIC_ID = /^\d+$/;
  * - authorize: `POST /v3/charges?type=card|bank_transfer|ussd|mobile_money_ghana|mpesa`
  *   with our payment id as `tx_ref` (card payloads 3DES-encrypted into `{ client }`;
  *   manual capture sends `preauthorize: true`; USSD sends the payer's bank as `account_bank`); a saved card
- *   (`request.savedMethod`, issue 24): `POST /v3/tokenized-charges` with the token and our payment id as `tx_ref`;
+ *   (`request.savedMethod`): `POST /v3/tokenized-charges` with the token and our payment id as `tx_ref`;
  *   every successful card answer carrying `data.card.token` returns it as `savedMethod` (authorize, authentication
  *   steps, sync, webhooks); no `detachSavedMethod` (Flutterwave has no call that revokes a card token);
  * - authenticate (card steps): `submit_pin` / `submit_address` send the whole card charge again with
@@ -145,7 +146,7 @@ const NUMERIC_ID = /^\d+$/;
  *   when we hold no transaction id (authorize timed out, the method answers without one, or a card waits for its
  *   PIN or address: see {@link cardStepReference}); "No transaction was found" by reference is `Failed` with
  *   `notFound: true` for card, USSD and M-Pesa once `FLUTTERWAVE_NOT_FOUND_SETTLE_MS` has passed;
- * - disputes (issue 25, chargebacks): `GET /v3/chargebacks` (listed per currency, paged; fetched by transaction `id`),
+ * - disputes (Flutterwave calls them chargebacks): `GET /v3/chargebacks` (listed per currency, paged; fetched by transaction `id`),
  *   `PUT /v3/chargebacks/{id}` `{action: "accept" | "decline", comment}`; no files; no chargeback webhook is published
  *   (polled by the scheduled worker): see the "Disputes" section of docs/connectors/flutterwave.md;
  * - webhooks: `verif-hash` must equal the dashboard's secret hash; a `charge.completed` event is
@@ -258,8 +259,8 @@ export class FlutterwaveConnector implements Connector {
    * `submit_otp`). When Flutterwave asks for the billing address and the merchant gave a complete one
    * (`request.billingAddress`), the charge is sent again with it at once (same `tx_ref`) instead of asking the
    * payer; if Flutterwave refuses that address the payer is asked (`submit_address` with Flutterwave's message).
-   * A successful card charge whose answer carries `data.card.token` returns it as `savedMethod` (issue 24). With
-   * `request.savedMethod`, the saved card is charged instead ({@link FlutterwaveConnector.#chargeSavedCard}).
+   * A successful card charge whose answer carries `data.card.token` returns it as `savedMethod`. With
+   * `request.savedMethod`, the saved card is charged instead (`#chargeSavedCard`).
    * @throws ConnectorRequestError when a required detail is missing (nothing sent) or Flutterwave refuses the request (4xx)
    * @throws ConnectorTechnicalError on timeout, network error or 5xx (a sync by reference finds the outcome)
    */
@@ -302,7 +303,7 @@ export class FlutterwaveConnector implements Connector {
   }
 
   /**
-   * Charges a saved card (issue 24): `POST /v3/tokenized-charges` with the token, the e-mail it is tied to, the amount
+   * Charges a saved card: `POST /v3/tokenized-charges` with the token, the e-mail it is tied to, the amount
    * in major units and our payment id as `tx_ref` (`buildTokenizedCharge`), so a sync by reference
    * (`verify_by_reference?tx_ref=<payment id>`) finds the charge when this answer is lost. The answer maps like a card
    * charge (`paymentResultFromCharge`): `successful` → `Succeeded` (or `RequiresCapture` for `preauthorize`), with the
@@ -343,7 +344,7 @@ export class FlutterwaveConnector implements Connector {
    *   type: "card"}`; a charge that is no longer pending is answered as it is, without sending the OTP.
    * The answer maps through the status and mode tables (the next step, e.g. `submit_otp` after the PIN, or the
    * outcome). A submission Flutterwave refuses (4xx, or an `error` envelope) is answered as Flutterwave then reports
-   * the charge ({@link FlutterwaveConnector.#afterRefusal}): still open → the same step again with Flutterwave's code
+   * the charge (`#afterRefusal`): still open → the same step again with Flutterwave's code
    * and message (tries are Flutterwave's to count); failed → `Failed` with that message.
    * @throws ConnectorRequestError (nothing sent) for a missing card, PIN, OTP, address or email, a step Flutterwave never
    *   asks (`submit_phone`, `submit_birthday`: `unsupported_authentication_step`), a non-card payment; or when the
@@ -455,7 +456,7 @@ export class FlutterwaveConnector implements Connector {
    * interpreted: Flutterwave is asked for the charge (verify by id, else by our reference) and
    * - no transaction (nothing was created: a refused PIN or address) → the same step stays open, with Flutterwave's code and message;
    * - pending → the OTP step stays open (another try, with the refusal's code and message) or, after a PIN or
-   *   address, the step the existing charge waits for ({@link FlutterwaveConnector.#existingCharge});
+   *   address, the step the existing charge waits for (`#existingCharge`);
    * - failed → `Failed` (Flutterwave allows no more tries) with the charge's `processor_response`, or the refusal's
    *   code and message when the charge has none;
    * - successful → the outcome.
@@ -719,7 +720,7 @@ export class FlutterwaveConnector implements Connector {
     });
   }
 
-  /* ------------------------------------------------------------------ disputes (issue 25) */
+  /* ------------------------------------------------------------------ disputes */
 
   /** One chargeback call: bearer key, JSON body, {@link FLUTTERWAVE_DISPUTE_TIMEOUT_MS} (`timeoutMs` overrides), Flutterwave's error mapping. */
   async #disputeCall<T>(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<T> {

@@ -1,7 +1,7 @@
 /**
- * What Switchyard routes to Flutterwave and with which charge type, apart from the adapter's transformers so
- * the capability table (shared/connectors/capabilities.ts) is built without loading them (issue 27).
- * [DC]: Flutterwave's charge documentation (the transformers' sources).
+ * What Switchyard routes to Flutterwave and with which charge type, apart from the adapter's wire code
+ * (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading it.
+ * [DC]: Flutterwave's charge documentation (the sources cited in ./requests.ts).
  */
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';

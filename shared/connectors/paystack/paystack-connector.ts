@@ -1,7 +1,9 @@
 /**
  * The Paystack adapter: speaks Paystack's REST API (https://api.paystack.co, JSON bodies,
  * `Authorization: Bearer <secret key>`) with the platform fetch through {@link connectorFetch}.
- * Wire types, request builders and the status tables live in `./transformers.ts`.
+ * Paystack's JSON is in `./wire-types.ts`, the bodies it sends are built by `./requests.ts`, its answers are read by
+ * `./responses.ts` through the tables of `./statuses.ts` (decline codes: `./decline-codes.ts`; lookups of lost answers:
+ * `./lookups.ts`; timeouts: `./timeouts.ts`).
  *
  * Flows (what each sends, with sources: docs/connectors/paystack.md):
  * - authorize: POST /charge (card with details — the `card` object, a documented exception for
@@ -28,13 +30,13 @@
  * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
  *   compared in constant time; charge.success, refund.* (including refund.needs-attention) and
  *   charge.dispute.create|remind|resolve are mapped, every other event ignored.
- * - disputes (issue 25): fetchDispute GET /dispute/:id; acceptDispute PUT /dispute/:id/resolve
+ * - disputes: fetchDispute GET /dispute/:id; acceptDispute PUT /dispute/:id/resolve
  *   (`merchant-accepted`); submitDisputeEvidence GET /dispute/:id/upload_url + PUT of the bytes to the signed URL per
  *   file, POST /dispute/:id/evidence, and with `submit` PUT /dispute/:id/resolve (`declined`). Mapping, status table
- *   and bodies: ./paystack-disputes.ts and transformers' `PAYSTACK_DISPUTE_STATUS` (docs/connectors/paystack.md "Disputes").
+ *   and bodies: ./paystack-disputes.ts and `PAYSTACK_DISPUTE_STATUS` in ./statuses.ts (docs/connectors/paystack.md "Disputes").
  * - verifyCredentials: GET /balance (Check Balance), read-only; 401/403 or Paystack's `Invalid key` →
  *   `invalid_credentials`.
- * - saved methods (issue 24): a successful transaction whose `authorization.reusable` is true carries it as
+ * - saved methods: a successful transaction whose `authorization.reusable` is true carries it as
  *   `savedMethod` (authorize, authenticate, sync, `charge.success`); authorize with `savedMethod` charges it
  *   with POST /transaction/charge_authorization under our reference; detachSavedMethod deactivates it with
  *   POST /customer/authorization/deactivate (docs/connectors/paystack.md "Saved payment methods").
@@ -75,6 +77,18 @@ import {
   requiredObject,
   requiredString,
 } from '../webhook-payload';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
+import { PAYSTACK_REFUND_NEEDS_ATTENTION_CODE } from './decline-codes';
+import {
+  hasMoreRefundPages,
+  isReferenceNotFound,
+  ourPaystackRefund,
+  PAYSTACK_NOT_FOUND_SETTLE_MS,
+  PAYSTACK_REFUND_LIST_MAX_PAGES,
+  PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
+  refundListQuery,
+} from './lookups';
+import { fromPaystackAmount } from './money';
 import {
   buildAcceptResolution,
   buildDeclineResolution,
@@ -83,9 +97,9 @@ import {
   isPaystackDisputeEvent,
   paystackDisputeEvent,
 } from './paystack-disputes';
-import { paystackSupports } from './supported-methods';
+import { authenticationSecrets, jsonWithoutSecrets } from './redaction';
+import { paymentIdFromReference, paystackReference } from './references';
 import {
-  authenticationSecrets,
   buildBankTransferCharge,
   buildCardCharge,
   buildCardCheckout,
@@ -95,48 +109,37 @@ import {
   buildRefund,
   buildSubmitRequest,
   buildUssdCharge,
+  PAYSTACK_BALANCE_PATH,
+  PAYSTACK_CHARGE_AUTHORIZATION_PATH,
+  PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
+} from './requests';
+import {
   type ChargeContext,
   chargeAuthorizationToPaymentResult,
   chargeDataOfErrorBody,
   chargeToPaymentResult,
   declinedChargeOf,
-  fromPaystackAmount,
-  hasMoreRefundPages,
   isInvalidKeyAnswer,
   isPaystackBalanceResponse,
-  isReferenceNotFound,
-  jsonWithoutSecrets,
-  ourPaystackRefund,
-  PAYSTACK_ACCEPT_RESOLUTION,
-  PAYSTACK_BALANCE_PATH,
-  PAYSTACK_CHARGE_AUTHORIZATION_PATH,
-  PAYSTACK_CONNECTOR_NAME,
-  PAYSTACK_DEACTIVATE_AUTHORIZATION_PATH,
-  PAYSTACK_DECLINE_RESOLUTION,
-  PAYSTACK_DISPUTE_TIMEOUTS_MS,
-  PAYSTACK_NOT_FOUND_SETTLE_MS,
-  PAYSTACK_REFUND_LIST_MAX_PAGES,
-  PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
-  PAYSTACK_REFUND_NEEDS_ATTENTION_CODE,
-  PAYSTACK_REFUND_STATUS,
-  PAYSTACK_TIMEOUTS_MS,
-  type PaystackChargeData,
-  type PaystackChargeRequest,
-  type PaystackDisputeData,
-  type PaystackEnvelope,
-  type PaystackInitializeData,
-  type PaystackRefundData,
-  type PaystackRefundEventData,
-  type PaystackRefundList,
-  type PaystackTransactionData,
-  type PaystackUploadUrlData,
-  paymentIdFromReference,
   paystackErrorOf,
-  paystackReference,
-  refundListQuery,
   refundToRefundResult,
   transactionToPaymentResult,
-} from './transformers';
+} from './responses';
+import { PAYSTACK_ACCEPT_RESOLUTION, PAYSTACK_DECLINE_RESOLUTION, PAYSTACK_REFUND_STATUS } from './statuses';
+import { paystackSupports } from './supported-methods';
+import { PAYSTACK_DISPUTE_TIMEOUTS_MS, PAYSTACK_TIMEOUTS_MS } from './timeouts';
+import type {
+  PaystackChargeData,
+  PaystackChargeRequest,
+  PaystackDisputeData,
+  PaystackEnvelope,
+  PaystackInitializeData,
+  PaystackRefundData,
+  PaystackRefundEventData,
+  PaystackRefundList,
+  PaystackTransactionData,
+  PaystackUploadUrlData,
+} from './wire-types';
 
 /** Configuration of {@link PaystackConnector}. Keys come from configuration only (Secrets Manager, env). */
 export interface PaystackConnectorConfig {
@@ -187,7 +190,7 @@ function sha256(text: string): string {
 
 /**
  * Paystack as a {@link Connector}. See the module comment for the flows and
- * `transformers.ts` for the supported matrix ({@link paystackSupports}) and the status tables.
+ * `supported-methods.ts` for the supported matrix ({@link paystackSupports}) and `statuses.ts` for the status tables.
  */
 export class PaystackConnector implements Connector {
   readonly name = PAYSTACK_CONNECTOR_NAME;
@@ -878,7 +881,7 @@ export class PaystackConnector implements Connector {
 
   /**
    * Paystack's view of a dispute: `GET /dispute/:id` ([OAS] `paths/dispute_{id}.yaml`), mapped by `disputeFromPaystack`
-   * (status table: transformers' `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION`). Changes nothing.
+   * (status table: `PAYSTACK_DISPUTE_STATUS` / `PAYSTACK_DISPUTE_RESOLUTION` in ./statuses.ts). Changes nothing.
    * @throws ConnectorRequestError on a 4xx (404 `Entity not found` for another account's or an unknown id)
    * @throws ConnectorTechnicalError on timeout, network error, 409 or 5xx, or an answer without the dispute's
    *   status, amount or currency

@@ -1,14 +1,14 @@
 /**
- * Paystack disputes (issue 25): Paystack's dispute JSON → our {@link ConnectorDispute}, the `charge.dispute.*` webhook
+ * Paystack disputes: Paystack's dispute JSON → our {@link ConnectorDispute}, the `charge.dispute.*` webhook
  * events, and the bodies of the dispute calls. Pure but for the warning logged on an unknown status; the calls
- * themselves are in `paystack-connector.ts`, the status table in `transformers.ts` ({@link paystackDisputeMapping}).
+ * themselves are in `paystack-connector.ts`, the status table in `statuses.ts` ({@link paystackDisputeMapping}).
  *
  * Sources: the Manage Disputes guide (https://paystack.com/docs/payments/manage-disputes/); PaystackOSS/openapi at
  * 9678dea922a900b2485969592055ccf634460352 [OAS] `paths/dispute_{id}{,_evidence,_resolve,_upload_url}.yaml` and
  * `components/schemas/{DisputeFetchResponse,DisputeResolve,DisputeEvidence,DisputeUploadURLResponse}.yaml`;
  * PaystackOSS/doc-code-snippets at 94af513d752dfc9f85dd0718301e7257091eb7f2 [DCS] `src/api/disputes/*` and
  * `src/doc/payments/webhooks/events/charge-dispute-{create,remind,resolve}.json` (copies under
- * test/connectors/fixtures/paystack/, SOURCES.md "Paystack disputes (issue 25)").
+ * test/connectors/fixtures/paystack/, SOURCES.md "Paystack disputes").
  */
 import { createHash } from 'node:crypto';
 import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
@@ -16,14 +16,11 @@ import { CURRENCIES, type Currency } from '../../domain/money';
 import { logger } from '../../observability/logger';
 import { type ConnectorDispute, ConnectorRequestError, type WebhookEvent } from '../connector';
 import { MAX_WEBHOOK_ID_LENGTH, optionalId, optionalString, requiredString, type WebhookObject } from '../webhook-payload';
-import {
-  fromPaystackAmount,
-  PAYSTACK_CONNECTOR_NAME,
-  type PaystackDisputeData,
-  paymentIdFromReference,
-  paystackDisputeConnectorStatus,
-  paystackDisputeMapping,
-} from './transformers';
+import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
+import { fromPaystackAmount } from './money';
+import { paymentIdFromReference } from './references';
+import { paystackDisputeConnectorStatus, paystackDisputeMapping } from './statuses';
+import type { PaystackDisputeData } from './wire-types';
 
 /** The dispute events Paystack sends (https://paystack.com/docs/payments/webhooks/ "Types of events"; [DCS] samples). */
 export const PAYSTACK_DISPUTE_EVENTS = ['charge.dispute.create', 'charge.dispute.remind', 'charge.dispute.resolve'] as const;

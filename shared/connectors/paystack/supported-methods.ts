@@ -1,7 +1,7 @@
 /**
  * What Switchyard routes to Paystack (methods by currency, the USSD banks), apart from the adapter's
- * transformers so the capability table (shared/connectors/capabilities.ts) is built without loading them (issue 27).
- * [OAS]: PaystackOSS/openapi; [DCS]: PaystackOSS/doc (the transformers' sources).
+ * wire code (requests, responses) so the capability table (shared/connectors/capabilities.ts) is built without loading them.
+ * [OAS]: PaystackOSS/openapi; [DCS]: PaystackOSS/doc (the sources cited in ./requests.ts and ./wire-types.ts).
  */
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';

@@ -131,7 +131,7 @@ const NO_LEDGER: SandboxLedger = {
 
 /**
  * The built-in sandbox connector: outcomes decided by test cards and methods (./transformers.ts), its hosted pages,
- * saved tokens (issue 24) and disputes (issue 25, ./sandbox-disputes.ts); never calls a network.
+ * saved tokens and disputes (./sandbox-disputes.ts); never calls a network.
  */
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
@@ -201,12 +201,12 @@ export class SandboxConnector implements Connector {
       request.captureMethod === 'manual'
         ? { status: 'RequiresCapture', connectorTransactionId: id, amountCaptured: 0 }
         : { status: 'Succeeded', connectorTransactionId: id, amountCaptured: request.amount };
-    // A dispute test card (issue 25): the cardholder disputes the charge as soon as it succeeds.
+    // A dispute test card: the cardholder disputes the charge as soon as it succeeds.
     if (outcome.dispute && authorized.status === 'Succeeded') {
       await openSandboxDispute(this.ledger, request.paymentId, id, request.amount, request.currency, outcome.dispute);
     }
     if (!request.setupFutureUsage) return authorized;
-    // Saved for later (issue 24): a reusable token, as processors return one with the payment.
+    // Saved for later: a reusable token, as processors return one with the payment.
     const summary = summarizeCard(request.card, '');
     return {
       ...authorized,
@@ -229,7 +229,7 @@ export class SandboxConnector implements Connector {
   }
 
   /**
-   * Charges a saved sandbox card (issue 24) by its token's behaviour ({@link sandboxTokenBehaviour}):
+   * Charges a saved sandbox card by its token's behaviour ({@link sandboxTokenBehaviour}):
    * `ok` succeeds, `decline` fails (`card_declined`), `authentication_required` asks for 3-D Secure on its
    * hosted page when the payer is absent (off-session) and succeeds when present. A token that is not the
    * sandbox's is refused, as a processor refuses another's token.
@@ -383,22 +383,22 @@ export class SandboxConnector implements Connector {
    * @throws WebhookPayloadError when the signed body is not such an event (not JSON, another
    *   `type`, a `data` field missing or of another type)
    */
-  /** Issue 25: see shared/connectors/sandbox/sandbox-disputes.ts. */
+  /** See shared/connectors/sandbox/sandbox-disputes.ts. */
   fetchDispute(request: DisputeRef): Promise<ConnectorDispute> {
     return fetchSandboxDispute(this.ledger, request);
   }
 
-  /** Issue 25: the sandbox's disputes changed since `since` (polled by the scheduled worker). */
+  /** The sandbox's disputes changed since `since` (polled by the scheduled worker). */
   listDisputes(since: string): Promise<ConnectorDispute[]> {
     return listSandboxDisputes(this.ledger, since);
   }
 
-  /** Issue 25: closes the dispute (`lost`). */
+  /** Closes the dispute (`lost`). */
   acceptDispute(request: DisputeRef): Promise<ConnectorDispute> {
     return acceptSandboxDispute(this.ledger, request);
   }
 
-  /** Issue 25: keeps the evidence; submitted, decided by Stripe's test values. */
+  /** Keeps the evidence; submitted, decided by Stripe's test values. */
   submitDisputeEvidence(
     request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
   ): Promise<ConnectorDispute> {

@@ -1,5 +1,5 @@
 /**
- * The sandbox's disputes (issue 25): a payment made with a dispute test card (shared/connectors/sandbox/transformers.ts:
+ * The sandbox's disputes: a payment made with a dispute test card (shared/connectors/sandbox/transformers.ts:
  * 4000000000000259, a chargeback for fraud; 4000000000001976, an inquiry) is disputed by the sandbox as soon as it
  * succeeds, in the sandbox's own ledger (shared/storage/sandbox-disputes-repository.ts), with Stripe's statuses and a
  * 7-day deadline. The scheduled worker polls it (`listDisputes`), as it polls Flutterwave's chargebacks.
@@ -13,7 +13,7 @@ import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
 import type { SandboxDispute, SandboxLedger } from '../../domain/sandbox-ledger';
 import { type ConnectorDispute, ConnectorRequestError, type DisputeEvidenceFile, type DisputeRef } from '../connector';
-import { mapDisputeStatus } from '../stripe/transformers';
+import { mapDisputeStatus } from '../stripe/statuses';
 import { sandboxWebhookDelayMs } from './sandbox-webhooks';
 
 /** The sandbox's evidence window: 7 days (Stripe test mode's `due_by` is days after the dispute). */

@@ -22,19 +22,19 @@ export const SANDBOX_TEST_CARDS: Readonly<Record<string, SandboxCardOutcome>> = 
   '5060990000000000043': { kind: 'step', step: 'submit_address' },
   // Flutterwave-style PIN: the card must be sent again with the PIN (next_action.card_required), then OTP.
   '4000000000000317': { kind: 'step', step: 'submit_pin', cardRequired: true },
-  // Saved methods (issue 24), after Stripe's test cards (https://docs.stripe.com/testing): the first payment
+  // Saved methods, after Stripe's test cards (https://docs.stripe.com/testing): the first payment
   // succeeds; later charges of the saved method decline (4000000000000341: "attaching succeeds, charges fail"),
   // or need the payer when they are absent (4000002760003184: "requires authentication on all transactions").
   '4000000000000341': { kind: 'success', savedCharges: 'decline' },
   '4000002760003184': { kind: 'success', savedCharges: 'authentication_required' },
-  // Disputes (issue 25), Stripe's test cards: "the charge succeeds and is then disputed as fraudulent"
+  // Disputes, Stripe's test cards: "the charge succeeds and is then disputed as fraudulent"
   // (4000000000000259), and an inquiry (4000000000001976: "disputed as an inquiry"). docs.stripe.com/testing#disputes.
   '4000000000000259': { kind: 'success', dispute: 'dispute' },
   '4000000000001976': { kind: 'success', dispute: 'pre_dispute' },
 };
 
 /**
- * How the sandbox answers later charges of a saved card (issue 24): `ok` succeeds; `decline` fails
+ * How the sandbox answers later charges of a saved card: `ok` succeeds; `decline` fails
  * (`card_declined`); `authentication_required` succeeds with the payer present and asks for 3-D Secure
  * (the hosted page) when the charge is off-session. Carried in the sandbox's token, which holds nothing
  * of the card: `sbxtok_<behaviour>_<32 hex>`.

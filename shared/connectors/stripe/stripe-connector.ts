@@ -21,75 +21,69 @@ import {
   WebhookSignatureError,
 } from '../connector';
 import { type ConnectorOperation, connectorFetch, timeoutFor, UNKNOWN_OUTCOME_STATUSES, verifyCredentialsFetch } from '../connector-http';
+import { readWebhookJson } from '../webhook-payload';
+import { STRIPE_API_VERSION, stripeApiVersionProblem } from './api-version';
+import { isAuthenticationRequired } from './decline-codes';
 import {
-  MAX_WEBHOOK_ID_LENGTH,
-  optionalInteger,
-  optionalObject,
-  optionalString,
-  readWebhookJson,
-  requiredInteger,
-  requiredObject,
-  requiredString,
-  type WebhookObject,
-} from '../webhook-payload';
-import { stripeSupports } from './supported-methods';
+  buildCloseDisputeParams,
+  buildDisputeEvidenceParams,
+  buildFileUploadBody,
+  disputeFromStripe,
+  retrieveDisputeParams,
+  stripeFilesBaseUrl,
+} from './disputes';
+import {
+  ourRefundAmong,
+  REFUND_LIST_MAX_PAGES,
+  REFUND_LOOKUP_SETTLE_MS,
+  refundListParams,
+  SEARCH_PROPAGATION_MS,
+  searchParamsForPayment,
+} from './lookups';
 import {
   buildAuthenticationRecoveryParams,
   buildCancelParams,
   buildCaptureParams,
-  buildCloseDisputeParams,
   buildCustomerParams,
   buildDetachParams,
-  buildDisputeEvidenceParams,
-  buildFileUploadBody,
   buildPaymentIntentParams,
   buildPaymentMethodParams,
   buildRefundParams,
   buildSavedMethodIntentParams,
-  declineFromErrorBody,
-  disputeFromStripe,
   encodeStripeForm,
-  isAuthenticationRequired,
+  retrieveIntentParams,
+  STRIPE_BALANCE_PATH,
+} from './requests';
+import {
+  declineFromErrorBody,
   isStripeBalance,
-  ourRefundAmong,
-  PAYMENT_ID_METADATA_KEY,
-  PAYMENT_INTENT_SEND_WINDOW_MS,
   paymentMethodIdOf,
   paymentResultFromIntent,
-  REFUND_ID_METADATA_KEY,
-  REFUND_LIST_MAX_PAGES,
-  REFUND_LOOKUP_SETTLE_MS,
-  refundListParams,
   refundResultFromRefund,
-  retrieveDisputeParams,
-  retrieveIntentParams,
-  SEARCH_PROPAGATION_MS,
-  STRIPE_API_VERSION,
-  STRIPE_BALANCE_PATH,
-  STRIPE_DETACH_TIMEOUT_MS,
-  STRIPE_DISPUTE_TIMEOUT_MS,
-  STRIPE_TIMEOUTS_MS,
-  STRIPE_WEBHOOK_EVENTS,
-  type StripeCustomer,
-  type StripeDispute,
-  type StripeErrorBody,
-  type StripeEvent,
-  type StripeFile,
-  type StripeList,
-  type StripePaymentIntent,
-  type StripePaymentMethod,
-  type StripeRefund,
-  type StripeSearchResult,
   savedMethodFromIntent,
-  searchParamsForPayment,
-  signatureProblem,
-  stripeApiVersionProblem,
   stripeErrorOf,
-  stripeFilesBaseUrl,
+} from './responses';
+import { stripeSupports } from './supported-methods';
+import { PAYMENT_INTENT_SEND_WINDOW_MS, STRIPE_DETACH_TIMEOUT_MS, STRIPE_DISPUTE_TIMEOUT_MS, STRIPE_TIMEOUTS_MS } from './timeouts';
+import {
+  checkStripeEventFields,
+  signatureProblem,
   WEBHOOK_TOLERANCE_SECONDS,
   webhookEventFromStripe,
   webhookIntentReread,
-} from './transformers';
+} from './webhooks';
+import type {
+  StripeCustomer,
+  StripeDispute,
+  StripeErrorBody,
+  StripeEvent,
+  StripeFile,
+  StripeList,
+  StripePaymentIntent,
+  StripePaymentMethod,
+  StripeRefund,
+  StripeSearchResult,
+} from './wire-types';
 
 /**
  * What the Stripe adapter needs. Keys come from configuration only (Secrets
@@ -99,7 +93,7 @@ export interface StripeConnectorConfig {
   /** `https://api.stripe.com` in production; a local fixture server in tests. No trailing path. */
   baseUrl: string;
   /**
-   * Base URL of file uploads (`POST /v1/files`, issue 25). Unset: `https://files.stripe.com` when `baseUrl` is
+   * Base URL of file uploads (`POST /v1/files`). Unset: `https://files.stripe.com` when `baseUrl` is
    * `https://api.stripe.com`, else `baseUrl` itself (a stand-in or proxy serves both). See `stripeFilesBaseUrl`.
    */
   filesBaseUrl?: string;
@@ -171,7 +165,7 @@ export class StripeConnector implements Connector {
     this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
   }
 
-  /** Card only, in USD, NGN, KES or ZAR (issue 6's matrix). */
+  /** Card only, in USD, NGN, KES or ZAR (docs/connectors.md "Support matrix"). */
   supports(currency: Currency, paymentMethod: PaymentMethod): boolean {
     return stripeSupports(currency, paymentMethod);
   }
@@ -186,7 +180,7 @@ export class StripeConnector implements Connector {
    *    `Idempotency-Key: <paymentId>:authorize` (https://docs.stripe.com/api/payment_intents/create).
    * A retry of the whole call replays both answers (the same PaymentMethod, then the same intent).
    *
-   * Saving the card (issue 24, `setupFutureUsage`, which needs `request.customer`): the intent also carries
+   * Saving the card (`setupFutureUsage`, which needs `request.customer`): the intent also carries
    * `setup_future_usage`, `customer=cus_…` and `expand[0]=payment_method`. The Stripe Customer is
    * `customer.processorCustomerId` when the core has one for this account; otherwise it is made first,
    * `POST /v1/customers` ({@link buildCustomerParams}: `email`, `metadata[customer_id]`) with
@@ -196,7 +190,7 @@ export class StripeConnector implements Connector {
    * `savedMethodFromIntent`); a 3DS answer (`RequiresAction`) carries it once a sync or webhook sees the intent
    * succeed.
    *
-   * Charging a saved method (`savedMethod`): see {@link #chargeSavedMethod}; no card is sent.
+   * Charging a saved method (`savedMethod`): see `#chargeSavedMethod`; no card is sent.
    *
    * Faults: a Customer and a PaymentMethod move no money, and the intent is only requested once they
    * exist, so a technical failure (timeout, network error, 5xx, unparseable answer) of either means no
@@ -273,7 +267,7 @@ export class StripeConnector implements Connector {
   }
 
   /**
-   * Charges a saved PaymentMethod (issue 24): one `POST /v1/payment_intents` ({@link buildSavedMethodIntentParams}:
+   * Charges a saved PaymentMethod: one `POST /v1/payment_intents` ({@link buildSavedMethodIntentParams}:
    * `payment_method=pm_…`, `customer=cus_…`, `confirm=true`, `off_session=true` when `offSession`, else
    * `return_url`; `metadata[payment_id]`) with `Idempotency-Key: <paymentId>:authorize`
    * (https://docs.stripe.com/payments/save-during-payment, "Charge the saved payment method later"). A lost answer
@@ -346,7 +340,7 @@ export class StripeConnector implements Connector {
 
   /**
    * The second call of an off-session charge the issuer refused with `authentication_required`: see
-   * {@link #chargeSavedMethod}.
+   * `#chargeSavedMethod`.
    * @param failed the charge's own `Failed` result (answered when the payer cannot be asked)
    * @param intentId the intent left in `requires_payment_method`, or null when Stripe named none
    * @param startedAt when the charge started (epoch ms)
@@ -529,7 +523,7 @@ export class StripeConnector implements Connector {
    * `GET /v1/payment_intents/search?query=metadata['payment_id']:'<paymentId>'&expand[0]=data.payment_method`
    * (https://docs.stripe.com/api/payment_intents/search), first match. The PaymentMethod is expanded
    * (https://docs.stripe.com/api/expanding_objects) so an intent that saved its card answers with `savedMethod`
-   * in the same call (issue 24); it changes nothing else. Search is
+   * in the same call; it changes nothing else. Search is
    * eventually consistent, so when nothing is found the payment stays `Processing`
    * for {@link SEARCH_PROPAGATION_MS} after its creation and is `Failed` with `notFound: true`
    * (`payment_intent_not_found`: the request never reached Stripe, routing may fall back) after that.
@@ -620,7 +614,7 @@ export class StripeConnector implements Connector {
   }
 
   /**
-   * Makes a saved PaymentMethod unusable (issue 24): `POST /v1/payment_methods/{id}/detach` ({@link buildDetachParams},
+   * Makes a saved PaymentMethod unusable: `POST /v1/payment_methods/{id}/detach` ({@link buildDetachParams},
    * no parameters) with `Idempotency-Key: <pm id>:detach`, so a retry after a lost answer replays it instead of being
    * refused as already detached. Stripe: "After a PaymentMethod is detached, it can no longer be used for a payment
    * or re-attached to a Customer" (https://docs.stripe.com/api/payment_methods/detach). Timeout
@@ -671,7 +665,7 @@ export class StripeConnector implements Connector {
   }
 
   /**
-   * Stripe's current view of a dispute (issue 25): `GET /v1/disputes/{id}?expand[0]=payment_intent`
+   * Stripe's current view of a dispute: `GET /v1/disputes/{id}?expand[0]=payment_intent`
    * (https://docs.stripe.com/api/disputes/retrieve), mapped by the dispute status table (`disputeFromStripe`); the
    * PaymentIntent is expanded so the answer names our payment id (`metadata.payment_id`). Changes nothing.
    * @throws ConnectorRequestError on a 4xx (e.g. `resource_missing` for a dispute of another account)
@@ -683,7 +677,7 @@ export class StripeConnector implements Connector {
   }
 
   /**
-   * Accepts a dispute (issue 25): `POST /v1/disputes/{id}/close` (https://docs.stripe.com/api/disputes/close: "Closing
+   * Accepts a dispute: `POST /v1/disputes/{id}/close` (https://docs.stripe.com/api/disputes/close: "Closing
    * the dispute for a charge indicates that you do not have any evidence to submit and are essentially dismissing the
    * dispute (accepting it), acknowledging it as lost"; its status becomes `lost`) with `expand[0]=payment_intent` and
    * `Idempotency-Key: <dispute id>:close`, so a retry after a lost answer replays it.
@@ -701,7 +695,7 @@ export class StripeConnector implements Connector {
   }
 
   /**
-   * Relays evidence (issue 25):
+   * Relays evidence:
    * 1. each file: `POST /v1/files` on Stripe's files host (`filesBaseUrl`), `multipart/form-data` with
    *    `purpose=dispute_evidence` and the file (https://docs.stripe.com/api/files/create), with
    *    `Idempotency-Key: <dispute id>:file:<our file id>`;
@@ -802,7 +796,7 @@ export class StripeConnector implements Connector {
    * https://docs.stripe.com/webhooks/signature) and maps the event.
    *
    * Two PaymentIntent events are completed by one read, `GET /v1/payment_intents/{id}?expand[0]=payment_method`
-   * (operation `webhook`; see `webhookIntentReread`; issue 24): a `succeeded` or `requires_capture` intent that
+   * (operation `webhook`; see `webhookIntentReread`): a `succeeded` or `requires_capture` intent that
    * saved its card (events carry `payment_method` as an id only), whose result then carries `savedMethod` read from
    * the expanded PaymentMethod (status and amounts stay the event's); and an off-session attempt refused with
    * `authentication_required`, whose result is the intent's current state (`RequiresAction` once the payer was
@@ -900,82 +894,5 @@ export class StripeConnector implements Connector {
         return stripeErrorOf(status, errorBody);
       },
     });
-  }
-}
-
-/**
- * Checks an expandable field of a signed event's object (`customer`, `payment_method`; issue 24): absent, null, an id
- * (a string of at most {@link MAX_WEBHOOK_ID_LENGTH} characters) or an object with a string `id`
- * (https://docs.stripe.com/api/expanding_objects: an expandable field is an id, or the object once expanded).
- * @throws WebhookPayloadError naming the field
- */
-function optionalIdOrObject(connector: string, parent: WebhookObject, key: string, path: string): void {
-  const value = parent[key];
-  if (value === undefined || value === null || typeof value === 'string') {
-    optionalString(connector, parent, key, path, MAX_WEBHOOK_ID_LENGTH);
-    return;
-  }
-  const object = optionalObject(connector, parent, key, path);
-  if (object) requiredString(connector, object, 'id', `${path}.${key}`);
-}
-
-/**
- * Checks a signed body against what every Stripe Event carries (`id`, `type`, `data.object`;
- * https://docs.stripe.com/api/events/object) and, for the events the adapter applies
- * ({@link STRIPE_WEBHOOK_EVENTS}), the fields of the PaymentIntent or Refund its mapping reads, with
- * the types it relies on (https://docs.stripe.com/api/payment_intents/object,
- * https://docs.stripe.com/api/refunds/object, https://docs.stripe.com/api/disputes/object). Fields the mapping does not read are not checked.
- * @throws WebhookPayloadError naming the field
- */
-function checkStripeEventFields(connector: string, event: WebhookObject): void {
-  requiredString(connector, event, 'id');
-  const type = requiredString(connector, event, 'type');
-  const data = requiredObject(connector, event, 'data');
-  const object = requiredObject(connector, data, 'object', 'data');
-  const kind = Object.hasOwn(STRIPE_WEBHOOK_EVENTS, type) ? STRIPE_WEBHOOK_EVENTS[type] : undefined;
-  const path = 'data.object';
-  if (kind === 'payment' && object.object === 'payment_intent') {
-    requiredString(connector, object, 'id', path);
-    requiredString(connector, object, 'status', path);
-    optionalInteger(connector, object, 'amount_received', path);
-    const metadata = optionalObject(connector, object, 'metadata', path);
-    if (metadata) optionalString(connector, metadata, PAYMENT_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
-    const error = optionalObject(connector, object, 'last_payment_error', path);
-    if (error) {
-      for (const key of ['type', 'code', 'decline_code'])
-        optionalString(connector, error, key, `${path}.last_payment_error`, MAX_WEBHOOK_ID_LENGTH);
-      optionalString(connector, error, 'message', `${path}.last_payment_error`);
-    }
-    optionalString(connector, object, 'setup_future_usage', path, MAX_WEBHOOK_ID_LENGTH);
-    for (const key of ['customer', 'payment_method']) optionalIdOrObject(connector, object, key, path);
-    const next = optionalObject(connector, object, 'next_action', path);
-    if (next) {
-      optionalString(connector, next, 'type', `${path}.next_action`, MAX_WEBHOOK_ID_LENGTH);
-      const redirect = optionalObject(connector, next, 'redirect_to_url', `${path}.next_action`);
-      if (redirect) optionalString(connector, redirect, 'url', `${path}.next_action.redirect_to_url`, 2048);
-      optionalObject(connector, next, 'use_stripe_sdk', `${path}.next_action`);
-    }
-  }
-  if (kind === 'refund' && object.object === 'refund') {
-    requiredString(connector, object, 'id', path);
-    optionalString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
-    optionalString(connector, object, 'failure_reason', path, MAX_WEBHOOK_ID_LENGTH);
-    const metadata = optionalObject(connector, object, 'metadata', path);
-    if (metadata) optionalString(connector, metadata, REFUND_ID_METADATA_KEY, `${path}.metadata`, MAX_WEBHOOK_ID_LENGTH);
-  }
-  if (kind === 'dispute' && object.object === 'dispute') {
-    // https://docs.stripe.com/api/disputes/object (issue 25): the fields `disputeFromStripe` reads.
-    requiredString(connector, object, 'id', path);
-    requiredString(connector, object, 'status', path, MAX_WEBHOOK_ID_LENGTH);
-    requiredInteger(connector, object, 'amount', path);
-    requiredString(connector, object, 'currency', path, MAX_WEBHOOK_ID_LENGTH);
-    for (const key of ['reason', 'network_reason_code']) optionalString(connector, object, key, path, MAX_WEBHOOK_ID_LENGTH);
-    for (const key of ['payment_intent', 'charge']) optionalIdOrObject(connector, object, key, path);
-    optionalInteger(connector, object, 'created', path);
-    const details = optionalObject(connector, object, 'evidence_details', path);
-    if (details) optionalInteger(connector, details, 'due_by', `${path}.evidence_details`);
-    const method = optionalObject(connector, object, 'payment_method_details', path);
-    const card = method ? optionalObject(connector, method, 'card', `${path}.payment_method_details`) : undefined;
-    if (card) optionalString(connector, card, 'network_reason_code', `${path}.payment_method_details.card`, MAX_WEBHOOK_ID_LENGTH);
   }
 }

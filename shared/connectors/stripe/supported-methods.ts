@@ -1,17 +1,17 @@
 /**
  * What Switchyard routes to Stripe, apart from the adapter's transformers so the capability table
- * (shared/connectors/capabilities.ts) is built without loading them (issue 27).
+ * (shared/connectors/capabilities.ts) is built without loading them.
  */
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
 
 /**
- * Currencies Switchyard routes to Stripe (issue 6: "Stripe (card; USD, NGN, KES, ZAR)").
+ * Currencies Switchyard routes to Stripe (docs/connectors.md "Support matrix": card; USD, NGN, KES, ZAR).
  * GHS is deliberately absent.
  */
 export const STRIPE_CURRENCIES: readonly Currency[] = ['USD', 'NGN', 'KES', 'ZAR'];
 
-/** Payment methods Switchyard routes to Stripe (issue 6: card only). */
+/** Payment methods Switchyard routes to Stripe (docs/connectors.md "Support matrix": card only). */
 export const STRIPE_PAYMENT_METHODS: readonly PaymentMethod[] = ['card'];
 
 /**

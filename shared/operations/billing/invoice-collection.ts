@@ -1,5 +1,5 @@
 /**
- * Collecting an invoice (issue 24): charging it off-session through `createPayment`, and moving the invoice and
+ * Collecting an invoice: charging it off-session through `createPayment`, and moving the invoice and
  * its subscription when a payment for it ends. One planner ({@link planInvoiceOutcome}, pure) decides every
  * change, whoever learns the payment's outcome: the create's first charge, the renewal worker, a payment
  * settled later (3-D Secure, a sync, a webhook, the reconciler: shared/operations/billing/invoice-settlement.ts).
@@ -285,7 +285,7 @@ export async function chargeInvoice(
   if (invoice.status !== 'open') throw new SubscriptionChangedError();
   const attempt = invoice.attempt_count + 1;
   const idempotencyKey = `invoice:${invoice.invoice_id}:attempt:${attempt}`;
-  // The create schema is loaded when a charge is made, not by every subscription or customer handler (issue 27).
+  // The create schema is loaded when a charge is made, not by every subscription or customer handler at cold start.
   const [{ createPaymentBodySchema }, { createPayment }, { idempotentId }] = await Promise.all([
     import('../../schemas/payment-schemas'),
     import('../payments/create-payment'),

@@ -1,5 +1,5 @@
 /**
- * An invoice's payment settling after the request that made it (issue 24): a subscription's charge that
+ * An invoice's payment settling after the request that made it: a subscription's charge that
  * answered `RequiresAction` or `Processing` (3-D Secure for the payer, a lost processor answer) later
  * succeeds or fails through a step, a sync, a webhook or the reconciler. The invoice (and its
  * subscription, when it was waiting on its first payment) then follows the payment: `paid` and `active`
@@ -36,7 +36,7 @@ export async function settleInvoiceOfPayment(merchantId: string, payment: Paymen
   const stored = await getStoredSubscription(merchantId, subscriptionId);
   if (!stored) return undefined;
   // Billing's collection rules are loaded here, for a subscription's payment only: every payment handler reaches
-  // this function, and a one-off payment never needs them (issue 27: load what the request uses).
+  // this function, and a one-off payment never needs them (a cold start loads what the request uses).
   const [{ applyPaymentToInvoice }, { subscriptionNow }] = await Promise.all([
     import('./invoice-collection'),
     import('./subscription-operations'),

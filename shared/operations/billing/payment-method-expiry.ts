@@ -1,5 +1,5 @@
 /**
- * `payment_method.expiring` (issue 24): 30 days before a saved method stops working (its card's expiry, or a
+ * `payment_method.expiring` (docs/api.md "`payment_method.expiring`"): 30 days before a saved method stops working (its card's expiry, or a
  * processor token's lifetime such as Flutterwave's one year), the merchant is told once, so it can ask the
  * customer for a new one before a renewal fails. The notice is a due entry on the method's item
  * (shared/storage/payment-methods-repository.ts), worked by the renewal worker, or by a test clock's advance for

@@ -1,5 +1,5 @@
 /**
- * The renewal worker's run (issue 24, Renewal; issue 25, dispute deadlines and polling): every minute (EventBridge Scheduler on deployed stages; a timer in
+ * The renewal worker's run (docs/api.md "Renewals" and "Dispute deadlines"): every minute (EventBridge Scheduler on deployed stages; a timer in
  * `npm start`) it finds the merchants with billing work through the billing directory, reads each one's work due
  * now from its own partitions (Queries on GSI5, never a Scan), and works it (renewals, dunning retries, expiry
  * notices) merchant by merchant in turn, a few at a time, until the work is done or the run's deadline.
@@ -71,7 +71,7 @@ export async function runBillingWork(options: BillingRunOptions): Promise<Billin
       for (const d of pages[k] ?? []) found.push({ merchantId, id: d.id });
     });
   }
-  // Disputes of processors that send no webhooks (issue 25), polled beside the due work, never before it: a slow or
+  // Disputes of processors that send no webhooks, polled beside the due work, never before it: a slow or
   // hanging processor account delays only its own polling, never another merchant's renewals. Processors list in
   // real time: the poll's cursor follows the clock, never the run's `now` (a test's time travel).
   const polling = pollDisputes(merchants, new Date().toISOString(), options.deadlineMs).catch((err: unknown) => {

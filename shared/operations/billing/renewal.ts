@@ -1,5 +1,5 @@
 /**
- * The billing work of one subscription that fell due (issue 24, Renewal): what the renewal worker and a test
+ * The billing work of one subscription that fell due (docs/api.md "Renewals"): what the renewal worker and a test
  * clock's advance do for each due entry. Each step reads the subscription (consistent) and its latest invoice
  * and does the one thing due, then looks again, until nothing is due at `now`:
  * - its latest invoice is open: settle a try whose outcome arrived, look again later at one still pending,

@@ -1,5 +1,5 @@
 /**
- * Subscriptions (issue 24, Subscriptions): Stripe's model, owned by Switchyard. A subscription bills a
+ * Subscriptions (docs/api.md "Subscriptions and invoices"): Stripe's model, owned by Switchyard. A subscription bills a
  * customer a fixed amount each period by charging the customer's saved payment method off-session through
  * `createPayment` (never a processor's plan API). docs/api.md "Subscriptions and invoices".
  *
@@ -297,7 +297,7 @@ export async function cancelSubscription(merchantId: string, subscriptionId: str
 }
 
 /**
- * A customer delete's step (issue 24): every subscription of the customer is canceled
+ * A customer delete's step: every subscription of the customer is canceled
  * (`cancellation_details.reason: customer_deleted`, `subscription.canceled`; one already canceled keeps its
  * reason, `subscription.updated`) and unlinked (`customer_id: null`, out of the customer's list), so it
  * never renews. Pages through the customer's list (GSI3) until it is empty or `deadlineMs` passes.

@@ -1,6 +1,6 @@
 /**
  * Subscription and invoice reads and lists, apart from ./subscription-operations.ts (creation, changes,
- * billing), so the read handlers load no billing, saved-method or encryption code (issue 27).
+ * billing), so the read handlers load no billing, saved-method or encryption code at cold start.
  */
 import { invalidRequest, resourceNotFound } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';

@@ -1,5 +1,5 @@
 /**
- * Test clocks (issue 24; Stripe's test clocks, https://docs.stripe.com/billing/testing/test-clocks), on stages
+ * Test clocks (Stripe's test clocks, https://docs.stripe.com/billing/testing/test-clocks), on stages
  * with the sandbox only (the routes are not deployed on prod). A customer created with `test_clock` lives on
  * it: its subscriptions, invoices and payment method expiries take their times from the clock, their due
  * entries sit in the clock's own partition (never read by the real-time renewal worker), and advancing the clock
@@ -157,7 +157,7 @@ export async function advanceTestClock(ctx: RequestContext, testClockId: string,
     if (repeats > 0) await new Promise((r) => setTimeout(r, 50 * repeats));
     if (instantOf(due.dueAt) > instantOf(reached)) reached = billingTimeOf(instantOf(due.dueAt));
     steps += 1;
-    // Renewals and expiry notices are loaded by an advance only, not by every customer handler (issue 27).
+    // Renewals and expiry notices are loaded by an advance only, not by every customer handler at cold start.
     if (due.id.startsWith('sub_')) await (await import('./renewal')).workDueSubscription(ctx, due.id, reached);
     else if (due.id.startsWith('pm_')) await (await import('./payment-method-expiry')).workDueExpiry(ctx.merchantId, due.id, reached);
     else {

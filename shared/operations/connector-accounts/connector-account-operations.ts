@@ -364,7 +364,7 @@ export async function createConnectorAccount(
     throw err;
   }
   forgetConnectorConfig(merchantId);
-  // Disputes of accounts at processors that send none by webhook are polled (issue 25): the scheduled worker finds
+  // Disputes of accounts at processors that send none by webhook are polled: the scheduled worker finds
   // the merchant through the billing directory. A failure here is retried by the merchant's next billing work.
   await registerBillingMerchant(merchantId).catch(() => undefined);
   logger.info('connector account connected', { merchant_connector_id: id, connector: body.connector_name, mode });

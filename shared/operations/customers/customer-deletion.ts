@@ -4,9 +4,9 @@
  */
 import { resourceNotFound, storageUnavailableAfterPartialWork } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
+import { unlinkCustomerPayments } from '../../storage/customer-payment-links-repository';
 import { markCustomerDeleting, markCustomerUnlinked, removeDeletedCustomer } from '../../storage/customers-repository';
 import type { ListShards } from '../../storage/list-shards';
-import { unlinkCustomerPayments } from '../../storage/payments-repository';
 import { isStorageUnavailable } from '../../storage/storage-errors';
 import { detachPaymentMethodsOfCustomer } from '../payment-methods/payment-method-operations';
 
@@ -26,8 +26,8 @@ export const UNLINK_BUDGET_MS = 10_000;
  * @throws storage errors
  */
 async function releaseCustomer(merchantId: string, customerId: string, deadlineMs: number): Promise<boolean> {
-  // Subscriptions first: canceled before their saved methods go, so none renews in between (issue 24).
-  // Billing is loaded by a delete only, not by every customer handler (issue 27).
+  // Subscriptions first: canceled before their saved methods go, so none renews in between.
+  // Billing is loaded by a delete only, not by every customer handler at cold start.
   const { cancelSubscriptionsOfCustomer } = await import('../billing/subscription-operations');
   const subscriptions = await cancelSubscriptionsOfCustomer(merchantId, customerId, deadlineMs);
   const methods = await detachPaymentMethodsOfCustomer(merchantId, customerId, deadlineMs);

@@ -1,6 +1,6 @@
 /**
  * Customers: create, read, update, list. The delete, which detaches saved payment methods at their
- * processors, is in ./customer-deletion.ts, so these handlers load no connector code (issue 27).
+ * processors, is in ./customer-deletion.ts, so these handlers load no connector code at cold start.
  */
 import type { Customer, CustomerFields } from '../../domain/customer';
 import { resourceNotFound } from '../../domain/errors';

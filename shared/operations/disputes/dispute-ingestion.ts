@@ -1,5 +1,5 @@
 /**
- * Disputes arriving from processors (issue 25): a processor's webhook (Paystack `charge.dispute.*`, Stripe
+ * Disputes arriving from processors: a processor's webhook (Paystack `charge.dispute.*`, Stripe
  * `charge.dispute.*`), the scheduled worker's polling (Flutterwave), or the sandbox. Each is recorded once per
  * (account, processor dispute id) — its id is derived from them — and moved forward only: a replayed event changes
  * nothing, a reordered one never undoes a final status (shared/domain/dispute-vocabulary.ts `canMoveDispute`).
@@ -25,13 +25,7 @@ import { isIdOf } from '../../domain/ids';
 import { DISPUTE_LOG_MESSAGES } from '../../observability/dispute-log';
 import { logger } from '../../observability/logger';
 import { registerBillingMerchant } from '../../storage/billing-directory-repository';
-import {
-  DisputeChangedError,
-  type DisputeClaim,
-  getStoredDispute,
-  type StoredDispute,
-  writeDisputeChange,
-} from '../../storage/disputes-repository';
+import { DisputeChangedError, type DisputeClaim, getStoredDispute, writeDisputeChange } from '../../storage/disputes-repository';
 import { findPaymentOwner, getPayment, type StoredPayment } from '../../storage/payments-repository';
 
 /** The account a webhook came in on (a merchant connector account's own URL), or null for the stage's own. */
@@ -315,6 +309,3 @@ export async function ingestDisputeEvent(
   });
   return { applied: recorded.applied, ...(recorded.reason ? { reason: recorded.reason } : {}) };
 }
-
-/** The stored dispute, for the operations: re-exported so they need not know the repository. */
-export type { StoredDispute };

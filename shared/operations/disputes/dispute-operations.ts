@@ -1,5 +1,5 @@
 /**
- * Disputes through the API (issue 25): read, list, accept, answer with evidence; and the scheduled work of a dispute
+ * Disputes through the API: read, list, accept, answer with evidence; and the scheduled work of a dispute
  * (an answer whose outcome was not recorded, its reminder, its deadline). docs/api.md "Disputes".
  *
  * Answering follows the discipline of every processor call: a claim (`answer_claim`) is written on the dispute

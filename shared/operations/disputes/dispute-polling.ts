@@ -1,5 +1,5 @@
 /**
- * Polling processors that send no dispute webhooks (issue 25): Flutterwave (its chargebacks are listed with
+ * Polling processors that send no dispute webhooks: Flutterwave (its chargebacks are listed with
  * `GET /v3/chargebacks`; its guide mentions webhooks "available on request" with no documented payload:
  * docs/connectors/flutterwave.md "Disputes") and the sandbox. Each run of the scheduled worker asks every such
  * account — the stage's own, and each merchant's (merchants found through the billing directory) — for the disputes

@@ -4,7 +4,7 @@
  * retries, and the API's view of them (`GET /events/{id}/deliveries`,
  * `POST /events/{id}/redeliver`).
  *
- * Flow (issue 23, "Delivery isolation": no POST on the stream's path or in the reconciler's run):
+ * Flow (delivery isolation, docs/api.md "Webhook delivery": no POST on the stream's path or in the reconciler's run):
  * the table's stream brings each inserted event item to the stream handler, which queues a fan-out
  * message for it ({@link queueFanOuts}; shared/webhooks/delivery-queue.ts, in its merchant's fan-out
  * lanes); the queue's worker runs {@link fanOutEvent}, which creates one delivery record per subscribed
@@ -147,7 +147,7 @@ async function attempt(
     attempt: { attempted_at: iso(nowMs), http_status: null, error, duration_ms: 0 } as DeliveryAttempt,
     outcome: 'failed' as const,
   });
-  // The HTTP client (undici) is loaded for an attempt only: listing deliveries never sends (issue 27).
+  // The HTTP client (undici) is loaded for an attempt only: listing deliveries never sends, so it does not pay for it at cold start.
   const { sendWebhook } = await import('../../webhooks/delivery');
   const send = () => sendWebhook({ url: endpoint.url, eventId: event.eventId, body: event.body, secrets });
   let result: SendResult;
@@ -155,7 +155,7 @@ async function attempt(
   else if (!circuit) result = await send();
   else {
     // The endpoint circuits (cockatiel) only for the queue worker's attempts: a redelivery to one endpoint
-    // is sent at once, whatever its circuit says (issue 27: the redeliver route does not load them).
+    // is sent at once, whatever its circuit says (the redeliver route does not load them).
     const { CIRCUIT_OPEN_ERROR, sendThroughCircuit } = await import('../../webhooks/endpoint-circuits');
     const through = await sendThroughCircuit(endpoint.webhook_endpoint_id, send);
     result = through === 'circuit_open' ? notSent(CIRCUIT_OPEN_ERROR) : through;

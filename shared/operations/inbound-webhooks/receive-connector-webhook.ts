@@ -18,14 +18,8 @@ import { BUSINESS_METRICS, metrics, recordMoneyMismatch, recordPaymentOutcome } 
 import { accountConnector } from '../../processor-call/account-connectors';
 import { configuredConnector } from '../../processor-call/connector-registry';
 import { findConnectorAccount } from '../../storage/connector-accounts-repository';
-import {
-  acknowledgeUnmatchedWebhook,
-  applyPaymentWebhook,
-  countUnmatchedWebhookDelivery,
-  findPaymentOwner,
-  getPayment,
-  recordWebhookEvent,
-} from '../../storage/payments-repository';
+import { acknowledgeUnmatchedWebhook, countUnmatchedWebhookDelivery, recordWebhookEvent } from '../../storage/inbound-webhooks-repository';
+import { applyPaymentWebhook, findPaymentOwner, getPayment } from '../../storage/payments-repository';
 import { findRefundOwner, getStoredRefund } from '../../storage/refunds-repository';
 import { ingestDisputeEvent } from '../disputes/dispute-ingestion';
 import { afterAuthorization } from '../payments/payment-authorization';
@@ -190,7 +184,7 @@ async function applyPaymentEvent(
     if (outcome === 'duplicate') return { ...done, applied: false, reason: 'event already applied' };
     if (outcome === 'applied') {
       recordPaymentOutcome({ ...p, status: r.status });
-      // Issue 24: a card to save (setup_future_usage) or an invoice to settle follows the payment's outcome.
+      // A card to save (setup_future_usage) or an invoice to settle follows the payment's outcome.
       if (p.setup_future_usage || p.payment_method_id || p.metadata?.invoice_id) {
         const after = await getPayment(merchantId, paymentId);
         if (after) await afterAuthorization({ merchantId }, after.payment, r);
@@ -305,7 +299,7 @@ export async function receiveConnectorWebhook(
 }
 
 /**
- * A processor's dispute event (issue 25): recorded once per (account, processor dispute id) and moved forward only
+ * A processor's dispute event: recorded once per (account, processor dispute id) and moved forward only
  * (shared/operations/disputes/dispute-ingestion.ts). An event naming only the dispute is completed with the
  * processor's own view (`fetchDispute`).
  */

@@ -6,7 +6,7 @@ import { findPaymentOwner, getPayment, type StoredPayment } from '../../storage/
  * The payer-facing pages (no api-key; the payment id is the capability, as a processor's hosted
  * checkout link is): the hosted authentication step page (./authentication-page-submission.ts), the return
  * route every processor sends the payer back to (./payer-return.ts) and the sandbox's pages. Each handler
- * loads only its own file (issue 27): the pages that only show a payment load no processor call.
+ * loads only its own file at cold start: the pages that only show a payment load no processor call.
  */
 
 /**

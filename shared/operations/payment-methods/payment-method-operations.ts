@@ -1,5 +1,5 @@
 /**
- * Saved payment methods (issue 24; docs/api.md "Saved payment methods"): a customer's list, one method,
+ * Saved payment methods (docs/api.md "Saved payment methods"): a customer's list, one method,
  * and detaching one — at its processor first where the processor has a call for it (Paystack
  * `POST /customer/deactivate_authorization`, Stripe `POST /v1/payment_methods/{id}/detach`; Flutterwave
  * has none: the token is forgotten on our side only), then here (`payment_method.detached`, the token

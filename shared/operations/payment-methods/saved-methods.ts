@@ -1,5 +1,5 @@
 /**
- * Saving a payment's card on its customer, and charging a saved one (issue 24): the payment flow's
+ * Saving a payment's card on its customer, and charging a saved one: the payment flow's
  * side of saved payment methods (the routes' side is payment-method-operations.ts).
  *
  * Saving: when a payment with `setup_future_usage` reaches `Succeeded` or `RequiresCapture` and its

@@ -1,5 +1,5 @@
 /**
- * The processor tokens of saved payment methods (issue 24), encrypted and decrypted with the same
+ * The processor tokens of saved payment methods, encrypted and decrypted with the same
  * envelope encryption as connector credentials (shared/security/credential-encryption.ts: the AWS
  * Encryption SDK, the stage's KMS key on AWS, a local AES key locally). The encryption context binds a
  * token to its merchant and to the connector account that issued it (`merchant_connector_id`, or

@@ -54,9 +54,9 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
       'setup_future_usage',
     );
   }
-  // A saved method (issue 24): named now, or at create.
+  // A saved method: named now, or at create.
   const savedMethodId = body.payment_method_id ?? (body.payment_method_data ? undefined : (p.payment_method_id ?? undefined));
-  // Saved-method code is loaded by the first confirm that charges one (issue 27).
+  // Saved-method code is loaded by the first confirm that charges one, not at cold start.
   const saved = savedMethodId
     ? await (await import('../payment-methods/saved-methods')).savedMethodToCharge(
         ctx.merchantId,

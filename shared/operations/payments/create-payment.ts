@@ -42,7 +42,7 @@ async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'paym
   if (claimInFlight(existing)) throw idempotencyKeyInUse().asTransient();
   // Processing / RequiresAction or an unsettled claim: the first attempt may have reached the connector.
   if (existing.pendingOperation || canApply('connector_update', p.status)) {
-    // Reconciliation is loaded by the first such retry only (issue 27).
+    // Reconciliation is loaded by the first such retry only, not at cold start.
     const { reconcilePayment } = await import('./payment-sync');
     return (await reconcilePayment(ctx, existing)).payment;
   }
@@ -59,8 +59,8 @@ async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'paym
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  */
 export async function createPayment(ctx: RequestContext, body: CreatePaymentBody): Promise<Payment> {
-  // A saved method (issue 24) is read first: it decides the customer, the method and the account.
-  // Saved-method code is loaded by the first payment that names one (issue 27).
+  // A saved method is read first: it decides the customer, the method and the account.
+  // Saved-method code is loaded by the first payment that names one, not at cold start.
   const saved = body.payment_method_id
     ? await (await import('../payment-methods/saved-methods')).savedMethodToCharge(
         ctx.merchantId,
@@ -176,7 +176,7 @@ export async function createPayment(ctx: RequestContext, body: CreatePaymentBody
   recordPaymentCreated(stored.payment);
   if (!body.confirm || !paymentMethod) return stored.payment;
   // The processor call (authorization, its outcome, a saved card, an invoice) is loaded by the first create that
-  // confirms: a create without `confirm` calls no processor (issue 27). `POST /payments/{id}/confirm` loads it at import.
+  // confirms: a create without `confirm` calls no processor, so its cold start loads no processor call. `POST /payments/{id}/confirm` loads it at import.
   const { authorizeClaimed } = await import('./payment-authorization');
   return authorizeClaimed(ctx, stored, authorizationInput(body, { paymentMethod, phone, ussdBankCode, candidates, saved }));
 }

@@ -7,7 +7,7 @@ import { listPayments as queryPayments, getPayment as readPayment } from '../../
 import { cursorItem } from '../list-cursor';
 
 /**
- * Lists the merchant's payments, newest first: all, in one `status`, or of one `customer_id` (issue 26; the payments
+ * Lists the merchant's payments, newest first: all, in one `status`, or of one `customer_id` (the payments
  * linked to that customer, GSI3) — a status or a customer, not both (as `GET /subscriptions`).
  * @param readShards the merchant's list shard `read` count (RequestContext.listShards); default 1
  * @throws ApiError 400 `resource_missing` (param `starting_after`) for an unknown cursor; `parameter_invalid` (param

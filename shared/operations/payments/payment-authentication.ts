@@ -33,7 +33,7 @@ export const STEP_FIELD: Readonly<Record<AuthenticationStep, 'pin' | 'otp' | 'ph
 };
 
 /**
- * Wrong answers a payment step takes at most (issue 23): the third answer to the same step that the
+ * Wrong answers a payment step takes at most (docs/api.md "Next actions"): the third answer to the same step that the
  * processor does not accept fails the payment with `error_code: authentication_failed`. A processor
  * that stops earlier (an issuer blocking after one wrong PIN) fails the payment itself, and its outcome
  * is recorded as it comes.
@@ -131,7 +131,7 @@ async function checkAnswer(p: Payment, action: AuthenticationAction, body: Authe
  * route takes no `Idempotency-Key`; a retry of an accepted step answers 400/409 naming the
  * payment's current step).
  *
- * Wrong answers (issue 23): each answer sent is counted against its step in the claim write
+ * Wrong answers: each answer sent is counted against its step in the claim write
  * (`auth_answers`, the step and the count — never the value); the processor asking for the same step
  * again, or refusing the answer, leaves it counted, any other answer clears it. The answer that reaches
  * {@link wrongAnswerLimit} and is not accepted fails the payment (`error_code: authentication_failed`);

@@ -32,14 +32,14 @@ export interface AuthorizationInput {
    * `skipped` (connectors passed over because their circuit was open) become `circuit_open` attempts.
    */
   candidates: RoutedConnector[] & { readonly skipped?: readonly CircuitSkip[] };
-  /** A saved payment method to charge (issue 24): its token, decrypted in memory only. */
+  /** A saved payment method to charge: its token, decrypted in memory only. */
   savedMethod?: SavedMethodCharge;
   /** With `savedMethod`: the payer is absent (a merchant-initiated charge). */
   offSession?: boolean;
 }
 
 /**
- * After a recorded authorization outcome (issue 24): saves the card when the payment asked for it
+ * After a recorded authorization outcome: saves the card when the payment asked for it
  * (`setup_future_usage`) and the processor returned a reusable token, and names the method on the payment;
  * notes a charged saved method's use. Never fails the payment's answer: a save that fails (storage) is logged and
  * counted, and the payment keeps `payment_method_id: null` (docs/api.md "Saved payment methods").
@@ -53,7 +53,7 @@ export async function afterAuthorization(ctx: Pick<RequestContext, 'merchantId'>
     return done;
   }
   // Only a payment that asked to save its card and got a token saves one (saveMethodOfPayment checks the rest);
-  // the saved-method code is loaded by the first such payment (issue 27).
+  // the saved-method code is loaded by the first such payment, not at cold start.
   if (!result.savedMethod || !done.setup_future_usage) return done;
   const { trySaveMethodOfPayment } = await import('../payment-methods/saved-methods');
   const method = await trySaveMethodOfPayment(ctx.merchantId, done, result.savedMethod);
@@ -212,7 +212,7 @@ export async function authorizeClaimed(ctx: RequestContext, claimed: StoredPayme
         throw new OutcomeUnknownError('payment', p.payment_id, tries[i - 1]!.name, `/payments/${p.payment_id}`, { cause: err });
       }
     }
-    // A processor customer made when an earlier card of this customer was saved at this account (issue 24).
+    // A processor customer made when an earlier card of this customer was saved at this account.
     const processorCustomerId =
       p.customer_id && p.setup_future_usage && !input.savedMethod
         ? await processorCustomerIdOf(ctx.merchantId, p.customer_id, {

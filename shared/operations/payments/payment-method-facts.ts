@@ -1,5 +1,5 @@
 /**
- * What a payment's create and confirm both derive from its request (issue 27 split them: a create without
+ * What a payment's create and confirm both derive from its request (apart from both, so that a create without
  * `confirm` loads no processor call): the stored summary of its method's details, the facts routing decides on,
  * the USSD bank, a saved method's one connector, the stored `customer_acceptance`.
  */

@@ -10,7 +10,7 @@ import { claimInFlight } from './payment-state';
  *
  * The reconciliation (and what settling an authorization brings: saving its method, settling its invoice) is
  * loaded on the first payment that needs it, not at import: capture and cancel handlers meet one only after
- * a fault, and their cold start does not pay for it (issue 27).
+ * a fault, and their cold start does not pay for it.
  * @throws ApiError 502 when the processor cannot be asked; 404 when the payment is gone when read again
  */
 export async function settledFirst(ctx: RequestContext, stored: StoredPayment): Promise<StoredPayment> {

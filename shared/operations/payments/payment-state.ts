@@ -115,7 +115,7 @@ export function claimHolderOf(ctx: Pick<RequestContext, 'deadlineMs'>, request?:
 
 /**
  * What a request with an `Idempotency-Key` does when storage failed after its processor call, before it answers
- * `outcome_unknown` (issue 23, "Convergence"): it hands its claim over (`handOverClaim`: the lease is cut to now +
+ * `outcome_unknown` (docs/money-safety.md, "Convergence"): it hands its claim over (`handOverClaim`: the lease is cut to now +
  * `CLAIM_LEASE_MARGIN_MS`, the payment due then), trying until storage answers or its own time is up
  * (`untilStorageAnswers` until `storageRetryDeadline`). So the retry its answer invites (`Retry-After: 5`) finds
  * the claim free and reconciles the payment with the processor, instead of meeting `409` until the claim's

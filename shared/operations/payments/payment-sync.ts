@@ -150,7 +150,7 @@ export async function reconcilePayment(
   try {
     const done = await updatePayment(ctx.merchantId, stored, decision.guard, decision.fields, null);
     if (decision.outcome === 'settled') recordPaymentOutcome(done.payment);
-    // An authorization settled here (3-D Secure completed, a lost answer found) saves the card it was asked to (issue 24).
+    // An authorization settled here (3-D Secure completed, a lost answer found) saves the card it was asked to.
     const payment =
       kind === 'authorize' && decision.outcome === 'settled' ? await afterAuthorization(ctx, done.payment, result) : done.payment;
     return { payment, outcome: decision.outcome };

@@ -167,8 +167,8 @@ export interface ContinuousReconcileOptions {
 }
 
 /**
- * Keeps the reconciler taking over money items as they fall due, for the rest of a scheduled run (issue 23,
- * "Convergence": EventBridge Scheduler runs the reconciler once a minute at most, but a claim's lease ends at any
+ * Keeps the reconciler taking over money items as they fall due, for the rest of a scheduled run
+ * (docs/money-safety.md, "Convergence": EventBridge Scheduler runs the reconciler once a minute at most, but a claim's lease ends at any
  * second). Every `intervalMs` until `untilMs` it reads the shards of the open-operations index (a Query each, due
  * items first, at most `perShardLimit`; a shard whose page is all due is read again up to a run's per-shard
  * share of {@link MONEY_ITEMS_PER_RUN}) and hands every due payment, refund or customer delete it is not already
@@ -305,7 +305,7 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   recordOverdueWebhookDelivery(report.oldestOverdueDeliverySeconds);
   const due = all.filter((item) => item.dueAt <= nowIso).sort((a, b) => a.dueAt.localeCompare(b.dueAt));
   const moneyQueue = due.filter((item) => item.kind !== 'webhook_delivery');
-  // Round-robin by merchant: one merchant's flood of due retries takes one turn per round (issue 23).
+  // Round-robin by merchant: one merchant's flood of due retries takes one turn per round, so it never delays the others'.
   const deliveryQueue = interleaveByMerchant(due.filter((item) => item.kind === 'webhook_delivery')).slice(0, MAX_DELIVERIES_PER_RUN);
   const worker = (queue: OpenItem[]) => async () => {
     for (let item = queue.shift(); item; item = queue.shift()) {

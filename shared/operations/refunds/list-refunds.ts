@@ -23,7 +23,7 @@ export async function listRefunds(merchantId: string, paymentId: string, query: 
 
 /**
  * Lists every refund of the merchant, newest first, or of one payment (`payment_id`: as
- * `GET /payments/{payment_id}/refunds`) — issue 26, Stripe's `GET /v1/refunds`.
+ * `GET /payments/{payment_id}/refunds`), as Stripe's `GET /v1/refunds`.
  * @param readShards the merchant's list shard `read` count
  * @throws ApiError 400 `resource_missing` for an unknown `starting_after`; 404 for an unknown `payment_id` (as its own list)
  */

@@ -17,7 +17,8 @@ import { recordRefund, recordRefundOutcome } from '../../observability/metrics';
 import { connectorForTarget } from '../../processor-call/account-connectors';
 import { callWithinBudget } from '../../processor-call/connector-call';
 import { idempotentId } from '../../security/keyed-hash';
-import { releaseFailedRefund, reserveRefund, type StoredPayment } from '../../storage/payments-repository';
+import type { StoredPayment } from '../../storage/payments-repository';
+import { releaseFailedRefund, reserveRefund } from '../../storage/refund-reservations-repository';
 import { getStoredRefund, handOverRefundClaim, settleRefund } from '../../storage/refunds-repository';
 import { ItemExistsError, isStorageUnavailable, RefundReservationError } from '../../storage/storage-errors';
 import { loadPayment } from '../payments/load-payment';
@@ -139,7 +140,7 @@ export async function refundPayment(
     const earlier = await existingRefundForRetry(ctx, refundId, requested);
     if (earlier) return earlier;
   }
-  // Disputes withhold their money (issue 25): refundable is what was captured less what was refunded or disputed.
+  // Disputes withhold their money (docs/api.md "Money held by a dispute"): refundable is what was captured less what was refunded or disputed.
   const decision = checkRefundAmount(requested, p.amount_captured, p.amount_refunded + p.amount_disputed);
   if (!decision.ok) throw refundTooLarge(requested, decision.refundable, p.currency, p.amount_disputed);
   // Resolved before anything is reserved: a connector that is not configured leaves nothing behind.
@@ -257,5 +258,3 @@ export async function refundPayment(
     throw unknown(err);
   }
 }
-
-export { syncRefund } from './refund-sync';

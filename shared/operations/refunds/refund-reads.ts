@@ -1,6 +1,6 @@
 /**
  * Reading one refund, apart from the refund operations that call processors (shared/operations/refunds/refund-operations.ts
- * re-exports it), so `GET /refunds/{refund_id}` loads neither routing nor a connector unless asked to sync (issue 27).
+ * re-exports it), so `GET /refunds/{refund_id}` loads neither routing nor a connector unless asked to sync, at cold start or after.
  */
 import { resourceNotFound } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';

@@ -7,7 +7,8 @@ import type { Refund } from '../../domain/refund';
 import { recordRefundOutcome } from '../../observability/metrics';
 import { connectorForTarget } from '../../processor-call/account-connectors';
 import { callWithinBudget } from '../../processor-call/connector-call';
-import { getPayment, releaseFailedRefund } from '../../storage/payments-repository';
+import { getPayment } from '../../storage/payments-repository';
+import { releaseFailedRefund } from '../../storage/refund-reservations-repository';
 import { getStoredRefund, type StoredRefund, settleRefund } from '../../storage/refunds-repository';
 import type { RequestContext } from '../request-context';
 

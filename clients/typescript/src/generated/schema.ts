@@ -2435,7 +2435,7 @@ export interface components {
             amount_captured: number;
             /** @description Refunded so far, pending refunds included; with `amount_disputed`, never above `amount_captured`. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
             amount_refunded: number;
-            /** @description Withheld by disputes (issue 25): while a dispute is open, and for good when it is lost, accepted or expired; back to 0 for one won or withdrawn. Refunds are refused beyond `amount_captured − amount_refunded − amount_disputed`. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            /** @description Withheld by disputes: while a dispute is open, and for good when it is lost, accepted or expired; back to 0 for one won or withdrawn. Refunds are refused beyond `amount_captured − amount_refunded − amount_disputed`. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
             amount_disputed: number;
             /** @description The disputes of the payment, oldest first (empty when none). */
             disputes: components["schemas"]["PaymentDispute"][];

@@ -1,4 +1,4 @@
-/** `switchyard.disputes`: cardholders' disputes of payments, their deadlines, and the answers to them (issue 25). */
+/** `switchyard.disputes`: cardholders' disputes of payments, their deadlines, and the answers to them. */
 import type { Switchyard } from '../client.js';
 import { ListPromise } from '../list-promise.js';
 import type { RequestOptions } from '../transport.js';

@@ -1,4 +1,4 @@
-/** `switchyard.files`: dispute evidence files (issue 25), uploaded as `multipart/form-data` like Stripe's. */
+/** `switchyard.files`: dispute evidence files, uploaded as `multipart/form-data` like Stripe's. */
 import type { Switchyard } from '../client.js';
 import type { RequestOptions } from '../transport.js';
 import type { FileObject } from '../types.js';

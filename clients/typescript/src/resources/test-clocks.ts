@@ -1,4 +1,4 @@
-/** `switchyard.testHelpers.testClocks`: test clocks (issue 24), on stages with the sandbox only. */
+/** `switchyard.testHelpers.testClocks`: test clocks, on stages with the sandbox only. */
 import type { Switchyard } from '../client.js';
 import type { RequestOptions } from '../transport.js';
 import type { TestClock, TestClockAdvanceParams, TestClockCreateParams } from '../types.js';
