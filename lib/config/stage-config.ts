@@ -142,6 +142,15 @@ export interface StageConfig {
      */
     refundFailuresPerPeriod: number;
     /**
+     * Business alarm (docs/operations.md, "Payouts failing or reversed"): payouts of one connector account (or one
+     * connector on the stage's own account) that failed or came back reversed (`PayoutOutcomes` outcome=failed or
+     * reversed, Sum over 5 minutes) at or above which `…-Payouts-FailedOrReversed-{Accounts,Platform}-Critical` fires,
+     * on 2 of 3 periods. Source: single payouts fail for ordinary reasons the merchant sees on the payout (a closed
+     * account, a wrong bank code); 3 in 5 minutes from one account is a pattern (its balance, its OTP, a bank down)
+     * in prod; 5 on dev, where the sandbox's test accounts fail on purpose.
+     */
+    payoutFailuresPerPeriod: number;
+    /**
      * Business alarm (runbook docs/operations.md, "Connector technical error rate high"): technical
      * errors of one merchant connector account (`ConnectorCalls` outcome=technical_error, Sum over 5
      * minutes, per `merchant_connector_id`) at or above which the multi-time-series alarm
@@ -366,6 +375,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       minRateVolumePerPeriod: 1,
       connectorTechnicalErrorRate: 0.2,
       refundFailuresPerPeriod: 5,
+      payoutFailuresPerPeriod: 5,
       connectorAccountTechnicalErrors: 5,
       merchantWebhookFailures: 100,
       accountDisputesOpened: 5,
@@ -412,6 +422,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       minRateVolumePerPeriod: 20,
       connectorTechnicalErrorRate: 0.05,
       refundFailuresPerPeriod: 3,
+      payoutFailuresPerPeriod: 3,
       connectorAccountTechnicalErrors: 5,
       merchantWebhookFailures: 100,
       accountDisputesOpened: 5,

@@ -13,6 +13,7 @@ export const RUNBOOK = {
   webhookOverdue: 'webhook-deliveries-overdue',
   merchantWebhookFailures: 'a-merchants-webhook-endpoints-are-failing',
   refundFailures: 'refunds-failing-at-the-processor',
+  payoutFailures: 'payouts-failing-or-reversed',
   moneyMismatch: 'money-mismatch',
   healthCanary: 'health-canary-failing',
   sandboxPaymentCanary: 'sandbox-payment-canary-failing',

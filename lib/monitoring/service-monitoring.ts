@@ -18,6 +18,7 @@ import { DisputesSection } from './disputes-section';
 import { MoneyFlowingSection } from './money-flowing-section';
 import { dashboardFacade } from './monitoring-facade';
 import { OpenOperationsSection } from './open-operations-section';
+import { PayoutsSection } from './payouts-section';
 import { ScheduledJobsSection } from './scheduled-jobs-section';
 import { StageMetrics } from './stage-metrics';
 import { TableSection } from './table-section';
@@ -74,7 +75,8 @@ export interface ServiceMonitoringProps {
  *
  * 1. "Is money flowing?" ({@link MoneyFlowingSection}): payments, success rate per connector, what is open.
  * 2. One section per connector of the stage's routing rules ({@link ConnectorSection}).
- * 3. Connector accounts ({@link ConnectorAccountsSection}): one multi-time-series alarm over every account.
+ * 3. Connector accounts ({@link ConnectorAccountsSection}): one multi-time-series alarm over every account; then
+ *    payouts ({@link PayoutsSection}): failed or reversed payouts per account and per connector.
  * 4. Synthetic checks ({@link CanariesSection}), where the stage has canaries.
  * 5. The HTTP API and links to the function groups' dashboards ({@link ApiSection}).
  * 6. The background functions: reconciler and webhook delivery ({@link BackgroundFunctionsSection}).
@@ -118,6 +120,7 @@ export class ServiceMonitoring extends Construct {
     });
     for (const connector of props.connectors) new ConnectorSection(this, `ConnectorSection-${connector}`, { ...section, connector });
     new ConnectorAccountsSection(this, 'ConnectorAccountsSection', section);
+    new PayoutsSection(this, 'PayoutsSection', section);
     if (props.canaries) new CanariesSection(this, 'CanariesSection', { ...section, canaries: props.canaries });
     new ApiSection(this, 'ApiSection', { ...section, api: props.api, functionDashboards: props.functionDashboards });
     new BackgroundFunctionsSection(this, 'BackgroundFunctionsSection', {

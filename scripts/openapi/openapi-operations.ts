@@ -26,6 +26,8 @@ export type { BodyExample, ErrorStatus, OperationTag, ResponseHeaderName };
 const TAG_DESCRIPTIONS: Readonly<Record<OperationTag, string>> = {
   Payments: 'Payment intents: create, confirm, authenticate, capture, cancel, list.',
   Refunds: 'Refunds of succeeded payments.',
+  Payouts:
+    "Money sent from your processor account's balance to a bank account or a mobile money wallet (vendors, riders, sellers): create, confirm, answer the OTP, cancel, list, and resolve an account holder's name. Sent at most once: an unknown outcome is reconciled by reference, never sent again.",
   Customers: 'Customers a payment may name.',
   'Payment methods':
     "Payment methods saved on a customer (a card a payment with `setup_future_usage` kept): list, retrieve, detach. The processor's token is stored encrypted and never shown.",

@@ -17,6 +17,7 @@ import type { ErrorCodes } from './operation-errors';
 export const OPERATION_TAGS = [
   'Payments',
   'Refunds',
+  'Payouts',
   'Customers',
   'Payment methods',
   'Subscriptions',

@@ -16,6 +16,7 @@ import { ACCOUNT_WEBHOOK_ROUTES, PROCESSOR_WEBHOOK_ROUTES } from '../operations/
 import { PAYER_ROUTES } from '../operations/payer/routes';
 import { PAYMENT_METHOD_ROUTES } from '../operations/payment-methods/routes';
 import { PAYMENT_ROUTES } from '../operations/payments/routes';
+import { PAYOUT_ROUTES } from '../operations/payouts/routes';
 import { REFUND_ROUTES } from '../operations/refunds/routes';
 import { ROUTING_ROUTES } from '../operations/routing/routes';
 import { SANDBOX_ROUTES } from '../operations/sandbox/routes';
@@ -48,6 +49,7 @@ export const ROUTES: readonly ApiRoute[] = [
   ...ACCOUNT_WEBHOOK_ROUTES,
   ...CONNECTOR_ACCOUNT_ROUTES,
   ...ROUTING_ROUTES,
+  ...PAYOUT_ROUTES,
 ];
 
 /** The sandbox's own routes (its hosted pages) and the test helpers (test clocks): deployed only on stages with `sandbox: true`. */

@@ -5,6 +5,7 @@ import type { AuthenticationAddress, AuthenticationStep, CaptureMethod, NextActi
 import type { SetupFutureUsage } from '../domain/payment-method';
 import type { PaymentStatus } from '../domain/payment-status';
 import type { RefundStatus } from '../domain/refund';
+import type { PayoutAdapter, PayoutResult } from './payout-connector';
 
 /**
  * The contract every connector (processor adapter) implements. Amounts are
@@ -328,6 +329,7 @@ export type WebhookEvent =
       /** Set on a reminder the processor sends (Paystack `charge.dispute.remind`). */
       reminder?: boolean;
     }
+  | { kind: 'payout'; eventId: string; payoutId: string; result: PayoutResult }
   | { kind: 'ignored'; eventId: string; reason: string };
 
 /**
@@ -494,6 +496,8 @@ export interface Connector {
   submitDisputeEvidence?(
     request: DisputeRef & { evidence: DisputeEvidence; files: DisputeEvidenceFile[]; submit: boolean },
   ): Promise<ConnectorDispute>;
+  /** Payouts from this account's balance (./payout-connector.ts); absent on connectors that cannot send them (Stripe). */
+  readonly payouts?: PayoutAdapter;
   /**
    * Verifies an inbound webhook's signature and maps it.
    * @throws WebhookSignatureError when the signature is missing or wrong

@@ -219,13 +219,13 @@ export class OutcomeUnknownError extends Error {
   readonly retryAfterSeconds = 5;
 
   /**
-   * @param resource what was being changed: `payment`, `refund` or `dispute` (an answer to it: accept or evidence)
+   * @param resource what was being changed: `payment`, `refund`, `payout` or `dispute` (an answer to it)
    * @param resourceId our id of it (never caller input echoed: ids are ours)
    * @param connector the processor that was called
    * @param retrieve the path a client reads to follow the reconciliation (e.g. `/payments/pay_…`)
    */
   constructor(
-    readonly resource: 'payment' | 'refund' | 'dispute',
+    readonly resource: 'payment' | 'refund' | 'dispute' | 'payout',
     readonly resourceId: string,
     readonly connector: string,
     readonly retrieve: string,
@@ -234,7 +234,7 @@ export class OutcomeUnknownError extends Error {
     super(
       `The request reached ${connector}, but its outcome could not be recorded here. ` +
         `The ${resource} ${resourceId} ${resource === 'dispute' ? 'keeps its answer in progress' : 'shows pending_operation'} until it is reconciled with ${connector} (within minutes, without any action). ` +
-        `Retry with the same Idempotency-Key, or GET ${retrieve}; do not send it as a new request, which could charge or refund twice.`,
+        `Retry with the same Idempotency-Key, or GET ${retrieve}; do not send it as a new request, which could ${resource === 'payout' ? 'pay out' : 'charge or refund'} twice.`,
       options,
     );
     this.name = 'OutcomeUnknownError';

@@ -4,6 +4,7 @@ import type { Dispute } from './dispute';
 import type { Payment } from './payment';
 import type { PaymentMethodResource } from './payment-method';
 import type { PaymentStatus } from './payment-status';
+import type { Payout, PayoutStatus } from './payout';
 import type { Refund, RefundStatus } from './refund';
 import type { RoutingActivation } from './routing-profile';
 import type { Invoice, Subscription } from './subscription';
@@ -54,6 +55,13 @@ export const EVENT_CATALOGUE = {
   'dispute.lost': 'A dispute was decided for the cardholder: the money stays withdrawn.',
   'dispute.accepted': 'A dispute was accepted: the money stays with the cardholder.',
   'dispute.expired': 'A dispute was not answered by its deadline: the money stays with the cardholder.',
+  'payout.created':
+    'A payout was created; `data` shows it RequiresConfirmation, before it is sent (with confirm: true, sending follows at once).',
+  'payout.requires_action':
+    "A payout waits on the merchant's OTP (`next_action.type` `submit_otp`): answer it with POST /payouts/{id}/authenticate.",
+  'payout.succeeded': 'A payout was paid out by its processor.',
+  'payout.failed': "A payout failed (the processor's reason in `error_code` and `error_message`); no money left the balance.",
+  'payout.reversed': 'A payout that had succeeded was returned by the receiving bank: the money is back in the balance.',
 } as const;
 
 /** One of the catalogue's event types. */
@@ -81,7 +89,8 @@ export type EventData =
   | PaymentMethodResource
   | Subscription
   | Invoice
-  | Dispute;
+  | Dispute
+  | Payout;
 
 /** One family of events: its types and the resource they carry. */
 interface EventFamily<T extends EventType, D> {
@@ -113,7 +122,8 @@ export type TypedApiEvent =
   | EventFamily<Extract<EventType, `payment_method.${string}`>, PaymentMethodResource>
   | EventFamily<Extract<EventType, `subscription.${string}`>, Subscription>
   | EventFamily<Extract<EventType, `invoice.${string}`>, Invoice>
-  | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>;
+  | EventFamily<Extract<EventType, `dispute.${string}`>, Dispute>
+  | EventFamily<Extract<EventType, `payout.${string}`>, Payout>;
 
 const PAYMENT_STATUS_EVENT: Readonly<Record<PaymentStatus, EventType | undefined>> = {
   RequiresConfirmation: undefined,
@@ -143,4 +153,23 @@ export function paymentStatusEvent(before: PaymentStatus | undefined, after: Pay
 /** The event a refund status change emits (`refund.succeeded`, `refund.failed`), or none. */
 export function refundStatusEvent(before: RefundStatus | undefined, after: RefundStatus): EventType | undefined {
   return before === after ? undefined : REFUND_STATUS_EVENT[after];
+}
+
+const PAYOUT_STATUS_EVENT: Readonly<Record<PayoutStatus, EventType | undefined>> = {
+  RequiresConfirmation: undefined,
+  Processing: undefined,
+  RequiresAction: 'payout.requires_action',
+  Succeeded: 'payout.succeeded',
+  Failed: 'payout.failed',
+  Cancelled: undefined,
+  Reversed: 'payout.reversed',
+};
+
+/**
+ * The event a payout status change emits (`payout.requires_action`, `payout.succeeded`, `payout.failed`,
+ * `payout.reversed`), or none: the same status, `Processing` and `Cancelled` emit nothing (`payout.created` is
+ * written at create).
+ */
+export function payoutStatusEvent(before: PayoutStatus | undefined, after: PayoutStatus): EventType | undefined {
+  return before === after ? undefined : PAYOUT_STATUS_EVENT[after];
 }

@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   testClock: 'clock',
   dispute: 'dp',
   file: 'file',
+  payout: 'po',
 } as const;
 
 /** A resource kind that has an identifier. */

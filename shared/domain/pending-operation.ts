@@ -5,14 +5,14 @@
  */
 
 /** Processor operations that move money and are recorded before the call. */
-export const PENDING_OPERATION_KINDS = ['authorize', 'capture', 'void', 'refund'] as const;
+export const PENDING_OPERATION_KINDS = ['authorize', 'capture', 'void', 'refund', 'payout'] as const;
 
 /** One of {@link PENDING_OPERATION_KINDS}. */
 export type PendingOperationKind = (typeof PENDING_OPERATION_KINDS)[number];
 
 /**
  * The record of a processor call in flight, as stored on the payment (authorize,
- * capture, void) or the refund (refund) it concerns.
+ * capture, void), the refund (refund) or the payout (payout: its send, or its OTP) it concerns.
  * - `connector`: the processor called; `reference`: our id sent to it (payment or refund id);
  * - `amount`: minor units the call moves (the payment amount, the capture amount, the refund amount);
  * - `started_at`, `lease_expires_at`: ISO 8601 UTC. Until the lease expires the request that

@@ -79,6 +79,12 @@ export const BUSINESS_METRICS = {
    */
   refundOutcomes: 'RefundOutcomes',
   /**
+   * Payouts that reached a final status (Count), dimension sets `{connector, outcome}` and `{connector,
+   * merchant_connector_id, outcome}` (the per-account alarms read it); `outcome` is `succeeded`, `failed` or
+   * `reversed`, counted once per payout and status ({@link recordPayoutOutcome}).
+   */
+  payoutOutcomes: 'PayoutOutcomes',
+  /**
    * A connector's circuit breaker state as this container sees it (gauge, no unit): 0 closed,
    * 1 half-open, 2 open; emitted on every change, dimension `connector`.
    */
@@ -327,6 +333,25 @@ export function recordConnectorCall(
  */
 export function recordRefundOutcome(connector: string, outcome: RefundOutcome): void {
   emit(BUSINESS_METRICS.refundOutcomes, 1, MetricUnit.Count, { connector, outcome });
+}
+
+/**
+ * Counts one payout reaching a final status ({@link BUSINESS_METRICS.payoutOutcomes}): emitted after the conditional
+ * write that moved it (shared/operations/payouts), so a webhook and the reconciler racing count once.
+ * @param status `Succeeded`, `Failed` or `Reversed`
+ */
+export function recordPayoutOutcome(
+  connector: string,
+  merchantConnectorId: string | null,
+  status: 'Succeeded' | 'Failed' | 'Reversed',
+): void {
+  emitWithSets(
+    BUSINESS_METRICS.payoutOutcomes,
+    1,
+    MetricUnit.Count,
+    { connector, outcome: status.toLowerCase() },
+    accountSet(merchantConnectorId),
+  );
 }
 
 /**

@@ -59,6 +59,9 @@ export class RoutedConnector implements Connector, ConnectorTarget {
   readonly acceptDispute?: Connector['acceptDispute'];
   readonly submitDisputeEvidence?: Connector['submitDisputeEvidence'];
 
+  /** The adapter's payout calls, when it sends payouts (shared/connectors/payout-connector.ts). */
+  readonly payouts?: Connector['payouts'];
+
   /**
    * @param adapter the connector adapter holding the account's credentials
    * @param merchantConnectorId the account (`mca_…`), or null for the platform account
@@ -73,6 +76,7 @@ export class RoutedConnector implements Connector, ConnectorTarget {
     if (adapter.listDisputes) this.listDisputes = (since) => adapter.listDisputes!(since);
     if (adapter.acceptDispute) this.acceptDispute = (request) => adapter.acceptDispute!(request);
     if (adapter.submitDisputeEvidence) this.submitDisputeEvidence = (request) => adapter.submitDisputeEvidence!(request);
+    if (adapter.payouts) this.payouts = adapter.payouts;
   }
 
   /** The connector's name (`stripe`, …). */

@@ -14,6 +14,7 @@ import { CustomerResource, DeletedCustomerResource } from './customer-resource-s
 import { DisputeResource } from './dispute-resource-schema';
 import { PaymentMethodResource } from './payment-method-resource-schema';
 import { PaymentResource } from './payment-resource-schema';
+import { PayoutResource } from './payout-resource-schema';
 import { RefundResource } from './refund-resource-schema';
 import { idField, timestampField } from './resource-fields';
 import { RoutingActivationResource } from './routing-activation-schema';
@@ -157,6 +158,18 @@ export const DisputeEventResource = eventFamily(
   'A change of a dispute.',
 );
 
+/** `payout.*` event types. */
+export type PayoutEventType = Extract<EventType, `payout.${string}`>;
+const PAYOUT_EVENT_TYPES = typesOf((t): t is PayoutEventType => t.startsWith('payout.'));
+
+/** Component `PayoutEvent`: a `payout.*` event; `data` is the payout after the change. */
+export const PayoutEventResource = eventFamily(
+  z.enum(PAYOUT_EVENT_TYPES).describe(listed(PAYOUT_EVENT_TYPES)),
+  PayoutResource.describe('The payout after the change, exactly as `GET /payouts/{payout_id}` answered then.'),
+  'PayoutEvent',
+  'A change of a payout.',
+);
+
 /** The event schema of each catalogue type (the OpenAPI `webhooks` use it). */
 export function eventResourceOf(type: EventType) {
   if (type === 'routing.activated') return RoutingEventResource;
@@ -164,6 +177,7 @@ export function eventResourceOf(type: EventType) {
   if (type.startsWith('subscription.')) return SubscriptionEventResource;
   if (type.startsWith('invoice.')) return InvoiceEventResource;
   if (type.startsWith('dispute.')) return DisputeEventResource;
+  if (type.startsWith('payout.')) return PayoutEventResource;
   if (type.startsWith('connector_account.')) return ConnectorAccountEventResource;
   if (type === 'customer.deleted') return CustomerDeletedEventResource;
   if (type.startsWith('payment.')) return PaymentEventResource;
@@ -184,11 +198,12 @@ export const EventResource = z
     SubscriptionEventResource,
     InvoiceEventResource,
     DisputeEventResource,
+    PayoutEventResource,
   ])
   .meta({
     id: 'Event',
     description:
-      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice or dispute, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
+      'A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice, dispute or payout, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body.',
   });
 
 /** What an event's `data` holds: a payment, a refund, a customer, or a deleted customer's id. */
@@ -203,4 +218,5 @@ export const EventDataResource = z.union([
   SubscriptionResource,
   InvoiceResource,
   DisputeResource,
+  PayoutResource,
 ]);

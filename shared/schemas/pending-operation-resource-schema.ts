@@ -19,10 +19,12 @@ export const PendingOperationResource = z
   .strictObject({
     operation: z
       .enum(PENDING_OPERATION_KINDS)
-      .describe('The processor call: `authorize`, `capture`, `void` (on payments) or `refund` (on refunds).'),
+      .describe(
+        'The processor call: `authorize`, `capture`, `void` (on payments), `refund` (on refunds) or `payout` (on payouts: the send or its OTP).',
+      ),
     connector: connectorField('The processor called.'),
     merchant_connector_id: merchantConnectorIdField('The connector account called'),
-    reference: z.string().describe('Our id sent to the processor as its reference (the payment or refund id).'),
+    reference: z.string().describe('Our id sent to the processor as its reference (the payment, refund or payout id).'),
     amount: minorUnitsField('What the call moves.'),
     started_at: timestampField('When the call was recorded, just before it was sent.'),
     lease_expires_at: timestampField(

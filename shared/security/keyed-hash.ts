@@ -58,7 +58,7 @@ export async function cardFingerprint(pan: string): Promise<string> {
  * @returns `<prefix>_` + 32 hex characters of a keyed hash
  */
 export async function idempotentId(
-  prefix: 'pay' | 'ref' | 'mca',
+  prefix: 'pay' | 'ref' | 'mca' | 'po',
   merchantId: string,
   scope: string,
   idempotencyKey: string,

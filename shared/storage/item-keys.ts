@@ -76,6 +76,15 @@ export const primaryKey = {
   billingMerchant: (merchantId: string) => ({ PK: `${m(merchantId)}#BILLING`, SK: 'BILLING' }),
   /** An invoice of a subscription's period; its id is derived from (subscription, period start), so a period has one at most. */
   invoice: (merchantId: string, invoiceId: string) => ({ PK: `${m(merchantId)}#INVOICE#${invoiceId}`, SK: 'INVOICE' }),
+  /** A payout. */
+  payout: (merchantId: string, payoutId: string) => ({ PK: `${m(merchantId)}#PAYOUT#${payoutId}`, SK: 'PAYOUT' }),
+  /** The guard that keeps a merchant's payout `reference` unique: holds the payout's id under the reference. */
+  payoutReference: (merchantId: string, reference: string) => ({ PK: `${m(merchantId)}#PAYOUT_REF#${reference}`, SK: 'PAYOUT_REF' }),
+  /** What a merchant sent in payouts on one UTC day in one currency (its daily limit's counter). */
+  payoutDailyTotal: (merchantId: string, day: string, currency: string) => ({
+    PK: `${m(merchantId)}#PAYOUT_DAY#${day}#${currency}`,
+    SK: 'PAYOUT_DAY',
+  }),
 };
 
 /**
@@ -120,6 +129,12 @@ export const listPartition = {
   disputesByStatus: (merchantId: string, status: string) => `${m(merchantId)}#DISPUTES#STATUS#${status}`,
   /** GSI3: disputes of one payment. */
   disputesOfPayment: (merchantId: string, paymentId: string) => `${m(merchantId)}#PAYMENT#${paymentId}#DISPUTES`,
+  /** GSI1: every payout of a merchant (sharded like payments). */
+  payouts: (merchantId: string) => `${m(merchantId)}#PAYOUTS`,
+  /** GSI2: payouts of a merchant in one status (sharded; the entry moves with the status). */
+  payoutsByStatus: (merchantId: string, status: string) => `${m(merchantId)}#PAYOUTS#STATUS#${status}`,
+  /** GSI3: payouts of one customer (not sharded). */
+  payoutsOfCustomer: (merchantId: string, customerId: string) => `${m(merchantId)}#CUSTOMER#${customerId}#PAYOUTS`,
   /** GSI1: webhook endpoints of a merchant. */
   webhookEndpoints: (merchantId: string) => `${m(merchantId)}#WEBHOOK_ENDPOINTS`,
 };
@@ -128,6 +143,7 @@ export const listPartition = {
 export const idLookup = {
   payment: (paymentId: string) => ({ GSI4PK: `PAYMENT#${paymentId}`, GSI4SK: ENTITY_SK.payment }),
   refund: (refundId: string) => ({ GSI4PK: `REFUND#${refundId}`, GSI4SK: ENTITY_SK.refund }),
+  payout: (payoutId: string) => ({ GSI4PK: `PAYOUT#${payoutId}`, GSI4SK: 'PAYOUT' }),
   connectorAccount: (merchantConnectorId: string) => ({ GSI4PK: `MCA#${merchantConnectorId}`, GSI4SK: 'MCA' }),
 };
 

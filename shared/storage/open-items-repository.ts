@@ -10,9 +10,10 @@ import { tableName } from './table-definition';
  * `RequiresAction`: 3DS, a hosted page, a bank transfer or USSD code the payer has not used
  * yet — open by design, so kept apart from the age alarm), `refund` (`Pending`),
  * `customer_delete` (an interrupted delete) and `webhook_delivery` (a webhook delivery whose
- * next attempt is scheduled: shared/storage/deliveries-repository.ts).
+ * next attempt is scheduled: shared/storage/deliveries-repository.ts) and `payout` (a payout whose send has a
+ * claim, or that is `Processing`/`RequiresAction`, or a final one with a later look announced).
  */
-export type OpenItemKind = 'payment' | 'awaiting_payer' | 'refund' | 'customer_delete' | 'webhook_delivery';
+export type OpenItemKind = 'payment' | 'awaiting_payer' | 'refund' | 'customer_delete' | 'webhook_delivery' | 'payout';
 
 /** One entry of the open-operations index (GSI5), as the reconciler needs it. */
 export interface OpenItem {
@@ -33,6 +34,7 @@ const KIND_OF: Record<string, OpenItemKind> = {
   refund: 'refund',
   customer: 'customer_delete',
   webhook_delivery: 'webhook_delivery',
+  payout: 'payout',
 };
 
 const ID_ATTRIBUTE: Record<OpenItemKind, string> = {
@@ -41,6 +43,7 @@ const ID_ATTRIBUTE: Record<OpenItemKind, string> = {
   refund: 'refund_id',
   customer_delete: 'customer_id',
   webhook_delivery: 'delivery_id',
+  payout: 'payout_id',
 };
 
 function toOpenItem(item: Record<string, unknown>): OpenItem | undefined {
@@ -74,7 +77,7 @@ export async function queryOpenItems(shard: string, limit: number): Promise<{ it
       KeyConditionExpression: 'GSI5PK = :pk',
       ExpressionAttributeValues: { ':pk': shard },
       ProjectionExpression:
-        'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
+        'entity, merchant_id, payment_id, refund_id, customer_id, delivery_id, payout_id, GSI5SK, open_since, updated_at, reconcile_checks, #status, pending_operation',
       ExpressionAttributeNames: { '#status': 'status' },
     },
     limit,
@@ -103,7 +106,9 @@ export async function deferOpenItem(item: OpenItem, nextCheckAt: string): Promis
         ? primaryKey.payment(item.merchantId, item.id)
         : item.kind === 'refund'
           ? primaryKey.refund(item.merchantId, item.id)
-          : primaryKey.customer(item.merchantId, item.id);
+          : item.kind === 'payout'
+            ? primaryKey.payout(item.merchantId, item.id)
+            : primaryKey.customer(item.merchantId, item.id);
   }
   // Refused by its condition: settled meanwhile, and left out of the index.
   await conditionalUpdate({

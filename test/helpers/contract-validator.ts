@@ -138,6 +138,13 @@ const LIST_OPERATIONS = [
  */
 export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
   {
+    operations: ['createPayout'],
+    code: 'parameter_invalid',
+    param: /^payout_method_data(\.bank\.account_number)?$/,
+    message: /must hold|10-digit NUBAN/,
+    why: 'Which destination a payout holds follows its payout_type, and a Nigerian account number has 10 digits (the NUBAN) while other countries have other lengths: rules across fields.',
+  },
+  {
     operations: ['createRoutingAlgorithm', 'activateRoutingAlgorithm'],
     code: 'parameter_invalid',
     param: /^algorithm(\.|$)/,

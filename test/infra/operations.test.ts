@@ -8,6 +8,7 @@ import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGro
 import { connectorAccountTechnicalErrorsQuery } from '../../lib/monitoring/connector-accounts-section';
 import { DASHBOARD_TITLES } from '../../lib/monitoring/dashboard-titles';
 import { OPEN_OPERATION_KINDS } from '../../lib/monitoring/open-operations-section';
+import { payoutFailuresQuery } from '../../lib/monitoring/payouts-section';
 import { RUNBOOK, RUNBOOK_DOC } from '../../lib/monitoring/runbooks';
 import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
 import { FALLBACK_ROUTE, isSandboxRoute, ROUTES } from '../../shared/api/routes';
@@ -226,6 +227,37 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(CONNECTOR_CALL_OUTCOMES).toContain('technical_error');
     expect(runbookOf(a.AlarmDescription)).toBe(RUNBOOK.connectorTechnicalErrors);
     expect(config.alarms.connectorAccountTechnicalErrors).toBeGreaterThan(1);
+  });
+
+  test('payouts: failed or reversed payouts per connector account and per platform connector, one multi-time-series alarm each, at or above the stage bound, 2 of 3 five-minute periods', () => {
+    for (const [name, scope] of [
+      ['Accounts', 'account'],
+      ['Platform', 'platform'],
+    ] as const) {
+      const a = alarmNamed(`Payouts-FailedOrReversed-${name}-Critical`);
+      expect(a).toMatchObject({
+        Threshold: config.alarms.payoutFailuresPerPeriod,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [{ Ref: topicId }],
+      });
+      expect(a.Metrics).toEqual([
+        {
+          Id: expect.any(String),
+          Expression: payoutFailuresQuery(`Switchyard/${stage}`, 'switchyard', scope),
+          Label: expect.any(String),
+          Period: 300,
+          ReturnData: true,
+        },
+      ]);
+      expect(runbookOf(a.AlarmDescription)).toBe(RUNBOOK.payoutFailures);
+    }
+    expect(payoutFailuresQuery('ns', 'switchyard', 'account')).toBe(
+      `SELECT SUM(PayoutOutcomes) FROM SCHEMA("ns", connector, merchant_connector_id, outcome, service) WHERE (outcome = 'failed' OR outcome = 'reversed') AND service = 'switchyard' GROUP BY connector, merchant_connector_id ORDER BY SUM() DESC`,
+    );
+    expect(BUSINESS_METRICS.payoutOutcomes).toBe('PayoutOutcomes');
   });
 
   test('open operations older than 30 minutes, per kind; undelivered webhooks past their schedule; money mismatches: thresholds from the stage config, runbook anchors', () => {

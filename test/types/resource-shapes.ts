@@ -22,6 +22,7 @@ import type {
   UssdBankSummary,
 } from '../../shared/domain/payment';
 import type { PaymentMethodResource as SavedMethod } from '../../shared/domain/payment-method';
+import type { Payout } from '../../shared/domain/payout';
 import type { Refund } from '../../shared/domain/refund';
 import type { RoutingActivation } from '../../shared/domain/routing-profile';
 import type { Invoice, Subscription } from '../../shared/domain/subscription';
@@ -43,6 +44,7 @@ import type {
   PaymentResource,
   UssdBankSummaryResource,
 } from '../../shared/schemas/payment-resource-schema';
+import type { PayoutResource } from '../../shared/schemas/payout-resource-schema';
 import type { RefundResource } from '../../shared/schemas/refund-resource-schema';
 import type { MetadataResource } from '../../shared/schemas/resource-fields';
 import type { RoutingActivationResource } from '../../shared/schemas/routing-activation-schema';
@@ -80,6 +82,7 @@ export type ResourceShapes = AllTrue<{
   Payment: Same<Payment, z.output<typeof PaymentResource>>;
   SavedPaymentMethod: Same<SavedMethod, z.output<typeof PaymentMethodResource>>;
   Refund: Same<Refund, z.output<typeof RefundResource>>;
+  Payout: Same<Payout, z.output<typeof PayoutResource>>;
   Subscription: Same<Subscription, z.output<typeof SubscriptionResource>>;
   Invoice: Same<Invoice, z.output<typeof InvoiceResource>>;
   TestClock: Same<TestClock, z.output<typeof TestClockResource>>;

@@ -15,6 +15,7 @@ import { Files } from './resources/files.js';
 import { Invoices } from './resources/invoices.js';
 import { PaymentMethods } from './resources/payment-methods.js';
 import { Payments } from './resources/payments.js';
+import { Payouts } from './resources/payouts.js';
 import { Refunds } from './resources/refunds.js';
 import { Routing } from './resources/routing.js';
 import { Subscriptions } from './resources/subscriptions.js';
@@ -85,6 +86,8 @@ export class Switchyard {
   readonly payments: Payments;
   /** `/refunds`. */
   readonly refunds: Refunds;
+  /** `/payouts`. */
+  readonly payouts: Payouts;
   /** `/customers`. */
   readonly customers: Customers;
   /** `/payment_methods` and `/customers/{customer_id}/payment_methods`: the customers' saved payment methods. */
@@ -137,6 +140,7 @@ export class Switchyard {
     });
     this.payments = new Payments(this);
     this.refunds = new Refunds(this);
+    this.payouts = new Payouts(this);
     this.customers = new Customers(this);
     this.paymentMethods = new PaymentMethods(this);
     this.subscriptions = new Subscriptions(this);

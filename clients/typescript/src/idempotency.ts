@@ -16,6 +16,8 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
  */
 export const UNKEYED_POST_PATHS: readonly string[] = [
   '/payments/{payment_id}/authenticate',
+  '/payouts/resolve_account',
+  '/payouts/{payout_id}/authenticate',
   '/routing/{routing_algorithm_id}/activate',
   '/routing/deactivate',
   '/subscriptions/{subscription_id}/cancel',

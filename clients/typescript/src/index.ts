@@ -46,6 +46,7 @@ export { type FileCreateParams, Files } from './resources/files.js';
 export { Invoices } from './resources/invoices.js';
 export { PaymentMethods } from './resources/payment-methods.js';
 export { Payments } from './resources/payments.js';
+export { Payouts } from './resources/payouts.js';
 export { Refunds } from './resources/refunds.js';
 export { Routing } from './resources/routing.js';
 export { Subscriptions } from './resources/subscriptions.js';

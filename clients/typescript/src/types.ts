@@ -208,3 +208,22 @@ export type TestClockAdvanceParams = RequestBody<'/test_helpers/test_clocks/{tes
 export type RefundListAllParams = QueryParams<'/refunds', 'get'>;
 /** A page of `GET /refunds`. */
 export type RefundListAll = ResponseBody<'/refunds', 'get'>;
+
+/** A payout, as `GET /payouts/{payout_id}` answers it. */
+export type Payout = ResponseBody<'/payouts/{payout_id}', 'get'>;
+/** A payout's status. */
+export type PayoutStatus = Payout['status'];
+/** Body of `POST /payouts`. */
+export type PayoutCreateParams = RequestBody<'/payouts', 'post'>;
+/** Query of `GET /payouts/{payout_id}` (`force_sync`). */
+export type PayoutRetrieveParams = QueryParams<'/payouts/{payout_id}', 'get'>;
+/** Query of `GET /payouts`. */
+export type PayoutListParams = QueryParams<'/payouts', 'get'>;
+/** A page of `GET /payouts`. */
+export type PayoutList = ResponseBody<'/payouts', 'get'>;
+/** Body of `POST /payouts/{payout_id}/authenticate`. */
+export type PayoutAuthenticateParams = RequestBody<'/payouts/{payout_id}/authenticate', 'post'>;
+/** Body of `POST /payouts/resolve_account`. */
+export type PayoutResolveAccountParams = RequestBody<'/payouts/resolve_account', 'post'>;
+/** The answer of `POST /payouts/resolve_account`. */
+export type ResolvedAccount = ResponseBody<'/payouts/resolve_account', 'post'>;

@@ -480,3 +480,54 @@ test('types as wide as the API: force_sync a boolean, created bounds as Unix sec
   const none = await switchyard.payments.list({ created: { gt: createdSeconds + 3600 } });
   expect(none.data.map((x) => x.payment_id)).not.toContain(p.payment_id);
 });
+
+test('payouts through the SDK: create keyed (a retry answers the same payout), OTP unkeyed, cancel, list, resolveAccount', async () => {
+  const switchyard = client();
+  const bank = (accountNumber: string) => ({ bank: { account_number: accountNumber, bank_code: '058', country: 'NG' as const } });
+  let from = standIn.requests.length;
+  standIn.next([
+    { status: 503, headers: { 'retry-after': '0' }, body: { error: { type: 'api_error', code: 'service_unavailable', message: 'x' } } },
+  ]);
+  const sent = await switchyard.payouts.create({
+    amount: 250000,
+    currency: 'NGN',
+    payout_type: 'bank',
+    payout_method_data: bank('0000000000'),
+    description: 'Rider payout',
+    confirm: true,
+  });
+  expect(sent).toMatchObject({ status: 'Processing', connector: 'sandbox' });
+  const posts = since(from).filter((r) => r.method === 'POST');
+  expect(posts).toHaveLength(2);
+  expect(posts[0]!.headers['idempotency-key']).toBeDefined();
+  expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
+  expect((await switchyard.payouts.retrieve(sent.payout_id)).payout_id).toBe(sent.payout_id);
+
+  const otp = await switchyard.payouts.create({
+    amount: 1000,
+    currency: 'NGN',
+    payout_type: 'bank',
+    payout_method_data: bank('0000000002'),
+    description: 'Seller payout',
+    confirm: true,
+  });
+  expect(otp.next_action).toMatchObject({ type: 'submit_otp' });
+  from = standIn.requests.length;
+  expect((await switchyard.payouts.authenticate(otp.payout_id, { otp: '123456' })).status).toBe('Succeeded');
+  expect(since(from)[0]!.headers['idempotency-key']).toBeUndefined();
+
+  const waiting = await switchyard.payouts.create({
+    amount: 1000,
+    currency: 'NGN',
+    payout_type: 'bank',
+    payout_method_data: bank('0000000000'),
+    description: 'Later',
+  });
+  expect((await switchyard.payouts.cancel(waiting.payout_id)).status).toBe('Cancelled');
+  const listed: string[] = [];
+  for await (const p of switchyard.payouts.list({ limit: 1 })) listed.push(p.payout_id);
+  expect(listed).toEqual(expect.arrayContaining([sent.payout_id, otp.payout_id, waiting.payout_id]));
+  expect((await switchyard.payouts.resolveAccount({ country: 'NG', bank_code: '058', account_number: '0000000000' })).account_name).toBe(
+    'SANDBOX TEST ACCOUNT 0000',
+  );
+});

@@ -99,6 +99,7 @@ import {
 } from './paystack-disputes';
 import { authenticationSecrets, jsonWithoutSecrets } from './redaction';
 import { paymentIdFromReference, paystackReference } from './references';
+import { PaystackTransfers, paystackTransferEvent } from './transfers';
 import {
   buildBankTransferCharge,
   buildCardCharge,
@@ -206,6 +207,16 @@ export class PaystackConnector implements Connector {
    * @param config see {@link PaystackConnectorConfig}
    * @throws Error when `secretKey` is empty (the message names the field, never a value)
    */
+  private transfers: PaystackTransfers | undefined;
+
+  /** Payouts as Paystack transfers (./transfers.ts), with this account's key and timeouts. */
+  get payouts(): PaystackTransfers {
+    this.transfers ??= new PaystackTransfers(<T>(kind: 'send' | 'read', method: 'GET' | 'POST', path: string, body?: unknown) =>
+      this.call<T>(kind === 'send' ? 'refund' : 'sync', method, path, body),
+    );
+    return this.transfers;
+  }
+
   constructor(config: PaystackConnectorConfig) {
     if (!config.secretKey) throw new Error('PaystackConnector: secretKey is required.');
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -669,6 +680,13 @@ export class PaystackConnector implements Connector {
     const body = readWebhookJson(this.name, webhook.rawBody);
     const event = requiredString(this.name, body, 'event');
     const data = requiredObject(this.name, body, 'data');
+
+    // Transfers (payouts): ./transfers.ts.
+    if (event.startsWith('transfer.')) {
+      optionalString(this.name, data, 'reference', 'data', MAX_WEBHOOK_ID_LENGTH);
+      optionalString(this.name, data, 'status', 'data');
+      return paystackTransferEvent({ event, data }) as WebhookEvent;
+    }
 
     if (PAYMENT_EVENTS.has(event)) {
       const transaction: PaystackTransactionData = {

@@ -36,6 +36,7 @@ import {
   openSandboxDispute,
   submitSandboxDisputeEvidence,
 } from './sandbox-disputes';
+import { isSandboxPayoutWebhook, SandboxPayouts, sandboxPayoutEvent } from './sandbox-payouts';
 import {
   SANDBOX_SIGNATURE_HEADER,
   type SandboxWebhookBody,
@@ -141,6 +142,11 @@ export class SandboxConnector implements Connector {
    *   without one (a test that only asks what the sandbox supports) a call that needs it throws
    */
   constructor(private readonly ledger: SandboxLedger = NO_LEDGER) {}
+
+  /** The sandbox's payouts (./sandbox-payouts.ts): test destinations decide the outcome. */
+  get payouts(): SandboxPayouts {
+    return new SandboxPayouts(this.ledger);
+  }
 
   /** The sandbox takes every currency and method. */
   supports(): boolean {
@@ -410,6 +416,7 @@ export class SandboxConnector implements Connector {
       throw new WebhookSignatureError(this.name, 'The x-sandbox-signature header does not match the body.');
     }
     const body = readWebhookJson(this.name, webhook.rawBody);
+    if (isSandboxPayoutWebhook(body)) return sandboxPayoutEvent(body);
     const id = requiredString(this.name, body, 'id');
     const type = requiredEnum<SandboxWebhookBody['type']>(this.name, body, 'type', ['payment.succeeded', 'payment.failed']);
     const data = requiredObject(this.name, body, 'data');

@@ -24,6 +24,7 @@ import { findRefundOwner, getStoredRefund } from '../../storage/refunds-reposito
 import { ingestDisputeEvent } from '../disputes/dispute-ingestion';
 import { afterAuthorization } from '../payments/payment-authorization';
 import { attemptOf, claimInFlight, resultFields, targetOf } from '../payments/payment-state';
+import { applyPayoutEvent } from '../payouts/payout-sync';
 import { reconcileRefund } from '../refunds/refund-sync';
 
 /**
@@ -295,6 +296,13 @@ export async function receiveConnectorWebhook(
   if (event.kind === 'ignored') return { received: true, event_id: event.eventId, applied: false, reason: event.reason };
   if (event.kind === 'payment') return applyPaymentEvent(connectorName, event, account);
   if (event.kind === 'dispute') return applyDisputeEvent(connectorName, connector, event, account);
+  if (event.kind === 'payout') {
+    // A payout's event: applied to the payout it names (our reference), on its own account only.
+    const owns = (merchantId: string, mca: string | null) =>
+      (!account || merchantId === account.merchantId) && sameAccount(connectorName, mca, account);
+    const receipt = await applyPayoutEvent(connectorName, event, owns);
+    return { received: true, event_id: event.eventId, ...receipt };
+  }
   return applyRefundEvent(connectorName, event, account);
 }
 

@@ -14,11 +14,13 @@ import {
   queryOpenItems,
 } from '../../storage/open-items-repository';
 import { getPayment, OPEN_PAYMENT_STATUSES } from '../../storage/payments-repository';
+import { getStoredPayout } from '../../storage/payouts-repository';
 import { getStoredRefund } from '../../storage/refunds-repository';
 import { isStorageUnavailable } from '../../storage/storage-errors';
 import { finishCustomerDelete } from '../customers/customer-deletion';
 import { retryDelivery } from '../events/event-delivery-operations';
 import { reconcilePayment } from '../payments/payment-sync';
+import { payoutOpen, reconcilePayout } from '../payouts/payout-sync';
 import { reconcileRefund } from '../refunds/refund-sync';
 
 /** What one reconciler run saw and did. Ages in seconds; counts are items. */
@@ -70,7 +72,7 @@ function reconcilerBaseUrl(): { publicBaseUrl?: string } {
   return url ? { publicBaseUrl: url } : {};
 }
 
-const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete', 'webhook_delivery'];
+const KINDS: OpenItemKind[] = ['payment', 'awaiting_payer', 'refund', 'customer_delete', 'webhook_delivery', 'payout'];
 
 /** Settles one due item; returns the outcome label, whether it is still open, and how often it was checked before. */
 async function settle(
@@ -90,6 +92,14 @@ async function settle(
     if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
     const { refund, outcome } = await reconcileRefund(ctx, stored);
     return { outcome, stillOpen: refund.status === 'Pending' && outcome !== 'in_flight', checks: stored.reconcileChecks };
+  }
+  if (item.kind === 'payout') {
+    const stored = await getStoredPayout(item.merchantId, item.id);
+    if (!stored) return { outcome: 'missing', stillOpen: false, checks: 0 };
+    const { outcome } = await reconcilePayout(ctx, stored);
+    const after = await getStoredPayout(item.merchantId, item.id);
+    const open = after !== undefined && payoutOpen(after) && outcome !== 'in_flight';
+    return { outcome, stillOpen: open, checks: stored.reconcileChecks, ...(after?.recheckAt ? { recheckAt: after.recheckAt } : {}) };
   }
   if (item.kind === 'webhook_delivery') {
     // The delivery keeps its own schedule in the index (next attempt, or the end of a lease).
@@ -287,8 +297,8 @@ export async function reconcileOpenOperations(options: ReconcileOptions): Promis
   ]);
   const all = [...money, ...deliveries].flatMap((s) => s.items);
   const report: ReconcileReport = {
-    open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
-    oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0 },
+    open: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0, payout: 0 },
+    oldestAgeSeconds: { payment: 0, awaiting_payer: 0, refund: 0, customer_delete: 0, webhook_delivery: 0, payout: 0 },
     outcomes: {},
     oldestOverdueDeliverySeconds: 0,
   };

@@ -1112,6 +1112,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description Your payouts, newest first: all, in one `status`, or of one `customer_id` (not both). A DynamoDB Query on an index, never a scan.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        /**
+         * Create a payout
+         * @description Creates a payout from your processor balance to a bank account or mobile money wallet (`RequiresConfirmation`, event `payout.created`); with `confirm: true` it is sent at once. Routed to `merchant_connector_id` when given, else the first of your connector accounts (default fallback order) that sends payouts of the currency, else (no accounts) the stage's platform connector (the sandbox on dev); else 400 `no_payout_connector`. Stripe accounts answer 400 `payout_not_supported` (paying third parties needs Stripe Connect). `reference` is unique among your payouts: a reuse answers 409 `payout_reference_taken` (retry safely with the same `Idempotency-Key`, which answers the same payout and never sends it twice).
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/resolve_account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a bank account holder's name
+         * @description Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.
+         */
+        post: operations["resolvePayoutAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{payout_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payout
+         * @description One payout. `?force_sync=true` first asks its processor about an open payout, by our reference (it is never sent again).
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{payout_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a payout
+         * @description Sends a `RequiresConfirmation` payout, once: `Processing` (the outcome follows by webhook or reconciliation), `RequiresAction` (the processor sent you an OTP), `Succeeded` or `Failed`. A processor timeout leaves it `Processing` with its `pending_operation`: it is reconciled by reference, never sent again. 400 `payout_limit_exceeded` when it would pass the daily payout limit (it stays `RequiresConfirmation`).
+         */
+        post: operations["confirmPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{payout_id}/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a payout's OTP
+         * @description Relays the OTP the processor sent to your business phone for a `RequiresAction` payout (`next_action.type` `submit_otp`). A wrong OTP answers the payout still `RequiresAction` with `error_code` `invalid_otp` and one attempt less in `next_action.attempts_remaining`; the third wrong one fails it (`otp_attempts_exceeded`, nothing sent). **No `Idempotency-Key`**: an OTP never rests in an idempotency record. Never stored, logged or echoed.
+         */
+        post: operations["authenticatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{payout_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payout
+         * @description Cancels a payout that was not sent (`RequiresConfirmation` → `Cancelled`; a `Cancelled` one is answered as it is). A sent payout cannot be cancelled: 409 `payout_unexpected_state` (neither Paystack nor Flutterwave can recall a transfer).
+         */
+        post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1814,6 +1938,106 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.created
+         * @description A payout was created; `data` shows it RequiresConfirmation, before it is sent (with confirm: true, sending follows at once). Sent to every enabled endpoint subscribed to `payout.created` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["payoutCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.requires_action": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.requires_action
+         * @description A payout waits on the merchant's OTP (`next_action.type` `submit_otp`): answer it with POST /payouts/{id}/authenticate. Sent to every enabled endpoint subscribed to `payout.requires_action` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["payoutRequiresActionEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.succeeded
+         * @description A payout was paid out by its processor. Sent to every enabled endpoint subscribed to `payout.succeeded` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["payoutSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description A payout failed (the processor's reason in `error_code` and `error_message`); no money left the balance. Sent to every enabled endpoint subscribed to `payout.failed` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["payoutFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.reversed
+         * @description A payout that had succeeded was returned by the receiving bank: the money is back in the balance. Sent to every enabled endpoint subscribed to `payout.reversed` (or `*`), signed the Standard Webhooks way (https://www.standardwebhooks.com): verify the raw body with the endpoint's secret, dedupe on `webhook-id`. Retried for about 3 days until a 2xx comes within 15 s.
+         */
+        post: operations["payoutReversedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2270,8 +2494,8 @@ export interface components {
          * @enum {string}
          */
         ErrorType: "invalid_request_error" | "authentication_error" | "idempotency_error" | "connector_error" | "rate_limit_error" | "api_error";
-        /** @description A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice or dispute, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
-        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["InvoiceEvent"] | components["schemas"]["DisputeEvent"];
+        /** @description A change of a payment, refund, customer, connector account, routing, saved payment method, subscription, invoice, dispute or payout, written in the same transaction as the change (an outbox). `data` is the resource after the change, exactly as its GET answers (cards only as their summary). Kept 30 days. Webhook deliveries carry this JSON byte for byte: verify the raw body. */
+        Event: components["schemas"]["PaymentEvent"] | components["schemas"]["RefundEvent"] | components["schemas"]["CustomerEvent"] | components["schemas"]["CustomerDeletedEvent"] | components["schemas"]["ConnectorAccountEvent"] | components["schemas"]["RoutingEvent"] | components["schemas"]["PaymentMethodEvent"] | components["schemas"]["SubscriptionEvent"] | components["schemas"]["InvoiceEvent"] | components["schemas"]["DisputeEvent"] | components["schemas"]["PayoutEvent"];
         /** @description One page of events, newest first. */
         EventList: {
             /** @description The events of this page, newest first (at most `limit`). */
@@ -2283,7 +2507,7 @@ export interface components {
          * @description A type of the event catalogue (docs/api.md, "Events").
          * @enum {string}
          */
-        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired";
+        EventType: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed";
         /** @description A file uploaded with `POST /files` (Stripe’s File object, a subset): its metadata. The bytes are kept private and passed only to the processor a dispute is answered to; the API never serves them. */
         File: {
             /** @description The file (`file_…`; opaque, do not parse). */
@@ -2577,18 +2801,128 @@ export interface components {
          * @enum {string}
          */
         PaymentStatus: "RequiresConfirmation" | "RequiresAction" | "Processing" | "RequiresCapture" | "Succeeded" | "Failed" | "Cancelled";
+        /** @description Money sent from your processor account's balance to a bank account or a mobile money wallet. Sent once: a payout whose send has an unknown outcome is never sent again, it is reconciled with the processor by its id. */
+        Payout: {
+            /** @description The payout (`po_…`; opaque, do not parse). */
+            payout_id: string;
+            /** @description The amount sent. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            status: components["schemas"]["PayoutStatus"];
+            /**
+             * @description `bank` or `mobile_money`.
+             * @enum {string}
+             */
+            payout_type: "bank" | "mobile_money";
+            payout_method: components["schemas"]["PayoutMethod"];
+            /** @description Echoed from the request: the narration the processor shows. */
+            description: string;
+            /** @description Your own reference, unique among your payouts, or null. */
+            reference: string | null;
+            /** @description The customer it concerns, when given, or null. */
+            customer_id: string | null;
+            /** @description The processor that sends it. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
+            connector: string;
+            /** @description The connector account whose balance pays it (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
+            /** @description The processor's id of the transfer (Paystack `transfer_code`, the sandbox's `sbx_tr_…`), or null until it has one. */
+            connector_payout_id: string | null;
+            /** @description The processor's fee in minor units, when it says; else null. */
+            fee: number | null;
+            /** @description Why it failed (the processor's code), or a note on a payout still open; null otherwise. */
+            error_code: string | null;
+            /** @description The reason in words, or null. */
+            error_message: string | null;
+            /** @description Set while `RequiresAction`; null otherwise. */
+            next_action: components["schemas"]["PayoutNextAction"] | null;
+            /** @description The send (or OTP) whose answer is not recorded yet (the reconciler finds the payout at the processor by its id, our reference), or null. */
+            pending_operation: components["schemas"]["PendingOperation"] | null;
+            metadata: components["schemas"]["Metadata"];
+            /**
+             * Format: date-time
+             * @description When the payout was created. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the payout last changed. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            updated_at: string;
+        };
+        /** @description A change of a payout. */
+        PayoutEvent: {
+            /** @description The event (time-ordered; the `webhook-id` of its deliveries: dedupe on it) (`evt_…`; opaque, do not parse). */
+            event_id: string;
+            /**
+             * @description `payout.created`: A payout was created; `data` shows it RequiresConfirmation, before it is sent (with confirm: true, sending follows at once). `payout.requires_action`: A payout waits on the merchant's OTP (`next_action.type` `submit_otp`): answer it with POST /payouts/{id}/authenticate. `payout.succeeded`: A payout was paid out by its processor. `payout.failed`: A payout failed (the processor's reason in `error_code` and `error_message`); no money left the balance. `payout.reversed`: A payout that had succeeded was returned by the receiving bank: the money is back in the balance.
+             * @enum {string}
+             */
+            type: "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed";
+            /**
+             * Format: date-time
+             * @description When the change happened. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            created_at: string;
+            /** @description The payout after the change, exactly as `GET /payouts/{payout_id}` answered then. */
+            data: components["schemas"]["Payout"];
+        };
+        /** @description One page of payouts, newest first. */
+        PayoutList: {
+            /** @description The payouts of this page, newest first (at most `limit`). */
+            data: components["schemas"]["Payout"][];
+            /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
+            has_more: boolean;
+        };
+        /** @description The destination of a payout as shown: the bank account or wallet, its number only as its last 4 digits. */
+        PayoutMethod: {
+            bank: {
+                /** @description The last 4 digits of the account number. */
+                last4: string;
+                /** @description The bank code as given. */
+                bank_code: string;
+                /** @description ISO 3166-1 alpha-2, as given. */
+                country: string;
+                /** @description The account name as given, or null. */
+                account_name: string | null;
+            };
+        } | {
+            mobile_money: {
+                /** @description The last 4 digits of the wallet's phone number. */
+                last4: string;
+                /**
+                 * @description The mobile money network.
+                 * @enum {string}
+                 */
+                network: "mtn" | "telecel" | "airteltigo" | "mpesa" | "airtel";
+            };
+        };
+        /** @description What the processor needs before it sends the payout. */
+        PayoutNextAction: {
+            /**
+             * @description The processor sent an OTP to your business phone: send it with `POST /payouts/{payout_id}/authenticate`.
+             * @constant
+             */
+            type: "submit_otp";
+            /** @description Wrong OTPs still accepted before the payout fails (3 in all). */
+            attempts_remaining: number;
+        };
+        /**
+         * @description `RequiresConfirmation` (created, nothing sent), `RequiresAction` (the processor asks for your OTP: see `next_action`), `Processing` (sent; the outcome is not known yet), then `Succeeded`, `Failed` (nothing left the balance), `Cancelled` (cancelled before it was sent) or `Reversed` (the receiving bank returned it after it succeeded).
+         * @enum {string}
+         */
+        PayoutStatus: "RequiresConfirmation" | "RequiresAction" | "Processing" | "Succeeded" | "Failed" | "Cancelled" | "Reversed";
         /** @description A processor call that moves money whose answer is not recorded yet (docs/api.md, "Unknown outcomes"). It disappears (`null`) once the answer is recorded. While it is `in_progress`, confirm, capture and cancel answer 409. */
         PendingOperation: {
             /**
-             * @description The processor call: `authorize`, `capture`, `void` (on payments) or `refund` (on refunds).
+             * @description The processor call: `authorize`, `capture`, `void` (on payments), `refund` (on refunds) or `payout` (on payouts: the send or its OTP).
              * @enum {string}
              */
-            operation: "authorize" | "capture" | "void" | "refund";
+            operation: "authorize" | "capture" | "void" | "refund" | "payout";
             /** @description The processor called. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
             connector: string;
             /** @description The connector account called (`mca_…`), or null when the stage's own account of the connector was used. */
             merchant_connector_id: string | null;
-            /** @description Our id sent to the processor as its reference (the payment or refund id). */
+            /** @description Our id sent to the processor as its reference (the payment, refund or payout id). */
             reference: string;
             /** @description What the call moves. Integer in minor units (kobo, cents, pesewas): 150000 NGN is ₦1,500.00. */
             amount: number;
@@ -2682,6 +3016,21 @@ export interface components {
          * @enum {string}
          */
         RefundStatus: "Pending" | "Succeeded" | "Failed";
+        /** @description A bank account's holder name, from the processor (Paystack `GET /bank/resolve`). */
+        ResolvedAccount: {
+            /** @description The account number as given. */
+            account_number: string;
+            /** @description The bank code as given. */
+            bank_code: string;
+            /** @description ISO 3166-1 alpha-2, as given. */
+            country: string;
+            /** @description The account holder's name as the bank has it. */
+            account_name: string;
+            /** @description The processor that resolved it. One of `sandbox`, `paystack`, `flutterwave`, `stripe`. */
+            connector: string;
+            /** @description The connector account that resolved it (`mca_…`), or null when the stage's own account of the connector was used. */
+            merchant_connector_id: string | null;
+        };
         /** @description One of your connector accounts, by its id. */
         RoutableConnectorChoice: {
             /** @description A connector account of yours (`mca_…`). */
@@ -8507,7 +8856,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -8771,7 +9120,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description Event types to send, or `["*"]` for all (the default). */
-                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired")[] | [
+                    enabled_events?: ("payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed")[] | [
                         "*"
                     ];
                     /** @description At most 1000 characters. */
@@ -9212,7 +9561,7 @@ export interface operations {
                     lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
                 };
                 /** @description Only events of this type. */
-                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired";
+                type?: "payment.created" | "payment.processing" | "payment.requires_action" | "payment.requires_capture" | "payment.succeeded" | "payment.failed" | "payment.cancelled" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.created" | "customer.updated" | "customer.deleted" | "connector_account.created" | "connector_account.updated" | "connector_account.disabled" | "routing.activated" | "payment_method.attached" | "payment_method.detached" | "payment_method.expiring" | "subscription.created" | "subscription.updated" | "subscription.past_due" | "subscription.canceled" | "invoice.created" | "invoice.paid" | "invoice.payment_failed" | "dispute.opened" | "dispute.updated" | "dispute.reminder" | "dispute.challenged" | "dispute.won" | "dispute.lost" | "dispute.accepted" | "dispute.expired" | "payout.created" | "payout.requires_action" | "payout.succeeded" | "payout.failed" | "payout.reversed";
             };
             header?: {
                 /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
@@ -12235,6 +12584,1085 @@ export interface operations {
             };
         };
     };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100. */
+                limit?: number;
+                /** @description How many items to skip, 0 to 10000. Not with `starting_after`. */
+                offset?: number;
+                /** @description An id from the previous page: this page starts after it. An unknown id → 400 `resource_missing`. Not with `offset`. */
+                starting_after?: string;
+                /** @description An id from the current page: the page just before it (newer items), still newest first; `has_more` says whether newer ones remain. An unknown id → 400 `resource_missing`. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+                /** @description Only items created in a range, as Stripe spells it: `created[gt]`, `created[gte]`, `created[lt]`, `created[lte]` (or `created.gte`, …), each an ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds. With curl, brackets need `-g`. */
+                created?: {
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    gte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lt?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                    /**
+                     * @description An ISO 8601 timestamp (`2026-11-21T10:00:00Z`; a date alone means midnight UTC) or Unix seconds (`1763719200`).
+                     * @example 2026-11-21T10:00:00Z
+                     */
+                    lte?: ((string & (unknown & unknown)) | (number & (unknown & unknown))) & (unknown & unknown);
+                };
+                /** @description Only payouts in this status. */
+                status?: "RequiresConfirmation" | "RequiresAction" | "Processing" | "Succeeded" | "Failed" | "Cancelled" | "Reversed";
+                /** @description Only this customer's payouts. */
+                customer_id?: string;
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutList"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The payout. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Minor units, a positive integer. */
+                    amount: number;
+                    /**
+                     * @description `NGN`, `GHS`, `KES` or `ZAR`.
+                     * @enum {string}
+                     */
+                    currency: "NGN" | "GHS" | "KES" | "ZAR";
+                    /**
+                     * @description `bank` or `mobile_money`; `payout_method_data` must hold the matching destination.
+                     * @enum {string}
+                     */
+                    payout_type: "bank" | "mobile_money";
+                    /** @description Exactly one of `bank` or `mobile_money`. */
+                    payout_method_data: {
+                        /** @description A bank account (with `payout_type` `bank`). */
+                        bank?: {
+                            /** @description 6 to 20 digits (10 for a Nigerian NUBAN); shown afterwards only as its last 4 digits. Sandbox: `0000000000` succeeds, `0000000001` fails, `0000000002` asks for the OTP `123456`, `0000000003` succeeds and is then reversed. */
+                            account_number: string;
+                            /** @description The bank's code as the processors list it (e.g. `058`). */
+                            bank_code: string;
+                            /** @description ISO 3166-1 alpha-2, upper case. */
+                            country: components["schemas"]["CountryCode"];
+                            /** @description The holder's name as you know it (optional). */
+                            account_name?: string;
+                        };
+                        /** @description A mobile money wallet (with `payout_type` `mobile_money`). */
+                        mobile_money?: {
+                            /** @description E.164 phone number of the wallet. */
+                            phone: string;
+                            /**
+                             * @description `mtn`, `telecel`, `airteltigo`, `mpesa` or `airtel`.
+                             * @enum {string}
+                             */
+                            network: "mtn" | "telecel" | "airteltigo" | "mpesa" | "airtel";
+                        };
+                    };
+                    /** @description The narration the recipient sees, 1 to 100 characters. */
+                    description: string;
+                    /** @description Your own reference, unique among your payouts: 1 to 100 letters, digits, `.`, `-`, `_`. */
+                    reference?: string & (unknown & unknown);
+                    /** @description The customer it concerns (optional). */
+                    customer_id?: string;
+                    /** @description The connector account to send it from (optional). */
+                    merchant_connector_id?: string;
+                    /** @description Up to 50 string pairs, echoed. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Send it now (default false). */
+                    confirm?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `no_payout_connector`, `payout_not_supported`, `payout_limit_exceeded`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `payout_reference_taken`, `payout_unexpected_state`, `idempotency_key_in_use`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, the processor's own code. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolvePayoutAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The account to resolve. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `NG`, `GH`, `KE` or `ZA`. */
+                    country: components["schemas"]["CountryCode"];
+                    /** @description The bank's code. */
+                    bank_code: string;
+                    /** @description 6 to 20 digits (10 in Nigeria). */
+                    account_number: string;
+                    /** @description The connector account to ask (optional; else routed as a payout). */
+                    merchant_connector_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The holder's name. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolvedAccount"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `account_not_resolved`, `no_payout_connector`, `payout_not_supported`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, `connector_unreachable`. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: {
+                /** @description `true` first asks the connector for the current state of an unsettled resource and applies it. */
+                force_sync?: boolean;
+            };
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payout id (`po_…`). */
+                payout_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_invalid_type`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, `connector_unreachable`. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payout id (`po_…`). */
+                payout_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `payout_limit_exceeded`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `payout_unexpected_state`, `idempotency_key_in_use`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, the processor's own code. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    authenticatePayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payout id (`po_…`). */
+                payout_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The OTP. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The 4 to 8 digits of the one-time code (sandbox: `123456`). */
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `payout_not_supported`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `payout_unexpected_state`, `payout_busy`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The connector is not configured, or the processor refused: `connector_unavailable`, the processor's own code. */
+            502: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the first answer (whatever its status) is stored and replayed for 24 hours to a retry with the same key and body (`Idempotent-Replayed: true`); the same key with another body → 422; a retry while the first runs → 409. Scoped to your merchant, the route and its path parameters. A UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path: {
+                /** @description The payout id (`po_…`). */
+                payout_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No fields. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: `resource_missing`. */
+            404: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `payout_unexpected_state`, `idempotency_key_in_use`, `concurrent_update`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used with another request: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     paymentCreatedEvent: {
         parameters: {
             query?: never;
@@ -13853,6 +15281,241 @@ export interface operations {
                 "application/json": components["schemas"]["DisputeEvent"] & {
                     /** @constant */
                     type?: "dispute.expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"] & {
+                    /** @constant */
+                    type?: "payout.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutRequiresActionEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"] & {
+                    /** @constant */
+                    type?: "payout.requires_action";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"] & {
+                    /** @constant */
+                    type?: "payout.succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"] & {
+                    /** @constant */
+                    type?: "payout.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (3xx included), a timeout or a network error: retried on the schedule; `Retry-After` postpones it (at most 1 day). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutReversedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_…`), the same on every retry: dedupe on it (delivery is at least once). */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; reject values too far from your clock (replay protection). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` with the endpoint's secret; two space-separated signatures during a secret rotation's 24-hour overlap. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The event, byte for byte as `GET /events/{event_id}` answers it. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"] & {
+                    /** @constant */
+                    type?: "payout.reversed";
                 };
             };
         };
