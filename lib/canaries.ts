@@ -64,7 +64,7 @@ export class SyntheticChecks extends Construct {
       });
       Secret.fromSecretNameV2(this, 'CanaryApiKey', secretName).grantRead(this.sandboxPayment.role);
       const stack = Stack.of(this);
-      // How cdk-nag spells unresolved tokens in its finding ids (as in lib/api-stack.ts).
+      // How cdk-nag spells unresolved tokens in its finding ids (as in lib/functions/function-factory.ts).
       const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
       const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
       acknowledgeNagFindings(this.sandboxPayment.role, [

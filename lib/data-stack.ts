@@ -162,7 +162,7 @@ export class DataStack extends Stack {
     // wrapped, so stored credentials need no re-encryption (KMS developer guide, "Rotate AWS KMS keys";
     // aws-cdk-lib 2.276 `aws-kms` `KeyProps.enableKeyRotation`). The default key policy lets the account's
     // IAM policies grant use of the key, so each function's role gets exactly its own statement
-    // (lib/api-stack.ts, CONNECTOR_ACCOUNTS_KEY_ACTIONS) and nothing else can use it.
+    // (lib/functions/connector-accounts-key.ts, CONNECTOR_ACCOUNTS_KEY_ACTIONS) and nothing else can use it.
     this.connectorAccountsKey = new Key(this, 'ConnectorAccountsKey', {
       description: `Switchyard ${config.stage}: wraps merchant connector accounts' processor credentials (AWS Encryption SDK data keys)`,
       enableKeyRotation: true,

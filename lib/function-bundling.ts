@@ -1,7 +1,7 @@
 /**
  * How every Lambda function of the stack is bundled: esbuild, run in this process, with code splitting
  * so that a cold start loads only what its handler imports statically. Kept free of CDK imports so that the benchmark (scripts/bench/bundles.ts) and the tests bundle a
- * handler exactly as the stack does; lib/api-stack.ts wraps {@link bundleFunction} in a CDK asset.
+ * handler exactly as the stack does; lib/functions/function-code.ts wraps {@link bundleFunction} in a CDK asset.
  *
  * Why not NodejsFunction's own bundling: it passes esbuild `--outfile`, and esbuild's code splitting needs
  * `--outdir` ("Must use "outdir" when code splitting is enabled", esbuild 0.25; https://esbuild.github.io/api/#splitting).

@@ -1,6 +1,6 @@
 /**
  * How every Lambda function of the stack is bundled and started, beyond what
- * `functionBundling` (lib/api-stack.ts) spells in CDK terms. Kept free of CDK imports so that the
+ * `functionCode` (lib/functions/function-code.ts) spells in CDK terms. Kept free of CDK imports so that the
  * benchmark (scripts/bench/bundles.ts) bundles and starts the handlers exactly the same way.
  * Measured choices; see docs/benchmarks.md, "Cold start".
  */

@@ -15,7 +15,7 @@ import { logger } from '../../shared/observability/logger';
  * than bundled into the handler's code, so the bytes served are the file's bytes.
  *
  * Where a file is found: a route lists it in its `assets` (shared/api/routes.ts), and the CDK stack
- * (lib/api-stack.ts, `commandHooks.afterBundling`) copies it next to the function's `index.mjs`, so on
+ * (lib/function-bundling.ts, `bundleFunction`) copies it next to the function's `index.mjs`, so on
  * Lambda it is `$LAMBDA_TASK_ROOT/<base name>` (Lambda sets `LAMBDA_TASK_ROOT`, the directory of the
  * deployed code, in every runtime). Anywhere else (the local gateway, tests) it is read where it is in
  * the repository, from the working directory (the repository root, as for the gateway's handler modules).

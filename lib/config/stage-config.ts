@@ -57,7 +57,7 @@ export interface StageConfig {
   canaries: { sandboxPayment: boolean };
   /**
    * Where the stage's alarms go: e-mail addresses and/or an AWS Chatbot Slack channel, each
-   * subscribed to the stage's alarm topic (`AlarmTopic`, lib/api-stack.ts). Not written here: the
+   * subscribed to the stage's alarm topic (`AlarmTopic`, lib/monitoring/alarm-notifications.ts). Not written here: the
    * stages below leave it empty and the app fills it at synth from CDK context or the environment
    * ({@link withAlarmDestinations}, keys in {@link ALARM_DESTINATION_KEYS}), e.g.
    * `npx cdk deploy --all -c stage=prod -c alarmEmail=oncall@example.com`.

@@ -15,7 +15,7 @@ export interface ScheduledJobsSectionProps extends DashboardSectionProps {
 }
 
 /**
- * The scheduled jobs (lib/reconciler-schedule.ts): the renewal worker's Lambda panels, with its errors
+ * The scheduled jobs (lib/background/reconciler-schedule.ts): the renewal worker's Lambda panels, with its errors
  * alarm at one failed run in 5 minutes (it runs once a minute, like the reconciler), and the
  * dead-letter queues of the renewal worker's and the reconciler's schedules, each alarmed when it
  * holds a message (an invocation EventBridge Scheduler could not deliver: `monitorSqsQueue` with

@@ -1,6 +1,6 @@
 /**
  * Bundle sizes only (no import timing, no HTTP): every route's handler bundled exactly as the
- * stack bundles it (scripts/bench/bundles.ts `bundle`, lib/api-stack.ts `functionBundling`).
+ * stack bundles it (scripts/bench/bundles.ts `bundle`, lib/functions/function-code.ts `functionCode`).
  * Deterministic, so it gives a before/after on a busy machine where timings would be noise.
  * Usage: `npx tsx scripts/bench/bundle-sizes.ts` → one line per route: name, bytes, largest packages.
  */

@@ -88,7 +88,7 @@ export interface RenewalLoad {
   itemBytes?: RenewalItemBytes;
 }
 
-/** The renewal worker's defaults (shared/operations/billing/renewal-worker.ts, lib/api-stack.ts), 1,000,000 due. */
+/** The renewal worker's defaults (shared/operations/billing/renewal-worker.ts, lib/background/background-work.ts), 1,000,000 due. */
 export const DEFAULT_RENEWAL_LOAD: RenewalLoad = {
   subscriptions: 1_000_000,
   dueShards: 4,

@@ -20,7 +20,7 @@ export type TableAccess = 'none' | 'read' | 'reconcile' | 'write';
 
 /**
  * A stage setting a route's function needs in its environment beyond the common ones; the stack turns
- * each into its variables (lib/api-stack.ts `routeEnvironment`).
+ * each into its variables (lib/api/route-functions.ts `routeEnvironment`).
  * `webhookRetrySchedule`: it sends webhooks and schedules their retries (`WEBHOOK_RETRY_SCHEDULE_SECONDS`,
  * the stage's schedule in seconds).
  */
@@ -47,12 +47,12 @@ export interface RouteDefinition {
   assets?: readonly string[];
   /**
    * Deployed only on stages with the sandbox (`sandbox: true`; not prod): the sandbox's hosted pages and
-   * the test helpers (test clocks). lib/api-stack.ts `stageRoutes`.
+   * the test helpers (test clocks). lib/api/route-functions.ts `stageRoutes`.
    */
   sandboxOnly?: boolean;
   /**
    * A processors' webhook receiver: it decrypts a connector account's webhook secret, so its function gets
-   * the connector-accounts key even without `connectors` (lib/api-stack.ts `usesConnectorAccountsKey`).
+   * the connector-accounts key even without `connectors` (lib/functions/connector-accounts-key.ts `usesConnectorAccountsKey`).
    */
   connectorWebhook?: boolean;
   /**

@@ -71,7 +71,7 @@ export const isConnectorWebhookRoute = (route: Pick<RouteDefinition, 'connectorW
  * https://docs.aws.amazon.com/apigateway/latest/developerguide/http-api-develop-routes.html: a route is a method
  * and a path; `ANY` takes the methods not defined for the path; `$default` what no route matches), so a `GET`
  * route does not take `HEAD`, which would reach `$default`, a 404. The stack declares a `HEAD` route for each of
- * these on the same function (lib/api-stack.ts; not `ANY`, which would hand a POST or a DELETE to a GET's
+ * these on the same function (lib/api/http-api-routes.ts; not `ANY`, which would hand a POST or a DELETE to a GET's
  * function too) and {@link matchRoute} matches `HEAD` to them. Other routes answer `HEAD` with the `$default`
  * 404, as any undeclared method.
  */

@@ -46,7 +46,7 @@ export const RECONCILE_PASS_READ_PER_SHARD = 20;
 
 /**
  * The period of the reconciler's schedule, in ms: 60 000 (EventBridge Scheduler `rate(1 minute)`, its shortest
- * rate: https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html; lib/reconciler-schedule.ts
+ * rate: https://docs.aws.amazon.com/scheduler/latest/UserGuide/schedule-types.html; lib/background/reconciler-schedule.ts
  * uses this constant).
  */
 export const RECONCILER_SCHEDULE_PERIOD_MS = 60_000;

@@ -4,7 +4,7 @@
  * (shared/storage/files-repository.ts). Nothing here serves a file to anyone: the dispute operations read
  * the bytes to pass them to a processor.
  *
- * - Deployed (`FILES_BUCKET` set, by lib/api-stack.ts): the stage's S3 bucket (lib/data-stack.ts: private,
+ * - Deployed (`FILES_BUCKET` set, by lib/api/route-functions.ts): the stage's S3 bucket (lib/data-stack.ts: private,
  *   SSE-S3, TLS only, lifecycle). Each put also asks for SSE (`AES256`), so an object is encrypted even if
  *   the bucket's default were changed.
  * - `npm start` and tests (no `FILES_BUCKET`): a local directory, `FILES_DIR` (default `.local/files` under

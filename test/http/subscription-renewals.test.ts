@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { stageRoutes } from '../../lib/api-stack';
+import { stageRoutes } from '../../lib/api/route-functions';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { periodBoundary } from '../../shared/domain/billing-period';
 import * as renewal from '../../shared/operations/billing/renewal';

@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { BILLING_WORKER } from '../../lib/api-stack';
+import { BILLING_WORKER } from '../../lib/background/background-work';
 import { STAGES } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, functionGroup } from '../../lib/function-groups';
 import { ROUTES } from '../../shared/api/routes';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stageRoutes } from '../../lib/api-stack';
+import { stageRoutes } from '../../lib/api/route-functions';
 import { STAGES } from '../../lib/config/stage-config';
 import { FALLBACK_GROUP, groupRoutes } from '../../lib/function-groups';
 import { TEST_ALARM_CONTEXT, webhookDeliveryHandlerExists } from './synth-stage';

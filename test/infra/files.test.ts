@@ -1,5 +1,5 @@
 /**
- * The evidence files bucket (lib/data-stack.ts, lib/api-stack.ts `filesBucketAccess`): private,
+ * The evidence files bucket (lib/data-stack.ts, lib/api/files-bucket-access.ts `filesBucketAccess`): private,
  * encrypted, TLS only, expiring, retained on prod; only the file upload and dispute evidence functions may touch
  * its objects, each with its own action. Written to hold whether or not the file and dispute routes are in
  * shared/api/routes.ts yet: the grants are read from whichever functions carry `FILES_BUCKET`, and a route
@@ -8,7 +8,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { FILES_BUCKET_VARIABLE, filesBucketAccess } from '../../lib/api-stack';
+import { FILES_BUCKET_VARIABLE, filesBucketAccess } from '../../lib/api/files-bucket-access';
 import { FILES_BUCKET_LIFECYCLE } from '../../lib/data-stack';
 import { buildApp } from '../../lib/switchyard-app';
 import { ROUTES, type RouteDefinition } from '../../shared/api/routes';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RECONCILER, stageRoutes } from '../../lib/api-stack';
+import { stageRoutes } from '../../lib/api/route-functions';
+import { RECONCILER } from '../../lib/background/background-work';
 import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';

@@ -1,8 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { RECONCILER } from '../../lib/api-stack';
+import { RECONCILER } from '../../lib/background/background-work';
+import { RECONCILER_SCHEDULE } from '../../lib/background/reconciler-schedule';
 import { STAGES } from '../../lib/config/stage-config';
 import { OPEN_OPERATION_KINDS } from '../../lib/monitoring/open-operations-section';
-import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { BUSINESS_METRICS } from '../../shared/observability/metrics';
 import { functionId, type Resource, stageDashboard, synthStage } from './synth-stage';
 

@@ -9,24 +9,22 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { build } from 'esbuild';
-import {
-  BILLING_WORKER,
-  CONNECTOR_ACCOUNTS_KEY_ACTIONS,
-  CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
-  functionCode,
-  RECONCILER,
-  stageRoutes,
-  TABLE_ACTIONS,
-  usesConnectorAccountsKey,
-  WEBHOOK_DELIVERY,
-  WEBHOOK_DELIVERY_WORKER,
-} from '../../lib/api-stack';
+import { stageRoutes } from '../../lib/api/route-functions';
+import { BILLING_WORKER, RECONCILER } from '../../lib/background/background-work';
 import { staticOutputs } from '../../lib/cold-start-merge';
 import { STAGES } from '../../lib/config/stage-config';
 import { connectorAccountsKeyAlias, connectorAccountsKeyArnParameterName } from '../../lib/data-stack';
+import { WEBHOOK_DELIVERY, WEBHOOK_DELIVERY_WORKER } from '../../lib/delivery/webhook-delivery';
 import { bundleFunction, FUNCTION_ESBUILD_OPTIONS, type FunctionBundle } from '../../lib/function-bundling';
 import { FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import { BUNDLE_ALIASES, FUNCTION_NODE_OPTIONS } from '../../lib/function-runtime';
+import {
+  CONNECTOR_ACCOUNTS_KEY_ACTIONS,
+  CONNECTOR_ACCOUNTS_KEY_ARN_VARIABLE,
+  usesConnectorAccountsKey,
+} from '../../lib/functions/connector-accounts-key';
+import { functionCode } from '../../lib/functions/function-code';
+import { TABLE_ACTIONS } from '../../lib/functions/table-access';
 import { functionGroupDashboardName } from '../../lib/monitoring/function-group-monitoring';
 import { buildApp } from '../../lib/switchyard-app';
 import { chooseMemory, MEASUREMENTS } from '../../scripts/capacity/lambda-memory';

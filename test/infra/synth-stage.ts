@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App, type NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { WEBHOOK_DELIVERY } from '../../lib/api-stack';
 import { STAGES } from '../../lib/config/stage-config';
+import { WEBHOOK_DELIVERY } from '../../lib/delivery/webhook-delivery';
 import { type BuildAppOptions, buildApp } from '../../lib/switchyard-app';
 
 /** A synthesized CloudFormation resource, as template assertions return it. */

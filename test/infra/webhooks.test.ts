@@ -1,15 +1,15 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { RECONCILER } from '../../lib/background/background-work';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS, STAGES } from '../../lib/config/stage-config';
+import { tableStreamArnParameterName } from '../../lib/data-stack';
 import {
-  RECONCILER,
-  TABLE_ACTIONS,
   WEBHOOK_DELIVERY,
   WEBHOOK_DELIVERY_QUEUE,
   WEBHOOK_DELIVERY_STREAM,
   WEBHOOK_DELIVERY_WORKER,
-} from '../../lib/api-stack';
-import { DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS, STAGES } from '../../lib/config/stage-config';
-import { tableStreamArnParameterName } from '../../lib/data-stack';
+} from '../../lib/delivery/webhook-delivery';
+import { TABLE_ACTIONS } from '../../lib/functions/table-access';
 import { WEBHOOK_ITERATOR_AGE_ALARM_MS } from '../../lib/monitoring/background-functions-section';
 import { RUNBOOK } from '../../lib/monitoring/runbooks';
 import { WEBHOOK_DELIVERY_OUTCOMES, WEBHOOK_METRICS } from '../../lib/monitoring/webhooks-section';

@@ -5,8 +5,8 @@
  * test/http/ledger-property-suite.ts), which move a clock through these very values.
  */
 
+import { RECONCILER_SCHEDULE } from '../../lib/background/reconciler-schedule';
 import { STAGES } from '../../lib/config/stage-config';
-import { RECONCILER_SCHEDULE } from '../../lib/reconciler-schedule';
 import { ROUTES } from '../../shared/api/routes';
 import { FLUTTERWAVE_TIMEOUTS_MS } from '../../shared/connectors/flutterwave/timeouts';
 import { PAYSTACK_TIMEOUTS_MS } from '../../shared/connectors/paystack/timeouts';

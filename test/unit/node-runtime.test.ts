@@ -15,7 +15,7 @@ describe('Node.js runtime', () => {
     engines: { node: string };
     devDependencies: Record<string, string>;
   };
-  const lambdaRuntime = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(root, 'lib', 'api-stack.ts'), 'utf8'))?.[1];
+  const lambdaRuntime = /Runtime\.NODEJS_(\d+)_X/.exec(readFileSync(join(root, 'lib', 'functions', 'function-factory.ts'), 'utf8'))?.[1];
 
   it('.nvmrc, engines, the node dev dependency and the Lambda runtime name one major', () => {
     const wanted = major(nvmrc);

@@ -5,8 +5,8 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { RECONCILER_SCHEDULE_PERIOD_MS } from '../shared/settings/reconcile-settings';
-import { acknowledgeNagFindings } from './nag-acknowledgements';
+import { RECONCILER_SCHEDULE_PERIOD_MS } from '../../shared/settings/reconcile-settings';
+import { acknowledgeNagFindings } from '../nag-acknowledgements';
 
 /**
  * How the reconciler is scheduled. EventBridge Scheduler invokes a Lambda target
