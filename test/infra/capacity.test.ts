@@ -90,14 +90,14 @@ function expectWithinBudget(sizes: TemplateSize[]): void {
 /**
  * Today's route table plus `count` routes: first the `payments` family grows until its group holds
  * {@link MAX_FUNCTIONS_PER_GROUP} functions (the largest a group may be), then a family that does not
- * exist yet (`payouts`, a group of its own) takes the rest. Each added route is the heaviest kind: a
+ * exist (`growth_family`, a group of its own) takes the rest. Each added route is the heaviest kind: a
  * POST that writes, checks API keys and calls connectors (every grant and environment variable).
  */
 function grownRoutes(count: number): RouteDefinition[] {
   const paymentsGroup = ROUTES.filter((r) => functionGroup(r) === FAMILY_GROUPS.payments).length;
   const intoPayments = Math.min(count, MAX_FUNCTIONS_PER_GROUP - paymentsGroup);
   const added = Array.from({ length: count }, (_, i): RouteDefinition => {
-    const family = i < intoPayments ? 'payments/{payment_id}' : 'payouts';
+    const family = i < intoPayments ? 'payments/{payment_id}' : 'growth_family';
     return {
       method: 'POST',
       path: `/${family}/growth_${i}`,
@@ -145,8 +145,8 @@ describe(`dev with ${GROWTH} more routes (the payments group filled to ${MAX_FUN
   test('the added routes went where the grouping puts them: payments to its cap, the new family in a stack of its own', () => {
     const routes = grownRoutes(GROWTH);
     expect(routes.filter((r) => functionGroup(r) === 'Payments')).toHaveLength(MAX_FUNCTIONS_PER_GROUP);
-    expect(routes.filter((r) => functionGroup(r) === 'Payouts').length).toBeGreaterThan(0);
-    expect(grown.filter((t) => t.file.includes('PayoutsFunctions'))).toHaveLength(1);
+    expect(routes.filter((r) => functionGroup(r) === 'GrowthFamily').length).toBeGreaterThan(0);
+    expect(grown.filter((t) => t.file.includes('GrowthFamilyFunctions'))).toHaveLength(1);
     expect(grown.length).toBe(measured.dev.length + 1);
   });
 });
