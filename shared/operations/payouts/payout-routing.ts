@@ -30,9 +30,7 @@ export function payoutNotSupported(connector: string): Error {
     'payout_not_supported',
     connector === 'stripe'
       ? 'Stripe cannot send payouts from this account: paying third parties from a Stripe balance needs Stripe Connect, which a connected Stripe account does not give here. Pin a Paystack account (or the sandbox) in merchant_connector_id.'
-      : connector === 'flutterwave'
-        ? 'Payouts through Flutterwave are not available yet: pin a Paystack account (or the sandbox) in merchant_connector_id.'
-        : `${connector} does not send payouts of this currency and type: pin another connector account in merchant_connector_id.`,
+      : `${connector} does not send payouts of this currency and type: pin another connector account in merchant_connector_id.`,
     'merchant_connector_id',
   );
 }
@@ -41,7 +39,7 @@ export function payoutNotSupported(connector: string): Error {
 function noPayoutConnector(currency: Currency, payoutType: PayoutType): Error {
   return invalidRequest(
     'no_payout_connector',
-    `None of your connector accounts sends ${currency} ${payoutType} payouts: connect a Paystack account that does (POST /connector_accounts), or use another currency.`,
+    `None of your connector accounts sends ${currency} ${payoutType} payouts: connect a Paystack or Flutterwave account that does (POST /connector_accounts), or use another currency.`,
     'currency',
   );
 }

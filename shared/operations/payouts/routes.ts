@@ -125,7 +125,7 @@ export const PAYOUT_ROUTES: readonly ApiRoute[] = [
       tag: 'Payouts',
       summary: "Resolve a bank account holder's name",
       description:
-        "Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.",
+        "Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.",
       body: jsonBody(resolveAccountBodySchema, true, 'The account to resolve.', {
         country: '`NG`, `GH`, `KE` or `ZA`.',
         bank_code: "The bank's code.",
