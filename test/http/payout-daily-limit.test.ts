@@ -121,6 +121,6 @@ test('racing confirms never take the day past its limit; the shards hold exactly
         expect(after.reduce((a, b) => a + b, 0)).toBe(await held(merchant.key, ids, amounts));
       },
     ),
-    { numRuns: 15 },
+    { numRuns: 10 },
   );
 }, 120_000);

@@ -1,7 +1,7 @@
 /**
  * Payout money safety on Flutterwave transfers through HTTP (docs/api.md "Sent once, reconciled by reference"), as
  * test/http/payouts-faults.test.ts does on the sandbox: storage down before and after the processor call, the process
- * dying between the call and its write, duplicate webhooks at once, and a fast-check property — whatever the
+ * dying between the claim and the call or between the call and its write, duplicate webhooks at once, and a fast-check property — whatever the
  * interleaving of confirms, keyed retries, cancels, syncs and reconciler passes, with or without Flutterwave timing
  * out after doing the work, a payout is sent at most once and our status agrees with Flutterwave's ledger.
  *
@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { FlutterwaveTransfers } from '../../shared/connectors/flutterwave/transfers';
 import { useFaultHarness } from '../helpers/fault-harness';
 import { type FlutterwaveStandIn, type FlutterwaveStandInAccount, startFlutterwaveStandIn } from '../helpers/flutterwave-stand-in';
 import { expectError, type TestResponse } from '../helpers/local-api';
@@ -117,6 +118,20 @@ describe('storage faults around the send', () => {
   });
 });
 
+test('the process dies between the claim and the call: nothing at Flutterwave; after the window the payout fails payout_not_sent, never sent', async () => {
+  const id = await created();
+  jest.spyOn(FlutterwaveTransfers.prototype, 'sendPayout').mockImplementationOnce(async () => {
+    throw new Error('the process died here (injected)');
+  });
+  expect((await confirm(id)).status).toBeGreaterThanOrEqual(500);
+  jest.restoreAllMocks();
+  // The reconciler looks the transfer up by reference (none) once the lease and Flutterwave's window have passed.
+  await h.reconcileLater();
+  expect(await expectConverged(id)).toMatchObject({ status: 'Failed', error_code: 'payout_not_sent' });
+  expect(flw.requests.some((r) => r.method === 'GET' && r.path === '/v3/transfers' && r.query === `?reference=${id}`)).toBe(true);
+  expect(sends(id)).toBe(0);
+});
+
 describe('webhooks', () => {
   test('duplicate deliveries of one transfer.completed, at once: applied once, one payout.succeeded', async () => {
     const id = await created();
@@ -167,7 +182,7 @@ describe('property: one send per payout', () => {
           h.clock.reset();
         },
       ),
-      { numRuns: 12 },
+      { numRuns: 8 },
     );
   }, 120_000);
 });
