@@ -55,6 +55,11 @@ export interface RoutingProfile {
   auto_retries?: AutoRetries | null;
   /** The merchant's ordered fallback list of `merchant_connector_id`s; null = its accounts in creation order. */
   default_fallback: string[] | null;
+  /**
+   * The merchant's payout priority list (`PUT /routing/payouts`): `merchant_connector_id`s tried first for payouts,
+   * in order; absent (or null) = payouts follow {@link default_fallback}.
+   */
+  payout_priority?: string[] | null;
   version: number;
   /** ISO 8601 UTC. */
   updated_at: string;

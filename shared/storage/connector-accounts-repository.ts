@@ -203,6 +203,7 @@ export async function readConnectorConfig(merchantId: string): Promise<Connector
         active_algorithm: (item.active_algorithm as RoutingProfile['active_algorithm']) ?? null,
         default_fallback: (item.default_fallback as string[] | undefined) ?? null,
         auto_retries: (item.auto_retries as RoutingProfile['auto_retries']) ?? null,
+        payout_priority: (item.payout_priority as string[] | undefined) ?? null,
         version: Number(item.version ?? 0),
         updated_at: String(item.updated_at ?? ''),
       };

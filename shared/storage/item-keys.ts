@@ -80,9 +80,13 @@ export const primaryKey = {
   payout: (merchantId: string, payoutId: string) => ({ PK: `${m(merchantId)}#PAYOUT#${payoutId}`, SK: 'PAYOUT' }),
   /** The guard that keeps a merchant's payout `reference` unique: holds the payout's id under the reference. */
   payoutReference: (merchantId: string, reference: string) => ({ PK: `${m(merchantId)}#PAYOUT_REF#${reference}`, SK: 'PAYOUT_REF' }),
-  /** What a merchant sent in payouts on one UTC day in one currency (its daily limit's counter). */
-  payoutDailyTotal: (merchantId: string, day: string, currency: string) => ({
-    PK: `${m(merchantId)}#PAYOUT_DAY#${day}#${currency}`,
+  /**
+   * What a merchant sent in payouts on one UTC day in one currency: `shard` undefined is the one counter payouts
+   * reserved in before the counter was sharded (only released now); 0…7 one shard of the daily limit
+   * (shared/storage/payout-daily-limit.ts), each its own partition.
+   */
+  payoutDailyTotal: (merchantId: string, day: string, currency: string, shard?: number) => ({
+    PK: `${m(merchantId)}#PAYOUT_DAY#${day}#${currency}${shard === undefined ? '' : `#${shard}`}`,
     SK: 'PAYOUT_DAY',
   }),
   /** A payment link. */

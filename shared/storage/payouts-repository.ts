@@ -20,6 +20,16 @@ import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, openIndexKeys, primaryKey } from './item-keys';
 import { type ListLocation, pickFields, queryListPage } from './list-items';
 import { shardCount, shardOf, shardPartition } from './list-shards';
+import {
+  homeShard,
+  type LimitParts,
+  MAX_SPREAD_ATTEMPTS,
+  planSpread,
+  readShardTotals,
+  releaseWrites,
+  reservationWrites,
+  shardAllowances,
+} from './payout-daily-limit';
 import { ConditionFailedError, ItemExistsError } from './storage-errors';
 import { tableName } from './table-definition';
 
@@ -42,6 +52,11 @@ export interface StoredPayout {
   sentAt: string | null;
   /** The UTC day (`YYYY-MM-DD`) whose daily payout total holds this payout's amount; null when none does. */
   limitDay: string | null;
+  /**
+   * How its amount is spread over that day's limit shards (./payout-daily-limit.ts), minor units per shard; null when
+   * none holds it, or when it was reserved in the one counter of before the sharding.
+   */
+  limitParts: LimitParts | null;
   /** ISO 8601 UTC: a later look the processor announced (a sandbox reversal); null when none. */
   recheckAt: string | null;
   /** The keyed hash of the keyed request that sent it, when it had an `Idempotency-Key`; null otherwise. */
@@ -69,6 +84,15 @@ export class PayoutDailyLimitError extends Error {
 
 const ENTITY = 'payout';
 
+/** `limit_parts` as stored (a map of shard index → minor units), or null. */
+function partsOf(value: unknown): LimitParts | null {
+  if (!value || typeof value !== 'object') return null;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [Number(k), Number(v)]));
+}
+
+/** The day's limit refused a reservation (a shard's condition failed). */
+class LimitRefused extends Error {}
+
 function toStoredPayout(item: Record<string, unknown>): StoredPayout {
   const pendingOperation = (item.pending_operation as PendingOperation | undefined) ?? null;
   const method = item.payout_method_data as PayoutMethodData;
@@ -84,6 +108,7 @@ function toStoredPayout(item: Record<string, unknown>): StoredPayout {
     otpAttempts: Number(item.otp_attempts ?? 0),
     sentAt: (item.sent_at as string | undefined) ?? null,
     limitDay: (item.limit_day as string | undefined) ?? null,
+    limitParts: partsOf(item.limit_parts),
     recheckAt: (item.recheck_at as string | undefined) ?? null,
     confirmRequest: (item.confirm_request as string | undefined) ?? null,
     listShards: shardCount(item.list_shards),
@@ -204,6 +229,32 @@ export interface PayoutChange {
  * @throws PayoutDailyLimitError when the reservation does not fit the day's limit
  */
 export async function updatePayout(stored: StoredPayout, change: PayoutChange, nowMs = Date.now()): Promise<StoredPayout> {
+  const reserve = change.reserveLimit;
+  if (!reserve) return writePayout(stored, change, nowMs, null);
+  const { amount, currency, payout_id } = stored.payout;
+  const allowances = shardAllowances(reserve.max);
+  const home = homeShard(payout_id);
+  // The home shard alone first, with no read; then spread over the shards with room, read first.
+  let parts: LimitParts | null = amount <= (allowances[home] ?? 0) ? { [home]: amount } : null;
+  for (let spreads = 0; ; ) {
+    if (!parts) {
+      const totals = await readShardTotals(stored.merchantId, reserve.day, currency);
+      parts = planSpread(amount, allowances, totals, home);
+      spreads += 1;
+      if (!parts) throw new PayoutDailyLimitError(totals.reduce((a, b) => a + Math.min(b, reserve.max), 0));
+    }
+    try {
+      return await writePayout(stored, change, nowMs, parts);
+    } catch (err) {
+      if (!(err instanceof LimitRefused)) throw err;
+      if (spreads >= MAX_SPREAD_ATTEMPTS) throw new PayoutDailyLimitError(undefined);
+      parts = null;
+    }
+  }
+}
+
+/** {@link updatePayout}'s one transaction, with the reservation's parts when it reserves. @throws LimitRefused */
+async function writePayout(stored: StoredPayout, change: PayoutChange, nowMs: number, parts: LimitParts | null): Promise<StoredPayout> {
   const { merchantId } = stored;
   const before = stored.payout;
   const now = new Date(nowMs).toISOString();
@@ -224,13 +275,16 @@ export async function updatePayout(stored: StoredPayout, change: PayoutChange, n
   ] as const) {
     if (change[field] !== undefined) set[field] = change[field];
   }
-  if (change.reserveLimit) set.limit_day = change.reserveLimit.day;
+  if (change.reserveLimit && parts) {
+    set.limit_day = change.reserveLimit.day;
+    set.limit_parts = parts;
+  }
   const remove: string[] = [];
   if (claim) set.pending_operation = claim;
   else remove.push('pending_operation');
   if (recheckAt) set.recheck_at = recheckAt;
   else remove.push('recheck_at');
-  if (releases) remove.push('limit_day');
+  if (releases) remove.push('limit_day', 'limit_parts');
   if (status !== before.status) {
     set.GSI2PK = shardPartition(listPartition.payoutsByStatus(merchantId, status), shardOf(before.payout_id, stored.listShards));
   }
@@ -272,11 +326,10 @@ export async function updatePayout(stored: StoredPayout, change: PayoutChange, n
     sentAt: change.sent_at ?? stored.sentAt,
     confirmRequest: change.confirm_request ?? stored.confirmRequest,
     limitDay: releases ? null : (change.reserveLimit?.day ?? stored.limitDay),
+    limitParts: releases ? null : (parts ?? stored.limitParts),
     recheckAt,
   };
   const eventType = payoutStatusEvent(before.status, status);
-  const day = releases ? stored.limitDay : change.reserveLimit?.day;
-  const totalKey = day ? primaryKey.payoutDailyTotal(merchantId, day, before.currency) : undefined;
   const transact: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']> = [
     {
       Update: {
@@ -291,35 +344,13 @@ export async function updatePayout(stored: StoredPayout, change: PayoutChange, n
     },
     ...(eventType ? [eventWrite(merchantId, eventType, afterRecord.payout, now, stored.listShards).put] : []),
   ];
-  if (totalKey && change.reserveLimit) {
-    transact.push({
-      Update: {
-        TableName: tableName(),
-        Key: totalKey,
-        UpdateExpression: 'ADD #total :amount SET entity = :entity, merchant_id = :merchant, expires_at = :expires',
-        ConditionExpression: 'attribute_not_exists(#total) OR #total <= :room',
-        ExpressionAttributeNames: { '#total': 'total' },
-        ExpressionAttributeValues: {
-          ':amount': before.amount,
-          ':room': change.reserveLimit.max - before.amount,
-          ':entity': 'payout_daily_total',
-          ':merchant': merchantId,
-          // Kept two days past its day (TTL), then DynamoDB deletes it.
-          ':expires': Math.floor(Date.parse(`${change.reserveLimit.day}T00:00:00Z`) / 1000) + 3 * 86_400,
-        },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    });
-  } else if (totalKey && releases) {
-    transact.push({
-      Update: {
-        TableName: tableName(),
-        Key: totalKey,
-        UpdateExpression: 'ADD #total :minus',
-        ExpressionAttributeNames: { '#total': 'total' },
-        ExpressionAttributeValues: { ':minus': -before.amount },
-      },
-    });
+  const firstLimitItem = transact.length;
+  if (change.reserveLimit && parts) {
+    transact.push(
+      ...reservationWrites(merchantId, change.reserveLimit.day, before.currency, parts, shardAllowances(change.reserveLimit.max)),
+    );
+  } else if (releases && stored.limitDay) {
+    transact.push(...releaseWrites(merchantId, stored.limitDay, before.currency, stored.limitParts, before.amount));
   }
   // One token per call: the SDK's own retries of this transaction (an answer lost on the way) apply it once.
   const token = randomUUID();
@@ -331,11 +362,7 @@ export async function updatePayout(stored: StoredPayout, change: PayoutChange, n
       if (reasons[0]?.Code === 'ConditionalCheckFailed') {
         throw new ConditionFailedError<StoredPayout>(reasons[0].Item ? toStoredPayout(unmarshall(reasons[0].Item as never)) : undefined);
       }
-      const limitReason = reasons[transact.length - 1];
-      if (change.reserveLimit && limitReason?.Code === 'ConditionalCheckFailed') {
-        const old = limitReason.Item ? unmarshall(limitReason.Item as never) : undefined;
-        throw new PayoutDailyLimitError(old?.total as number | undefined);
-      }
+      if (change.reserveLimit && reasons.slice(firstLimitItem).some((r) => r?.Code === 'ConditionalCheckFailed')) throw new LimitRefused();
     }
     throw err;
   }

@@ -121,6 +121,7 @@ export interface ProfileChange {
   active_algorithm?: ActiveAlgorithm | null;
   default_fallback?: string[] | null;
   auto_retries?: RoutingProfile['auto_retries'];
+  payout_priority?: string[] | null;
 }
 
 /**
@@ -144,6 +145,7 @@ export async function writeRoutingProfile(
     active_algorithm: change.active_algorithm !== undefined ? change.active_algorithm : (before?.active_algorithm ?? null),
     default_fallback: change.default_fallback !== undefined ? change.default_fallback : (before?.default_fallback ?? null),
     auto_retries: change.auto_retries !== undefined ? change.auto_retries : (before?.auto_retries ?? null),
+    payout_priority: change.payout_priority !== undefined ? change.payout_priority : (before?.payout_priority ?? null),
     version: (before?.version ?? 0) + 1,
     updated_at: now,
   };

@@ -86,8 +86,27 @@
  *   HTTP 400 with the stand-in's own texts for a missing comment, another action, or a chargeback already answered;
  *   an unknown id → 404 "Chargeback not found" (the stand-in's: Flutterwave publishes no text).
  *
- * Not modelled: other charge types, PIN/AVS/OTP steps, validate-charge, capture, void, refunds, transfers,
- * `GET /v3/balances/{currency}`, webhooks (a test builds a `charge.completed` body from the ledger), token expiry.
+ * Transfers (payouts), served whatever `payments` says, with a ledger of transfers per account (by our reference):
+ * - `POST /v3/transfers` (flutterwave-node-v3 1.4.1 `services/transfers/rave.initiate.js`; the body validated with the
+ *   SDK's own joi `transferSchema` of `services/schema/create.js`: a body it refuses is HTTP 400 with joi's message,
+ *   recorded in the request's `schemaErrors`); answered like the "Create a transfer" Sample Response of
+ *   `documentation/transfers.md` (`message: "Transfer Queued Successfully"`, `data.status: "NEW"`, `fee: 26.875`).
+ *   Stand-in choices (Flutterwave documents no test accounts for transfers): the account number or phone ending
+ *   `0000000001` fails at once (`FAILED`, `complete_message` "DISBURSE FAILED: Insufficient wallet balance", the
+ *   wording of Flutterwave's `provider_response` sample); every other transfer stays `NEW` until the test settles it
+ *   ({@link FlutterwaveStandIn.settleTransfer}), which also builds the `transfer.completed` webhook (the shape of
+ *   fixtures/flutterwave/webhook-transfer-completed.json) with the account's `verif-hash`. A reference used before is
+ *   400 "Duplicate reference" (stand-in wording).
+ * - `GET /v3/transfers/{id}` (`rave.fetch.js`): the account's own transfer (`message: "Transfer fetched"`), else 404
+ *   "Transfer not found" (stand-in wording); `GET /v3/transfers?reference=` (`rave.retrieve.transfers.js`, the
+ *   "Get all transfers" sample's envelope with `meta.page_info`): the account's transfers with that reference.
+ * - `POST /v3/accounts/resolve` (`services/misc/rave.resolve.account.js`, `resolveSchema` of
+ *   `services/schema/auxillary.js`): `{account_number, account_name: "STAND-IN HOLDER <last 4>"}` as the "Resolve
+ *   account details" sample of `documentation/misc.md`; `0000000001` and numbers that are not 10 digits → 400 "Sorry,
+ *   that account number is invalid, please check and try again" (stand-in wording).
+ *
+ * Not modelled: other charge types, PIN/AVS/OTP steps, validate-charge, capture, void, refunds,
+ * `GET /v3/balances/{currency}`, charge webhooks (a test builds a `charge.completed` body from the ledger), token expiry.
  *
  * Works under jest (CommonJS: the fixture is found through `__dirname`).
  */
@@ -167,6 +186,24 @@ export interface FlutterwaveStandInRequest {
   outcome: 'pending' | 'answered' | 'hung' | 'reset';
   /** HTTP status sent (or that would have been sent before a hang/reset after work), null when none. */
   status: number | null;
+  /** What the SDK's joi schema found wrong in a validated body (transfers, resolve), [] when valid, null when not validated. */
+  schemaErrors: string[] | null;
+  /** `reference` of a `POST /v3/transfers` body, else null (no other body field is kept). */
+  reference: string | null;
+}
+
+/** A transfer as the stand-in's account holds it (a copy). Amounts in major units, as Flutterwave writes them. */
+export interface FlutterwaveStandInTransfer {
+  id: number;
+  reference: string;
+  accountBank: string;
+  accountNumber: string;
+  amount: number;
+  currency: string;
+  narration: string;
+  status: 'NEW' | 'SUCCESSFUL' | 'FAILED';
+  completeMessage: string;
+  createdAt: string;
 }
 
 /** Options of {@link startFlutterwaveStandIn}. */
@@ -349,6 +386,21 @@ export interface FlutterwaveStandIn {
    * @throws Error when the key is no account's
    */
   chargebacksOf(secretKey: string): FlutterwaveChargebackEntry[];
+  /**
+   * One account's transfers by reference (copies).
+   * @throws Error when the key is no account's
+   */
+  transfersOf(secretKey: string): Record<string, FlutterwaveStandInTransfer>;
+  /**
+   * Moves a transfer as Flutterwave would and builds its `transfer.completed` webhook with the account's `verif-hash`.
+   * @returns the raw body and headers to post to `/webhooks/flutterwave`
+   * @throws Error when the account has no transfer with that reference
+   */
+  settleTransfer(
+    secretKey: string,
+    reference: string,
+    status: 'SUCCESSFUL' | 'FAILED',
+  ): { rawBody: string; headers: Record<string, string> };
   /** Forgets the requests, faults, armed declines and `down`, every ledger, chargeback and token, and puts every account's wallets back at 0; keeps the accounts. */
   reset(): void;
   /** Destroys hanging sockets and closes the server. */
@@ -462,7 +514,20 @@ interface Account {
   ledger: Tx[];
   tokens: Map<string, TokenRecord>;
   chargebacks: Chargeback[];
+  transfers: Map<string, StandInTransfer>;
 }
+
+type StandInTransfer = FlutterwaveStandInTransfer;
+
+/** The part of a joi schema the stand-in uses (the SDK ships no types for its schemas). */
+interface JoiSchema {
+  validate(value: unknown, options: { abortEarly: boolean }): { error?: { details: { message: string }[] } };
+}
+/** The official SDK's request schemas for transfers and account resolution (see the file header). */
+const SDK_SCHEMAS = {
+  '/v3/transfers': (require('flutterwave-node-v3/services/schema/create') as { transferSchema: JoiSchema }).transferSchema,
+  '/v3/accounts/resolve': (require('flutterwave-node-v3/services/schema/auxillary') as { resolveSchema: JoiSchema }).resolveSchema,
+} as const;
 
 interface Chargeback {
   id: number;
@@ -613,6 +678,7 @@ class StandIn implements FlutterwaveStandIn {
       ledger: [],
       tokens: new Map(),
       chargebacks: [],
+      transfers: new Map(),
     };
     this.#accounts.set(this.secretKey, this.#default);
     for (const key of options.accounts ?? []) {
@@ -657,6 +723,7 @@ class StandIn implements FlutterwaveStandIn {
       ledger: [],
       tokens: new Map(),
       chargebacks: [],
+      transfers: new Map(),
     };
     this.#accounts.set(secretKey, account);
     return account;
@@ -839,6 +906,7 @@ class StandIn implements FlutterwaveStandIn {
       a.ledger = [];
       a.tokens = new Map();
       a.chargebacks = [];
+      a.transfers = new Map();
     }
     this.#faults = [];
     this.#armed = [];
@@ -892,6 +960,8 @@ class StandIn implements FlutterwaveStandIn {
       fault: null,
       outcome: 'pending',
       status: null,
+      schemaErrors: null,
+      reference: null,
     };
     this.#requests.push(record);
     if (this.#down === 'reset') {
@@ -955,7 +1025,7 @@ class StandIn implements FlutterwaveStandIn {
       default:
         break;
     }
-    const answer = this.#execute(method, url, key, account, body);
+    const answer = this.#execute(method, url, key, account, body, record);
     switch (fault?.fault) {
       case 'hang_after_work':
         record.status = answer.status;
@@ -974,10 +1044,19 @@ class StandIn implements FlutterwaveStandIn {
     }
   }
 
-  #execute(method: string, url: URL, key: string | null, account: Account | null, body: string | null): Answer {
+  #execute(
+    method: string,
+    url: URL,
+    key: string | null,
+    account: Account | null,
+    body: string | null,
+    record: FlutterwaveStandInRequest,
+  ): Answer {
     const path = url.pathname;
     if (key === null) return refusal(401, FLUTTERWAVE_STAND_IN_MESSAGES.authorizationRequired);
     if (!account) return refusal(401, FLUTTERWAVE_STAND_IN_MESSAGES.invalidKey);
+    const transfers = this.#transfers(method, url, account, body, record);
+    if (transfers) return transfers;
     if (method === 'GET' && path === '/v3/balances') {
       const answer: Json = { ...BALANCES_SAMPLE, data: account.balances.map((w) => ({ ...w })) };
       return { status: 200, body: answer };
@@ -1001,6 +1080,95 @@ class StandIn implements FlutterwaveStandIn {
   /* ---------------------------------------------------------------- chargebacks */
 
   /** A chargeback as `GET /v3/chargebacks` lists it (fixtures/flutterwave/disputes/chargebacks-list.json). */
+  /** The transfer routes (see the file header), or undefined for another path. */
+  #transfers(method: string, url: URL, account: Account, body: string | null, record: FlutterwaveStandInRequest): Answer | undefined {
+    const path = url.pathname;
+    const schema = method === 'POST' ? SDK_SCHEMAS[path as keyof typeof SDK_SCHEMAS] : undefined;
+    let parsed: Json = {};
+    if (schema) {
+      try {
+        parsed = JSON.parse(body ?? '{}') as Json;
+      } catch {
+        return refusal(400, 'Invalid JSON body');
+      }
+      record.schemaErrors = schema.validate(parsed, { abortEarly: false }).error?.details.map((d) => d.message) ?? [];
+      if (record.schemaErrors.length > 0) return refusal(400, record.schemaErrors.join('; '));
+    }
+    if (method === 'POST' && path === '/v3/transfers') {
+      const reference = String(parsed.reference ?? '');
+      record.reference = reference;
+      if (account.transfers.has(reference)) return refusal(400, 'Duplicate reference');
+      const accountNumber = String(parsed.account_number ?? '');
+      const fails = accountNumber.endsWith('0000000001');
+      const t: StandInTransfer = {
+        id: this.#nextTransactionId++,
+        reference,
+        accountBank: String(parsed.account_bank ?? ''),
+        accountNumber,
+        amount: Number(parsed.amount),
+        currency: String(parsed.currency),
+        narration: String(parsed.narration ?? ''),
+        status: fails ? 'FAILED' : 'NEW',
+        completeMessage: fails ? 'DISBURSE FAILED: Insufficient wallet balance' : '',
+        createdAt: new Date().toISOString(),
+      };
+      account.transfers.set(reference, t);
+      return { status: 200, body: { status: 'success', message: 'Transfer Queued Successfully', data: transferJson(t) } };
+    }
+    if (method === 'GET' && path === '/v3/transfers') {
+      const reference = url.searchParams.get('reference');
+      const data = [...account.transfers.values()].filter((t) => reference === null || t.reference === reference).map(transferJson);
+      return {
+        status: 200,
+        body: {
+          status: 'success',
+          message: 'Transfers fetched',
+          meta: { page_info: { total: data.length, current_page: 1, total_pages: 1 } },
+          data,
+        },
+      };
+    }
+    const byId = /^\/v3\/transfers\/(\d+)$/.exec(path);
+    if (method === 'GET' && byId) {
+      const t = [...account.transfers.values()].find((x) => x.id === Number(byId[1]));
+      if (!t) return refusal(404, 'Transfer not found');
+      return { status: 200, body: { status: 'success', message: 'Transfer fetched', data: transferJson(t) } };
+    }
+    if (method === 'POST' && path === '/v3/accounts/resolve') {
+      const number = String(parsed.account_number ?? '');
+      if (!/^\d{10}$/.test(number) || number === '0000000001') {
+        return refusal(400, 'Sorry, that account number is invalid, please check and try again');
+      }
+      return {
+        status: 200,
+        body: {
+          status: 'success',
+          message: 'Account details fetched',
+          data: { account_number: number, account_name: `STAND-IN HOLDER ${number.slice(-4)}` },
+        },
+      };
+    }
+    return undefined;
+  }
+
+  transfersOf(secretKey: string): Record<string, FlutterwaveStandInTransfer> {
+    return Object.fromEntries([...this.#account(secretKey).transfers.entries()].map(([k, t]) => [k, { ...t }]));
+  }
+
+  settleTransfer(
+    secretKey: string,
+    reference: string,
+    status: 'SUCCESSFUL' | 'FAILED',
+  ): { rawBody: string; headers: Record<string, string> } {
+    const account = this.#account(secretKey);
+    const t = account.transfers.get(reference);
+    if (!t) throw new Error(`Flutterwave stand-in: no transfer ${reference}`);
+    t.status = status;
+    t.completeMessage = status === 'SUCCESSFUL' ? 'Successful' : 'DISBURSE FAILED: Insufficient wallet balance';
+    const rawBody = JSON.stringify({ event: 'transfer.completed', 'event.type': 'Transfer', data: transferJson(t) });
+    return { rawBody, headers: { 'content-type': 'application/json', 'verif-hash': account.webhookHash } };
+  }
+
   #chargebackJson(cb: Chargeback, withTransaction: boolean): Json {
     const json: Json = {
       id: cb.id,
@@ -1294,6 +1462,29 @@ class StandIn implements FlutterwaveStandIn {
     });
     return this.#chargeAnswer(tx, 'Charge successful');
   }
+}
+
+/** A transfer in the shape of the "Create a transfer" Sample Response of flutterwave-node-v3 1.4.1 `documentation/transfers.md`. */
+function transferJson(t: StandInTransfer): Json {
+  return {
+    id: t.id,
+    account_number: t.accountNumber,
+    bank_code: t.accountBank,
+    full_name: 'Stand-in Holder',
+    created_at: t.createdAt,
+    currency: t.currency,
+    debit_currency: t.currency,
+    amount: t.amount,
+    fee: 26.875,
+    status: t.status,
+    reference: t.reference,
+    meta: null,
+    narration: t.narration,
+    complete_message: t.completeMessage,
+    requires_approval: 0,
+    is_approved: 1,
+    bank_name: 'STAND-IN BANK',
+  };
 }
 
 function publicAccount(a: Account): FlutterwaveStandInAccount {

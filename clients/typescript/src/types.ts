@@ -242,3 +242,7 @@ export type PayoutAuthenticateParams = RequestBody<'/payouts/{payout_id}/authent
 export type PayoutResolveAccountParams = RequestBody<'/payouts/resolve_account', 'post'>;
 /** The answer of `POST /payouts/resolve_account`. */
 export type ResolvedAccount = ResponseBody<'/payouts/resolve_account', 'post'>;
+/** The payout priority list, as `GET|PUT /routing/payouts` answer it: `{ priority: [{ merchant_connector_id, connector_name }], is_custom }`. */
+export type PayoutPriority = ResponseBody<'/routing/payouts', 'get'>;
+/** Body of `PUT /routing/payouts`: `{ priority: [{ merchant_connector_id }, …] }` (`[]` clears it). */
+export type PayoutPriorityParams = RequestBody<'/routing/payouts', 'put'>;

@@ -530,4 +530,6 @@ test('payouts through the SDK: create keyed (a retry answers the same payout), O
   expect((await switchyard.payouts.resolveAccount({ country: 'NG', bank_code: '058', account_number: '0000000000' })).account_name).toBe(
     'SANDBOX TEST ACCOUNT 0000',
   );
+  expect(await switchyard.payouts.getPriority()).toEqual({ priority: [], is_custom: false });
+  expect(await switchyard.payouts.setPriority({ priority: [] })).toEqual({ priority: [], is_custom: false });
 });

@@ -82,6 +82,8 @@ import {
 import { FLUTTERWAVE_NOT_FOUND_STATUS, FLUTTERWAVE_PENDING_STATUS } from './statuses';
 import { flutterwaveChargeType } from './supported-methods';
 import { FLUTTERWAVE_DISPUTE_TIMEOUT_MS, FLUTTERWAVE_TIMEOUTS_MS } from './timeouts';
+import type { FlutterwaveTransferWebhook } from './transfer-wire-types';
+import { FlutterwaveTransfers } from './transfers';
 import { isFlutterwaveUssdBank } from './ussd-banks';
 import { FLUTTERWAVE_WEBHOOK_HEADER, ignoredEventId, webhookChargeOf, webhookEventId, webhookHashProblem } from './webhooks';
 import type {
@@ -150,7 +152,9 @@ const NUMERIC_ID = /^\d+$/;
  *   `PUT /v3/chargebacks/{id}` `{action: "accept" | "decline", comment}`; no files; no chargeback webhook is published
  *   (polled by the scheduled worker): see the "Disputes" section of docs/connectors/flutterwave.md;
  * - webhooks: `verif-hash` must equal the dashboard's secret hash; a `charge.completed` event is
- *   re-verified with the verify endpoint before it is trusted, as Flutterwave recommends.
+ *   re-verified with the verify endpoint before it is trusted, as Flutterwave recommends; a transfer event
+ *   (`transfer.completed`) is re-read with `GET /v3/transfers/{id}` and settles the payout it names;
+ * - payouts (`payouts`): Flutterwave transfers, ./transfers.ts.
  *
  * Every call goes through `connectorFetch` with the operation's timeout from `FLUTTERWAVE_TIMEOUTS_MS`
  * (35 s: Flutterwave's 28 s server-side wait plus a margin; `timeoutMs` overrides; authentication steps use
@@ -184,6 +188,18 @@ export class FlutterwaveConnector implements Connector {
     this.#encryptionKey = config.encryptionKey;
     this.#timeoutMs = config.timeoutMs;
     this.#now = config.now ?? (() => Date.now()); // read at call time (a mocked Date.now applies)
+  }
+
+  #transfers: FlutterwaveTransfers | undefined;
+
+  /** Payouts as Flutterwave transfers (./transfers.ts), with this account's key and timeouts (sends as refunds, reads as syncs). */
+  get payouts(): FlutterwaveTransfers {
+    this.#transfers ??= new FlutterwaveTransfers(
+      <T>(kind: 'send' | 'read', method: 'GET' | 'POST', path: string, body?: unknown) =>
+        this.#call<T>(kind === 'send' ? 'refund' : 'sync', method, path, body),
+      () => this.#now(),
+    );
+    return this.#transfers;
   }
 
   /**
@@ -934,7 +950,9 @@ export class FlutterwaveConnector implements Connector {
    * outcomes (succeeded, failed, held for capture) become a payment event for `tx_ref`; a transaction
    * still waiting (pending, awaiting validation), a reference
    * mismatch, an unknown transaction and every other event are `ignored`. The event id is built
-   * from event, transaction id and status (stable across redeliveries).
+   * from event, transaction id and status (stable across redeliveries). A transfer event (`transfer.completed`, or the
+   * v2 `"event.type": "Transfer"`) naming a payout of ours is re-read with `GET /v3/transfers/{id}` and becomes a payout
+   * event (./transfers.ts `transferEvent`).
    * @throws WebhookSignatureError when no secret hash is configured (every webhook is refused then), or
    *   `verif-hash` is missing or wrong
    * @throws WebhookPayloadError (a `SyntaxError`) when a correctly signed body is not a JSON object, or a
@@ -950,6 +968,9 @@ export class FlutterwaveConnector implements Connector {
       throw new WebhookSignatureError(this.name, 'The webhook verif-hash does not match the configured secret hash.');
     const payload = readWebhookJson(this.name, webhook.rawBody);
     checkChargeFields(this.name, payload);
+    // Transfers (payouts): ./transfers.ts, re-read by id before they are trusted.
+    const transfer = await this.payouts.transferEvent(payload as FlutterwaveTransferWebhook);
+    if (transfer) return transfer;
     const charge = webhookChargeOf(payload as FlutterwaveWebhookPayload);
     if (!charge)
       return {

@@ -1,49 +1,3 @@
-/**
- * The Paystack adapter: speaks Paystack's REST API (https://api.paystack.co, JSON bodies,
- * `Authorization: Bearer <secret key>`) with the platform fetch through {@link connectorFetch}.
- * Paystack's JSON is in `./wire-types.ts`, the bodies it sends are built by `./requests.ts`, its answers are read by
- * `./responses.ts` through the tables of `./statuses.ts` (decline codes: `./decline-codes.ts`; lookups of lost answers:
- * `./lookups.ts`; timeouts: `./timeouts.ts`).
- *
- * Flows (what each sends, with sources: docs/connectors/paystack.md):
- * - authorize: POST /charge (card with details — the `card` object, a documented exception for
- *   PCI-approved integrations —, bank_transfer, ussd with the payer's bank's `type` from
- *   `PAYSTACK_USSD_BANKS`, mobile_money) or POST /transaction/initialize (card without details: hosted
- *   checkout). Our payment id is the Paystack `reference` (see `paystackReference`), so a sync finds a
- *   charge whose answer was lost.
- * - authenticate: a charge answering `send_pin|otp|phone|birthday|address` is RequiresAction with the
- *   `submit_*` step; the payer's answer goes to POST /charge/submit_pin|otp|phone|birthday|address with
- *   the charge reference, and that answer goes through the same status table (PIN may lead to OTP).
- *   A Telecel Cash voucher is the OTP of such a step.
- * - capture: Paystack's Charge API has no separate authorization and capture, so manual capture is
- *   refused at authorize (`capture_method_not_supported`) and capture is refused too.
- * - void: Paystack has no call that cancels an open charge; void verifies the transaction and
- *   answers Cancelled unless Paystack already took the money (then `charge_already_succeeded`).
- * - refund: POST /refund (our refund id in `merchant_note`); syncRefund: GET /refund/:id; a refund in
- *   `needs-attention` stays Pending (`refund_needs_attention`) and is logged as a warning for operators;
- *   findRefund: GET /transaction/verify/:reference then GET /refund?transaction=<id>&from=…, matched on
- *   `merchant_note`.
- * - sync: GET /transaction/verify/:reference; Paystack's "not found" answer is `Processing` for
- *   `PAYSTACK_NOT_FOUND_SETTLE_MS` after the payment's creation, then `Failed` with `notFound: true`.
- * - timeouts: per operation from `PAYSTACK_TIMEOUTS_MS` (60 s for charges and refunds, 30 s for
- *   reads), all replaced by `timeoutMs` (`CONNECTOR_TIMEOUT_MS`) when set; a 409 is a technical error.
- * - webhooks: `x-paystack-signature` = hex HMAC-SHA512 of the raw body with the secret key,
- *   compared in constant time; charge.success, refund.* (including refund.needs-attention) and
- *   charge.dispute.create|remind|resolve are mapped, every other event ignored.
- * - disputes: fetchDispute GET /dispute/:id; acceptDispute PUT /dispute/:id/resolve
- *   (`merchant-accepted`); submitDisputeEvidence GET /dispute/:id/upload_url + PUT of the bytes to the signed URL per
- *   file, POST /dispute/:id/evidence, and with `submit` PUT /dispute/:id/resolve (`declined`). Mapping, status table
- *   and bodies: ./paystack-disputes.ts and `PAYSTACK_DISPUTE_STATUS` in ./statuses.ts (docs/connectors/paystack.md "Disputes").
- * - verifyCredentials: GET /balance (Check Balance), read-only; 401/403 or Paystack's `Invalid key` →
- *   `invalid_credentials`.
- * - saved methods: a successful transaction whose `authorization.reusable` is true carries it as
- *   `savedMethod` (authorize, authenticate, sync, `charge.success`); authorize with `savedMethod` charges it
- *   with POST /transaction/charge_authorization under our reference; detachSavedMethod deactivates it with
- *   POST /customer/authorization/deactivate (docs/connectors/paystack.md "Saved payment methods").
- * - secrets: PINs, OTPs and authorization codes are sent once and never logged, stored, returned (but as
- *   the result's `savedMethod.token`) or put in an error message.
- */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { DisputeEvidence } from '../../domain/dispute-vocabulary';
 import type { Currency } from '../../domain/money';
 import type { PaymentMethod } from '../../domain/payment';
@@ -65,18 +19,8 @@ import {
   type SyncRequest,
   type TransactionRef,
   type WebhookEvent,
-  WebhookSignatureError,
 } from '../connector';
 import { type ConnectorOperation, connectorFetch, timeoutFor, verifyCredentialsFetch } from '../connector-http';
-import {
-  MAX_WEBHOOK_ID_LENGTH,
-  optionalId,
-  optionalString,
-  readWebhookJson,
-  requiredIntegerOrDigits,
-  requiredObject,
-  requiredString,
-} from '../webhook-payload';
 import { PAYSTACK_CONNECTOR_NAME } from './connector-name';
 import { PAYSTACK_REFUND_NEEDS_ATTENTION_CODE } from './decline-codes';
 import {
@@ -88,17 +32,9 @@ import {
   PAYSTACK_REFUND_LOOKUP_SETTLE_MS,
   refundListQuery,
 } from './lookups';
-import { fromPaystackAmount } from './money';
-import {
-  buildAcceptResolution,
-  buildDeclineResolution,
-  buildPaystackEvidence,
-  disputeFromPaystack,
-  isPaystackDisputeEvent,
-  paystackDisputeEvent,
-} from './paystack-disputes';
+import { buildAcceptResolution, buildDeclineResolution, buildPaystackEvidence, disputeFromPaystack } from './paystack-disputes';
 import { authenticationSecrets, jsonWithoutSecrets } from './redaction';
-import { paymentIdFromReference, paystackReference } from './references';
+import { paystackReference } from './references';
 import {
   buildBankTransferCharge,
   buildCardCharge,
@@ -125,10 +61,11 @@ import {
   refundToRefundResult,
   transactionToPaymentResult,
 } from './responses';
-import { PAYSTACK_ACCEPT_RESOLUTION, PAYSTACK_DECLINE_RESOLUTION, PAYSTACK_REFUND_STATUS } from './statuses';
+import { PAYSTACK_ACCEPT_RESOLUTION, PAYSTACK_DECLINE_RESOLUTION } from './statuses';
 import { paystackSupports } from './supported-methods';
 import { PAYSTACK_DISPUTE_TIMEOUTS_MS, PAYSTACK_TIMEOUTS_MS } from './timeouts';
-import { PaystackTransfers, paystackTransferEvent } from './transfers';
+import { PaystackTransfers } from './transfers';
+import { parsePaystackWebhook } from './webhooks';
 import type {
   PaystackChargeData,
   PaystackChargeRequest,
@@ -136,7 +73,6 @@ import type {
   PaystackEnvelope,
   PaystackInitializeData,
   PaystackRefundData,
-  PaystackRefundEventData,
   PaystackRefundList,
   PaystackTransactionData,
   PaystackUploadUrlData,
@@ -174,19 +110,6 @@ export interface PaystackConnectorConfig {
   paymentSessionTimeoutSeconds?: number;
   /** The clock (tests inject a fixed one). */
   now?: () => Date;
-}
-
-/** Events whose `data` is a transaction: mapped to a payment update. Paystack documents no `charge.failed`. */
-const PAYMENT_EVENTS = new Set(['charge.success']);
-/**
- * Refund events (https://paystack.com/docs/payments/webhooks/ "Types of events"; the samples of
- * PaystackOSS/doc-code-snippets src/doc/payments/refunds/events/*.json, including refund-needs-attention.json).
- */
-const REFUND_EVENTS = new Set(['refund.pending', 'refund.processing', 'refund.processed', 'refund.failed', 'refund.needs-attention']);
-
-/** Hex SHA-256 of a string (event ids of events that carry no stable key). */
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /**
@@ -645,142 +568,24 @@ export class PaystackConnector implements Connector {
   }
 
   /**
-   * Verifies `x-paystack-signature` (hex HMAC-SHA512 of the exact raw body with the secret key,
-   * constant-time comparison) and maps the event:
-   * - `charge.success` → a payment update for the payment whose reference it carries
-   *   (`paymentId` null when the reference is not one of ours); event id `charge.success:<reference>`;
-   * - `refund.pending|processing|processed|failed|needs-attention` → a refund update (`needs-attention`
-   *   stays Pending with `refund_needs_attention` and is logged as a warning with its references). The
-   *   documented payloads carry no refund id (but the needs-attention sample does), only
-   *   `transaction_reference` and `amount`, so when `data.id` is absent the refund
-   *   is found with GET /transaction/verify/:reference then GET /refund?transaction=<id>, matching
-   *   amount and currency; no single match → ignored (syncRefund settles it). Event id
-   *   `<event>:<refund id>`;
-   * - `charge.dispute.create|remind|resolve` → a dispute event (`paystackDisputeEvent`, ./paystack-disputes.ts): the
-   *   dispute mapped from `data` when it is complete, `connectorDisputeId` `String(data.id)`, our payment id from the
-   *   transaction reference, `reminder: true` on `remind`;
-   * - anything else (transfers, `bank.transfer.rejected`, …) → ignored.
-   * @throws WebhookSignatureError when the header is missing, malformed or does not match
-   * @throws WebhookPayloadError when the signed body is not `{event, data}` JSON, or a field the event's
-   *   mapping reads is missing or of another type (`charge.success` without `data.reference`, …)
-   * @throws ConnectorTechnicalError / ConnectorRequestError when the refund lookup fails (the event is
-   *   then answered with an error and Paystack redelivers it)
+   * Verifies and maps a webhook: ./webhooks.ts {@link parsePaystackWebhook} (signature, events), with this account's
+   * secret and, for a refund event without a refund id, its lookups (GET /transaction/verify/:reference then
+   * GET /refund?transaction=<id>, the `webhook` timeout).
+   * @throws what {@link parsePaystackWebhook} throws
    */
   async parseWebhook(webhook: InboundWebhook): Promise<WebhookEvent> {
-    const signature = webhook.headers['x-paystack-signature'];
-    if (!signature) throw new WebhookSignatureError(this.name, 'Missing x-paystack-signature header.');
-    const expected = createHmac('sha512', this.webhookSecret).update(webhook.rawBody, 'utf8').digest();
-    const given = /^[0-9a-fA-F]{128}$/.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : null;
-    if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new WebhookSignatureError(this.name, 'The x-paystack-signature header does not match the body.');
-    }
-
-    // Every Paystack event is `{ event, data }` (https://paystack.com/docs/payments/webhooks/); a signed
-    // body that is not is malformed (400), never "ignored" (nothing would ever look at it).
-    const body = readWebhookJson(this.name, webhook.rawBody);
-    const event = requiredString(this.name, body, 'event');
-    const data = requiredObject(this.name, body, 'data');
-
-    // Transfers (payouts): ./transfers.ts.
-    if (event.startsWith('transfer.')) {
-      optionalString(this.name, data, 'reference', 'data', MAX_WEBHOOK_ID_LENGTH);
-      optionalString(this.name, data, 'status', 'data');
-      return paystackTransferEvent({ event, data }) as WebhookEvent;
-    }
-
-    if (PAYMENT_EVENTS.has(event)) {
-      const transaction: PaystackTransactionData = {
-        ...(data as unknown as PaystackTransactionData),
-        reference: requiredString(this.name, data, 'reference', 'data'),
-        status: requiredString(this.name, data, 'status', 'data'),
-        amount: requiredIntegerOrDigits(this.name, data, 'amount', 'data'),
-      };
-      // Read by the mapping of a failed transaction: text, when present.
-      optionalString(this.name, data, 'gateway_response', 'data');
-      optionalString(this.name, data, 'message', 'data');
-      return {
-        kind: 'payment',
-        eventId: `${event}:${transaction.reference}`,
-        paymentId: paymentIdFromReference(transaction.reference),
-        connectorTransactionId: transaction.reference,
-        result: transactionToPaymentResult(transaction),
-      };
-    }
-
-    if (REFUND_EVENTS.has(event)) {
-      // The fields the refund mapping reads, with the types it relies on (the rest is not read).
-      optionalId(this.name, data, 'id', 'data');
-      for (const key of ['status', 'transaction_reference', 'refund_reference', 'currency'])
-        optionalString(this.name, data, key, 'data', MAX_WEBHOOK_ID_LENGTH);
-      for (const key of ['reason', 'message']) optionalString(this.name, data, key, 'data');
-      return this.refundEvent(event, data as unknown as PaystackRefundEventData, webhook.rawBody);
-    }
-
-    if (isPaystackDisputeEvent(event)) return paystackDisputeEvent(event, data, webhook.rawBody);
-
-    return {
-      kind: 'ignored',
-      eventId: `${event || 'unknown'}:${sha256(webhook.rawBody)}`,
-      reason: `Paystack event ${event || '(none)'} is not applied to payments or refunds.`,
-    };
-  }
-
-  /** Maps a refund.* event, finding the refund id when the payload has none (see {@link parseWebhook}). */
-  private async refundEvent(event: string, data: PaystackRefundEventData, rawBody: string): Promise<WebhookEvent> {
-    const status = typeof data.status === 'string' ? data.status : event.slice('refund.'.length);
-    const fallbackId = `${event}:${sha256(rawBody)}`;
-    const about = (connectorRefundId: string | null) =>
-      this.refundResult(status, connectorRefundId, {
-        refundId: null,
-        transactionReference: typeof data.transaction_reference === 'string' ? data.transaction_reference : null,
-        refundReference: typeof data.refund_reference === 'string' ? data.refund_reference : null,
-        message: data.reason ?? data.message,
-        event,
-      });
-    if (data.id !== undefined && data.id !== null && String(data.id) !== '') {
-      const connectorRefundId = String(data.id);
-      return {
-        kind: 'refund',
-        eventId: `${event}:${connectorRefundId}`,
-        refundId: null,
-        connectorRefundId,
-        result: about(connectorRefundId),
-      };
-    }
-    if (typeof data.transaction_reference !== 'string' || paymentIdFromReference(data.transaction_reference) === null) {
-      return { kind: 'ignored', eventId: fallbackId, reason: 'The refund concerns a transaction this service did not create.' };
-    }
-    const amount = fromPaystackAmount(data.amount);
-    const transaction = await this.verify('webhook', data.transaction_reference);
-    const list = await this.call<PaystackEnvelope<PaystackRefundData[]>>(
-      'webhook',
-      'GET',
-      `/refund?transaction=${encodeURIComponent(String(transaction.data.id))}`,
-    );
-    const sameAmount = (list.data ?? []).filter(
-      (r) => fromPaystackAmount(r.amount) === amount && (!data.currency || r.currency === data.currency),
-    );
-    const ours = PAYSTACK_REFUND_STATUS[status as keyof typeof PAYSTACK_REFUND_STATUS];
-    const candidates =
-      sameAmount.length > 1
-        ? sameAmount.filter((r) => PAYSTACK_REFUND_STATUS[r.status as keyof typeof PAYSTACK_REFUND_STATUS] === ours)
-        : sameAmount;
-    if (candidates.length !== 1) {
-      if (status === 'needs-attention') about(null);
-      return {
-        kind: 'ignored',
-        eventId: fallbackId,
-        reason: `${candidates.length === 0 ? 'No' : 'More than one'} Paystack refund of ${String(amount)} on ${data.transaction_reference} matches the event; syncRefund settles it.`,
-      };
-    }
-    const connectorRefundId = String((candidates[0] as PaystackRefundData).id);
-    return {
-      kind: 'refund',
-      eventId: `${event}:${connectorRefundId}`,
-      refundId: null,
-      connectorRefundId,
-      result: about(connectorRefundId),
-    };
+    return parsePaystackWebhook(webhook, this.webhookSecret, {
+      transactionId: async (reference) => (await this.verify('webhook', reference)).data.id,
+      refundsOf: async (transactionId) =>
+        (
+          await this.call<PaystackEnvelope<PaystackRefundData[]>>(
+            'webhook',
+            'GET',
+            `/refund?transaction=${encodeURIComponent(String(transactionId))}`,
+          )
+        ).data ?? [],
+      refundResult: (status, connectorRefundId, context) => this.refundResult(status, connectorRefundId, context),
+    });
   }
 
   /**

@@ -1,8 +1,9 @@
 /**
  * Which connector account sends a payout (docs/api.md "Payouts", routing), in this order:
  * 1. the pinned account (`merchant_connector_id`): that account only;
- * 2. the merchant's own accounts in its default fallback order (`PUT /routing/default`; its accounts in creation
- *    order when it set none): the first that is enabled and whose connector sends payouts of this currency and type;
+ * 2. the merchant's own accounts: first its payout priority list (`PUT /routing/payouts`, ./payout-priority.ts), then
+ *    its default fallback order (`PUT /routing/default`; its accounts in creation order when it set none): the first
+ *    that is enabled, not deleted, and whose connector sends payouts of this currency and type;
  * 3. for a merchant with no connector accounts at all (as for payments), the stage's platform settings: the
  *    connectors of the first `ROUTING_RULES` rule for the currency (the sandbox on dev), the first that sends them;
  * 4. else 400 `no_payout_connector`.
@@ -30,9 +31,7 @@ export function payoutNotSupported(connector: string): Error {
     'payout_not_supported',
     connector === 'stripe'
       ? 'Stripe cannot send payouts from this account: paying third parties from a Stripe balance needs Stripe Connect, which a connected Stripe account does not give here. Pin a Paystack account (or the sandbox) in merchant_connector_id.'
-      : connector === 'flutterwave'
-        ? 'Payouts through Flutterwave are not available yet: pin a Paystack account (or the sandbox) in merchant_connector_id.'
-        : `${connector} does not send payouts of this currency and type: pin another connector account in merchant_connector_id.`,
+      : `${connector} does not send payouts of this currency and type: pin another connector account in merchant_connector_id.`,
     'merchant_connector_id',
   );
 }
@@ -41,7 +40,7 @@ export function payoutNotSupported(connector: string): Error {
 function noPayoutConnector(currency: Currency, payoutType: PayoutType): Error {
   return invalidRequest(
     'no_payout_connector',
-    `None of your connector accounts sends ${currency} ${payoutType} payouts: connect a Paystack account that does (POST /connector_accounts), or use another currency.`,
+    `None of your connector accounts sends ${currency} ${payoutType} payouts: connect a Paystack or Flutterwave account that does (POST /connector_accounts), or use another currency.`,
     'currency',
   );
 }
@@ -82,7 +81,8 @@ export async function routePayout(merchantId: string, currency: Currency, payout
     throw noPayoutConnector(currency, payoutType);
   }
   const byId = new Map(config.accounts.map((a) => [a.merchant_connector_id, a]));
-  const order = config.profile?.default_fallback ?? config.accounts.map((a) => a.merchant_connector_id);
+  const fallback = config.profile?.default_fallback ?? config.accounts.map((a) => a.merchant_connector_id);
+  const order = [...new Set([...(config.profile?.payout_priority ?? []), ...fallback])];
   for (const id of order) {
     const account = byId.get(id);
     if (!account || !usable(account)) continue;

@@ -24,7 +24,7 @@ export interface ResolvedAccountView {
 /**
  * `POST /payouts/resolve_account`: the name of a bank account's holder, from the processor payouts would be sent with
  * (routed as a bank payout in the country's currency, or the pinned account), so the merchant can check it before
- * sending (Paystack `GET /bank/resolve`). Changes nothing.
+ * sending (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`). Changes nothing.
  * @throws ApiError 400 `parameter_invalid` (param `country`) for a country without payouts; the routing errors;
  *   400 `account_not_resolved` when the bank knows no such account; 502 `connector_error` when the processor cannot
  *   be asked

@@ -18,6 +18,7 @@ import {
 import { FORCE_SYNC, json, jsonBody, LIST_QUERY_DOCS, replayed } from '../../api/operation-metadata';
 import type { ApiRoute } from '../../api/route-definition';
 import { forceSyncQuerySchema } from '../../schemas/force-sync-schema';
+import { PayoutPriorityResource, payoutPriorityBodySchema } from '../../schemas/payout-priority-schema';
 import { PayoutListResource, PayoutResource, ResolvedAccountResource } from '../../schemas/payout-resource-schema';
 import {
   authenticatePayoutBodySchema,
@@ -45,7 +46,7 @@ export const PAYOUT_ROUTES: readonly ApiRoute[] = [
       tag: 'Payouts',
       summary: 'Create a payout',
       description:
-        "Creates a payout from your processor balance to a bank account or mobile money wallet (`RequiresConfirmation`, event `payout.created`); with `confirm: true` it is sent at once. Routed to `merchant_connector_id` when given, else the first of your connector accounts (default fallback order) that sends payouts of the currency, else (no accounts) the stage's platform connector (the sandbox on dev); else 400 `no_payout_connector`. Stripe accounts answer 400 `payout_not_supported` (paying third parties needs Stripe Connect). `reference` is unique among your payouts: a reuse answers 409 `payout_reference_taken` (retry safely with the same `Idempotency-Key`, which answers the same payout and never sends it twice).",
+        "Creates a payout from your processor balance to a bank account or mobile money wallet (`RequiresConfirmation`, event `payout.created`); with `confirm: true` it is sent at once. Routed to `merchant_connector_id` when given, else the first of your connector accounts (your payout priority list `PUT /routing/payouts`, then your default fallback order) that sends payouts of the currency, else (no accounts) the stage's platform connector (the sandbox on dev); else 400 `no_payout_connector`. Stripe accounts answer 400 `payout_not_supported` (paying third parties needs Stripe Connect). `reference` is unique among your payouts: a reuse answers 409 `payout_reference_taken` (retry safely with the same `Idempotency-Key`, which answers the same payout and never sends it twice).",
       body: jsonBody(createPayoutBodySchema, true, 'The payout.', {
         amount: 'Minor units, a positive integer.',
         currency: '`NGN`, `GHS`, `KES` or `ZAR`.',
@@ -125,7 +126,7 @@ export const PAYOUT_ROUTES: readonly ApiRoute[] = [
       tag: 'Payouts',
       summary: "Resolve a bank account holder's name",
       description:
-        "Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.",
+        "Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.",
       body: jsonBody(resolveAccountBodySchema, true, 'The account to resolve.', {
         country: '`NG`, `GH`, `KE` or `ZA`.',
         bank_code: "The bank's code.",
@@ -263,6 +264,52 @@ export const PAYOUT_ROUTES: readonly ApiRoute[] = [
         NOT_FOUND,
         CONCURRENT_WRITE,
       ),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/routing/payouts',
+    entry: 'functions/payouts/get-payout-priority.ts',
+    name: 'GetPayoutPriority',
+    access: 'read',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'getPayoutPriority',
+      tag: 'Routing',
+      summary: 'Retrieve the payout priority list',
+      description:
+        'Your ordered payout priority list: the connector accounts payouts try first (the first enabled one that sends payouts of the currency and type), before your default fallback list. Empty with `is_custom: false` when you set none.',
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(PayoutPriorityResource, 'The list.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/routing/payouts',
+    entry: 'functions/payouts/set-payout-priority.ts',
+    name: 'SetPayoutPriority',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    openapi: {
+      operationId: 'setPayoutPriority',
+      tag: 'Routing',
+      summary: 'Set the payout priority list',
+      description:
+        'Replaces your payout priority list: 0 to 50 of your connector accounts, each once, in the order payouts try them (`[]` clears it: payouts follow your default fallback list). Disabled or deleted accounts, and accounts whose connector cannot send a payout of the currency and type (Stripe), are passed over when a payout is routed.',
+      body: jsonBody(payoutPriorityBodySchema, true, '`{priority: [{merchant_connector_id}, …]}`, in the order to try them.', {
+        priority:
+          'Your connector accounts in order (0 to 50, each once). An id that is not one of your accounts → 400 `resource_missing` naming the entry (`priority.1.merchant_connector_id`).',
+      }),
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(PayoutPriorityResource, 'The list as stored.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY, { 400: ['resource_missing'] }, { 409: ['routing_changed'] }),
     },
   },
 ];

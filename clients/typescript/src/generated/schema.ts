@@ -1299,7 +1299,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payout
-         * @description Creates a payout from your processor balance to a bank account or mobile money wallet (`RequiresConfirmation`, event `payout.created`); with `confirm: true` it is sent at once. Routed to `merchant_connector_id` when given, else the first of your connector accounts (default fallback order) that sends payouts of the currency, else (no accounts) the stage's platform connector (the sandbox on dev); else 400 `no_payout_connector`. Stripe accounts answer 400 `payout_not_supported` (paying third parties needs Stripe Connect). `reference` is unique among your payouts: a reuse answers 409 `payout_reference_taken` (retry safely with the same `Idempotency-Key`, which answers the same payout and never sends it twice).
+         * @description Creates a payout from your processor balance to a bank account or mobile money wallet (`RequiresConfirmation`, event `payout.created`); with `confirm: true` it is sent at once. Routed to `merchant_connector_id` when given, else the first of your connector accounts (your payout priority list `PUT /routing/payouts`, then your default fallback order) that sends payouts of the currency, else (no accounts) the stage's platform connector (the sandbox on dev); else 400 `no_payout_connector`. Stripe accounts answer 400 `payout_not_supported` (paying third parties needs Stripe Connect). `reference` is unique among your payouts: a reuse answers 409 `payout_reference_taken` (retry safely with the same `Idempotency-Key`, which answers the same payout and never sends it twice).
          */
         post: operations["createPayout"];
         delete?: never;
@@ -1319,7 +1319,7 @@ export interface paths {
         put?: never;
         /**
          * Resolve a bank account holder's name
-         * @description Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.
+         * @description Asks the processor payouts would be sent with (Paystack `GET /bank/resolve`, Flutterwave `POST /v3/accounts/resolve`; the sandbox names its test accounts) for the holder's name of a bank account, so you can check it before sending. Changes nothing.
          */
         post: operations["resolvePayoutAccount"];
         delete?: never;
@@ -1402,6 +1402,30 @@ export interface paths {
          * @description Cancels a payout that was not sent (`RequiresConfirmation` → `Cancelled`; a `Cancelled` one is answered as it is). A sent payout cannot be cancelled: 409 `payout_unexpected_state` (neither Paystack nor Flutterwave can recall a transfer).
          */
         post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/routing/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the payout priority list
+         * @description Your ordered payout priority list: the connector accounts payouts try first (the first enabled one that sends payouts of the currency and type), before your default fallback list. Empty with `is_custom: false` when you set none.
+         */
+        get: operations["getPayoutPriority"];
+        /**
+         * Set the payout priority list
+         * @description Replaces your payout priority list: 0 to 50 of your connector accounts, each once, in the order payouts try them (`[]` clears it: payouts follow your default fallback list). Disabled or deleted accounts, and accounts whose connector cannot send a payout of the currency and type (Stripe), are passed over when a payout is routed.
+         */
+        put: operations["setPayoutPriority"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3229,6 +3253,18 @@ export interface components {
             type: "submit_otp";
             /** @description Wrong OTPs still accepted before the payout fails (3 in all). */
             attempts_remaining: number;
+        };
+        /** @description Which of your connector accounts send payouts, in order, before your default fallback list (docs/api.md "Payouts", routing). */
+        PayoutPriority: {
+            /** @description Your accounts in the order payouts try them (accounts since deleted left out); empty when you set none. */
+            priority: {
+                /** @description A connector account (`mca_…`; opaque, do not parse). */
+                merchant_connector_id: string;
+                /** @description Its connector. */
+                connector_name: string;
+            }[];
+            /** @description Whether you set a list; when false payouts follow your default fallback list (`GET /routing/default`). */
+            is_custom: boolean;
         };
         /**
          * @description `RequiresConfirmation` (created, nothing sent), `RequiresAction` (the processor asks for your OTP: see `next_action`), `Processing` (sent; the outcome is not known yet), then `Succeeded`, `Failed` (nothing left the balance), `Cancelled` (cancelled before it was sent) or `Reversed` (the receiving bank returned it after it succeeded).
@@ -15238,6 +15274,226 @@ export interface operations {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPayoutPriority: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutPriority"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setPayoutPriority: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{priority: [{merchant_connector_id}, …]}`, in the order to try them. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Your connector accounts in order (0 to 50, each once). An id that is not one of your accounts → 400 `resource_missing` naming the entry (`priority.1.merchant_connector_id`). */
+                    priority: {
+                        merchant_connector_id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The list as stored. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutPriority"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`, `resource_missing`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state: `routing_changed`. */
+            409: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,6 +8,8 @@ import type {
   PayoutCreateParams,
   PayoutList,
   PayoutListParams,
+  PayoutPriority,
+  PayoutPriorityParams,
   PayoutResolveAccountParams,
   PayoutRetrieveParams,
   ResolvedAccount,
@@ -97,5 +99,15 @@ export class Payouts {
   /** `POST /payouts/resolve_account`: the holder's name of a bank account, from the processor. Changes nothing. */
   resolveAccount(params: PayoutResolveAccountParams, options?: RequestOptions): Promise<ResolvedAccount> {
     return this.client.call((init) => this.client.api.POST('/payouts/resolve_account', { body: params, ...init }), options);
+  }
+
+  /** `GET /routing/payouts`: the payout priority list (empty, `is_custom: false`, when none was set). */
+  getPriority(options?: RequestOptions): Promise<PayoutPriority> {
+    return this.client.call((init) => this.client.api.GET('/routing/payouts', { ...init }), options);
+  }
+
+  /** `PUT /routing/payouts`: replaces the payout priority list, `{ priority: [{ merchant_connector_id }, …] }` (`[]` clears it). */
+  setPriority(params: PayoutPriorityParams, options?: RequestOptions): Promise<PayoutPriority> {
+    return this.client.call((init) => this.client.api.PUT('/routing/payouts', { body: params, ...init }), options);
   }
 }
