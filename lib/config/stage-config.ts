@@ -49,7 +49,7 @@ export interface StageConfig {
    */
   sandbox: boolean;
   /**
-   * CloudWatch Synthetics canaries (lib/canaries.ts; runbook docs/operations.md). The `/health`
+   * CloudWatch Synthetics canaries (lib/monitoring/canaries.ts; runbook docs/operations.md). The `/health`
    * canary runs on every stage; `sandboxPayment` adds one that creates and confirms a sandbox
    * payment every 5 minutes, with the API key an operator stores in the Secrets Manager secret
    * `switchyard-<stage>/canary-api-key` (only on stages with `sandbox: true`).

@@ -64,7 +64,7 @@ export interface ServiceMonitoringProps {
   serviceName: string;
   /** The connectors of the stage's routing rules (`stageConnectors`): one dashboard section and alarm set each. */
   connectors: string[];
-  /** The stage's canaries (lib/canaries.ts), alarmed on failure. */
+  /** The stage's canaries (lib/monitoring/canaries.ts), alarmed on failure. */
   canaries?: { health: Canary; sandboxPayment?: Canary };
 }
 

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stageRoutes } from '../../lib/api/route-functions';
 import { RECONCILER } from '../../lib/background/background-work';
-import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
 import {
@@ -10,12 +9,13 @@ import {
   accountAuthorizationRateQuery,
   accountAuthorizationShortfallQuery,
 } from '../../lib/monitoring/account-authorization-section';
+import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/monitoring/canaries';
 import { connectorAccountTechnicalErrorsQuery } from '../../lib/monitoring/connector-accounts-section';
 import { DASHBOARD_TITLES } from '../../lib/monitoring/dashboard-titles';
 import { OPEN_OPERATION_KINDS } from '../../lib/monitoring/open-operations-section';
+import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/monitoring/operations-queries';
 import { payoutFailuresQuery } from '../../lib/monitoring/payouts-section';
 import { RUNBOOK, RUNBOOK_DOC } from '../../lib/monitoring/runbooks';
-import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
 import { FALLBACK_ROUTE, isSandboxRoute, ROUTES } from '../../shared/api/routes';
 import {
   ACCOUNT_AUTHORIZATION_RATE_FLOOR,
