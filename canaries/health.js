@@ -1,5 +1,5 @@
 // CloudWatch Synthetics canary (syn-nodejs-puppeteer runtime, no browser used): GET <API_URL>/health
-// must answer 200 with a JSON body. Deployed inline by lib/canaries.ts; runbook: docs/operations.md,
+// must answer 200 with a JSON body. Deployed inline by lib/monitoring/canaries.ts; runbook: docs/operations.md,
 // "Health canary failing". A thrown error marks the run failed (SuccessPercent < 100).
 const synthetics = require('Synthetics');
 

@@ -117,7 +117,7 @@ export function groupRoutes(
 /**
  * Prefix of the log group names of a stage's route functions (and its 404): `/switchyard/<stage>/api/`.
  * The Contributor Insights rule over the request log lines names the prefix with a wildcard
- * (lib/operations-queries.ts): a rule definition is at most 8,192 characters (CloudWatch API reference,
+ * (lib/monitoring/operations-queries.ts): a rule definition is at most 8,192 characters (CloudWatch API reference,
  * `PutInsightRule` `RuleDefinition`), which the generated names of 50 functions' log groups in nested
  * stacks (each about 160 characters: parent stack, nested stack and resource names) would pass.
  */

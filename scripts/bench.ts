@@ -20,7 +20,10 @@
  * Tunables (environment, seconds unless noted): BENCH_CONNECTIONS (10),
  * BENCH_DB_WARMUP_SECONDS (8), BENCH_WARMUP_SECONDS (1), BENCH_HTTP_SECONDS (5),
  * BENCH_HTTP_SERIAL_SECONDS (1.5), BENCH_BARE_SECONDS (2), BENCH_BARE_SERIAL_SECONDS (1.5),
- * BENCH_IMPORT_RUNS (5), BENCH_IMPORT_RUNS_SOURCE_MAPS (3), BENCH_SKIP_BUNDLES=1.
+ * BENCH_IMPORT_RUNS (5), BENCH_IMPORT_RUNS_SOURCE_MAPS (3), BENCH_SKIP_BUNDLES=1,
+ * BENCH_ROUTING_ITERATIONS (20000), BENCH_ONLY_ROUTING_DECISION=1 (only step 0).
+ * 0. First, in this process with nothing else running: the success-rate routing decision against priority
+ *    routing (scripts/bench/routing-decision.ts), with its target line.
  */
 import './bench/env';
 import { execFileSync } from 'node:child_process';
@@ -45,6 +48,7 @@ import { type HttpLoadResult, type HttpLoadSpec, runHttpLoad } from './bench/htt
 import { measureWarmInvocations, WARM_HANDLERS, type WarmResult } from './bench/in-process';
 import { coldTable, perInvocationTargets, warmReport } from './bench/per-invocation-report';
 import { countRoundTrips, type RoundTripCount } from './bench/round-trips';
+import { measureRoutingDecision, routingDecisionReport } from './bench/routing-decision';
 import {
   BENCH_API_KEY,
   BENCH_MERCHANT_ID,
@@ -80,6 +84,7 @@ const CONFIG = {
   profileIterations: Math.round(numberFromEnv('BENCH_PROFILE_ITERATIONS', 100)),
   /** Skips the HTTP endpoint phase (a quick run of the bundles and the in-process part; DynamoDB Local then starts cold). */
   skipHttp: process.env.BENCH_SKIP_HTTP === '1',
+  routingIterations: Math.max(1, Math.round(numberFromEnv('BENCH_ROUTING_ITERATIONS', 20_000))),
 };
 
 /** Minor units of each benchmark payment: large, so small refunds never run out. */
@@ -632,6 +637,14 @@ const loadAverage = () =>
 async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadAverage();
+  progress(`routing decision: priority vs success_rate, ${CONFIG.routingIterations} payments each, in this process`);
+  const routing = routingDecisionReport(await measureRoutingDecision(CONFIG.routingIterations));
+  if (process.env.BENCH_ONLY_ROUTING_DECISION === '1') {
+    process.stdout.write(
+      `${['## Benchmark run (routing decision only)', '', `- Date: ${new Date().toISOString()}`, ...machineLines(), `- Code: ${gitRevision() ?? 'not a git checkout'}`, `- Load average (1/5/15 min) at start: ${loadAtStart}`, '', routing, ''].join('\n')}\n`,
+    );
+    return;
+  }
   let bundles: BundleResult[] = [];
   if (!CONFIG.skipBundles) {
     const entries = [
@@ -730,6 +743,10 @@ async function main(): Promise<void> {
       ? ['#### Cold import ÷ the fixed-choice floor with Tracer', '', coldTable(bundles, FLOORS[1].name, handlerNames), '']
       : []),
     ...(rows.length ? ['### Targets over HTTP', '', targetsReport(bundles, rows, roundTrips), ''] : []),
+    '### Routing decision',
+    '',
+    routing,
+    '',
     '### Targets per invocation',
     '',
     perInvocationTargets(bundles, typeof warm === 'string' ? [] : warm, FLOORS[1].name, handlerNames, paymentHandlerNames),

@@ -21,7 +21,9 @@
  * measures the sharded code paths — entries on `…#S<k>`, one Query per shard — and folds them back),
  * --open-shards [the least that meets 50 %] (open-operations index partitions, the stage's `openIndexShards`),
  * --delivery-containers [100] and --endpoint-cache-seconds [1] (fan-out reads of a merchant's webhook endpoints).
- * 4. Prints the renewal worker's cost and one merchant's 1,000,000 renewals on the 1st (scripts/capacity/renewals.ts).
+ * 4. Prints success-rate routing's outcome counters at one merchant's share of the load: writes and cache refreshes
+ *    on each counter partition, met / not met at 50 % (scripts/capacity/routing-outcomes.ts).
+ * 5. Prints the renewal worker's cost and one merchant's 1,000,000 renewals on the 1st (scripts/capacity/renewals.ts).
  * Report on stdout (markdown), progress on stderr.
  */
 import './capacity/env';
@@ -36,6 +38,7 @@ import { isIdempotencyPattern, OPEN_INDEX_SHARD_COUNT, patternScope } from './ca
 import { type Layout, type LoadSpec, minimumOpenShards, OPERATIONS, type UnitRecord } from './capacity/model';
 import { renewalSection } from './capacity/renewals';
 import { evaluate, indexBreakdown, itemSizeTable, layoutSection, operationTable, requiredShards } from './capacity/report';
+import { DEFAULT_OUTCOME_LOAD, measureOutcomeCalls, outcomeSection } from './capacity/routing-outcomes';
 import { type DynamoDbLocalHandle, startDynamoDbLocal } from './local/dynamodb-local';
 import { ensureTable } from './local/ensure-table';
 
@@ -201,6 +204,14 @@ async function main(): Promise<void> {
       listShards: Math.max(1, Math.round(o['drive-shards'])),
     });
     const records = modelRecords(recorder, Math.max(1, Math.round(o['drive-shards'])));
+    // Success-rate routing's counters, measured apart from the lifecycle (its own section, one merchant's load).
+    const outcomeCalls = await measureOutcomeCalls(recorder, merchantId);
+    const outcomeLoad = {
+      ...DEFAULT_OUTCOME_LOAD,
+      paymentsPerSecond: load.paymentsPerSecond / load.merchants,
+      counterBytes: outcomeCalls.counterBytes,
+      writeUnitsPerOutcome: outcomeCalls.writeUnitsPerOutcome,
+    };
 
     const needAll = requiredShards(records, load, 'ALL');
     const needKeysOnly = requiredShards(records, load, 'KEYS_ONLY');
@@ -258,6 +269,9 @@ async function main(): Promise<void> {
       `- projection ALL: N = ${needAll} keeps every merchant-list partition at or under 50 % at this load;`,
       `- projection KEYS_ONLY on GSI1/GSI2 (+ BatchGetItem hydration of list pages): N = ${needKeysOnly};`,
       `- open-operations index (GSI5, \`OPEN#<k>\`/\`OPENWH#<k>\`; ${OPEN_INDEX_SHARD_COUNT} shards by default, the stage's \`openIndexShards\` sets \`OPEN_INDEX_SHARDS\`): ${needOpen} shards keep it at or under 50 % at this load.`,
+      '',
+      outcomeSection(outcomeLoad),
+      `(measured: a refresh of the run's ${outcomeCalls.refresh.items} counter(s), one Query per shard, took ${outcomeCalls.refresh.rcu} RCU in all)`,
       '',
       renewalSection(),
       `(model run in ${((Date.now() - started) / 1000).toFixed(1)} s)`,

@@ -49,7 +49,7 @@ export interface StageConfig {
    */
   sandbox: boolean;
   /**
-   * CloudWatch Synthetics canaries (lib/canaries.ts; runbook docs/operations.md). The `/health`
+   * CloudWatch Synthetics canaries (lib/monitoring/canaries.ts; runbook docs/operations.md). The `/health`
    * canary runs on every stage; `sandboxPayment` adds one that creates and confirms a sandbox
    * payment every 5 minutes, with the API key an operator stores in the Secrets Manager secret
    * `switchyard-<stage>/canary-api-key` (only on stages with `sandbox: true`).
@@ -161,6 +161,16 @@ export interface StageConfig {
      * (5 %) reached by an account doing 100 calls per period, and a failure pattern for a smaller one.
      */
     connectorAccountTechnicalErrors: number;
+    /**
+     * Business alarm (runbook docs/operations.md, "Authorization rate of a connector account low"): approvals one
+     * merchant connector account lacked to reach `ACCOUNT_AUTHORIZATION_RATE_FLOOR` (50 %) in 5 minutes
+     * (`AccountAuthorizationShortfall` Sum = answers × (0.5 − rate), per `merchant_connector_id`) at or above which
+     * `…-ConnectorAccounts-AuthorizationRate-Critical` fires for that account, on 2 of 3 periods
+     * (lib/monitoring/account-authorization-section.ts). Source: 5 needs at least 10 issuer answers in the period (all
+     * declined), or 50 at 40 %, so a small merchant's few ordinary declines never fire it, while an account that
+     * stopped approving is caught within 10–15 minutes at 2 payments a minute.
+     */
+    accountAuthorizationShortfall: number;
     /**
      * Per-merchant alarm (runbook docs/operations.md, "A merchant's webhook endpoints are
      * failing"): failed webhook attempts of the single merchant with the most of them in 5 minutes
@@ -377,6 +387,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       refundFailuresPerPeriod: 5,
       payoutFailuresPerPeriod: 5,
       connectorAccountTechnicalErrors: 5,
+      accountAuthorizationShortfall: 5,
       merchantWebhookFailures: 100,
       accountDisputesOpened: 5,
     },
@@ -424,6 +435,7 @@ export const STAGES: Readonly<Record<string, StageConfig>> = {
       refundFailuresPerPeriod: 3,
       payoutFailuresPerPeriod: 3,
       connectorAccountTechnicalErrors: 5,
+      accountAuthorizationShortfall: 5,
       merchantWebhookFailures: 100,
       accountDisputesOpened: 5,
     },

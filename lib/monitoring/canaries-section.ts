@@ -9,7 +9,7 @@ import { RUNBOOK, RUNBOOK_DOC, runbookRef } from './runbooks';
 
 /** Props of {@link CanariesSection}. */
 export interface CanariesSectionProps extends DashboardSectionProps {
-  /** The stage's canaries (lib/canaries.ts). */
+  /** The stage's canaries (lib/monitoring/canaries.ts). */
   canaries: { health: Canary; sandboxPayment?: Canary };
 }
 

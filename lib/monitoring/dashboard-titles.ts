@@ -15,5 +15,8 @@ export const DASHBOARD_TITLES = {
   connectorRefundFailures: (c: string) => `${c}: refunds failed at the processor (count per 5 min)`,
   canaries: 'Synthetic checks: success (%, per 5-minute run; alarm below 100)',
   connectorAccountTechnicalErrors: 'Technical errors by connector account (count per 5 min, top accounts; alarm per account)',
+  accountAuthorizationRate: 'Authorization rate by connector account (%, approved / approved and declined, 5-min, lowest accounts)',
+  accountAuthorizationShortfall:
+    'Approvals short of the floor by connector account (answers × (floor − rate) per 5 min, largest first; alarm per account)',
   functionDashboards: 'Function dashboards',
 } as const;

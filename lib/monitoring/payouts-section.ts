@@ -1,9 +1,8 @@
-import { Alarm, ComparisonOperator, GraphWidget, LegendPosition, MathExpression, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { GraphWidget, LegendPosition } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS } from '../../shared/observability/metrics';
-import { BUSINESS_ALARM_EVALUATION } from './alarm-evaluation';
 import { type DashboardSectionProps, sectionResourceScope } from './dashboard-section';
+import { perSeriesAlarm, perSeriesMetric, perSeriesQuery } from './per-account-alarm';
 import { RUNBOOK, runbookRef } from './runbooks';
 
 /** The payout outcomes the alarms count: a payout the processor failed, and one the receiving bank returned. */
@@ -19,15 +18,15 @@ export const ALARMED_PAYOUT_OUTCOMES = ['failed', 'reversed'] as const;
  */
 export function payoutFailuresQuery(namespace: string, serviceName: string, scope: 'account' | 'platform'): string {
   const outcomes = ALARMED_PAYOUT_OUTCOMES.map((o) => `outcome = '${o}'`).join(' OR ');
-  return [
-    `SELECT SUM(${BUSINESS_METRICS.payoutOutcomes})`,
-    scope === 'account'
-      ? `FROM SCHEMA("${namespace}", connector, merchant_connector_id, outcome, service)`
-      : `FROM SCHEMA("${namespace}", connector, outcome, service)`,
-    `WHERE (${outcomes}) AND service = '${serviceName}'`,
-    scope === 'account' ? 'GROUP BY connector, merchant_connector_id' : 'GROUP BY connector',
-    'ORDER BY SUM() DESC',
-  ].join(' ');
+  return perSeriesQuery({
+    namespace,
+    serviceName,
+    metricName: BUSINESS_METRICS.payoutOutcomes,
+    aggregate: 'SUM',
+    schema: scope === 'account' ? ['connector', 'merchant_connector_id', 'outcome'] : ['connector', 'outcome'],
+    where: `(${outcomes})`,
+    groupBy: scope === 'account' ? ['connector', 'merchant_connector_id'] : ['connector'],
+  });
 }
 
 /**
@@ -43,26 +42,20 @@ export class PayoutsSection extends Construct {
     const threshold = alarms.payoutFailuresPerPeriod;
     const queries = (['account', 'platform'] as const).map((s) => ({
       scope: s,
-      metric: new MathExpression({
-        expression: payoutFailuresQuery(props.metrics.namespace, props.metrics.serviceName, s),
-        usingMetrics: {},
-        period: BUSINESS_ALARM_EVALUATION.period,
-        label: s === 'account' ? 'failed or reversed (account)' : 'failed or reversed (platform)',
-      }),
+      metric: perSeriesMetric(
+        payoutFailuresQuery(props.metrics.namespace, props.metrics.serviceName, s),
+        s === 'account' ? 'failed or reversed (account)' : 'failed or reversed (platform)',
+      ),
     }));
     for (const q of queries) {
       const name = q.scope === 'account' ? 'Accounts' : 'Platform';
-      const alarm = new Alarm(sectionResourceScope(this), `PayoutFailures${name}`, {
+      perSeriesAlarm(sectionResourceScope(this), `PayoutFailures${name}`, {
         alarmName: `Switchyard-${stage}-Payouts-FailedOrReversed-${name}-Critical`,
         alarmDescription: `${q.scope === 'account' ? 'A merchant connector account' : "A connector on the stage's own account"} had ${threshold} or more payouts fail or come back reversed in 5 minutes, on 2 of 3 periods (PayoutOutcomes outcome=failed or reversed, Sum, ${q.scope === 'account' ? 'per merchant_connector_id' : 'per connector'}: the alarm's contributors name them). ${runbookRef(RUNBOOK.payoutFailures)}`,
         metric: q.metric,
         threshold,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: BUSINESS_ALARM_EVALUATION.evaluationPeriods,
-        datapointsToAlarm: 2,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmTopic: props.alarmTopic,
       });
-      alarm.addAlarmAction(new SnsAction(props.alarmTopic));
     }
     props.monitoring.addSmallHeader('Payouts');
     props.monitoring.addWidget(

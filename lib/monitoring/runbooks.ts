@@ -8,6 +8,7 @@ export const RUNBOOK_DOC = 'docs/operations.md';
 export const RUNBOOK = {
   connectorSuccessRate: 'connector-success-rate-below-its-usual-level',
   connectorTechnicalErrors: 'connector-technical-error-rate-high',
+  accountAuthorizationRate: 'authorization-rate-of-a-connector-account-low',
   openOperationAge: 'operation-open-longer-than-30-minutes',
   webhookBacklog: 'webhook-deliveries-stuck',
   webhookOverdue: 'webhook-deliveries-overdue',

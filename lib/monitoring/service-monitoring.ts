@@ -7,6 +7,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Canary } from 'aws-cdk-lib/aws-synthetics';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config/stage-config';
+import { AccountAuthorizationSection } from './account-authorization-section';
 import { ApiSection } from './api-section';
 import { BackgroundFunctionsSection } from './background-functions-section';
 import { BusinessMetricsSection } from './business-metrics-section';
@@ -63,7 +64,7 @@ export interface ServiceMonitoringProps {
   serviceName: string;
   /** The connectors of the stage's routing rules (`stageConnectors`): one dashboard section and alarm set each. */
   connectors: string[];
-  /** The stage's canaries (lib/canaries.ts), alarmed on failure. */
+  /** The stage's canaries (lib/monitoring/canaries.ts), alarmed on failure. */
   canaries?: { health: Canary; sandboxPayment?: Canary };
 }
 
@@ -75,8 +76,8 @@ export interface ServiceMonitoringProps {
  *
  * 1. "Is money flowing?" ({@link MoneyFlowingSection}): payments, success rate per connector, what is open.
  * 2. One section per connector of the stage's routing rules ({@link ConnectorSection}).
- * 3. Connector accounts ({@link ConnectorAccountsSection}): one multi-time-series alarm over every account; then
- *    payouts ({@link PayoutsSection}): failed or reversed payouts per account and per connector.
+ * 3. Connector accounts ({@link ConnectorAccountsSection}): one multi-time-series alarm over every account; their
+ *    authorization rate ({@link AccountAuthorizationSection}), alarmed per account the same way; then payouts ({@link PayoutsSection}): failed or reversed payouts per account and per connector.
  * 4. Synthetic checks ({@link CanariesSection}), where the stage has canaries.
  * 5. The HTTP API and links to the function groups' dashboards ({@link ApiSection}).
  * 6. The background functions: reconciler and webhook delivery ({@link BackgroundFunctionsSection}).
@@ -120,6 +121,7 @@ export class ServiceMonitoring extends Construct {
     });
     for (const connector of props.connectors) new ConnectorSection(this, `ConnectorSection-${connector}`, { ...section, connector });
     new ConnectorAccountsSection(this, 'ConnectorAccountsSection', section);
+    new AccountAuthorizationSection(this, 'AccountAuthorizationSection', section);
     new PayoutsSection(this, 'PayoutsSection', section);
     if (props.canaries) new CanariesSection(this, 'CanariesSection', { ...section, canaries: props.canaries });
     new ApiSection(this, 'ApiSection', { ...section, api: props.api, functionDashboards: props.functionDashboards });

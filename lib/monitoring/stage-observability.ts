@@ -6,13 +6,13 @@ import { Construct } from 'constructs';
 import { FALLBACK_ROUTE } from '../../shared/api/routes';
 import type { RouteFunctions } from '../api/route-functions';
 import { type BackgroundWork, BILLING_WORKER, RECONCILER } from '../background/background-work';
-import { SyntheticChecks } from '../canaries';
 import { type StageConfig, stageConnectors } from '../config/stage-config';
 import { WEBHOOK_DELIVERY, WEBHOOK_DELIVERY_WORKER } from '../delivery/webhook-delivery';
 import { apiLogGroupPrefix, FALLBACK_GROUP } from '../function-groups';
 import { type FunctionFactory, SERVICE_NAME } from '../functions/function-factory';
-import { OperationsQueries } from '../operations-queries';
+import { SyntheticChecks } from './canaries';
 import { FunctionGroupMonitoring } from './function-group-monitoring';
+import { OperationsQueries } from './operations-queries';
 import { ServiceMonitoring } from './service-monitoring';
 
 /** Props of {@link StageObservability}: the stage's parts it watches. */
@@ -28,7 +28,7 @@ export interface StageObservabilityProps {
 }
 
 /**
- * What watches the stage, in this order: the canaries (lib/canaries.ts, `SyntheticChecks`); each function
+ * What watches the stage, in this order: the canaries (lib/monitoring/canaries.ts, `SyntheticChecks`); each function
  * group's dashboard and its functions' errors and throttles alarms, in the group's nested stack
  * ({@link FunctionGroupMonitoring}); the stage dashboard `Switchyard-<stage>` and its alarms
  * ({@link ServiceMonitoring}: money flowing, connectors, the API, background functions, webhooks,

@@ -22,7 +22,7 @@ export type PartitionScope = 'item' | 'merchant' | 'merchant-list' | 'global' | 
 /**
  * Turns a partition key value into its pattern: the merchant id becomes `<m>`, `<prefix>_<id>` ids
  * `<prefix>`, long hex strings (hashes) `<hash>`, shard numbers `<k>` (`…#S3` → `…#S<k>`, `OPEN#7` →
- * `OPEN#<k>`), a rate-limit counter's window and shard `<window>#<k>`. Status and event-type values
+ * `OPEN#<k>`, a routing outcome counter partition `…#ROUTING_OUTCOMES#<k>`), a rate-limit counter's window and shard `<window>#<k>`. Status and event-type values
  * stay: each is a partition of its own.
  * @param merchantIds the merchant ids of the run (replaced by `<m>`)
  */
@@ -34,6 +34,7 @@ export function keyPattern(value: string, merchantIds: readonly string[] = []): 
     .replace(/\b[0-9a-f]{32,}\b/gi, '<hash>')
     .replace(/#S\d+$/, '#S<k>')
     .replace(/^(OPEN|OPENWH)#\d+/, '$1#<k>')
+    .replace(/#ROUTING_OUTCOMES#\d+$/, '#ROUTING_OUTCOMES#<k>')
     .replace(/^RATELIMIT#(.+)#(read|write)#\d+#\d+$/, 'RATELIMIT#$1#$2#<window>#<k>');
 }
 

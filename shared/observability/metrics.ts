@@ -65,6 +65,21 @@ export const BUSINESS_METRICS = {
    */
   authorizations: 'Authorizations',
   /**
+   * The issuer's answers at a merchant's own connector account (one sample per `Authorizations` of outcome
+   * `succeeded` or `declined` with a `merchant_connector_id`): 100 when approved, 0 when declined, so its Average over
+   * a period is the account's authorization rate in percent. Dimension set `{connector, merchant_connector_id}`
+   * (the dashboard's per-account panel reads it); none for the stage's own accounts.
+   */
+  accountAuthorizationRate: 'AccountAuthorizationRate',
+  /**
+   * The same answers as {@link BUSINESS_METRICS.accountAuthorizationRate}, each worth the approvals it leaves the
+   * account short of {@link ACCOUNT_AUTHORIZATION_RATE_FLOOR}: `floor − 1` when approved (≤ 0), `floor` when
+   * declined, so its Sum over a period is `attempts × (floor − rate)`: how many more approvals the period needed to
+   * reach the floor (negative above it). The per-account alarm reads it: a rate alarm that needs volume to fire,
+   * in one series (lib/monitoring/account-authorization-section.ts). Dimension set `{connector, merchant_connector_id}`.
+   */
+  accountAuthorizationShortfall: 'AccountAuthorizationShortfall',
+  /**
    * Processor calls (Count) by result, every operation through `callWithinBudget` (authorize,
    * authenticate, capture, void, refund, sync, sync_refund, find_refund; the webhook handler's
    * re-verify calls are not among them). Dimension sets `{connector, outcome}` and `{connector, operation, outcome}`;
@@ -106,6 +121,15 @@ export const BUSINESS_METRICS = {
    */
   oldestOverdueWebhookDelivery: 'OldestOverdueWebhookDeliverySeconds',
 } as const;
+
+/**
+ * The authorization rate (a fraction, approvals / approvals and declines) under which a merchant connector account
+ * falls short ({@link BUSINESS_METRICS.accountAuthorizationShortfall}). 0.5: card approval rates of healthy accounts
+ * in our markets sit well above it (the simulator's accounts approve 85–92 %, docs/routing.md), so an account
+ * approving fewer than half of its issuer answers is broken for the merchant (keys, a processor-side block, an issuer
+ * outage), not having an ordinary day.
+ */
+export const ACCOUNT_AUTHORIZATION_RATE_FLOOR = 0.5;
 
 /** Values of the `outcome` dimension of `Authorizations`. */
 export const AUTHORIZATION_OUTCOMES = ['succeeded', 'declined', 'technical_failure', 'unknown', 'requires_action'] as const;
@@ -291,6 +315,28 @@ export function recordAuthorization(
     { currency, payment_method: paymentMethod },
     ...accountSet(merchantConnectorId),
   ]);
+  if (merchantConnectorId && (outcome === 'succeeded' || outcome === 'declined')) {
+    recordAccountAuthorization(connector, merchantConnectorId, outcome === 'succeeded');
+  }
+}
+
+/**
+ * The issuer's answer at a merchant's own account as {@link BUSINESS_METRICS.accountAuthorizationRate} (100 or 0)
+ * and {@link BUSINESS_METRICS.accountAuthorizationShortfall} (`floor − 1` or `floor`), in one EMF blob with the
+ * dimension set `{service, connector, merchant_connector_id}` only.
+ */
+function recordAccountAuthorization(connector: string, merchantConnectorId: string, approved: boolean): void {
+  // The account as the blob's one added set (no `addDimensions({})`): one set, `{service, connector,
+  // merchant_connector_id}`, no per-connector series mixing merchants; one emitter per connector, not per account.
+  const emitter = emitterFor({ connector });
+  emitter.addDimensions({ merchant_connector_id: merchantConnectorId });
+  emitter.addMetric(BUSINESS_METRICS.accountAuthorizationRate, MetricUnit.Percent, approved ? 100 : 0);
+  emitter.addMetric(
+    BUSINESS_METRICS.accountAuthorizationShortfall,
+    MetricUnit.Count,
+    approved ? ACCOUNT_AUTHORIZATION_RATE_FLOOR - 1 : ACCOUNT_AUTHORIZATION_RATE_FLOOR,
+  );
+  emitter.publishStoredMetrics();
 }
 
 /**

@@ -5,7 +5,7 @@ import { logger } from './logger';
  * One structured line per API request ("request log"), written through the service's Powertools
  * logger (shared/observability/logger.ts) with the message {@link REQUEST_LOG_MESSAGE}. The saved
  * CloudWatch Logs Insights queries and the Contributor Insights rule of the stack
- * (lib/operations-queries.ts; docs/operations.md, "Saved Logs Insights queries") read these
+ * (lib/monitoring/operations-queries.ts; docs/operations.md, "Saved Logs Insights queries") read these
  * field names, so they are declared once here.
  */
 export const REQUEST_LOG_FIELDS = {

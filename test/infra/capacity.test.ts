@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { FAMILY_GROUPS, functionGroup, MAX_FUNCTIONS_PER_GROUP } from '../../lib/function-groups';
-import { MAX_QUERY_LOG_GROUPS, SAVED_QUERIES } from '../../lib/operations-queries';
+import { MAX_QUERY_LOG_GROUPS, SAVED_QUERIES } from '../../lib/monitoring/operations-queries';
 import { buildApp, tagApp } from '../../lib/switchyard-app';
 import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
 import { alarmContext } from './synth-stage';

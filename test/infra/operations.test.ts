@@ -2,17 +2,27 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { stageRoutes } from '../../lib/api/route-functions';
 import { RECONCILER } from '../../lib/background/background-work';
-import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/canaries';
 import { PROD_THROTTLE, STAGES, type StageConfig, stageConfig, stageConnectors } from '../../lib/config/stage-config';
 import { apiFunctionLogGroupName, apiLogGroupPrefix, FALLBACK_GROUP, functionGroup } from '../../lib/function-groups';
+import {
+  ACCOUNT_RATE_PANEL_ACCOUNTS,
+  accountAuthorizationRateQuery,
+  accountAuthorizationShortfallQuery,
+} from '../../lib/monitoring/account-authorization-section';
+import { CANARIES, canaryApiKeySecretName, canaryName } from '../../lib/monitoring/canaries';
 import { connectorAccountTechnicalErrorsQuery } from '../../lib/monitoring/connector-accounts-section';
 import { DASHBOARD_TITLES } from '../../lib/monitoring/dashboard-titles';
 import { OPEN_OPERATION_KINDS } from '../../lib/monitoring/open-operations-section';
+import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/monitoring/operations-queries';
 import { payoutFailuresQuery } from '../../lib/monitoring/payouts-section';
 import { RUNBOOK, RUNBOOK_DOC } from '../../lib/monitoring/runbooks';
-import { MAX_QUERY_LOG_GROUPS, QUERY_PLACEHOLDERS, SAVED_QUERIES } from '../../lib/operations-queries';
 import { FALLBACK_ROUTE, isSandboxRoute, ROUTES } from '../../shared/api/routes';
-import { AUTHORIZATION_OUTCOMES, BUSINESS_METRICS, CONNECTOR_CALL_OUTCOMES } from '../../shared/observability/metrics';
+import {
+  ACCOUNT_AUTHORIZATION_RATE_FLOOR,
+  AUTHORIZATION_OUTCOMES,
+  BUSINESS_METRICS,
+  CONNECTOR_CALL_OUTCOMES,
+} from '../../shared/observability/metrics';
 import { REQUEST_LOG_FIELDS, REQUEST_LOG_MESSAGE } from '../../shared/observability/request-log';
 import { configuredConnector, sandboxConnectorEnabled } from '../../shared/processor-call/connector-registry';
 import { functionId, type Resource, stageDashboard, synthStage } from './synth-stage';
@@ -227,6 +237,40 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(CONNECTOR_CALL_OUTCOMES).toContain('technical_error');
     expect(runbookOf(a.AlarmDescription)).toBe(RUNBOOK.connectorTechnicalErrors);
     expect(config.alarms.connectorAccountTechnicalErrors).toBeGreaterThan(1);
+  });
+
+  test('connector accounts: authorization rate, one multi-time-series alarm on the approvals each account lacked to reach the floor, at or above the stage bound, 2 of 3 five-minute periods', () => {
+    const a = alarmNamed('ConnectorAccounts-AuthorizationRate-Critical');
+    expect(a).toMatchObject({
+      Threshold: config.alarms.accountAuthorizationShortfall,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+    expect(a.MetricName).toBeUndefined();
+    expect(a.Metrics).toEqual([
+      {
+        Id: expect.any(String),
+        Expression: accountAuthorizationShortfallQuery(`Switchyard/${stage}`, 'switchyard'),
+        Label: 'approvals short',
+        Period: 300,
+        ReturnData: true,
+      },
+    ]);
+    // One series per account (its own answers only), the largest shortfall first: the accounts that can breach are
+    // among the 500 series a query returns, whatever the volume of the others.
+    expect(a.Metrics[0].Expression).toBe(
+      `SELECT SUM(AccountAuthorizationShortfall) FROM SCHEMA("Switchyard/${stage}", connector, merchant_connector_id, service) WHERE service = 'switchyard' GROUP BY connector, merchant_connector_id ORDER BY SUM() DESC`,
+    );
+    expect(runbookOf(a.AlarmDescription)).toBe(RUNBOOK.accountAuthorizationRate);
+    expect(a.AlarmDescription).toContain(`under ${ACCOUNT_AUTHORIZATION_RATE_FLOOR * 100} %`);
+    // Volume guard: a bound of 1 would fire on two declines of two answers.
+    expect(config.alarms.accountAuthorizationShortfall).toBeGreaterThan(1);
+    expect(accountAuthorizationRateQuery('ns', 'switchyard')).toBe(
+      `SELECT AVG(AccountAuthorizationRate) FROM SCHEMA("ns", connector, merchant_connector_id, service) WHERE service = 'switchyard' GROUP BY connector, merchant_connector_id ORDER BY AVG() ASC LIMIT ${ACCOUNT_RATE_PANEL_ACCOUNTS}`,
+    );
   });
 
   test('payouts: failed or reversed payouts per connector account and per platform connector, one multi-time-series alarm each, at or above the stage bound, 2 of 3 five-minute periods', () => {
@@ -522,9 +566,15 @@ describe.each(['dev', 'prod'])('%s stage', (stage) => {
     expect(at(DASHBOARD_TITLES.connectorRefundFailures(connectors.at(-1)!))).toBeLessThan(
       at(DASHBOARD_TITLES.connectorAccountTechnicalErrors),
     );
-    expect(at(DASHBOARD_TITLES.connectorAccountTechnicalErrors)).toBeLessThan(at('API Gateway'));
+    expect(at(DASHBOARD_TITLES.connectorAccountTechnicalErrors)).toBeLessThan(at(DASHBOARD_TITLES.accountAuthorizationRate));
+    expect(at(DASHBOARD_TITLES.accountAuthorizationRate)).toBeLessThan(at(DASHBOARD_TITLES.accountAuthorizationShortfall));
+    expect(at(DASHBOARD_TITLES.accountAuthorizationShortfall)).toBeLessThan(at('API Gateway'));
+    // The per-account panels chart the queries the alarm and the rate are defined by.
+    expect(text).toContain(JSON.stringify(accountAuthorizationRateQuery(`Switchyard/${stage}`, 'switchyard')).slice(1, -1));
+    expect(text).toContain(JSON.stringify(accountAuthorizationShortfallQuery(`Switchyard/${stage}`, 'switchyard')).slice(1, -1));
     // Every title says its unit.
-    for (const title of [...top, ...perConnector, DASHBOARD_TITLES.canaries]) expect(title).toMatch(/\((%|count|seconds|ms|0 closed)/);
+    for (const title of [...top, ...perConnector, DASHBOARD_TITLES.canaries, DASHBOARD_TITLES.accountAuthorizationRate])
+      expect(title).toMatch(/\((%|count|seconds|ms|0 closed)/);
     for (const metric of [
       BUSINESS_METRICS.paymentsCreated,
       BUSINESS_METRICS.paymentsSucceeded,

@@ -4,8 +4,8 @@ import { type CfnElement, Duration, Stack, Token } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Canary, Code, Runtime, Schedule, Test } from 'aws-cdk-lib/aws-synthetics';
 import { Construct } from 'constructs';
-import type { StageConfig } from './config/stage-config';
-import { acknowledgeNagFindings } from './nag-acknowledgements';
+import type { StageConfig } from '../config/stage-config';
+import { acknowledgeNagFindings } from '../nag-acknowledgements';
 
 /**
  * The synthetic checks (CloudWatch Synthetics canaries, aws-cdk-lib 2.276 `aws-synthetics`

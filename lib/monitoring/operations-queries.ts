@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { CfnInsightRule } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ILogGroup, QueryDefinition, QueryString } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { REQUEST_LOG_FIELDS as F, REQUEST_LOG_MESSAGE } from '../shared/observability/request-log';
+import { REQUEST_LOG_FIELDS as F, REQUEST_LOG_MESSAGE } from '../../shared/observability/request-log';
 
 /**
  * Placeholders in the saved queries: Logs Insights query definitions hold no parameters, so the
