@@ -1,6 +1,6 @@
 /**
  * One synthesis of each stage per test run, shared by the infra suites: most of them read the same default templates
- * of dev and prod ({@link ./synth-stage.ts} `synthStage(stage)` without options), and a synthesis costs several
+ * of dev and prod (test/infra/synth-stage.ts `synthStage(stage)` without options), and a synthesis costs several
  * CPU-seconds (about 90 functions, their alarms, the nested stacks). The first suite to ask for a stage claims it (a
  * lock file created with `wx`), synthesizes it and writes the templates as JSON; a suite asking meanwhile waits for
  * the file (polling every 50 ms) and then reads it; later suites read it at once. What the suites assert is unchanged:
