@@ -5,11 +5,14 @@
  * its place back, 410 for a closed link creating nothing, and the per-link rate limit. The same journey in a real
  * browser is test/browser/checkout.browser.test.ts.
  */
+// First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
+import '../helpers/secret-log-check';
 import { setPageRateLimiter } from '../../shared/http/page-rate-limit';
 import { setRateLimitClock } from '../../shared/http/rate-limit';
 import { returnSigningSecret, verifyReturn } from '../../shared/security/checkout-return-signature';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
+import { expectNoSecretInLog } from '../helpers/secret-log-check';
 
 let api: LocalApi;
 const env = scopedEnv();
@@ -296,3 +299,5 @@ test('rate limited per link: past the limit the page is a 429 with Retry-After a
   const other = await newLink();
   expect((await new Browser().get(other.url)).status).toBe(200);
 });
+
+test('the flows above logged their events at DEBUG, and no secret is in the log', () => expectNoSecretInLog(['POST /payment_links']));

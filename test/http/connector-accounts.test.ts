@@ -11,6 +11,8 @@
  * - delete: refused while it holds an authorized payment, then its credentials are destroyed;
  * - no secret in any response, event, log line or table item (a dump of the table).
  */
+// First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
+import '../helpers/secret-log-check';
 import { createHmac } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../../shared/observability/logger';
@@ -20,6 +22,7 @@ import { baseClient, documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
+import { expectNoSecretInLog } from '../helpers/secret-log-check';
 import { type StripeStandIn, type StripeStandInAccount, startStripeStandIn, stripeEnv } from '../helpers/stripe-stand-in';
 
 let api: LocalApi;
@@ -496,3 +499,5 @@ describe('connecting accounts', () => {
     expectNoSecret(logged.join('\n'));
   });
 });
+
+test('the flows above logged their events at DEBUG, and no secret is in the log', () => expectNoSecretInLog(['POST /connector_accounts']));

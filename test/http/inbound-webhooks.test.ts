@@ -9,6 +9,8 @@
  *   outcome, however often it is delivered, and is applied once it can be;
  * - a base64-encoded body (API Gateway encodes bodies whose content type is not text) verifies.
  */
+// First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
+import '../helpers/secret-log-check';
 import { createHmac, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -22,6 +24,7 @@ import { unmatchedWebhookKey } from '../../shared/storage/item-keys';
 import * as paymentsRepository from '../../shared/storage/payments-repository';
 import { tableName } from '../../shared/storage/table-definition';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
+import { expectNoSecretInLog } from '../helpers/secret-log-check';
 
 const PAYSTACK_SECRET = 'sk_test_inbound_webhooks_only';
 const STRIPE_WEBHOOK_SECRET = 'whsec_inbound_webhooks_only';
@@ -576,3 +579,6 @@ describe('a base64-encoded body (API Gateway encodes a body whose content type i
     });
   });
 });
+
+test('the flows above logged their events at DEBUG, and no secret is in the log', () =>
+  expectNoSecretInLog(['POST /webhooks/{connector}']));

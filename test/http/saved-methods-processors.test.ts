@@ -19,6 +19,8 @@
  *    Flutterwave has no such call: forgotten here only), and it can no longer be charged;
  * 6. no token the stand-in issued appears in any API answer, event or table item (a dump of the table).
  */
+// First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
+import '../helpers/secret-log-check';
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable } from '../../scripts/local/ensure-table';
@@ -31,6 +33,7 @@ import { type FlutterwaveStandIn, startFlutterwaveStandIn } from '../helpers/flu
 import { card, type LocalApi, type RequestOptions, startLocalApi, type TestResponse } from '../helpers/local-api';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
 import { scopedEnv } from '../helpers/scoped-env';
+import { expectNoSecretInLog } from '../helpers/secret-log-check';
 import { type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-in';
 
 type Json = Record<string, any>;
@@ -577,3 +580,5 @@ describe.each([paystackCase, flutterwaveCase, stripeCase])('$name: saved methods
     expect(found).toEqual([]);
   });
 });
+
+test('the flows above logged their events at DEBUG, and no secret is in the log', () => expectNoSecretInLog(['POST /payments']));

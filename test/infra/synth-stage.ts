@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { App, type NestedStack, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { STAGES } from '../../lib/config/stage-config';
+import { ALARM_DESTINATION_KEYS, STAGES } from '../../lib/config/stage-config';
 import { WEBHOOK_DELIVERY } from '../../lib/delivery/webhook-delivery';
 import { type BuildAppOptions, buildApp } from '../../lib/switchyard-app';
+import { cachedForRun } from './stage-template-cache';
 
 /** A synthesized CloudFormation resource, as template assertions return it. */
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -35,7 +36,6 @@ export const webhookDeliveryHandlerExists = (): boolean => existsSync(resolve(pr
 
 /** The synthesized templates of one stage ({@link synthStage}). */
 export interface SynthesizedStage {
-  app: App;
   /** The data stack's template. */
   data: Template;
   /**
@@ -51,32 +51,74 @@ export interface SynthesizedStage {
   groups: Map<string, Template>;
 }
 
+/** The templates of a {@link SynthesizedStage} as JSON, as the run's cache holds them (test/infra/stage-template-cache.ts). */
+interface StageTemplatesJson {
+  data: TemplateJson;
+  api: TemplateJson;
+  apiParent: TemplateJson;
+  groups: [string, TemplateJson][];
+}
+
 /**
  * Synthesizes a stage without bundling (esbuild is exercised by `cdk synth` in
  * cdk-cli-synth.test.ts, not here). The webhook delivery function is always in it: the real
  * handler module when it exists, else {@link WEBHOOK_DELIVERY_STUB_ENTRY} (the module only
  * names the asset; templates are otherwise the same). A stage that requires an alarm destination
  * (prod) gets {@link TEST_ALARM_CONTEXT} unless `context` says otherwise.
+ *
+ * Without options or context (what most infra suites assert on), each stage is synthesized once per jest run and
+ * its templates shared between suites through test/infra/stage-template-cache.ts; with either, every call
+ * synthesizes its own app.
  * @param context extra app context (e.g. what the CDK CLI sets: path metadata, version reporting)
- * @returns the app and the templates of its data and API stacks (see {@link SynthesizedStage})
+ * @returns the templates of its data and API stacks (see {@link SynthesizedStage})
+ * @throws what buildApp or the synthesis throws (an unknown stage, prod without an alarm destination in `context`)
  */
 export function synthStage(stage: string, options: BuildAppOptions = {}, context: Record<string, unknown> = {}): SynthesizedStage {
+  const json =
+    Object.keys(options).length === 0 && Object.keys(context).length === 0
+      ? cachedForRun(`stage-${stage}`, synthesisInputs(), () => synthesize(stage, {}, {}))
+      : synthesize(stage, options, context);
+  // Template.fromStack checked each synthesized template for cyclical dependencies (in synthesize); the flattened one
+  // is a merge of them, never checked.
+  const template = (t: TemplateJson) => Template.fromJSON(t, { skipCyclicalDependenciesCheck: true });
+  return {
+    data: template(json.data),
+    api: template(json.api),
+    apiParent: template(json.apiParent),
+    groups: new Map(json.groups.map(([group, t]) => [group, template(t)])),
+  };
+}
+
+/**
+ * The environment lib/ reads while it synthesizes (lib/switchyard-app.ts: account and region; lib/config/stage-config.ts:
+ * alarm destinations; lib/nag-acknowledgements.ts).
+ */
+const SYNTHESIS_ENV = [
+  'CDK_DEFAULT_ACCOUNT',
+  'CDK_DEFAULT_REGION',
+  'NAG_SHOW_ALL',
+  ...Object.values(ALARM_DESTINATION_KEYS).map((k) => k.env),
+];
+
+/** What, besides the code, a default synthesis depends on: {@link SYNTHESIS_ENV}'s values and whether the webhook delivery handler exists. */
+const synthesisInputs = () => [SYNTHESIS_ENV.map((k) => process.env[k] ?? null), webhookDeliveryHandlerExists()];
+
+/** Builds and synthesizes the app (see {@link synthStage}); the templates as JSON. */
+function synthesize(stage: string, options: BuildAppOptions, context: Record<string, unknown>): StageTemplatesJson {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...alarmContext(stage), ...context } });
   const webhookDeliveryEntry =
     options.webhookDeliveryEntry ?? (webhookDeliveryHandlerExists() ? WEBHOOK_DELIVERY.entry : WEBHOOK_DELIVERY_STUB_ENTRY);
   const stacks = buildApp(app, stage, { ...options, webhookDeliveryEntry });
-  const apiParent = Template.fromStack(stacks.api);
-  const groups = new Map([...stacks.api.functionGroups].map(([group, nested]) => [group, Template.fromStack(nested)]));
-  const nestedById = new Map(
-    [...stacks.api.functionGroups].map(([group, nested]) => [
-      nestedStackLogicalId(stacks.api, nested),
-      groups.get(group)!.toJSON() as TemplateJson,
-    ]),
+  const apiParent = Template.fromStack(stacks.api).toJSON() as TemplateJson;
+  const groups = [...stacks.api.functionGroups].map(
+    ([group, nested]) => [group, Template.fromStack(nested).toJSON() as TemplateJson] as [string, TemplateJson],
   );
-  const api = Template.fromJSON(flattenNestedStacks(apiParent.toJSON() as TemplateJson, nestedById), {
-    skipCyclicalDependenciesCheck: true,
-  });
-  return { app, data: Template.fromStack(stacks.data), api, apiParent, groups };
+  const byGroup = new Map(groups);
+  const nestedById = new Map(
+    [...stacks.api.functionGroups].map(([group, nested]) => [nestedStackLogicalId(stacks.api, nested), byGroup.get(group)!]),
+  );
+  const api = flattenNestedStacks(apiParent, nestedById);
+  return { data: Template.fromStack(stacks.data).toJSON() as TemplateJson, api, apiParent, groups };
 }
 
 /** The logical id, in its parent's template, of a nested stack's `AWS::CloudFormation::Stack` resource. */

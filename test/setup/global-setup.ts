@@ -8,7 +8,8 @@
  * Connector account credentials are encrypted under a fresh local key per run, never KMS
  * (shared/security/credential-encryption.ts): jest starts its workers after this returns and they
  * inherit process.env (as DYNAMODB_ENDPOINT reaches them); test/unit/credential-encryption.test.ts
- * checks the key arrives.
+ * checks the key arrives. And the directory where the infra suites share each stage's templates
+ * (test/infra/stage-template-cache.ts), removed by global-teardown.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { KMS_KEY_ARN_VARIABLE, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../../shared/security/credential-encryption';
 import { COVERAGE_DIR_ENV } from '../helpers/contract-validator';
+import { STAGE_TEMPLATE_CACHE_DIR_ENV } from '../infra/stage-template-cache';
 
 /** jest's global setup: DynamoDB Local, the table, the contract coverage directory, the credentials key. */
 export default async function globalSetup(): Promise<void> {
@@ -33,6 +35,8 @@ export default async function globalSetup(): Promise<void> {
   // turns it on and tests it.
   process.env.WEBHOOK_ENDPOINT_CACHE_MS ||= '0';
   process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
+  // Each stage's default templates, synthesized once per run and shared by the infra suites (test/infra/stage-template-cache.ts).
+  process.env[STAGE_TEMPLATE_CACHE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-stage-templates-'));
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   delete process.env[KMS_KEY_ARN_VARIABLE];

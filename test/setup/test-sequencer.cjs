@@ -5,7 +5,7 @@
  *
  * A file's expected duration is, in this order: jest's own timing from the last run on this machine (its cache),
  * else {@link ./test-durations.json} (seconds measured on the 2-core CI machine; only files of 5 s or more are
- * listed), else 1 s per 8 KB of source (at least 1 s). Files that failed last time still run first, as jest does.
+ * listed; `npm run test:durations` rewrites it from a `jest --json` run), else 1 s per 8 KB of source (at least 1 s). Files that failed last time still run first, as jest does.
  * The order changes only when files start, never what they assert.
  */
 const { readFileSync } = require('node:fs');
