@@ -6,7 +6,7 @@ import { checkoutFormPage, closedLinkPage } from '../../shared/http/checkout-pag
 import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
-import { type CheckoutForm, checkoutLink, closedSentence } from '../../shared/operations/payment-links/checkout';
+import { type CheckoutForm, checkoutLink } from '../../shared/operations/payment-links/checkout';
 import { payOnCheckout } from '../../shared/operations/payment-links/checkout-payment';
 
 /**
@@ -26,8 +26,8 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
   };
   const cookie = csrfCookieOf(event.cookies, event.headers?.cookie);
   if (!(await csrfValid(cookie, paymentLinkId, form.csrf_token)) || !isAttempt(form.attempt)) {
-    const { link } = await checkoutLink(paymentLinkId);
-    if (link.status !== 'active') return { statusCode: 410, html: closedLinkPage(closedSentence(link), nonce) };
+    const { closed } = await checkoutLink(paymentLinkId);
+    if (closed) return { statusCode: 410, html: closedLinkPage(closed, nonce) };
     return redraw(403, { message: 'This form expired or did not come from this page. Nothing was paid. Check the details and pay again.' });
   }
   const outcome = await payOnCheckout(
@@ -38,7 +38,7 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
   );
   switch (outcome.kind) {
     case 'closed':
-      return { statusCode: 410, html: closedLinkPage(closedSentence(outcome.link), nonce) };
+      return { statusCode: 410, html: closedLinkPage(outcome.sentence, nonce) };
     case 'invalid':
       return redraw(400, { errors: outcome.errors });
     case 'declined':

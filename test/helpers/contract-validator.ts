@@ -138,6 +138,13 @@ const LIST_OPERATIONS = [
  */
 export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
   {
+    operations: ['createPayment'],
+    code: 'parameter_invalid',
+    param: /^(payment_link|session_expiry)$/,
+    message: /cannot be sent with confirm: true|is only taken with payment_link: true/,
+    why: 'A single-use link is for a payment the payer confirms (not with confirm: true), and session_expiry only times such a link: rules across fields.',
+  },
+  {
     operations: ['createPayout'],
     code: 'parameter_invalid',
     param: /^payout_method_data(\.bank\.account_number)?$/,

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment
-         * @description Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.
+         * @description Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`. With `payment_link: true` the answer carries `payment_link: {payment_link_id, link, expires_at}`: a hosted checkout page that confirms this payment only (docs/api.md "Payment links").
          */
         post: operations["createPayment"];
         delete?: never;
@@ -2944,8 +2944,10 @@ export interface components {
             next_action: components["schemas"]["NextAction"] | null;
             /** @description Where the payer is sent back (303, with `payment_id` and `status` in the query) after 3-D Secure, a hosted page or a step; null: a plain result page. */
             return_url: string | null;
-            /** @description The payment link (`plink_…`) whose hosted checkout page created the payment, or null. */
+            /** @description The payment link (`plink_…`) whose hosted checkout page created the payment, or the single-use link that pays it (`payment_link.payment_link_id`), or null. */
             payment_link_id: string | null;
+            /** @description The single-use link that pays this payment (created with `payment_link: true`), or null. */
+            payment_link: components["schemas"]["PaymentLinkOfPayment"] | null;
             /** @description Echoed from cancel, or null. */
             cancellation_reason: string | null;
             /** @description Why the connector declined or refused (e.g. `card_declined`, `insufficient_funds`, `incorrect_otp`), or null. */
@@ -3084,6 +3086,18 @@ export interface components {
             data: components["schemas"]["PaymentLink"][];
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
+        };
+        /** @description The single-use link of a payment: its page confirms this payment. */
+        PaymentLinkOfPayment: {
+            /** @description The single-use payment link (`plink_…`; opaque, do not parse). */
+            payment_link_id: string;
+            /** @description The hosted checkout page that pays this payment (and no other): share it with the payer. */
+            link: string;
+            /**
+             * Format: date-time
+             * @description When the link stops taking payment (`session_expiry` seconds after the create). The payment itself stays. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            expires_at: string;
         };
         /**
          * @description `active`: its page takes payments; `inactive`: deactivated; `expired`: `expires_at` has passed; `completed`: `payments_count` reached `max_payments`. Every status but `active` makes the page answer 410 and create nothing.
@@ -4185,6 +4199,10 @@ export interface operations {
                     payment_method_id?: string;
                     /** @description With `payment_method_id`: the payer is not present (a merchant-initiated charge). The method must have been saved with `off_session`. A processor that still needs the payer answers `RequiresAction` with a `next_action`. */
                     off_session?: boolean;
+                    /** @description true: answer a single-use link (`payment_link`) where the payer pays this payment on the hosted checkout page (not with `confirm: true`); Hyperswitch's `payment_link`. */
+                    payment_link?: boolean;
+                    /** @description With `payment_link: true`: how long the link takes payment, in seconds (60 to 7,890,000; default 900). */
+                    session_expiry?: number;
                 };
             };
         };
