@@ -3,6 +3,7 @@
  * every other payment (routing, claims, 3-D Secure steps), the link's place taken in the same transaction.
  */
 import { ApiError } from '../../domain/errors';
+import type { CheckoutDisplay } from '../../domain/merchant-profile';
 import type { Payment } from '../../domain/payment';
 import { PAYMENT_CLOSED_SENTENCES } from '../../domain/payment-link';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../../schemas/payment-schemas';
@@ -14,7 +15,7 @@ import { type CheckoutForm, checkFormFields, checkoutLink, closedSentence, compl
 /** What paying on the page led to. */
 export type CheckoutOutcome =
   /** The link takes no payment (any more): nothing was created; the sentence says why. */
-  | { kind: 'closed'; sentence: string }
+  | { kind: 'closed'; sentence: string; display: CheckoutDisplay }
   /** The form has mistakes: nothing was created. */
   | { kind: 'invalid'; errors: FieldErrors }
   /** The payment failed at once (a decline): its place is given back; the payer may try again. */
@@ -37,14 +38,14 @@ export async function payOnCheckout(
   form: CheckoutForm,
   attempt: string,
 ): Promise<CheckoutOutcome> {
-  const { merchantId, link, payment: single, closed } = await checkoutLink(paymentLinkId);
-  if (closed) return { kind: 'closed', sentence: closed };
+  const { merchantId, link, payment: single, closed, display } = await checkoutLink(paymentLinkId);
+  if (closed) return { kind: 'closed', sentence: closed, display };
   // A single-use link whose payment is under way (an earlier post, its 3-D Secure step): its status, never a second confirm.
   if (single && single.status !== 'RequiresConfirmation')
     return { kind: 'redirect', payment: single, location: doneUrl(page, paymentLinkId, single) };
   const { errors, amount } = checkFormFields(link, form);
   if (Object.keys(errors).length > 0 || amount === undefined) return { kind: 'invalid', errors };
-  if (single) return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single }, form, attempt);
+  if (single) return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt);
   const holder = formValue(form, 'card_name') ?? formValue(form, 'name');
   const [first, ...rest] = (holder ?? '').split(/\s+/);
   const parsed = createPaymentBodySchema.safeParse({
@@ -82,7 +83,7 @@ export async function payOnCheckout(
     // The place was refused (deactivated, expired or used up since the page was drawn): nothing was created.
     const seen = linkOfReservationImage(err.current as Record<string, unknown> | undefined, now.getTime()) ?? link;
     // Only a place count can have moved between the drawing and the refusal: an image still active means used up.
-    return { kind: 'closed', sentence: closedSentence(seen.status === 'active' ? { ...seen, status: 'completed' } : seen) };
+    return { kind: 'closed', sentence: closedSentence(seen.status === 'active' ? { ...seen, status: 'completed' } : seen), display };
   }
   if (payment.status === 'Failed' || payment.status === 'Cancelled') {
     await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
@@ -114,7 +115,7 @@ function doneUrl(page: { publicBaseUrl: string }, paymentLinkId: string, payment
  */
 async function confirmOnCheckout(
   page: { publicBaseUrl: string; deadlineMs: number },
-  target: { merchantId: string; paymentLinkId: string; payment: Payment },
+  target: { merchantId: string; paymentLinkId: string; payment: Payment; display: CheckoutDisplay },
   form: CheckoutForm,
   attempt: string,
 ): Promise<CheckoutOutcome> {
@@ -146,7 +147,8 @@ async function confirmOnCheckout(
     throw err;
   }
   if (payment.status === 'Failed' || payment.status === 'Cancelled') {
-    return { kind: 'closed', sentence: `${payment.error_message ?? 'The payment was declined.'} ${PAYMENT_CLOSED_SENTENCES.ended}` };
+    const reason = payment.error_message ?? 'The payment was declined.';
+    return { kind: 'closed', sentence: `${reason} ${PAYMENT_CLOSED_SENTENCES.ended}`, display: target.display };
   }
   return nextStep(page, target.paymentLinkId, payment);
 }

@@ -6,12 +6,14 @@
  */
 import { ApiError } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
+import { type CheckoutDisplay, DEFAULT_CHECKOUT_DISPLAY } from '../../domain/merchant-profile';
 import { type Currency, MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';
 import type { Payment } from '../../domain/payment';
 import { CLOSED_LINK_SENTENCES, checkoutPath, PAYMENT_CLOSED_SENTENCES, type PaymentLink } from '../../domain/payment-link';
 import { cardSchema } from '../../schemas/common';
 import { emailSchema, phoneSchema } from '../../schemas/contact-schemas';
 import { returnSigningSecret, signReturn } from '../../security/checkout-return-signature';
+import { getCheckoutDisplay } from '../../storage/merchant-profile-repository';
 import { findPaymentLinkOwner, getAnyPaymentLink, releaseLinkPlace, type SingleUseLink } from '../../storage/payment-links-repository';
 import { getPayment, type StoredPayment } from '../../storage/payments-repository';
 
@@ -43,6 +45,8 @@ export interface CheckoutLink {
   payment?: Payment;
   /** Why the page takes no payment (answered with 410), or '' while it takes one. */
   closed: string;
+  /** The merchant's checkout display: its name, logo and colour, and the origins that may frame the page. */
+  display: CheckoutDisplay;
 }
 
 /**
@@ -92,14 +96,17 @@ function singleUseView(single: SingleUseLink, payment: Payment, nowMs: number): 
 export async function checkoutLink(paymentLinkId: string): Promise<CheckoutLink> {
   const merchantId = isIdOf('paymentLink', paymentLinkId) ? await findPaymentLinkOwner(paymentLinkId) : undefined;
   const nowMs = Date.now();
-  const found = merchantId ? await getAnyPaymentLink(merchantId, paymentLinkId, nowMs) : undefined;
+  // The link and the merchant's display are read at once (two GetItems in parallel).
+  const [found, display] = merchantId
+    ? await Promise.all([getAnyPaymentLink(merchantId, paymentLinkId, nowMs), getCheckoutDisplay(merchantId)])
+    : [undefined, DEFAULT_CHECKOUT_DISPLAY];
   const stored = merchantId && found?.kind === 'payment' ? await getPayment(merchantId, found.single.paymentId) : undefined;
   if (!merchantId || !found || (found.kind === 'payment' && !stored)) {
     throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment link. Check the link you followed.');
   }
-  if (found.kind === 'reusable') return { merchantId, link: found.link, closed: closedSentence(found.link) };
+  if (found.kind === 'reusable') return { merchantId, link: found.link, closed: closedSentence(found.link), display };
   const payment = (stored as StoredPayment).payment;
-  return { merchantId, payment, ...singleUseView(found.single, payment, nowMs) };
+  return { merchantId, payment, display, ...singleUseView(found.single, payment, nowMs) };
 }
 
 /** The sentence for a link that takes no payment (status other than `active`). */
@@ -199,7 +206,9 @@ export function completionUrl(publicBaseUrl: string, paymentLinkId: string): str
 }
 
 /** Where the payer goes once back from the payment's steps: the merchant's `return_url`, or the page's status view. */
-export type CompletionOutcome = { kind: 'return'; location: string } | { kind: 'status'; link: PaymentLink; payment: Payment };
+export type CompletionOutcome =
+  | { kind: 'return'; location: string }
+  | { kind: 'status'; link: PaymentLink; payment: Payment; display: CheckoutDisplay };
 
 /**
  * The payer is back on the link (the processor's return route sent them here): a failed payment gives its place back
@@ -208,7 +217,7 @@ export type CompletionOutcome = { kind: 'return'; location: string } | { kind: '
  * @throws ApiError 404 when no link has this id, or the payment is not one of its payments
  */
 export async function completeCheckout(paymentLinkId: string, paymentId: string | undefined): Promise<CompletionOutcome> {
-  const { merchantId, link, payment: single } = await checkoutLink(paymentLinkId);
+  const { merchantId, link, payment: single, display } = await checkoutLink(paymentLinkId);
   const stored = paymentId && isIdOf('payment', paymentId) ? await getPayment(merchantId, paymentId) : undefined;
   if (!stored || stored.payment.payment_link_id !== paymentLinkId) {
     throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment on this link. Check the link you followed.');
@@ -218,7 +227,7 @@ export async function completeCheckout(paymentLinkId: string, paymentId: string 
   if (!single && (payment.status === 'Failed' || payment.status === 'Cancelled')) {
     await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
   }
-  if (!link.return_url) return { kind: 'status', link, payment };
+  if (!link.return_url) return { kind: 'status', link, payment, display };
   const fields = { payment_id: payment.payment_id, payment_link_id: paymentLinkId, status: payment.status };
   const url = new URL(link.return_url);
   for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, v);

@@ -333,10 +333,14 @@ export interface paths {
         };
         /**
          * Retrieve your merchant profile
-         * @description Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.
+         * @description Your settings for your payment links' checkout pages: the display name, logo and brand colour they show, the origins that may frame them, and the `return_signing_secret` that signs the return to your `return_url`.
          */
         get: operations["getMerchantProfile"];
-        put?: never;
+        /**
+         * Set your checkout display
+         * @description Replaces what your payment links' checkout pages show and who may frame them: a field left out is cleared. The page writes the name escaped, loads images from the logo's origin only (CSP `img-src`), writes the Pay button's text white or black, whichever contrasts more with `brand_color`, and lets only `allowed_domains` frame it (CSP `frame-ancestors`; none by default).
+         */
+        put: operations["putMerchantProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2872,6 +2876,14 @@ export interface components {
         };
         /** @description Your settings for the hosted checkout pages of your payment links. */
         MerchantProfile: {
+            /** @description The name your checkout pages show (at most 64 characters); null: "Secure checkout". */
+            display_name: string | null;
+            /** @description An https URL of your logo, shown on the pages (the page loads images from its origin only); null: none. */
+            logo_url: string | null;
+            /** @description `#rrggbb`: the colour of the pages’ header and Pay button (its text white or black, whichever contrasts more); null: the default. */
+            brand_color: string | null;
+            /** @description The origins that may show your checkout pages in a frame (CSP `frame-ancestors`); empty: never framed. */
+            allowed_domains: string[];
             /** @description The key of the `signature` a payment link's checkout page adds to your `return_url` (HMAC-SHA256 of `payment_id.payment_link_id.status`): check it with the SDK's `verifyPaymentLinkReturn`. Derived from the stage's key and your merchant id, never stored; keep it on your server. */
             return_signing_secret: string;
         };
@@ -7090,6 +7102,125 @@ export interface operations {
             };
             /** @description The body is larger than 64 KiB: `body_too_large`. */
             413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMerchantProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Your checkout display. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The name the pages show, 1 to 64 characters; null or left out: "Secure checkout". */
+                    display_name?: (string & (unknown & unknown)) | null;
+                    /** @description An https URL of your logo (at most 2048 characters, no user name or password); null or left out: none. */
+                    logo_url?: string | null;
+                    /** @description A colour `#rrggbb` for the header and the Pay button; null or left out: the default. */
+                    brand_color?: string | null;
+                    /** @description The https origins (`https://shop.example.com`, `https://*.example.com`; no path) that may frame the pages, at most 20, each once; left out or empty: never framed. */
+                    allowed_domains?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Your profile as stored. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantProfile"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];
