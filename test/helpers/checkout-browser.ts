@@ -2,6 +2,8 @@
  * A browser without JavaScript for the hosted pages' HTTP tests: a cookie jar and redirects followed by hand, plus
  * the hidden fields of a drawn checkout form and a sandbox card as the form posts it.
  */
+import { randomBytes } from 'node:crypto';
+import { CSRF_COOKIE, csrfToken } from '../../shared/http/checkout-csrf';
 
 /** A browser without JavaScript: a cookie jar, manual redirects. */
 export class Browser {
@@ -55,3 +57,13 @@ export const cardForm = (number: string) => ({
   card_exp_year: String(new Date().getUTCFullYear() + 2),
   card_cvc: '123',
 });
+
+/**
+ * A CSRF cookie and the matching token of a payer step page's form (`/pay/{payment_id}/authenticate`), as the page
+ * would have set and written them: for tests that post the form without drawing the page first.
+ * @returns the `cookie` request header and the `csrf_token` form field
+ */
+export async function stepFormCsrf(paymentId: string): Promise<{ cookie: string; csrf_token: string }> {
+  const value = randomBytes(16).toString('hex');
+  return { cookie: `${CSRF_COOKIE}=${value}`, csrf_token: await csrfToken(value, paymentId) };
+}

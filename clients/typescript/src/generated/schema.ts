@@ -887,7 +887,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the authentication step form
-         * @description The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route.
+         * @description The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route. A form whose CSRF token does not match the page's cookie is refused (403, the step's form again) and nothing is sent.
          */
         post: operations["submitAuthenticationPage"];
         delete?: never;
@@ -11425,6 +11425,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
+                    /** @description The step page's CSRF token (a hidden field): a form without it, or with one that does not match the page's cookie, is refused 403 and nothing is sent to the processor. */
+                    csrf_token: string;
                     /** @description The 4-digit card PIN. */
                     pin?: string;
                     /** @description The one-time code (or mobile-money voucher). */
@@ -11485,6 +11487,15 @@ export interface operations {
             };
             /** @description The processor refused the submission: `authentication_failed`. Shown as an HTML page. */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form did not come from the page (its CSRF token does not match the page’s cookie): nothing was done: `csrf_token_invalid`. Shown as an HTML page. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
