@@ -1,5 +1,5 @@
-import { CHECKOUT_PAGE_OPTIONS } from '../../shared/http/checkout-handler';
-import { checkoutStatusPage } from '../../shared/http/checkout-page';
+import { CHECKOUT_PAGE_OPTIONS, checkoutPolicyHeaders } from '../../shared/http/checkout-handler';
+import { brandOf, checkoutStatusPage } from '../../shared/http/checkout-page';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { completeCheckout } from '../../shared/operations/payment-links/checkout';
 
@@ -14,5 +14,8 @@ export const handler = htmlHandler(async (event, _context, { nonce }) => {
   if (outcome.kind === 'return') {
     return { statusCode: 303, headers: { location: outcome.location }, html: '<!doctype html><p>Returning to the merchant.</p>' };
   }
-  return { html: checkoutStatusPage(outcome.link, outcome.payment, nonce) };
+  return {
+    html: checkoutStatusPage(outcome.link, outcome.payment, nonce, brandOf(outcome.display)),
+    headers: checkoutPolicyHeaders(nonce, outcome.display),
+  };
 }, CHECKOUT_PAGE_OPTIONS);

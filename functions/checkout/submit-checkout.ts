@@ -1,12 +1,13 @@
 // Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
 import '../../shared/operations/billing/invoice-settlement-hook';
+import type { CheckoutDisplay } from '../../shared/domain/merchant-profile';
 import { csrfCookieOf, csrfToken, csrfValid } from '../../shared/http/checkout-csrf';
-import { CHECKOUT_PAGE_OPTIONS, csrfCookieFor, isAttempt, newAttempt } from '../../shared/http/checkout-handler';
-import { checkoutFormPage, closedLinkPage } from '../../shared/http/checkout-page';
+import { CHECKOUT_PAGE_OPTIONS, checkoutPolicyHeaders, csrfCookieFor, isAttempt, newAttempt } from '../../shared/http/checkout-handler';
+import { brandOf, checkoutFormPage, closedLinkPage } from '../../shared/http/checkout-page';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
-import { type CheckoutForm, checkoutLink, closedSentence } from '../../shared/operations/payment-links/checkout';
+import { type CheckoutForm, checkoutLink } from '../../shared/operations/payment-links/checkout';
 import { payOnCheckout } from '../../shared/operations/payment-links/checkout-payment';
 
 /**
@@ -19,15 +20,21 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
   const paymentLinkId = event.pathParameters?.payment_link_id ?? '';
   const form = ((event.body as unknown as Record<string, string> | undefined) ?? {}) as CheckoutForm;
   const redraw = async (statusCode: number, extra: { errors?: Record<string, string>; message?: string }) => {
-    const { link } = await checkoutLink(paymentLinkId);
-    const { cookie, headers } = csrfCookieFor(event);
+    const { link, display } = await checkoutLink(paymentLinkId);
+    const { cookie, headers } = csrfCookieFor(event, display.allowed_domains.length > 0);
     const csrf = await csrfToken(cookie, paymentLinkId);
-    return { statusCode, headers, html: checkoutFormPage(link, { nonce, csrfToken: csrf, attempt: newAttempt(), form, ...extra }) };
+    const view = { nonce, csrfToken: csrf, attempt: newAttempt(), form, brand: brandOf(display), ...extra };
+    return { statusCode, headers: { ...headers, ...checkoutPolicyHeaders(nonce, display) }, html: checkoutFormPage(link, view) };
   };
+  const closedAnswer = (sentence: string, display: CheckoutDisplay) => ({
+    statusCode: 410,
+    html: closedLinkPage(sentence, nonce, brandOf(display)),
+    headers: checkoutPolicyHeaders(nonce, display),
+  });
   const cookie = csrfCookieOf(event.cookies, event.headers?.cookie);
   if (!(await csrfValid(cookie, paymentLinkId, form.csrf_token)) || !isAttempt(form.attempt)) {
-    const { link } = await checkoutLink(paymentLinkId);
-    if (link.status !== 'active') return { statusCode: 410, html: closedLinkPage(closedSentence(link), nonce) };
+    const { closed, display } = await checkoutLink(paymentLinkId);
+    if (closed) return closedAnswer(closed, display);
     return redraw(403, { message: 'This form expired or did not come from this page. Nothing was paid. Check the details and pay again.' });
   }
   const outcome = await payOnCheckout(
@@ -38,7 +45,7 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
   );
   switch (outcome.kind) {
     case 'closed':
-      return { statusCode: 410, html: closedLinkPage(closedSentence(outcome.link), nonce) };
+      return closedAnswer(outcome.sentence, outcome.display);
     case 'invalid':
       return redraw(400, { errors: outcome.errors });
     case 'declined':

@@ -88,6 +88,7 @@ export const EXAMPLE_CREATED_PAYMENT = {
   next_action: null,
   return_url: null,
   payment_link_id: null,
+  payment_link: null,
   cancellation_reason: null,
   error_code: null,
   error_message: null,

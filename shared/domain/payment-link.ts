@@ -77,6 +77,26 @@ export const CLOSED_LINK_SENTENCES: Readonly<Record<Exclude<PaymentLinkStatus, '
   completed: 'This payment link has already been used as many times as the merchant allowed. No payment was made.',
 };
 
+/**
+ * Single-use links on a payment (Hyperswitch's model: `payment_link: true` and `session_expiry` on
+ * `PaymentsRequest`, answered as `payment_link: {link, payment_link_id}`; juspay/hyperswitch
+ * crates/api_models/src/payments.rs, and `DEFAULT_SESSION_EXPIRY = 15 * 60` in crates/common_utils/src/consts.rs):
+ * how long the link takes payment, in seconds, when `session_expiry` is left out.
+ */
+export const DEFAULT_SESSION_EXPIRY_SECONDS = 900;
+
+/** The longest `session_expiry`, in seconds (7,890,000: about three months). */
+export const MAX_SESSION_EXPIRY_SECONDS = 7_890_000;
+
+/** The shortest `session_expiry`, in seconds: a link that closes within a minute could not be paid on. */
+export const MIN_SESSION_EXPIRY_SECONDS = 60;
+
+/** The sentences of a single-use link's page (answered with 410) once its payment can no longer be paid there. */
+export const PAYMENT_CLOSED_SENTENCES = {
+  paid: 'This payment has already been made. Nothing more is due, and nothing was charged again.',
+  ended: 'This payment can no longer be made: it failed or was cancelled. No money was taken. Ask the merchant for a new link.',
+} as const;
+
 /** The checkout page's path of a link: `/checkout/{payment_link_id}`. */
 export function checkoutPath(paymentLinkId: string): string {
   return `/checkout/${encodeURIComponent(paymentLinkId)}`;

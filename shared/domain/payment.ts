@@ -202,6 +202,18 @@ export interface Attempt {
 }
 
 /**
+ * The single-use link of a payment (`payment.payment_link`, shared/domain/payment-link.ts): the page that pays that payment only.
+ * `expires_at` is ISO 8601 UTC.
+ */
+export interface PaymentLinkOfPayment {
+  /** `plink_…` */
+  payment_link_id: string;
+  /** The checkout page's URL: the link to share. */
+  link: string;
+  expires_at: string;
+}
+
+/**
  * A payment intent as the API returns it. Amounts are integers in minor units;
  * timestamps ISO 8601 UTC with `Z`. No PAN or CVC ever appears here. Component `Payment`
  * (shared/schemas/payment-resource-schema.ts), which documents every field.
@@ -239,6 +251,8 @@ export interface Payment {
   return_url: string | null;
   /** The payment link (`plink_…`) whose checkout page created the payment, or null. */
   payment_link_id: string | null;
+  /** The single-use link that pays this payment (`payment_link: true` at create), or null. */
+  payment_link: PaymentLinkOfPayment | null;
   cancellation_reason: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -275,6 +289,7 @@ export const PAYMENT_FIELDS: readonly (keyof Payment)[] = [
   'next_action',
   'return_url',
   'payment_link_id',
+  'payment_link',
   'cancellation_reason',
   'error_code',
   'error_message',

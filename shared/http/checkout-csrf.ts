@@ -33,11 +33,15 @@ export function newCsrfCookie(): string {
 }
 
 /**
- * The `Set-Cookie` of a cookie value: `HttpOnly`, `SameSite=Strict`, an hour, `Secure` on https.
+ * The `Set-Cookie` of a cookie value: `HttpOnly`, `SameSite=Strict`, an hour, `Secure` on https. A page the merchant
+ * lets other sites frame gets `SameSite=None; Secure; Partitioned` instead on https (a Strict cookie is never sent
+ * from a frame on another site; `Partitioned` keeps it to that site's frames, CHIPS): the token still has to match.
  * @param secure whether the page is served over https
+ * @param framed whether the merchant lets other sites frame the page
  */
-export function csrfSetCookie(value: string, secure: boolean): string {
-  return `${CSRF_COOKIE}=${value}; Path=/; Max-Age=${CSRF_MAX_AGE_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+export function csrfSetCookie(value: string, secure: boolean, framed = false): string {
+  const site = framed && secure ? 'SameSite=None; Secure; Partitioned' : `SameSite=Strict${secure ? '; Secure' : ''}`;
+  return `${CSRF_COOKIE}=${value}; Path=/; Max-Age=${CSRF_MAX_AGE_SECONDS}; HttpOnly; ${site}`;
 }
 
 /** The form token of a cookie for one link: 64 hex characters. */

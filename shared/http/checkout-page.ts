@@ -7,6 +7,7 @@
  * managers fill them; every input has a label, and an error is written next to its field and tied to it with
  * `aria-describedby` (WCAG 2.2 SC 3.3.1), with a summary announced first (`role="alert"`).
  */
+import { type CheckoutDisplay, DEFAULT_CHECKOUT_DISPLAY, textColorOn } from '../domain/merchant-profile';
 import type { Payment } from '../domain/payment';
 import type { PaymentLink } from '../domain/payment-link';
 import { type CheckoutField, type CheckoutForm, type FieldErrors, formatAmount } from '../operations/payment-links/checkout';
@@ -22,16 +23,43 @@ const STYLE =
   'button{width:100%;margin-top:1.2rem;font-size:1.05rem;padding:.75rem;border:0;border-radius:6px;background:#0a3069;color:#fff;cursor:pointer}' +
   '.alert{border:1px solid #a40e26;background:#ffebe9;border-radius:6px;padding:.6rem .8rem}small{color:#57606a}';
 
-/** The merchant as the page shows it (default display until a profile names it). */
+/** The merchant as the page shows it: its profile's display (shared/domain/merchant-profile.ts), or the default. */
 export interface CheckoutBrand {
   name: string;
+  /** An https URL (checked when set), or null. */
+  logoUrl: string | null;
+  /** `#rrggbb` (checked when set), or null: the default colours. */
+  color: string | null;
 }
 
 /** The default display: no merchant name is known to the page. */
-export const DEFAULT_BRAND: CheckoutBrand = { name: 'Secure checkout' };
+export const DEFAULT_BRAND: CheckoutBrand = { name: 'Secure checkout', logoUrl: null, color: null };
 
-function page(title: string, nonce: string, body: string, script = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main>${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
+/** The brand of a merchant's checkout display. */
+export function brandOf(display: CheckoutDisplay): CheckoutBrand {
+  return { name: display.display_name ?? DEFAULT_BRAND.name, logoUrl: display.logo_url, color: display.brand_color };
+}
+
+/**
+ * The styles a brand colour adds: the header and the Pay button in that colour, their text white or black, whichever
+ * contrasts more (at least 4.58:1: shared/domain/merchant-profile.ts `textColorOn`). The colour is a checked `#rrggbb`.
+ */
+function brandStyle(brand: CheckoutBrand): string {
+  if (!brand.color || !/^#[0-9a-f]{6}$/.test(brand.color)) return '';
+  const ink = textColorOn(brand.color);
+  return `.brand{background:${brand.color};color:${ink};padding:.6rem .8rem;border-radius:8px}button{background:${brand.color};color:${ink};border:1px solid ${ink}}`;
+}
+
+/** The page's header: the logo (decorative: the name beside it says who) and the merchant's name, escaped. */
+function header(brand: CheckoutBrand): string {
+  const logo = brand.logoUrl
+    ? `<img src="${escapeHtml(brand.logoUrl)}" alt="" height="32" style="vertical-align:middle;margin-right:.5rem;max-width:8rem">`
+    : '';
+  return `<header class="brand">${logo}<strong>${escapeHtml(brand.name)}</strong></header>`;
+}
+
+function page(title: string, nonce: string, body: string, brand: CheckoutBrand, script = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}${brandStyle(brand)}</style></head><body><main>${header(brand)}${body}</main>${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
 }
 
 /** The amount line: the fixed amount, or the range the payer chooses in. */
@@ -116,13 +144,13 @@ export function checkoutFormPage(link: PaymentLink, view: CheckoutFormView): str
     { field: 'card_exp_year', label: 'Year (YYYY)', attrs: 'inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required' },
     { field: 'card_cvc', label: 'CVC', attrs: 'type="password" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required' },
   ] as const satisfies readonly InputSpec[];
-  const body = `<p><small>${escapeHtml(brand.name)}</small></p><h1>${escapeHtml(link.description ?? 'Payment')}</h1>${amountLine(link)}${summary}
+  const body = `<h1>${escapeHtml(link.description ?? 'Payment')}</h1>${amountLine(link)}${summary}
 <form method="post" class="box" novalidate><input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}"><input type="hidden" name="attempt" value="${escapeHtml(view.attempt)}">
 ${fields.map((f) => input(f, form, errors)).join('')}<fieldset style="border:0;padding:0;margin:0"><legend style="font-weight:700;margin-top:.8rem">Card</legend>
 ${cardFields.map((f) => input(f, form, errors)).join('')}<div class="row">${expiry.map((f) => `<div>${input(f, form, errors)}</div>`).join('')}</div></fieldset>
 <button type="submit">Pay${link.amount !== null ? ` ${escapeHtml(formatAmount(link.amount, link.currency))}` : ''}</button></form>
 <p><small>Card details go to the payment processor only: they are never stored or shown again.</small></p>`;
-  return page(`Pay ${brand.name}`, view.nonce, body, ONE_SUBMIT_SCRIPT);
+  return page(`Pay ${brand.name}`, view.nonce, body, brand, ONE_SUBMIT_SCRIPT);
 }
 
 /** The page of a link that takes no payment (answered with 410): why, in one sentence. */
@@ -130,7 +158,8 @@ export function closedLinkPage(sentence: string, nonce: string, brand: CheckoutB
   return page(
     'Payment link unavailable',
     nonce,
-    `<p><small>${escapeHtml(brand.name)}</small></p><h1>This link cannot take payments</h1><div class="box"><p>${escapeHtml(sentence)}</p></div>`,
+    `<h1>This link cannot take payments</h1><div class="box"><p>${escapeHtml(sentence)}</p></div>`,
+    brand,
   );
 }
 
@@ -147,17 +176,30 @@ export function checkoutStatusPage(link: PaymentLink, payment: Payment, nonce: s
   return page(
     title,
     nonce,
-    `<p><small>${escapeHtml(brand.name)}</small></p><h1>${escapeHtml(title)}</h1><div class="box" role="status"><p class="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p><p>${escapeHtml(detail)}</p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(payment.payment_id)}</small></p></div>`,
+    `<h1>${escapeHtml(title)}</h1><div class="box" role="status"><p class="amount">${escapeHtml(formatAmount(payment.amount, payment.currency))}</p><p>${escapeHtml(detail)}</p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(payment.payment_id)}</small></p></div>`,
+    brand,
   );
 }
 
 /**
- * The checkout page's Content-Security-Policy around a nonce: nothing loads but the page's own inline styles and its
- * one nonced script; no `<base>`; never framed (`frame-ancestors 'none'`). `form-action` is left open for the reason
- * the payer pages give (shared/http/html-handler.ts `pageSecurityHeaders`): the form's answer redirects to a
- * processor's 3-D Secure page on an origin known only once the processor answers, and Chrome checks redirects of a
- * form submission against `form-action`.
+ * The checkout page's Content-Security-Policy around a nonce: nothing loads but the page's own inline styles, its one
+ * nonced script and images from the merchant's logo origin (none without a logo); no `<base>`; framed only by the
+ * merchant's `allowed_domains` (`frame-ancestors 'none'` without: CSP Level 3 "frame-ancestors", which browsers
+ * obey over the `X-Frame-Options: DENY` kept for older ones). `form-action` is left open for the reason the payer
+ * pages give (shared/http/html-handler.ts `pageSecurityHeaders`): the form's answer redirects to a processor's
+ * 3-D Secure page on an origin known only once the processor answers, and Chrome checks redirects of a form
+ * submission against `form-action`.
+ * @param display the merchant's checkout display (its logo URL and origins were checked when set); default: none
  */
-export function checkoutContentSecurityPolicy(nonce: string): string {
-  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src https:; base-uri 'none'; frame-ancestors 'none'`;
+export function checkoutContentSecurityPolicy(nonce: string, display: CheckoutDisplay = DEFAULT_CHECKOUT_DISPLAY): string {
+  let images = "'none'";
+  if (display.logo_url) {
+    try {
+      images = new URL(display.logo_url).origin;
+    } catch {
+      images = "'none'";
+    }
+  }
+  const framers = display.allowed_domains.length > 0 ? display.allowed_domains.join(' ') : "'none'";
+  return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; img-src ${images}; base-uri 'none'; frame-ancestors ${framers}`;
 }

@@ -49,16 +49,20 @@ const CARD_INPUTS =
 
 /**
  * The hosted page for a payment's authentication step: amount, the processor's prompt, the
- * processor's last error for this step (e.g. a wrong OTP), and a form posting to the same URL.
+ * processor's last error for this step (e.g. a wrong OTP), and a form posting to the same URL with
+ * its CSRF token (./checkout-csrf.ts: the signed double-submit cookie, scoped to the payment).
+ * @param csrfToken the token of the request's CSRF cookie for this payment (64 hex)
+ * @param message a sentence above the form instead of the processor's error (a refused form)
  */
-export function authenticationPage(payment: Payment, action: AuthenticationAction): string {
+export function authenticationPage(payment: Payment, action: AuthenticationAction, csrfToken: string, message?: string): string {
   const form = STEP_FORMS[action.type];
-  const error = payment.error_message ? `<p style="color:#cf222e">${escapeHtml(payment.error_message)}</p>` : '';
+  const said = message ?? payment.error_message;
+  const error = said ? `<p style="color:#cf222e" role="alert">${escapeHtml(said)}</p>` : '';
   const prompt = action.display_text ? `<p>${escapeHtml(action.display_text)}</p>` : '';
   return htmlPage(
     form.title,
     `<h1>${escapeHtml(form.title)}</h1><div class="box"><p><b>${escapeHtml(formatMinorUnits(payment.amount, payment.currency))}</b><br><small>${escapeHtml(payment.payment_id)}</small></p>${prompt}${error}
-<form method="post">${action.card_required ? CARD_INPUTS : ''}${form.inputs}<br><button class="approve" type="submit">Continue</button></form></div>`,
+<form method="post"><input type="hidden" name="csrf_token" value="${escapeHtml(csrfToken)}">${action.card_required ? CARD_INPUTS : ''}${form.inputs}<br><button class="approve" type="submit">Continue</button></form></div>`,
   );
 }
 

@@ -271,6 +271,15 @@ export const CustomerAcceptanceResource = z
   })
   .meta({ id: 'CustomerAcceptance', description: "The payer's agreement to later charges without them (off-session)." });
 
+/** Component `PaymentLinkOfPayment`: a payment's single-use link (Hyperswitch's `PaymentLinkResponse`). */
+const PaymentLinkOfPaymentResource = z
+  .strictObject({
+    payment_link_id: idField('plink', 'The single-use payment link'),
+    link: z.string().describe('The hosted checkout page that pays this payment (and no other): share it with the payer.'),
+    expires_at: timestampField('When the link stops taking payment (`session_expiry` seconds after the create). The payment itself stays.'),
+  })
+  .meta({ id: 'PaymentLinkOfPayment', description: 'The single-use link of a payment: its page confirms this payment.' });
+
 /** Component `Payment`: a payment intent. Fields in the order of `PAYMENT_FIELDS`. */
 export const PaymentResource = z
   .strictObject({
@@ -320,7 +329,12 @@ export const PaymentResource = z
     ),
     payment_link_id: idField('plink', 'The payment link')
       .nullable()
-      .describe('The payment link (`plink_…`) whose hosted checkout page created the payment, or null.'),
+      .describe(
+        'The payment link (`plink_…`) whose hosted checkout page created the payment, or the single-use link that pays it (`payment_link.payment_link_id`), or null.',
+      ),
+    payment_link: PaymentLinkOfPaymentResource.nullable().describe(
+      'The single-use link that pays this payment (created with `payment_link: true`), or null.',
+    ),
     cancellation_reason: nullableText('Echoed from cancel, or null.'),
     error_code: nullableText(
       'Why the connector declined or refused (e.g. `card_declined`, `insufficient_funds`, `incorrect_otp`), or null.',

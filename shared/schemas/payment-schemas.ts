@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CAPTURE_METHODS } from '../domain/payment';
+import { MAX_SESSION_EXPIRY_SECONDS, MIN_SESSION_EXPIRY_SECONDS } from '../domain/payment-link';
 import { ACCEPTANCE_TYPES, SETUP_FUTURE_USAGES } from '../domain/payment-method';
 import { methodOfData } from '../domain/payment-method-data';
 import { NO_CARD_NUMBERS, noCardNumberInId } from './card-number-refinement';
@@ -113,6 +114,23 @@ function checkMethodData(body: { payment_method?: string; payment_method_data?: 
   }
 }
 
+/**
+ * The single-use link rules of create: `payment_link: true` asks for a link the payer pays this payment on, so the
+ * payment is not confirmed now (`confirm: true` is refused); `session_expiry` is only taken with it.
+ */
+function checkPaymentLinkFields(body: { payment_link?: boolean; session_expiry?: number; confirm?: boolean }, ctx: z.RefinementCtx): void {
+  if (body.payment_link && body.confirm) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['payment_link'],
+      message: 'cannot be sent with confirm: true; the payer confirms the payment on the link',
+    });
+  }
+  if (body.session_expiry !== undefined && !body.payment_link) {
+    ctx.addIssue({ code: 'custom', path: ['session_expiry'], message: 'is only taken with payment_link: true' });
+  }
+}
+
 /** Body of `POST /payments`. `payment_method_data` is only accepted with `confirm: true`. */
 export const createPaymentBodySchema = z
   .strictObject({
@@ -133,9 +151,17 @@ export const createPaymentBodySchema = z
     customer_acceptance: customerAcceptanceSchema.optional(),
     payment_method_id: paymentMethodIdSchema.optional(),
     off_session: z.boolean({ error: 'must be true or false' }).optional(),
+    payment_link: z.boolean({ error: 'must be true or false' }).optional(),
+    session_expiry: z
+      .number({ error: `must be a whole number of seconds from ${MIN_SESSION_EXPIRY_SECONDS} to ${MAX_SESSION_EXPIRY_SECONDS}` })
+      .int({ error: `must be a whole number of seconds from ${MIN_SESSION_EXPIRY_SECONDS} to ${MAX_SESSION_EXPIRY_SECONDS}` })
+      .min(MIN_SESSION_EXPIRY_SECONDS, { error: `must be at least ${MIN_SESSION_EXPIRY_SECONDS} seconds` })
+      .max(MAX_SESSION_EXPIRY_SECONDS, { error: `must be at most ${MAX_SESSION_EXPIRY_SECONDS} seconds (about three months)` })
+      .optional(),
   })
   .superRefine((body, ctx) => {
     checkSavedMethodFields(body, ctx);
+    checkPaymentLinkFields(body, ctx);
     if (body.setup_future_usage && !body.customer_id) {
       ctx.addIssue({
         code: 'custom',

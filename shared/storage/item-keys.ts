@@ -89,6 +89,8 @@ export const primaryKey = {
     PK: `${m(merchantId)}#PAYOUT_DAY#${day}#${currency}${shard === undefined ? '' : `#${shard}`}`,
     SK: 'PAYOUT_DAY',
   }),
+  /** A merchant's profile: the display of its payment links' checkout pages (name, logo, colour, framing origins). */
+  merchantProfile: (merchantId: string) => ({ PK: `${m(merchantId)}#PROFILE`, SK: 'PROFILE' }),
   /** A payment link. */
   paymentLink: (merchantId: string, paymentLinkId: string) => ({
     PK: `${m(merchantId)}#PAYMENT_LINK#${paymentLinkId}`,

@@ -8,8 +8,10 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newId } from '../domain/ids';
 import type { ListPage, ListQuery } from '../domain/list-query';
-import { type PaymentLink, paymentLinkStatus } from '../domain/payment-link';
+import type { PaymentLinkOfPayment } from '../domain/payment';
+import { checkoutPath, DEFAULT_SESSION_EXPIRY_SECONDS, type PaymentLink, paymentLinkStatus } from '../domain/payment-link';
 import { documentClient } from './client';
 import { eventWrite } from './events-repository';
 import { idLookup, listPartition, listSortKey, primaryKey } from './item-keys';
@@ -85,16 +87,93 @@ export async function createPaymentLink(merchantId: string, link: PaymentLink, e
   return link;
 }
 
-/**
- * One strongly consistent read of a link of the merchant.
- * @param nowMs the time its status is computed at (epoch ms)
- * @returns undefined when the merchant has no such link
- */
-export async function getPaymentLink(merchantId: string, paymentLinkId: string, nowMs = Date.now()): Promise<PaymentLink | undefined> {
+/** One strongly consistent read of a link's item (either kind). */
+async function readLinkItem(merchantId: string, paymentLinkId: string): Promise<Record<string, unknown> | undefined> {
   const out = await documentClient().send(
     new GetCommand({ TableName: tableName(), Key: primaryKey.paymentLink(merchantId, paymentLinkId), ConsistentRead: true }),
   );
-  return out.Item ? toLink(out.Item, nowMs) : undefined;
+  return out.Item;
+}
+
+/**
+ * One strongly consistent read of a (reusable) link of the merchant.
+ * @param nowMs the time its status is computed at (epoch ms)
+ * @returns undefined when the merchant has no such link (a payment's single-use link included: it is shown on its payment)
+ */
+export async function getPaymentLink(merchantId: string, paymentLinkId: string, nowMs = Date.now()): Promise<PaymentLink | undefined> {
+  const item = await readLinkItem(merchantId, paymentLinkId);
+  return item && item.payment_id === undefined ? toLink(item, nowMs) : undefined;
+}
+
+/** A payment's single-use link as stored: the payment it pays, until when, and the payment's `return_url` as created. */
+export interface SingleUseLink {
+  link: PaymentLinkOfPayment;
+  paymentId: string;
+  returnUrl: string | null;
+  createdAt: string;
+}
+
+/** A link of either kind, as the public checkout page reads it. */
+export type AnyPaymentLink = { kind: 'reusable'; link: PaymentLink } | { kind: 'payment'; single: SingleUseLink };
+
+/**
+ * A link of either kind of the merchant, in one strongly consistent read: for the public checkout page.
+ * @param nowMs the time a reusable link's status is computed at (epoch ms)
+ * @returns undefined when the merchant has no such link
+ */
+export async function getAnyPaymentLink(
+  merchantId: string,
+  paymentLinkId: string,
+  nowMs = Date.now(),
+): Promise<AnyPaymentLink | undefined> {
+  const item = await readLinkItem(merchantId, paymentLinkId);
+  if (!item) return undefined;
+  if (typeof item.payment_id !== 'string') return { kind: 'reusable', link: toLink(item, nowMs) };
+  return {
+    kind: 'payment',
+    single: {
+      link: { payment_link_id: String(item.payment_link_id), link: String(item.url), expires_at: String(item.link_expires_at) },
+      paymentId: item.payment_id,
+      returnUrl: typeof item.return_url === 'string' ? item.return_url : null,
+      createdAt: String(item.created_at),
+    },
+  };
+}
+
+/**
+ * A payment's single-use link and the write that stores it, for the payment's create transaction (`alsoWrite` of
+ * ./payments-repository.ts `createPayment`): one item in the link's partition, found by id alone on GSI4 like a
+ * reusable link, on no list of links.
+ * @param returnUrl the payment's `return_url` as created (the page sends the payer there, signed, once paid)
+ * @param sessionExpirySeconds how long the link takes payment (default {@link DEFAULT_SESSION_EXPIRY_SECONDS})
+ */
+export function singleUseLink(
+  merchantId: string,
+  publicBaseUrl: string,
+  paymentId: string,
+  returnUrl: string | null,
+  sessionExpirySeconds = DEFAULT_SESSION_EXPIRY_SECONDS,
+): { link: PaymentLinkOfPayment; write: TransactionItem } {
+  const id = newId('paymentLink');
+  const nowMs = Date.now();
+  const link: PaymentLinkOfPayment = {
+    payment_link_id: id,
+    link: `${publicBaseUrl}${checkoutPath(id)}`,
+    expires_at: new Date(nowMs + sessionExpirySeconds * 1000).toISOString(),
+  };
+  const item = {
+    ...primaryKey.paymentLink(merchantId, id),
+    ...idLookup.paymentLink(id),
+    entity: 'payment_link',
+    merchant_id: merchantId,
+    payment_link_id: id,
+    payment_id: paymentId,
+    url: link.link,
+    link_expires_at: link.expires_at,
+    ...(returnUrl ? { return_url: returnUrl } : {}),
+    created_at: new Date(nowMs).toISOString(),
+  };
+  return { link, write: { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } } };
 }
 
 /**

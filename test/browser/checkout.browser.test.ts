@@ -198,6 +198,33 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
     expect(await seriousViolations(page)).toEqual([]);
     await page.browserContext().close();
   }, 120_000);
+  test("a payment's single-use link in the merchant's colours: axe finds nothing serious, it pays that payment with JavaScript off, then answers 410", async () => {
+    // A light brand colour: the page must pick dark text for contrast (axe checks color-contrast).
+    const key = await api.newMerchantKey();
+    const put = await api.request('PUT', '/merchant_profile', { key, body: { display_name: 'Ada <Fabrics>', brand_color: '#ffde00' } });
+    expect(put.status).toBe(200);
+    const created = await api.request('POST', '/payments', {
+      key,
+      body: { amount: 450000, currency: 'NGN', description: 'Invoice 12', payment_link: true },
+    });
+    const link = created.body.payment_link as { link: string };
+    const { page: twin } = await newPage(true);
+    expect((await twin.goto(link.link))?.status()).toBe(200);
+    expect(await twin.$eval('header', (e) => e.textContent)).toBe('Ada <Fabrics>');
+    expect(await seriousViolations(twin)).toEqual([]);
+    const { page, cspViolations } = await newPage(false);
+    await page.goto(link.link);
+    await fillCard(page, '4242424242424242');
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('Payment complete');
+    expect(cspViolations).toEqual([]);
+    const paid = await api.request('GET', `/payments/${created.body.payment_id}`, { key });
+    expect(paid.body.status).toBe('Succeeded');
+    expect((await twin.goto(link.link))?.status()).toBe(410);
+    expect(await seriousViolations(twin)).toEqual([]);
+    await page.browserContext().close();
+    await twin.browserContext().close();
+  }, 120_000);
 });
 
 // Jest needs a test in a file: when Chromium is absent the suite above is skipped and this says why.

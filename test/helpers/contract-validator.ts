@@ -138,6 +138,20 @@ const LIST_OPERATIONS = [
  */
 export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
   {
+    operations: ['putMerchantProfile'],
+    code: 'parameter_invalid',
+    param: /^allowed_domains$/,
+    message: /must name each origin once/,
+    why: 'Origins are compared without regard to case (RFC 3986 §6.2.2.1): a list whose entries differ only in case names one origin twice, which uniqueItems cannot say.',
+  },
+  {
+    operations: ['createPayment'],
+    code: 'parameter_invalid',
+    param: /^(payment_link|session_expiry)$/,
+    message: /cannot be sent with confirm: true|is only taken with payment_link: true/,
+    why: 'A single-use link is for a payment the payer confirms (not with confirm: true), and session_expiry only times such a link: rules across fields.',
+  },
+  {
     operations: ['createPayout'],
     code: 'parameter_invalid',
     param: /^payout_method_data(\.bank\.account_number)?$/,

@@ -3,7 +3,9 @@
  * sandbox processor: POST /payments/{id}/authenticate, the hosted step page and the payer return
  * route (/pay/{id}/…), return_url, USSD bank choice, and the faults around the step's processor call.
  */
+
 import { SANDBOX_STEP_VALUES, TELECEL_VOUCHER_PROMPT } from '../../shared/connectors/sandbox/transformers';
+import { Browser, stepFormCsrf } from '../helpers/checkout-browser';
 import { useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type TestResponse } from '../helpers/local-api';
 
@@ -189,13 +191,46 @@ describe('faults around the step call', () => {
 });
 
 describe('hosted step page and payer return', () => {
-  const form = (url: string, fields: Record<string, string>) =>
-    fetch(url, {
+  /** The step form posted with the page's CSRF cookie and token (as a browser that drew the page sends it). */
+  const form = async (url: string, fields: Record<string, string>) => {
+    const csrf = await stepFormCsrf(/pay_[0-9a-z]+/.exec(url)?.[0] as string);
+    return fetch(url, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.cookie },
+      body: new URLSearchParams({ ...fields, csrf_token: csrf.csrf_token }).toString(),
     });
+  };
+
+  test('the step form carries a CSRF token; without it, with a wrong one or with another payment’s, 403 and nothing is sent', async () => {
+    const p = (await confirmWith(VERVE_PIN_OTP)).body;
+    const url = p.next_action.redirect_to_url as string;
+    const browser = new Browser();
+    const page = await browser.get(url);
+    expect(page.headers.getSetCookie()[0]).toMatch(/^checkout_csrf=[0-9a-f]{32}; Path=\/; Max-Age=3600; HttpOnly; SameSite=Strict$/);
+    const token = /name="csrf_token" value="([0-9a-f]{64})"/.exec(await page.text())?.[1] as string;
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    const before = (await h.api.request('GET', `/payments/${p.payment_id}`)).body;
+    const other = (await confirmWith(VERVE_PIN_OTP)).body;
+    const otherToken = (await stepFormCsrf(other.payment_id)).csrf_token;
+    const tries: Record<string, string>[] = [{ pin: PIN }, { pin: PIN, csrf_token: '0'.repeat(64) }, { pin: PIN, csrf_token: otherToken }];
+    for (const fields of tries) {
+      const refused = await browser.post(url, fields);
+      expect(refused.status).toBe(403);
+      const html = await refused.text();
+      expect(html).toContain('Nothing was sent');
+      expect(html).toContain('name="pin"');
+      expect(html).toMatch(/name="csrf_token" value="[0-9a-f]{64}"/);
+    }
+    // A right token without its cookie (another site's form cannot send the SameSite cookie) is refused too.
+    const cookieless = await new Browser().post(url, { pin: PIN, csrf_token: token });
+    expect(cookieless.status).toBe(403);
+    expect((await h.api.request('GET', `/payments/${p.payment_id}`)).body).toEqual(before);
+    // The page's own token goes through.
+    const accepted = await browser.post(url, { pin: PIN, csrf_token: token });
+    expect(accepted.status).toBe(200);
+    expect(await accepted.text()).toContain('name="otp"');
+  });
 
   test("the payer answers PIN and OTP on the hosted page, then lands on the merchant's return_url with payment_id and status", async () => {
     const p = (await confirmWith(VERVE_PIN_OTP, { return_url: 'https://shop.example.com/done?order=42' })).body;
@@ -240,12 +275,13 @@ describe('hosted step page and payer return', () => {
 
   test('a form that cannot be read, or repeats a field, is a 400 page (never a 500), and changes nothing', async () => {
     const p = (await confirmWith(OTP_ONLY)).body;
+    const csrf = await stepFormCsrf(p.payment_id);
     const post = (body: string) =>
       fetch(p.next_action.redirect_to_url, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.cookie },
+        body: `${body}&csrf_token=${csrf.csrf_token}`,
       });
     const repeated = await post(`otp=${OTP}&otp=000000`);
     expect(repeated.status).toBe(400);

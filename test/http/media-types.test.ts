@@ -6,9 +6,11 @@
  *
  * Set FC_SEED (and FC_PATH) to replay a failure that fast-check reported.
  */
+
 import fc from 'fast-check';
 import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
 import { isJsonMediaType, isUtf8Charset, parseMediaType } from '../../shared/http/request-body';
+import { stepFormCsrf } from '../helpers/checkout-browser';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 jest.setTimeout(120_000);
@@ -221,13 +223,15 @@ describe('JSON bodies through the gateway and the handlers', () => {
       expect(res.body.next_action?.type).toBe('submit_otp');
       return res.body.payment_id as string;
     };
-    const submit = (id: string, contentType: string) =>
-      fetch(`${api.url}/pay/${id}/authenticate`, {
+    const submit = async (id: string, contentType: string) => {
+      const csrf = await stepFormCsrf(id);
+      return fetch(`${api.url}/pay/${id}/authenticate`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': contentType },
-        body: `otp=${SANDBOX_STEP_VALUES.otp}`,
+        headers: { 'content-type': contentType, cookie: csrf.cookie },
+        body: `otp=${SANDBOX_STEP_VALUES.otp}&csrf_token=${csrf.csrf_token}`,
       });
+    };
 
     test.each([
       'application/x-www-form-urlencoded',

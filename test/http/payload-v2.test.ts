@@ -11,6 +11,7 @@
  * The recordings are copied verbatim below, each with its source. Where a test retargets one, the
  * changes are listed next to it.
  */
+
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { handler as createCustomer } from '../../functions/customers/create-customer';
@@ -20,6 +21,7 @@ import { handler as authenticationPage } from '../../functions/pay/authenticatio
 import { handler as submitAuthenticationPage } from '../../functions/pay/submit-authentication-page';
 import { type LambdaHandler, type LocalGateway, startGateway } from '../../scripts/local/gateway';
 import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
+import { stepFormCsrf } from '../helpers/checkout-browser';
 import { card, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 /**
@@ -234,6 +236,7 @@ function retarget(
     path: string;
     pathParameters?: Record<string, string>;
     headers?: Record<string, string>;
+    cookies?: string[];
     body?: string;
     isBase64Encoded?: boolean;
   },
@@ -246,6 +249,7 @@ function retarget(
   if (changes.pathParameters) event.pathParameters = changes.pathParameters;
   else delete event.pathParameters;
   event.headers = { ...event.headers, ...(changes.headers ?? {}) };
+  if (changes.cookies) event.cookies = changes.cookies;
   if (changes.body !== undefined) {
     event.body = changes.body;
     event.isBase64Encoded = changes.isBase64Encoded ?? false;
@@ -491,12 +495,15 @@ describe('handlers answer the recorded events as they answer the same requests t
 
   test('recording 3 → POST /pay/{id}/authenticate with a base64 form: 303 to the return route on the recorded domain, and on the gateway', async () => {
     const id = await otpPayment();
-    // Changes: the route, path and path parameter; the form (base64, as recorded) answers the OTP step.
+    // Changes: the route, path and path parameter; the form (base64, as recorded) answers the OTP step with the
+    // step page's CSRF cookie (in the payload's `cookies`, as API Gateway delivers it) and token.
+    const csrf = await stepFormCsrf(id);
     const event = retarget(FLASK_FORM_POST, {
       routeKey: 'POST /pay/{payment_id}/authenticate',
       path: `/pay/${id}/authenticate`,
       pathParameters: { payment_id: id },
-      body: Buffer.from(`otp=${SANDBOX_STEP_VALUES.otp}`).toString('base64'),
+      cookies: [csrf.cookie],
+      body: Buffer.from(`otp=${SANDBOX_STEP_VALUES.otp}&csrf_token=${csrf.csrf_token}`).toString('base64'),
       isBase64Encoded: true,
     });
     const direct = await invoke(submitAuthenticationPage, event, 'SubmitAuthenticationPage');
@@ -505,12 +512,13 @@ describe('handlers answer the recorded events as they answer the same requests t
     expect(direct.headers?.location).toBe(`https://wmsqb2vrw7.execute-api.us-east-1.amazonaws.com/pay/${id}/return`);
 
     const other = await otpPayment();
+    const otherCsrf = await stepFormCsrf(other);
     const viaGateway = await send(
       api.url,
       'POST',
       `/pay/${other}/authenticate`,
-      { 'content-type': 'application/x-www-form-urlencoded', host: 'evil.example' },
-      `otp=${SANDBOX_STEP_VALUES.otp}`,
+      { 'content-type': 'application/x-www-form-urlencoded', host: 'evil.example', cookie: otherCsrf.cookie },
+      `otp=${SANDBOX_STEP_VALUES.otp}&csrf_token=${otherCsrf.csrf_token}`,
     );
     expect(viaGateway.status).toBe(303);
     expect(viaGateway.headers.location).toBe(`${api.url}/pay/${other}/return`);
@@ -589,12 +597,13 @@ describe('payer pages carry @middy/http-security-headers', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.headers['x-frame-options']).toBe('DENY');
+    const csrf = await stepFormCsrf(created.body.payment_id);
     const answer = await send(
       api.url,
       'POST',
       `/pay/${created.body.payment_id}/authenticate`,
-      { 'content-type': 'Application/X-WWW-Form-URLencoded; charset=UTF-8' },
-      `otp=${SANDBOX_STEP_VALUES.otp}`,
+      { 'content-type': 'Application/X-WWW-Form-URLencoded; charset=UTF-8', cookie: csrf.cookie },
+      `otp=${SANDBOX_STEP_VALUES.otp}&csrf_token=${csrf.csrf_token}`,
     );
     expect(answer.status).toBe(303);
     expect(answer.headers['x-content-type-options']).toBe('nosniff');

@@ -214,7 +214,13 @@ describe('GET /payments?payment_link_id=', () => {
 describe('GET /merchant_profile', () => {
   test('the return signing secret: one per merchant, the same on every read, not another merchant’s', async () => {
     const mine = ok(await api.request('GET', '/merchant_profile'));
-    expect(mine).toEqual({ return_signing_secret: expect.stringMatching(/^plsec_[0-9a-f]{64}$/) });
+    expect(mine).toEqual({
+      display_name: null,
+      logo_url: null,
+      brand_color: null,
+      allowed_domains: [],
+      return_signing_secret: expect.stringMatching(/^plsec_[0-9a-f]{64}$/),
+    });
     expect(ok(await api.request('GET', '/merchant_profile'))).toEqual(mine);
     const theirs = ok(await api.request('GET', '/merchant_profile', { key: otherKey }));
     expect(theirs.return_signing_secret).not.toBe(mine.return_signing_secret);

@@ -98,6 +98,10 @@ export type PaymentLinkCreateParams = RequestBody<'/payment_links', 'post'>;
 export type PaymentLinkListParams = QueryParams<'/payment_links', 'get'>;
 /** A page of payment links. */
 export type PaymentLinkList = ResponseBody<'/payment_links', 'get'>;
+/** The merchant profile: the checkout display (name, logo, colour, framing origins) and the return signing secret. */
+export type MerchantProfile = ResponseBody<'/merchant_profile', 'get'>;
+/** Body of `PUT /merchant_profile`: the whole checkout display (a field left out is cleared). */
+export type MerchantProfileUpdateParams = RequestBody<'/merchant_profile', 'put'>;
 
 /** A payment method saved on a customer (never its processor token), as `GET /payment_methods/{payment_method_id}` answers it. */
 export type PaymentMethod = ResponseBody<'/payment_methods/{payment_method_id}', 'get'>;

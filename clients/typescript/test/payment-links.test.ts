@@ -33,6 +33,20 @@ test('create, retrieve, list with active, deactivate', async () => {
   });
 });
 
+test('the checkout display: updateProfile replaces it, retrieveProfile answers it; a single-use link on payments.create', async () => {
+  const display = {
+    display_name: 'Ada Fabrics',
+    logo_url: 'https://cdn.ada.example/logo.png',
+    brand_color: '#0a3069',
+    allowed_domains: ['https://ada.example'],
+  };
+  const set = await switchyard.paymentLinks.updateProfile(display);
+  expect(set).toEqual({ ...display, return_signing_secret: await returnSigningSecret(api.merchantId) });
+  expect(await switchyard.paymentLinks.retrieveProfile()).toEqual(set);
+  const payment = await switchyard.payments.create({ amount: 5000, currency: 'NGN', payment_link: true, session_expiry: 3600 });
+  expect(payment.payment_link?.link).toBe(`${api.url}/checkout/${payment.payment_link?.payment_link_id}`);
+});
+
 test('verifyPaymentLinkReturn accepts what the server signed and refuses any change', async () => {
   const secret = await returnSigningSecret(api.merchantId);
   const fields = {

@@ -57,11 +57,12 @@ export const PAYER_ROUTES: readonly ApiRoute[] = [
       tag: 'Payer pages',
       summary: 'Submit the authentication step form',
       description:
-        'The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route.',
+        "The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route. A form whose CSRF token does not match the page's cookie is refused (403, the step's form again) and nothing is sent.",
       pathParams: PAYMENT_ID,
       body: {
         schema: z
           .strictObject({
+            csrf_token: z.string().describe("The token the step page wrote into its form, matching the page's CSRF cookie."),
             pin: formField(/\d{4}/),
             otp: formField(/[0-9A-Za-z]{4,12}/),
             phone: formField(/\+?\d{7,15}/),
@@ -97,6 +98,8 @@ export const PAYER_ROUTES: readonly ApiRoute[] = [
         mediaType: 'application/x-www-form-urlencoded',
         description: 'The step form (UTF-8), each field at most once.',
         fields: {
+          csrf_token:
+            "The step page's CSRF token (a hidden field): a form without it, or with one that does not match the page's cookie, is refused 403 and nothing is sent to the processor.",
           pin: 'The 4-digit card PIN.',
           otp: 'The one-time code (or mobile-money voucher).',
           phone: 'The phone number.',
@@ -122,6 +125,7 @@ export const PAYER_ROUTES: readonly ApiRoute[] = [
       errors: {
         400: ['parameter_invalid', 'parameter_missing'],
         402: ['authentication_failed'],
+        403: ['csrf_token_invalid'],
         404: ['resource_missing'],
         409: ['payment_unexpected_state'],
         429: ['rate_limit_exceeded'],

@@ -2,18 +2,20 @@
  * Paying on a payment link's checkout page: the payment is created and confirmed through the payments capability like
  * every other payment (routing, claims, 3-D Secure steps), the link's place taken in the same transaction.
  */
+import { ApiError } from '../../domain/errors';
+import type { CheckoutDisplay } from '../../domain/merchant-profile';
 import type { Payment } from '../../domain/payment';
-import type { PaymentLink } from '../../domain/payment-link';
-import { createPaymentBodySchema } from '../../schemas/payment-schemas';
+import { PAYMENT_CLOSED_SENTENCES } from '../../domain/payment-link';
+import { confirmPaymentBodySchema, createPaymentBodySchema } from '../../schemas/payment-schemas';
 import { linkOfReservationImage, linkPlaceReservation, releaseLinkPlace } from '../../storage/payment-links-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { createPayment } from '../payments/create-payment';
-import { type CheckoutForm, checkFormFields, checkoutLink, completionUrl, type FieldErrors, formValue } from './checkout';
+import { type CheckoutForm, checkFormFields, checkoutLink, closedSentence, completionUrl, type FieldErrors, formValue } from './checkout';
 
 /** What paying on the page led to. */
 export type CheckoutOutcome =
-  /** The link takes no payment (any more): nothing was created. */
-  | { kind: 'closed'; link: PaymentLink }
+  /** The link takes no payment (any more): nothing was created; the sentence says why. */
+  | { kind: 'closed'; sentence: string; display: CheckoutDisplay }
   /** The form has mistakes: nothing was created. */
   | { kind: 'invalid'; errors: FieldErrors }
   /** The payment failed at once (a decline): its place is given back; the payer may try again. */
@@ -23,7 +25,8 @@ export type CheckoutOutcome =
 
 /**
  * Pays on a link's page: checks the form, then creates and confirms a card payment (routed like every other; the
- * place under `max_payments` taken in the payment's create transaction). The attempt id makes the create idempotent:
+ * place under `max_payments` taken in the payment's create transaction). On a payment's single-use link, confirms
+ * that payment instead (no new payment). The attempt id makes the create idempotent:
  * the same form posted twice (a double click, a reload) answers the first payment and never charges twice.
  * @param page the API's public base URL and the processor-call deadline (epoch ms)
  * @param attempt the form's attempt id (32 hex characters, fresh on each drawing of the form)
@@ -35,10 +38,14 @@ export async function payOnCheckout(
   form: CheckoutForm,
   attempt: string,
 ): Promise<CheckoutOutcome> {
-  const { merchantId, link } = await checkoutLink(paymentLinkId);
-  if (link.status !== 'active') return { kind: 'closed', link };
+  const { merchantId, link, payment: single, closed, display } = await checkoutLink(paymentLinkId);
+  if (closed) return { kind: 'closed', sentence: closed, display };
+  // A single-use link whose payment is under way (an earlier post, its 3-D Secure step): its status, never a second confirm.
+  if (single && single.status !== 'RequiresConfirmation')
+    return { kind: 'redirect', payment: single, location: doneUrl(page, paymentLinkId, single) };
   const { errors, amount } = checkFormFields(link, form);
   if (Object.keys(errors).length > 0 || amount === undefined) return { kind: 'invalid', errors };
+  if (single) return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt);
   const holder = formValue(form, 'card_name') ?? formValue(form, 'name');
   const [first, ...rest] = (holder ?? '').split(/\s+/);
   const parsed = createPaymentBodySchema.safeParse({
@@ -47,12 +54,7 @@ export async function payOnCheckout(
     confirm: true,
     payment_method: 'card',
     payment_method_data: {
-      card: {
-        card_number: (formValue(form, 'card_number') ?? '').replace(/[\s-]/g, ''),
-        card_exp_month: formValue(form, 'card_exp_month'),
-        card_exp_year: formValue(form, 'card_exp_year'),
-        card_cvc: formValue(form, 'card_cvc'),
-      },
+      card: cardOfForm(form),
     },
     ...(link.description ? { description: link.description } : {}),
     ...(link.customer_fields.includes('email') ? { email: formValue(form, 'email') } : {}),
@@ -81,16 +83,82 @@ export async function payOnCheckout(
     // The place was refused (deactivated, expired or used up since the page was drawn): nothing was created.
     const seen = linkOfReservationImage(err.current as Record<string, unknown> | undefined, now.getTime()) ?? link;
     // Only a place count can have moved between the drawing and the refusal: an image still active means used up.
-    return { kind: 'closed', link: seen.status === 'active' ? { ...seen, status: 'completed' } : seen };
+    return { kind: 'closed', sentence: closedSentence(seen.status === 'active' ? { ...seen, status: 'completed' } : seen), display };
   }
   if (payment.status === 'Failed' || payment.status === 'Cancelled') {
     await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
     return { kind: 'declined', payment, message: payment.error_message ?? 'The payment was declined.' };
   }
+  return nextStep(page, paymentLinkId, payment);
+}
+
+/** Where the payer goes after a confirm: the processor's 3-D Secure or step page, or the completion route. */
+function nextStep(page: { publicBaseUrl: string }, paymentLinkId: string, payment: Payment): CheckoutOutcome {
   if (payment.status === 'RequiresAction' && payment.next_action?.type === 'redirect_to_url') {
     return { kind: 'redirect', payment, location: payment.next_action.redirect_to_url };
   }
+  return { kind: 'redirect', payment, location: doneUrl(page, paymentLinkId, payment) };
+}
+
+/** The link's completion route for a payment (its status page, or the merchant's signed `return_url`). */
+function doneUrl(page: { publicBaseUrl: string }, paymentLinkId: string, payment: Payment): string {
   const done = new URL(completionUrl(page.publicBaseUrl, paymentLinkId));
   done.searchParams.set('payment_id', payment.payment_id);
-  return { kind: 'redirect', payment, location: done.toString() };
+  return done.toString();
+}
+
+/**
+ * Pays a payment's single-use link: confirms that payment with the card (no new payment), its processor's return
+ * sent to the link's completion route. The attempt id keys the confirm, so the same form posted twice confirms once
+ * (shared/operations/payments/confirm-payment.ts answers the first confirm's payment). A decline is final for the
+ * payment (its link then answers 410), as a failed payment is never confirmed again.
+ */
+async function confirmOnCheckout(
+  page: { publicBaseUrl: string; deadlineMs: number },
+  target: { merchantId: string; paymentLinkId: string; payment: Payment; display: CheckoutDisplay },
+  form: CheckoutForm,
+  attempt: string,
+): Promise<CheckoutOutcome> {
+  const parsed = confirmPaymentBodySchema.safeParse({
+    payment_method: 'card',
+    payment_method_data: { card: cardOfForm(form) },
+    return_url: completionUrl(page.publicBaseUrl, target.paymentLinkId),
+  });
+  if (!parsed.success) return { kind: 'invalid', errors: { card_number: 'Check this field and try again.' } };
+  // The confirm (and its processor call) is loaded by the first single-use link paid, not at cold start.
+  const { confirmPayment } = await import('../payments/confirm-payment');
+  let payment: Payment;
+  try {
+    payment = await confirmPayment(
+      {
+        merchantId: target.merchantId,
+        publicBaseUrl: page.publicBaseUrl,
+        deadlineMs: page.deadlineMs,
+        idempotencyKey: `checkout:${target.paymentLinkId}:${attempt}`,
+      },
+      target.payment.payment_id,
+      parsed.data,
+    );
+  } catch (err) {
+    // Another post confirmed it first (a second tab): the payment as it is now, on the completion route.
+    if (err instanceof ApiError && err.statusCode === 409) {
+      return { kind: 'redirect', payment: target.payment, location: doneUrl(page, target.paymentLinkId, target.payment) };
+    }
+    throw err;
+  }
+  if (payment.status === 'Failed' || payment.status === 'Cancelled') {
+    const reason = payment.error_message ?? 'The payment was declined.';
+    return { kind: 'closed', sentence: `${reason} ${PAYMENT_CLOSED_SENTENCES.ended}`, display: target.display };
+  }
+  return nextStep(page, target.paymentLinkId, payment);
+}
+
+/** The card of the form, as the payments API takes it (spaces and dashes out of the number). */
+function cardOfForm(form: CheckoutForm) {
+  return {
+    card_number: (formValue(form, 'card_number') ?? '').replace(/[\s-]/g, ''),
+    card_exp_month: formValue(form, 'card_exp_month'),
+    card_exp_year: formValue(form, 'card_exp_year'),
+    card_cvc: formValue(form, 'card_cvc'),
+  };
 }

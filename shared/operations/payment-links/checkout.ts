@@ -6,14 +6,16 @@
  */
 import { ApiError } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
+import { type CheckoutDisplay, DEFAULT_CHECKOUT_DISPLAY } from '../../domain/merchant-profile';
 import { type Currency, MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';
 import type { Payment } from '../../domain/payment';
-import { CLOSED_LINK_SENTENCES, checkoutPath, type PaymentLink } from '../../domain/payment-link';
+import { CLOSED_LINK_SENTENCES, checkoutPath, PAYMENT_CLOSED_SENTENCES, type PaymentLink } from '../../domain/payment-link';
 import { cardSchema } from '../../schemas/common';
 import { emailSchema, phoneSchema } from '../../schemas/contact-schemas';
 import { returnSigningSecret, signReturn } from '../../security/checkout-return-signature';
-import { findPaymentLinkOwner, getPaymentLink, releaseLinkPlace } from '../../storage/payment-links-repository';
-import { getPayment } from '../../storage/payments-repository';
+import { getCheckoutDisplay } from '../../storage/merchant-profile-repository';
+import { findPaymentLinkOwner, getAnyPaymentLink, releaseLinkPlace, type SingleUseLink } from '../../storage/payment-links-repository';
+import { getPayment, type StoredPayment } from '../../storage/payments-repository';
 
 /** The fields of the checkout form a payer fills in (the CSRF token and the attempt id are checked apart). */
 export const CHECKOUT_FIELDS = [
@@ -37,20 +39,74 @@ export type FieldErrors = Partial<Record<CheckoutField, string>>;
 /** A link found by its id alone, with its merchant. */
 export interface CheckoutLink {
   merchantId: string;
+  /** The link; for a payment's single-use link, a view of it drawn from its payment (amount, currency, description). */
   link: PaymentLink;
+  /** A single-use link: the payment it pays, as of now. */
+  payment?: Payment;
+  /** Why the page takes no payment (answered with 410), or '' while it takes one. */
+  closed: string;
+  /** The merchant's checkout display: its name, logo and colour, and the origins that may frame the page. */
+  display: CheckoutDisplay;
 }
 
 /**
- * The link a checkout URL names, its status as of now.
+ * The view of a payment's single-use link the page draws: the payment's amount, currency and description, one
+ * payment at most, closed once the payment is final or the link expired.
+ * @param nowMs epoch ms
+ */
+function singleUseView(single: SingleUseLink, payment: Payment, nowMs: number): { link: PaymentLink; closed: string } {
+  const paid = payment.status === 'Succeeded' || payment.status === 'RequiresCapture';
+  const ended = payment.status === 'Failed' || payment.status === 'Cancelled';
+  const expired = Date.parse(single.link.expires_at) <= nowMs;
+  const closed = paid
+    ? PAYMENT_CLOSED_SENTENCES.paid
+    : ended
+      ? PAYMENT_CLOSED_SENTENCES.ended
+      : expired && payment.status === 'RequiresConfirmation'
+        ? CLOSED_LINK_SENTENCES.expired
+        : '';
+  const link: PaymentLink = {
+    payment_link_id: single.link.payment_link_id,
+    url: single.link.link,
+    active: true,
+    status: paid || ended ? 'completed' : expired ? 'expired' : 'active',
+    amount: payment.amount,
+    amount_min: null,
+    amount_max: null,
+    currency: payment.currency,
+    description: payment.description,
+    payment_methods: payment.payment_method ? [payment.payment_method] : null,
+    expires_at: single.link.expires_at,
+    max_payments: 1,
+    payments_count: 0,
+    return_url: single.returnUrl,
+    customer_fields: [],
+    metadata: {},
+    created_at: single.createdAt,
+    updated_at: payment.updated_at,
+  };
+  return { link, closed };
+}
+
+/**
+ * The link a checkout URL names, its status as of now (`Date.now()`): a reusable link, or a payment's single-use
+ * link with its payment.
  * @throws ApiError 404 when no link has this id
  */
 export async function checkoutLink(paymentLinkId: string): Promise<CheckoutLink> {
   const merchantId = isIdOf('paymentLink', paymentLinkId) ? await findPaymentLinkOwner(paymentLinkId) : undefined;
-  const link = merchantId ? await getPaymentLink(merchantId, paymentLinkId) : undefined;
-  if (!merchantId || !link) {
+  const nowMs = Date.now();
+  // The link and the merchant's display are read at once (two GetItems in parallel).
+  const [found, display] = merchantId
+    ? await Promise.all([getAnyPaymentLink(merchantId, paymentLinkId, nowMs), getCheckoutDisplay(merchantId)])
+    : [undefined, DEFAULT_CHECKOUT_DISPLAY];
+  const stored = merchantId && found?.kind === 'payment' ? await getPayment(merchantId, found.single.paymentId) : undefined;
+  if (!merchantId || !found || (found.kind === 'payment' && !stored)) {
     throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment link. Check the link you followed.');
   }
-  return { merchantId, link };
+  if (found.kind === 'reusable') return { merchantId, link: found.link, closed: closedSentence(found.link), display };
+  const payment = (stored as StoredPayment).payment;
+  return { merchantId, payment, display, ...singleUseView(found.single, payment, nowMs) };
 }
 
 /** The sentence for a link that takes no payment (status other than `active`). */
@@ -150,7 +206,9 @@ export function completionUrl(publicBaseUrl: string, paymentLinkId: string): str
 }
 
 /** Where the payer goes once back from the payment's steps: the merchant's `return_url`, or the page's status view. */
-export type CompletionOutcome = { kind: 'return'; location: string } | { kind: 'status'; link: PaymentLink; payment: Payment };
+export type CompletionOutcome =
+  | { kind: 'return'; location: string }
+  | { kind: 'status'; link: PaymentLink; payment: Payment; display: CheckoutDisplay };
 
 /**
  * The payer is back on the link (the processor's return route sent them here): a failed payment gives its place back
@@ -159,14 +217,17 @@ export type CompletionOutcome = { kind: 'return'; location: string } | { kind: '
  * @throws ApiError 404 when no link has this id, or the payment is not one of its payments
  */
 export async function completeCheckout(paymentLinkId: string, paymentId: string | undefined): Promise<CompletionOutcome> {
-  const { merchantId, link } = await checkoutLink(paymentLinkId);
+  const { merchantId, link, payment: single, display } = await checkoutLink(paymentLinkId);
   const stored = paymentId && isIdOf('payment', paymentId) ? await getPayment(merchantId, paymentId) : undefined;
   if (!stored || stored.payment.payment_link_id !== paymentLinkId) {
     throw new ApiError(404, 'invalid_request_error', 'resource_missing', 'No such payment on this link. Check the link you followed.');
   }
   const payment = stored.payment;
-  if (payment.status === 'Failed' || payment.status === 'Cancelled') await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
-  if (!link.return_url) return { kind: 'status', link, payment };
+  // A single-use link holds no place to give back.
+  if (!single && (payment.status === 'Failed' || payment.status === 'Cancelled')) {
+    await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
+  }
+  if (!link.return_url) return { kind: 'status', link, payment, display };
   const fields = { payment_id: payment.payment_id, payment_link_id: paymentLinkId, status: payment.status };
   const url = new URL(link.return_url);
   for (const [k, v] of Object.entries(fields)) url.searchParams.set(k, v);

@@ -6,8 +6,9 @@ import * as z from 'zod';
 import { AUTHENTICATED, IDEMPOTENT, JSON_BODY, JSON_ROUTE, LIST, mergeErrors, NOT_FOUND } from '../../api/operation-errors';
 import { json, jsonBody, LIST_QUERY_DOCS, replayed } from '../../api/operation-metadata';
 import type { ApiRoute } from '../../api/route-definition';
+import { MAX_ALLOWED_DOMAINS, MAX_DISPLAY_NAME_LENGTH, MAX_LOGO_URL_LENGTH } from '../../domain/merchant-profile';
 import { emptyBodySchema } from '../../schemas/empty-body-schema';
-import { MerchantProfileResource } from '../../schemas/merchant-profile-schema';
+import { MerchantProfileResource, putMerchantProfileBodySchema } from '../../schemas/merchant-profile-schema';
 import { PaymentLinkListResource, PaymentLinkResource } from '../../schemas/payment-link-resource-schema';
 import { createPaymentLinkBodySchema, listPaymentLinksQuerySchema } from '../../schemas/payment-link-schemas';
 import { secret } from '../../schemas/secret-field';
@@ -134,12 +135,40 @@ export const PAYMENT_LINK_ROUTES: readonly ApiRoute[] = [
       tag: 'Payment links',
       summary: 'Retrieve your merchant profile',
       description:
-        "Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.",
+        "Your settings for your payment links' checkout pages: the display name, logo and brand colour they show, the origins that may frame them, and the `return_signing_secret` that signs the return to your `return_url`.",
       idempotent: false,
       apiHandler: true,
       errorFormat: 'json',
       responses: { 200: json(MerchantProfileResource, 'Your profile.') },
       errors: mergeErrors(JSON_ROUTE, AUTHENTICATED),
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/merchant_profile',
+    entry: 'functions/merchant-profile/put-merchant-profile.ts',
+    name: 'PutMerchantProfile',
+    access: 'write',
+    auth: true,
+    connectors: false,
+    keyedHashes: true,
+    openapi: {
+      operationId: 'putMerchantProfile',
+      tag: 'Payment links',
+      summary: 'Set your checkout display',
+      description:
+        "Replaces what your payment links' checkout pages show and who may frame them: a field left out is cleared. The page writes the name escaped, loads images from the logo's origin only (CSP `img-src`), writes the Pay button's text white or black, whichever contrasts more with `brand_color`, and lets only `allowed_domains` frame it (CSP `frame-ancestors`; none by default).",
+      body: jsonBody(putMerchantProfileBodySchema, true, 'Your checkout display.', {
+        display_name: `The name the pages show, 1 to ${MAX_DISPLAY_NAME_LENGTH} characters; null or left out: "Secure checkout".`,
+        logo_url: `An https URL of your logo (at most ${MAX_LOGO_URL_LENGTH} characters, no user name or password); null or left out: none.`,
+        brand_color: 'A colour `#rrggbb` for the header and the Pay button; null or left out: the default.',
+        allowed_domains: `The https origins (\`https://shop.example.com\`, \`https://*.example.com\`; no path) that may frame the pages, at most ${MAX_ALLOWED_DOMAINS}, each once; left out or empty: never framed.`,
+      }),
+      idempotent: false,
+      apiHandler: true,
+      errorFormat: 'json',
+      responses: { 200: json(MerchantProfileResource, 'Your profile as stored.') },
+      errors: mergeErrors(JSON_ROUTE, AUTHENTICATED, JSON_BODY),
     },
   },
 ];

@@ -8,6 +8,7 @@ import { recordPaymentCreated } from '../../observability/metrics';
 import type { CreatePaymentBody } from '../../schemas/payment-schemas';
 import { idempotentId } from '../../security/keyed-hash';
 import { getCustomer } from '../../storage/customers-repository';
+import { singleUseLink } from '../../storage/payment-links-repository';
 import {
   getPayment as readPayment,
   type StoredPayment,
@@ -64,6 +65,8 @@ async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'paym
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  * @param link a payment made on a payment link's checkout page: the link's id (kept as `payment_link_id`) and the
  *   conditional write that takes the link's place, written in the payment's create transaction
+ *   With `body.payment_link`, the payment gets a single-use link (`payment.payment_link`) instead, written in the same
+ *   transaction (shared/storage/payment-links-repository.ts `singleUseLink`).
  * @throws ConditionFailedError (shared/storage/storage-errors.ts) when the link's place could not be taken: nothing
  *   was written and no processor was called
  */
@@ -138,6 +141,10 @@ export async function createPayment(
       ? ((await getCustomer(ctx.merchantId, customerId))?.phone ?? null)
       : null;
   const now = new Date().toISOString();
+  // `payment_link: true`: the payment's single-use link, written in the payment's create transaction.
+  const single = body.payment_link
+    ? singleUseLink(ctx.merchantId, ctx.publicBaseUrl, paymentId, body.return_url ?? null, body.session_expiry)
+    : undefined;
   const payment: Payment = {
     payment_id: paymentId,
     status: body.confirm ? 'Processing' : 'RequiresConfirmation',
@@ -164,7 +171,8 @@ export async function createPayment(
     billing: body.billing ?? null,
     next_action: null,
     return_url: body.return_url ?? null,
-    payment_link_id: link?.paymentLinkId ?? null,
+    payment_link_id: link?.paymentLinkId ?? single?.link.payment_link_id ?? null,
+    payment_link: single?.link ?? null,
     cancellation_reason: null,
     error_code: null,
     error_message: null,
@@ -179,7 +187,7 @@ export async function createPayment(
       : undefined;
     stored = await storeNewPayment(ctx.merchantId, payment, claim, ctx.listShards, {
       routingPinned: Boolean(body.merchant_connector_id || saved),
-      ...(link ? { alsoWrite: link.placeReservation } : {}),
+      ...(link ? { alsoWrite: link.placeReservation } : single ? { alsoWrite: single.write } : {}),
     });
   } catch (err) {
     if (err instanceof LinkedCustomerMissingError) {

@@ -96,6 +96,9 @@ const SAVED_METHOD_FIELDS = {
 
 const CREATE_PAYMENT_FIELDS = {
   ...SAVED_METHOD_FIELDS,
+  payment_link:
+    "true: answer a single-use link (`payment_link`) where the payer pays this payment on the hosted checkout page (not with `confirm: true`); Hyperswitch's `payment_link`.",
+  session_expiry: 'With `payment_link: true`: how long the link takes payment, in seconds (60 to 7,890,000; default 900).',
   amount:
     'What to collect, an integer in minor units from 1 to 99,999,999,999 (`150000` NGN is ₦1,500.00). Strings and fractions are refused.',
   currency: 'ISO 4217, upper case: `NGN`, `USD`, `GHS`, `ZAR` or `KES`.',
@@ -130,7 +133,7 @@ export const PAYMENT_ROUTES: readonly ApiRoute[] = [
       tag: 'Payments',
       summary: 'Create a payment',
       description:
-        "Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.",
+        'Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage\'s own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`. With `payment_link: true` the answer carries `payment_link: {payment_link_id, link, expires_at}`: a hosted checkout page that confirms this payment only (docs/api.md "Payment links").',
       body: jsonBody(createPaymentBodySchema, true, 'The payment to create. Amounts in minor units.', CREATE_PAYMENT_FIELDS),
       idempotent: true,
       apiHandler: true,

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment
-         * @description Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`.
+         * @description Creates a payment intent, routed to one of your connector accounts (an explicit `merchant_connector_id`, else your active routing algorithm, else your default fallback list; the stage's own rules when you have no connector accounts). With `confirm: true` it is processed before the answer returns (`payment_method` then required, or implied by `payment_method_data`). A card in `payment_method_data` is only accepted with `confirm: true`: card numbers are never stored. Send an `Idempotency-Key`: a payment created with one gets an id derived from it, so a retry never charges twice. Answers 200 (not 201), as Stripe does; a decline is a 200 with `status: Failed`. With `payment_link: true` the answer carries `payment_link: {payment_link_id, link, expires_at}`: a hosted checkout page that confirms this payment only (docs/api.md "Payment links").
          */
         post: operations["createPayment"];
         delete?: never;
@@ -333,10 +333,14 @@ export interface paths {
         };
         /**
          * Retrieve your merchant profile
-         * @description Your settings for your payment links' checkout pages: the `return_signing_secret` that signs the return to your `return_url`. The pages show a default display until a display name, logo and brand colour can be set here.
+         * @description Your settings for your payment links' checkout pages: the display name, logo and brand colour they show, the origins that may frame them, and the `return_signing_secret` that signs the return to your `return_url`.
          */
         get: operations["getMerchantProfile"];
-        put?: never;
+        /**
+         * Set your checkout display
+         * @description Replaces what your payment links' checkout pages show and who may frame them: a field left out is cleared. The page writes the name escaped, loads images from the logo's origin only (CSP `img-src`), writes the Pay button's text white or black, whichever contrasts more with `brand_color`, and lets only `allowed_domains` frame it (CSP `frame-ancestors`; none by default).
+         */
+        put: operations["putMerchantProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -883,7 +887,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the authentication step form
-         * @description The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route.
+         * @description The form of the step page, relayed exactly as `POST /payments/{payment_id}/authenticate`. Another step shows its form; 3-D Secure sends the payer there (303); otherwise the payer goes (303) to the return route. A form whose CSRF token does not match the page's cookie is refused (403, the step's form again) and nothing is sent.
          */
         post: operations["submitAuthenticationPage"];
         delete?: never;
@@ -2896,6 +2900,14 @@ export interface components {
         };
         /** @description Your settings for the hosted checkout pages of your payment links. */
         MerchantProfile: {
+            /** @description The name your checkout pages show (at most 64 characters); null: "Secure checkout". */
+            display_name: string | null;
+            /** @description An https URL of your logo, shown on the pages (the page loads images from its origin only); null: none. */
+            logo_url: string | null;
+            /** @description `#rrggbb`: the colour of the pages’ header and Pay button (its text white or black, whichever contrasts more); null: the default. */
+            brand_color: string | null;
+            /** @description The origins that may show your checkout pages in a frame (CSP `frame-ancestors`); empty: never framed. */
+            allowed_domains: string[];
             /** @description The key of the `signature` a payment link's checkout page adds to your `return_url` (HMAC-SHA256 of `payment_id.payment_link_id.status`): check it with the SDK's `verifyPaymentLinkReturn`. Derived from the stage's key and your merchant id, never stored; keep it on your server. */
             return_signing_secret: string;
         };
@@ -2968,8 +2980,10 @@ export interface components {
             next_action: components["schemas"]["NextAction"] | null;
             /** @description Where the payer is sent back (303, with `payment_id` and `status` in the query) after 3-D Secure, a hosted page or a step; null: a plain result page. */
             return_url: string | null;
-            /** @description The payment link (`plink_…`) whose hosted checkout page created the payment, or null. */
+            /** @description The payment link (`plink_…`) whose hosted checkout page created the payment, or the single-use link that pays it (`payment_link.payment_link_id`), or null. */
             payment_link_id: string | null;
+            /** @description The single-use link that pays this payment (created with `payment_link: true`), or null. */
+            payment_link: components["schemas"]["PaymentLinkOfPayment"] | null;
             /** @description Echoed from cancel, or null. */
             cancellation_reason: string | null;
             /** @description Why the connector declined or refused (e.g. `card_declined`, `insufficient_funds`, `incorrect_otp`), or null. */
@@ -3108,6 +3122,18 @@ export interface components {
             data: components["schemas"]["PaymentLink"][];
             /** @description Whether more items follow this page: ask for the next one with `starting_after` set to the last id of `data`. */
             has_more: boolean;
+        };
+        /** @description The single-use link of a payment: its page confirms this payment. */
+        PaymentLinkOfPayment: {
+            /** @description The single-use payment link (`plink_…`; opaque, do not parse). */
+            payment_link_id: string;
+            /** @description The hosted checkout page that pays this payment (and no other): share it with the payer. */
+            link: string;
+            /**
+             * Format: date-time
+             * @description When the link stops taking payment (`session_expiry` seconds after the create). The payment itself stays. ISO 8601 UTC with milliseconds and `Z`, e.g. `2026-11-21T17:22:09.123Z`.
+             */
+            expires_at: string;
         };
         /**
          * @description `active`: its page takes payments; `inactive`: deactivated; `expired`: `expires_at` has passed; `completed`: `payments_count` reached `max_payments`. Every status but `active` makes the page answer 410 and create nothing.
@@ -4221,6 +4247,10 @@ export interface operations {
                     payment_method_id?: string;
                     /** @description With `payment_method_id`: the payer is not present (a merchant-initiated charge). The method must have been saved with `off_session`. A processor that still needs the payer answers `RequiresAction` with a `next_action`. */
                     off_session?: boolean;
+                    /** @description true: answer a single-use link (`payment_link`) where the payer pays this payment on the hosted checkout page (not with `confirm: true`); Hyperswitch's `payment_link`. */
+                    payment_link?: boolean;
+                    /** @description With `payment_link: true`: how long the link takes payment, in seconds (60 to 7,890,000; default 900). */
+                    session_expiry?: number;
                 };
             };
         };
@@ -7108,6 +7138,125 @@ export interface operations {
             };
             /** @description The body is larger than 64 KiB: `body_too_large`. */
             413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over your requests-per-second limit for this class of operation (`read`: GET, `write`: the others); wait `Retry-After` seconds: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A bug on our side: `internal_error`. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`. */
+            503: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putMerchantProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version you built against (dated, as Stripe's `Stripe-Version`). Absent: the current version. Any other value than 2026-11-24 → 400 `api_version_invalid`. */
+                "Switchyard-Version"?: components["parameters"]["SwitchyardVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Your checkout display. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The name the pages show, 1 to 64 characters; null or left out: "Secure checkout". */
+                    display_name?: (string & (unknown & unknown)) | null;
+                    /** @description An https URL of your logo (at most 2048 characters, no user name or password); null or left out: none. */
+                    logo_url?: string | null;
+                    /** @description A colour `#rrggbb` for the header and the Pay button; null or left out: the default. */
+                    brand_color?: string | null;
+                    /** @description The https origins (`https://shop.example.com`, `https://*.example.com`; no path) that may frame the pages, at most 20, each once; left out or empty: never framed. */
+                    allowed_domains?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Your profile as stored. */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MerchantProfile"];
+                };
+            };
+            /** @description The request is invalid: `api_version_invalid`, `idempotency_key_invalid`, `invalid_json`, `parameter_missing`, `parameter_invalid_type`, `parameter_invalid`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not authenticated: `invalid_api_key`. */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB: `body_too_large`. */
+            413: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    "Switchyard-Version": components["headers"]["Switchyard-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON: `unsupported_media_type`. */
+            415: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
                     "Switchyard-Version": components["headers"]["Switchyard-Version"];
@@ -11312,6 +11461,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
+                    /** @description The step page's CSRF token (a hidden field): a form without it, or with one that does not match the page's cookie, is refused 403 and nothing is sent to the processor. */
+                    csrf_token: string;
                     /** @description The 4-digit card PIN. */
                     pin?: string;
                     /** @description The one-time code (or mobile-money voucher). */
@@ -11372,6 +11523,15 @@ export interface operations {
             };
             /** @description The processor refused the submission: `authentication_failed`. Shown as an HTML page. */
             402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form did not come from the page (its CSRF token does not match the page’s cookie): nothing was done: `csrf_token_invalid`. Shown as an HTML page. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,7 +2,14 @@
 import type { Switchyard } from '../client.js';
 import { ListPromise } from '../list-promise.js';
 import type { RequestOptions } from '../transport.js';
-import type { PaymentLink, PaymentLinkCreateParams, PaymentLinkList, PaymentLinkListParams } from '../types.js';
+import type {
+  MerchantProfile,
+  MerchantProfileUpdateParams,
+  PaymentLink,
+  PaymentLinkCreateParams,
+  PaymentLinkList,
+  PaymentLinkListParams,
+} from '../types.js';
 import { pathId } from './path-id.js';
 
 /** `/payment_links`. */
@@ -53,5 +60,15 @@ export class PaymentLinks {
         ),
       (l) => l.payment_link_id,
     );
+  }
+
+  /** `GET /merchant_profile`: your checkout display and the `return_signing_secret` that signs returns. */
+  retrieveProfile(options?: RequestOptions): Promise<MerchantProfile> {
+    return this.client.call((init) => this.client.api.GET('/merchant_profile', { ...init }), options);
+  }
+
+  /** `PUT /merchant_profile`: replaces your checkout display (`display_name`, `logo_url`, `brand_color`, `allowed_domains`). */
+  updateProfile(params: MerchantProfileUpdateParams, options?: RequestOptions): Promise<MerchantProfile> {
+    return this.client.call((init) => this.client.api.PUT('/merchant_profile', { body: params, ...init }), options);
   }
 }
