@@ -7,6 +7,7 @@
 import { SANDBOX_STEP_VALUES } from '../../shared/connectors/sandbox/transformers';
 import { MAX_WRONG_ANSWERS_PER_STEP } from '../../shared/operations/payments/payment-authentication';
 import { getPayment } from '../../shared/storage/payments-repository';
+import { stepFormCsrf } from '../helpers/checkout-browser';
 import { useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type TestResponse } from '../helpers/local-api';
 
@@ -23,13 +24,16 @@ async function confirmWith(number: string, extra: Record<string, unknown> = {}):
   return res;
 }
 const authenticate = (id: string, body: unknown) => h.api.request('POST', `/payments/${id}/authenticate`, { body });
-const form = (url: string, fields: Record<string, string>) =>
-  fetch(url, {
+/** Posts the step page's form as a browser that drew the page would: with its CSRF cookie and token. */
+const form = async (url: string, fields: Record<string, string>) => {
+  const csrf = await stepFormCsrf(/pay_[0-9a-z]+/.exec(url)?.[0] as string);
+  return fetch(url, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.cookie },
+    body: new URLSearchParams({ ...fields, csrf_token: csrf.csrf_token }).toString(),
   });
+};
 
 test('the limit is three', () => {
   expect(MAX_WRONG_ANSWERS_PER_STEP).toBe(3);

@@ -33,6 +33,8 @@ const KEY = 'note';
 const NOT_FREE_TEXT: Readonly<Record<string, string>> = {
   'PUT /routing/default default_fallback.0.merchant_connector_id':
     'only ids of the merchant’s existing connector accounts (mca_ + 32 hex digits) are stored; any other value is a 400 resource_missing naming the entry (shared/operations/routing/routing-operations.ts, setDefaultFallback), never repeated',
+  'PUT /routing/payouts priority.0.merchant_connector_id':
+    'only ids of the merchant’s existing connector accounts are stored; any other value is a 400 resource_missing naming the entry (shared/operations/payouts/payout-priority.ts, setPayoutPriority), never repeated',
 };
 /**
  * The card-number spellings posted into each field: Visa and Amex in every spelling of the corpus, and as the
