@@ -3,7 +3,7 @@
  * the longest-first sequencer (test/setup/test-sequencer.cjs) uses on a machine whose jest cache has no timings (a
  * fresh clone, CI). Reads a `jest --json` results file when one is given and exists; otherwise runs the whole jest
  * suite once with `--json` (about as long as `npm test`) and reads that. Files of 5 s or more are written, longest
- * first, in whole seconds (each file's `perfStats.end - perfStats.start`, as jest measures it). Run it on the 2-core
+ * first, in whole seconds (each file's `endTime - startTime` in jest's `--json` report). Run it on the 2-core
  * CI machine, on a quiet moment, after suites were added or became much longer or shorter; commit the file.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { join, relative, resolve } from 'node:path';
 
 /** The part of jest's `--json` output read here. */
 interface JestResults {
-  testResults: { name: string; perfStats: { start: number; end: number } }[];
+  testResults: { name: string; startTime: number; endTime: number }[];
 }
 
 /** Files shorter than this are left to the sequencer's size estimate (1 s per 8 KB of source). */
@@ -36,7 +36,7 @@ try {
   }
   const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as JestResults;
   const seconds = results.testResults
-    .map((r) => [relative(root, r.name).split('\\').join('/'), Math.round((r.perfStats.end - r.perfStats.start) / 1000)] as const)
+    .map((r) => [relative(root, r.name).split('\\').join('/'), Math.round((r.endTime - r.startTime) / 1000)] as const)
     .filter(([, s]) => s >= MIN_SECONDS)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const out = join(root, 'test', 'setup', 'test-durations.json');
