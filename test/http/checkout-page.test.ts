@@ -10,6 +10,7 @@ import '../helpers/secret-log-check';
 import { setPageRateLimiter } from '../../shared/http/page-rate-limit';
 import { setRateLimitClock } from '../../shared/http/rate-limit';
 import { returnSigningSecret, verifyReturn } from '../../shared/security/checkout-return-signature';
+import { Browser, cardForm } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 import { expectNoSecretInLog } from '../helpers/secret-log-check';
@@ -41,40 +42,6 @@ async function newLink(body: Record<string, unknown> = {}) {
   return res.body as { payment_link_id: string; url: string };
 }
 
-/** A browser without JavaScript: a cookie jar, manual redirects. */
-class Browser {
-  cookies = new Map<string, string>();
-
-  async get(url: string): Promise<Response> {
-    const res = await fetch(url, { redirect: 'manual', headers: this.cookieHeader() });
-    this.keep(res);
-    return res;
-  }
-
-  async post(url: string, form: Record<string, string>): Promise<Response> {
-    const res = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...this.cookieHeader() },
-      body: new URLSearchParams(form).toString(),
-    });
-    this.keep(res);
-    return res;
-  }
-
-  private cookieHeader(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
-  }
-
-  private keep(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = (pair as string).split('=');
-      this.cookies.set(name as string, value as string);
-    }
-  }
-}
-
 /** The hidden fields of a drawn form. */
 function hidden(html: string): { csrf_token: string; attempt: string } {
   const csrf = /name="csrf_token" value="([0-9a-f]{64})"/.exec(html)?.[1];
@@ -82,14 +49,6 @@ function hidden(html: string): { csrf_token: string; attempt: string } {
   expect({ csrf, attempt }).toEqual({ csrf: expect.any(String), attempt: expect.any(String) });
   return { csrf_token: csrf as string, attempt: attempt as string };
 }
-
-const cardForm = (number: string) => ({
-  card_name: 'Ada Obi',
-  card_number: number,
-  card_exp_month: '12',
-  card_exp_year: nextYear,
-  card_cvc: '123',
-});
 
 async function linkPayments(linkId: string) {
   const res = await api.request('GET', `/payments?payment_link_id=${linkId}`);
