@@ -31,7 +31,10 @@ export const SAVED_QUERIES = {
     name: 'errors-of-a-connector',
     query: new QueryString({
       fields: ['@timestamp', '@log', 'level', 'message', F.route, F.status, F.paymentId, F.refundId, F.merchantId, 'error', 'reason'],
-      filterStatements: [`${F.connector} = "${QUERY_PLACEHOLDERS.connector}"`, `(level = "ERROR" or level = "WARN" or ${F.status} >= 500)`],
+      filterStatements: [
+        `${F.connector} = "${QUERY_PLACEHOLDERS.connector}"`,
+        `(level = "CRITICAL" or level = "ERROR" or level = "WARN" or ${F.status} >= 500)`,
+      ],
       sort: '@timestamp desc',
       limit: 1000,
     }),

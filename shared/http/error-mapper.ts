@@ -20,7 +20,8 @@ import { jsonResponse } from './json-response';
  * - middy's body-parser errors: 415 for a non-JSON content type, 400 `invalid_json` for malformed JSON;
  * - {@link OutcomeUnknownError} (a processor was called, its answer could not be recorded): 503 `outcome_unknown` with `Retry-After`;
  * - DynamoDB unreachable before any processor call: 503 `service_unavailable`;
- * - anything else: 500 `api_error` with a generic message (logged, never echoed).
+ * - anything else: 500 `api_error` with a generic message, never echoed. A defect: logged at CRITICAL, the one level
+ *   the test runs print (test/setup/global-setup.ts), so a 500 in any test shows its cause.
  *
  * Every answer is a {@link jsonResponse}, so it carries `Switchyard-Version` like a success does.
  */
@@ -75,7 +76,7 @@ export function toErrorResponse(err: unknown): APIGatewayProxyStructuredResultV2
     logger.error('storage unavailable', { error: err as Error });
     return jsonResponse(503, storageUnavailable().toBody());
   }
-  logger.error('unhandled error', { error: err as Error });
+  logger.critical('unhandled error', { error: err as Error });
   return jsonResponse(
     500,
     new ApiError(

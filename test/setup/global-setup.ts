@@ -23,7 +23,8 @@ import { STAGE_TEMPLATE_CACHE_DIR_ENV } from '../infra/stage-template-cache';
 /** jest's global setup: DynamoDB Local, the table, the contract coverage directory, the credentials key. */
 export default async function globalSetup(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'SILENT';
+  // CRITICAL: only an unhandled error (an API's 500: shared/http/error-mapper.ts) is printed, so a 500 shows its cause.
+  process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'CRITICAL';
   process.env.TABLE_NAME = 'switchyard-test';
   process.env.POWERTOOLS_METRICS_DISABLED = 'true';
   // The suites' merchants burst far above the per-merchant defaults (200 reads, 100 writes a second):

@@ -69,7 +69,10 @@ test('verifyPaymentLinkReturn accepts what the server signed and refuses any cha
     changed.searchParams.set(field, forged);
     await expect(verifyPaymentLinkReturn(changed, secret)).rejects.toMatchObject({ code: 'invalid_signature' });
   }
-  await expect(verifyPaymentLinkReturn(url, `${secret.slice(0, -1)}0`)).rejects.toBeInstanceOf(PaymentLinkReturnError);
+  // Another secret: its last character replaced by a different one (the secret's bytes are the HMAC key).
+  const otherSecret = `${secret.slice(0, -1)}${secret.endsWith('0') ? '1' : '0'}`;
+  await expect(verifyPaymentLinkReturn(url, otherSecret)).rejects.toMatchObject({ code: 'invalid_signature' });
+  await expect(verifyPaymentLinkReturn(url, otherSecret)).rejects.toBeInstanceOf(PaymentLinkReturnError);
   const unsigned = new URL(url);
   unsigned.searchParams.delete('signature');
   await expect(verifyPaymentLinkReturn(unsigned, secret)).rejects.toMatchObject({ code: 'missing_fields' });
