@@ -8,7 +8,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { Switchyard } from '../../clients/typescript/src/index';
 import { periodBoundary } from '../../shared/domain/billing-period';
+import { containsCardNumber } from '../../shared/domain/card';
+import { invoiceIdFor } from '../../shared/domain/subscription';
 import * as paymentOperations from '../../shared/operations/payments/create-payment';
+import { keyedHash } from '../../shared/security/keyed-hash';
 import { raiseListShards } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { primaryKey } from '../../shared/storage/item-keys';
@@ -133,6 +136,48 @@ test('a retried create with the same Idempotency-Key answers the same subscripti
   expect(first.body.current_period_end).toBe(periodBoundary(first.body.created_at, 'week', 2, 1));
   expect(await m.subscriptionPayments(first.body.subscription_id)).toHaveLength(1);
   expect((await m.request('GET', '/subscriptions')).body.data).toHaveLength(1);
+});
+
+test('a subscription whose id holds a card-number-shaped digit run is charged like any other (our ids are not card data)', async () => {
+  // The subscription id is derived from the Idempotency-Key (shared/operations/billing/subscription-operations.ts):
+  // find a key whose id reads as a card number to the detector, as random hex does about once in 10,000.
+  let key = '';
+  let subscriptionId = '';
+  for (let i = 0; !containsCardNumber(subscriptionId); i += 1) {
+    key = `card-shaped-${i}`;
+    subscriptionId = `sub_${(await keyedHash(`id:sub:${api.merchantId}:subscriptions:${key}`)).slice(0, 32)}`;
+  }
+  const request = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    api.request(method, path, { ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
+  const customer = (await request('POST', '/customers', { name: 'Ada' })).body.customer_id as string;
+  const saved = await request('POST', '/payments', {
+    amount: 5000,
+    currency: 'NGN',
+    confirm: true,
+    customer_id: customer,
+    payment_method_data: card('4242424242424242'),
+    setup_future_usage: 'off_session',
+    customer_acceptance: acceptance,
+  });
+  expect(saved.status).toBe(200);
+  const res = await request(
+    'POST',
+    '/subscriptions',
+    { customer_id: customer, payment_method_id: saved.body.payment_method_id, amount: 150000, currency: 'NGN', interval: 'month' },
+    { 'idempotency-key': key },
+  );
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ subscription_id: subscriptionId, status: 'active' });
+  expect(res.body.latest_invoice_id).toBe(invoiceIdFor(subscriptionId, res.body.created_at));
+  const payments = (
+    (await request('GET', `/payments?customer_id=${customer}&limit=100`)).body.data as {
+      metadata: Record<string, string>;
+      status: string;
+    }[]
+  ).filter((p) => p.metadata.subscription_id === subscriptionId);
+  expect(payments).toEqual([
+    expect.objectContaining({ status: 'Succeeded', metadata: { subscription_id: subscriptionId, invoice_id: res.body.latest_invoice_id } }),
+  ]);
 });
 
 test('a declining saved card: incomplete, its invoice open with one failed attempt', async () => {
