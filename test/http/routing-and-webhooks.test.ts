@@ -56,7 +56,7 @@ function useStripe(rules: unknown[]): void {
 const usdCardRules = [{ currency: 'USD', payment_method: 'card', connectors: ['stripe', 'sandbox'] }, { connectors: ['sandbox'] }];
 
 /**
- * Polls the payment until it has `status`. The ceiling is generous (the jest timeout is 30 s): the sandbox's webhook is
+ * Polls the payment until it has `status`. The ceiling is generous (and under the jest timeout): the sandbox's webhook is
  * due 50 ms after the create, but on a loaded machine its request and the GETs can take seconds; the verdict is the
  * status reached, not how fast.
  * @throws Error naming the status last seen when the ceiling passes
