@@ -11,7 +11,10 @@
  * @type {import('jest').Config}
  */
 module.exports = {
-  testEnvironment: 'node',
+  // jest's node environment that gives each file one fast-check seed and reports it when a test of a file that ran a
+  // property fails (FC_SEED=<seed> replays it): test/setup/seeded-node-environment.cjs.
+  testEnvironment: '<rootDir>/test/setup/seeded-node-environment.cjs',
+  setupFilesAfterEnv: ['<rootDir>/test/setup/fast-check-seed.ts'],
   roots: ['<rootDir>/test', '<rootDir>/clients/typescript/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
