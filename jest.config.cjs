@@ -11,7 +11,10 @@
  * @type {import('jest').Config}
  */
 module.exports = {
-  testEnvironment: 'node',
+  // jest's node environment that gives each file one fast-check seed and reports it when a test of a file that ran a
+  // property fails (FC_SEED=<seed> replays it): test/setup/seeded-node-environment.cjs.
+  testEnvironment: '<rootDir>/test/setup/seeded-node-environment.cjs',
+  setupFilesAfterEnv: ['<rootDir>/test/setup/fast-check-seed.ts'],
   roots: ['<rootDir>/test', '<rootDir>/clients/typescript/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
@@ -30,5 +33,9 @@ module.exports = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testSequencer: '<rootDir>/test/setup/test-sequencer.cjs',
   maxWorkers: 3,
-  testTimeout: 30000,
+  // A test's timeout only catches a hang; it never decides a verdict. On the loaded CI machine (3 workers on 2 shared
+  // cores) suites that take seconds on a quiet machine have been seen at 60-120 s, so the default is 120 s and the
+  // suites that set their own give at least twice what they had. Polls inside tests keep ceilings of their own
+  // (10-20 s) and fail with a message that says what was not reached.
+  testTimeout: 120_000,
 };

@@ -63,7 +63,7 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
       // Root in CI containers has no user namespaces for Chromium's sandbox.
       args: ['--no-sandbox', '--disable-dev-shm-usage'],
     });
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await new Promise((resolve) => shop?.close(resolve));
@@ -169,11 +169,11 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
 
   test('pays a reusable link with a sandbox card through 3-D Secure and lands on the signed return_url', async () => {
     await payThrough3ds(true);
-  }, 120_000);
+  }, 240_000);
 
   test('the same with JavaScript turned off', async () => {
     await payThrough3ds(false);
-  }, 120_000);
+  }, 240_000);
 
   test('a mistake is shown by its field, and axe finds nothing serious on the form with errors', async () => {
     const link = await newLink();
@@ -186,7 +186,7 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
     expect(await page.$eval('#card_number', (e) => (e as unknown as { value: string }).value)).toBe('');
     expect(await seriousViolations(page)).toEqual([]);
     await page.browserContext().close();
-  }, 120_000);
+  }, 240_000);
 
   test('a deactivated link answers 410 with its sentence; axe finds nothing serious', async () => {
     const link = await newLink();
@@ -197,7 +197,7 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
     expect(await page.$eval('main', (e) => e.textContent)).toContain('turned off by the merchant');
     expect(await seriousViolations(page)).toEqual([]);
     await page.browserContext().close();
-  }, 120_000);
+  }, 240_000);
   test("a payment's single-use link in the merchant's colours: axe finds nothing serious, it pays that payment with JavaScript off, then answers 410", async () => {
     // A light brand colour: the page must pick dark text for contrast (axe checks color-contrast).
     const key = await api.newMerchantKey();
@@ -224,7 +224,7 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
     expect(await seriousViolations(twin)).toEqual([]);
     await page.browserContext().close();
     await twin.browserContext().close();
-  }, 120_000);
+  }, 240_000);
 });
 
 // Jest needs a test in a file: when Chromium is absent the suite above is skipped and this says why.

@@ -272,10 +272,16 @@ describe('a first payment with setupFutureUsage saves the card', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
     expect((err as ConnectorTechnicalError).notSent).toBe(true);
-    standIn.failNext({ method: 'POST', path: '/v1/customers' }, 'slow', { delayMs: 400 });
+    // The first call's Customer request is held 3 s at the stand-in; the second is sent once the stand-in has taken
+    // that fault (the first is there, its key running), so it meets the running key however slow the machine is.
+    standIn.failNext({ method: 'POST', path: '/v1/customers' }, 'slow', { delayMs: 3_000 });
     const paymentId = newPaymentId();
-    const first = adapter().authorize(savingRequest(paymentId));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = adapter({ timeoutMs: 20_000 }).authorize(savingRequest(paymentId));
+    const heldBy = Date.now() + 20_000;
+    while (standIn.pendingFaults().some((f) => f.fault === 'slow')) {
+      if (Date.now() > heldBy) throw new Error('the first Customer request did not reach the stand-in within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     const conflict = await adapter()
       .authorize(savingRequest(paymentId))
       .catch((e: unknown) => e);

@@ -248,7 +248,9 @@ describe.each(PROCESSORS)('$name verifyCredentials', (p) => {
     const started = Date.now();
     const err = await rejection(adapter(200).verifyCredentials());
     expect(err).toBeInstanceOf(ConnectorTechnicalError);
-    expect(Date.now() - started).toBeLessThan(2000);
+    // A server that never answers holds the call until the test's end: giving up well within 10 s shows the timeout
+    // fired (a generous ceiling: a loaded machine may take over a second to run a 200 ms timer).
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(exposed(err)).not.toContain(p.key);
   });
 

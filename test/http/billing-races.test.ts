@@ -24,7 +24,7 @@ import { type StripeStandIn, startStripeStandIn } from '../helpers/stripe-stand-
 type Json = Record<string, any>;
 
 // Each example drives several requests through the local API on a shared machine: time enough for that, never a verdict.
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 const table = `switchyard-billing-races-${randomUUID().slice(0, 8)}`;
 const savedTable = process.env.TABLE_NAME;
@@ -558,7 +558,7 @@ describe('property: any interleaving of a charge in flight with changes to its s
         .afterEach(() => gate.open()),
       { numRuns: 8 },
     );
-  }, 180_000);
+  }, 360_000);
 });
 
 describe('property: two advances of one clock at once, many times', () => {
@@ -623,5 +623,5 @@ describe('property: two advances of one clock at once, many times', () => {
         .afterEach(() => gate.open()),
       { numRuns: 6 },
     );
-  }, 180_000);
+  }, 360_000);
 });

@@ -177,5 +177,5 @@ describe('creates and deletes racing at the cap', () => {
       }),
       { numRuns: 8 },
     );
-  }, 120_000);
+  }, 240_000);
 });

@@ -18,7 +18,9 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../../shared/observability/logger';
 import { circuitFor } from '../../shared/processor-call/circuit-breaker';
 import { resetCircuits } from '../../shared/processor-call/circuit-registry';
+import { findApiKey } from '../../shared/storage/api-keys-repository';
 import { baseClient, documentClient } from '../../shared/storage/client';
+import { getConnectorAccount } from '../../shared/storage/connector-accounts-repository';
 import { tableName } from '../../shared/storage/table-definition';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
@@ -39,7 +41,8 @@ beforeAll(async () => {
   accountB = stripe.addAccount();
   // The platform's own Stripe account is the stand-in's default one: merchants with accounts must never reach it.
   env.set({
-    ...stripeEnv(stripe, { timeoutMs: 1500 }),
+    // No test here makes the stand-in hang: the timeout decides no verdict, and is generous for a loaded machine.
+    ...stripeEnv(stripe, { timeoutMs: 10_000 }),
     CONNECTOR_CONFIG_CACHE_MS: '0',
   });
   // Every log line of this file is captured (and checked for secrets): the run's level is SILENT otherwise.
@@ -455,11 +458,24 @@ describe('connecting accounts', () => {
     expect(first.body.connector_label).toBe('stripe_1');
     expect((await connect(stripe.addAccount(), merchant)).body.connector_label).toBe('stripe_2');
     const mca = first.body.merchant_connector_id;
-    const deleting = api.request('DELETE', `/connector_accounts/${mca}`, { key: merchant });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the delete waits its settle period after marking
-    const update = await api.request('PUT', `/connector_accounts/${mca}`, { key: merchant, body: { metadata: { k: 'v' } } });
-    expectError(update, 409, 'connector_account_changed');
-    expect((await deleting).body).toEqual({ merchant_connector_id: mca, deleted: true });
+    // The delete marks the account, then waits the configuration cache period plus 1 s before it checks and deletes.
+    // The update is sent once the mark is stored (on a loaded machine a fixed wait may end before the mark, or after the
+    // delete), and the cache period is raised to 5 s for this test so that the update lands well inside the window.
+    env.set({ CONNECTOR_CONFIG_CACHE_MS: '5000' });
+    try {
+      const merchantId = (await findApiKey(merchant))!.merchant_id;
+      const deleting = api.request('DELETE', `/connector_accounts/${mca}`, { key: merchant });
+      const markedBy = Date.now() + 20_000;
+      while (!(await getConnectorAccount(merchantId, mca))?.deleting_since) {
+        if (Date.now() > markedBy) throw new Error('the delete did not mark the account within 20 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const update = await api.request('PUT', `/connector_accounts/${mca}`, { key: merchant, body: { metadata: { k: 'v' } } });
+      expectError(update, 409, 'connector_account_changed');
+      expect((await deleting).body).toEqual({ merchant_connector_id: mca, deleted: true });
+    } finally {
+      env.set({ CONNECTOR_CONFIG_CACHE_MS: '0' });
+    }
     // Its default label is free again: the next unlabelled Stripe account takes stripe_1 (stripe_2 is taken).
     const again = await connect(stripe.addAccount(), merchant);
     expect(again.body.connector_label).toBe('stripe_1');

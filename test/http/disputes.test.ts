@@ -179,7 +179,7 @@ describe('1–2. the sandbox: a dispute test card, end to end', () => {
 
     const got = await receiver.waitFor(
       (rs) => ['dispute.opened', 'dispute.reminder', 'dispute.challenged', 'dispute.won'].every((t) => rs.some((w) => typeOf(w) === t)),
-      15_000,
+      30_000,
     );
     for (const w of got.filter((x) => typeOf(x).startsWith('dispute.'))) {
       const e = new Webhook(endpoint.secret).verify(w.body, w.headers) as Json;

@@ -23,7 +23,7 @@ import {
 import { ROUTES } from '../../shared/api/routes';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function params(numRuns: number): fc.Parameters<any> {

@@ -165,5 +165,5 @@ export function ledgerPropertySuite(options: FaultHarnessOptions = {}, numRuns =
       ),
       { numRuns, endOnFailure: true },
     );
-  }, 120_000);
+  }, 240_000);
 }

@@ -13,7 +13,7 @@ import { isJsonMediaType, isUtf8Charset, parseMediaType } from '../../shared/htt
 import { stepFormCsrf } from '../helpers/checkout-browser';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function params(numRuns: number): fc.Parameters<any> {

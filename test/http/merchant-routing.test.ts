@@ -414,5 +414,5 @@ describe('a routing change racing a delete of the account it names', () => {
         ],
       },
     );
-  }, 180_000);
+  }, 360_000);
 });

@@ -135,14 +135,16 @@ describe('the return route asks the processor at most once per cooldown', () => 
   });
 
   test('after the cooldown the next visit asks again; a closed payment is never asked about', async () => {
-    // Long enough that the two back-to-back visits fall inside it even on a loaded machine.
-    env.set({ PAYER_RETURN_SYNC_COOLDOWN_MS: '1500' });
+    // A minute: the two back-to-back visits fall inside it however loaded the machine is. The setting is read on every
+    // call, so the cooldown is then shortened to 100 ms and waited out: more time passing only makes it more over.
+    env.set({ PAYER_RETURN_SYNC_COOLDOWN_MS: '60000' });
     const sync = jest.spyOn(SandboxConnector.prototype, 'sync');
     const p = (await confirmWith(OTP_ONLY)).body;
     await visit(`/pay/${p.payment_id}/return`);
     await visit(`/pay/${p.payment_id}/return`);
     expect(sync).toHaveBeenCalledTimes(1);
-    await new Promise((r) => setTimeout(r, 1600));
+    env.set({ PAYER_RETURN_SYNC_COOLDOWN_MS: '100' });
+    await new Promise((r) => setTimeout(r, 150));
     await visit(`/pay/${p.payment_id}/return`);
     expect(sync).toHaveBeenCalledTimes(2);
     const done = (await confirmWith('4242424242424242')).body;

@@ -241,5 +241,5 @@ describe('property: one send per payout', () => {
       { numRuns: 20 },
     );
     // 20 runs of up to 4 racing rounds each against DynamoDB Local: about 10 s alone, more on a loaded machine.
-  }, 120_000);
+  }, 240_000);
 });

@@ -184,5 +184,5 @@ describe('property: one send per payout', () => {
       ),
       { numRuns: 8 },
     );
-  }, 120_000);
+  }, 240_000);
 });

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { sandboxSendKey } from '../../shared/connectors/sandbox/sandbox-payouts';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
 import { getSandboxDecision } from '../../shared/storage/sandbox-decisions-repository';
+import { cardFreeKey } from '../helpers/card-free-key';
 import { expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
 
@@ -193,7 +194,7 @@ describe('confirm and cancel', () => {
 
 describe('reference and Idempotency-Key', () => {
   test('a reference names one payout: its reuse answers 409 payout_reference_taken and creates nothing', async () => {
-    const reference = `rider-${randomUUID()}`;
+    const reference = cardFreeKey('rider-'); // a free-text field: no digit run in it may read as a card number
     const first = await create(bankPayout('0000000000', { reference }));
     expect(first.body.reference).toBe(reference);
     const reuse = await create(bankPayout('0000000000', { reference, confirm: true }));

@@ -18,7 +18,7 @@ let api: LocalApi;
 
 const thisYear = new Date().getUTCFullYear();
 // Thousands of HTTP requests per test: on a loaded 2-core machine a property can outlast the default 30 s.
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 const hex = () => randomUUID().replace(/-/g, '');
 const ERROR_TYPES = ['invalid_request_error', 'authentication_error', 'idempotency_error', 'connector_error', 'api_error'];
@@ -566,7 +566,7 @@ describe('generated request bodies', () => {
     expect(payments.map((p) => p.payment_id).sort()).toEqual([...createdPayments].sort());
     const customers = await listAll('/customers', 'customer_id', merchant);
     expect(customers.map((c) => c.customer_id).sort()).toEqual([...createdCustomers].sort());
-  }, 120_000);
+  }, 240_000);
 
   test('POST /payments/{id}/confirm: no 5xx, error body on 4xx, a rejected confirm leaves the payment untouched', async () => {
     const newTarget = async () => (await api.request('POST', '/payments', { body: { amount: 5000, currency: 'NGN' } })).body as Obj;
@@ -582,7 +582,7 @@ describe('generated request bodies', () => {
     // Every request since it was created was rejected: the payment is exactly as created.
     const after = await api.request('GET', `/payments/${target.payment_id}`);
     expect(after.body).toEqual(target);
-  }, 60_000);
+  }, 120_000);
 
   test('POST /payments/{id}/refund: no 5xx, error body on 4xx; amount_refunded and the refund list hold exactly the accepted refunds', async () => {
     const AMOUNT = 50_000_000;
@@ -612,7 +612,7 @@ describe('generated request bodies', () => {
       const listed = await listAll(`/payments/${t.id}/refunds`, 'refund_id');
       expect(listed.map((r) => r.refund_id).sort()).toEqual([...t.refunds].sort());
     }
-  }, 60_000);
+  }, 120_000);
 
   test('PUT /customers/{id}: no 5xx, error body on 4xx, a rejected update leaves the customer untouched', async () => {
     let current = (await api.request('POST', '/customers', { body: { name: 'Target', metadata: { k: 'v' } } })).body as Obj;
@@ -634,7 +634,7 @@ describe('generated request bodies', () => {
         KNOWN_BODY_COUNTEREXAMPLES.map((json) => [{ json }]),
       ),
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------------------
@@ -809,7 +809,7 @@ describe('generated query strings', () => {
       }),
       params(RUNS.listQuery, cursorOutsideRange(1)),
     );
-  }, 60_000);
+  }, 120_000);
 
   test('GET /customers: no 5xx, error body on 4xx, {data: array, has_more: boolean} on 200', async () => {
     await fc.assert(
@@ -818,7 +818,7 @@ describe('generated query strings', () => {
       }),
       params(RUNS.listQuery, cursorOutsideRange(2)),
     );
-  }, 60_000);
+  }, 120_000);
 
   test('GET /payments/{id}/refunds: no 5xx, error body on 4xx, {data: array, has_more: boolean} on 200', async () => {
     await fc.assert(
@@ -827,7 +827,7 @@ describe('generated query strings', () => {
       }),
       params(RUNS.refundsQuery, cursorOutsideRange(4)),
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 // ---------------------------------------------------------------------------
@@ -915,7 +915,7 @@ describe('generated paths', () => {
       }),
       params(RUNS.paths),
     );
-  }, 90_000);
+  }, 180_000);
 });
 
 // ---------------------------------------------------------------------------
@@ -976,7 +976,7 @@ describe('card numbers in free text, through the API', () => {
     expect(customers).toEqual([]);
     const payments = await listAll('/payments', 'payment_id', merchant);
     expect(payments).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   test('legitimate values with long digit runs (timestamps, phones, NUBANs, e-mails, amounts, order ids) are accepted in every field', async () => {
     const merchant = await api.newMerchantKey();
@@ -994,5 +994,5 @@ describe('card numbers in free text, through the API', () => {
       }),
       params(50),
     );
-  }, 90_000);
+  }, 180_000);
 });

@@ -16,7 +16,7 @@ import { leaseTokens } from '../../shared/storage/rate-limit-repository';
 import { tableName } from '../../shared/storage/table-definition';
 import { expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 let api: LocalApi;
 /** The limiter's clock: a window far from the real one, moved by the tests only. */

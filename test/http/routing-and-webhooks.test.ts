@@ -48,16 +48,25 @@ function useStripe(rules: unknown[]): void {
   process.env.STRIPE_SECRET_KEY = 'sk_test_fake_for_local_server';
   process.env.STRIPE_BASE_URL = stripeUrl;
   process.env.STRIPE_WEBHOOK_SECRET = 'whsec_test_local';
-  process.env.CONNECTOR_TIMEOUT_MS = '1500';
+  // The Stripe stand-in here always answers at once: no verdict rests on a timeout, so the timeout is generous enough that
+  // a worker starved of CPU does not turn a loopback answer into an unknown outcome.
+  process.env.CONNECTOR_TIMEOUT_MS = '10000';
 }
 
 const usdCardRules = [{ currency: 'USD', payment_method: 'card', connectors: ['stripe', 'sandbox'] }, { connectors: ['sandbox'] }];
 
-async function waitForStatus(id: string, status: string, ms = 4000): Promise<Record<string, any>> {
+/**
+ * Polls the payment until it has `status`. The ceiling is generous (and under the jest timeout): the sandbox's webhook is
+ * due 50 ms after the create, but on a loaded machine its request and the GETs can take seconds; the verdict is the
+ * status reached, not how fast.
+ * @throws Error naming the status last seen when the ceiling passes
+ */
+async function waitForStatus(id: string, status: string, ms = 20_000): Promise<Record<string, any>> {
   const until = Date.now() + ms;
   for (;;) {
     const res = await api.request('GET', `/payments/${id}`);
-    if (res.body.status === status || Date.now() > until) return res.body;
+    if (res.body.status === status) return res.body;
+    if (Date.now() > until) throw new Error(`payment ${id} is still ${res.body.status} ${ms} ms later, not ${status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

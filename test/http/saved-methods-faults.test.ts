@@ -24,6 +24,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { paymentMethodIdFor } from '../../shared/operations/payment-methods/saved-methods';
 import { baseClient, documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
+import { cardFreeKey } from '../helpers/card-free-key';
 import { useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type TestResponse } from '../helpers/local-api';
 
@@ -301,7 +302,7 @@ describe('2. the attach transaction fails after the payment succeeded', () => {
 describe('3. the Stripe Customer of (customer, account) under storage faults', () => {
   test('the outcome write fails after Stripe made the Customer and charged → a keyed retry makes no second Customer and saves the card once', async () => {
     const customer = await newCustomer();
-    const key = randomUUID();
+    const key = cardFreeKey(); // sent as metadata too: no digit run in it may read as a card number
     const body = savingBody(customer, { metadata: { test_key: key } });
     // The payment's writes: 1 the create with its claim, 2 the outcome; the table stays down until the request gave up.
     h.failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage', times: Infinity, wholeTable: true });

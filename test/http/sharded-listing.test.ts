@@ -233,7 +233,7 @@ beforeAll(async () => {
   await bulkPayments(500, { read: 1, write: 1 });
   await bulkCustomers(60, { read: 1, write: 1 });
   await httpPayments(40);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await api.close();
@@ -254,7 +254,7 @@ describe('raising the shard count, two-phase', () => {
     const stale = await listPayments(api.merchantId, { limit: 100 }, {}, undefined, 1);
     expect(stale.data.map((p) => p.payment_id)).toEqual(ref.slice(0, 100).map((r) => r.id));
     expect(await walk('/payments', '', 'payment_id', 100)).toEqual(ref.map((r) => r.id));
-  }, 30_000);
+  }, 120_000);
 
   test('refuses a write count above read, and any lowering', async () => {
     await expect(raiseListShards(api.merchantId, 'write', 8)).rejects.toThrow(/read shard count/);
@@ -284,14 +284,14 @@ describe('raising the shard count, two-phase', () => {
     const shardsUsed = new Set(spread.map((id) => shardOf(id, 4)));
     expect(shardsUsed).toEqual(new Set([0, 1, 2, 3]));
     expect(payments.size).toBeGreaterThan(2100);
-  }, 40_000);
+  }, 120_000);
 });
 
 describe('payments over 4 shards match the reference ordering', () => {
   test('a starting_after walk returns every payment once, in order', async () => {
     const ids = allPayments().map((r) => r.id);
     expect(await walk('/payments', '', 'payment_id', 100)).toEqual(ids);
-  }, 30_000);
+  }, 120_000);
 
   test.each(['RequiresConfirmation', 'Succeeded', 'Failed', 'Cancelled'])('status=%s: a walk equals the reference', async (status) => {
     const ref = allPayments().filter((r) => r.status === status);
@@ -337,7 +337,7 @@ describe('payments over 4 shards match the reference ordering', () => {
       const res = page(await api.request('GET', `/payments?${createdParams(created)}&offset=7&limit=20`));
       expect({ ids: res.data.map((p) => p.payment_id), has_more: res.has_more }).toEqual(refPage(inside, { offset: 7, limit: 20 }));
     }
-  }, 30_000);
+  }, 120_000);
 
   test('property: any page (status, created bounds, offset or starting_after, limit) equals the reference page', async () => {
     const ref = allPayments();
@@ -376,7 +376,7 @@ describe('payments over 4 shards match the reference ordering', () => {
       ),
       { numRuns: 40 },
     );
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('events and customers over 4 shards', () => {
@@ -407,7 +407,7 @@ describe('events and customers over 4 shards', () => {
     }
     const res = page(await api.request('GET', '/events?offset=250&limit=40'));
     expect(res.data.map((e) => e.event_id)).toEqual(all.slice(250, 290).map((e) => e.id));
-  }, 30_000);
+  }, 120_000);
 
   test('customers: walks, offsets and e-mail filters equal the reference', async () => {
     const ref = newestFirst([...customers.values()]);

@@ -40,6 +40,7 @@ import { API_GATEWAY_TIMEOUT_MS } from '../../shared/operations/request-context'
 import { FINAL_ANSWER_RESERVE_MS, STORAGE_RETRY_MAX_WAIT_MS } from '../../shared/operations/storage-retry';
 import { forgetAccountConnector } from '../../shared/processor-call/account-connectors';
 import { KEYED_RETRY_BOUND_MS, RECONCILE_PASS_INTERVAL_MS } from '../../shared/settings/reconcile-settings';
+import { cardFreeKey } from '../helpers/card-free-key';
 import { type FaultHarnessOptions, type StorageFault, useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type LocalApi, type TestResponse } from '../helpers/local-api';
 import type { StripeStandIn } from '../helpers/stripe-stand-in';
@@ -115,7 +116,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
 
   describe('create with confirm: true', () => {
     test('storage down before the processor call → 503 "nothing was changed", and nothing was', async () => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 1, mode: 'outage' });
       const res = await api.request('POST', '/payments', {
         body: usdCard({ confirm: true, metadata: { test_key: key } }),
@@ -173,7 +174,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     });
 
     test('outcome write fails after the charge → 503 outcome_unknown (never "nothing was changed"); a keyed retry gets the reconciled payment', async () => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       const body = usdCard({ confirm: true, metadata: { test_key: key } });
       // One failed write: the outcome's. The table is back for the request's hand-over.
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'outage' });
@@ -202,7 +203,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       ['while the request still waits on it (it hands its claim over then)', 3],
       ['only after the request gave up', Infinity],
     ])('storage down from the outcome write, back %s: a keyed retry 10 s later gets the reconciled payment, never 409', async (_when, times) => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       const body = usdCard({ confirm: true, metadata: { test_key: key } });
       failStorage(outageAfterCall('#PAYMENT#', 2, times));
       const t0 = now();
@@ -229,7 +230,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     });
 
     test('the process dies between the charge and its write → the reconciler records the charge', async () => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, mode: 'killed' });
       const t0 = now();
       const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
@@ -241,7 +242,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     });
 
     test('storage down during the call (processor hangs after charging, every write fails) → outcome_unknown, then converges', async () => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       h.failProcessor({ method: 'POST', path: '/v1/payment_intents' }, 'hang_after_work');
       failStorage({ command: 'write', pk: '#PAYMENT#', nth: 2, times: Infinity, mode: 'outage' });
       const res = await api.request('POST', '/payments', { body: usdCard({ confirm: true, metadata: { test_key: key } }) });
@@ -747,7 +748,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
 
   describe('idempotency during a storage outage', () => {
     test('a keyed POST while storage is down answers 503 JSON, never a bare 500; the key works once storage is back', async () => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       failStorage({ command: 'PutItem', nth: 1, times: Infinity, mode: 'outage' });
       const res = await api.request('POST', '/customers', { body: { name: 'Ada' }, headers: { 'Idempotency-Key': key } });
       expectError(res, 503, 'service_unavailable');
@@ -758,7 +759,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
     });
 
     test('storage failing after the work (the stored answer cannot be completed) still answers the work done', async () => {
-      const key = randomUUID();
+      const key = cardFreeKey();
       failStorage({ command: 'UpdateItem', pk: 'idempotency#', nth: 1, mode: 'outage' });
       const res = await api.request('POST', '/payments', {
         body: usdCard({ confirm: true, metadata: { test_key: key } }),
@@ -900,7 +901,7 @@ export function unknownOutcomesSuite(options: FaultHarnessOptions = {}): void {
       const created = (await api.request('POST', '/payments', { body: { amount: 3100, currency: 'NGN', payment_method: 'card' } })).body;
       // Written before connector accounts existed: no merchant_connector_id (the platform's own sandbox).
       const template = Object.fromEntries(Object.entries(created).filter(([k]) => k !== 'merchant_connector_id'));
-      const legacyId = `pay_legacy${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+      const legacyId = `pay_legacy${cardFreeKey().replace(/-/g, '').slice(0, 20)}`; // no digits: never read as a card number
       const old = new Date(Date.now() - 10 * 60_000).toISOString();
       // As the previous release stored a confirm interrupted after its claim: a bare-string claim, no GSI5 keys.
       await documentClient().send(

@@ -56,7 +56,7 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
     AWS_REGION: region,
   });
-}, 30_000);
+}, 120_000);
 
 afterAll(() => {
   env.restore();

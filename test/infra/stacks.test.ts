@@ -592,7 +592,7 @@ export async function handler() {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 
   test('without --enable-source-maps, stack frames of a bundle are mapped back to the TypeScript source on demand', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-stack-map-'));
@@ -709,7 +709,7 @@ describe('the API reference routes in the route table', () => {
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 /** The parent API template's parameter resolving the connector-accounts key ARN from SSM. */

@@ -2,7 +2,8 @@
  * Starts one in-memory DynamoDB Local for the whole test run and creates the
  * table from the shared definition. Workers inherit the endpoint through the
  * environment. Each test file isolates its data by using its own merchant.
- * Raises the per-merchant rate limit defaults for the run (docs/rate-limits.md).
+ * Raises the per-merchant rate limit defaults for the run (docs/rate-limits.md), and the DynamoDB client's
+ * connect and request timeouts (a loaded machine must not turn a slow loopback connect into a failed request).
  * Also makes the directory where the HTTP suites record which (operation, status) pairs of
  * docs/openapi.json they exercised (test/helpers/contract-validator.ts), read by global-teardown.
  * Connector account credentials are encrypted under a fresh local key per run, never KMS
@@ -35,6 +36,11 @@ export default async function globalSetup(): Promise<void> {
   // endpoint and expect the next event to see it at once; test/http/fan-out-endpoint-cache.test.ts
   // turns it on and tests it.
   process.env.WEBHOOK_ENDPOINT_CACHE_MS ||= '0';
+  // DynamoDB Local is on loopback, but a worker's event loop starved by the other workers can see a connect that
+  // succeeded only after the client's 1,000 ms connect timer: the request then fails though nothing was wrong.
+  // The run gives the client generous timeouts (shared/storage/client.ts `storageTimeouts`); deployed stages keep theirs.
+  process.env.DYNAMODB_CONNECTION_TIMEOUT_MS ||= '15000';
+  process.env.DYNAMODB_REQUEST_TIMEOUT_MS ||= '60000';
   process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
   // Each stage's default templates, synthesized once per run and shared by the infra suites (test/infra/stage-template-cache.ts).
   process.env[STAGE_TEMPLATE_CACHE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-stage-templates-'));

@@ -7,5 +7,5 @@ describe('docs/architecture.md and docs/architecture.svg', () => {
     const fresh = await freshDiagrams(process.cwd(), committed);
     expect(fresh.document).toBe(committed);
     expect(fresh.svg).toBe(readFileSync(ARCHITECTURE_SVG, 'utf8'));
-  }, 120_000);
+  }, 240_000);
 });

@@ -34,9 +34,10 @@ import {
   RECONCILER_RUN_SPAN_MS,
   RECONCILER_SCHEDULE_PERIOD_MS,
 } from '../../shared/settings/reconcile-settings';
+import { storageTimeouts } from '../../shared/storage/client';
 
-/** The DynamoDB client's request timeout (shared/storage/client.ts `requestHandler.requestTimeout`), ms. */
-const STORAGE_REQUEST_TIMEOUT_MS = 5_000;
+/** The DynamoDB client's request timeout in deployed stages (shared/storage/client.ts, no override set), ms. */
+const STORAGE_REQUEST_TIMEOUT_MS = storageTimeouts({}).requestTimeout;
 
 describe('the claim lease follows the function timeout', () => {
   test('no stage lets an API function outlive API_FUNCTION_TIMEOUT_MS, and no route sets a timeout of its own', () => {

@@ -44,7 +44,7 @@ describe('layering', () => {
     expect(settling.length).toBeGreaterThan(0);
     const unregistered = settling.filter((m) => !reaches(graph, m, BILLING_HOOK));
     expect(unregistered).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   test('shared/operations keeps at most 3 loose files: every use case lives in its capability folder', () => {
     const loose = readdirSync('shared/operations', { withFileTypes: true }).filter((e) => e.isFile());

@@ -435,10 +435,11 @@ describe('Stripe stand-in', () => {
 
   test('a concurrent request with a key still in use gets 409 idempotency_key_in_use', async () => {
     const paymentId = newPaymentId();
-    standIn.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'slow', { delayMs: 150 });
+    // The first to arrive is held 3 s, ample for the other to arrive meanwhile on a loaded machine (150 ms was not).
+    standIn.failNext({ method: 'POST', path: '/v1/payment_intents' }, 'slow', { delayMs: 3_000 });
     const settled = await Promise.allSettled([
-      stripe().authorize(authorizeRequest(paymentId)),
-      stripe().authorize(authorizeRequest(paymentId)),
+      stripe({ timeoutMs: 20_000 }).authorize(authorizeRequest(paymentId)),
+      stripe({ timeoutMs: 20_000 }).authorize(authorizeRequest(paymentId)),
     ]);
     // Whichever arrived first took the key and the delay; the other one was refused.
     expect(settled.filter((s) => s.status === 'fulfilled')).toEqual([
@@ -461,10 +462,11 @@ describe('Stripe stand-in', () => {
 
   test('a 409 on the PaymentMethod (another authorize of the payment in flight) stays an unknown outcome, never notSent', async () => {
     const paymentId = newPaymentId();
-    standIn.failNext({ method: 'POST', path: '/v1/payment_methods' }, 'slow', { delayMs: 150 });
+    // The first to arrive is held 3 s, ample for the other to arrive meanwhile on a loaded machine (150 ms was not).
+    standIn.failNext({ method: 'POST', path: '/v1/payment_methods' }, 'slow', { delayMs: 3_000 });
     const settled = await Promise.allSettled([
-      stripe().authorize(authorizeRequest(paymentId)),
-      stripe().authorize(authorizeRequest(paymentId)),
+      stripe({ timeoutMs: 20_000 }).authorize(authorizeRequest(paymentId)),
+      stripe({ timeoutMs: 20_000 }).authorize(authorizeRequest(paymentId)),
     ]);
     const rejected = settled
       .filter((s): s is PromiseRejectedResult => s.status === 'rejected')

@@ -262,8 +262,10 @@ test('a 500 is not retried; a caller key wins and replays the first answer', asy
 });
 
 test("a timed-out attempt is retried with the same key; the caller's abort is not; no answer at all ends in a SwitchyardConnectionError", async () => {
-  // 1.5 s: long enough that the forwarded retry is never cut short on a loaded machine (at 300 ms it was, once, in CI).
-  const switchyard = client({ timeoutMs: 1500 });
+  // The timeout applies to each attempt: the hung first one ends after it, and the forwarded retry (a customer create
+  // through the local API) must finish within it. 5 s: at 300 ms a retry was cut short once in CI, and 1.5 s is within
+  // reach of a create on a CI worker starved of CPU; the hang costs the test those 5 s.
+  const switchyard = client({ timeoutMs: 5_000 });
   const from = standIn.requests.length;
   standIn.next(['hang']);
   const customer = await switchyard.customers.create({ name: 'After a timeout' });

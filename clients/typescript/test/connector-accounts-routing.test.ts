@@ -207,7 +207,7 @@ test('two sandbox accounts: connect, list, update; a volume split, advanced rule
   ]);
   const disabledEvents = await switchyard.events.list({ type: 'connector_account.disabled' });
   expect(disabledEvents.data.map((e) => (e.type === 'connector_account.disabled' ? e.data.merchant_connector_id : null))).toEqual([B, A]);
-}, 60_000);
+}, 120_000);
 
 test('creates carry an Idempotency-Key, activations none; 409 routing_changed is retried, connector_account_in_use thrown at once', async () => {
   const switchyard = await client();

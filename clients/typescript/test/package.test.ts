@@ -56,7 +56,7 @@ beforeAll(async () => {
   closedPort = (server.address() as { port: number }).port;
   await new Promise((ok) => server.close(ok));
   api = await startLocalApi();
-}, 180_000);
+}, 360_000);
 
 afterAll(async () => {
   await api?.close();
@@ -193,4 +193,4 @@ test('examples/walkthrough.ts, copied unchanged, runs against the installed pack
   expect(stdout).toMatch(/^3\. confirmed +Succeeded/m);
   expect(stdout).toMatch(/^ {3}after the OTP +Succeeded/m);
   expect(relative(repoRoot, app).startsWith('..')).toBe(true);
-}, 60_000);
+}, 120_000);
