@@ -101,7 +101,7 @@ const SYNTHESIS_ENV = [
 ];
 
 /** What, besides the code, a default synthesis depends on: {@link SYNTHESIS_ENV}'s values and whether the webhook delivery handler exists. */
-const synthesisInputs = () => [SYNTHESIS_ENV.map((k) => process.env[k] ?? null), webhookDeliveryHandlerExists()];
+export const synthesisInputs = () => [SYNTHESIS_ENV.map((k) => process.env[k] ?? null), webhookDeliveryHandlerExists()];
 
 /** Builds and synthesizes the app (see {@link synthStage}); the templates as JSON. */
 function synthesize(stage: string, options: BuildAppOptions, context: Record<string, unknown>): StageTemplatesJson {
