@@ -60,8 +60,8 @@ interface StageTemplatesJson {
 }
 
 /**
- * Synthesizes a stage without bundling (esbuild is exercised by `cdk synth` in
- * cdk-cli-synth.test.ts, not here). The webhook delivery function is always in it: the real
+ * Synthesizes a stage without bundling (esbuild is exercised in cdk-cli-synth.test.ts and
+ * stacks.test.ts, not here). The webhook delivery function is always in it: the real
  * handler module when it exists, else {@link WEBHOOK_DELIVERY_STUB_ENTRY} (the module only
  * names the asset; templates are otherwise the same). A stage that requires an alarm destination
  * (prod) gets {@link TEST_ALARM_CONTEXT} unless `context` says otherwise.
