@@ -1,12 +1,7 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { FAMILY_GROUPS, functionGroup, MAX_FUNCTIONS_PER_GROUP } from '../../lib/function-groups';
 import { MAX_QUERY_LOG_GROUPS, SAVED_QUERIES } from '../../lib/monitoring/operations-queries';
-import { buildApp, tagApp } from '../../lib/switchyard-app';
 import { ROUTES, type RouteDefinition } from '../../shared/api/routes';
-import { alarmContext } from './synth-stage';
+import { cliShapedStage, measureLikeCli, type TemplateSize } from './cli-shaped-stage';
 
 /**
  * Room to grow (docs/capacity.md "CloudFormation room"): every template of both stages, the API stack's nested stacks included
@@ -20,55 +15,13 @@ import { alarmContext } from './synth-stage';
  *
  * The app is synthesized as `npx cdk synth` runs it (cdk.json, bin/switchyard.ts): path metadata on
  * every resource and the `AWS::CDK::Metadata` resource (the CLI's defaults), and the `service` tag.
- * Bundling is skipped: it changes asset hashes, not sizes. The test names carry the measured numbers.
+ * Bundling is skipped: it changes asset hashes, not sizes. The test names carry the measured numbers. Today's dev and
+ * prod are the run's shared CLI-shaped syntheses (test/infra/cli-shaped-stage.ts, which stacks.test.ts's cdk-nag check
+ * reads too); the grown route table is synthesized here, once.
  */
 
 const QUOTAS = { resources: 500, outputs: 200, parameters: 200, bytes: 1_000_000 } as const;
 const SHARE = 0.8;
-
-/** What the CDK CLI adds to the app's context when it runs it (path metadata, version reporting); no bundling. */
-const CLI_CONTEXT = { 'aws:cdk:enable-path-metadata': true, 'aws:cdk:version-reporting': true, 'aws:cdk:bundling-stacks': [] };
-
-/** One synthesized template file and its counts. */
-interface TemplateSize {
-  file: string;
-  resources: number;
-  outputs: number;
-  parameters: number;
-  bytes: number;
-  /** Whether it is shaped as `cdk synth` writes it: an `AWS::CDK::Metadata` resource, `aws:cdk:path` on every resource. */
-  cliShaped: boolean;
-}
-
-/** Synthesizes a stage as the CLI would and measures every template file of the assembly. */
-function measure(stage: string, routes?: readonly RouteDefinition[]): TemplateSize[] {
-  const app = new App({ context: { ...CLI_CONTEXT, ...alarmContext(stage) } });
-  buildApp(app, stage, { routes });
-  tagApp(app);
-  const { directory } = app.synth();
-  try {
-    return readdirSync(directory)
-      .filter((file) => file.endsWith('.template.json'))
-      .sort()
-      .map((file) => {
-        const text = readFileSync(join(directory, file), 'utf8');
-        const template = JSON.parse(text);
-        const resources = Object.values(template.Resources ?? {}) as { Type: string; Metadata?: Record<string, unknown> }[];
-        return {
-          file,
-          resources: Object.keys(template.Resources ?? {}).length,
-          outputs: Object.keys(template.Outputs ?? {}).length,
-          parameters: Object.keys(template.Parameters ?? {}).length,
-          bytes: Buffer.byteLength(text),
-          cliShaped:
-            resources.some((r) => r.Type === 'AWS::CDK::Metadata') &&
-            resources.every((r) => r.Type === 'AWS::CDK::Metadata' || typeof r.Metadata?.['aws:cdk:path'] === 'string'),
-        };
-      });
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
 
 const percent = (value: number, quota: number) => `${Math.round((100 * value) / quota)} %`;
 const describeSize = (t: TemplateSize) =>
@@ -112,8 +65,12 @@ function grownRoutes(count: number): RouteDefinition[] {
 }
 
 const GROWTH = 45;
-const measured = { dev: measure('dev'), prod: measure('prod') };
-const grown = measure('dev', grownRoutes(GROWTH));
+const measured = { dev: cliShapedStage('dev').sizes, prod: cliShapedStage('prod').sizes };
+/** The grown dev stage: its template files measured, and the parent API template (JSON) the saved-query test reads. */
+let grownApiTemplate: { Resources: Record<string, { Type: string; Properties: { Name: string; LogGroupNames: unknown[] } }> } | undefined;
+const grown = measureLikeCli('dev', grownRoutes(GROWTH), false, (file, template) => {
+  if (file === 'Switchyard-dev-Api.template.json') grownApiTemplate = template as typeof grownApiTemplate;
+});
 
 describe.each(['dev', 'prod'] as const)('%s: every template under 80 % of the per-template quotas', (stage) => {
   test.each(measured[stage].map((t) => [describeSize(t), t] as const))('%s', (_name, size) => {
@@ -127,11 +84,9 @@ describe(`dev with ${GROWTH} more routes (the payments group filled to ${MAX_FUN
   });
 
   test('a saved query over more than 50 log groups is split into parts of at most 50 (Logs Insights reads at most 50)', () => {
-    const app = new App({ context: CLI_CONTEXT });
-    const { api } = buildApp(app, 'dev', { routes: grownRoutes(GROWTH) });
-    const queries = Object.values(Template.fromStack(api).findResources('AWS::Logs::QueryDefinition')) as {
-      Properties: { Name: string; LogGroupNames: unknown[] };
-    }[];
+    // The grown stage's parent API template, which holds the saved queries.
+    const queries = Object.values(grownApiTemplate!.Resources).filter((r) => r.Type === 'AWS::Logs::QueryDefinition');
+    expect(queries.length).toBeGreaterThan(0);
     for (const q of queries) expect(q.Properties.LogGroupNames.length).toBeLessThanOrEqual(MAX_QUERY_LOG_GROUPS);
     const connectorParts = queries.filter((q) => q.Properties.Name.startsWith(`switchyard-dev/${SAVED_QUERIES.connectorErrors.name}`));
     expect(connectorParts.map((q) => q.Properties.Name).sort()).toEqual([

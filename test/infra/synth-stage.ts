@@ -60,8 +60,8 @@ interface StageTemplatesJson {
 }
 
 /**
- * Synthesizes a stage without bundling (esbuild is exercised by `cdk synth` in
- * cdk-cli-synth.test.ts, not here). The webhook delivery function is always in it: the real
+ * Synthesizes a stage without bundling (esbuild is exercised in cdk-cli-synth.test.ts and
+ * stacks.test.ts, not here). The webhook delivery function is always in it: the real
  * handler module when it exists, else {@link WEBHOOK_DELIVERY_STUB_ENTRY} (the module only
  * names the asset; templates are otherwise the same). A stage that requires an alarm destination
  * (prod) gets {@link TEST_ALARM_CONTEXT} unless `context` says otherwise.
@@ -101,7 +101,7 @@ const SYNTHESIS_ENV = [
 ];
 
 /** What, besides the code, a default synthesis depends on: {@link SYNTHESIS_ENV}'s values and whether the webhook delivery handler exists. */
-const synthesisInputs = () => [SYNTHESIS_ENV.map((k) => process.env[k] ?? null), webhookDeliveryHandlerExists()];
+export const synthesisInputs = () => [SYNTHESIS_ENV.map((k) => process.env[k] ?? null), webhookDeliveryHandlerExists()];
 
 /** Builds and synthesizes the app (see {@link synthStage}); the templates as JSON. */
 function synthesize(stage: string, options: BuildAppOptions, context: Record<string, unknown>): StageTemplatesJson {
