@@ -29,8 +29,11 @@ function readableTime(iso: string, currency: Currency): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   return new Intl.DateTimeFormat(CURRENCY_LOCALES[currency], {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
     timeZone: CURRENCY_TIME_ZONES[currency],
     timeZoneName: 'short',
   }).format(at);

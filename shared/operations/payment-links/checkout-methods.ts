@@ -70,7 +70,7 @@ export function isPaymentMethod(value: unknown): value is PaymentMethod {
  * @param ussdBankCode for USSD, the payer's bank (CBN code): only connectors serving it count
  * @throws what routing throws besides `no_connector_available` (storage unavailable)
  */
-async function routable(merchantId: string, link: PaymentLink, method: PaymentMethod, ussdBankCode?: string): Promise<boolean> {
+export async function methodServed(merchantId: string, link: PaymentLink, method: PaymentMethod, ussdBankCode?: string): Promise<boolean> {
   // Routing (and the connector registry it builds adapters with) is loaded by the first page drawn, not at import.
   const { routePayment } = await import('../routing/route-payment');
   try {
@@ -100,7 +100,7 @@ async function routable(merchantId: string, link: PaymentLink, method: PaymentMe
  */
 export async function offeredMethods(merchantId: string, link: PaymentLink): Promise<PaymentMethod[]> {
   const allowed = PAYMENT_METHODS.filter((m) => link.payment_methods === null || link.payment_methods.includes(m));
-  const served = await Promise.all(allowed.map((m) => routable(merchantId, link, m)));
+  const served = await Promise.all(allowed.map((m) => methodServed(merchantId, link, m)));
   return allowed.filter((_, i) => served[i]);
 }
 
@@ -110,7 +110,7 @@ export async function offeredMethods(merchantId: string, link: PaymentLink): Pro
  */
 export async function offeredUssdBanks(merchantId: string, link: PaymentLink): Promise<{ code: string; name: string }[]> {
   const codes = Object.keys(USSD_BANKS);
-  const served = await Promise.all(codes.map((code) => routable(merchantId, link, 'ussd', code)));
+  const served = await Promise.all(codes.map((code) => methodServed(merchantId, link, 'ussd', code)));
   return codes.filter((_, i) => served[i]).map((code) => ({ code, name: USSD_BANKS[code] as string }));
 }
 

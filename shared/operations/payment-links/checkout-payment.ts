@@ -11,7 +11,10 @@ import { linkOfReservationImage, linkPlaceReservation, releaseLinkPlace } from '
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { createPayment } from '../payments/create-payment';
 import { type CheckoutForm, checkFormFields, checkoutLink, closedSentence, completionUrl, type FieldErrors, formValue } from './checkout';
-import { isPaymentMethod, METHOD_NOT_OFFERED_SENTENCE, normalizedPhone } from './checkout-methods';
+import { isPaymentMethod, METHOD_NOT_OFFERED_SENTENCE, methodServed, normalizedPhone } from './checkout-methods';
+
+/** The USSD bank field's error when no connector the merchant's routing reaches serves that bank. */
+const USSD_BANK_NOT_SERVED = 'USSD is not available for this bank here. Choose another bank or pay another way.';
 
 /** What paying on the page led to. */
 export type CheckoutOutcome =
@@ -53,8 +56,13 @@ export async function payOnCheckout(
   if (!isPaymentMethod(method) || (link.payment_methods !== null && !link.payment_methods.includes(method))) {
     return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
   }
+  // The method first (its fields mean nothing when it is not offered), then the fields, then the USSD bank.
+  if (!(await methodServed(merchantId, link, method))) return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
   const { errors, amount } = checkFormFields(link, form, method);
   if (Object.keys(errors).length > 0 || amount === undefined) return { kind: 'invalid', errors };
+  if (method === 'ussd' && !(await methodServed(merchantId, link, method, formValue(form, 'ussd_bank_code')))) {
+    return { kind: 'invalid', errors: { ussd_bank_code: USSD_BANK_NOT_SERVED } };
+  }
   if (single) return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt);
   const holder = (method === 'card' ? formValue(form, 'card_name') : undefined) ?? formValue(form, 'name');
   const [first, ...rest] = (holder ?? '').split(/\s+/);
@@ -131,16 +139,14 @@ function fieldOf(method: PaymentMethod): keyof FieldErrors {
 }
 
 /**
- * Routing's refusal of the method as the page answers it: no connector serves the payer's USSD bank (by the bank
- * field), or none serves the method for this currency and amount now (the method is refused). Nothing was created or
- * changed: routing runs before any write.
+ * Routing's refusal at the create or confirm (the merchant's accounts changed since the page's own check, or the
+ * amount the payer chose is outside what they enable) as the page answers it: for USSD by the bank field, otherwise
+ * the method is refused. Nothing was created or changed: routing runs before any write.
  * @returns undefined for any other error
  */
 function routingRefusal(err: unknown, method: PaymentMethod): CheckoutOutcome | undefined {
   if (!(err instanceof ApiError) || err.code !== 'no_connector_available') return undefined;
-  if (method === 'ussd' && err.param === 'payment_method_data.ussd.bank_code') {
-    return { kind: 'invalid', errors: { ussd_bank_code: 'USSD is not available for this bank here. Choose another bank or method.' } };
-  }
+  if (method === 'ussd') return { kind: 'invalid', errors: { ussd_bank_code: USSD_BANK_NOT_SERVED } };
   return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
 }
 
