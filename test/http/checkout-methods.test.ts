@@ -244,6 +244,49 @@ describe('each method pays end to end', () => {
   });
 });
 
+describe('steps and single-use links', () => {
+  test('mobile money with a Telecel number: the voucher step goes to the hosted PIN/OTP step page, as for cards', async () => {
+    const link = await newLink({ currency: 'GHS', amount: 5000 });
+    const { browser, posted } = await pay(link.url, 'mobile_money', { mobile_money_phone: '+233201234567' });
+    expect(posted.status).toBe(303);
+    const step = posted.headers.get('location') as string;
+    expect(step).toMatch(/\/pay\/pay_[0-9a-f]+\/authenticate$/);
+    const paymentId = /pay_[0-9a-f]+/.exec(step)?.[0] as string;
+    const payment = (await api.request('GET', `/payments/${paymentId}`)).body;
+    expect(payment).toMatchObject({ status: 'RequiresAction', payment_method: 'mobile_money', next_action: { type: 'submit_otp' } });
+    const page = await browser.get(step);
+    expect(page.status).toBe(200);
+    expect(await page.text()).not.toContain('201234567');
+    expect(paystack.entryOf(aKey, paystackReference(paymentId))).toMatchObject({ channel: 'mobile_money', amount: 5000 });
+  });
+
+  test("a payment's single-use link pays it by bank transfer: its page then shows the transfer to make, and 410 once paid", async () => {
+    const created = await api.request('POST', '/payments', {
+      body: { amount: 450000, currency: 'NGN', description: 'Invoice 12', email: 'ada@example.com', payment_link: true },
+    });
+    expect(created.status).toBe(200);
+    const { payment_id: paymentId, payment_link: single } = created.body as { payment_id: string; payment_link: { link: string } };
+    const browser = new Browser();
+    const html = await (await browser.get(single.link)).text();
+    expect(chooser(html)).toEqual(['Card', 'Bank transfer', 'USSD']);
+    const form = await (await browser.get(`${single.link}?payment_method=bank_transfer`)).text();
+    const posted = await browser.post(single.link, { ...checkoutHidden(form), payment_method: 'bank_transfer' });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toContain(`/complete?payment_id=${paymentId}`);
+    const again = await browser.get(single.link);
+    expect(again.status).toBe(200);
+    const waiting = await again.text();
+    const payment = (await api.request('GET', `/payments/${paymentId}`)).body;
+    expect(payment).toMatchObject({ status: 'RequiresAction', payment_method: 'bank_transfer' });
+    expect(waiting).toContain(payment.next_action.bank_transfer.account_number);
+    expect(waiting).toContain('₦4,500.00');
+    paystack.completeOffline(paystackReference(paymentId), 'success', aKey);
+    expect((await synced(paymentId)).status).toBe('Succeeded');
+    expect((await browser.get(single.link)).status).toBe(410);
+    expect(paystack.entryOf(aKey, paystackReference(paymentId))).toMatchObject({ status: 'success', amount: 450000 });
+  });
+});
+
 describe('mistakes and tenancy', () => {
   test('bad field input is answered 400 next to its field, creating nothing', async () => {
     const ngn = await newLink({});
