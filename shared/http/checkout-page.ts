@@ -61,19 +61,10 @@ function header(brand: CheckoutBrand): string {
   return `<header class="brand">${logo}<strong>${escapeHtml(brand.name)}</strong></header>`;
 }
 
-/**
- * A checkout page around its body: the styles, the brand's header, the one nonced script when given.
- * @param options.head more of `<head>` (already escaped: the waiting page's `<meta http-equiv="refresh">`)
- */
-export function checkoutFrame(
-  title: string,
-  nonce: string,
-  body: string,
-  brand: CheckoutBrand,
-  options: { script?: string; head?: string } = {},
-): string {
+/** A checkout page around its body: the styles, the brand's header, the one nonced script when given. */
+export function checkoutFrame(title: string, nonce: string, body: string, brand: CheckoutBrand, options: { script?: string } = {}): string {
   const script = options.script ? `<script nonce="${escapeHtml(nonce)}">${options.script}</script>` : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${options.head ?? ''}<title>${escapeHtml(title)}</title><style>${STYLE}${METHOD_STYLE}${brandStyle(brand)}</style></head><body><main>${header(brand)}${body}</main>${script}</body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}${METHOD_STYLE}${brandStyle(brand)}</style></head><body><main>${header(brand)}${body}</main>${script}</body></html>`;
 }
 
 const page = (title: string, nonce: string, body: string, brand: CheckoutBrand, script = '') =>

@@ -1,9 +1,10 @@
 /**
  * The checkout page while the payer pays away from it: the bank transfer's account to pay into (bank, account number
  * and name, the exact amount, the reference, until when), the USSD code to dial, or the request to approve on the
- * phone. The page only reads the payment: it refreshes itself every {@link WAITING_REFRESH_SECONDS} s
- * (`<meta http-equiv="refresh">`, no script) and offers an "I have paid — check status" link to the same address;
- * once the payment is final, that address sends the payer on (the merchant's signed `return_url`, or the status view).
+ * phone. The page only reads the payment: an "I have paid — check status" link (no script, no form) reads it again at
+ * the same address; once the payment is final, that address sends the payer on (the merchant's signed `return_url`,
+ * or the status view). It does not refresh itself: a timed refresh the payer cannot turn off fails WCAG 2.2 SC 2.2.1
+ * "Timing Adjustable" (axe-core rule `meta-refresh`, critical), and a payer still in their bank app would lose the page.
  */
 import type { Currency } from '../domain/money';
 import type { Payment } from '../domain/payment';
@@ -11,9 +12,6 @@ import type { PaymentLink } from '../domain/payment-link';
 import { CURRENCY_LOCALES, formatAmount } from '../operations/payment-links/checkout';
 import { type CheckoutBrand, checkoutFrame } from './checkout-page';
 import { escapeHtml } from './html-handler';
-
-/** Seconds between the waiting page's own refreshes: 4 reads a minute, well inside the page's rate limits. */
-export const WAITING_REFRESH_SECONDS = 15;
 
 /** The time zone a currency's payers read times in (its home country's; UTC for USD). */
 const CURRENCY_TIME_ZONES: Readonly<Record<Currency, string>> = {
@@ -88,7 +86,7 @@ function instructions(payment: Payment): { title: string; body: string } {
 
 /**
  * The waiting page of a payment that waits for the payer (shared/operations/payment-links/checkout.ts `awaitsPayer`).
- * @param view.checkUrl the completion route of this payment (absolute): what the refresh and the link re-read
+ * @param view.checkUrl the completion route of this payment (absolute): what the "check status" link re-reads
  */
 export function checkoutWaitingPage(
   link: PaymentLink,
@@ -100,8 +98,7 @@ export function checkoutWaitingPage(
   return checkoutFrame(
     title,
     view.nonce,
-    `<h1>${escapeHtml(title)}</h1><div class="box">${body}<p role="status">This page checks the payment every ${WAITING_REFRESH_SECONDS} seconds and moves on once it is complete.</p><p><a class="button" href="${check}">I have paid — check status</a></p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(payment.payment_id)}</small></p></div>`,
+    `<h1>${escapeHtml(title)}</h1><div class="box">${body}<p role="status">Once you have paid, check the status here: this page moves on when the payment is complete.</p><p><a class="button" href="${check}">I have paid — check status</a></p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(payment.payment_id)}</small></p></div>`,
     view.brand,
-    { head: `<meta http-equiv="refresh" content="${WAITING_REFRESH_SECONDS};url=${check}">` },
   );
 }
