@@ -56,7 +56,11 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
     case 'refused':
       return redraw(400, { message: outcome.sentence });
     case 'declined':
-      return redraw(402, { message: `${outcome.message} No money was taken. Check the card details or use another card.` });
+      return redraw(402, {
+        message: `${outcome.message} No money was taken. ${
+          outcome.payment.payment_method === 'card' ? 'Check the card details or use another card.' : 'Try again, or pay another way.'
+        }`,
+      });
     case 'redirect':
       return { statusCode: 303, headers: { location: outcome.location }, html: '<!doctype html><p>Continue.</p>' };
   }
