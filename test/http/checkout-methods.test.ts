@@ -158,6 +158,34 @@ describe('which methods the page offers', () => {
   });
 });
 
+describe('routing decides, as it changes', () => {
+  test('an account turned off takes its methods off the page (410 when none is left, a form drawn before creates nothing); turned on, they are back', async () => {
+    const key = await api.newMerchantKey();
+    const { secretKey } = paystack.addAccount();
+    const created = await api.request('POST', '/connector_accounts', {
+      key,
+      body: { connector_name: 'paystack', connector_account_details: { api_key: secretKey } },
+    });
+    expect(created.status).toBe(200);
+    const mca = created.body.merchant_connector_id as string;
+    const link = await newLink({}, key);
+    const browser = new Browser();
+    const form = await (await browser.get(`${link.url}?payment_method=bank_transfer`)).text();
+    expect(chooser(form)).toEqual(['Card', 'Bank transfer', 'USSD']);
+    const off = await api.request('PUT', `/connector_accounts/${mca}`, { key, body: { disabled: true } });
+    expect(off.status).toBe(200);
+    const closed = await browser.get(link.url);
+    expect(closed.status).toBe(410);
+    expect(await closed.text()).toContain('none of its payment methods is available in its currency');
+    const posted = await browser.post(link.url, { ...checkoutHidden(form), payment_method: 'bank_transfer', email: 'ada@example.com' });
+    expect(posted.status).toBe(410);
+    expect(await linkPayments(link.payment_link_id, key)).toEqual([]);
+    expect(paystack.ledgerOf(secretKey)).toEqual({});
+    expect((await api.request('PUT', `/connector_accounts/${mca}`, { key, body: { disabled: false } })).status).toBe(200);
+    expect(chooser(await (await browser.get(link.url)).text())).toEqual(['Card', 'Bank transfer', 'USSD']);
+  });
+});
+
 describe('each method pays end to end', () => {
   test('bank transfer: the account to pay into, a waiting page that only reads, then the signed return_url; table and ledger agree', async () => {
     const link = await newLink({ return_url: 'https://shop.example.com/thanks' });
