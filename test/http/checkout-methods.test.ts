@@ -6,12 +6,15 @@
  * page, our table agreeing with the stand-in's ledger; a method not offered, or not served, is refused with a 400 page
  * and creates nothing; a field's mistake is answered next to it; one merchant's routing never shows on another's link.
  */
+// First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
+import '../helpers/secret-log-check';
 import { paystackReference } from '../../shared/connectors/paystack/references';
 import { returnSigningSecret, verifyReturn } from '../../shared/security/checkout-return-signature';
 import { Browser, checkoutHidden } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 import { type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
 import { scopedEnv } from '../helpers/scoped-env';
+import { expectNoSecretInLog, logRecords } from '../helpers/secret-log-check';
 
 const env = scopedEnv();
 let api: LocalApi;
@@ -356,4 +359,9 @@ describe('mistakes and tenancy', () => {
     expect((await api.request('GET', `/payments/${paymentId}`, { key: bApiKey })).status).toBe(404);
     expect(paystack.ledgerOf(bKey)).toEqual({});
   });
+});
+
+test('the flows above logged their events at DEBUG; no secret, and no mobile-money phone, is in the log', () => {
+  expectNoSecretInLog(['POST /payment_links', 'POST /connector_accounts']);
+  expect(logRecords()).not.toMatch(/241234567|201234567/);
 });
