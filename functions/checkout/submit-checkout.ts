@@ -8,22 +8,27 @@ import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
 import { type CheckoutForm, checkoutLink } from '../../shared/operations/payment-links/checkout';
+import { methodChoice, NO_METHOD_SENTENCE } from '../../shared/operations/payment-links/checkout-methods';
 import { payOnCheckout } from '../../shared/operations/payment-links/checkout-payment';
 
 /**
  * `POST /checkout/{payment_link_id}` (public form post): pays on the link. The CSRF token must match the page's cookie
  * (else 403 and the form again, nothing done). Then: a closed link 410; a form with mistakes 400 and the form with
- * each error by its field; a decline 402 and the form to try again; otherwise 303 to the processor's 3-D Secure or
+ * each error by its field; a method the link does not allow or routing does not serve 400 and the form saying so
+ * (nothing created); a decline 402 and the form to try again; otherwise 303 to the processor's 3-D Secure or
  * step page, or to the link's completion route.
  */
 export const handler = htmlHandler(async (event, context, { nonce }) => {
   const paymentLinkId = event.pathParameters?.payment_link_id ?? '';
   const form = ((event.body as unknown as Record<string, string> | undefined) ?? {}) as CheckoutForm;
+  // The form again, with the method it was posted with (the first offered when that one is not offered).
   const redraw = async (statusCode: number, extra: { errors?: Record<string, string>; message?: string }) => {
-    const { link, display } = await checkoutLink(paymentLinkId);
+    const { merchantId, link, display } = await checkoutLink(paymentLinkId);
+    const { choice } = await methodChoice(merchantId, link, form.payment_method);
+    if (!choice) return closedAnswer(NO_METHOD_SENTENCE, display);
     const { cookie, headers } = csrfCookieFor(event, display.allowed_domains.length > 0);
     const csrf = await csrfToken(cookie, paymentLinkId);
-    const view = { nonce, csrfToken: csrf, attempt: newAttempt(), form, brand: brandOf(display), ...extra };
+    const view = { nonce, csrfToken: csrf, attempt: newAttempt(), form, brand: brandOf(display), choice, ...extra };
     return { statusCode, headers: { ...headers, ...checkoutPolicyHeaders(nonce, display) }, html: checkoutFormPage(link, view) };
   };
   const closedAnswer = (sentence: string, display: CheckoutDisplay) => ({
@@ -48,8 +53,14 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
       return closedAnswer(outcome.sentence, outcome.display);
     case 'invalid':
       return redraw(400, { errors: outcome.errors });
+    case 'refused':
+      return redraw(400, { message: outcome.sentence });
     case 'declined':
-      return redraw(402, { message: `${outcome.message} No money was taken. Check the card details or use another card.` });
+      return redraw(402, {
+        message: `${outcome.message} No money was taken. ${
+          outcome.payment.payment_method === 'card' ? 'Check the card details or use another card.' : 'Try again, or pay another way.'
+        }`,
+      });
     case 'redirect':
       return { statusCode: 303, headers: { location: outcome.location }, html: '<!doctype html><p>Continue.</p>' };
   }

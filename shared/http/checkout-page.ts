@@ -11,6 +11,9 @@ import { type CheckoutDisplay, DEFAULT_CHECKOUT_DISPLAY, textColorOn } from '../
 import type { Payment } from '../domain/payment';
 import type { PaymentLink } from '../domain/payment-link';
 import { type CheckoutField, type CheckoutForm, type FieldErrors, formatAmount } from '../operations/payment-links/checkout';
+import type { MethodChoice } from '../operations/payment-links/checkout-methods';
+import { type InputSpec, input } from './checkout-inputs';
+import { METHOD_STYLE, methodChooser, methodFields } from './checkout-method-fields';
 import { escapeHtml } from './html-handler';
 
 /** The page's styles: system fonts, one column that fits a 360 px screen, contrast of at least 4.5:1. */
@@ -58,9 +61,14 @@ function header(brand: CheckoutBrand): string {
   return `<header class="brand">${logo}<strong>${escapeHtml(brand.name)}</strong></header>`;
 }
 
-function page(title: string, nonce: string, body: string, brand: CheckoutBrand, script = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}${brandStyle(brand)}</style></head><body><main>${header(brand)}${body}</main>${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
+/** A checkout page around its body: the styles, the brand's header, the one nonced script when given. */
+export function checkoutFrame(title: string, nonce: string, body: string, brand: CheckoutBrand, options: { script?: string } = {}): string {
+  const script = options.script ? `<script nonce="${escapeHtml(nonce)}">${options.script}</script>` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}${METHOD_STYLE}${brandStyle(brand)}</style></head><body><main>${header(brand)}${body}</main>${script}</body></html>`;
 }
+
+const page = (title: string, nonce: string, body: string, brand: CheckoutBrand, script = '') =>
+  checkoutFrame(title, nonce, body, brand, { script });
 
 /** The amount line: the fixed amount, or the range the payer chooses in. */
 function amountLine(link: PaymentLink): string {
@@ -68,25 +76,6 @@ function amountLine(link: PaymentLink): string {
   const min = formatAmount(link.amount_min ?? 1, link.currency);
   const max = formatAmount(link.amount_max ?? 1, link.currency);
   return `<p>Choose an amount from ${escapeHtml(min)} to ${escapeHtml(max)}.</p>`;
-}
-
-/** What the form may write back into its inputs after a mistake: never the card number or the CVC. */
-const ECHOED: readonly CheckoutField[] = ['amount', 'email', 'name', 'phone', 'card_name', 'card_exp_month', 'card_exp_year'];
-
-interface InputSpec {
-  field: CheckoutField;
-  label: string;
-  attrs: string;
-}
-
-function input(spec: InputSpec, form: CheckoutForm, errors: FieldErrors): string {
-  const error = errors[spec.field];
-  const echoed =
-    ECHOED.includes(spec.field) && typeof form[spec.field] === 'string' ? ` value="${escapeHtml(form[spec.field] as string)}"` : '';
-  const described = error ? ` aria-invalid="true" aria-describedby="err-${spec.field}"` : '';
-  return `<label for="${spec.field}">${escapeHtml(spec.label)}</label><input id="${spec.field}" name="${spec.field}" ${spec.attrs}${echoed}${described}>${
-    error ? `<p class="err" id="err-${spec.field}">${escapeHtml(error)}</p>` : ''
-  }`;
 }
 
 /** The script the nonce allows: one submission per drawing of the form (a second click would be refused anyway). */
@@ -103,8 +92,10 @@ export interface CheckoutFormView {
   /** The payer's earlier answers (re-drawn after a mistake; the card number and CVC are never written back). */
   form?: CheckoutForm;
   errors?: FieldErrors;
-  /** A sentence above the form (a decline, an expired form). */
+  /** A sentence above the form (a decline, an expired form, a method not taken). */
   message?: string;
+  /** The methods offered and the one shown (default: the card alone). */
+  choice?: MethodChoice;
 }
 
 /** The checkout form of an active link. */
@@ -135,21 +126,13 @@ export function checkoutFormPage(link: PaymentLink, view: CheckoutFormView): str
   if (link.customer_fields.includes('phone')) {
     fields.push({ field: 'phone', label: 'Phone (international, e.g. +2348012345678)', attrs: 'type="tel" autocomplete="tel" required' });
   }
-  const cardFields: InputSpec[] = [
-    { field: 'card_name', label: 'Name on card', attrs: 'autocomplete="cc-name"' },
-    { field: 'card_number', label: 'Card number', attrs: 'inputmode="numeric" autocomplete="cc-number" maxlength="23" required' },
-  ];
-  const expiry = [
-    { field: 'card_exp_month', label: 'Month (MM)', attrs: 'inputmode="numeric" autocomplete="cc-exp-month" maxlength="2" required' },
-    { field: 'card_exp_year', label: 'Year (YYYY)', attrs: 'inputmode="numeric" autocomplete="cc-exp-year" maxlength="4" required' },
-    { field: 'card_cvc', label: 'CVC', attrs: 'type="password" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required' },
-  ] as const satisfies readonly InputSpec[];
-  const body = `<h1>${escapeHtml(link.description ?? 'Payment')}</h1>${amountLine(link)}${summary}
+  const choice = view.choice ?? { methods: ['card'], method: 'card' };
+  const method = methodFields(choice, link.currency, form, errors);
+  const body = `<h1>${escapeHtml(link.description ?? 'Payment')}</h1>${amountLine(link)}${summary}${methodChooser(choice)}
 <form method="post" class="box" novalidate><input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}"><input type="hidden" name="attempt" value="${escapeHtml(view.attempt)}">
-${fields.map((f) => input(f, form, errors)).join('')}<fieldset style="border:0;padding:0;margin:0"><legend style="font-weight:700;margin-top:.8rem">Card</legend>
-${cardFields.map((f) => input(f, form, errors)).join('')}<div class="row">${expiry.map((f) => `<div>${input(f, form, errors)}</div>`).join('')}</div></fieldset>
+${fields.map((f) => input(f, form, errors)).join('')}${method.fields}
 <button type="submit">Pay${link.amount !== null ? ` ${escapeHtml(formatAmount(link.amount, link.currency))}` : ''}</button></form>
-<p><small>Card details go to the payment processor only: they are never stored or shown again.</small></p>`;
+<p><small>${escapeHtml(method.note)}</small></p>`;
   return page(`Pay ${brand.name}`, view.nonce, body, brand, ONE_SUBMIT_SCRIPT);
 }
 

@@ -2,7 +2,8 @@
  * A payment link's checkout in a real browser: Debian's Chromium driven through puppeteer-core (no browser download),
  * against the local gateway and DynamoDB Local. A payer opens a reusable link, pays with the sandbox's 3-D Secure card,
  * approves the challenge and lands on the merchant's `return_url` with a valid signature; the same with JavaScript
- * turned off; a deactivated link answers 410. axe-core checks every page on the way: no serious or critical
+ * turned off; with JavaScript off, a bank transfer chosen by its link shows the transfer to make; a deactivated link
+ * answers 410. axe-core checks every page on the way: no serious or critical
  * violation. The pages must also run with no Content-Security-Policy violation.
  *
  * Runs when Chromium is installed (`CHROMIUM_PATH`, else `chromium` or `chromium-browser` on the PATH; `.ci/run`
@@ -174,6 +175,34 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
   test('the same with JavaScript turned off', async () => {
     await payThrough3ds(false);
   }, 240_000);
+
+  test('with JavaScript off, chooses bank transfer by its link, pays, and reads the transfer to make on a waiting page that re-reads it by a link; axe finds nothing serious', async () => {
+    const link = await newLink();
+    const { page, cspViolations } = await newPage(false);
+    await page.goto(link.url);
+    await Promise.all([page.waitForNavigation(), page.click('a[href="?payment_method=bank_transfer"]')]);
+    expect(await page.$eval('legend', (e) => e.textContent)).toBe('Bank transfer');
+    const { page: twin } = await newPage(true);
+    await twin.goto(page.url());
+    expect(await seriousViolations(twin)).toEqual([]);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    expect(page.url()).toContain(`${link.url}/complete?payment_id=pay_`);
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('Pay by bank transfer');
+    const paymentId = new URL(page.url()).searchParams.get('payment_id') as string;
+    const payment = (await api.request('GET', `/payments/${paymentId}`)).body;
+    expect(payment.status).toBe('RequiresAction');
+    expect(await page.$eval('main', (e) => e.textContent)).toContain(payment.next_action.bank_transfer.account_number);
+    expect(await page.$eval('a.button', (e) => e.textContent)).toBe('I have paid — check status');
+    // The link re-reads the payment: still waiting, the same page (nothing confirmed again).
+    await Promise.all([page.waitForNavigation(), page.click('a.button')]);
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('Pay by bank transfer');
+    expect((await api.request('GET', `/payments/${paymentId}`)).body.attempts).toHaveLength(payment.attempts.length);
+    await twin.goto(page.url());
+    expect(await seriousViolations(twin)).toEqual([]);
+    expect(cspViolations).toEqual([]);
+    await page.browserContext().close();
+    await twin.browserContext().close();
+  }, 120_000);
 
   test('a mistake is shown by its field, and axe finds nothing serious on the form with errors', async () => {
     const link = await newLink();

@@ -255,6 +255,12 @@ export const SPEC_CANNOT_EXPRESS: readonly SpecGap[] = [
     why: 'customer_id and status are each optional but not both at once (each is a Query on its own index): a rule across parameters, stated in the description.',
   },
   {
+    operations: ['checkoutPage', 'submitCheckout'],
+    code: '*',
+    message: /That payment method is not available on this link\./,
+    why: "Which methods a link's page offers is the link's state (its payment_methods) and the merchant's routing (its accounts, what their connectors serve in the currency), not the request.",
+  },
+  {
     operations: ['submitCheckout'],
     code: '*',
     message: /<p class="err" id="err-/,

@@ -39,8 +39,8 @@ process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
 // Every test runs at DEBUG (a suite's own hooks may set another level between its tests).
 beforeEach(() => logger.setLogLevel('DEBUG'));
 
-/** The log records captured: Powertools writes one JSON object a line. */
-const logRecords = () =>
+/** The log records captured so far (Powertools writes one JSON object a line), joined by newlines. */
+export const logRecords = (): string =>
   captured
     .join('')
     .split('\n')

@@ -4,13 +4,17 @@
  */
 import { ApiError } from '../../domain/errors';
 import type { CheckoutDisplay } from '../../domain/merchant-profile';
-import type { Payment } from '../../domain/payment';
+import type { Payment, PaymentMethod } from '../../domain/payment';
 import { PAYMENT_CLOSED_SENTENCES } from '../../domain/payment-link';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../../schemas/payment-schemas';
 import { linkOfReservationImage, linkPlaceReservation, releaseLinkPlace } from '../../storage/payment-links-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { createPayment } from '../payments/create-payment';
 import { type CheckoutForm, checkFormFields, checkoutLink, closedSentence, completionUrl, type FieldErrors, formValue } from './checkout';
+import { isPaymentMethod, METHOD_NOT_OFFERED_SENTENCE, methodServed, normalizedPhone } from './checkout-methods';
+
+/** The USSD bank field's error when no connector the merchant's routing reaches serves that bank. */
+const USSD_BANK_NOT_SERVED = 'USSD is not available for this bank here. Choose another bank or pay another way.';
 
 /** What paying on the page led to. */
 export type CheckoutOutcome =
@@ -18,13 +22,17 @@ export type CheckoutOutcome =
   | { kind: 'closed'; sentence: string; display: CheckoutDisplay }
   /** The form has mistakes: nothing was created. */
   | { kind: 'invalid'; errors: FieldErrors }
+  /** The method is not one the link allows or routing can serve now: nothing was created; the sentence says why. */
+  | { kind: 'refused'; sentence: string }
   /** The payment failed at once (a decline): its place is given back; the payer may try again. */
   | { kind: 'declined'; payment: Payment; message: string }
   /** Where the payer goes next: the processor's 3-D Secure or step page, or the completion route. */
   | { kind: 'redirect'; payment: Payment; location: string };
 
 /**
- * Pays on a link's page: checks the form, then creates and confirms a card payment (routed like every other; the
+ * Pays on a link's page: checks the form, then creates and confirms a payment with the form's method (`payment_method`:
+ * card when absent; refused, creating nothing, when the link does not allow it or routing cannot serve it), routed like
+ * every other (the
  * place under `max_payments` taken in the payment's create transaction). On a payment's single-use link, confirms
  * that payment instead (no new payment). The attempt id makes the create idempotent:
  * the same form posted twice (a double click, a reload) answers the first payment and never charges twice.
@@ -43,19 +51,26 @@ export async function payOnCheckout(
   // A single-use link whose payment is under way (an earlier post, its 3-D Secure step): its status, never a second confirm.
   if (single && single.status !== 'RequiresConfirmation')
     return { kind: 'redirect', payment: single, location: doneUrl(page, paymentLinkId, single) };
-  const { errors, amount } = checkFormFields(link, form);
+  // No method named: the card form (the page's first, and the only one before the page offered others).
+  const method = form.payment_method === undefined ? 'card' : form.payment_method;
+  if (!isPaymentMethod(method) || (link.payment_methods !== null && !link.payment_methods.includes(method))) {
+    return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
+  }
+  // The method first (its fields mean nothing when it is not offered), then the fields, then the USSD bank.
+  if (!(await methodServed(merchantId, link, method))) return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
+  const { errors, amount } = checkFormFields(link, form, method);
   if (Object.keys(errors).length > 0 || amount === undefined) return { kind: 'invalid', errors };
+  if (method === 'ussd' && !(await methodServed(merchantId, link, method, formValue(form, 'ussd_bank_code')))) {
+    return { kind: 'invalid', errors: { ussd_bank_code: USSD_BANK_NOT_SERVED } };
+  }
   if (single) return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt);
-  const holder = formValue(form, 'card_name') ?? formValue(form, 'name');
+  const holder = (method === 'card' ? formValue(form, 'card_name') : undefined) ?? formValue(form, 'name');
   const [first, ...rest] = (holder ?? '').split(/\s+/);
   const parsed = createPaymentBodySchema.safeParse({
     amount,
     currency: link.currency,
     confirm: true,
-    payment_method: 'card',
-    payment_method_data: {
-      card: cardOfForm(form),
-    },
+    ...methodOfForm(method, form),
     ...(link.description ? { description: link.description } : {}),
     ...(link.customer_fields.includes('email') ? { email: formValue(form, 'email') } : {}),
     ...(holder ? { billing: { address: { first_name: first, ...(rest.length ? { last_name: rest.join(' ') } : {}) } } } : {}),
@@ -64,7 +79,11 @@ export async function payOnCheckout(
   });
   // The fields were checked one by one above; what is left (a name holding a card number, metadata over its limit)
   // is answered on the name field, the only free text left.
-  if (!parsed.success) return { kind: 'invalid', errors: { [holder ? 'card_name' : 'card_number']: 'Check this field and try again.' } };
+  if (!parsed.success)
+    return {
+      kind: 'invalid',
+      errors: { [holder ? (method === 'card' ? 'card_name' : 'name') : fieldOf(method)]: 'Check this field and try again.' },
+    };
   const now = new Date();
   let payment: Payment;
   try {
@@ -76,9 +95,15 @@ export async function payOnCheckout(
         idempotencyKey: `checkout:${paymentLinkId}:${attempt}`,
       },
       parsed.data,
-      { paymentLinkId, placeReservation: linkPlaceReservation(merchantId, paymentLinkId, now.toISOString()) },
+      {
+        paymentLinkId,
+        placeReservation: linkPlaceReservation(merchantId, paymentLinkId, now.toISOString()),
+        ...payerPhoneOf(method, form),
+      },
     );
   } catch (err) {
+    const refusal = routingRefusal(err, method);
+    if (refusal) return refusal;
     if (!(err instanceof ConditionFailedError)) throw err;
     // The place was refused (deactivated, expired or used up since the page was drawn): nothing was created.
     const seen = linkOfReservationImage(err.current as Record<string, unknown> | undefined, now.getTime()) ?? link;
@@ -92,9 +117,46 @@ export async function payOnCheckout(
   return nextStep(page, paymentLinkId, payment);
 }
 
-/** Where the payer goes after a confirm: the processor's 3-D Secure or step page, or the completion route. */
+/**
+ * The method part of a create or confirm body for the form's method: the card; the USSD bank
+ * (`payment_method_data.ussd.bank_code`); nothing more for a bank transfer or mobile money (the phone goes apart:
+ * {@link payerPhoneOf}).
+ */
+function methodOfForm(method: PaymentMethod, form: CheckoutForm) {
+  if (method === 'card') return { payment_method: method, payment_method_data: { card: cardOfForm(form) } };
+  if (method === 'ussd') return { payment_method: method, payment_method_data: { ussd: { bank_code: formValue(form, 'ussd_bank_code') } } };
+  return { payment_method: method };
+}
+
+/** The payer's mobile-money phone (E.164, checked by the form), for mobile money only. */
+function payerPhoneOf(method: PaymentMethod, form: CheckoutForm): { payerPhone?: string } {
+  return method === 'mobile_money' ? { payerPhone: normalizedPhone(formValue(form, 'mobile_money_phone')) } : {};
+}
+
+/** The form field a method's own mistakes are shown by. */
+function fieldOf(method: PaymentMethod): keyof FieldErrors {
+  return method === 'ussd' ? 'ussd_bank_code' : method === 'mobile_money' ? 'mobile_money_phone' : 'card_number';
+}
+
+/**
+ * Routing's refusal at the create or confirm (the merchant's accounts changed since the page's own check, or the
+ * amount the payer chose is outside what they enable) as the page answers it: for USSD by the bank field, otherwise
+ * the method is refused. Nothing was created or changed: routing runs before any write.
+ * @returns undefined for any other error
+ */
+function routingRefusal(err: unknown, method: PaymentMethod): CheckoutOutcome | undefined {
+  if (!(err instanceof ApiError) || err.code !== 'no_connector_available') return undefined;
+  if (method === 'ussd') return { kind: 'invalid', errors: { ussd_bank_code: USSD_BANK_NOT_SERVED } };
+  return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
+}
+
+/**
+ * Where the payer goes after a confirm: the processor's 3-D Secure page or Switchyard's PIN/OTP step page (any
+ * `next_action` with a `redirect_to_url`), or the completion route (the status, the return, or the waiting view with
+ * a transfer's account, a USSD code or a phone prompt).
+ */
 function nextStep(page: { publicBaseUrl: string }, paymentLinkId: string, payment: Payment): CheckoutOutcome {
-  if (payment.status === 'RequiresAction' && payment.next_action?.type === 'redirect_to_url') {
+  if (payment.status === 'RequiresAction' && payment.next_action && 'redirect_to_url' in payment.next_action) {
     return { kind: 'redirect', payment, location: payment.next_action.redirect_to_url };
   }
   return { kind: 'redirect', payment, location: doneUrl(page, paymentLinkId, payment) };
@@ -108,7 +170,7 @@ function doneUrl(page: { publicBaseUrl: string }, paymentLinkId: string, payment
 }
 
 /**
- * Pays a payment's single-use link: confirms that payment with the card (no new payment), its processor's return
+ * Pays a payment's single-use link: confirms that payment with the form's method (no new payment), its processor's return
  * sent to the link's completion route. The attempt id keys the confirm, so the same form posted twice confirms once
  * (shared/operations/payments/confirm-payment.ts answers the first confirm's payment). A decline is final for the
  * payment (its link then answers 410), as a failed payment is never confirmed again.
@@ -119,12 +181,12 @@ async function confirmOnCheckout(
   form: CheckoutForm,
   attempt: string,
 ): Promise<CheckoutOutcome> {
+  const method = (form.payment_method ?? 'card') as PaymentMethod;
   const parsed = confirmPaymentBodySchema.safeParse({
-    payment_method: 'card',
-    payment_method_data: { card: cardOfForm(form) },
+    ...methodOfForm(method, form),
     return_url: completionUrl(page.publicBaseUrl, target.paymentLinkId),
   });
-  if (!parsed.success) return { kind: 'invalid', errors: { card_number: 'Check this field and try again.' } };
+  if (!parsed.success) return { kind: 'invalid', errors: { [fieldOf(method)]: 'Check this field and try again.' } };
   // The confirm (and its processor call) is loaded by the first single-use link paid, not at cold start.
   const { confirmPayment } = await import('../payments/confirm-payment');
   let payment: Payment;
@@ -138,8 +200,11 @@ async function confirmOnCheckout(
       },
       target.payment.payment_id,
       parsed.data,
+      payerPhoneOf(method, form),
     );
   } catch (err) {
+    const refusal = routingRefusal(err, method);
+    if (refusal) return refusal;
     // Another post confirmed it first (a second tab): the payment as it is now, on the completion route.
     if (err instanceof ApiError && err.statusCode === 409) {
       return { kind: 'redirect', payment: target.payment, location: doneUrl(page, target.paymentLinkId, target.payment) };

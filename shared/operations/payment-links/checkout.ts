@@ -8,7 +8,7 @@ import { ApiError } from '../../domain/errors';
 import { isIdOf } from '../../domain/ids';
 import { type CheckoutDisplay, DEFAULT_CHECKOUT_DISPLAY } from '../../domain/merchant-profile';
 import { type Currency, MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';
-import type { Payment } from '../../domain/payment';
+import type { Payment, PaymentMethod } from '../../domain/payment';
 import { CLOSED_LINK_SENTENCES, checkoutPath, PAYMENT_CLOSED_SENTENCES, type PaymentLink } from '../../domain/payment-link';
 import { cardSchema } from '../../schemas/common';
 import { emailSchema, phoneSchema } from '../../schemas/contact-schemas';
@@ -16,6 +16,7 @@ import { returnSigningSecret, signReturn } from '../../security/checkout-return-
 import { getCheckoutDisplay } from '../../storage/merchant-profile-repository';
 import { findPaymentLinkOwner, getAnyPaymentLink, releaseLinkPlace, type SingleUseLink } from '../../storage/payment-links-repository';
 import { getPayment, type StoredPayment } from '../../storage/payments-repository';
+import { isUssdBankCode, mobileMoneyPhoneProblem } from './checkout-methods';
 
 /** The fields of the checkout form a payer fills in (the CSRF token and the attempt id are checked apart). */
 export const CHECKOUT_FIELDS = [
@@ -28,6 +29,8 @@ export const CHECKOUT_FIELDS = [
   'card_exp_month',
   'card_exp_year',
   'card_cvc',
+  'ussd_bank_code',
+  'mobile_money_phone',
 ] as const;
 
 /** One of {@link CHECKOUT_FIELDS}. */
@@ -144,8 +147,8 @@ export function formatAmount(amount: number, currency: Currency): string {
   return new Intl.NumberFormat(CURRENCY_LOCALES[currency], { style: 'currency', currency }).format(decimal as unknown as number);
 }
 
-/** The form as posted: every field a string or absent. */
-export type CheckoutForm = Partial<Record<CheckoutField | 'csrf_token' | 'attempt', string>>;
+/** The form as posted: every field a string or absent; `payment_method` names the method's form (card when absent). */
+export type CheckoutForm = Partial<Record<CheckoutField | 'csrf_token' | 'attempt' | 'payment_method', string>>;
 
 /** A field's value, trimmed; undefined when absent or blank. */
 export const formValue = (form: CheckoutForm, field: CheckoutField) => {
@@ -153,8 +156,16 @@ export const formValue = (form: CheckoutForm, field: CheckoutField) => {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 };
 
-/** The checkout form's mistakes, field by field (an empty object when there are none). */
-export function checkFormFields(link: PaymentLink, form: CheckoutForm): { errors: FieldErrors; amount?: number } {
+/**
+ * The checkout form's mistakes, field by field (an empty object when there are none): the amount and the payer's
+ * fields the link asks for, then the method's own fields (the card; the USSD bank; the mobile-money phone). A bank
+ * transfer needs none.
+ */
+export function checkFormFields(
+  link: PaymentLink,
+  form: CheckoutForm,
+  method: PaymentMethod = 'card',
+): { errors: FieldErrors; amount?: number } {
   const errors: FieldErrors = {};
   let amount = link.amount ?? undefined;
   if (link.amount === null) {
@@ -175,6 +186,17 @@ export function checkFormFields(link: PaymentLink, form: CheckoutForm): { errors
   if (link.customer_fields.includes('phone') && !phoneSchema.safeParse(formValue(form, 'phone') ?? '').success) {
     errors.phone = 'Enter your phone number in international form, like +2348012345678.';
   }
+  if (method === 'ussd' && !isUssdBankCode(formValue(form, 'ussd_bank_code'))) errors.ussd_bank_code = 'Choose your bank.';
+  if (method === 'mobile_money') {
+    const problem = mobileMoneyPhoneProblem(link.currency, formValue(form, 'mobile_money_phone'));
+    if (problem) errors.mobile_money_phone = problem;
+  }
+  if (method === 'card') checkCardFields(form, errors);
+  return { errors, amount };
+}
+
+/** The card fields' mistakes, added to `errors` (the card number and CVC are never repeated). */
+function checkCardFields(form: CheckoutForm, errors: FieldErrors): void {
   const card = {
     card_number: (formValue(form, 'card_number') ?? '').replace(/[\s-]/g, ''),
     card_exp_month: formValue(form, 'card_exp_month') ?? '',
@@ -197,7 +219,6 @@ export function checkFormFields(link: PaymentLink, form: CheckoutForm): { errors
   if (formValue(form, 'card_name') !== undefined && (formValue(form, 'card_name') as string).length > 200) {
     errors.card_name = 'Enter the name as on the card (at most 200 characters).';
   }
-  return { errors, amount };
 }
 
 /** The completion route of a link: where the processor's return route sends the payer back (with `payment_id`). */
@@ -205,14 +226,30 @@ export function completionUrl(publicBaseUrl: string, paymentLinkId: string): str
   return `${publicBaseUrl}${checkoutPath(paymentLinkId)}/complete`;
 }
 
-/** Where the payer goes once back from the payment's steps: the merchant's `return_url`, or the page's status view. */
+/**
+ * Where the payer goes once back from the payment's steps: the merchant's `return_url`, the page's status view, or,
+ * while the payer still has to pay away from the page (a transfer, a USSD code, a phone prompt), the waiting view.
+ */
 export type CompletionOutcome =
   | { kind: 'return'; location: string }
-  | { kind: 'status'; link: PaymentLink; payment: Payment; display: CheckoutDisplay };
+  | { kind: 'status' | 'waiting'; link: PaymentLink; payment: Payment; display: CheckoutDisplay };
 
 /**
- * The payer is back on the link (the processor's return route sent them here): a failed payment gives its place back
- * (once), then the payer goes to the merchant's `return_url` with `payment_id`, `payment_link_id`, `status` (the stored
+ * Whether a payment waits for the payer away from the page: a bank transfer, USSD or mobile-money payment that shows
+ * its instructions (`bank_transfer_instructions`, `display_ussd_code`, `await_mobile_money_approval`) or is
+ * `Processing` until the processor hears from the payer's bank or phone. A card's 3-D Secure, PIN or OTP step is a
+ * page of its own (`redirect_to_url`), not this.
+ */
+export function awaitsPayer(payment: Payment): boolean {
+  if (payment.payment_method === 'card' || payment.payment_method === null) return false;
+  if (payment.status === 'Processing') return true;
+  return payment.status === 'RequiresAction' && payment.next_action !== null && !('redirect_to_url' in payment.next_action);
+}
+
+/**
+ * The payer is back on the link (the processor's return route or the page sent them here): a failed payment gives its
+ * place back (once); a payment still waiting for the payer ({@link awaitsPayer}) answers the waiting view (a read,
+ * never a confirm); otherwise the payer goes to the merchant's `return_url` with `payment_id`, `payment_link_id`, `status` (the stored
  * status, never the query's) and `signature`, or sees the status view when the link has no `return_url`.
  * @throws ApiError 404 when no link has this id, or the payment is not one of its payments
  */
@@ -227,6 +264,8 @@ export async function completeCheckout(paymentLinkId: string, paymentId: string 
   if (!single && (payment.status === 'Failed' || payment.status === 'Cancelled')) {
     await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
   }
+  // Not final yet and the payer has to act elsewhere: the instructions, refreshed until the payment is final.
+  if (awaitsPayer(payment)) return { kind: 'waiting', link, payment, display };
   if (!link.return_url) return { kind: 'status', link, payment, display };
   const fields = { payment_id: payment.payment_id, payment_link_id: paymentLinkId, status: payment.status };
   const url = new URL(link.return_url);

@@ -182,7 +182,8 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
     name: 'CheckoutPage',
     access: 'read',
     auth: false,
-    connectors: false,
+    // Routing decides which methods the page offers (the merchant's accounts, their connectors' support).
+    connectors: true,
     keyedHashes: true,
     answersHead: true,
     openapi: {
@@ -190,13 +191,20 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
       tag: 'Checkout',
       summary: 'Checkout page of a payment link',
       description:
-        "The page a payment link's `url` opens: the merchant, the amount (or a field for it), the fields the link asks for and the card form. Sets the CSRF cookie its form needs. A link that takes no payment answers 410 with a sentence saying why.",
+        "The page a payment link's `url` opens: the merchant, the amount (or a field for it), the fields the link asks for, a link per payment method the page offers (those the link's `payment_methods` allow that your routing serves in its currency, cards first) and the form of the one shown. Sets the CSRF cookie its form needs. A method not offered answers 400 with the first method's form. A link that takes no payment (or that no method can pay now) answers 410 with a sentence saying why.",
       pathParams: PAYMENT_LINK_ID,
+      query: z.strictObject({ payment_method: z.string().max(40).optional() }),
+      queryDocs: {
+        payment_method: {
+          description: 'The method whose form the page shows (`card`, `bank_transfer`, `ussd`, `mobile_money`); default the first offered.',
+        },
+      },
       idempotent: false,
       apiHandler: false,
       errorFormat: 'html',
       responses: { 200: { description: 'The checkout form.', content: { kind: 'html' } } },
       errors: {
+        400: ['parameter_invalid'],
         404: ['resource_missing'],
         410: ['payment_link_closed'],
         429: ['rate_limit_exceeded'],
@@ -218,7 +226,7 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
       tag: 'Checkout',
       summary: 'Pay on a payment link',
       description:
-        "The checkout form: creates a card payment carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route; the form again with each mistake by its field (400), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.",
+        "The checkout form: creates a payment with the form's `payment_method` (card when absent) carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route (which shows a transfer's account, a USSD code or a phone prompt until the payment is final); the form again with each mistake by its field (400), for a method the link does not allow or routing does not serve (400, nothing created), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.",
       pathParams: PAYMENT_LINK_ID,
       body: {
         schema: z
@@ -236,6 +244,21 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
             card_exp_month: z.string().max(10).optional().describe('Expiry month (`cc-exp-month`).'),
             card_exp_year: z.string().max(10).optional().describe('Expiry year (`cc-exp-year`).'),
             card_cvc: secret(z.string().max(10)).optional().describe('The security code (`cc-csc`): never stored, logged or shown again.'),
+            payment_method: z
+              .string()
+              .max(40)
+              .optional()
+              .describe('The method of the form (`card` when absent, `bank_transfer`, `ussd`, `mobile_money`).'),
+            ussd_bank_code: z
+              .string()
+              .max(10)
+              .optional()
+              .describe("USSD: the payer's bank (CBN code, as `payment_method_data.ussd.bank_code`)."),
+            mobile_money_phone: z
+              .string()
+              .max(40)
+              .optional()
+              .describe('Mobile money: the phone to approve on (E.164; GHS MTN, Telecel or AT, KES M-PESA). Sent to the processor only.'),
           })
           .describe('The checkout form.'),
         required: true,

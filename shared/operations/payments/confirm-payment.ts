@@ -34,8 +34,15 @@ import { claimHolderOf, claimInFlight, conflict, requestToken } from './payment-
  * @throws ApiError 404 unknown payment; 409 `payment_unexpected_state` unless `RequiresConfirmation`
  *   (also when a concurrent confirm won the race, or while a claim is in flight); 400 when no payment method is known
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
+ * @param payer.payerPhone (E.164) the phone a mobile-money payment is collected from, typed by the payer on a
+ *   checkout page, in place of the linked customer's (never stored: it reaches the processor only)
  */
-export async function confirmPayment(ctx: RequestContext, paymentId: string, body: ConfirmPaymentBody): Promise<Payment> {
+export async function confirmPayment(
+  ctx: RequestContext,
+  paymentId: string,
+  body: ConfirmPaymentBody,
+  payer: { payerPhone?: string } = {},
+): Promise<Payment> {
   const token = await requestToken(ctx, paymentId, 'confirm');
   let stored = await loadPayment(ctx.merchantId, paymentId);
   if (!canApply('confirm', stored.payment.status)) {
@@ -117,7 +124,11 @@ export async function confirmPayment(ctx: RequestContext, paymentId: string, bod
         },
       );
   const phone =
-    paymentMethod === 'mobile_money' && p.customer_id ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null) : null;
+    paymentMethod === 'mobile_money' && payer.payerPhone
+      ? payer.payerPhone
+      : paymentMethod === 'mobile_money' && p.customer_id
+        ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null)
+        : null;
   let claimed: StoredPayment;
   try {
     claimed = await updatePayment(

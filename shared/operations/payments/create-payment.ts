@@ -66,14 +66,16 @@ async function existingForRetry(ctx: RequestContext, wanted: Pick<Payment, 'paym
  * @param link a payment made on a payment link's checkout page: the link's id (kept as `payment_link_id`) and the
  *   conditional write that takes the link's place, written in the payment's create transaction
  *   With `body.payment_link`, the payment gets a single-use link (`payment.payment_link`) instead, written in the same
- *   transaction (shared/storage/payment-links-repository.ts `singleUseLink`).
+ *   transaction (shared/storage/payment-links-repository.ts `singleUseLink`). `payerPhone` (E.164): the phone a
+ *   mobile-money payment is collected from, typed by the payer on the page, in place of the linked customer's
+ *   (never stored on the payment: it reaches the processor only).
  * @throws ConditionFailedError (shared/storage/storage-errors.ts) when the link's place could not be taken: nothing
  *   was written and no processor was called
  */
 export async function createPayment(
   ctx: RequestContext,
   body: CreatePaymentBody,
-  link?: { paymentLinkId: string; placeReservation: TransactionItem },
+  link?: { paymentLinkId: string; placeReservation: TransactionItem; payerPhone?: string },
 ): Promise<Payment> {
   // A saved method is read first: it decides the customer, the method and the account.
   // Saved-method code is loaded by the first payment that names one, not at cold start.
@@ -137,9 +139,11 @@ export async function createPayment(
   }
   // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
   const phone =
-    body.confirm && paymentMethod === 'mobile_money' && customerId
-      ? ((await getCustomer(ctx.merchantId, customerId))?.phone ?? null)
-      : null;
+    body.confirm && paymentMethod === 'mobile_money' && link?.payerPhone
+      ? link.payerPhone
+      : body.confirm && paymentMethod === 'mobile_money' && customerId
+        ? ((await getCustomer(ctx.merchantId, customerId))?.phone ?? null)
+        : null;
   const now = new Date().toISOString();
   // `payment_link: true`: the payment's single-use link, written in the payment's create transaction.
   const single = body.payment_link

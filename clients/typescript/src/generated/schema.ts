@@ -925,13 +925,13 @@ export interface paths {
         };
         /**
          * Checkout page of a payment link
-         * @description The page a payment link's `url` opens: the merchant, the amount (or a field for it), the fields the link asks for and the card form. Sets the CSRF cookie its form needs. A link that takes no payment answers 410 with a sentence saying why.
+         * @description The page a payment link's `url` opens: the merchant, the amount (or a field for it), the fields the link asks for, a link per payment method the page offers (those the link's `payment_methods` allow that your routing serves in its currency, cards first) and the form of the one shown. Sets the CSRF cookie its form needs. A method not offered answers 400 with the first method's form. A link that takes no payment (or that no method can pay now) answers 410 with a sentence saying why.
          */
         get: operations["checkoutPage"];
         put?: never;
         /**
          * Pay on a payment link
-         * @description The checkout form: creates a card payment carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route; the form again with each mistake by its field (400), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.
+         * @description The checkout form: creates a payment with the form's `payment_method` (card when absent) carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route (which shows a transfer's account, a USSD code or a phone prompt until the payment is final); the form again with each mistake by its field (400), for a method the link does not allow or routing does not serve (400, nothing created), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.
          */
         post: operations["submitCheckout"];
         delete?: never;
@@ -11666,7 +11666,10 @@ export interface operations {
     };
     checkoutPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The method whose form the page shows (`card`, `bank_transfer`, `ussd`, `mobile_money`); default the first offered. */
+                payment_method?: string;
+            };
             header?: never;
             path: {
                 /** @description The payment link id (`plink_…`). */
@@ -11678,6 +11681,15 @@ export interface operations {
         responses: {
             /** @description The checkout form. */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request is invalid: `parameter_invalid`. Shown as an HTML page. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11768,6 +11780,12 @@ export interface operations {
                     card_exp_year?: string;
                     /** @description The security code (`cc-csc`): never stored, logged or shown again. */
                     card_cvc?: string;
+                    /** @description The method of the form (`card` when absent, `bank_transfer`, `ussd`, `mobile_money`). */
+                    payment_method?: string;
+                    /** @description USSD: the payer's bank (CBN code, as `payment_method_data.ussd.bank_code`). */
+                    ussd_bank_code?: string;
+                    /** @description Mobile money: the phone to approve on (E.164; GHS MTN, Telecel or AT, KES M-PESA). Sent to the processor only. */
+                    mobile_money_phone?: string;
                 };
             };
         };
