@@ -93,8 +93,8 @@ const MAX_DEPTH = 64;
 /**
  * The identifiers this service generates: a lower-case prefix, `_`, 32 lower-case hex characters (`newId`,
  * `idempotentId`, and the ids derived from them: `pm_`, `in_`, `sub_`, the sandbox's `sbx_` transactions).
- * Random hex holds a run of 13–19 decimal digits passing the Luhn check now and then (about 1 id in a few
- * hundred): such an id is not a card number, and masking it would corrupt the answer that names it.
+ * Random hex holds a run of decimal digits the detector takes for a card number now and then (about 1 id
+ * in 10,000: docs/security.md): such an id is not a card number, and masking it would corrupt the answer that names it.
  */
 const GENERATED_ID = /^[a-z]{2,8}_[0-9a-f]{32}$/;
 
