@@ -1,4 +1,5 @@
 import { findCardNumbers } from './card';
+import { ID_PREFIXES } from './ids';
 
 /**
  * Masking of card numbers in text and in JSON-like values, for everything that is stored or
@@ -12,14 +13,26 @@ import { findCardNumbers } from './card';
 export const CARD_MASK = '[REDACTED]';
 
 /**
- * Tokens this service generates itself (ids `pay_`/`cus_`/`ref_`/`mer_`/`att_`/`evt_`/`we_`, card
- * fingerprints `fp_`, sandbox and Flutterwave references: prefix + 32 lowercase hex characters;
- * webhook signing secrets `whsec_` + base64 of 32 bytes). Their random hex or base64 can hold a
- * digit run that looks like a card number; masking it would corrupt an id or a secret in a
- * response. Caller input of that shape cannot hold a card number: every id and free-text field a
- * caller sends passes the card-number check first.
+ * The prefixes of the tokens this service generates besides its ids ({@link ID_PREFIXES}): card fingerprints
+ * `fp_`, the sandbox's transactions `sbx_`, transfers `sbx_tr_` and disputes `sbdp_`, Flutterwave event keys
+ * `flw_`; each followed by 32 lower-case hex characters.
  */
-const OWN_TOKEN = /\b(?:pay|cus|ref|mer|att|evt|we|fp|sbx|flw)_[0-9a-f]{32}\b|\bwhsec_[A-Za-z0-9+/]{43}=/g;
+const OTHER_TOKEN_PREFIXES = ['fp', 'sbx', 'sbx_tr', 'sbdp', 'flw'];
+
+/**
+ * Tokens this service generates itself, wherever they stand in a text (a URL such as a connector account's
+ * `webhook_url` ending in its `mca_` id, a payment link's `url`, a message naming a `sub_` or `po_` id):
+ * every id prefix of shared/domain/ids.ts and {@link OTHER_TOKEN_PREFIXES}, then 32 lowercase hex
+ * characters; webhook signing secrets `whsec_` + base64 of 32 bytes. Their random hex or base64 can hold a
+ * digit run that looks like a card number (about 1 in 10,000); masking it would corrupt an id, a URL or a
+ * secret in a response. Caller input of that shape cannot hold a card number that is stored or answered:
+ * every free-text field a caller sends is refused when it holds one, and an id of that shape that does
+ * not exist is answered as unknown (shared/schemas/card-number-refinement.ts `noCardNumberInId`).
+ */
+const OWN_TOKEN = new RegExp(
+  `\\b(?:${[...Object.values(ID_PREFIXES), ...OTHER_TOKEN_PREFIXES].join('|')})_[0-9a-f]{32}\\b|\\bwhsec_[A-Za-z0-9+/]{43}=`,
+  'g',
+);
 
 /** The `[start, end)` spans of `text` to mask: the detector's findings outside our own tokens, merged. */
 function spansToMask(text: string): Array<[number, number]> {
@@ -80,8 +93,8 @@ const MAX_DEPTH = 64;
 /**
  * The identifiers this service generates: a lower-case prefix, `_`, 32 lower-case hex characters (`newId`,
  * `idempotentId`, and the ids derived from them: `pm_`, `in_`, `sub_`, the sandbox's `sbx_` transactions).
- * Random hex holds a run of 13–19 decimal digits passing the Luhn check now and then (about 1 id in a few
- * hundred): such an id is not a card number, and masking it would corrupt the answer that names it.
+ * Random hex holds a run of decimal digits the detector takes for a card number now and then (about 1 id
+ * in 10,000: docs/security.md): such an id is not a card number, and masking it would corrupt the answer that names it.
  */
 const GENERATED_ID = /^[a-z]{2,8}_[0-9a-f]{32}$/;
 

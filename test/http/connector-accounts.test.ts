@@ -13,12 +13,14 @@
  */
 // First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
 import '../helpers/secret-log-check';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { containsCardNumber } from '../../shared/domain/card';
 import { logger } from '../../shared/observability/logger';
 import { circuitFor } from '../../shared/processor-call/circuit-breaker';
 import { resetCircuits } from '../../shared/processor-call/circuit-registry';
-import { findApiKey } from '../../shared/storage/api-keys-repository';
+import { idempotentId } from '../../shared/security/keyed-hash';
+import { findApiKey, putApiKey } from '../../shared/storage/api-keys-repository';
 import { baseClient, documentClient } from '../../shared/storage/client';
 import { getConnectorAccount } from '../../shared/storage/connector-accounts-repository';
 import { tableName } from '../../shared/storage/table-definition';
@@ -268,6 +270,31 @@ describe('connecting accounts', () => {
     } finally {
       baseClient().middlewareStack.remove('accountWriteLost');
     }
+  });
+
+  test('an account whose id holds a card-number-shaped digit run is answered with its whole webhook_url, first time and on replay', async () => {
+    // The id is derived from the Idempotency-Key (shared/security/keyed-hash.ts `idempotentId`): find a key whose
+    // id reads as a card number to the detector, as random hex does about twice in 10,000. A merchant of its own,
+    // whose id the test knows.
+    const merchantId = `mer_${randomUUID().replace(/-/g, '')}`;
+    const apiKey = `sk_test_${randomUUID().replace(/-/g, '')}`;
+    await putApiKey(apiKey, merchantId, 'test');
+    let key = '';
+    let mca = '';
+    for (let i = 0; !containsCardNumber(mca); i += 1) {
+      key = `card-shaped-${i}`;
+      mca = await idempotentId('mca', merchantId, 'connector_accounts', key);
+    }
+    const extra = stripe.addAccount();
+    const body = { connector_name: 'stripe', connector_account_details: { api_key: extra.secretKey } };
+    const headers = { 'Idempotency-Key': key };
+    const first = await api.request('POST', '/connector_accounts', { key: apiKey, body, headers });
+    expect(first.status).toBe(200);
+    expect(first.body.merchant_connector_id).toBe(mca);
+    expect(first.body.webhook_url).toMatch(new RegExp(`/webhooks/stripe/${mca}$`));
+    const replay = await api.request('POST', '/connector_accounts', { key: apiKey, body, headers });
+    expect(replay.status).toBe(200);
+    expect(replay.body.webhook_url).toBe(first.body.webhook_url);
   });
 
   test('labels are unique per merchant, not across merchants', async () => {
