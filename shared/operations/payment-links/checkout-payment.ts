@@ -75,7 +75,6 @@ export async function payOnCheckout(
     ...(link.customer_fields.includes('email') ? { email: formValue(form, 'email') } : {}),
     ...(holder ? { billing: { address: { first_name: first, ...(rest.length ? { last_name: rest.join(' ') } : {}) } } } : {}),
     metadata: { ...link.metadata, ...(link.customer_fields.includes('phone') ? { payer_phone: formValue(form, 'phone') } : {}) },
-    return_url: completionUrl(page.publicBaseUrl, paymentLinkId),
   });
   // The fields were checked one by one above; what is left (a name holding a card number, metadata over its limit)
   // is answered on the name field, the only free text left.
@@ -94,7 +93,9 @@ export async function payOnCheckout(
         deadlineMs: page.deadlineMs,
         idempotencyKey: `checkout:${paymentLinkId}:${attempt}`,
       },
-      parsed.data,
+      // Our own completion URL, set after the payer-input schema: its card refinement would refuse the link's id
+      // when its random hex holds a card-number-shaped digit run (about one link in 10,000).
+      { ...parsed.data, return_url: completionUrl(page.publicBaseUrl, paymentLinkId) },
       {
         paymentLinkId,
         placeReservation: linkPlaceReservation(merchantId, paymentLinkId, now.toISOString()),
@@ -182,10 +183,7 @@ async function confirmOnCheckout(
   attempt: string,
 ): Promise<CheckoutOutcome> {
   const method = (form.payment_method ?? 'card') as PaymentMethod;
-  const parsed = confirmPaymentBodySchema.safeParse({
-    ...methodOfForm(method, form),
-    return_url: completionUrl(page.publicBaseUrl, target.paymentLinkId),
-  });
+  const parsed = confirmPaymentBodySchema.safeParse(methodOfForm(method, form));
   if (!parsed.success) return { kind: 'invalid', errors: { [fieldOf(method)]: 'Check this field and try again.' } };
   // The confirm (and its processor call) is loaded by the first single-use link paid, not at cold start.
   const { confirmPayment } = await import('../payments/confirm-payment');
@@ -199,7 +197,8 @@ async function confirmOnCheckout(
         idempotencyKey: `checkout:${target.paymentLinkId}:${attempt}`,
       },
       target.payment.payment_id,
-      parsed.data,
+      // Our own completion URL, set after the payer-input schema (see payOnCheckout's create).
+      { ...parsed.data, return_url: completionUrl(page.publicBaseUrl, target.paymentLinkId) },
       payerPhoneOf(method, form),
     );
   } catch (err) {
