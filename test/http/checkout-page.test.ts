@@ -7,7 +7,7 @@
  */
 // First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
 import '../helpers/secret-log-check';
-import { containsCardNumber } from '../../shared/domain/card';
+import { containsCardNumber, passesLuhn } from '../../shared/domain/card';
 import * as ids from '../../shared/domain/ids';
 import { setPageRateLimiter } from '../../shared/http/page-rate-limit';
 import { setRateLimitClock } from '../../shared/http/rate-limit';
@@ -150,8 +150,19 @@ describe('the checkout page', () => {
 
   test('a link whose id holds a card-number-shaped digit run is paid like any other, reusable or single-use (our ids are not card data)', async () => {
     // Random hex reads as a card number about once in 10,000 ids: hand out such ids for the links made here.
+    // A Visa-shaped run of 16 random digits (its Luhn check digit searched), then a letter that ends the digit group,
+    // then random hex: never a test card number another suite looks for in the shared table.
     const realNewId = ids.newId;
-    const cardShaped = () => `plink_4242424242424242${realNewId('paymentLink').slice(-16)}`;
+    const visaShaped = () => {
+      const body = `4${Array.from({ length: 14 }, () => Math.floor(Math.random() * 10)).join('')}`;
+      const check = [...'0123456789'].find((d) => passesLuhn(body + d)) as string;
+      return body + check;
+    };
+    const cardShaped = (): string => {
+      const id = `plink_${visaShaped()}a${realNewId('paymentLink').slice(-15)}`;
+      // A few Visa-shaped numbers read as a NUBAN with its bank's code instead (shared/domain/nuban.ts): draw again.
+      return containsCardNumber(id) ? id : cardShaped();
+    };
     const spy = jest.spyOn(ids, 'newId').mockImplementation((kind) => (kind === 'paymentLink' ? cardShaped() : realNewId(kind)));
     try {
       const link = await newLink();
