@@ -3,8 +3,9 @@
  * by `tsc --noEmit` in `npm test`), compiled to CommonJS. middy 5+ ships ESM
  * only, so node_modules/@middy goes through the same transform.
  * HTTP tests share one in-memory DynamoDB Local started by test/setup/global-setup.ts.
- * Three workers on the 2-core CI machine: files wait on I/O part of the time, so a third worker fills the idle share
- * (README, "Tests": 9 min 0 s with 2 workers, 7 min 55 s with 3, on a quiet machine). The run is CPU-bound, so what
+ * Four workers on the 2-core CI machine: files wait on I/O part of the time, so extra workers fill the idle share
+ * (README, "Tests": 9 min 0 s with 2 workers; 8 min 22 s with 3 and 7 min 38 s with 4 on a later, larger tree, on a
+ * quiet machine). The run is CPU-bound, so what
  * keeps it under 8 minutes is CPU-seconds (README, "Tests", measured per file): cdk-cli-synth 144 → 38 (the CLI no
  * longer esbuilds the 90 functions one by one), the infra suites' shared CLI-shaped syntheses (capacity, stacks and
  * alarm destinations 134 → 124 in one run), DynamoDB Local's JVM on the client compiler (about 10 per run).
@@ -37,7 +38,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testSequencer: '<rootDir>/test/setup/test-sequencer.cjs',
-  maxWorkers: 3,
+  maxWorkers: 4,
   // A test's timeout only catches a hang; it never decides a verdict. On the loaded CI machine (3 workers on 2 shared
   // cores) suites that take seconds on a quiet machine have been seen at 60-120 s, so the default is 120 s and the
   // suites that set their own give at least twice what they had. Polls inside tests keep ceilings of their own

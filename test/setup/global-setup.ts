@@ -32,6 +32,10 @@ export default async function globalSetup(): Promise<void> {
   // the stage defaults are raised for the run; test/http/rate-limits.test.ts sets limits per merchant.
   process.env.RATE_LIMIT_READ_PER_SECOND ||= '100000';
   process.env.RATE_LIMIT_WRITE_PER_SECOND ||= '100000';
+  // A lease slower than RATE_LIMIT_LEASE_TIMEOUT_MS (1,000 ms in a stage) admits the request (fail open); on a starved
+  // worker a lease to DynamoDB Local can take that long, and the page limits' tests then saw every page served.
+  // Outages still fail open at once: tests inject them as errors (test/helpers/fault-harness.ts), not as waits.
+  process.env.RATE_LIMIT_LEASE_TIMEOUT_MS ||= '15000';
   // The delivery worker's endpoint cache (1 s by default) is off for the suites that change an
   // endpoint and expect the next event to see it at once; test/http/fan-out-endpoint-cache.test.ts
   // turns it on and tests it.
