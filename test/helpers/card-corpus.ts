@@ -8,6 +8,17 @@
 import * as fc from 'fast-check';
 import { NIGERIAN_BANK_CODES, nubanCheckDigit } from '../../shared/domain/nuban';
 
+/** `digits` followed by its Luhn check digit (ISO/IEC 7812-1 annex B): a number that passes the Luhn check. */
+export function withLuhnCheckDigit(digits: string): string {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return `${digits}${(10 - (sum % 10)) % 10}`;
+}
+
 /** A deterministic random source (mulberry32): the same seed, the same values, on every machine. */
 export interface Random {
   /** A float in [0, 1). */

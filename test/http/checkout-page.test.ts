@@ -7,11 +7,12 @@
  */
 // First: the whole file logs at DEBUG with event logging on, and ends checking the log for secrets.
 import '../helpers/secret-log-check';
-import { containsCardNumber, passesLuhn } from '../../shared/domain/card';
+import { containsCardNumber } from '../../shared/domain/card';
 import * as ids from '../../shared/domain/ids';
 import { setPageRateLimiter } from '../../shared/http/page-rate-limit';
 import { setRateLimitClock } from '../../shared/http/rate-limit';
 import { returnSigningSecret, verifyReturn } from '../../shared/security/checkout-return-signature';
+import { withLuhnCheckDigit } from '../helpers/card-corpus';
 import { Browser, cardForm } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 import { scopedEnv } from '../helpers/scoped-env';
@@ -153,11 +154,7 @@ describe('the checkout page', () => {
     // A Visa-shaped run of 16 random digits (its Luhn check digit searched), then a letter that ends the digit group,
     // then random hex: never a test card number another suite looks for in the shared table.
     const realNewId = ids.newId;
-    const visaShaped = () => {
-      const body = `4${Array.from({ length: 14 }, () => Math.floor(Math.random() * 10)).join('')}`;
-      const check = [...'0123456789'].find((d) => passesLuhn(body + d)) as string;
-      return body + check;
-    };
+    const visaShaped = () => withLuhnCheckDigit(`4${String(Math.floor(Math.random() * 1e14)).padStart(14, '0')}`);
     const cardShaped = (): string => {
       const id = `plink_${visaShaped()}a${realNewId('paymentLink').slice(-15)}`;
       // A few Visa-shaped numbers read as a NUBAN with its bank's code instead (shared/domain/nuban.ts): draw again.

@@ -11,6 +11,7 @@ import { apiErrorFromZod, isEchoableName } from '../../shared/schemas/zod-errors
 import { putApiKey } from '../../shared/storage/api-keys-repository';
 import { documentClient } from '../../shared/storage/client';
 import { tableName } from '../../shared/storage/table-definition';
+import { withLuhnCheckDigit } from '../helpers/card-corpus';
 import { expectError, type LocalApi, startLocalApi, type TestResponse } from '../helpers/local-api';
 
 /*
@@ -193,7 +194,7 @@ describe('stored answers hold no card data', () => {
     // bank's code (shared/domain/card.ts), so the draw is repeated until the detector masks it.
     let hidden = '';
     for (let tries = 0; tries < 100 && maskCardNumbers(hidden) !== CARD_MASK; tries += 1)
-      hidden = luhnComplete(`4${String(Math.floor(Math.random() * 1e14)).padStart(14, '0')}`);
+      hidden = withLuhnCheckDigit(`4${String(Math.floor(Math.random() * 1e14)).padStart(14, '0')}`);
     expect(maskCardNumbers(hidden)).toBe(CARD_MASK);
     const ownId = `pay_a${hidden}bcdefabcdefabcd`;
     const echo = apiHandler({ auth: false, idempotency: idempotentRequests }, async () => ({
@@ -295,17 +296,6 @@ describe('idempotency is scoped by the route key and the decoded path parameters
     expect(JSON.parse(other.body!)).toMatchObject({ payment_id: b, status: 'Cancelled' });
   });
 });
-
-/** `digits` followed by its Luhn check digit. */
-function luhnComplete(digits: string): string {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return `${digits}${(10 - (sum % 10)) % 10}`;
-}
 
 /** A payload-2.0 event for invoking a handler directly (as API Gateway would). */
 function directEvent(options: {

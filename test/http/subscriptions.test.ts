@@ -36,8 +36,9 @@ const acceptance = {
   online: { ip_address: '102.89.1.10', user_agent: 'Mozilla/5.0 (test)' },
 };
 
-async function merchant() {
-  const key = await api.newMerchantKey();
+/** A merchant's helpers: a new merchant, or the one of `existingKey`. */
+async function merchant(existingKey?: string) {
+  const key = existingKey ?? (await api.newMerchantKey());
   const request = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     api.request(method, path, { key, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
   const newCustomer = async () => (await request('POST', '/customers', { name: 'Ada' })).body.customer_id as string;
@@ -152,35 +153,12 @@ test('a subscription whose id holds a card-number-shaped digit run is charged li
     key = `card-shaped-${i}`;
     subscriptionId = `sub_${(await keyedHash(`id:sub:${merchantId}:subscriptions:${key}`)).slice(0, 32)}`;
   }
-  const request = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-    api.request(method, path, { key: apiKey, ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
-  const customer = (await request('POST', '/customers', { name: 'Ada' })).body.customer_id as string;
-  const saved = await request('POST', '/payments', {
-    amount: 5000,
-    currency: 'NGN',
-    confirm: true,
-    customer_id: customer,
-    payment_method_data: card('4242424242424242'),
-    setup_future_usage: 'off_session',
-    customer_acceptance: acceptance,
-  });
-  expect(saved.status).toBe(200);
-  const res = await request(
-    'POST',
-    '/subscriptions',
-    { customer_id: customer, payment_method_id: saved.body.payment_method_id, amount: 150000, currency: 'NGN', interval: 'month' },
-    { 'idempotency-key': key },
-  );
+  const m = await merchant(apiKey);
+  const res = await m.subscribe({ payment_method_id: await m.save('4242424242424242') }, key);
   expect(res.status).toBe(200);
   expect(res.body).toMatchObject({ subscription_id: subscriptionId, status: 'active' });
   expect(res.body.latest_invoice_id).toBe(invoiceIdFor(subscriptionId, res.body.created_at));
-  const payments = (
-    (await request('GET', `/payments?customer_id=${customer}&limit=100`)).body.data as {
-      metadata: Record<string, string>;
-      status: string;
-    }[]
-  ).filter((p) => p.metadata.subscription_id === subscriptionId);
-  expect(payments).toEqual([
+  expect(await m.subscriptionPayments(subscriptionId)).toEqual([
     expect.objectContaining({ status: 'Succeeded', metadata: { subscription_id: subscriptionId, invoice_id: res.body.latest_invoice_id } }),
   ]);
 });
