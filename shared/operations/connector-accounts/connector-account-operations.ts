@@ -292,9 +292,11 @@ export async function createConnectorAccount(
   const enabled = body.payment_methods_enabled ?? defaultPaymentMethodsEnabled(body.connector_name);
   assertEnabledWithinCapabilities(body.connector_name, enabled);
   const config = await readConnectorConfig(merchantId);
+  // A merchant whose accounts predate the counter gets it counted on first use, a refused create included, so the
+  // counter always equals the live accounts.
+  await initialiseAccountCount(merchantId, config);
   // Checked here before the processor is called; the store's transaction holds the cap under concurrency.
   if (config.accounts.length >= MAX_CONNECTOR_ACCOUNTS) throw accountLimit();
-  await initialiseAccountCount(merchantId, config);
   // Without a label: `<connector>_<n>` with the first n free among the merchant's labels.
   const taken = new Set(config.accounts.map((a) => a.connector_label.toLowerCase()));
   const firstFreeLabel = () => {
