@@ -273,7 +273,12 @@ test('410 Gone fails the delivery and disables the endpoint; Retry-After postpon
   const eventId = JSON.parse(gone.received[0]!.body).event_id as string;
   const d = await deliveryOf(m.request, eventId, eg.webhook_endpoint_id, (x) => x.status === 'failed');
   expect(d.attempts.map((a: { http_status: number }) => a.http_status)).toEqual([410]);
-  const endpoint = await m.request('GET', `/webhook_endpoints/${eg.webhook_endpoint_id}`);
+  // The worker records the attempt, then disables the endpoint (a second write): wait for the second, up to 30 s.
+  let endpoint = await m.request('GET', `/webhook_endpoints/${eg.webhook_endpoint_id}`);
+  for (const until = Date.now() + 30_000; endpoint.body.status !== 'disabled' && Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 50));
+    endpoint = await m.request('GET', `/webhook_endpoints/${eg.webhook_endpoint_id}`);
+  }
   expect(endpoint.body).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('410') });
   const later = await deliveryOf(m.request, eventId, eb.webhook_endpoint_id, (x) => x.attempts.length === 1);
   expect(later.status).toBe('pending');
