@@ -19,7 +19,7 @@ import { type PayoutType, SANDBOX_PAYOUT_ACCOUNTS, SANDBOX_PAYOUT_OTP, sandboxPa
 import type { SandboxLedger } from '../../domain/sandbox-ledger';
 import { ConnectorRequestError } from '../connector';
 import type { PayoutAdapter, PayoutLookup, PayoutRequest, PayoutResult, ResolvedAccount } from '../payout-connector';
-import { SANDBOX_SIGNATURE_HEADER, sandboxWebhookDelayMs, signSandboxWebhook } from './sandbox-webhooks';
+import { deliverSandboxEventUntilAcknowledged, sandboxWebhookDelayMs } from './sandbox-webhooks';
 
 /** The sandbox's transfer id of a payout: derived from our reference, so every answer names the same one. */
 export const sandboxTransferId = (reference: string) => `sbx_tr_${reference.replace(/^po_/, '')}`;
@@ -62,7 +62,7 @@ export function sandboxPayoutEvent(
   };
 }
 
-/** Posts one signed payout event to the API after `delayMs`, on the local stack only (no timer outlives a Lambda invocation). */
+/** Posts one signed payout event to the API after `delayMs` (redelivered until acknowledged), on the local stack only (no timer outlives a Lambda invocation). */
 function schedulePayoutWebhook(
   baseUrl: string | undefined,
   data: SandboxPayoutWebhookBody['data'],
@@ -70,19 +70,10 @@ function schedulePayoutWebhook(
   delayMs: number,
 ): void {
   if (!baseUrl || process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.SANDBOX_WEBHOOKS === 'off') return;
-  const timer = setTimeout(async () => {
-    const rawBody = JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, '')}`, type, data } satisfies SandboxPayoutWebhookBody);
-    try {
-      const res = await fetch(`${baseUrl}/webhooks/sandbox`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(rawBody) },
-        body: rawBody,
-        signal: AbortSignal.timeout(5000),
-      });
-      await res.arrayBuffer();
-    } catch {
-      // The reconciler settles the payout from the sandbox's status all the same.
-    }
+  const rawBody = JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, '')}`, type, data } satisfies SandboxPayoutWebhookBody);
+  const timer = setTimeout(() => {
+    // Every try failing leaves the payout to the reconciler, which settles it from the sandbox's status all the same.
+    deliverSandboxEventUntilAcknowledged(baseUrl, rawBody).catch(() => undefined);
   }, delayMs);
   timer.unref();
 }

@@ -1,4 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { ExponentialBackoff, handleAll, retry } from 'cockatiel';
 import { keyedHash } from '../../security/keyed-hash';
 
 /** Header carrying the sandbox's webhook signature: hex HMAC-SHA256 of `sandbox-webhook:` + the raw body. */
@@ -59,16 +60,60 @@ export function sandboxWebhookDelayMs(): number {
 }
 
 /**
+ * Redeliveries after a first delivery that was not acknowledged: 8, the schedule doubling from 250 ms with
+ * jitter up to 8 000 ms apart (about 40 s in all). Processors redeliver an event the receiver did not
+ * answer 2xx (Stripe: "Stripe attempts to deliver a given event to your webhook endpoint for up to 3 days
+ * with an exponential back off", https://docs.stripe.com/webhooks#retries; Paystack: every 3 minutes for
+ * the first 4 tries, then hourly, https://paystack.com/docs/payments/webhooks/#retries), and our receiver
+ * relies on it: it answers 409 `payment_busy` while the payment's own request is still writing, and 503
+ * when storage fails. The sandbox keeps the same promise on a local clock.
+ */
+const SANDBOX_REDELIVERY = { maxAttempts: 8, initialDelay: 250, maxDelay: 8_000 };
+
+/**
+ * Posts one signed sandbox event (`rawBody`, the same bytes and event id on every try) to `POST /webhooks/sandbox`
+ * until the service answers 2xx, redelivering on any other answer or a network failure or 5 000 ms timeout
+ * ({@link SANDBOX_REDELIVERY}). Used by the sandbox's background events (offline payments completing, payouts
+ * settling); the hosted page's decision posts once, as the payer is waiting for its answer.
+ * @returns the last HTTP status answered
+ * @throws the last network error when no try got an answer
+ */
+export async function deliverSandboxEventUntilAcknowledged(baseUrl: string, rawBody: string): Promise<number> {
+  const signature = await signSandboxWebhook(rawBody);
+  const policy = retry(
+    handleAll.orWhenResult((status) => typeof status === 'number' && (status < 200 || status > 299)),
+    {
+      maxAttempts: SANDBOX_REDELIVERY.maxAttempts,
+      backoff: new ExponentialBackoff({ initialDelay: SANDBOX_REDELIVERY.initialDelay, maxDelay: SANDBOX_REDELIVERY.maxDelay }),
+    },
+    // A pending redelivery never keeps a local stack or a test process alive: as a processor gives up on a gone receiver.
+  ).dangerouslyUnref();
+  return policy.execute(async () => {
+    const res = await fetch(`${baseUrl}/webhooks/sandbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
+      body: rawBody,
+      signal: AbortSignal.timeout(5000),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  });
+}
+
+/**
  * After {@link sandboxWebhookDelayMs}, delivers the webhook that completes an
- * offline payment (bank transfer, USSD, mobile money), as if the payer paid.
+ * offline payment (bank transfer, USSD, mobile money), as if the payer paid, and
+ * redelivers it until acknowledged ({@link deliverSandboxEventUntilAcknowledged}).
  * Runs where a process outlives the request (the local stack); inside Lambda a
  * timer would be frozen with the invocation, so there it is skipped and such
  * payments complete by `force_sync` (documented). `SANDBOX_WEBHOOKS=off` turns it off.
  */
 export function scheduleSandboxWebhook(baseUrl: string, data: SandboxWebhookBody['data']): void {
   if (process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.SANDBOX_WEBHOOKS === 'off') return;
+  const body: SandboxWebhookBody = { id: `evt_${randomUUID().replace(/-/g, '')}`, type: 'payment.succeeded', data };
   const timer = setTimeout(() => {
-    deliverSandboxWebhook(baseUrl, data, 'succeeded').catch(() => undefined);
+    // Every try failing leaves the payment to `force_sync` and the reconciler, as with a processor that gave up.
+    deliverSandboxEventUntilAcknowledged(baseUrl, JSON.stringify(body)).catch(() => undefined);
   }, sandboxWebhookDelayMs());
   timer.unref();
 }
