@@ -132,6 +132,8 @@ export interface DynamoDbLocalHandle {
   endpoint: string;
   /** TCP port the emulator listens on (bound on all interfaces by DynamoDB Local). */
   port: number;
+  /** The `java` process's id (to read its CPU time: test/setup/global-teardown.ts). */
+  pid: number | undefined;
   /**
    * Stops the emulator: SIGTERM, then SIGKILL if it has not exited after 5 s.
    * Resolves once the process has exited. Idempotent; resolves immediately if it
@@ -146,7 +148,9 @@ export interface DynamoDbLocalHandle {
  * local stack; most of its CPU went to the JVM's optimizing compiler warming up and to the parallel collector's
  * threads, not to serving. Measured in CPU-seconds of the `java` process (other load on the machine moves wall time,
  * not these): `test/http/property-based.test.ts` 20.6 → 9.9, `test/http/ledger-property.test.ts` 9.4 → 4.5, five
- * DynamoDB-heavy HTTP files in one jest run 49.9 → 38.9, with the same tests passing (README, "Tests"). Both are standard HotSpot options (https://docs.oracle.com/en/java/javase/17/docs/specs/man/java.html).
+ * DynamoDB-heavy HTTP files in one jest run 49.9 → 38.9, with the same tests passing (README, "Tests"); over the whole suite the
+ * optimizing compiler gives back little (273 → 262 CPU-seconds). `DYNAMODB_LOCAL_JVM_OPTIONS` (space-separated) replaces them,
+ * to measure others. Both are standard HotSpot options (https://docs.oracle.com/en/java/javase/17/docs/specs/man/java.html).
  */
 const DYNAMODB_LOCAL_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
 
@@ -202,7 +206,7 @@ export async function startDynamoDbLocal(
   const endpoint = `http://127.0.0.1:${port}`;
 
   const args = [
-    ...DYNAMODB_LOCAL_JVM_OPTIONS,
+    ...(process.env.DYNAMODB_LOCAL_JVM_OPTIONS?.split(' ').filter(Boolean) ?? DYNAMODB_LOCAL_JVM_OPTIONS),
     `-Djava.library.path=${path.join(dir, LIB_DIR)}`,
     '-jar',
     path.join(dir, JAR_FILE),
@@ -277,7 +281,7 @@ export async function startDynamoDbLocal(
     await stop();
     throw err;
   }
-  return { endpoint, port, stop };
+  return { endpoint, port, pid: child.pid, stop };
 }
 
 // ---------------------------------------------------------------------------

@@ -112,6 +112,25 @@ async function merchant() {
     (await ok('POST', '/test_helpers/test_clocks', { frozen_time: frozenTime })).test_clock_id as string;
   const advance = (clockId: string, frozenTime: string) =>
     ok('POST', `/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: frozenTime });
+  /**
+   * Advances as a client does (docs/api.md, test clocks): an answer `advancing` (the advance reached its bound of work
+   * or the request's time, which a loaded machine can) is followed by another advance to the same time, until
+   * `ready`. Each answer's `frozen_time` never goes back and never passes the target.
+   * @returns the final clock and every answer
+   */
+  const advanceUntilReady = async (clockId: string, frozenTime: string): Promise<{ clock: Json; answers: Json[] }> => {
+    const answers: Json[] = [];
+    for (let i = 0; i < 50; i += 1) {
+      const clock = await advance(clockId, frozenTime);
+      const previous = answers.at(-1)?.frozen_time as string | undefined;
+      if (previous) expect(Date.parse(clock.frozen_time)).toBeGreaterThanOrEqual(Date.parse(previous));
+      expect(Date.parse(clock.frozen_time)).toBeLessThanOrEqual(Date.parse(frozenTime));
+      answers.push(clock);
+      if (clock.status === 'ready') return { clock, answers };
+      expect(clock.status).toBe('advancing');
+    }
+    throw new Error(`test clock ${clockId} still advancing after 50 advances to ${frozenTime}`);
+  };
   const invoices = async (subscriptionId: string): Promise<Json[]> =>
     ((await ok('GET', `/invoices?subscription_id=${subscriptionId}&limit=100`)).data as Json[]).reverse();
   const events = async (type: string): Promise<Json[]> => (await ok('GET', `/events?type=${type}&limit=100`)).data as Json[];
@@ -119,7 +138,7 @@ async function merchant() {
   const ledger = (paymentId: string) => stripe.ledgerOf(account.secretKey)[paymentId];
   /** The account's Stripe PaymentMethods attached to its customers (the tokens it issued). */
   const stripeMethods = () => stripe.customersOf(account.secretKey).flatMap((c) => c.paymentMethodIds);
-  return { key, request, ok, mca, account, customer, save, clock, advance, invoices, events, ledger, stripeMethods };
+  return { key, request, ok, mca, account, customer, save, clock, advance, advanceUntilReady, invoices, events, ledger, stripeMethods };
 }
 
 test('a monthly subscription on a test clock advanced 12 months: 13 invoices, each paid by exactly one charge in the ledger', async () => {
@@ -143,7 +162,7 @@ test('a monthly subscription on a test clock advanced 12 months: 13 invoices, ea
   });
 
   const target = '2027-01-31T10:00:00.000Z';
-  const clock = await m.advance(clockId, target);
+  const { clock } = await m.advanceUntilReady(clockId, target);
   expect(clock).toMatchObject({ status: 'ready', frozen_time: target });
 
   const invoices = await m.invoices(sub.subscription_id);
@@ -190,6 +209,45 @@ test('a monthly subscription on a test clock advanced 12 months: 13 invoices, ea
   expect((await m.events('invoice.paid')).length).toBe(13);
   // Time does not go back.
   expect((await m.request('POST', `/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: target })).status).toBe(400);
+});
+
+test('an advance stopped at its bound answers advancing; advancing again to the same time goes on, billing each period once', async () => {
+  const m = await merchant();
+  const anchor = '2026-03-15T08:00:00.000Z';
+  const clockId = await m.clock(anchor);
+  const customer = await m.customer(clockId);
+  const pm = await m.save(customer);
+  const sub = await m.ok('POST', '/subscriptions', {
+    customer_id: customer,
+    payment_method_id: pm,
+    amount: 900,
+    currency: 'USD',
+    interval: 'month',
+  });
+  // Renewals fall due on the 15th of April, May, June and July; the target is July's, so the last stop can be the target
+  // itself with its own renewal not yet run (the case that used to be refused as "not later than the clock's time").
+  const target = '2026-07-15T08:00:00.000Z';
+  process.env.TEST_CLOCK_MAX_ADVANCE_STEPS = '1';
+  let result: Awaited<ReturnType<typeof m.advanceUntilReady>>;
+  try {
+    result = await m.advanceUntilReady(clockId, target);
+  } finally {
+    delete process.env.TEST_CLOCK_MAX_ADVANCE_STEPS;
+  }
+  const statuses = result.answers.map((a) => a.status);
+  expect(statuses.at(-1)).toBe('ready');
+  expect(statuses.filter((s) => s === 'advancing').length).toBeGreaterThanOrEqual(3);
+  expect(result.answers.some((a) => a.status === 'advancing' && a.frozen_time === target)).toBe(true);
+  const invoices = await m.invoices(sub.subscription_id);
+  expect(invoices).toHaveLength(5);
+  for (const inv of invoices) {
+    expect(inv).toMatchObject({ status: 'paid', amount_paid: 900 });
+    expect(m.ledger(inv.payment_ids[0])?.charges).toBe(1);
+  }
+  // Once ready, the same time is refused again: time does not go back, nor stands still.
+  const again = await m.request('POST', `/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: target });
+  expect(again.status).toBe(400);
+  expect(again.body.error).toMatchObject({ code: 'test_clock_time_invalid', param: 'frozen_time' });
 });
 
 test('the renewal worker bills each period once: two runs at once, then a run killed between the charge and its write', async () => {

@@ -55,8 +55,8 @@ describe('the sandbox redelivers an event until the service acknowledges it, as 
     await expect(deliverSandboxEventUntilAcknowledged(baseUrl, rawBody)).resolves.toBe(200);
     expect(received).toHaveLength(3);
     for (const r of received) expect(r).toMatchObject({ path: '/webhooks/sandbox', body: rawBody, signatureValid: true });
-    expect(received[1].at).toBeGreaterThan(received[0].at);
-    expect(received[2].at).toBeGreaterThan(received[1].at);
+    expect(received[1]!.at).toBeGreaterThan(received[0]!.at);
+    expect(received[2]!.at).toBeGreaterThan(received[1]!.at);
   });
 
   test('an acknowledged first delivery is the only one', async () => {

@@ -6,7 +6,7 @@
  * runs every piece of billing work that falls due before the new time, one at a time in due order, each at its
  * own due time, so renewals, dunning retries and expiry notices happen as they would have over those months.
  *
- * An advance runs in its request, bounded by {@link MAX_ADVANCE_STEPS} pieces of work and the request's
+ * An advance runs in its request, bounded by {@link maxAdvanceSteps} pieces of work and the request's
  * deadline: past either it stops, answers the clock `advancing` at the time it reached, and a later advance
  * (to the same or a later time) goes on from there. Payments are made through the processors as usual (the
  * sandbox on these stages) and keep real timestamps.
@@ -34,8 +34,14 @@ import {
 } from '../../storage/test-clocks-repository';
 import type { RequestContext } from '../request-context';
 
-/** Pieces of billing work one advance does at most before answering `advancing`: 400. */
-export const MAX_ADVANCE_STEPS = 400;
+/**
+ * Pieces of billing work one advance does at most before answering `advancing`: 400, or
+ * `TEST_CLOCK_MAX_ADVANCE_STEPS` when set (read at each advance: tests stop an advance early to drive its continuation).
+ */
+export function maxAdvanceSteps(): number {
+  const configured = Number(process.env.TEST_CLOCK_MAX_ADVANCE_STEPS);
+  return Number.isInteger(configured) && configured > 0 ? configured : 400;
+}
 
 /** Time kept back from the request's deadline for the clock's own write and the answer: 2 000 ms. */
 const ADVANCE_RESERVE_MS = 2_000;
@@ -110,7 +116,7 @@ function clockAdvancing(): ApiError {
  * any billing: of two advances at once, the one that loses the claim changes nothing. Work is due at or before
  * the target, compared as instants: no period starts past it.
  * @throws ApiError 404 unknown clock; 400 `test_clock_time_invalid` (param `frozen_time`) for a time not after the
- *   clock's, more than 2 years after it, or past 9999-12-31T23:59:59Z; 409 `test_clock_advancing` while another
+ *   clock's (the same time is accepted while the clock is `advancing`: it continues that advance), more than 2 years after it, or past 9999-12-31T23:59:59Z; 409 `test_clock_advancing` while another
  *   advance holds the clock, `concurrent_update` when one moved it since it was read (both: nothing changed)
  */
 export async function advanceTestClock(ctx: RequestContext, testClockId: string, body: AdvanceTestClockBody): Promise<TestClock> {
@@ -119,12 +125,15 @@ export async function advanceTestClock(ctx: RequestContext, testClockId: string,
   const targetMs = instantOf(body.frozen_time);
   const target = billingTimeOf(targetMs);
   const from = clock.frozen_time;
-  if (targetMs <= instantOf(from)) {
+  // An advance that stopped early (`advancing`) may have stopped at its target with work of that very time left:
+  // advancing again to the same time goes on with it. A `ready` clock moves forward only.
+  if (targetMs < instantOf(from) || (targetMs === instantOf(from) && clock.status !== 'advancing')) {
     throw invalidRequest('test_clock_time_invalid', "frozen_time must be later than the clock's frozen_time.", 'frozen_time');
   }
   if (targetMs - instantOf(from) > MAX_ADVANCE_MS) {
     throw invalidRequest('test_clock_time_invalid', 'A clock advances by at most 2 years at a time: advance in steps.', 'frozen_time');
   }
+  const maxSteps = maxAdvanceSteps();
   const requestDeadline = ctx.deadlineMs ?? Date.now() + 25_000;
   const deadline = requestDeadline - ADVANCE_RESERVE_MS;
   const claim = randomUUID();
@@ -142,7 +151,7 @@ export async function advanceTestClock(ctx: RequestContext, testClockId: string,
   let repeats = 0;
   let finished = false;
   for (;;) {
-    if (steps >= MAX_ADVANCE_STEPS || Date.now() > deadline) break;
+    if (steps >= maxSteps || Date.now() > deadline) break;
     const due = await nextClockDue(ctx.merchantId, testClockId, target);
     // The index's order is text order of fixed-width times; a due time is still checked as an instant.
     if (!due || !isBillingTime(due.dueAt) || instantOf(due.dueAt) > targetMs) {
