@@ -9,8 +9,9 @@
  * USSD's per-bank support (`options.ussdBankCode`) is finer than a capability and stays with `supports()`.
  * `requires_payer_email` says whether the connector refuses, before any call, a charge without the payer's e-mail:
  * Paystack ("email: Customer's email address", required: https://paystack.com/docs/api/charge/ and
- * https://paystack.com/docs/api/transaction/#initialize) and Flutterwave ("email" required on every charge type:
- * https://developer.flutterwave.com/reference/charge-card) answer `email_required` without one; Stripe (the e-mail is
+ * https://paystack.com/docs/api/transaction/#initialize) and Flutterwave (`email` in every direct charge's payload:
+ * https://developer.flutterwave.com/docs/direct-charge/card/ and the other method pages of
+ * https://developer.flutterwave.com/docs/direct-charge/overview) answer `email_required` without one; Stripe (the e-mail is
  * optional `billing_details`) and the sandbox do not. test/connectors/capabilities.test.ts holds each adapter to it.
  * Imports the adapters' supported-methods tables only, never their wire code (requests, responses), the adapter classes nor the registry.
  */
