@@ -34,7 +34,9 @@ export type CheckoutOutcome =
  * card when absent; refused, creating nothing, when the link does not allow it or routing cannot serve it), routed like
  * every other (the
  * place under `max_payments` taken in the payment's create transaction). On a payment's single-use link, confirms
- * that payment instead (no new payment). The attempt id makes the create idempotent:
+ * that payment instead (no new payment). The payer's e-mail is required, and put on the payment, when routing may
+ * reach a connector that needs one and none is known (./checkout-methods.ts `methodRouting`, asked again at the amount
+ * the payer chose). The attempt id makes the create idempotent:
  * the same form posted twice (a double click, a reload) answers the first payment and never charges twice.
  * @param page the API's public base URL and the processor-call deadline (epoch ms)
  * @param attempt the form's attempt id (32 hex characters, fresh on each drawing of the form)
