@@ -11,12 +11,13 @@ import { METHOD_NOT_OFFERED_SENTENCE, methodChoice, NO_METHOD_SENTENCE } from '.
  * `GET /checkout/{payment_link_id}[?payment_method=…]` (public, no api-key): a payment link's hosted checkout page, the
  * form a payer pays with: the methods the link allows that the merchant's routing serves in its currency (cards
  * first; a link per other method), and the fields of the one asked for. A method not offered answers 400 with the
- * first method's form and a sentence saying so. A link that takes no payment (deactivated, expired, used up; a
+ * first method's form and a sentence saying so. The payer's e-mail is asked when routing may pick a processor that
+ * needs one and none is known. A link that takes no payment (deactivated, expired, used up; a
  * single-use link whose payment is final; no method served) answers 410 with a sentence saying why.
  */
 export const handler = htmlHandler(async (event, _context, { nonce }) => {
   const paymentLinkId = event.pathParameters?.payment_link_id ?? '';
-  const { merchantId, link, payment, closed, display } = await checkoutLink(paymentLinkId);
+  const { merchantId, link, payment, closed, display, payerEmail } = await checkoutLink(paymentLinkId);
   const brand = brandOf(display);
   const policy = checkoutPolicyHeaders(nonce, display);
   if (closed) return { statusCode: 410, html: closedLinkPage(closed, nonce, brand), headers: policy };
@@ -27,7 +28,7 @@ export const handler = htmlHandler(async (event, _context, { nonce }) => {
     check.searchParams.set('payment_id', payment.payment_id);
     return { html: checkoutWaitingPage(link, payment, { nonce, brand, checkUrl: check.toString() }), headers: policy };
   }
-  const { choice, refused } = await methodChoice(merchantId, link, event.queryStringParameters?.payment_method);
+  const { choice, refused } = await methodChoice(merchantId, link, event.queryStringParameters?.payment_method, Boolean(payerEmail));
   if (!choice) return { statusCode: 410, html: closedLinkPage(NO_METHOD_SENTENCE, nonce, brand), headers: policy };
   const { cookie, headers } = csrfCookieFor(event, display.allowed_domains.length > 0);
   const view = {

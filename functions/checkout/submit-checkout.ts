@@ -23,8 +23,8 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
   const form = ((event.body as unknown as Record<string, string> | undefined) ?? {}) as CheckoutForm;
   // The form again, with the method it was posted with (the first offered when that one is not offered).
   const redraw = async (statusCode: number, extra: { errors?: Record<string, string>; message?: string }) => {
-    const { merchantId, link, display } = await checkoutLink(paymentLinkId);
-    const { choice } = await methodChoice(merchantId, link, form.payment_method);
+    const { merchantId, link, display, payerEmail } = await checkoutLink(paymentLinkId);
+    const { choice } = await methodChoice(merchantId, link, form.payment_method, Boolean(payerEmail));
     if (!choice) return closedAnswer(NO_METHOD_SENTENCE, display);
     const { cookie, headers } = csrfCookieFor(event, display.allowed_domains.length > 0);
     const csrf = await csrfToken(cookie, paymentLinkId);

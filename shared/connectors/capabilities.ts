@@ -7,6 +7,12 @@
  * - flutterwave: `flutterwaveChargeType` defined (`FLUTTERWAVE_CHARGE_TYPES`), as `FlutterwaveConnector.supports`;
  * - sandbox: every method in every currency (`SandboxConnector.supports` is always true).
  * USSD's per-bank support (`options.ussdBankCode`) is finer than a capability and stays with `supports()`.
+ * `requires_payer_email` says whether the connector refuses, before any call, a charge without the payer's e-mail:
+ * Paystack ("email: Customer's email address", required: https://paystack.com/docs/api/charge/ and
+ * https://paystack.com/docs/api/transaction/#initialize) and Flutterwave (`email` in every direct charge's payload:
+ * https://developer.flutterwave.com/docs/direct-charge/card/ and the other method pages of
+ * https://developer.flutterwave.com/docs/direct-charge/overview) answer `email_required` without one; Stripe (the e-mail is
+ * optional `billing_details`) and the sandbox do not. test/connectors/capabilities.test.ts holds each adapter to it.
  * Imports the adapters' supported-methods tables only, never their wire code (requests, responses), the adapter classes nor the registry.
  */
 import type { ConnectorName, EnabledPaymentMethod } from '../domain/connector-account';
@@ -25,14 +31,22 @@ export interface PaymentMethodCapability {
 /** What a connector can take: its payment methods (in `PAYMENT_METHODS` order; a method without any currency is left out). */
 export interface ConnectorCapabilities {
   readonly payment_methods: readonly PaymentMethodCapability[];
+  /**
+   * Whether every new charge needs the payer's e-mail (the payment's `email`): without one the adapter refuses it,
+   * before any call, with `email_required`. A checkout page routed to such a connector asks the payer for it.
+   */
+  readonly requires_payer_email: boolean;
 }
 
 /** The capabilities of one connector from a predicate over (method, currency), in the domain's orders. */
-function capabilitiesOf(takes: (method: PaymentMethod, currency: Currency) => boolean): ConnectorCapabilities {
+function capabilitiesOf(
+  takes: (method: PaymentMethod, currency: Currency) => boolean,
+  requires: { payerEmail: boolean },
+): ConnectorCapabilities {
   const payment_methods = PAYMENT_METHODS.map((payment_method) =>
     Object.freeze({ payment_method, currencies: Object.freeze(CURRENCIES.filter((currency) => takes(payment_method, currency))) }),
   ).filter((m) => m.currencies.length > 0);
-  return Object.freeze({ payment_methods: Object.freeze(payment_methods) });
+  return Object.freeze({ payment_methods: Object.freeze(payment_methods), requires_payer_email: requires.payerEmail });
 }
 
 /**
@@ -40,10 +54,10 @@ function capabilitiesOf(takes: (method: PaymentMethod, currency: Currency) => bo
  * `payment_methods_enabled` of a new account is a copy ({@link defaultPaymentMethodsEnabled}).
  */
 export const CONNECTOR_CAPABILITIES: Readonly<Record<ConnectorName, ConnectorCapabilities>> = Object.freeze({
-  stripe: capabilitiesOf((method, currency) => stripeSupports(currency, method)),
-  paystack: capabilitiesOf((method, currency) => paystackSupports(currency, method)),
-  flutterwave: capabilitiesOf((method, currency) => flutterwaveChargeType(currency, method) !== undefined),
-  sandbox: capabilitiesOf(() => true),
+  stripe: capabilitiesOf((method, currency) => stripeSupports(currency, method), { payerEmail: false }),
+  paystack: capabilitiesOf((method, currency) => paystackSupports(currency, method), { payerEmail: true }),
+  flutterwave: capabilitiesOf((method, currency) => flutterwaveChargeType(currency, method) !== undefined, { payerEmail: true }),
+  sandbox: capabilitiesOf(() => true, { payerEmail: false }),
 });
 
 /**

@@ -94,7 +94,7 @@ export interface CheckoutFormView {
   errors?: FieldErrors;
   /** A sentence above the form (a decline, an expired form, a method not taken). */
   message?: string;
-  /** The methods offered and the one shown (default: the card alone). */
+  /** The methods offered, the one shown and whether the e-mail is asked (default: the card alone, no e-mail). */
   choice?: MethodChoice;
 }
 
@@ -120,13 +120,14 @@ export function checkoutFormPage(link: PaymentLink, view: CheckoutFormView): str
       attrs: 'inputmode="decimal" autocomplete="transaction-amount" required',
     });
   }
-  if (link.customer_fields.includes('email'))
+  const choice = view.choice ?? { methods: ['card'], method: 'card', askEmail: false };
+  // The e-mail: a field the link asks for, one the processor routing may pick needs, or one a post found missing.
+  if (link.customer_fields.includes('email') || choice.askEmail || errors.email)
     fields.push({ field: 'email', label: 'E-mail', attrs: 'type="email" autocomplete="email" required' });
   if (link.customer_fields.includes('name')) fields.push({ field: 'name', label: 'Your name', attrs: 'autocomplete="name" required' });
   if (link.customer_fields.includes('phone')) {
     fields.push({ field: 'phone', label: 'Phone (international, e.g. +2348012345678)', attrs: 'type="tel" autocomplete="tel" required' });
   }
-  const choice = view.choice ?? { methods: ['card'], method: 'card' };
   const method = methodFields(choice, link.currency, form, errors);
   const body = `<h1>${escapeHtml(link.description ?? 'Payment')}</h1>${amountLine(link)}${summary}${methodChooser(choice)}
 <form method="post" class="box" novalidate><input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}"><input type="hidden" name="attempt" value="${escapeHtml(view.attempt)}">

@@ -5,7 +5,7 @@
  * adapter refuses, nor hides what it takes.
  */
 import { CONNECTOR_CAPABILITIES, defaultPaymentMethodsEnabled } from '../../shared/connectors/capabilities';
-import type { Connector } from '../../shared/connectors/connector';
+import { type AuthorizeRequest, type Connector, ConnectorRequestError } from '../../shared/connectors/connector';
 import { FlutterwaveConnector } from '../../shared/connectors/flutterwave/flutterwave-connector';
 import { PaystackConnector } from '../../shared/connectors/paystack/paystack-connector';
 import { SandboxConnector } from '../../shared/connectors/sandbox/sandbox-connector';
@@ -87,4 +87,62 @@ test('the capabilities are frozen (a caller cannot change another account’s de
   expect(Object.isFrozen(CONNECTOR_CAPABILITIES)).toBe(true);
   expect(Object.isFrozen(CONNECTOR_CAPABILITIES.paystack.payment_methods)).toBe(true);
   expect(Object.isFrozen(CONNECTOR_CAPABILITIES.paystack.payment_methods[0]?.currencies)).toBe(true);
+});
+
+describe('requires_payer_email: what each adapter does with a charge that has no e-mail', () => {
+  /** A charge of (method, currency) with everything its adapter may ask for (card, phone, USSD bank) but the e-mail. */
+  const withoutEmail = (method: (typeof PAYMENT_METHODS)[number], currency: (typeof CURRENCIES)[number]): AuthorizeRequest => ({
+    paymentId: 'pay_0123456789abcdef0123456789abcdef',
+    amount: 10000,
+    currency,
+    paymentMethod: method,
+    captureMethod: 'automatic',
+    card: {
+      card_number: '4084084084084081',
+      card_exp_month: '12',
+      card_exp_year: String(new Date().getUTCFullYear() + 2),
+      card_cvc: '408',
+    },
+    email: null,
+    phone: currency === 'KES' ? '+254722000000' : '+233241234567',
+    ussdBankCode: '058',
+    publicBaseUrl: base,
+    returnUrl: `${base}/return`,
+  });
+  /** The adapter's refusal code, or 'none' when it did not refuse before calling (it called, or answered). */
+  async function refusal(name: ConnectorName, request: AuthorizeRequest): Promise<string> {
+    try {
+      await ADAPTERS[name].authorize(request);
+      return 'none';
+    } catch (err) {
+      return err instanceof ConnectorRequestError ? err.code : 'none';
+    }
+  }
+
+  test('the flag is true for Paystack and Flutterwave only', () => {
+    expect(Object.fromEntries(CONNECTOR_NAMES.map((n) => [n, CONNECTOR_CAPABILITIES[n].requires_payer_email]))).toEqual({
+      stripe: false,
+      paystack: true,
+      flutterwave: true,
+      sandbox: false,
+    });
+  });
+
+  // Stripe is left out of the calls: without an e-mail it calls its (here unreachable) API, which says nothing more.
+  test.each([
+    'paystack',
+    'flutterwave',
+    'sandbox',
+  ] as const)('%s refuses every pair it takes with email_required exactly when the flag says so', async (name) => {
+    for (const { payment_method, currencies } of CONNECTOR_CAPABILITIES[name].payment_methods) {
+      for (const currency of currencies) {
+        const code = await refusal(name, withoutEmail(payment_method, currency));
+        expect({ payment_method, currency, refused: code === 'email_required' }).toEqual({
+          payment_method,
+          currency,
+          refused: CONNECTOR_CAPABILITIES[name].requires_payer_email,
+        });
+      }
+    }
+  });
 });

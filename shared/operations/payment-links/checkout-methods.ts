@@ -5,27 +5,40 @@
  * `payment_methods_enabled`, each connector's `supports()`, the USSD banks it serves; the stage's platform rules for
  * a merchant without accounts). Circuits are not consulted (`respectCircuits: false`): a processor failing for a
  * moment does not hide a method, and no probe is handed out by drawing a page. Cards first (`PAYMENT_METHODS` order).
+ * The same routing says whether the payer's e-mail is needed: when any account it could pick (its choice and every
+ * fallback) is of a connector that refuses a charge without one (`CONNECTOR_CAPABILITIES[…].requires_payer_email`:
+ * Paystack, Flutterwave).
  */
+import { CONNECTOR_CAPABILITIES } from '../../connectors/capabilities';
+import { CONNECTOR_NAMES, type ConnectorName } from '../../domain/connector-account';
 import { ApiError } from '../../domain/errors';
 import { ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
-import { MIN_AMOUNT } from '../../domain/money';
+import { MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../domain/payment';
 import type { PaymentLink } from '../../domain/payment-link';
 import { USSD_BANK_CODES, USSD_BANKS } from '../../domain/ussd-banks';
 
 /** The methods a drawing of the page offers and the one whose fields it shows. */
 export interface MethodChoice {
-  /** Offered, cards first ({@link offeredMethods}); at least one. */
+  /** Offered, cards first (allowed by the link, served by routing); at least one. */
   methods: readonly PaymentMethod[];
   /** The method whose fields are shown: one of `methods`. */
   method: PaymentMethod;
   /** For USSD: the banks routing serves (CBN code and name). */
   ussdBanks?: readonly { code: string; name: string }[];
+  /**
+   * Whether the page asks the payer's e-mail for the shown method: routing could pick a connector that needs one
+   * ({@link methodRouting}) and no e-mail is known for the payer (a single-use link's payment or its customer).
+   * A link whose `customer_fields` hold `email` asks it anyway.
+   */
+  askEmail: boolean;
 }
 
 /**
  * The page's method choice for a drawing: the offered methods, the one asked for (`?payment_method=`, or the form's
- * hidden field) when offered, else the first (cards when offered), with the USSD banks when USSD is shown.
+ * hidden field) when offered, else the first (cards when offered), with the USSD banks when USSD is shown, and whether
+ * the payer's e-mail is asked ({@link MethodChoice.askEmail}).
+ * @param emailKnown whether an e-mail is already known for the payer (./checkout.ts `CheckoutLink.payerEmail`)
  * @returns `choice` undefined when routing serves no method the link allows; `refused` true when the one asked for is
  *   not offered (the page then says so, with the first method's fields)
  * @throws what routing throws besides `no_connector_available`
@@ -34,13 +47,16 @@ export async function methodChoice(
   merchantId: string,
   link: PaymentLink,
   requested: string | undefined,
+  emailKnown = false,
 ): Promise<{ choice?: MethodChoice; refused: boolean }> {
-  const methods = await offeredMethods(merchantId, link);
+  const routed = await offeredRouting(merchantId, link);
+  const methods = routed.map((r) => r.method);
   const refused = requested !== undefined && !(methods as string[]).includes(requested);
   const method = refused || requested === undefined ? methods[0] : (requested as PaymentMethod);
   if (!method) return { refused };
   const ussdBanks = method === 'ussd' ? await offeredUssdBanks(merchantId, link) : undefined;
-  return { choice: { methods, method, ...(ussdBanks ? { ussdBanks } : {}) }, refused };
+  const askEmail = !emailKnown && routed.some((r) => r.method === method && r.payerEmailRequired);
+  return { choice: { methods, method, ...(ussdBanks ? { ussdBanks } : {}), askEmail }, refused };
 }
 
 /** The sentence of a link no method can pay now (routing serves none of the methods it allows in its currency). */
@@ -64,44 +80,86 @@ export function isPaymentMethod(value: unknown): value is PaymentMethod {
   return typeof value === 'string' && (PAYMENT_METHODS as readonly string[]).includes(value);
 }
 
+/** What routing answers for a method on a link. */
+export interface MethodRouting {
+  /** Some account (or, without accounts, a platform connector) takes the payment. */
+  served: boolean;
+  /** Some connector routing could pick for it (its choice or a fallback) needs the payer's e-mail. */
+  payerEmailRequired: boolean;
+}
+
+/** Whether a connector (by the name routing answers with) needs the payer's e-mail; an unknown name is taken to. */
+function needsPayerEmail(name: string): boolean {
+  return (CONNECTOR_NAMES as readonly string[]).includes(name) ? CONNECTOR_CAPABILITIES[name as ConnectorName].requires_payer_email : true;
+}
+
 /**
- * Whether the merchant's routing has an account (or, without accounts, a platform connector) that takes a payment of
- * the link with this method, as a confirm would route it.
- * @param ussdBankCode for USSD, the payer's bank (CBN code): only connectors serving it count
+ * Asks the merchant's routing, as a confirm would route it, whether an account (or, without accounts, a platform
+ * connector) takes a payment of the link with this method, and whether any connector among all it could try (its
+ * choice and every fallback) needs the payer's e-mail.
+ * @param options.amount the payment's amount (minor units) once the payer chose it; without it the link's amount, or
+ *   for a customer-chosen amount both ends of its range (served: at its lowest; e-mail: at either end)
+ * @param options.ussdBankCode for USSD, the payer's bank (CBN code): only connectors serving it count
  * @throws what routing throws besides `no_connector_available` (storage unavailable)
  */
-export async function methodServed(merchantId: string, link: PaymentLink, method: PaymentMethod, ussdBankCode?: string): Promise<boolean> {
+export async function methodRouting(
+  merchantId: string,
+  link: PaymentLink,
+  method: PaymentMethod,
+  options: { amount?: number; ussdBankCode?: string | undefined } = {},
+): Promise<MethodRouting> {
+  const lowest = options.amount ?? link.amount ?? link.amount_min ?? MIN_AMOUNT;
+  const highest = options.amount ?? link.amount ?? link.amount_max ?? MAX_AMOUNT;
+  const amounts = lowest === highest ? [lowest] : [lowest, highest];
+  const names = await Promise.all(amounts.map((amount) => routedConnectors(merchantId, link, method, amount, options.ussdBankCode)));
+  return { served: names[0] !== undefined, payerEmailRequired: names.some((n) => n?.some(needsPayerEmail) ?? false) };
+}
+
+/**
+ * The connector names routing would try, in order, for a payment of the link; undefined when it takes none.
+ * @param amount minor units
+ */
+async function routedConnectors(
+  merchantId: string,
+  link: PaymentLink,
+  method: PaymentMethod,
+  amount: number,
+  ussdBankCode: string | undefined,
+): Promise<string[] | undefined> {
   // Routing (and the connector registry it builds adapters with) is loaded by the first page drawn, not at import.
   const { routePayment } = await import('../routing/route-payment');
   try {
-    await routePayment(
+    const candidates = await routePayment(
       merchantId,
-      {
-        // No payment exists yet; a volume split's hash of this id only orders accounts, never removes one.
-        payment_id: `pay_${link.payment_link_id}`,
-        amount: link.amount ?? link.amount_min ?? MIN_AMOUNT,
-        currency: link.currency,
-        payment_method: method,
-        metadata: link.metadata,
-      },
+      // No payment exists yet; a volume split's hash of this id only orders accounts, never removes one.
+      { payment_id: `pay_${link.payment_link_id}`, amount, currency: link.currency, payment_method: method, metadata: link.metadata },
       { ussdBankCode, respectCircuits: false },
     );
-    return true;
+    return candidates.map((c) => c.name);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'no_connector_available') return false;
+    if (err instanceof ApiError && err.code === 'no_connector_available') return undefined;
     throw err;
   }
 }
 
 /**
- * The methods the page offers for a link, cards first: allowed by the link and served by the merchant's routing.
- * An empty list means the link cannot be paid now (no account takes its currency).
+ * Whether the merchant's routing takes a payment of the link with this method ({@link methodRouting}'s `served`).
+ * @param ussdBankCode for USSD, the payer's bank (CBN code): only connectors serving it count
+ * @throws what routing throws besides `no_connector_available` (storage unavailable)
+ */
+export async function methodServed(merchantId: string, link: PaymentLink, method: PaymentMethod, ussdBankCode?: string): Promise<boolean> {
+  return (await methodRouting(merchantId, link, method, { ussdBankCode })).served;
+}
+
+/**
+ * The methods the page offers for a link, cards first, with what routing answers for each: allowed by the link and
+ * served by the merchant's routing. An empty list means the link cannot be paid now (no account takes its currency).
  * @throws what routing throws besides `no_connector_available`
  */
-export async function offeredMethods(merchantId: string, link: PaymentLink): Promise<PaymentMethod[]> {
+async function offeredRouting(merchantId: string, link: PaymentLink): Promise<({ method: PaymentMethod } & MethodRouting)[]> {
   const allowed = PAYMENT_METHODS.filter((m) => link.payment_methods === null || link.payment_methods.includes(m));
-  const served = await Promise.all(allowed.map((m) => methodServed(merchantId, link, m)));
-  return allowed.filter((_, i) => served[i]);
+  const routed = await Promise.all(allowed.map(async (method) => ({ method, ...(await methodRouting(merchantId, link, method)) })));
+  return routed.filter((r) => r.served);
 }
 
 /**

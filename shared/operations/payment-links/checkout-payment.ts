@@ -11,7 +11,7 @@ import { linkOfReservationImage, linkPlaceReservation, releaseLinkPlace } from '
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { createPayment } from '../payments/create-payment';
 import { type CheckoutForm, checkFormFields, checkoutLink, closedSentence, completionUrl, type FieldErrors, formValue } from './checkout';
-import { isPaymentMethod, METHOD_NOT_OFFERED_SENTENCE, methodServed, normalizedPhone } from './checkout-methods';
+import { isPaymentMethod, METHOD_NOT_OFFERED_SENTENCE, methodRouting, normalizedPhone } from './checkout-methods';
 
 /** The USSD bank field's error when no connector the merchant's routing reaches serves that bank. */
 const USSD_BANK_NOT_SERVED = 'USSD is not available for this bank here. Choose another bank or pay another way.';
@@ -34,7 +34,9 @@ export type CheckoutOutcome =
  * card when absent; refused, creating nothing, when the link does not allow it or routing cannot serve it), routed like
  * every other (the
  * place under `max_payments` taken in the payment's create transaction). On a payment's single-use link, confirms
- * that payment instead (no new payment). The attempt id makes the create idempotent:
+ * that payment instead (no new payment). The payer's e-mail is required, and put on the payment, when routing may
+ * reach a connector that needs one and none is known (./checkout-methods.ts `methodRouting`, asked again at the amount
+ * the payer chose). The attempt id makes the create idempotent:
  * the same form posted twice (a double click, a reload) answers the first payment and never charges twice.
  * @param page the API's public base URL and the processor-call deadline (epoch ms)
  * @param attempt the form's attempt id (32 hex characters, fresh on each drawing of the form)
@@ -46,7 +48,7 @@ export async function payOnCheckout(
   form: CheckoutForm,
   attempt: string,
 ): Promise<CheckoutOutcome> {
-  const { merchantId, link, payment: single, closed, display } = await checkoutLink(paymentLinkId);
+  const { merchantId, link, payment: single, closed, display, payerEmail } = await checkoutLink(paymentLinkId);
   if (closed) return { kind: 'closed', sentence: closed, display };
   // A single-use link whose payment is under way (an earlier post, its 3-D Secure step): its status, never a second confirm.
   if (single && single.status !== 'RequiresConfirmation')
@@ -57,13 +59,31 @@ export async function payOnCheckout(
     return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
   }
   // The method first (its fields mean nothing when it is not offered), then the fields, then the USSD bank.
-  if (!(await methodServed(merchantId, link, method))) return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
-  const { errors, amount } = checkFormFields(link, form, method);
+  const routed = await methodRouting(merchantId, link, method);
+  if (!routed.served) return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
+  // The e-mail, as the page drawn asked it: routing could pick a connector that needs one, and none is known.
+  let askEmail = routed.payerEmailRequired && !payerEmail;
+  const checked = checkFormFields(link, form, method, askEmail);
+  const { amount } = checked;
+  let errors = checked.errors;
   if (Object.keys(errors).length > 0 || amount === undefined) return { kind: 'invalid', errors };
-  if (method === 'ussd' && !(await methodServed(merchantId, link, method, formValue(form, 'ussd_bank_code')))) {
-    return { kind: 'invalid', errors: { ussd_bank_code: USSD_BANK_NOT_SERVED } };
+  const ussdBankCode = method === 'ussd' ? formValue(form, 'ussd_bank_code') : undefined;
+  // Routing again with what the payer chose (the amount in a range, the USSD bank): a connector that needs the e-mail
+  // may take only part of the range; the bank narrows the connectors.
+  if (link.amount === null || ussdBankCode) {
+    const exact = await methodRouting(merchantId, link, method, { amount, ussdBankCode });
+    if (!exact.served) return notServed(method);
+    if (!askEmail && exact.payerEmailRequired && !payerEmail) {
+      askEmail = true;
+      errors = checkFormFields(link, form, method, askEmail).errors;
+      if (Object.keys(errors).length > 0) return { kind: 'invalid', errors };
+    }
   }
-  if (single) return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt);
+  if (single) {
+    // The e-mail the processor needs goes onto the payment at its confirm: typed on the page, else its customer's.
+    const email = askEmail ? formValue(form, 'email') : routed.payerEmailRequired && !single.email ? payerEmail : undefined;
+    return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt, email);
+  }
   const holder = (method === 'card' ? formValue(form, 'card_name') : undefined) ?? formValue(form, 'name');
   const [first, ...rest] = (holder ?? '').split(/\s+/);
   const parsed = createPaymentBodySchema.safeParse({
@@ -72,7 +92,7 @@ export async function payOnCheckout(
     confirm: true,
     ...methodOfForm(method, form),
     ...(link.description ? { description: link.description } : {}),
-    ...(link.customer_fields.includes('email') ? { email: formValue(form, 'email') } : {}),
+    ...(askEmail || link.customer_fields.includes('email') ? { email: formValue(form, 'email') } : {}),
     ...(holder ? { billing: { address: { first_name: first, ...(rest.length ? { last_name: rest.join(' ') } : {}) } } } : {}),
     metadata: { ...link.metadata, ...(link.customer_fields.includes('phone') ? { payer_phone: formValue(form, 'phone') } : {}) },
   });
@@ -147,6 +167,11 @@ function fieldOf(method: PaymentMethod): keyof FieldErrors {
  */
 function routingRefusal(err: unknown, method: PaymentMethod): CheckoutOutcome | undefined {
   if (!(err instanceof ApiError) || err.code !== 'no_connector_available') return undefined;
+  return notServed(method);
+}
+
+/** The answer when routing takes no payment of the form: for USSD by the bank field, otherwise the method is refused. */
+function notServed(method: PaymentMethod): CheckoutOutcome {
   if (method === 'ussd') return { kind: 'invalid', errors: { ussd_bank_code: USSD_BANK_NOT_SERVED } };
   return { kind: 'refused', sentence: METHOD_NOT_OFFERED_SENTENCE };
 }
@@ -175,12 +200,14 @@ function doneUrl(page: { publicBaseUrl: string }, paymentLinkId: string, payment
  * sent to the link's completion route. The attempt id keys the confirm, so the same form posted twice confirms once
  * (shared/operations/payments/confirm-payment.ts answers the first confirm's payment). A decline is final for the
  * payment (its link then answers 410), as a failed payment is never confirmed again.
+ * @param email the payer's e-mail to put on the payment at its confirm (it has none), for a connector that needs one
  */
 async function confirmOnCheckout(
   page: { publicBaseUrl: string; deadlineMs: number },
   target: { merchantId: string; paymentLinkId: string; payment: Payment; display: CheckoutDisplay },
   form: CheckoutForm,
   attempt: string,
+  email: string | undefined,
 ): Promise<CheckoutOutcome> {
   const method = (form.payment_method ?? 'card') as PaymentMethod;
   const parsed = confirmPaymentBodySchema.safeParse(methodOfForm(method, form));
@@ -199,7 +226,7 @@ async function confirmOnCheckout(
       target.payment.payment_id,
       // Our own completion URL, set after the payer-input schema (see payOnCheckout's create).
       { ...parsed.data, return_url: completionUrl(page.publicBaseUrl, target.paymentLinkId) },
-      payerPhoneOf(method, form),
+      { ...payerPhoneOf(method, form), ...(email ? { payerEmail: email } : {}) },
     );
   } catch (err) {
     const refusal = routingRefusal(err, method);

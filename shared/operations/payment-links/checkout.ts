@@ -13,6 +13,7 @@ import { CLOSED_LINK_SENTENCES, checkoutPath, PAYMENT_CLOSED_SENTENCES, type Pay
 import { cardSchema } from '../../schemas/common';
 import { emailSchema, phoneSchema } from '../../schemas/contact-schemas';
 import { returnSigningSecret, signReturn } from '../../security/checkout-return-signature';
+import { getCustomer } from '../../storage/customers-repository';
 import { getCheckoutDisplay } from '../../storage/merchant-profile-repository';
 import { findPaymentLinkOwner, getAnyPaymentLink, releaseLinkPlace, type SingleUseLink } from '../../storage/payment-links-repository';
 import { getPayment, type StoredPayment } from '../../storage/payments-repository';
@@ -50,6 +51,11 @@ export interface CheckoutLink {
   closed: string;
   /** The merchant's checkout display: its name, logo and colour, and the origins that may frame the page. */
   display: CheckoutDisplay;
+  /**
+   * The payer's e-mail already known, so the page need not ask it: a single-use link's payment's `email`, else its
+   * customer's (read only while the payment awaits its confirm); undefined for a reusable link.
+   */
+  payerEmail?: string;
 }
 
 /**
@@ -109,7 +115,18 @@ export async function checkoutLink(paymentLinkId: string): Promise<CheckoutLink>
   }
   if (found.kind === 'reusable') return { merchantId, link: found.link, closed: closedSentence(found.link), display };
   const payment = (stored as StoredPayment).payment;
-  return { merchantId, payment, display, ...singleUseView(found.single, payment, nowMs) };
+  const payerEmail = await knownPayerEmail(merchantId, payment);
+  return { merchantId, payment, display, ...singleUseView(found.single, payment, nowMs), ...(payerEmail ? { payerEmail } : {}) };
+}
+
+/**
+ * The e-mail known for the payer of a payment: its own `email`, else (while it awaits its confirm) its customer's.
+ * One read of the customer, only when the payment has a customer and no e-mail of its own.
+ */
+async function knownPayerEmail(merchantId: string, payment: Payment): Promise<string | undefined> {
+  if (payment.email) return payment.email;
+  if (!payment.customer_id || payment.status !== 'RequiresConfirmation') return undefined;
+  return (await getCustomer(merchantId, payment.customer_id))?.email ?? undefined;
 }
 
 /** The sentence for a link that takes no payment (status other than `active`). */
@@ -158,13 +175,16 @@ export const formValue = (form: CheckoutForm, field: CheckoutField) => {
 
 /**
  * The checkout form's mistakes, field by field (an empty object when there are none): the amount and the payer's
- * fields the link asks for, then the method's own fields (the card; the USSD bank; the mobile-money phone). A bank
- * transfer needs none.
+ * fields the link asks for (the e-mail also when `askEmail`), then the method's own fields (the card; the USSD bank;
+ * the mobile-money phone). A bank transfer needs none.
+ * @param askEmail the page asks the payer's e-mail though the link's `customer_fields` do not (routing may pick a
+ *   connector that needs one: ./checkout-methods.ts `methodRouting`)
  */
 export function checkFormFields(
   link: PaymentLink,
   form: CheckoutForm,
   method: PaymentMethod = 'card',
+  askEmail = false,
 ): { errors: FieldErrors; amount?: number } {
   const errors: FieldErrors = {};
   let amount = link.amount ?? undefined;
@@ -177,7 +197,7 @@ export function checkFormFields(
       errors.amount = `Enter an amount from ${formatAmount(min, link.currency)} to ${formatAmount(max, link.currency)}.`;
     } else amount = minor;
   }
-  if (link.customer_fields.includes('email') && !emailSchema.safeParse(formValue(form, 'email') ?? '').success) {
+  if ((askEmail || link.customer_fields.includes('email')) && !emailSchema.safeParse(formValue(form, 'email') ?? '').success) {
     errors.email = 'Enter your e-mail address, like name@example.com.';
   }
   if (link.customer_fields.includes('name') && !(formValue(form, 'name') && (formValue(form, 'name') as string).length <= 200)) {

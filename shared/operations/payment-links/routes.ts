@@ -26,7 +26,8 @@ const CREATE_PAYMENT_LINK_FIELDS = {
   max_payments: 'How many payments the link may take (1 to 1,000,000); left out, no limit.',
   return_url:
     'Where the payer is sent after paying, with `payment_id`, `payment_link_id`, `status` and `signature` in the query; left out, a status page.',
-  customer_fields: 'What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once).',
+  customer_fields:
+    'What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once). The page also asks the e-mail without it when routing may reach a processor that needs one (Paystack, Flutterwave).',
   metadata: 'Your key/value pairs, echoed on the link.',
 };
 
@@ -234,7 +235,13 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
             csrf_token: z.string().describe("The token the page wrote into its form, matching the page's cookie."),
             attempt: z.string().describe('The id of this drawing of the form: the same form posted twice pays once.'),
             amount: z.string().max(40).optional().describe('The amount in major units (`1500.00`), when the payer chooses it.'),
-            email: z.string().max(254).optional().describe("The payer's e-mail, when the link asks for it."),
+            email: z
+              .string()
+              .max(254)
+              .optional()
+              .describe(
+                "The payer's e-mail, when the page asks for it: the link's `customer_fields` name it, or routing may reach a processor that needs one (Paystack, Flutterwave) and none is known.",
+              ),
             name: z.string().max(400).optional().describe("The payer's name, when the link asks for it."),
             phone: z.string().max(40).optional().describe("The payer's phone (E.164), when the link asks for it."),
             card_name: z.string().max(400).optional().describe('The name on the card (`cc-name`).'),

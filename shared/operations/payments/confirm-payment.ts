@@ -36,12 +36,14 @@ import { claimHolderOf, claimInFlight, conflict, requestToken } from './payment-
  * @throws OutcomeUnknownError when a processor was called and its answer could not be recorded
  * @param payer.payerPhone (E.164) the phone a mobile-money payment is collected from, typed by the payer on a
  *   checkout page, in place of the linked customer's (never stored: it reaches the processor only)
+ * @param payer.payerEmail the payer's e-mail a checkout page asked (or its customer's) for a payment without one: set
+ *   as the payment's `email` in the confirm's claim, so the processor gets it (Paystack and Flutterwave need one)
  */
 export async function confirmPayment(
   ctx: RequestContext,
   paymentId: string,
   body: ConfirmPaymentBody,
-  payer: { payerPhone?: string } = {},
+  payer: { payerPhone?: string; payerEmail?: string } = {},
 ): Promise<Payment> {
   const token = await requestToken(ctx, paymentId, 'confirm');
   let stored = await loadPayment(ctx.merchantId, paymentId);
@@ -146,6 +148,7 @@ export async function confirmPayment(
           ? { setup_future_usage: body.setup_future_usage, customer_acceptance: acceptanceOf(body.customer_acceptance) }
           : {}),
         ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
+        ...(payer.payerEmail && !p.email ? { email: payer.payerEmail } : {}),
       },
       startPendingOperation('authorize', candidates[0], p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
     );

@@ -6725,7 +6725,7 @@ export interface operations {
                     max_payments?: number;
                     /** @description Where the payer is sent after paying, with `payment_id`, `payment_link_id`, `status` and `signature` in the query; left out, a status page. */
                     return_url?: string;
-                    /** @description What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once). */
+                    /** @description What the page asks of the payer besides the payment: `email`, `name`, `phone` (each at most once). The page also asks the e-mail without it when routing may reach a processor that needs one (Paystack, Flutterwave). */
                     customer_fields?: ("email" | "name" | "phone")[];
                     /** @description Your key/value pairs, echoed on the link. */
                     metadata?: {
@@ -11764,7 +11764,7 @@ export interface operations {
                     attempt: string;
                     /** @description The amount in major units (`1500.00`), when the payer chooses it. */
                     amount?: string;
-                    /** @description The payer's e-mail, when the link asks for it. */
+                    /** @description The payer's e-mail, when the page asks for it: the link's `customer_fields` name it, or routing may reach a processor that needs one (Paystack, Flutterwave) and none is known. */
                     email?: string;
                     /** @description The payer's name, when the link asks for it. */
                     name?: string;
