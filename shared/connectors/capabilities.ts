@@ -15,7 +15,7 @@
  * optional `billing_details`) and the sandbox do not. test/connectors/capabilities.test.ts holds each adapter to it.
  * Imports the adapters' supported-methods tables only, never their wire code (requests, responses), the adapter classes nor the registry.
  */
-import type { ConnectorName, EnabledPaymentMethod } from '../domain/connector-account';
+import { CONNECTOR_NAMES, type ConnectorName, type EnabledPaymentMethod } from '../domain/connector-account';
 import { CURRENCIES, type Currency } from '../domain/money';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment';
 import { flutterwaveChargeType } from './flutterwave/supported-methods';
@@ -59,6 +59,16 @@ export const CONNECTOR_CAPABILITIES: Readonly<Record<ConnectorName, ConnectorCap
   flutterwave: capabilitiesOf((method, currency) => flutterwaveChargeType(currency, method) !== undefined, { payerEmail: true }),
   sandbox: capabilitiesOf(() => true, { payerEmail: false }),
 });
+
+/**
+ * Whether a connector, by the name routing answers with, refuses a charge without the payer's e-mail
+ * ({@link CONNECTOR_CAPABILITIES} `requires_payer_email`); a name this table does not know is taken to.
+ */
+export function requiresPayerEmail(connectorName: string): boolean {
+  return (CONNECTOR_NAMES as readonly string[]).includes(connectorName)
+    ? CONNECTOR_CAPABILITIES[connectorName as ConnectorName].requires_payer_email
+    : true;
+}
 
 /**
  * The `payment_methods_enabled` a new account of `connectorName` gets when the merchant gives none: everything the

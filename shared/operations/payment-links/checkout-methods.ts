@@ -9,8 +9,7 @@
  * fallback) is of a connector that refuses a charge without one (`CONNECTOR_CAPABILITIES[…].requires_payer_email`:
  * Paystack, Flutterwave).
  */
-import { CONNECTOR_CAPABILITIES } from '../../connectors/capabilities';
-import { CONNECTOR_NAMES, type ConnectorName } from '../../domain/connector-account';
+import { requiresPayerEmail } from '../../connectors/capabilities';
 import { ApiError } from '../../domain/errors';
 import { ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';
@@ -88,11 +87,6 @@ export interface MethodRouting {
   payerEmailRequired: boolean;
 }
 
-/** Whether a connector (by the name routing answers with) needs the payer's e-mail; an unknown name is taken to. */
-function needsPayerEmail(name: string): boolean {
-  return (CONNECTOR_NAMES as readonly string[]).includes(name) ? CONNECTOR_CAPABILITIES[name as ConnectorName].requires_payer_email : true;
-}
-
 /**
  * Asks the merchant's routing, as a confirm would route it, whether an account (or, without accounts, a platform
  * connector) takes a payment of the link with this method, and whether any connector among all it could try (its
@@ -112,7 +106,7 @@ export async function methodRouting(
   const highest = options.amount ?? link.amount ?? link.amount_max ?? MAX_AMOUNT;
   const amounts = lowest === highest ? [lowest] : [lowest, highest];
   const names = await Promise.all(amounts.map((amount) => routedConnectors(merchantId, link, method, amount, options.ussdBankCode)));
-  return { served: names[0] !== undefined, payerEmailRequired: names.some((n) => n?.some(needsPayerEmail) ?? false) };
+  return { served: names[0] !== undefined, payerEmailRequired: names.some((n) => n?.some(requiresPayerEmail) ?? false) };
 }
 
 /**

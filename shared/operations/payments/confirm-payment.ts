@@ -5,12 +5,12 @@ import { methodOfData } from '../../domain/payment-method-data';
 import { ALLOWED_FROM, canApply } from '../../domain/payment-status';
 import { startPendingOperation } from '../../domain/pending-operation';
 import type { ConfirmPaymentBody } from '../../schemas/payment-schemas';
-import { getCustomer } from '../../storage/customers-repository';
 import { type StoredPayment, updatePayment } from '../../storage/payments-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import type { RequestContext } from '../request-context';
 import { routePayment } from '../routing/route-payment';
 import { cardBinOf } from '../routing/success-rate-segment';
+import { customerContactFor } from './customer-contact';
 import { loadPayment } from './load-payment';
 import { authorizeClaimed } from './payment-authorization';
 import {
@@ -125,12 +125,15 @@ export async function confirmPayment(
           preferred: { name: p.connector, merchantConnectorId: p.merchant_connector_id ?? null },
         },
       );
-  const phone =
-    paymentMethod === 'mobile_money' && payer.payerPhone
-      ? payer.payerPhone
-      : paymentMethod === 'mobile_money' && p.customer_id
-        ? ((await getCustomer(ctx.merchantId, p.customer_id))?.phone ?? null)
-        : null;
+  const contact = await customerContactFor(ctx.merchantId, {
+    customerId: p.customer_id,
+    paymentMethod,
+    ...(payer.payerPhone ? { payerPhone: payer.payerPhone } : {}),
+    hasEmail: Boolean(p.email || payer.payerEmail),
+    candidates,
+  });
+  const phone = contact.phone;
+  const email = p.email ? undefined : (payer.payerEmail ?? contact.email ?? undefined);
   let claimed: StoredPayment;
   try {
     claimed = await updatePayment(
@@ -148,7 +151,7 @@ export async function confirmPayment(
           ? { setup_future_usage: body.setup_future_usage, customer_acceptance: acceptanceOf(body.customer_acceptance) }
           : {}),
         ...(body.return_url !== undefined ? { return_url: body.return_url } : {}),
-        ...(payer.payerEmail && !p.email ? { email: payer.payerEmail } : {}),
+        ...(email ? { email } : {}),
       },
       startPendingOperation('authorize', candidates[0], p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
     );

@@ -7,7 +7,6 @@ import { startPendingOperation } from '../../domain/pending-operation';
 import { recordPaymentCreated } from '../../observability/metrics';
 import type { CreatePaymentBody } from '../../schemas/payment-schemas';
 import { idempotentId } from '../../security/keyed-hash';
-import { getCustomer } from '../../storage/customers-repository';
 import { singleUseLink } from '../../storage/payment-links-repository';
 import {
   getPayment as readPayment,
@@ -19,6 +18,7 @@ import { ItemExistsError, LinkedCustomerMissingError } from '../../storage/stora
 import type { RequestContext } from '../request-context';
 import type { RoutedCandidates } from '../routing/route-candidates';
 import { routePayment } from '../routing/route-payment';
+import { customerContactFor } from './customer-contact';
 import { loadPayment } from './load-payment';
 import {
   acceptanceOf,
@@ -137,13 +137,18 @@ export async function createPayment(
     }
     throw err;
   }
-  // Mobile money is collected from the payer's phone: the linked customer's (E.164). Read before any claim.
-  const phone =
-    body.confirm && paymentMethod === 'mobile_money' && link?.payerPhone
-      ? link.payerPhone
-      : body.confirm && paymentMethod === 'mobile_money' && customerId
-        ? ((await getCustomer(ctx.merchantId, customerId))?.phone ?? null)
-        : null;
+  // Mobile money is collected from the payer's phone (the link's payer's, else the linked customer's, E.164), and a
+  // connector that needs the payer's e-mail gets the customer's when the create gives none. Read before any claim.
+  const contact = body.confirm
+    ? await customerContactFor(ctx.merchantId, {
+        customerId,
+        paymentMethod,
+        ...(link?.payerPhone ? { payerPhone: link.payerPhone } : {}),
+        hasEmail: Boolean(body.email),
+        candidates,
+      })
+    : { phone: null, email: null };
+  const phone = contact.phone;
   const now = new Date().toISOString();
   // `payment_link: true`: the payment's single-use link, written in the payment's create transaction.
   const single = body.payment_link
@@ -170,7 +175,7 @@ export async function createPayment(
     connector_transaction_id: null,
     customer_id: customerId ?? null,
     description: body.description ?? null,
-    email: body.email ?? null,
+    email: body.email ?? contact.email,
     metadata: body.metadata ?? {},
     billing: body.billing ?? null,
     next_action: null,

@@ -108,7 +108,8 @@ const CREATE_PAYMENT_FIELDS = {
   ...methodDataFields(''),
   'payment_method_data.card': `${CARD_FIELDS.card} Only with \`confirm: true\`.`,
   description: 'At most 1000 characters; no card number.',
-  email: "The payer's e-mail address, at most 254 characters.",
+  email:
+    "The payer's e-mail address, at most 254 characters. When absent, a confirm routed where an e-mail is required (Paystack, Flutterwave) takes the customer's (`customer_id`), shown here.",
   customer_id: 'A customer of yours (`cus_…`); an unknown one → 400 `resource_missing`.',
   metadata: 'Your own key/value pairs, echoed (at most 50 keys of 1–40 characters, values of at most 500 characters).',
   ...BILLING_FIELDS,

@@ -4185,7 +4185,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: email
-                     * @description The payer's e-mail address, at most 254 characters.
+                     * @description The payer's e-mail address, at most 254 characters. When absent, a confirm routed where an e-mail is required (Paystack, Flutterwave) takes the customer's (`customer_id`), shown here.
                      */
                     email?: string;
                     /** @description A customer of yours (`cus_…`); an unknown one → 400 `resource_missing`. */
