@@ -7,15 +7,15 @@
  * - flutterwave: `flutterwaveChargeType` defined (`FLUTTERWAVE_CHARGE_TYPES`), as `FlutterwaveConnector.supports`;
  * - sandbox: every method in every currency (`SandboxConnector.supports` is always true).
  * USSD's per-bank support (`options.ussdBankCode`) is finer than a capability and stays with `supports()`.
- * `requires_payer_email` says whether the connector refuses, before any call, a charge without the payer's e-mail:
- * Paystack ("email: Customer's email address", required: https://paystack.com/docs/api/charge/ and
+ * `requires_payer_email` (from shared/domain/connector-account.ts `PAYER_EMAIL_REQUIRED`) says whether the connector
+ * refuses, before any call, a charge without the payer's e-mail: Paystack ("email: Customer's email address", required: https://paystack.com/docs/api/charge/ and
  * https://paystack.com/docs/api/transaction/#initialize) and Flutterwave (`email` in every direct charge's payload:
  * https://developer.flutterwave.com/docs/direct-charge/card/ and the other method pages of
  * https://developer.flutterwave.com/docs/direct-charge/overview) answer `email_required` without one; Stripe (the e-mail is
  * optional `billing_details`) and the sandbox do not. test/connectors/capabilities.test.ts holds each adapter to it.
  * Imports the adapters' supported-methods tables only, never their wire code (requests, responses), the adapter classes nor the registry.
  */
-import { CONNECTOR_NAMES, type ConnectorName, type EnabledPaymentMethod } from '../domain/connector-account';
+import { type ConnectorName, type EnabledPaymentMethod, PAYER_EMAIL_REQUIRED } from '../domain/connector-account';
 import { CURRENCIES, type Currency } from '../domain/money';
 import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment';
 import { flutterwaveChargeType } from './flutterwave/supported-methods';
@@ -54,21 +54,13 @@ function capabilitiesOf(
  * `payment_methods_enabled` of a new account is a copy ({@link defaultPaymentMethodsEnabled}).
  */
 export const CONNECTOR_CAPABILITIES: Readonly<Record<ConnectorName, ConnectorCapabilities>> = Object.freeze({
-  stripe: capabilitiesOf((method, currency) => stripeSupports(currency, method), { payerEmail: false }),
-  paystack: capabilitiesOf((method, currency) => paystackSupports(currency, method), { payerEmail: true }),
-  flutterwave: capabilitiesOf((method, currency) => flutterwaveChargeType(currency, method) !== undefined, { payerEmail: true }),
-  sandbox: capabilitiesOf(() => true, { payerEmail: false }),
+  stripe: capabilitiesOf((method, currency) => stripeSupports(currency, method), { payerEmail: PAYER_EMAIL_REQUIRED.stripe }),
+  paystack: capabilitiesOf((method, currency) => paystackSupports(currency, method), { payerEmail: PAYER_EMAIL_REQUIRED.paystack }),
+  flutterwave: capabilitiesOf((method, currency) => flutterwaveChargeType(currency, method) !== undefined, {
+    payerEmail: PAYER_EMAIL_REQUIRED.flutterwave,
+  }),
+  sandbox: capabilitiesOf(() => true, { payerEmail: PAYER_EMAIL_REQUIRED.sandbox }),
 });
-
-/**
- * Whether a connector, by the name routing answers with, refuses a charge without the payer's e-mail
- * ({@link CONNECTOR_CAPABILITIES} `requires_payer_email`); a name this table does not know is taken to.
- */
-export function requiresPayerEmail(connectorName: string): boolean {
-  return (CONNECTOR_NAMES as readonly string[]).includes(connectorName)
-    ? CONNECTOR_CAPABILITIES[connectorName as ConnectorName].requires_payer_email
-    : true;
-}
 
 /**
  * The `payment_methods_enabled` a new account of `connectorName` gets when the merchant gives none: everything the

@@ -14,6 +14,30 @@ export const CONNECTOR_NAMES = ['paystack', 'flutterwave', 'stripe', 'sandbox'] 
 export type ConnectorName = (typeof CONNECTOR_NAMES)[number];
 
 /**
+ * Whether a connector refuses, before any call, a charge without the payer's e-mail (the payment's `email`):
+ * Paystack ("email: Customer's email address", required: https://paystack.com/docs/api/charge/ and
+ * https://paystack.com/docs/api/transaction/#initialize) and Flutterwave (`email` in every direct charge's payload:
+ * https://developer.flutterwave.com/docs/direct-charge/card/) answer `email_required` without one; Stripe (the e-mail
+ * is optional `billing_details`) and the sandbox do not. The one table: shared/connectors/capabilities.ts publishes it as
+ * `requires_payer_email`, and test/connectors/capabilities.test.ts holds each adapter to it. Here, in the domain, so
+ * a payment's create can ask it without loading any connector's code.
+ */
+export const PAYER_EMAIL_REQUIRED: Readonly<Record<ConnectorName, boolean>> = Object.freeze({
+  paystack: true,
+  flutterwave: true,
+  stripe: false,
+  sandbox: false,
+});
+
+/**
+ * Whether a connector, by the name routing answers with, refuses a charge without the payer's e-mail
+ * ({@link PAYER_EMAIL_REQUIRED}); a name the table does not know is taken to.
+ */
+export function requiresPayerEmail(connectorName: string): boolean {
+  return (CONNECTOR_NAMES as readonly string[]).includes(connectorName) ? PAYER_EMAIL_REQUIRED[connectorName as ConnectorName] : true;
+}
+
+/**
  * An account's state: `active` (verified credentials, takes payments) or `inactive` (disabled:
  * no new payments; what it holds is still captured, voided, refunded and reconciled with its
  * credentials until it is deleted, which destroys them).

@@ -9,7 +9,7 @@
  * fallback) is of a connector that refuses a charge without one (`CONNECTOR_CAPABILITIES[…].requires_payer_email`:
  * Paystack, Flutterwave).
  */
-import { requiresPayerEmail } from '../../connectors/capabilities';
+import { requiresPayerEmail } from '../../domain/connector-account';
 import { ApiError } from '../../domain/errors';
 import { ghanaMobileNetwork } from '../../domain/ghana-mobile-networks';
 import { MAX_AMOUNT, MIN_AMOUNT } from '../../domain/money';

@@ -1,4 +1,4 @@
-import { requiresPayerEmail } from '../../connectors/capabilities';
+import { requiresPayerEmail } from '../../domain/connector-account';
 import type { PaymentMethod } from '../../domain/payment';
 import { getCustomer } from '../../storage/customers-repository';
 
