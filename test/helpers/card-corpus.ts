@@ -3,7 +3,7 @@
  * source, a corpus of legitimate values no card brand issues, uniformly random digit ids, the
  * processors' published test cards, and the ways a person (or a careless integration) spells a
  * card number in free text. Used by test/unit/card-detector.test.ts (the measurement) and
- * test/http/property-based.test.ts (the same spellings through the API).
+ * test/http/property-based-suite.ts (the same spellings through the API).
  */
 import * as fc from 'fast-check';
 import { NIGERIAN_BANK_CODES, nubanCheckDigit } from '../../shared/domain/nuban';
