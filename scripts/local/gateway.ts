@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { MIMEType } from 'node:util';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { FALLBACK_ROUTE, matchRoute, type RouteDefinition } from '../../shared/api/routes';
+import { cancelSandboxDeliveries } from '../../shared/connectors/sandbox/sandbox-webhooks';
 import { API_FUNCTION_TIMEOUT_MS } from '../../shared/domain/pending-operation';
 import { runInvocation } from '../../shared/observability/invocation-scope';
 
@@ -545,6 +546,8 @@ export async function startGateway(port: number, host = '127.0.0.1', options: Ga
     publicBaseUrl,
     close: () =>
       new Promise<void>((ok) => {
+        // The sandbox's pending events to this API go with it (shared/connectors/sandbox/sandbox-webhooks.ts).
+        cancelSandboxDeliveries(publicBaseUrl);
         server.closeAllConnections();
         server.close(() => ok());
       }),

@@ -151,7 +151,10 @@ describe('connectorWithCredentials', () => {
         .verifyCredentials()
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConnectorTechnicalError);
-      expect(timeouts.mock.calls).toEqual([[150]]);
+      // Only this call's timeouts count: the worker's process may still run another file's background work (a sandbox
+      // redelivery, 5,000 ms) that calls AbortSignal.timeout meanwhile.
+      const mine = timeouts.mock.calls.filter(([ms]) => ms !== 5000);
+      expect(mine).toEqual([[150]]);
     } finally {
       timeouts.mockRestore();
     }

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import {
+  cancelSandboxDeliveries,
   deliverSandboxEventUntilAcknowledged,
   SANDBOX_SIGNATURE_HEADER,
+  scheduleSandboxDelivery,
   scheduleSandboxWebhook,
   verifySandboxWebhook,
 } from '../../shared/connectors/sandbox/sandbox-webhooks';
@@ -99,6 +101,26 @@ describe('the sandbox redelivers an event until the service acknowledges it, as 
       expect(second).toEqual(first);
       expect(first).toMatchObject({ type: 'payment.succeeded', data: { payment_id: 'pay_z', amount: 300 } });
       expect(first.id).toMatch(/^evt_[0-9a-f]{32}$/);
+    } finally {
+      delete process.env.SANDBOX_WEBHOOK_DELAY_MS;
+    }
+  });
+});
+
+describe('the sandbox stops with the local API', () => {
+  test('cancelled deliveries to a base URL stop: neither the scheduled first try nor a redelivery is sent', async () => {
+    process.env.SANDBOX_WEBHOOK_DELAY_MS = '300';
+    try {
+      // One scheduled and not yet due, one redelivering after a busy answer.
+      answers = [409, 409, 409, 409];
+      scheduleSandboxWebhook(baseUrl, { payment_id: 'pay_late', transaction_id: 'sbx_late', amount: 300, capture_method: 'automatic' });
+      scheduleSandboxDelivery(baseUrl, '{"id":"evt_cancelled"}', 0);
+      await waitForDeliveries(1);
+      cancelSandboxDeliveries(`${baseUrl}/`);
+      const seen = received.length;
+      await new Promise((r) => setTimeout(r, 1_500)); // past the scheduled try and several redelivery delays
+      expect(received.length).toBe(seen);
+      expect(received.every((r) => r.body === '{"id":"evt_cancelled"}')).toBe(true);
     } finally {
       delete process.env.SANDBOX_WEBHOOK_DELAY_MS;
     }

@@ -19,7 +19,7 @@ import { type PayoutType, SANDBOX_PAYOUT_ACCOUNTS, SANDBOX_PAYOUT_OTP, sandboxPa
 import type { SandboxLedger } from '../../domain/sandbox-ledger';
 import { ConnectorRequestError } from '../connector';
 import type { PayoutAdapter, PayoutLookup, PayoutRequest, PayoutResult, ResolvedAccount } from '../payout-connector';
-import { deliverSandboxEventUntilAcknowledged, sandboxWebhookDelayMs } from './sandbox-webhooks';
+import { sandboxWebhookDelayMs, scheduleSandboxDelivery } from './sandbox-webhooks';
 
 /** The sandbox's transfer id of a payout: derived from our reference, so every answer names the same one. */
 export const sandboxTransferId = (reference: string) => `sbx_tr_${reference.replace(/^po_/, '')}`;
@@ -71,11 +71,7 @@ function schedulePayoutWebhook(
 ): void {
   if (!baseUrl || process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.SANDBOX_WEBHOOKS === 'off') return;
   const rawBody = JSON.stringify({ id: `evt_${randomUUID().replace(/-/g, '')}`, type, data } satisfies SandboxPayoutWebhookBody);
-  const timer = setTimeout(() => {
-    // Every try failing leaves the payout to the reconciler, which settles it from the sandbox's status all the same.
-    deliverSandboxEventUntilAcknowledged(baseUrl, rawBody).catch(() => undefined);
-  }, delayMs);
-  timer.unref();
+  scheduleSandboxDelivery(baseUrl, rawBody, delayMs);
 }
 
 /** The sandbox's payouts (see the module comment). */

@@ -70,15 +70,52 @@ export function sandboxWebhookDelayMs(): number {
  */
 const SANDBOX_REDELIVERY = { maxAttempts: 8, initialDelay: 250, maxDelay: 8_000 };
 
+/** The sandbox's background deliveries not finished yet, by the API base URL they go to. */
+const pendingDeliveries = new Map<string, Set<AbortController>>();
+
+/**
+ * Registers one background delivery to `baseUrl`, so {@link cancelSandboxDeliveries} can stop it.
+ * @returns its cancellation signal, and `done` to call once it has ended (acknowledged, given up or cancelled)
+ */
+function trackSandboxDelivery(baseUrl: string): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  let pending = pendingDeliveries.get(baseUrl);
+  if (!pending) {
+    pending = new Set();
+    pendingDeliveries.set(baseUrl, pending);
+  }
+  pending.add(controller);
+  return {
+    signal: controller.signal,
+    done: () => {
+      pending.delete(controller);
+      if (pending.size === 0 && pendingDeliveries.get(baseUrl) === pending) pendingDeliveries.delete(baseUrl);
+    },
+  };
+}
+
+/**
+ * Stops every background delivery (scheduled or redelivering) to `baseUrl`: the local gateway calls it when it closes,
+ * as the sandbox is part of the local stack and goes with it. Without it, a stopped API's events would be tried for
+ * about 40 s more in the same process.
+ */
+export function cancelSandboxDeliveries(baseUrl: string): void {
+  const pending = pendingDeliveries.get(baseUrl.replace(/\/+$/, ''));
+  if (!pending) return;
+  for (const controller of pending) controller.abort();
+  pendingDeliveries.delete(baseUrl.replace(/\/+$/, ''));
+}
+
 /**
  * Posts one signed sandbox event (`rawBody`, the same bytes and event id on every try) to `POST /webhooks/sandbox`
  * until the service answers 2xx, redelivering on any other answer or a network failure or 5 000 ms timeout
  * ({@link SANDBOX_REDELIVERY}). Used by the sandbox's background events (offline payments completing, payouts
  * settling); the hosted page's decision posts once, as the payer is waiting for its answer.
+ * @param cancel stops the tries (the gateway closed: {@link cancelSandboxDeliveries})
  * @returns the last HTTP status answered
- * @throws the last network error when no try got an answer
+ * @throws the last network error when no try got an answer; cockatiel's `TaskCancelledError` once cancelled
  */
-export async function deliverSandboxEventUntilAcknowledged(baseUrl: string, rawBody: string): Promise<number> {
+export async function deliverSandboxEventUntilAcknowledged(baseUrl: string, rawBody: string, cancel?: AbortSignal): Promise<number> {
   const signature = await signSandboxWebhook(rawBody);
   const policy = retry(
     handleAll.orWhenResult((status) => typeof status === 'number' && (status < 200 || status > 299)),
@@ -88,16 +125,16 @@ export async function deliverSandboxEventUntilAcknowledged(baseUrl: string, rawB
     },
     // A pending redelivery never keeps a local stack or a test process alive: as a processor gives up on a gone receiver.
   ).dangerouslyUnref();
-  return policy.execute(async () => {
+  return policy.execute(async ({ signal }) => {
     const res = await fetch(`${baseUrl}/webhooks/sandbox`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature },
       body: rawBody,
-      signal: AbortSignal.timeout(5000),
+      signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
     });
     await res.arrayBuffer();
     return res.status;
-  });
+  }, cancel);
 }
 
 /**
@@ -111,11 +148,27 @@ export async function deliverSandboxEventUntilAcknowledged(baseUrl: string, rawB
 export function scheduleSandboxWebhook(baseUrl: string, data: SandboxWebhookBody['data']): void {
   if (process.env.AWS_LAMBDA_FUNCTION_NAME || process.env.SANDBOX_WEBHOOKS === 'off') return;
   const body: SandboxWebhookBody = { id: `evt_${randomUUID().replace(/-/g, '')}`, type: 'payment.succeeded', data };
+  scheduleSandboxDelivery(baseUrl, JSON.stringify(body), sandboxWebhookDelayMs());
+}
+
+/**
+ * Delivers `rawBody` to `baseUrl` after `delayMs`, redelivered until acknowledged, cancelled with the gateway
+ * ({@link cancelSandboxDeliveries}). Every try failing leaves the payment or payout to `force_sync` and the
+ * reconciler, as with a processor that gave up.
+ */
+export function scheduleSandboxDelivery(baseUrl: string, rawBody: string, delayMs: number): void {
+  const delivery = trackSandboxDelivery(baseUrl.replace(/\/+$/, ''));
   const timer = setTimeout(() => {
-    // Every try failing leaves the payment to `force_sync` and the reconciler, as with a processor that gave up.
-    deliverSandboxEventUntilAcknowledged(baseUrl, JSON.stringify(body)).catch(() => undefined);
-  }, sandboxWebhookDelayMs());
+    if (delivery.signal.aborted) return delivery.done();
+    deliverSandboxEventUntilAcknowledged(baseUrl, rawBody, delivery.signal)
+      .catch(() => undefined)
+      .finally(delivery.done);
+  }, delayMs);
   timer.unref();
+  delivery.signal.addEventListener('abort', () => {
+    clearTimeout(timer);
+    delivery.done();
+  });
 }
 
 /** Longest a sandbox void waits for a hosted-page decision on the same payment: 10 000 ms (twice the webhook timeout). */
