@@ -147,7 +147,7 @@ export interface DynamoDbLocalHandle {
  * collector (`-XX:+UseSerialGC`). An emulator run here lives for minutes, serving small requests from tests and the
  * local stack; most of its CPU went to the JVM's optimizing compiler warming up and to the parallel collector's
  * threads, not to serving. Measured in CPU-seconds of the `java` process (other load on the machine moves wall time,
- * not these): `test/http/property-based.test.ts` (since split in two) 20.6 → 9.9, `test/http/ledger-property.test.ts` 9.4 → 4.5, five
+ * not these): the property-based HTTP tests (one file then) 20.6 → 9.9, `test/http/ledger-property.test.ts` 9.4 → 4.5, five
  * DynamoDB-heavy HTTP files in one jest run 49.9 → 38.9, with the same tests passing (README, "Tests"); over the whole suite the
  * optimizing compiler gives back little (273 → 262 CPU-seconds). `DYNAMODB_LOCAL_JVM_OPTIONS` (space-separated) replaces them,
  * to measure others. Both are standard HotSpot options (https://docs.oracle.com/en/java/javase/17/docs/specs/man/java.html).
