@@ -16,6 +16,8 @@ let paystack: PaystackStandIn;
 
 /** The DynamoDB reads of customer items the handlers make (counted by a middleware on the process-wide client). */
 let customerReads = 0;
+/** When set, reads of customer items fail as storage does when unreachable. */
+let failCustomerReads = false;
 
 beforeAll(async () => {
   paystack = await startPaystackStandIn();
@@ -23,7 +25,12 @@ beforeAll(async () => {
   baseClient().middlewareStack.add(
     (next, context) => async (args) => {
       const key = JSON.stringify((args.input as { Key?: unknown }).Key ?? {});
-      if (context.commandName === 'GetItemCommand' && key.includes('CUSTOMER#')) customerReads += 1;
+      if (context.commandName === 'GetItemCommand' && key.includes('CUSTOMER#')) {
+        customerReads += 1;
+        if (failCustomerReads) {
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', $metadata: {} });
+        }
+      }
       return next(args);
     },
     { step: 'initialize', name: 'customerReadCounter' },
@@ -123,5 +130,37 @@ describe("a payment without an e-mail takes its customer's where the processor n
     });
     expect(res.body).toMatchObject({ status: 'Succeeded', connector: 'sandbox', email: null });
     expect(customerReads - before).toBe(0);
+  });
+
+  test('storage failing on the customer read (before any processor call): 503, nothing charged, nothing changed; the retry pays', async () => {
+    const m = await merchant('paystack', 'ama@example.com');
+    const created = await api.request('POST', '/payments', {
+      key: m.key,
+      body: { amount: 7000, currency: 'NGN', customer_id: m.customerId, payment_method: 'card' },
+    });
+    failCustomerReads = true;
+    let confirm: Awaited<ReturnType<typeof api.request>>;
+    try {
+      confirm = await api.request('POST', `/payments/${created.body.payment_id}/confirm`, {
+        key: m.key,
+        body: { payment_method_data: paystackCard() },
+      });
+    } finally {
+      failCustomerReads = false;
+    }
+    expect(confirm.status).toBe(503);
+    expect(confirm.body.error).toMatchObject({ code: 'service_unavailable' });
+    const unchanged = await api.request('GET', `/payments/${created.body.payment_id}`, { key: m.key });
+    expect(unchanged.body).toMatchObject({ status: 'RequiresConfirmation', email: null, pending_operation: null });
+    expect(paystack.entryOf(m.secret, paystackReference(created.body.payment_id))).toBeUndefined();
+    const again = await api.request('POST', `/payments/${created.body.payment_id}/confirm`, {
+      key: m.key,
+      body: { payment_method_data: paystackCard() },
+    });
+    expect(again.body).toMatchObject({ status: 'Succeeded', email: 'ama@example.com' });
+    expect(paystack.entryOf(m.secret, paystackReference(created.body.payment_id))).toMatchObject({
+      status: 'success',
+      email: 'ama@example.com',
+    });
   });
 });

@@ -138,22 +138,43 @@ async function merchant() {
   const ledger = (paymentId: string) => stripe.ledgerOf(account.secretKey)[paymentId];
   /** The account's Stripe PaymentMethods attached to its customers (the tokens it issued). */
   const stripeMethods = () => stripe.customersOf(account.secretKey).flatMap((c) => c.paymentMethodIds);
-  return { key, request, ok, mca, account, customer, save, clock, advance, advanceUntilReady, invoices, events, ledger, stripeMethods };
+  /** A clock at `anchor`, a customer on it with a saved card, and a monthly USD subscription of `amount` (minor units). */
+  const monthlyOnClock = async (anchor: string, amount: number) => {
+    const clockId = await clock(anchor);
+    const customerId = await customer(clockId);
+    const pm = await save(customerId);
+    const sub = await ok('POST', '/subscriptions', {
+      customer_id: customerId,
+      payment_method_id: pm,
+      amount,
+      currency: 'USD',
+      interval: 'month',
+    });
+    return { clockId, customerId, pm, sub };
+  };
+  return {
+    key,
+    request,
+    ok,
+    mca,
+    account,
+    customer,
+    save,
+    clock,
+    advance,
+    advanceUntilReady,
+    monthlyOnClock,
+    invoices,
+    events,
+    ledger,
+    stripeMethods,
+  };
 }
 
 test('a monthly subscription on a test clock advanced 12 months: 13 invoices, each paid by exactly one charge in the ledger', async () => {
   const m = await merchant();
   const anchor = '2026-01-31T10:00:00.000Z';
-  const clockId = await m.clock(anchor);
-  const customer = await m.customer(clockId);
-  const pm = await m.save(customer);
-  const sub = await m.ok('POST', '/subscriptions', {
-    customer_id: customer,
-    payment_method_id: pm,
-    amount: 1500,
-    currency: 'USD',
-    interval: 'month',
-  });
+  const { clockId, sub } = await m.monthlyOnClock(anchor, 1500);
   expect(sub).toMatchObject({
     status: 'active',
     test_clock: clockId,
@@ -214,16 +235,7 @@ test('a monthly subscription on a test clock advanced 12 months: 13 invoices, ea
 test('an advance stopped at its bound answers advancing; advancing again to the same time goes on, billing each period once', async () => {
   const m = await merchant();
   const anchor = '2026-03-15T08:00:00.000Z';
-  const clockId = await m.clock(anchor);
-  const customer = await m.customer(clockId);
-  const pm = await m.save(customer);
-  const sub = await m.ok('POST', '/subscriptions', {
-    customer_id: customer,
-    payment_method_id: pm,
-    amount: 900,
-    currency: 'USD',
-    interval: 'month',
-  });
+  const { clockId, sub } = await m.monthlyOnClock(anchor, 900);
   // Renewals fall due on the 15th of April, May, June and July; the target is July's, so the last stop can be the target
   // itself with its own renewal not yet run (the case that used to be refused as "not later than the clock's time").
   const target = '2026-07-15T08:00:00.000Z';
