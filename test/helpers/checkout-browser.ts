@@ -1,9 +1,10 @@
 /**
  * A browser without JavaScript for the hosted pages' HTTP tests: a cookie jar and redirects followed by hand, plus
- * the hidden fields of a drawn checkout form and a sandbox card as the form posts it.
+ * the hidden fields of a drawn checkout form, a sandbox card as the form posts it, and the sandbox page's form.
  */
 import { randomBytes } from 'node:crypto';
 import { CSRF_COOKIE, csrfToken } from '../../shared/http/checkout-csrf';
+import { sandboxPageCsrfToken } from '../../shared/http/sandbox-page';
 
 /** A browser without JavaScript: a cookie jar, manual redirects. */
 export class Browser {
@@ -66,4 +67,37 @@ export const cardForm = (number: string) => ({
 export async function stepFormCsrf(paymentId: string): Promise<{ cookie: string; csrf_token: string }> {
   const value = randomBytes(16).toString('hex');
   return { cookie: `${CSRF_COOKIE}=${value}`, csrf_token: await csrfToken(value, paymentId) };
+}
+
+/** The CSRF token a drawn page wrote into its form (the sandbox page's, a step page's); throws when there is none. */
+export function formCsrfToken(html: string): string {
+  const csrf = /name="csrf_token" value="([0-9a-f]{64})"/.exec(html)?.[1];
+  if (!csrf) throw new Error('the page has no form with a CSRF token');
+  return csrf;
+}
+
+/**
+ * The request of a sandbox hosted page's form as a payer's browser sends it: the page is drawn first (GET, no
+ * cookie), then its decision is posted with the cookie the page set and the token it wrote.
+ * @returns `fetch` options: POST, the form body and the `cookie` header
+ */
+export async function sandboxPageDecision(url: string, decision: 'approve' | 'decline'): Promise<RequestInit> {
+  const page = await fetch(url);
+  const cookie = (page.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+  const csrf = formCsrfToken(await page.text());
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: new URLSearchParams({ csrf_token: csrf, decision }).toString(),
+  };
+}
+
+/**
+ * A CSRF cookie and the matching token of a sandbox hosted page's form, as the page would have set and written them:
+ * for posts to a page that shows no form (a payment waiting on another step).
+ * @returns the `cookie` request header and the `csrf_token` form field
+ */
+export async function sandboxPageCsrf(kind: '3ds' | 'checkout', paymentId: string): Promise<{ cookie: string; csrf_token: string }> {
+  const value = randomBytes(16).toString('hex');
+  return { cookie: `${CSRF_COOKIE}=${value}`, csrf_token: await sandboxPageCsrfToken(value, kind, paymentId) };
 }

@@ -5,7 +5,7 @@
  */
 
 import { SANDBOX_STEP_VALUES, TELECEL_VOUCHER_PROMPT } from '../../shared/connectors/sandbox/transformers';
-import { Browser, stepFormCsrf } from '../helpers/checkout-browser';
+import { Browser, sandboxPageDecision, stepFormCsrf } from '../helpers/checkout-browser';
 import { useFaultHarness } from '../helpers/fault-harness';
 import { card, expectError, type TestResponse } from '../helpers/local-api';
 
@@ -301,10 +301,8 @@ describe('hosted step page and payer return', () => {
   test('3DS approved on the sandbox page returns through /pay/{id}/return to the merchant (303)', async () => {
     const p = (await confirmWith('4000000000003220', { return_url: 'https://shop.example.com/3ds-done' })).body;
     const approved = await fetch(p.next_action.redirect_to_url, {
-      method: 'POST',
+      ...(await sandboxPageDecision(p.next_action.redirect_to_url, 'approve')),
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'decision=approve',
     });
     expect(approved.status).toBe(303);
     const back = await fetch(approved.headers.get('location')!, { redirect: 'manual' });

@@ -5,6 +5,7 @@
  * number ever appears in one. Through the local gateway against DynamoDB Local.
  */
 import { baseClient } from '../../shared/storage/client';
+import { sandboxPageDecision } from '../helpers/checkout-browser';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 process.env.SANDBOX_WEBHOOK_DELAY_MS = '50';
@@ -94,11 +95,7 @@ describe('each sandbox flow writes exactly its events, in order', () => {
       expect(JSON.stringify((await eventsOf(p.body.payment_id)).at(-1)!.data)).toBe(
         (await api.request('GET', `/payments/${p.body.payment_id}`)).text,
       );
-      await fetch(p.body.next_action.redirect_to_url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: `decision=${decision}`,
-      });
+      await fetch(p.body.next_action.redirect_to_url, await sandboxPageDecision(p.body.next_action.redirect_to_url, decision));
       expect(await typesOf(p.body.payment_id)).toEqual(['payment.created', 'payment.requires_action', final]);
     }
   });

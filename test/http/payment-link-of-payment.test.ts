@@ -5,7 +5,7 @@
  * input is a 400 that creates nothing.
  */
 import { returnSigningSecret, verifyReturn } from '../../shared/security/checkout-return-signature';
-import { Browser, cardForm, checkoutHidden } from '../helpers/checkout-browser';
+import { Browser, cardForm, checkoutHidden, formCsrfToken } from '../helpers/checkout-browser';
 import { expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 let api: LocalApi;
@@ -79,7 +79,8 @@ describe('a payment with a single-use link', () => {
     expect(posted.status).toBe(303);
     const challenge = posted.headers.get('location') as string;
     expect(challenge).toContain(`/sandbox/3ds/${p.payment_id}`);
-    const approved = await browser.post(challenge, { decision: 'approve' });
+    const drawn = await (await browser.get(challenge)).text();
+    const approved = await browser.post(challenge, { csrf_token: formCsrfToken(drawn), decision: 'approve' });
     const back = await browser.get(approved.headers.get('location') as string);
     const done = await browser.get(back.headers.get('location') as string);
     expect(done.status).toBe(303);

@@ -3,10 +3,12 @@
  * local gateway (the code `npm start` serves): the masked credentials of a sandbox connector account
  * (README step 9), and the timeout test card's `pending_operation` — its `state` right after the confirm
  * and its lease (`lease_expires_at`), as the README's sample, the sandbox card table and the "Unknown
- * outcomes" example of docs/api.md describe them.
+ * outcomes" example of docs/api.md describe them; and that its curl lines complete the sandbox's 3-D Secure page.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 
 let api: LocalApi;
@@ -85,4 +87,21 @@ test('the timeout card with a connector to fall back to: answered Succeeded at o
   expect(timeoutRow).toContain(`the answer is \`${res.body.status}\` at once, with one attempt`);
   expect(res.body.attempts.map((a: { status: string }) => a.status)).toEqual([res.body.status]);
   expect(res.body.pending_operation).toBeNull();
+});
+
+test("README step 6's curl lines approve the sandbox's 3-D Secure page (they read the page's CSRF token first)", async () => {
+  const lines = /\nJAR=\$\(mktemp\)[^\n]*\n(?:[^\n]*\n){2}/.exec(readme)?.[0];
+  expect(lines).toContain('decision=approve');
+  const res = await api.request('POST', '/payments', {
+    body: {
+      amount: 250000,
+      currency: 'NGN',
+      confirm: true,
+      payment_method_data: { card: { card_number: '4000000000003220', card_exp_month: '12', card_exp_year: '2030', card_cvc: '123' } },
+    },
+  });
+  expect(res.body.status).toBe('RequiresAction');
+  const run = promisify(execFile);
+  await run('bash', ['-euo', 'pipefail', '-c', lines as string], { env: { ...process.env, URL: res.body.next_action.redirect_to_url } });
+  expect((await api.request('GET', `/payments/${res.body.payment_id}`)).body.status).toBe('Succeeded');
 });

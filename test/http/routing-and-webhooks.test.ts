@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
+import { sandboxPageCsrf, sandboxPageDecision } from '../helpers/checkout-browser';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 process.env.SANDBOX_WEBHOOK_DELAY_MS = '50';
@@ -247,18 +248,16 @@ describe('completing payments that need action', () => {
     const html = await page.text();
     expect(html).toContain('value="approve"');
     expect(html).toContain('NGN 50.00');
-    const done = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'decision=approve',
-    });
+    const done = await fetch(url, await sandboxPageDecision(url, 'approve'));
     expect(await done.text()).toContain('Succeeded');
     const after = await api.request('GET', `/payments/${p.body.payment_id}`);
     expect(after.body).toMatchObject({ status: 'Succeeded', amount_captured: 5000, next_action: null });
+    // The page shows no form any more: its token, as the page would have written it.
+    const csrf = await sandboxPageCsrf('3ds', p.body.payment_id);
     const again = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'decision=decline',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.cookie },
+      body: `decision=decline&csrf_token=${csrf.csrf_token}`,
     });
     expect(again.status).toBe(409);
   });
@@ -266,7 +265,7 @@ describe('completing payments that need action', () => {
   test('hosted checkout declined by the person → Failed', async () => {
     const p = await api.request('POST', '/payments', { body: { amount: 700, currency: 'ZAR', payment_method: 'card', confirm: true } });
     const url: string = p.body.next_action.redirect_to_url;
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=decline' });
+    await fetch(url, await sandboxPageDecision(url, 'decline'));
     expect((await api.request('GET', `/payments/${p.body.payment_id}`)).body).toMatchObject({
       status: 'Failed',
       error_code: 'authentication_failed',

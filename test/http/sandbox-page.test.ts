@@ -1,9 +1,12 @@
 /**
  * The sandbox's hosted page acts only on the step it shows (a payment waiting on a
  * PIN, an OTP, a bank transfer or the other page is neither approved nor declined there), and never
- * reports money on a payment the API closed (an approve racing a cancel raises no money mismatch).
+ * reports money on a payment the API closed (an approve racing a cancel raises no money mismatch). Its form carries
+ * a CSRF token: a post without the page's token is refused 403 and changes nothing.
  */
 import * as metrics from '../../shared/observability/metrics';
+import { getSandboxDecision } from '../../shared/storage/sandbox-decisions-repository';
+import { Browser, formCsrfToken, sandboxPageCsrf, stepFormCsrf } from '../helpers/checkout-browser';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 let api: LocalApi;
@@ -27,13 +30,16 @@ async function confirmed(body: Record<string, unknown>) {
 }
 
 const page = (kind: string, paymentId: string) => `${api.url}/sandbox/${kind}/${paymentId}`;
-const decide = (kind: string, paymentId: string, decision: 'approve' | 'decline') =>
-  fetch(page(kind, paymentId), {
+/** A post of the page's form with a valid CSRF token, as the page (drawn or not) would have written it. */
+const decide = async (kind: string, paymentId: string, decision: 'approve' | 'decline') => {
+  const csrf = await sandboxPageCsrf(kind === 'checkout' ? 'checkout' : '3ds', paymentId);
+  return fetch(page(kind, paymentId), {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: `decision=${decision}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.cookie },
+    body: new URLSearchParams({ csrf_token: csrf.csrf_token, decision }).toString(),
   });
+};
 const statusOf = async (paymentId: string) => (await api.request('GET', `/payments/${paymentId}`)).body;
 
 describe('the sandbox page acts only on the step it shows', () => {
@@ -158,4 +164,46 @@ test('the cancel answer to a payment the page is approving is an API error, neve
   expect(approve.status).toBeLessThan(500);
   expect(cancel.status).toBeLessThan(500);
   if (cancel.status !== 200) expectError(cancel, cancel.status);
+});
+
+describe("the page's form carries a CSRF token", () => {
+  test("a post without the token, with a wrong one, another page's or without the cookie is refused 403 and changes nothing; the drawn form pays", async () => {
+    const p = await confirmed({ payment_method_data: card('4000000000003220') });
+    const before = await statusOf(p.payment_id);
+    const browser = new Browser();
+    const drawn = await browser.get(page('3ds', p.payment_id));
+    expect(drawn.headers.get('set-cookie')).toMatch(/^checkout_csrf=[0-9a-f]{32}; .*HttpOnly; SameSite=Strict/);
+    const token = formCsrfToken(await drawn.text());
+    const other = await sandboxPageCsrf('checkout', p.payment_id);
+    const step = await stepFormCsrf(p.payment_id);
+    const post = (form: Record<string, string>, cookie?: string) =>
+      fetch(page('3ds', p.payment_id), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(form).toString(),
+      });
+    const jar = `checkout_csrf=${browser.cookies.get('checkout_csrf')}`;
+    const refused = [
+      await post({ decision: 'approve' }, jar), // no token
+      await post({ decision: 'approve', csrf_token: '0'.repeat(64) }, jar), // a wrong one
+      await post({ decision: 'approve', csrf_token: token }), // no cookie
+      await post({ decision: 'approve', csrf_token: other.csrf_token }, other.cookie), // the checkout page's, with its cookie
+      await post({ decision: 'decline', csrf_token: step.csrf_token }, step.cookie), // the step page's token
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(403);
+      const html = await res.text();
+      expect(html).toContain('role="alert"');
+      expect(html).toContain('Nothing was approved or declined.');
+      // The page again, with a fresh form to answer on.
+      expect(formCsrfToken(html)).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const after = await statusOf(p.payment_id);
+    expect(after).toEqual(before);
+    expect(await getSandboxDecision(p.payment_id)).toBeUndefined();
+    const approved = await browser.post(page('3ds', p.payment_id), { csrf_token: token, decision: 'approve' });
+    expect(approved.status).toBe(303);
+    expect((await statusOf(p.payment_id)).status).toBe('Succeeded');
+  });
 });

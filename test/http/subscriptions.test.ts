@@ -17,6 +17,7 @@ import { putApiKey, raiseListShards } from '../../shared/storage/api-keys-reposi
 import { documentClient } from '../../shared/storage/client';
 import { primaryKey } from '../../shared/storage/item-keys';
 import { tableName } from '../../shared/storage/table-definition';
+import { sandboxPageDecision } from '../helpers/checkout-browser';
 import { card, expectError, type LocalApi, startLocalApi } from '../helpers/local-api';
 
 // No key cache in this file's handlers: a raised shard count is seen by the next request.
@@ -396,10 +397,8 @@ test('a first charge that needs the payer leaves the subscription incomplete; on
   expect(paymentBody).toMatchObject({ status: 'RequiresAction', next_action: { type: 'redirect_to_url' } });
   // The payer approves on the sandbox's 3-D Secure page: its webhook settles the payment, which settles the invoice.
   const approved = await fetch(paymentBody.next_action.redirect_to_url, {
-    method: 'POST',
+    ...(await sandboxPageDecision(paymentBody.next_action.redirect_to_url, 'approve')),
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'decision=approve',
   });
   expect(approved.status).toBe(303);
   expect((await m.request('GET', `/payments/${paymentBody.payment_id}`)).body.status).toBe('Succeeded');

@@ -23,7 +23,7 @@ export const SANDBOX_ROUTES: readonly ApiRoute[] = [
       tag: 'Sandbox',
       summary: 'Sandbox hosted page',
       description:
-        "The sandbox's hosted page a `redirect_to_url` points to: a 3-D Secure challenge (`3ds`) or a checkout page (`checkout`), with Approve and Decline.",
+        "The sandbox's hosted page a `redirect_to_url` points to: a 3-D Secure challenge (`3ds`) or a checkout page (`checkout`), with Approve and Decline. Sets the CSRF cookie its form needs.",
       pathParams: { kind: '`3ds` or `checkout`.', ...PAYMENT_ID },
       idempotent: false,
       apiHandler: false,
@@ -46,14 +46,21 @@ export const SANDBOX_ROUTES: readonly ApiRoute[] = [
       tag: 'Sandbox',
       summary: 'Approve or decline on the sandbox page',
       description:
-        "The payer's decision: the sandbox delivers its signed webhook to `POST /webhooks/sandbox`, then sends the payer (303) to the payment's return route.",
+        "The payer's decision: the sandbox delivers its signed webhook to `POST /webhooks/sandbox`, then sends the payer (303) to the payment's return route. A form whose CSRF token does not match the page's cookie is refused (403, the page again) and nothing is approved or declined.",
       pathParams: { kind: '`3ds` or `checkout`.', ...PAYMENT_ID },
       body: {
-        schema: z.strictObject({ decision: z.enum(['approve', 'decline']).describe("The payer's decision.") }),
+        schema: z.strictObject({
+          csrf_token: z.string().describe("The token the page wrote into its form, matching the page's CSRF cookie."),
+          decision: z.enum(['approve', 'decline']).describe("The payer's decision."),
+        }),
         required: true,
         mediaType: 'application/x-www-form-urlencoded',
         description: "The page's form.",
-        fields: { decision: "The payer's decision: `approve` or `decline`." },
+        fields: {
+          csrf_token:
+            "The page's CSRF token (a hidden field): a form without it, or with one that does not match the page's cookie, is refused 403 and nothing is approved or declined.",
+          decision: "The payer's decision: `approve` or `decline`.",
+        },
       },
       idempotent: false,
       apiHandler: false,
@@ -61,6 +68,7 @@ export const SANDBOX_ROUTES: readonly ApiRoute[] = [
       responses: { 303: { description: 'To the return route.', content: { kind: 'html' }, headers: ['Location'] } },
       errors: {
         400: ['parameter_invalid'],
+        403: ['csrf_token_invalid'],
         404: ['resource_missing'],
         409: ['payment_unexpected_state'],
         429: ['rate_limit_exceeded'],

@@ -969,13 +969,13 @@ export interface paths {
         };
         /**
          * Sandbox hosted page
-         * @description The sandbox's hosted page a `redirect_to_url` points to: a 3-D Secure challenge (`3ds`) or a checkout page (`checkout`), with Approve and Decline.
+         * @description The sandbox's hosted page a `redirect_to_url` points to: a 3-D Secure challenge (`3ds`) or a checkout page (`checkout`), with Approve and Decline. Sets the CSRF cookie its form needs.
          */
         get: operations["sandboxHostedPage"];
         put?: never;
         /**
          * Approve or decline on the sandbox page
-         * @description The payer's decision: the sandbox delivers its signed webhook to `POST /webhooks/sandbox`, then sends the payer (303) to the payment's return route.
+         * @description The payer's decision: the sandbox delivers its signed webhook to `POST /webhooks/sandbox`, then sends the payer (303) to the payment's return route. A form whose CSRF token does not match the page's cookie is refused (403, the page again) and nothing is approved or declined.
          */
         post: operations["sandboxCompletePage"];
         delete?: never;
@@ -12043,6 +12043,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
+                    /** @description The page's CSRF token (a hidden field): a form without it, or with one that does not match the page's cookie, is refused 403 and nothing is approved or declined. */
+                    csrf_token: string;
                     /**
                      * @description The payer's decision: `approve` or `decline`.
                      * @enum {string}
@@ -12064,6 +12066,15 @@ export interface operations {
             };
             /** @description The request is invalid: `parameter_invalid`. Shown as an HTML page. */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form did not come from the page (its CSRF token does not match the page’s cookie): nothing was done: `csrf_token_invalid`. Shown as an HTML page. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
