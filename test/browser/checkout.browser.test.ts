@@ -2,8 +2,9 @@
  * A payment link's checkout in a real browser: Debian's Chromium driven through puppeteer-core (no browser download),
  * against the local gateway and DynamoDB Local. A payer opens a reusable link, pays with the sandbox's 3-D Secure card,
  * approves the challenge and lands on the merchant's `return_url` with a valid signature; the same with JavaScript
- * turned off; with JavaScript off, a bank transfer chosen by its link shows the transfer to make; a deactivated link
- * answers 410. axe-core checks every page on the way: no serious or critical
+ * turned off; with JavaScript off, a bank transfer chosen by its link shows the transfer to make; a merchant routed to
+ * Paystack (the stand-in) is asked the payer's e-mail, a bad one is announced by its field, a good one pays; a
+ * deactivated link answers 410. axe-core checks every page on the way: no serious or critical
  * violation. The pages must also run with no Content-Security-Policy violation.
  *
  * Runs when Chromium is installed (`CHROMIUM_PATH`, else `chromium` or `chromium-browser` on the PATH; `.ci/run`
@@ -14,8 +15,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'puppeteer-core';
+import { paystackReference } from '../../shared/connectors/paystack/references';
 import { returnSigningSecret, verifyReturn } from '../../shared/security/checkout-return-signature';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
+import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
+import { scopedEnv } from '../helpers/scoped-env';
 
 /** The Chromium to drive, or undefined when none is installed. */
 function chromiumPath(): string | undefined {
@@ -42,13 +46,17 @@ const describeWithChromium = CHROMIUM ? describe : describe.skip;
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const nextYear = String(new Date().getUTCFullYear() + 2);
 
+const env = scopedEnv();
 let api: LocalApi;
+let paystack: PaystackStandIn;
 let browser: Browser;
 let shop: Server;
 let shopUrl: string;
 
 describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, () => {
   beforeAll(async () => {
+    paystack = await startPaystackStandIn();
+    env.set({ PAYSTACK_BASE_URL: paystack.url });
     api = await startLocalApi();
     // The merchant's shop: where return_url points.
     shop = createServer((_req, res) => {
@@ -69,6 +77,8 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
     await browser?.close();
     await new Promise((resolve) => shop?.close(resolve));
     await api?.close();
+    await paystack?.close();
+    env.restore();
   });
 
   async function newLink(body: Record<string, unknown> = {}) {
@@ -214,6 +224,42 @@ describeWithChromium(`checkout in Chromium (${CHROMIUM ?? 'not installed'})`, ()
     expect(await page.$eval('#err-card_number', (e) => e.textContent)).toContain('card number');
     expect(await page.$eval('#card_number', (e) => (e as unknown as { value: string }).value)).toBe('');
     expect(await seriousViolations(page)).toEqual([]);
+    await page.browserContext().close();
+  }, 240_000);
+
+  test("routed to Paystack with no e-mail known: a labelled e-mail field, a bad e-mail announced by it, a good one pays and is in Paystack's ledger", async () => {
+    const key = await api.newMerchantKey();
+    const { secretKey } = paystack.addAccount();
+    const account = { connector_name: 'paystack', connector_account_details: { api_key: secretKey } };
+    expect((await api.request('POST', '/connector_accounts', { key, body: account })).status).toBe(200);
+    const link = (
+      await api.request('POST', '/payment_links', { key, body: { amount: 250000, currency: 'NGN', description: 'Ankara dress' } })
+    ).body as { payment_link_id: string; url: string };
+    const { page, cspViolations } = await newPage(true);
+    await page.goto(link.url);
+    // Found by its accessible name: the label is tied to the field.
+    expect(await (await page.$('aria/E-mail[role="textbox"]'))?.evaluate((e) => e.id)).toBe('email');
+    expect(await seriousViolations(page)).toEqual([]);
+    const submit = async (email: string) => {
+      await page.$$eval('input:not([type=hidden])', (inputs) => {
+        for (const i of inputs) (i as unknown as { value: string }).value = '';
+      });
+      await page.type('#email', email);
+      await fillCard(page, PAYSTACK_TEST_CARDS.noValidation.number);
+      await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    };
+    await submit('ada@example');
+    const described = await page.$eval('#email', (e) => [e.getAttribute('aria-invalid'), e.getAttribute('aria-describedby')]);
+    expect(described).toEqual(['true', 'err-email']);
+    expect(await page.$eval('#err-email', (e) => e.textContent)).toBe('Enter your e-mail address, like name@example.com.');
+    expect(await seriousViolations(page)).toEqual([]);
+    await submit('ada@example.com');
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('Payment complete');
+    const [payment] = (await api.request('GET', `/payments?payment_link_id=${link.payment_link_id}`, { key })).body.data;
+    expect(payment).toMatchObject({ status: 'Succeeded', connector: 'paystack', email: 'ada@example.com' });
+    const charge = paystack.entryOf(secretKey, paystackReference(payment.payment_id));
+    expect(charge).toMatchObject({ status: 'success', amount: 250000, email: 'ada@example.com' });
+    expect(cspViolations).toEqual([]);
     await page.browserContext().close();
   }, 240_000);
 
