@@ -41,6 +41,15 @@
  *   transactions only, answered `{status: "success", message: "Transaction fetched successfully", data}` (the shape of
  *   fixtures/flutterwave/verify-transaction.json); unknown → HTTP 400 "No transaction was found for this id"
  *   (fixtures/flutterwave/error-not-found.json, its source in fixtures/SOURCES.md).
+ * - `POST /v3/charges?type=ussd` `{tx_ref, account_bank, amount, currency, email, …}` (USSD guide,
+ *   https://developer.flutterwave.com/docs/collections-inflow/ussd): the body validated with the SDK's own joi
+ *   `ussdChargeSchema` (`services/schema/create.js`; refusals recorded in the request's `schemaErrors`, HTTP 400 with
+ *   joi's message); an `account_bank` outside the guide's "Supported Banks" (kept verbatim with its version as
+ *   test/connectors/fixtures/flutterwave/ussd-supported-banks.json, read here) → HTTP 400 with the stand-in's own text
+ *   (Flutterwave prints none); otherwise a `pending` USSD transaction in the account's ledger (with its bank), answered
+ *   in the shape of the SDK's `documentation/collections.md` USSD Sample Response (fixtures/flutterwave/charge-ussd.json:
+ *   `auth_model: "USSD"`, `payment_code`, `meta.authorization: {mode: "ussd", note}`; the note is that sample's
+ *   `*566*002*<payment_code>#`). It stays pending (the payer dials) until `completeAuthentication`.
  * - A `tx_ref` the account already used is refused (HTTP 400, "Oops! Duplicate transaction reference. Please check and
  *   try again", the wording of https://www.flutterwave.com/eg/support/general/common-bank-transaction-errors), so a charge is
  *   never made twice under one reference.
@@ -105,7 +114,7 @@
  *   account details" sample of `documentation/misc.md`; `0000000001` and numbers that are not 10 digits → 400 "Sorry,
  *   that account number is invalid, please check and try again" (stand-in wording).
  *
- * Not modelled: other charge types, PIN/AVS/OTP steps, validate-charge, capture, void, refunds,
+ * Not modelled: other charge types (but card and USSD), PIN/AVS/OTP steps, validate-charge, capture, void, refunds,
  * `GET /v3/balances/{currency}`, charge webhooks (a test builds a `charge.completed` body from the ledger), token expiry.
  *
  * Works under jest (CommonJS: the fixture is found through `__dirname`).
@@ -235,11 +244,14 @@ export interface FlutterwaveLedgerEntry {
   status: 'successful' | 'failed' | 'pending';
   /** `preauth` for a hold (`preauthorize: true`). */
   chargeType: 'normal' | 'preauth';
-  /** How the card was charged: its details (`POST /v3/charges?type=card`) or a token (`POST /v3/tokenized-charges`). */
-  via: 'card' | 'token';
+  /** How it was charged: card details (`POST /v3/charges?type=card`), a token (`POST /v3/tokenized-charges`), or USSD (`?type=ussd`). */
+  via: 'card' | 'token' | 'ussd';
   token: string | null;
   email: string;
+  /** The card's last four digits ('' for USSD). */
   last4: string;
+  /** The `account_bank` of a USSD charge (the payer's bank code), null for a card. */
+  accountBank: string | null;
   processorResponse: string;
   /** ISO 8601 UTC (`data.created_at`). */
   createdAt: string;
@@ -428,7 +440,9 @@ export const FLUTTERWAVE_STAND_IN_MESSAGES = {
   notServed: (method: string, path: string) => `The Flutterwave stand-in serves only GET /v3/balances, not ${method} ${path}`,
   /** Stand-in with `payments: true`: a path it does not serve. */
   notServedWithPayments: (method: string, path: string) =>
-    `The Flutterwave stand-in serves GET /v3/balances, POST /v3/charges?type=card, POST /v3/tokenized-charges and verify, not ${method} ${path}`,
+    `The Flutterwave stand-in serves GET /v3/balances, POST /v3/charges?type=card|ussd, POST /v3/tokenized-charges and verify, not ${method} ${path}`,
+  /** Stand-in: a USSD charge from a bank outside the USSD guide's "Supported Banks". Flutterwave publishes no text. */
+  ussdBankUnsupported: 'USSD payments are not supported for this bank',
   /** verify and verify_by_reference of an unknown transaction: fixtures/flutterwave/error-not-found.json (HTTP 400; source in fixtures/SOURCES.md). */
   transactionNotFound: 'No transaction was found for this id',
   /** A validation error in the errors page's form ("Cardno is required"): a required field missing. */
@@ -487,11 +501,14 @@ interface Tx {
   currency: string;
   status: 'successful' | 'failed' | 'pending';
   chargeType: 'normal' | 'preauth';
-  via: 'card' | 'token';
+  via: 'card' | 'token' | 'ussd';
   token: string | null;
   email: string;
   customerId: number;
-  card: CardInfo;
+  /** The card charged; null for USSD. */
+  card: CardInfo | null;
+  /** The payer's bank of a USSD charge, else null. */
+  accountBank: string | null;
   processorResponse: string;
   narration: string;
   createdAt: string;
@@ -528,6 +545,16 @@ const SDK_SCHEMAS = {
   '/v3/transfers': (require('flutterwave-node-v3/services/schema/create') as { transferSchema: JoiSchema }).transferSchema,
   '/v3/accounts/resolve': (require('flutterwave-node-v3/services/schema/auxillary') as { resolveSchema: JoiSchema }).resolveSchema,
 } as const;
+/** The official SDK's request schema of `POST /v3/charges?type=ussd` (`ussdChargeSchema`, services/schema/create.js). */
+const USSD_CHARGE_SCHEMA = (require('flutterwave-node-v3/services/schema/create') as { ussdChargeSchema: JoiSchema }).ussdChargeSchema;
+/** The bank codes of the USSD guide's "Supported Banks" (test/connectors/fixtures/flutterwave/ussd-supported-banks.json). */
+const USSD_SUPPORTED_BANK_CODES: ReadonlySet<string> = new Set(
+  (
+    JSON.parse(readFileSync(join(__dirname, '../connectors/fixtures/flutterwave/ussd-supported-banks.json'), 'utf8')) as {
+      banks: { bank_code: string }[];
+    }
+  ).banks.map((b) => b.bank_code),
+);
 
 interface Chargeback {
   id: number;
@@ -637,7 +664,8 @@ function publicEntry(tx: Tx): FlutterwaveLedgerEntry {
     via: tx.via,
     token: tx.token,
     email: tx.email,
-    last4: tx.card.last4,
+    last4: tx.card?.last4 ?? '',
+    accountBank: tx.accountBank,
     processorResponse: tx.processorResponse,
     createdAt: tx.createdAt,
   };
@@ -813,7 +841,7 @@ class StandIn implements FlutterwaveStandIn {
     } else {
       tx.status = 'successful';
       tx.processorResponse = 'Approved';
-      if (!tx.token) tx.token = this.#issueToken(account, tx.card, tx.email);
+      if (!tx.token && tx.card) tx.token = this.#issueToken(account, tx.card, tx.email);
     }
     return publicEntry(tx);
   }
@@ -1066,6 +1094,8 @@ class StandIn implements FlutterwaveStandIn {
     if (method === 'PUT' && chargebackPath) return this.#actOnChargeback(account, decodeURIComponent(chargebackPath[1]!), body);
     if (!this.#payments) return refusal(404, FLUTTERWAVE_STAND_IN_MESSAGES.notServed(method, path));
     if (method === 'POST' && path === '/v3/charges' && url.searchParams.get('type') === 'card') return this.#cardCharge(account, key, body);
+    if (method === 'POST' && path === '/v3/charges' && url.searchParams.get('type') === 'ussd')
+      return this.#ussdCharge(account, body, record);
     if (method === 'POST' && path === '/v3/tokenized-charges') return this.#tokenizedCharge(account, key, body);
     if (method === 'GET' && path === '/v3/transactions/verify_by_reference') {
       const txRef = url.searchParams.get('tx_ref');
@@ -1305,13 +1335,14 @@ class StandIn implements FlutterwaveStandIn {
     account: Account,
     key: string,
     path: string,
-    charge: Omit<Tx, 'id' | 'flwRef' | 'status' | 'processorResponse' | 'createdAt' | 'redirect' | 'customerId'>,
+    charge: Omit<Tx, 'id' | 'flwRef' | 'status' | 'processorResponse' | 'createdAt' | 'redirect' | 'customerId' | 'accountBank'>,
   ): Tx {
     const armed = this.#takeArmed(path, key);
     const id = this.#nextTransactionId++;
     const flwRef = `FLW-MOCK-${hex(16)}`;
     const tx: Tx = {
       ...charge,
+      accountBank: null,
       id,
       flwRef,
       status: armed?.kind === 'decline' ? 'failed' : armed?.kind === 'authenticate' ? 'pending' : 'successful',
@@ -1321,13 +1352,14 @@ class StandIn implements FlutterwaveStandIn {
       customerId: this.#nextCustomerId++,
     };
     if (tx.status !== 'successful') tx.token = charge.via === 'token' ? charge.token : null;
-    else if (charge.via === 'card') tx.token = this.#issueToken(account, charge.card, charge.email);
+    else if (charge.via === 'card' && charge.card) tx.token = this.#issueToken(account, charge.card, charge.email);
     account.ledger.push(tx);
     return tx;
   }
 
   /** The transaction as Flutterwave's answers carry it (fixtures charge-card-successful.json, verify-transaction.json). */
   #transaction(tx: Tx): Json {
+    if (!tx.card) return this.#ussdTransaction(tx);
     const card: Json = {
       first_6digits: tx.card.first6,
       last_4digits: tx.card.last4,
@@ -1362,6 +1394,33 @@ class StandIn implements FlutterwaveStandIn {
       customer: { id: tx.customerId, phone_number: null, name: 'Anonymous customer', email: tx.email, created_at: tx.createdAt },
       card,
       meta: tx.redirect ? { authorization: { mode: 'redirect', redirect: tx.redirect } } : null,
+    };
+  }
+
+  /** A USSD transaction as the SDK's USSD Sample Response carries it (fixtures/flutterwave/charge-ussd.json `data`). */
+  #ussdTransaction(tx: Tx): Json {
+    return {
+      id: tx.id,
+      tx_ref: tx.txRef,
+      flw_ref: tx.flwRef,
+      device_fingerprint: 'N/A',
+      amount: tx.amount,
+      charged_amount: tx.amount,
+      app_fee: 0,
+      merchant_fee: 0,
+      processor_response: tx.processorResponse,
+      auth_model: 'USSD',
+      currency: tx.currency,
+      ip: '127.0.0.1',
+      narration: tx.narration,
+      status: tx.status,
+      payment_type: 'ussd',
+      fraud_status: 'ok',
+      charge_type: tx.chargeType,
+      created_at: tx.createdAt,
+      account_id: this.#accountIdOf(tx),
+      customer: { id: tx.customerId, phone_number: null, name: 'Anonymous customer', email: tx.email, created_at: tx.createdAt },
+      payment_code: String(tx.id),
     };
   }
 
@@ -1426,6 +1485,53 @@ class StandIn implements FlutterwaveStandIn {
       narration: 'CARD Transaction ',
     });
     return this.#chargeAnswer(tx, 'Charge initiated');
+  }
+
+  /** `POST /v3/charges?type=ussd`: the SDK's schema, a bank of the guide's list, then a pending USSD transaction. */
+  #ussdCharge(account: Account, body: string | null, record: FlutterwaveStandInRequest): Answer {
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(body ?? '') as Record<string, unknown>;
+    } catch {
+      return refusal(400, 'Invalid JSON body');
+    }
+    record.schemaErrors = USSD_CHARGE_SCHEMA.validate(payload, { abortEarly: false }).error?.details.map((d) => d.message) ?? [];
+    if (record.schemaErrors.length > 0) return refusal(400, record.schemaErrors.join('; '));
+    const accountBank = text(payload.account_bank);
+    if (!USSD_SUPPORTED_BANK_CODES.has(accountBank)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.ussdBankUnsupported);
+    const txRef = text(payload.tx_ref);
+    if (account.ledger.some((t) => t.txRef === txRef)) return refusal(400, FLUTTERWAVE_STAND_IN_MESSAGES.duplicateReference);
+    const createdAt = new Date().toISOString();
+    const tx: Tx = {
+      id: this.#nextTransactionId++,
+      txRef,
+      flwRef: `flwm${hex(8)}`,
+      amount: majorAmount(payload.amount),
+      currency: text(payload.currency).toUpperCase(),
+      status: 'pending',
+      chargeType: 'normal',
+      via: 'ussd',
+      token: null,
+      email: text(payload.email),
+      customerId: this.#nextCustomerId++,
+      card: null,
+      accountBank,
+      processorResponse: 'Transaction in progress',
+      narration: 'USSD Transaction ',
+      createdAt,
+      redirect: null,
+    };
+    account.ledger.push(tx);
+    const note = `*566*002*${tx.id}#`;
+    return {
+      status: 200,
+      body: {
+        status: 'success',
+        message: 'Charge initiated',
+        data: this.#transaction(tx),
+        meta: { authorization: { mode: 'ussd', note } },
+      },
+    };
   }
 
   /** `POST /v3/tokenized-charges`: charges a token THIS account issued, with the e-mail it is tied to. */

@@ -3,7 +3,11 @@
  *
  * Sources (the tags cited on each export):
  * - [USSD] USSD guide, "Supported Banks": https://developer.flutterwave.com/docs/collections-inflow/ussd (updated 13 September 2026;
- *   the same 18 banks on https://developer.flutterwave.com/v3.0/docs/ussd and /docs/direct-charge/ussd/).
+ *   the same 18 banks on https://developer.flutterwave.com/v3.0/docs/ussd, /docs/direct-charge/ussd/ and
+ *   https://flutterwaveinc.mintlify.app/payment-api/ussd). The table is kept verbatim, with that version, in
+ *   test/connectors/fixtures/flutterwave/ussd-supported-banks.json; test/connectors/flutterwave-ussd-banks.test.ts holds
+ *   {@link FLUTTERWAVE_DOCUMENTED_USSD_BANKS} to it, code for code and name for name. The official SDK
+ *   (flutterwave-node-v3 1.4.1, `ussdChargeSchema`) lists no banks: it only takes `account_bank` as a 3–11 character string.
  */
 import { USSD_BANKS } from '../../domain/ussd-banks';
 
