@@ -8,7 +8,9 @@
  *    over interleavings, renewals by a clock's advance and by the real-time renewal worker).
  * 2. A test clock near the end of billing time (9999-12-31T23:59:59Z) bills no period past the advance's target or
  *    past that bound, and an advance past it is a 400.
- * 3. Two advances of one clock at once: the one that loses the clock's claim answers 409 having changed nothing.
+ * 3. Two advances of one clock at once: the one that loses the clock's claim answers 409 having changed nothing; also
+ *    when the clock is `advancing` (an earlier advance stopped at its bound) and a target is the clock's own time,
+ *    which goes on with the work left at that time (and is refused 400 on a `ready` clock).
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
@@ -567,61 +569,106 @@ describe('property: two advances of one clock at once, many times', () => {
     m = await merchant();
   });
 
+  /**
+   * A target: `months` after the start (a day past that period boundary), or `same`: the clock's own time when the race
+   * starts (accepted only while the clock is `advancing`, to go on with the work left at that time; refused 400 on a
+   * `ready` clock).
+   */
+  const targetArb = fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constant('same' as const));
+
   test('the clock ends at a winner’s target; nothing is billed past it; every period up to it billed once', async () => {
     await fc.assert(
       fc
         .asyncProperty(
-          fc.integer({ min: 1, max: 3 }),
-          fc.integer({ min: 1, max: 3 }),
+          targetArb,
+          targetArb,
           fc.constantFrom<'free' | 'held'>('free', 'held'),
-          async (monthsA, monthsB, how) => {
+          // The clock is `advancing` when the race starts: an earlier advance stopped at its bound (one piece of work)
+          // at the first renewal's time, with the second subscription's renewal of that very time left.
+          fc.boolean(),
+          async (a, b, how, stopped) => {
+            // Held: the first advance must make a charge; a `same` target on a ready clock makes none.
+            fc.pre(!(how === 'held' && a === 'same' && !stopped));
             const start = '2026-01-10T00:00:00.000Z';
             const clockId = await m.clock(start);
             const customer = await m.customer(clockId);
             const pm = await m.save(customer);
-            const amount = 4000 + monthsA * 10 + monthsB;
-            const sub = await m.ok('POST', '/subscriptions', {
-              customer_id: customer,
-              payment_method_id: pm,
-              amount,
-              currency: 'USD',
-              interval: 'month',
-            });
-            const target = (months: number) => at(periodBoundary(start, 'month', 1, months), DAY);
+            const amount = 4000 + (a === 'same' ? 0 : a * 10) + (b === 'same' ? 0 : b) + (stopped ? 100 : 0);
+            const subs: Json[] = [];
+            for (const each of [amount, amount + 1000])
+              subs.push(
+                await m.ok('POST', '/subscriptions', {
+                  customer_id: customer,
+                  payment_method_id: pm,
+                  amount: each,
+                  currency: 'USD',
+                  interval: 'month',
+                }),
+              );
+            const target = (t: number | 'same', same: string) => (t === 'same' ? same : at(periodBoundary(start, 'month', 1, t), DAY));
+            if (stopped) {
+              process.env.TEST_CLOCK_MAX_ADVANCE_STEPS = '1';
+              try {
+                const first = await m.advance(clockId, target(1, start));
+                expect(first.body).toMatchObject({ status: 'advancing', frozen_time: periodBoundary(start, 'month', 1, 1) });
+              } finally {
+                delete process.env.TEST_CLOCK_MAX_ADVANCE_STEPS;
+              }
+            }
+            const before = await m.ok('GET', `/test_helpers/test_clocks/${clockId}`);
+            const [targetA, targetB] = [target(a, before.frozen_time), target(b, before.frozen_time)];
             let answers: { status: number; body: Json }[];
             if (how === 'held') {
-              gate.arm('before', amount);
-              const first = m.advance(clockId, target(monthsA));
+              gate.arm('before');
+              const first = m.advance(clockId, targetA);
               await gate.reached(first);
-              const second = await m.advance(clockId, target(monthsB));
+              const second = await m.advance(clockId, targetB);
               // While the first holds the clock, the second changes nothing.
               expect(second.status).toBe(409);
               expect(second.body.error.code).toBe('test_clock_advancing');
               gate.open();
               answers = [await first, second];
             } else {
-              answers = await Promise.all([m.advance(clockId, target(monthsA)), m.advance(clockId, target(monthsB))]);
+              answers = await Promise.all([m.advance(clockId, targetA), m.advance(clockId, targetB)]);
             }
-            for (const a of answers) {
-              expect([200, 400, 409]).toContain(a.status);
-              if (a.status === 409) expect(['test_clock_advancing', 'concurrent_update']).toContain(a.body.error.code);
+            for (const answer of answers) {
+              expect([200, 400, 409]).toContain(answer.status);
+              if (answer.status === 409) expect(['test_clock_advancing', 'concurrent_update']).toContain(answer.body.error.code);
             }
-            const won = answers.filter((a) => a.status === 200).map((a) => a.body.frozen_time as string);
-            expect(won.length).toBeGreaterThan(0);
+            const won = answers.filter((x) => x.status === 200).map((x) => x.body.frozen_time as string);
             const clock = await m.ok('GET', `/test_helpers/test_clocks/${clockId}`);
-            expect(clock.status).toBe('ready');
-            expect(won).toContain(clock.frozen_time);
-            // Billed: every period that started by the clock's time, once; none after it.
-            const invoices = await m.invoices(sub.subscription_id);
+            if (won.length === 0) {
+              // Only two `same` targets on a ready clock: both refused, the clock unchanged.
+              expect([a, b, stopped, answers.map((x) => x.status)]).toEqual(['same', 'same', false, [400, 400]]);
+              expect(clock).toMatchObject({ status: 'ready', frozen_time: start });
+            } else {
+              expect(clock.status).toBe('ready');
+              expect(won).toContain(clock.frozen_time);
+            }
+            // Billed: every period of each subscription that started by the clock's time, once; none after it.
             const expected = [];
             for (let n = 0; periodBoundary(start, 'month', 1, n) <= clock.frozen_time; n += 1)
               expected.push(periodBoundary(start, 'month', 1, n));
-            expect(invoices.map((i) => i.period_start)).toEqual(expected);
-            await expectMoneyInvariant(m, [sub.subscription_id]);
+            for (const sub of subs) expect((await m.invoices(sub.subscription_id)).map((i) => i.period_start)).toEqual(expected);
+            await expectMoneyInvariant(
+              m,
+              subs.map((sub) => sub.subscription_id),
+            );
           },
         )
-        .afterEach(() => gate.open()),
-      { numRuns: 6 },
+        .afterEach(() => {
+          gate.open();
+          delete process.env.TEST_CLOCK_MAX_ADVANCE_STEPS;
+        }),
+      // Always drawn besides the random runs: the same target while advancing, holding the clock's last charge against a
+      // later target, and racing one.
+      {
+        numRuns: 5,
+        examples: [
+          ['same', 2, 'held', true],
+          [3, 'same', 'free', true],
+        ],
+      },
     );
   }, 360_000);
 });
