@@ -218,6 +218,27 @@ describe('a reusable link (max_payments 1) when the processor cannot take the pa
     expect((await new Browser().get(link.url)).status).toBe(410);
   });
 
+  test('a connection refused at the only connector: Processing by the API\'s rules (the reconciler settles it), so never "nothing was charged"', async () => {
+    const m = await merchant();
+    const link = await newLink(m.key);
+    await paystack.setDown('refuse');
+    let res: Response;
+    const browser = new Browser();
+    try {
+      res = (await pay(browser, link.url, CARD)).res;
+    } finally {
+      await paystack.setDown(false);
+    }
+    expect(res.status).toBe(303);
+    const html = await (await browser.get(res.headers.get('location') as string)).text();
+    expect(html).toContain('Payment pending');
+    expect(html).not.toContain('nothing was charged');
+    const [payment] = await linkPayments(m.key, link.payment_link_id);
+    expect(payment).toMatchObject({ status: 'Processing', error_code: 'connector_unreachable' });
+    expect(chargedAnywhere(payment!.payment_id)).toBeUndefined();
+    expect(await linkState(m.key, link.payment_link_id)).toMatchObject({ payments_count: 1 });
+  });
+
   test('storage failing after the processor call: the waiting view (202), never "nothing was charged", the place is kept', async () => {
     const m = await merchant();
     const link = await newLink(m.key);
