@@ -64,6 +64,9 @@ export type CheckoutOutcome =
  * reach a connector that needs one and none is known (./checkout-methods.ts `methodRouting`, asked again at the amount
  * the payer chose). The attempt id makes the create idempotent:
  * the same form posted twice (a double click, a reload) answers the first payment and never charges twice.
+ * When the processor cannot take the payment, the answer follows the payment's state (see `processorFailure`): a
+ * known failure (nothing charged) gives the place back at once and draws the form again; an unknown outcome keeps the
+ * place and answers the waiting view.
  * @param page the API's public base URL and the processor-call deadline (epoch ms)
  * @param attempt the form's attempt id (32 hex characters, fresh on each drawing of the form)
  * @throws ApiError 404 when no link has this id; what `createPayment` throws besides a refused place
