@@ -27,9 +27,9 @@ let paystack: PaystackStandIn;
  * Storage faults of the process-wide DynamoDB client (the in-process handlers use it), as an unreachable table
  * shows itself (`ECONNREFUSED`): `outcomeWrite` fails the transaction that records a payment's outcome (an Update of
  * a payment item releasing its claim, with its event); `createWrite` fails the transaction that creates a payment (and
- * takes its place).
+ * takes its place); `releaseWrite` fails the transaction that gives a link's place back.
  */
-const faults = { outcomeWrite: false, createWrite: false };
+const faults = { outcomeWrite: false, createWrite: false, releaseWrite: false };
 /** Run once, right after the first GetItem of this payment's item answers (the page's read within a post). */
 let afterPaymentRead: { paymentId: string; run: () => void } | undefined;
 
@@ -52,6 +52,8 @@ beforeAll(async () => {
           i.Update?.Key?.PK?.includes('#PAYMENT#') && /REMOVE .*\bpending_operation\b/.test(i.Update.UpdateExpression ?? '');
         if (faults.outcomeWrite && items.some(outcome)) throw outage();
         if (faults.createWrite && items.some((i) => i.Put?.Item?.PK?.includes('#PAYMENT#'))) throw outage();
+        if (faults.releaseWrite && items.some((i) => String((i.Put?.Item as { SK?: unknown } | undefined)?.SK).startsWith('RELEASE#')))
+          throw outage();
       }
       const out = await next(args);
       const key = JSON.stringify((args.input as { Key?: unknown }).Key ?? {});
@@ -69,6 +71,7 @@ beforeAll(async () => {
 afterEach(() => {
   faults.outcomeWrite = false;
   faults.createWrite = false;
+  faults.releaseWrite = false;
   afterPaymentRead = undefined;
   jest.restoreAllMocks();
 });
@@ -171,6 +174,29 @@ describe('a reusable link (max_payments 1) when the processor cannot take the pa
     expect((await api.request('GET', `/payments/${paid}`, { key: m.key })).body.status).toBe('Succeeded');
     expect(paystack.entryOf(fresh, paystackReference(paid))).toMatchObject({ status: 'success', amount: 250000 });
     expect(await linkState(m.key, link.payment_link_id)).toMatchObject({ status: 'completed', payments_count: 1 });
+  });
+
+  test('storage failing on the give-back after a refusal: the page still says nothing was charged; the place is given back on return', async () => {
+    const m = await merchant();
+    const link = await newLink(m.key);
+    paystack.removeAccount(m.secret);
+    faults.releaseWrite = true;
+    let res: Response;
+    try {
+      res = (await pay(new Browser(), link.url, CARD)).res;
+    } finally {
+      faults.releaseWrite = false;
+    }
+    expect(res.status).toBe(502);
+    expect(await res.text()).toContain('nothing was charged');
+    const [failed] = await linkPayments(m.key, link.payment_link_id);
+    expect(failed).toMatchObject({ status: 'Failed', pending_operation: null });
+    expect(chargedAnywhere(failed!.payment_id)).toBeUndefined();
+    // The place is still taken (its give-back failed); the completion route of that payment gives it back, once.
+    expect(await linkState(m.key, link.payment_link_id)).toMatchObject({ payments_count: 1 });
+    const back = await new Browser().get(`${link.url}/complete?payment_id=${failed!.payment_id}`);
+    expect(back.status).toBe(200);
+    expect(await linkState(m.key, link.payment_link_id)).toMatchObject({ status: 'active', payments_count: 0 });
   });
 
   test('no processor can be called (its circuit open): the form again (503, Retry-After), nothing created or charged', async () => {
