@@ -11,9 +11,13 @@
  * - a post started after the deactivate answered, or after the expiry, is 410 and creates nothing;
  * - the merchant rolling its key at Paystack (the processor then refuses: 401) mid-way: the refused payment is
  *   `Failed` and gives its place back in its own post, whose page says nothing was charged.
+ * And a payment's single-use link: one or two posts, each read of the payment a scheduling point, and the expiry right
+ * after a drawn read (so a post's read and its confirm's claim fall on either side of it): no claim sent after
+ * `expires_at` is applied, at most one is, and the payment is charged at the processor exactly when one was.
  */
 import fc from 'fast-check';
 import { paystackReference } from '../../shared/connectors/paystack/references';
+import { baseClient } from '../../shared/storage/client';
 import { Browser, cardForm, checkoutHidden } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
@@ -24,9 +28,43 @@ let api: LocalApi;
 let paystack: PaystackStandIn;
 const NOW = Date.now.bind(Date);
 
+/**
+ * While a single-use link's property runs: every read of its payment's item waits for the scheduler (so a post's
+ * read and its confirm's claim can fall on either side of the expiry), and every claim written on it (an Update that
+ * sets `pending_operation`) is recorded with whether the link had expired when it was sent and whether it was applied.
+ */
+let watched: { paymentId: string; gate: (label: string) => Promise<unknown>; expired: () => boolean } | undefined;
+const claims: { whileExpired: boolean; applied: boolean }[] = [];
+
 beforeAll(async () => {
   paystack = await startPaystackStandIn();
   env.set({ PAYSTACK_BASE_URL: paystack.url, CONNECTOR_CONFIG_CACHE_MS: '0', CIRCUIT_FAILURE_THRESHOLD: '1' });
+  baseClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const w = watched;
+      if (!w) return next(args);
+      const input = args.input as {
+        Key?: { PK?: string };
+        TransactItems?: { Update?: { Key?: { PK?: string }; UpdateExpression?: string } }[];
+      };
+      const mine = (pk: string | undefined) => pk?.endsWith(`#PAYMENT#${w.paymentId}`) === true;
+      const claim = (input.TransactItems ?? []).some(
+        (i) => mine(i.Update?.Key?.PK) && /SET .*#pending = :pending/.test(i.Update?.UpdateExpression ?? ''),
+      );
+      if (context.commandName === 'GetItemCommand' && mine(input.Key?.PK)) await w.gate('payment read');
+      if (!claim) return next(args);
+      const whileExpired = w.expired();
+      try {
+        const out = await next(args);
+        claims.push({ whileExpired, applied: true });
+        return out;
+      } catch (err) {
+        claims.push({ whileExpired, applied: false });
+        throw err;
+      }
+    },
+    { step: 'initialize', name: 'singleUseLinkWatch' },
+  );
   api = await startLocalApi();
 });
 afterEach(() => {
@@ -151,6 +189,85 @@ test('payers, a deactivate and the expiry in any order: places held only by paym
         }
       },
     ),
+    { numRuns: 25 },
+  );
+}, 240_000);
+
+test("a single-use link's posts and its expiry in any order, reads and claims interleaved: no claim after expires_at, one charge at most", async () => {
+  await fc.assert(
+    // The expiry falls right after the n-th read of the payment (0: before any post; past the last read: never).
+    fc.asyncProperty(fc.integer({ min: 1, max: 2 }), fc.integer({ min: 0, max: 6 }), fc.scheduler(), async (posts, expireAtRead, s) => {
+      jest.restoreAllMocks();
+      claims.length = 0;
+      const key = await api.newMerchantKey();
+      const secret = paystack.addAccount().secretKey;
+      const account = await api.request('POST', '/connector_accounts', {
+        key,
+        body: { connector_name: 'paystack', connector_account_details: { api_key: secret } },
+      });
+      expect(account.status).toBe(200);
+      const created = await api.request('POST', '/payments', {
+        key,
+        body: { amount: 7000, currency: 'NGN', email: 'ada@example.com', payment_link: true, session_expiry: 600 },
+      });
+      expect(created.status).toBe(200);
+      const p = created.body as { payment_id: string; payment_link: { link: string; expires_at: string } };
+      const forms = await Promise.all(
+        Array.from({ length: posts }, async () => {
+          const browser = new Browser();
+          const html = await (await browser.get(p.payment_link.link)).text();
+          return { browser, form: { ...checkoutHidden(html), ...cardForm(PAYSTACK_TEST_CARDS.noValidation.number) } };
+        }),
+      );
+      let expired = false;
+      let reads = 0;
+      const expireNow = () => {
+        jest.spyOn(Date, 'now').mockImplementation(() => Math.max(NOW(), Date.parse(p.payment_link.expires_at)));
+        expired = true;
+      };
+      if (expireAtRead === 0) expireNow();
+      watched = {
+        paymentId: p.payment_id,
+        gate: (label) => {
+          reads += 1;
+          if (reads === expireAtRead) expireNow();
+          return s.schedule(Promise.resolve(`${label} ${reads}`));
+        },
+        expired: () => expired,
+      };
+      const answers: { status: number; afterExpiry: boolean }[] = [];
+      const tasks: Promise<unknown>[] = forms.map((f, i) =>
+        s.schedule(Promise.resolve(`post ${i}`)).then(async () => {
+          const afterExpiry = expired;
+          const res = await f.browser.post(p.payment_link.link, f.form);
+          answers.push({ status: res.status, afterExpiry });
+        }),
+      );
+      try {
+        // Reads are scheduled as the posts reach them (after network and storage I/O): wait for as many as the posts need.
+        await s.waitFor(Promise.all(tasks));
+      } finally {
+        watched = undefined;
+        jest.restoreAllMocks();
+      }
+      const payment = (await api.request('GET', `/payments/${p.payment_id}`, { key })).body;
+      const charge = paystack.entryOf(secret, paystackReference(p.payment_id));
+      // No claim sent after the expiry was applied; at most one claim was.
+      expect(claims.filter((c) => c.applied && c.whileExpired)).toEqual([]);
+      expect(claims.filter((c) => c.applied).length).toBeLessThanOrEqual(1);
+      expect(payment.attempts.length).toBeLessThanOrEqual(1);
+      for (const a of answers) {
+        expect([303, 410]).toContain(a.status);
+        if (a.afterExpiry) expect(a.status).toBe(410);
+      }
+      if (claims.some((c) => c.applied)) {
+        expect(payment.status).toBe('Succeeded');
+        expect(charge).toMatchObject({ status: 'success', amount: 7000 });
+      } else {
+        expect(payment).toMatchObject({ status: 'RequiresConfirmation', attempts: [] });
+        expect(charge).toBeUndefined();
+      }
+    }),
     { numRuns: 25 },
   );
 }, 240_000);
