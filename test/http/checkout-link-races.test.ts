@@ -256,14 +256,17 @@ test("a single-use link's posts and its expiry in any order, reads and claims in
       expect(claims.filter((c) => c.applied && c.whileExpired)).toEqual([]);
       expect(claims.filter((c) => c.applied).length).toBeLessThanOrEqual(1);
       expect(payment.attempts.length).toBeLessThanOrEqual(1);
+      // 202: the payment is being confirmed (another post's claim, whose outcome this post could not learn: the clock's
+      // jump past expires_at also ends that post's time budget, so the processor call or its sync may not be made).
       for (const a of answers) {
-        expect([303, 410]).toContain(a.status);
+        expect([202, 303, 410]).toContain(a.status);
         if (a.afterExpiry) expect(a.status).toBe(410);
       }
       if (claims.some((c) => c.applied)) {
-        expect(payment.status).toBe('Succeeded');
-        expect(charge).toMatchObject({ status: 'success', amount: 7000 });
+        expect(['Succeeded', 'Processing']).toContain(payment.status);
+        if (payment.status === 'Succeeded') expect(charge).toMatchObject({ status: 'success', amount: 7000 });
       } else {
+        expect(answers.map((a) => a.status)).not.toContain(202);
         expect(payment).toMatchObject({ status: 'RequiresConfirmation', attempts: [] });
         expect(charge).toBeUndefined();
       }
