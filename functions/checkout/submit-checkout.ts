@@ -4,10 +4,11 @@ import type { CheckoutDisplay } from '../../shared/domain/merchant-profile';
 import { csrfCookieOf, csrfToken, csrfValid } from '../../shared/http/checkout-csrf';
 import { CHECKOUT_PAGE_OPTIONS, checkoutPolicyHeaders, csrfCookieFor, isAttempt, newAttempt } from '../../shared/http/checkout-handler';
 import { brandOf, checkoutFormPage, closedLinkPage } from '../../shared/http/checkout-page';
+import { checkoutConfirmingPage } from '../../shared/http/checkout-waiting-page';
 import { htmlHandler } from '../../shared/http/html-handler';
 import { pageDeadline } from '../../shared/http/payer-pages';
 import { publicBaseUrl } from '../../shared/http/public-base-url';
-import { type CheckoutForm, checkoutLink } from '../../shared/operations/payment-links/checkout';
+import { type CheckoutForm, checkoutLink, completionUrl } from '../../shared/operations/payment-links/checkout';
 import { methodChoice, NO_METHOD_SENTENCE } from '../../shared/operations/payment-links/checkout-methods';
 import { payOnCheckout } from '../../shared/operations/payment-links/checkout-payment';
 
@@ -15,8 +16,10 @@ import { payOnCheckout } from '../../shared/operations/payment-links/checkout-pa
  * `POST /checkout/{payment_link_id}` (public form post): pays on the link. The CSRF token must match the page's cookie
  * (else 403 and the form again, nothing done). Then: a closed link 410; a form with mistakes 400 and the form with
  * each error by its field; a method the link does not allow or routing does not serve 400 and the form saying so
- * (nothing created); a decline 402 and the form to try again; otherwise 303 to the processor's 3-D Secure or
- * step page, or to the link's completion route.
+ * (nothing created); a decline 402 and the form to try again; the processor unable to take it with nothing charged
+ * (the payment's state says so) 502, or 503 with `Retry-After` when no processor could be called, and a fresh form
+ * saying so; an outcome not known (storage failed after the processor call) 202 and the waiting view, never
+ * "nothing was charged"; otherwise 303 to the processor's 3-D Secure or step page, or to the link's completion route.
  */
 export const handler = htmlHandler(async (event, context, { nonce }) => {
   const paymentLinkId = event.pathParameters?.payment_link_id ?? '';
@@ -63,5 +66,19 @@ export const handler = htmlHandler(async (event, context, { nonce }) => {
       });
     case 'redirect':
       return { statusCode: 303, headers: { location: outcome.location }, html: '<!doctype html><p>Continue.</p>' };
+    case 'processor_failed': {
+      const again = await redraw(outcome.statusCode, { message: outcome.sentence });
+      if (outcome.retryAfterSeconds === undefined) return again;
+      return { ...again, headers: { ...again.headers, 'retry-after': String(outcome.retryAfterSeconds) } };
+    }
+    case 'unknown': {
+      const check = new URL(completionUrl(publicBaseUrl(event), paymentLinkId));
+      check.searchParams.set('payment_id', outcome.paymentId);
+      return {
+        statusCode: 202,
+        headers: checkoutPolicyHeaders(nonce, outcome.display),
+        html: checkoutConfirmingPage(outcome.link, outcome, { nonce, brand: brandOf(outcome.display), checkUrl: check.toString() }),
+      };
+    }
   }
 }, CHECKOUT_PAGE_OPTIONS);

@@ -42,6 +42,14 @@ function details(rows: [string, string][]): string {
   return `<dl>${rows.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd><strong>${escapeHtml(v)}</strong></dd>`).join('')}</dl>`;
 }
 
+/** The default view of a payment the processor has not confirmed yet: its amount, and not to pay again. */
+function notConfirmedYet(amount: number, currency: Currency): { title: string; body: string } {
+  return {
+    title: 'Waiting for your payment',
+    body: `<p>The payment processor has not confirmed ${escapeHtml(formatAmount(amount, currency))} yet. Do not pay again.</p>`,
+  };
+}
+
 /** What the payer has to do now, by the payment's `next_action`. */
 function instructions(payment: Payment): { title: string; body: string } {
   const action = payment.next_action;
@@ -78,10 +86,7 @@ function instructions(payment: Payment): { title: string; body: string } {
       body: `<p>Your phone will ask you to approve ${escapeHtml(formatAmount(payment.amount, payment.currency))}. Enter your mobile money PIN there.</p><p>${escapeHtml(action.mobile_money.message)}</p>`,
     };
   }
-  return {
-    title: 'Waiting for your payment',
-    body: `<p>The payment processor has not confirmed ${escapeHtml(formatAmount(payment.amount, payment.currency))} yet. Do not pay again.</p>`,
-  };
+  return notConfirmedYet(payment.amount, payment.currency);
 }
 
 /**
@@ -99,6 +104,29 @@ export function checkoutWaitingPage(
     title,
     view.nonce,
     `<h1>${escapeHtml(title)}</h1><div class="box">${body}<p role="status">Once you have paid, check the status here: this page moves on when the payment is complete.</p><p><a class="button" href="${check}">I have paid — check status</a></p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(payment.payment_id)}</small></p></div>`,
+    view.brand,
+  );
+}
+
+/**
+ * The waiting page of a payment whose processor call has an unknown outcome that could not even be recorded (storage
+ * failed after the call: the payment stays `Processing` with its `pending_operation` until it is reconciled). Drawn
+ * from what the form post already knew, with no read: it never says whether anything was charged, asks the payer not
+ * to pay again, and its "check status" link reads the payment at its completion route once storage answers.
+ * @param pending the payment's id, and its amount (minor units) and currency
+ * @param view.checkUrl the completion route of this payment (absolute)
+ */
+export function checkoutConfirmingPage(
+  link: PaymentLink,
+  pending: { paymentId: string; amount: number; currency: Currency },
+  view: { nonce: string; brand: CheckoutBrand; checkUrl: string },
+): string {
+  const { title, body } = notConfirmedYet(pending.amount, pending.currency);
+  const check = escapeHtml(view.checkUrl);
+  return checkoutFrame(
+    title,
+    view.nonce,
+    `<h1>${escapeHtml(title)}</h1><div class="box">${body}<p role="status">We are confirming this payment with the payment processor. Check the status here: this page moves on when the result is known.</p><p><a class="button" href="${check}">Check status</a></p><p><small>${escapeHtml(link.description ?? '')} · Reference ${escapeHtml(pending.paymentId)}</small></p></div>`,
     view.brand,
   );
 }

@@ -165,6 +165,11 @@ export interface UpdateGuard {
   expectedStatuses?: readonly PaymentStatus[];
   /** The write fails while another connector operation is in flight. */
   requireNoPendingOperation?: boolean;
+  /**
+   * ISO 8601 UTC: the write fails unless the payment's single-use link (`payment_link.expires_at`) expires after this
+   * instant (a payment without one fails it too). The checkout page's confirm judges expiry in its claim with it.
+   */
+  linkOpenAt?: string;
 }
 
 /**
@@ -352,6 +357,12 @@ function paymentUpdate(
     condition += ` AND #status IN (${keys.join(', ')})`;
   }
   if (guard.requireNoPendingOperation) condition += ' AND attribute_not_exists(pending_operation)';
+  if (guard.linkOpenAt !== undefined) {
+    names['#paymentLink'] = 'payment_link';
+    names['#linkExpiresAt'] = 'expires_at';
+    values[':linkOpenAt'] = guard.linkOpenAt;
+    condition += ' AND #paymentLink.#linkExpiresAt > :linkOpenAt';
+  }
   return {
     TableName: tableName(),
     Key: primaryKey.payment(merchantId, paymentId),

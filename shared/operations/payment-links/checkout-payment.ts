@@ -2,19 +2,34 @@
  * Paying on a payment link's checkout page: the payment is created and confirmed through the payments capability like
  * every other payment (routing, claims, 3-D Secure steps), the link's place taken in the same transaction.
  */
-import { ApiError } from '../../domain/errors';
+import { ApiError, OutcomeUnknownError } from '../../domain/errors';
 import type { CheckoutDisplay } from '../../domain/merchant-profile';
+import type { Currency } from '../../domain/money';
 import type { Payment, PaymentMethod } from '../../domain/payment';
-import { PAYMENT_CLOSED_SENTENCES } from '../../domain/payment-link';
+import { CLOSED_LINK_SENTENCES, PAYMENT_CLOSED_SENTENCES, type PaymentLink } from '../../domain/payment-link';
+import { logger } from '../../observability/logger';
 import { confirmPaymentBodySchema, createPaymentBodySchema } from '../../schemas/payment-schemas';
+import { idempotentId } from '../../security/keyed-hash';
 import { linkOfReservationImage, linkPlaceReservation, releaseLinkPlace } from '../../storage/payment-links-repository';
+import { getPayment } from '../../storage/payments-repository';
 import { ConditionFailedError } from '../../storage/storage-errors';
 import { createPayment } from '../payments/create-payment';
+import { ConnectorUnavailableError } from '../routing/route-candidates';
 import { type CheckoutForm, checkFormFields, checkoutLink, closedSentence, completionUrl, type FieldErrors, formValue } from './checkout';
 import { isPaymentMethod, METHOD_NOT_OFFERED_SENTENCE, methodRouting, normalizedPhone } from './checkout-methods';
 
 /** The USSD bank field's error when no connector the merchant's routing reaches serves that bank. */
 const USSD_BANK_NOT_SERVED = 'USSD is not available for this bank here. Choose another bank or pay another way.';
+
+/**
+ * What the page says when the processor could not take the payment and the payment's state shows nothing was charged
+ * (docs/api.md "Unknown outcomes": only a refusal or a call never made is known): `unreachable` when no processor could
+ * be called (every circuit open), `refused` when the processor refused the request (its 4xx: the payment `Failed`).
+ */
+export const PROCESSOR_FAILURE_SENTENCES = {
+  unreachable: 'We could not reach the payment processor; nothing was charged. Try again.',
+  refused: 'The payment processor could not take this payment; nothing was charged. Try again, or pay another way.',
+} as const;
 
 /** What paying on the page led to. */
 export type CheckoutOutcome =
@@ -27,7 +42,18 @@ export type CheckoutOutcome =
   /** The payment failed at once (a decline): its place is given back; the payer may try again. */
   | { kind: 'declined'; payment: Payment; message: string }
   /** Where the payer goes next: the processor's 3-D Secure or step page, or the completion route. */
-  | { kind: 'redirect'; payment: Payment; location: string };
+  | { kind: 'redirect'; payment: Payment; location: string }
+  /**
+   * The processor could not take the payment and nothing was charged (the payment is `Failed`, its place given back,
+   * or none was made or sent): the form again, fresh, with the sentence. `statusCode` 502 (the processor refused) or
+   * 503 (no processor could be called, `retryAfterSeconds` until one may be). `ended`: the payment is `Failed`.
+   */
+  | { kind: 'processor_failed'; sentence: string; statusCode: 502 | 503; retryAfterSeconds?: number; ended?: boolean }
+  /**
+   * The processor was called and its outcome is not known here (storage failed after the call): nothing is said about
+   * money and nothing is given back; the payer waits for the payment to be confirmed. Drawn without a read.
+   */
+  | { kind: 'unknown'; link: PaymentLink; display: CheckoutDisplay; paymentId: string; amount: number; currency: Currency };
 
 /**
  * Pays on a link's page: checks the form, then creates and confirms a payment with the form's method (`payment_method`:
@@ -38,6 +64,9 @@ export type CheckoutOutcome =
  * reach a connector that needs one and none is known (./checkout-methods.ts `methodRouting`, asked again at the amount
  * the payer chose). The attempt id makes the create idempotent:
  * the same form posted twice (a double click, a reload) answers the first payment and never charges twice.
+ * When the processor cannot take the payment, the answer follows the payment's state (see `processorFailure`): a
+ * known failure (nothing charged) gives the place back at once and draws the form again; an unknown outcome keeps the
+ * place and answers the waiting view.
  * @param page the API's public base URL and the processor-call deadline (epoch ms)
  * @param attempt the form's attempt id (32 hex characters, fresh on each drawing of the form)
  * @throws ApiError 404 when no link has this id; what `createPayment` throws besides a refused place
@@ -82,7 +111,7 @@ export async function payOnCheckout(
   if (single) {
     // The e-mail the processor needs goes onto the payment at its confirm: typed on the page, else its customer's.
     const email = askEmail ? formValue(form, 'email') : routed.payerEmailRequired && !single.email ? payerEmail : undefined;
-    return confirmOnCheckout(page, { merchantId, paymentLinkId, payment: single, display }, form, attempt, email);
+    return confirmOnCheckout(page, { merchantId, paymentLinkId, link, payment: single, display }, form, attempt, email);
   }
   const holder = (method === 'card' ? formValue(form, 'card_name') : undefined) ?? formValue(form, 'name');
   const [first, ...rest] = (holder ?? '').split(/\s+/);
@@ -104,15 +133,11 @@ export async function payOnCheckout(
       errors: { [holder ? (method === 'card' ? 'card_name' : 'name') : fieldOf(method)]: 'Check this field and try again.' },
     };
   const now = new Date();
+  const idempotencyKey = `checkout:${paymentLinkId}:${attempt}`;
   let payment: Payment;
   try {
     payment = await createPayment(
-      {
-        merchantId,
-        publicBaseUrl: page.publicBaseUrl,
-        deadlineMs: page.deadlineMs,
-        idempotencyKey: `checkout:${paymentLinkId}:${attempt}`,
-      },
+      { merchantId, publicBaseUrl: page.publicBaseUrl, deadlineMs: page.deadlineMs, idempotencyKey },
       // Our own completion URL, set after the payer-input schema: its card refinement would refuse the link's id
       // when its random hex holds a card-number-shaped digit run (about one link in 10,000).
       { ...parsed.data, return_url: completionUrl(page.publicBaseUrl, paymentLinkId) },
@@ -125,17 +150,92 @@ export async function payOnCheckout(
   } catch (err) {
     const refusal = routingRefusal(err, method);
     if (refusal) return refusal;
-    if (!(err instanceof ConditionFailedError)) throw err;
-    // The place was refused (deactivated, expired or used up since the page was drawn): nothing was created.
-    const seen = linkOfReservationImage(err.current as Record<string, unknown> | undefined, now.getTime()) ?? link;
-    // Only a place count can have moved between the drawing and the refusal: an image still active means used up.
-    return { kind: 'closed', sentence: closedSentence(seen.status === 'active' ? { ...seen, status: 'completed' } : seen), display };
+    if (err instanceof ConditionFailedError) {
+      // The place was refused (deactivated, expired or used up since the page was drawn): nothing was created.
+      const seen = linkOfReservationImage(err.current as Record<string, unknown> | undefined, now.getTime()) ?? link;
+      // Only a place count can have moved between the drawing and the refusal: an image still active means used up.
+      return { kind: 'closed', sentence: closedSentence(seen.status === 'active' ? { ...seen, status: 'completed' } : seen), display };
+    }
+    const failed = await processorFailure(err, { merchantId, paymentLinkId, link, display, amount, idempotencyKey }, true);
+    if (failed) return failed;
+    throw err;
   }
   if (payment.status === 'Failed' || payment.status === 'Cancelled') {
-    await releaseLinkPlace(merchantId, paymentLinkId, payment.payment_id);
+    await givePlaceBack(merchantId, paymentLinkId, payment.payment_id);
     return { kind: 'declined', payment, message: payment.error_message ?? 'The payment was declined.' };
   }
   return nextStep(page, paymentLinkId, payment);
+}
+
+/**
+ * Gives back the place a failed payment took, at once (the payer may not come back to the completion route). A
+ * storage failure here is logged and the place stays taken: the completion route gives it back when the payer
+ * returns; the answer about the payment (nothing charged) is still true.
+ */
+async function givePlaceBack(merchantId: string, paymentLinkId: string, paymentId: string): Promise<void> {
+  try {
+    await releaseLinkPlace(merchantId, paymentLinkId, paymentId);
+  } catch (err) {
+    logger.warn('a failed checkout payment kept its link place (storage failed on its release)', {
+      payment_link_id: paymentLinkId,
+      payment_id: paymentId,
+      error: (err as Error).name,
+    });
+  }
+}
+
+/**
+ * What the page answers when the create or confirm threw after routing: decided by what the payments capability says
+ * happened (docs/api.md "Unknown outcomes"), never guessed from the error alone.
+ * - every connector's circuit open (`ConnectorUnavailableError`): nothing was created or sent → the form, 503;
+ * - the processor refused the request, or its account was unusable (502 `connector_error`): the payment is read back;
+ *   `Failed` with no claim left is known (nothing charged): its place given back (reusable links), the form, 502; no
+ *   payment at all, or one still `RequiresConfirmation` with no claim: nothing was sent, the form, 502;
+ * - the processor was called and the outcome could not be recorded (`OutcomeUnknownError`), or the payment read back
+ *   is anything but `Failed`: unknown, the waiting view, nothing given back.
+ * @param target.idempotencyKey the create's or confirm's key; for a create, the payment's id derives from it
+ * @param reusable the payment took a place of a reusable link (a single-use link holds none)
+ * @param target.paymentId a single-use link's payment (a create's is derived from the key)
+ * @returns undefined for any other error (the caller throws it)
+ */
+async function processorFailure(
+  err: unknown,
+  target: {
+    merchantId: string;
+    paymentLinkId: string;
+    link: PaymentLink;
+    display: CheckoutDisplay;
+    amount: number;
+    idempotencyKey: string;
+    paymentId?: string;
+  },
+  reusable: boolean,
+): Promise<CheckoutOutcome | undefined> {
+  const unknown = (paymentId: string): CheckoutOutcome => ({
+    kind: 'unknown',
+    link: target.link,
+    display: target.display,
+    paymentId,
+    amount: target.amount,
+    currency: target.link.currency,
+  });
+  if (err instanceof ConnectorUnavailableError) {
+    return {
+      kind: 'processor_failed',
+      sentence: PROCESSOR_FAILURE_SENTENCES.unreachable,
+      statusCode: 503,
+      retryAfterSeconds: err.retryAfterSeconds,
+    };
+  }
+  if (err instanceof OutcomeUnknownError && err.resource === 'payment') return unknown(err.resourceId);
+  if (!(err instanceof ApiError) || err.statusCode !== 502 || err.type !== 'connector_error') return undefined;
+  const paymentId = target.paymentId ?? (await idempotentId('pay', target.merchantId, 'payments', target.idempotencyKey));
+  const stored = await getPayment(target.merchantId, paymentId);
+  const status = stored?.payment.status;
+  // Known: no payment, or one never sent (still awaiting its confirm), or one Failed, with no claim left.
+  if (stored && (stored.pendingOperation || (status !== 'Failed' && status !== 'RequiresConfirmation'))) return unknown(paymentId);
+  if (status === 'Failed' && reusable) await givePlaceBack(target.merchantId, target.paymentLinkId, paymentId);
+  return { kind: 'processor_failed', sentence: PROCESSOR_FAILURE_SENTENCES.refused, statusCode: 502, ended: status === 'Failed' };
 }
 
 /**
@@ -204,7 +304,7 @@ function doneUrl(page: { publicBaseUrl: string }, paymentLinkId: string, payment
  */
 async function confirmOnCheckout(
   page: { publicBaseUrl: string; deadlineMs: number },
-  target: { merchantId: string; paymentLinkId: string; payment: Payment; display: CheckoutDisplay },
+  target: { merchantId: string; paymentLinkId: string; link: PaymentLink; payment: Payment; display: CheckoutDisplay },
   form: CheckoutForm,
   attempt: string,
   email: string | undefined,
@@ -214,27 +314,42 @@ async function confirmOnCheckout(
   if (!parsed.success) return { kind: 'invalid', errors: { [fieldOf(method)]: 'Check this field and try again.' } };
   // The confirm (and its processor call) is loaded by the first single-use link paid, not at cold start.
   const { confirmPayment } = await import('../payments/confirm-payment');
+  const idempotencyKey = `checkout:${target.paymentLinkId}:${attempt}`;
   let payment: Payment;
   try {
     payment = await confirmPayment(
-      {
-        merchantId: target.merchantId,
-        publicBaseUrl: page.publicBaseUrl,
-        deadlineMs: page.deadlineMs,
-        idempotencyKey: `checkout:${target.paymentLinkId}:${attempt}`,
-      },
+      { merchantId: target.merchantId, publicBaseUrl: page.publicBaseUrl, deadlineMs: page.deadlineMs, idempotencyKey },
       target.payment.payment_id,
       // Our own completion URL, set after the payer-input schema (see payOnCheckout's create).
       { ...parsed.data, return_url: completionUrl(page.publicBaseUrl, target.paymentLinkId) },
-      { ...payerPhoneOf(method, form), ...(email ? { payerEmail: email } : {}) },
+      // The link's expiry is judged again in the confirm's claim, at its time.
+      { ...payerPhoneOf(method, form), ...(email ? { payerEmail: email } : {}), onSingleUseLink: true },
     );
   } catch (err) {
     const refusal = routingRefusal(err, method);
     if (refusal) return refusal;
+    // The link expired between the page's read and the claim: nothing was claimed or sent.
+    if (err instanceof ApiError && err.code === 'payment_link_expired') {
+      return { kind: 'closed', sentence: CLOSED_LINK_SENTENCES.expired, display: target.display };
+    }
     // Another post confirmed it first (a second tab): the payment as it is now, on the completion route.
     if (err instanceof ApiError && err.statusCode === 409) {
       return { kind: 'redirect', payment: target.payment, location: doneUrl(page, target.paymentLinkId, target.payment) };
     }
+    const failed = await processorFailure(
+      err,
+      { ...target, amount: target.payment.amount, idempotencyKey, paymentId: target.payment.payment_id },
+      false,
+    );
+    // The payment is Failed for good (a failed payment is never confirmed again): its link answers 410 from now on.
+    if (failed?.kind === 'processor_failed' && failed.ended) {
+      return {
+        kind: 'closed',
+        sentence: `The payment processor could not take this payment. ${PAYMENT_CLOSED_SENTENCES.ended}`,
+        display: target.display,
+      };
+    }
+    if (failed) return failed;
     throw err;
   }
   if (payment.status === 'Failed' || payment.status === 'Cancelled') {

@@ -227,7 +227,7 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
       tag: 'Checkout',
       summary: 'Pay on a payment link',
       description:
-        "The checkout form: creates a payment with the form's `payment_method` (card when absent) carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route (which shows a transfer's account, a USSD code or a phone prompt until the payment is final); the form again with each mistake by its field (400), for a method the link does not allow or routing does not serve (400, nothing created), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.",
+        "The checkout form: creates a payment with the form's `payment_method` (card when absent) carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route (which shows a transfer's account, a USSD code or a phone prompt until the payment is final); the form again with each mistake by its field (400), for a method the link does not allow or routing does not serve (400, nothing created), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment (a single-use link's expiry is judged in the confirm's claim). When the processor cannot take the payment and the payment's state shows nothing was charged: the form again, fresh, saying so (502 when the processor refused the request, the payment `Failed` and its place given back at once; 503 with `Retry-After` when no processor could be called). When the outcome is not known (storage failed after the processor call): 202 and a page saying the payment is being confirmed, never that nothing was charged; its place is kept. The same form posted twice answers the first payment.",
       pathParams: PAYMENT_LINK_ID,
       body: {
         schema: z
@@ -277,6 +277,11 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
       errorFormat: 'html',
       responses: {
         200: { description: 'Not answered: every outcome is a redirect or the form again.', content: { kind: 'html' } },
+        202: {
+          description:
+            'The processor was called and the outcome could not be recorded: the payment is being confirmed (a "check status" link to the completion route); nothing is said about money.',
+          content: { kind: 'html' },
+        },
         303: {
           description: "To the processor's 3-D Secure or step page, or to the completion route.",
           content: { kind: 'html' },
@@ -292,7 +297,8 @@ export const CHECKOUT_ROUTES: readonly ApiRoute[] = [
         413: ['body_too_large'],
         429: ['rate_limit_exceeded'],
         500: ['internal_error'],
-        503: ['service_unavailable', 'outcome_unknown'],
+        502: ['connector_error'],
+        503: ['service_unavailable', 'connector_unavailable', 'outcome_unknown'],
       },
     },
   },

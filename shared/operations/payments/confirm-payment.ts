@@ -1,5 +1,5 @@
 /** `POST /payments/{payment_id}/confirm` (apart from ./create-payment.ts's create, which loads the processor call on first use). */
-import { invalidRequest, unexpectedState } from '../../domain/errors';
+import { ApiError, invalidRequest, unexpectedState } from '../../domain/errors';
 import type { Payment } from '../../domain/payment';
 import { methodOfData } from '../../domain/payment-method-data';
 import { ALLOWED_FROM, canApply } from '../../domain/payment-status';
@@ -38,12 +38,17 @@ import { claimHolderOf, claimInFlight, conflict, requestToken } from './payment-
  *   checkout page, in place of the linked customer's (never stored: it reaches the processor only)
  * @param payer.payerEmail the payer's e-mail a checkout page asked (or its customer's) for a payment without one: set
  *   as the payment's `email` in the confirm's claim, so the processor gets it (Paystack and Flutterwave need one)
+ * @param payer.onSingleUseLink the confirm comes from the payment's single-use link's page: its claim (the conditional
+ *   write that starts the confirm) also requires the link unexpired at the claim's time (`Date.now()`), so a form
+ *   drawn before `expires_at` and posted after it confirms nothing
+ * @throws ApiError 410 `payment_link_expired` (with `payer.onSingleUseLink`) when the link had expired at the claim:
+ *   nothing was claimed, changed or sent
  */
 export async function confirmPayment(
   ctx: RequestContext,
   paymentId: string,
   body: ConfirmPaymentBody,
-  payer: { payerPhone?: string; payerEmail?: string } = {},
+  payer: { payerPhone?: string; payerEmail?: string; onSingleUseLink?: boolean } = {},
 ): Promise<Payment> {
   const token = await requestToken(ctx, paymentId, 'confirm');
   let stored = await loadPayment(ctx.merchantId, paymentId);
@@ -135,11 +140,13 @@ export async function confirmPayment(
   const phone = contact.phone;
   const email = p.email ? undefined : (payer.payerEmail ?? contact.email ?? undefined);
   let claimed: StoredPayment;
+  // The single-use link's expiry is judged in the claim itself, at the time of the claim.
+  const linkOpenAt = payer.onSingleUseLink ? new Date(Date.now()).toISOString() : undefined;
   try {
     claimed = await updatePayment(
       ctx.merchantId,
       stored,
-      { expectedStatuses: ['RequiresConfirmation'], requireNoPendingOperation: true },
+      { expectedStatuses: ['RequiresConfirmation'], requireNoPendingOperation: true, ...(linkOpenAt ? { linkOpenAt } : {}) },
       {
         status: 'Processing',
         connector: candidates[0].name,
@@ -156,8 +163,29 @@ export async function confirmPayment(
       startPendingOperation('authorize', candidates[0], p.payment_id, p.amount, Date.now(), claimHolderOf(ctx, token)),
     );
   } catch (err) {
+    if (err instanceof ConditionFailedError && linkOpenAt && linkExpiredAt((err.current as StoredPayment | undefined)?.payment, linkOpenAt))
+      throw linkExpired();
     if (err instanceof ConditionFailedError) throw conflict('confirm', err);
     throw err;
   }
   return authorizeClaimed(ctx, claimed, authorizationInput(body, { paymentMethod, phone, ussdBankCode, candidates, saved }));
+}
+
+/**
+ * Whether a claim refused by its condition was refused for its single-use link's expiry: the payment as found still
+ * awaits its confirm, unclaimed, and its link expires at or before `at` (ISO 8601 UTC).
+ */
+function linkExpiredAt(current: Payment | undefined, at: string): boolean {
+  if (!current || current.status !== 'RequiresConfirmation' || current.pending_operation) return false;
+  return !current.payment_link || current.payment_link.expires_at <= at;
+}
+
+/** 410 `payment_link_expired`: the single-use link expired before the confirm's claim; nothing was changed or sent. */
+function linkExpired(): ApiError {
+  return new ApiError(
+    410,
+    'invalid_request_error',
+    'payment_link_expired',
+    "This payment's link expired before the payment was confirmed. Nothing was charged or changed.",
+  );
 }

@@ -931,7 +931,7 @@ export interface paths {
         put?: never;
         /**
          * Pay on a payment link
-         * @description The checkout form: creates a payment with the form's `payment_method` (card when absent) carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route (which shows a transfer's account, a USSD code or a phone prompt until the payment is final); the form again with each mistake by its field (400), for a method the link does not allow or routing does not serve (400, nothing created), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment. The same form posted twice answers the first payment.
+         * @description The checkout form: creates a payment with the form's `payment_method` (card when absent) carrying `payment_link_id` (routed like every other, its place under `max_payments` taken in the same write) and confirms it. 303 to the processor's 3-D Secure or step page, or to the completion route (which shows a transfer's account, a USSD code or a phone prompt until the payment is final); the form again with each mistake by its field (400), for a method the link does not allow or routing does not serve (400, nothing created), after a decline (402) or when its CSRF token does not match the page's cookie (403); 410 when the link takes no payment (a single-use link's expiry is judged in the confirm's claim). When the processor cannot take the payment and the payment's state shows nothing was charged: the form again, fresh, saying so (502 when the processor refused the request, the payment `Failed` and its place given back at once; 503 with `Retry-After` when no processor could be called). When the outcome is not known (storage failed after the processor call): 202 and a page saying the payment is being confirmed, never that nothing was charged; its place is kept. The same form posted twice answers the first payment.
          */
         post: operations["submitCheckout"];
         delete?: never;
@@ -11799,6 +11799,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The processor was called and the outcome could not be recorded: the payment is being confirmed (a "check status" link to the completion route); nothing is said about money. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description To the processor's 3-D Secure or step page, or to the completion route. */
             303: {
                 headers: {
@@ -11881,7 +11890,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `outcome_unknown`. Shown as an HTML page. */
+            /** @description The connector is not configured, or the processor refused: `connector_error`. Shown as an HTML page. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Storage or the processor could not be reached, or the outcome is unknown: `service_unavailable`, `connector_unavailable`, `outcome_unknown`. Shown as an HTML page. */
             503: {
                 headers: {
                     [name: string]: unknown;
