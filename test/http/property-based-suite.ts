@@ -252,7 +252,20 @@ const junkValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: nastyStrings, weight: 3 },
   { arbitrary: hugeStrings, weight: 1 },
   { arbitrary: extremeNumbers, weight: 2 },
-  { arbitrary: fc.constantFrom(null, true, false, [], {}), weight: 1 },
+  // `[]` and `{}` made fresh for each draw: a constant instance would be shared by every run, and a mutation that
+  // adds a member inside it (or adds it inside itself) would change it for every later run, even into a cycle.
+  {
+    arbitrary: fc
+      .constantFrom<() => unknown>(
+        () => null,
+        () => true,
+        () => false,
+        () => [],
+        () => ({}),
+      )
+      .map((make) => make()),
+    weight: 1,
+  },
   { arbitrary: fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 5 }), weight: 1 },
   { arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), fc.anything({ maxDepth: 2 }), { maxKeys: 5 }), weight: 1 },
   { arbitrary: deepNesting, weight: 1 },
