@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   }
   process.env[LOCAL_KEY_VARIABLE] = credentialsKey;
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  const created = await ensureTable(endpoint, process.env.TABLE_NAME);
+  const created = await ensureTable(endpoint, process.env.TABLE_NAME, { stream: true });
   await putApiKey(apiKey, DEV_MERCHANT_ID, 'local development key');
   const gateway = await startGateway(port, process.env.HOST || '127.0.0.1');
   // The in-process reconciler builds hosted step page URLs on this gateway (as the stack sets the API's endpoint).

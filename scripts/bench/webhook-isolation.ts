@@ -250,7 +250,7 @@ async function main(): Promise<void> {
   });
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME as string);
+  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME as string, { stream: true });
   const gateway = await startGateway(0, '127.0.0.1');
   queueHandler = (await import('../../functions/webhook-delivery/queue-handler')).handler;
   const { handler: streamHandler } = await import('../../functions/webhook-delivery/stream-handler');

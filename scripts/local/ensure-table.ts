@@ -11,9 +11,14 @@ import { createTableInput, TABLE_DEFINITION } from '../../shared/storage/table-d
  * Creates the single table from the shared definition if it does not exist,
  * waits until it is ACTIVE and turns on TTL. Safe to call on every start.
  * @param endpoint a DynamoDB endpoint (DynamoDB Local)
+ * @param options.stream create it with its stream of new images, for a reader of the stream
+ *   (scripts/local/event-stream.ts); a table no one reads the stream of goes without (see `createTableInput`).
+ *   Create it with the stream rather than have the reader enable it later: DynamoDB Local refuses a
+ *   `TRIM_HORIZON` read of a stream enabled on an existing table once other tables' streams hold records
+ *   ("attempted to read past the oldest stream record in a shard").
  * @returns true when the table was created, false when it existed
  */
-export async function ensureTable(endpoint: string, tableName: string): Promise<boolean> {
+export async function ensureTable(endpoint: string, tableName: string, options: { stream?: boolean } = {}): Promise<boolean> {
   const client = new DynamoDBClient({
     endpoint,
     region: process.env.AWS_REGION || 'us-east-1',
@@ -22,7 +27,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
   try {
     let created = false;
     try {
-      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      await client.send(new CreateTableCommand(createTableInput(tableName, options)));
       created = true;
     } catch (err) {
       if (!(err instanceof ResourceInUseException)) throw err;

@@ -70,10 +70,16 @@ export function tableName(): string {
 export const STREAM_SPECIFICATION = { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' as const };
 
 /**
- * The `CreateTable` input for {@link TABLE_DEFINITION} (on-demand billing, stream of new
- * images: {@link STREAM_SPECIFICATION}), for the local stack and tests.
+ * The `CreateTable` input for {@link TABLE_DEFINITION} (on-demand billing), for the local stack and tests.
+ * Without a stream unless `stream` is true ({@link STREAM_SPECIFICATION}): only a table whose stream is read
+ * (scripts/local/event-stream.ts: the local stack, the webhook suites) needs one. DynamoDB Local describes a table's stream on every
+ * request to it and on every write (`getStreamDescription`, a query over the stream records it keeps for 24 hours), so
+ * with a stream no one reads, each request costs the emulator more as the run writes more: in the test run, about a
+ * third of all CPU went to DynamoDB Local, most of it there.
+ * @param name the table's name
+ * @param options.stream give the table its stream of new images at creation (default false)
  */
-export function createTableInput(name: string) {
+export function createTableInput(name: string, options: { stream?: boolean } = {}) {
   const attrs = new Map<string, KeyAttribute>();
   for (const k of [TABLE_DEFINITION.partitionKey, TABLE_DEFINITION.sortKey]) attrs.set(k.name, k);
   for (const gsi of TABLE_DEFINITION.globalSecondaryIndexes) {
@@ -83,7 +89,7 @@ export function createTableInput(name: string) {
   return {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    StreamSpecification: STREAM_SPECIFICATION,
+    ...(options.stream ? { StreamSpecification: STREAM_SPECIFICATION } : {}),
     AttributeDefinitions: [...attrs.values()].map((a) => ({ AttributeName: a.name, AttributeType: a.type })),
     KeySchema: [
       { AttributeName: TABLE_DEFINITION.partitionKey.name, KeyType: 'HASH' as const },

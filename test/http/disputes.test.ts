@@ -49,7 +49,7 @@ const DAY = 24 * HOUR;
 
 beforeAll(async () => {
   process.env.TABLE_NAME = table;
-  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
+  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table, { stream: true });
   [stripe, paystack, flutterwave] = await Promise.all([
     startStripeStandIn(),
     startPaystackStandIn(),

@@ -22,7 +22,7 @@ const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   process.env.TABLE_NAME = table;
   process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS = '0,1';
-  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
+  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table, { stream: true });
   api = await startLocalApi();
   queue = await startDeliveryQueue();
   stream = await startEventStream({ startingPosition: 'trim_horizon', intervalMs: 100 });

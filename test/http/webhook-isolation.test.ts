@@ -58,7 +58,7 @@ beforeAll(async () => {
   process.env.WEBHOOK_SLOW_ATTEMPT_MS = '60000';
   // The worker sees a slow mark as soon as it is written.
   process.env.WEBHOOK_ENDPOINT_CACHE_MS = '0';
-  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
+  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table, { stream: true });
   api = await startLocalApi();
   const { handler } = await import('../../functions/webhook-delivery/queue-handler');
   queue = await startDeliveryQueue({

@@ -1,7 +1,8 @@
 /**
- * Starts one in-memory DynamoDB Local for the whole test run and creates the
- * table from the shared definition. Workers inherit the endpoint through the
- * environment. Each test file isolates its data by using its own merchant.
+ * Starts one in-memory DynamoDB Local for the whole test run and publishes the table's
+ * definition; each test file's jest environment creates a table of its own from it
+ * (test/setup/file-table-environment.cjs). Workers inherit the endpoint through the
+ * environment. Within its table, a test file works as its own merchants.
  * Raises the per-merchant rate limit defaults for the run (docs/rate-limits.md), and the DynamoDB client's
  * connect and request timeouts (a loaded machine must not turn a slow loopback connect into a failed request).
  * Also makes the directory where the HTTP suites record which (operation, status) pairs of
@@ -16,10 +17,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local';
-import { ensureTable } from '../../scripts/local/ensure-table';
 import { KMS_KEY_ARN_VARIABLE, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../../shared/security/credential-encryption';
+import { createTableInput, TABLE_DEFINITION } from '../../shared/storage/table-definition';
 import { COVERAGE_DIR_ENV } from '../helpers/contract-validator';
 import { STAGE_TEMPLATE_CACHE_DIR_ENV } from '../infra/stage-template-cache';
+import { TABLE_DEFINITION_ENV } from './file-table-environment.cjs';
 
 /** jest's global setup: DynamoDB Local, the table, the contract coverage directory, the credentials key. */
 export default async function globalSetup(): Promise<void> {
@@ -52,6 +54,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   delete process.env[KMS_KEY_ARN_VARIABLE];
   process.env[LOCAL_KEY_VARIABLE] = newLocalWrappingKey();
-  await ensureTable(dynamo.endpoint, process.env.TABLE_NAME);
+  // Each test file gets a table of its own, created by its jest environment (test/setup/file-table-environment.cjs)
+  // from this definition; TABLE_NAME above is only the fallback of code that runs outside a test file.
+  process.env[TABLE_DEFINITION_ENV] = JSON.stringify({ create: createTableInput(''), ttlAttribute: TABLE_DEFINITION.timeToLiveAttribute });
   (globalThis as { __dynamo?: { stop(): Promise<void> } }).__dynamo = dynamo;
 }

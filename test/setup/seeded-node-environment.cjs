@@ -1,5 +1,6 @@
 /**
- * jest's `node` environment, plus one fast-check seed per test file, so that a property that fails can be replayed.
+ * jest's `node` environment with a DynamoDB table per test file (test/setup/file-table-environment.cjs), plus one
+ * fast-check seed per test file, so that a property that fails can be replayed.
  *
  * fast-check prints its seed when a property fails, but not when jest stops the test first (its timeout, on a loaded
  * machine) or when the failure is an assertion after the property. Here the seed is chosen before the file runs —
@@ -9,15 +10,13 @@
  * (`FC_SEED=<seed> npx jest <file>`). A property given its own `seed` keeps it; the suites that read `FC_SEED`
  * themselves (property-based, gateway, auto-retries-property) read the same value.
  */
-const { relative } = require('node:path');
-const { TestEnvironment } = require('jest-environment-node');
+const { FileTableEnvironment } = require('./file-table-environment.cjs');
 
-class SeededNodeEnvironment extends TestEnvironment {
+class SeededNodeEnvironment extends FileTableEnvironment {
   constructor(config, context) {
     super(config, context);
     const given = process.env.FC_SEED;
     this.seed = given !== undefined && given.trim() !== '' ? Number(given) : (Math.random() * 0x100000000) | 0;
-    this.file = relative(process.cwd(), context.testPath);
     this.global.__FAST_CHECK_RUN__ = { seed: this.seed, used: false };
   }
 

@@ -21,7 +21,7 @@ let switchyard: Switchyard;
 
 beforeAll(async () => {
   process.env.TABLE_NAME = table;
-  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
+  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table, { stream: true });
   api = await startLocalApi();
   queue = await startDeliveryQueue();
   stream = await startEventStream({ startingPosition: 'trim_horizon', intervalMs: 100 });
