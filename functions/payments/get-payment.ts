@@ -1,5 +1,7 @@
-// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+// Registers the steps after a payment's outcome: billing's (an invoice's payment moves its invoice) and payment links'
+// (a failed or cancelled link payment gives its place back).
 import '../../shared/operations/billing/invoice-settlement-hook';
+import '../../shared/operations/payment-links/link-place-hook';
 import { apiHandler } from '../../shared/http/api-handler';
 import { loadPayment } from '../../shared/operations/payments/load-payment';
 import { forceSyncQuerySchema } from '../../shared/schemas/force-sync-schema';

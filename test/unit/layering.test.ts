@@ -36,14 +36,15 @@ function reaches(graph: Map<string, string[]>, from: string, target: string): bo
 
 const AUTHORIZATION = 'shared/operations/payments/payment-authorization.ts';
 const BILLING_HOOK = 'shared/operations/billing/invoice-settlement-hook.ts';
+const LINK_PLACE_HOOK = 'shared/operations/payment-links/link-place-hook.ts';
 
 describe('layering', () => {
-  test('every handler that can record a payment outcome registers billing’s step (an invoice’s payment moves its invoice)', () => {
+  test('every handler that can record a payment outcome registers billing’s step and payment links’ step (an invoice’s payment moves its invoice; a failed link payment gives its place back)', () => {
     const graph = importGraph('functions');
     const settling = [...graph.keys()].filter((m) => m.startsWith('functions/') && reaches(graph, m, AUTHORIZATION));
     expect(settling.length).toBeGreaterThan(0);
-    const unregistered = settling.filter((m) => !reaches(graph, m, BILLING_HOOK));
-    expect(unregistered).toEqual([]);
+    expect(settling.filter((m) => !reaches(graph, m, BILLING_HOOK))).toEqual([]);
+    expect(settling.filter((m) => !reaches(graph, m, LINK_PLACE_HOOK))).toEqual([]);
   }, 120_000);
 
   test('shared/operations keeps at most 3 loose files: every use case lives in its capability folder', () => {

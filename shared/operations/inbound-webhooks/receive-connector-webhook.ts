@@ -1,5 +1,7 @@
-// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+// Registers the steps after a payment's outcome: billing's (an invoice's payment moves its invoice) and payment links'
+// (a failed or cancelled link payment gives its place back).
 import '../billing/invoice-settlement-hook';
+import '../payment-links/link-place-hook';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Connector, PaymentResult } from '../../connectors/connector';
 import {
@@ -188,8 +190,8 @@ async function applyPaymentEvent(
       recordPaymentOutcome({ ...p, status: r.status });
       // An authorization this webhook settled counts for success-rate routing (a capture's or refund's does not).
       if (p.status === 'Processing' || p.status === 'RequiresAction') await countPaymentOutcome(merchantId, { ...p, status: r.status });
-      // A card to save (setup_future_usage) or an invoice to settle follows the payment's outcome.
-      if (p.setup_future_usage || p.payment_method_id || p.metadata?.invoice_id) {
+      // A card to save (setup_future_usage), an invoice to settle or a link's place to give back follows the outcome.
+      if (p.setup_future_usage || p.payment_method_id || p.metadata?.invoice_id || p.payment_link_id) {
         const after = await getPayment(merchantId, paymentId);
         if (after) await afterAuthorization({ merchantId }, after.payment, r, { countRoutingOutcome: false });
       }

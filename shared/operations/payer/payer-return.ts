@@ -1,5 +1,7 @@
-// Registers billing's step after a payment's outcome (an invoice's payment moves its invoice).
+// Registers the steps after a payment's outcome: billing's (an invoice's payment moves its invoice) and payment links'
+// (a failed or cancelled link payment gives its place back).
 import '../billing/invoice-settlement-hook';
+import '../payment-links/link-place-hook';
 import type { Payment } from '../../domain/payment';
 import { canApply } from '../../domain/payment-status';
 import { logger } from '../../observability/logger';

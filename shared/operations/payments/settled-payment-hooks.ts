@@ -1,7 +1,8 @@
 /**
  * Steps other capabilities run after a payment's outcome is recorded, registered by them so that payments
  * import none of them: billing moves the invoice a subscription's payment was charged for
- * (shared/operations/billing/invoice-settlement-hook.ts). A module that can settle a payment and sits above
+ * (shared/operations/billing/invoice-settlement-hook.ts); payment links give back the place of a link payment that
+ * ended `Failed` or `Cancelled` (shared/operations/payment-links/link-place-hook.ts). A module that can settle a payment and sits above
  * payments (a handler, the reconciler, inbound webhooks, payer and sandbox pages, billing's own charges) imports
  * the registrations it needs once; each registration is idempotent.
  */
