@@ -8,9 +8,12 @@
  *   link is payable again and the next payer pays; the first payer's later return gives nothing back a second time;
  * - a USSD payment the processor's signed webhook later reports failed (the sandbox's `payment.failed`);
  * - the payer's PIN is refused at the processor on our hosted step page → `Failed`, the place given back at once;
- * - a charge that succeeds later keeps its place.
+ * - a charge that succeeds later keeps its place;
+ * - processors' events (each delivered twice) and payers' returns in every order fast-check draws: each failed
+ *   payment gives its place back once, `payments_count` always the payments that hold one.
  */
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { ensureTable } from '../../scripts/local/ensure-table';
 import { paystackReference } from '../../shared/connectors/paystack/references';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
@@ -185,6 +188,61 @@ test('a USSD payment a processor webhook reports failed gives its place back (it
   expect(await payment(api.apiKey, made.payment_id)).toMatchObject({ status: 'Failed' });
   expect(await linkState(api.apiKey, link.payment_link_id)).toMatchObject({ status: 'active', payments_count: 0 });
 });
+
+/** A sandbox USSD payment made on the link's page, waiting for the payer's phone (its place taken). */
+async function ussdPayment(paymentLinkId: string) {
+  return createPayment(
+    { merchantId: api.merchantId, publicBaseUrl: api.url },
+    { amount: 250000, currency: 'NGN', payment_method: 'ussd', confirm: true, capture_method: 'automatic' },
+    { paymentLinkId, placeReservation: linkPlaceReservation(api.merchantId, paymentLinkId, new Date().toISOString()) },
+  );
+}
+
+/** The sandbox's signed event reporting a payment's outcome, as it delivers it to `/webhooks/sandbox`. */
+async function sandboxEvent(p: { payment_id: string; connector_transaction_id: string | null }, outcome: 'succeeded' | 'failed') {
+  const raw = JSON.stringify({
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    type: `payment.${outcome}`,
+    data: { payment_id: p.payment_id, transaction_id: p.connector_transaction_id, amount: 250000, capture_method: 'automatic' },
+  });
+  return { raw, headers: { [SANDBOX_SIGNATURE_HEADER]: await signSandboxWebhook(raw), 'content-type': 'application/json' } };
+}
+
+test('events and payers’ returns in any order: each failed payment gives its place back once; the count is the payments holding one', async () => {
+  type Step = { kind: 'deliver' | 'redeliver' | 'return'; payment: number };
+  const plan = fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }).chain((fails) => {
+    const steps: Step[] = fails.flatMap((_, payment) => (['deliver', 'redeliver', 'return'] as const).map((kind) => ({ kind, payment })));
+    return fc.tuple(fc.constant(fails), fc.shuffledSubarray(steps, { minLength: steps.length, maxLength: steps.length }));
+  });
+  await fc.assert(
+    fc.asyncProperty(plan, async ([fails, order]) => {
+      const res = await api.request('POST', '/payment_links', { body: { amount: 250000, currency: 'NGN', max_payments: fails.length } });
+      const linkId = res.body.payment_link_id as string;
+      const payments = [];
+      for (const _ of fails) payments.push(await ussdPayment(linkId));
+      const events = await Promise.all(payments.map((p, i) => sandboxEvent(p, fails[i] ? 'failed' : 'succeeded')));
+      for (const step of order) {
+        const p = payments[step.payment]!;
+        const event = events[step.payment]!;
+        if (step.kind === 'return') {
+          // A return before the event sees the payment waiting and gives nothing back; the event's step does.
+          const back = await fetch(`${api.url}/checkout/${linkId}/complete?payment_id=${p.payment_id}`, { redirect: 'manual' });
+          expect(back.status).toBeLessThan(400);
+        } else {
+          expect((await api.request('POST', '/webhooks/sandbox', { key: null, raw: event.raw, headers: event.headers })).status).toBe(200);
+        }
+      }
+      for (const [i, p] of payments.entries())
+        expect((await payment(api.apiKey, p.payment_id)).status).toBe(fails[i] ? 'Failed' : 'Succeeded');
+      const holding = fails.filter((f) => !f).length;
+      expect(await linkState(api.apiKey, linkId)).toMatchObject({
+        payments_count: holding,
+        status: holding >= fails.length ? 'completed' : 'active',
+      });
+    }),
+    { numRuns: 10 },
+  );
+}, 240_000);
 
 test('a PIN the processor refuses on the hosted step page fails the payment and gives its place back at once', async () => {
   const m = await merchant();
