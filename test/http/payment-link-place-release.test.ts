@@ -2,7 +2,7 @@
  * A reusable link's place under `max_payments` given back when its payment ends `Failed` after the checkout post, by a
  * path other than the payer's return to the completion route (the payments' settled-payment step registered by
  * shared/operations/payment-links/link-place-hook.ts), over HTTP as a browser without JavaScript pays, against
- * DynamoDB Local (a table of this file's own: the reconciler reads every open item of its table) and the Paystack
+ * DynamoDB Local (the file's own table: the reconciler reads every open item of it) and the Paystack
  * stand-in (a ledger per account, the truth our table is compared with):
  * - the payer leaves on the processor's page and the charge fails there; the reconciler settles it `Failed` → the
  *   link is payable again and the next payer pays; the first payer's later return gives nothing back a second time;
@@ -14,7 +14,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { ensureTable } from '../../scripts/local/ensure-table';
 import { paystackReference } from '../../shared/connectors/paystack/references';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxWebhook } from '../../shared/connectors/sandbox/sandbox-webhooks';
 import { createPayment } from '../../shared/operations/payments/create-payment';
@@ -26,8 +25,6 @@ import { type LocalApi, startLocalApi } from '../helpers/local-api';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
 import { scopedEnv } from '../helpers/scoped-env';
 
-const table = `switchyard-link-places-${randomUUID().slice(0, 8)}`;
-const savedTable = process.env.TABLE_NAME;
 const env = scopedEnv();
 let api: LocalApi;
 let paystack: PaystackStandIn;
@@ -48,8 +45,6 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'linkPlaceReleaseOutage' },
   );
-  process.env.TABLE_NAME = table;
-  await ensureTable(process.env.DYNAMODB_ENDPOINT as string, table);
   paystack = await startPaystackStandIn();
   // The sandbox delivers no webhook of its own here: the test sends the processor's event itself.
   env.set({ PAYSTACK_BASE_URL: paystack.url, CONNECTOR_CONFIG_CACHE_MS: '0', SANDBOX_WEBHOOKS: 'off' });
@@ -63,7 +58,6 @@ afterAll(async () => {
   await api?.close();
   await paystack?.close();
   env.restore();
-  process.env.TABLE_NAME = savedTable;
 });
 
 /** A merchant whose one account is a fresh Paystack stand-in account: its API key and its key there. */
