@@ -20,6 +20,7 @@ import { paystackReference } from '../../shared/connectors/paystack/references';
 import { baseClient } from '../../shared/storage/client';
 import { Browser, cardForm, checkoutHidden } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
+import { paystackMerchant } from '../helpers/paystack-merchant';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
 import { scopedEnv } from '../helpers/scoped-env';
 
@@ -92,13 +93,7 @@ test('payers, a deactivate and the expiry in any order: places held only by paym
       async (maxPayments, declines, fault, deactivate, expire, rollKey, s) => {
         jest.restoreAllMocks();
         // A fresh merchant and Paystack account each run: its circuit is its own.
-        const key = await api.newMerchantKey();
-        const secret = paystack.addAccount().secretKey;
-        const account = await api.request('POST', '/connector_accounts', {
-          key,
-          body: { connector_name: 'paystack', connector_account_details: { api_key: secret } },
-        });
-        expect(account.status).toBe(200);
+        const { key, secret } = await paystackMerchant(api, paystack);
         const expiresAt = new Date(NOW() + 3_600_000).toISOString();
         const created = await api.request('POST', '/payment_links', {
           key,
@@ -199,13 +194,7 @@ test("a single-use link's posts and its expiry in any order, reads and claims in
     fc.asyncProperty(fc.integer({ min: 1, max: 2 }), fc.integer({ min: 0, max: 6 }), fc.scheduler(), async (posts, expireAtRead, s) => {
       jest.restoreAllMocks();
       claims.length = 0;
-      const key = await api.newMerchantKey();
-      const secret = paystack.addAccount().secretKey;
-      const account = await api.request('POST', '/connector_accounts', {
-        key,
-        body: { connector_name: 'paystack', connector_account_details: { api_key: secret } },
-      });
-      expect(account.status).toBe(200);
+      const { key, secret } = await paystackMerchant(api, paystack);
       const created = await api.request('POST', '/payments', {
         key,
         body: { amount: 7000, currency: 'NGN', email: 'ada@example.com', payment_link: true, session_expiry: 600 },

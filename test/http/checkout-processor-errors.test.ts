@@ -16,6 +16,7 @@ import { paystackReference } from '../../shared/connectors/paystack/references';
 import { baseClient } from '../../shared/storage/client';
 import { Browser, cardForm, checkoutHidden } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
+import { paystackMerchant } from '../helpers/paystack-merchant';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
 import { scopedEnv } from '../helpers/scoped-env';
 
@@ -82,15 +83,8 @@ afterAll(async () => {
 });
 
 /** A merchant whose one account is a fresh Paystack stand-in account; its id and key there. */
-async function merchant(): Promise<{ key: string; secret: string; accountId: string }> {
-  const key = await api.newMerchantKey();
-  const secret = paystack.addAccount().secretKey;
-  const res = await api.request('POST', '/connector_accounts', {
-    key,
-    body: { connector_name: 'paystack', connector_account_details: { api_key: secret } },
-  });
-  expect(res.status).toBe(200);
-  return { key, secret, accountId: res.body.merchant_connector_id as string };
+function merchant() {
+  return paystackMerchant(api, paystack);
 }
 
 /** A reusable NGN card link asking the payer's e-mail, one payment at most unless told. */

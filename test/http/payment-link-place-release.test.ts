@@ -22,6 +22,7 @@ import { baseClient } from '../../shared/storage/client';
 import { linkPlaceReservation } from '../../shared/storage/payment-links-repository';
 import { Browser, cardForm, checkoutHidden, stepFormCsrf } from '../helpers/checkout-browser';
 import { type LocalApi, startLocalApi } from '../helpers/local-api';
+import { paystackMerchant } from '../helpers/paystack-merchant';
 import { PAYSTACK_TEST_CARDS, type PaystackStandIn, startPaystackStandIn } from '../helpers/paystack-stand-in';
 import { scopedEnv } from '../helpers/scoped-env';
 
@@ -61,15 +62,8 @@ afterAll(async () => {
 });
 
 /** A merchant whose one account is a fresh Paystack stand-in account: its API key and its key there. */
-async function merchant(): Promise<{ key: string; secret: string }> {
-  const key = await api.newMerchantKey();
-  const secret = paystack.addAccount().secretKey;
-  const res = await api.request('POST', '/connector_accounts', {
-    key,
-    body: { connector_name: 'paystack', connector_account_details: { api_key: secret } },
-  });
-  expect(res.status).toBe(200);
-  return { key, secret };
+function merchant() {
+  return paystackMerchant(api, paystack);
 }
 
 /** A reusable NGN card link taking one payment at most. */
