@@ -16,15 +16,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Config } from '@jest/types';
 import { startDynamoDbLocal } from '../../scripts/local/dynamodb-local';
 import { KMS_KEY_ARN_VARIABLE, LOCAL_KEY_VARIABLE, newLocalWrappingKey } from '../../shared/security/credential-encryption';
 import { createTableInput, TABLE_DEFINITION } from '../../shared/storage/table-definition';
 import { COVERAGE_DIR_ENV } from '../helpers/contract-validator';
 import { STAGE_TEMPLATE_CACHE_DIR_ENV } from '../infra/stage-template-cache';
 import { TABLE_DEFINITION_ENV } from './file-table-environment.cjs';
+import { warmTransformCache } from './transform-cache-warmup';
 
 /** jest's global setup: DynamoDB Local, the table, the contract coverage directory, the credentials key. */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(_globalConfig: Config.GlobalConfig, projectConfig: Config.ProjectConfig): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   // CRITICAL: only an unhandled error (an API's 500: shared/http/error-mapper.ts) is printed, so a 500 shows its cause.
   process.env.POWERTOOLS_LOG_LEVEL = process.env.POWERTOOLS_LOG_LEVEL || 'CRITICAL';
@@ -50,7 +52,8 @@ export default async function globalSetup(): Promise<void> {
   process.env[COVERAGE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-contract-'));
   // Each stage's default templates, synthesized once per run and shared by the infra suites (test/infra/stage-template-cache.ts).
   process.env[STAGE_TEMPLATE_CACHE_DIR_ENV] = mkdtempSync(join(tmpdir(), 'switchyard-stage-templates-'));
-  const dynamo = await startDynamoDbLocal({ inMemory: true });
+  // The JVM's start is mostly waiting: jest's transform cache is filled meanwhile (test/setup/transform-cache-warmup.ts).
+  const [dynamo] = await Promise.all([startDynamoDbLocal({ inMemory: true }), warmTransformCache(projectConfig)]);
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   delete process.env[KMS_KEY_ARN_VARIABLE];
   process.env[LOCAL_KEY_VARIABLE] = newLocalWrappingKey();
