@@ -1371,27 +1371,10 @@ class StandIn implements FlutterwaveStandIn {
     // The token shows on a successful charge only (a card charge issues it then; a tokenized charge echoes it).
     if (tx.status === 'successful' && tx.token) card.token = tx.token;
     return {
-      id: tx.id,
-      tx_ref: tx.txRef,
-      flw_ref: tx.flwRef,
-      device_fingerprint: 'N/A',
-      amount: tx.amount,
-      charged_amount: tx.amount,
-      app_fee: 0,
-      merchant_fee: 0,
-      processor_response: tx.processorResponse,
+      ...this.#transactionFields(tx),
       auth_model: tx.redirect ? 'VBVSECURECODE' : 'NOAUTH',
-      currency: tx.currency,
-      ip: '127.0.0.1',
-      narration: tx.narration,
-      status: tx.status,
       auth_url: tx.redirect ?? 'N/A',
       payment_type: 'card',
-      fraud_status: 'ok',
-      charge_type: tx.chargeType,
-      created_at: tx.createdAt,
-      account_id: this.#accountIdOf(tx),
-      customer: { id: tx.customerId, phone_number: null, name: 'Anonymous customer', email: tx.email, created_at: tx.createdAt },
       card,
       meta: tx.redirect ? { authorization: { mode: 'redirect', redirect: tx.redirect } } : null,
     };
@@ -1399,6 +1382,11 @@ class StandIn implements FlutterwaveStandIn {
 
   /** A USSD transaction as the SDK's USSD Sample Response carries it (fixtures/flutterwave/charge-ussd.json `data`). */
   #ussdTransaction(tx: Tx): Json {
+    return { ...this.#transactionFields(tx), auth_model: 'USSD', payment_type: 'ussd', payment_code: String(tx.id) };
+  }
+
+  /** The fields a card and a USSD transaction share, in both samples (charge-card-successful.json, charge-ussd.json). */
+  #transactionFields(tx: Tx): Json {
     return {
       id: tx.id,
       tx_ref: tx.txRef,
@@ -1409,18 +1397,15 @@ class StandIn implements FlutterwaveStandIn {
       app_fee: 0,
       merchant_fee: 0,
       processor_response: tx.processorResponse,
-      auth_model: 'USSD',
       currency: tx.currency,
       ip: '127.0.0.1',
       narration: tx.narration,
       status: tx.status,
-      payment_type: 'ussd',
       fraud_status: 'ok',
       charge_type: tx.chargeType,
       created_at: tx.createdAt,
       account_id: this.#accountIdOf(tx),
       customer: { id: tx.customerId, phone_number: null, name: 'Anonymous customer', email: tx.email, created_at: tx.createdAt },
-      payment_code: String(tx.id),
     };
   }
 

@@ -115,12 +115,27 @@ async function linkPayments(key: string, linkId: string) {
   return res.body.data as { payment_id: string; status: string; pending_operation: unknown; error_code: string | null }[];
 }
 
-/** Draws the page and posts the card form with an e-mail; the answer and the form as posted. */
-async function pay(browser: Browser, url: string, number: string) {
+/** Draws the page and fills its card form with an e-mail (not posted). */
+async function cardFormOf(browser: Browser, url: string, number: string) {
   const page = await browser.get(url);
   expect(page.status).toBe(200);
-  const form = { ...checkoutHidden(await page.text()), payment_method: 'card', email: 'ada@example.com', ...cardForm(number) };
+  return { ...checkoutHidden(await page.text()), payment_method: 'card', email: 'ada@example.com', ...cardForm(number) };
+}
+
+/** Draws the page and posts the card form with an e-mail; the answer and the form as posted. */
+async function pay(browser: Browser, url: string, number: string) {
+  const form = await cardFormOf(browser, url, number);
   return { res: await browser.post(url, form), form };
+}
+
+/** Runs `action` with the named storage fault on, and turns it off however the action ends. */
+async function withFault<T>(fault: keyof typeof faults, action: () => Promise<T>): Promise<T> {
+  faults[fault] = true;
+  try {
+    return await action();
+  } finally {
+    faults[fault] = false;
+  }
 }
 
 /** The reference's entry at the stand-in in any account (undefined: no account saw a charge of it). */
@@ -174,13 +189,7 @@ describe('a reusable link (max_payments 1) when the processor cannot take the pa
     const m = await merchant();
     const link = await newLink(m.key);
     paystack.removeAccount(m.secret);
-    faults.releaseWrite = true;
-    let res: Response;
-    try {
-      res = (await pay(new Browser(), link.url, CARD)).res;
-    } finally {
-      faults.releaseWrite = false;
-    }
+    const { res } = await withFault('releaseWrite', () => pay(new Browser(), link.url, CARD));
     expect(res.status).toBe(502);
     expect(await res.text()).toContain('nothing was charged');
     const [failed] = await linkPayments(m.key, link.payment_link_id);
@@ -263,15 +272,8 @@ describe('a reusable link (max_payments 1) when the processor cannot take the pa
     const m = await merchant();
     const link = await newLink(m.key);
     const browser = new Browser();
-    const page = await browser.get(link.url);
-    const form = { ...checkoutHidden(await page.text()), payment_method: 'card', email: 'ada@example.com', ...cardForm(CARD) };
-    faults.outcomeWrite = true;
-    let res: Response;
-    try {
-      res = await browser.post(link.url, form);
-    } finally {
-      faults.outcomeWrite = false;
-    }
+    const form = await cardFormOf(browser, link.url, CARD);
+    const res = await withFault('outcomeWrite', () => browser.post(link.url, form));
     expect(res.status).toBe(202);
     const html = await res.text();
     expect(html).toContain('We are confirming this payment with the payment processor.');
@@ -291,16 +293,9 @@ describe('a reusable link (max_payments 1) when the processor cannot take the pa
     const m = await merchant();
     const link = await newLink(m.key);
     const browser = new Browser();
-    const page = await browser.get(link.url);
-    const form = { ...checkoutHidden(await page.text()), payment_method: 'card', email: 'ada@example.com', ...cardForm(CARD) };
+    const form = await cardFormOf(browser, link.url, CARD);
     const requests = paystack.requests.length;
-    faults.createWrite = true;
-    let res: Response;
-    try {
-      res = await browser.post(link.url, form);
-    } finally {
-      faults.createWrite = false;
-    }
+    const res = await withFault('createWrite', () => browser.post(link.url, form));
     expect(res.status).toBe(503);
     expect(paystack.requests.length).toBe(requests);
     expect(await linkPayments(m.key, link.payment_link_id)).toEqual([]);
@@ -370,13 +365,7 @@ describe("a payment's single-use link", () => {
     const p = await linkedPayment(m.key);
     const browser = new Browser();
     const form = { ...checkoutHidden(await (await browser.get(p.payment_link.link)).text()), ...cardForm(CARD) };
-    faults.outcomeWrite = true;
-    let posted: Response;
-    try {
-      posted = await browser.post(p.payment_link.link, form);
-    } finally {
-      faults.outcomeWrite = false;
-    }
+    const posted = await withFault('outcomeWrite', () => browser.post(p.payment_link.link, form));
     expect(posted.status).toBe(202);
     const html = await posted.text();
     expect(html).toContain('We are confirming this payment with the payment processor.');
